@@ -1,0 +1,76 @@
+// What a command gets to talk to the world. Commands never touch `process` directly,
+// so tests can run the whole CLI in-process with their own streams and environment.
+import type { Readable, Writable } from 'node:stream';
+import pc from 'picocolors';
+
+export interface CliIo {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+}
+
+/** Options every command accepts (contract §2). */
+export interface GlobalArgs {
+  config?: string;
+  dir?: string;
+  app?: string;
+  color: boolean;
+  verbose: boolean;
+}
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+export interface CommandContext {
+  io: CliIo;
+  /** Colour helpers; no-ops unless colour is on for stdout. */
+  colors: Colors;
+  /** Colour helpers for stderr. */
+  errColors: Colors;
+  verbose: boolean;
+  /** Writes a line to stderr only with --verbose. Never pass it a secret. */
+  debug(line: string): void;
+  /** Reads an environment variable; an empty value counts as unset (contract §3). */
+  env(name: string): string | undefined;
+}
+
+/** Colour only on a TTY, never with NO_COLOR or --no-color. */
+export function colorEnabled(isTTY: boolean, env: CliIo['env'], colorFlag: boolean): boolean {
+  if (!colorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return isTTY;
+}
+
+export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbose'>): CommandContext {
+  const verbose = args.verbose;
+  return {
+    io,
+    colors: pc.createColors(colorEnabled(io.stdoutIsTTY, io.env, args.color)),
+    errColors: pc.createColors(colorEnabled(io.stderrIsTTY, io.env, args.color)),
+    verbose,
+    debug(line) {
+      if (verbose) io.stderr.write(`${line}\n`);
+    },
+    env(name) {
+      const value = io.env[name];
+      return value === undefined || value === '' ? undefined : value;
+    },
+  };
+}
+
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+  };
+}

@@ -1,0 +1,77 @@
+// The CLI's entry point: yargs wiring, one top-level error handler, exit codes.
+// This directory is the only place that writes to stdout/stderr.
+import yargs, { type Argv } from 'yargs';
+import { COMMANDS, commandName, type CommandModule } from './commands.js';
+import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
+import { reportError } from './report-error.js';
+import { VERSION } from '../version.js';
+
+/** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const requested = argv.find((a) => !a.startsWith('-'));
+  const entry = COMMANDS.find((c) => commandName(c) === requested);
+  let exitCode = 0;
+  let verbose = argv.includes('--verbose');
+  let color = !argv.includes('--no-color');
+  try {
+    // Only the requested command's module is loaded; the others are listed by name.
+    const module: CommandModule | undefined = entry ? await entry.load() : undefined;
+    const parser = globalOptions(yargs([...argv]));
+    for (const c of COMMANDS) {
+      if (c === entry && module) {
+        parser.command(c.command, c.describe, (y) => module.builder(y), async (args) => {
+          verbose = args.verbose;
+          color = args.color;
+          const ctx = createContext(io, args);
+          exitCode = await module.run(args as GlobalArgs & Record<string, unknown>, ctx);
+        });
+      } else {
+        parser.command(c.command, c.describe);
+      }
+    }
+    await parser.parseAsync([...argv], {}, (err, _args, output) => {
+      if (output && !err) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+    });
+  } catch (err) {
+    exitCode = reportError(err, io, { verbose, color });
+  }
+  return exitCode;
+}
+
+function globalOptions(parser: Argv): Argv<GlobalArgs> {
+  return parser
+    .scriptName('botrules')
+    .usage('$0 <command> [options]\n\nBot-protection custom rules as code, and the script inventory as evidence.')
+    .option('config', { type: 'string', describe: 'Project config file (default: botrules.yaml if present)', global: true })
+    .option('dir', { type: 'string', describe: 'Rules directory when there is no config (default: rules)', global: true })
+    .option('app', { type: 'string', describe: 'Limit to one app of the config', global: true })
+    .option('color', { type: 'boolean', default: true, describe: 'Colour output on a TTY (--no-color or NO_COLOR turn it off)', global: true })
+    .option('verbose', { type: 'boolean', default: false, describe: 'Show requests, retries and stack traces', global: true })
+    .demandCommand(1, 'Name a command: see botrules --help')
+    .strict()
+    .version(VERSION)
+    .help()
+    .alias('h', 'help')
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      // yargs calls this for usage errors (unknown flag, missing argument) and for errors
+      // thrown by a handler; both go to the one handler in reportError.
+      throw error ?? new UsageError(message);
+    })
+    .env(false)
+    .parserConfiguration({ 'strip-dashed': true })
+    .locale('en')
+    .showHelpOnFail(false)
+    .epilogue('Environment: BOTRULES_CONSOLE_URL, BOTRULES_GATEWAY_URL, BOTRULES_TOKEN, BOTRULES_API_TOKEN, NO_COLOR') as unknown as Argv<GlobalArgs>;
+}
+
+/** A command-line usage error (unknown flag, missing argument). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** For bin/botrules.js: run with the real process and set its exit code. */
+export async function runFromProcess(): Promise<void> {
+  process.exitCode = await main(process.argv.slice(2), processIo());
+}
