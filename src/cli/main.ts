@@ -1,6 +1,6 @@
 // The CLI's entry point: yargs wiring, one top-level error handler, exit codes.
 // This directory is the only place that writes to stdout/stderr.
-import yargs, { type Argv } from 'yargs';
+import type { Argv } from 'yargs';
 import { COMMANDS, commandName, type CommandModule } from './commands.js';
 import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
 import { reportError } from './report-error.js';
@@ -8,6 +8,11 @@ import { VERSION } from '../version.js';
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  // `--version` alone is answered before yargs (most of the start-up cost) is loaded.
+  if (argv.length === 1 && argv[0] === '--version') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
   const requested = argv.find((a) => !a.startsWith('-'));
   const entry = COMMANDS.find((c) => commandName(c) === requested);
   let exitCode = 0;
@@ -16,22 +21,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     // Only the requested command's module is loaded; the others are listed by name.
     const module: CommandModule | undefined = entry ? await entry.load() : undefined;
+    const { default: yargs } = await import('yargs');
     const parser = globalOptions(yargs([...argv]));
     for (const c of COMMANDS) {
-      if (c === entry && module) {
-        parser.command(c.command, c.describe, (y) => module.builder(y), async (args) => {
-          verbose = args.verbose;
-          color = args.color;
-          const ctx = createContext(io, args);
-          exitCode = await module.run(args as GlobalArgs & Record<string, unknown>, ctx);
-        });
-      } else {
-        parser.command(c.command, c.describe);
-      }
+      if (c === entry && module) parser.command(c.command, c.describe, (y) => module.builder(y));
+      else parser.command(c.command, c.describe);
     }
-    await parser.parseAsync([...argv], {}, (err, _args, output) => {
+    let printed = false;
+    const args = await parser.parseAsync([...argv], {}, (err, _args, output) => {
+      printed = Boolean(output);
       if (output && !err) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
     });
+    // The command runs after parsing rather than as a yargs handler: yargs runs only the
+    // innermost command's handler, so a builder that declares subcommands (`scripts report`)
+    // would otherwise never reach `run`. Help and version output mean there is nothing to run.
+    if (module && !printed) {
+      verbose = args.verbose;
+      color = args.color;
+      exitCode = await module.run(args as GlobalArgs & Record<string, unknown>, createContext(io, args));
+    }
   } catch (err) {
     exitCode = reportError(err, io, { verbose, color });
   }

@@ -44,3 +44,46 @@ export interface ScriptQuery {
   skip: number;
   take: number;
 }
+
+/** The window and filters of one report, resolved once and sent on every page. */
+export interface InventoryQuery {
+  appId: string[];
+  tld: string[];
+  /** Epoch milliseconds. */
+  from: number;
+  /** Epoch milliseconds. */
+  to: number;
+}
+
+/** A record as the tool writes it: the wire fields plus the policy's verdict when a policy was used. */
+export interface SnapshotRecord extends ScriptRecord {
+  /** Present only when the report ran with a policy. */
+  approved?: boolean;
+  /** The policy entry that approved the record, e.g. `pattern: https://js.stripe.com/*`. */
+  approvedBy?: string;
+  /** Why a matching entry did not approve it (an expired approval). */
+  approvalNote?: string;
+}
+
+/** The `json` report format (contract §6): stable and diff-friendly for git. */
+export interface Snapshot {
+  formatVersion: 1;
+  query: {
+    appId: string[];
+    tld: string[];
+    /** ISO 8601, UTC. */
+    from: string;
+    to: string;
+    fromMs: number;
+    toMs: number;
+  };
+  /** ISO 8601, UTC. */
+  takenAt: string;
+  tool: { name: 'botrules'; version: string };
+  /** The policy file the approval marks come from, relative to the working directory. */
+  policy?: { file: string };
+  count: number;
+  /** What went wrong but did not stop the export, e.g. a count that changed while paging. */
+  warnings?: string[];
+  records: SnapshotRecord[];
+}

@@ -1,0 +1,89 @@
+// Entry point for commands: clients configured from the environment (contract §3).
+// Everything a request needs is checked here, before any connection is made.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CommandContext } from '../cli/context.js';
+import { UserError } from '../errors.js';
+import type { AppConfig } from '../rules/config.js';
+import { createRulesClient } from './rules-client.js';
+import { createScriptsClient } from './scripts-client.js';
+import {
+  API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE,
+  type HostOptions, type RulesApi, type ScriptsApi,
+} from './types.js';
+
+export { createRulesClient } from './rules-client.js';
+export { createScriptsClient } from './scripts-client.js';
+export {
+  API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, DEFAULT_RETRY_POLICY, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE,
+  type HostOptions, type RetryPolicy, type RulesApi, type RulesClientOptions, type ScriptsApi, type ScriptsClientOptions,
+} from './types.js';
+
+/** The rule operations of one app, with its URL and token from the environment. */
+export function rulesClientFor(app: AppConfig, ctx: CommandContext): RulesApi {
+  const baseUrl = requireVariable(ctx, CONSOLE_URL_VARIABLE,
+    'set it to the management host\'s API base, ending in /api (for example https://console.example.com/api)');
+  const token = requireVariable(ctx, app.tokenEnv, `it must hold the server token of app ${app.name}`);
+  return createRulesClient({
+    ...hostOptions(ctx, baseUrl, CONSOLE_URL_VARIABLE, token, app.tokenEnv),
+    app: app.name,
+  });
+}
+
+/** The script inventory, with BOTRULES_API_TOKEN (or BOTRULES_TOKEN when that is unset). */
+export function scriptsClientFor(ctx: CommandContext): ScriptsApi {
+  const baseUrl = requireVariable(ctx, GATEWAY_URL_VARIABLE,
+    'set it to the gateway host\'s base address (for example https://gateway.example.com)');
+  const tokenVariable = ctx.env(API_TOKEN_VARIABLE) !== undefined ? API_TOKEN_VARIABLE : FALLBACK_TOKEN_VARIABLE;
+  const token = ctx.env(tokenVariable);
+  if (token === undefined) {
+    throw new UserError(
+      `${API_TOKEN_VARIABLE} is not set (nor ${FALLBACK_TOKEN_VARIABLE}, its fallback): ` +
+        'set it to the API token of the script inventory',
+    );
+  }
+  return createScriptsClient(hostOptions(ctx, baseUrl, GATEWAY_URL_VARIABLE, token, tokenVariable));
+}
+
+function hostOptions(ctx: CommandContext, baseUrl: string, urlVariable: string, token: string, tokenVariable: string): HostOptions {
+  const extraCaPem = readExtraCa(ctx);
+  return {
+    baseUrl,
+    urlVariable,
+    token,
+    tokenVariable,
+    ...(extraCaPem !== undefined ? { extraCaPem } : {}),
+    debug: (line) => ctx.debug(line),
+  };
+}
+
+function requireVariable(ctx: CommandContext, name: string, hint: string): string {
+  const value = ctx.env(name);
+  if (value === undefined) throw new UserError(`${name} is not set: ${hint}`);
+  return value;
+}
+
+/**
+ * The PEM file NODE_EXTRA_CA_CERTS names, read here because Node itself reads that variable
+ * only when the process starts: this way a value in the environment given to a command
+ * (as in tests that run the CLI in-process) is trusted the same way.
+ */
+function readExtraCa(ctx: CommandContext): string | undefined {
+  const named = ctx.env(EXTRA_CA_VARIABLE);
+  if (named === undefined) return undefined;
+  const file = resolve(ctx.io.cwd, named);
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UserError(
+      `${EXTRA_CA_VARIABLE} names ${file}, which cannot be read (${code}): ` +
+        'point it at the PEM file of the CA that signed the service\'s certificate',
+    );
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UserError(`${EXTRA_CA_VARIABLE} names ${file}, which holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  }
+  return pem;
+}

@@ -1,0 +1,68 @@
+// Retries through got's own retry machinery: got decides whether a failure may be retried
+// (attempt limit, method, status or error code) and re-sends the request; we only choose
+// how long to wait and say so on the debug channel.
+import type { RequestError, RetryObject, RetryOptions } from 'got';
+import type { RetryPolicy } from './types.js';
+
+/** Answers that mean "try again later": timeout, rate limit, transient server trouble. */
+export const RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502, 503, 504];
+
+/** Connection failures worth another attempt ("socket hang up" carries ECONNRESET). */
+export const RETRY_ERROR_CODES: readonly string[] = ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN'];
+
+export function gotRetryOptions(policy: RetryPolicy, debug: (line: string) => void): Partial<RetryOptions> {
+  return {
+    limit: policy.limit,
+    // Both operations are idempotent: a PATCH body carries absolute values, so sending it
+    // twice leaves the rule as sending it once would.
+    methods: ['GET', 'PATCH'],
+    statusCodes: [...RETRY_STATUS_CODES],
+    errorCodes: [...RETRY_ERROR_CODES],
+    // got gives up on a Retry-After longer than this; we prefer to wait the capped time
+    // instead, so the cap is applied in calculateDelay and got's own is switched off.
+    maxRetryAfter: Number.POSITIVE_INFINITY,
+    calculateDelay: (retry) => retryDelay(retry, policy, debug),
+  };
+}
+
+/** Milliseconds to wait before the next attempt; 0 means "do not retry". */
+export function retryDelay(retry: RetryObject, policy: RetryPolicy, debug: (line: string) => void): number {
+  // got's verdict from the limit, the method and the kind of failure: 0 rules a retry out.
+  if (retry.computedValue === 0) return 0;
+  const serverAsked = retry.retryAfter !== undefined && Number.isFinite(retry.retryAfter);
+  const wanted = serverAsked
+    ? Math.min(retry.retryAfter as number, policy.maxRetryAfterMs)
+    : fullJitterBackoff(retry.attemptCount, policy);
+  // got treats 0 as "stop", so the shortest wait is 1 ms.
+  const delayMs = Math.max(1, Math.round(wanted));
+  debug(
+    `retrying ${requestLabel(retry.error)} after ${failureLabel(retry.error)} ` +
+      `(attempt ${retry.attemptCount + 1} of ${policy.limit + 1}, waiting ${formatDelay(delayMs)}` +
+      `${serverAsked ? ', as Retry-After asks' : ''})`,
+  );
+  return delayMs;
+}
+
+/** Exponential backoff with full jitter: spreads clients out after a shared outage. */
+export function fullJitterBackoff(attemptCount: number, policy: RetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attemptCount - 1));
+  return Math.random() * ceiling;
+}
+
+/** "GET /api/v2/botProtection/customRules": method and path, never headers. */
+export function requestLabel(error: RequestError): string {
+  const url = error.options?.url;
+  const where = url instanceof URL ? `${url.pathname}${url.search}` : String(url ?? '');
+  return `${error.options?.method ?? 'request'} ${where}`;
+}
+
+/** "503" for an answer, "ECONNRESET (socket hang up)" for a connection failure. */
+export function failureLabel(error: RequestError): string {
+  const status = error.response?.statusCode;
+  if (status !== undefined) return String(status);
+  return error.code && error.code !== error.message ? `${error.code} (${error.message})` : error.message;
+}
+
+function formatDelay(ms: number): string {
+  return ms >= 100 ? `${(ms / 1000).toFixed(1)}s` : `${ms}ms`;
+}

@@ -1,0 +1,143 @@
+// Checks the custom-rule answers against schemas/api-rules-response.schema.json before
+// anything reads them, so a surprising answer is a clear RemoteError rather than a crash.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { RemoteError } from '../errors.js';
+import type { Action, ConditionType, GroupOperator, LeafOperator, Status } from '../rules/model.js';
+
+/** A leaf as the service may send it: api.md makes every field optional. */
+export interface ApiLeaf {
+  operator?: LeafOperator;
+  conditionType?: ConditionType;
+  value?: string | string[];
+  fieldOption?: string;
+}
+
+export interface ApiGroup {
+  operator?: GroupOperator;
+  children?: ApiLeaf[];
+}
+
+export interface ApiConditions {
+  operator?: GroupOperator;
+  children?: ApiGroup[];
+}
+
+/** A customRule as the schema guarantees it (api.md §2.2). */
+export interface ApiRule {
+  name: string;
+  ruleId?: string;
+  priority?: number;
+  description?: string;
+  status: Status;
+  actions: Action[];
+  conditions: ApiConditions;
+}
+
+export interface ApiEnvelope<T> {
+  result?: boolean;
+  message?: string;
+  content?: T;
+}
+
+const SCHEMA_KEY = 'api-rules-response';
+const SCHEMA_URL = new URL('../../schemas/api-rules-response.schema.json', import.meta.url);
+
+let validators: { list: ValidateFunction; update: ValidateFunction } | undefined;
+
+/** Compiled on first use: commands that never talk to the service never pay for it. */
+function compiled(): { list: ValidateFunction; update: ValidateFunction } {
+  if (!validators) {
+    // strictRequired off: a listed rule adds `required: [ruleId]` on top of the customRule it refers to.
+    const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
+    ajv.addSchema(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object, SCHEMA_KEY);
+    const get = (name: string) => {
+      const validate = ajv.getSchema(`${SCHEMA_KEY}#/definitions/${name}`);
+      if (!validate) throw new Error(`schema definition ${name} is missing from ${SCHEMA_URL.pathname}`);
+      return validate;
+    };
+    validators = { list: get('listEnvelope'), update: get('updateEnvelope') };
+  }
+  return validators;
+}
+
+export function validateListAnswer(body: unknown, operation: string): ApiEnvelope<ApiRule[]> {
+  const validate = compiled().list;
+  if (!validate(body)) throw malformedAnswer('rule list', body, validate.errors, operation);
+  return body as ApiEnvelope<ApiRule[]>;
+}
+
+export function validateUpdateAnswer(body: unknown, operation: string): ApiEnvelope<ApiRule> {
+  const validate = compiled().update;
+  if (!validate(body)) throw malformedAnswer('updated rule', body, validate.errors, operation);
+  return body as ApiEnvelope<ApiRule>;
+}
+
+/** "the service returned a rule list botrules does not understand: content[3].actions[0] is not one of …" */
+export function malformedAnswer(what: string, body: unknown, errors: ErrorObject[] | null | undefined, operation: string): RemoteError {
+  const first = errors?.[0];
+  const problem = first ? describeSchemaError(first, body) : 'its shape is not the documented one';
+  return new RemoteError(`the service returned ${articled(what)} botrules does not understand: ${problem}`, { operation });
+}
+
+function articled(what: string): string {
+  return /^[aeiou]/.test(what) ? `an ${what}` : `a ${what}`;
+}
+
+function describeSchemaError(error: ErrorObject, body: unknown): string {
+  const path = readablePath(error.instancePath);
+  const subject = path === '' ? 'the answer' : path;
+  const rule = ruleNameAt(error.instancePath, body);
+  const where = rule ? `${subject} (rule "${rule}")` : subject;
+  const found = excerpt(valueAt(error.instancePath, body));
+  switch (error.keyword) {
+    case 'required':
+      return `${where} has no ${String(error.params.missingProperty)}`;
+    case 'enum':
+      return `${where} is not one of ${(error.params.allowedValues as unknown[]).join(', ')} (it is ${found})`;
+    case 'type':
+      return `${where} is not ${typeNames(String(error.params.type))} (it is ${found})`;
+    default:
+      return `${where} ${error.message ?? 'is not valid'} (it is ${found})`;
+  }
+}
+
+/** "/content/3/actions/0" -> "content[3].actions[0]" */
+export function readablePath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : path === '' ? token : `${path}.${token}`), '');
+}
+
+function typeNames(types: string): string {
+  const names: Record<string, string> = {
+    string: 'a string', array: 'a list', object: 'an object', integer: 'an integer', boolean: 'true or false', number: 'a number',
+  };
+  return types.split(',').map((t) => names[t] ?? t).join(' or ');
+}
+
+function valueAt(pointer: string, body: unknown): unknown {
+  let current: unknown = body;
+  for (const token of pointer.split('/').slice(1)) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return current;
+}
+
+/** The name of the rule a pointer falls in, when it can be read, for a message a human can place. */
+function ruleNameAt(pointer: string, body: unknown): string | undefined {
+  const match = /^\/content(\/\d+)?/.exec(pointer);
+  if (!match) return undefined;
+  const rule = valueAt(match[0], body);
+  const name = rule && typeof rule === 'object' ? (rule as Record<string, unknown>).name : undefined;
+  return typeof name === 'string' ? name.slice(0, 80) : undefined;
+}
+
+function excerpt(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,74 @@
+// The custom-rule operations of one application (api.md §4.1, §4.2) on the management host.
+import { RemoteError } from '../errors.js';
+import type { LiveRule, PatchBody } from '../rules/model.js';
+import { createHostClient } from './http.js';
+import { toLiveRule, UnusableRule, unusableAnswer } from './live-rule.js';
+import { validateListAnswer, validateUpdateAnswer, type ApiRule } from './rule-response.js';
+import type { RulesApi, RulesClientOptions } from './types.js';
+
+const RULES_PATH = 'v2/botProtection/customRules';
+
+export function createRulesClient(options: RulesClientOptions): RulesApi {
+  const host = createHostClient(options);
+  const tokenHint = `check ${options.tokenVariable} (app ${options.app})`;
+
+  async function listRules(): Promise<LiveRule[]> {
+    const operation = `listing rules of app ${options.app}`;
+    const body = await host.send({
+      method: 'GET',
+      path: RULES_PATH,
+      operation,
+      explainStatus: (status) =>
+        // api.md §7: the list answers 400 both to a bad request and to a token it does not accept.
+        status === 400 || status === 401 || status === 403
+          ? `the request was refused (${status}): the request is invalid or the server token is not accepted: ${tokenHint}`
+          : undefined,
+    });
+    // api.md §2.1: `content` may be absent, and is an empty list when there are no rules.
+    const content = validateListAnswer(body, operation).content ?? [];
+    const rules = content.map((rule, index) =>
+      convert(rule, `content[${index}]`, rule.ruleId as string, index, 'a rule list', operation));
+    // Stable: rules with equal priorities keep the service's order.
+    return rules.sort((a, b) => a.priority - b.priority);
+  }
+
+  async function patchRule(ruleId: string, patch: PatchBody): Promise<LiveRule> {
+    const operation = `updating rule ${ruleId} of app ${options.app}`;
+    const body = await host.send({
+      method: 'PATCH',
+      path: `${RULES_PATH}/${encodeURIComponent(ruleId)}`,
+      json: patch,
+      operation,
+      explainStatus: (status, serverMessage) => {
+        const said = serverMessage ? `: ${serverMessage}` : '';
+        if (status === 404) return `rule ${ruleId} no longer exists: it was deleted in the console; run plan again`;
+        if (status === 400) return `the service refused the update (400)${said}`;
+        if (status === 422) return `the service could not apply the update (422)${said}`;
+        if (status === 401 || status === 403) return `the server token was not accepted (${status}): ${tokenHint}`;
+        return undefined;
+      },
+    });
+    const content = validateUpdateAnswer(body, operation).content;
+    if (content === undefined) {
+      // api.md §2.1 makes `content` optional even here. The update went through, but the
+      // resulting rule is unknown, and making one up from the request would be a guess.
+      throw new RemoteError(
+        `the service accepted the update of rule ${ruleId} but did not return the rule: run plan to see the result`,
+        { operation },
+      );
+    }
+    // The answer may leave out the id (the path names it) and the priority (the one sent, if any).
+    return convert(content, 'content', content.ruleId ?? ruleId, patch.priority ?? -1, 'an updated rule', operation);
+  }
+
+  return { listRules, patchRule };
+}
+
+function convert(rule: ApiRule, path: string, ruleId: string, fallbackPriority: number, what: string, operation: string): LiveRule {
+  try {
+    return toLiveRule(rule, path, ruleId, fallbackPriority);
+  } catch (error) {
+    if (error instanceof UnusableRule) throw unusableAnswer(what, error, rule.name, operation);
+    throw error;
+  }
+}

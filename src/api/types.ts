@@ -1,0 +1,73 @@
+// The API client's public surface: what commands call, and the options the lower-level
+// factories take (tests and benchmarks build clients from these directly).
+import type { LiveRule, PatchBody } from '../rules/model.js';
+import type { ScriptQuery, ScriptsPage } from '../scripts/model.js';
+
+/** Environment variables the clients read (contract §3), named in messages. */
+export const CONSOLE_URL_VARIABLE = 'BOTRULES_CONSOLE_URL';
+export const GATEWAY_URL_VARIABLE = 'BOTRULES_GATEWAY_URL';
+export const API_TOKEN_VARIABLE = 'BOTRULES_API_TOKEN';
+export const FALLBACK_TOKEN_VARIABLE = 'BOTRULES_TOKEN';
+export const EXTRA_CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
+
+/** The custom-rule operations of one application (api.md §4.1, §4.2). */
+export interface RulesApi {
+  /** Every custom rule, validated, normalised and sorted by priority. */
+  listRules(): Promise<LiveRule[]>;
+  /**
+   * Updates the fields in `body` of one rule and returns the rule as the service answered.
+   * `priority` is the one sent when the answer does not carry it, and -1 when neither says.
+   */
+  patchRule(ruleId: string, body: PatchBody): Promise<LiveRule>;
+}
+
+/** The script-inventory query (api.md §4.3). */
+export interface ScriptsApi {
+  /** One page of the inventory; every query field is sent explicitly. */
+  listScripts(query: ScriptQuery): Promise<ScriptsPage>;
+}
+
+/** How hard to try again after a retryable failure. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (so `limit + 1` attempts in all). */
+  limit: number;
+  /** Backoff before retry n is random in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))] (full jitter). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A server's Retry-After is honoured up to this long. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  limit: 4,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 30_000,
+};
+
+/** What both client factories need to reach one host. */
+export interface HostOptions {
+  /** Base URL of the host; must be https. */
+  baseUrl: string;
+  /** The environment variable the base URL came from, named in messages. */
+  urlVariable: string;
+  /** The bearer token. Never logged, never part of an error. */
+  token: string;
+  /** The environment variable the token came from, named in messages. */
+  tokenVariable: string;
+  /** Extra trusted CA certificates (PEM), added to Node's bundled roots. */
+  extraCaPem?: string;
+  /** Receives one line per request and per retry (wired to --verbose). */
+  debug?: (line: string) => void;
+  retry?: Partial<RetryPolicy>;
+  /** Limit for each attempt, from connecting to the last byte of the answer. */
+  timeoutMs?: number;
+}
+
+export interface RulesClientOptions extends HostOptions {
+  /** The app whose token this is, named in messages. */
+  app: string;
+}
+
+/** `tokenVariable` is BOTRULES_TOKEN when BOTRULES_API_TOKEN was unset (contract §3). */
+export type ScriptsClientOptions = HostOptions;

@@ -1,0 +1,73 @@
+// Runs the steps of one app's plan against the service. Moves (a body with `priority`)
+// change every later rule's position, so each runs alone and in plan order; field-only
+// updates touch one rule each and run concurrently up to the limit. After the first
+// failure no new step starts: the ones in flight finish, the rest are "not attempted".
+import pLimit from 'p-limit';
+import type { RulesApi } from '../api/types.js';
+import type { LiveRule } from '../rules/model.js';
+import { isMove, type PlanStep } from '../plan/types.js';
+
+export type StepOutcome =
+  | { state: 'applied'; step: PlanStep; result: LiveRule }
+  | { state: 'failed'; step: PlanStep; error: Error }
+  | { state: 'not-attempted'; step: PlanStep };
+
+export interface ExecuteOptions {
+  /** Field-only updates in flight at once (at least 1). */
+  concurrency: number;
+  /** Called as each step finishes (applied or failed), for progress output. */
+  onOutcome?: (outcome: StepOutcome) => void;
+}
+
+/** Runs `steps` and resolves to one outcome per step, in plan order. Never rejects for a failed PATCH. */
+export async function executeSteps(
+  steps: readonly PlanStep[],
+  api: RulesApi,
+  options: ExecuteOptions,
+): Promise<StepOutcome[]> {
+  const outcomes: StepOutcome[] = steps.map((step) => ({ state: 'not-attempted', step }));
+  const limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
+  let stopped = false;
+
+  const runStep = async (index: number): Promise<void> => {
+    // A queued step starts only if nothing has failed meanwhile.
+    if (stopped) return;
+    const step = steps[index] as PlanStep;
+    let outcome: StepOutcome;
+    try {
+      outcome = { state: 'applied', step, result: await api.patchRule(step.ruleId, step.body) };
+    } catch (err) {
+      stopped = true;
+      outcome = { state: 'failed', step, error: err instanceof Error ? err : new Error(String(err)) };
+    }
+    outcomes[index] = outcome;
+    options.onOutcome?.(outcome);
+  };
+
+  let inFlight: Promise<void>[] = [];
+  for (let index = 0; index < steps.length && !stopped; index += 1) {
+    if (isMove(steps[index] as PlanStep)) {
+      // A move never overlaps anything: drain the field-only batch, then run it alone.
+      await Promise.all(inFlight);
+      inFlight = [];
+      if (stopped) break;
+      await runStep(index);
+    } else {
+      inFlight.push(limit(runStep, index));
+    }
+  }
+  await Promise.all(inFlight);
+  return outcomes;
+}
+
+export function countOutcomes(outcomes: readonly StepOutcome[]): { applied: number; failed: number; notAttempted: number } {
+  let applied = 0;
+  let failed = 0;
+  let notAttempted = 0;
+  for (const o of outcomes) {
+    if (o.state === 'applied') applied += 1;
+    else if (o.state === 'failed') failed += 1;
+    else notAttempted += 1;
+  }
+  return { applied, failed, notAttempted };
+}

@@ -1,0 +1,61 @@
+// The lines apply prints for what it did: one per step, in plan order (not completion order,
+// so the output of concurrent updates is stable), then a verdict per app. Positions are
+// console positions (priority + 1), as users see them in the console.
+import type { Colors } from '../cli/context.js';
+import { isUnmanagedPause, PRIORITY_REASON } from '../plan/types.js';
+import type { AppApplyResult } from './apply-app.js';
+import type { StepOutcome } from './execute.js';
+
+export function outcomeLine(outcome: StepOutcome, c: Colors): string {
+  const what = describeStep(outcome.step);
+  switch (outcome.state) {
+    case 'applied':
+      return `${c.green('✓')} ${what}`;
+    case 'failed':
+      return `${c.red('✗')} failed: ${what}: ${outcome.error.message}`;
+    case 'not-attempted':
+      return `${c.dim('-')} not attempted: ${what}`;
+  }
+}
+
+function describeStep(step: StepOutcome['step']): string {
+  const name = JSON.stringify(step.name);
+  if (isUnmanagedPause(step)) return `paused unmanaged rule ${name}`;
+  const fields = step.reasons.filter((r) => r !== PRIORITY_REASON);
+  const moveTo = step.body.priority === undefined ? undefined : `position ${step.body.priority + 1}`;
+  if (fields.length === 0) return `moved ${name} to ${moveTo ?? 'its position'}`;
+  const updated = `updated ${name} (${fields.join(', ')})`;
+  return moveTo === undefined ? updated : `${updated} and moved it to ${moveTo}`;
+}
+
+/** Every line of one app's report: steps of each pass, then the verdict. */
+export function appReportLines(result: AppApplyResult, target: string, c: Colors): string[] {
+  const lines: string[] = [];
+  result.passes.forEach((outcomes, pass) => {
+    if (pass > 0) {
+      lines.push(`Correction pass ${pass}: the live rules differed from ${target} after the previous pass.`);
+    }
+    lines.push(...outcomes.map((o) => outcomeLine(o, c)));
+  });
+  if (result.verified) lines.push(`Verified: live rules of app ${result.app} match ${target}.`);
+  return lines;
+}
+
+export interface ApplyTotals {
+  sent: number;
+  failed: number;
+  notAttempted: number;
+}
+
+export function totals(results: readonly AppApplyResult[]): ApplyTotals {
+  const all = results.flatMap((r) => r.passes.flat());
+  return {
+    sent: all.filter((o) => o.state !== 'not-attempted').length,
+    failed: all.filter((o) => o.state === 'failed').length,
+    notAttempted: all.filter((o) => o.state === 'not-attempted').length,
+  };
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,47 @@
+// The shared start of plan and apply: read the config, load every app's rule files, make
+// one client per app (each with its own token), LIST each app once and plan it. Everything
+// that can be wrong with the user's files or environment is reported before any request:
+// all problems of all apps together, then a missing token by its variable's name.
+import { ValidationError, type Problem } from '../errors.js';
+import { rulesClientFor } from '../api/index.js';
+import type { RulesApi } from '../api/types.js';
+import { loadProjectConfig, type AppConfig } from '../rules/config.js';
+import { loadAllRules } from '../rules/load.js';
+import { planApp } from '../plan/planner.js';
+import type { AppPlan } from '../plan/types.js';
+import type { CommandContext, GlobalArgs } from '../cli/context.js';
+import type { DeclaredRule, LiveRule } from '../rules/model.js';
+
+/** One app, planned afresh from its rule files. */
+export interface PlannedApp {
+  app: AppConfig;
+  api: RulesApi;
+  declared: DeclaredRule[];
+  /** The one LIST this run made of the app. */
+  live: LiveRule[];
+  plan: AppPlan;
+}
+
+/**
+ * Validates, connects, lists and plans every selected app. The files of all apps are
+ * checked before any client is made, and all clients (tokens) before any request; the
+ * apps are then listed concurrently, one LIST each.
+ */
+export async function planApps(args: GlobalArgs, ctx: CommandContext): Promise<PlannedApp[]> {
+  const config = await loadProjectConfig({ cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app });
+  const loaded = await loadAllRules(config, { cwd: ctx.io.cwd });
+  if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
+  const connections = config.apps.map((app) => ({ app, api: rulesClientFor(app, ctx) }));
+  const lives = await Promise.all(connections.map((c) => c.api.listRules()));
+  const planned: PlannedApp[] = [];
+  const problems: Problem[] = [];
+  connections.forEach((connection, index) => {
+    const live = lives[index] as LiveRule[];
+    const declared = loaded.byApp.get(connection.app.name)?.rules ?? [];
+    const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged });
+    problems.push(...result.problems);
+    planned.push({ ...connection, declared, live, plan: result.plan });
+  });
+  if (problems.length > 0) throw new ValidationError(problems);
+  return planned;
+}

@@ -1,0 +1,49 @@
+// The undo plan an apply writes with --undo-out: a plan in the usual JSON format, runnable
+// with `apply --plan`, that puts back every field and position the apply changed. Its
+// fingerprint is that of the live rules after the apply, so it refuses to run once anything
+// else has changed them.
+import { writeFile } from 'node:fs/promises';
+import { fingerprintRules } from '../plan/fingerprint.js';
+import { planApp } from '../plan/planner.js';
+import { Plan } from '../plan/plan.js';
+import { undoAppPlan } from '../plan/undo.js';
+import type { AppPlan } from '../plan/types.js';
+import type { LiveRule } from '../rules/model.js';
+import type { AppApplyResult } from './apply-app.js';
+import { asDeclared } from './expected.js';
+
+export interface UndoInput {
+  plan: AppPlan;
+  /** The live rules the plan started from. */
+  before: readonly LiveRule[];
+  result: AppApplyResult;
+}
+
+/**
+ * The undo plan of one app, or undefined when the live rules after the apply are unknown
+ * (the last LIST failed). A verified apply reached exactly the plan's simulated result, so
+ * the planner's undo of the plan applies. Otherwise (a step failed, or the server left
+ * something else) the undo is planned from the live rules as listed after the apply.
+ */
+export function undoForApp({ plan, before, result }: UndoInput): AppPlan | undefined {
+  const after = result.after;
+  if (after === undefined) return undefined;
+  const afterFingerprint = fingerprintRules(after);
+  if (result.verified) {
+    const undo = undoAppPlan(plan, before);
+    if (undo.fingerprint === afterFingerprint) return undo;
+  }
+  const restore = planApp({
+    app: plan.app,
+    declared: asDeclared(before, `live rules of app ${plan.app} before apply`),
+    live: after,
+    unmanaged: 'keep',
+  });
+  return restore.plan;
+}
+
+export async function writeUndoPlan(file: string, apps: readonly AppPlan[]): Promise<Plan> {
+  const undo = new Plan(apps);
+  await writeFile(file, `${JSON.stringify(undo.toJSON(), null, 2)}\n`, 'utf8');
+  return undo;
+}

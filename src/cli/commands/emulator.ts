@@ -1,0 +1,145 @@
+// `botrules emulator`: runs the embedded HTTPS emulator of both hosts until SIGINT/SIGTERM.
+// It prints the exports a shell needs (URLs, the CA to trust, and the tokens it invented
+// itself; tokens taken from the environment or flags are never printed), then a ready line
+// that scripts can wait for. On a signal it saves the state and exits 0.
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { UserError } from '../../errors.js';
+import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+
+export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
+
+export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  return yargs
+    .usage('$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.')
+    .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: a free one)' })
+    .option('state', { type: 'string', describe: `State file; the certificate is written next to it (default: ${DEFAULT_STATE_FILE})` })
+    .option('reset', { type: 'boolean', default: false, describe: 'Ignore an existing state file and seed afresh' })
+    .option('seed', { type: 'string', describe: 'Rules directory to seed app "default" from' })
+    .option('generate-rules', { type: 'number', default: 0, describe: 'Generate N rules (after the seeded ones)' })
+    .option('generate-scripts', { type: 'number', default: 0, describe: 'Generate N script-inventory records' })
+    .option('script-app-id', { type: 'string', array: true, describe: 'App id(s) of generated scripts (default: app-demo)' })
+    .option('script-tld', { type: 'string', array: true, describe: 'Host domain(s) of generated scripts (default: shop.example.com)' })
+    .option('random-seed', { type: 'number', default: 1, describe: 'Seed for generated data, ids and fault rates' })
+    .option('latency', { type: 'number', default: 0, describe: 'Delay every answer by MS milliseconds' })
+    .option('fault', { type: 'string', array: true, describe: 'Inject a fault, e.g. status=503,retry-after=1,path=/v1/scripts,times=2 or drop,method=PATCH,rate=0.1' })
+    .option('log', { type: 'string', describe: 'Append one JSON line per request to FILE (never headers or tokens)' })
+    .option('max-take', { type: 'number', default: 100, describe: 'Largest page size honoured by the script inventory' })
+    .option('move-semantics', { choices: ['list-move', 'swap'], default: 'list-move', describe: 'How a PATCH of priority reorders rules' })
+    .option('app-token', { type: 'string', array: true, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
+    .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' }) as unknown as Argv<GlobalArgs>;
+}
+
+export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  // Signal handlers live here only: in-process users of startEmulator stop it themselves.
+  const shutdown = new AbortController();
+  const onSignal = () => shutdown.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await serve(args, ctx, shutdown.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
+export async function serve(args: Record<string, unknown>, ctx: CommandContext, shutdown: AbortSignal): Promise<number> {
+  const options = emulatorOptions(args, ctx);
+  const { startEmulator } = await import('../../emulator/index.js');
+  const emulator = await startEmulator(options);
+  const stopped = new Promise<void>((resolve) => {
+    if (shutdown.aborted) resolve();
+    else shutdown.addEventListener('abort', () => resolve(), { once: true });
+  });
+  printExports(emulator, ctx);
+  printSummary(emulator, options, ctx);
+  ctx.io.stdout.write(`emulator ready on ${emulator.url}\n`);
+  await stopped;
+  await emulator.stop();
+  ctx.io.stderr.write(`emulator stopped; state saved to ${emulator.statePath}\n`);
+  return 0;
+}
+
+function emulatorOptions(args: Record<string, unknown>, ctx: CommandContext): EmulatorOptions {
+  const apps = appTokens(stringList(args.appToken));
+  const options: EmulatorOptions = {
+    port: wholeNumber(args.port, '--port'),
+    statePath: typeof args.state === 'string' ? args.state : DEFAULT_STATE_FILE,
+    reset: args.reset === true,
+    cwd: ctx.io.cwd,
+    env: { BOTRULES_TOKEN: ctx.env('BOTRULES_TOKEN'), BOTRULES_API_TOKEN: ctx.env('BOTRULES_API_TOKEN') },
+    generateRules: wholeNumber(args.generateRules, '--generate-rules'),
+    generateScripts: wholeNumber(args.generateScripts, '--generate-scripts'),
+    scriptAppIds: stringList(args.scriptAppId),
+    scriptTlds: stringList(args.scriptTld),
+    randomSeed: wholeNumber(args.randomSeed, '--random-seed'),
+    latencyMs: wholeNumber(args.latency, '--latency'),
+    faults: stringList(args.fault),
+    maxTake: wholeNumber(args.maxTake, '--max-take'),
+    moveSemantics: args.moveSemantics as MoveSemantics,
+  };
+  if (apps.length > 0) options.apps = apps;
+  if (typeof args.seed === 'string') options.seed = args.seed;
+  if (typeof args.log === 'string') options.logFile = args.log;
+  if (typeof args.apiToken === 'string' && args.apiToken !== '') options.apiToken = args.apiToken;
+  return options;
+}
+
+function appTokens(specs: string[]): EmulatorApp[] {
+  const apps: EmulatorApp[] = [];
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    const name = spec.slice(0, eq);
+    const token = spec.slice(eq + 1);
+    // The message never repeats the spec: it holds a token.
+    if (eq <= 0 || token === '') throw new UserError('--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"');
+    if (apps.some((a) => a.name === name)) throw new UserError(`--app-token names the app ${name} twice`);
+    apps.push({ name, token });
+  }
+  return apps;
+}
+
+function printExports(emulator: RunningEmulator, ctx: CommandContext): void {
+  const lines = [
+    `export BOTRULES_CONSOLE_URL=${shellQuote(emulator.consoleUrl)}`,
+    `export BOTRULES_GATEWAY_URL=${shellQuote(emulator.gatewayUrl)}`,
+    `export NODE_EXTRA_CA_CERTS=${shellQuote(emulator.caPath)}`,
+  ];
+  // Only tokens the emulator invented are printed: the user could not know them otherwise.
+  const defaultToken = emulator.tokens.apps.default;
+  if (emulator.generatedTokens.apps.includes('default') && defaultToken !== undefined) {
+    lines.push(`export BOTRULES_TOKEN=${shellQuote(defaultToken)}`);
+  }
+  if (emulator.generatedTokens.api) lines.push(`export BOTRULES_API_TOKEN=${shellQuote(emulator.tokens.api)}`);
+  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function printSummary(emulator: RunningEmulator, options: EmulatorOptions, ctx: CommandContext): void {
+  const seeding = options.seed !== undefined || Boolean(options.generateRules) || Boolean(options.generateScripts);
+  if (emulator.resumed && seeding) {
+    ctx.io.stderr.write(`Resumed the existing state ${emulator.statePath}: seed options ignored (use --reset to seed afresh).\n`);
+  }
+  const apps = Object.keys(emulator.tokens.apps)
+    .map((name) => `${name}: ${emulator.rules(name).length} rules`)
+    .join(', ');
+  ctx.io.stderr.write(`botrules emulator: ${apps}; ${emulator.scripts().length} scripts; state ${emulator.statePath}\n`);
+  ctx.io.stderr.write('Paste the export lines into your shell; stop with Ctrl-C (the state is saved).\n');
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
+}
+
+function wholeNumber(value: unknown, flag: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new UserError(`${flag} must be a whole number of at least 0`);
+  }
+  return value;
+}

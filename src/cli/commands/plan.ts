@@ -1,0 +1,40 @@
+// `botrules plan [--out FILE] [--format text|json|markdown] [--detailed-exitcode]`:
+// validate, one LIST per app, print the plan. Exit codes (contract §5): 1 for an error,
+// blocked rules included (after printing the plan, so the user sees what to do); with
+// --detailed-exitcode 2 when there are changes, else 0.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { UserError } from '../../errors.js';
+import { Plan } from '../../plan/plan.js';
+import { planApps } from '../../apply/session.js';
+import { getPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+
+export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  return yargs
+    .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
+    .option('format', { type: 'string', choices: PLAN_FORMATS, default: 'text', describe: 'How to print the plan' })
+    .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
+    .example('$0 plan', 'show what apply would change')
+    .example('$0 plan --out plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'save a plan and summarise it in CI') as unknown as Argv<GlobalArgs>;
+}
+
+export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const render = getPlanRenderer(String(args.format));
+  const plan = new Plan((await planApps(args, ctx)).map((planned) => planned.plan));
+  render(plan, ctx.io.stdout, { colors: ctx.colors });
+  if (typeof args.out === 'string') {
+    await writeFile(resolve(ctx.io.cwd, args.out), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, 'utf8');
+    ctx.debug(`plan written to ${args.out}`);
+  }
+  if (!plan.canApply()) {
+    const count = plan.summary.blocked;
+    throw new UserError(
+      `${count === 1 ? '1 declared rule does' : `${count} declared rules do`} not exist live; the plan cannot be applied`,
+      ['Create each in the console under the name shown, or run botrules import to write the live rules as files.'],
+    );
+  }
+  if (args.detailedExitcode === true) return plan.hasChanges() ? 2 : 0;
+  return 0;
+}

@@ -1,0 +1,181 @@
+// `botrules scripts report` and `botrules scripts diff` (contract §2, §5, §6).
+import type { Argv } from 'yargs';
+import cliProgress from 'cli-progress';
+import { scriptsClientFor } from '../../api/index.js';
+import { UserError } from '../../errors.js';
+import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, describeFailOn, type DiffFormat, type ReportFormat } from '../../render/scripts/index.js';
+import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/scripts/streamed.js';
+import { diffSnapshots, evaluateFailOn, FAIL_ON_CONDITIONS, hasApprovalMarks, parseFailOn, type FailOnCondition } from '../../scripts/diff.js';
+import type { SnapshotRecord } from '../../scripts/model.js';
+import { openOutput } from '../../scripts/output.js';
+import { findPolicy, loadPolicy } from '../../scripts/policy.js';
+import { compilePolicy, markRecord } from '../../scripts/policy-match.js';
+import { writeReport, type ReportResult } from '../../scripts/report.js';
+import { readSnapshotFile } from '../../scripts/snapshot.js';
+import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { resolve } from 'node:path';
+
+/** Exit code when a `--fail-on` condition matched (contract §5). */
+export const EXIT_FAIL_ON = 3;
+
+export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  return yargs
+    .command('report', 'Fetch the whole inventory of a period and write a snapshot', reportOptions)
+    .command('diff <old> <new>', 'Compare two json snapshots: added, removed and changed scripts', diffOptions)
+    .demandCommand(1, 'Name an action: report or diff') as unknown as Argv<GlobalArgs>;
+}
+
+function reportOptions(yargs: Argv): Argv {
+  return yargs
+    // Required, but checked in runReport: yargs' demandOption does not see dashed names once
+    // the shell's strip-dashed parsing has renamed them (app-id → appId).
+    .option('app-id', { type: 'string', array: true, describe: 'Application id(s); repeat or separate with commas [required]' })
+    .option('tld', { type: 'string', array: true, describe: 'Host domain(s); repeat or separate with commas [required]' })
+    .option('from', { type: 'string', describe: 'Start of the period (default: 24 hours before --to)' })
+    .option('to', { type: 'string', describe: 'End of the period (default: now)' })
+    .option('format', { choices: REPORT_FORMATS, default: 'json', describe: 'json snapshot (sorted), ndjson or csv (streamed, arrival order), markdown summary' })
+    .option('out', { type: 'string', describe: 'Write to this file (written whole or not at all) instead of stdout' })
+    .option('page-size', { type: 'number', default: 50, describe: 'Records asked for per page' })
+    .option('concurrency', { type: 'number', default: 4, describe: 'Pages fetched at the same time' })
+    .option('policy', { type: 'string', describe: 'Approval policy (default: scripts-policy.yaml if present)' })
+    .epilogue(
+      `Times: ${TIME_FORMATS_HINT}.\n` +
+        'ndjson and csv are written as pages arrive (arrival order, flat memory); json is sorted by key. ' +
+        `csv columns: ${CSV_COLUMNS.join(', ')}; page_types joined with "${CSV_LIST_SEPARATOR}".`,
+    );
+}
+
+function diffOptions(yargs: Argv): Argv {
+  return yargs
+    .positional('old', { type: 'string', describe: 'The earlier snapshot (json)' })
+    .positional('new', { type: 'string', describe: 'The later snapshot (json)' })
+    .option('format', { choices: DIFF_FORMATS, default: 'text', describe: 'Output format' })
+    .option('fail-on', {
+      type: 'string',
+      array: true,
+      describe: `Exit 3 when any of these match (repeat or separate with commas): ${FAIL_ON_CONDITIONS.join(', ')}`,
+    })
+    .option('policy', { type: 'string', describe: 'Re-check approvals of NEW against this policy instead of the marks NEW carries' });
+}
+
+export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const action = (args._ as unknown[] | undefined)?.[1];
+  if (action === 'report') return runReport(args, ctx);
+  if (action === 'diff') return runDiff(args, ctx);
+  throw new UserError(`unknown scripts action ${String(action)}: use report or diff`);
+}
+
+async function runReport(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const now = Date.now();
+  const appId = listArg(args.appId, '--app-id');
+  const tld = listArg(args.tld, '--tld');
+  const window = resolveWindow({ from: optionalString(args.from), to: optionalString(args.to) }, now);
+  const pageSize = wholeNumber(args.pageSize, '--page-size', 1, 10_000);
+  const concurrency = wholeNumber(args.concurrency, '--concurrency', 1, 64);
+  const policy = await findPolicy(optionalString(args.policy), ctx.io.cwd);
+  const client = scriptsClientFor(ctx);
+  const output = await openOutput(optionalString(args.out), { cwd: ctx.io.cwd, stdout: ctx.io.stdout });
+  const progress = progressBar(ctx);
+  ctx.debug(`scripts: window ${new Date(window.from).toISOString()} → ${new Date(window.to).toISOString()}${policy ? `, policy ${policy.file}` : ''}`);
+  let result: ReportResult;
+  try {
+    result = await writeReport((query) => client.listScripts(query), {
+      query: { appId, tld, ...window },
+      format: args.format as ReportFormat,
+      pageSize,
+      concurrency,
+      now,
+      ...(policy ? { policy } : {}),
+      output,
+      ...(progress ? { onProgress: progress.update } : {}),
+    });
+  } finally {
+    progress?.stop();
+  }
+  reportOutcome(result, output.file, ctx);
+  return 0;
+}
+
+function reportOutcome(result: ReportResult, file: string | undefined, ctx: CommandContext): void {
+  const warn = ctx.errColors.yellow;
+  for (const warning of result.warnings) ctx.io.stderr.write(`${warn(`warning: ${warning}`)}\n`);
+  if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
+  ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
+  if (file !== undefined) {
+    const approval = result.unapproved === undefined ? '' : `, ${result.unapproved} not approved`;
+    ctx.io.stderr.write(`Wrote ${result.count} scripts to ${file}${approval}\n`);
+  }
+}
+
+async function runDiff(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const conditions = parseFailOn((args.failOn as string[] | undefined) ?? []);
+  const older = await readSnapshotFile(resolve(ctx.io.cwd, String(args.old)), 'OLD');
+  const newer = await readSnapshotFile(resolve(ctx.io.cwd, String(args.new)), 'NEW');
+  const diff = diffSnapshots(older, newer);
+  const newRecords = await approvalRecords(newer.records, optionalString(args.policy), conditions, ctx);
+  const failOn = conditions.length > 0 ? evaluateFailOn(diff, newRecords, conditions) : undefined;
+  const render = DIFF_RENDERERS[args.format as DiffFormat];
+  ctx.io.stdout.write(render(diff, { colors: ctx.colors, ...(failOn ? { failOn } : {}) }));
+  if (!failOn || failOn.length === 0) return 0;
+  for (const line of describeFailOn(failOn)) ctx.io.stderr.write(`${ctx.errColors.red(line)}\n`);
+  return EXIT_FAIL_ON;
+}
+
+/**
+ * The records `unapproved` is judged on: NEW's own approval marks (the evidence as it was
+ * taken), or NEW re-checked against `--policy` today when one is given.
+ */
+async function approvalRecords(records: SnapshotRecord[], policyOption: string | undefined, conditions: FailOnCondition[], ctx: CommandContext): Promise<SnapshotRecord[]> {
+  if (policyOption !== undefined) {
+    const matcher = compilePolicy(await loadPolicy(resolve(ctx.io.cwd, policyOption), ctx.io.cwd), Date.now());
+    return records.map((record) => markRecord(record, matcher));
+  }
+  if (conditions.includes('unapproved') && records.length > 0 && !hasApprovalMarks(records)) {
+    throw new UserError('--fail-on unapproved: the NEW snapshot carries no approval marks', [
+      'Take the report with a policy (scripts-policy.yaml or --policy), or pass --policy FILE to scripts diff.',
+    ]);
+  }
+  return records;
+}
+
+/** Pages done / total on stderr, only when stderr is a terminal. */
+function progressBar(ctx: CommandContext): { update(p: { done: number; total: number }): void; stop(): void } | undefined {
+  if (!ctx.io.stderrIsTTY) return undefined;
+  const bar = new cliProgress.SingleBar(
+    { stream: ctx.io.stderr, format: 'scripts {bar} {value}/{total} pages', noTTYOutput: true, clearOnComplete: true, hideCursor: false },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update({ done, total }) {
+      if (!started) bar.start(total, done);
+      else {
+        bar.setTotal(total);
+        bar.update(done);
+      }
+      started = true;
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
+
+/** `--app-id a,b --app-id c` → [a, b, c]; a missing or empty list is a usage error. */
+function listArg(value: unknown, flag: string): string[] {
+  if (value === undefined) throw new UserError(`missing required option ${flag}`, ['See botrules scripts report --help.']);
+  const values = ((value as string[] | undefined) ?? []).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  if (values.length === 0) throw new UserError(`${flag} needs at least one value`);
+  return [...new Set(values)];
+}
+
+function optionalString(value: unknown): string | undefined {
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+function wholeNumber(value: unknown, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not ${String(value)}`);
+  return n;
+}

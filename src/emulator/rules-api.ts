@@ -1,0 +1,73 @@
+// The two custom-rule operations (api.md §4.1, §4.2) over the stored state.
+// Priority is a rule's index in its app's list; a PATCH that sets `priority` moves the rule
+// with list-move semantics (remove, insert at the index, the others shift), or, for tests
+// of the tool's verify-and-correct pass, swaps it with the rule at that index.
+import type { LiveRule } from '../rules/model.js';
+import type { StoredApp, StoredRule } from './state.js';
+import { checkPatchBody, PatchInvalid } from './validate-patch.js';
+
+export type MoveSemantics = 'list-move' | 'swap';
+export const MOVE_SEMANTICS: readonly MoveSemantics[] = ['list-move', 'swap'];
+
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** A copy of a stored rule as the API shows it: ruleId first, priority = its index. */
+export function liveRule(rule: StoredRule, priority: number): LiveRule {
+  const { ruleId, ...fields } = structuredClone(rule);
+  return { ruleId, ...fields, priority };
+}
+
+export function listRulesAnswer(app: StoredApp): ApiAnswer {
+  return { status: 200, body: { result: true, message: 'ok', content: app.rules.map(liveRule) } };
+}
+
+/** Applies a PATCH; `changed` tells the caller whether the state must be saved. */
+export function patchRuleAnswer(
+  app: StoredApp,
+  ruleId: string,
+  body: unknown,
+  semantics: MoveSemantics,
+): ApiAnswer & { changed: boolean } {
+  const index = app.rules.findIndex((r) => r.ruleId === ruleId);
+  if (index < 0) return failure(404, `no custom rule with ruleId ${ruleId}`);
+  let patch;
+  try {
+    patch = checkPatchBody(body, app.rules.length);
+  } catch (err) {
+    if (err instanceof PatchInvalid) return failure(400, err.message);
+    throw err;
+  }
+  // api.md leaves a body ruleId that differs from the path unspecified. Refusing it is the
+  // safer reading: a client that sends one has mixed up two rules, and changing either
+  // would be wrong.
+  if (patch.ruleId !== undefined && patch.ruleId !== ruleId) {
+    return failure(400, `the body's ruleId ${patch.ruleId} does not match the ruleId ${ruleId} in the path`);
+  }
+  const rule = app.rules[index] as StoredRule;
+  const { ruleId: _ignored, priority, ...fields } = patch;
+  Object.assign(rule, fields);
+  const finalIndex = priority === undefined ? index : move(app.rules, index, priority, semantics);
+  const changed = Object.keys(fields).length > 0 || finalIndex !== index;
+  return { status: 200, body: { result: true, message: 'ok', content: liveRule(rule, finalIndex) }, changed };
+}
+
+/** Moves rules[from] to position `to`; returns the rule's new index. */
+function move(rules: StoredRule[], from: number, to: number, semantics: MoveSemantics): number {
+  if (from === to) return to;
+  if (semantics === 'swap') {
+    const other = rules[to] as StoredRule;
+    rules[to] = rules[from] as StoredRule;
+    rules[from] = other;
+  } else {
+    const [rule] = rules.splice(from, 1);
+    rules.splice(to, 0, rule as StoredRule);
+  }
+  return to;
+}
+
+function failure(status: number, message: string): ApiAnswer & { changed: false } {
+  return { status, body: { result: false, message }, changed: false };
+}

@@ -1,0 +1,77 @@
+// Turns live rules into rule files: one file per rule, named so that lexical order is live
+// order, holding the rule in its canonical shape with its `ruleId` (so renames stay safe),
+// and `description`/`status` always written (the file is the whole truth).
+import { Document, isScalar, isSeq, visit } from 'yaml';
+import type { Conditions, Leaf, LiveRule } from '../rules/model.js';
+
+export const SCHEMA_COMMENT = ' yaml-language-server: $schema=../schemas/rules.schema.json';
+
+/**
+ * File names for `count` rules in live order: `010-block-scrapers.yaml`, `020-…`. Numbers
+ * step by ten so a rule can later be inserted between two without renaming others, and are
+ * zero-padded (at least three digits) so lexical order is numeric order.
+ */
+export function ruleFileNames(names: readonly string[]): string[] {
+  const width = Math.max(3, String(names.length * 10).length);
+  return names.map((name, index) => `${String((index + 1) * 10).padStart(width, '0')}-${slugify(name)}.yaml`);
+}
+
+/** A file-name-safe form of a rule name: lower-case ASCII words joined by dashes. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+  return slug === '' ? 'rule' : slug;
+}
+
+/** The YAML text of a rule file holding one live rule. */
+export function ruleFileText(rule: LiveRule): string {
+  const doc = new Document({ rules: [canonicalRule(rule)] });
+  // On the root mapping rather than the document, so no blank line separates it from `rules:`.
+  if (doc.contents !== null) doc.contents.commentBefore = SCHEMA_COMMENT;
+  // Leaves and action lists read best on one line each, as in the documented example.
+  visit(doc, {
+    Map(_key, node) {
+      if (node.has('conditionType')) node.flow = true;
+    },
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && pair.key.value === 'actions' && isSeq(pair.value)) pair.value.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** Field order of a rule file: identity first, then what the rule does. */
+function canonicalRule(rule: LiveRule): Record<string, unknown> {
+  return {
+    name: rule.name,
+    ruleId: rule.ruleId,
+    description: rule.description,
+    status: rule.status,
+    actions: [...rule.actions],
+    conditions: canonicalConditions(rule.conditions),
+  };
+}
+
+function canonicalConditions(conditions: Conditions): Record<string, unknown> {
+  return {
+    operator: conditions.operator,
+    children: conditions.children.map((group) => ({
+      operator: group.operator,
+      children: group.children.map(canonicalLeaf),
+    })),
+  };
+}
+
+function canonicalLeaf(leaf: Leaf): Record<string, unknown> {
+  const out: Record<string, unknown> = { conditionType: leaf.conditionType };
+  if (leaf.fieldOption !== undefined) out.fieldOption = leaf.fieldOption;
+  out.operator = leaf.operator;
+  if (leaf.value !== undefined) out.value = Array.isArray(leaf.value) ? [...leaf.value] : leaf.value;
+  return out;
+}

@@ -1,0 +1,100 @@
+// Fingerprints of live rules. A saved plan records them so `apply --plan` can refuse a plan
+// whose live rules changed since it was computed, and name the rules that changed.
+// Hashing is computation, not I/O: the planner stays pure.
+import { hash } from 'node:crypto';
+import type { LiveRule } from '../rules/model.js';
+import { canonicalJson } from './canonical.js';
+import type { AppPlan } from './types.js';
+
+function sha256(text: string): string {
+  return `sha256:${hash('sha256', text, 'hex')}`;
+}
+
+/** Live rules in priority order (ties keep their listed order). */
+export function inPriorityOrder(live: readonly LiveRule[]): LiveRule[] {
+  return live
+    .map((rule, index) => ({ rule, index }))
+    .sort((a, b) => a.rule.priority - b.rule.priority || a.index - b.index)
+    .map(({ rule }) => rule);
+}
+
+/** How to get a rule's canonical JSON; the planner passes the JSON it already computed. */
+export type JsonOf = (rule: LiveRule) => string;
+
+/** `{"ruleId":…,"name":…,…}`: the canonical JSON with the rule's id first. */
+function identifiedJson(rule: LiveRule, jsonOf: JsonOf): string {
+  return `{"ruleId":${JSON.stringify(rule.ruleId)},${jsonOf(rule).slice(1)}`;
+}
+
+/** `sha256:<hex>` over the normalised live rules in priority order: order and fields both count. */
+export function fingerprintRules(live: readonly LiveRule[], jsonOf: JsonOf = canonicalJson): string {
+  return liveSnapshot(live, jsonOf).fingerprint;
+}
+
+/** `sha256:<hex>` of one live rule's canonical form and its priority. */
+export function ruleDigest(rule: LiveRule, jsonOf: JsonOf = canonicalJson): string {
+  return digestOf(identifiedJson(rule, jsonOf), rule.priority);
+}
+
+function digestOf(identified: string, priority: number): string {
+  return sha256(`${identified.slice(0, -1)},"priority":${JSON.stringify(priority)}}`);
+}
+
+/** The fingerprint and every rule's digest, serialising each rule once. */
+export function liveSnapshot(
+  live: readonly LiveRule[],
+  jsonOf: JsonOf = canonicalJson,
+): { fingerprint: string; digests: Record<string, string> } {
+  const ordered = inPriorityOrder(live);
+  const jsons = ordered.map((rule) => identifiedJson(rule, jsonOf));
+  const digests: Record<string, string> = {};
+  ordered.forEach((rule, index) => {
+    digests[rule.ruleId] = digestOf(jsons[index] as string, rule.priority);
+  });
+  return { fingerprint: sha256(`[${jsons.join(',')}]`), digests };
+}
+
+export interface LiveChanges {
+  /** Rules whose fields or position differ from when the plan was made: `"Name" (ruleId)`. */
+  changed: string[];
+  /** Rules listed now that were not listed then: `"Name" (ruleId)`. */
+  added: string[];
+  /** Rules listed then that are gone now: `"Name" (ruleId)` when the plan knows the name, else `ruleId …`. */
+  removed: string[];
+}
+
+/**
+ * Names the live rules that changed since `plan` was computed. A plan without digests
+ * (written by hand, or by an older version) cannot name them: all three lists are empty
+ * and only the fingerprint comparison tells that something changed.
+ */
+export function changedSince(plan: AppPlan, live: readonly LiveRule[]): LiveChanges {
+  const changes: LiveChanges = { changed: [], added: [], removed: [] };
+  const digests = plan.liveDigests;
+  if (digests === undefined) return changes;
+  const listedNow = new Set<string>();
+  for (const rule of inPriorityOrder(live)) {
+    listedNow.add(rule.ruleId);
+    const then = Object.hasOwn(digests, rule.ruleId) ? digests[rule.ruleId] : undefined;
+    if (then === undefined) changes.added.push(label(rule.name, rule.ruleId));
+    else if (then !== ruleDigest(rule)) changes.changed.push(label(rule.name, rule.ruleId));
+  }
+  const namesInPlan = knownNames(plan);
+  for (const ruleId of Object.keys(digests)) {
+    if (listedNow.has(ruleId)) continue;
+    const name = namesInPlan.get(ruleId);
+    changes.removed.push(name === undefined ? `ruleId ${ruleId}` : label(name, ruleId));
+  }
+  return changes;
+}
+
+function label(name: string, ruleId: string): string {
+  return `"${name}" (${ruleId})`;
+}
+
+function knownNames(plan: AppPlan): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const rule of plan.unmanaged) names.set(rule.ruleId, rule.name);
+  for (const step of plan.steps) names.set(step.ruleId, step.name);
+  return names;
+}

@@ -1,0 +1,7 @@
+// The plan as contract §4 JSON: what `plan --format json` prints and `plan --out` saves.
+import type { Plan } from '../../plan/plan.js';
+import type { PlanRenderOptions, TextSink } from './types.js';
+
+export function renderJson(plan: Plan, out: TextSink, _options?: PlanRenderOptions): void {
+  out.write(`${JSON.stringify(plan.toJSON(), null, 2)}\n`);
+}

@@ -1,0 +1,127 @@
+// The plan for a pull-request comment or $GITHUB_STEP_SUMMARY: a summary table, blocked
+// rules as a warning, and each PATCH's diff in a collapsible block. GitHub refuses comments
+// over 65,536 characters, so sections are added while they fit and a note says what was
+// left out (the table and that note always fit).
+import { countSteps, type Plan } from '../../plan/plan.js';
+import type { AppPlan, PlanStep } from '../../plan/types.js';
+import { NO_CHANGES, POSITIONS_NOTE, hasMoves, summaryLine, whatChanges } from './describe.js';
+import { changeLines } from './rule-diff.js';
+import type { PlanRenderOptions, TextSink } from './types.js';
+
+/** GitHub's limit on a comment body, in characters. */
+export const MARKDOWN_LIMIT = 65_536;
+/** Kept free for the truncation note and the closing lines. */
+const NOTE_RESERVE = 600;
+
+export function renderMarkdown(plan: Plan, out: TextSink, _options?: PlanRenderOptions): void {
+  out.write(markdownPlan(plan, MARKDOWN_LIMIT));
+}
+
+/** The whole document; never longer than `limit` characters. */
+export function markdownPlan(plan: Plan, limit: number): string {
+  const head = ['### botrules plan', ''];
+  if (!plan.hasChanges()) return [...head, NO_CHANGES, ''].join('\n');
+  head.push(`**${summaryLine(plan.summary)}**`, '', ...summaryTable(plan.apps), '', '');
+
+  const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
+  const blocked = plan.apps.flatMap((app) => app.blocked.map((rule) => ({ app, rule })));
+  if (blocked.length > 0) {
+    doc.add(`> [!WARNING]\n> ${blockedSentence(blocked.length)}\n>\n`, 'blocked');
+    for (const { app, rule } of blocked) doc.add(`> - ${blockedItem(app, rule, plan.apps.length > 1)}\n`, 'blocked');
+    doc.add('\n', 'blocked');
+  }
+  for (const app of plan.apps) {
+    for (const step of app.steps) doc.add(stepSection(app, step, plan.apps.length > 1), 'step');
+  }
+  if (plan.apps.some((app) => hasMoves(app.steps))) doc.add(`${POSITIONS_NOTE}\n`, 'note');
+  return doc.finish(blocked.length, plan.summary.patches);
+}
+
+function summaryTable(apps: readonly AppPlan[]): string[] {
+  const rows = apps.map((app) => {
+    const counts = countSteps(app.steps);
+    const kept = app.unmanaged.length - counts.pauses;
+    const cells = [escapeText(app.app), counts.updates, counts.moves, counts.pauses, app.blocked.length, kept, app.steps.length];
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [
+    '| app | to update | to move | to pause | blocked | unmanaged kept | PATCH requests |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ];
+}
+
+function blockedSentence(count: number): string {
+  const rules = count === 1 ? '1 declared rule does' : `${count} declared rules do`;
+  return `${rules} not exist live, and the API cannot create rules: this plan cannot be applied.`;
+}
+
+function blockedItem(app: AppPlan, rule: AppPlan['blocked'][number], showApp: boolean): string {
+  const where = rule.source ? ` (\`${rule.source.file}:${rule.source.line}:${rule.source.col}\`)` : '';
+  const prefix = showApp ? `${escapeText(app.app)}: ` : '';
+  return `${prefix}**${escapeText(rule.name)}**${where}: ${escapeText(rule.reason)}`;
+}
+
+function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
+  const prefix = showApp ? `${escapeHtml(app.app)} · ` : '';
+  const title = `${prefix}<b>${escapeHtml(step.name)}</b> <code>${escapeHtml(step.ruleId)}</code>: ${escapeHtml(whatChanges(step))}`;
+  const lines = changeLines(step);
+  if (lines.length === 0) return `- ${title}\n\n`;
+  const body = lines.join('\n');
+  const fence = codeFence(body);
+  return `<details><summary>${title}</summary>\n\n${fence}diff\n${body}\n${fence}\n\n</details>\n\n`;
+}
+
+/** A backtick fence longer than any backtick run in the content. */
+function codeFence(content: string): string {
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+type SectionKind = 'blocked' | 'step' | 'note';
+
+/** Appends sections while they fit within `budget`; counts what it had to leave out. */
+class BoundedDocument {
+  private readonly parts: string[];
+  private length: number;
+  private readonly left = { blocked: 0, step: 0, note: 0 };
+
+  constructor(
+    head: string,
+    private readonly budget: number,
+  ) {
+    this.parts = [head];
+    this.length = head.length;
+  }
+
+  add(section: string, kind: SectionKind): void {
+    const full = this.left.blocked + this.left.step > 0;
+    if (full || this.length + section.length > this.budget) {
+      this.left[kind] += 1;
+      return;
+    }
+    this.parts.push(section);
+    this.length += section.length;
+  }
+
+  finish(blockedTotal: number, stepTotal: number): string {
+    if (this.left.blocked + this.left.step === 0) return this.parts.join('');
+    const missing: string[] = [];
+    if (this.left.step > 0) missing.push(`${this.left.step} of ${stepTotal} rule changes`);
+    if (this.left.blocked > 0) missing.push(`${this.left.blocked} of ${blockedTotal} blocked rules`);
+    const note =
+      `\n> [!NOTE]\n> This plan is truncated: ${missing.join(' and ')} are not shown, to stay within ` +
+      `GitHub's limit of ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters per comment. ` +
+      'Run `botrules plan` to see the whole plan.\n';
+    return this.parts.join('') + note;
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Text in Markdown prose: no formatting, links, HTML or table breaks from user data. */
+function escapeText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
+}

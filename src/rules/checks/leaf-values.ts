@@ -1,0 +1,100 @@
+// Semantic checks of a leaf condition's values, each a named function that returns the
+// problems it finds. Exact-match operators ($eq, $ne, $in, $notIn) compare whole values, so
+// their values must be well-formed addresses, ASNs, country codes or methods; partial-match
+// operators ($contains, $startsWith, ...) take fragments and are not checked.
+import { isIP } from 'node:net';
+import type { Problem } from '../../errors.js';
+import type { LeafOperator } from '../model.js';
+import type { WrittenLeaf } from '../written.js';
+import type { Path } from '../yaml-source.js';
+import { COUNTRY_CODES, COUNTRY_CODE_HINTS } from './countries.js';
+import type { Where } from './where.js';
+
+export type LeafCheck = (leaf: WrittenLeaf, where: Where) => Problem[];
+
+const EXACT_OPERATORS: readonly LeafOperator[] = ['$eq', '$ne', '$in', '$notIn'];
+
+export const HTTP_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
+
+/** Largest autonomous system number (32-bit ASNs). */
+const MAX_ASN = 4_294_967_295;
+
+export function regexCompiles(leaf: WrittenLeaf, where: Where): Problem[] {
+  if (leaf.operator !== '$re') return [];
+  return valuesOf(leaf).flatMap(({ value, path }) => {
+    try {
+      new RegExp(value);
+      return [];
+    } catch (err) {
+      const reason = (err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+      return [where.at(path, `regular expression ${JSON.stringify(value)} does not compile: ${reason}`)];
+    }
+  });
+}
+
+export function socketIpsAreAddresses(leaf: WrittenLeaf, where: Where): Problem[] {
+  if (leaf.conditionType !== 'socketIps' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
+  return valuesOf(leaf).flatMap(({ value, path }) => {
+    const reason = addressProblem(value);
+    return reason ? [where.at(path, `socketIps value ${JSON.stringify(value)} is not an IP address or CIDR range: ${reason}`)] : [];
+  });
+}
+
+export function asnsAreDigits(leaf: WrittenLeaf, where: Where): Problem[] {
+  if (leaf.conditionType !== 'socketIpASN' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
+  return valuesOf(leaf).flatMap(({ value, path }) => {
+    if (/^[0-9]+$/.test(value) && Number(value) <= MAX_ASN) return [];
+    const digits = /^AS([0-9]+)$/i.exec(value)?.[1];
+    const hint = digits ? `; write "${digits}"` : '';
+    return [where.at(path, `socketIpASN value ${JSON.stringify(value)} must be an AS number in digits only (0 to ${MAX_ASN})${hint}`)];
+  });
+}
+
+export function countriesAreIsoCodes(leaf: WrittenLeaf, where: Where): Problem[] {
+  if (leaf.conditionType !== 'country' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
+  return valuesOf(leaf).flatMap(({ value, path }) => {
+    if (COUNTRY_CODES.has(value)) return [];
+    const upper = value.toUpperCase();
+    const hint = COUNTRY_CODE_HINTS[upper] ?? (COUNTRY_CODES.has(upper) ? `codes are upper case: "${upper}"` : undefined);
+    return [where.at(path, `country value ${JSON.stringify(value)} is not an ISO 3166-1 alpha-2 country code${hint ? ` (${hint})` : ''}`)];
+  });
+}
+
+export function httpMethodsAreStandard(leaf: WrittenLeaf, where: Where): Problem[] {
+  if (leaf.conditionType !== 'httpMethod' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
+  return valuesOf(leaf).flatMap(({ value, path }) => {
+    if (HTTP_METHODS.includes(value)) return [];
+    const upper = value.toUpperCase();
+    const hint = HTTP_METHODS.includes(upper) ? ` (methods are upper case: "${upper}")` : ` (one of ${HTTP_METHODS.join(', ')})`;
+    return [where.at(path, `httpMethod value ${JSON.stringify(value)} is not an HTTP method${hint}`)];
+  });
+}
+
+export const LEAF_CHECKS: readonly LeafCheck[] = [
+  regexCompiles,
+  socketIpsAreAddresses,
+  asnsAreDigits,
+  countriesAreIsoCodes,
+  httpMethodsAreStandard,
+];
+
+/** Each value of a leaf with its path: `value` itself for one string, `value.N` for list items. */
+function valuesOf(leaf: WrittenLeaf): { value: string; path: Path }[] {
+  if (typeof leaf.value === 'string') return [{ value: leaf.value, path: ['value'] }];
+  return (leaf.value ?? []).map((value, i) => ({ value, path: ['value', i] }));
+}
+
+/** Why a text is not an IPv4/IPv6 address or CIDR range; undefined when it is one. */
+export function addressProblem(text: string): string | undefined {
+  const [address = '', prefix, ...extra] = text.split('/');
+  if (extra.length > 0) return 'more than one "/"';
+  if (address.includes('%')) return 'zone indexes (%...) are not allowed';
+  const version = isIP(address);
+  if (version === 0) return `"${address}" is not an IPv4 or IPv6 address`;
+  if (prefix === undefined) return undefined;
+  const max = version === 4 ? 32 : 128;
+  if (!/^(0|[1-9][0-9]{0,2})$/.test(prefix) || Number(prefix) > max) {
+    return `the prefix length after "/" must be a whole number from 0 to ${max} for IPv${version}`;
+  }
+  return undefined;
+}

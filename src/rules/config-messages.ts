@@ -1,0 +1,35 @@
+// How schema problems in botrules.yaml are worded.
+import type { SchemaIssue, SchemaMessages } from './schema-messages.js';
+import type { Path } from './yaml-source.js';
+
+/** Keys that look like a secret written into the file. */
+const SECRET_KEY = /token|secret|password|passwd|api[-_]?key|credential/i;
+
+export const configFileMessages: SchemaMessages = { describe, explain };
+
+function describe(path: Path): string {
+  if (path.length === 0) return 'the top level';
+  if (path.length === 2 && path[0] === 'apps' && typeof path[1] === 'number') return 'app';
+  return String(path.at(-1));
+}
+
+function explain(issue: SchemaIssue): string | undefined {
+  const { keyword, path, params, data } = issue;
+  if (keyword === 'additionalProperties' && SECRET_KEY.test(String(params.additionalProperty))) {
+    return `"${String(params.additionalProperty)}" must not be in the config: tokens are never written in files; ` +
+      'put the token in an environment variable and name that variable with tokenEnv';
+  }
+  if (path.length === 0 && keyword === 'type') {
+    return data === null || data === undefined
+      ? 'the config file is empty; it holds a mapping with an "apps:" list'
+      : 'the top level must be a mapping with an "apps:" list';
+  }
+  if (keyword === 'pattern' && path.at(-1) === 'tokenEnv') {
+    return `tokenEnv ${JSON.stringify(data)} is not an environment variable name (upper-case letters, digits and _, not starting with a digit); ` +
+      'it names the variable that holds the token, never the token itself';
+  }
+  if (keyword === 'pattern' && path.at(-1) === 'name') {
+    return `app name ${JSON.stringify(data)} may hold only letters, digits, ".", "_" and "-", starting with a letter or digit`;
+  }
+  return undefined;
+}

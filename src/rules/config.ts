@@ -1,0 +1,137 @@
+// The project config (contract §3): which apps this repository manages, where their rules
+// live, and which environment variable holds each app's token. Tokens never live in files.
+// `--config FILE` names it; otherwise botrules.yaml in the working directory if present;
+// otherwise one app "default" with its rules in ./rules (or --dir) and BOTRULES_TOKEN.
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { UserError, ValidationError, type Problem } from '../errors.js';
+import { configFileMessages } from './config-messages.js';
+import { displayPath } from './display-path.js';
+import { schemaValidator } from './schemas.js';
+import { loadYamlFile, type YamlSource } from './yaml-source.js';
+
+export type UnmanagedPolicy = 'keep' | 'pause' | 'fail';
+
+export interface AppConfig {
+  name: string;
+  /** Absolute path of the app's rules directory. */
+  rulesDir: string;
+  /** Name of the environment variable that holds the app's server token. */
+  tokenEnv: string;
+  unmanaged: UnmanagedPolicy;
+  maxChanges?: number;
+}
+
+export interface ProjectConfig {
+  /** The config file as given or found, relative to the working directory; absent without one. */
+  file?: string;
+  apps: AppConfig[];
+}
+
+export const CONFIG_FILE = 'botrules.yaml';
+export const DEFAULT_APP = 'default';
+export const DEFAULT_RULES_DIR = 'rules';
+export const DEFAULT_TOKEN_ENV = 'BOTRULES_TOKEN';
+
+interface WrittenApp {
+  name: string;
+  rulesDir: string;
+  tokenEnv?: string;
+  unmanaged?: UnmanagedPolicy;
+  maxChanges?: number;
+}
+
+interface WrittenConfig {
+  apps: WrittenApp[];
+  unmanaged?: UnmanagedPolicy;
+  maxChanges?: number;
+}
+
+export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
+  const configPath = await findConfigFile(options.cwd, options.config);
+  if (configPath === undefined) {
+    const app: AppConfig = {
+      name: DEFAULT_APP,
+      rulesDir: resolve(options.cwd, options.dir ?? DEFAULT_RULES_DIR),
+      tokenEnv: DEFAULT_TOKEN_ENV,
+      unmanaged: 'keep',
+    };
+    return { apps: selectApps([app], options.app, undefined) };
+  }
+  const file = displayPath(options.cwd, configPath);
+  if (options.dir !== undefined) {
+    throw new UserError(`--dir is for use without a config file; ${file} names the rules directory of each app`, [
+      'Change rulesDir in the config, or use --app NAME to work on one app.',
+    ]);
+  }
+  const source = await loadYamlFile(configPath, { displayPath: file, validate: schemaValidator('config'), messages: configFileMessages });
+  const problems = [...source.problems, ...(source.problems.length === 0 ? configChecks(source) : [])];
+  if (problems.length > 0) throw new ValidationError(problems);
+  const written = source.value as WrittenConfig;
+  const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
+  return { file, apps: selectApps(apps, options.app, file) };
+}
+
+async function findConfigFile(cwd: string, explicit: string | undefined): Promise<string | undefined> {
+  const candidate = resolve(cwd, explicit ?? CONFIG_FILE);
+  const found = await stat(candidate).then((s) => s.isFile(), () => false);
+  if (found) return candidate;
+  if (explicit !== undefined) throw new UserError(`config file "${explicit}" does not exist`);
+  return undefined;
+}
+
+function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {
+  const maxChanges = app.maxChanges ?? defaults.maxChanges;
+  return {
+    name: app.name,
+    rulesDir: resolve(configDir, app.rulesDir),
+    tokenEnv: app.tokenEnv ?? DEFAULT_TOKEN_ENV,
+    unmanaged: app.unmanaged ?? defaults.unmanaged ?? 'keep',
+    ...(maxChanges === undefined ? {} : { maxChanges }),
+  };
+}
+
+function selectApps(apps: AppConfig[], wanted: string | undefined, file: string | undefined): AppConfig[] {
+  if (wanted === undefined) return apps;
+  const selected = apps.filter((a) => a.name === wanted);
+  if (selected.length > 0) return selected;
+  const where = file ? `in ${file}` : 'without a config file';
+  throw new UserError(`unknown app "${wanted}"`, [`Apps ${where}: ${apps.map((a) => a.name).join(', ')}`]);
+}
+
+/** Semantic checks of a schema-valid config: app names and token variables each used once. */
+export function configChecks(source: YamlSource): Problem[] {
+  const apps = (source.value as WrittenConfig).apps;
+  return [...uniqueAppNames(apps, source), ...uniqueTokenEnvs(apps, source)];
+}
+
+export function uniqueAppNames(apps: readonly WrittenApp[], source: YamlSource): Problem[] {
+  return repeatedAt(apps.map((a) => a.name), (i) => ['apps', i, 'name'], source, (name, first) => `duplicate app name "${name}" (also at line ${first.line})`);
+}
+
+/** A token identifies one remote app: two apps reading the same variable would manage the same rules twice. */
+export function uniqueTokenEnvs(apps: readonly WrittenApp[], source: YamlSource): Problem[] {
+  return repeatedAt(
+    apps.map((a) => a.tokenEnv ?? DEFAULT_TOKEN_ENV),
+    (i) => (apps[i]?.tokenEnv === undefined ? ['apps', i] : ['apps', i, 'tokenEnv']),
+    source,
+    (name, first) => `apps must read their tokens from different variables; ${name} is also used by the app at line ${first.line}`,
+  );
+}
+
+function repeatedAt(
+  values: readonly string[],
+  pathOf: (index: number) => (string | number)[],
+  source: YamlSource,
+  message: (value: string, first: { line: number }) => string,
+): Problem[] {
+  const firstIndex = new Map<string, number>();
+  return values.flatMap((value, i) => {
+    const first = firstIndex.get(value);
+    if (first === undefined) {
+      firstIndex.set(value, i);
+      return [];
+    }
+    return [source.problemAt(pathOf(i), message(value, source.locate(pathOf(first))))];
+  });
+}

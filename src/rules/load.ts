@@ -1,0 +1,92 @@
+// Loads the rules directory of an app. The declared order (= priority) is the files sorted
+// by their path below the directory as plain text, then the rules in file order.
+// Subdirectories are walked; only *.yaml and *.yml files count; names starting with "." are
+// skipped; symbolic links to files are followed, to directories not (no cycles).
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { UserError, sortProblems, type Problem } from '../errors.js';
+import type { DeclaredRule } from './model.js';
+import type { ProjectConfig } from './config.js';
+import { displayPath } from './display-path.js';
+import { readRuleFile } from './rule-file.js';
+import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
+
+export interface LoadedRules {
+  /** Rules that passed every check, in declared order. Use them only when `problems` is empty. */
+  rules: DeclaredRule[];
+  problems: Problem[];
+  /** The rule files read, as printed in problems (relative to the working directory). */
+  files: string[];
+}
+
+export async function loadRules(dir: string, options: { cwd: string }): Promise<LoadedRules> {
+  const absDir = resolve(options.cwd, dir);
+  await requireDirectory(absDir, displayPath(options.cwd, absDir));
+  const files = await listRuleFiles(absDir);
+  const shown = files.map((file) => displayPath(options.cwd, file));
+  const results = await Promise.all(files.map((file, i) => readRuleFile(file, shown[i] ?? file)));
+  const identities = results.flatMap((r) => r.identities);
+  const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
+  return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), files: shown };
+}
+
+export interface LoadedApps {
+  byApp: Map<string, LoadedRules>;
+  /** Every app's problems, each once (apps may share a rules directory). */
+  problems: Problem[];
+}
+
+export async function loadAllRules(config: ProjectConfig, options: { cwd: string }): Promise<LoadedApps> {
+  const byApp = new Map<string, LoadedRules>();
+  const problems = new Map<string, Problem>();
+  for (const app of config.apps) {
+    const loaded = await loadRules(app.rulesDir, options);
+    byApp.set(app.name, loaded);
+    for (const p of loaded.problems) problems.set(JSON.stringify([p.file, p.line, p.col, p.message]), p);
+  }
+  return { byApp, problems: sortProblems([...problems.values()]) };
+}
+
+/** Absolute paths of the rule files below `absDir`, in declared order. */
+export async function listRuleFiles(absDir: string): Promise<string[]> {
+  const found: { rel: string; abs: string }[] = [];
+  const walk = async (dir: string, relDir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const abs = join(dir, entry.name);
+      const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
+      if (entry.isDirectory()) await walk(abs, rel);
+      else if (isRuleFileName(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(abs))))) {
+        found.push({ rel, abs });
+      }
+    }
+  };
+  await walk(absDir, '');
+  return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)).map((f) => f.abs);
+}
+
+function isRuleFileName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.yaml') || lower.endsWith('.yml');
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function requireDirectory(absDir: string, shown: string): Promise<void> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(absDir)).isDirectory();
+  } catch {
+    throw new UserError(`rules directory "${shown}" does not exist`, [
+      'Create it, pass --dir DIR, or set rulesDir in botrules.yaml.',
+    ]);
+  }
+  if (!isDirectory) throw new UserError(`"${shown}" is not a directory; --dir and rulesDir name the directory that holds the rule files`);
+}

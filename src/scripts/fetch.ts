@@ -1,0 +1,229 @@
+// Paging through the whole inventory (contract §6). The tool pages with skip/take itself: one
+// first page tells it `count`, then the rest is split into ranges fetched concurrently.
+// A server that caps `take` returns fewer records than asked; each range then keeps asking
+// from where the last answer ended, so nothing is lost, and later ranges use the observed cap.
+import pLimit from 'p-limit';
+import { RemoteError } from '../errors.js';
+import type { InventoryQuery, ScriptQuery, ScriptRecord, ScriptsPage } from './model.js';
+import { recordIdentity } from './records.js';
+
+/** One page request; in the CLI, `ScriptsApi.listScripts` (which retries on its own). */
+export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
+
+export interface FetchOptions {
+  pageSize: number;
+  concurrency: number;
+  /** Receives each page's records not seen before, as pages arrive. Calls never overlap. */
+  onRecords(records: ScriptRecord[]): void | Promise<void>;
+  /** Requests done out of requests planned so far (the total grows if a cap splits pages). */
+  onProgress?(progress: { done: number; total: number }): void;
+}
+
+export interface FetchSummary {
+  /** Unique records delivered. */
+  count: number;
+  /** `paging.count` of the first page. */
+  reportedCount: number;
+  requests: number;
+  /** Records dropped because their identity had been delivered already. */
+  duplicates: number;
+  /** The largest `take` the server honoured, when it returned fewer records than asked for. */
+  takeCap?: number;
+  /** Things the reader of the report must know: the set changed while paging, duplicates. */
+  warnings: string[];
+}
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+/** Fetches every record of the window; throws the first failure after in-flight pages settle. */
+export async function fetchInventory(source: PageSource, query: InventoryQuery, options: FetchOptions): Promise<FetchSummary> {
+  const pager = new Pager(source, query, options);
+  return pager.run();
+}
+
+class Pager {
+  private take: number;
+  private takeCap: number | undefined;
+  private readonly countsSeen: number[] = [];
+  private readonly seen = new Set<string>();
+  private duplicates = 0;
+  private delivered = 0;
+  private requests = 0;
+  private planned = 0;
+  private stalledAt: number | undefined;
+  private failed = false;
+  private delivery: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly source: PageSource,
+    private readonly query: InventoryQuery,
+    private readonly options: FetchOptions,
+  ) {
+    this.take = options.pageSize;
+  }
+
+  async run(): Promise<FetchSummary> {
+    this.planned = 1;
+    const first = await this.fetchPage(0, this.take);
+    const covered = this.absorbFirst(first);
+    const limit = pLimit(Math.max(1, this.options.concurrency));
+    let plannedEnd = covered;
+    // The count may grow while paging: keep planning until the ranges reach the largest count seen.
+    while (this.latestMaxCount() > plannedEnd && this.stalledAt === undefined) {
+      const ranges = splitRange({ start: plannedEnd, end: this.latestMaxCount() }, this.take);
+      plannedEnd = this.latestMaxCount();
+      this.planned += ranges.length;
+      this.reportProgress();
+      await this.settleAll(ranges.map((range) => limit(() => this.fetchRange(range))));
+    }
+    await this.delivery;
+    return this.summary();
+  }
+
+  /** The first page fixes the cap when it is short although more records exist. */
+  private absorbFirst(page: ScriptsPage): number {
+    const got = page.data.length;
+    const expected = Math.min(this.take, page.paging.count);
+    if (got > 0 && got < expected) this.lowerTake(got);
+    if (got === 0 && expected > 0) this.stalledAt = 0;
+    return got === 0 ? page.paging.count : got;
+  }
+
+  private async fetchRange(range: Range): Promise<void> {
+    let position = range.start;
+    let first = true;
+    while (position < range.end && !this.failed) {
+      if (!first) {
+        this.planned += 1;
+        this.reportProgress();
+      }
+      first = false;
+      const ask = Math.min(this.take, range.end - position);
+      const page = await this.fetchPage(position, ask);
+      const got = page.data.length;
+      if (got >= ask) {
+        position += got;
+        continue;
+      }
+      // Fewer than asked: either the set shrank (the page's own count says so) or a cap.
+      const remaining = page.paging.count - position;
+      if (got >= remaining) return;
+      if (got === 0) {
+        this.stalledAt = position;
+        return;
+      }
+      this.lowerTake(got);
+      position += got;
+    }
+  }
+
+  private async fetchPage(skip: number, take: number): Promise<ScriptsPage> {
+    const request: ScriptQuery = { ...this.query, skip, take };
+    let page: ScriptsPage;
+    try {
+      page = await this.source(request);
+    } catch (err) {
+      this.failed = true;
+      throw withPageInfo(err, skip, take);
+    }
+    this.requests += 1;
+    this.countsSeen.push(page.paging.count);
+    try {
+      await this.deliver(page.data);
+    } catch (err) {
+      // The output failed (e.g. the disk is full): stop asking for more pages.
+      this.failed = true;
+      throw err;
+    }
+    this.reportProgress();
+    return page;
+  }
+
+  /** De-duplicates and hands records on, one page at a time, in arrival order. */
+  private deliver(records: ScriptRecord[]): Promise<void> {
+    const fresh: ScriptRecord[] = [];
+    for (const record of records) {
+      const identity = recordIdentity(record);
+      if (this.seen.has(identity)) {
+        this.duplicates += 1;
+        continue;
+      }
+      this.seen.add(identity);
+      fresh.push(record);
+    }
+    this.delivered += fresh.length;
+    this.delivery = this.delivery.then(() => (fresh.length > 0 && !this.failed ? this.options.onRecords(fresh) : undefined));
+    return this.delivery;
+  }
+
+  /** Waits for every task (so nothing runs after a failure is reported), then throws the first error. */
+  private async settleAll(tasks: Promise<void>[]): Promise<void> {
+    const results = await Promise.allSettled(tasks);
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+  }
+
+  private lowerTake(observed: number): void {
+    if (observed < this.take) this.take = observed;
+    this.takeCap = this.take;
+  }
+
+  private latestMaxCount(): number {
+    return this.countsSeen.reduce((max, c) => Math.max(max, c), 0);
+  }
+
+  private reportProgress(): void {
+    this.options.onProgress?.({ done: this.requests, total: Math.max(this.planned, this.requests) });
+  }
+
+  private summary(): FetchSummary {
+    const warnings: string[] = [];
+    const first = this.countsSeen[0] ?? 0;
+    const distinct = [...new Set(this.countsSeen)];
+    if (distinct.length > 1) {
+      warnings.push(
+        `the inventory changed while paging: the server's count went from ${first} to ${this.countsSeen.at(-1) ?? first} ` +
+          `(seen: ${distinct.join(', ')}); records may be missing, run the report again for a consistent snapshot`,
+      );
+    }
+    if (this.duplicates > 0) {
+      warnings.push(`${this.duplicates} duplicate record${this.duplicates === 1 ? '' : 's'} (same key on more than one page) dropped`);
+    }
+    if (this.stalledAt !== undefined) {
+      warnings.push(`the server returned no records at skip ${this.stalledAt} although its count is ${this.latestMaxCount()}; the export stops there`);
+    }
+    return {
+      count: this.delivered,
+      reportedCount: first,
+      requests: this.requests,
+      duplicates: this.duplicates,
+      ...(this.takeCap === undefined ? {} : { takeCap: this.takeCap }),
+      warnings,
+    };
+  }
+}
+
+/** Splits [start, end) into consecutive ranges of at most `size` records. */
+export function splitRange(range: Range, size: number): Range[] {
+  const ranges: Range[] = [];
+  for (let start = range.start; start < range.end; start += size) {
+    ranges.push({ start, end: Math.min(start + size, range.end) });
+  }
+  return ranges;
+}
+
+/**
+ * Makes a remote failure say which page failed, so "500 after retries" says where. The
+ * scripts client already names the page in its operation; other page sources may not.
+ */
+function withPageInfo(err: unknown, skip: number, take: number): unknown {
+  if (!(err instanceof RemoteError) || /\bskip[ =]\d+/.test(err.message)) return err;
+  return new RemoteError(`${err.message} (page skip=${skip} take=${take})`, {
+    operation: `${err.operation} (page skip=${skip} take=${take})`,
+    ...(err.status === undefined ? {} : { status: err.status }),
+    cause: err,
+  });
+}

@@ -1,0 +1,84 @@
+// Identity, field order and sort order of script records: what makes snapshots stable in git.
+import type { ScriptRecord, SnapshotRecord } from './model.js';
+
+/** Wire fields in api.md §2.4 order, then the approval fields; unknown fields follow, sorted. */
+const FIELD_ORDER = [
+  'key',
+  'id',
+  'app_id',
+  'host_domain',
+  'type',
+  'vendor',
+  'first_seen',
+  'last_seen',
+  'risk',
+  'users_affected_percentage',
+  'ack',
+  'page_types',
+  'approved',
+  'approvedBy',
+  'approvalNote',
+] as const;
+const KNOWN = new Set<string>(FIELD_ORDER);
+
+/**
+ * The identity records are de-duplicated and compared by: the server's `key`; a record
+ * without one is identified by its location, app and host together, which is what makes
+ * two sightings the same script.
+ */
+export function recordIdentity(record: ScriptRecord): string {
+  if (typeof record.key === 'string' && record.key !== '') return record.key;
+  return `${record.id ?? ''}\u0000${record.app_id ?? ''}\u0000${record.host_domain ?? ''}`;
+}
+
+/** A readable label for lists and messages: the script location, else the key. */
+export function recordLabel(record: ScriptRecord): string {
+  if (typeof record.id === 'string' && record.id !== '') return record.id;
+  return record.key ?? '(record without id or key)';
+}
+
+/** A copy with fields in a fixed order (and `risk` as level, reason), so files diff cleanly. */
+export function normaliseRecord<T extends ScriptRecord>(record: T): T {
+  const source = record as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of FIELD_ORDER) {
+    if (source[field] === undefined) continue;
+    out[field] = field === 'risk' ? normaliseRisk(source[field]) : source[field];
+  }
+  for (const field of Object.keys(source).filter((f) => !KNOWN.has(f)).sort()) {
+    if (source[field] !== undefined) out[field] = source[field];
+  }
+  return out as T;
+}
+
+function normaliseRisk(risk: unknown): unknown {
+  if (risk === null || typeof risk !== 'object') return risk;
+  const { level, reason, ...rest } = risk as Record<string, unknown>;
+  return { ...(level === undefined ? {} : { level }), ...(reason === undefined ? {} : { reason }), ...rest };
+}
+
+/** Code-unit order of identities: the same on every machine, unlike locale comparison. */
+export function compareRecords(a: ScriptRecord, b: ScriptRecord): number {
+  const ka = recordIdentity(a);
+  const kb = recordIdentity(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+export function sortRecords<T extends ScriptRecord>(records: T[]): T[] {
+  return records.sort(compareRecords);
+}
+
+/** Risk levels in order; anything else is "unknown" and never compares as up or down. */
+export const RISK_SCALE = ['low', 'medium', 'high', 'critical'] as const;
+
+export function riskRank(level: string | undefined): number | undefined {
+  if (level === undefined) return undefined;
+  const rank = (RISK_SCALE as readonly string[]).indexOf(level.toLowerCase());
+  return rank === -1 ? undefined : rank;
+}
+
+/** High-risk: level high or critical (case-insensitive). */
+export function isHighRisk(record: SnapshotRecord): boolean {
+  const rank = riskRank(record.risk?.level);
+  return rank !== undefined && rank >= 2;
+}

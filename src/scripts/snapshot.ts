@@ -1,0 +1,92 @@
+// The snapshot value (the `json` report format) and reading one back for `scripts diff`.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { UserError } from '../errors.js';
+import { VERSION } from '../version.js';
+import type { InventoryQuery, Snapshot, SnapshotRecord } from './model.js';
+import { normaliseRecord, sortRecords } from './records.js';
+
+const SCHEMA_URL = new URL('../../schemas/scripts-snapshot.schema.json', import.meta.url);
+const MAX_SCHEMA_ERRORS = 20;
+
+export interface SnapshotInput {
+  query: InventoryQuery;
+  takenAt: number;
+  records: SnapshotRecord[];
+  policyFile?: string;
+  warnings: string[];
+}
+
+/** Builds the snapshot: records normalised and sorted by key, so two runs diff line by line. */
+export function buildSnapshot(input: SnapshotInput): Snapshot {
+  const records = sortRecords(input.records.map(normaliseRecord));
+  return {
+    formatVersion: 1,
+    query: {
+      appId: input.query.appId,
+      tld: input.query.tld,
+      from: new Date(input.query.from).toISOString(),
+      to: new Date(input.query.to).toISOString(),
+      fromMs: input.query.from,
+      toMs: input.query.to,
+    },
+    takenAt: new Date(input.takenAt).toISOString(),
+    tool: { name: 'botrules', version: VERSION },
+    ...(input.policyFile === undefined ? {} : { policy: { file: input.policyFile } }),
+    count: records.length,
+    ...(input.warnings.length === 0 ? {} : { warnings: input.warnings }),
+    records,
+  };
+}
+
+/** Reads and validates a snapshot file; `label` (OLD/NEW) says which argument was wrong. */
+export async function readSnapshotFile(path: string, label: string): Promise<Snapshot> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UserError(`${label} snapshot ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(err)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${label} snapshot ${path} is not JSON (${(err as Error).message})`, [
+      'Snapshots are written by `botrules scripts report --format json`.',
+    ]);
+  }
+  return parseSnapshot(value, `${label} snapshot ${path}`);
+}
+
+/** Checks a parsed value against schemas/scripts-snapshot.schema.json. */
+export function parseSnapshot(value: unknown, what: string): Snapshot {
+  const validate = snapshotValidator();
+  if (validate(value)) return value as Snapshot;
+  const errors = validate.errors ?? [];
+  const lines = errors.slice(0, MAX_SCHEMA_ERRORS).map(describeSchemaError);
+  if (errors.length > MAX_SCHEMA_ERRORS) lines.push(`… and ${errors.length - MAX_SCHEMA_ERRORS} more`);
+  throw new UserError(`${what} is not a botrules snapshot (formatVersion 1)`, [
+    ...lines,
+    'Snapshots are written by `botrules scripts report --format json`.',
+  ]);
+}
+
+let validator: ValidateFunction | undefined;
+
+/** Compiled on first use only: `scripts report` never needs it. */
+function snapshotValidator(): ValidateFunction {
+  validator ??= new Ajv({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
+  return validator;
+}
+
+function describeSchemaError(error: ErrorObject): string {
+  const where = error.instancePath === '' ? '(top level)' : error.instancePath;
+  if (error.keyword === 'additionalProperties') {
+    return `  ${where}: unknown property ${String((error.params as { additionalProperty?: string }).additionalProperty)}`;
+  }
+  if (error.keyword === 'const') {
+    return `  ${where}: must be ${JSON.stringify((error.params as { allowedValue?: unknown }).allowedValue)}`;
+  }
+  return `  ${where}: ${error.message ?? 'invalid'}`;
+}

@@ -1,0 +1,77 @@
+// `--from`/`--to` parsing (contract §2, §6). Pure: the caller passes `now`, so the window is
+// resolved exactly once per report and every page asks for the same period.
+import { UserError } from '../errors.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60 * 1000, h: 60 * 60 * 1000, d: DAY_MS, w: 7 * DAY_MS };
+
+const EPOCH_MS = /^\d+$/;
+const DURATION = /^(\d+)([smhdw])$/;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+// A date-time must carry its offset: without one the instant would depend on the machine's zone.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+export const TIME_FORMATS_HINT =
+  'use epoch milliseconds (1735689600000), an ISO 8601 date (2025-01-01) or date-time with offset ' +
+  '(2025-01-01T08:00:00Z), or a duration back from now (90m, 24h, 7d, 2w)';
+
+/**
+ * Parses one time argument to epoch milliseconds. `flag` names the option in error messages.
+ * A date without a time is midnight UTC; a duration counts back from `now`.
+ */
+export function parseTimeArg(value: string, now: number, flag = '--from'): number {
+  const text = value.trim();
+  if (text === 'now') return now;
+  if (EPOCH_MS.test(text)) {
+    const ms = Number(text);
+    if (!Number.isSafeInteger(ms)) throw new UserError(`${flag} ${value}: the number is too large for epoch milliseconds`);
+    // Ten digits or fewer is a 1970 instant in milliseconds but "now" in seconds: ask rather than guess.
+    if (ms > 0 && text.length <= 10) {
+      throw new UserError(`${flag} ${value}: looks like epoch seconds; the tool takes epoch milliseconds (${text}000)`);
+    }
+    return ms;
+  }
+  const duration = DURATION.exec(text);
+  if (duration) return now - Number(duration[1]) * (UNIT_MS[duration[2] ?? ''] ?? 0);
+  const date = DATE_ONLY.exec(text);
+  if (date) {
+    checkCalendarDate(date[1], date[2], date[3], value, flag);
+    return Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
+  }
+  const dateTime = DATE_TIME.exec(text);
+  if (dateTime) {
+    checkCalendarDate(dateTime[1], dateTime[2], dateTime[3], value, flag);
+    checkClock(dateTime[4], dateTime[5], dateTime[6], value, flag);
+    const ms = Date.parse(text);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  if (/^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(text)) {
+    throw new UserError(`${flag} ${value}: a date-time needs a UTC offset (Z or +02:00) so it means the same instant everywhere`);
+  }
+  throw new UserError(`${flag} ${value}: not a time`, [TIME_FORMATS_HINT]);
+}
+
+/**
+ * Resolves the report window. Defaults as api.md §4.3: `to` = now, `from` = 24 hours before `to`.
+ * A `from` after `to` is an error rather than an empty report.
+ */
+export function resolveWindow(args: { from?: string; to?: string }, now: number): { from: number; to: number } {
+  const to = args.to === undefined ? now : parseTimeArg(args.to, now, '--to');
+  const from = args.from === undefined ? to - DAY_MS : parseTimeArg(args.from, now, '--from');
+  if (from > to) {
+    throw new UserError(`--from (${new Date(from).toISOString()}) is after --to (${new Date(to).toISOString()})`);
+  }
+  return { from, to };
+}
+
+function checkCalendarDate(year = '', month = '', day = '', value: string, flag: string): void {
+  const probe = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  const valid = probe.getUTCMonth() === Number(month) - 1 && probe.getUTCDate() === Number(day);
+  if (!valid) throw new UserError(`${flag} ${value}: no such calendar date`);
+}
+
+function checkClock(hours = '', minutes = '', seconds = '0', value: string, flag: string): void {
+  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) {
+    throw new UserError(`${flag} ${value}: no such time of day`);
+  }
+}

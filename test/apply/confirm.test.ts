@@ -1,0 +1,37 @@
+// The confirmation prompt: only "yes" goes ahead, one line is read, and a closed input
+// counts as no.
+import { PassThrough, Readable } from 'node:stream';
+import { confirm, readLine } from '../../src/apply/confirm.js';
+
+function sink(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (b: Buffer) => chunks.push(b));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+describe('confirm', () => {
+  it.each([
+    ['yes\n', true],
+    ['  yes  \r\n', true],
+    ['Yes\n', false],
+    ['y\n', false],
+    ['', false],
+    ['no\nyes\n', false],
+  ])('answer %j → %s', async (input, expected) => {
+    const out = sink();
+    expect(await confirm('Apply?', Readable.from([input]), out.stream)).toBe(expected);
+    expect(out.text()).toBe('Apply? ');
+  });
+});
+
+describe('readLine', () => {
+  it('joins chunks until the line break', async () => {
+    expect(await readLine(Readable.from(['ye', 's', '\nrest']))).toBe('yes');
+  });
+
+  it('returns the text of an input that ends without a line break, or undefined for none', async () => {
+    expect(await readLine(Readable.from(['yes']))).toBe('yes');
+    expect(await readLine(Readable.from([]))).toBeUndefined();
+  });
+});

@@ -1,0 +1,75 @@
+// Shared set-up for the plan/apply/import tests: rules to seed the emulator with, rule files
+// written by hand (independently of `import`), temp project directories, and log queries.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { RequestLogEntry, RunningEmulator } from '../../src/emulator/index.js';
+import type { Conditions, Rule } from '../../src/rules/model.js';
+
+export function conditionsFor(agent: string): Conditions {
+  return {
+    operator: '$or',
+    children: [
+      {
+        operator: '$and',
+        children: [
+          { conditionType: 'userAgent', operator: '$contains', value: agent },
+          { conditionType: 'socketIps', operator: '$in', value: ['203.0.113.0/24'] },
+        ],
+      },
+    ],
+  };
+}
+
+export function rule(name: string, overrides: Partial<Rule> = {}): Rule {
+  return { name, description: '', status: 'active', actions: ['hardBlock'], conditions: conditionsFor(name), ...overrides };
+}
+
+/** Rules named A, B, C… (as many as asked). */
+export function lettered(count: number): Rule[] {
+  return Array.from({ length: count }, (_, i) => rule(String.fromCharCode(65 + i)));
+}
+
+export interface Project {
+  dir: string;
+  /** Absolute path of ./rules in the project. */
+  rulesDir: string;
+  close(): Promise<void>;
+}
+
+export async function tempProject(): Promise<Project> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'botrules-apply-test-'));
+  const rulesDir = path.join(dir, 'rules');
+  await mkdir(rulesDir);
+  return { dir, rulesDir, close: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Writes declared rules as one file per rule (`010-x.yaml`, …) so the declared order is the
+ * order given. `ruleId` is written only when the rule has one.
+ */
+export async function writeRules(dir: string, rules: readonly Rule[]): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await Promise.all(
+    rules.map((r, i) => writeFile(path.join(dir, `${String((i + 1) * 10).padStart(3, '0')}-rule.yaml`), stringify({ rules: [r] }))),
+  );
+}
+
+export async function writeConfig(projectDir: string, config: unknown): Promise<void> {
+  await writeFile(path.join(projectDir, 'botrules.yaml'), stringify(config));
+}
+
+export function patches(emulator: RunningEmulator): RequestLogEntry[] {
+  return emulator.log.filter((e) => e.method === 'PATCH');
+}
+
+/** The emulator's live rules without ids and priorities, for comparing with declared rules. */
+export function liveFields(emulator: RunningEmulator, app?: string): Rule[] {
+  return emulator.rules(app).map(({ ruleId: _id, priority: _p, ...fields }) => fields);
+}
+
+export function names(rules: readonly { name: string }[]): string[] {
+  return rules.map((r) => r.name);
+}

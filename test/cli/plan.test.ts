@@ -1,0 +1,131 @@
+// `botrules plan` end to end against the emulator: the three formats, --out, exit codes,
+// matching errors, blocked rules, and what must hold before any request is sent.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { lettered, patches, rule, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
+
+let emu: TestEmulator;
+let project: Project;
+
+beforeEach(async () => {
+  emu = await startTestEmulator({ seedRules: lettered(4) });
+  project = await tempProject();
+});
+
+afterEach(async () => {
+  await emu.close();
+  await project.close();
+});
+
+const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+
+/** Declared: D moved to the top, B with a new description. */
+async function declareChanges(): Promise<void> {
+  const [a, b, c, d] = lettered(4) as [ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>];
+  await writeRules(project.rulesDir, [d, a, { ...b, description: 'now described' }, c]);
+}
+
+describe('botrules plan', () => {
+  it('prints the text plan: summary, the changed field, the move', async () => {
+    await declareChanges();
+    const result = await run(['plan']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Plan: 1 to update, 1 to move, 0 blocked, 0 unmanaged kept');
+    expect(result.stdout).toContain('now described');
+    expect(result.stdout).toMatch(/moves from position 4 to 1/);
+    expect(patches(emu.emulator)).toHaveLength(0);
+  });
+
+  it('prints JSON (contract §4) and writes the same plan to --out, with no token inside', async () => {
+    await declareChanges();
+    const result = await run(['plan', '--format', 'json', '--out', 'plan.json']);
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(printed).toMatchObject({ formatVersion: 1, summary: { patches: 2, blocked: 0, unmanaged: 0 } });
+    expect(printed.apps[0].steps.map((s: { name: string; body: object }) => [s.name, s.body])).toEqual([
+      ['D', { priority: 0 }],
+      ['B', { description: 'now described' }],
+    ]);
+    const saved = await readFile(path.join(project.dir, 'plan.json'), 'utf8');
+    expect(JSON.parse(saved)).toEqual(printed);
+    expect(saved).not.toContain(emu.env.BOTRULES_TOKEN);
+    expect(result.stdout + result.stderr).not.toContain(emu.env.BOTRULES_TOKEN);
+  });
+
+  it('prints markdown for a pull-request comment', async () => {
+    await declareChanges();
+    const result = await run(['plan', '--format', 'markdown']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('|');
+    expect(result.stdout).toContain('<details>');
+  });
+
+  it('--detailed-exitcode: 2 with changes, 0 without', async () => {
+    await declareChanges();
+    expect((await run(['plan', '--detailed-exitcode'])).code).toBe(2);
+    expect((await run(['plan'])).code).toBe(0);
+    await writeRules(project.rulesDir, lettered(4));
+    const clean = await run(['plan', '--detailed-exitcode']);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain('No changes.');
+  });
+
+  it('blocked rules: prints the plan naming them, exits 1', async () => {
+    await writeRules(project.rulesDir, [...lettered(4), rule('Brand new')]);
+    const result = await run(['plan', '--detailed-exitcode']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('"Brand new"');
+    expect(result.stdout).toContain('import');
+    expect(result.stderr).toContain('1 declared rule does not exist live');
+  });
+
+  it('a ruleId that is not live is an error naming the file and the id', async () => {
+    await writeRules(project.rulesDir, [...lettered(3), rule('D', { ruleId: 'no-such-id' })]);
+    const result = await run(['plan']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/rules\/040-rule\.yaml:\d+:\d+: .*no-such-id/);
+  });
+
+  it('two live rules of the declared name is an error naming both ids', async () => {
+    const live = emu.emulator.replaceRules([rule('Twin'), rule('Twin', { description: 'other' })]);
+    await writeRules(project.rulesDir, [rule('Twin')]);
+    const result = await run(['plan']);
+    expect(result.code).toBe(1);
+    for (const r of live) expect(result.stderr).toContain(r.ruleId);
+  });
+
+  it('unmanaged: fail makes the plan an error; keep names them as kept', async () => {
+    await writeRules(project.rulesDir, lettered(3));
+    expect((await run(['plan'])).stdout).toContain('1 unmanaged live rule is kept as it is.');
+    await writeConfig(project.dir, { apps: [{ name: 'default', rulesDir: 'rules', unmanaged: 'fail' }] });
+    const result = await run(['plan']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('"D"');
+  });
+
+  it('reports the problems of every app together, before any request', async () => {
+    await writeConfig(project.dir, {
+      apps: [
+        { name: 'default', rulesDir: 'rules' },
+        { name: 'shop', rulesDir: 'shop', tokenEnv: 'SHOP_TOKEN' },
+      ],
+    });
+    await writeRules(project.rulesDir, [rule('A', { priority: 1 } as never)]);
+    await writeRules(path.join(project.dir, 'shop'), [rule('S', { actions: ['explode'] } as never)]);
+    const result = await run(['plan']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^rules\/010-rule\.yaml:\d+:\d+: .*priority/m);
+    expect(result.stderr).toMatch(/^shop\/010-rule\.yaml:\d+:\d+: .*/m);
+    expect(emu.emulator.log).toHaveLength(0);
+  });
+
+  it('a missing token is named before any request', async () => {
+    await writeRules(project.rulesDir, lettered(4));
+    const result = await runCli(['plan'], { env: { ...emu.env, BOTRULES_TOKEN: undefined }, cwd: project.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('BOTRULES_TOKEN is not set');
+    expect(emu.emulator.log).toHaveLength(0);
+  });
+});

@@ -1,0 +1,114 @@
+// `botrules emulator` end to end, in-process through the real CLI: it prints the exports
+// and the ready line, serves over HTTPS, and on SIGTERM saves its state and exits 0.
+// Signals are delivered with process.emit, which reaches only the command's listeners.
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, access } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { RULES, SCRIPTS, request } from './https-request.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'botrules-emulator-cli-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** What the tests need of a running CLI emulator to talk to it with the https helper. */
+function target(port: number): RunningEmulator {
+  return { url: `https://127.0.0.1:${port}`, caPath: path.join(dir, 'state', 'emulator-ca.pem') } as RunningEmulator;
+}
+
+/** Waits until the emulator answers (the CA file exists and a request gets any HTTP status). */
+async function waitUntilServing(emulator: RunningEmulator): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      await access(emulator.caPath);
+      await request(emulator, RULES);
+      return;
+    } catch {
+      await sleep(25);
+    }
+  }
+  throw new Error('the emulator command never started serving');
+}
+
+async function runUntilStopped(args: string[], env: Record<string, string>, whileRunning: (e: RunningEmulator) => Promise<void>): Promise<CliResult> {
+  const port = await freePort();
+  const result = runCli(['emulator', '--port', String(port), '--state', 'state/state.json', ...args], { env, cwd: dir });
+  const emulator = target(port);
+  try {
+    await waitUntilServing(emulator);
+    await whileRunning(emulator);
+  } finally {
+    process.emit('SIGTERM');
+  }
+  return result;
+}
+
+test('serves with the environment tokens, prints the exports but never a given token, stops cleanly', async () => {
+  const env = { BOTRULES_TOKEN: 'tok-cli-app-SECRET', BOTRULES_API_TOKEN: 'tok-cli-api-SECRET' };
+  let ruleId = '';
+  const result = await runUntilStopped(['--generate-rules', '3', '--generate-scripts', '4', '--log', 'requests.log'], env, async (emulator) => {
+    const list = await request(emulator, RULES, { token: env.BOTRULES_TOKEN });
+    const content = (list.body as { content: { ruleId: string }[] }).content;
+    expect(content).toHaveLength(3);
+    ruleId = content[2]?.ruleId as string;
+    expect((await request(emulator, `${RULES}/${ruleId}`, { method: 'PATCH', token: env.BOTRULES_TOKEN, body: { priority: 0 } })).status).toBe(200);
+    const scripts = await request(emulator, SCRIPTS, { token: env.BOTRULES_API_TOKEN, query: { appId: '["app-demo"]', tld: '["shop.example.com"]', from: 0 } });
+    expect((scripts.body as { paging: { count: number } }).paging.count).toBe(4);
+  });
+  expect(result.stderr).toContain('emulator stopped; state saved to');
+  expect(result.code).toBe(0);
+  const port = /127\.0\.0\.1:(\d+)/.exec(result.stdout)?.[1];
+  expect(result.stdout).toBe(
+    [
+      `export BOTRULES_CONSOLE_URL=https://127.0.0.1:${port}/api`,
+      `export BOTRULES_GATEWAY_URL=https://127.0.0.1:${port}`,
+      `export NODE_EXTRA_CA_CERTS=${path.join(dir, 'state', 'emulator-ca.pem')}`,
+      `emulator ready on https://127.0.0.1:${port}`,
+      '',
+    ].join('\n'),
+  );
+  const state = JSON.parse(await readFile(path.join(dir, 'state', 'state.json'), 'utf8')) as { apps: { default: { rules: { ruleId: string }[] } } };
+  expect(state.apps.default.rules[0]?.ruleId).toBe(ruleId);
+  const everything = result.stdout + result.stderr + JSON.stringify(state) + (await readFile(path.join(dir, 'requests.log'), 'utf8'));
+  expect(everything).not.toContain('SECRET');
+});
+
+test('prints the tokens it generated, and they work', async () => {
+  let printed = '';
+  const result = await runUntilStopped([], {}, async (emulator) => {
+    // The tokens are only known from the output, which runCli returns at the end: use the state file.
+    const state = JSON.parse(await readFile(path.join(dir, 'state', 'state.json'), 'utf8')) as { apps: { default: { token: string } }; apiToken: string };
+    printed = state.apps.default.token;
+    expect((await request(emulator, RULES, { token: printed })).status).toBe(200);
+    expect((await request(emulator, SCRIPTS, { token: state.apiToken, query: { appId: '["a"]', tld: '["b"]' } })).status).toBe(200);
+  });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain(`export BOTRULES_TOKEN=${printed}\n`);
+  expect(result.stdout).toMatch(/^export BOTRULES_API_TOKEN=emu_[\w-]+$/m);
+});
+
+test.each<[string[], RegExp]>([
+  [['--fault', 'status=99'], /invalid fault "status=99"/],
+  [['--app-token', 'no-equals-sign'], /--app-token takes NAME=TOKEN/],
+  [['--move-semantics', 'shuffle'], /invalid move semantics "shuffle": use list-move or swap/],
+  [['--latency', '-5'], /--latency must be a whole number/],
+])('%p fails with a clear message and exit 1', async (args, message) => {
+  const result = await runCli(['emulator', '--state', 'state/state.json', ...args], { cwd: dir });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(message);
+});

@@ -1,0 +1,67 @@
+// TLS: the emulator's certificate verifies as its own CA (Node and curl), verification is
+// never switched off, an untrusted client is refused, and plain HTTP gets no answer.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { X509Certificate } from 'node:crypto';
+import { generateCertificate, isUsablePair } from '../../src/emulator/certificate.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { RULES } from './https-request.js';
+
+let t: TestEmulator;
+beforeAll(async () => {
+  t = await startTestEmulator({ generateRules: 2 });
+});
+afterAll(() => t.close());
+
+function get(client: typeof https | typeof http, url: string, options: https.RequestOptions): Promise<number> {
+  return new Promise((resolve, reject) => {
+    client
+      .get(url, { ...options, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
+  });
+}
+
+test('Node verifies the certificate with it as the only CA, for 127.0.0.1 and localhost', async () => {
+  const ca = await readFile(t.emulator.caPath);
+  const headers = { Authorization: `Bearer ${t.env.BOTRULES_TOKEN}` };
+  expect(await get(https, `${t.emulator.consoleUrl}/v2/botProtection/customRules`, { ca, headers })).toBe(200);
+  const localhost = `https://localhost:${t.emulator.port}${RULES}`;
+  expect(await get(https, localhost, { ca, headers })).toBe(200);
+});
+
+test('a client that does not trust the certificate is refused', async () => {
+  await expect(get(https, `${t.emulator.url}${RULES}`, {})).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+});
+
+test('plain HTTP to the port gets no HTTP answer', async () => {
+  await expect(get(http, `http://127.0.0.1:${t.emulator.port}${RULES}`, {})).rejects.toThrow();
+});
+
+test('curl --cacert lists the rules', async () => {
+  const output = await new Promise<string>((resolve, reject) => {
+    execFile(
+      'curl',
+      ['-sS', '--fail', '--cacert', t.emulator.caPath, '-H', `Authorization: Bearer ${t.env.BOTRULES_TOKEN}`, `${t.emulator.consoleUrl}/v2/botProtection/customRules`],
+      (err, stdout, stderr) => (err ? reject(new Error(`curl failed: ${stderr}`)) : resolve(stdout)),
+    );
+  });
+  expect((JSON.parse(output) as { content: unknown[] }).content).toHaveLength(2);
+});
+
+test('generated certificates are CA certificates for 127.0.0.1 and localhost, valid for a year', async () => {
+  const now = Date.now();
+  const pair = await generateCertificate(now);
+  const cert = new X509Certificate(pair.cert);
+  expect(cert.ca).toBe(true);
+  expect(cert.subjectAltName).toBe('IP Address:127.0.0.1, DNS:localhost');
+  expect(Date.parse(cert.validTo)).toBeGreaterThan(now + 360 * 24 * 60 * 60 * 1000);
+  expect(isUsablePair(pair)).toBe(true);
+  expect(isUsablePair(pair, Date.parse(cert.validTo))).toBe(false);
+  const other = await generateCertificate(now);
+  expect(isUsablePair({ cert: pair.cert, key: other.key })).toBe(false);
+});

@@ -1,0 +1,53 @@
+// A model of the service's custom rules for property tests, written independently of the
+// planner: PATCH with `priority` removes the rule and inserts it at that index (list-move),
+// every other body field replaces the rule's field.
+import type { LiveRule, PatchBody } from '../../src/rules/model.js';
+
+export class ModelServer {
+  private rules: LiveRule[];
+  patches = 0;
+
+  constructor(live: readonly LiveRule[]) {
+    this.rules = [...live].sort((a, b) => a.priority - b.priority).map((r) => structuredClone(r));
+  }
+
+  list(): LiveRule[] {
+    return this.rules.map((r, priority) => ({ ...structuredClone(r), priority }));
+  }
+
+  patch(ruleId: string, body: PatchBody): void {
+    if ('ruleId' in body) throw new Error('ruleId sent in a body');
+    this.patches += 1;
+    const index = this.rules.findIndex((r) => r.ruleId === ruleId);
+    if (index < 0) throw new Error(`no rule ${ruleId}`);
+    const { priority, ...fields } = structuredClone(body);
+    const [current] = this.rules.splice(index, 1) as [LiveRule];
+    const updated = { ...current, ...fields };
+    if (priority === undefined) {
+      this.rules.splice(index, 0, updated);
+    } else {
+      if (priority < 0 || priority > this.rules.length) throw new Error(`priority ${priority} out of range`);
+      this.rules.splice(priority, 0, updated);
+    }
+  }
+}
+
+/** Independent canonical form for comparisons in tests: sets sorted, description defaulted. */
+export function sameRuleFields(a: Omit<LiveRule, 'ruleId' | 'priority'>, b: Omit<LiveRule, 'ruleId' | 'priority'>): boolean {
+  return canonicalText(a) === canonicalText(b);
+}
+
+function canonicalText(r: Omit<LiveRule, 'ruleId' | 'priority'>): string {
+  const sortUnique = (xs: string[]): string[] => [...new Set(xs)].sort();
+  const groups = r.conditions.children.map((g) =>
+    JSON.stringify([
+      g.operator,
+      sortUnique(
+        g.children.map((l) =>
+          JSON.stringify([l.conditionType, l.operator, l.fieldOption ?? null, typeof l.value === 'string' && ['$in', '$notIn', '$re'].includes(l.operator) ? [l.value] : l.value ?? null]),
+        ),
+      ),
+    ]),
+  );
+  return JSON.stringify([r.name, r.description ?? '', r.status, sortUnique([...r.actions]), r.conditions.operator, sortUnique(groups)]);
+}

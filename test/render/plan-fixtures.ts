@@ -1,0 +1,31 @@
+// Plans to render: computed by the planner from small rule sets.
+import pc from 'picocolors';
+import { Plan } from '../../src/plan/plan.js';
+import { planApp } from '../../src/plan/planner.js';
+import type { PlanRenderer } from '../../src/render/plan/index.js';
+import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
+
+/** a,b,c,u,p live; b moves first and changes, c changes, "missing" is blocked, u and p unmanaged. */
+export function samplePlan(unmanaged: 'keep' | 'pause' = 'keep'): Plan {
+  const live = liveRules([rule('a'), rule('b'), rule('c'), rule('u'), rule('p', { status: 'paused' })]);
+  const declared = declaredRules([rule('b', { description: 'new' }), rule('a'), rule('c', { status: 'paused' }), rule('missing')]);
+  return new Plan([planApp({ app: 'default', declared, live, unmanaged }).plan]);
+}
+
+/** Only pure moves: live a..e, declared e,a,b,c,d (e moves from position 5 to 1). */
+export function movePlan(): Plan {
+  const live = liveRules(['a', 'b', 'c', 'd', 'e'].map((n) => rule(n)));
+  const declared = declaredRules(['e', 'a', 'b', 'c', 'd'].map((n) => rule(n)));
+  return new Plan([planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan]);
+}
+
+export function emptyPlan(): Plan {
+  const live = liveRules([rule('a'), rule('u')]);
+  return new Plan([planApp({ app: 'default', declared: declaredRules([rule('a')]), live, unmanaged: 'keep' }).plan]);
+}
+
+export function render(renderer: PlanRenderer, plan: Plan, color = false): string {
+  let text = '';
+  renderer(plan, { write: (chunk: string) => (text += chunk) }, { colors: pc.createColors(color) });
+  return text;
+}

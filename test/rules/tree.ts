@@ -1,0 +1,30 @@
+// Writes a tree of files into a fresh temporary directory for one test.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export function writeTree(files: Record<string, string | Uint8Array>): string {
+  const root = mkdtempSync(join(tmpdir(), 'botrules-rules-'));
+  for (const [path, content] of Object.entries(files)) {
+    const abs = join(root, path);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+  return root;
+}
+
+/** A minimal valid rule as YAML lines (indented as an item of `rules:`). */
+export function ruleYaml(name: string, extra = ''): string {
+  return [
+    `  - name: ${name}`,
+    ...(extra ? [extra] : []),
+    '    actions: [allow]',
+    '    conditions:',
+    '      operator: $or',
+    '      children:',
+    '        - operator: $and',
+    '          children:',
+    '            - { conditionType: path, operator: $eq, value: /x }',
+    '',
+  ].join('\n');
+}
