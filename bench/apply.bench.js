@@ -3,7 +3,10 @@
 //     `botrules import`) then had 5% of the rules moved and 10% edited: wall time (median)
 //     and the child's peak RSS, and its PATCH count against the lower bound (computed here
 //     independently) and against a naive full sync;
-//  2. `botrules apply --auto-approve` of 500 field-only edits, --concurrency 4 against 1.
+//  2. `botrules apply --auto-approve` of 500 field-only edits (an emulator of 500 rules, so
+//     the time is the PATCH requests'), --concurrency 4 against 1.
+// `botrules validate` on the same files is timed alongside: it is the part of plan that
+// reads the rule files, without any request.
 // Peak RSS is the child's own `process.resourceUsage().maxRSS` (the kernel's high-water mark
 // of its resident set), written at exit by a module preloaded with `node --import`.
 import { spawn } from 'node:child_process';
@@ -21,7 +24,7 @@ const LIVE_RULES = 5_000;
 const MOVED_SHARE = 0.05;
 const EDITED_SHARE = 0.1;
 const LATENCY_MS = 20;
-const PLAN_RUNS = 7;
+const PLAN_RUNS = 5;
 const APPLY_EDITS = 500;
 const APPLY_RUNS = 3;
 const RSS_MARK = 'BENCH_MAX_RSS_KB=';
@@ -129,7 +132,32 @@ function lowerBound(liveIds, declaredIds, changed) {
   return changed.size + (unchanged.length - tails.length);
 }
 
-async function benchPlan(emulator, work, env) {
+/** An emulator of `count` generated rules. */
+function startBenchEmulator(work, name, count, token) {
+  return startEmulator({
+    statePath: join(work, name, 'state.json'),
+    reset: true,
+    apps: [{ name: 'default', token }],
+    generateRules: count,
+    randomSeed: 7,
+    latencyMs: LATENCY_MS,
+  });
+}
+
+function envFor(emulator, token) {
+  return { BOTRULES_CONSOLE_URL: emulator.consoleUrl, BOTRULES_TOKEN: token, NODE_EXTRA_CA_CERTS: emulator.caPath };
+}
+
+async function benchPlan(work, token) {
+  const emulator = await startBenchEmulator(work, 'plan-emulator', LIVE_RULES, token);
+  try {
+    return await measurePlan(emulator, work, envFor(emulator, token));
+  } finally {
+    await emulator.stop();
+  }
+}
+
+async function measurePlan(emulator, work, env) {
   const rulesDir = join(work, 'rules');
   await runNode([bin, 'import', '--out', rulesDir], { cwd: work, env });
   const edited = await editAndMove(rulesDir, random(42));
@@ -137,18 +165,25 @@ async function benchPlan(emulator, work, env) {
   const bound = lowerBound(emulator.rules().map((r) => r.ruleId), declaredIds, edited);
 
   const planArgs = ['--import', REPORT_RSS, bin, 'plan', '--format', 'json', '--dir', rulesDir];
+  const validateArgs = ['--import', REPORT_RSS, bin, 'validate', '--dir', rulesDir];
   const baseline = [];
+  const validations = [];
   const runs = [];
   await runNode(planArgs, { cwd: work, env }); // warm-up (file cache)
   for (let i = 0; i < PLAN_RUNS; i += 1) {
+    // Interleaved, so drift in the machine's speed touches every case alike.
     baseline.push((await runNode(['-e', '0'], { cwd: work, env })).ms);
+    validations.push(await runNode(validateArgs, { cwd: work, env }));
     runs.push(await runNode(planArgs, { cwd: work, env }));
   }
   const plan = JSON.parse(runs[0].stdout);
+  const peakMb = (results) => Math.max(...results.map((r) => r.maxRssKb)) / 1024;
   return {
     planMs: median(runs.map((r) => r.ms)),
+    validateMs: median(validations.map((r) => r.ms)),
     nodeMs: median(baseline),
-    maxRssMb: Math.max(...runs.map((r) => r.maxRssKb)) / 1024,
+    maxRssMb: peakMb(runs),
+    validateRssMb: peakMb(validations),
     patches: plan.summary.patches,
     moves: plan.apps[0].steps.filter((s) => s.body.priority !== undefined).length,
     bound,
@@ -164,7 +199,16 @@ async function editDescriptions(dir, round) {
   }));
 }
 
-async function benchApply(work, env) {
+async function benchApply(work, token) {
+  const emulator = await startBenchEmulator(work, 'apply-emulator', APPLY_EDITS, token);
+  try {
+    return await measureApply(work, envFor(emulator, token));
+  } finally {
+    await emulator.stop();
+  }
+}
+
+async function measureApply(work, env) {
   const rulesDir = join(work, 'rules-apply');
   await runNode([bin, 'import', '--out', rulesDir], { cwd: work, env });
   const times = { 1: [], 4: [] };
@@ -186,36 +230,27 @@ async function benchApply(work, env) {
 
 const work = await mkdtemp(join(tmpdir(), 'botrules-bench-apply-'));
 const token = `bench-${randomBytes(12).toString('hex')}`;
-const emulator = await startEmulator({
-  statePath: join(work, 'state.json'),
-  reset: true,
-  apps: [{ name: 'default', token }],
-  generateRules: LIVE_RULES,
-  randomSeed: 7,
-  latencyMs: LATENCY_MS,
-});
-const env = { BOTRULES_CONSOLE_URL: emulator.consoleUrl, BOTRULES_TOKEN: token, NODE_EXTRA_CA_CERTS: emulator.caPath };
 try {
-  const plan = await benchPlan(emulator, work, env);
-  const apply = await benchApply(work, env);
+  const plan = await benchPlan(work, token);
+  const apply = await benchApply(work, token);
   const n = LIVE_RULES.toLocaleString('en-US');
   console.log(`Emulator in this process, ${LATENCY_MS} ms latency per request, ${n} live rules, Node ${process.version}.`);
   console.log(`Rule files written by \`botrules import\`, then ${MOVED_SHARE * 100}% of the rules moved and ${EDITED_SHARE * 100}% edited.\n`);
   console.log(`| \`botrules plan --format json\` (whole process, median of ${PLAN_RUNS}) | value |`);
   console.log('|---|---:|');
   console.log(`| wall time | ${plan.planMs.toFixed(0)} ms |`);
-  console.log(`| \`node -e 0\` in the same rounds | ${plan.nodeMs.toFixed(0)} ms |`);
   console.log(`| peak RSS (highest of the runs) | ${plan.maxRssMb.toFixed(0)} MB |`);
+  console.log(`| \`botrules validate\` of the same files: wall time, peak RSS | ${plan.validateMs.toFixed(0)} ms, ${plan.validateRssMb.toFixed(0)} MB |`);
+  console.log(`| \`node -e 0\` in the same rounds | ${plan.nodeMs.toFixed(0)} ms |`);
   console.log(`| PATCH requests in the plan (of which carry priority) | ${plan.patches} (${plan.moves}) |`);
   console.log(`| lower bound | ${plan.bound} |`);
   console.log(`| naive full sync (every rule PATCHed whole with its priority) | ${n} |`);
-  console.log(`\n| \`botrules apply\` of ${APPLY_EDITS} field-only edits (median of ${APPLY_RUNS}) | wall time |`);
+  console.log(`\n| \`botrules apply\` of ${APPLY_EDITS} field-only edits, ${APPLY_EDITS} live rules (median of ${APPLY_RUNS}) | wall time |`);
   console.log('|---|---:|');
   console.log(`| --concurrency 1 | ${(apply.c1 / 1000).toFixed(2)} s |`);
   console.log(`| --concurrency 4 (default) | ${(apply.c4 / 1000).toFixed(2)} s |`);
   console.log(`| speed-up | ${(apply.c1 / apply.c4).toFixed(2)}× |`);
   if (plan.patches !== plan.bound) throw new Error(`the plan has ${plan.patches} PATCH requests, the lower bound is ${plan.bound}`);
 } finally {
-  await emulator.stop();
   await rm(work, { recursive: true, force: true });
 }

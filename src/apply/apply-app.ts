@@ -7,7 +7,7 @@ import { planApp } from '../plan/planner.js';
 import { simulateSteps } from '../plan/simulate.js';
 import { PRIORITY_REASON, type PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
-import { asDeclared } from './expected.js';
+import { pinnedDeclared } from './pinned.js';
 import { executeSteps, type StepOutcome } from './execute.js';
 
 export interface ApplyAppOptions {
@@ -70,7 +70,7 @@ function remainingDifferences(
   expected: readonly LiveRule[],
   live: readonly LiveRule[],
 ): { steps: PlanStep[]; differences: string[] } {
-  const declared = asDeclared(expected, `expected rules of app ${app}`);
+  const declared = pinnedDeclared(expected, `expected rules of app ${app}`);
   const { plan, problems } = planApp({ app, declared, live: [...live], unmanaged: 'keep' });
   const missing = plan.blocked.map((b) => `"${b.name}" is no longer in the live rules`);
   const extra = plan.unmanaged.map((u) => `"${u.name}" (${u.ruleId}) appeared in the live rules`);
@@ -87,8 +87,4 @@ function remainingDifferences(
     .map(({ step, fields }) => `"${step.name}" differs in ${fields.join(', ')}`);
   const differences = [...misplaced, ...fields, ...unfixable];
   return { steps: unfixable.length > 0 ? [] : plan.steps, differences };
-}
-
-export function allOutcomes(result: AppApplyResult): StepOutcome[] {
-  return result.passes.flat();
 }

@@ -59,15 +59,3 @@ export async function executeSteps(
   await Promise.all(inFlight);
   return outcomes;
 }
-
-export function countOutcomes(outcomes: readonly StepOutcome[]): { applied: number; failed: number; notAttempted: number } {
-  let applied = 0;
-  let failed = 0;
-  let notAttempted = 0;
-  for (const o of outcomes) {
-    if (o.state === 'applied') applied += 1;
-    else if (o.state === 'failed') failed += 1;
-    else notAttempted += 1;
-  }
-  return { applied, failed, notAttempted };
-}

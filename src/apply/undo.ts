@@ -10,7 +10,7 @@ import { undoAppPlan } from '../plan/undo.js';
 import type { AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 import type { AppApplyResult } from './apply-app.js';
-import { asDeclared } from './expected.js';
+import { pinnedDeclared } from './pinned.js';
 
 export interface UndoInput {
   plan: AppPlan;
@@ -35,7 +35,7 @@ export function undoForApp({ plan, before, result }: UndoInput): AppPlan | undef
   }
   const restore = planApp({
     app: plan.app,
-    declared: asDeclared(before, `live rules of app ${plan.app} before apply`),
+    declared: pinnedDeclared(before, `live rules of app ${plan.app} before apply`),
     live: after,
     unmanaged: 'keep',
   });

@@ -68,7 +68,6 @@ function globalOptions(parser: Argv): Argv<GlobalArgs> {
       throw error ?? new UsageError(message);
     })
     .env(false)
-    .parserConfiguration({ 'strip-dashed': true })
     .locale('en')
     .showHelpOnFail(false)
     .epilogue('Environment: BOTRULES_CONSOLE_URL, BOTRULES_GATEWAY_URL, BOTRULES_TOKEN, BOTRULES_API_TOKEN, NO_COLOR') as unknown as Argv<GlobalArgs>;

@@ -20,7 +20,7 @@ const THEMES: readonly Theme[] = [
     { conditionType: 'header', fieldOption: 'x-monitor', operator: '$exists' },
   ] },
   { title: 'challenge datacenter ASNs on /login', actions: ['blockWithChallenge'], leaves: [
-    { conditionType: 'socketIpASN', operator: '$in', value: ['AS14061', 'AS16509', 'AS24940'] },
+    { conditionType: 'socketIpASN', operator: '$in', value: ['14061', '16509', '24940'] },
     { conditionType: 'path', operator: '$eq', value: '/login' },
   ] },
   { title: 'block credential stuffing on /account', actions: ['hardBlock'], leaves: [
@@ -58,7 +58,7 @@ const EXTRA_LEAVES: readonly Leaf[] = [
   { conditionType: 'userAgent', operator: '$startsWith', value: 'Mozilla/5.0' },
   { conditionType: 'userAgent', operator: '$ne', value: 'GoogleBot' },
   { conditionType: 'socketIps', operator: '$notIn', value: ['192.0.2.10'] },
-  { conditionType: 'socketIpASN', operator: '$eq', value: 'AS9009' },
+  { conditionType: 'socketIpASN', operator: '$eq', value: '9009' },
   { conditionType: 'path', operator: '$contains', value: '/api/' },
   { conditionType: 'path', operator: '$re', value: ['^/product/[0-9]+$'] },
   { conditionType: 'queryParam', fieldOption: 'page', operator: '$re', value: ['^[0-9]{3,}$'] },

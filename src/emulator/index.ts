@@ -48,6 +48,8 @@ export interface RunningEmulator {
   replaceRules(rules: Rule[], app?: string): LiveRule[];
   /** A copy of the script inventory. */
   scripts(): ScriptRecord[];
+  /** Replaces the script inventory (scripts appear, disappear or change while a client pages). */
+  replaceScripts(records: ScriptRecord[]): void;
   setMoveSemantics(semantics: MoveSemantics): void;
   setLatency(ms: number): void;
   addFault(spec: string): FaultSpec;
@@ -106,6 +108,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return appOf(app).rules.map(liveRule);
     },
     scripts: () => structuredClone(state.scripts),
+    replaceScripts(records) {
+      // A new array, never an in-place edit: the query cache is keyed by the array.
+      state.scripts = structuredClone(records);
+      store.changed();
+    },
     setMoveSemantics: (semantics) => {
       settings.moveSemantics = checkedMoveSemantics(semantics);
     },

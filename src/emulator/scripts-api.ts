@@ -6,6 +6,9 @@
 //  - `next` is "" on the last page, as `previous` is on the first;
 //  - a host matches a tld when it equals it or is a subdomain of it;
 //  - records come in a stable order (by key), so skip/take pages never overlap.
+// The filtered, sorted list of a query is kept per inventory (the array is replaced, never
+// mutated, when the inventory changes), so paging through 100,000 records costs one sort,
+// not one per page.
 import type { ScriptRecord } from '../scripts/model.js';
 import type { ApiAnswer } from './rules-api.js';
 
@@ -27,10 +30,7 @@ export function listScriptsAnswer(scripts: readonly ScriptRecord[], query: URLSe
     if (err instanceof QueryInvalid) return { status: 422, body: { message: err.message } };
     throw err;
   }
-  const matching = scripts
-    .filter((s) => parsed.appId.includes(s.app_id ?? '') && parsed.tld.some((t) => hostMatches(s.host_domain, t)))
-    .filter((s) => seenDuring(s, parsed.from, parsed.to))
-    .sort(byKey);
+  const matching = matchingScripts(scripts, parsed);
   const data = matching.slice(parsed.skip, parsed.skip + parsed.take);
   const link = (skip: number) => pageLink(options.gatewayUrl, query, parsed.take, skip);
   const paging = {
@@ -40,6 +40,23 @@ export function listScriptsAnswer(scripts: readonly ScriptRecord[], query: URLSe
     count: matching.length,
   };
   return { status: 200, body: { paging, data } };
+}
+
+const matchingByInventory = new WeakMap<readonly ScriptRecord[], Map<string, ScriptRecord[]>>();
+
+function matchingScripts(scripts: readonly ScriptRecord[], q: ParsedQuery): ScriptRecord[] {
+  let byQuery = matchingByInventory.get(scripts);
+  if (!byQuery) matchingByInventory.set(scripts, (byQuery = new Map()));
+  const key = JSON.stringify([q.appId, q.tld, q.from, q.to]);
+  let matching = byQuery.get(key);
+  if (!matching) {
+    matching = scripts
+      .filter((s) => q.appId.includes(s.app_id ?? '') && q.tld.some((t) => hostMatches(s.host_domain, t)))
+      .filter((s) => seenDuring(s, q.from, q.to))
+      .sort(byKey);
+    byQuery.set(key, matching);
+  }
+  return matching;
 }
 
 interface ParsedQuery {

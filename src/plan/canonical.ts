@@ -1,15 +1,15 @@
 // The canonical form of a rule: what "the same rule" means when comparing the rule files
 // with the live rules (contract §1). Leaves within a group, groups within the root and
-// actions are sets, so they are de-duplicated and sorted by a stable key (their canonical
-// JSON); a leaf's value takes the shape its operator implies; a missing description is "".
-// Two rules are equal exactly when their canonical JSON is the same, which is also what
-// makes a perpetual diff impossible: after a PATCH the live form is the declared form.
+// actions are sets, so they are sorted by a total order and de-duplicated; a leaf's value
+// takes the shape its operator implies; a missing description is "". Two rules are equal
+// exactly when their canonical JSON is the same, which is also what makes a perpetual diff
+// impossible: after a PATCH the live form is the declared form.
 //
-// `canonicalJson` builds that JSON straight from the rule, without building the canonical
-// objects, because planning thousands of rules is dominated by this work; the objects
-// (`canonicalRule`) are only built for rules that differ, to diff and display them.
+// Sets are ordered with comparators rather than by serialising each element, and the JSON
+// is produced by one native JSON.stringify: planning thousands of rules is dominated by
+// this function.
 import jsonPatch from 'fast-json-patch';
-import { CONDITION_TYPES, GROUP_OPERATORS, LEAF_OPERATORS, STATUSES, isListOperator, isPresenceOperator } from '../rules/model.js';
+import { isListOperator, isPresenceOperator } from '../rules/model.js';
 import type { Action, Conditions, Group, Leaf, Rule } from '../rules/model.js';
 
 /** The top-level fields a PATCH can change, in the order reasons and bodies list them. */
@@ -17,17 +17,6 @@ export const RULE_FIELDS = ['name', 'description', 'status', 'actions', 'conditi
 export type RuleField = (typeof RULE_FIELDS)[number];
 
 export type CanonicalRule = Pick<Rule, RuleField>;
-
-const quote = JSON.stringify;
-
-/** Vocabulary words are quoted once, not once per leaf. */
-const QUOTED = new Map<string, string>(
-  [...CONDITION_TYPES, ...LEAF_OPERATORS, ...GROUP_OPERATORS, ...STATUSES].map((word) => [word, quote(word)]),
-);
-
-function quoteWord(word: string): string {
-  return QUOTED.get(word) ?? quote(word);
-}
 
 /** A leaf's value in the shape its operator implies (undefined for presence operators). */
 function canonicalValue(leaf: Leaf): string | string[] | undefined {
@@ -37,6 +26,7 @@ function canonicalValue(leaf: Leaf): string | string[] | undefined {
   return Array.isArray(leaf.value) && leaf.value.length === 1 ? leaf.value[0] : leaf.value;
 }
 
+/** The leaf with its keys in a fixed order, so its JSON is stable. */
 export function canonicalLeaf(leaf: Leaf): Leaf {
   const out: Leaf = { conditionType: leaf.conditionType, operator: leaf.operator };
   if (leaf.fieldOption !== undefined) out.fieldOption = leaf.fieldOption;
@@ -45,59 +35,62 @@ export function canonicalLeaf(leaf: Leaf): Leaf {
   return out;
 }
 
-/** JSON.stringify(canonicalLeaf(leaf)), built directly. */
-function leafJson(leaf: Leaf): string {
-  let json = `{"conditionType":${quoteWord(leaf.conditionType)},"operator":${quoteWord(leaf.operator)}`;
-  if (leaf.fieldOption !== undefined) json += `,"fieldOption":${quote(leaf.fieldOption)}`;
-  const value = canonicalValue(leaf);
-  if (value !== undefined) json += `,"value":${quote(value)}`;
-  return `${json}}`;
-}
-
-function groupJson(group: Group): string {
-  const children = sortedUniqueStrings((group.children ?? []).map(leafJson));
-  return `{"operator":${quoteWord(group.operator)},"children":[${children.join(',')}]}`;
-}
-
-function conditionsJson(conditions: Conditions): string {
-  const children = sortedUniqueStrings((conditions.children ?? []).map(groupJson));
-  return `{"operator":${quoteWord(conditions.operator)},"children":[${children.join(',')}]}`;
-}
-
-function canonicalActions(actions: readonly Action[] | undefined): Action[] {
-  return sortedUniqueStrings(actions ?? []);
-}
-
-/** JSON.stringify(canonicalRule(rule)), built directly: keys in RULE_FIELDS order. */
-export function canonicalJson(rule: Rule): string {
-  return (
-    `{"name":${quote(rule.name)},"description":${quote(rule.description ?? '')},` +
-    `"status":${quoteWord(rule.status ?? 'active')},"actions":${quote(canonicalActions(rule.actions))},` +
-    `"conditions":${conditionsJson(rule.conditions)}}`
-  );
-}
-
 export function canonicalConditions(conditions: Conditions): Conditions {
-  const groups = sortedByKey(
-    (conditions.children ?? []).map((group) => ({
-      key: groupJson(group),
-      value: {
-        operator: group.operator,
-        children: sortedByKey((group.children ?? []).map((leaf) => ({ key: leafJson(leaf), value: canonicalLeaf(leaf) }))),
-      },
-    })),
+  const groups = (conditions.children ?? []).map(
+    (group): Group => ({ operator: group.operator, children: asSet((group.children ?? []).map(canonicalLeaf), compareLeaves) }),
   );
-  return { operator: conditions.operator, children: groups };
+  return { operator: conditions.operator, children: asSet(groups, compareGroups) };
 }
 
+/** The canonical form; its value lists are fresh copies, so it can be kept and changed freely. */
 export function canonicalRule(rule: Rule): CanonicalRule {
   return {
     name: rule.name,
     description: rule.description ?? '',
     status: rule.status ?? 'active',
-    actions: canonicalActions(rule.actions),
+    actions: asSet<Action>([...(rule.actions ?? [])], compareText),
     conditions: canonicalConditions(rule.conditions),
   };
+}
+
+/** JSON of the canonical form, keys in RULE_FIELDS order: equal exactly for equal rules. */
+export function canonicalJson(rule: Rule): string {
+  return JSON.stringify(canonicalRule(rule));
+}
+
+/**
+ * A quick sufficient test for canonical equality: the same fields, written the same way, in
+ * the same order all the way down (the usual case for a rule that did not change). It
+ * allocates nothing; when it says false the canonical forms decide.
+ */
+export function identicalInOrder(a: Rule, b: Rule): boolean {
+  return (
+    a.name === b.name &&
+    (a.description ?? '') === (b.description ?? '') &&
+    (a.status ?? 'active') === (b.status ?? 'active') &&
+    sameList(a.actions ?? [], b.actions ?? [], (x, y) => x === y) &&
+    a.conditions.operator === b.conditions.operator &&
+    sameList(a.conditions.children ?? [], b.conditions.children ?? [], sameGroupAsWritten)
+  );
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (!same(a[i] as T, b[i] as T)) return false;
+  return true;
+}
+
+function sameGroupAsWritten(a: Group, b: Group): boolean {
+  return a.operator === b.operator && sameList(a.children ?? [], b.children ?? [], sameLeafAsWritten);
+}
+
+function sameLeafAsWritten(a: Leaf, b: Leaf): boolean {
+  if (a.conditionType !== b.conditionType || a.operator !== b.operator || a.fieldOption !== b.fieldOption) return false;
+  if (isPresenceOperator(a.operator)) return true;
+  if (typeof a.value === 'string' || typeof b.value === 'string' || a.value === undefined || b.value === undefined) {
+    return a.value === b.value;
+  }
+  return sameList(a.value, b.value, (x, y) => x === y);
 }
 
 /**
@@ -118,15 +111,51 @@ function topLevelField(pointer: string): string {
   return jsonPatch.unescapePathComponent(segment);
 }
 
-/** Sorted, without repeats: a set with a stable order. */
-function sortedUniqueStrings<T extends string>(items: readonly T[]): T[] {
-  if (items.length < 2) return [...items];
-  const sorted = [...items].sort();
-  return sorted.filter((item, index) => index === 0 || item !== sorted[index - 1]);
+/** Sorts `items` in place by `compare` and drops repeats: a set with a stable order. */
+function asSet<T>(items: T[], compare: (a: T, b: T) => number): T[] {
+  if (items.length < 2) return items;
+  items.sort(compare);
+  let kept = 1;
+  for (let i = 1; i < items.length; i += 1) {
+    if (compare(items[i] as T, items[kept - 1] as T) !== 0) items[kept++] = items[i] as T;
+  }
+  items.length = kept;
+  return items;
 }
 
-/** Values sorted by their canonical JSON key, repeats dropped. */
-function sortedByKey<T>(items: readonly { key: string; value: T }[]): T[] {
-  const sorted = [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return sorted.filter((item, index) => index === 0 || item.key !== sorted[index - 1]?.key).map((item) => item.value);
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Absent first, then strings, then lists (element by element, shorter first). */
+function compareOptional(a: string | string[] | undefined, b: string | string[] | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined || b === undefined) return a === undefined ? -1 : 1;
+  if (typeof a === 'string' || typeof b === 'string') {
+    return typeof a === 'string' && typeof b === 'string' ? compareText(a, b) : typeof a === 'string' ? -1 : 1;
+  }
+  return compareLists(a, b, compareText);
+}
+
+function compareLists<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): number {
+  const shared = Math.min(a.length, b.length);
+  for (let i = 0; i < shared; i += 1) {
+    const order = compare(a[i] as T, b[i] as T);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
+function compareLeaves(a: Leaf, b: Leaf): number {
+  return (
+    compareText(a.conditionType, b.conditionType) ||
+    compareText(a.operator, b.operator) ||
+    compareOptional(a.fieldOption, b.fieldOption) ||
+    compareOptional(a.value, b.value)
+  );
+}
+
+/** Groups compare by operator, then by their (already sorted) leaves. */
+function compareGroups(a: Group, b: Group): number {
+  return compareText(a.operator, b.operator) || compareLists(a.children, b.children, compareLeaves);
 }

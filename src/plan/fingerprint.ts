@@ -12,6 +12,8 @@ function sha256(text: string): string {
 
 /** Live rules in priority order (ties keep their listed order). */
 export function inPriorityOrder(live: readonly LiveRule[]): LiveRule[] {
+  const sorted = live.every((rule, index) => index === 0 || (live[index - 1] as LiveRule).priority <= rule.priority);
+  if (sorted) return [...live];
   return live
     .map((rule, index) => ({ rule, index }))
     .sort((a, b) => a.rule.priority - b.rule.priority || a.index - b.index)

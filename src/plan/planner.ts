@@ -3,7 +3,7 @@
 // I/O, no clock, no randomness; everything it needs is passed in.
 import type { Problem } from '../errors.js';
 import type { DeclaredRule, LiveRule, PatchBody, Rule, SourceLocation } from '../rules/model.js';
-import { canonicalJson, changedFields, type RuleField } from './canonical.js';
+import { canonicalJson, changedFields, identicalInOrder, type RuleField } from './canonical.js';
 import { inPriorityOrder, liveSnapshot } from './fingerprint.js';
 import { matchRules, problemAt, type Match } from './match.js';
 import { desiredOrder, planMoves, type KeepWeight, type Move } from './order.js';
@@ -75,7 +75,7 @@ interface FieldChanges {
 }
 
 function fieldChanges(match: Match, jsonOf: (rule: LiveRule) => string): FieldChanges {
-  const same = jsonOf(match.live) === canonicalJson(match.declared);
+  const same = identicalInOrder(match.live, match.declared) || jsonOf(match.live) === canonicalJson(match.declared);
   return { match, fields: same ? [] : changedFields(match.live, match.declared) };
 }
 

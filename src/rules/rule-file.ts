@@ -2,6 +2,8 @@
 // Checks run on every part the schema accepted, so one run reports every problem: a bad
 // regex in one leaf is reported even when another leaf of the same rule is malformed.
 // Only rules without any problem are normalised and returned.
+// A file is first tried on the fast path (fast-yaml.ts); unless it comes out clean there, it is
+// read again on the slow path, which alone words and locates problems, so the result is the same.
 import { sortProblems, type Problem } from '../errors.js';
 import type { DeclaredRule } from './model.js';
 import { normaliseRule } from './normalise.js';
@@ -12,7 +14,9 @@ import { actionsNonEmptyUnique, priorityIsPosition } from './checks/rule-fields.
 import type { Located, RuleIdentity } from './checks/unique.js';
 import { whereIn } from './checks/where.js';
 import type { WrittenLeaf, WrittenRule } from './written.js';
-import { loadYamlFile, parseYamlBytes, type Path, type YamlSource } from './yaml-source.js';
+import { fastYamlSource } from './fast-yaml.js';
+import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type SourceText } from './source-text.js';
+import { parseYamlText, unreadable, type Path, type YamlSource } from './yaml-source.js';
 
 export interface RuleFileResult {
   /** The rules that passed every check, normalised, in file order. */
@@ -22,17 +26,42 @@ export interface RuleFileResult {
   problems: Problem[];
 }
 
-export async function readRuleFile(absPath: string, displayPath: string): Promise<RuleFileResult> {
-  return checkRuleFile(await loadYamlFile(absPath, sourceOptions(displayPath)));
+export interface ParseOptions {
+  /** Skip the fast path (the tests compare both paths). */
+  slowPathOnly?: boolean;
 }
 
-/** The same from bytes in memory (used by the fuzz test). */
-export function parseRuleFile(bytes: Uint8Array, displayPath: string): RuleFileResult {
-  return checkRuleFile(parseYamlBytes(bytes, sourceOptions(displayPath)));
+export async function readRuleFile(absPath: string, displayPath: string): Promise<RuleFileResult> {
+  return fromSourceText(await readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath, {});
+}
+
+/** The same from bytes in memory (used by the fuzz and fast-path tests). */
+export function parseRuleFile(bytes: Uint8Array, displayPath: string, options: ParseOptions = {}): RuleFileResult {
+  return fromSourceText(decodeUtf8(bytes), displayPath, options);
+}
+
+function fromSourceText(text: SourceText, displayPath: string, options: ParseOptions): RuleFileResult {
+  return text.ok ? parseRuleText(text.text, displayPath, options).result : checkRuleFile(unreadable(displayPath, text.problem));
+}
+
+/** A rule file's text through the fast path if it is clean there, else the slow path; says which was used. */
+export function parseRuleText(text: string, displayPath: string, options: ParseOptions = {}): { result: RuleFileResult; parsedBy: 'fast' | 'slow' } {
+  const fast = options.slowPathOnly ? undefined : fastYamlSource(text, sourceOptions(displayPath), locatedWhenClean);
+  if (fast) {
+    const result = checkRuleFile(fast.source);
+    if (result.problems.length === 0 && !fast.strayed()) return { result, parsedBy: 'fast' };
+  }
+  return { result: checkRuleFile(parseYamlText(text, sourceOptions(displayPath))), parsedBy: 'slow' };
 }
 
 function sourceOptions(displayPath: string) {
   return { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages };
+}
+
+/** What a clean file's checks locate: each rule (its source) and its name and ruleId (for the checks across files). */
+function locatedWhenClean(path: Path): boolean {
+  const [rules, index, key, ...rest] = path;
+  return rules === 'rules' && typeof index === 'number' && rest.length === 0 && (key === undefined || key === 'name' || key === 'ruleId');
 }
 
 export function checkRuleFile(source: YamlSource): RuleFileResult {

@@ -90,7 +90,8 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
   return { file: options.displayPath, value, problems, locate, problemAt, isSchemaValid };
 }
 
-function unreadable(displayPath: string, problem: TextProblem): YamlSource {
+/** The source of a file that could not be read as text: its one problem, and nothing to locate. */
+export function unreadable(displayPath: string, problem: TextProblem): YamlSource {
   const located = { file: displayPath, ...problem };
   return {
     file: displayPath,

@@ -3,7 +3,7 @@
 // or domains are not comparable and are refused.
 import { UserError } from '../errors.js';
 import type { Snapshot, SnapshotRecord } from './model.js';
-import { compareRecords, isHighRisk, recordIdentity, recordLabel, riskRank } from './records.js';
+import { compareForDisplay, isHighRisk, recordIdentity, recordLabel, riskRank } from './records.js';
 
 export type RiskDirection = 'up' | 'down' | 'changed';
 
@@ -73,9 +73,9 @@ export function diffSnapshots(older: Snapshot, newer: Snapshot): SnapshotDiff {
     tld: sortedSet(newer.query.tld),
     old: side(older),
     new: side(newer),
-    added: added.sort(compareRecords),
-    removed: removed.sort(compareRecords),
-    changed: changed.sort((a, b) => compareRecords(a.record, b.record)),
+    added: added.sort(compareForDisplay),
+    removed: removed.sort(compareForDisplay),
+    changed: changed.sort((a, b) => compareForDisplay(a.record, b.record)),
     unchanged,
   };
 }
@@ -115,9 +115,9 @@ function matchingScripts(condition: FailOnCondition, diff: SnapshotDiff, newReco
     case 'risk-up':
       return diff.changed.filter((c) => c.risk?.direction === 'up').map((c) => c.record);
     case 'high-risk':
-      return [...newRecords].filter(isHighRisk).sort(compareRecords);
+      return [...newRecords].filter(isHighRisk).sort(compareForDisplay);
     case 'unapproved':
-      return [...newRecords].filter((r) => r.approved !== true).sort(compareRecords);
+      return [...newRecords].filter((r) => r.approved !== true).sort(compareForDisplay);
   }
 }
 

@@ -72,9 +72,9 @@ class Pager {
     const limit = pLimit(Math.max(1, this.options.concurrency));
     let plannedEnd = covered;
     // The count may grow while paging: keep planning until the ranges reach the largest count seen.
-    while (this.latestMaxCount() > plannedEnd && this.stalledAt === undefined) {
-      const ranges = splitRange({ start: plannedEnd, end: this.latestMaxCount() }, this.take);
-      plannedEnd = this.latestMaxCount();
+    while (this.largestCount() > plannedEnd && this.stalledAt === undefined) {
+      const ranges = splitRange({ start: plannedEnd, end: this.largestCount() }, this.take);
+      plannedEnd = this.largestCount();
       this.planned += ranges.length;
       this.reportProgress();
       await this.settleAll(ranges.map((range) => limit(() => this.fetchRange(range))));
@@ -83,13 +83,13 @@ class Pager {
     return this.summary();
   }
 
-  /** The first page fixes the cap when it is short although more records exist. */
+  /** The first page fixes the cap when it is short although more records exist; returns how far it reached. */
   private absorbFirst(page: ScriptsPage): number {
     const got = page.data.length;
     const expected = Math.min(this.take, page.paging.count);
     if (got > 0 && got < expected) this.lowerTake(got);
     if (got === 0 && expected > 0) this.stalledAt = 0;
-    return got === 0 ? page.paging.count : got;
+    return got;
   }
 
   private async fetchRange(range: Range): Promise<void> {
@@ -171,7 +171,7 @@ class Pager {
     this.takeCap = this.take;
   }
 
-  private latestMaxCount(): number {
+  private largestCount(): number {
     return this.countsSeen.reduce((max, c) => Math.max(max, c), 0);
   }
 
@@ -193,7 +193,7 @@ class Pager {
       warnings.push(`${this.duplicates} duplicate record${this.duplicates === 1 ? '' : 's'} (same key on more than one page) dropped`);
     }
     if (this.stalledAt !== undefined) {
-      warnings.push(`the server returned no records at skip ${this.stalledAt} although its count is ${this.latestMaxCount()}; the export stops there`);
+      warnings.push(`the server returned no records at skip ${this.stalledAt} although its count is ${this.largestCount()}; the export stops there`);
     }
     return {
       count: this.delivered,

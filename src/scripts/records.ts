@@ -64,6 +64,13 @@ export function compareRecords(a: ScriptRecord, b: ScriptRecord): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
+/** Reading order for lists people read: by script location, then identity. */
+export function compareForDisplay(a: ScriptRecord, b: ScriptRecord): number {
+  const la = recordLabel(a);
+  const lb = recordLabel(b);
+  return la < lb ? -1 : la > lb ? 1 : compareRecords(a, b);
+}
+
 export function sortRecords<T extends ScriptRecord>(records: T[]): T[] {
   return records.sort(compareRecords);
 }

@@ -1,7 +1,7 @@
 // The step scheduler on its own, against an in-memory RulesApi that records what overlaps:
 // moves run alone and in order, field-only updates overlap up to the limit, and after a
 // failure nothing new starts. (End-to-end behaviour over HTTPS is in test/cli/apply*.)
-import { executeSteps, countOutcomes } from '../../src/apply/execute.js';
+import { executeSteps } from '../../src/apply/execute.js';
 import type { RulesApi } from '../../src/api/types.js';
 import type { LiveRule, PatchBody } from '../../src/rules/model.js';
 import type { PlanStep } from '../../src/plan/types.js';
@@ -73,7 +73,6 @@ describe('executeSteps', () => {
     expect(seen.sort()).toEqual(['a:applied', 'b:failed', 'c:applied']);
     const failed = outcomes[1];
     expect(failed?.state === 'failed' && failed.error.message).toBe('PATCH b failed with status 500');
-    expect(countOutcomes(outcomes)).toEqual({ applied: 2, failed: 1, notAttempted: 3 });
   });
 
   it('a failed move stops the steps after it', async () => {

@@ -1,6 +1,8 @@
 // `botrules apply` end to end against the emulator: it applies and verifies, asks on a TTY,
 // refuses without one, refuses blocked plans and plans over the change limit before any
 // PATCH, and honours each unmanaged-rule policy.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, liveFields, names, patches, rule, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
@@ -52,10 +54,14 @@ describe('botrules apply', () => {
 
   it('says so and sends nothing when there are no changes', async () => {
     await writeRules(project.rulesDir, lettered(5));
-    const result = await run(['apply']);
+    const result = await run(['apply', '--undo-out', 'undo.json']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('No changes to apply.');
     expect(patches(emu.emulator)).toHaveLength(0);
+    // The undo plan of nothing is empty, and runs.
+    const undo = JSON.parse(await readFile(path.join(project.dir, 'undo.json'), 'utf8'));
+    expect(undo.summary).toEqual({ patches: 0, blocked: 0, unmanaged: 0 });
+    expect((await run(['apply', '--plan', 'undo.json'])).stdout).toContain('No changes to apply.');
   });
 
   it('refuses without --auto-approve when stdin is not a terminal', async () => {

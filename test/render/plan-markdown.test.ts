@@ -25,6 +25,8 @@ describe('markdown plan renderer', () => {
     expect(out).toContain('| default | 2 | 0 | 1 | 1 | 1 | 3 |\n\n');
     expect(out).toContain('> [!WARNING]\n> 1 declared rule does not exist live, and the API cannot create rules: this plan cannot be applied.');
     expect(out).toContain('> - **missing** (`rules/10-main.yaml:32:5`): no live rule is named');
+    // The planner's own command names stay code spans, not escaped backticks.
+    expect(out).toContain('or run `botrules import` to write the live rules as files');
     expect(out).toContain(
       '<details><summary><b>b</b> <code>id-b</code>: updates description; moves from position 2 to 1</summary>\n\n```diff\n',
     );

@@ -35,7 +35,8 @@ describe('diffSnapshots', () => {
   it('finds added, removed and changed scripts across different windows', () => {
     expect(diff.added.map((r) => r.key)).toEqual(['k-new']);
     expect(diff.removed).toEqual([]);
-    expect(diff.changed.map((c) => c.label)).toEqual(['https://www.googletagmanager.com/gtm.js', 'https://chat.example/w.js']);
+    // Lists are in reading order: by script location.
+    expect(diff.changed.map((c) => c.label)).toEqual(['https://chat.example/w.js', 'https://www.googletagmanager.com/gtm.js']);
     expect(diff.unchanged).toBe(1);
     expect(diff.old.from).toBe('2025-06-01T00:00:00.000Z');
     expect(diff.new.from).toBe('2025-06-08T00:00:00.000Z');
@@ -86,7 +87,7 @@ describe('diffSnapshots', () => {
 
     it('matches every high or critical script in NEW', () => {
       expect(evaluateFailOn(diff, marked, ['high-risk'])).toEqual([
-        { condition: 'high-risk', scripts: ['https://www.googletagmanager.com/gtm.js', 'https://cdn.evil.example/x.js'] },
+        { condition: 'high-risk', scripts: ['https://cdn.evil.example/x.js', 'https://www.googletagmanager.com/gtm.js'] },
       ]);
     });
 
@@ -118,7 +119,7 @@ describe('diffSnapshots', () => {
     it('json carries the summary, the records and the fail-on matches', () => {
       const value = JSON.parse(renderDiffJson(diff, [{ condition: 'new', scripts: ['x'] }])) as Record<string, unknown>;
       expect(value).toMatchObject({ formatVersion: 1, summary: { added: 1, removed: 0, changed: 2, unchanged: 1 }, failOn: [{ condition: 'new' }] });
-      expect((value.changed as { key: string }[]).map((c) => c.key)).toEqual(['k-gtm', 'k-widget']);
+      expect((value.changed as { key: string }[]).map((c) => c.key)).toEqual(['k-widget', 'k-gtm']);
     });
 
     it('markdown has a table per kind of change', () => {

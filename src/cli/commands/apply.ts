@@ -49,6 +49,8 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   plan.raiseIfUnsafe({ maxChanges: changeLimits(options, work), force: options.force });
   if (plan.summary.patches === 0) {
     out.write('No changes to apply.\n');
+    // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
+    if (options.undoOut !== undefined) await writeUndoPlan(resolve(ctx.io.cwd, options.undoOut), plan.apps);
     return 0;
   }
   if (!(await approved(options, plan, ctx))) {
@@ -109,7 +111,8 @@ async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext):
   }
   const apps = plan.apps.filter((a) => a.steps.length > 0).map((a) => a.app);
   const question =
-    `Apply these ${plural(plan.summary.patches, 'change')} to app${apps.length === 1 ? '' : 's'} ${apps.join(', ')}? ` +
+    `Apply ${plan.summary.patches === 1 ? 'this change' : `these ${plan.summary.patches} changes`} ` +
+    `to app${apps.length === 1 ? '' : 's'} ${apps.join(', ')}? ` +
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report.
   return confirm(question, ctx.io.stdin, ctx.io.stderr);

@@ -26,7 +26,8 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   render(plan, ctx.io.stdout, { colors: ctx.colors });
   if (typeof args.out === 'string') {
     await writeFile(resolve(ctx.io.cwd, args.out), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, 'utf8');
-    ctx.debug(`plan written to ${args.out}`);
+    // On stderr, so stdout stays exactly the plan in the chosen format.
+    ctx.io.stderr.write(`Plan saved to ${args.out}; apply it with: botrules apply --plan ${args.out}\n`);
   }
   if (!plan.canApply()) {
     const count = plan.summary.blocked;

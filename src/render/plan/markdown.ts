@@ -59,7 +59,8 @@ function blockedSentence(count: number): string {
 function blockedItem(app: AppPlan, rule: AppPlan['blocked'][number], showApp: boolean): string {
   const where = rule.source ? ` (\`${rule.source.file}:${rule.source.line}:${rule.source.col}\`)` : '';
   const prefix = showApp ? `${escapeText(app.app)}: ` : '';
-  return `${prefix}**${escapeText(rule.name)}**${where}: ${escapeText(rule.reason)}`;
+  // The reason is the planner's sentence: its `code` spans (commands) stay code.
+  return `${prefix}**${escapeText(rule.name)}**${where}: ${escapeText(rule.reason, { keepCode: true })}`;
 }
 
 function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
@@ -122,6 +123,7 @@ function escapeHtml(text: string): string {
 }
 
 /** Text in Markdown prose: no formatting, links, HTML or table breaks from user data. */
-function escapeText(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
+function escapeText(text: string, options: { keepCode?: boolean } = {}): string {
+  const special = options.keepCode ? /[\\*_{}[\]()#+!|<>~]/g : /[\\`*_{}[\]()#+!|<>~]/g;
+  return text.replace(special, '\\$&').replace(/\r?\n/g, ' ');
 }

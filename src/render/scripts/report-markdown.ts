@@ -1,6 +1,6 @@
 // `scripts report --format markdown`: a human summary ready for $GITHUB_STEP_SUMMARY.
 import type { Snapshot, SnapshotRecord } from '../../scripts/model.js';
-import { isHighRisk, recordLabel, riskRank, RISK_SCALE } from '../../scripts/records.js';
+import { compareForDisplay, isHighRisk, recordLabel, riskRank, RISK_SCALE } from '../../scripts/records.js';
 import { capped, cell, countBy, mermaidPie, table, withinBudget } from './markdown.js';
 
 const NONE = '(none)';
@@ -64,7 +64,7 @@ function countSection(title: string, column: string, counts: [string, number][],
 }
 
 function highRiskSection(records: readonly SnapshotRecord[], maxRows: number): string[] {
-  const highRisk = records.filter(isHighRisk).sort((a, b) => (riskRank(b.risk?.level) ?? 0) - (riskRank(a.risk?.level) ?? 0));
+  const highRisk = records.filter(isHighRisk).sort((a, b) => (riskRank(b.risk?.level) ?? 0) - (riskRank(a.risk?.level) ?? 0) || compareForDisplay(a, b));
   const title = `## High-risk scripts (${highRisk.length})`;
   if (highRisk.length === 0) return [title, '', 'None: no script is rated high or critical.', ''];
   const { shown, note } = capped(highRisk, maxRows, SEE_SNAPSHOT);
@@ -76,7 +76,7 @@ function unapprovedSection(snapshot: Snapshot, maxRows: number): string[] {
   if (!snapshot.policy) {
     return ['## Approval', '', 'No approval policy was used: add `scripts-policy.yaml` (or pass `--policy FILE`) to mark approved scripts.', ''];
   }
-  const unapproved = snapshot.records.filter((r) => r.approved !== true);
+  const unapproved = snapshot.records.filter((r) => r.approved !== true).sort(compareForDisplay);
   const title = `## Unapproved scripts (${unapproved.length})`;
   const intro = `Checked against \`${cell(snapshot.policy.file)}\`.`;
   if (unapproved.length === 0) return [title, '', `${intro} Every script is approved.`, ''];

@@ -1,7 +1,7 @@
-// Apply verifies against the state the plan set out to reach (the live rules with its steps
-// simulated under list-move semantics), not against the rule files, so a saved plan or an
-// undo plan is verified against what it meant to do. To find what still differs, that
-// state is planned like rule files whose every rule is pinned by ruleId.
+// Live rules as rule files would declare them, every rule pinned by its ruleId. Planning
+// them against any live list of the same rules gives exactly the steps back to them: apply
+// uses it to verify against the state a plan set out to reach (and correct what differs),
+// and to plan the undo from the live rules as they are after a failed apply.
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 
 /**
@@ -9,7 +9,7 @@ import type { DeclaredRule, LiveRule } from '../rules/model.js';
  * the steps that turn any live list of the same rules into exactly these (nothing is
  * unmanaged or blocked). `origin` names them in the planner's messages.
  */
-export function asDeclared(rules: readonly LiveRule[], origin: string): DeclaredRule[] {
+export function pinnedDeclared(rules: readonly LiveRule[], origin: string): DeclaredRule[] {
   return [...rules]
     .sort((a, b) => a.priority - b.priority)
     .map((rule, index) => {

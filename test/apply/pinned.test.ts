@@ -1,5 +1,5 @@
 // Rules pinned as declared rules: what verification and undo plan against.
-import { asDeclared } from '../../src/apply/expected.js';
+import { pinnedDeclared } from '../../src/apply/pinned.js';
 import type { LiveRule } from '../../src/rules/model.js';
 
 function live(names: string[]): LiveRule[] {
@@ -14,10 +14,10 @@ function live(names: string[]): LiveRule[] {
   }));
 }
 
-describe('asDeclared', () => {
+describe('pinnedDeclared', () => {
   it('pins every rule by ruleId, in priority order, without priority', () => {
     const rules = live(['a', 'b', 'c']).reverse();
-    const declared = asDeclared(rules, 'expected rules of app default');
+    const declared = pinnedDeclared(rules, 'expected rules of app default');
     expect(declared.map((r) => r.ruleId)).toEqual(['id-a', 'id-b', 'id-c']);
     expect(declared[1]).toMatchObject({ source: { file: 'expected rules of app default', line: 2, col: 1 } });
     for (const rule of declared) expect(rule).not.toHaveProperty('priority');
