@@ -1,6 +1,6 @@
 // Turns a file on disk into text, or into one located problem that says why it cannot:
 // too large (checked before reading, so a huge file costs nothing), unreadable, or not UTF-8.
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 
 /** 1 MiB: far above any real rule or policy file, far below what would slow the tool down. */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -16,9 +16,12 @@ export type SourceText = { ok: true; text: string } | { ok: false; problem: Text
 export async function readSourceText(absPath: string, maxBytes: number): Promise<SourceText> {
   let bytes: Buffer;
   try {
-    const size = (await stat(absPath)).size;
+    // Synchronous on purpose: rule files are small and many (one per rule after `import`), and
+    // for thousands of them a blocking read is several times faster than a promise per file
+    // through the thread pool; nothing else runs while the CLI loads its rules.
+    const size = statSync(absPath).size;
     if (size > maxBytes) return tooLarge(size, maxBytes);
-    bytes = await readFile(absPath);
+    bytes = readFileSync(absPath);
   } catch (err) {
     return { ok: false, problem: { line: 1, col: 1, message: `cannot read the file: ${describeFsError(err)}` } };
   }
