@@ -17,6 +17,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { startEmulator } from '../dist/emulator/index.js';
+// The emulator's seeded generator (mulberry32), so every run uses the same rules.
+import { seededRandom as random } from '../dist/emulator/random.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
@@ -29,18 +31,6 @@ const APPLY_EDITS = 500;
 const APPLY_RUNS = 3;
 const RSS_MARK = 'BENCH_MAX_RSS_KB=';
 const REPORT_RSS = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\n${RSS_MARK}'+process.resourceUsage().maxRSS+'\\n'))`;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run edits the same rules. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

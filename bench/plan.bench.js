@@ -6,24 +6,14 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { planApp } from '../dist/plan/index.js';
+// The emulator's seeded generator (mulberry32), so every run uses the same rules.
+import { seededRandom as random } from '../dist/emulator/random.js';
 
 const SIZES = [1_000, 5_000, 10_000];
 const MOVED_SHARE = 0.05;
 const EDITED_SHARE = 0.1;
 const WARMUP_RUNS = 3;
 const TIMED_RUNS = 15;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run plans the same rules. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function conditionsFor(i) {
   return {

@@ -5,26 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { RequestLogEntry, RunningEmulator } from '../../src/emulator/index.js';
-import type { Conditions, Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/rules/model.js';
+import { rule } from '../plan/fixtures.js';
 
-export function conditionsFor(agent: string): Conditions {
-  return {
-    operator: '$or',
-    children: [
-      {
-        operator: '$and',
-        children: [
-          { conditionType: 'userAgent', operator: '$contains', value: agent },
-          { conditionType: 'socketIps', operator: '$in', value: ['203.0.113.0/24'] },
-        ],
-      },
-    ],
-  };
-}
-
-export function rule(name: string, overrides: Partial<Rule> = {}): Rule {
-  return { name, description: '', status: 'active', actions: ['hardBlock'], conditions: conditionsFor(name), ...overrides };
-}
+export { conditionsFor, rule } from '../plan/fixtures.js';
 
 /** Rules named A, B, C… (as many as asked). */
 export function lettered(count: number): Rule[] {

@@ -1,5 +1,6 @@
-// Seeded random mutations of rule files: the line-level ones of fuzz.test.ts (kept there as
-// written), plus edits that insert characters YAML gives a meaning to.
+// Seeded random mutations of rule files: line-level edits (deleted, duplicated, truncated,
+// re-indented, swapped lines, random bytes), plus edits that insert characters YAML gives a
+// meaning to. Used by the fuzz test and the fast-path equivalence test.
 import fc from 'fast-check';
 
 export type Mutation =
