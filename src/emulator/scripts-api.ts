@@ -9,7 +9,7 @@
 // The filtered, sorted list of a query is kept per inventory (the array is replaced, never
 // mutated, when the inventory changes), so paging through 100,000 records costs one sort,
 // not one per page.
-import type { ScriptRecord } from '../scripts/model.js';
+import type { ScriptQuery, ScriptRecord } from '../scripts/model.js';
 import type { ApiAnswer } from './rules-api.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -59,14 +59,8 @@ function matchingScripts(scripts: readonly ScriptRecord[], q: ParsedQuery): Scri
   return matching;
 }
 
-interface ParsedQuery {
-  appId: string[];
-  tld: string[];
-  from: number;
-  to: number;
-  skip: number;
-  take: number;
-}
+/** The query with every default filled in: the same shape the tool sends. */
+type ParsedQuery = ScriptQuery;
 
 function parseQuery(query: URLSearchParams, options: ScriptsQueryOptions): ParsedQuery {
   const to = integer(query, 'to', options.now, 0);

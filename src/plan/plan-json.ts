@@ -5,7 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
-import type { AppPlan, BlockedRule, PlanStep, UnmanagedRule } from './types.js';
+import type { AppPlan } from './types.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -62,14 +62,7 @@ export function appPlansFromJSON(value: unknown, source: string): AppPlan[] {
 }
 
 interface SerialisedPlan {
-  apps: {
-    app: string;
-    fingerprint: string;
-    steps: PlanStep[];
-    blocked: BlockedRule[];
-    unmanaged: UnmanagedRule[];
-    liveDigests?: Record<string, string>;
-  }[];
+  apps: AppPlan[];
 }
 
 /** Copies only the known fields, so nothing else from the file travels further. */

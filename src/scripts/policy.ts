@@ -13,14 +13,8 @@ export const DEFAULT_POLICY_FILE = 'scripts-policy.yaml';
 const SCHEMA_URL = new URL('../../schemas/scripts-policy.schema.json', import.meta.url);
 const MATCHERS = ['id', 'pattern', 'vendor'] as const;
 
-interface RawEntry {
-  id?: string;
-  pattern?: string;
-  vendor?: string;
-  justification: string;
-  owner: string;
-  expires?: string;
-}
+/** An entry as written in the file, before its location is attached. */
+type RawEntry = Omit<PolicyEntry, 'source'>;
 
 /**
  * The policy to apply: `--policy FILE` (which must exist), else `scripts-policy.yaml` in the
