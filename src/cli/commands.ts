@@ -11,7 +11,7 @@ export interface CommandModule {
 }
 
 export interface CommandEntry {
-  /** yargs command string, e.g. `validate` or `scripts <action>`. */
+  /** yargs command string, e.g. `validate`; a command with actions declares them in its builder. */
   command: string;
   describe: string;
   load(): Promise<CommandModule>;
@@ -22,7 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { command: 'plan', describe: 'Show the PATCH requests that make the live rules match the rule files', load: () => import('./commands/plan.js') },
   { command: 'apply', describe: 'Apply the plan (or a saved one), verify the result, optionally write an undo plan', load: () => import('./commands/apply.js') },
   { command: 'import', describe: 'Write the live rules as rule files (with ruleId, in live order)', load: () => import('./commands/import.js') },
-  { command: 'scripts <action>', describe: 'Script inventory: report a snapshot, diff two snapshots', load: () => import('./commands/scripts.js') },
+  { command: 'scripts', describe: 'Script inventory: report a snapshot, diff two snapshots', load: () => import('./commands/scripts.js') },
   { command: 'emulator', describe: 'Run the embedded HTTPS emulator of the service (both hosts)', load: () => import('./commands/emulator.js') },
 ];
 

@@ -28,8 +28,8 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 function reportOptions(yargs: Argv): Argv {
   return yargs
-    // Required, but checked in runReport: yargs' demandOption does not see dashed names once
-    // the shell's strip-dashed parsing has renamed them (app-id → appId).
+    // Required, but checked in runReport, before any request, so the message can point at
+    // --help and empty values after comma-splitting count as missing too.
     .option('app-id', { type: 'string', array: true, describe: 'Application id(s); repeat or separate with commas [required]' })
     .option('tld', { type: 'string', array: true, describe: 'Host domain(s); repeat or separate with commas [required]' })
     .option('from', { type: 'string', describe: 'Start of the period (default: 24 hours before --to)' })
