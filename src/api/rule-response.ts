@@ -1,8 +1,10 @@
 // Checks the custom-rule answers against schemas/api-rules-response.schema.json before
 // anything reads them, so a surprising answer is a clear RemoteError rather than a crash.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { readFileSync } from 'node:fs';
+// Its listEnvelope and updateEnvelope definitions are compiled at build time
+// (scripts/build-validators.js), so checking an answer needs no ajv at run time.
+import type { ErrorObject } from 'ajv';
 import { RemoteError } from '../errors.js';
+import { validateListEnvelope, validateUpdateEnvelope } from '../generated/validators.js';
 import type { Action, ConditionType, GroupOperator, LeafOperator, Status } from '../rules/model.js';
 
 /** A leaf as the service may send it: api.md makes every field optional. */
@@ -40,36 +42,13 @@ export interface ApiEnvelope<T> {
   content?: T;
 }
 
-const SCHEMA_KEY = 'api-rules-response';
-const SCHEMA_URL = new URL('../../schemas/api-rules-response.schema.json', import.meta.url);
-
-let validators: { list: ValidateFunction; update: ValidateFunction } | undefined;
-
-/** Compiled on first use: commands that never talk to the service never pay for it. */
-function compiled(): { list: ValidateFunction; update: ValidateFunction } {
-  if (!validators) {
-    // strictRequired off: a listed rule adds `required: [ruleId]` on top of the customRule it refers to.
-    const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
-    ajv.addSchema(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object, SCHEMA_KEY);
-    const get = (name: string) => {
-      const validate = ajv.getSchema(`${SCHEMA_KEY}#/definitions/${name}`);
-      if (!validate) throw new Error(`schema definition ${name} is missing from ${SCHEMA_URL.pathname}`);
-      return validate;
-    };
-    validators = { list: get('listEnvelope'), update: get('updateEnvelope') };
-  }
-  return validators;
-}
-
 export function validateListAnswer(body: unknown, operation: string): ApiEnvelope<ApiRule[]> {
-  const validate = compiled().list;
-  if (!validate(body)) throw malformedAnswer('rule list', body, validate.errors, operation);
+  if (!validateListEnvelope(body)) throw malformedAnswer('rule list', body, validateListEnvelope.errors, operation);
   return body as ApiEnvelope<ApiRule[]>;
 }
 
 export function validateUpdateAnswer(body: unknown, operation: string): ApiEnvelope<ApiRule> {
-  const validate = compiled().update;
-  if (!validate(body)) throw malformedAnswer('updated rule', body, validate.errors, operation);
+  if (!validateUpdateEnvelope(body)) throw malformedAnswer('updated rule', body, validateUpdateEnvelope.errors, operation);
   return body as ApiEnvelope<ApiRule>;
 }
 

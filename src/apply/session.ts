@@ -29,7 +29,10 @@ export interface PlannedApp {
  */
 export async function planApps(args: GlobalArgs, ctx: CommandContext): Promise<PlannedApp[]> {
   const config = await loadProjectConfig({ cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app });
+  const readingStarted = performance.now();
   const loaded = await loadAllRules(config, { cwd: ctx.io.cwd });
+  const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
+  ctx.debug(`read and checked ${files} rule file${files === 1 ? '' : 's'} in ${elapsed(readingStarted)}`);
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
   const connections = config.apps.map((app) => ({ app, api: rulesClientFor(app, ctx) }));
   const lives = await Promise.all(connections.map((c) => c.api.listRules()));
@@ -38,10 +41,16 @@ export async function planApps(args: GlobalArgs, ctx: CommandContext): Promise<P
   connections.forEach((connection, index) => {
     const live = lives[index] as LiveRule[];
     const declared = loaded.byApp.get(connection.app.name)?.rules ?? [];
+    const planningStarted = performance.now();
     const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged });
+    ctx.debug(`planned app ${connection.app.name} (${declared.length} declared, ${live.length} live rules) in ${elapsed(planningStarted)}`);
     problems.push(...result.problems);
     planned.push({ ...connection, declared, live, plan: result.plan });
   });
   if (problems.length > 0) throw new ValidationError(problems);
   return planned;
+}
+
+function elapsed(since: number): string {
+  return `${Math.round(performance.now() - since)} ms`;
 }

@@ -1,7 +1,7 @@
 // The CLI's entry point: yargs wiring, one top-level error handler, exit codes.
 // This directory is the only place that writes to stdout/stderr.
 import type { Argv } from 'yargs';
-import { COMMANDS, commandName, type CommandModule } from './commands.js';
+import { COMMANDS, commandName } from './commands.js';
 import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
 import { reportError } from './report-error.js';
 import { VERSION } from '../version.js';
@@ -19,9 +19,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   let verbose = argv.includes('--verbose');
   let color = !argv.includes('--no-color');
   try {
-    // Only the requested command's module is loaded; the others are listed by name.
-    const module: CommandModule | undefined = entry ? await entry.load() : undefined;
-    const { default: yargs } = await import('yargs');
+    // Only the requested command's module is loaded (alongside yargs); the others are listed by name.
+    const [module, { default: yargs }] = await Promise.all([entry ? entry.load() : undefined, import('yargs')]);
     const parser = globalOptions(yargs([...argv]));
     for (const c of COMMANDS) {
       if (c === entry && module) parser.command(c.command, c.describe, (y) => module.builder(y));

@@ -2,27 +2,15 @@
 // is checked against schemas/plan.schema.json before anything trusts it: a body can only
 // hold fields the API accepts, never `ruleId`. Every failure is a UserError whose message
 // says what is wrong and where in the file.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { readFileSync } from 'node:fs';
+import type { ErrorObject } from 'ajv';
 import { UserError } from '../errors.js';
+import { validatePlan } from '../generated/validators.js';
 import type { AppPlan } from './types.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
-/** The schema ships with the package (package.json "files"), next to dist/ and src/. */
-const SCHEMA_URL = new URL('../../schemas/plan.schema.json', import.meta.url);
 /** Schema errors listed after the first one, at most. */
 const MAX_LISTED_ERRORS = 10;
-
-let validator: ValidateFunction | undefined;
-
-function planValidator(): ValidateFunction {
-  if (validator === undefined) {
-    const ajv = new Ajv({ allErrors: true, strict: true });
-    validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
-  }
-  return validator;
-}
 
 /** Parses plan text (the content of a `plan --out` file). `source` names it in messages. */
 export function parsePlanText(text: string, source: string): unknown {
@@ -46,9 +34,9 @@ export function appPlansFromJSON(value: unknown, source: string): AppPlan[] {
       ['Write the plan again with this version: botrules plan --out FILE'],
     );
   }
-  const validate = planValidator();
-  if (!validate(value)) {
-    const [first, ...rest] = (validate.errors ?? []).map(describeSchemaError);
+  // Compiled from schemas/plan.schema.json at build time (scripts/build-validators.js).
+  if (!validatePlan(value)) {
+    const [first, ...rest] = (validatePlan.errors ?? []).map(describeSchemaError);
     throw new UserError(
       `${source} is not a valid botrules plan: ${first ?? 'it does not match the plan schema'}`,
       [

@@ -24,7 +24,7 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
   await requireDirectory(absDir, displayPath(options.cwd, absDir));
   const files = await listRuleFiles(absDir);
   const shown = files.map((file) => displayPath(options.cwd, file));
-  const results = await Promise.all(files.map((file, i) => readRuleFile(file, shown[i] ?? file)));
+  const results = files.map((file, i) => readRuleFile(file, shown[i] ?? file));
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), files: shown };

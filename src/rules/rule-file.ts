@@ -31,8 +31,8 @@ export interface ParseOptions {
   slowPathOnly?: boolean;
 }
 
-export async function readRuleFile(absPath: string, displayPath: string): Promise<RuleFileResult> {
-  return fromSourceText(await readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath, {});
+export function readRuleFile(absPath: string, displayPath: string): RuleFileResult {
+  return fromSourceText(readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath, {});
 }
 
 /** The same from bytes in memory (used by the fuzz and fast-path tests). */

@@ -3,10 +3,23 @@
 // checked against a JSON Schema. Every problem is located as FILE:LINE:COL through the
 // parsed Document, so callers can also point their own checks at any node.
 import type { ValidateFunction } from 'ajv';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, visit, type Document, type YAMLError } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, YAMLError } from 'yaml';
 import type { Problem } from '../errors.js';
 import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type TextProblem } from './source-text.js';
 import { translateSchemaErrors, type SchemaMessages } from './schema-messages.js';
+
+/**
+ * The `yaml` package, loaded on first use: rule files in the plain subset of YAML never need it
+ * (fast-yaml.ts reads them), and a plan of thousands of clean files should not pay for loading it,
+ * in the CLI or in the worker thread that reads files alongside it. It is CommonJS under Node.
+ */
+const requireModule = createRequire(import.meta.url);
+let yamlPackage: typeof import('yaml') | undefined;
+function yaml(): typeof import('yaml') {
+  yamlPackage ??= requireModule('yaml') as typeof import('yaml');
+  return yamlPackage;
+}
 
 /** A path into the document: mapping keys and list indexes. */
 export type Path = readonly (string | number)[];
@@ -45,7 +58,7 @@ export interface YamlSource {
 }
 
 export async function loadYamlFile(absPath: string, options: YamlSourceOptions): Promise<YamlSource> {
-  const source = await readSourceText(absPath, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const source = readSourceText(absPath, options.maxBytes ?? DEFAULT_MAX_BYTES);
   return source.ok ? parseYamlText(source.text, options) : unreadable(options.displayPath, source.problem);
 }
 
@@ -56,6 +69,7 @@ export function parseYamlBytes(bytes: Uint8Array, options: YamlSourceOptions): Y
 }
 
 export function parseYamlText(text: string, options: YamlSourceOptions): YamlSource {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, resolveKnownTags: false, uniqueKeys: true });
   const locate = (path: Path, opts: { key?: boolean } = {}): Position => {
@@ -105,6 +119,7 @@ export function unreadable(displayPath: string, problem: TextProblem): YamlSourc
 
 /** Source offset of the node at `path`, or of the deepest ancestor the path reaches. */
 function offsetOf(doc: Document, path: Path, wantKey: boolean): number | undefined {
+  const { isMap, isScalar, isSeq } = yaml();
   let node: unknown = doc.contents;
   let offset = rangeStart(node);
   for (const [i, segment] of path.entries()) {
@@ -134,7 +149,7 @@ function rangeStart(node: unknown): number | undefined {
   return range?.[0];
 }
 
-function yamlErrorPosition(error: YAMLError, lineCounter: LineCounter): Position {
+function yamlErrorPosition(error: YAMLError, lineCounter: { linePos(offset: number): Position }): Position {
   return error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
 }
 
@@ -165,7 +180,8 @@ function aliasErrorMessage(err: unknown): string {
   return `the YAML cannot be read: ${text}`;
 }
 
-function firstAliasPosition(doc: Document, lineCounter: LineCounter): Position {
+function firstAliasPosition(doc: Document, lineCounter: { linePos(offset: number): Position }): Position {
+  const { visit } = yaml();
   let offset: number | undefined;
   visit(doc, {
     Alias(_key, node) {

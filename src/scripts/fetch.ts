@@ -2,8 +2,11 @@
 // first page tells it `count`, then the rest is split into ranges fetched concurrently.
 // A server that caps `take` returns fewer records than asked; each range then keeps asking
 // from where the last answer ended, so nothing is lost, and later ranges use the observed cap.
-import pLimit from 'p-limit';
+// Memory does not grow with the inventory beyond the set of keys delivered (kept off the
+// heap): ranges are handed out one at a time to `concurrency` workers, not planned as one
+// promise each, and only the counts the server reported that differ are remembered.
 import { RemoteError } from '../errors.js';
+import { KeySet } from './key-set.js';
 import type { InventoryQuery, ScriptQuery, ScriptRecord, ScriptsPage } from './model.js';
 import { recordIdentity } from './records.js';
 
@@ -47,8 +50,8 @@ export async function fetchInventory(source: PageSource, query: InventoryQuery, 
 class Pager {
   private take: number;
   private takeCap: number | undefined;
-  private readonly countsSeen: number[] = [];
-  private readonly seen = new Set<string>();
+  private readonly counts = new CountLog();
+  private readonly seen = new KeySet();
   private duplicates = 0;
   private delivered = 0;
   private requests = 0;
@@ -69,18 +72,26 @@ class Pager {
     this.planned = 1;
     const first = await this.fetchPage(0, this.take);
     const covered = this.absorbFirst(first);
-    const limit = pLimit(Math.max(1, this.options.concurrency));
+    const workers = Math.max(1, this.options.concurrency);
     let plannedEnd = covered;
     // The count may grow while paging: keep planning until the ranges reach the largest count seen.
-    while (this.largestCount() > plannedEnd && this.stalledAt === undefined) {
-      const ranges = splitRange({ start: plannedEnd, end: this.largestCount() }, this.take);
-      plannedEnd = this.largestCount();
-      this.planned += ranges.length;
+    while (this.counts.largest > plannedEnd && this.stalledAt === undefined) {
+      const round = { start: plannedEnd, end: this.counts.largest };
+      const ranges = splitRange(round, this.take);
+      plannedEnd = round.end;
+      this.planned += Math.ceil((round.end - round.start) / this.take);
       this.reportProgress();
-      await this.settleAll(ranges.map((range) => limit(() => this.fetchRange(range))));
+      await this.settleAll(Array.from({ length: workers }, () => this.work(ranges)));
     }
     await this.delivery;
     return this.summary();
+  }
+
+  /** One worker: takes the next range until none is left or a page failed. */
+  private async work(ranges: Iterator<Range>): Promise<void> {
+    for (let next = ranges.next(); !next.done && !this.failed; next = ranges.next()) {
+      await this.fetchRange(next.value);
+    }
   }
 
   /** The first page fixes the cap when it is short although more records exist; returns how far it reached. */
@@ -121,7 +132,9 @@ class Pager {
   }
 
   private async fetchPage(skip: number, take: number): Promise<ScriptsPage> {
-    const request: ScriptQuery = { ...this.query, skip, take };
+    // Spelled out: V8 gives `{ ...query, skip, take }` a new hidden class on every call.
+    const { appId, tld, from, to } = this.query;
+    const request: ScriptQuery = { appId, tld, from, to, skip, take };
     let page: ScriptsPage;
     try {
       page = await this.source(request);
@@ -130,7 +143,7 @@ class Pager {
       throw withPageInfo(err, skip, take);
     }
     this.requests += 1;
-    this.countsSeen.push(page.paging.count);
+    this.counts.add(page.paging.count);
     try {
       await this.deliver(page.data);
     } catch (err) {
@@ -146,13 +159,8 @@ class Pager {
   private deliver(records: ScriptRecord[]): Promise<void> {
     const fresh: ScriptRecord[] = [];
     for (const record of records) {
-      const identity = recordIdentity(record);
-      if (this.seen.has(identity)) {
-        this.duplicates += 1;
-        continue;
-      }
-      this.seen.add(identity);
-      fresh.push(record);
+      if (this.seen.add(recordIdentity(record))) fresh.push(record);
+      else this.duplicates += 1;
     }
     this.delivered += fresh.length;
     this.delivery = this.delivery.then(() => (fresh.length > 0 && !this.failed ? this.options.onRecords(fresh) : undefined));
@@ -171,29 +179,24 @@ class Pager {
     this.takeCap = this.take;
   }
 
-  private largestCount(): number {
-    return this.countsSeen.reduce((max, c) => Math.max(max, c), 0);
-  }
-
   private reportProgress(): void {
     this.options.onProgress?.({ done: this.requests, total: Math.max(this.planned, this.requests) });
   }
 
   private summary(): FetchSummary {
     const warnings: string[] = [];
-    const first = this.countsSeen[0] ?? 0;
-    const distinct = [...new Set(this.countsSeen)];
-    if (distinct.length > 1) {
+    const { first, last, distinct } = this.counts;
+    if (distinct.size > 1) {
       warnings.push(
-        `the inventory changed while paging: the server's count went from ${first} to ${this.countsSeen.at(-1) ?? first} ` +
-          `(seen: ${distinct.join(', ')}); records may be missing, run the report again for a consistent snapshot`,
+        `the inventory changed while paging: the server's count went from ${first} to ${last} ` +
+          `(seen: ${[...distinct].join(', ')}); records may be missing, run the report again for a consistent snapshot`,
       );
     }
     if (this.duplicates > 0) {
       warnings.push(`${this.duplicates} duplicate record${this.duplicates === 1 ? '' : 's'} (same key on more than one page) dropped`);
     }
     if (this.stalledAt !== undefined) {
-      warnings.push(`the server returned no records at skip ${this.stalledAt} although its count is ${this.largestCount()}; the export stops there`);
+      warnings.push(`the server returned no records at skip ${this.stalledAt} although its count is ${this.counts.largest}; the export stops there`);
     }
     return {
       count: this.delivered,
@@ -206,13 +209,27 @@ class Pager {
   }
 }
 
-/** Splits [start, end) into consecutive ranges of at most `size` records. */
-export function splitRange(range: Range, size: number): Range[] {
-  const ranges: Range[] = [];
+/** Splits [start, end) into consecutive ranges of at most `size` records, one at a time. */
+export function* splitRange(range: Range, size: number): Generator<Range, void, undefined> {
   for (let start = range.start; start < range.end; start += size) {
-    ranges.push({ start, end: Math.min(start + size, range.end) });
+    yield { start, end: Math.min(start + size, range.end) };
   }
-  return ranges;
+}
+
+/** The `paging.count` of every page, kept as first, last, largest and the distinct values in order. */
+class CountLog {
+  first = 0;
+  last = 0;
+  largest = 0;
+  /** In order of first appearance; one value unless records were added or removed while paging. */
+  readonly distinct = new Set<number>();
+
+  add(count: number): void {
+    if (this.distinct.size === 0) this.first = count;
+    this.last = count;
+    this.largest = Math.max(this.largest, count);
+    this.distinct.add(count);
+  }
 }
 
 /**

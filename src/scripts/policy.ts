@@ -1,16 +1,15 @@
 // Loading `scripts-policy.yaml` (contract §1, §6): read and schema-checked like rule files,
 // so every problem is reported as FILE:LINE:COL.
-import { Ajv, type ValidateFunction } from 'ajv';
-import { readFileSync } from 'node:fs';
+import type { ValidateFunction } from 'ajv';
 import { access } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { UserError, ValidationError, type Problem } from '../errors.js';
+import { validatePolicy } from '../generated/validators.js';
 import type { SchemaIssue, SchemaMessages } from '../rules/schema-messages.js';
 import { loadYamlFile, type YamlSource } from '../rules/yaml-source.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
 
 export const DEFAULT_POLICY_FILE = 'scripts-policy.yaml';
-const SCHEMA_URL = new URL('../../schemas/scripts-policy.schema.json', import.meta.url);
 const MATCHERS = ['id', 'pattern', 'vendor'] as const;
 
 /** An entry as written in the file, before its location is attached. */
@@ -100,10 +99,8 @@ const POLICY_MESSAGES: SchemaMessages = {
   },
 };
 
-let validator: ValidateFunction | undefined;
-
+/** Compiled from schemas/scripts-policy.schema.json at build time (scripts/build-validators.js). */
 function policyValidator(): ValidateFunction {
   // verbose: the error messages name the keys an entry allows (from the parent schema).
-  validator ??= new Ajv({ allErrors: true, strict: true, strictRequired: false, verbose: true }).compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
-  return validator;
+  return validatePolicy;
 }

@@ -1,13 +1,12 @@
 // The snapshot value (the `json` report format) and reading one back for `scripts diff`.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { validateSnapshot } from '../generated/validators.js';
 import { VERSION } from '../version.js';
 import type { InventoryQuery, Snapshot, SnapshotRecord } from './model.js';
 import { normaliseRecord, sortRecords } from './records.js';
 
-const SCHEMA_URL = new URL('../../schemas/scripts-snapshot.schema.json', import.meta.url);
 const MAX_SCHEMA_ERRORS = 20;
 
 export interface SnapshotInput {
@@ -72,12 +71,9 @@ export function parseSnapshot(value: unknown, what: string): Snapshot {
   ]);
 }
 
-let validator: ValidateFunction | undefined;
-
-/** Compiled on first use only: `scripts report` never needs it. */
+/** Compiled from schemas/scripts-snapshot.schema.json at build time (scripts/build-validators.js). */
 function snapshotValidator(): ValidateFunction {
-  validator ??= new Ajv({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
-  return validator;
+  return validateSnapshot;
 }
 
 function describeSchemaError(error: ErrorObject): string {

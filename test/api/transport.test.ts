@@ -80,6 +80,24 @@ describe('certificates', () => {
     expect(everyRendering(error)).not.toContain(SENTINEL_TOKEN);
   });
 
+  it('trusted through NODE_EXTRA_CA_CERTS serve every request of a client over one kept-alive connection', async () => {
+    const ports = new Set<number>();
+    const server = await serve((req, res) => {
+      ports.add(req.socket.remotePort ?? 0);
+      json(200, { paging: { count: 3 }, data: [{ key: 'k' }] })(req, res);
+    });
+    const client = createScriptsClient({
+      baseUrl: server.url, urlVariable: 'BOTRULES_GATEWAY_URL', token: SENTINEL_TOKEN, tokenVariable: 'BOTRULES_API_TOKEN',
+      extraCaPem: await readFile(server.caPath, 'utf8'), retry: FAST_RETRY,
+    });
+    for (const skip of [0, 1, 2]) {
+      const page = await client.listScripts({ appId: ['a'], tld: ['t'], from: 1, to: 2, skip, take: 1 });
+      expect(page.data).toEqual([{ key: 'k' }]);
+    }
+    expect(server.requests).toHaveLength(3);
+    expect(ports.size).toBe(1);
+  });
+
   it('issued for another name are refused even when the CA is trusted', async () => {
     const server = await serve(json(200, { content: [] }), 'console.example.com');
     const error = await thrownBy(async () => (await rulesClient(server)).listRules());

@@ -2,12 +2,12 @@ import { describe, expect, test } from '@jest/globals';
 import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { Plan } from '../../src/plan/plan.js';
-import { getPlanRenderer } from '../../src/render/plan/index.js';
+import { loadPlanRenderer } from '../../src/render/plan/index.js';
 import { emptyPlan, movePlan, render, samplePlan } from './plan-fixtures.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')) as object;
 const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
-const json = getPlanRenderer('json');
+const json = await loadPlanRenderer('json');
 
 describe('json plan renderer', () => {
   test.each([

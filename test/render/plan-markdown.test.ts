@@ -1,12 +1,13 @@
 import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan.js';
 import { planApp } from '../../src/plan/planner.js';
-import { getPlanRenderer, MARKDOWN_LIMIT } from '../../src/render/plan/index.js';
+import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { MARKDOWN_LIMIT } from '../../src/render/plan/markdown.js';
 import type { Rule } from '../../src/rules/model.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { emptyPlan, render, samplePlan } from './plan-fixtures.js';
 
-const markdown = getPlanRenderer('markdown');
+const markdown = await loadPlanRenderer('markdown');
 
 /** n rules whose descriptions all change, each with a long leaf value so every diff is big. */
 function hugePlan(n: number): Plan {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan.js';
-import { getPlanRenderer, PLAN_FORMATS } from '../../src/render/plan/index.js';
+import { loadPlanRenderer, PLAN_FORMATS } from '../../src/render/plan/index.js';
 import { emptyPlan, movePlan, render, samplePlan } from './plan-fixtures.js';
 
-const text = getPlanRenderer('text');
+const text = await loadPlanRenderer('text');
 const ESC = '\u001b[';
 
 describe('text plan renderer', () => {
@@ -63,9 +63,9 @@ describe('text plan renderer', () => {
     expect(out).toContain('App shop\n');
   });
 
-  test('the registry knows every format and refuses others', () => {
+  test('the registry knows every format and refuses others', async () => {
     expect(PLAN_FORMATS).toEqual(['text', 'json', 'markdown']);
-    for (const format of PLAN_FORMATS) expect(typeof getPlanRenderer(format)).toBe('function');
-    expect(() => getPlanRenderer('yaml')).toThrow('unknown plan format "yaml": use one of text, json, markdown');
+    for (const format of PLAN_FORMATS) expect(typeof (await loadPlanRenderer(format))).toBe('function');
+    await expect(loadPlanRenderer('yaml')).rejects.toThrow('unknown plan format "yaml": use one of text, json, markdown');
   });
 });

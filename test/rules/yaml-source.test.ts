@@ -74,6 +74,17 @@ describe('reading files', () => {
     expect(source.problems).toEqual([{ file: 'big.yaml', line: 1, col: 1, message: 'the file is too large: 1.5 KiB (1500 bytes); the limit is 1000 bytes' }]);
   });
 
+  it('reads files of every size up to the limit whole, and refuses larger ones by their size', async () => {
+    // Around the size of the reused read buffer (64 KiB) and around the limit; `a: xxx…\n` is `size` bytes.
+    const sizes = [5, 65_535, 65_536, 65_537, 200_000, 1_048_576, 1_048_577, 3_000_000];
+    const dir = writeTree(Object.fromEntries(sizes.map((size) => [`f${size}.yaml`, `a: ${'x'.repeat(size - 4)}\n`])));
+    for (const size of sizes) {
+      const source = await loadYamlFile(join(dir, `f${size}.yaml`), { displayPath: 'f.yaml' });
+      if (size <= 1_048_576) expect([source.problems, (source.value as { a: string }).a.length]).toEqual([[], size - 4]);
+      else expect(source.problems).toEqual([{ file: 'f.yaml', line: 1, col: 1, message: expect.stringContaining(`(${size} bytes); the limit is 1.0 MiB`) }]);
+    }
+  });
+
   it('names the line, column and byte of invalid UTF-8', () => {
     const bytes = Buffer.concat([Buffer.from('a: ok\nb: "é'), Buffer.from([0xc3, 0x28]), Buffer.from('"\n')]);
     expect(parseYamlBytes(bytes, { displayPath: file }).problems).toEqual([

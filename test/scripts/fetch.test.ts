@@ -157,6 +157,25 @@ describe('fetchInventory', () => {
     expect(progress[0]).toBe('1/1');
   });
 
+  it('keeps at most `concurrency` pages in flight and asks for them in order', async () => {
+    const server = fakeServer(records(200));
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const counting: PageSource = async (query) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      try {
+        return await server.source(query);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const { got } = await collect(counting, { pageSize: 10, concurrency: 3 });
+    expect(got).toHaveLength(200);
+    expect(maxInFlight).toBe(3);
+    expect(server.requests.map((q) => q.skip)).toEqual(Array.from({ length: 20 }, (_, i) => i * 10));
+  });
+
   it('never runs two deliveries at once, so a streamed file is written page by page', async () => {
     let active = 0;
     let maxActive = 0;
@@ -176,11 +195,11 @@ describe('fetchInventory', () => {
 
 describe('splitRange', () => {
   it('covers the range with consecutive pieces', () => {
-    expect(splitRange({ start: 5, end: 27 }, 10)).toEqual([
+    expect([...splitRange({ start: 5, end: 27 }, 10)]).toEqual([
       { start: 5, end: 15 },
       { start: 15, end: 25 },
       { start: 25, end: 27 },
     ]);
-    expect(splitRange({ start: 5, end: 5 }, 10)).toEqual([]);
+    expect([...splitRange({ start: 5, end: 5 }, 10)]).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { workFromRuleFiles, workFromSavedPlan, type ApplyWork } from '../../appl
 import { appReportLines, outcomeLine, plural, totals } from '../../apply/report.js';
 import { undoForApp, writeUndoPlan } from '../../apply/undo.js';
 import type { AppPlan } from '../../plan/types.js';
-import { getPlanRenderer } from '../../render/plan/index.js';
+import { renderText } from '../../render/plan/text.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 /** Correction passes after the first (contract §4). */
@@ -44,7 +44,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const work = options.plan === undefined ? await workFromRuleFiles(args, ctx) : await workFromSavedPlan(options.plan, args, ctx);
   const plan = new Plan(work.map((w) => w.plan));
   const out = ctx.io.stdout;
-  getPlanRenderer('text')(plan, out, { colors: ctx.colors });
+  renderText(plan, out, { colors: ctx.colors });
   plan.raiseIfBlocked();
   plan.raiseIfUnsafe({ maxChanges: changeLimits(options, work), force: options.force });
   if (plan.summary.patches === 0) {

@@ -8,7 +8,7 @@ import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { Plan } from '../../plan/plan.js';
 import { planApps } from '../../apply/session.js';
-import { getPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
+import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
@@ -21,7 +21,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const render = getPlanRenderer(String(args.format));
+  const render = await loadPlanRenderer(String(args.format));
   const plan = new Plan((await planApps(args, ctx)).map((planned) => planned.plan));
   render(plan, ctx.io.stdout, { colors: ctx.colors });
   if (typeof args.out === 'string') {
