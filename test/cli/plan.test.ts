@@ -38,6 +38,16 @@ describe('botrules plan', () => {
     expect(patches(emu.emulator)).toHaveLength(0);
   });
 
+  it('--verbose says how long reading the files, the LIST and planning took, on stderr', async () => {
+    await declareChanges();
+    const result = await run(['plan', '--verbose']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^read and checked \d+ rule files? in \d+ ms$/m);
+    expect(result.stderr).toMatch(/^GET https:\/\/\S+ -> 200 in \d+ ms$/m);
+    expect(result.stderr).toMatch(/^planned app default \(4 declared, 4 live rules\) in \d+ ms$/m);
+    expect(result.stdout).not.toMatch(/ in \d+ ms/);
+  });
+
   it('prints JSON (contract §4) and writes the same plan to --out, with no token inside', async () => {
     await declareChanges();
     const result = await run(['plan', '--format', 'json', '--out', 'plan.json']);
