@@ -6,7 +6,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { Schema, isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
-import { NON_STRING_PLAIN, parsePlainYaml } from '../../src/rules/plain-yaml.js';
+import { parsePlainYaml } from '../../src/rules/plain-yaml.js';
+import { NON_STRING_PLAIN } from '../../src/rules/yaml-scanner.js';
 import { mutate, syntaxMutation } from './mutations.js';
 
 type Value = string | Value[] | { [key: string]: Value };
