@@ -21,10 +21,13 @@ export interface LoadedRules {
 
 export async function loadRules(dir: string, options: { cwd: string }): Promise<LoadedRules> {
   const absDir = resolve(options.cwd, dir);
-  await requireDirectory(absDir, displayPath(options.cwd, absDir));
-  const files = await listRuleFiles(absDir);
-  const shown = files.map((file) => displayPath(options.cwd, file));
-  const results = files.map((file, i) => readRuleFile(file, shown[i] ?? file));
+  const shownDir = displayPath(options.cwd, absDir);
+  await requireDirectory(absDir, shownDir);
+  const files = await ruleFilesBelow(absDir);
+  // Joined to the directory's own display path: the same text as displayPath() of each file,
+  // without resolving thousands of paths against the working directory.
+  const shown = files.map((file) => (shownDir === '.' ? file.rel : `${shownDir}/${file.rel}`));
+  const results = files.map((file, i) => readRuleFile(file.abs, shown[i] ?? file.abs));
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), files: shown };
@@ -49,6 +52,11 @@ export async function loadAllRules(config: ProjectConfig, options: { cwd: string
 
 /** Absolute paths of the rule files below `absDir`, in declared order. */
 export async function listRuleFiles(absDir: string): Promise<string[]> {
+  return (await ruleFilesBelow(absDir)).map((file) => file.abs);
+}
+
+/** The rule files below `absDir` in declared order: absolute, and relative with "/" separators. */
+async function ruleFilesBelow(absDir: string): Promise<{ rel: string; abs: string }[]> {
   const found: { rel: string; abs: string }[] = [];
   const walk = async (dir: string, relDir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -63,7 +71,7 @@ export async function listRuleFiles(absDir: string): Promise<string[]> {
     }
   };
   await walk(absDir, '');
-  return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)).map((f) => f.abs);
+  return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
 function isRuleFileName(name: string): boolean {

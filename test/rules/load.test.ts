@@ -21,6 +21,21 @@ describe('loadRules', () => {
     expect(loaded.rules[3]?.source).toEqual({ file: 'rules/20-b.yaml', line: 10, col: 5 });
   });
 
+  it('names files relative to the working directory, wherever the rules directory is', async () => {
+    const root = writeTree({ 'project/rules/a/01.yaml': file('A'), 'shared/02.yaml': file('S') });
+    const cases: [string, string, string[]][] = [
+      ['project', 'rules', ['rules/a/01.yaml']],
+      ['project/rules', '.', ['a/01.yaml']],
+      ['project/rules/a', '..', ['../a/01.yaml']],
+      ['project', '../shared', ['../shared/02.yaml']],
+      ['project', join(root, 'shared'), ['../shared/02.yaml']],
+    ];
+    for (const [cwd, dir, files] of cases) {
+      const loaded = await loadRules(dir, { cwd: join(root, cwd) });
+      expect([dir, loaded.files, loaded.rules.map((r) => r.source.file)]).toEqual([dir, files, files]);
+    }
+  });
+
   it('ignores other files, hidden entries and links to directories; follows links to files', async () => {
     const cwd = writeTree({
       'rules/a.yaml': file('A'),
