@@ -1,7 +1,7 @@
 // The CLI's entry point: yargs wiring, one top-level error handler, exit codes.
 // This directory is the only place that writes to stdout/stderr.
 import type { Argv } from 'yargs';
-import { COMMANDS, commandName } from './commands.js';
+import { COMMANDS, commandName, type CommandEntry } from './commands.js';
 import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
 import { reportError } from './report-error.js';
 import { VERSION } from '../version.js';
@@ -13,8 +13,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const requested = argv.find((a) => !a.startsWith('-'));
-  const entry = COMMANDS.find((c) => commandName(c) === requested);
+  const entry = await findCommand(argv);
   let exitCode = 0;
   let verbose = argv.includes('--verbose');
   let color = !argv.includes('--no-color');
@@ -34,7 +33,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     // The command runs after parsing rather than as a yargs handler: yargs runs only the
     // innermost command's handler, so a builder that declares subcommands (`scripts report`)
     // would otherwise never reach `run`. Help and version output mean there is nothing to run.
-    if (module && !printed) {
+    if (!printed) {
+      // yargs matched a command whose module was not the one loaded: never end without running it.
+      const parsedCommand = String(args._[0] ?? '');
+      if (!module || !entry || commandName(entry) !== parsedCommand) {
+        throw new Error(`the command "${parsedCommand}" was parsed but its module was not loaded`);
+      }
       verbose = args.verbose;
       color = args.color;
       exitCode = await module.run(args as GlobalArgs & Record<string, unknown>, createContext(io, args));
@@ -43,6 +47,27 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     exitCode = reportError(err, io, { verbose, color });
   }
   return exitCode;
+}
+
+/** Global options that take a value; their values must never be taken for the command's name. */
+const GLOBAL_STRING_OPTIONS = ['config', 'dir', 'app'];
+const GLOBAL_BOOLEAN_OPTIONS = ['color', 'verbose', 'help', 'version'];
+
+/**
+ * The command entry the arguments name, found with yargs' own parser (yargs-parser) so that
+ * option values in any position (`--dir rules validate`) are read as values, the way yargs
+ * itself reads them afterwards.
+ */
+async function findCommand(argv: readonly string[]): Promise<CommandEntry | undefined> {
+  const { Parser } = await import('yargs/helpers');
+  const parsed = Parser(argv as string[], {
+    string: GLOBAL_STRING_OPTIONS,
+    boolean: GLOBAL_BOOLEAN_OPTIONS,
+    alias: { help: ['h'] },
+    configuration: { 'camel-case-expansion': false },
+  });
+  const requested = String(parsed._[0] ?? '');
+  return COMMANDS.find((c) => commandName(c) === requested);
 }
 
 function globalOptions(parser: Argv): Argv<GlobalArgs> {
