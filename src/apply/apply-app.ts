@@ -5,14 +5,14 @@
 import type { RulesApi } from '../api/types.js';
 import { planApp } from '../plan/planner.js';
 import { simulateSteps } from '../plan/simulate.js';
-import { PRIORITY_REASON, type PlanStep } from '../plan/types.js';
+import { fieldChanges, type PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 import { pinnedDeclared } from './pinned.js';
 import { executeSteps, type StepOutcome } from './execute.js';
 
 export interface ApplyAppOptions {
   concurrency: number;
-  /** Correction passes after the first one (contract §4: at most two). */
+  /** Correction passes after the first one (docs/behaviour.md, "Plan semantics": at most two). */
   maxCorrections: number;
   onOutcome?: (outcome: StepOutcome) => void;
 }
@@ -82,7 +82,7 @@ function remainingDifferences(
     .filter((rule) => positions.get(rule.ruleId) !== wanted.get(rule.ruleId))
     .map((rule) => `"${rule.name}" is at position ${(positions.get(rule.ruleId) ?? -1) + 1}, expected ${(wanted.get(rule.ruleId) ?? -1) + 1}`);
   const fields = plan.steps
-    .map((step) => ({ step, fields: step.reasons.filter((r) => r !== PRIORITY_REASON) }))
+    .map((step) => ({ step, fields: fieldChanges(step).map((change) => change.field) }))
     .filter(({ fields }) => fields.length > 0)
     .map(({ step, fields }) => `"${step.name}" differs in ${fields.join(', ')}`);
   const differences = [...misplaced, ...fields, ...unfixable];

@@ -2,7 +2,7 @@
 // so the output of concurrent updates is stable), then a verdict per app. Positions are
 // console positions (priority + 1), as users see them in the console.
 import type { Colors } from '../cli/context.js';
-import { isUnmanagedPause, PRIORITY_REASON } from '../plan/types.js';
+import { fieldChanges, positionChange } from '../plan/types.js';
 import type { AppApplyResult } from './apply-app.js';
 import type { StepOutcome } from './execute.js';
 
@@ -20,9 +20,10 @@ export function outcomeLine(outcome: StepOutcome, c: Colors): string {
 
 function describeStep(step: StepOutcome['step']): string {
   const name = JSON.stringify(step.name);
-  if (isUnmanagedPause(step)) return `paused unmanaged rule ${name}`;
-  const fields = step.reasons.filter((r) => r !== PRIORITY_REASON);
-  const moveTo = step.body.priority === undefined ? undefined : `position ${step.body.priority + 1}`;
+  if (step.kind === 'pause-unmanaged') return `paused unmanaged rule ${name}`;
+  const fields = fieldChanges(step).map((change) => change.field);
+  const position = positionChange(step);
+  const moveTo = position === undefined ? undefined : `position ${position.after + 1}`;
   if (fields.length === 0) return `moved ${name} to ${moveTo ?? 'its position'}`;
   const updated = `updated ${name} (${fields.join(', ')})`;
   return moveTo === undefined ? updated : `${updated} and moved it to ${moveTo}`;

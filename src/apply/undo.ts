@@ -4,13 +4,11 @@
 // else has changed them.
 import { writeFile } from 'node:fs/promises';
 import { fingerprintRules } from '../plan/fingerprint.js';
-import { planApp } from '../plan/planner.js';
 import { Plan } from '../plan/plan.js';
-import { undoAppPlan } from '../plan/undo.js';
+import { restoringPlan, undoAppPlan } from '../plan/undo.js';
 import type { AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 import type { AppApplyResult } from './apply-app.js';
-import { pinnedDeclared } from './pinned.js';
 
 export interface UndoInput {
   plan: AppPlan;
@@ -33,13 +31,7 @@ export function undoForApp({ plan, before, result }: UndoInput): AppPlan | undef
     const undo = undoAppPlan(plan, before);
     if (undo.fingerprint === afterFingerprint) return undo;
   }
-  const restore = planApp({
-    app: plan.app,
-    declared: pinnedDeclared(before, `live rules of app ${plan.app} before apply`),
-    live: after,
-    unmanaged: 'keep',
-  });
-  return restore.plan;
+  return restoringPlan(plan.app, before, after);
 }
 
 export async function writeUndoPlan(file: string, apps: readonly AppPlan[]): Promise<Plan> {

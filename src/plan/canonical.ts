@@ -1,5 +1,5 @@
 // The canonical form of a rule: what "the same rule" means when comparing the rule files
-// with the live rules (contract §1). Leaves within a group, groups within the root and
+// with the live rules (docs/behaviour.md, "Rule files"). Leaves within a group, groups within the root and
 // actions are sets, so they are sorted by a total order and de-duplicated; a leaf's value
 // takes the shape its operator implies; a missing description is "". Two rules are equal
 // exactly when their canonical JSON is the same, which is also what makes a perpetual diff
@@ -8,13 +8,11 @@
 // Sets are ordered with comparators rather than by serialising each element, and the JSON
 // is produced by one native JSON.stringify: planning thousands of rules is dominated by
 // this function.
-import jsonPatch from 'fast-json-patch';
 import { isListOperator, isPresenceOperator } from '../rules/model.js';
 import type { Action, Conditions, Group, Leaf, Rule } from '../rules/model.js';
+import { RULE_FIELDS, type RuleField } from './types.js';
 
-/** The top-level fields a PATCH can change, in the order reasons and bodies list them. */
-export const RULE_FIELDS = ['name', 'description', 'status', 'actions', 'conditions'] as const;
-export type RuleField = (typeof RULE_FIELDS)[number];
+export { RULE_FIELDS, type RuleField } from './types.js';
 
 export type CanonicalRule = Pick<Rule, RuleField>;
 
@@ -93,22 +91,11 @@ function sameLeafAsWritten(a: Leaf, b: Leaf): boolean {
   return sameList(a.value, b.value, (x, y) => x === y);
 }
 
-/**
- * The top-level fields whose canonical forms differ, in RULE_FIELDS order. The difference
- * is computed as a JSON Patch between the canonical forms; each operation's path names the
- * top-level field it touches.
- */
+/** The top-level fields whose canonical forms differ, in RULE_FIELDS order. */
 export function changedFields(live: Rule, declared: Rule): RuleField[] {
-  const touched = new Set<string>();
-  for (const operation of jsonPatch.compare(canonicalRule(live), canonicalRule(declared))) {
-    touched.add(topLevelField(operation.path));
-  }
-  return RULE_FIELDS.filter((field) => touched.has(field));
-}
-
-function topLevelField(pointer: string): string {
-  const segment = pointer.split('/')[1] ?? '';
-  return jsonPatch.unescapePathComponent(segment);
+  const before = canonicalRule(live);
+  const after = canonicalRule(declared);
+  return RULE_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 
 /** Sorts `items` in place by `compare` and drops repeats: a set with a stable order. */

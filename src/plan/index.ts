@@ -1,19 +1,28 @@
 // The planner's public surface: pure functions from declared and live rules to a plan.
 export { planApp, type PlanInput, type PlanResult } from './planner.js';
-export { Plan, countSteps, summarise, type MaxChanges, type PlanSummary, type SerialisedPlan } from './plan.js';
+export { Plan, countSteps, summarise, type PlanOptions, type PlanSummary, type SerialisedPlan } from './plan.js';
+export { DEFAULT_MAX_SHARE, DEFAULT_MIN_CHANGES, type MaxChanges } from './safety.js';
 export {
+  fieldChanges,
   isMove,
-  isUnmanagedPause,
+  positionChange,
+  RULE_FIELDS,
+  STEP_KINDS,
   type AppPlan,
   type BlockedRule,
+  type Change,
+  type FieldChange,
   type PlanStep,
-  type StepDisplay,
+  type PositionChange,
+  type RestoredRule,
+  type RuleField,
+  type StepKind,
   type UnmanagedPolicy,
   type UnmanagedRule,
 } from './types.js';
 export { fingerprintRules, ruleDigest, changedSince, inPriorityOrder, type LiveChanges } from './fingerprint.js';
-export { canonicalJson, canonicalRule, changedFields, RULE_FIELDS, type CanonicalRule, type RuleField } from './canonical.js';
+export { canonicalJson, canonicalRule, changedFields, type CanonicalRule } from './canonical.js';
 export { desiredOrder } from './order.js';
 export { simulateSteps } from './simulate.js';
-export { undoAppPlan } from './undo.js';
-export { PLAN_FORMAT_VERSION } from './plan-json.js';
+export { undoAppPlan, restoringPlan } from './undo.js';
+export { PLAN_FORMAT_VERSION, type PlanSnapshot } from './plan-json.js';

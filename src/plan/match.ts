@@ -1,4 +1,4 @@
-// Matching declared rules with live rules (contract §4): by `ruleId` when the file pins
+// Matching declared rules with live rules (docs/behaviour.md, "Plan semantics"): by `ruleId` when the file pins
 // one, else by exact name. A declared rule that matches nothing is blocked (the API cannot
 // create rules); a live rule that nothing matches is unmanaged. Every ambiguity is an error
 // located at the declared rule, so the user knows which file to fix.

@@ -1,16 +1,48 @@
-// Reading a saved plan back (contract §4 format). A plan file drives PATCH requests, so it
-// is checked against schemas/plan.schema.json before anything trusts it: a body can only
-// hold fields the API accepts, never `ruleId`. Every failure is a UserError whose message
-// says what is wrong and where in the file.
+// Reading a saved plan back (docs/behaviour.md, "Plan format"). A plan file drives PATCH
+// requests, so it is checked against schemas/plan.schema.json before anything trusts it: a
+// body can only hold fields the API accepts, never `ruleId`, and every step must agree with
+// itself (its kind, its changes and its body). Every failure is a UserError whose message
+// says what is wrong and where in the file. Even a valid file is not trusted to describe
+// the live rules: apply re-plans and compares (src/apply/saved-plan.ts).
+import { isDeepStrictEqual } from 'node:util';
 import type { ErrorObject } from 'ajv';
 import { UserError } from '../errors.js';
 import { validatePlan } from '../generated/validators.js';
-import type { AppPlan } from './types.js';
+import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+/** 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`. */
+export const PLAN_FORMAT_VERSION = 2;
 
 /** Schema errors listed after the first one, at most. */
 const MAX_LISTED_ERRORS = 10;
+
+/** Marks a plan computed from a live snapshot (`plan --live`) rather than from the service. */
+export interface PlanSnapshot {
+  takenAt: string;
+}
+
+export interface SerialisedApp {
+  app: string;
+  fingerprint: string;
+  liveRules: number;
+  steps: Pick<PlanStep, 'ruleId' | 'name' | 'kind' | 'body' | 'changes'>[];
+  blocked: BlockedRule[];
+  unmanaged: UnmanagedRule[];
+  liveDigests?: Record<string, string>;
+  restore?: RestoredRule[];
+}
+
+export interface SerialisedPlan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  snapshot?: PlanSnapshot;
+  apps: SerialisedApp[];
+  summary: { patches: number; blocked: number; unmanaged: number };
+}
+
+export interface ParsedPlan {
+  apps: AppPlan[];
+  snapshot?: PlanSnapshot;
+}
 
 /** Parses plan text (the content of a `plan --out` file). `source` names it in messages. */
 export function parsePlanText(text: string, source: string): unknown {
@@ -24,50 +56,74 @@ export function parsePlanText(text: string, source: string): unknown {
   }
 }
 
-/** Validates a parsed plan and returns its apps. */
-export function appPlansFromJSON(value: unknown, source: string): AppPlan[] {
-  const version = isObject(value) ? value.formatVersion : undefined;
-  if (version !== PLAN_FORMAT_VERSION) {
-    const found = version === undefined ? 'no formatVersion' : `formatVersion ${JSON.stringify(version)}`;
-    throw new UserError(
-      `${source} is not a plan this botrules can apply: it has ${found}, and this version reads formatVersion ${PLAN_FORMAT_VERSION}`,
-      ['Write the plan again with this version: botrules plan --out FILE'],
-    );
-  }
+/** Validates a parsed plan; returns its apps (steps in the file's order) and snapshot mark. */
+export function parsePlan(value: unknown, source: string): ParsedPlan {
+  refuseOtherVersions(value, source);
   // Compiled from schemas/plan.schema.json at build time (scripts/build-validators.js).
   if (!validatePlan(value)) {
     const [first, ...rest] = (validatePlan.errors ?? []).map(describeSchemaError);
-    throw new UserError(
-      `${source} is not a valid botrules plan: ${first ?? 'it does not match the plan schema'}`,
-      [
-        ...rest.slice(0, MAX_LISTED_ERRORS),
-        ...(rest.length > MAX_LISTED_ERRORS ? [`and ${rest.length - MAX_LISTED_ERRORS} more problems`] : []),
-        'Plan files are written by botrules plan --out; edit them only if you know the format.',
-      ],
-    );
+    throw new UserError(`${source} is not a valid botrules plan: ${first ?? 'it does not match the plan schema'}`, [
+      ...rest.slice(0, MAX_LISTED_ERRORS),
+      ...(rest.length > MAX_LISTED_ERRORS ? [`and ${rest.length - MAX_LISTED_ERRORS} more problems`] : []),
+      'Plan files are written by botrules plan --out; edit them only if you know the format.',
+    ]);
   }
-  return (value as unknown as SerialisedPlan).apps.map(toAppPlan);
+  const plan = value as unknown as SerialisedPlan;
+  plan.apps.forEach((app, a) =>
+    app.steps.forEach((step, s) => {
+      const problem = inconsistency(step);
+      if (problem !== undefined) throw new UserError(`${source} is not a valid botrules plan: apps[${a}].steps[${s}]: ${problem}`);
+    }),
+  );
+  return { apps: plan.apps.map(toAppPlan), ...(plan.snapshot === undefined ? {} : { snapshot: { takenAt: plan.snapshot.takenAt } }) };
 }
 
-interface SerialisedPlan {
-  apps: AppPlan[];
+function refuseOtherVersions(value: unknown, source: string): void {
+  const version = isObject(value) ? value.formatVersion : undefined;
+  if (version === PLAN_FORMAT_VERSION) return;
+  const found = version === undefined ? 'no formatVersion' : `formatVersion ${JSON.stringify(version)}`;
+  const older = typeof version === 'number' && version < PLAN_FORMAT_VERSION;
+  throw new UserError(
+    `${source} is not a plan this botrules can apply: it has ${found}, and this version reads formatVersion ${PLAN_FORMAT_VERSION}` +
+      (older ? ' (older plans do not record what each step changes, so they cannot be checked)' : ''),
+    ['Write the plan again with this version: botrules plan --out FILE'],
+  );
+}
+
+/**
+ * Why a step disagrees with itself, or undefined: its body must send exactly the after
+ * values of its field changes (plus `priority` for a move), and its kind must match.
+ */
+function inconsistency(step: SerialisedApp['steps'][number]): string | undefined {
+  const { priority, ...fields } = step.body;
+  const fieldChanges = step.changes.filter((c) => c.field !== 'priority');
+  const moves = step.changes.filter((c) => c.field === 'priority');
+  const seen = new Set(step.changes.map((c) => c.field));
+  if (seen.size !== step.changes.length) return 'a field is listed twice in changes';
+  const expected = Object.fromEntries(fieldChanges.map((c) => [c.field, c.after]));
+  if (!isDeepStrictEqual(fields, expected)) return 'the body does not send exactly the after values of its changes';
+  if ((priority === undefined) !== (moves.length === 0)) return 'the body has a priority exactly when a change moves the rule';
+  for (const change of step.changes) if (isDeepStrictEqual(change.before, change.after)) return `change of ${change.field} changes nothing`;
+  if (step.changes.length === 0) return 'a step must change something';
+  const [only] = step.changes;
+  const pauseShape = step.changes.length === 1 && only?.field === 'status' && only.after === 'paused';
+  const kinds =
+    moves.length > 0 ? [fieldChanges.length === 0 ? 'move' : 'update-and-move'] : pauseShape ? ['update', 'pause-unmanaged'] : ['update'];
+  return kinds.includes(step.kind) ? undefined : `kind ${step.kind} does not match its changes (${kinds.join(' or ')})`;
 }
 
 /** Copies only the known fields, so nothing else from the file travels further. */
-function toAppPlan(app: SerialisedPlan['apps'][number]): AppPlan {
+function toAppPlan(app: SerialisedApp): AppPlan {
   const plan: AppPlan = {
     app: app.app,
     fingerprint: app.fingerprint,
-    steps: app.steps.map((step) => ({
-      ruleId: step.ruleId,
-      name: step.name,
-      reasons: [...step.reasons],
-      body: structuredClone(step.body),
-    })),
+    liveRules: app.liveRules,
+    steps: app.steps.map((step) => structuredClone({ ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body, changes: step.changes }) as PlanStep),
     blocked: app.blocked.map((rule) => ({ ...rule, ...(rule.source ? { source: { ...rule.source } } : {}) })),
     unmanaged: app.unmanaged.map((rule) => ({ ruleId: rule.ruleId, name: rule.name })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
+  if (app.restore !== undefined) plan.restore = structuredClone(app.restore);
   return plan;
 }
 

@@ -1,14 +1,15 @@
-// The Plan value object: every app's steps, blocked and unmanaged rules, the counts a
-// summary shows, and the safety checks `apply` runs before sending anything. It is built
-// from freshly planned apps or from a saved plan file, and serialises to the contract §4
-// JSON (display extras are never serialised).
+// The Plan value object (modelled on octoDNS's Plan): every app's steps, blocked and
+// unmanaged rules, the counts a summary shows, and the checks `apply` runs before sending
+// anything. It puts its own steps and changes in order, says the one sentence about blocked
+// rules, and serialises to the plan JSON (docs/behaviour.md, "Plan format").
 import { UserError } from '../errors.js';
-import { appPlansFromJSON, parsePlanText, PLAN_FORMAT_VERSION } from './plan-json.js';
-import { isMove, isUnmanagedPause } from './types.js';
-import type { AppPlan, PlanStep } from './types.js';
+import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './plan-json.js';
+import { excessOf, type MaxChanges } from './safety.js';
+import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep } from './types.js';
 
-export type { AppPlan, BlockedRule, PlanStep, StepDisplay, UnmanagedPolicy, UnmanagedRule } from './types.js';
-export { isMove, isUnmanagedPause } from './types.js';
+export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
+export type { MaxChanges } from './safety.js';
+export type { PlanSnapshot, SerialisedPlan } from './plan-json.js';
 
 /**
  * Counts over all apps. Each PATCH is counted once: `updates` change fields of a managed
@@ -28,34 +29,29 @@ export interface PlanSummary {
   unmanagedKept: number;
 }
 
-/** Either one limit for every app (`--max-changes N`) or a limit per app name (config). */
-export type MaxChanges = number | Readonly<Record<string, number | undefined>>;
+/** What to do about blocked rules, said once under their list. */
+export const BLOCKED_ADVICE = 'Create each in the console under the name shown, or run `botrules import` to write the live rules as files.';
 
-export interface SerialisedPlan {
-  formatVersion: typeof PLAN_FORMAT_VERSION;
-  apps: {
-    app: string;
-    fingerprint: string;
-    steps: Omit<PlanStep, 'display'>[];
-    blocked: AppPlan['blocked'];
-    unmanaged: AppPlan['unmanaged'];
-    liveDigests?: Record<string, string>;
-  }[];
-  summary: Pick<PlanSummary, 'patches' | 'blocked' | 'unmanaged'>;
+export interface PlanOptions {
+  /** Set when the plan was computed from a live snapshot (`plan --live`): it can never be applied. */
+  snapshot?: PlanSnapshot;
 }
 
 export class Plan {
   readonly apps: readonly AppPlan[];
   readonly summary: PlanSummary;
+  readonly snapshot?: PlanSnapshot;
 
-  constructor(apps: readonly AppPlan[]) {
-    this.apps = [...apps];
+  constructor(apps: readonly AppPlan[], options: PlanOptions = {}) {
+    this.apps = apps.map((app) => ({ ...app, steps: inExecutionOrder(app.steps) }));
     this.summary = summarise(this.apps);
+    if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
   }
 
   /** Parsed JSON of a saved plan → Plan. Throws UserError naming `source` when it is not a valid plan. */
   static fromJSON(value: unknown, source = 'the plan file'): Plan {
-    return new Plan(appPlansFromJSON(value, source));
+    const parsed = parsePlan(value, source);
+    return new Plan(parsed.apps, parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot });
   }
 
   /** The text of a saved plan → Plan (JSON syntax errors are UserErrors too). */
@@ -73,59 +69,92 @@ export class Plan {
     return this.summary.blocked === 0;
   }
 
-  /** Throws a UserError listing every blocked rule and what to do, before anything is sent. */
-  raiseIfBlocked(): void {
-    if (this.canApply()) return;
+  /** The one sentence about blocked rules, or undefined when there are none. */
+  blockedSentence(): string | undefined {
     const count = this.summary.blocked;
-    const details = this.apps.flatMap((app) =>
+    if (count === 0) return undefined;
+    const rules = count === 1 ? '1 declared rule does' : `${count} declared rules do`;
+    return `${rules} not exist live, and the API cannot create rules: the plan cannot be applied`;
+  }
+
+  /** Every blocked rule as `app A: "Name" (file:line:col): reason`. */
+  blockedDetails(): string[] {
+    return this.apps.flatMap((app) =>
       app.blocked.map((rule) => {
         const where = rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : '';
         return `app ${app.app}: "${rule.name}"${where}: ${rule.reason}`;
       }),
     );
-    throw new UserError(
-      `the plan cannot be applied: ${count === 1 ? '1 declared rule does' : `${count} declared rules do`} not exist ` +
-        'live, and the API cannot create rules; nothing was sent',
-      details,
-    );
+  }
+
+  /** Throws a UserError listing every blocked rule and what to do, before anything is sent. */
+  raiseIfBlocked(): void {
+    const sentence = this.blockedSentence();
+    if (sentence === undefined) return;
+    throw new UserError(`${sentence}; nothing was sent`, this.blockedDetails());
   }
 
   /**
-   * Throws a UserError when an app's plan has more PATCH requests than its limit allows,
-   * unless `force` is set. Apps without a limit are not checked.
+   * Throws a UserError when an app's plan changes more rules than its limit allows, unless
+   * `force` is set: the configured maxChanges, else the default share (see safety.ts).
    */
   raiseIfUnsafe(options: { maxChanges?: MaxChanges; force: boolean }): void {
-    if (options.force || options.maxChanges === undefined) return;
-    const limits = options.maxChanges;
-    const excesses: string[] = [];
-    for (const app of this.apps) {
-      const limit = typeof limits === 'number' ? limits : limits[app.app];
-      if (limit === undefined || app.steps.length <= limit) continue;
-      const source = typeof limits === 'number' ? `--max-changes ${limit}` : `maxChanges ${limit} (set for this app)`;
-      excesses.push(`plan for app ${app.app} has ${app.steps.length} PATCH requests, more than ${source} allows`);
-    }
+    if (options.force) return;
+    const excesses = this.apps.map((app) => excessOf(app, options.maxChanges)).filter((e): e is string => e !== undefined);
     const [first, ...rest] = excesses;
     if (first === undefined) return;
-    const advice = 'review it and use --force to apply anyway';
+    const advice = 'review it and use --force to apply anyway; nothing was sent';
     if (rest.length === 0) throw new UserError(`${first}; ${advice}`);
     throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
   }
 
-  /** Contract §4 JSON. */
+  /** The plan JSON, formatVersion 2. */
   toJSON(): SerialisedPlan {
     return {
       formatVersion: PLAN_FORMAT_VERSION,
-      apps: this.apps.map((app) => ({
-        app: app.app,
-        fingerprint: app.fingerprint,
-        steps: app.steps.map((step) => ({ ruleId: step.ruleId, name: step.name, reasons: step.reasons, body: step.body })),
-        blocked: app.blocked,
-        unmanaged: app.unmanaged,
-        ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
-      })),
+      ...(this.snapshot === undefined ? {} : { snapshot: { ...this.snapshot } }),
+      apps: this.apps.map(serialiseApp),
       summary: { patches: this.summary.patches, blocked: this.summary.blocked, unmanaged: this.summary.unmanaged },
     };
   }
+}
+
+function serialiseApp(app: AppPlan): SerialisedApp {
+  return {
+    app: app.app,
+    fingerprint: app.fingerprint,
+    liveRules: app.liveRules,
+    steps: app.steps.map((step) => ({ ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body, changes: step.changes })),
+    blocked: app.blocked,
+    unmanaged: app.unmanaged,
+    ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
+    ...(app.restore === undefined ? {} : { restore: app.restore }),
+  };
+}
+
+const KIND_ORDER = { move: 0, 'update-and-move': 0, update: 1, 'pause-unmanaged': 2 } as const;
+
+/**
+ * Moves first in ascending target position (each body's priority is computed for that
+ * order), then field-only updates, then pauses; each step's changes in RULE_FIELDS order,
+ * its position last. The planner emits this order already; a Plan keeps it whatever it is
+ * built from.
+ */
+function inExecutionOrder(steps: readonly PlanStep[]): PlanStep[] {
+  const keyed = steps.map((step, index) => ({ step: withOrderedChanges(step), index }));
+  keyed.sort((a, b) => KIND_ORDER[a.step.kind] - KIND_ORDER[b.step.kind] || target(a.step) - target(b.step) || a.index - b.index);
+  return keyed.map(({ step }) => step);
+}
+
+function target(step: PlanStep): number {
+  return positionChange(step)?.after ?? 0;
+}
+
+const CHANGE_ORDER: readonly Change['field'][] = [...RULE_FIELDS, 'priority'];
+
+function withOrderedChanges<S extends PlanStep>(step: S): S {
+  const changes = [...step.changes].sort((a, b) => CHANGE_ORDER.indexOf(a.field) - CHANGE_ORDER.indexOf(b.field));
+  return { ...step, changes } as S;
 }
 
 export function summarise(apps: readonly AppPlan[]): PlanSummary {
@@ -145,13 +174,11 @@ export function summarise(apps: readonly AppPlan[]): PlanSummary {
 
 /** One app's step counts, each step counted once (see PlanSummary). */
 export function countSteps(steps: readonly PlanStep[]): Pick<PlanSummary, 'updates' | 'moves' | 'pauses'> {
-  let updates = 0;
-  let moves = 0;
-  let pauses = 0;
+  const counts = { updates: 0, moves: 0, pauses: 0 };
   for (const step of steps) {
-    if (isUnmanagedPause(step)) pauses += 1;
-    else if (isMove(step) && Object.keys(step.body).length === 1) moves += 1;
-    else updates += 1;
+    if (step.kind === 'pause-unmanaged') counts.pauses += 1;
+    else if (step.kind === 'move') counts.moves += 1;
+    else counts.updates += 1;
   }
-  return { updates, moves, pauses };
+  return counts;
 }

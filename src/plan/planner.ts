@@ -1,15 +1,14 @@
 // The planner: declared rules + one LIST of live rules → the PATCH requests that make the
-// live rules equal the rule files, fewest first (contract §4). Pure and synchronous: no
+// live rules equal the rule files, fewest first (docs/behaviour.md, "Plan semantics"). Pure and synchronous: no
 // I/O, no clock, no randomness; everything it needs is passed in.
 import type { Problem } from '../errors.js';
-import type { DeclaredRule, LiveRule, PatchBody, Rule, SourceLocation } from '../rules/model.js';
+import type { DeclaredRule, LiveRule, PatchBody, SourceLocation } from '../rules/model.js';
 import { canonicalJson, changedFields, identicalInOrder, type RuleField } from './canonical.js';
 import { inPriorityOrder, liveSnapshot } from './fingerprint.js';
 import { matchRules, problemAt, type Match } from './match.js';
 import { desiredOrder, planMoves, type KeepWeight, type Move } from './order.js';
-import { PRIORITY_REASON, UNMANAGED_REASON } from './types.js';
 import type { UnmanagedPolicy } from '../rules/config.js';
-import type { AppPlan, PlanStep } from './types.js';
+import type { AppPlan, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
 
 export interface PlanInput {
   app: string;
@@ -56,6 +55,7 @@ export function planApp(input: PlanInput): PlanResult {
   const plan: AppPlan = {
     app: input.app,
     fingerprint: snapshot.fingerprint,
+    liveRules: live.length,
     steps: [
       ...moveSteps(moves, live, changes),
       ...fieldOnlySteps(matched.matches, changes, new Set(moves.map((m) => m.ruleId))),
@@ -79,44 +79,41 @@ function fieldChanges(match: Match, jsonOf: (rule: LiveRule) => string): FieldCh
   return { match, fields: same ? [] : changedFields(match.live, match.declared) };
 }
 
-/** The declared values of the changed fields, as the user wrote them. */
-function declaredBody(change: FieldChanges | undefined): PatchBody {
+/**
+ * Each changed field with its live value and the declared value as the user wrote it (the
+ * value sent), and the body that sends exactly the after values.
+ */
+function changesOf(change: FieldChanges | undefined): { changes: FieldChange[]; body: PatchBody } {
+  const changes: FieldChange[] = [];
   const body: PatchBody = {};
-  if (change === undefined) return body;
-  const declared = change.match.declared;
+  if (change === undefined) return { changes, body };
+  const { live, declared } = change.match;
   for (const field of change.fields) {
-    if (field === 'name') body.name = declared.name;
-    else if (field === 'description') body.description = declared.description ?? '';
-    else if (field === 'status') body.status = declared.status ?? 'active';
-    else if (field === 'actions') body.actions = [...declared.actions];
-    else body.conditions = structuredClone(declared.conditions);
+    if (field === 'name') changes.push({ field, before: live.name, after: (body.name = declared.name) });
+    else if (field === 'description') {
+      changes.push({ field, before: live.description ?? '', after: (body.description = declared.description ?? '') });
+    } else if (field === 'status') {
+      changes.push({ field, before: live.status ?? 'active', after: (body.status = declared.status ?? 'active') });
+    } else if (field === 'actions') {
+      body.actions = [...declared.actions];
+      changes.push({ field, before: [...live.actions], after: [...declared.actions] });
+    } else {
+      body.conditions = structuredClone(declared.conditions);
+      changes.push({ field, before: structuredClone(live.conditions), after: structuredClone(declared.conditions) });
+    }
   }
-  return body;
-}
-
-/** The rule as it will be once `body` is sent (priority aside), for rendering. */
-function afterBody(rule: LiveRule, body: PatchBody): Rule {
-  const { priority: _priority, ...fields } = body;
-  return { ...plainRule(rule), ...fields };
-}
-
-function plainRule(rule: LiveRule): Rule {
-  const { priority: _priority, ...fields } = rule;
-  return fields;
+  return { changes, body };
 }
 
 function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: ReadonlyMap<string, FieldChanges>): PlanStep[] {
-  return moves.map((move) => {
+  return moves.map((move): PlanStep => {
     const rule = live[move.from] as LiveRule;
     const change = changes.get(move.ruleId);
-    const fields = declaredBody(change);
-    return {
-      ruleId: move.ruleId,
-      name: change?.match.declared.name ?? rule.name,
-      reasons: [...(change?.fields ?? []), PRIORITY_REASON],
-      body: { ...fields, priority: move.priority },
-      display: { from: move.from, to: move.to, before: plainRule(rule), after: afterBody(rule, fields) },
-    };
+    const fields = changesOf(change);
+    const position = { field: 'priority' as const, before: move.from, after: move.to };
+    const common = { ruleId: move.ruleId, name: change?.match.declared.name ?? rule.name, body: { ...fields.body, priority: move.priority } };
+    if (fields.changes.length === 0) return { ...common, kind: 'move', changes: [position] };
+    return { ...common, kind: 'update-and-move', changes: [...fields.changes, position] };
   });
 }
 
@@ -129,28 +126,22 @@ function fieldOnlySteps(
   for (const match of matches) {
     const change = changes.get(match.live.ruleId);
     if (change === undefined || change.fields.length === 0 || moved.has(match.live.ruleId)) continue;
-    const body = declaredBody(change);
-    steps.push({
-      ruleId: match.live.ruleId,
-      name: match.declared.name,
-      reasons: [...change.fields],
-      body,
-      display: { before: plainRule(match.live), after: afterBody(match.live, body) },
-    });
+    const fields = changesOf(change);
+    steps.push({ ruleId: match.live.ruleId, name: match.declared.name, kind: 'update', body: fields.body, changes: fields.changes });
   }
   return steps;
 }
 
 /** Policy `pause`: active unmanaged rules are paused where they stand. */
-function pauseSteps(unmanaged: readonly LiveRule[]): PlanStep[] {
+function pauseSteps(unmanaged: readonly LiveRule[]): PauseUnmanagedStep[] {
   return unmanaged
     .filter((rule) => rule.status === 'active')
     .map((rule) => ({
       ruleId: rule.ruleId,
       name: rule.name,
-      reasons: [UNMANAGED_REASON],
-      body: { status: 'paused' as const },
-      display: { before: plainRule(rule), after: { ...plainRule(rule), status: 'paused' as const } },
+      kind: 'pause-unmanaged',
+      body: { status: 'paused' },
+      changes: [{ field: 'status', before: 'active', after: 'paused' }],
     }));
 }
 

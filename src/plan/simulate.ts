@@ -1,4 +1,4 @@
-// What the live rules become when steps run on a list-move server (contract §4): the rule
+// What the live rules become when steps run on a list-move server (docs/behaviour.md, "Plan semantics"): the rule
 // leaves its index, the others close the gap, and it is inserted at the index it is sent;
 // a body without `priority` changes fields only.
 import { UserError } from '../errors.js';

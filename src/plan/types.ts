@@ -1,33 +1,70 @@
 // The shapes a plan is made of. A plan is data: it can be printed, saved as JSON
-// (contract §4) and loaded back, and `apply` sends exactly the bodies it holds.
+// (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
+// it holds. Every step says what kind of change it is and carries each changed field with
+// its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
 import type { PatchBody, Rule, SourceLocation } from '../rules/model.js';
 
-/** What to do with live rules that no rule file declares (contract §4); set per app in the config. */
+/** What to do with live rules that no rule file declares; set per app in the config. */
 export type { UnmanagedPolicy } from '../rules/config.js';
 
-/** One PATCH request, in execution order. */
-export interface PlanStep {
+/** The top-level rule fields a PATCH can change, in the order changes and bodies list them. */
+export const RULE_FIELDS = ['name', 'description', 'status', 'actions', 'conditions'] as const;
+export type RuleField = (typeof RULE_FIELDS)[number];
+
+/** One changed rule field: the live value and the value the step sends. */
+export type FieldChange = { [F in RuleField]: { field: F; before: Rule[F]; after: Rule[F] } }[RuleField];
+
+/**
+ * A change of position. `before` is the rule's 0-based index in the live list before the
+ * plan runs, `after` its index once the whole plan has run (API priorities; the console
+ * shows them plus one). The body's `priority` is the index to insert at when the step runs.
+ */
+export interface PositionChange {
+  field: 'priority';
+  before: number;
+  after: number;
+}
+
+export type Change = FieldChange | PositionChange;
+
+export const STEP_KINDS = ['update', 'move', 'update-and-move', 'pause-unmanaged'] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
+interface StepCommon {
   ruleId: string;
   /** The rule's name once the step has run (the declared name; the live name for unmanaged rules). */
   name: string;
-  /** Changed top-level fields in a fixed order, then `priority` for a move, or `unmanaged` for a pause. */
-  reasons: string[];
   /** Exactly what is sent; never holds `ruleId`. */
   body: PatchBody;
-  /** Only for rendering a freshly computed plan; never serialised (a loaded plan has none). */
-  display?: StepDisplay;
 }
 
-export interface StepDisplay {
-  /** 0-based index in the live list before the plan runs. */
-  from?: number;
-  /** 0-based index in the live list once the whole plan has run. */
-  to?: number;
-  /** The rule as it is live. */
-  before?: Rule;
-  /** The rule as it will be once the step has run. */
-  after?: Rule;
+/** Changes fields of a managed rule where it stands. */
+export interface UpdateStep extends StepCommon {
+  kind: 'update';
+  changes: FieldChange[];
 }
+
+/** Moves a managed rule whose fields are already right. */
+export interface MoveStep extends StepCommon {
+  kind: 'move';
+  changes: [PositionChange];
+}
+
+/** Changes fields of a managed rule and moves it, in one PATCH. */
+export interface UpdateAndMoveStep extends StepCommon {
+  kind: 'update-and-move';
+  /** The field changes, then the position change last. */
+  changes: Change[];
+}
+
+/** Pauses an active live rule that no rule file declares (policy `pause`). */
+export interface PauseUnmanagedStep extends StepCommon {
+  kind: 'pause-unmanaged';
+  changes: [{ field: 'status'; before: 'active'; after: 'paused' }];
+}
+
+/** One PATCH request, in execution order. */
+export type PlanStep = UpdateStep | MoveStep | UpdateAndMoveStep | PauseUnmanagedStep;
 
 /** A declared rule with no live counterpart: the API cannot create rules. */
 export interface BlockedRule {
@@ -48,22 +85,35 @@ export interface AppPlan {
   app: string;
   /** `sha256:<hex>` of the live rules the plan was computed from (see fingerprint.ts). */
   fingerprint: string;
+  /** How many live rules the app had when the plan was computed (the base of the change limit). */
+  liveRules: number;
   steps: PlanStep[];
   blocked: BlockedRule[];
   unmanaged: UnmanagedRule[];
   /** Digest of every live rule (ruleId → `sha256:<hex>`), so a stale plan can name what changed. */
   liveDigests?: Record<string, string>;
+  /**
+   * Only in an undo plan: the rules as they were before the apply it undoes, in priority
+   * order. `apply` runs an undo plan only when its steps are exactly the ones that take the
+   * live rules back to these.
+   */
+  restore?: RestoredRule[];
 }
 
-/** A move is a step whose body carries `priority`: it runs alone, in plan order. */
-export function isMove(step: Pick<PlanStep, 'body'>): boolean {
-  return step.body.priority !== undefined;
+/** A rule as it was live: its fields, id and priority. */
+export type RestoredRule = Rule & { ruleId: string; priority: number };
+
+/** A move runs alone, in plan order: its body carries `priority`. */
+export function isMove(step: PlanStep): step is MoveStep | UpdateAndMoveStep {
+  return step.kind === 'move' || step.kind === 'update-and-move';
 }
 
-/** A pause of an unmanaged rule (policy `pause`). */
-export function isUnmanagedPause(step: Pick<PlanStep, 'reasons'>): boolean {
-  return step.reasons.includes(UNMANAGED_REASON);
+/** The position change of a move, if the step is one. */
+export function positionChange(step: PlanStep): PositionChange | undefined {
+  return (step.changes as readonly Change[]).find((change): change is PositionChange => change.field === 'priority');
 }
 
-export const UNMANAGED_REASON = 'unmanaged';
-export const PRIORITY_REASON = 'priority';
+/** The changed rule fields of a step (its position aside), in RULE_FIELDS order. */
+export function fieldChanges(step: PlanStep): FieldChange[] {
+  return (step.changes as readonly Change[]).filter((change): change is FieldChange => change.field !== 'priority');
+}

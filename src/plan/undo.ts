@@ -3,7 +3,8 @@
 // apply (simulated under list-move semantics) back to the rules as they were, every rule
 // pinned by ruleId; so it restores exactly the before values of the changed fields, moves
 // as few rules as possible, and carries the fingerprint of the after-state, which makes
-// `apply --plan undo.json` refuse to run over anything else.
+// `apply --plan undo.json` refuse to run over anything else. It also records the rules as
+// they were (`restore`), so apply can check its steps lead back to exactly them.
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import { inPriorityOrder } from './fingerprint.js';
 import { planApp } from './planner.js';
@@ -12,14 +13,22 @@ import type { AppPlan } from './types.js';
 
 /** `liveBefore` must be the live rules `plan` was computed from (same fingerprint). */
 export function undoAppPlan(plan: AppPlan, liveBefore: readonly LiveRule[]): AppPlan {
-  const liveAfter = simulateSteps(liveBefore, plan.steps);
-  const restored = inPriorityOrder(liveBefore).map((rule, index) => asPinnedDeclared(rule, plan.app, index));
-  const undo = planApp({ app: plan.app, declared: restored, live: liveAfter, unmanaged: 'keep' });
-  if (undo.problems.length > 0) {
-    // Every restored rule is pinned to a rule id present in liveAfter; a problem is a bug.
-    throw new Error(`undo plan of app ${plan.app}: ${undo.problems.map((p) => p.message).join('; ')}`);
+  return restoringPlan(plan.app, liveBefore, simulateSteps(liveBefore, plan.steps));
+}
+
+/**
+ * The plan that takes `liveNow` back to exactly `restore` (rules matched by ruleId; live
+ * rules not in `restore` are left alone), recording `restore` in the plan. Every restored
+ * rule must be live: callers pass rules listed from the same app, so a problem is a bug.
+ */
+export function restoringPlan(app: string, restore: readonly LiveRule[], liveNow: readonly LiveRule[]): AppPlan {
+  const ordered = inPriorityOrder(restore);
+  const declared = ordered.map((rule, index) => asPinnedDeclared(rule, app, index));
+  const planned = planApp({ app, declared, live: liveNow, unmanaged: 'keep' });
+  if (planned.problems.length > 0) {
+    throw new Error(`restoring app ${app}: ${planned.problems.map((p) => p.message).join('; ')}`);
   }
-  return undo.plan;
+  return { ...planned.plan, restore: ordered.map((rule) => structuredClone(rule)) };
 }
 
 function asPinnedDeclared(rule: LiveRule, app: string, index: number): DeclaredRule {

@@ -28,8 +28,20 @@ function recordingApi(failFor: Set<string> = new Set()) {
   return { api, calls, maxInFlight: () => maxInFlight };
 }
 
-const field = (ruleId: string): PlanStep => ({ ruleId, name: ruleId, reasons: ['description'], body: { description: ruleId } });
-const move = (ruleId: string, priority: number): PlanStep => ({ ruleId, name: ruleId, reasons: ['priority'], body: { priority } });
+const field = (ruleId: string): PlanStep => ({
+  ruleId,
+  name: ruleId,
+  kind: 'update',
+  body: { description: ruleId },
+  changes: [{ field: 'description', before: '', after: ruleId }],
+});
+const move = (ruleId: string, priority: number): PlanStep => ({
+  ruleId,
+  name: ruleId,
+  kind: 'move',
+  body: { priority },
+  changes: [{ field: 'priority', before: priority + 1, after: priority }],
+});
 
 describe('executeSteps', () => {
   it('runs field-only updates concurrently up to the limit', async () => {

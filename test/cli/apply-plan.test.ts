@@ -54,10 +54,19 @@ describe('apply --plan', () => {
   });
 
   it('refuses a plan file that is not a plan', async () => {
-    await writeFile(path.join(project.dir, 'plan.json'), '{"formatVersion": 1, "apps": [{"app": "default"}]}');
+    await writeFile(path.join(project.dir, 'plan.json'), '{"formatVersion": 2, "apps": [{"app": "default"}]}');
     const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('plan.json is not a valid botrules plan');
+    expect(emu.emulator.log).toHaveLength(0);
+  });
+
+  it('refuses a plan of formatVersion 1 with what to do, before any request', async () => {
+    await writeFile(path.join(project.dir, 'plan.json'), '{"formatVersion": 1, "apps": [], "summary": {"patches": 0, "blocked": 0, "unmanaged": 0}}');
+    const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: plan.json is not a plan this botrules can apply: it has formatVersion 1, and this version reads formatVersion 2');
+    expect(result.stderr).toContain('Write the plan again with this version: botrules plan --out FILE');
     expect(emu.emulator.log).toHaveLength(0);
   });
 

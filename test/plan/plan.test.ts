@@ -31,31 +31,61 @@ describe('Plan', () => {
     expect(new Plan([movesOnly.plan]).summary).toEqual(expect.objectContaining({ patches: 1, moves: 1, updates: 0 }));
   });
 
-  test('toJSON is the contract format without display extras', () => {
+  test('toJSON is formatVersion 2 with typed steps', () => {
     const json = new Plan([samplePlan()]).toJSON();
     expect(Object.keys(json)).toEqual(['formatVersion', 'apps', 'summary']);
-    expect(json.formatVersion).toBe(1);
+    expect(json.formatVersion).toBe(2);
     expect(json.summary).toEqual({ patches: 2, blocked: 1, unmanaged: 2 });
     const [app] = json.apps;
-    expect(Object.keys(app ?? {})).toEqual(['app', 'fingerprint', 'steps', 'blocked', 'unmanaged', 'liveDigests']);
+    expect(Object.keys(app ?? {})).toEqual(['app', 'fingerprint', 'liveRules', 'steps', 'blocked', 'unmanaged', 'liveDigests']);
+    expect(app?.liveRules).toBe(5);
     expect(app?.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
-    for (const step of app?.steps ?? []) expect(Object.keys(step)).toEqual(['ruleId', 'name', 'reasons', 'body']);
-    expect(JSON.stringify(json)).not.toContain('display');
+    for (const step of app?.steps ?? []) expect(Object.keys(step)).toEqual(['ruleId', 'name', 'kind', 'body', 'changes']);
+    expect(app?.steps.map((s) => s.kind)).toEqual(['update-and-move', 'update']);
   });
 
-  test('fromJSON(toJSON) round-trips through JSON text', () => {
+  test('a snapshot plan records when the snapshot was taken, and keeps it through JSON', () => {
+    const plan = new Plan([samplePlan()], { snapshot: { takenAt: '2026-01-02T03:04:05.000Z' } });
+    expect(plan.toJSON().snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
+    expect(Plan.parse(JSON.stringify(plan), 'plan.json').snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
+  });
+
+  test('fromJSON(toJSON) round-trips through JSON text, changes included', () => {
     const original = new Plan([samplePlan('pause')]);
     const loaded = Plan.parse(JSON.stringify(original), 'plan.json');
     expect(loaded.toJSON()).toEqual(original.toJSON());
-    expect(loaded.apps[0]?.steps.every((s) => s.display === undefined)).toBe(true);
+    expect(loaded.apps).toEqual(original.apps);
   });
 
   test.each([
     ['not JSON', '{', 'plan.json is not a botrules plan: it is not valid JSON'],
-    ['another format version', '{"formatVersion":2,"apps":[],"summary":{}}', 'plan.json is not a plan this botrules can apply: it has formatVersion 2'],
+    [
+      'formatVersion 1',
+      '{"formatVersion":1,"apps":[],"summary":{}}',
+      'plan.json is not a plan this botrules can apply: it has formatVersion 1, and this version reads formatVersion 2 (older plans do not record',
+    ],
+    ['a newer version', '{"formatVersion":3,"apps":[],"summary":{}}', 'it has formatVersion 3, and this version reads formatVersion 2'],
     ['no version', '[]', 'it has no formatVersion'],
   ])('a file that is %s is refused with a clear sentence', (_what, text, message) => {
     expect(thrown(() => Plan.parse(text, 'plan.json')).message).toContain(message);
+  });
+
+  type Editable = { apps: { steps: Record<string, unknown>[]; unmanaged: { ruleId: string }[] }[] };
+  const edited = (edit: (json: Editable) => void): Editable => {
+    const json = JSON.parse(JSON.stringify(new Plan([samplePlan('pause')]))) as Editable;
+    edit(json);
+    return json;
+  };
+
+  test.each([
+    ['a body that sends other values than its changes', (j: Editable) => ((j.apps[0]!.steps[1]!.body as Record<string, unknown>).status = 'active'), 'apps[0].steps[1]: the body does not send exactly the after values of its changes'],
+    ['a kind that does not match', (j: Editable) => (j.apps[0]!.steps[1]!.kind = 'move'), 'apps[0].steps[1]: kind move does not match its changes (update or pause-unmanaged)'],
+    ['a move without priority in its body', (j: Editable) => delete (j.apps[0]!.steps[0]!.body as Record<string, unknown>).priority, 'the body has a priority exactly when a change moves the rule'],
+    ['a step with no changes', (j: Editable) => { j.apps[0]!.steps[1]!.changes = []; j.apps[0]!.steps[1]!.body = {}; }, 'apps[0].steps[1].changes: must NOT have fewer than 1 items'],
+    ['a ruleId with a slash', (j: Editable) => (j.apps[0]!.steps[1]!.ruleId = '../x'), 'apps[0].steps[1].ruleId: must match pattern'],
+    ['an unmanaged ruleId too long', (j: Editable) => (j.apps[0]!.unmanaged[0]!.ruleId = 'a'.repeat(129)), 'apps[0].unmanaged[0].ruleId: must match pattern'],
+  ])('%s is refused and located', (_what, edit, message) => {
+    expect(thrown(() => Plan.fromJSON(edited(edit), 'plan.json')).message).toContain(message);
   });
 
   test('a body with ruleId (or any unknown field) is refused and located', () => {
@@ -72,17 +102,63 @@ describe('Plan', () => {
     expect(() => plan.raiseIfUnsafe({ maxChanges: 1, force: true })).not.toThrow();
     expect(() => plan.raiseIfUnsafe({ force: false })).not.toThrow();
     expect(thrown(() => plan.raiseIfUnsafe({ maxChanges: 1, force: false })).message).toBe(
-      'plan for app default has 2 PATCH requests, more than --max-changes 1 allows; review it and use --force to apply anyway',
+      'plan for app default has 2 PATCH requests, more than --max-changes 1 allows; review it and use --force to apply anyway; nothing was sent',
     );
     expect(thrown(() => plan.raiseIfUnsafe({ maxChanges: { default: 1 }, force: false })).message).toContain('maxChanges 1');
     expect(() => plan.raiseIfUnsafe({ maxChanges: { other: 1 }, force: false })).not.toThrow();
+  });
+
+  describe('the default change limit (no maxChanges configured)', () => {
+    /** `total` live rules, of which the first `changed` get a new description. */
+    function planChanging(changed: number, total: number): Plan {
+      const names = Array.from({ length: total }, (_, i) => `r${i}`);
+      const live = liveRules(names.map((n) => rule(n)));
+      const declared = declaredRules(names.map((n, i) => rule(n, i < changed ? { description: 'changed' } : {})));
+      return new Plan([planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan]);
+    }
+
+    test.each([
+      [10, 10, false],
+      [11, 100, false],
+      [30, 100, false],
+      [31, 100, true],
+      [11, 20, true],
+      [11, 36, true],
+      [11, 37, false],
+    ])('%i of %i live rules changed: refused %s', (changed, total, refused) => {
+      const plan = planChanging(changed, total);
+      expect(plan.summary.patches).toBe(changed);
+      const check = () => plan.raiseIfUnsafe({ force: false });
+      if (refused) expect(check).toThrow(UserError);
+      else expect(check).not.toThrow();
+      expect(() => plan.raiseIfUnsafe({ force: true })).not.toThrow();
+    });
+
+    test('the refusal names the counts and the setting; a configured maxChanges replaces the default', () => {
+      const plan = planChanging(31, 100);
+      expect(thrown(() => plan.raiseIfUnsafe({ force: false })).message).toBe(
+        'plan for app default changes 31 of its 100 live rules (31 %), more than the default limit of 30 % ' +
+          '(when more than 10 rules change); set maxChanges for the app in botrules.yaml, or --max-changes, to choose a limit; ' +
+          'review it and use --force to apply anyway; nothing was sent',
+      );
+      expect(() => plan.raiseIfUnsafe({ maxChanges: { default: 40 }, force: false })).not.toThrow();
+      expect(() => plan.raiseIfUnsafe({ maxChanges: 31, force: false })).not.toThrow();
+      expect(() => plan.raiseIfUnsafe({ maxChanges: { other: 40 }, force: false })).toThrow('default limit of 30 %');
+    });
+
+    test('pausing every unmanaged rule (an empty rules directory) is refused', () => {
+      const live = liveRules(Array.from({ length: 12 }, (_, i) => rule(`r${i}`)));
+      const plan = new Plan([planApp({ app: 'default', declared: [], live, unmanaged: 'pause' }).plan]);
+      expect(plan.summary.pauses).toBe(12);
+      expect(thrown(() => plan.raiseIfUnsafe({ force: false })).message).toContain('changes 12 of its 12 live rules (100 %)');
+    });
   });
 
   test('a plan with blocked rules cannot be applied; the error lists them with what to do', () => {
     const plan = new Plan([samplePlan()]);
     expect(plan.canApply()).toBe(false);
     const error = thrown(() => plan.raiseIfBlocked());
-    expect(error.message).toContain('1 declared rule does not exist live');
+    expect(error.message).toBe('1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied; nothing was sent');
     expect(error.details).toEqual([expect.stringMatching(/^app default: "missing" \(rules\/10-main\.yaml:32:5\): .*botrules import/)]);
     expect(new Plan([]).canApply()).toBe(true);
     expect(new Plan([]).hasChanges()).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { planApp } from '../../src/plan/planner.js';
-import { isMove } from '../../src/plan/types.js';
+import { isMove, positionChange } from '../../src/plan/types.js';
 import { conditionsFor, declaredFromLive, declaredRules, idOf, liveRules, rule } from './fixtures.js';
 import { ModelServer } from './model-server.js';
 
@@ -50,7 +50,7 @@ describe('matching', () => {
     const { plan, problems } = planApp({ ...base, declared: declaredRules([rule('new', { ruleId: idOf('old'), conditions: conditionsFor('old') })]), live });
     expect(problems).toEqual([]);
     expect(plan.steps).toEqual([
-      expect.objectContaining({ ruleId: idOf('old'), name: 'new', reasons: ['name'], body: { name: 'new' } }),
+      { ruleId: idOf('old'), name: 'new', kind: 'update', body: { name: 'new' }, changes: [{ field: 'name', before: 'old', after: 'new' }] },
     ]);
   });
 
@@ -85,7 +85,9 @@ describe('unmanaged policies', () => {
 
   test('pause pauses the active unmanaged rules in place', () => {
     const { plan } = planApp({ ...base, unmanaged: 'pause', declared, live });
-    expect(plan.steps.map((s) => [s.ruleId, s.reasons, s.body])).toEqual([[idOf('u1'), ['unmanaged'], { status: 'paused' }]]);
+    expect(plan.steps).toEqual([
+      { ruleId: idOf('u1'), name: 'u1', kind: 'pause-unmanaged', body: { status: 'paused' }, changes: [{ field: 'status', before: 'active', after: 'paused' }] },
+    ]);
   });
 
   test('fail reports the unmanaged rules at the policy location', () => {
@@ -128,7 +130,11 @@ describe('bodies', () => {
     const declared = declaredRules([rule('a', { description: 'new', actions: ['allow', 'hardBlock'] })]);
     const { plan } = planApp({ ...base, declared, live });
     expect(plan.steps).toHaveLength(1);
-    expect(plan.steps[0]?.reasons).toEqual(['description', 'actions']);
+    expect(plan.steps[0]?.kind).toBe('update');
+    expect(plan.steps[0]?.changes).toEqual([
+      { field: 'description', before: 'old', after: 'new' },
+      { field: 'actions', before: ['hardBlock'], after: ['allow', 'hardBlock'] },
+    ]);
     expect(plan.steps[0]?.body).toEqual({ description: 'new', actions: ['allow', 'hardBlock'] });
   });
 
@@ -138,7 +144,7 @@ describe('bodies', () => {
     conditions.children[0]?.children.push({ conditionType: 'header', fieldOption: 'x-bot', operator: '$exists' });
     const { plan } = planApp({ ...base, declared: declaredRules([rule('a', { conditions })]), live });
     expect(plan.steps[0]?.body).toEqual({ conditions });
-    expect(plan.steps[0]?.reasons).toEqual(['conditions']);
+    expect(plan.steps[0]?.changes).toEqual([{ field: 'conditions', before: conditionsFor('a'), after: conditions }]);
   });
 
   test('reordered leaves, a single $in string and a missing description are not changes', () => {
@@ -174,7 +180,16 @@ describe('bodies', () => {
     const declared = declaredRules([rule('c', { description: 'now first' }), rule('a'), rule('b')]);
     const { plan } = planApp({ ...base, declared, live });
     expect(plan.steps).toEqual([
-      expect.objectContaining({ ruleId: idOf('c'), reasons: ['description', 'priority'], body: { description: 'now first', priority: 0 } }),
+      {
+        ruleId: idOf('c'),
+        name: 'c',
+        kind: 'update-and-move',
+        body: { description: 'now first', priority: 0 },
+        changes: [
+          { field: 'description', before: '', after: 'now first' },
+          { field: 'priority', before: 2, after: 0 },
+        ],
+      },
     ]);
   });
 });
@@ -207,7 +222,8 @@ describe('order', () => {
     const { plan } = planApp({ ...base, declared, live });
     const moves = plan.steps.filter(isMove);
     expect(plan.steps.slice(0, moves.length)).toEqual(moves);
-    expect(moves.map((s) => s.display?.to)).toEqual([...moves.map((s) => s.display?.to)].sort());
+    const targets = moves.map((s) => positionChange(s)?.after);
+    expect(targets).toEqual([...targets].sort());
     const server = new ModelServer(live);
     for (const step of plan.steps) server.patch(step.ruleId, step.body);
     expect(namesInOrder(server)).toEqual(['e', 'a', 'b', 'd', 'c']);
@@ -221,10 +237,10 @@ describe('order', () => {
     expect(plan.steps[0]).toEqual(expect.objectContaining({ name: 'b', body: { description: 'd', priority: 0 } }));
   });
 
-  test('the display of a move gives live and final positions', () => {
+  test('a move records its live and final positions', () => {
     const live = liveRules([rule('a'), rule('b'), rule('c')]);
     const { plan } = planApp({ ...base, declared: declaredRules([rule('c'), rule('a'), rule('b')]), live });
-    expect(plan.steps[0]?.display).toEqual(expect.objectContaining({ from: 2, to: 0 }));
+    expect(plan.steps[0]).toEqual({ ruleId: idOf('c'), name: 'c', kind: 'move', body: { priority: 0 }, changes: [{ field: 'priority', before: 2, after: 0 }] });
   });
 
   test('plan of the live rules against themselves is empty', () => {

@@ -5,7 +5,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { planApp } from '../../src/plan/planner.js';
 import { undoAppPlan } from '../../src/plan/undo.js';
-import type { AppPlan } from '../../src/plan/types.js';
+import { fieldChanges, positionChange, type AppPlan } from '../../src/plan/types.js';
 import { ModelServer, sameRuleFields } from './model-server.js';
 import { bruteForceLowerBound, dpLowerBound, expectedOrder, matchedDeclared } from './oracle.js';
 import { scenarios, type Scenario } from './scenarios.js';
@@ -60,6 +60,37 @@ describe('planner properties (model server, list-move)', () => {
     );
   });
 
+  test('each step carries its changes: live value before, body value after, kind from the changes', () => {
+    fc.assert(
+      fc.property(scenarios({ maxRules: 120 }), (s) => {
+        const planned = plan(s);
+        const live = new Map(s.live.map((r, index) => [r.ruleId, { ...r, index }]));
+        const finalOrder = expectedOrder(s);
+        for (const step of planned.steps) {
+          const before = live.get(step.ruleId)!;
+          const fields = fieldChanges(step);
+          const position = positionChange(step);
+          // The body sends exactly the after values (and priority for a move).
+          const { priority, ...sent } = step.body;
+          expect(sent).toEqual(Object.fromEntries(fields.map((c) => [c.field, c.after])));
+          expect(priority !== undefined).toBe(position !== undefined);
+          // Each before value is the live value; applying the changes to the live rule gives the rule the body makes.
+          for (const change of fields) expect(change.before).toEqual(before[change.field]);
+          const changed = { ...before, ...Object.fromEntries(fields.map((c) => [c.field, c.after])) };
+          expect(changed).toEqual({ ...before, ...sent });
+          // A move goes from the live position to the final one.
+          if (position !== undefined) expect([position.before, position.after]).toEqual([before.index, finalOrder.indexOf(step.ruleId)]);
+          const kind = position === undefined ? (s.unmanaged.has(step.ruleId) ? 'pause-unmanaged' : 'update') : fields.length === 0 ? 'move' : 'update-and-move';
+          expect(step.kind).toBe(kind);
+        }
+        // No two moves end at the same position.
+        const targets = planned.steps.map(positionChange).filter((p) => p !== undefined).map((p) => p.after);
+        expect(new Set(targets).size).toBe(targets.length);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   test('the PATCH count equals the brute-force lower bound (n ≤ 6)', () => {
     fc.assert(
       fc.property(scenarios({ maxRules: 6 }), (s) => {
@@ -85,6 +116,17 @@ describe('planner properties (model server, list-move)', () => {
         const undo = undoAppPlan(forward, s.live);
         const server = new ModelServer(s.live);
         run(server, forward);
+        // The undo plan's changes go from the state after the forward plan back to the live rules.
+        const after = new Map(server.list().map((r) => [r.ruleId, r]));
+        const original = new Map(s.live.map((r) => [r.ruleId, r]));
+        for (const step of undo.steps) {
+          for (const change of fieldChanges(step)) {
+            expect(change.before).toEqual(after.get(step.ruleId)![change.field]);
+            expect(change.after).toEqual(original.get(step.ruleId)![change.field]);
+          }
+          const position = positionChange(step);
+          if (position !== undefined) expect([position.before, position.after]).toEqual([after.get(step.ruleId)!.priority, original.get(step.ruleId)!.priority]);
+        }
         run(server, undo);
         expect(server.list()).toEqual(s.live);
       }),

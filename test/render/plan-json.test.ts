@@ -20,7 +20,7 @@ describe('json plan renderer', () => {
     expect(validate(value) ? [] : validate.errors).toEqual([]);
   });
 
-  test('it is exactly the contract object, indented, ending with a newline', () => {
+  test('it is exactly the plan object, indented, ending with a newline', () => {
     const plan = samplePlan();
     const out = render(json, plan);
     expect(out).toBe(`${JSON.stringify(plan.toJSON(), null, 2)}\n`);
@@ -29,8 +29,12 @@ describe('json plan renderer', () => {
     expect(value.apps[0]?.steps[0]).toEqual({
       ruleId: 'id-b',
       name: 'b',
-      reasons: ['description', 'priority'],
+      kind: 'update-and-move',
       body: { description: 'new', priority: 0 },
+      changes: [
+        { field: 'description', before: '', after: 'new' },
+        { field: 'priority', before: 1, after: 0 },
+      ],
     });
   });
 

@@ -24,16 +24,24 @@ describe('markdown plan renderer', () => {
     expect(out).toContain('**Plan: 2 to update, 0 to move, 1 unmanaged to pause, 1 blocked, 1 unmanaged kept**');
     expect(out).toContain('| app | to update | to move | to pause | blocked | unmanaged kept | PATCH requests |\n| --- |');
     expect(out).toContain('| default | 2 | 0 | 1 | 1 | 1 | 3 |\n\n');
-    expect(out).toContain('> [!WARNING]\n> 1 declared rule does not exist live, and the API cannot create rules: this plan cannot be applied.');
-    expect(out).toContain('> - **missing** (`rules/10-main.yaml:32:5`): no live rule is named');
-    // The planner's own command names stay code spans, not escaped backticks.
-    expect(out).toContain('or run `botrules import` to write the live rules as files');
+    expect(out).toContain(
+      '> [!WARNING]\n> 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied. ' +
+        'Create each in the console under the name shown, or run `botrules import` to write the live rules as files.\n>\n',
+    );
+    expect(out).toContain('> - **missing** (`rules/10-main.yaml:32:5`)\n');
     expect(out).toContain(
       '<details><summary><b>b</b> <code>id-b</code>: updates description; moves from position 2 to 1</summary>\n\n```diff\n',
     );
     expect(out).toContain('-description: ""\n+description: new\n');
     expect(out.match(/<details>/g)).toHaveLength(3);
     expect(out.match(/<\/details>/g)).toHaveLength(3);
+    // The summary again last, where a long plan ends.
+    expect(out.endsWith('\n**Plan: 2 to update, 0 to move, 1 unmanaged to pause, 1 blocked, 1 unmanaged kept**\n')).toBe(true);
+  });
+
+  test('a saved plan and an undo plan render exactly like the fresh plan', () => {
+    const fresh = samplePlan('pause');
+    expect(render(markdown, Plan.parse(JSON.stringify(fresh), 'plan.json'))).toBe(render(markdown, fresh));
   });
 
   test('no changes', () => {

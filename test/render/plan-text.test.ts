@@ -1,6 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../src/render/plan/index.js';
+import { planApp } from '../../src/plan/planner.js';
+import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { emptyPlan, movePlan, render, samplePlan } from './plan-fixtures.js';
 
 const text = await loadPlanRenderer('text');
@@ -15,9 +17,15 @@ describe('text plan renderer', () => {
     expect(out).toContain('    -description: ""\n    +description: new\n');
     expect(out).toContain('~ "c" (id-c): updates status\n');
     expect(out).toContain('    -status: active\n    +status: paused\n');
-    expect(out).toMatch(/! "missing" \(rules\/10-main\.yaml:32:5\) is blocked: .*create it in the console under that name, or run `botrules import`/);
-    expect(out).toContain('2 unmanaged live rules kept in place, declared in no rule file: "u" (id-u), "p" (id-p)');
+    expect(out).toContain('! 1 blocked rule (not live, cannot be created by the API):\n    "missing" (rules/10-main.yaml:32:5)\n');
+    expect(out).toContain(
+      '! 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied.\n' +
+        '  Create each in the console under the name shown, or run `botrules import` to write the live rules as files.\n',
+    );
+    expect(out).toContain('2 unmanaged live rules kept in place, declared in no rule file:\n    "u" (id-u)\n    "p" (id-p)\n');
     expect(out).toContain('Positions are console positions');
+    // The summary again last, where a long plan ends.
+    expect(lines.at(-2)).toBe(lines[0]);
     expect(out).not.toContain(ESC);
   });
 
@@ -47,11 +55,19 @@ describe('text plan renderer', () => {
     expect(render(text, new Plan([]))).toBe('No changes. Live rules match the rule files.\n');
   });
 
-  test('a plan loaded from JSON (no display) shows the body fields and the API priority', () => {
-    const loaded = Plan.parse(JSON.stringify(samplePlan()), 'plan.json');
-    const out = render(text, loaded);
-    expect(out).toContain('~ "b" (id-b): updates description; moves to position 1 at its turn (API priority 0)\n    +description: new\n');
-    expect(out).toContain('~ "c" (id-c): updates status\n    +status: paused\n');
+  test('a saved plan renders exactly like the fresh plan it was saved from', () => {
+    for (const fresh of [samplePlan(), samplePlan('pause'), movePlan()]) {
+      expect(render(text, Plan.parse(JSON.stringify(fresh), 'plan.json'))).toBe(render(text, fresh));
+    }
+  });
+
+  test('a long list of unmanaged rules is one per line, with a count and a bound', () => {
+    const live = liveRules(Array.from({ length: 60 }, (_, i) => rule(`unmanaged ${i}`)));
+    const plan = new Plan([planApp({ app: 'default', declared: declaredRules([rule('unmanaged 0', { description: 'x' })]), live, unmanaged: 'keep' }).plan]);
+    const out = render(text, plan);
+    expect(out).toContain('59 unmanaged live rules kept in place, declared in no rule file:\n    "unmanaged 1" (id-unmanaged 1)\n');
+    expect(out).toContain('    "unmanaged 50" (id-unmanaged 50)\n    … and 9 more (plan --format json lists them all)\n');
+    expect(Math.max(...out.split('\n').map((line) => line.length))).toBeLessThan(120);
   });
 
   test('several apps are shown under their names', () => {

@@ -72,28 +72,38 @@ const digest = (c: string) => `sha256:${c.repeat(64)}`;
 
 export const plans: unknown[] = [
   {
-    formatVersion: 1,
+    formatVersion: 2,
     apps: [
       {
         app: 'default',
         fingerprint: digest('a'),
+        liveRules: 3,
         steps: [
           {
             ruleId: 'r-1',
             name: 'block crawlers',
-            reasons: ['conditions', 'priority', 'unmanaged'],
+            kind: 'update-and-move',
             body: { name: 'block crawlers', description: 'd', status: 'paused', actions: ['allow'], conditions, priority: 3 },
+            changes: [
+              { field: 'name', before: 'crawlers', after: 'block crawlers' },
+              { field: 'description', before: '', after: 'd' },
+              { field: 'status', before: 'active', after: 'paused' },
+              { field: 'actions', before: ['hardBlock'], after: ['allow'] },
+              { field: 'conditions', before: { operator: '$or', children: [] }, after: conditions },
+              { field: 'priority', before: 0, after: 2 },
+            ],
           },
-          { ruleId: 'r-2', name: 'other', reasons: ['status'], body: { status: 'active' } },
+          { ruleId: 'r-2', name: 'other', kind: 'pause-unmanaged', body: { status: 'paused' }, changes: [{ field: 'status', before: 'active', after: 'paused' }] },
         ],
         blocked: [{ name: 'new rule', reason: 'no live rule of that name', source: { file: 'rules/a.yaml', line: 2, col: 5 } }],
         unmanaged: [{ ruleId: 'r-9', name: 'console rule' }],
         liveDigests: { 'r-1': digest('b'), 'r-2': digest('c') },
+        restore: [{ ruleId: 'r-1', priority: 0, name: 'crawlers', description: '', status: 'active', actions: ['hardBlock'], conditions }],
       },
     ],
     summary: { patches: 2, blocked: 1, unmanaged: 1 },
   },
-  { formatVersion: 1, apps: [], summary: { patches: 0, blocked: 0, unmanaged: 0 } },
+  { formatVersion: 2, snapshot: { takenAt: '2026-01-02T03:04:05.000Z' }, apps: [], summary: { patches: 0, blocked: 0, unmanaged: 0 } },
 ];
 
 export const policies: unknown[] = [

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { Plan } from '../../plan/plan.js';
+import { BLOCKED_ADVICE, Plan } from '../../plan/plan.js';
 import { planApps } from '../../apply/session.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -29,13 +29,8 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     // On stderr, so stdout stays exactly the plan in the chosen format.
     ctx.io.stderr.write(`Plan saved to ${args.out}; apply it with: botrules apply --plan ${args.out}\n`);
   }
-  if (!plan.canApply()) {
-    const count = plan.summary.blocked;
-    throw new UserError(
-      `${count === 1 ? '1 declared rule does' : `${count} declared rules do`} not exist live; the plan cannot be applied`,
-      ['Create each in the console under the name shown, or run botrules import to write the live rules as files.'],
-    );
-  }
+  const blocked = plan.blockedSentence();
+  if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);
   if (args.detailedExitcode === true) return plan.hasChanges() ? 2 : 0;
   return 0;
 }

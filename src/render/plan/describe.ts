@@ -1,11 +1,14 @@
-// Words shared by the text and markdown renderers. Positions are printed as the console
-// shows them, 1 to the number of rules (api.md §2.2: API priority = console position − 1).
-import { isMove, isUnmanagedPause, type PlanStep } from '../../plan/types.js';
+// Words shared by the text and markdown renderers, all derived from a step's kind and
+// changes. Positions are printed as the console shows them, 1 to the number of rules
+// (docs/service-api.md: API priority = console position − 1).
+import { fieldChanges, isMove, positionChange, type PlanStep } from '../../plan/types.js';
 import type { PlanSummary } from '../../plan/plan.js';
 
 export const NO_CHANGES = 'No changes. Live rules match the rule files.';
 
 export const POSITIONS_NOTE = 'Positions are console positions: 1 is the highest priority (API priority + 1).';
+
+export { BLOCKED_ADVICE } from '../../plan/plan.js';
 
 /**
  * `Plan: 3 to update, 2 to move, 1 blocked, 4 unmanaged kept`. Each PATCH counts once:
@@ -19,22 +22,21 @@ export function summaryLine(summary: PlanSummary): string {
   return `Plan: ${parts.join(', ')}`;
 }
 
-/** `description, conditions; moves from position 8 to 3`, or `pauses it (unmanaged)`. */
+/** `updates description, conditions; moves from position 8 to 3`, or `pauses it (…)`. */
 export function whatChanges(step: PlanStep): string {
-  if (isUnmanagedPause(step)) return 'pauses it (no rule file declares it)';
-  const fields = step.reasons.filter((reason) => reason !== 'priority');
+  if (step.kind === 'pause-unmanaged') return 'pauses it (no rule file declares it)';
+  const fields = fieldChanges(step).map((change) => change.field);
   const parts = fields.length > 0 ? [`updates ${fields.join(', ')}`] : [];
-  if (isMove(step)) parts.push(moveText(step));
+  const position = positionChange(step);
+  if (position !== undefined) parts.push(`moves from position ${position.before + 1} to ${position.after + 1}`);
   return parts.join('; ');
-}
-
-function moveText(step: PlanStep): string {
-  const { from, to } = step.display ?? {};
-  if (from !== undefined && to !== undefined) return `moves from position ${from + 1} to ${to + 1}`;
-  const priority = step.body.priority ?? 0;
-  return `moves to position ${priority + 1} at its turn (API priority ${priority})`;
 }
 
 export function hasMoves(steps: readonly PlanStep[]): boolean {
   return steps.some(isMove);
+}
+
+/** `1 unmanaged live rule` / `3 unmanaged live rules`. */
+export function counted(count: number, singular: string, plural: string): string {
+  return `${count} ${count === 1 ? singular : plural}`;
 }

@@ -1,4 +1,4 @@
-// The plan as contract §4 JSON: what `plan --format json` prints and `plan --out` saves.
+// The plan JSON (docs/behaviour.md, "Plan format"): what `plan --format json` prints and `plan --out` saves.
 import type { Plan } from '../../plan/plan.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 

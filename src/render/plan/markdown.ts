@@ -4,7 +4,7 @@
 // left out (the table and that note always fit).
 import { countSteps, type Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { NO_CHANGES, POSITIONS_NOTE, hasMoves, summaryLine, whatChanges } from './describe.js';
+import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, hasMoves, summaryLine, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 
@@ -26,15 +26,16 @@ export function markdownPlan(plan: Plan, limit: number): string {
   const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
   const blocked = plan.apps.flatMap((app) => app.blocked.map((rule) => ({ app, rule })));
   if (blocked.length > 0) {
-    doc.add(`> [!WARNING]\n> ${blockedSentence(blocked.length)}\n>\n`, 'blocked');
+    doc.add(`> [!WARNING]\n> ${plan.blockedSentence() ?? ''}. ${BLOCKED_ADVICE}\n>\n`, 'blocked');
     for (const { app, rule } of blocked) doc.add(`> - ${blockedItem(app, rule, plan.apps.length > 1)}\n`, 'blocked');
     doc.add('\n', 'blocked');
   }
   for (const app of plan.apps) {
     for (const step of app.steps) doc.add(stepSection(app, step, plan.apps.length > 1), 'step');
   }
-  if (plan.apps.some((app) => hasMoves(app.steps))) doc.add(`${POSITIONS_NOTE}\n`, 'note');
-  return doc.finish(blocked.length, plan.summary.patches);
+  if (plan.apps.some((app) => hasMoves(app.steps))) doc.add(`${POSITIONS_NOTE}\n\n`, 'note');
+  // The summary again last, where a long plan ends; the reserve keeps room for it.
+  return `${doc.finish(blocked.length, plan.summary.patches)}\n**${summaryLine(plan.summary)}**\n`;
 }
 
 function summaryTable(apps: readonly AppPlan[]): string[] {
@@ -51,16 +52,10 @@ function summaryTable(apps: readonly AppPlan[]): string[] {
   ];
 }
 
-function blockedSentence(count: number): string {
-  const rules = count === 1 ? '1 declared rule does' : `${count} declared rules do`;
-  return `${rules} not exist live, and the API cannot create rules: this plan cannot be applied.`;
-}
-
 function blockedItem(app: AppPlan, rule: AppPlan['blocked'][number], showApp: boolean): string {
   const where = rule.source ? ` (\`${rule.source.file}:${rule.source.line}:${rule.source.col}\`)` : '';
   const prefix = showApp ? `${escapeText(app.app)}: ` : '';
-  // The reason is the planner's sentence: its `code` spans (commands) stay code.
-  return `${prefix}**${escapeText(rule.name)}**${where}: ${escapeText(rule.reason, { keepCode: true })}`;
+  return `${prefix}**${escapeText(rule.name)}**${where}`;
 }
 
 function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
@@ -123,7 +118,6 @@ function escapeHtml(text: string): string {
 }
 
 /** Text in Markdown prose: no formatting, links, HTML or table breaks from user data. */
-function escapeText(text: string, options: { keepCode?: boolean } = {}): string {
-  const special = options.keepCode ? /[\\*_{}[\]()#+!|<>~]/g : /[\\`*_{}[\]()#+!|<>~]/g;
-  return text.replace(special, '\\$&').replace(/\r?\n/g, ' ');
+function escapeText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
 }

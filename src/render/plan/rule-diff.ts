@@ -1,43 +1,35 @@
-// How a step's change is shown: a unified diff of the rule's canonical YAML before and
-// after the step. Canonical (sets sorted) so reordering never shows as a change. A plan
-// loaded from a file has no before/after; then the body's fields are shown as additions.
+// How a step's change is shown: a unified diff of the changed fields only, as canonical
+// YAML, before (the live value) and after (the value sent). Built from the step's typed
+// changes, so a fresh plan, a saved plan and an undo plan show the same lines. Canonical
+// (sets sorted) so reordering leaves, groups or actions never shows as a change, and a
+// change inside `conditions` shows as the lines of the groups and leaves that differ.
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
-import { canonicalRule } from '../../plan/canonical.js';
-import type { PlanStep } from '../../plan/types.js';
-import type { PatchBody, Rule } from '../../rules/model.js';
+import { canonicalConditions } from '../../plan/canonical.js';
+import { fieldChanges, type FieldChange, type PlanStep } from '../../plan/types.js';
 
 /** Lines of context around each change. */
 const CONTEXT_LINES = 3;
 
-export function canonicalYaml(rule: Rule): string {
-  return stringify(canonicalRule(rule), { lineWidth: 0 });
-}
-
-/** Unified diff hunks (`@@ … @@`, then ` `, `-`, `+` lines), without file headers. */
-export function ruleDiff(before: Rule, after: Rule): string[] {
-  const patch = structuredPatch('live', 'declared', canonicalYaml(before), canonicalYaml(after), '', '', {
-    context: CONTEXT_LINES,
-  });
+/** Unified diff hunks (`@@ … @@`, then ` `, `-`, `+` lines) of the step's changed fields. */
+export function changeLines(step: PlanStep): string[] {
+  const changes = fieldChanges(step);
+  if (changes.length === 0) return [];
+  const before = Object.fromEntries(changes.map((change) => [change.field, shown(change, 'before')]));
+  const after = Object.fromEntries(changes.map((change) => [change.field, shown(change, 'after')]));
+  const patch = structuredPatch('live', 'plan', yamlOf(before), yamlOf(after), '', '', { context: CONTEXT_LINES });
   return patch.hunks.flatMap((hunk) => [
     `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
     ...hunk.lines.filter((line) => !line.startsWith('\\')),
   ]);
 }
 
-/** The fields a body sets (priority aside), as `+` lines of YAML. */
-export function bodyLines(body: PatchBody): string[] {
-  const { priority: _priority, ...fields } = body;
-  if (Object.keys(fields).length === 0) return [];
-  return stringify(fields, { lineWidth: 0 })
-    .trimEnd()
-    .split('\n')
-    .map((line) => `+${line}`);
+function shown(change: FieldChange, side: 'before' | 'after'): unknown {
+  if (change.field === 'conditions') return canonicalConditions(change[side]);
+  if (change.field === 'actions') return [...new Set(change[side])].sort();
+  return change[side];
 }
 
-/** What to show under a step: the diff when the plan was just computed, else the body. */
-export function changeLines(step: PlanStep): string[] {
-  const { before, after } = step.display ?? {};
-  if (before !== undefined && after !== undefined) return ruleDiff(before, after);
-  return bodyLines(step.body);
+function yamlOf(fields: Record<string, unknown>): string {
+  return stringify(fields, { lineWidth: 0 });
 }

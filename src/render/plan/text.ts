@@ -1,13 +1,14 @@
-// The plan for a terminal: the summary line, then per app each PATCH with a coloured
-// unified diff of the rule, blocked rules with what to do, and the unmanaged rules kept.
+// The plan for a terminal: the summary line, then per app each PATCH with a coloured diff
+// of the fields it changes (before and after), blocked rules one per line with what to do,
+// the unmanaged rules kept one per line, and the summary again last, where a long plan ends.
 import type { Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { NO_CHANGES, POSITIONS_NOTE, hasMoves, summaryLine, whatChanges } from './describe.js';
+import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, counted, hasMoves, summaryLine, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
 
-/** Unmanaged rules named in the text before "and N more". */
-const NAMED_UNMANAGED = 10;
+/** Unmanaged rules listed per app before "… and N more". */
+const LISTED_UNMANAGED = 50;
 
 export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions): void {
   const c = options.colors;
@@ -18,27 +19,35 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
     if (count > 1) out.write(`${count} unmanaged live rules are kept as they are.\n`);
     return;
   }
-  out.write(`${c.bold(summaryLine(plan.summary))}\n`);
+  const summary = c.bold(summaryLine(plan.summary));
+  out.write(`${summary}\n`);
   const showAppNames = plan.apps.length > 1;
   for (const app of plan.apps) {
     out.write('\n');
     if (showAppNames) out.write(`${c.bold(`App ${app.app}`)}\n`);
     writeApp(app, out, c);
   }
+  const blocked = plan.blockedSentence();
+  if (blocked !== undefined) out.write(`\n${c.red('!')} ${blocked}.\n  ${BLOCKED_ADVICE}\n`);
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);
+  out.write(`\n${summary}\n`);
 }
 
 function writeApp(app: AppPlan, out: TextSink, c: Colors): void {
   for (const step of app.steps) writeStep(step, out, c);
-  for (const rule of app.blocked) {
-    const where = rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : '';
-    out.write(`${c.red('!')} ${c.bold(`"${rule.name}"`)}${where} ${c.red('is blocked')}: ${rule.reason}\n`);
+  if (app.blocked.length > 0) {
+    out.write(`${c.red('!')} ${counted(app.blocked.length, 'blocked rule', 'blocked rules')} (not live, cannot be created by the API):\n`);
+    for (const rule of app.blocked) {
+      const where = rule.source ? ` ${c.dim(`(${rule.source.file}:${rule.source.line}:${rule.source.col})`)}` : '';
+      out.write(`    ${c.bold(`"${rule.name}"`)}${where}\n`);
+    }
   }
   const kept = keptUnmanaged(app);
   if (kept.length > 0) {
-    const named = kept.slice(0, NAMED_UNMANAGED).map((rule) => `"${rule.name}" (${rule.ruleId})`);
-    const more = kept.length > named.length ? `, and ${kept.length - named.length} more` : '';
-    out.write(`${c.dim(`${unmanagedCount(kept.length)} kept in place, declared in no rule file: ${named.join(', ')}${more}`)}\n`);
+    out.write(`${c.dim(`${counted(kept.length, 'unmanaged live rule', 'unmanaged live rules')} kept in place, declared in no rule file:`)}\n`);
+    for (const rule of kept.slice(0, LISTED_UNMANAGED)) out.write(`    ${c.dim(`"${rule.name}" (${rule.ruleId})`)}\n`);
+    const more = kept.length - LISTED_UNMANAGED;
+    if (more > 0) out.write(`    ${c.dim(`… and ${more} more (plan --format json lists them all)`)}\n`);
   }
 }
 
@@ -57,8 +66,4 @@ function colourLine(line: string, c: Colors): string {
 function keptUnmanaged(app: AppPlan): AppPlan['unmanaged'] {
   const paused = new Set(app.steps.map((step) => step.ruleId));
   return app.unmanaged.filter((rule) => !paused.has(rule.ruleId));
-}
-
-function unmanagedCount(count: number): string {
-  return count === 1 ? '1 unmanaged live rule' : `${count} unmanaged live rules`;
 }

@@ -1,0 +1,35 @@
+// How many changes a plan may make before apply wants --force (docs/behaviour.md, "Safety
+// limits"). Modelled on octoDNS's update threshold: a configured `maxChanges` (or
+// `--max-changes`) is an absolute limit per app; without one, a plan is refused when it
+// changes more than 30 % of an app's live rules and more than 10 of them, which catches an
+// empty or mistaken rules directory while leaving small, everyday plans alone.
+import type { AppPlan } from './types.js';
+
+/** The default share of an app's live rules one plan may change. */
+export const DEFAULT_MAX_SHARE = 0.3;
+/** A plan changing at most this many rules never trips the default limit. */
+export const DEFAULT_MIN_CHANGES = 10;
+
+/** Either one limit for every app (`--max-changes N`) or a limit per app name (config). */
+export type MaxChanges = number | Readonly<Record<string, number | undefined>>;
+
+/**
+ * The sentence saying how `app` exceeds its change limit, or undefined when it does not.
+ * Every PATCH counts: each changes one rule (its fields, its position, or its status).
+ */
+export function excessOf(app: AppPlan, maxChanges: MaxChanges | undefined): string | undefined {
+  const changes = app.steps.length;
+  const limit = typeof maxChanges === 'number' ? maxChanges : maxChanges?.[app.app];
+  if (limit !== undefined) {
+    if (changes <= limit) return undefined;
+    const source = typeof maxChanges === 'number' ? `--max-changes ${limit}` : `maxChanges ${limit} (set for this app)`;
+    return `plan for app ${app.app} has ${changes} PATCH requests, more than ${source} allows`;
+  }
+  if (changes <= DEFAULT_MIN_CHANGES || changes <= DEFAULT_MAX_SHARE * app.liveRules) return undefined;
+  const share = Math.round((100 * changes) / Math.max(1, app.liveRules));
+  return (
+    `plan for app ${app.app} changes ${changes} of its ${app.liveRules} live rules (${share} %), more than the default ` +
+    `limit of ${DEFAULT_MAX_SHARE * 100} % (when more than ${DEFAULT_MIN_CHANGES} rules change); ` +
+    'set maxChanges for the app in botrules.yaml, or --max-changes, to choose a limit'
+  );
+}
