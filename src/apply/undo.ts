@@ -34,6 +34,11 @@ export function undoForApp({ plan, before, result }: UndoInput): AppPlan | undef
   return restoringPlan(plan.app, before, after);
 }
 
+/** The undo plan of an apply that changes nothing: no steps, the live rules recorded as they are. */
+export function unchangedUndo(app: string, live: readonly LiveRule[]): AppPlan {
+  return restoringPlan(app, live, live);
+}
+
 export async function writeUndoPlan(file: string, apps: readonly AppPlan[]): Promise<Plan> {
   const undo = new Plan(apps);
   await writeFile(file, `${JSON.stringify(undo.toJSON(), null, 2)}\n`, 'utf8');

@@ -4,9 +4,9 @@
 // itself (its kind, its changes and its body). Every failure is a UserError whose message
 // says what is wrong and where in the file. Even a valid file is not trusted to describe
 // the live rules: apply re-plans and compares (src/apply/saved-plan.ts).
-import { isDeepStrictEqual } from 'node:util';
 import type { ErrorObject } from 'ajv';
 import { UserError } from '../errors.js';
+import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 
@@ -101,9 +101,9 @@ function inconsistency(step: SerialisedApp['steps'][number]): string | undefined
   const seen = new Set(step.changes.map((c) => c.field));
   if (seen.size !== step.changes.length) return 'a field is listed twice in changes';
   const expected = Object.fromEntries(fieldChanges.map((c) => [c.field, c.after]));
-  if (!isDeepStrictEqual(fields, expected)) return 'the body does not send exactly the after values of its changes';
+  if (!sameJson(fields, expected)) return 'the body does not send exactly the after values of its changes';
   if ((priority === undefined) !== (moves.length === 0)) return 'the body has a priority exactly when a change moves the rule';
-  for (const change of step.changes) if (isDeepStrictEqual(change.before, change.after)) return `change of ${change.field} changes nothing`;
+  for (const change of step.changes) if (sameJson(change.before, change.after)) return `change of ${change.field} changes nothing`;
   if (step.changes.length === 0) return 'a step must change something';
   const [only] = step.changes;
   const pauseShape = step.changes.length === 1 && only?.field === 'status' && only.after === 'paused';

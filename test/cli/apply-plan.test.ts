@@ -34,6 +34,7 @@ describe('apply --plan', () => {
     await writeRules(project.rulesDir, desired());
     expect((await run(['plan', '--out', 'plan.json'])).code).toBe(0);
     const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
+    expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Verified: live rules of app default match the plan.');
     expect(liveFields(emu.emulator)).toEqual(desired());

@@ -1,4 +1,4 @@
-// `botrules apply`: plan afresh (or load a saved plan and refuse it if stale), refuse what
+// `botrules apply`: plan afresh (or re-plan a saved plan and refuse it unless it matches), refuse what
 // cannot or should not run (blocked rules, too many changes), show the plan, ask (or
 // require --auto-approve without a TTY), run every app concurrently, verify and correct,
 // write the undo plan, and report each step.
@@ -8,9 +8,10 @@ import { RemoteError, UserError } from '../../errors.js';
 import { Plan } from '../../plan/plan.js';
 import { applyAppPlan, type AppApplyResult } from '../../apply/apply-app.js';
 import { confirm } from '../../apply/confirm.js';
-import { workFromRuleFiles, workFromSavedPlan, type ApplyWork } from '../../apply/prepare.js';
+import { workFromRuleFiles, type ApplyWork } from '../../apply/prepare.js';
+import { workFromSavedPlan } from '../../apply/saved-plan.js';
 import { appReportLines, outcomeLine, plural, totals } from '../../apply/report.js';
-import { undoForApp, writeUndoPlan } from '../../apply/undo.js';
+import { unchangedUndo, undoForApp, writeUndoPlan } from '../../apply/undo.js';
 import type { AppPlan } from '../../plan/types.js';
 import { renderText } from '../../render/plan/text.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -50,7 +51,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   if (plan.summary.patches === 0) {
     out.write('No changes to apply.\n');
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
-    if (options.undoOut !== undefined) await writeUndoPlan(resolve(ctx.io.cwd, options.undoOut), plan.apps);
+    if (options.undoOut !== undefined) await writeUndoPlan(resolve(ctx.io.cwd, options.undoOut), work.map((w) => unchangedUndo(w.plan.app, w.live)));
     return 0;
   }
   if (!(await approved(options, plan, ctx))) {

@@ -1,0 +1,116 @@
+// Applying a saved plan (docs/behaviour.md, "Saved plans"). A plan file is a claim, not an
+// instruction: what apply shows and sends is planned again from the live rules, and the file
+// is applied only when that gives exactly its steps. A forward plan is re-planned from the
+// checked-out rule files; an undo plan from the rules it records as they were (`restore`).
+// Anything else (a plan made from a live snapshot, a stale plan, a step added, removed or
+// edited) is refused before any PATCH, naming the first difference.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UserError, ValidationError } from '../errors.js';
+import { rulesClientFor } from '../api/index.js';
+import { loadProjectConfig, type AppConfig, type ProjectConfig } from '../rules/config.js';
+import { loadAllRules } from '../rules/load.js';
+import type { DeclaredRule, LiveRule } from '../rules/model.js';
+import { firstStepDifference } from '../plan/compare.js';
+import { parsePlan, parsePlanText, type ParsedPlan } from '../plan/plan-json.js';
+import { planApp } from '../plan/planner.js';
+import type { AppPlan } from '../plan/types.js';
+import type { CommandContext, GlobalArgs } from '../cli/context.js';
+import { pinnedDeclared } from './pinned.js';
+import type { ApplyWork } from './prepare.js';
+import { refuseIfStale } from './stale.js';
+
+const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';
+
+/**
+ * Reads a saved plan, pairs each of its apps with the config's app of that name (for the
+ * token and the rule files), lists them again, and returns the plans re-planned from the
+ * live rules once they match the file exactly. With --app only that app's part is applied.
+ */
+export async function workFromSavedPlan(file: string, args: GlobalArgs, ctx: CommandContext): Promise<ApplyWork[]> {
+  const saved = await readPlanFile(resolve(ctx.io.cwd, file), file);
+  refuseSnapshotPlan(saved, file);
+  const config = await loadProjectConfig({ cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app });
+  const selected = selectedApps(saved, config, file, args.app);
+  // The rule files of forward plans are checked before any request, like plan and apply.
+  const declared = await declaredRules(config, selected, ctx.io.cwd);
+  const connections = selected.map(({ app, plan }) => ({ app, plan, api: rulesClientFor(app, ctx) }));
+  const lives = await Promise.all(connections.map((c) => c.api.listRules()));
+  const listed = connections.map((c, index) => ({ ...c, live: lives[index] as LiveRule[] }));
+  refuseIfStale(listed);
+  return listed.map(({ app, api, plan, live }) => ({ app, api, live, plan: replanned(plan, app, live, declared, file) }));
+}
+
+async function readPlanFile(path: string, shown: string): Promise<ParsedPlan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UserError(`cannot read the plan file ${shown} (${code})`, ['Write one with: botrules plan --out FILE']);
+  }
+  return parsePlan(parsePlanText(text, shown), shown);
+}
+
+function refuseSnapshotPlan(saved: ParsedPlan, file: string): void {
+  if (saved.snapshot === undefined) return;
+  throw new UserError(
+    `${file} was planned against a snapshot of the live rules taken at ${JSON.stringify(saved.snapshot.takenAt)} ` +
+      '(plan --live), not against the live rules themselves; such a plan is for review and can never be applied',
+    ['Nothing was sent. Apply from a trusted job: botrules plan --out FILE against the live rules, then botrules apply --plan FILE.'],
+  );
+}
+
+function selectedApps(saved: ParsedPlan, config: ProjectConfig, file: string, only: string | undefined): { app: AppConfig; plan: AppPlan }[] {
+  const byName = new Map(config.apps.map((app) => [app.name, app]));
+  const plans = only === undefined ? saved.apps : saved.apps.filter((p) => p.app === only);
+  if (plans.length === 0) {
+    throw new UserError(`${file} holds no plan for app ${only ?? ''}: it plans ${saved.apps.map((p) => p.app).join(', ') || 'no app'}`);
+  }
+  const unknown = plans.filter((p) => !byName.has(p.app)).map((p) => p.app);
+  if (unknown.length > 0) {
+    throw new UserError(`${file} plans app${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}, which the config does not name`, [
+      'Apply the plan from the repository it was made in, with the same botrules.yaml.',
+    ]);
+  }
+  return plans.map((plan) => ({ app: byName.get(plan.app) as AppConfig, plan }));
+}
+
+/** The declared rules of every app with a forward plan; all problems together, before any request. */
+async function declaredRules(config: ProjectConfig, selected: readonly { app: AppConfig; plan: AppPlan }[], cwd: string) {
+  const forward = selected.filter(({ plan }) => plan.restore === undefined).map(({ app }) => app);
+  const byApp = new Map<string, DeclaredRule[]>();
+  if (forward.length === 0) return byApp;
+  const loaded = await loadAllRules({ ...config, apps: forward }, { cwd });
+  if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
+  for (const app of forward) byApp.set(app.name, loaded.byApp.get(app.name)?.rules ?? []);
+  return byApp;
+}
+
+/**
+ * The app's plan as planned again now: from the rule files (forward plan) or back to the
+ * recorded rules (undo plan). Throws when it is not exactly the file's plan.
+ */
+function replanned(saved: AppPlan, app: AppConfig, live: LiveRule[], declared: ReadonlyMap<string, DeclaredRule[]>, file: string): AppPlan {
+  const undo = saved.restore !== undefined;
+  const input = undo
+    ? { declared: pinnedDeclared(saved.restore ?? [], `rules recorded in ${file}`), unmanaged: 'keep' as const }
+    : { declared: declared.get(app.name) ?? [], unmanaged: app.unmanaged };
+  const { plan, problems } = planApp({ app: app.name, live, ...input });
+  const what = undo ? 'the undo plan' : 'the plan';
+  const from = undo ? 'the rules it records' : 'the rule files';
+  if (problems.length > 0) {
+    throw new UserError(`${file} cannot be checked: re-planning app ${app.name} from ${from} fails`, [
+      ...problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`),
+      REPLAN_ADVICE,
+    ]);
+  }
+  const difference = firstStepDifference(saved.steps, plan.steps);
+  if (difference !== undefined) {
+    throw new UserError(
+      `${file} is not what re-planning app ${app.name} from ${from} against the live rules gives, so ${what} is refused: ${difference}`,
+      [REPLAN_ADVICE],
+    );
+  }
+  return undo ? { ...plan, restore: saved.restore } : plan;
+}
