@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../src/render/plan/index.js';
 import { planApp } from '../../src/plan/planner.js';
+import { undoAppPlan } from '../../src/plan/undo.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { emptyPlan, movePlan, render, samplePlan } from './plan-fixtures.js';
 
@@ -59,6 +60,19 @@ describe('text plan renderer', () => {
     for (const fresh of [samplePlan(), samplePlan('pause'), movePlan()]) {
       expect(render(text, Plan.parse(JSON.stringify(fresh), 'plan.json'))).toBe(render(text, fresh));
     }
+  });
+
+  test('an undo plan shows before and after values, and each move its own final position', () => {
+    const live = liveRules(['a', 'b', 'c', 'd', 'e'].map((n) => rule(n, { description: `${n} as it was` })));
+    const declared = declaredRules(['e', 'd', 'a', 'b', 'c'].map((n) => rule(n, { description: n === 'a' ? 'changed' : `${n} as it was` })));
+    const forward = planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan;
+    const undo = new Plan([undoAppPlan(forward, live)]);
+    const out = render(text, undo);
+    expect(out).toContain('    -description: changed\n    +description: a as it was\n');
+    const targets = [...out.matchAll(/moves from position \d+ to (\d+)/g)].map((m) => m[1]);
+    expect(targets.length).toBeGreaterThan(1);
+    expect(new Set(targets).size).toBe(targets.length);
+    expect(render(text, Plan.parse(JSON.stringify(undo), 'undo.json'))).toBe(out);
   });
 
   test('a long list of unmanaged rules is one per line, with a count and a bound', () => {
