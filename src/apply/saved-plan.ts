@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
-import { rulesClientFor } from '../api/index.js';
+import type { RulesApi } from '../api/types.js';
 import { loadProjectConfig, type AppConfig, type ProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
@@ -15,26 +15,38 @@ import { firstStepDifference } from '../plan/compare.js';
 import { parsePlan, parsePlanText, type ParsedPlan } from '../plan/plan-json.js';
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
-import type { CommandContext, GlobalArgs } from '../cli/context.js';
 import { pinnedDeclared } from './pinned.js';
 import type { ApplyWork } from './prepare.js';
 import { refuseIfStale } from './stale.js';
 
 const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';
 
+export interface SavedPlanInput {
+  /** The plan file as the user named it (messages show it so). */
+  file: string;
+  cwd: string;
+  /** --config, --dir and --app as given. */
+  config?: string;
+  dir?: string;
+  app?: string;
+  /** The client of an app (reads its token); called for every app before any request. */
+  clientFor: (app: AppConfig) => RulesApi;
+}
+
 /**
  * Reads a saved plan, pairs each of its apps with the config's app of that name (for the
  * token and the rule files), lists them again, and returns the plans re-planned from the
  * live rules once they match the file exactly. With --app only that app's part is applied.
  */
-export async function workFromSavedPlan(file: string, args: GlobalArgs, ctx: CommandContext): Promise<ApplyWork[]> {
-  const saved = await readPlanFile(resolve(ctx.io.cwd, file), file);
+export async function workFromSavedPlan(input: SavedPlanInput): Promise<ApplyWork[]> {
+  const { file, cwd } = input;
+  const saved = await readPlanFile(resolve(cwd, file), file);
   refuseSnapshotPlan(saved, file);
-  const config = await loadProjectConfig({ cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app });
-  const selected = selectedApps(saved, config, file, args.app);
+  const config = await loadProjectConfig({ cwd, config: input.config, dir: input.dir, app: input.app });
+  const selected = selectedApps(saved, config, file, input.app);
   // The rule files of forward plans are checked before any request, like plan and apply.
-  const declared = await declaredRules(config, selected, ctx.io.cwd);
-  const connections = selected.map(({ app, plan }) => ({ app, plan, api: rulesClientFor(app, ctx) }));
+  const declared = await declaredRules(config, selected, cwd);
+  const connections = selected.map(({ app, plan }) => ({ app, plan, api: input.clientFor(app) }));
   const lives = await Promise.all(connections.map((c) => c.api.listRules()));
   const listed = connections.map((c, index) => ({ ...c, live: lives[index] as LiveRule[] }));
   refuseIfStale(listed);

@@ -10,6 +10,7 @@ import { applyAppPlan, type AppApplyResult } from '../../apply/apply-app.js';
 import { confirm } from '../../apply/confirm.js';
 import { workFromRuleFiles, type ApplyWork } from '../../apply/prepare.js';
 import { workFromSavedPlan } from '../../apply/saved-plan.js';
+import { rulesClientFor } from '../../api/index.js';
 import { appReportLines, outcomeLine, plural, totals } from '../../apply/report.js';
 import { unchangedUndo, undoForApp, writeUndoPlan } from '../../apply/undo.js';
 import type { AppPlan } from '../../plan/types.js';
@@ -42,7 +43,10 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const options = readOptions(args);
-  const work = options.plan === undefined ? await workFromRuleFiles(args, ctx) : await workFromSavedPlan(options.plan, args, ctx);
+  const work =
+    options.plan === undefined
+      ? await workFromRuleFiles(args, ctx)
+      : await workFromSavedPlan({ file: options.plan, cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app, clientFor: (app) => rulesClientFor(app, ctx) });
   const plan = new Plan(work.map((w) => w.plan));
   const out = ctx.io.stdout;
   renderText(plan, out, { colors: ctx.colors });
