@@ -1,5 +1,5 @@
 // The canonical form of a rule: what "the same rule" means when comparing the rule files
-// with the live rules (docs/behaviour.md, "Rule files"). Leaves within a group, groups within the root and
+// with the live rules (docs/behaviour.md, "Plan semantics"). Leaves within a group, groups within the root and
 // actions are sets, so they are sorted by a total order and de-duplicated; a leaf's value
 // takes the shape its operator implies; a missing description is "". Two rules are equal
 // exactly when their canonical JSON is the same, which is also what makes a perpetual diff
