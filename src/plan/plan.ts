@@ -100,12 +100,17 @@ export class Plan {
    */
   raiseIfUnsafe(options: { maxChanges?: MaxChanges; force: boolean }): void {
     if (options.force) return;
-    const excesses = this.apps.map((app) => excessOf(app, options.maxChanges)).filter((e): e is string => e !== undefined);
+    const excesses = this.excesses(options.maxChanges);
     const [first, ...rest] = excesses;
     if (first === undefined) return;
     const advice = 'review it and use --force to apply anyway; nothing was sent';
     if (rest.length === 0) throw new UserError(`${first}; ${advice}`);
     throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
+  }
+
+  /** One sentence per app whose plan exceeds its change limit (see safety.ts). */
+  excesses(maxChanges?: MaxChanges): string[] {
+    return this.apps.map((app) => excessOf(app, maxChanges)).filter((e): e is string => e !== undefined);
   }
 
   /** The plan JSON, formatVersion 2. */

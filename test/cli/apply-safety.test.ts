@@ -38,6 +38,15 @@ describe('the default change limit', () => {
     expect(emu.emulator.rules().filter((r) => r.status === 'paused')).toHaveLength(19);
   });
 
+  it('plan warns on stderr that apply will refuse it, and still prints the plan', async () => {
+    await writeConfig(project.dir, { unmanaged: 'pause', apps: [{ name: 'default', rulesDir: 'rules' }] });
+    const planned = await run(['plan']);
+    expect(planned.code).toBe(0);
+    expect(planned.stdout.split('\n')[0]).toBe('Plan: 0 to update, 0 to move, 19 unmanaged to pause, 0 blocked, 0 unmanaged kept');
+    expect(planned.stderr).toContain('warning: plan for app default changes 19 of its 20 live rules (95 %)');
+    expect(planned.stderr).toContain('; apply will refuse it without --force\n');
+  });
+
   it('a configured maxChanges replaces the default, in both directions', async () => {
     await writeConfig(project.dir, { unmanaged: 'pause', maxChanges: 19, apps: [{ name: 'default', rulesDir: 'rules' }] });
     expect((await run(['apply', '--auto-approve', '--max-changes', '18'])).stderr).toContain('more than --max-changes 18 allows');

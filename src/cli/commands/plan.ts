@@ -22,8 +22,12 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const render = await loadPlanRenderer(String(args.format));
-  const plan = new Plan((await planApps(args, ctx)).map((planned) => planned.plan));
+  const planned = await planApps(args, ctx);
+  const plan = new Plan(planned.map((p) => p.plan));
   render(plan, ctx.io.stdout, { colors: ctx.colors });
+  // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
+  const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
+  for (const excess of plan.excesses(limits)) ctx.io.stderr.write(`warning: ${excess}; apply will refuse it without --force\n`);
   if (typeof args.out === 'string') {
     await writeFile(resolve(ctx.io.cwd, args.out), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, 'utf8');
     // On stderr, so stdout stays exactly the plan in the chosen format.
