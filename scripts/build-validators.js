@@ -53,6 +53,11 @@ const GROUPS = [
     options: { allErrors: true, strict: true },
     validators: { validateSnapshot: (ajv) => ajv.compile(readSchema('scripts-snapshot')) },
   },
+  {
+    site: 'src/live/snapshot.ts',
+    options: { allErrors: true, strict: true, allowUnionTypes: true },
+    validators: { validateLiveSnapshot: (ajv) => ajv.compile(readSchema('live-snapshot')) },
+  },
 ];
 
 /** `ajv/dist/runtime/NAME` helpers the generated code calls (ucs2length, equal, …). */

@@ -22,19 +22,26 @@ export interface PlannedApp {
   plan: AppPlan;
 }
 
+/** Where an app's live rules come from: the service (the default) or a live snapshot. */
+export type ConnectApp = (app: AppConfig) => RulesApi;
+
 /**
  * Validates, connects, lists and plans every selected app. The files of all apps are
  * checked before any client is made, and all clients (tokens) before any request; the
  * apps are then listed concurrently, one LIST each.
  */
-export async function planApps(args: GlobalArgs, ctx: CommandContext): Promise<PlannedApp[]> {
+export async function planApps(
+  args: GlobalArgs,
+  ctx: CommandContext,
+  connect: ConnectApp = (app) => rulesClientFor(app, ctx),
+): Promise<PlannedApp[]> {
   const config = await loadProjectConfig({ cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app });
   const readingStarted = performance.now();
   const loaded = await loadAllRules(config, { cwd: ctx.io.cwd });
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${files} rule file${files === 1 ? '' : 's'} in ${elapsed(readingStarted)}`);
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
-  const connections = config.apps.map((app) => ({ app, api: rulesClientFor(app, ctx) }));
+  const connections = config.apps.map((app) => ({ app, api: connect(app) }));
   const lives = await Promise.all(connections.map((c) => c.api.listRules()));
   const planned: PlannedApp[] = [];
   const problems: Problem[] = [];

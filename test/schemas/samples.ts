@@ -154,3 +154,31 @@ export const snapshots: unknown[] = [
     ],
   },
 ];
+
+export const liveSnapshots: unknown[] = [
+  {
+    formatVersion: 1,
+    takenAt: '2026-01-31T09:30:00.000Z',
+    apps: [
+      {
+        app: 'shop',
+        fingerprint: `sha256:${'a'.repeat(64)}`,
+        rules: [
+          {
+            ruleId: '3f2a9c1e-8d4b-4c1a-9e2f-0a1b2c3d4e5f',
+            name: 'Allow uptime monitors',
+            description: '',
+            status: 'active',
+            actions: ['allow'],
+            conditions: {
+              operator: '$or',
+              children: [{ operator: '$and', children: [{ conditionType: 'header', fieldOption: 'x-monitor', operator: '$exists' }, { conditionType: 'socketIps', operator: '$in', value: ['203.0.113.0/24'] }] }],
+            },
+            priority: 0,
+          },
+        ],
+      },
+      { app: 'blog', fingerprint: `sha256:${'b'.repeat(64)}`, rules: [] },
+    ],
+  },
+];

@@ -7,7 +7,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import * as generated from '../../src/generated/validators.js';
-import { configFiles, listAnswers, plans, policies, ruleFiles, snapshots, updateAnswers } from './samples.js';
+import { configFiles, listAnswers, liveSnapshots, plans, policies, ruleFiles, snapshots, updateAnswers } from './samples.js';
 
 type Json = unknown;
 
@@ -37,6 +37,7 @@ const CASES: Case[] = [
     samples: policies,
   },
   { name: 'validateSnapshot', schema: 'scripts-snapshot', options: { allErrors: true, strict: true }, samples: snapshots },
+  { name: 'validateLiveSnapshot', schema: 'live-snapshot', options: { allErrors: true, strict: true, allowUnionTypes: true }, samples: liveSnapshots },
 ];
 
 function readSchema(name: string): object {

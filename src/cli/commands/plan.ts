@@ -8,6 +8,8 @@ import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { BLOCKED_ADVICE, Plan } from '../../plan/plan.js';
 import { planApps } from '../../apply/session.js';
+import { readSnapshotFile } from '../../live/file.js';
+import { snapshotSource } from '../../live/snapshot.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
@@ -15,15 +17,20 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
     .option('format', { type: 'string', choices: PLAN_FORMATS, default: 'text', describe: 'How to print the plan' })
+    .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
     .example('$0 plan', 'show what apply would change')
+    .example('$0 plan --live live.json --format markdown', 'plan a pull request against the newest live snapshot, with no token')
     .example('$0 plan --out plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'save a plan and summarise it in CI') as unknown as Argv<GlobalArgs>;
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const render = await loadPlanRenderer(String(args.format));
-  const planned = await planApps(args, ctx);
-  const plan = new Plan(planned.map((p) => p.plan));
+  const live = typeof args.live === 'string' ? args.live : undefined;
+  const snapshot = live === undefined ? undefined : await readSnapshotFile(resolve(ctx.io.cwd, live), live);
+  // From a snapshot: the same planning, each app's live rules read from the file (no token, no request).
+  const planned = snapshot === undefined || live === undefined ? await planApps(args, ctx) : await planApps(args, ctx, snapshotSource(snapshot, live));
+  const plan = new Plan(planned.map((p) => p.plan), snapshot === undefined ? {} : { snapshot: { takenAt: snapshot.takenAt } });
   render(plan, ctx.io.stdout, { colors: ctx.colors });
   // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
@@ -31,10 +38,13 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   if (typeof args.out === 'string') {
     await writeFile(resolve(ctx.io.cwd, args.out), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, 'utf8');
     // On stderr, so stdout stays exactly the plan in the chosen format.
-    ctx.io.stderr.write(`Plan saved to ${args.out}; apply it with: botrules apply --plan ${args.out}\n`);
+    ctx.io.stderr.write(plan.snapshot === undefined
+      ? `Plan saved to ${args.out}; apply it with: botrules apply --plan ${args.out}\n`
+      : `Plan saved to ${args.out}, for review only: it was made from a live snapshot, and apply refuses it\n`);
   }
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);
   if (args.detailedExitcode === true) return plan.hasChanges() ? 2 : 0;
   return 0;
 }
+

@@ -2,7 +2,7 @@
 // changes. Positions are printed as the console shows them, 1 to the number of rules
 // (docs/service-api.md: API priority = console position − 1).
 import { fieldChanges, isMove, positionChange, type PlanStep } from '../../plan/types.js';
-import type { PlanSummary } from '../../plan/plan.js';
+import type { Plan, PlanSummary } from '../../plan/plan.js';
 
 export const NO_CHANGES = 'No changes. Live rules match the rule files.';
 
@@ -39,4 +39,13 @@ export function hasMoves(steps: readonly PlanStep[]): boolean {
 /** `1 unmanaged live rule` / `3 unmanaged live rules`. */
 export function counted(count: number, singular: string, plural: string): string {
   return `${count} ${count === 1 ? singular : plural}`;
+}
+
+/**
+ * Said first when the plan was made from a live snapshot (`plan --live`). `takenAt` passed
+ * the snapshot schema's date-time pattern, so it is safe to print as it is.
+ */
+export function snapshotNote(plan: Plan): string | undefined {
+  if (plan.snapshot === undefined) return undefined;
+  return `Planned against the live rules as they were at ${plan.snapshot.takenAt} (live snapshot), not as they are now.`;
 }

@@ -4,7 +4,7 @@
 // left out (the table and that note always fit).
 import { countSteps, type Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, hasMoves, summaryLine, whatChanges } from './describe.js';
+import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 
@@ -20,6 +20,8 @@ export function renderMarkdown(plan: Plan, out: TextSink, _options?: PlanRenderO
 /** The whole document; never longer than `limit` characters. */
 export function markdownPlan(plan: Plan, limit: number): string {
   const head = ['### botrules plan', ''];
+  const fromSnapshot = snapshotNote(plan);
+  if (fromSnapshot !== undefined) head.push(`_${fromSnapshot}_`, '');
   if (!plan.hasChanges()) return [...head, NO_CHANGES, ''].join('\n');
   head.push(`**${summaryLine(plan.summary)}**`, '', ...summaryTable(plan.apps), '', '');
 

@@ -3,7 +3,7 @@
 // the unmanaged rules kept one per line, and the summary again last, where a long plan ends.
 import type { Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, counted, hasMoves, summaryLine, whatChanges } from './describe.js';
+import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, counted, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
 
@@ -12,6 +12,8 @@ const LISTED_UNMANAGED = 50;
 
 export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions): void {
   const c = options.colors;
+  const fromSnapshot = snapshotNote(plan);
+  if (fromSnapshot !== undefined) out.write(`${c.dim(fromSnapshot)}\n`);
   if (!plan.hasChanges()) {
     out.write(`${NO_CHANGES}\n`);
     const count = plan.summary.unmanaged;

@@ -1,0 +1,52 @@
+// Reading and writing live snapshot files. Reading refuses anything larger than a real rule
+// set could be before reading it; writing goes to a temporary file that is renamed into
+// place, so a failed `botrules live` never leaves a snapshot that looks complete.
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, basename, join } from 'node:path';
+import { UserError } from '../errors.js';
+import { MAX_SNAPSHOT_BYTES, readLiveSnapshot, type LiveSnapshot } from './snapshot.js';
+
+/** Reads and checks the snapshot at `path`; `shown` names it in messages. */
+export async function readSnapshotFile(path: string, shown: string): Promise<LiveSnapshot> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new UserError(`${shown} is not a file: --live takes a snapshot written by botrules live --out FILE`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError(`cannot read the live snapshot ${shown} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, [
+      'Write one with: botrules live --out FILE (in CI: download the newest snapshot artifact first)',
+    ]);
+  }
+  if (size > MAX_SNAPSHOT_BYTES) {
+    throw new UserError(`${shown} is ${size} bytes, more than the ${MAX_SNAPSHOT_BYTES} a live snapshot may have`);
+  }
+  const handle = await open(path, 'r');
+  try {
+    return readLiveSnapshot(await handle.readFile('utf8'), shown);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes the snapshot whole or not at all. */
+export async function writeSnapshotFile(path: string, snapshot: LiveSnapshot): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    // 'wx': never follows or reuses an existing file at the temporary name.
+    const handle = await open(temporary, 'wx', 0o644);
+    try {
+      await handle.writeFile(`${JSON.stringify(snapshot, null, 2)}\n`, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new UserError(`cannot write the live snapshot ${path} (${code})`);
+  }
+}

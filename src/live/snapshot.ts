@@ -1,0 +1,164 @@
+// Live snapshots: the live rules of every app at one moment, written by `botrules live` and
+// planned against by `plan --live` (docs/behaviour.md, "Live snapshots"). A pull request's
+// plan job reads a snapshot instead of listing, so it needs no token. The file comes from
+// an artifact anyone with write access to a branch could influence, so reading it trusts
+// nothing: schema first (schemas/live-snapshot.schema.json, compiled at build time), then
+// every rule normalised exactly as a listed rule is, and each app's fingerprint recomputed.
+import type { ErrorObject } from 'ajv';
+import { LineCounter, parseDocument, isNode } from 'yaml';
+import { UserError, ValidationError, type Problem } from '../errors.js';
+import { validateLiveSnapshot } from '../generated/validators.js';
+import { toLiveRule } from '../api/live-rule.js';
+import type { ApiRule } from '../api/rule-response.js';
+import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
+import type { LiveRule } from '../rules/model.js';
+import type { RulesApi } from '../api/types.js';
+
+export const LIVE_SNAPSHOT_FORMAT_VERSION = 1;
+
+/** Larger than any real rule set (a few thousand rules take a few MB); reading stops here. */
+export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+
+export interface SnapshotApp {
+  app: string;
+  fingerprint: string;
+  rules: LiveRule[];
+}
+
+export interface LiveSnapshot {
+  formatVersion: typeof LIVE_SNAPSHOT_FORMAT_VERSION;
+  takenAt: string;
+  apps: SnapshotApp[];
+}
+
+/** The snapshot of freshly listed rules; each app's rules in priority order. */
+export function takeSnapshot(listed: readonly { app: string; rules: readonly LiveRule[] }[], takenAt: Date): LiveSnapshot {
+  return {
+    formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION,
+    takenAt: takenAt.toISOString(),
+    apps: listed.map(({ app, rules }) => ({ app, fingerprint: fingerprintRules(rules), rules: inPriorityOrder(rules).map(ownFields) })),
+  };
+}
+
+/** Only the rule's own fields, in a fixed order, so the file is stable and diff-friendly. */
+function ownFields(rule: LiveRule): LiveRule {
+  const { ruleId, name, description, status, actions, conditions, priority } = rule;
+  return { ruleId, name, description, status, actions, conditions, priority };
+}
+
+/**
+ * Parses and checks a snapshot's text. `file` names it in every problem. Throws a
+ * ValidationError (`FILE:LINE:COL: message` per problem) when it cannot be trusted.
+ */
+export function readLiveSnapshot(text: string, file: string): LiveSnapshot {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ValidationError([syntaxProblem(text, file, error)]);
+  }
+  if (!validateLiveSnapshot(value)) {
+    throw new ValidationError(locate(text, file, (validateLiveSnapshot.errors ?? []).map(schemaProblem)));
+  }
+  const snapshot = value as LiveSnapshot;
+  const found: Located[] = [];
+  const apps = snapshot.apps.map((app, a) => checkedApp(app, a, found));
+  snapshot.apps.forEach((app, a) => {
+    if (snapshot.apps.findIndex((other) => other.app === app.app) !== a) found.push({ path: ['apps', a, 'app'], message: `app ${JSON.stringify(app.app)} appears twice` });
+  });
+  if (found.length > 0) throw new ValidationError(locate(text, file, found));
+  return { formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION, takenAt: snapshot.takenAt, apps };
+}
+
+/** The rules of `app`, or a UserError saying the snapshot does not cover it. */
+export function rulesOf(snapshot: LiveSnapshot, app: string, file: string): LiveRule[] {
+  const found = snapshot.apps.find((entry) => entry.app === app);
+  if (found === undefined) {
+    throw new UserError(`${file} holds no snapshot of app ${JSON.stringify(app)}`, [
+      `It has ${snapshot.apps.length === 0 ? 'no apps' : snapshot.apps.map((entry) => JSON.stringify(entry.app)).join(', ')}; take a new one with: botrules live --out ${file}`,
+    ]);
+  }
+  return found.rules.map((rule) => structuredClone(rule));
+}
+
+interface Located {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Normalises the rules as a listed answer is normalised and recomputes the fingerprint. */
+function checkedApp(app: SnapshotApp, a: number, found: Located[]): SnapshotApp {
+  const rules: LiveRule[] = [];
+  const ids = new Set<string>();
+  app.rules.forEach((rule, r) => {
+    if (ids.has(rule.ruleId)) found.push({ path: ['apps', a, 'rules', r, 'ruleId'], message: `ruleId ${JSON.stringify(rule.ruleId)} appears twice in app ${JSON.stringify(app.app)}` });
+    ids.add(rule.ruleId);
+    // The schema requires every leaf's operator and conditionType, so nothing here can throw.
+    rules.push(toLiveRule(rule as ApiRule, `apps[${a}].rules[${r}]`, rule.ruleId, rule.priority));
+  });
+  if (found.length === 0 && fingerprintRules(rules) !== app.fingerprint) {
+    found.push({
+      path: ['apps', a, 'fingerprint'],
+      message: `the fingerprint of app ${JSON.stringify(app.app)} does not match its rules: the snapshot was edited or damaged; take a new one with botrules live`,
+    });
+  }
+  return { app: app.app, fingerprint: app.fingerprint, rules };
+}
+
+function schemaProblem(error: ErrorObject): Located {
+  const path = error.instancePath.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const params = error.params as Record<string, unknown>;
+  const asPath = path.map((token) => (/^\d+$/.test(token) ? Number(token) : token));
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { path: asPath, message: `unexpected property "${String(params.additionalProperty)}"` };
+    case 'required':
+      return { path: asPath, message: `missing property "${String(params.missingProperty)}"` };
+    case 'enum':
+      return { path: asPath, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'const':
+      return { path: asPath, message: `must be ${JSON.stringify(params.allowedValue)} (this botrules reads live snapshots of formatVersion ${LIVE_SNAPSHOT_FORMAT_VERSION})` };
+    case 'pattern':
+      return { path: asPath, message: path.at(-1) === 'takenAt' ? 'must be an ISO 8601 UTC date-time such as 2026-01-31T09:30:00.000Z' : 'is not a sha256:<64 hex digits> fingerprint' };
+    default:
+      return { path: asPath, message: `${path.length === 0 ? 'the snapshot' : path.at(-1)} ${error.message ?? 'is invalid'}` };
+  }
+}
+
+/**
+ * Turns paths into `FILE:LINE:COL` problems. Only on the error path: reading the text a
+ * second time with the YAML parser (JSON is YAML) gives every node's position.
+ */
+function locate(text: string, file: string, found: readonly Located[]): Problem[] {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false });
+  return found.map(({ path, message }) => {
+    const node = document.getIn(path, true);
+    const offset = isNode(node) && node.range ? node.range[0] : 0;
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, col, message };
+  });
+}
+
+function syntaxProblem(text: string, file: string, error: unknown): Problem {
+  const why = error instanceof Error ? error.message : String(error);
+  const position = /position (\d+)/.exec(why);
+  const before = text.slice(0, position?.[1] === undefined ? 0 : Number(position[1]));
+  const line = before.split('\n').length;
+  const col = before.length - before.lastIndexOf('\n');
+  return { file, line, col, message: `not valid JSON (${why.replace(/ in JSON at position \d+.*$/, '')}): a live snapshot is written by botrules live --out FILE` };
+}
+
+/**
+ * Where `plan --live` reads each app's rules: the snapshot, never the service. A plan never
+ * patches; a patch through this source is a bug, so it fails loudly rather than pretending.
+ */
+export function snapshotSource(snapshot: LiveSnapshot, file: string): (app: { name: string }) => RulesApi {
+  return (app) => {
+    const rules = rulesOf(snapshot, app.name, file);
+    return {
+      listRules: () => Promise.resolve(rules),
+      patchRule: () => Promise.reject(new Error(`internal: a patch was attempted against the live snapshot ${file}`)),
+    };
+  };
+}
