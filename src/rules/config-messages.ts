@@ -25,7 +25,10 @@ function explain(issue: SchemaIssue): string | undefined {
       : 'the top level must be a mapping with an "apps:" list';
   }
   if (keyword === 'pattern' && path.at(-1) === 'tokenEnv') {
-    return `tokenEnv ${JSON.stringify(data)} is not an environment variable name (upper-case letters, digits and _, not starting with a digit); ` +
+    // A prefix of its own keeps the token out of variables with another meaning: GITHUB_TOKEN
+    // is the workflow's own token, NODE_OPTIONS and PATH change what runs (docs/security.md).
+    return `tokenEnv ${JSON.stringify(data)} must be an environment variable name starting with BOTRULES_ ` +
+      '(upper-case letters, digits and _, e.g. BOTRULES_TOKEN_SHOP), never a variable such as GITHUB_TOKEN, NODE_OPTIONS or PATH; ' +
       'it names the variable that holds the token, never the token itself';
   }
   if (keyword === 'pattern' && path.at(-1) === 'name') {

@@ -8,7 +8,7 @@ import type { AppConfig } from '../../src/rules/config.js';
 import { capturedContext, everyRendering, SENTINEL_TOKEN, startConnectionCounter, thrownBy } from './support.js';
 
 const app: AppConfig = { name: 'default', rulesDir: '/rules', tokenEnv: 'BOTRULES_TOKEN', unmanaged: 'keep' };
-const shop: AppConfig = { name: 'shop', rulesDir: '/shop', tokenEnv: 'SHOP_TOKEN', unmanaged: 'keep' };
+const shop: AppConfig = { name: 'shop', rulesDir: '/shop', tokenEnv: 'BOTRULES_SHOP_TOKEN', unmanaged: 'keep' };
 
 function rulesError(env: Record<string, string>, target: AppConfig = app): Promise<Error> {
   return thrownBy(() => rulesClientFor(target, capturedContext(env).ctx).listRules());
@@ -28,9 +28,9 @@ describe('missing settings', () => {
   });
 
   it('names the app\'s token variable, an empty value counting as unset', async () => {
-    const error = await rulesError({ BOTRULES_CONSOLE_URL: 'https://console.example.com/api', SHOP_TOKEN: '' }, shop);
+    const error = await rulesError({ BOTRULES_CONSOLE_URL: 'https://console.example.com/api', BOTRULES_SHOP_TOKEN: '' }, shop);
     expect(error).toBeInstanceOf(UserError);
-    expect(error.message).toBe('SHOP_TOKEN is not set: it must hold the server token of app shop');
+    expect(error.message).toBe('BOTRULES_SHOP_TOKEN is not set: it must hold the server token of app shop');
   });
 
   it('names both script token variables when neither is set', async () => {

@@ -21,11 +21,11 @@ beforeEach(async () => {
     ],
   });
   project = await tempProject();
-  env = { ...emu.env, SHOP_TOKEN: tokens.shop };
+  env = { ...emu.env, BOTRULES_SHOP_TOKEN: tokens.shop };
   await writeConfig(project.dir, {
     apps: [
       { name: 'default', rulesDir: 'rules' },
-      { name: 'shop', rulesDir: 'shop', tokenEnv: 'SHOP_TOKEN' },
+      { name: 'shop', rulesDir: 'shop', tokenEnv: 'BOTRULES_SHOP_TOKEN' },
     ],
   });
   const [a, b, c] = lettered(3) as [Rule, Rule, Rule];
@@ -82,18 +82,18 @@ describe('several apps', () => {
   });
 
   it('names the missing token of one app before any request', async () => {
-    const { SHOP_TOKEN: _shop, ...withoutShop } = env;
+    const { BOTRULES_SHOP_TOKEN: _shop, ...withoutShop } = env;
     const result = await run(['apply', '--auto-approve'], withoutShop);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('SHOP_TOKEN is not set');
+    expect(result.stderr).toContain('BOTRULES_SHOP_TOKEN is not set');
     expect(emu.emulator.log).toHaveLength(0);
   });
 
   it('a token the service rejects is an error naming the variable, never the token', async () => {
     const wrong = distinctiveToken('wrong');
-    const result = await run(['plan', '--verbose'], { ...env, SHOP_TOKEN: wrong });
+    const result = await run(['plan', '--verbose'], { ...env, BOTRULES_SHOP_TOKEN: wrong });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('SHOP_TOKEN');
+    expect(result.stderr).toContain('BOTRULES_SHOP_TOKEN');
     expect(result.stdout + result.stderr).not.toContain(wrong);
   });
 });

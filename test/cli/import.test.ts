@@ -86,7 +86,7 @@ describe('botrules import', () => {
     await writeConfig(project.dir, {
       apps: [
         { name: 'default', rulesDir: 'rules', tokenEnv: 'BOTRULES_TOKEN' },
-        { name: 'other', rulesDir: 'other', tokenEnv: 'OTHER_TOKEN' },
+        { name: 'other', rulesDir: 'other', tokenEnv: 'BOTRULES_OTHER_TOKEN' },
       ],
     });
     const result = await run(['import', '--out', 'x']);

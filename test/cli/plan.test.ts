@@ -119,7 +119,7 @@ describe('botrules plan', () => {
     await writeConfig(project.dir, {
       apps: [
         { name: 'default', rulesDir: 'rules' },
-        { name: 'shop', rulesDir: 'shop', tokenEnv: 'SHOP_TOKEN' },
+        { name: 'shop', rulesDir: 'shop', tokenEnv: 'BOTRULES_SHOP_TOKEN' },
       ],
     });
     await writeRules(project.rulesDir, [rule('A', { priority: 1 } as never)]);

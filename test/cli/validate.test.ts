@@ -120,7 +120,7 @@ describe('botrules validate', () => {
 
   it('validates every app of the config, or the one named with --app', async () => {
     const cwd = writeTree({
-      'botrules.yaml': 'apps:\n  - { name: shop, rulesDir: shop, tokenEnv: SHOP_TOKEN }\n  - { name: blog, rulesDir: blog, tokenEnv: BLOG_TOKEN }\n',
+      'botrules.yaml': 'apps:\n  - { name: shop, rulesDir: shop, tokenEnv: BOTRULES_SHOP_TOKEN }\n  - { name: blog, rulesDir: blog, tokenEnv: BOTRULES_BLOG_TOKEN }\n',
       'shop/a.yaml': `${HEAD}${ruleYaml('A')}`,
       'blog/a.yaml': `${HEAD}${ruleYaml('A', '    status: on')}`,
     });

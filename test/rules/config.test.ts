@@ -28,7 +28,7 @@ describe('loadProjectConfig', () => {
         'apps:',
         '  - name: shop',
         '    rulesDir: rules/shop',
-        '    tokenEnv: SHOP_TOKEN',
+        '    tokenEnv: BOTRULES_SHOP_TOKEN',
         '  - name: blog',
         '    rulesDir: /srv/blog-rules',
         '    unmanaged: fail',
@@ -39,7 +39,7 @@ describe('loadProjectConfig', () => {
     expect(await loadProjectConfig({ cwd })).toEqual({
       file: 'botrules.yaml',
       apps: [
-        { name: 'shop', rulesDir: join(cwd, 'rules/shop'), tokenEnv: 'SHOP_TOKEN', unmanaged: 'pause', maxChanges: 20 },
+        { name: 'shop', rulesDir: join(cwd, 'rules/shop'), tokenEnv: 'BOTRULES_SHOP_TOKEN', unmanaged: 'pause', maxChanges: 20 },
         { name: 'blog', rulesDir: '/srv/blog-rules', tokenEnv: 'BOTRULES_TOKEN', unmanaged: 'fail', maxChanges: 5 },
       ],
     });
@@ -66,14 +66,21 @@ describe('loadProjectConfig', () => {
     const problems = await problemsOf(loadProjectConfig({ cwd }));
     expect(problems).toEqual([
       'botrules.yaml:4:5: "token" must not be in the config: tokens are never written in files; put the token in an environment variable and name that variable with tokenEnv',
-      'botrules.yaml:5:15: tokenEnv "my-token" is not an environment variable name (upper-case letters, digits and _, not starting with a digit); it names the variable that holds the token, never the token itself',
+      'botrules.yaml:5:15: tokenEnv "my-token" must be an environment variable name starting with BOTRULES_ (upper-case letters, digits and _, e.g. BOTRULES_TOKEN_SHOP), never a variable such as GITHUB_TOKEN, NODE_OPTIONS or PATH; it names the variable that holds the token, never the token itself',
     ]);
     expect(problems.join('\n')).not.toContain('s3cr3t');
   });
 
+  it.each(['GITHUB_TOKEN', 'NODE_OPTIONS', 'PATH', 'BOTRULES'])('refuses tokenEnv %s: token variables start with BOTRULES_', async (name) => {
+    const cwd = writeTree({ 'botrules.yaml': `apps:\n  - name: a\n    rulesDir: r\n    tokenEnv: ${name}\n` });
+    expect(await problemsOf(loadProjectConfig({ cwd }))).toEqual([
+      expect.stringMatching(new RegExp(`^botrules\\.yaml:4:15: tokenEnv "${name}" must be an environment variable name starting with BOTRULES_`)),
+    ]);
+  });
+
   it('rejects repeated app names and two apps reading the same token variable', async () => {
     const cwd = writeTree({
-      'botrules.yaml': 'apps:\n  - { name: a, rulesDir: r1 }\n  - { name: a, rulesDir: r2, tokenEnv: A2 }\n  - { name: c, rulesDir: r3 }\n',
+      'botrules.yaml': 'apps:\n  - { name: a, rulesDir: r1 }\n  - { name: a, rulesDir: r2, tokenEnv: BOTRULES_A2 }\n  - { name: c, rulesDir: r3 }\n',
     });
     expect(await problemsOf(loadProjectConfig({ cwd }))).toEqual([
       'botrules.yaml:3:13: duplicate app name "a" (also at line 2)',

@@ -42,7 +42,7 @@ export const configFiles: unknown[] = [
     unmanaged: 'pause',
     maxChanges: 20,
     apps: [
-      { name: 'shop.eu', rulesDir: 'rules/shop', tokenEnv: 'SHOP_TOKEN', unmanaged: 'fail', maxChanges: 5 },
+      { name: 'shop.eu', rulesDir: 'rules/shop', tokenEnv: 'BOTRULES_SHOP_TOKEN', unmanaged: 'fail', maxChanges: 5 },
       { name: 'blog', rulesDir: 'rules/blog' },
     ],
   },
