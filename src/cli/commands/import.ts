@@ -10,13 +10,19 @@ import { loadProjectConfig, type AppConfig } from '../../rules/config.js';
 import { displayPath } from '../../rules/display-path.js';
 import { existingRuleFiles, removeRuleFiles, writeRuleFiles } from '../../import/write.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { runUpdate } from './import-update.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .option('out', { type: 'string', describe: "Directory to write the rule files to (default: the app's rules directory)" })
     .option('force', { type: 'boolean', default: false, describe: 'Replace the rule files already in the directory' })
+    .option('update', { type: 'boolean', default: false, describe: 'Edit the existing rule files in place so they declare the live rules, changing only what differs' })
+    .option('prune', { type: 'boolean', default: false, describe: 'With --update: remove declared rules that no longer exist live' })
+    .option('dry-run', { type: 'boolean', default: false, describe: 'With --update: print the diff of every file instead of writing' })
+    .conflicts('update', ['force', 'out'])
     .example('$0 import', 'write the live rules of every app into its rules directory')
-    .example('$0 import --app shop --out rules/shop --force', 'replace the rule files of app shop') as unknown as Argv<GlobalArgs>;
+    .example('$0 import --app shop --out rules/shop --force', 'replace the rule files of app shop')
+    .example('$0 import --update --dry-run', 'show how the rule files would change to declare the live rules') as unknown as Argv<GlobalArgs>;
 }
 
 interface Target {
@@ -26,6 +32,8 @@ interface Target {
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  if (args.update === true) return runUpdate(args, ctx);
+  if (args.prune === true || args['dry-run'] === true) throw new UserError('--prune and --dry-run go with --update');
   const out = typeof args.out === 'string' ? args.out : undefined;
   const force = args.force === true;
   const cwd = ctx.io.cwd;

@@ -1,0 +1,51 @@
+// Reading an app's rule files for `import --update` and writing the result: each changed file
+// is replaced atomically (a temporary file beside it, then a rename), files the update empties
+// are removed, and nothing is written through a symbolic link.
+import { lstat, readFile, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { UserError, ValidationError } from '../../errors.js';
+import { loadRules } from '../../rules/load.js';
+import type { DeclaredRule } from '../../rules/model.js';
+import type { FileChange, RuleFileText } from './index.js';
+
+export interface AppFiles {
+  files: RuleFileText[];
+  declared: DeclaredRule[];
+}
+
+/** The app's rule files and declared rules; the files must be valid first. */
+export async function readAppFiles(absDir: string, cwd: string): Promise<AppFiles> {
+  const loaded = await loadRules(absDir, { cwd });
+  if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
+  const files = await Promise.all(
+    loaded.files.map(async (shown) => {
+      const abs = join(cwd, shown);
+      return { rel: relative(absDir, abs).split(sep).join('/'), shown, text: await readFile(abs, 'utf8') };
+    }),
+  );
+  return { files, declared: loaded.rules };
+}
+
+/** Writes the changes below `absDir`. */
+export async function writeChanges(absDir: string, changes: readonly FileChange[]): Promise<void> {
+  for (const change of changes) {
+    const target = join(absDir, ...change.rel.split('/'));
+    await refuseSymlink(target);
+    if (change.after === undefined) {
+      await rm(target, { force: true });
+      continue;
+    }
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = `${target}.botrules-${process.pid}.tmp`;
+    await writeFile(temporary, change.after, { encoding: 'utf8', flag: 'wx' });
+    await rename(temporary, target);
+  }
+}
+
+async function refuseSymlink(path: string): Promise<void> {
+  try {
+    if ((await lstat(path)).isSymbolicLink()) throw new UserError(`${path} is a symbolic link: import --update never writes through one`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}

@@ -1,0 +1,68 @@
+// Fresh YAML text for what `import --update` adds or replaces, in the style `import` writes
+// (leaves and action lists on one line), shifted to where it goes.
+import { Document, Scalar, parse, stringify } from 'yaml';
+import type { Conditions, Group, Leaf, LiveRule } from '../../rules/model.js';
+import { ruleFileText } from '../rule-file.js';
+import { linesOf, reindent } from './text.js';
+
+/** The column of the `-` of the rules that ruleFileText writes. */
+const WRITTEN_DASH_COL = 2;
+
+/** A scalar for `value`, quoted the way `like` was (plain, single or double), on one line. */
+export function renderScalar(value: string, like?: Scalar): string {
+  const double = JSON.stringify(value);
+  if (/[\n\r\t\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return double;
+  if (like?.type === Scalar.QUOTE_DOUBLE) return double;
+  if (like?.type === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
+  const plain = stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
+  return !plain.includes('\n') && parse(plain) === value ? plain : double;
+}
+
+/** A leaf as a one-line flow mapping, keys in the order `import` writes them. */
+export function renderLeaf(leaf: Leaf): string {
+  const doc = new Document(orderedLeaf(leaf));
+  if (doc.contents !== null) (doc.contents as { flow?: boolean }).flow = true;
+  return doc.toString({ lineWidth: 0 }).replace(/\n$/, '');
+}
+
+/** An action list in flow style: `[allow, hardBlock]`. */
+export function renderFlowList(values: readonly string[]): string {
+  return `[${values.map((v) => renderScalar(v)).join(', ')}]`;
+}
+
+/** A whole rule as a list item whose `-` stands at `dashCol`. */
+export function renderRuleBlock(rule: LiveRule, dashCol: number): string {
+  const lines = linesOf(ruleFileText(rule));
+  const from = lines.findIndex((line) => line.startsWith('rules:'));
+  return reindent(lines.slice(from + 1).join(''), dashCol - WRITTEN_DASH_COL);
+}
+
+/** The text of a rule's `conditions` value: first line unindented, the rest under `keyCol`. */
+export function renderConditionsValue(conditions: Conditions, keyCol: number): string {
+  const block = renderRuleBlock(ruleWith(conditions), 0);
+  const lines = linesOf(block);
+  const at = lines.findIndex((line) => line.startsWith('  conditions:'));
+  // In that block the `conditions:` key is at column 2 and its value at column 4.
+  const value = reindent(lines.slice(at + 1).join(''), keyCol - 2);
+  return value.trimStart().replace(/\n$/, '');
+}
+
+/** A group as a list item whose `-` stands at `dashCol`, without a final newline. */
+export function renderGroupItem(group: Group, dashCol: number): string {
+  const text = renderConditionsValue({ operator: '$or', children: [group] }, 0);
+  const lines = linesOf(text);
+  const at = lines.findIndex((line) => line.trimStart().startsWith('- '));
+  return reindent(lines.slice(at).join(''), dashCol - 2).replace(/\n$/, '');
+}
+
+function orderedLeaf(leaf: Leaf): Record<string, unknown> {
+  const out: Record<string, unknown> = { conditionType: leaf.conditionType };
+  if (leaf.fieldOption !== undefined) out.fieldOption = leaf.fieldOption;
+  out.operator = leaf.operator;
+  if (leaf.value !== undefined) out.value = Array.isArray(leaf.value) ? [...leaf.value] : leaf.value;
+  return out;
+}
+
+function ruleWith(conditions: Conditions): LiveRule {
+  return { name: 'x', ruleId: 'x', description: '', status: 'active', actions: ['allow'], conditions, priority: 0 };
+}
