@@ -37,7 +37,7 @@ export async function runUpdate(args: GlobalArgs & Record<string, unknown>, ctx:
 function printDiff(ctx: CommandContext, dir: string, result: UpdateResult): void {
   for (const change of result.changes) {
     const name = `${dir}/${change.rel}`;
-    const patch = createTwoFilesPatch(change.before === undefined ? '/dev/null' : `a/${name}`, change.after === undefined ? '/dev/null' : `b/${name}`, change.before ?? '', change.after ?? '', '', '', { context: 3 });
+    const patch = createTwoFilesPatch(change.before === undefined ? '/dev/null' : `a/${name}`, change.after === undefined ? '/dev/null' : `b/${name}`, change.before ?? '', change.after ?? '', undefined, undefined, { context: 3 });
     ctx.io.stdout.write(patch.split('\n').slice(1).join('\n'));
   }
 }

@@ -19,7 +19,6 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('update', { type: 'boolean', default: false, describe: 'Edit the existing rule files in place so they declare the live rules, changing only what differs' })
     .option('prune', { type: 'boolean', default: false, describe: 'With --update: remove declared rules that no longer exist live' })
     .option('dry-run', { type: 'boolean', default: false, describe: 'With --update: print the diff of every file instead of writing' })
-    .conflicts('update', ['force', 'out'])
     .example('$0 import', 'write the live rules of every app into its rules directory')
     .example('$0 import --app shop --out rules/shop --force', 'replace the rule files of app shop')
     .example('$0 import --update --dry-run', 'show how the rule files would change to declare the live rules') as unknown as Argv<GlobalArgs>;
@@ -32,6 +31,9 @@ interface Target {
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  if (args.update === true && (args.force === true || args.out !== undefined)) {
+    throw new UserError('--update edits the rule files where they are: it goes with neither --force nor --out');
+  }
   if (args.update === true) return runUpdate(args, ctx);
   if (args.prune === true || args['dry-run'] === true) throw new UserError('--prune and --dry-run go with --update');
   const out = typeof args.out === 'string' ? args.out : undefined;

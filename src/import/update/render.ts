@@ -11,7 +11,7 @@ const WRITTEN_DASH_COL = 2;
 /** A scalar for `value`, quoted the way `like` was (plain, single or double), on one line. */
 export function renderScalar(value: string, like?: Scalar): string {
   const double = JSON.stringify(value);
-  if (/[\n\r\t\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return double;
+  if (hasControlCharacter(value)) return double;
   if (like?.type === Scalar.QUOTE_DOUBLE) return double;
   if (like?.type === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
   const plain = stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
@@ -65,4 +65,13 @@ function orderedLeaf(leaf: Leaf): Record<string, unknown> {
 
 function ruleWith(conditions: Conditions): LiveRule {
   return { name: 'x', ruleId: 'x', description: '', status: 'active', actions: ['allow'], conditions, priority: 0 };
+}
+
+/** Any character a one-line plain or single-quoted scalar cannot hold as it is. */
+function hasControlCharacter(value: string): boolean {
+  for (const char of value) {
+    const code = char.codePointAt(0) as number;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return true;
+  }
+  return false;
 }

@@ -1,0 +1,84 @@
+// `botrules import --update` end to end: console edits come back into the existing files,
+// comments stay, plan is clean afterwards; --dry-run writes nothing; a rule gone live is
+// listed and nothing written without --prune.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { lettered, patches, rule, tempProject, type Project } from '../apply/fixtures.js';
+
+let emu: TestEmulator;
+let project: Project;
+
+beforeEach(async () => {
+  emu = await startTestEmulator({ seedRules: lettered(3) });
+  project = await tempProject();
+});
+
+afterEach(async () => {
+  await emu.close();
+  await project.close();
+});
+
+const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+
+async function importWithComments(): Promise<string> {
+  const imported = await run(['import']);
+  expect(imported).toMatchObject({ code: 0, stderr: '' });
+  const file = path.join(project.rulesDir, '020-b.yaml');
+  const text = (await readFile(file, 'utf8')).replace('rules:\n', 'rules:\n  # Why B exists: ticket 42\n');
+  await writeFile(file, text);
+  return text;
+}
+
+describe('botrules import --update', () => {
+  it('brings a console edit back into its file, keeping comments, and plan is clean afterwards', async () => {
+    const before = await importWithComments();
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([
+      ...live.slice(0, 1),
+      { ...(live[1] as (typeof live)[number]), status: 'paused' },
+      rule('Added in the console'),
+      ...live.slice(2),
+    ]);
+    const result = await run(['import', '--update']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('updated rule "B" (status)');
+    expect(result.stdout).toContain('added rule "Added in the console" in a new file rules/025-added-in-the-console.yaml');
+    const after = await readFile(path.join(project.rulesDir, '020-b.yaml'), 'utf8');
+    expect(after).toBe(before.replace('    status: active\n', '    status: paused\n'));
+    expect(await readdir(project.rulesDir)).toEqual(['010-a.yaml', '020-b.yaml', '025-added-in-the-console.yaml', '030-c.yaml']);
+    const plan = await run(['plan', '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    expect(patches(emu.emulator)).toHaveLength(0);
+  });
+
+  it('--dry-run prints the diff and writes nothing', async () => {
+    const before = await importWithComments();
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), description: 'Changed at 3 a.m.' }, live[2]] as typeof live);
+    const result = await run(['import', '--update', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--- a/rules/020-b.yaml');
+    expect(result.stdout).toContain('-    description: ""');
+    expect(result.stdout).toContain('+    description: "Changed at 3 a.m."');
+    expect(await readFile(path.join(project.rulesDir, '020-b.yaml'), 'utf8')).toBe(before);
+  });
+
+  it('lists a rule gone live and writes nothing without --prune; removes it with --prune', async () => {
+    await importWithComments();
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], live[2]] as typeof live);
+    const refused = await run(['import', '--update']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('1 declared rule does not exist live:');
+    expect(refused.stderr).toContain('rules/020-b.yaml');
+    expect(await readdir(project.rulesDir)).toHaveLength(3);
+
+    const pruned = await run(['import', '--update', '--prune']);
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout).toContain('removed rule "B" from rules/020-b.yaml (gone live)');
+    expect(await readdir(project.rulesDir)).toEqual(['010-a.yaml', '030-c.yaml']);
+    expect((await run(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+});
