@@ -2,7 +2,7 @@
 // already stand in live order (the longest increasing subsequence the planner also uses) stay,
 // and every other rule — moved or new — is placed right after the rule that precedes it live,
 // in ascending live order, so by induction the rules placed so far are in live order
-// (docs/design.md, "Updating rule files in place"). In a directory of one rule per file, a
+// (docs/behaviour.md, "import --update"). In a directory of one rule per file, a
 // rule is placed in a file of its own whose name sorts into the right place.
 import { posix } from 'node:path';
 import { maxWeightIncreasingSubsequence } from '../../plan/order.js';

@@ -1,6 +1,6 @@
 // Offsets, lines and indentation in the source text of a rule file. `import --update` edits
 // files as text, at the ranges the `yaml` parser reports, so everything it does not change
-// stays byte for byte (docs/design.md, "Updating rule files in place").
+// stays byte for byte (docs/behaviour.md, "import --update").
 
 /** Offset of the start of the line that holds `offset`. */
 export function lineStart(text: string, offset: number): number {
