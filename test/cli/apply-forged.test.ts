@@ -152,10 +152,12 @@ describe('apply --plan refuses a forged plan, sending nothing', () => {
     );
   });
 
-  it('an unedited plan applies, showing the changes derived from the live rules', async () => {
+  it('an unedited plan applies, showing exactly what plan showed, derived from the live rules', async () => {
     await savedPlan();
+    const shown = await binary(['plan']);
     const result = await binary(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(result.code).toBe(0);
+    expect(result.stdout.startsWith(shown.stdout)).toBe(true);
     expect(result.stdout).toContain('-status: active\n    +status: paused');
     expect(result.stdout).toContain('Verified: live rules of app default match the plan.');
   });
