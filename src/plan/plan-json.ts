@@ -103,7 +103,8 @@ function inconsistency(step: SerialisedApp['steps'][number]): string | undefined
   const expected = Object.fromEntries(fieldChanges.map((c) => [c.field, c.after]));
   if (!sameJson(fields, expected)) return 'the body does not send exactly the after values of its changes';
   if ((priority === undefined) !== (moves.length === 0)) return 'the body has a priority exactly when a change moves the rule';
-  for (const change of step.changes) if (sameJson(change.before, change.after)) return `change of ${change.field} changes nothing`;
+  // A move may end where it started (the rules around it move); a field change must change it.
+  for (const change of fieldChanges) if (sameJson(change.before, change.after)) return `change of ${change.field} changes nothing`;
   if (step.changes.length === 0) return 'a step must change something';
   const [only] = step.changes;
   const pauseShape = step.changes.length === 1 && only?.field === 'status' && only.after === 'paused';

@@ -75,6 +75,16 @@ describe('text plan renderer', () => {
     expect(render(text, Plan.parse(JSON.stringify(undo), 'undo.json'))).toBe(out);
   });
 
+  test('a rule that must move yet ends where it started says so, and survives a save', () => {
+    // 0 and 4 are unmanaged and stay; 1, 2, 3 reverse between them, so 2 moves and ends at position 3 again.
+    const live = liveRules(['0', '1', '2', '3', '4'].map((n) => rule(n)));
+    const declared = declaredRules(['3', '2', '1'].map((n) => rule(n)));
+    const plan = new Plan([planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan]);
+    const out = render(text, plan);
+    expect(out).toContain('~ "2" (id-2): moves, to end at position 3 again (the rules around it move)\n');
+    expect(render(text, Plan.parse(JSON.stringify(plan), 'plan.json'))).toBe(out);
+  });
+
   test('a long list of unmanaged rules is one per line, with a count and a bound', () => {
     const live = liveRules(Array.from({ length: 60 }, (_, i) => rule(`unmanaged ${i}`)));
     const plan = new Plan([planApp({ app: 'default', declared: declaredRules([rule('unmanaged 0', { description: 'x' })]), live, unmanaged: 'keep' }).plan]);

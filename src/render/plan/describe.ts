@@ -28,8 +28,14 @@ export function whatChanges(step: PlanStep): string {
   const fields = fieldChanges(step).map((change) => change.field);
   const parts = fields.length > 0 ? [`updates ${fields.join(', ')}`] : [];
   const position = positionChange(step);
-  if (position !== undefined) parts.push(`moves from position ${position.before + 1} to ${position.after + 1}`);
+  if (position !== undefined) parts.push(moveText(position.before + 1, position.after + 1));
   return parts.join('; ');
+}
+
+function moveText(from: number, to: number): string {
+  // It must still move: the rules it has to end up between change places around it.
+  if (from === to) return `moves, to end at position ${to} again (the rules around it move)`;
+  return `moves from position ${from} to ${to}`;
 }
 
 export function hasMoves(steps: readonly PlanStep[]): boolean {
