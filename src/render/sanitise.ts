@@ -1,0 +1,102 @@
+// The one place that makes untrusted text safe to print. Rule names, ids, file names, script
+// fields and server error text come from people botrules does not trust (docs/security.md,
+// "Untrusted text"), so every renderer passes them through one of these functions at render
+// time: the data itself stays exact (JSON output and files keep it as it is).
+
+/**
+ * Characters that move a terminal, split a line or reorder text: C0 controls (tab, CR and LF
+ * included), DEL, C1 controls, the Unicode line and paragraph separators, and the bidi
+ * marks, embeddings, overrides and isolates.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function visibleEscape(char: string): string {
+  const short = SHORT_ESCAPES[char];
+  if (short !== undefined) return short;
+  const code = char.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Untrusted text for a terminal or a log line: every unsafe character becomes a visible
+ * escape (`\x1b`, `\n`, `\u202e`), so the text stays on one line and cannot move the cursor,
+ * set a window title, open a link or reorder what follows it.
+ */
+export function safeText(text: string): string {
+  return text.replace(UNSAFE, visibleEscape);
+}
+
+/** `safeText` of a value of any type; undefined and null print as an empty string. */
+export function safeValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return safeText(typeof value === 'string' ? value : String(value));
+}
+
+/** Line breaks of any kind, collapsed to one space in Markdown and HTML. */
+const LINE_BREAKS = /(?:\r\n|[\r\n\u2028\u2029\u0085])+/g;
+
+/**
+ * Mentions (`@org/team`, `@user`) and bare links (`https://…`, `www.…`) from data lose their
+ * meaning: a zero-width space, written as an entity, sits inside them. Nobody is notified and
+ * nothing becomes a link, yet the text reads the same.
+ */
+function neutraliseMentionsAndLinks(text: string): string {
+  return text
+    .replace(/@(?=[A-Za-z0-9_-])/g, '@&#8203;')
+    .replace(/:\/\//g, ':&#8203;//')
+    .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}&#8203;.`);
+}
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escapeHtmlCharacters(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char);
+}
+
+/**
+ * Untrusted text inside HTML in Markdown (`<summary>`, `<code>`, `<b>`): one line, HTML
+ * escaped, no mentions or links. Markdown is not read inside an HTML block on that line, so
+ * no backslash escapes are needed (they would show).
+ */
+export function markdownHtml(text: string): string {
+  return neutraliseMentionsAndLinks(escapeHtmlCharacters(safeText(text.replace(LINE_BREAKS, ' '))));
+}
+
+/**
+ * Untrusted text in Markdown prose or a table cell: one line, HTML escaped, every character
+ * that could start emphasis, a heading, a list, a quote, a link, an image, code or a table
+ * column escaped with a backslash, and no mentions or bare links.
+ */
+export function markdownText(text: string): string {
+  const oneLine = safeText(text.replace(LINE_BREAKS, ' '));
+  const escaped = oneLine.replace(/[\\`*_{}[\]()#+\-!|~]/g, '\\$&').replace(/^(\d+)([.)])/, '$1\\$2');
+  return neutraliseMentionsAndLinks(escapeHtmlCharacters(escaped));
+}
+
+/** Cells that a spreadsheet would read as a formula (OWASP "CSV Injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A CSV cell value. With `formulaEscape` (the default of `scripts report --format csv`), a
+ * cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'`, as OWASP recommends,
+ * so a spreadsheet shows it as text instead of running it. Quoting stays with csv-stringify.
+ */
+export function csvCell(text: string, formulaEscape: boolean): string {
+  return formulaEscape && FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/**
+ * Data of a GitHub workflow command (the message after `::`): `%`, CR and LF escaped the way
+ * the runner unescapes them, then unsafe characters made visible.
+ */
+export function workflowCommandData(text: string): string {
+  return safeText(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+}
+
+/** A workflow command property value (`file=…`): as data, plus `:` and `,` escaped. */
+export function workflowCommandProperty(text: string): string {
+  return workflowCommandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
