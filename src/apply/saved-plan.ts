@@ -93,7 +93,8 @@ async function declaredRules(config: ProjectConfig, selected: readonly { app: Ap
   const forward = selected.filter(({ plan }) => plan.restore === undefined).map(({ app }) => app);
   const byApp = new Map<string, DeclaredRule[]>();
   if (forward.length === 0) return byApp;
-  const loaded = await loadAllRules({ ...config, apps: forward }, { cwd });
+  // The saved plan's own steps decide whether an empty rules directory was meant.
+  const loaded = await loadAllRules({ ...config, apps: forward }, { cwd, allowEmpty: true });
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
   for (const app of forward) byApp.set(app.name, loaded.byApp.get(app.name)?.rules ?? []);
   return byApp;

@@ -37,7 +37,7 @@ export async function planApps(
 ): Promise<PlannedApp[]> {
   const config = await loadProjectConfig({ cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app });
   const readingStarted = performance.now();
-  const loaded = await loadAllRules(config, { cwd: ctx.io.cwd });
+  const loaded = await loadAllRules(config, { cwd: ctx.io.cwd, allowEmpty: args.allowEmpty === true });
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${files} rule file${files === 1 ? '' : 's'} in ${elapsed(readingStarted)}`);
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);

@@ -2,7 +2,10 @@
 // with `apply --plan`, that puts back every field and position the apply changed. Its
 // fingerprint is that of the live rules after the apply, so it refuses to run once anything
 // else has changed them.
-import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { writeFileAtomic } from '../files/write.js';
 import { fingerprintRules } from '../plan/fingerprint.js';
 import { Plan } from '../plan/plan.js';
 import { restoringPlan, undoAppPlan } from '../plan/undo.js';
@@ -39,8 +42,25 @@ export function unchangedUndo(app: string, live: readonly LiveRule[]): AppPlan {
   return restoringPlan(app, live, live);
 }
 
-export async function writeUndoPlan(file: string, apps: readonly AppPlan[]): Promise<Plan> {
+/**
+ * Writes the undo plan of an apply that has sent its changes. The path was checked before the
+ * first request; if writing still fails (a full disk), the plan goes to a file in the system's
+ * temporary directory instead, and the error says where: an apply never loses its undo plan.
+ */
+export async function writeUndoPlan(file: string, apps: readonly AppPlan[], shown: string = file): Promise<Plan> {
   const undo = new Plan(apps);
-  await writeFile(file, `${JSON.stringify(undo.toJSON(), null, 2)}\n`, 'utf8');
+  const text = `${JSON.stringify(undo.toJSON(), null, 2)}\n`;
+  try {
+    await writeFileAtomic(file, text, '--undo-out', shown);
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    const fallback = join(tmpdir(), `botrules-undo-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.json`);
+    try {
+      await writeFileAtomic(fallback, text, 'the undo plan', fallback);
+    } catch {
+      throw new UserError(`${err.message}; the undo plan follows, save it to roll back with botrules apply --plan FILE`, [text]);
+    }
+    throw new UserError(`${err.message}; the undo plan was saved to ${fallback} instead`, [`Roll back with: botrules apply --plan ${fallback}`]);
+  }
   return undo;
 }

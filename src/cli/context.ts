@@ -21,6 +21,8 @@ export interface GlobalArgs {
   app?: string;
   color: boolean;
   verbose: boolean;
+  /** Accept a rules directory with no rule files (validate, plan, apply). */
+  allowEmpty?: boolean;
 }
 
 export type Colors = ReturnType<typeof pc.createColors>;
@@ -63,6 +65,13 @@ export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbo
 }
 
 export function processIo(): CliIo {
+  // A reader that closes the pipe early (`botrules plan | head -1`) is not an error: the command
+  // runs on and ends with the exit code it would have had (docs/behaviour.md, "Exit codes").
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (!isBrokenPipe(err)) throw err;
+    });
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -73,4 +82,10 @@ export function processIo(): CliIo {
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stdinIsTTY: Boolean(process.stdin.isTTY),
   };
+}
+
+/** The reader of a pipe went away: EPIPE, or a write to the stream that error destroyed. */
+export function isBrokenPipe(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }

@@ -51,7 +51,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
 /** Global options that take a value; their values must never be taken for the command's name. */
 const GLOBAL_STRING_OPTIONS = ['config', 'dir', 'app'];
-const GLOBAL_BOOLEAN_OPTIONS = ['color', 'verbose', 'help', 'version'];
+const GLOBAL_BOOLEAN_OPTIONS = ['color', 'verbose', 'allow-empty', 'help', 'version'];
 
 /**
  * The command entry the arguments name, found with yargs' own parser (yargs-parser) so that
@@ -79,6 +79,7 @@ function globalOptions(parser: Argv): Argv<GlobalArgs> {
     .option('app', { type: 'string', describe: 'Limit to one app of the config', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'Colour output on a TTY (--no-color or NO_COLOR turn it off)', global: true })
     .option('verbose', { type: 'boolean', default: false, describe: 'Show requests, retries and stack traces', global: true })
+    .option('allow-empty', { type: 'boolean', describe: 'Accept a rules directory with no rule files (validate, plan, apply)', global: true })
     .demandCommand(1, 'Name a command: see botrules --help')
     .strict()
     .version(VERSION)

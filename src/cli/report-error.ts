@@ -1,9 +1,11 @@
 // The one top-level error handler: turns any thrown value into lines on stderr and an exit code.
 import pc from 'picocolors';
 import { RemoteError, UserError, ValidationError, formatProblem, sortProblems } from '../errors.js';
-import { colorEnabled, type CliIo } from './context.js';
+import { colorEnabled, isBrokenPipe, type CliIo } from './context.js';
 
 export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; color: boolean }): number {
+  // Output cut short by its reader (`| head`) ends quietly, as a successful command would.
+  if (isBrokenPipe(err)) return 0;
   const c = pc.createColors(colorEnabled(io.stderrIsTTY, io.env, opts.color));
   const write = (line: string) => io.stderr.write(`${line}\n`);
   if (err instanceof ValidationError) {

@@ -1,7 +1,9 @@
 // Writes live rules into a rules directory. Existing rule files are never overwritten
 // silently: without `force` the caller refuses (listing them); with it, the old rule files
 // (and only those) are removed first, so rules deleted in the console do not linger as files.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import { writeFileAtomic } from '../files/write.js';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { listRuleFiles } from '../rules/load.js';
@@ -23,6 +25,25 @@ export async function existingRuleFiles(dir: string): Promise<string[]> {
   }
 }
 
+/**
+ * With --force, only botrules rule files (a YAML mapping with a `rules` list) may be replaced:
+ * a directory that also holds other YAML (charts, compose files) is refused whole, before any
+ * request, so `--out .` can never delete what is not a rule file.
+ */
+export async function refuseForeignYaml(files: readonly string[], shown: (file: string) => string): Promise<void> {
+  const foreign: string[] = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    const doc = parseDocument(text, { uniqueKeys: false });
+    if (!(isMap(doc.contents) && isSeq(doc.contents.get('rules', true)))) foreign.push(file);
+  }
+  if (foreign.length === 0) return;
+  throw new UserError(`refusing --force: ${foreign.length} YAML file${foreign.length === 1 ? ' is' : 's are'} not botrules rule files:`, [
+    ...foreign.map((file) => `  ${shown(file)}`),
+    'import --force replaces only rule files; import into a directory of its own (--out DIR), or move these files away.',
+  ]);
+}
+
 /** Removes the given rule files, leaving every other file alone. */
 export async function removeRuleFiles(files: readonly string[]): Promise<void> {
   await Promise.all(files.map((file) => rm(file, { force: true })));
@@ -33,6 +54,11 @@ export async function writeRuleFiles(dir: string, rules: readonly LiveRule[]): P
   const ordered = [...rules].sort((a, b) => a.priority - b.priority);
   const names = ruleFileNames(ordered.map((rule) => rule.name));
   await mkdir(dir, { recursive: true });
-  await Promise.all(ordered.map((rule, index) => writeFile(join(dir, names[index] as string), ruleFileText(rule), 'utf8')));
+  // One by one and never through a symbolic link: a dangling link must not send a rule file
+  // outside the directory.
+  for (const [index, rule] of ordered.entries()) {
+    const name = names[index] as string;
+    await writeFileAtomic(join(dir, name), ruleFileText(rule), 'the rule file', name);
+  }
   return names;
 }

@@ -4,6 +4,7 @@
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, basename, join } from 'node:path';
+import { writeFileAtomic } from '../files/write.js';
 import { UserError } from '../errors.js';
 import { MAX_SNAPSHOT_BYTES, readLiveSnapshot, type LiveSnapshot } from './snapshot.js';
 
@@ -32,21 +33,6 @@ export async function readSnapshotFile(path: string, shown: string): Promise<Liv
 }
 
 /** Writes the snapshot whole or not at all. */
-export async function writeSnapshotFile(path: string, snapshot: LiveSnapshot): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    // 'wx': never follows or reuses an existing file at the temporary name.
-    const handle = await open(temporary, 'wx', 0o644);
-    try {
-      await handle.writeFile(`${JSON.stringify(snapshot, null, 2)}\n`, 'utf8');
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
-    throw new UserError(`cannot write the live snapshot ${path} (${code})`);
-  }
+export async function writeSnapshotFile(path: string, snapshot: LiveSnapshot, shown: string = path): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(snapshot, null, 2)}\n`, 'the live snapshot', shown);
 }

@@ -39,15 +39,28 @@ export interface LoadedApps {
   problems: Problem[];
 }
 
-export async function loadAllRules(config: ProjectConfig, options: { cwd: string }): Promise<LoadedApps> {
+/**
+ * Every app's rules. A rules directory with no rule file is an error unless `allowEmpty`: planned,
+ * it would leave every live rule unmanaged, and with `unmanaged: pause` pause them all
+ * (docs/behaviour.md, "Safety limits").
+ */
+export async function loadAllRules(config: ProjectConfig, options: { cwd: string; allowEmpty?: boolean }): Promise<LoadedApps> {
   const byApp = new Map<string, LoadedRules>();
   const problems = new Map<string, Problem>();
   for (const app of config.apps) {
     const loaded = await loadRules(app.rulesDir, options);
+    if (loaded.files.length === 0 && options.allowEmpty !== true) throw emptyRulesDirectory(app.name, displayPath(options.cwd, app.rulesDir));
     byApp.set(app.name, loaded);
     for (const p of loaded.problems) problems.set(JSON.stringify([p.file, p.line, p.col, p.message]), p);
   }
   return { byApp, problems: sortProblems([...problems.values()]) };
+}
+
+function emptyRulesDirectory(app: string, shown: string): UserError {
+  return new UserError(`the rules directory ${shown} (app ${app}) holds no rule files (*.yaml, *.yml)`, [
+    'With no rule files, every live rule would be unmanaged, and with `unmanaged: pause` every one would be paused.',
+    'Write the live rules as files with: botrules import — or pass --allow-empty if an empty rule set is what you mean.',
+  ]);
 }
 
 /** Absolute paths of the rule files below `absDir`, in declared order. */

@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { UserError } from '../errors.js';
+import { checkWritable } from '../files/write.js';
 
 /** Writes a chunk, waiting for the stream to drain when its buffer is full (flat memory). */
 export type Emit = (chunk: string) => Promise<void>;
@@ -26,6 +27,7 @@ export async function openOutput(out: string | undefined, options: { cwd: string
     return { emit: emitter(options.stdout), commit: async () => undefined, abort: async () => undefined };
   }
   const target = resolve(options.cwd, out);
+  await checkWritable(target, '--out', out);
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`);
   const stream = createWriteStream(temporary, { flags: 'wx' });
   await openedOrFailed(stream, out);
@@ -47,7 +49,10 @@ export async function openOutput(out: string | undefined, options: { cwd: string
         await unlink(temporary).catch(() => undefined);
         throw outputError(out, failure);
       }
-      await rename(temporary, target);
+      await rename(temporary, target).catch(async (err: Error) => {
+        await unlink(temporary).catch(() => undefined);
+        throw outputError(out, err);
+      });
     },
     async abort() {
       stream.destroy();
@@ -65,8 +70,16 @@ async function closed(stream: WriteStream): Promise<void> {
 
 function emitter(stream: Writable): Emit {
   return async (chunk) => {
-    if (!stream.write(chunk)) await once(stream, 'drain');
+    // A reader that went away (`| head`) destroys the stream: 'drain' would never come.
+    if (stream.destroyed) throw brokenPipe();
+    if (!stream.write(chunk)) {
+      await Promise.race([once(stream, 'drain'), once(stream, 'close').then(() => Promise.reject(brokenPipe()))]);
+    }
   };
+}
+
+function brokenPipe(): Error {
+  return Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
 }
 
 async function openedOrFailed(stream: WriteStream, out: string): Promise<void> {

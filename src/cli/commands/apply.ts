@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { RemoteError, UserError } from '../../errors.js';
+import { checkWritable } from '../../files/write.js';
 import { Plan } from '../../plan/plan.js';
 import { applyAppPlan, type AppApplyResult } from '../../apply/apply-app.js';
 import { confirm } from '../../apply/confirm.js';
@@ -43,6 +44,8 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const options = readOptions(args);
+  // Before any request: an apply must never send changes and then fail to write its undo plan.
+  if (options.undoOut !== undefined) await checkWritable(resolve(ctx.io.cwd, options.undoOut), '--undo-out', options.undoOut);
   const work =
     options.plan === undefined
       ? await workFromRuleFiles(args, ctx)
@@ -55,7 +58,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   if (plan.summary.patches === 0) {
     out.write('No changes to apply.\n');
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
-    if (options.undoOut !== undefined) await writeUndoPlan(resolve(ctx.io.cwd, options.undoOut), work.map((w) => unchangedUndo(w.plan.app, w.live)));
+    if (options.undoOut !== undefined) await writeUndoPlan(resolve(ctx.io.cwd, options.undoOut), work.map((w) => unchangedUndo(w.plan.app, w.live)), options.undoOut);
     return 0;
   }
   if (!(await approved(options, plan, ctx))) {
@@ -130,7 +133,7 @@ async function writeUndo(file: string, work: readonly ApplyWork[], results: read
     if (undo === undefined) ctx.io.stderr.write(`warning: no undo plan for app ${w.plan.app}: its live rules could not be listed after the apply\n`);
     else undoApps.push(undo);
   });
-  const undo = await writeUndoPlan(resolve(ctx.io.cwd, file), undoApps);
+  const undo = await writeUndoPlan(resolve(ctx.io.cwd, file), undoApps, file);
   ctx.io.stdout.write(`Undo plan written to ${file} (${plural(undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${file}\n`);
 }
 

@@ -8,7 +8,7 @@ import { UserError } from '../../errors.js';
 import { rulesClientFor } from '../../api/index.js';
 import { loadProjectConfig, type AppConfig } from '../../rules/config.js';
 import { displayPath } from '../../rules/display-path.js';
-import { existingRuleFiles, removeRuleFiles, writeRuleFiles } from '../../import/write.js';
+import { existingRuleFiles, refuseForeignYaml, removeRuleFiles, writeRuleFiles } from '../../import/write.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { runUpdate } from './import-update.js';
 
@@ -52,6 +52,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     }),
   );
   if (!force) refuseToOverwrite(targets, cwd);
+  else for (const target of targets) await refuseForeignYaml(target.existing, (file) => displayPath(cwd, file));
 
   const clients = targets.map((t) => rulesClientFor(t.app, ctx));
   const lives = await Promise.all(clients.map((client) => client.listRules()));

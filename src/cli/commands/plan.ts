@@ -2,10 +2,10 @@
 // validate, one LIST per app, print the plan. Exit codes (contract §5): 1 for an error,
 // blocked rules included (after printing the plan, so the user sees what to do); with
 // --detailed-exitcode 2 when there are changes, else 0.
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
+import { checkWritable, writeFileAtomic } from '../../files/write.js';
 import { BLOCKED_ADVICE, Plan } from '../../plan/plan.js';
 import { planApps } from '../../apply/session.js';
 import { readSnapshotFile } from '../../live/file.js';
@@ -26,6 +26,9 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const render = await loadPlanRenderer(String(args.format));
+  const out = typeof args.out === 'string' ? args.out : undefined;
+  // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
+  if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
   const live = typeof args.live === 'string' ? args.live : undefined;
   const snapshot = live === undefined ? undefined : await readSnapshotFile(resolve(ctx.io.cwd, live), live);
   // From a snapshot: the same planning, each app's live rules read from the file (no token, no request).
@@ -35,12 +38,12 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
   for (const excess of plan.excesses(limits)) ctx.io.stderr.write(`warning: ${excess}; apply will refuse it without --force\n`);
-  if (typeof args.out === 'string') {
-    await writeFile(resolve(ctx.io.cwd, args.out), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, 'utf8');
+  if (out !== undefined) {
+    await writeFileAtomic(resolve(ctx.io.cwd, out), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, '--out', out);
     // On stderr, so stdout stays exactly the plan in the chosen format.
     ctx.io.stderr.write(plan.snapshot === undefined
-      ? `Plan saved to ${args.out}; apply it with: botrules apply --plan ${args.out}\n`
-      : `Plan saved to ${args.out}, for review only: it was made from a live snapshot, and apply refuses it\n`);
+      ? `Plan saved to ${out}; apply it with: botrules apply --plan ${out}\n`
+      : `Plan saved to ${out}, for review only: it was made from a live snapshot, and apply refuses it\n`);
   }
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);

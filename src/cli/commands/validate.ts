@@ -15,7 +15,7 @@ export async function run(args: GlobalArgs, ctx: CommandContext): Promise<number
   const cwd = ctx.io.cwd;
   const config = await loadProjectConfig({ cwd, ...pick(args) });
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
-  const { byApp, problems } = await loadAllRules(config, { cwd });
+  const { byApp, problems } = await loadAllRules(config, { cwd, allowEmpty: args.allowEmpty === true });
   if (problems.length > 0) throw new ValidationError(problems);
 
   let files = 0;

@@ -1,0 +1,78 @@
+// Every file botrules writes goes through here (docs/behaviour.md, "Output files"): the path is
+// checked before a command changes or asks anything, the content goes to a temporary file
+// beside the target and is renamed over it (a reader never sees half a file), and nothing is
+// ever written through a symbolic link. Failures are UserErrors that name the path and the
+// reason, never internal errors.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { UserError } from '../errors.js';
+
+/**
+ * Throws a UserError unless `path` can be written: its directory exists and is writable, and
+ * the path itself is not a directory or a symbolic link. `label` names the option (`--out`).
+ */
+export async function checkWritable(path: string, label: string, shown: string = path): Promise<void> {
+  const dir = dirname(path);
+  const dirStat = await stat(dir).catch((err: NodeJS.ErrnoException) => {
+    throw cannotWrite(label, shown, err.code === 'ENOENT' ? `its directory ${dir} does not exist` : describe(err));
+  });
+  if (!dirStat.isDirectory()) throw cannotWrite(label, shown, `${dir} is not a directory`);
+  await access(dir, constants.W_OK).catch(() => {
+    throw cannotWrite(label, shown, `the directory ${dir} is not writable`);
+  });
+  const existing = await lstat(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw cannotWrite(label, shown, describe(err));
+  });
+  if (existing?.isDirectory()) throw cannotWrite(label, shown, 'it is a directory');
+  if (existing?.isSymbolicLink()) throw cannotWrite(label, shown, 'it is a symbolic link, and botrules never writes through one');
+}
+
+/** Writes `text` to `path` atomically: a new temporary file beside it, then a rename. */
+export async function writeFileAtomic(path: string, text: string, label: string, shown: string = path): Promise<void> {
+  await checkWritable(path, label, shown);
+  const temporary = temporaryBeside(path);
+  try {
+    const handle = await open(temporary, 'wx', 0o644);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    if (err instanceof UserError) throw err;
+    throw cannotWrite(label, shown, describe(err as NodeJS.ErrnoException));
+  }
+}
+
+/** A fresh name in the target's directory, so the rename never crosses file systems. */
+export function temporaryBeside(path: string): string {
+  return `${path}.botrules-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+}
+
+function cannotWrite(label: string, shown: string, reason: string): UserError {
+  return new UserError(`cannot write ${label} ${shown}: ${reason}`);
+}
+
+function describe(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    default:
+      return err.code ?? err.message;
+  }
+}

@@ -1,0 +1,113 @@
+// Output paths are checked before the first request, files are written whole and never through
+// a symbolic link, an empty rules directory needs --allow-empty, and import --force replaces only
+// rule files. Every failure is a user error naming the path and the reason.
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { lettered, patches, rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+
+let emu: TestEmulator;
+let project: Project;
+
+beforeEach(async () => {
+  emu = await startTestEmulator({ seedRules: lettered(3) });
+  project = await tempProject();
+  await writeRules(project.rulesDir, [rule('A', { description: 'changed' }), rule('B'), rule('C')]);
+});
+
+afterEach(async () => {
+  await emu.close();
+  await project.close();
+});
+
+const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+
+describe('output paths are checked before acting', () => {
+  it('apply --undo-out into a missing directory sends nothing and names the path', async () => {
+    const result = await run(['apply', '--auto-approve', '--undo-out', 'no/such/dir/undo.json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: cannot write --undo-out no/such/dir/undo.json: its directory');
+    expect(result.stderr).not.toContain('internal error');
+    expect(emu.emulator.log).toHaveLength(0);
+    expect(patches(emu.emulator)).toHaveLength(0);
+  });
+
+  it('apply --undo-out onto a directory sends nothing', async () => {
+    await mkdir(path.join(project.dir, 'undo.json'));
+    const result = await run(['apply', '--auto-approve', '--undo-out', 'undo.json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('cannot write --undo-out undo.json: it is a directory');
+    expect(emu.emulator.log).toHaveLength(0);
+  });
+
+  it('apply writes the undo plan it was asked for', async () => {
+    const result = await run(['apply', '--auto-approve', '--undo-out', 'undo.json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(await readFile(path.join(project.dir, 'undo.json'), 'utf8'))).toMatchObject({ summary: { patches: 1 } });
+  });
+
+  it.each([
+    ['a missing directory', 'missing/plan.json', 'its directory'],
+    ['a directory', 'rules', 'it is a directory'],
+  ])('plan --out into %s fails before listing', async (_label, out, reason) => {
+    const result = await run(['plan', '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`cannot write --out ${out}: ${reason}`);
+    expect(emu.emulator.log).toHaveLength(0);
+  });
+
+  it('plan --out never writes through a symbolic link', async () => {
+    await symlink(path.join(project.dir, 'elsewhere.json'), path.join(project.dir, 'plan.json'));
+    const result = await run(['plan', '--out', 'plan.json']);
+    expect(result.stderr).toContain('cannot write --out plan.json: it is a symbolic link');
+    await expect(readFile(path.join(project.dir, 'elsewhere.json'))).rejects.toThrow();
+  });
+
+  it('scripts report --out onto a directory is a user error', async () => {
+    await mkdir(path.join(project.dir, 'out'));
+    const result = await run(['scripts', 'report', '--app-id', 'a', '--tld', 'example.com', '--out', 'out']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('cannot write --out out: it is a directory');
+    expect(result.stderr).not.toContain('internal error');
+  });
+});
+
+describe('an empty rules directory', () => {
+  it('is an error for validate, plan and apply unless --allow-empty', async () => {
+    const empty = path.join(project.dir, 'empty');
+    await mkdir(empty);
+    for (const command of ['validate', 'plan', 'apply']) {
+      const result = await run([command, '--dir', 'empty', '--auto-approve'].slice(0, command === 'apply' ? 4 : 3));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('the rules directory empty (app default) holds no rule files');
+    }
+    expect(patches(emu.emulator)).toHaveLength(0);
+    expect(await run(['validate', '--dir', 'empty', '--allow-empty'])).toMatchObject({ code: 0 });
+    expect(await run(['--allow-empty', 'plan', '--dir', 'empty'])).toMatchObject({ code: 0 });
+  });
+});
+
+describe('import writes only rule files', () => {
+  it('--force refuses a directory that holds other YAML, deleting nothing', async () => {
+    await mkdir(path.join(project.dir, 'charts'));
+    await writeFile(path.join(project.dir, 'charts', 'values.yaml'), 'replicas: 2\n');
+    await writeFile(path.join(project.dir, 'docker-compose.yml'), 'services: {}\n');
+    const result = await run(['import', '--out', '.', '--force']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('refusing --force: 2 YAML files are not botrules rule files:');
+    expect(result.stderr).toContain('charts/values.yaml');
+    expect(await readFile(path.join(project.dir, 'docker-compose.yml'), 'utf8')).toBe('services: {}\n');
+    expect(emu.emulator.log).toHaveLength(0);
+  });
+
+  it('never writes through a dangling symbolic link', async () => {
+    const target = path.join(project.dir, 'fresh');
+    await mkdir(target);
+    await symlink(path.join(project.dir, 'outside.yaml'), path.join(target, '010-a.yaml'));
+    const result = await run(['import', '--out', 'fresh']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('it is a symbolic link');
+    expect(await readdir(project.dir)).not.toContain('outside.yaml');
+  });
+});
