@@ -1,9 +1,7 @@
 // Reading and writing live snapshot files. Reading refuses anything larger than a real rule
 // set could be before reading it; writing goes to a temporary file that is renamed into
 // place, so a failed `botrules live` never leaves a snapshot that looks complete.
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { dirname, basename, join } from 'node:path';
+import { open, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../files/write.js';
 import { UserError } from '../errors.js';
 import { MAX_SNAPSHOT_BYTES, readLiveSnapshot, type LiveSnapshot } from './snapshot.js';
