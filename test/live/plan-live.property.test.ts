@@ -41,11 +41,11 @@ describe('plan --live', () => {
 
         const snapshot = await runCli(['live', '--out', 'live.json'], { env: emu.env, cwd: project.dir });
         expect(snapshot).toMatchObject({ code: 0, stdout: '' });
-        const fromService = await runCli(['plan', '--format', 'json'], { env: emu.env, cwd: project.dir });
+        const fromService = await runCli(['plan', '--format', 'json', '--allow-empty'], { env: emu.env, cwd: project.dir });
 
         const requestsBefore = emu.emulator.log.length;
         // Nothing that could reach the service: no token, no URL.
-        const fromSnapshot = await runCli(['plan', '--format', 'json', '--live', 'live.json'], { env: {}, cwd: project.dir });
+        const fromSnapshot = await runCli(['plan', '--format', 'json', '--allow-empty', '--live', 'live.json'], { env: {}, cwd: project.dir });
         expect(emu.emulator.log.length).toBe(requestsBefore);
 
         expect(fromSnapshot.code).toBe(fromService.code);
