@@ -54,6 +54,12 @@ const GROUPS = [
     validators: { validateSnapshot: (ajv) => ajv.compile(readSchema('scripts-snapshot')) },
   },
   {
+    site: 'src/ruletests/load.ts',
+    // verbose: the generic schema messages quote the offending value.
+    options: { strict: true, allErrors: true, allowUnionTypes: true, verbose: true },
+    validators: { validateTests: (ajv) => ajv.compile(readSchema('tests')) },
+  },
+  {
     site: 'src/live/snapshot.ts',
     options: { allErrors: true, strict: true, allowUnionTypes: true },
     validators: { validateLiveSnapshot: (ajv) => ajv.compile(readSchema('live-snapshot')) },

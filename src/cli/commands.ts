@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { command: 'validate', describe: 'Check every rule file (schema and semantics); no network', load: () => import('./commands/validate.js') },
   { command: 'plan', describe: 'Show the PATCH requests that make the live rules match the rule files', load: () => import('./commands/plan.js') },
   { command: 'apply', describe: 'Apply the plan (or a saved one), verify the result, optionally write an undo plan', load: () => import('./commands/apply.js') },
+  { command: 'test', describe: 'Check which rule decides each test request (tests/*.yaml), against the rule files or a live snapshot', load: () => import('./commands/test.js') },
   { command: 'live', describe: 'Write the live rules of every app as a snapshot, for plan --live', load: () => import('./commands/live.js') },
   { command: 'import', describe: 'Write the live rules as rule files (with ruleId, in live order)', load: () => import('./commands/import.js') },
   { command: 'scripts', describe: 'Script inventory: report a snapshot, diff two snapshots', load: () => import('./commands/scripts.js') },
