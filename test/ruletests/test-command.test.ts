@@ -2,7 +2,7 @@
 // fails with the rule that decided instead and the leaf that did not match, bad test files
 // are refused at FILE:LINE:COL, live snapshots, several apps, GitHub annotations and JUnit XML.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
