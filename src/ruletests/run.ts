@@ -1,7 +1,7 @@
 // Runs tests against rule sets: pure, no I/O. Each result says whether the expected rule
 // decided and, when not, why in sentences a reviewer can act on: which rule decided instead
 // and which leaves of the expected rule did not match the request.
-import { decide, fieldOf, missedLeaves, type EvaluationOptions, type MissedLeaf } from '../evaluate/index.js';
+import { decide, describeField, describeLeaf, fieldOf, missedLeaves, type EvaluationOptions, type MissedLeaf } from '../evaluate/index.js';
 import type { Problem } from '../errors.js';
 import type { Action, Leaf, Rule } from '../rules/model.js';
 import { NO_RULE, type RuleTest } from './load.js';
@@ -65,15 +65,9 @@ function leafPlace(miss: MissedLeaf): string {
   return `group ${miss.group + 1}, condition ${miss.leaf + 1}`;
 }
 
-export function describeLeaf(leaf: Leaf): string {
-  const field = leaf.fieldOption === undefined ? leaf.conditionType : `${leaf.conditionType} ${JSON.stringify(leaf.fieldOption)}`;
-  const value = leaf.value === undefined ? '' : ` ${JSON.stringify(leaf.value)}`;
-  return `${field} ${leaf.operator}${value}`;
-}
-
 function requestHas(test: RuleTest, leaf: Leaf): string {
   const value = fieldOf(test.request, leaf);
-  const field = leaf.fieldOption === undefined ? leaf.conditionType : `${leaf.conditionType} ${JSON.stringify(leaf.fieldOption)}`;
+  const field = describeField(leaf);
   return value === undefined ? `the request has no ${field}` : `the request's ${field} is ${JSON.stringify(value)}`;
 }
 

@@ -11,6 +11,15 @@ import { configFiles, listAnswers, liveSnapshots, plans, policies, ruleFiles, sn
 
 type Json = unknown;
 
+/** A small test file (botrules test): every field kind once. */
+const TEST_FILE: Json = {
+  tests: [{
+    name: 'login', app: 'shop',
+    request: { path: '/login', method: 'POST', ip: '192.0.2.1', asn: '13335', headers: { 'x-a': '1' }, query: { q: 's' } },
+    expect: { rule: 'Challenge logins', actions: ['blockWithChallenge'] },
+  }],
+};
+
 interface Case {
   name: keyof typeof generated;
   schema: string;
@@ -37,6 +46,7 @@ const CASES: Case[] = [
     samples: policies,
   },
   { name: 'validateSnapshot', schema: 'scripts-snapshot', options: { allErrors: true, strict: true }, samples: snapshots },
+  { name: 'validateTests', schema: 'tests', options: RULE_FILES, samples: [TEST_FILE] },
   { name: 'validateLiveSnapshot', schema: 'live-snapshot', options: { allErrors: true, strict: true, allowUnionTypes: true }, samples: liveSnapshots },
 ];
 
