@@ -15,6 +15,7 @@ import { appOf, appProblems, runTest, type TestResult } from '../../ruletests/ru
 import { renderTestText, summary } from '../../render/tests/text.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { githubAnnotation } from '../report-error.js';
+import { safeText } from '../../render/sanitise.js';
 
 export const TEST_FORMATS = ['text', 'junit'] as const;
 
@@ -90,6 +91,6 @@ function annotate(results: readonly TestResult[], ctx: CommandContext): void {
   for (const result of results) {
     if (result.passed) continue;
     const { file, line, col } = result.test.source;
-    ctx.io.stderr.write(`${githubAnnotation(file, line, col, `test ${JSON.stringify(result.test.name)} failed: ${result.reasons.join('; ')}`)}\n`);
+    ctx.io.stderr.write(`${githubAnnotation(file, line, col, safeText(`test ${JSON.stringify(result.test.name)} failed: ${result.reasons.join('; ')}`))}\n`);
   }
 }
