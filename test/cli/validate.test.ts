@@ -106,7 +106,7 @@ describe('botrules validate', () => {
   });
 
   it('reads the rules directory given with --dir', async () => {
-    const cwd = writeTree({ 'custom/a.yaml': `${HEAD}${ruleYaml('A')}${ruleYaml('B')}` });
+    const cwd = writeTree({ 'custom/a.yaml': `${HEAD}${ruleYaml('A')}${ruleYaml('B', '    status: paused')}` });
     const result = await runCli(['validate', '--dir', 'custom'], { cwd });
     expect(result).toEqual({ code: 0, stdout: '1 file, 2 rules: valid\n', stderr: '' });
   });

@@ -1,17 +1,25 @@
 // `botrules validate`: schema and semantic checks of every rule file of every app; no network.
 // Problems are thrown as one ValidationError; the top-level handler prints each as
-// FILE:LINE:COL (and as GitHub annotations on Actions).
+// FILE:LINE:COL (and as GitHub annotations on Actions). Then the rule-set analysis
+// (docs/evaluation.md, "Rule-set analysis"): proved findings printed as warnings (exit 0),
+// or as problems with --strict.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ValidationError } from '../../errors.js';
+import { analyseRules, silenced, type Finding } from '../../analysis/index.js';
 import { loadProjectConfig } from '../../rules/config.js';
 import { loadAllRules } from '../../rules/load.js';
+import { safeText, workflowCommandData, workflowCommandProperty } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
-  return yargs.usage('$0 validate [--dir rules] [--config botrules.yaml] [--app NAME]\n\nCheck every rule file (schema and semantics); no network.');
+  return yargs
+    .usage('$0 validate [--dir rules] [--config botrules.yaml] [--app NAME] [--strict]\n\nCheck every rule file (schema and semantics) and analyse the rule set (shadowed rules, duplicates, unsatisfiable groups, catch-alls); no network.')
+    .option('strict', { type: 'boolean', default: false, describe: 'Treat analysis warnings as errors (exit 1)' }) as unknown as Argv<GlobalArgs>;
 }
 
-export async function run(args: GlobalArgs, ctx: CommandContext): Promise<number> {
+export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const cwd = ctx.io.cwd;
   const config = await loadProjectConfig({ cwd, ...pick(args) });
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
@@ -20,14 +28,42 @@ export async function run(args: GlobalArgs, ctx: CommandContext): Promise<number
 
   let files = 0;
   let rules = 0;
+  const findings = new Map<string, Finding>();
   for (const [app, loaded] of byApp) {
     ctx.debug(`app ${app}: ${loaded.files.length} files, ${loaded.rules.length} rules`);
     files += loaded.files.length;
     rules += loaded.rules.length;
+    // Apps may share a rules directory: each finding once.
+    for (const finding of analyseRules(loaded.rules)) findings.set(JSON.stringify([finding.file, finding.line, finding.check, finding.message]), finding);
   }
+  const shown = silenced([...findings.values()], (file) => readText(resolve(cwd, file)));
+  const warnings = shown.filter((finding) => finding.severity === 'warning');
+  if (args.strict === true && warnings.length > 0) {
+    throw new ValidationError(warnings.map((w) => ({ file: w.file, line: w.line, col: w.col, message: `${w.message} [${w.check}]` })));
+  }
+  reportFindings(shown, ctx);
   const apps = byApp.size > 1 ? `${byApp.size} apps, ` : '';
-  ctx.io.stdout.write(`${apps}${plural(files, 'file')}, ${plural(rules, 'rule')}: valid\n`);
+  const warned = warnings.length > 0 ? ` (${plural(warnings.length, 'warning')})` : '';
+  ctx.io.stdout.write(`${apps}${plural(files, 'file')}, ${plural(rules, 'rule')}: valid${warned}\n`);
   return 0;
+}
+
+/** Each finding on stderr as FILE:LINE:COL: warning|info: …, and as an annotation under GitHub Actions. */
+function reportFindings(findings: readonly Finding[], ctx: CommandContext): void {
+  for (const f of findings) ctx.io.stderr.write(`${safeText(f.file)}:${f.line}:${f.col}: ${f.severity}: ${safeText(f.message)} [${f.check}]\n`);
+  if (ctx.env('GITHUB_ACTIONS') !== 'true') return;
+  for (const f of findings) {
+    const command = f.severity === 'warning' ? 'warning' : 'notice';
+    ctx.io.stderr.write(`::${command} file=${workflowCommandProperty(f.file)},line=${f.line},col=${f.col},title=${workflowCommandProperty(`botrules ${f.check}`)}::${workflowCommandData(f.message)}\n`);
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function pick(args: GlobalArgs): { config?: string; dir?: string; app?: string } {

@@ -1,0 +1,97 @@
+// Relations between condition trees, built from the exact leaf relations (leaves.ts):
+// "every request that matches P matches Q" with the leaf facts that prove it, whether a tree
+// can match no request, and whether it matches every request. Sound, not complete: false
+// or undefined means "not proved", never "disproved".
+import type { Conditions, Group, Leaf } from '../rules/model.js';
+import { describeLeaf } from '../evaluate/describe.js';
+import { isTautology, leafImplies, leavesContradict, negation } from './leaves.js';
+
+type Node = { kind: 'leaf'; leaf: Leaf } | { kind: '$and' | '$or'; children: Node[] };
+
+function groupNode(group: Group): Node {
+  return { kind: group.operator, children: group.children.map((leaf) => ({ kind: 'leaf', leaf })) };
+}
+
+export function treeOf(conditions: Conditions): Node {
+  return { kind: conditions.operator, children: conditions.children.map(groupNode) };
+}
+
+/**
+ * The facts ("A implies B") proving that P implies Q, or undefined when not proved.
+ * `P = or(...)` implies Q when each child does and P implies `Q = and(...)` when it implies each
+ * child (both exact); `and(...)` implies Q when one child does, P implies `or(...)` when it
+ * implies one child (both sufficient).
+ */
+export function implies(p: Node, q: Node): string[] | undefined {
+  const always = q.kind === '$or' && q.children.every((child) => child.kind === 'leaf') ? catchAll(groupOf(q)) : undefined;
+  if (always !== undefined) return [always];
+  if (p.kind === '$or') return every(p.children, (child) => implies(child, q));
+  if (q.kind === '$and') return every(q.children, (child) => implies(p, child));
+  if (p.kind === 'leaf' && q.kind === 'leaf') {
+    if (!leafImplies(p.leaf, q.leaf)) return undefined;
+    return [isTautology(q.leaf) ? `${describeLeaf(q.leaf)} matches every request` : `${describeLeaf(p.leaf)} implies ${describeLeaf(q.leaf)}`];
+  }
+  if (p.kind === '$and') {
+    for (const child of p.children) {
+      const proof = implies(child, q);
+      if (proof !== undefined) return proof;
+    }
+  }
+  if (q.kind === '$or') {
+    for (const child of q.children) {
+      const proof = implies(p, child);
+      if (proof !== undefined) return proof;
+    }
+  }
+  return undefined;
+}
+
+function groupOf(node: Node): Group {
+  const children = node.kind === 'leaf' ? [node.leaf] : node.children.flatMap((child) => (child.kind === 'leaf' ? [child.leaf] : []));
+  return { operator: node.kind === '$and' ? '$and' : '$or', children };
+}
+
+function every(children: readonly Node[], proofOf: (child: Node) => string[] | undefined): string[] | undefined {
+  const facts: string[] = [];
+  for (const child of children) {
+    const proof = proofOf(child);
+    if (proof === undefined) return undefined;
+    facts.push(...proof);
+  }
+  return [...new Set(facts)];
+}
+
+/** Two leaves of an `$and` group that no request matches together, described; undefined if none is proved. */
+export function contradiction(group: Group): string | undefined {
+  if (group.operator !== '$and') return undefined;
+  const leaves = group.children;
+  for (let i = 0; i < leaves.length; i++) {
+    for (let j = i + 1; j < leaves.length; j++) {
+      const a = leaves[i] as Leaf;
+      const b = leaves[j] as Leaf;
+      if (leavesContradict(a, b)) return `${describeLeaf(a)} and ${describeLeaf(b)} never hold together`;
+    }
+  }
+  return undefined;
+}
+
+/** The conditions can match no request (proved through contradicting groups). */
+export function unsatisfiable(conditions: Conditions): boolean {
+  const dead = conditions.children.map((group) => contradiction(group) !== undefined);
+  return conditions.operator === '$and' ? dead.some(Boolean) : dead.every(Boolean);
+}
+
+/** Why a group matches every request, or undefined when that is not proved. */
+export function catchAll(group: Group): string | undefined {
+  if (group.operator === '$and') {
+    return group.children.every(isTautology) ? group.children.map((leaf) => `${describeLeaf(leaf)} matches every request`).join('; ') || 'an empty $and group matches every request' : undefined;
+  }
+  const always = group.children.find(isTautology);
+  if (always !== undefined) return `${describeLeaf(always)} matches every request`;
+  for (const leaf of group.children) {
+    const opposite = negation(leaf);
+    const pair = opposite === undefined ? undefined : group.children.find((other) => other !== leaf && leafImplies(opposite, other));
+    if (pair !== undefined) return `${describeLeaf(leaf)} or ${describeLeaf(pair)} holds for every request`;
+  }
+  return undefined;
+}

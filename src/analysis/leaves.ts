@@ -1,0 +1,169 @@
+// Exact relations between two leaves: "every request that matches p matches q" (implies) and
+// "no request matches both" (contradicts). Each answer is true only when it is proved for
+// every request under docs/evaluation.md; whatever is not decided exactly (regular expressions
+// other than identical ones, unrelated fields, mixed text and address operators) is false,
+// meaning "unknown", and is never reported. Values compare as written (case-sensitive).
+import { leafMatches, MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
+import type { TestRequest } from '../evaluate/request.js';
+import type { Leaf, LeafOperator } from '../rules/model.js';
+import { allWithin, rangesDisjoint } from './ranges.js';
+
+/**
+ * Fields every HTTP request carries, so a leaf about them never meets an absent field:
+ * a path (starting with "/") and a method (docs/evaluation.md, "Rule-set analysis").
+ */
+const ALWAYS_CARRIED = new Set(['path', 'httpMethod']);
+
+/** Patterns that match the empty text at some position, hence every text. */
+const MATCH_EVERYTHING = new Set(['', '.*', '.*?', '^', '^.*', '.*$', '(?:)', '[\\s\\S]*', '[^]*']);
+
+const NEGATION: Partial<Record<LeafOperator, LeafOperator>> = {
+  $eq: '$ne', $ne: '$eq', $in: '$notIn', $notIn: '$in', $exists: '$notExists', $notExists: '$exists',
+  $endsWith: '$notEndsWith', $notEndsWith: '$endsWith',
+};
+
+const ADDRESS_OPERATORS = new Set<LeafOperator>(['$eq', '$ne', '$in', '$notIn']);
+
+export function fieldKey(leaf: Leaf): string {
+  const option = leaf.conditionType === 'header' ? (leaf.fieldOption ?? '').toLowerCase() : (leaf.fieldOption ?? '');
+  return `${leaf.conditionType}\u0000${option}`;
+}
+
+function alwaysCarried(leaf: Leaf): boolean {
+  return ALWAYS_CARRIED.has(leaf.conditionType);
+}
+
+function values(leaf: Leaf): string[] {
+  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+}
+
+function one(leaf: Leaf): string {
+  return values(leaf)[0] ?? '';
+}
+
+/** The leaf that matches exactly the requests `leaf` does not, when there is one. */
+export function negation(leaf: Leaf): Leaf | undefined {
+  const operator = NEGATION[leaf.operator];
+  return operator === undefined ? undefined : { ...leaf, operator };
+}
+
+/** Matches every request (absent fields included). */
+export function isTautology(leaf: Leaf): boolean {
+  return alwaysCarried(leaf) && matchesEveryPresentValue(leaf);
+}
+
+/** Matches every value of its field when the field is present. */
+function matchesEveryPresentValue(leaf: Leaf): boolean {
+  switch (leaf.operator) {
+    case '$exists': return true;
+    case '$startsWith': return one(leaf) === '' || (leaf.conditionType === 'path' && one(leaf) === '/');
+    case '$contains':
+    case '$endsWith': return one(leaf) === '';
+    case '$re': return values(leaf).some((pattern) => MATCH_EVERYTHING.has(pattern));
+    default: return false;
+  }
+}
+
+/** Every request that matches `p` matches `q`. */
+export function leafImplies(p: Leaf, q: Leaf): boolean {
+  if (isTautology(q)) return true;
+  if (fieldKey(p) !== fieldKey(q)) return false;
+  const absentPossible = !alwaysCarried(p);
+  if (absentPossible && MATCH_WHEN_ABSENT.has(p.operator) && !MATCH_WHEN_ABSENT.has(q.operator)) return false;
+  return presentImplies(p, q);
+}
+
+/** No request matches both. */
+export function leavesContradict(p: Leaf, q: Leaf): boolean {
+  if (fieldKey(p) !== fieldKey(q)) return false;
+  const notQ = negation(q);
+  if (notQ !== undefined && leafImplies(p, notQ)) return true;
+  const notP = negation(p);
+  if (notP !== undefined && leafImplies(q, notP)) return true;
+  return presentOnlyDisjoint(p, q) || presentOnlyDisjoint(q, p);
+}
+
+/** Cases without a negation leaf: exact values against any text test, and two prefixes. */
+function presentOnlyDisjoint(p: Leaf, q: Leaf): boolean {
+  if (isAddressLeaf(p) || isAddressLeaf(q)) return false;
+  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => !leafMatches(q, requestWith(q, value)));
+  if (p.operator === '$startsWith' && q.operator === '$startsWith') return !one(p).startsWith(one(q)) && !one(q).startsWith(one(p));
+  return false;
+}
+
+function isAddressLeaf(leaf: Leaf): boolean {
+  return leaf.conditionType === 'socketIps' && ADDRESS_OPERATORS.has(leaf.operator);
+}
+
+/** For every present value of the field: p ⇒ q. */
+function presentImplies(p: Leaf, q: Leaf): boolean {
+  if (matchesEveryPresentValue(q) || p.operator === '$notExists') return true;
+  if (isAddressLeaf(p) || isAddressLeaf(q)) return addressImplies(p, q);
+  const a = one(p);
+  const b = one(q);
+  const list = values(q);
+  switch (p.operator) {
+    case '$eq':
+    case '$in': return values(p).every((value) => leafMatches(q, requestWith(q, value)));
+    case '$exists': return false;
+    case '$startsWith': return textImplies(q, { startsWith: () => a.startsWith(b), contains: () => a.includes(b), ne: (m) => !m.startsWith(a) });
+    case '$endsWith':
+      if (q.operator === '$notEndsWith') return !a.endsWith(b) && !b.endsWith(a);
+      return textImplies(q, { endsWith: () => a.endsWith(b), contains: () => a.includes(b), ne: (m) => !m.endsWith(a) });
+    case '$contains': return textImplies(q, { contains: () => a.includes(b), ne: (m) => !m.includes(a) });
+    case '$ne': return (q.operator === '$ne' && a === b) || (q.operator === '$notIn' && list.every((m) => m === a));
+    case '$notIn': return (q.operator === '$ne' && values(p).includes(b)) || (q.operator === '$notIn' && list.every((m) => values(p).includes(m)));
+    case '$notEndsWith': return ['$notEndsWith', '$ne', '$notIn'].includes(q.operator) && list.every((m) => m.endsWith(a));
+    case '$re': return q.operator === '$re' && values(p).every((pattern) => list.includes(pattern));
+    default: return false;
+  }
+}
+
+interface TextRelations {
+  startsWith?: () => boolean;
+  endsWith?: () => boolean;
+  contains?: () => boolean;
+  /** For $ne and each value of $notIn: the value can never match p. */
+  ne: (value: string) => boolean;
+}
+
+function textImplies(q: Leaf, relations: TextRelations): boolean {
+  switch (q.operator) {
+    case '$startsWith': return relations.startsWith?.() ?? false;
+    case '$endsWith': return relations.endsWith?.() ?? false;
+    case '$contains': return relations.contains?.() ?? false;
+    case '$ne':
+    case '$notIn': return values(q).every(relations.ne);
+    default: return false;
+  }
+}
+
+/** socketIps with $eq/$in (the address lies in a range) and $ne/$notIn (it lies in none). */
+function addressImplies(p: Leaf, q: Leaf): boolean {
+  if (!isAddressLeaf(p) || !(isAddressLeaf(q) || q.operator === '$exists')) return false;
+  const inside = p.operator === '$eq' || p.operator === '$in';
+  if (q.operator === '$exists') return inside;
+  const qInside = q.operator === '$eq' || q.operator === '$in';
+  if (inside && qInside) return allWithin(values(p), values(q));
+  if (inside && !qInside) return values(p).every((range) => values(q).every((other) => rangesDisjoint(range, other)));
+  if (!inside && !qInside) return allWithin(values(q), values(p));
+  return false;
+}
+
+/** A request that carries `value` in the field `leaf` tests. */
+export function requestWith(leaf: Leaf, value: string): TestRequest {
+  const name = leaf.fieldOption ?? '';
+  switch (leaf.conditionType) {
+    case 'userAgent': return { userAgent: value };
+    case 'domain': return { domain: value };
+    case 'socketIps': return { ip: value };
+    case 'socketIpASN': return { asn: value };
+    case 'path': return { path: value };
+    case 'httpMethod': return { method: value };
+    case 'deviceType': return { deviceType: value };
+    case 'country': return { country: value };
+    case 'header': return { headers: { [name]: value } };
+    case 'queryParam': return { query: { [name]: value } };
+    case 'customParam': return { custom: { [name]: value } };
+  }
+}

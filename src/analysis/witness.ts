@@ -1,0 +1,61 @@
+// Example requests that match given conditions, built from the leaves' own values and kept
+// only when the evaluator confirms they match: a finding that says "for example …" names a
+// request that really behaves so.
+import type { TestRequest } from '../evaluate/request.js';
+import type { Conditions, Leaf } from '../rules/model.js';
+import { requestWith } from './leaves.js';
+
+/** Candidate requests are combined per group; this many at most at each step keeps it linear. */
+const MAX_CANDIDATES = 16;
+
+/** Every request has a path and a method (docs/evaluation.md, "Rule-set analysis"). */
+const BASE: TestRequest = { path: '/', method: 'GET' };
+
+/** Candidate requests satisfying both condition trees (unverified: check them with the evaluator). */
+export function candidatesForBoth(a: Conditions, b: Conditions): TestRequest[] {
+  return merged(candidates(a), candidates(b)).map((request) => ({ ...BASE, ...request }));
+}
+
+function candidates(conditions: Conditions): TestRequest[] {
+  const perGroup = conditions.children.map((group) => (group.operator === '$and' ? group.children.map(leafCandidates).reduce(merged, [{}]) : group.children.flatMap(leafCandidates)));
+  return conditions.operator === '$and' ? perGroup.reduce(merged, [{}]) : perGroup.flat().slice(0, MAX_CANDIDATES);
+}
+
+function leafCandidates(leaf: Leaf): TestRequest[] {
+  const values = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  switch (leaf.operator) {
+    case '$eq': case '$in': case '$startsWith': case '$endsWith': case '$contains':
+      return values.slice(0, 4).map((value) => requestWith(leaf, leaf.conditionType === 'socketIps' ? (value.split('/')[0] ?? value) : value));
+    case '$exists': return [requestWith(leaf, leaf.conditionType === 'path' ? '/' : 'x')];
+    default: return [{}];
+  }
+}
+
+/** Every pair of candidates merged (fields of both), up to MAX_CANDIDATES. */
+function merged(left: TestRequest[], right: TestRequest[]): TestRequest[] {
+  const out: TestRequest[] = [];
+  for (const a of left) {
+    for (const b of right) {
+      out.push(mergeTwo(a, b));
+      if (out.length >= MAX_CANDIDATES) return out;
+    }
+  }
+  return out;
+}
+
+function mergeTwo(a: TestRequest, b: TestRequest): TestRequest {
+  return {
+    ...b, ...a,
+    headers: { ...b.headers, ...a.headers }, query: { ...b.query, ...a.query }, custom: { ...b.custom, ...a.custom },
+  };
+}
+
+/** A request in a few words, for messages. */
+export function describeRequest(request: TestRequest): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(request)) {
+    if (typeof value === 'string') parts.push(`${key} ${JSON.stringify(value)}`);
+    else if (value !== undefined) for (const [name, text] of Object.entries(value as Record<string, string>)) parts.push(`${key.replace(/s$/, '')} ${JSON.stringify(name)}: ${JSON.stringify(text)}`);
+  }
+  return parts.join(', ');
+}
