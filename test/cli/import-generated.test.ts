@@ -26,7 +26,9 @@ test('generated live rules import, validate and plan clean', async () => {
   expect(imported.code).toBe(0);
 
   const validated = await runCli(['validate', '--dir', rulesDir], { env: server.env, cwd: dir });
-  expect(validated).toMatchObject({ code: 0, stderr: '' });
+  expect(validated.code).toBe(0);
+  // Generated rules overlap at random: the rule-set analysis may warn, and only warn.
+  expect(validated.stderr.split('\n').filter((line) => line !== '').filter((line) => !/^rules\/[^:]+:\d+:\d+: (warning|info): /.test(line))).toEqual([]);
   expect(validated.stdout).toContain('60 rules: valid');
 
   const planned = await runCli(['plan', '--dir', rulesDir, '--detailed-exitcode'], { env: server.env, cwd: dir });
