@@ -100,7 +100,7 @@ async function editAndMove(dir, next) {
 }
 
 /**
- * The fewest PATCH requests (contract §4): every changed rule costs one request (and may
+ * The fewest PATCH requests (docs/behaviour.md, "Plan semantics"): every changed rule costs one request (and may
  * move in it); the unchanged rules that stay put must form an increasing subsequence of
  * declared positions in live order, so the best keeps the longest such subsequence of
  * unchanged rules (patience sorting, O(n log n)).

@@ -1,4 +1,4 @@
-// Entry point for commands: clients configured from the environment (contract §3).
+// Entry point for commands: clients configured from the environment (docs/behaviour.md, "Configuration and environment").
 // Everything a request needs is checked here, before any connection is made.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

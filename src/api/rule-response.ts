@@ -25,7 +25,7 @@ export interface ApiConditions {
   children?: ApiGroup[];
 }
 
-/** A customRule as the schema guarantees it (api.md §2.2). */
+/** A customRule as the schema guarantees it (docs/service-api.md, "Custom rule"). */
 export interface ApiRule {
   name: string;
   ruleId?: string;

@@ -1,4 +1,4 @@
-// The custom-rule operations of one application (api.md §4.1, §4.2) on the management host.
+// The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule") on the management host.
 import { RemoteError } from '../errors.js';
 import type { LiveRule, PatchBody } from '../rules/model.js';
 import { createHostClient } from './http.js';
@@ -19,12 +19,12 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
       path: RULES_PATH,
       operation,
       explainStatus: (status) =>
-        // api.md §7: the list answers 400 both to a bad request and to a token it does not accept.
+        // The list (docs/service-api.md, "Errors") answers 400 both to a bad request and to a token it does not accept.
         status === 400 || status === 401 || status === 403
           ? `the request was refused (${status}): the request is invalid or the server token is not accepted: ${tokenHint}`
           : undefined,
     });
-    // api.md §2.1: `content` may be absent, and is an empty list when there are no rules.
+    // `content` may be absent, and is an empty list when there are no rules (docs/service-api.md, "Response envelope").
     const content = validateListAnswer(body, operation).content ?? [];
     const rules = content.map((rule, index) =>
       convert(rule, `content[${index}]`, rule.ruleId as string, index, 'a rule list', operation));
@@ -50,7 +50,7 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
     });
     const content = validateUpdateAnswer(body, operation).content;
     if (content === undefined) {
-      // api.md §2.1 makes `content` optional even here. The update went through, but the
+      // The envelope makes `content` optional even here (docs/service-api.md, "Response envelope"). The update went through, but the
       // resulting rule is unknown, and making one up from the request would be a guess.
       throw new RemoteError(
         `the service accepted the update of rule ${ruleId} but did not return the rule: run plan to see the result`,

@@ -1,4 +1,4 @@
-// The script-inventory query (api.md §4.3) on the gateway host.
+// The script-inventory query (docs/service-api.md, "Get scripts") on the gateway host.
 import { RemoteError } from '../errors.js';
 import type { Paging, ScriptQuery, ScriptRecord, ScriptsPage } from '../scripts/model.js';
 import { createHostClient } from './http.js';
@@ -32,7 +32,7 @@ export function createScriptsClient(options: ScriptsClientOptions): ScriptsApi {
   return { listScripts };
 }
 
-/** Lists go as JSON-array text in one value each (api.md §4.3); every field is sent. */
+/** Lists go as JSON-array text in one value each (docs/service-api.md, "Get scripts"); every field is sent. */
 export function scriptSearchParams(query: ScriptQuery): Record<string, string> {
   return {
     appId: JSON.stringify(query.appId),

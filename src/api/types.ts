@@ -3,14 +3,14 @@
 import type { LiveRule, PatchBody } from '../rules/model.js';
 import type { ScriptQuery, ScriptsPage } from '../scripts/model.js';
 
-/** Environment variables the clients read (contract §3), named in messages. */
+/** Environment variables the clients read (docs/behaviour.md, "Configuration and environment"), named in messages. */
 export const CONSOLE_URL_VARIABLE = 'BOTRULES_CONSOLE_URL';
 export const GATEWAY_URL_VARIABLE = 'BOTRULES_GATEWAY_URL';
 export const API_TOKEN_VARIABLE = 'BOTRULES_API_TOKEN';
 export const FALLBACK_TOKEN_VARIABLE = 'BOTRULES_TOKEN';
 export const EXTRA_CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
 
-/** The custom-rule operations of one application (api.md §4.1, §4.2). */
+/** The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule"). */
 export interface RulesApi {
   /** Every custom rule, validated, normalised and sorted by priority. */
   listRules(): Promise<LiveRule[]>;
@@ -21,7 +21,7 @@ export interface RulesApi {
   patchRule(ruleId: string, body: PatchBody): Promise<LiveRule>;
 }
 
-/** The script-inventory query (api.md §4.3). */
+/** The script-inventory query (docs/service-api.md, "Get scripts"). */
 export interface ScriptsApi {
   /** One page of the inventory; every query field is sent explicitly. */
   listScripts(query: ScriptQuery): Promise<ScriptsPage>;
@@ -69,5 +69,5 @@ export interface RulesClientOptions extends HostOptions {
   app: string;
 }
 
-/** `tokenVariable` is BOTRULES_TOKEN when BOTRULES_API_TOKEN was unset (contract §3). */
+/** `tokenVariable` is BOTRULES_TOKEN when BOTRULES_API_TOKEN was unset (docs/behaviour.md, "Configuration and environment"). */
 export type ScriptsClientOptions = HostOptions;

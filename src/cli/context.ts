@@ -14,7 +14,7 @@ export interface CliIo {
   stdinIsTTY: boolean;
 }
 
-/** Options every command accepts (contract §2). */
+/** Options every command accepts (docs/behaviour.md, "Commands"). */
 export interface GlobalArgs {
   config?: string;
   dir?: string;
@@ -36,7 +36,7 @@ export interface CommandContext {
   verbose: boolean;
   /** Writes a line to stderr only with --verbose. Never pass it a secret. */
   debug(line: string): void;
-  /** Reads an environment variable; an empty value counts as unset (contract §3). */
+  /** Reads an environment variable; an empty value counts as unset (docs/behaviour.md, "Configuration and environment"). */
   env(name: string): string | undefined;
 }
 

@@ -1,4 +1,4 @@
-// The two custom-rule operations (api.md §4.1, §4.2) over the stored state.
+// The two custom-rule operations (docs/service-api.md, "List custom rules", "Update a rule") over the stored state.
 // Priority is a rule's index in its app's list; a PATCH that sets `priority` moves the rule
 // with list-move semantics (remove, insert at the index, the others shift), or, for tests
 // of the tool's verify-and-correct pass, swaps it with the rule at that index.

@@ -1,4 +1,4 @@
-// The script-inventory query (api.md §4.3): filter by app and host, by the time window,
+// The script-inventory query (docs/service-api.md, "Get scripts"): filter by app and host, by the time window,
 // then page with skip/take. Choices where api.md is silent:
 //  - a record is in the window when the period it was seen in, [first_seen, last_seen],
 //    overlaps [from, to] (a script first seen last month and still running counts for today);

@@ -1,4 +1,4 @@
-// The HTTPS server: one port serves both hosts' paths (api.md §4). Each request is read,
+// The HTTPS server: one port serves both hosts' paths (docs/service-api.md, "Hosts and paths"). Each request is read,
 // delayed by the configured latency, possibly hit by an injected fault, answered, and
 // logged (without headers, so never with the token).
 import { timingSafeEqual } from 'node:crypto';
@@ -100,7 +100,7 @@ function route(method: string, url: URL, authorization: string | undefined, text
   return { status: 404, body: { message: `no such path: ${path}` } };
 }
 
-/** The app whose server token the request carries (api.md §5.2: the token picks the app). */
+/** The app whose server token the request carries (docs/service-api.md, "Authentication": the token picks the app). */
 function appFor(authorization: string | undefined, ctx: ServerContext): StoredApp | undefined {
   return Object.values(ctx.store.state.apps).find((app) => tokenMatches(authorization, app.token));
 }
@@ -114,7 +114,7 @@ function tokenMatches(authorization: string | undefined, token: string): boolean
 }
 
 function rulesUnauthenticated(): ApiAnswer {
-  // api.md §7: the rule list answers 400 (not 401) when the token is missing or invalid.
+  // The rule list (docs/service-api.md, "Errors") answers 400 (not 401) when the token is missing or invalid.
   return { status: 400, body: { result: false, message: 'request invalid or lacks proper authentication' } };
 }
 

@@ -1,4 +1,4 @@
-// The project config (contract §3): which apps this repository manages, where their rules
+// The project config (docs/behaviour.md, "Configuration and environment"): which apps this repository manages, where their rules
 // live, and which environment variable holds each app's token. Tokens never live in files.
 // `--config FILE` names it; otherwise botrules.yaml in the working directory if present;
 // otherwise one app "default" with its rules in ./rules (or --dir) and BOTRULES_TOKEN.

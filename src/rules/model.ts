@@ -1,6 +1,6 @@
 // The rule model shared by every part of the tool. Written rules (what users type in YAML)
 // are validated and normalised into `Rule`; live rules come from the API as `LiveRule`.
-// The vocabularies come from the service's interface (api.md §2.2, §2.3).
+// The vocabularies come from the service's interface (docs/service-api.md, "Custom rule", "Condition tree").
 
 export const ACTIONS = ['allow', 'blockWithChallenge', 'hardBlock'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -77,7 +77,7 @@ export interface LiveRule extends Rule {
   priority: number;
 }
 
-/** Fields a PATCH body may carry (api.md §4.2); `ruleId` is never sent. */
+/** Fields a PATCH body may carry (docs/service-api.md, "Update a rule"); `ruleId` is never sent. */
 export interface PatchBody {
   name?: string;
   description?: string;

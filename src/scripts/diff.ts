@@ -1,4 +1,4 @@
-// Comparing two snapshots (contract §2 `scripts diff`, §5 exit 3). Pure.
+// Comparing two snapshots (docs/behaviour.md, "Commands", "Exit codes"). Pure.
 // Different time windows are the normal case (last week against this week); different apps
 // or domains are not comparable and are refused.
 import { UserError } from '../errors.js';

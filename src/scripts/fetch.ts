@@ -1,4 +1,4 @@
-// Paging through the whole inventory (contract §6). The tool pages with skip/take itself: one
+// Paging through the whole inventory (docs/behaviour.md, "Script inventory"). The tool pages with skip/take itself: one
 // first page tells it `count`, then the rest is split into ranges fetched concurrently.
 // A server that caps `take` returns fewer records than asked; each range then keeps asking
 // from where the last answer ended, so nothing is lost, and later ranges use the observed cap.

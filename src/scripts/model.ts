@@ -1,4 +1,4 @@
-// The script inventory's records and query (api.md §2.4, §2.5, §4.3).
+// The script inventory's records and query (docs/service-api.md, "Script records", "Paging", "Get scripts").
 
 export interface ScriptRisk {
   level?: string;
@@ -33,7 +33,7 @@ export interface ScriptsPage {
   data: ScriptRecord[];
 }
 
-/** One page request. The tool always sends every field explicitly (contract §6). */
+/** One page request. The tool always sends every field explicitly (docs/behaviour.md, "Script inventory"). */
 export interface ScriptQuery {
   appId: string[];
   tld: string[];
@@ -65,7 +65,7 @@ export interface SnapshotRecord extends ScriptRecord {
   approvalNote?: string;
 }
 
-/** The `json` report format (contract §6): stable and diff-friendly for git. */
+/** The `json` report format (docs/behaviour.md, "Script inventory"): stable and diff-friendly for git. */
 export interface Snapshot {
   formatVersion: 1;
   query: {

@@ -1,4 +1,4 @@
-// Matching script records against `scripts-policy.yaml` (contract §6). Pure: `now` decides expiry.
+// Matching script records against `scripts-policy.yaml` (docs/behaviour.md, "Script inventory"). Pure: `now` decides expiry.
 import type { ScriptRecord, SnapshotRecord } from './model.js';
 
 /** Where an entry was written, for messages. */

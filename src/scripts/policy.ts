@@ -1,4 +1,4 @@
-// Loading `scripts-policy.yaml` (contract §1, §6): read and schema-checked like rule files,
+// Loading `scripts-policy.yaml` (docs/behaviour.md, "Rule files", "Script inventory"): read and schema-checked like rule files,
 // so every problem is reported as FILE:LINE:COL.
 import type { ValidateFunction } from 'ajv';
 import { access } from 'node:fs/promises';

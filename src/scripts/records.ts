@@ -1,7 +1,7 @@
 // Identity, field order and sort order of script records: what makes snapshots stable in git.
 import type { ScriptRecord, SnapshotRecord } from './model.js';
 
-/** Wire fields in api.md §2.4 order, then the approval fields; unknown fields follow, sorted. */
+/** Wire fields in the order of docs/service-api.md, "Script records", then the approval fields; unknown fields follow, sorted. */
 const FIELD_ORDER = [
   'key',
   'id',

@@ -1,4 +1,4 @@
-// `--from`/`--to` parsing (contract §2, §6). Pure: the caller passes `now`, so the window is
+// `--from`/`--to` parsing (docs/behaviour.md, "Commands", "Script inventory"). Pure: the caller passes `now`, so the window is
 // resolved exactly once per report and every page asks for the same period.
 import { UserError } from '../errors.js';
 
@@ -52,7 +52,7 @@ export function parseTimeArg(value: string, now: number, flag = '--from'): numbe
 }
 
 /**
- * Resolves the report window. Defaults as api.md §4.3: `to` = now, `from` = 24 hours before `to`.
+ * Resolves the report window. Defaults as the service's (docs/service-api.md, "Get scripts"): `to` = now, `from` = 24 hours before `to`.
  * A `from` after `to` is an error rather than an empty report.
  */
 export function resolveWindow(args: { from?: string; to?: string }, now: number): { from: number; to: number } {

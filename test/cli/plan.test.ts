@@ -48,7 +48,7 @@ describe('botrules plan', () => {
     expect(result.stdout).not.toMatch(/ in \d+ ms/);
   });
 
-  it('prints JSON (contract §4) and writes the same plan to --out, with no token inside', async () => {
+  it('prints JSON (docs/behaviour.md, "Plan format") and writes the same plan to --out, with no token inside', async () => {
     await declareChanges();
     const result = await run(['plan', '--format', 'json', '--out', 'plan.json']);
     expect(result.code).toBe(0);

@@ -1,4 +1,4 @@
-// The documented command-line surface (contract §2), and a checker for `botrules …`
+// The documented command-line surface (docs/behaviour.md, "Commands"), and a checker for `botrules …`
 // invocations written in workflows, the action and their comments. The list is kept here, as
 // documented, so a workflow cannot use a flag the contract does not promise.
 import { EXPRESSION_TOKEN } from './workflow-files.js';

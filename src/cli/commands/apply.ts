@@ -18,7 +18,7 @@ import type { AppPlan } from '../../plan/types.js';
 import { renderText } from '../../render/plan/text.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
-/** Correction passes after the first (contract §4). */
+/** Correction passes after the first (docs/behaviour.md, "Plan semantics"). */
 const MAX_CORRECTIONS = 2;
 
 interface ApplyOptions {

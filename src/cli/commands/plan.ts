@@ -1,5 +1,5 @@
 // `botrules plan [--out FILE] [--format text|json|markdown] [--detailed-exitcode]`:
-// validate, one LIST per app, print the plan. Exit codes (contract §5): 1 for an error,
+// validate, one LIST per app, print the plan. Exit codes (docs/behaviour.md, "Exit codes"): 1 for an error,
 // blocked rules included (after printing the plan, so the user sees what to do); with
 // --detailed-exitcode 2 when there are changes, else 0.
 import { resolve } from 'node:path';

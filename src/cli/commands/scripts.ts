@@ -1,4 +1,4 @@
-// `botrules scripts report` and `botrules scripts diff` (contract §2, §5, §6).
+// `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
 import type { Argv } from 'yargs';
 import cliProgress from 'cli-progress';
 import { scriptsClientFor } from '../../api/index.js';
@@ -16,7 +16,7 @@ import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { resolve } from 'node:path';
 
-/** Exit code when a `--fail-on` condition matched (contract §5). */
+/** Exit code when a `--fail-on` condition matched (docs/behaviour.md, "Exit codes"). */
 export const EXIT_FAIL_ON = 3;
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {

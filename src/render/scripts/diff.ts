@@ -91,7 +91,7 @@ export function describeChange(change: ScriptChange): string[] {
   return parts;
 }
 
-/** Lines for stderr when `--fail-on` matched (contract §5: exit 3), at most `limit` scripts each. */
+/** Lines for stderr when `--fail-on` matched (docs/behaviour.md, "Exit codes": exit 3), at most `limit` scripts each. */
 export function describeFailOn(matches: readonly FailOnMatch[], limit = 20): string[] {
   const lines: string[] = [];
   for (const m of matches) {
