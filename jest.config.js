@@ -2,12 +2,24 @@ import { createDefaultEsmPreset } from 'ts-jest';
 
 const preset = createDefaultEsmPreset({ tsconfig: 'tsconfig.json' });
 
-/** @type {import('jest').Config} */
-export default {
+const shared = {
   ...preset,
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30000,
+};
+
+/**
+ * Long-running property and fuzz tests: their own project, `npm run test:slow`, which CI runs
+ * after `npm test`, so the inner loop (`npm test`) stays short.
+ */
+const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*.test.ts'];
+
+/** @type {import('jest').Config} */
+export default {
+  projects: [
+    { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$'] },
+    { ...shared, displayName: 'slow', testMatch: SLOW_TESTS },
+  ],
 };
