@@ -18,6 +18,8 @@ const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*
 
 /** @type {import('jest').Config} */
 export default {
+  // Global: Jest ignores a testTimeout inside a project's configuration.
+  testTimeout: 30000,
   projects: [
     { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$'] },
     { ...shared, displayName: 'slow', testMatch: SLOW_TESTS },
