@@ -1,7 +1,8 @@
 // The lines apply prints for what it did: one per step, in plan order (not completion order,
 // so the output of concurrent updates is stable), then a verdict per app. Positions are
 // console positions (priority + 1), as users see them in the console.
-import type { Colors } from '../cli/context.js';
+import type { Colors } from '../render/contract.js';
+import { safeText } from '../render/sanitise.js';
 import { fieldChanges, positionChange } from '../plan/types.js';
 import type { AppApplyResult } from './apply-app.js';
 import type { StepOutcome } from './execute.js';
@@ -12,14 +13,15 @@ export function outcomeLine(outcome: StepOutcome, c: Colors): string {
     case 'applied':
       return `${c.green('✓')} ${what}`;
     case 'failed':
-      return `${c.red('✗')} failed: ${what}: ${outcome.error.message}`;
+      return `${c.red('✗')} failed: ${what}: ${safeText(outcome.error.message)}`;
     case 'not-attempted':
       return `${c.dim('-')} not attempted: ${what}`;
   }
 }
 
 function describeStep(step: StepOutcome['step']): string {
-  const name = JSON.stringify(step.name);
+  // Rule names are untrusted (docs/security.md, "Untrusted text").
+  const name = `"${safeText(step.name)}"`;
   if (step.kind === 'pause-unmanaged') return `paused unmanaged rule ${name}`;
   const fields = fieldChanges(step).map((change) => change.field);
   const position = positionChange(step);

@@ -2,6 +2,10 @@
 // so tests can run the whole CLI in-process with their own streams and environment.
 import type { Readable, Writable } from 'node:stream';
 import pc from 'picocolors';
+import type { Colors } from '../render/contract.js';
+import { safeText } from '../render/sanitise.js';
+
+export type { Colors } from '../render/contract.js';
 
 export interface CliIo {
   stdout: Writable;
@@ -25,8 +29,6 @@ export interface GlobalArgs {
   allowEmpty?: boolean;
 }
 
-export type Colors = ReturnType<typeof pc.createColors>;
-
 export interface CommandContext {
   io: CliIo;
   /** Colour helpers; no-ops unless colour is on for stdout. */
@@ -34,7 +36,7 @@ export interface CommandContext {
   /** Colour helpers for stderr. */
   errColors: Colors;
   verbose: boolean;
-  /** Writes a line to stderr only with --verbose. Never pass it a secret. */
+  /** Writes a line to stderr only with --verbose, control characters made visible. Never pass it a secret. */
   debug(line: string): void;
   /** Reads an environment variable; an empty value counts as unset (docs/behaviour.md, "Configuration and environment"). */
   env(name: string): string | undefined;
@@ -55,7 +57,7 @@ export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbo
     errColors: pc.createColors(colorEnabled(io.stderrIsTTY, io.env, args.color)),
     verbose,
     debug(line) {
-      if (verbose) io.stderr.write(`${line}\n`);
+      if (verbose) io.stderr.write(`${safeText(line)}\n`);
     },
     env(name) {
       const value = io.env[name];

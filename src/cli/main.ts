@@ -4,10 +4,12 @@ import type { Argv } from 'yargs';
 import { COMMANDS, commandName, type CommandEntry } from './commands.js';
 import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
 import { reportError } from './report-error.js';
+import { guardWorkflowCommands } from './workflow-guard.js';
 import { VERSION } from '../version.js';
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  const io = underGitHubActions(rawIo) ? { ...rawIo, stdout: guardWorkflowCommands(rawIo.stdout), stderr: guardWorkflowCommands(rawIo.stderr) } : rawIo;
   // `--version` alone is answered before yargs (most of the start-up cost) is loaded.
   if (argv.length === 1 && argv[0] === '--version') {
     io.stdout.write(`${VERSION}\n`);
@@ -47,6 +49,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     exitCode = reportError(err, io, { verbose, color });
   }
   return exitCode;
+}
+
+/** In a GitHub Actions job log, no line botrules prints may become a workflow command it did not make. */
+function underGitHubActions(io: CliIo): boolean {
+  return io.env.GITHUB_ACTIONS === 'true';
 }
 
 /** Global options that take a value; their values must never be taken for the command's name. */

@@ -67,12 +67,15 @@ export function markdownHtml(text: string): string {
 
 /**
  * Untrusted text in Markdown prose or a table cell: one line, HTML escaped, every character
- * that could start emphasis, a heading, a list, a quote, a link, an image, code or a table
- * column escaped with a backslash, and no mentions or bare links.
+ * that could start emphasis, code, a link, an image or a table column escaped with a
+ * backslash, a leading heading, list or quote marker too, and no mentions or bare links.
  */
 export function markdownText(text: string): string {
   const oneLine = safeText(text.replace(LINE_BREAKS, ' '));
-  const escaped = oneLine.replace(/[\\`*_{}[\]()#+\-!|~]/g, '\\$&').replace(/^(\d+)([.)])/, '$1\\$2');
+  const escaped = oneLine
+    .replace(/[\\`*_[\]|~]/g, '\\$&')
+    .replace(/^(\s*)([#+\-=])/, '$1\\$2')
+    .replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2');
   return neutraliseMentionsAndLinks(escapeHtmlCharacters(escaped));
 }
 

@@ -1,22 +1,32 @@
-// `scripts report`: fetch every page, mark records against the policy, write the chosen format.
-// Streamed formats (ndjson, csv) are written page by page; json and markdown are built from
-// the finished, sorted snapshot. Either way a failure leaves no complete-looking file.
-import { REPORT_RENDERERS, type ReportFormat } from '../render/scripts/index.js';
+// `scripts report`: fetch every page, mark records against the policy, and hand the result
+// to a renderer as a model it can read in either of two ways: page by page as pages arrive
+// (ndjson, csv: memory stays flat) or as the finished, sorted snapshot (json, markdown).
+// Either way a failure leaves no complete-looking file. The renderer comes in as a plain
+// function, so this folder does not depend on the renderers.
 import { fetchInventory, type FetchSummary, type PageSource } from './fetch.js';
-import type { InventoryQuery, ScriptRecord, SnapshotRecord } from './model.js';
+import type { InventoryQuery, ScriptRecord, Snapshot, SnapshotRecord } from './model.js';
 import type { ReportOutput } from './output.js';
 import { compilePolicy, markRecord, type Policy } from './policy-match.js';
 import { buildSnapshot } from './snapshot.js';
 
+/** The inventory as a renderer reads it; a renderer calls exactly one of the two, once. */
+export interface InventoryModel {
+  /** Fetches every page; each page's records reach `onPage` as they arrive, and a slow `onPage` slows the fetch. */
+  stream(onPage: (records: readonly SnapshotRecord[]) => void | Promise<void>): Promise<void>;
+  /** Fetches every page and resolves to the snapshot, records sorted by key. */
+  snapshot(): Promise<Snapshot>;
+}
+
 export interface ReportOptions {
   query: InventoryQuery;
-  format: ReportFormat;
   pageSize: number;
   concurrency: number;
   /** When the report was taken; also the instant policy expiry is judged at. */
   now: number;
   policy?: Policy;
   output: ReportOutput;
+  /** Renders the model into the output (the chosen format's renderer). */
+  render(model: InventoryModel): Promise<void>;
   onProgress?(progress: { done: number; total: number }): void;
 }
 
@@ -34,30 +44,35 @@ export async function writeReport(source: PageSource, options: ReportOptions): P
       if (result.approved === false) unapproved += 1;
       return result;
     });
-  const fetchOptions = {
-    pageSize: options.pageSize,
-    concurrency: options.concurrency,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  let summary: FetchSummary | undefined;
+  const fetchAll = async (onRecords: (records: ScriptRecord[]) => void | Promise<void>): Promise<FetchSummary> => {
+    summary = await fetchInventory(source, options.query, {
+      pageSize: options.pageSize,
+      concurrency: options.concurrency,
+      onRecords,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    return summary;
   };
-  const renderer = REPORT_RENDERERS[options.format];
-  try {
-    let summary: FetchSummary;
-    if (renderer.streamed) {
-      const sink = renderer.open(options.output.emit);
-      summary = await fetchInventory(source, options.query, { ...fetchOptions, onRecords: (records) => sink.write(marked(records)) });
-      await sink.end();
-    } else {
+  const model: InventoryModel = {
+    stream: async (onPage) => {
+      await fetchAll((records) => onPage(marked(records)));
+    },
+    snapshot: async () => {
       const records: SnapshotRecord[] = [];
-      summary = await fetchInventory(source, options.query, { ...fetchOptions, onRecords: (page) => void records.push(...marked(page)) });
-      const snapshot = buildSnapshot({
+      const fetched = await fetchAll((page) => void records.push(...marked(page)));
+      return buildSnapshot({
         query: options.query,
         takenAt: options.now,
         records,
-        warnings: summary.warnings,
+        warnings: fetched.warnings,
         ...(options.policy ? { policyFile: options.policy.file } : {}),
       });
-      await options.output.emit(renderer.render(snapshot));
-    }
+    },
+  };
+  try {
+    await options.render(model);
+    if (summary === undefined) throw new Error('the report renderer never read the inventory');
     await options.output.commit();
     return { ...summary, ...(options.policy ? { unapproved } : {}) };
   } catch (err) {

@@ -30,10 +30,11 @@ describe('markdownText', () => {
   test('adds no structure: one line, HTML escaped, headings, images, links, tables and mentions neutralised', () => {
     const out = markdownText(hostile);
     expect(out).not.toMatch(/[\n\r<>]/);
-    expect(out).toBe('&lt;summary&gt;x \\# h \\!\\[img\\]\\(http:&#8203;//x\\) @&#8203;org/team \\*b\\* \\| c');
+    expect(out).toBe('&lt;summary&gt;x # h !\\[img\\](http:&#8203;//x) @&#8203;org/team \\*b\\* \\| c');
   });
 
-  test('a leading list marker or number does not start a list', () => {
+  test('a leading heading, list marker or number starts nothing', () => {
+    expect(markdownText('# h')).toBe('\\# h');
     expect(markdownText('- a')).toBe('\\- a');
     expect(markdownText('1. a')).toBe('1\\. a');
     expect(markdownText('+ a')).toBe('\\+ a');

@@ -127,7 +127,8 @@ describe('diffSnapshots', () => {
       expect(md).toContain('## Added (1)');
       expect(md).toContain('## Changed (2)');
       expect(md).not.toContain('## Removed');
-      expect(md).toContain('| https://cdn.evil.example/x.js | Unknown |  | critical | checkout |');
+      // Bare links from data are neutralised: the text reads the same but links nowhere.
+      expect(md).toContain('| https:&#8203;//cdn.evil.example/x.js | Unknown |  | critical | checkout |');
     });
   });
 });

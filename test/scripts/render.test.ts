@@ -1,7 +1,7 @@
 import { CSV_COLUMNS, csvSink, ndjsonSink } from '../../src/render/scripts/streamed.js';
 import { renderReportMarkdown } from '../../src/render/scripts/report-markdown.js';
 import { renderSnapshotJson } from '../../src/render/scripts/index.js';
-import { cell, withinBudget } from '../../src/render/scripts/markdown.js';
+import { cell, withinBudget } from '../../src/render/markdown.js';
 import type { SnapshotRecord } from '../../src/scripts/model.js';
 import { buildSnapshot } from '../../src/scripts/snapshot.js';
 
@@ -113,7 +113,7 @@ describe('markdown report', () => {
 
   it('lists high-risk scripts with their reasons, critical first, escaping table syntax', () => {
     expect(md).toContain('## High-risk scripts (2)');
-    expect(md).toMatch(/cdn\.evil\.example\/x\.js \| Unknown \| critical \| reads \\\| card fields \| checkout \|\n\| https:\/\/www\.googletagmanager/);
+    expect(md).toMatch(/cdn\.evil\.example\/x\.js \| Unknown \| critical \| reads \\\| card fields \| checkout \|\n\| https:&#8203;\/\/www&#8203;\.googletagmanager/);
   });
 
   it('lists unapproved scripts with the expiry note, and shows warnings', () => {

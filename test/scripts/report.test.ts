@@ -9,7 +9,8 @@ import type { PageSource } from '../../src/scripts/fetch.js';
 import type { ScriptRecord, Snapshot } from '../../src/scripts/model.js';
 import { openOutput } from '../../src/scripts/output.js';
 import { writeReport } from '../../src/scripts/report.js';
-import type { ReportFormat } from '../../src/render/scripts/index.js';
+import { REPORT_RENDERERS, type ReportFormat } from '../../src/render/scripts/index.js';
+import { NO_COLORS } from '../../src/render/contract.js';
 
 const QUERY = { appId: ['app'], tld: ['shop.example'], from: Date.UTC(2025, 5, 1), to: Date.UTC(2025, 5, 2) };
 const NOW = Date.UTC(2025, 5, 2);
@@ -43,7 +44,8 @@ describe('writeReport', () => {
 
   async function report(format: ReportFormat, failAtSkip?: number) {
     const output = await openOutput('out', { cwd: dir, stdout: new PassThrough() });
-    return writeReport(source(failAtSkip), { query: QUERY, format, pageSize: 10, concurrency: 3, now: NOW, policy: POLICY, output });
+    const render = (model: Parameters<(typeof REPORT_RENDERERS)[ReportFormat]>[0]) => Promise.resolve(REPORT_RENDERERS[format](model, { write: output.emit }, { colors: NO_COLORS }));
+    return writeReport(source(failAtSkip), { query: QUERY, render, pageSize: 10, concurrency: 3, now: NOW, policy: POLICY, output });
   }
 
   it('writes a sorted snapshot with approval marks', async () => {

@@ -16,6 +16,7 @@ import { appReportLines, outcomeLine, plural, totals } from '../../apply/report.
 import { unchangedUndo, undoForApp, writeUndoPlan } from '../../apply/undo.js';
 import type { AppPlan } from '../../plan/types.js';
 import { renderText } from '../../render/plan/text.js';
+import { NO_COLORS } from '../../render/contract.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 /** Correction passes after the first (docs/behaviour.md, "Plan semantics"). */
@@ -72,7 +73,8 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
       applyAppPlan(w.plan.app, w.plan.steps, w.live, w.api, {
         concurrency: options.concurrency,
         maxCorrections: MAX_CORRECTIONS,
-        onOutcome: (o) => ctx.debug(`[${w.plan.app}] ${outcomeLine(o, ctx.errColors)}`),
+        // Uncoloured: debug lines are made safe whole, which would show colour codes as escapes.
+        onOutcome: (o) => ctx.debug(`[${w.plan.app}] ${outcomeLine(o, NO_COLORS)}`),
       }),
     ),
   );

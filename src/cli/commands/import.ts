@@ -9,6 +9,7 @@ import { rulesClientFor } from '../../api/index.js';
 import { loadProjectConfig, type AppConfig } from '../../rules/config.js';
 import { displayPath } from '../../rules/display-path.js';
 import { existingRuleFiles, refuseForeignYaml, removeRuleFiles, writeRuleFiles } from '../../import/write.js';
+import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { runUpdate } from './import-update.js';
 
@@ -62,7 +63,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     const written = await writeRuleFiles(target.dir, live);
     const where = displayPath(cwd, target.dir);
     const replaced = target.existing.length > 0 ? ` (replacing ${target.existing.length} old rule file${target.existing.length === 1 ? '' : 's'})` : '';
-    ctx.io.stdout.write(`Imported ${live.length} rule${live.length === 1 ? '' : 's'} of app ${target.app.name} into ${where} as ${written.length} file${written.length === 1 ? '' : 's'}${replaced}.\n`);
+    ctx.io.stdout.write(`Imported ${live.length} rule${live.length === 1 ? '' : 's'} of app ${safeText(target.app.name)} into ${safeText(where)} as ${written.length} file${written.length === 1 ? '' : 's'}${replaced}.\n`);
   }
   ctx.io.stdout.write('Run botrules plan to check: it should show no changes.\n');
   return 0;

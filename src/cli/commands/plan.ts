@@ -11,6 +11,7 @@ import { planApps } from '../../apply/session.js';
 import { readSnapshotFile } from '../../live/file.js';
 import { snapshotSource } from '../../live/snapshot.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
+import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
@@ -34,16 +35,16 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   // From a snapshot: the same planning, each app's live rules read from the file (no token, no request).
   const planned = snapshot === undefined || live === undefined ? await planApps(args, ctx) : await planApps(args, ctx, snapshotSource(snapshot, live));
   const plan = new Plan(planned.map((p) => p.plan), snapshot === undefined ? {} : { snapshot: { takenAt: snapshot.takenAt } });
-  render(plan, ctx.io.stdout, { colors: ctx.colors });
+  await render(plan, ctx.io.stdout, { colors: ctx.colors });
   // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
-  for (const excess of plan.excesses(limits)) ctx.io.stderr.write(`warning: ${excess}; apply will refuse it without --force\n`);
+  for (const excess of plan.excesses(limits)) ctx.io.stderr.write(`warning: ${safeText(excess)}; apply will refuse it without --force\n`);
   if (out !== undefined) {
     await writeFileAtomic(resolve(ctx.io.cwd, out), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, '--out', out);
     // On stderr, so stdout stays exactly the plan in the chosen format.
     ctx.io.stderr.write(plan.snapshot === undefined
-      ? `Plan saved to ${out}; apply it with: botrules apply --plan ${out}\n`
-      : `Plan saved to ${out}, for review only: it was made from a live snapshot, and apply refuses it\n`);
+      ? `Plan saved to ${safeText(out)}; apply it with: botrules apply --plan ${safeText(out)}\n`
+      : `Plan saved to ${safeText(out)}, for review only: it was made from a live snapshot, and apply refuses it\n`);
   }
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);

@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import cliProgress from 'cli-progress';
 import { scriptsClientFor } from '../../api/index.js';
 import { UserError } from '../../errors.js';
-import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, describeFailOn, type DiffFormat, type ReportFormat } from '../../render/scripts/index.js';
+import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS, describeFailOn, type DiffFormat, type ReportFormat } from '../../render/scripts/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/scripts/streamed.js';
 import { diffSnapshots, evaluateFailOn, FAIL_ON_CONDITIONS, hasApprovalMarks, parseFailOn, type FailOnCondition } from '../../scripts/diff.js';
 import type { SnapshotRecord } from '../../scripts/model.js';
@@ -13,6 +13,7 @@ import { compilePolicy, markRecord } from '../../scripts/policy-match.js';
 import { writeReport, type ReportResult } from '../../scripts/report.js';
 import { readSnapshotFile } from '../../scripts/snapshot.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
+import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { resolve } from 'node:path';
 
@@ -39,6 +40,11 @@ function reportOptions(yargs: Argv): Argv {
     .option('page-size', { type: 'number', default: 50, describe: 'Records asked for per page' })
     .option('concurrency', { type: 'number', default: 4, describe: 'Pages fetched at the same time' })
     .option('policy', { type: 'string', describe: 'Approval policy (default: scripts-policy.yaml if present)' })
+    .option('csv-formula-escape', {
+      type: 'boolean',
+      default: true,
+      describe: "csv: start cells that begin with = + - @ tab or CR with ' so spreadsheets show them as text (--no-csv-formula-escape keeps cells exact)",
+    })
     .epilogue(
       `Times: ${TIME_FORMATS_HINT}.\n` +
         'ndjson and csv are written as pages arrive (arrival order, flat memory); json is sorted by key. ' +
@@ -80,9 +86,11 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
   ctx.debug(`scripts: window ${new Date(window.from).toISOString()} → ${new Date(window.to).toISOString()}${policy ? `, policy ${policy.file}` : ''}`);
   let result: ReportResult;
   try {
+    const renderer = REPORT_RENDERERS[args.format as ReportFormat];
+    const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape !== false };
     result = await writeReport((query) => client.listScripts(query), {
       query: { appId, tld, ...window },
-      format: args.format as ReportFormat,
+      render: (model) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
       pageSize,
       concurrency,
       now,
@@ -99,12 +107,12 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
 
 function reportOutcome(result: ReportResult, file: string | undefined, ctx: CommandContext): void {
   const warn = ctx.errColors.yellow;
-  for (const warning of result.warnings) ctx.io.stderr.write(`${warn(`warning: ${warning}`)}\n`);
+  for (const warning of result.warnings) ctx.io.stderr.write(`${warn(`warning: ${safeText(warning)}`)}\n`);
   if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
   ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
   if (file !== undefined) {
     const approval = result.unapproved === undefined ? '' : `, ${result.unapproved} not approved`;
-    ctx.io.stderr.write(`Wrote ${result.count} scripts to ${file}${approval}\n`);
+    ctx.io.stderr.write(`Wrote ${result.count} scripts to ${safeText(file)}${approval}\n`);
   }
 }
 
@@ -115,8 +123,7 @@ async function runDiff(args: Record<string, unknown>, ctx: CommandContext): Prom
   const diff = diffSnapshots(older, newer);
   const newRecords = await approvalRecords(newer.records, optionalString(args.policy), conditions, ctx);
   const failOn = conditions.length > 0 ? evaluateFailOn(diff, newRecords, conditions) : undefined;
-  const render = DIFF_RENDERERS[args.format as DiffFormat];
-  ctx.io.stdout.write(render(diff, { colors: ctx.colors, ...(failOn ? { failOn } : {}) }));
+  await DIFF_RENDERERS[args.format as DiffFormat]({ diff, ...(failOn ? { failOn } : {}) }, ctx.io.stdout, { colors: ctx.colors });
   if (!failOn || failOn.length === 0) return 0;
   for (const line of describeFailOn(failOn)) ctx.io.stderr.write(`${ctx.errColors.red(line)}\n`);
   return EXIT_FAIL_ON;

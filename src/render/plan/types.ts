@@ -1,17 +1,13 @@
-// What every plan renderer takes: the plan, somewhere to write, and colour helpers.
-import type pc from 'picocolors';
+// What every plan renderer takes: the one renderer contract (../contract.ts) with the Plan
+// as its model.
 import type { Plan } from '../../plan/plan.js';
+import type { Renderer, RenderOptions, Sink } from '../contract.js';
 
-/** picocolors helpers; a no-op instance (createColors(false)) when colour is off. */
-export type Colors = ReturnType<typeof pc.createColors>;
+export type { Colors } from '../contract.js';
 
 /** A stream or anything with `write`: renderers never touch process.stdout themselves. */
-export interface TextSink {
-  write(chunk: string): unknown;
-}
+export type TextSink = Sink;
 
-export interface PlanRenderOptions {
-  colors: Colors;
-}
+export type PlanRenderOptions = RenderOptions;
 
-export type PlanRenderer = (plan: Plan, out: TextSink, options: PlanRenderOptions) => void;
+export type PlanRenderer = Renderer<Plan>;

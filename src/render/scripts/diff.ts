@@ -2,28 +2,21 @@
 import type { FailOnMatch, ScriptChange, SnapshotDiff, SnapshotSide } from '../../scripts/diff.js';
 import type { SnapshotRecord } from '../../scripts/model.js';
 import { recordLabel } from '../../scripts/records.js';
-import { capped, cell, table, withinBudget } from './markdown.js';
+import { NO_COLORS, type Colors } from '../contract.js';
+import { capped, cell, table, withinBudget } from '../markdown.js';
+import { safeText } from '../sanitise.js';
 
-/** Colour helpers (picocolors-shaped); identity functions when colour is off. */
-export interface DiffColors {
-  green(text: string): string;
-  red(text: string): string;
-  yellow(text: string): string;
-  bold(text: string): string;
-}
-
-const PLAIN: DiffColors = { green: (s) => s, red: (s) => s, yellow: (s) => s, bold: (s) => s };
-
-export function renderDiffText(diff: SnapshotDiff, colors: DiffColors = PLAIN): string {
+/** Each line is made safe before it is coloured: labels and vendors come from shop pages. */
+export function renderDiffText(diff: SnapshotDiff, colors: Colors = NO_COLORS): string {
   const lines = [
-    colors.bold(`Script inventory diff: appId ${diff.appId.join(', ')}; tld ${diff.tld.join(', ')}`),
-    `  OLD ${describeSide(diff.old)}`,
-    `  NEW ${describeSide(diff.new)}`,
+    colors.bold(safeText(`Script inventory diff: appId ${diff.appId.join(', ')}; tld ${diff.tld.join(', ')}`)),
+    safeText(`  OLD ${describeSide(diff.old)}`),
+    safeText(`  NEW ${describeSide(diff.new)}`),
     '',
   ];
-  for (const r of diff.added) lines.push(colors.green(`+ ${recordLabel(r)}  ${describeRecord(r)}`));
-  for (const r of diff.removed) lines.push(colors.red(`- ${recordLabel(r)}  ${describeRecord(r)}`));
-  for (const c of diff.changed) lines.push(colors.yellow(`~ ${c.label}  ${describeChange(c).join('; ')}`));
+  for (const r of diff.added) lines.push(colors.green(safeText(`+ ${recordLabel(r)}  ${describeRecord(r)}`)));
+  for (const r of diff.removed) lines.push(colors.red(safeText(`- ${recordLabel(r)}  ${describeRecord(r)}`)));
+  for (const c of diff.changed) lines.push(colors.yellow(safeText(`~ ${c.label}  ${describeChange(c).join('; ')}`)));
   if (diff.added.length + diff.removed.length + diff.changed.length > 0) lines.push('');
   lines.push(summaryLine(diff));
   return `${lines.join('\n')}\n`;
@@ -96,7 +89,7 @@ export function describeFailOn(matches: readonly FailOnMatch[], limit = 20): str
   const lines: string[] = [];
   for (const m of matches) {
     lines.push(`fail-on ${m.condition}: ${m.scripts.length} script${m.scripts.length === 1 ? '' : 's'}`);
-    for (const s of m.scripts.slice(0, limit)) lines.push(`  ${s}`);
+    for (const s of m.scripts.slice(0, limit)) lines.push(`  ${safeText(s)}`);
     if (m.scripts.length > limit) lines.push(`  … and ${m.scripts.length - limit} more (--format json lists them all)`);
   }
   return lines;
@@ -117,7 +110,7 @@ function describeSide(side: SnapshotSide): string {
 }
 
 function sideRow(name: string, side: SnapshotSide): string[] {
-  return [name, `${side.from} → ${side.to}`, side.takenAt, String(side.count)];
+  return [name, cell(`${side.from} → ${side.to}`), cell(side.takenAt), String(side.count)];
 }
 
 function summaryLine(diff: SnapshotDiff): string {

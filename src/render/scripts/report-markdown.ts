@@ -1,7 +1,7 @@
 // `scripts report --format markdown`: a human summary ready for $GITHUB_STEP_SUMMARY.
 import type { Snapshot, SnapshotRecord } from '../../scripts/model.js';
 import { compareForDisplay, isHighRisk, recordLabel, riskRank, RISK_SCALE } from '../../scripts/records.js';
-import { capped, cell, countBy, mermaidPie, table, withinBudget } from './markdown.js';
+import { capped, cell, countBy, mermaidPie, table, withinBudget } from '../markdown.js';
 
 const NONE = '(none)';
 const MAX_VENDORS = 50;
@@ -29,7 +29,7 @@ function heading(snapshot: Snapshot): string[] {
   const lines = [
     `# Script inventory: ${cell(q.appId.join(', '))} on ${cell(q.tld.join(', '))}`,
     '',
-    `**${snapshot.count}** scripts seen from ${q.from} to ${q.to} (taken ${snapshot.takenAt} by botrules ${snapshot.tool.version}).`,
+    `**${snapshot.count}** scripts seen from ${cell(q.from)} to ${cell(q.to)} (taken ${cell(snapshot.takenAt)} by botrules ${cell(snapshot.tool.version)}).`,
     '',
   ];
   for (const warning of snapshot.warnings ?? []) lines.push(`> [!WARNING]`, `> ${cell(warning)}`, '');
@@ -78,7 +78,7 @@ function unapprovedSection(snapshot: Snapshot, maxRows: number): string[] {
   }
   const unapproved = snapshot.records.filter((r) => r.approved !== true).sort(compareForDisplay);
   const title = `## Unapproved scripts (${unapproved.length})`;
-  const intro = `Checked against \`${cell(snapshot.policy.file)}\`.`;
+  const intro = `Checked against ${cell(snapshot.policy.file)}.`;
   if (unapproved.length === 0) return [title, '', `${intro} Every script is approved.`, ''];
   const { shown, note } = capped(unapproved, maxRows, SEE_SNAPSHOT);
   const rows = shown.map((r) => [cell(recordLabel(r)), cell(r.vendor), cell(r.risk?.level), cell(r.page_types?.join(', ')), cell(r.approvalNote)]);

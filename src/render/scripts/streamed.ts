@@ -5,6 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Emit } from '../../scripts/output.js';
 import type { SnapshotRecord } from '../../scripts/model.js';
 import { normaliseRecord } from '../../scripts/records.js';
+import { csvCell } from '../sanitise.js';
 
 export interface RecordSink {
   write(records: readonly SnapshotRecord[]): Promise<void>;
@@ -44,11 +45,15 @@ export const CSV_COLUMNS = [
 
 export const CSV_LIST_SEPARATOR = ';';
 
-/** RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled. */
-export function csvSink(emit: Emit): RecordSink {
+/**
+ * RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled.
+ * With `formulaEscape` (the default), cells a spreadsheet would run as a formula start with `'`.
+ */
+export function csvSink(emit: Emit, options: { formulaEscape: boolean } = { formulaEscape: true }): RecordSink {
   let headerWritten = false;
+  const row = (record: SnapshotRecord) => escapedRow(csvRow(record), options.formulaEscape);
   const writeRows = async (records: readonly SnapshotRecord[]) => {
-    const text = stringify(records.map(csvRow), {
+    const text = stringify(records.map(row), {
       header: !headerWritten,
       columns: [...CSV_COLUMNS],
       record_delimiter: 'windows',
@@ -63,6 +68,11 @@ export function csvSink(emit: Emit): RecordSink {
     // An empty inventory still gets its header line.
     end: () => (headerWritten ? Promise.resolve() : writeRows([])),
   };
+}
+
+function escapedRow<Row extends Record<string, string>>(row: Row, formulaEscape: boolean): Row {
+  if (!formulaEscape) return row;
+  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, csvCell(value, true)])) as Row;
 }
 
 export function csvRow(record: SnapshotRecord): Record<(typeof CSV_COLUMNS)[number], string> {

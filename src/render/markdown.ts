@@ -1,20 +1,39 @@
-// Markdown building blocks shared by the report and diff renderers: escaped table cells,
-// capped lists, and a size budget that keeps output under GitHub's step-summary limit.
+// The one Markdown helper module, shared by the plan, report and diff renderers: untrusted
+// text in prose, cells and HTML (through the sanitiser), tables, code fences, capped lists,
+// and a size budget that keeps output under GitHub's step-summary limit.
+import { markdownHtml, markdownText, safeText } from './sanitise.js';
+
+export { markdownHtml, markdownText } from './sanitise.js';
 
 /** GitHub refuses a job summary above 1 MiB; stay well under it. */
 export const STEP_SUMMARY_BUDGET = 1024 * 1024 - 64 * 1024;
 const MAX_CELL = 200;
 
-/** Escapes text for a table cell: pipes, Markdown emphasis and HTML never break the table. */
+/**
+ * Untrusted text for a table cell, shortened to a readable length first: pipes, emphasis,
+ * HTML, links, images and mentions never break the table or add structure.
+ */
 export function cell(text: string | number | boolean | undefined): string {
   if (text === undefined || text === '') return '';
-  let value = String(text).replace(/[\r\n]+/g, ' ');
+  let value = String(text);
   if (value.length > MAX_CELL) value = `${value.slice(0, MAX_CELL - 1)}…`;
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|#~])/g, '\\$1');
+  return markdownText(value);
+}
+
+/** A backtick fence longer than any backtick run in the content. */
+export function codeFence(content: string): string {
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/** A collapsible section: the summary is untrusted text, the body already Markdown. */
+export function details(summaryHtml: string, body: string): string {
+  return `<details><summary>${summaryHtml}</summary>\n\n${body}\n\n</details>\n\n`;
+}
+
+/** Untrusted text inside `<code>` in HTML. */
+export function htmlCode(text: string): string {
+  return `<code>${markdownHtml(text)}</code>`;
 }
 
 export function table(headers: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]): string[] {
@@ -39,7 +58,8 @@ export function countBy<T>(items: readonly T[], valuesOf: (item: T) => readonly 
 
 /** A Mermaid pie chart, which GitHub renders as a picture. Labels lose their double quotes. */
 export function mermaidPie(title: string, slices: readonly [string, number][]): string[] {
-  const label = (s: string) => s.replace(/["\r\n]/g, "'");
+  // Quotes and backticks would end the label or the fence; controls become visible escapes.
+  const label = (s: string) => safeText(s.replace(/["`]/g, "'"));
   return ['```mermaid', `pie title ${label(title)}`, ...slices.map(([name, n]) => `    "${label(name)}" : ${n}`), '```'];
 }
 

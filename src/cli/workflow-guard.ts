@@ -1,0 +1,110 @@
+// Under GitHub Actions the runner reads every line of the job log for workflow commands:
+// a line starting with `::` (after leading spaces), and the older `##[command]` form anywhere
+// in a line. botrules prints untrusted text (docs/security.md, "Untrusted text"), so its
+// stdout and stderr are guarded at the stream: any such line it did not make itself is
+// defused with a visible backslash. Its own annotations go through `writeWorkflowCommand`.
+import type { Writable } from 'node:stream';
+
+/** The raw stream behind each guarded one, for botrules' own workflow commands. */
+const RAW = new WeakMap<object, Writable>();
+
+/** Characters the runner trims before looking for `::` (it trims any white space). */
+const LEADING_SPACE = /^[\s\u00a0\ufeff]*/;
+
+/**
+ * A stream that writes to `stream`, defusing workflow commands. Everything but `write` and
+ * `end` is the underlying stream's own (events, `drain`, `writableLength`), so callers that
+ * wait for `drain` or listen for `error` behave as before.
+ */
+export function guardWorkflowCommands<S extends Writable>(stream: S): S {
+  const defuse = lineDefuser();
+  const guarded = new Proxy(stream, {
+    get(target, property) {
+      if (property === 'write') return (chunk: unknown, ...rest: unknown[]) => writeThrough(target, defuse(String(chunk)), rest);
+      if (property === 'end') {
+        return (...rest: unknown[]) => {
+          const tail = defuse.flush();
+          if (tail !== '') target.write(tail);
+          return (target.end as (...args: unknown[]) => unknown)(...rest.filter((arg) => typeof arg === 'function'));
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  RAW.set(guarded, stream);
+  return guarded;
+}
+
+function writeThrough(target: Writable, text: string, rest: unknown[]): boolean {
+  const callback = rest.find((arg) => typeof arg === 'function') as ((err?: Error | null) => void) | undefined;
+  if (text === '') {
+    if (callback) queueMicrotask(() => callback());
+    return true;
+  }
+  return callback ? target.write(text, callback) : target.write(text);
+}
+
+/** Writes a workflow command botrules made itself (its data already escaped), unguarded. */
+export function writeWorkflowCommand(stream: Writable, line: string): void {
+  (RAW.get(stream) ?? stream).write(`${line}\n`);
+}
+
+interface LineDefuser {
+  (chunk: string): string;
+  /** What is held back at the end of the output. */
+  flush(): string;
+}
+
+/**
+ * Rewrites chunks so that no line starts with `::` and no `##[` appears. Text that could
+ * still become one of them when the next chunk arrives (a line start of spaces and at most
+ * one colon, or trailing `#`s) is held back until then, so a command split across two
+ * writes is defused too.
+ */
+function lineDefuser(): LineDefuser {
+  let held = '';
+  let lineStart = true;
+  const defuse = ((chunk: string): string => {
+    const text = held + chunk;
+    held = '';
+    let out = '';
+    let pos = 0;
+    while (pos < text.length) {
+      const newline = text.indexOf('\n', pos);
+      const complete = newline !== -1;
+      let segment = complete ? text.slice(pos, newline + 1) : text.slice(pos);
+      pos += segment.length;
+      if (!complete) {
+        held = heldBack(segment, lineStart);
+        segment = segment.slice(0, segment.length - held.length);
+      }
+      if (segment === '') break;
+      out += defuseOldForm(lineStart ? defuseLineStart(segment) : segment);
+      lineStart = complete;
+    }
+    return out;
+  }) as LineDefuser;
+  defuse.flush = () => {
+    const tail = held;
+    held = '';
+    return tail;
+  };
+  return defuse;
+}
+
+/** The end of an unfinished line that the next chunk could turn into a command. */
+function heldBack(segment: string, lineStart: boolean): string {
+  if (lineStart && /^[\s\u00a0\ufeff]*:?$/.test(segment)) return segment;
+  return /#{1,2}$/.exec(segment)?.[0] ?? '';
+}
+
+function defuseLineStart(line: string): string {
+  const space = LEADING_SPACE.exec(line)?.[0] ?? '';
+  return line.startsWith('::', space.length) ? `${space}\\${line.slice(space.length)}` : line;
+}
+
+/** `\u0023` is `#` to a JSON reader, so JSON output stays valid JSON. */
+function defuseOldForm(line: string): string {
+  return line.replace(/##\[/g, '#\\u0023[');
+}

@@ -1,0 +1,38 @@
+// The one renderer contract, for every format of plans, script reports and diffs: a renderer
+// takes a model (what to show), a sink (where to write) and options (how), and is registered
+// by format name in its family's registry (src/render/plan, src/render/scripts). Renderers
+// never touch process streams and never read the environment: the CLI passes plain values.
+import pc from 'picocolors';
+
+/** picocolors helpers; every function is the identity when colour is off. */
+export type Colors = ReturnType<typeof pc.createColors>;
+
+/** Colour helpers that add nothing. */
+export const NO_COLORS: Colors = pc.createColors(false);
+
+/**
+ * Where a renderer writes: a stream, a file or a test buffer. `write` may return a promise
+ * that resolves when the chunk is taken (backpressure); streamed renderers await it.
+ */
+export interface Sink {
+  write(chunk: string): unknown;
+}
+
+export interface RenderOptions {
+  colors: Colors;
+  /**
+   * CSV: prefix cells a spreadsheet would read as formulas with `'` (docs/security.md,
+   * "Untrusted text"). On unless this is false.
+   */
+  csvFormulaEscape?: boolean;
+}
+
+export type Renderer<Model> = (model: Model, sink: Sink, options: RenderOptions) => void | Promise<void>;
+
+/** A family's renderers by format name; the names are the `--format` choices. */
+export type RendererRegistry<Model> = Readonly<Record<string, Renderer<Model>>>;
+
+/** The format names of a registry, in registration order. */
+export function formatNames<R extends RendererRegistry<never>>(registry: R): (keyof R & string)[] {
+  return Object.keys(registry) as (keyof R & string)[];
+}
