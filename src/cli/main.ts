@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { COMMANDS, commandName, type CommandEntry } from './commands.js';
 import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
 import { reportError } from './report-error.js';
-import { guardWorkflowCommands } from './workflow-guard.js';
+import { flushWorkflowGuard, guardWorkflowCommands } from './workflow-guard.js';
 import { VERSION } from '../version.js';
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
@@ -48,6 +48,8 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
   } catch (err) {
     exitCode = reportError(err, io, { verbose, color });
   }
+  flushWorkflowGuard(io.stdout);
+  flushWorkflowGuard(io.stderr);
   return exitCode;
 }
 

@@ -5,8 +5,8 @@
 // defused with a visible backslash. Its own annotations go through `writeWorkflowCommand`.
 import type { Writable } from 'node:stream';
 
-/** The raw stream behind each guarded one, for botrules' own workflow commands. */
-const RAW = new WeakMap<object, Writable>();
+/** The raw stream behind each guarded one and its held-back text, for botrules' own commands. */
+const GUARDED = new WeakMap<object, { raw: Writable; flush(): void }>();
 
 /** Characters the runner trims before looking for `::` (it trims any white space). */
 const LEADING_SPACE = /^[\s\u00a0\ufeff]*/;
@@ -32,7 +32,13 @@ export function guardWorkflowCommands<S extends Writable>(stream: S): S {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  RAW.set(guarded, stream);
+  GUARDED.set(guarded, {
+    raw: stream,
+    flush() {
+      const tail = defuse.flush();
+      if (tail !== '') stream.write(tail);
+    },
+  });
   return guarded;
 }
 
@@ -47,7 +53,14 @@ function writeThrough(target: Writable, text: string, rest: unknown[]): boolean 
 
 /** Writes a workflow command botrules made itself (its data already escaped), unguarded. */
 export function writeWorkflowCommand(stream: Writable, line: string): void {
-  (RAW.get(stream) ?? stream).write(`${line}\n`);
+  const guard = GUARDED.get(stream);
+  guard?.flush();
+  (guard?.raw ?? stream).write(`${line}\n`);
+}
+
+/** Writes out what a guarded stream held back (output that ended mid-line); the end of a run. */
+export function flushWorkflowGuard(stream: Writable): void {
+  GUARDED.get(stream)?.flush();
 }
 
 interface LineDefuser {
