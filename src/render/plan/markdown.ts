@@ -6,6 +6,8 @@ import { countSteps, type Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
 import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
+import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../markdown.js';
+import { safeText } from '../sanitise.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 
 /** GitHub's limit on a comment body, in characters. */
@@ -28,7 +30,7 @@ export function markdownPlan(plan: Plan, limit: number): string {
   const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
   const blocked = plan.apps.flatMap((app) => app.blocked.map((rule) => ({ app, rule })));
   if (blocked.length > 0) {
-    doc.add(`> [!WARNING]\n> ${plan.blockedSentence() ?? ''}. ${BLOCKED_ADVICE}\n>\n`, 'blocked');
+    doc.add(`> [!WARNING]\n> ${markdownText(plan.blockedSentence() ?? '')}. ${BLOCKED_ADVICE}\n>\n`, 'blocked');
     for (const { app, rule } of blocked) doc.add(`> - ${blockedItem(app, rule, plan.apps.length > 1)}\n`, 'blocked');
     doc.add('\n', 'blocked');
   }
@@ -44,7 +46,7 @@ function summaryTable(apps: readonly AppPlan[]): string[] {
   const rows = apps.map((app) => {
     const counts = countSteps(app.steps);
     const kept = app.unmanaged.length - counts.pauses;
-    const cells = [escapeText(app.app), counts.updates, counts.moves, counts.pauses, app.blocked.length, kept, app.steps.length];
+    const cells = [markdownText(app.app), counts.updates, counts.moves, counts.pauses, app.blocked.length, kept, app.steps.length];
     return `| ${cells.join(' | ')} |`;
   });
   return [
@@ -55,25 +57,20 @@ function summaryTable(apps: readonly AppPlan[]): string[] {
 }
 
 function blockedItem(app: AppPlan, rule: AppPlan['blocked'][number], showApp: boolean): string {
-  const where = rule.source ? ` (\`${rule.source.file}:${rule.source.line}:${rule.source.col}\`)` : '';
-  const prefix = showApp ? `${escapeText(app.app)}: ` : '';
-  return `${prefix}**${escapeText(rule.name)}**${where}`;
+  const where = rule.source ? ` (${markdownText(`${rule.source.file}:${rule.source.line}:${rule.source.col}`)})` : '';
+  const prefix = showApp ? `${markdownText(app.app)}: ` : '';
+  return `${prefix}**${markdownText(rule.name)}**${where}`;
 }
 
 function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
-  const prefix = showApp ? `${escapeHtml(app.app)} · ` : '';
-  const title = `${prefix}<b>${escapeHtml(step.name)}</b> <code>${escapeHtml(step.ruleId)}</code>: ${escapeHtml(whatChanges(step))}`;
-  const lines = changeLines(step);
+  const prefix = showApp ? `${markdownHtml(app.app)} · ` : '';
+  const title = `${prefix}<b>${markdownHtml(step.name)}</b> ${htmlCode(step.ruleId)}: ${markdownHtml(whatChanges(step))}`;
+  // Inside a code fence Markdown adds no structure; control characters still become visible.
+  const lines = changeLines(step).map(safeText);
   if (lines.length === 0) return `- ${title}\n\n`;
   const body = lines.join('\n');
   const fence = codeFence(body);
-  return `<details><summary>${title}</summary>\n\n${fence}diff\n${body}\n${fence}\n\n</details>\n\n`;
-}
-
-/** A backtick fence longer than any backtick run in the content. */
-function codeFence(content: string): string {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
-  return '`'.repeat(Math.max(3, longest + 1));
+  return details(title, `${fence}diff\n${body}\n${fence}`);
 }
 
 type SectionKind = 'blocked' | 'step' | 'note';
@@ -113,13 +110,4 @@ class BoundedDocument {
       'Run `botrules plan` to see the whole plan.\n';
     return this.parts.join('') + note;
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-/** Text in Markdown prose: no formatting, links, HTML or table breaks from user data. */
-function escapeText(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
 }

@@ -1,10 +1,12 @@
 // The plan for a terminal: the summary line, then per app each PATCH with a coloured diff
 // of the fields it changes (before and after), blocked rules one per line with what to do,
 // the unmanaged rules kept one per line, and the summary again last, where a long plan ends.
+// Names, ids, file names and values are untrusted: each goes through safeText before colour.
 import type { Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
 import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, counted, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
+import { safeText } from '../sanitise.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
 
 /** Unmanaged rules listed per app before "… and N more". */
@@ -26,11 +28,11 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   const showAppNames = plan.apps.length > 1;
   for (const app of plan.apps) {
     out.write('\n');
-    if (showAppNames) out.write(`${c.bold(`App ${app.app}`)}\n`);
+    if (showAppNames) out.write(`${c.bold(`App ${safeText(app.app)}`)}\n`);
     writeApp(app, out, c);
   }
   const blocked = plan.blockedSentence();
-  if (blocked !== undefined) out.write(`\n${c.red('!')} ${blocked}.\n  ${BLOCKED_ADVICE}\n`);
+  if (blocked !== undefined) out.write(`\n${c.red('!')} ${safeText(blocked)}.\n  ${BLOCKED_ADVICE}\n`);
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);
   out.write(`\n${summary}\n`);
 }
@@ -40,22 +42,22 @@ function writeApp(app: AppPlan, out: TextSink, c: Colors): void {
   if (app.blocked.length > 0) {
     out.write(`${c.red('!')} ${counted(app.blocked.length, 'blocked rule', 'blocked rules')} (not live, cannot be created by the API):\n`);
     for (const rule of app.blocked) {
-      const where = rule.source ? ` ${c.dim(`(${rule.source.file}:${rule.source.line}:${rule.source.col})`)}` : '';
-      out.write(`    ${c.bold(`"${rule.name}"`)}${where}\n`);
+      const where = rule.source ? ` ${c.dim(`(${safeText(rule.source.file)}:${rule.source.line}:${rule.source.col})`)}` : '';
+      out.write(`    ${c.bold(`"${safeText(rule.name)}"`)}${where}\n`);
     }
   }
   const kept = keptUnmanaged(app);
   if (kept.length > 0) {
     out.write(`${c.dim(`${counted(kept.length, 'unmanaged live rule', 'unmanaged live rules')} kept in place, declared in no rule file:`)}\n`);
-    for (const rule of kept.slice(0, LISTED_UNMANAGED)) out.write(`    ${c.dim(`"${rule.name}" (${rule.ruleId})`)}\n`);
+    for (const rule of kept.slice(0, LISTED_UNMANAGED)) out.write(`    ${c.dim(`"${safeText(rule.name)}" (${safeText(rule.ruleId)})`)}\n`);
     const more = kept.length - LISTED_UNMANAGED;
     if (more > 0) out.write(`    ${c.dim(`… and ${more} more (plan --format json lists them all)`)}\n`);
   }
 }
 
 function writeStep(step: PlanStep, out: TextSink, c: Colors): void {
-  out.write(`${c.yellow('~')} ${c.bold(`"${step.name}"`)} ${c.dim(`(${step.ruleId})`)}: ${whatChanges(step)}\n`);
-  for (const line of changeLines(step)) out.write(`    ${colourLine(line, c)}\n`);
+  out.write(`${c.yellow('~')} ${c.bold(`"${safeText(step.name)}"`)} ${c.dim(`(${safeText(step.ruleId)})`)}: ${safeText(whatChanges(step))}\n`);
+  for (const line of changeLines(step)) out.write(`    ${colourLine(safeText(line), c)}\n`);
 }
 
 function colourLine(line: string, c: Colors): string {
