@@ -28,7 +28,7 @@ describe('markdown plan renderer', () => {
       '> [!WARNING]\n> 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied. ' +
         'Create each in the console under the name shown, or run `botrules import` to write the live rules as files.\n>\n',
     );
-    expect(out).toContain('> - **missing** (`rules/10-main.yaml:32:5`)\n');
+    expect(out).toContain('> - **missing** (rules/10-main.yaml:32:5)\n');
     expect(out).toContain(
       '<details><summary><b>b</b> <code>id-b</code>: updates description; moves from position 2 to 1</summary>\n\n```diff\n',
     );
@@ -50,7 +50,7 @@ describe('markdown plan renderer', () => {
 
   test('user text cannot break out of the markup', () => {
     const out = render(markdown, hugePlan(1));
-    expect(out).toContain('**not live \\<b\\>**');
+    expect(out).toContain('**not live &lt;b&gt;**');
     expect(out).not.toContain('not live <b>');
   });
 
