@@ -25,6 +25,8 @@ export interface RenderOptions {
    * "Untrusted text"). On unless this is false.
    */
   csvFormulaEscape?: boolean;
+  /** The output is a terminal: CSV cells, which are otherwise exact data, are made safe too. */
+  terminal?: boolean;
 }
 
 export type Renderer<Model> = (model: Model, sink: Sink, options: RenderOptions) => void | Promise<void>;

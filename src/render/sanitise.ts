@@ -79,6 +79,17 @@ export function markdownText(text: string): string {
   return neutraliseMentionsAndLinks(escapeHtmlCharacters(escaped));
 }
 
+/** Characters JSON.stringify leaves raw that still move or reorder a terminal's text. */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text with every character that could move or reorder a terminal written as a `\u`
+ * escape. They only occur inside strings, so the JSON reads back as exactly the same data.
+ */
+export function safeJson(json: string): string {
+  return json.replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Cells that a spreadsheet would read as a formula (OWASP "CSV Injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -86,9 +97,11 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * A CSV cell value. With `formulaEscape` (the default of `scripts report --format csv`), a
  * cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'`, as OWASP recommends,
  * so a spreadsheet shows it as text instead of running it. Quoting stays with csv-stringify.
+ * On a terminal the cell is also made safe (`safeText`); in a file or a pipe it stays exact.
  */
-export function csvCell(text: string, formulaEscape: boolean): string {
-  return formulaEscape && FORMULA_START.test(text) ? `'${text}` : text;
+export function csvCell(text: string, formulaEscape: boolean, terminal = false): string {
+  const cell = formulaEscape && FORMULA_START.test(text) ? `'${text}` : text;
+  return terminal ? safeText(cell) : cell;
 }
 
 /**

@@ -87,7 +87,7 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
   let result: ReportResult;
   try {
     const renderer = REPORT_RENDERERS[args.format as ReportFormat];
-    const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape !== false };
+    const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape !== false, terminal: ctx.io.stdoutIsTTY && output.file === undefined };
     result = await writeReport((query) => client.listScripts(query), {
       query: { appId, tld, ...window },
       render: (model) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),

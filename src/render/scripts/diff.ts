@@ -4,7 +4,7 @@ import type { SnapshotRecord } from '../../scripts/model.js';
 import { recordLabel } from '../../scripts/records.js';
 import { NO_COLORS, type Colors } from '../contract.js';
 import { capped, cell, table, withinBudget } from '../markdown.js';
-import { safeText } from '../sanitise.js';
+import { safeJson, safeText } from '../sanitise.js';
 
 /** Each line is made safe before it is coloured: labels and vendors come from shop pages. */
 export function renderDiffText(diff: SnapshotDiff, colors: Colors = NO_COLORS): string {
@@ -35,7 +35,7 @@ export function renderDiffJson(diff: SnapshotDiff, failOn?: FailOnMatch[]): stri
     changed: diff.changed.map(({ record, ...change }) => ({ ...change, key: record.key })),
     ...(failOn === undefined ? {} : { failOn }),
   };
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${safeJson(JSON.stringify(value, null, 2))}\n`;
 }
 
 export function renderDiffMarkdown(diff: SnapshotDiff): string {

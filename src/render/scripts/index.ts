@@ -5,6 +5,7 @@ import type { FailOnMatch, SnapshotDiff } from '../../scripts/diff.js';
 import type { Snapshot } from '../../scripts/model.js';
 import type { InventoryModel } from '../../scripts/report.js';
 import { formatNames, type RendererRegistry, type Sink } from '../contract.js';
+import { safeJson } from '../sanitise.js';
 import { renderDiffJson, renderDiffMarkdown, renderDiffText } from './diff.js';
 import { renderReportMarkdown } from './report-markdown.js';
 import { csvSink, ndjsonSink, type RecordSink } from './streamed.js';
@@ -14,7 +15,7 @@ export { describeFailOn } from './diff.js';
 
 /** The snapshot file: two-space JSON, records already sorted by key, trailing newline. */
 export function renderSnapshotJson(snapshot: Snapshot): string {
-  return `${JSON.stringify(snapshot, null, 2)}\n`;
+  return `${safeJson(JSON.stringify(snapshot, null, 2))}\n`;
 }
 
 /** Writes each page's records through a record sink as the pages arrive. */
@@ -32,7 +33,7 @@ export const REPORT_RENDERERS = {
     await sink.write(renderSnapshotJson(await model.snapshot()));
   },
   ndjson: (model, sink) => streamed(model, ndjsonSink(emitTo(sink))),
-  csv: (model, sink, options) => streamed(model, csvSink(emitTo(sink), { formulaEscape: options.csvFormulaEscape !== false })),
+  csv: (model, sink, options) => streamed(model, csvSink(emitTo(sink), { formulaEscape: options.csvFormulaEscape !== false, terminal: options.terminal === true })),
   markdown: async (model, sink) => {
     await sink.write(renderReportMarkdown(await model.snapshot()));
   },

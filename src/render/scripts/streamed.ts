@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Emit } from '../../scripts/output.js';
 import type { SnapshotRecord } from '../../scripts/model.js';
 import { normaliseRecord } from '../../scripts/records.js';
-import { csvCell } from '../sanitise.js';
+import { csvCell, safeJson } from '../sanitise.js';
 
 export interface RecordSink {
   write(records: readonly SnapshotRecord[]): Promise<void>;
@@ -15,7 +15,7 @@ export interface RecordSink {
 /** One JSON object per line, fields in the snapshot's order. */
 export function ndjsonSink(emit: Emit): RecordSink {
   return {
-    write: (records) => (records.length === 0 ? Promise.resolve() : emit(records.map((r) => `${JSON.stringify(normaliseRecord(r))}\n`).join(''))),
+    write: (records) => (records.length === 0 ? Promise.resolve() : emit(records.map((r) => `${safeJson(JSON.stringify(normaliseRecord(r)))}\n`).join(''))),
     end: () => Promise.resolve(),
   };
 }
@@ -49,9 +49,9 @@ export const CSV_LIST_SEPARATOR = ';';
  * RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled.
  * With `formulaEscape` (the default), cells a spreadsheet would run as a formula start with `'`.
  */
-export function csvSink(emit: Emit, options: { formulaEscape: boolean } = { formulaEscape: true }): RecordSink {
+export function csvSink(emit: Emit, options: { formulaEscape: boolean; terminal?: boolean } = { formulaEscape: true }): RecordSink {
   let headerWritten = false;
-  const row = (record: SnapshotRecord) => escapedRow(csvRow(record), options.formulaEscape);
+  const row = (record: SnapshotRecord) => escapedRow(csvRow(record), options.formulaEscape, options.terminal === true);
   const writeRows = async (records: readonly SnapshotRecord[]) => {
     const text = stringify(records.map(row), {
       header: !headerWritten,
@@ -70,9 +70,9 @@ export function csvSink(emit: Emit, options: { formulaEscape: boolean } = { form
   };
 }
 
-function escapedRow<Row extends Record<string, string>>(row: Row, formulaEscape: boolean): Row {
-  if (!formulaEscape) return row;
-  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, csvCell(value, true)])) as Row;
+function escapedRow<Row extends Record<string, string>>(row: Row, formulaEscape: boolean, terminal: boolean): Row {
+  if (!formulaEscape && !terminal) return row;
+  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, csvCell(value, formulaEscape, terminal)])) as Row;
 }
 
 export function csvRow(record: SnapshotRecord): Record<(typeof CSV_COLUMNS)[number], string> {
