@@ -8,6 +8,7 @@ import { displayPath } from '../../rules/display-path.js';
 import { updateRuleFiles, type UpdateResult } from '../../import/update/index.js';
 import { readAppFiles, writeChanges } from '../../import/update/files.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { safeText } from '../../render/sanitise.js';
 
 export async function runUpdate(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const cwd = ctx.io.cwd;
@@ -38,12 +39,13 @@ function printDiff(ctx: CommandContext, dir: string, result: UpdateResult): void
   for (const change of result.changes) {
     const name = `${dir}/${change.rel}`;
     const patch = createTwoFilesPatch(change.before === undefined ? '/dev/null' : `a/${name}`, change.after === undefined ? '/dev/null' : `b/${name}`, change.before ?? '', change.after ?? '', undefined, undefined, { context: 3 });
-    ctx.io.stdout.write(patch.split('\n').slice(1).join('\n'));
+    // File contents and names come from live rules: each line made safe (docs/security.md).
+    ctx.io.stdout.write(patch.split('\n').slice(1).map(safeText).join('\n'));
   }
 }
 
 function printSummary(ctx: CommandContext, app: string, dir: string, result: UpdateResult, dryRun: boolean): void {
-  const out = (line: string): void => void ctx.io.stdout.write(`${line}\n`);
+  const out = (line: string): void => void ctx.io.stdout.write(`${safeText(line)}\n`);
   const verb = dryRun ? 'would' : 'did';
   for (const rule of result.gone) out(`removed rule "${rule.name}" from ${rule.source.file} (gone live)`);
   for (const { rule, fields } of result.edited) out(`updated rule "${rule.name}" (${fields.join(', ')})`);

@@ -9,6 +9,7 @@ import { loadProjectConfig } from '../../rules/config.js';
 import { takeSnapshot } from '../../live/snapshot.js';
 import { writeSnapshotFile } from '../../live/file.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { safeJson, safeText } from '../../render/sanitise.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
@@ -25,11 +26,11 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const lists = await Promise.all(clients.map(async ({ app, api }) => ({ app, rules: await api.listRules() })));
   const snapshot = takeSnapshot(lists, new Date());
   if (typeof args.out !== 'string') {
-    ctx.io.stdout.write(`${JSON.stringify(snapshot, null, 2)}\n`);
+    ctx.io.stdout.write(`${safeJson(JSON.stringify(snapshot, null, 2))}\n`);
     return 0;
   }
   await writeSnapshotFile(resolve(ctx.io.cwd, args.out), snapshot, args.out);
   const rules = lists.reduce((sum, list) => sum + list.rules.length, 0);
-  ctx.io.stderr.write(`Live snapshot of ${lists.length} app${lists.length === 1 ? '' : 's'} (${rules} rule${rules === 1 ? '' : 's'}) saved to ${args.out}; plan against it with: botrules plan --live ${args.out}\n`);
+  ctx.io.stderr.write(`Live snapshot of ${lists.length} app${lists.length === 1 ? '' : 's'} (${rules} rule${rules === 1 ? '' : 's'}) saved to ${safeText(String(args.out))}; plan against it with: botrules plan --live ${safeText(String(args.out))}\n`);
   return 0;
 }
