@@ -19,7 +19,10 @@ export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; c
       for (const p of problems) writeWorkflowCommand(io.stderr, githubAnnotation(p.file, p.line, p.col, p.message));
     }
     write(`error: ${err.message}`, c.red);
-  } else if (err instanceof UserError || err instanceof RemoteError || isUsageError(err)) {
+  } else if (isUsageError(err)) {
+    // yargs lays its messages out over several lines: each line made safe on its own.
+    for (const [index, line] of err.message.split('\n').entries()) write(index === 0 ? `error: ${line}` : line, c.red);
+  } else if (err instanceof UserError || err instanceof RemoteError) {
     write(`error: ${err.message}`, c.red);
     if (err instanceof UserError) for (const d of err.details) write(d);
   } else {
