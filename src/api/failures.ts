@@ -4,6 +4,7 @@
 import { HTTPError, RequestError } from 'got';
 import { RemoteError, UserError } from '../errors.js';
 import type { ApiRequest } from './http.js';
+import { shortenRedacted, type Redactor } from './redact.js';
 import { RETRY_STATUS_CODES } from './retry.js';
 
 export interface FailureContext {
@@ -11,8 +12,8 @@ export interface FailureContext {
   host: string;
   urlVariable: string;
   tokenVariable: string;
-  /** Removes the token from text that came from elsewhere. */
-  redact(text: string): string;
+  /** Removes the token (whole, cut, encoded) from text that came from elsewhere. */
+  redact: Redactor;
 }
 
 const UNTRUSTED_CERTIFICATE_CODES = new Set([
@@ -41,7 +42,7 @@ export function describeFailure(error: unknown, request: ApiRequest, context: Fa
 }
 
 function statusDetail(status: number, error: HTTPError, request: ApiRequest, context: FailureContext): string {
-  const serverMessage = extractServerMessage(String(error.response.body ?? ''));
+  const serverMessage = extractServerMessage(String(error.response.body ?? ''), context.redact);
   const specific = request.explainStatus?.(status, serverMessage);
   if (specific) return specific;
   const answered = `${context.host} answered ${status}${error.response.statusMessage ? ` ${error.response.statusMessage}` : ''}` +
@@ -83,11 +84,16 @@ function safeCause(error: RequestError, context: FailureContext): Error {
   return cause;
 }
 
+/** How much of a server's own message is quoted. */
+export const SERVER_MESSAGE_LIMIT = 300;
+
 /**
  * The useful part of an error body, or undefined: the `message` (or `error`) of a JSON
  * object, else short plain text. HTML pages (proxies, load balancers) are not quoted.
+ * The token is masked before the text is shortened and again after, so no cut can leave
+ * part of it behind.
  */
-export function extractServerMessage(body: string): string | undefined {
+export function extractServerMessage(body: string, redact: Redactor): string | undefined {
   const text = body.trim();
   if (text === '' || text.startsWith('<')) return undefined;
   let message = text;
@@ -103,6 +109,5 @@ export function extractServerMessage(body: string): string | undefined {
   } catch {
     // Not JSON: the plain text is the message.
   }
-  const oneLine = message.replace(/\s+/g, ' ');
-  return oneLine.length > 300 ? `${oneLine.slice(0, 297)}...` : oneLine;
+  return shortenRedacted(message.replace(/\s+/g, ' '), SERVER_MESSAGE_LIMIT, redact);
 }

@@ -6,11 +6,22 @@ import { createSecureContext, rootCertificates } from 'node:tls';
 import { RemoteError, UserError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { describeFailure, extractServerMessage, type FailureContext } from './failures.js';
+import { createRedactor } from './redact.js';
 import { gotRetryOptions } from './retry.js';
 import { DEFAULT_RETRY_POLICY, type HostOptions } from './types.js';
 
-/** Per attempt: connecting, the TLS handshake, sending and reading the whole answer. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * Per attempt: connecting, the TLS handshake, sending and reading the whole answer. With the
+ * retries a timed-out attempt gets (see retry.ts), a server that accepts connections but never
+ * answers is given up on after about 32 s (docs/behaviour.md, "Timeouts and retries").
+ */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * The largest answer botrules reads (docs/security.md, "Bounded resources"): a rule list of a
+ * few thousand rules or a script page of thousands of records is a few MiB at most.
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export interface ApiRequest {
   method: 'GET' | 'PATCH';
@@ -34,29 +45,37 @@ export function createHostClient(options: HostOptions): HostClient {
   if (options.token === '') throw new UserError(`${options.tokenVariable} is empty: set it to the token for ${base.host}`);
   const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const debug = options.debug ?? (() => {});
+  const notice = options.notice ?? (() => {});
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const instance = got.extend({
     prefixUrl: base.href,
     headers: {
       authorization: `Bearer ${options.token}`,
       'content-type': 'application/json',
       accept: 'application/json',
+      // Compressed answers could expand far beyond the size limit before it is checked.
+      'accept-encoding': 'identity',
       'user-agent': `botrules/${VERSION}`,
     },
     timeout: { request: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
     // A redirect could carry the Authorization header to another host: never follow one.
     followRedirect: false,
-    retry: gotRetryOptions(policy, debug),
+    // Whatever the server sends, the bytes counted against the limit are the bytes parsed.
+    decompress: false,
+    retry: gotRetryOptions(policy, notice),
     agent: { https: hostAgent(options.extraCaPem) },
   });
-  const redact = (text: string) => text.split(options.token).join('***');
+  const redact = createRedactor([options.token]);
   const failureContext = { host: base.host, urlVariable: options.urlVariable, tokenVariable: options.tokenVariable, redact };
 
   async function send(request: ApiRequest): Promise<unknown> {
     const started = Date.now();
     let response: Response<Buffer>;
+    const sizeCheck = { exceeded: false };
     try {
-      response = await call(instance, request);
+      response = await call(instance, request, maxResponseBytes, sizeCheck);
     } catch (error) {
+      if (sizeCheck.exceeded) throw tooLarge(request, failureContext, maxResponseBytes);
       throw describeFailure(error, request, failureContext);
     }
     const attempts = response.retryCount + 1;
@@ -65,6 +84,15 @@ export function createHostClient(options: HostOptions): HostClient {
         (attempts > 1 ? ` (${attempts} attempts)` : ''),
     );
     if (response.statusCode >= 300) throw redirectRefused(response, request, failureContext);
+    const encoding = response.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      // Asked for identity: a compressed answer is not decompressed (it could expand without bound).
+      throw new RemoteError(
+        `${request.operation} failed: the answer from ${failureContext.host} is compressed (${redact(encoding.slice(0, 40))}) ` +
+          'although botrules asked for an uncompressed one (accept-encoding: identity); botrules does not decompress answers',
+        { operation: request.operation, status: response.statusCode },
+      );
+    }
     return parseJsonBody(response, request, failureContext);
   }
 
@@ -97,7 +125,17 @@ export function parseHttpsBaseUrl(value: string, variable: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new UserError(`${variable} is not a valid URL: "${value}"`, [`Set it to an https:// address, e.g. https://console.example.com/api`]);
+    // The value is not echoed: a mistyped variable may hold a token.
+    throw new UserError(`${variable} is not a valid URL (${value.length} characters, not shown)`, [
+      'Set it to an https:// address, e.g. https://console.example.com/api',
+    ]);
+  }
+  if (url.username !== '' || url.password !== '') {
+    // got would send them as Basic authentication, and --verbose would print the URL.
+    throw new UserError(
+      `${variable} holds a user name or password (user:password@host): remove them; ` +
+        'botrules authenticates with the token alone and never sends credentials from a URL',
+    );
   }
   if (url.protocol !== 'https:') {
     throw new UserError(
@@ -112,8 +150,12 @@ export function parseHttpsBaseUrl(value: string, variable: string): URL {
   return url;
 }
 
-function call(instance: Got, request: ApiRequest): Promise<Response<Buffer>> {
-  return instance(request.path, {
+/**
+ * Sends one request. An answer that announces or delivers more than `maxBytes` is cancelled
+ * as soon as that is known (an endless body included), and `sizeCheck.exceeded` says why.
+ */
+function call(instance: Got, request: ApiRequest, maxBytes: number, sizeCheck: { exceeded: boolean }): Promise<Response<Buffer>> {
+  const pending = instance(request.path, {
     method: request.method,
     ...(request.searchParams ? { searchParams: request.searchParams } : {}),
     ...(request.json !== undefined ? { json: request.json } : {}),
@@ -122,6 +164,20 @@ function call(instance: Got, request: ApiRequest): Promise<Response<Buffer>> {
     // to be promoted to the old generation (about half of what a long export promoted).
     responseType: 'buffer',
   });
+  pending.on('downloadProgress', ({ transferred, total }) => {
+    if (sizeCheck.exceeded || (transferred <= maxBytes && (total === undefined || total <= maxBytes))) return;
+    sizeCheck.exceeded = true;
+    pending.cancel();
+  });
+  return pending;
+}
+
+function tooLarge(request: ApiRequest, context: FailureContext, maxBytes: number): RemoteError {
+  return new RemoteError(
+    `${request.operation} failed: the answer from ${context.host} is larger than ${maxBytes / (1024 * 1024)} MiB, ` +
+      `the most botrules reads; check that ${context.urlVariable} names the service's API`,
+    { operation: request.operation },
+  );
 }
 
 function redirectRefused(response: Response<Buffer>, request: ApiRequest, context: FailureContext): RemoteError {
@@ -148,10 +204,10 @@ function parseJsonBody(response: Response<Buffer>, request: ApiRequest, context:
     return JSON.parse(text) as unknown;
   } catch {
     const type = response.headers['content-type'] ?? 'no content type';
-    const excerpt = extractServerMessage(text);
+    const excerpt = extractServerMessage(text, context.redact);
     throw new RemoteError(
-      `${request.operation} failed: the answer from ${context.host} is not JSON (${type})` +
-        (excerpt ? `: ${context.redact(excerpt)}` : '') +
+      `${request.operation} failed: the answer from ${context.host} is not JSON (${context.redact(type)})` +
+        (excerpt ? `: ${excerpt}` : '') +
         `; check that ${context.urlVariable} is the API base address`,
       { operation: request.operation, status: response.statusCode },
     );

@@ -8,7 +8,7 @@ import type { AppConfig } from '../rules/config.js';
 import { createRulesClient } from './rules-client.js';
 import { createScriptsClient } from './scripts-client.js';
 import {
-  API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE,
+  API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE, TIMEOUT_VARIABLE,
   type HostOptions, type RulesApi, type ScriptsApi,
 } from './types.js';
 
@@ -47,6 +47,7 @@ export function scriptsClientFor(ctx: CommandContext): ScriptsApi {
 
 function hostOptions(ctx: CommandContext, baseUrl: string, urlVariable: string, token: string, tokenVariable: string): HostOptions {
   const extraCaPem = readExtraCa(ctx);
+  const timeoutSeconds = ctx.timeoutSeconds ?? readTimeoutVariable(ctx);
   return {
     baseUrl,
     urlVariable,
@@ -54,7 +55,20 @@ function hostOptions(ctx: CommandContext, baseUrl: string, urlVariable: string, 
     tokenVariable,
     ...(extraCaPem !== undefined ? { extraCaPem } : {}),
     debug: (line) => ctx.debug(line),
+    notice: (line) => ctx.notice(line),
+    ...(timeoutSeconds !== undefined ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}),
   };
+}
+
+/** BOTRULES_TIMEOUT: seconds per request, when --timeout is not given. */
+function readTimeoutVariable(ctx: CommandContext): number | undefined {
+  const value = ctx.env(TIMEOUT_VARIABLE);
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(value) || seconds <= 0 || seconds > 3600) {
+    throw new UserError(`${TIMEOUT_VARIABLE} must be a number of seconds above 0 and at most 3600 `);
+  }
+  return seconds;
 }
 
 function requireVariable(ctx: CommandContext, name: string, hint: string): string {

@@ -1,6 +1,6 @@
 // Retries through got's own retry machinery: got decides whether a failure may be retried
 // (attempt limit, method, status or error code) and re-sends the request; we only choose
-// how long to wait and say so on the debug channel.
+// how long to wait and say so in one line the user always sees, so waiting is never silent.
 import type { RequestError, RetryObject, RetryOptions } from 'got';
 import type { RetryPolicy } from './types.js';
 
@@ -10,7 +10,14 @@ export const RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502, 503, 5
 /** Connection failures worth another attempt ("socket hang up" carries ECONNRESET). */
 export const RETRY_ERROR_CODES: readonly string[] = ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN'];
 
-export function gotRetryOptions(policy: RetryPolicy, debug: (line: string) => void): Partial<RetryOptions> {
+/**
+ * Attempts in all for a request that timed out. A silent server costs a full timeout per
+ * attempt, so it gets fewer than other failures: with the default 10 s timeout botrules gives
+ * up after about 32 s instead of several minutes (docs/behaviour.md, "Timeouts and retries").
+ */
+export const TIMED_OUT_ATTEMPTS = 3;
+
+export function gotRetryOptions(policy: RetryPolicy, notice: (line: string) => void): Partial<RetryOptions> {
   return {
     limit: policy.limit,
     // Both operations are idempotent: a PATCH body carries absolute values, so sending it
@@ -21,23 +28,26 @@ export function gotRetryOptions(policy: RetryPolicy, debug: (line: string) => vo
     // got gives up on a Retry-After longer than this; we prefer to wait the capped time
     // instead, so the cap is applied in calculateDelay and got's own is switched off.
     maxRetryAfter: Number.POSITIVE_INFINITY,
-    calculateDelay: (retry) => retryDelay(retry, policy, debug),
+    calculateDelay: (retry) => retryDelay(retry, policy, notice),
   };
 }
 
 /** Milliseconds to wait before the next attempt; 0 means "do not retry". */
-export function retryDelay(retry: RetryObject, policy: RetryPolicy, debug: (line: string) => void): number {
+export function retryDelay(retry: RetryObject, policy: RetryPolicy, notice: (line: string) => void): number {
   // got's verdict from the limit, the method and the kind of failure: 0 rules a retry out.
   if (retry.computedValue === 0) return 0;
+  const timedOut = retry.error.code === 'ETIMEDOUT';
+  const attempts = timedOut ? Math.min(TIMED_OUT_ATTEMPTS, policy.limit + 1) : policy.limit + 1;
+  if (retry.attemptCount >= attempts) return 0;
   const serverAsked = retry.retryAfter !== undefined && Number.isFinite(retry.retryAfter);
   const wanted = serverAsked
     ? Math.min(retry.retryAfter as number, policy.maxRetryAfterMs)
     : fullJitterBackoff(retry.attemptCount, policy);
   // got treats 0 as "stop", so the shortest wait is 1 ms.
   const delayMs = Math.max(1, Math.round(wanted));
-  debug(
+  notice(
     `retrying ${requestLabel(retry.error)} after ${failureLabel(retry.error)} ` +
-      `(attempt ${retry.attemptCount + 1} of ${policy.limit + 1}, waiting ${formatDelay(delayMs)}` +
+      `(attempt ${retry.attemptCount + 1} of ${attempts}, waiting ${formatDelay(delayMs)}` +
       `${serverAsked ? ', as Retry-After asks' : ''})`,
   );
   return delayMs;

@@ -1,5 +1,5 @@
 // The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule") on the management host.
-import { RemoteError } from '../errors.js';
+import { RemoteError, UserError } from '../errors.js';
 import type { LiveRule, PatchBody } from '../rules/model.js';
 import { createHostClient } from './http.js';
 import { toLiveRule, UnusableRule, unusableAnswer } from './live-rule.js';
@@ -7,6 +7,18 @@ import { validateListAnswer, validateUpdateAnswer, type ApiRule } from './rule-r
 import type { RulesApi, RulesClientOptions } from './types.js';
 
 const RULES_PATH = 'v2/botProtection/customRules';
+
+/**
+ * The ids botrules accepts from the service and from plan files (docs/security.md, "Ids are
+ * data"): an id goes into a request path, so `..` or `a/b` must never reach one.
+ */
+export const RULE_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** A rule id as it may be quoted in a message: JSON-quoted and cut short. */
+function quotedId(ruleId: string): string {
+  const quoted = JSON.stringify(ruleId);
+  return quoted.length > 40 ? `${quoted.slice(0, 37)}..."` : quoted;
+}
 
 export function createRulesClient(options: RulesClientOptions): RulesApi {
   const host = createHostClient(options);
@@ -26,6 +38,16 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
     });
     // `content` may be absent, and is an empty list when there are no rules (docs/service-api.md, "Response envelope").
     const content = validateListAnswer(body, operation).content ?? [];
+    const badId = content.findIndex((rule) => !RULE_ID_PATTERN.test(rule.ruleId as string));
+    if (badId >= 0) {
+      const rule = content[badId] as ApiRule;
+      throw new RemoteError(
+        `the service returned a rule list botrules does not understand: content[${badId}] (rule ` +
+          `${JSON.stringify(rule.name.slice(0, 80))}) has the ruleId ${quotedId(rule.ruleId as string)}, ` +
+          'which is not 1 to 128 letters, digits, "_" or "-"; botrules sends no update while the list holds it',
+        { operation },
+      );
+    }
     const rules = content.map((rule, index) =>
       convert(rule, `content[${index}]`, rule.ruleId as string, index, 'a rule list', operation));
     // Stable: rules with equal priorities keep the service's order.
@@ -33,6 +55,12 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
   }
 
   async function patchRule(ruleId: string, patch: PatchBody): Promise<LiveRule> {
+    if (!RULE_ID_PATTERN.test(ruleId)) {
+      throw new UserError(
+        `refusing to update the rule with id ${quotedId(ruleId)} of app ${options.app}: ` +
+          'a ruleId is 1 to 128 letters, digits, "_" or "-"; nothing was sent',
+      );
+    }
     const operation = `updating rule ${ruleId} of app ${options.app}`;
     const body = await host.send({
       method: 'PATCH',
@@ -58,7 +86,13 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
       );
     }
     // The answer may leave out the id (the path names it) and the priority (the one sent, if any).
-    return convert(content, 'content', content.ruleId ?? ruleId, patch.priority ?? -1, 'an updated rule', operation);
+    if (content.ruleId !== undefined && content.ruleId !== ruleId) {
+      throw new RemoteError(
+        `the service answered the update of rule ${ruleId} with a different rule (ruleId ${quotedId(content.ruleId)}): run plan to see the result`,
+        { operation },
+      );
+    }
+    return convert(content, 'content', ruleId, patch.priority ?? -1, 'an updated rule', operation);
   }
 
   return { listRules, patchRule };

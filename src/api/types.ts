@@ -9,6 +9,7 @@ export const GATEWAY_URL_VARIABLE = 'BOTRULES_GATEWAY_URL';
 export const API_TOKEN_VARIABLE = 'BOTRULES_API_TOKEN';
 export const FALLBACK_TOKEN_VARIABLE = 'BOTRULES_TOKEN';
 export const EXTRA_CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
+export const TIMEOUT_VARIABLE = 'BOTRULES_TIMEOUT';
 
 /** The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule"). */
 export interface RulesApi {
@@ -57,8 +58,12 @@ export interface HostOptions {
   tokenVariable: string;
   /** Extra trusted CA certificates (PEM), added to Node's bundled roots. */
   extraCaPem?: string;
-  /** Receives one line per request and per retry (wired to --verbose). */
+  /** Receives one line per request (wired to --verbose). */
   debug?: (line: string) => void;
+  /** Receives one short line per retry, always shown: waiting is never silent. */
+  notice?: (line: string) => void;
+  /** Answers larger than this are refused; MAX_RESPONSE_BYTES unless given. */
+  maxResponseBytes?: number;
   retry?: Partial<RetryPolicy>;
   /** Limit for each attempt, from connecting to the last byte of the answer. */
   timeoutMs?: number;

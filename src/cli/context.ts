@@ -27,6 +27,8 @@ export interface GlobalArgs {
   verbose: boolean;
   /** Accept a rules directory with no rule files (validate, plan, apply). */
   allowEmpty?: boolean;
+  /** Seconds each request may take (--timeout); BOTRULES_TIMEOUT or the default otherwise. */
+  timeout?: number;
 }
 
 export interface CommandContext {
@@ -38,6 +40,10 @@ export interface CommandContext {
   verbose: boolean;
   /** Writes a line to stderr only with --verbose, control characters made visible. Never pass it a secret. */
   debug(line: string): void;
+  /** Writes a short progress line to stderr (a retry, a wait) whatever the verbosity. */
+  notice(line: string): void;
+  /** --timeout in seconds, when given. */
+  timeoutSeconds?: number;
   /** Reads an environment variable; an empty value counts as unset (docs/behaviour.md, "Configuration and environment"). */
   env(name: string): string | undefined;
 }
@@ -49,15 +55,19 @@ export function colorEnabled(isTTY: boolean, env: CliIo['env'], colorFlag: boole
   return isTTY;
 }
 
-export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbose'>): CommandContext {
+export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbose' | 'timeout'>): CommandContext {
   const verbose = args.verbose;
   return {
+    ...(args.timeout !== undefined ? { timeoutSeconds: args.timeout } : {}),
     io,
     colors: pc.createColors(colorEnabled(io.stdoutIsTTY, io.env, args.color)),
     errColors: pc.createColors(colorEnabled(io.stderrIsTTY, io.env, args.color)),
     verbose,
     debug(line) {
       if (verbose) io.stderr.write(`${safeText(line)}\n`);
+    },
+    notice(line) {
+      io.stderr.write(`${line}\n`);
     },
     env(name) {
       const value = io.env[name];

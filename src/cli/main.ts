@@ -59,7 +59,7 @@ function underGitHubActions(io: CliIo): boolean {
 }
 
 /** Global options that take a value; their values must never be taken for the command's name. */
-const GLOBAL_STRING_OPTIONS = ['config', 'dir', 'app'];
+const GLOBAL_STRING_OPTIONS = ['config', 'dir', 'app', 'timeout'];
 const GLOBAL_BOOLEAN_OPTIONS = ['color', 'verbose', 'allow-empty', 'help', 'version'];
 
 /**
@@ -87,7 +87,11 @@ function globalOptions(parser: Argv): Argv<GlobalArgs> {
     .option('dir', { type: 'string', describe: 'Rules directory when there is no config (default: rules)', global: true })
     .option('app', { type: 'string', describe: 'Limit to one app of the config', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'Colour output on a TTY (--no-color or NO_COLOR turn it off)', global: true })
-    .option('verbose', { type: 'boolean', default: false, describe: 'Show requests, retries and stack traces', global: true })
+    .option('verbose', { type: 'boolean', default: false, describe: 'Show requests and stack traces', global: true })
+    .option('timeout', {
+      type: 'number', global: true, coerce: timeoutSeconds,
+      describe: 'Seconds each request may take before it is retried or given up (default 10, or BOTRULES_TIMEOUT)',
+    })
     .option('allow-empty', { type: 'boolean', describe: 'Accept a rules directory with no rule files (validate, plan, apply)', global: true })
     .demandCommand(1, 'Name a command: see botrules --help')
     .strict()
@@ -104,7 +108,16 @@ function globalOptions(parser: Argv): Argv<GlobalArgs> {
     .env(false)
     .locale('en')
     .showHelpOnFail(false)
-    .epilogue('Environment: BOTRULES_CONSOLE_URL, BOTRULES_GATEWAY_URL, BOTRULES_TOKEN, BOTRULES_API_TOKEN, NO_COLOR') as unknown as Argv<GlobalArgs>;
+    .epilogue('Environment: BOTRULES_CONSOLE_URL, BOTRULES_GATEWAY_URL, BOTRULES_TOKEN, BOTRULES_API_TOKEN, BOTRULES_TIMEOUT, NO_COLOR') as unknown as Argv<GlobalArgs>;
+}
+
+function timeoutSeconds(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError('--timeout must be a number of seconds above 0 and at most 3600');
+  }
+  return seconds;
 }
 
 /** A command-line usage error (unknown flag, missing argument). */

@@ -40,7 +40,7 @@ function fastClient(lines: string[], limit = 4): RulesApi {
   return createRulesClient({
     baseUrl: running.emulator.consoleUrl, urlVariable: 'BOTRULES_CONSOLE_URL',
     token: SENTINEL_TOKEN, tokenVariable: 'BOTRULES_TOKEN', app: 'default', extraCaPem: caPem,
-    retry: { ...FAST_RETRY, limit }, debug: (line) => lines.push(line),
+    retry: { ...FAST_RETRY, limit }, debug: (line) => lines.push(line), notice: (line) => lines.push(line),
   });
 }
 
@@ -138,7 +138,7 @@ describe('retries', () => {
     const client = createRulesClient({
       baseUrl: running.emulator.consoleUrl, urlVariable: 'BOTRULES_CONSOLE_URL', token: SENTINEL_TOKEN,
       tokenVariable: 'BOTRULES_TOKEN', app: 'default', extraCaPem: caPem,
-      retry: { baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 5_000 }, debug: (line) => lines.push(line),
+      retry: { baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 5_000 }, debug: (line) => lines.push(line), notice: (line) => lines.push(line),
     });
     await client.listRules();
     expect(lines[0]).toBe('retrying GET /api/v2/botProtection/customRules after 429 (attempt 2 of 5, waiting 1.0s, as Retry-After asks)');

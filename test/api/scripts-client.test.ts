@@ -83,7 +83,7 @@ describe('listScripts', () => {
     const client = createScriptsClient({
       baseUrl: running.emulator.gatewayUrl, urlVariable: 'BOTRULES_GATEWAY_URL', token: API_TOKEN,
       tokenVariable: 'BOTRULES_API_TOKEN', extraCaPem: await readFile(running.emulator.caPath, 'utf8'),
-      retry: { ...FAST_RETRY, limit: 2 }, debug: (line) => lines.push(line),
+      retry: { ...FAST_RETRY, limit: 2 }, debug: (line) => lines.push(line), notice: (line) => lines.push(line),
     });
     const error = await thrownBy(() => client.listScripts(query()));
     expect(error).toBeInstanceOf(RemoteError);

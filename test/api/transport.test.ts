@@ -166,7 +166,7 @@ describe('connection failures', () => {
     const client = createRulesClient({
       baseUrl: `https://127.0.0.1:${counter.port}/api`, urlVariable: 'BOTRULES_CONSOLE_URL',
       token: SENTINEL_TOKEN, tokenVariable: 'BOTRULES_TOKEN', app: 'default',
-      retry: { ...FAST_RETRY, limit: 2 }, debug: (line) => lines.push(line),
+      retry: { ...FAST_RETRY, limit: 2 }, debug: (line) => lines.push(line), notice: (line) => lines.push(line),
     });
     const error = await thrownBy(() => client.listRules());
     expect(error).toBeInstanceOf(RemoteError);
