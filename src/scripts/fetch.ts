@@ -13,8 +13,17 @@ import { recordIdentity } from './records.js';
 /** One page request; in the CLI, `ScriptsApi.listScripts` (which retries on its own). */
 export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
 
+/**
+ * The most pages one export asks for (docs/behaviour.md, "Script inventory"): a million
+ * records at the default page size. A server whose `paging.count` says more, or whose
+ * answers keep paging beyond it, is refused rather than followed forever.
+ */
+export const MAX_PAGES = 20_000;
+
 export interface FetchOptions {
   pageSize: number;
+  /** MAX_PAGES unless given. */
+  maxPages?: number;
   concurrency: number;
   /** Receives each page's records not seen before, as pages arrive. Calls never overlap. */
   onRecords(records: ScriptRecord[]): void | Promise<void>;
@@ -72,6 +81,7 @@ class Pager {
     this.planned = 1;
     const first = await this.fetchPage(0, this.take);
     const covered = this.absorbFirst(first);
+    if (Math.ceil(this.counts.largest / this.take) > this.maxPages) throw this.tooManyPages(this.counts.largest);
     const workers = Math.max(1, this.options.concurrency);
     let plannedEnd = covered;
     // The count may grow while paging: keep planning until the ranges reach the largest count seen.
@@ -131,7 +141,22 @@ class Pager {
     }
   }
 
+  private get maxPages(): number {
+    return this.options.maxPages ?? MAX_PAGES;
+  }
+
+  private tooManyPages(count: number): RemoteError {
+    this.failed = true;
+    return new RemoteError(
+      `the script inventory reports ${count} records: at ${this.take} per page that is more than ${this.maxPages} pages, ` +
+        'the most botrules asks for in one export; nothing more was requested. ' +
+        'Narrow the window (--from, --to, --app-id, --tld) or raise --page-size',
+      { operation: 'listing scripts' },
+    );
+  }
+
   private async fetchPage(skip: number, take: number): Promise<ScriptsPage> {
+    if (this.requests >= this.maxPages) throw this.tooManyPages(this.counts.largest);
     // Spelled out: V8 gives `{ ...query, skip, take }` a new hidden class on every call.
     const { appId, tld, from, to } = this.query;
     const request: ScriptQuery = { appId, tld, from, to, skip, take };

@@ -37,10 +37,14 @@ export function recordLabel(record: ScriptRecord): string {
   return record.key ?? '(record without id or key)';
 }
 
-/** A copy with fields in a fixed order (and `risk` as level, reason), so files diff cleanly. */
+/**
+ * A copy with fields in a fixed order (and `risk` as level, reason), so files diff cleanly.
+ * The copy has no prototype: a field named `__proto__` or `constructor` from the server is
+ * kept as data, written to the snapshot like any other, and never changes the object.
+ */
 export function normaliseRecord<T extends ScriptRecord>(record: T): T {
   const source = record as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  const out = Object.create(null) as Record<string, unknown>;
   for (const field of FIELD_ORDER) {
     if (source[field] === undefined) continue;
     out[field] = field === 'risk' ? normaliseRisk(source[field]) : source[field];
@@ -54,7 +58,10 @@ export function normaliseRecord<T extends ScriptRecord>(record: T): T {
 function normaliseRisk(risk: unknown): unknown {
   if (risk === null || typeof risk !== 'object') return risk;
   const { level, reason, ...rest } = risk as Record<string, unknown>;
-  return { ...(level === undefined ? {} : { level }), ...(reason === undefined ? {} : { reason }), ...rest };
+  // Spread copies own properties as data, `__proto__` included, into a prototype-free object.
+  return Object.assign(Object.create(null) as object, {
+    ...(level === undefined ? {} : { level }), ...(reason === undefined ? {} : { reason }), ...rest,
+  });
 }
 
 /** Code-unit order of identities: the same on every machine, unlike locale comparison. */
