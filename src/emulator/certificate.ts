@@ -1,9 +1,11 @@
-// The emulator's TLS certificate: one self-signed certificate that is also its own CA,
-// so clients trust it through NODE_EXTRA_CA_CERTS (or curl --cacert) with verification on.
-// It is written next to the state file and reused across restarts while it stays valid,
-// so an exported NODE_EXTRA_CA_CERTS keeps working.
+// The emulator's TLS certificate: one self-signed leaf certificate for 127.0.0.1, ::1 and
+// localhost only, trusted through NODE_EXTRA_CA_CERTS (or curl --cacert) with verification
+// on. It is not a CA, so whoever holds its key can impersonate nothing but the loopback
+// addresses (docs/security.md, "The emulator"). The certificate is written next to the state
+// file and reused across restarts while it stays valid, so an exported NODE_EXTRA_CA_CERTS
+// keeps working; the key goes in a directory of its own that tells git to ignore it.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface CertificatePair {
@@ -18,8 +20,15 @@ export interface CertificateFiles extends CertificatePair {
   keyPath: string;
 }
 
+/** The certificate to trust (the name predates the leaf certificate and is kept for scripts that use it). */
 export const CA_FILE = 'emulator-ca.pem';
+/** The key's own directory, holding a .gitignore that ignores everything in it. */
+export const KEY_DIR = 'emulator-private';
 export const KEY_FILE = 'emulator-key.pem';
+/** Where earlier versions wrote the key (beside the state file): removed when found. */
+const OLD_KEY_FILE = 'emulator-key.pem';
+/** The only names the certificate is valid for. */
+export const CERTIFICATE_NAMES = 'IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:localhost';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,28 +38,38 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export async function ensureCertificate(dir: string, given?: CertificatePair): Promise<CertificateFiles> {
   const caPath = path.join(dir, CA_FILE);
-  const keyPath = path.join(dir, KEY_FILE);
+  const keyDir = path.join(dir, KEY_DIR);
+  const keyPath = path.join(keyDir, KEY_FILE);
   const existing = given ? undefined : await readUsablePair(caPath, keyPath);
   const pair = given ?? existing ?? (await generateCertificate());
-  if (pair !== existing) await writePair(pair, caPath, keyPath);
+  if (pair !== existing) {
+    await prepareKeyDirectory(keyDir);
+    await writePair(pair, caPath, keyPath);
+  }
+  await rm(path.join(dir, OLD_KEY_FILE), { force: true });
   return { ...pair, caPath, keyPath };
 }
 
-/** True when the certificate is valid for at least another day and belongs to the key. */
+/**
+ * True when the certificate is a loopback-only leaf (a CA from an earlier version is not),
+ * is valid for at least another day and belongs to the key.
+ */
 export function isUsablePair(pair: CertificatePair, now = Date.now()): boolean {
   try {
     const cert = new X509Certificate(pair.cert);
     const validTo = Date.parse(cert.validTo);
-    return validTo - now > DAY_MS && cert.checkPrivateKey(createPrivateKey(pair.key));
+    return !cert.ca && cert.subjectAltName === CERTIFICATE_NAMES &&
+      validTo - now > DAY_MS && cert.checkPrivateKey(createPrivateKey(pair.key));
   } catch {
     return false;
   }
 }
 
 /**
- * Generates a P-256 certificate for 127.0.0.1 and localhost. An EC key takes milliseconds
- * where RSA takes hundreds, which keeps start-up fast. basicConstraints CA:true with
- * keyCertSign lets Node's verifier and curl accept it as its own trust anchor.
+ * Generates a P-256 leaf certificate for 127.0.0.1, ::1 and localhost. An EC key takes
+ * milliseconds where RSA takes hundreds, which keeps start-up fast. CA:false without
+ * keyCertSign: trusted as itself (Node and curl accept a self-signed leaf given as the CA
+ * file), it can sign nothing else, so a leaked key cannot mint certificates for real hosts.
  */
 export async function generateCertificate(now = Date.now()): Promise<CertificatePair> {
   // Loaded only when needed: the X.509 library is the heaviest import of the emulator.
@@ -63,10 +82,13 @@ export async function generateCertificate(now = Date.now()): Promise<Certificate
     notBeforeDate: new Date(now - 60 * 60 * 1000),
     notAfterDate: new Date(now + 365 * DAY_MS),
     extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
+      { name: 'basicConstraints', cA: false, critical: true },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }, { type: 2, value: 'localhost' }],
+      },
     ],
   });
   return { cert: pems.cert, key: pems.private };
@@ -79,6 +101,16 @@ async function readUsablePair(caPath: string, keyPath: string): Promise<Certific
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The key's directory, readable by the owner only, with a .gitignore that keeps everything in
+ * it (itself included) out of git wherever the state directory lies.
+ */
+async function prepareKeyDirectory(keyDir: string): Promise<void> {
+  await mkdir(keyDir, { recursive: true, mode: 0o700 });
+  await chmod(keyDir, 0o700);
+  await writeFile(path.join(keyDir, '.gitignore'), '# The emulator\'s private key: never commit it.\n*\n');
 }
 
 async function writePair(pair: CertificatePair, caPath: string, keyPath: string): Promise<void> {

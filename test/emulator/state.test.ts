@@ -62,7 +62,7 @@ test('stop() leaves every change in the state file (mode 0600) and no temp files
   const saved = JSON.parse(await readFile(emulator.statePath, 'utf8')) as { apps: { default: { rules: { name: string }[] } } };
   expect(saved.apps.default.rules[1]?.name).toBe('Renamed');
   expect((await stat(emulator.statePath)).mode & 0o777).toBe(0o600);
-  expect((await readdir(dir)).sort()).toEqual(['emulator-ca.pem', 'emulator-key.pem', 'state.json']);
+  expect((await readdir(dir)).sort()).toEqual(['emulator-ca.pem', 'emulator-private', 'state.json']);
 });
 
 test('tokens from the environment win over stored ones, are not stored; BOTRULES_TOKEN doubles as the API token', async () => {
@@ -88,12 +88,30 @@ test('a damaged state file is a UserError; --reset starts afresh', async () => {
   expect(fresh.rules()).toHaveLength(3);
 });
 
+test('a key left beside the state by an earlier version is removed, and a CA certificate is replaced by a leaf', async () => {
+  const { generate } = await import('selfsigned');
+  const old = await generate([{ name: 'commonName', value: 'old' }], {
+    keyType: 'ec', algorithm: 'sha256',
+    extensions: [{ name: 'basicConstraints', cA: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  await writeFile(path.join(dir, 'emulator-ca.pem'), old.cert);
+  await writeFile(path.join(dir, 'emulator-key.pem'), old.private);
+  const emulator = await startEmulator({ statePath: path.join(dir, 'state.json') });
+  running.push(emulator);
+  expect(await readFile(emulator.caPath, 'utf8')).not.toBe(old.cert);
+  expect((await readdir(dir)).sort()).toEqual(['emulator-ca.pem', 'emulator-private', 'state.json']);
+});
+
 test('without a given certificate one is generated next to the state and reused on restart', async () => {
   const first = await startEmulator({ statePath: path.join(dir, 'state.json') });
   running.push(first);
   expect(first.caPath).toBe(path.join(dir, 'emulator-ca.pem'));
   const pem = await readFile(first.caPath, 'utf8');
-  expect((await stat(path.join(dir, 'emulator-key.pem'))).mode & 0o777).toBe(0o600);
+  // The key has a directory of its own (owner only) whose .gitignore keeps it out of any repository.
+  const keyDir = path.join(dir, 'emulator-private');
+  expect((await stat(path.join(keyDir, 'emulator-key.pem'))).mode & 0o777).toBe(0o600);
+  expect((await stat(keyDir)).mode & 0o777).toBe(0o700);
+  expect(await readFile(path.join(keyDir, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
   await first.stop();
   const second = await startEmulator({ statePath: path.join(dir, 'state.json') });
   running.push(second);

@@ -53,12 +53,14 @@ test('curl --cacert lists the rules', async () => {
   expect((JSON.parse(output) as { content: unknown[] }).content).toHaveLength(2);
 });
 
-test('generated certificates are CA certificates for 127.0.0.1 and localhost, valid for a year', async () => {
+test('generated certificates are leaf certificates for 127.0.0.1, ::1 and localhost only, valid for a year', async () => {
   const now = Date.now();
   const pair = await generateCertificate(now);
   const cert = new X509Certificate(pair.cert);
-  expect(cert.ca).toBe(true);
-  expect(cert.subjectAltName).toBe('IP Address:127.0.0.1, DNS:localhost');
+  expect(cert.ca).toBe(false);
+  expect(cert.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
+  expect(cert.subjectAltName).toBe('IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:localhost');
+  expect(cert.checkHost('example.com')).toBeUndefined();
   expect(Date.parse(cert.validTo)).toBeGreaterThan(now + 360 * 24 * 60 * 60 * 1000);
   expect(isUsablePair(pair)).toBe(true);
   expect(isUsablePair(pair, Date.parse(cert.validTo))).toBe(false);
