@@ -2,7 +2,7 @@
 // the Authorization header whole, cut, lower-cased, URL-encoded or base64-encoded; GitHub's
 // log masking hides only the whole secret, so every one of those forms is masked here, and
 // so is any run of four or more of the token's first characters (docs/security.md,
-// "Tokens").
+// "Redaction").
 
 /** What replaces a secret (and the credential after `Bearer` or `Basic`). */
 export const MASK = '***';
