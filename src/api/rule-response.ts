@@ -5,6 +5,7 @@
 import type { ErrorObject } from 'ajv';
 import { RemoteError } from '../errors.js';
 import { validateListEnvelope, validateUpdateEnvelope } from '../generated/validators.js';
+import { pointerSegments, readablePath, valueAt as valueAtPath } from '../located/json-pointer.js';
 import type { Action, ConditionType, GroupOperator, LeafOperator, Status } from '../rules/model.js';
 
 /** A leaf as the service may send it: api.md makes every field optional. */
@@ -81,15 +82,6 @@ function describeSchemaError(error: ErrorObject, body: unknown): string {
   }
 }
 
-/** "/content/3/actions/0" -> "content[3].actions[0]" */
-export function readablePath(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : path === '' ? token : `${path}.${token}`), '');
-}
-
 function typeNames(types: string): string {
   const names: Record<string, string> = {
     string: 'a string', array: 'a list', object: 'an object', integer: 'an integer', boolean: 'true or false', number: 'a number',
@@ -98,12 +90,7 @@ function typeNames(types: string): string {
 }
 
 function valueAt(pointer: string, body: unknown): unknown {
-  let current: unknown = body;
-  for (const token of pointer.split('/').slice(1)) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return current;
+  return valueAtPath(body, pointerSegments(pointer));
 }
 
 /** The name of the rule a pointer falls in, when it can be read, for a message a human can place. */

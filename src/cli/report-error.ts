@@ -1,6 +1,6 @@
 // The one top-level error handler: turns any thrown value into lines on stderr and an exit code.
 import pc from 'picocolors';
-import { RemoteError, UserError, ValidationError, formatProblem, sortProblems } from '../errors.js';
+import { RemoteError, UserError, ValidationError, formatProblem, sortProblems, type Problem } from '../errors.js';
 import { safeText, workflowCommandData, workflowCommandProperty } from '../render/sanitise.js';
 import { colorEnabled, isBrokenPipe, type CliIo } from './context.js';
 import { writeWorkflowCommand } from './workflow-guard.js';
@@ -39,6 +39,15 @@ function isUsageError(err: unknown): err is Error {
 }
 
 /** A GitHub Actions workflow command; `%`, CR, LF and the property separators are escaped. */
-export function githubAnnotation(file: string, line: number, col: number, message: string): string {
-  return `::error file=${workflowCommandProperty(file)},line=${line},col=${col}::${workflowCommandData(message)}`;
+export function githubAnnotation(file: string, line: number, col: number, message: string, level: 'error' | 'warning' = 'error'): string {
+  return `::${level} file=${workflowCommandProperty(file)},line=${line},col=${col}::${workflowCommandData(message)}`;
+}
+
+/** Warnings on stderr as `FILE:LINE:COL: warning: message`, and as annotations on GitHub Actions. */
+export function reportWarnings(warnings: readonly Problem[], io: CliIo): void {
+  const sorted = sortProblems(warnings);
+  for (const w of sorted) io.stderr.write(`${safeText(formatProblem({ ...w, message: `warning: ${w.message}` }))}\n`);
+  if (io.env.GITHUB_ACTIONS === 'true') {
+    for (const w of sorted) writeWorkflowCommand(io.stderr, githubAnnotation(w.file, w.line, w.col, w.message, 'warning'));
+  }
 }

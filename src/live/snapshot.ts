@@ -7,6 +7,7 @@
 import type { ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { UserError, ValidationError, type Problem } from '../errors.js';
+import { pointerSegments } from '../located/json-pointer.js';
 import { validateLiveSnapshot } from '../generated/validators.js';
 import { toLiveRule } from '../api/live-rule.js';
 import type { ApiRule } from '../api/rule-response.js';
@@ -106,7 +107,7 @@ function checkedApp(app: SnapshotApp, a: number, found: Located[]): SnapshotApp 
 }
 
 function schemaProblem(error: ErrorObject): Located {
-  const path = error.instancePath.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = pointerSegments(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const asPath = path.map((token) => (/^\d+$/.test(token) ? Number(token) : token));
   switch (error.keyword) {

@@ -4,8 +4,8 @@
 // itself (its kind, its changes and its body). Every failure is a UserError whose message
 // says what is wrong and where in the file. Even a valid file is not trusted to describe
 // the live rules: apply re-plans and compares (src/apply/saved-plan.ts).
-import type { ErrorObject } from 'ajv';
 import { UserError } from '../errors.js';
+import { schemaErrorLines } from '../located/schema-messages.js';
 import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
@@ -61,7 +61,7 @@ export function parsePlan(value: unknown, source: string): ParsedPlan {
   refuseOtherVersions(value, source);
   // Compiled from schemas/plan.schema.json at build time (scripts/build-validators.js).
   if (!validatePlan(value)) {
-    const [first, ...rest] = (validatePlan.errors ?? []).map(describeSchemaError);
+    const [first, ...rest] = schemaErrorLines(validatePlan.errors ?? [], value);
     throw new UserError(`${source} is not a valid botrules plan: ${first ?? 'it does not match the plan schema'}`, [
       ...rest.slice(0, MAX_LISTED_ERRORS),
       ...(rest.length > MAX_LISTED_ERRORS ? [`and ${rest.length - MAX_LISTED_ERRORS} more problems`] : []),
@@ -126,29 +126,6 @@ function toAppPlan(app: SerialisedApp): AppPlan {
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
   if (app.restore !== undefined) plan.restore = structuredClone(app.restore);
   return plan;
-}
-
-/** `apps[0].steps[2].body: must NOT have additional property "ruleId"`. */
-function describeSchemaError(error: ErrorObject): string {
-  const where = error.instancePath === '' ? 'the top level' : pointerToPath(error.instancePath);
-  const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'additionalProperties') {
-    return `${where}: unexpected property "${String(params.additionalProperty)}"`;
-  }
-  if (error.keyword === 'required') return `${where}: missing property "${String(params.missingProperty)}"`;
-  if (error.keyword === 'enum') {
-    return `${where}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-  }
-  return `${where}: ${error.message ?? 'is invalid'}`;
-}
-
-function pointerToPath(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
-    .join('');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -8,7 +8,7 @@ import { UserError, ValidationError, type Problem } from '../errors.js';
 import { configFileMessages } from './config-messages.js';
 import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
-import { loadYamlFile, type YamlSource } from './yaml-source.js';
+import { loadYamlFile, type YamlSource } from '../located/yaml-source.js';
 
 export type UnmanagedPolicy = 'keep' | 'pause' | 'fail';
 

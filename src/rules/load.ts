@@ -15,6 +15,8 @@ export interface LoadedRules {
   /** Rules that passed every check, in declared order. Use them only when `problems` is empty. */
   rules: DeclaredRule[];
   problems: Problem[];
+  /** Problems that do not stop the rules from being used; validate prints them, `--strict` fails on them. */
+  warnings: Problem[];
   /** The rule files read, as printed in problems (relative to the working directory). */
   files: string[];
 }
@@ -30,13 +32,16 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
   const results = files.map((file, i) => readRuleFile(file.abs, shown[i] ?? file.abs));
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
-  return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), files: shown };
+  const warnings = sortProblems(results.flatMap((r) => r.warnings));
+  return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), warnings, files: shown };
 }
 
 export interface LoadedApps {
   byApp: Map<string, LoadedRules>;
   /** Every app's problems, each once (apps may share a rules directory). */
   problems: Problem[];
+  /** Every app's warnings, each once. */
+  warnings: Problem[];
 }
 
 /**
@@ -47,13 +52,15 @@ export interface LoadedApps {
 export async function loadAllRules(config: ProjectConfig, options: { cwd: string; allowEmpty?: boolean }): Promise<LoadedApps> {
   const byApp = new Map<string, LoadedRules>();
   const problems = new Map<string, Problem>();
+  const warnings = new Map<string, Problem>();
   for (const app of config.apps) {
     const loaded = await loadRules(app.rulesDir, options);
     if (loaded.files.length === 0 && options.allowEmpty !== true) throw emptyRulesDirectory(app.name, displayPath(options.cwd, app.rulesDir));
     byApp.set(app.name, loaded);
     for (const p of loaded.problems) problems.set(JSON.stringify([p.file, p.line, p.col, p.message]), p);
+    for (const w of loaded.warnings) warnings.set(JSON.stringify([w.file, w.line, w.col, w.message]), w);
   }
-  return { byApp, problems: sortProblems([...problems.values()]) };
+  return { byApp, problems: sortProblems([...problems.values()]), warnings: sortProblems([...warnings.values()]) };
 }
 
 function emptyRulesDirectory(app: string, shown: string): UserError {

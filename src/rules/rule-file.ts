@@ -2,21 +2,18 @@
 // Checks run on every part the schema accepted, so one run reports every problem: a bad
 // regex in one leaf is reported even when another leaf of the same rule is malformed.
 // Only rules without any problem are normalised and returned.
-// A file is first tried on the fast path (fast-yaml.ts); unless it comes out clean there, it is
-// read again on the slow path, which alone words and locates problems, so the result is the same.
 import { sortProblems, type Problem } from '../errors.js';
 import type { DeclaredRule } from './model.js';
 import { normaliseRule } from './normalise.js';
 import { ruleFileMessages } from './rule-messages.js';
 import { schemaValidator } from './schemas.js';
-import { LEAF_CHECKS } from './checks/leaf-values.js';
+import { LEAF_CHECKS, LEAF_WARNINGS } from './checks/leaf-values.js';
 import { actionsNonEmptyUnique, priorityIsPosition } from './checks/rule-fields.js';
 import type { Located, RuleIdentity } from './checks/unique.js';
 import { whereIn } from './checks/where.js';
 import type { WrittenLeaf, WrittenRule } from './written.js';
-import { fastYamlSource } from './fast-yaml.js';
-import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type SourceText } from './source-text.js';
-import { parseYamlText, unreadable, type Path, type YamlSource } from './yaml-source.js';
+import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type SourceText } from '../located/source-text.js';
+import { parseYamlText, unreadable, type Path, type YamlSource } from '../located/yaml-source.js';
 
 export interface RuleFileResult {
   /** The rules that passed every check, normalised, in file order. */
@@ -24,66 +21,49 @@ export interface RuleFileResult {
   /** Name and ruleId of every rule that has them, for the checks across files. */
   identities: RuleIdentity[];
   problems: Problem[];
-}
-
-export interface ParseOptions {
-  /** Skip the fast path (the tests compare both paths). */
-  slowPathOnly?: boolean;
+  /** Things worth knowing that do not stop the file from being used (docs/behaviour.md, "Warnings"). */
+  warnings: Problem[];
 }
 
 export function readRuleFile(absPath: string, displayPath: string): RuleFileResult {
-  return fromSourceText(readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath, {});
+  return fromSourceText(readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath);
 }
 
-/** The same from bytes in memory (used by the fuzz and fast-path tests). */
-export function parseRuleFile(bytes: Uint8Array, displayPath: string, options: ParseOptions = {}): RuleFileResult {
-  return fromSourceText(decodeUtf8(bytes), displayPath, options);
+/** The same from bytes in memory (used by the fuzz tests). */
+export function parseRuleFile(bytes: Uint8Array, displayPath: string): RuleFileResult {
+  return fromSourceText(decodeUtf8(bytes), displayPath);
 }
 
-function fromSourceText(text: SourceText, displayPath: string, options: ParseOptions): RuleFileResult {
-  return text.ok ? parseRuleText(text.text, displayPath, options).result : checkRuleFile(unreadable(displayPath, text.problem));
-}
-
-/** A rule file's text through the fast path if it is clean there, else the slow path; says which was used. */
-export function parseRuleText(text: string, displayPath: string, options: ParseOptions = {}): { result: RuleFileResult; parsedBy: 'fast' | 'slow' } {
-  const fast = options.slowPathOnly ? undefined : fastYamlSource(text, sourceOptions(displayPath), locatedWhenClean);
-  if (fast) {
-    const result = checkRuleFile(fast.source);
-    if (result.problems.length === 0 && !fast.strayed()) return { result, parsedBy: 'fast' };
-  }
-  return { result: checkRuleFile(parseYamlText(text, sourceOptions(displayPath))), parsedBy: 'slow' };
-}
-
-function sourceOptions(displayPath: string) {
-  return { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages };
-}
-
-/** What a clean file's checks locate: each rule (its source) and its name and ruleId (for the checks across files). */
-function locatedWhenClean(path: Path): boolean {
-  const [rules, index, key, ...rest] = path;
-  return rules === 'rules' && typeof index === 'number' && rest.length === 0 && (key === undefined || key === 'name' || key === 'ruleId');
+function fromSourceText(text: SourceText, displayPath: string): RuleFileResult {
+  const source = text.ok
+    ? parseYamlText(text.text, { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages })
+    : unreadable(displayPath, text.problem);
+  return checkRuleFile(source);
 }
 
 export function checkRuleFile(source: YamlSource): RuleFileResult {
-  const result: RuleFileResult = { rules: [], identities: [], problems: [...source.problems] };
+  const result: RuleFileResult = { rules: [], identities: [], problems: [...source.problems], warnings: [...source.warnings] };
   const written = isObject(source.value) && Array.isArray(source.value.rules) ? source.value.rules : [];
   written.forEach((rule: unknown, index) => {
     if (!isObject(rule)) return;
     const path: Path = ['rules', index];
     result.identities.push(identityOf(rule, path, source));
-    const problems = checkRule(rule, path, source);
+    const { problems, warnings } = checkRule(rule, path, source);
     result.problems.push(...problems);
+    result.warnings.push(...warnings);
     if (problems.length === 0 && source.isSchemaValid(path)) {
       const declared = normaliseRule(rule as unknown as WrittenRule);
       result.rules.push({ ...declared, source: { file: source.file, ...source.locate(path) } });
     }
   });
   result.problems = sortProblems(result.problems);
+  result.warnings = sortProblems(result.warnings);
   return result;
 }
 
-function checkRule(rule: Record<string, unknown>, path: Path, source: YamlSource): Problem[] {
+function checkRule(rule: Record<string, unknown>, path: Path, source: YamlSource): { problems: Problem[]; warnings: Problem[] } {
   const problems = priorityIsPosition(rule, whereIn(source, path));
+  const warnings: Problem[] = [];
   const actionsPath = [...path, 'actions'];
   if (Array.isArray(rule.actions) && source.isSchemaValid(actionsPath)) {
     problems.push(...actionsNonEmptyUnique(rule.actions, whereIn(source, actionsPath)));
@@ -92,8 +72,9 @@ function checkRule(rule: Record<string, unknown>, path: Path, source: YamlSource
     if (!source.isSchemaValid(leafPath)) continue;
     const where = whereIn(source, leafPath);
     for (const check of LEAF_CHECKS) problems.push(...check(leaf as WrittenLeaf, where));
+    for (const check of LEAF_WARNINGS) warnings.push(...check(leaf as WrittenLeaf, where));
   }
-  return problems;
+  return { problems, warnings };
 }
 
 /** Every leaf the two-level tree shape reaches, whatever else is wrong with the rule. */

@@ -5,8 +5,8 @@ import { access } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { UserError, ValidationError, type Problem } from '../errors.js';
 import { validatePolicy } from '../generated/validators.js';
-import type { SchemaIssue, SchemaMessages } from '../rules/schema-messages.js';
-import { loadYamlFile, type YamlSource } from '../rules/yaml-source.js';
+import type { SchemaIssue, SchemaMessages } from '../located/schema-messages.js';
+import { loadYamlFile, type YamlSource } from '../located/yaml-source.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
 
 export const DEFAULT_POLICY_FILE = 'scripts-policy.yaml';

@@ -1,7 +1,8 @@
 // The snapshot value (the `json` report format) and reading one back for `scripts diff`.
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
+import { schemaErrorLines } from '../located/schema-messages.js';
 import { validateSnapshot } from '../generated/validators.js';
 import { VERSION } from '../version.js';
 import type { InventoryQuery, Snapshot, SnapshotRecord } from './model.js';
@@ -62,9 +63,9 @@ export async function readSnapshotFile(path: string, label: string): Promise<Sna
 export function parseSnapshot(value: unknown, what: string): Snapshot {
   const validate = snapshotValidator();
   if (validate(value)) return value as Snapshot;
-  const errors = validate.errors ?? [];
-  const lines = errors.slice(0, MAX_SCHEMA_ERRORS).map(describeSchemaError);
-  if (errors.length > MAX_SCHEMA_ERRORS) lines.push(`… and ${errors.length - MAX_SCHEMA_ERRORS} more`);
+  const all = schemaErrorLines(validate.errors ?? [], value);
+  const lines = all.slice(0, MAX_SCHEMA_ERRORS).map((line) => `  ${line}`);
+  if (all.length > MAX_SCHEMA_ERRORS) lines.push(`… and ${all.length - MAX_SCHEMA_ERRORS} more`);
   throw new UserError(`${what} is not a botrules snapshot (formatVersion 1)`, [
     ...lines,
     'Snapshots are written by `botrules scripts report --format json`.',
@@ -76,13 +77,3 @@ function snapshotValidator(): ValidateFunction {
   return validateSnapshot;
 }
 
-function describeSchemaError(error: ErrorObject): string {
-  const where = error.instancePath === '' ? '(top level)' : error.instancePath;
-  if (error.keyword === 'additionalProperties') {
-    return `  ${where}: unknown property ${String((error.params as { additionalProperty?: string }).additionalProperty)}`;
-  }
-  if (error.keyword === 'const') {
-    return `  ${where}: must be ${JSON.stringify((error.params as { allowedValue?: unknown }).allowedValue)}`;
-  }
-  return `  ${where}: ${error.message ?? 'invalid'}`;
-}

@@ -115,7 +115,7 @@ describe('apply --plan refuses a forged plan, sending nothing', () => {
     const plan = await savedPlan();
     stepOf(plan, 'A').reasons = ['description'];
     const { stderr } = await applyForged(plan);
-    expect(stderr).toMatch(/apps\[0\]\.steps\[\d\]: unexpected property "reasons"/);
+    expect(stderr).toMatch(/unknown key "reasons" in apps\[0\]\.steps\[\d\]/);
   });
 
   it('a forward plan presented as an undo plan', async () => {

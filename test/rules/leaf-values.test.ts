@@ -1,5 +1,5 @@
 import {
-  addressProblem, asnsAreDigits, countriesAreIsoCodes, httpMethodsAreStandard, regexCompiles, socketIpsAreAddresses,
+  addressProblem, asnsAreDigits, countriesAreAssigned, countriesAreIsoCodes, httpMethodsAreCommon, httpMethodsAreStandard, regexCompiles, socketIpsAreAddresses,
 } from '../../src/rules/checks/leaf-values.js';
 import { COUNTRY_CODES } from '../../src/rules/checks/countries.js';
 import type { Where } from '../../src/rules/checks/where.js';
@@ -77,7 +77,15 @@ describe('countriesAreIsoCodes', () => {
     expect(found(countriesAreIsoCodes(leaf, where))).toEqual([
       [['value', 1], 'country value "uk" is not an ISO 3166-1 alpha-2 country code (the code for the United Kingdom is "GB")'],
       [['value', 2], 'country value "de" is not an ISO 3166-1 alpha-2 country code (codes are upper case: "DE")'],
-      [['value', 3], 'country value "XX" is not an ISO 3166-1 alpha-2 country code'],
+    ]);
+  });
+
+  it('warns (not errs) about two upper-case letters that are not assigned', () => {
+    const leaf: WrittenLeaf = { conditionType: 'country', operator: '$in', value: ['US', 'XX', 'XK', 'uk'] };
+    expect(found(countriesAreIsoCodes(leaf, where)).map(([path]) => path)).toEqual([['value', 3]]);
+    expect(found(countriesAreAssigned(leaf, where))).toEqual([
+      [['value', 1], 'country value "XX" is not an assigned ISO 3166-1 alpha-2 country code; check the spelling'],
+      [['value', 2], 'country value "XK" is not an assigned ISO 3166-1 alpha-2 country code; check the spelling'],
     ]);
   });
 });
@@ -86,9 +94,15 @@ describe('httpMethodsAreStandard', () => {
   it('accepts the standard methods only', () => {
     const leaf: WrittenLeaf = { conditionType: 'httpMethod', operator: '$eq', value: 'post' };
     expect(found(httpMethodsAreStandard(leaf, where))).toEqual([[['value'], 'httpMethod value "post" is not an HTTP method (methods are upper case: "POST")']]);
-    const listed: WrittenLeaf = { conditionType: 'httpMethod', operator: '$in', value: ['GET', 'HEAD', 'PATCH', 'PURGE'] };
-    expect(found(httpMethodsAreStandard(listed, where))).toEqual([
-      [['value', 3], 'httpMethod value "PURGE" is not an HTTP method (one of GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH)'],
+    const listed: WrittenLeaf = { conditionType: 'httpMethod', operator: '$in', value: ['GET', 'HEAD', 'PATCH', 'PURGE', 'M-SEARCH', 'A B', ''] };
+    expect(found(httpMethodsAreStandard(listed, where)).map(([path]) => path)).toEqual([['value', 5], ['value', 6]]);
+  });
+
+  it('warns (not errs) about valid RFC 9110 tokens that are not common methods', () => {
+    const listed: WrittenLeaf = { conditionType: 'httpMethod', operator: '$in', value: ['GET', 'get', 'PROPFIND', 'M-SEARCH', 'A B'] };
+    expect(found(httpMethodsAreCommon(listed, where))).toEqual([
+      [['value', 2], 'httpMethod value "PROPFIND" is not a common HTTP method (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH); check the spelling'],
+      [['value', 3], 'httpMethod value "M-SEARCH" is not a common HTTP method (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH); check the spelling'],
     ]);
   });
 });

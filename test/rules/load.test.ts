@@ -66,7 +66,7 @@ describe('loadRules', () => {
 
   it('accepts an empty directory', async () => {
     const cwd = writeTree({ 'rules/notes.txt': '' });
-    expect(await loadRules('rules', { cwd })).toEqual({ rules: [], problems: [], files: [] });
+    expect(await loadRules('rules', { cwd })).toEqual({ rules: [], problems: [], warnings: [], files: [] });
   });
 
   it('throws a UserError naming a missing directory, or a file given as one', async () => {

@@ -111,7 +111,7 @@ describe('botrules scripts diff', () => {
     expect(notSnapshot.code).toBe(1);
     expect(notSnapshot.stderr).toContain('error: NEW snapshot ');
     expect(notSnapshot.stderr).toContain('is not a botrules snapshot');
-    expect(notSnapshot.stderr).toContain('(top level): unknown property apps');
+    expect(notSnapshot.stderr).toContain('unknown key "apps" in the top level');
     const broken = await runCli(['scripts', 'diff', 'broken.json', oldFile], { cwd: dir });
     expect(broken.stderr).toMatch(/error: OLD snapshot .*broken\.json is not JSON/);
     const missing = await runCli(['scripts', 'diff', 'nope.json', oldFile], { cwd: dir });

@@ -1,8 +1,8 @@
 // `botrules validate`: schema and semantic checks of every rule file of every app; no network.
 // Problems are thrown as one ValidationError; the top-level handler prints each as
-// FILE:LINE:COL (and as GitHub annotations on Actions). Then the rule-set analysis
-// (docs/evaluation.md, "Rule-set analysis"): proved findings printed as warnings (exit 0),
-// or as problems with --strict.
+// FILE:LINE:COL (and as GitHub annotations on Actions). Warnings of the files (docs/behaviour.md,
+// "Warnings") and findings of the rule-set analysis (docs/evaluation.md, "Rule-set analysis") are
+// printed the same way with "warning:" and do not fail the command unless --strict.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -12,18 +12,21 @@ import { loadProjectConfig } from '../../rules/config.js';
 import { loadAllRules } from '../../rules/load.js';
 import { safeText, workflowCommandData, workflowCommandProperty } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { reportWarnings } from '../report-error.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .usage('$0 validate [--dir rules] [--config botrules.yaml] [--app NAME] [--strict]\n\nCheck every rule file (schema and semantics) and analyse the rule set (shadowed rules, duplicates, unsatisfiable groups, catch-alls); no network.')
-    .option('strict', { type: 'boolean', default: false, describe: 'Treat analysis warnings as errors (exit 1)' }) as unknown as Argv<GlobalArgs>;
+    .option('strict', { type: 'boolean', default: false, describe: 'Treat warnings (file warnings and analysis findings) as errors (exit 1)' }) as unknown as Argv<GlobalArgs>;
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const cwd = ctx.io.cwd;
   const config = await loadProjectConfig({ cwd, ...pick(args) });
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
-  const { byApp, problems } = await loadAllRules(config, { cwd, allowEmpty: args.allowEmpty === true });
+  const { byApp, problems, warnings: fileWarnings } = await loadAllRules(config, { cwd, allowEmpty: args.allowEmpty === true });
+  if (args.strict === true && fileWarnings.length > 0) throw new ValidationError([...problems, ...fileWarnings.map((w) => ({ ...w, message: `warning: ${w.message}` }))]);
+  reportWarnings(fileWarnings, ctx.io);
   if (problems.length > 0) throw new ValidationError(problems);
 
   let files = 0;
@@ -43,7 +46,8 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   }
   reportFindings(shown, ctx);
   const apps = byApp.size > 1 ? `${byApp.size} apps, ` : '';
-  const warned = warnings.length > 0 ? ` (${plural(warnings.length, 'warning')})` : '';
+  const warningCount = fileWarnings.length + warnings.length;
+  const warned = warningCount > 0 ? ` (${plural(warningCount, 'warning')})` : '';
   ctx.io.stdout.write(`${apps}${plural(files, 'file')}, ${plural(rules, 'rule')}: valid${warned}\n`);
   return 0;
 }

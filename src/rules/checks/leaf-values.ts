@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import type { Problem } from '../../errors.js';
 import type { LeafOperator } from '../model.js';
 import type { WrittenLeaf } from '../written.js';
-import type { Path } from '../yaml-source.js';
+import type { Path } from '../../located/yaml-source.js';
 import { COUNTRY_CODES, COUNTRY_CODE_HINTS } from './countries.js';
 import type { Where } from './where.js';
 
@@ -53,20 +53,54 @@ export function asnsAreDigits(leaf: WrittenLeaf, where: Where): Problem[] {
 export function countriesAreIsoCodes(leaf: WrittenLeaf, where: Where): Problem[] {
   if (leaf.conditionType !== 'country' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
   return valuesOf(leaf).flatMap(({ value, path }) => {
-    if (COUNTRY_CODES.has(value)) return [];
+    if (COUNTRY_CODES.has(value) || isUnassignedCode(value)) return [];
     const upper = value.toUpperCase();
     const hint = COUNTRY_CODE_HINTS[upper] ?? (COUNTRY_CODES.has(upper) ? `codes are upper case: "${upper}"` : undefined);
     return [where.at(path, `country value ${JSON.stringify(value)} is not an ISO 3166-1 alpha-2 country code${hint ? ` (${hint})` : ''}`)];
   });
 }
 
+/**
+ * A warning: two upper-case letters the ISO list does not assign (XK, EU, XX). The service
+ * stores any string, and some geolocation sources use such codes, so a rule imported with one
+ * must still validate (docs/behaviour.md, "Warnings").
+ */
+export function countriesAreAssigned(leaf: WrittenLeaf, where: Where): Problem[] {
+  if (leaf.conditionType !== 'country' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
+  return valuesOf(leaf).flatMap(({ value, path }) =>
+    isUnassignedCode(value) ? [where.at(path, `country value ${JSON.stringify(value)} is not an assigned ISO 3166-1 alpha-2 country code; check the spelling`)] : [],
+  );
+}
+
+function isUnassignedCode(value: string): boolean {
+  return /^[A-Z]{2}$/.test(value) && !COUNTRY_CODES.has(value) && COUNTRY_CODE_HINTS[value] === undefined;
+}
+
+/** RFC 9110, "Methods": a method is a token (letters, digits and !#$%&'*+-.^_`|~). */
+const METHOD_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** An error: a common method in the wrong case, or a value that cannot be an HTTP method at all. */
 export function httpMethodsAreStandard(leaf: WrittenLeaf, where: Where): Problem[] {
   if (leaf.conditionType !== 'httpMethod' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
   return valuesOf(leaf).flatMap(({ value, path }) => {
     if (HTTP_METHODS.includes(value)) return [];
     const upper = value.toUpperCase();
-    const hint = HTTP_METHODS.includes(upper) ? ` (methods are upper case: "${upper}")` : ` (one of ${HTTP_METHODS.join(', ')})`;
-    return [where.at(path, `httpMethod value ${JSON.stringify(value)} is not an HTTP method${hint}`)];
+    if (HTTP_METHODS.includes(upper)) return [where.at(path, `httpMethod value ${JSON.stringify(value)} is not an HTTP method (methods are upper case: "${upper}")`)];
+    if (METHOD_TOKEN.test(value)) return [];
+    return [where.at(path, `httpMethod value ${JSON.stringify(value)} is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_\`|~ (such as ${HTTP_METHODS.join(', ')})`)];
+  });
+}
+
+/**
+ * A warning: a valid method that is not one of the common ones (PROPFIND, PURGE...). The
+ * service stores it and WebDAV clients send such methods, so an imported rule that lists one
+ * must validate; the warning catches a typo (docs/behaviour.md, "Warnings").
+ */
+export function httpMethodsAreCommon(leaf: WrittenLeaf, where: Where): Problem[] {
+  if (leaf.conditionType !== 'httpMethod' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
+  return valuesOf(leaf).flatMap(({ value, path }) => {
+    if (HTTP_METHODS.includes(value.toUpperCase()) || !METHOD_TOKEN.test(value)) return [];
+    return [where.at(path, `httpMethod value ${JSON.stringify(value)} is not a common HTTP method (${HTTP_METHODS.join(', ')}); check the spelling`)];
   });
 }
 
@@ -77,6 +111,9 @@ export const LEAF_CHECKS: readonly LeafCheck[] = [
   countriesAreIsoCodes,
   httpMethodsAreStandard,
 ];
+
+/** Checks whose findings are warnings: legal values the service stores, but probably mistakes. */
+export const LEAF_WARNINGS: readonly LeafCheck[] = [countriesAreAssigned, httpMethodsAreCommon];
 
 /** Each value of a leaf with its path: `value` itself for one string, `value.N` for list items. */
 function valuesOf(leaf: WrittenLeaf): { value: string; path: Path }[] {

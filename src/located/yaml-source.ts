@@ -1,18 +1,22 @@
-// Reads a YAML file the way every botrules file is read: size capped, strict UTF-8, one
-// document, alias expansion capped (an alias bomb fails fast), duplicate keys rejected, then
-// checked against a JSON Schema. Every problem is located as FILE:LINE:COL through the
-// parsed Document, so callers can also point their own checks at any node.
+// The one YAML reader of the tool: every rule, config and policy file is read here, and
+// nowhere else. Size capped, strict UTF-8, one document, alias expansion capped (an alias
+// bomb fails fast), duplicate keys rejected in linear time, then checked against a JSON
+// Schema. Every problem is located as FILE:LINE:COL through the parsed Document (with a
+// LineCounter), so callers can also point their own checks at any node. The `yaml`
+// package's own warnings are collected as located warnings, never printed by the library.
 import type { ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
-import type { Document, YAMLError } from 'yaml';
+import type { Document, Node as YamlNode, YAMLError, YAMLWarning } from 'yaml';
 import type { Problem } from '../errors.js';
+import { pointerSegments, type Path } from './json-pointer.js';
 import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type TextProblem } from './source-text.js';
 import { translateSchemaErrors, type SchemaMessages } from './schema-messages.js';
 
+export type { Path } from './json-pointer.js';
+
 /**
- * The `yaml` package, loaded on first use: rule files in the plain subset of YAML never need it
- * (fast-yaml.ts reads them), and a plan of thousands of clean files should not pay for loading it,
- * in the CLI or in the worker thread that reads files alongside it. It is CommonJS under Node.
+ * The `yaml` package, loaded on first use: commands that read no YAML file (most of
+ * `scripts report`, `emulator`) should not pay for loading it. It is CommonJS under Node.
  */
 const requireModule = createRequire(import.meta.url);
 let yamlPackage: typeof import('yaml') | undefined;
@@ -20,9 +24,6 @@ function yaml(): typeof import('yaml') {
   yamlPackage ??= requireModule('yaml') as typeof import('yaml');
   return yamlPackage;
 }
-
-/** A path into the document: mapping keys and list indexes. */
-export type Path = readonly (string | number)[];
 
 export interface Position {
   line: number;
@@ -49,6 +50,8 @@ export interface YamlSource {
   value: unknown;
   /** Read, YAML and schema problems, in words a person understands. */
   problems: Problem[];
+  /** What the YAML parser found odd but could read (an unknown tag...), located. */
+  warnings: Problem[];
   /** Position of the node at `path` (with `key`, of its key), or of the nearest ancestor that exists. */
   locate(path: Path, options?: { key?: boolean }): Position;
   /** A problem located at `path`. */
@@ -71,37 +74,63 @@ export function parseYamlBytes(bytes: Uint8Array, options: YamlSourceOptions): Y
 export function parseYamlText(text: string, options: YamlSourceOptions): YamlSource {
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, resolveKnownTags: false, uniqueKeys: true });
-  const locate = (path: Path, opts: { key?: boolean } = {}): Position => {
-    const offset = offsetOf(doc, path, opts.key ?? false);
-    return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
-  };
+  // uniqueKeys off: the library compares every key with every other (quadratic; a 40,000-key
+  // mapping took 90 s); duplicateKeys() below does it with a Set. logLevel error: the library
+  // would print its own warnings; they are reported below as located warnings instead.
+  const doc = parseDocument(text, { lineCounter, resolveKnownTags: false, uniqueKeys: false, logLevel: 'error' });
+  const at = (offset: number | undefined): Position => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
+  const locate = (path: Path, opts: { key?: boolean } = {}): Position => at(offsetOf(doc, path, opts.key ?? false));
   const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({
     file: options.displayPath,
     ...locate(path, opts),
     message,
   });
+  const located = (offset: number | undefined, message: string): Problem => ({ file: options.displayPath, ...at(offset), message });
+  const warnings = doc.warnings.map((w) => located(w.pos[0], yamlWarningMessage(w)));
+  const unusable = (problems: Problem[]): YamlSource => ({ file: options.displayPath, value: undefined, problems, warnings, locate, problemAt, isSchemaValid: () => false });
 
-  if (doc.errors.length > 0) {
-    const problems = doc.errors.map((e) => ({ file: options.displayPath, ...yamlErrorPosition(e, lineCounter), message: yamlErrorMessage(e, text) }));
-    return { file: options.displayPath, value: undefined, problems, locate, problemAt, isSchemaValid: () => false };
-  }
+  const syntax = [...doc.errors.map((e) => ({ offset: e.pos[0], message: yamlErrorMessage(e) })), ...keyProblems(doc.contents)];
+  if (syntax.length > 0) return unusable(syntax.sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0)).map((p) => located(p.offset, p.message)));
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    const message = aliasErrorMessage(err);
-    const problems = [{ file: options.displayPath, ...firstAliasPosition(doc, lineCounter), message }];
-    return { file: options.displayPath, value: undefined, problems, locate, problemAt, isSchemaValid: () => false };
+    return unusable([located(firstAliasOffset(doc), aliasErrorMessage(err))]);
   }
   if (!options.validate || options.validate(value)) {
-    return { file: options.displayPath, value, problems: [], locate, problemAt, isSchemaValid: () => true };
+    return { file: options.displayPath, value, problems: [], warnings, locate, problemAt, isSchemaValid: () => true };
   }
   const errors = options.validate.errors ?? [];
   const problems = translateSchemaErrors(errors, value, options.messages).map((t) => problemAt(t.path, t.message, { key: t.key }));
   const errorPaths = errors.map((e) => pointerSegments(e.instancePath));
   const isSchemaValid = (path: Path): boolean => !errorPaths.some((errorPath) => startsWith(errorPath, path));
-  return { file: options.displayPath, value, problems, locate, problemAt, isSchemaValid };
+  return { file: options.displayPath, value, problems, warnings, locate, problemAt, isSchemaValid };
+}
+
+/** A key written twice in one mapping, or a key that is itself a mapping, list or alias. */
+function keyProblems(root: unknown): { offset: number | undefined; message: string }[] {
+  const { isMap, isScalar, isSeq } = yaml();
+  const found: { offset: number | undefined; message: string }[] = [];
+  // An explicit stack: a deeply nested file must not overflow the call stack here.
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (isSeq(node)) pending.push(...node.items);
+    if (!isMap(node)) continue;
+    const seen = new Set<string>();
+    for (const pair of node.items) {
+      pending.push(pair.value);
+      const key = pair.key as YamlNode | null;
+      if (key !== null && !isScalar(key)) {
+        found.push({ offset: rangeStart(key), message: 'a key must be a plain value such as a name, not a mapping, a list or an alias' });
+        continue;
+      }
+      const name = key === null || key.value === null ? '' : String(key.value);
+      if (seen.has(name)) found.push({ offset: rangeStart(key), message: `duplicate key "${name.slice(0, 60)}": a key may appear only once in a mapping` });
+      seen.add(name);
+    }
+  }
+  return found;
 }
 
 /** The source of a file that could not be read as text: its one problem, and nothing to locate. */
@@ -111,6 +140,7 @@ export function unreadable(displayPath: string, problem: TextProblem): YamlSourc
     file: displayPath,
     value: undefined,
     problems: [located],
+    warnings: [],
     locate: () => ({ line: problem.line, col: problem.col }),
     problemAt: (_path, message) => ({ ...located, message }),
     isSchemaValid: () => false,
@@ -149,26 +179,24 @@ function rangeStart(node: unknown): number | undefined {
   return range?.[0];
 }
 
-function yamlErrorPosition(error: YAMLError, lineCounter: { linePos(offset: number): Position }): Position {
-  return error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
-}
-
-function yamlErrorMessage(error: YAMLError, text: string): string {
+function yamlErrorMessage(error: YAMLError): string {
   switch (error.code) {
-    case 'DUPLICATE_KEY': {
-      const key = /^[^:\n]*/.exec(text.slice(error.pos[0]))?.[0].trim().slice(0, 60) ?? '';
-      return `duplicate key "${key}": a key may appear only once in a mapping`;
-    }
     case 'MULTIPLE_DOCS':
       return 'the file holds more than one YAML document (a line with ---); keep one';
     case 'TAB_AS_INDENT':
       return 'tabs are not allowed for indentation in YAML; indent with spaces';
-    default: {
-      // The yaml package appends the position and a source excerpt; we print our own position.
-      const bare = error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, '').trim();
-      return `invalid YAML: ${bare}`;
-    }
+    default:
+      return `invalid YAML: ${bareMessage(error)}`;
   }
+}
+
+function yamlWarningMessage(warning: YAMLWarning): string {
+  return `YAML: ${bareMessage(warning)}`;
+}
+
+/** The yaml package appends the position and a source excerpt; we print our own position. */
+function bareMessage(error: YAMLError | YAMLWarning): string {
+  return error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, '').trim();
 }
 
 function aliasErrorMessage(err: unknown): string {
@@ -180,7 +208,7 @@ function aliasErrorMessage(err: unknown): string {
   return `the YAML cannot be read: ${text}`;
 }
 
-function firstAliasPosition(doc: Document, lineCounter: { linePos(offset: number): Position }): Position {
+function firstAliasOffset(doc: Document): number | undefined {
   const { visit } = yaml();
   let offset: number | undefined;
   visit(doc, {
@@ -189,13 +217,7 @@ function firstAliasPosition(doc: Document, lineCounter: { linePos(offset: number
       return visit.BREAK;
     },
   });
-  return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
-}
-
-/** "/rules/0/name" → ["rules", "0", "name"] (JSON Pointer unescaping). */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return offset;
 }
 
 function startsWith(path: readonly string[], prefix: Path): boolean {

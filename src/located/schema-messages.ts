@@ -3,7 +3,7 @@
 // this module drops the bookkeeping, lets a file type explain or summarise its own shapes,
 // words the rest generically, and removes duplicates. Never a raw ajv dump.
 import type { ErrorObject } from 'ajv';
-import { pointerSegments, type Path } from './yaml-source.js';
+import { pointerSegments, readablePathOf, resolvePath, valueAt, type Path } from './json-pointer.js';
 
 /** One ajv error, with its path resolved against the data (list indexes as numbers). */
 export interface SchemaIssue {
@@ -26,6 +26,15 @@ export interface SchemaMessages {
   explain?(issue: SchemaIssue): string | null | undefined;
   /** One sentence replacing every issue at or under `path` (e.g. a wrongly nested tree). */
   summarise?(path: Path, data: unknown): string | undefined;
+}
+
+/**
+ * The same sentences for a file whose problems are not printed at a line (a plan, a snapshot):
+ * each names its place by path, as `unknown key "ruleId" in apps[0].steps[2].body`.
+ */
+export function schemaErrorLines(errors: readonly ErrorObject[], root: unknown): string[] {
+  const describe = (path: Path): string => (path.length === 0 ? 'the top level' : readablePathOf(path));
+  return [...new Set(translateSchemaErrors(errors, root, { describe }).map((problem) => problem.message))];
 }
 
 export interface TranslatedProblem {
@@ -103,10 +112,12 @@ function genericMessage(issue: SchemaIssue, error: ErrorObject, describe: (path:
     case 'required':
       return `missing "${String(p.missingProperty)}" in ${label}`;
     case 'additionalProperties':
-      return `unknown key "${String(p.additionalProperty)}" in ${label} (allowed: ${allowedKeys(error).join(', ')})`;
+      return `unknown key "${String(p.additionalProperty)}" in ${label}${allowedList(error)}`;
     case 'false schema':
     case 'not':
       return `"${String(issue.path.at(-1))}" is not allowed here`;
+    case 'const':
+      return `${label} must be ${JSON.stringify(p.allowedValue)}`;
     case 'minLength':
       return Number(p.limit) === 1 ? `${label} must not be empty` : `${label} must be at least ${String(p.limit)} characters long`;
     case 'minItems':
@@ -156,6 +167,12 @@ export function kindOf(data: unknown): string {
   return String(data);
 }
 
+/** " (allowed: a, b)" when the error carries its schema (ajv's `verbose`), else nothing. */
+function allowedList(error: ErrorObject): string {
+  const allowed = allowedKeys(error);
+  return allowed.length === 0 ? '' : ` (allowed: ${allowed.join(', ')})`;
+}
+
 /** The keys an object schema allows, without those it declares only to forbid them. */
 function allowedKeys(error: ErrorObject): string[] {
   const properties = (error.parentSchema?.properties ?? {}) as Record<string, unknown>;
@@ -169,28 +186,4 @@ function defaultDescribe(path: Path): string {
   if (last === undefined) return 'the top level';
   if (typeof last === 'number') return `item ${last + 1} of ${String(path.at(-2) ?? 'the list')}`;
   return last;
-}
-
-/** JSON Pointer segments → a path whose list indexes are numbers (decided by the data). */
-function resolvePath(segments: readonly string[], root: unknown): Path {
-  const path: (string | number)[] = [];
-  let node = root;
-  for (const segment of segments) {
-    const step = Array.isArray(node) ? Number(segment) : segment;
-    path.push(step);
-    node = childOf(node, step);
-  }
-  return path;
-}
-
-export function valueAt(root: unknown, path: Path): unknown {
-  let node = root;
-  for (const step of path) node = childOf(node, step);
-  return node;
-}
-
-function childOf(node: unknown, step: string | number): unknown {
-  if (Array.isArray(node) && typeof step === 'number') return node[step];
-  if (typeof node === 'object' && node !== null && typeof step === 'string') return (node as Record<string, unknown>)[step];
-  return undefined;
 }

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadYamlFile, parseYamlBytes, parseYamlText, MAX_ALIAS_COUNT } from '../../src/rules/yaml-source.js';
+import { loadYamlFile, parseYamlBytes, parseYamlText, MAX_ALIAS_COUNT } from '../../src/located/yaml-source.js';
 import { schemaValidator } from '../../src/rules/schemas.js';
-import { writeTree } from './tree.js';
+import { writeTree } from '../rules/tree.js';
 
 const file = 'x.yaml';
 const TEXT = ['top:', '  list:', '    - a', '    - { k: v }', '  empty:', 'other: 1', ''].join('\n');
