@@ -2,13 +2,14 @@
 // live, and which environment variable holds each app's token. Tokens never live in files.
 // `--config FILE` names it; otherwise botrules.yaml in the working directory if present;
 // otherwise one app "default" with its rules in ./rules (or --dir) and BOTRULES_TOKEN.
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UserError, ValidationError, type Problem } from '../errors.js';
 import { configFileMessages } from './config-messages.js';
 import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
 import { loadYamlFile, type YamlSource } from '../located/yaml-source.js';
+import { placement, placementMessage } from '../located/project-path.js';
 
 export type UnmanagedPolicy = 'keep' | 'pause' | 'fail';
 
@@ -64,6 +65,8 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
       'Change rulesDir in the config, or use --app NAME to work on one app.',
     ]);
   }
+  const where = placement(configPath, options.cwd);
+  if (where !== 'inside') throw new ValidationError([{ file, line: 1, col: 1, message: placementMessage(where, 'the config file') }]);
   const source = await loadYamlFile(configPath, { displayPath: file, validate: schemaValidator('config'), messages: configFileMessages });
   const problems = [...source.problems, ...(source.problems.length === 0 ? configChecks(source) : [])];
   if (problems.length > 0) throw new ValidationError(problems);
@@ -74,7 +77,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
 
 async function findConfigFile(cwd: string, explicit: string | undefined): Promise<string | undefined> {
   const candidate = resolve(cwd, explicit ?? CONFIG_FILE);
-  const found = await stat(candidate).then((s) => s.isFile(), () => false);
+  const found = await lstat(candidate).then((s) => s.isFile() || s.isSymbolicLink(), () => false);
   if (found) return candidate;
   if (explicit !== undefined) throw new UserError(`config file "${explicit}" does not exist`);
   return undefined;

@@ -1,14 +1,17 @@
 // Loads the rules directory of an app. The declared order (= priority) is the files sorted
 // by their path below the directory as plain text, then the rules in file order.
 // Subdirectories are walked; only *.yaml and *.yml files count; names starting with "." are
-// skipped; symbolic links to files are followed, to directories not (no cycles).
+// skipped; symbolic links to files are followed, to directories not (no cycles). A rule file
+// (or the directory) whose real path lies outside the project directory is a problem, and
+// is not read (src/located/project-path.ts).
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError, sortProblems, type Problem } from '../errors.js';
 import type { DeclaredRule } from './model.js';
 import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
-import { readRuleFile } from './rule-file.js';
+import { readRuleFile, type RuleFileResult } from './rule-file.js';
+import { placement, placementMessage } from '../located/project-path.js';
 import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
 
 export interface LoadedRules {
@@ -25,15 +28,24 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
   const absDir = resolve(options.cwd, dir);
   const shownDir = displayPath(options.cwd, absDir);
   await requireDirectory(absDir, shownDir);
+  const where = placement(absDir, options.cwd);
+  if (where !== 'inside') throw new UserError(`rules directory "${shownDir}" lies outside the project directory; botrules reads only files inside the directory it runs in`);
   const files = await ruleFilesBelow(absDir);
   // Joined to the directory's own display path: the same text as displayPath() of each file,
   // without resolving thousands of paths against the working directory.
   const shown = files.map((file) => (shownDir === '.' ? file.rel : `${shownDir}/${file.rel}`));
-  const results = files.map((file, i) => readRuleFile(file.abs, shown[i] ?? file.abs));
+  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, options.cwd));
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   const warnings = sortProblems(results.flatMap((r) => r.warnings));
   return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), warnings, files: shown };
+}
+
+/** Only a symbolic link can lead outside: the walk does not enter linked directories. */
+function readPlacedRuleFile(file: RuleFileEntry, shown: string, projectDir: string): RuleFileResult {
+  const where = file.link ? placement(file.abs, projectDir) : 'inside';
+  if (where === 'inside') return readRuleFile(file.abs, shown);
+  return { rules: [], identities: [], warnings: [], problems: [{ file: shown, line: 1, col: 1, message: placementMessage(where, 'the file') }] };
 }
 
 export interface LoadedApps {
@@ -75,9 +87,16 @@ export async function listRuleFiles(absDir: string): Promise<string[]> {
   return (await ruleFilesBelow(absDir)).map((file) => file.abs);
 }
 
+interface RuleFileEntry {
+  rel: string;
+  abs: string;
+  /** A symbolic link (to a file, or dangling). */
+  link: boolean;
+}
+
 /** The rule files below `absDir` in declared order: absolute, and relative with "/" separators. */
-async function ruleFilesBelow(absDir: string): Promise<{ rel: string; abs: string }[]> {
-  const found: { rel: string; abs: string }[] = [];
+async function ruleFilesBelow(absDir: string): Promise<RuleFileEntry[]> {
+  const found: RuleFileEntry[] = [];
   const walk = async (dir: string, relDir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
     for (const entry of entries) {
@@ -85,9 +104,10 @@ async function ruleFilesBelow(absDir: string): Promise<{ rel: string; abs: strin
       const abs = join(dir, entry.name);
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) await walk(abs, rel);
-      else if (isRuleFileName(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(abs))))) {
-        found.push({ rel, abs });
-      }
+      else if (!isRuleFileName(entry.name)) continue;
+      else if (entry.isFile()) found.push({ rel, abs, link: false });
+      // A link to a directory is skipped (no cycles); a dangling link is reported.
+      else if (entry.isSymbolicLink() && !(await isDirectory(abs))) found.push({ rel, abs, link: true });
     }
   };
   await walk(absDir, '');
@@ -99,9 +119,9 @@ function isRuleFileName(name: string): boolean {
   return lower.endsWith('.yaml') || lower.endsWith('.yml');
 }
 
-async function isFile(path: string): Promise<boolean> {
+async function isDirectory(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isFile();
+    return (await stat(path)).isDirectory();
   } catch {
     return false;
   }

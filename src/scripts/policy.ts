@@ -1,12 +1,13 @@
 // Loading `scripts-policy.yaml` (docs/behaviour.md, "Rule files", "Script inventory"): read and schema-checked like rule files,
 // so every problem is reported as FILE:LINE:COL.
 import type { ValidateFunction } from 'ajv';
-import { access } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { UserError, ValidationError, type Problem } from '../errors.js';
 import { validatePolicy } from '../generated/validators.js';
 import type { SchemaIssue, SchemaMessages } from '../located/schema-messages.js';
 import { loadYamlFile, type YamlSource } from '../located/yaml-source.js';
+import { placement, placementMessage } from '../located/project-path.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
 
 export const DEFAULT_POLICY_FILE = 'scripts-policy.yaml';
@@ -23,7 +24,7 @@ export async function findPolicy(option: string | undefined, cwd: string): Promi
   if (option !== undefined) return loadPolicy(resolve(cwd, option), cwd);
   const fallback = resolve(cwd, DEFAULT_POLICY_FILE);
   try {
-    await access(fallback);
+    await lstat(fallback);
   } catch {
     return undefined;
   }
@@ -33,6 +34,9 @@ export async function findPolicy(option: string | undefined, cwd: string): Promi
 /** Reads and checks a policy file; throws ValidationError listing every problem. */
 export async function loadPolicy(absPath: string, cwd: string): Promise<Policy> {
   const displayPath = relative(cwd, absPath) || absPath;
+  const where = placement(absPath, cwd);
+  const danglingLink = where === 'missing' && (await lstat(absPath).then((s) => s.isSymbolicLink(), () => false));
+  if (where === 'outside' || danglingLink) throw new ValidationError([{ file: displayPath, line: 1, col: 1, message: placementMessage(where === 'outside' ? 'outside' : 'missing', 'the policy file') }]);
   const source = await loadYamlFile(absPath, { displayPath, validate: policyValidator(), messages: POLICY_MESSAGES });
   if (source.value === undefined && source.problems.length === 1 && /does not exist/.test(source.problems[0]?.message ?? '')) {
     throw new UserError(`policy file ${displayPath} does not exist`);
