@@ -1,6 +1,6 @@
 // Input files stay inside the project: a rule, config or policy file is read only when its
 // real path (symbolic links resolved) lies inside the project directory, the working
-// directory botrules runs in (docs/security.md, "Files stay where they belong"). A pull
+// directory botrules runs in (docs/behaviour.md, "Files stay inside the project"). A pull
 // request could otherwise add `rules/x.yaml -> /home/runner/.ssh/id_rsa` and have the
 // validate job print parts of it in its problems.
 import { realpathSync } from 'node:fs';
