@@ -1,6 +1,6 @@
-// Input files stay inside the project: a rule, config or policy file is read only when its
-// real path (symbolic links resolved) lies inside the project directory, the working
-// directory botrules runs in (docs/behaviour.md, "Files stay inside the project"). A pull
+// Input files stay inside the project: a rule, config or policy file that is a symbolic link
+// is read only when its real path lies inside the project directory, the working directory
+// botrules runs in (docs/behaviour.md, "Files stay inside the project"). A pull
 // request could otherwise add `rules/x.yaml -> /home/runner/.ssh/id_rsa` and have the
 // validate job print parts of it in its problems.
 import { realpathSync } from 'node:fs';
@@ -24,7 +24,7 @@ export function placement(absPath: string, projectDir: string): Placement {
 export function placementMessage(where: Exclude<Placement, 'inside'>, what: string): string {
   return where === 'missing'
     ? `${what} is a symbolic link to a file that does not exist; fix or remove the link`
-    : `${what} lies outside the project directory (a symbolic link to elsewhere?); botrules reads only files inside the directory it runs in`;
+    : `${what} is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in`;
 }
 
 const realRoots = new Map<string, string>();

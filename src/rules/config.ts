@@ -2,6 +2,7 @@
 // live, and which environment variable holds each app's token. Tokens never live in files.
 // `--config FILE` names it; otherwise botrules.yaml in the working directory if present;
 // otherwise one app "default" with its rules in ./rules (or --dir) and BOTRULES_TOKEN.
+import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UserError, ValidationError, type Problem } from '../errors.js';
@@ -65,7 +66,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
       'Change rulesDir in the config, or use --app NAME to work on one app.',
     ]);
   }
-  const where = placement(configPath, options.cwd);
+  const where = isLink(configPath) ? placement(configPath, options.cwd) : 'inside';
   if (where !== 'inside') throw new ValidationError([{ file, line: 1, col: 1, message: placementMessage(where, 'the config file') }]);
   const source = await loadYamlFile(configPath, { displayPath: file, validate: schemaValidator('config'), messages: configFileMessages });
   const problems = [...source.problems, ...(source.problems.length === 0 ? configChecks(source) : [])];
@@ -81,6 +82,14 @@ async function findConfigFile(cwd: string, explicit: string | undefined): Promis
   if (found) return candidate;
   if (explicit !== undefined) throw new UserError(`config file "${explicit}" does not exist`);
   return undefined;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {

@@ -1,9 +1,10 @@
 // Loads the rules directory of an app. The declared order (= priority) is the files sorted
 // by their path below the directory as plain text, then the rules in file order.
 // Subdirectories are walked; only *.yaml and *.yml files count; names starting with "." are
-// skipped; symbolic links to files are followed, to directories not (no cycles). A rule file
-// (or the directory) whose real path lies outside the project directory is a problem, and
-// is not read (src/located/project-path.ts).
+// skipped; symbolic links to files are followed, to directories not (no cycles). A link that
+// leads outside the project directory (and, for a rule file, outside the rules directory) is
+// a problem, and is not read (docs/behaviour.md, "Files stay inside the project").
+import { lstatSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError, sortProblems, type Problem } from '../errors.js';
@@ -28,22 +29,27 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
   const absDir = resolve(options.cwd, dir);
   const shownDir = displayPath(options.cwd, absDir);
   await requireDirectory(absDir, shownDir);
-  const where = placement(absDir, options.cwd);
-  if (where !== 'inside') throw new UserError(`rules directory "${shownDir}" lies outside the project directory; botrules reads only files inside the directory it runs in`);
+  if (isLink(absDir) && placement(absDir, options.cwd) !== 'inside') {
+    throw new UserError(`rules directory "${shownDir}" is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in`);
+  }
   const files = await ruleFilesBelow(absDir);
   // Joined to the directory's own display path: the same text as displayPath() of each file,
   // without resolving thousands of paths against the working directory.
   const shown = files.map((file) => (shownDir === '.' ? file.rel : `${shownDir}/${file.rel}`));
-  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, options.cwd));
+  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir]));
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   const warnings = sortProblems(results.flatMap((r) => r.warnings));
   return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), warnings, files: shown };
 }
 
-/** Only a symbolic link can lead outside: the walk does not enter linked directories. */
-function readPlacedRuleFile(file: RuleFileEntry, shown: string, projectDir: string): RuleFileResult {
-  const where = file.link ? placement(file.abs, projectDir) : 'inside';
+/**
+ * Only a symbolic link can lead elsewhere (the walk does not enter linked directories); it
+ * must lead inside the project directory or the rules directory.
+ */
+function readPlacedRuleFile(file: RuleFileEntry, shown: string, allowed: readonly string[]): RuleFileResult {
+  const places = file.link ? allowed.map((dir) => placement(file.abs, dir)) : ['inside'];
+  const where = places.includes('inside') ? 'inside' : places.includes('outside') ? 'outside' : 'missing';
   if (where === 'inside') return readRuleFile(file.abs, shown);
   return { rules: [], identities: [], warnings: [], problems: [{ file: shown, line: 1, col: 1, message: placementMessage(where, 'the file') }] };
 }
@@ -117,6 +123,14 @@ async function ruleFilesBelow(absDir: string): Promise<RuleFileEntry[]> {
 function isRuleFileName(name: string): boolean {
   const lower = name.toLowerCase();
   return lower.endsWith('.yaml') || lower.endsWith('.yml');
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -34,9 +34,9 @@ export async function findPolicy(option: string | undefined, cwd: string): Promi
 /** Reads and checks a policy file; throws ValidationError listing every problem. */
 export async function loadPolicy(absPath: string, cwd: string): Promise<Policy> {
   const displayPath = relative(cwd, absPath) || absPath;
-  const where = placement(absPath, cwd);
-  const danglingLink = where === 'missing' && (await lstat(absPath).then((s) => s.isSymbolicLink(), () => false));
-  if (where === 'outside' || danglingLink) throw new ValidationError([{ file: displayPath, line: 1, col: 1, message: placementMessage(where === 'outside' ? 'outside' : 'missing', 'the policy file') }]);
+  const link = await lstat(absPath).then((s) => s.isSymbolicLink(), () => false);
+  const where = link ? placement(absPath, cwd) : 'inside';
+  if (where !== 'inside') throw new ValidationError([{ file: displayPath, line: 1, col: 1, message: placementMessage(where, 'the policy file') }]);
   const source = await loadYamlFile(absPath, { displayPath, validate: policyValidator(), messages: POLICY_MESSAGES });
   if (source.value === undefined && source.problems.length === 1 && /does not exist/.test(source.problems[0]?.message ?? '')) {
     throw new UserError(`policy file ${displayPath} does not exist`);

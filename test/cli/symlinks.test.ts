@@ -43,11 +43,11 @@ describe('symbolic links', () => {
     symlinkSync(outside, join(cwd, 'rules', 'z.yaml'));
     const result = await runCli(['validate'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('rules/z.yaml:1:1: the file lies outside the project directory');
+    expect(result.stderr).toContain('rules/z.yaml:1:1: the file is a symbolic link to outside the project directory');
     expect(result.stderr).not.toContain('do-not-print-me');
     const plan = await runCli(['plan'], { cwd });
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain('rules/z.yaml:1:1: the file lies outside the project directory');
+    expect(plan.stderr).toContain('rules/z.yaml:1:1: the file is a symbolic link to outside the project directory');
   });
 
   it('reports a dangling link as a problem naming it', async () => {
@@ -66,7 +66,7 @@ describe('symbolic links', () => {
     symlinkSync(outsideDir, join(cwd, 'linked'));
     const result = await runCli(['validate', '--dir', 'linked'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('error: rules directory "linked" lies outside the project directory');
+    expect(result.stderr).toContain('error: rules directory "linked" is a symbolic link to outside the project directory');
   });
 
   it('refuses a config file linked to outside the project, and a dangling one', async () => {
@@ -74,7 +74,7 @@ describe('symbolic links', () => {
     symlinkSync(outside, join(cwd, 'botrules.yaml'));
     const result = await runCli(['validate'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('botrules.yaml:1:1: the config file lies outside the project directory');
+    expect(result.stderr).toContain('botrules.yaml:1:1: the config file is a symbolic link to outside the project directory');
     expect(result.stderr).not.toContain('do-not-print-me');
     rmSync(join(cwd, 'botrules.yaml'));
     symlinkSync(join(cwd, 'gone.yaml'), join(cwd, 'botrules.yaml'));
@@ -88,7 +88,7 @@ describe('symbolic links', () => {
     symlinkSync(outside, join(cwd, 'policy.yaml'));
     await expect(loadPolicy(join(cwd, 'policy.yaml'), cwd)).rejects.toThrow(ValidationError);
     await expect(loadPolicy(join(cwd, 'policy.yaml'), cwd)).rejects.toMatchObject({
-      problems: [{ file: 'policy.yaml', line: 1, col: 1, message: expect.stringMatching(/^the policy file lies outside the project directory/) }],
+      problems: [{ file: 'policy.yaml', line: 1, col: 1, message: expect.stringMatching(/^the policy file is a symbolic link to outside the project directory/) }],
     });
     symlinkSync(join(cwd, 'gone.yaml'), join(cwd, 'dangling.yaml'));
     await expect(loadPolicy(join(cwd, 'dangling.yaml'), cwd)).rejects.toMatchObject({
