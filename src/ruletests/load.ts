@@ -11,7 +11,7 @@ import { validateTests } from '../generated/validators.js';
 import type { Action, SourceLocation } from '../rules/model.js';
 import { displayPath } from '../rules/display-path.js';
 import { listRuleFiles } from '../rules/load.js';
-import { loadYamlFile, type Path, type YamlSource } from '../rules/yaml-source.js';
+import { loadYamlFile, type Path, type YamlSource } from '../located/yaml-source.js';
 
 /** What a test file writes for "no rule decides this request". */
 export const NO_RULE = 'none';
