@@ -38,7 +38,7 @@ export async function refuseForeignYaml(files: readonly string[], shown: (file: 
     if (!(isMap(doc.contents) && isSeq(doc.contents.get('rules', true)))) foreign.push(file);
   }
   if (foreign.length === 0) return;
-  throw new UserError(`refusing --force: ${foreign.length} YAML file${foreign.length === 1 ? ' is' : 's are'} not botrules rule files:`, [
+  throw new UserError(`refusing --force: ${foreign.length === 1 ? '1 YAML file is not a botrules rule file' : `${foreign.length} YAML files are not botrules rule files`}:`, [
     ...foreign.map((file) => `  ${shown(file)}`),
     'import --force replaces only rule files; import into a directory of its own (--out DIR), or move these files away.',
   ]);

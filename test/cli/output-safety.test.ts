@@ -1,7 +1,7 @@
 // Output paths are checked before the first request, files are written whole and never through
 // a symbolic link, an empty rules directory needs --allow-empty, and import --force replaces only
 // rule files. Every failure is a user error naming the path and the reason.
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -107,7 +107,14 @@ describe('import writes only rule files', () => {
     await symlink(path.join(project.dir, 'outside.yaml'), path.join(target, '010-a.yaml'));
     const result = await run(['import', '--out', 'fresh']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('it is a symbolic link');
+    expect(result.stderr).toContain('refusing to overwrite 1 existing rule file:\n  fresh/010-a.yaml');
     expect(await readdir(project.dir)).not.toContain('outside.yaml');
+    // A dangling link is not a rule file: --force refuses rather than write through it.
+    const forced = await run(['import', '--out', 'fresh', '--force']);
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toContain('refusing --force: 1 YAML file is not a botrules rule file:\n  fresh/010-a.yaml');
+    expect(await readdir(project.dir)).not.toContain('outside.yaml');
+    expect((await lstat(path.join(target, '010-a.yaml'))).isSymbolicLink()).toBe(true);
+    expect(emu.emulator.log).toHaveLength(0);
   });
 });
