@@ -8,8 +8,9 @@ import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 import type { Rule } from '../../src/rules/model.js';
+import { CLI_BINARY } from '../helpers/binary.js';
 
-const BIN = path.resolve('bin/botrules.js');
+const BIN = CLI_BINARY;
 
 let emu: TestEmulator;
 let project: Project;

@@ -4,8 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CLI_BINARY } from '../helpers/binary.js';
 
-const BIN = path.resolve('bin/botrules.js');
+const BIN = CLI_BINARY;
 
 let project: string;
 

@@ -7,9 +7,7 @@ import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { checkWritable, writeFileAtomic } from '../../files/write.js';
 import { BLOCKED_ADVICE, Plan } from '../../plan/plan.js';
-import { planApps } from '../../apply/session.js';
-import { readSnapshotFile } from '../../live/file.js';
-import { snapshotSource } from '../../live/snapshot.js';
+import { planApps, type ConnectApp } from '../../apply/session.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -30,11 +28,10 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const out = typeof args.out === 'string' ? args.out : undefined;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
-  const live = typeof args.live === 'string' ? args.live : undefined;
-  const snapshot = live === undefined ? undefined : await readSnapshotFile(resolve(ctx.io.cwd, live), live);
+  const fromSnapshot = typeof args.live === 'string' ? await loadSnapshot(args.live, ctx) : undefined;
   // From a snapshot: the same planning, each app's live rules read from the file (no token, no request).
-  const planned = snapshot === undefined || live === undefined ? await planApps(args, ctx) : await planApps(args, ctx, snapshotSource(snapshot, live));
-  const plan = new Plan(planned.map((p) => p.plan), snapshot === undefined ? {} : { snapshot: { takenAt: snapshot.takenAt } });
+  const planned = await planApps(args, ctx, fromSnapshot?.source);
+  const plan = new Plan(planned.map((p) => p.plan), fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } });
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
   // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
@@ -52,3 +49,9 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   return 0;
 }
 
+/** Loaded only for --live, so a plan against the service never loads the snapshot reader. */
+async function loadSnapshot(file: string, ctx: CommandContext): Promise<{ takenAt: string; source: ConnectApp }> {
+  const [{ readSnapshotFile }, { snapshotSource }] = await Promise.all([import('../../live/file.js'), import('../../live/snapshot.js')]);
+  const snapshot = await readSnapshotFile(resolve(ctx.io.cwd, file), file);
+  return { takenAt: snapshot.takenAt, source: snapshotSource(snapshot, file) };
+}
