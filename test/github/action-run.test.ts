@@ -84,6 +84,21 @@ describe('the action step', () => {
     expect(readdirSync(run.cwd)).toEqual([]);
   });
 
+  it.each(['GITHUB_TOKEN', 'NODE_OPTIONS', 'PATH', 'BOTRULES_'])('refuses token-env %s: names start with BOTRULES_', (name) => {
+    const run = runActionStep({ inputs: { command: 'plan', 'token-env': name }, env: { BOTRULES_TOKEN: 't' } });
+    expect(run.status).toBe(1);
+    expect(run.argv).toBeUndefined();
+    expect(run.stdout).toContain("input 'token-env' must be an environment variable name starting with BOTRULES_");
+  });
+
+  it('runs live, and fails with a clear message when the commit has no bundled CLI', () => {
+    expect(runActionStep({ inputs: { command: 'live', args: '--out live.json' } }).argv).toEqual(['live', '--out', 'live.json']);
+    const run = runActionStep({ inputs: { command: 'validate' }, withoutBundle: true });
+    expect(run.status).toBe(1);
+    expect(run.argv).toBeUndefined();
+    expect(run.stdout).toContain('has no bundled CLI (dist-action/botrules.mjs): pin uses: to the commit of a release tag');
+  });
+
   it('leaves the token variables alone without token-env', () => {
     const run = runActionStep({ inputs: { command: 'validate' }, env: { BOTRULES_TOKEN: 't' } });
     expect(run.tokens).toEqual({ BOTRULES_TOKEN: 't' });
@@ -93,7 +108,7 @@ describe('the action step', () => {
     const run = runActionStep({ inputs: { command: 'destroy' } });
     expect(run.status).toBe(1);
     expect(run.argv).toBeUndefined();
-    expect(run.stdout).toContain("input 'command' must be one of validate, plan, apply, import, scripts-report, scripts-diff");
+    expect(run.stdout).toContain("input 'command' must be one of validate, plan, apply, live, import, scripts-report, scripts-diff");
   });
 
   it('refuses a non-Markdown format for plan', () => {

@@ -1,6 +1,7 @@
 // Runs the "Run botrules" step of action.yml the way the runner does (bash -eo pipefail, inputs
 // through env, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files), with a recording stand-in for the
-// CLI at <action path>/bin/botrules.js. What is under test is the action's shell: how it builds
+// CLI where the action expects its bundled CLI (<action path>/dist-action/botrules.mjs). What
+// is under test is the action's shell: how it builds
 // the command line, maps exit codes, and writes outputs and the summary.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { isMap } from './workflow-files.js';
  * is asked for, prints FAKE_STDOUT and exits with FAKE_EXIT.
  */
 const RECORDING_CLI = `
-const fs = require('node:fs');
+import fs from 'node:fs';
 const args = process.argv.slice(2);
 const tokens = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('BOTRULES_TOKEN')));
 fs.writeFileSync(process.env.FAKE_RECORD_FILE, JSON.stringify({ args, tokens }));
@@ -44,6 +45,8 @@ export interface StepRunOptions {
   cliStdout?: string;
   /** The calling step's env (e.g. BOTRULES_TOKEN from a secret). */
   env?: Record<string, string>;
+  /** Leave out the bundled CLI, as in a commit that is not a release. */
+  withoutBundle?: boolean;
 }
 
 export function runActionStep(options: StepRunOptions): StepRun {
@@ -53,8 +56,8 @@ export function runActionStep(options: StepRunOptions): StepRun {
 
   const root = mkdtempSync(path.join(tmpdir(), 'botrules-action-'));
   const actionPath = path.join(root, 'action');
-  mkdirSync(path.join(actionPath, 'bin'), { recursive: true });
-  writeFileSync(path.join(actionPath, 'bin', 'botrules.js'), RECORDING_CLI);
+  mkdirSync(path.join(actionPath, 'dist-action'), { recursive: true });
+  if (options.withoutBundle !== true) writeFileSync(path.join(actionPath, 'dist-action', 'botrules.mjs'), RECORDING_CLI);
   const cwd = path.join(root, 'workspace');
   const runnerTemp = path.join(root, 'runner-temp');
   mkdirSync(cwd);

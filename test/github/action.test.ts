@@ -57,7 +57,7 @@ describe('action.yml', () => {
       ['app', 'args', 'command', 'config', 'format', 'node-version', 'token-env', 'working-directory'].sort(),
     );
     expect(Object.keys(actionOutputs(action)).sort()).toEqual(['exitcode', 'has-changes', 'markdown-file', 'output-file', 'plan-file'].sort());
-    expect(mapAt(actionInputs(action), 'node-version').default).toBe('20');
+    expect(mapAt(actionInputs(action), 'node-version').default).toBe('24');
   });
 
   it('uses every input it declares and references no other', () => {
@@ -85,6 +85,7 @@ describe('action.yml', () => {
       validate: 'validate',
       plan: 'plan',
       apply: 'apply',
+      live: 'live',
       import: 'import',
       'scripts-report': 'scripts report',
       'scripts-diff': 'scripts diff',
@@ -103,15 +104,24 @@ describe('action.yml', () => {
   it('passes only documented flags to botrules', () => {
     const known = new Set([...Object.keys(GLOBAL_FLAGS), ...Object.values(COMMAND_SURFACE).flatMap((c) => Object.keys(c.flags))]);
     const flags = actionSteps(action).flatMap((step) => [...String(step.run ?? '').matchAll(/(?<![\w-])--([a-z][\w-]*)/g)].map((m) => m[1] ?? ''));
-    const npmFlags = ['no-audit', 'no-fund', 'version'];
-    expect(flags.filter((flag) => !known.has(flag) && !npmFlags.includes(flag))).toEqual([]);
+    expect(flags.filter((flag) => !known.has(flag))).toEqual([]);
+  });
+
+  it('installs nothing: no package manager and no script but the bundled CLI runs in any step', () => {
+    const scripts = actionSteps(action).map((step) => String(step.run ?? '')).join('\n');
+    expect(scripts).not.toMatch(/\b(npm|npx|yarn|pnpm|corepack)\b/);
+    const runs = [...scripts.matchAll(/^\s*node\s+(\S+)/gm)].map((m) => m[1]);
+    expect(runs).toEqual(['"$cli"']);
+    expect(scripts).toContain('cli="$ACTION_PATH/dist-action/botrules.mjs"');
+    const uses = actionSteps(action).map((step) => step.uses).filter((u) => u !== undefined);
+    expect(uses).toEqual([expect.stringMatching(/^actions\/setup-node@[0-9a-f]{40}$/)]);
   });
 });
 
 describe('botrules command lines in the workflows', () => {
-  it('are found: every example runs the action', () => {
+  it('are found: every example and CI runs the action (the release workflow only builds it)', () => {
     const files = new Set(actionUses.map((ref) => ref.file));
-    for (const file of workflows.map((w) => w.file)) expect({ file, runsTheAction: files.has(file) }).toEqual({ file, runsTheAction: true });
+    for (const file of workflows.map((w) => w.file).filter((f) => f !== '.github/workflows/release.yml')) expect({ file, runsTheAction: files.has(file) }).toEqual({ file, runsTheAction: true });
   });
 
   it('give the action only inputs it declares, and every input it requires', () => {

@@ -38,9 +38,11 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
       out: VALUE,
       format: { takesValue: true, values: ['text', 'json', 'markdown'] },
       'detailed-exitcode': SWITCH,
+      live: VALUE,
     },
     positionals: 0,
   },
+  live: { flags: { out: VALUE }, positionals: 0 },
   apply: {
     flags: {
       plan: VALUE,

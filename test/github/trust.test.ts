@@ -1,0 +1,218 @@
+// The trust model of the workflows (README, "Trust model"): which job may hold which token,
+// which events can reach it, and what the apply job checks before it applies. Each rule is
+// checked over every workflow of this repository and every example workflow.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { isMap, mapAt, readYamlFile, REPO_ROOT, scriptOf, workflowFiles, type YamlFile, type YamlMap } from './workflow-files.js';
+
+const WORKFLOWS = workflowFiles().map(readYamlFile);
+
+interface Job {
+  file: string;
+  id: string;
+  job: YamlMap;
+  /** The job's YAML as text, to look for expressions anywhere in it. */
+  text: string;
+}
+
+function jobsOf(yaml: YamlFile): Job[] {
+  return Object.entries(mapAt(yaml.data, 'jobs')).flatMap(([id, job]) => (isMap(job) ? [{ file: yaml.file, id, job, text: JSON.stringify(job) }] : []));
+}
+
+const JOBS = WORKFLOWS.flatMap(jobsOf);
+const label = (j: Job): string => `${j.file} ${j.id}`;
+
+function triggers(yaml: YamlFile): string[] {
+  const on = yaml.data.on;
+  if (typeof on === 'string') return [on];
+  if (Array.isArray(on)) return on.map(String);
+  return Object.keys(isMap(on) ? on : {});
+}
+
+function writeGrants(job: YamlMap): string[] {
+  return Object.entries(mapAt(job, 'permissions')).filter(([, level]) => level === 'write').map(([scope]) => scope);
+}
+
+/** The rules token: the secret named after an app's tokenEnv, or a BOTRULES_TOKEN* secret by name. */
+const RULES_TOKEN = /secrets\[matrix\.tokenEnv\]|secrets\.BOTRULES_TOKEN/;
+const DEFAULT_BRANCH_ONLY = 'github.ref_name == github.event.repository.default_branch';
+
+describe('permissions', () => {
+  it.each(WORKFLOWS.map((w) => w.file))('%s grants nothing at the top, and each job declares its own', (file) => {
+    const yaml = WORKFLOWS.find((w) => w.file === file) as YamlFile;
+    expect(yaml.data.permissions).toEqual({});
+    for (const job of jobsOf(yaml)) expect([label(job), isMap(job.job.permissions)]).toEqual([label(job), true]);
+  });
+
+  it('grants write access only where a job comments, files issues or releases', () => {
+    const grants = JOBS.flatMap((j) => writeGrants(j.job).map((scope) => `${label(j)}: ${scope}`));
+    expect(grants.sort()).toEqual([
+      '.github/workflows/release.yml release: contents',
+      'examples/github-workflows/drift.yml report: issues',
+      'examples/github-workflows/plan.yml comment: pull-requests',
+    ]);
+  });
+
+  it('never puts a secret or an environment in a job whose workflow token can write', () => {
+    const mixed = JOBS.filter((j) => writeGrants(j.job).length > 0 && (/\bsecrets\b/.test(j.text) || j.job.environment !== undefined));
+    expect(mixed.map(label)).toEqual([]);
+  });
+
+  it('gives every job a timeout', () => {
+    expect(JOBS.filter((j) => typeof j.job['timeout-minutes'] !== 'number').map(label)).toEqual([]);
+  });
+});
+
+describe('the rules token', () => {
+  const holders = JOBS.filter((j) => RULES_TOKEN.test(j.text));
+
+  it('is read by the apply and drift jobs only', () => {
+    expect(holders.map(label).sort()).toEqual(['examples/github-workflows/apply.yml apply', 'examples/github-workflows/drift.yml drift']);
+  });
+
+  it('lives only in the production environment, in jobs that run for the default branch only', () => {
+    for (const j of holders) {
+      expect([label(j), j.job.environment, String(j.job.if)]).toEqual([label(j), 'production', expect.stringContaining(DEFAULT_BRANCH_ONLY)]);
+    }
+  });
+
+  it('is never in a workflow a pull request can start', () => {
+    const files = WORKFLOWS.filter((w) => triggers(w).some((t) => t.startsWith('pull_request'))).map((w) => w.file);
+    expect(files).toEqual(expect.arrayContaining(['.github/workflows/ci.yml', 'examples/github-workflows/plan.yml']));
+    expect(holders.filter((j) => files.includes(j.file))).toEqual([]);
+  });
+});
+
+describe('jobs a pull request can run', () => {
+  const prWorkflows = WORKFLOWS.filter((w) => triggers(w).some((t) => t.startsWith('pull_request')));
+
+  it('never use pull_request_target (which would run with secrets)', () => {
+    expect(WORKFLOWS.filter((w) => triggers(w).includes('pull_request_target')).map((w) => w.file)).toEqual([]);
+  });
+
+  it('reference no secret at all and no environment', () => {
+    const offending = prWorkflows.flatMap(jobsOf).filter((j) => /\bsecrets\b/.test(j.text) || j.job.environment !== undefined);
+    expect(offending.map(label)).toEqual([]);
+    expect(prWorkflows.filter((w) => /\bsecrets\b/.test(JSON.stringify(w.data.env ?? {}))).map((w) => w.file)).toEqual([]);
+  });
+
+  it('plan against the newest live snapshot, with apps from the base branch', () => {
+    const plan = readYamlFile('examples/github-workflows/plan.yml');
+    const apps = mapAt(mapAt(plan.data, 'jobs'), 'apps');
+    const checkout = (apps.steps as YamlMap[]).find((s) => String(s.uses).startsWith('actions/checkout@')) as YamlMap;
+    expect(mapAt(checkout, 'with').ref).toBe('${{ github.event.pull_request.base.sha }}');
+    const steps = mapAt(mapAt(plan.data, 'jobs'), 'plan').steps as YamlMap[];
+    const planStep = steps.find((s) => s.id === 'plan') as YamlMap;
+    // Outside the checkout, so no file of the pull request can stand in for the snapshot.
+    expect(mapAt(planStep, 'with').args).toBe('--live ${{ runner.temp }}/snapshot/live.json');
+    const download = steps.find((s) => s.name === 'Download the newest live snapshot') as YamlMap;
+    expect(String(download.run)).toContain('--dir "$RUNNER_TEMP/snapshot"');
+    expect(mapAt(download, 'env').GH_TOKEN).toBe('${{ github.token }}');
+    expect(mapAt(mapAt(mapAt(plan.data, 'jobs'), 'plan'), 'permissions')).toEqual({ contents: 'read', actions: 'read' });
+  });
+});
+
+describe('the live snapshot', () => {
+  it('is refreshed by apply and drift under the name the pull-request plan looks for', () => {
+    const plan = readYamlFile('examples/github-workflows/plan.yml');
+    const name = String(mapAt(plan.data, 'env').SNAPSHOT_ARTIFACT);
+    for (const file of ['examples/github-workflows/apply.yml', 'examples/github-workflows/drift.yml']) {
+      const yaml = readYamlFile(file);
+      const uploads = jobsOf(yaml).flatMap((j) => (j.job.steps as YamlMap[]).filter((s) => String(s.uses).startsWith('actions/upload-artifact@')));
+      expect(uploads.map((s) => mapAt(s, 'with').name)).toContain(`${name}-\${{ matrix.app }}`);
+      expect(JSON.stringify(yaml.data)).toContain('"command":"live"');
+      expect(String(mapAt(plan.data, 'env').SNAPSHOT_WORKFLOWS)).toContain(`botrules-${path.basename(file)}`);
+    }
+  });
+});
+
+describe('own comments and issues', () => {
+  const scripts = WORKFLOWS.flatMap((w) => jobsOf(w).flatMap((j) => (j.job.steps as YamlMap[]).map((s) => scriptOf(s) ?? ''))).filter((s) => /listComments|listForRepo/.test(s));
+
+  it('are found by the exact bot login, never by "any bot"', () => {
+    expect(scripts).toHaveLength(2);
+    for (const script of scripts) {
+      expect(script).toContain("const BOT = 'github-actions[bot]';");
+      expect(script).toMatch(/\.user\?\.login === BOT/);
+      expect(script).not.toMatch(/type === 'Bot'/);
+    }
+  });
+
+  it('drift issues also by their label', () => {
+    const drift = scripts.find((s) => s.includes('listForRepo')) ?? '';
+    expect(drift).toMatch(/labels: LABEL, creator: BOT/);
+    expect(drift).toMatch(/issues\.create\(\{[^}]*labels: \[LABEL\]/);
+  });
+});
+
+describe('the apply job', () => {
+  const apply = readYamlFile('examples/github-workflows/apply.yml');
+  const job = mapAt(mapAt(apply.data, 'jobs'), 'apply');
+  const steps = job.steps as YamlMap[];
+  const tip = steps.find((s) => s.id === 'tip') as YamlMap;
+
+  it('runs only for the default branch, on push to it or by hand, one at a time per app', () => {
+    expect(triggers(apply).sort()).toEqual(['push', 'workflow_dispatch']);
+    expect(mapAt(mapAt(apply.data, 'on'), 'push').branches).toEqual(['main']);
+    expect(String(job.if)).toContain(DEFAULT_BRANCH_ONLY);
+    expect(mapAt(job, 'concurrency')['cancel-in-progress']).toBe(false);
+  });
+
+  it('applies, snapshots and uploads only when the commit is still the tip, with an explicit change limit', () => {
+    const after = steps.slice(steps.indexOf(tip) + 1);
+    expect(after.length).toBeGreaterThan(0);
+    for (const step of after) expect(String(step.if)).toContain("steps.tip.outputs.current == 'true'");
+    const applyStep = steps.find((s) => s.id === 'apply') as YamlMap;
+    expect(String(mapAt(applyStep, 'with').args)).toMatch(/--auto-approve --max-changes \S+/);
+  });
+
+  /** Runs the tip step's script with a stand-in `gh` that answers `tip` as the branch head. */
+  function runTip(sha: string, head: string): { status: number | null; outputs: string; stdout: string; ghArgs: string } {
+    const dir = mkdtempSync(path.join(tmpdir(), 'botrules-tip-'));
+    mkdirSync(path.join(dir, 'bin'));
+    writeFileSync(path.join(dir, 'bin', 'gh'), `#!/bin/sh\necho "$*" > "${dir}/gh-args"\necho "${head}"\n`);
+    chmodSync(path.join(dir, 'bin', 'gh'), 0o755);
+    writeFileSync(path.join(dir, 'output'), '');
+    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', String(tip.run)], {
+      encoding: 'utf8',
+      env: {
+        PATH: `${path.join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+        GITHUB_OUTPUT: path.join(dir, 'output'),
+        GITHUB_SHA: sha,
+        GITHUB_REPOSITORY: 'acme/rules',
+        DEFAULT_BRANCH: 'main',
+        GH_TOKEN: 'read-only',
+      },
+    });
+    return { status: result.status, outputs: readFileSync(path.join(dir, 'output'), 'utf8'), stdout: result.stdout, ghArgs: readFileSync(path.join(dir, 'gh-args'), 'utf8') };
+  }
+
+  it('the tip check lets the newest commit apply', () => {
+    const run = runTip('a'.repeat(40), 'a'.repeat(40));
+    expect(run).toMatchObject({ status: 0, outputs: 'current=true\n', stdout: '' });
+    expect(run.ghArgs.trim()).toBe('api repos/acme/rules/commits/main --jq .sha');
+  });
+
+  it('the tip check stops an older commit with a one-line note, and succeeds', () => {
+    const run = runTip('a'.repeat(40), 'b'.repeat(40));
+    expect(run).toMatchObject({ status: 0, outputs: 'current=false\n' });
+    expect(run.stdout.trim().split('\n')).toEqual([
+      `::notice title=botrules apply::${'a'.repeat(40)} is no longer the tip of main (${'b'.repeat(40)}): not applied, a newer run will apply.`,
+    ]);
+  });
+});
+
+describe('CI and updates', () => {
+  it('tests Node.js 20, 22 and 24', () => {
+    const ci = readYamlFile('.github/workflows/ci.yml');
+    expect(mapAt(mapAt(mapAt(mapAt(ci.data, 'jobs'), 'test'), 'strategy'), 'matrix').node).toEqual([20, 22, 24]);
+  });
+
+  it('keeps actions and npm packages current with Dependabot', () => {
+    const config = parse(readFileSync(path.join(REPO_ROOT, '.github/dependabot.yml'), 'utf8')) as { updates: { 'package-ecosystem': string }[] };
+    expect(config.updates.map((u) => u['package-ecosystem']).sort()).toEqual(['github-actions', 'npm']);
+  });
+});
