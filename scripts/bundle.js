@@ -1,7 +1,7 @@
 // `npm run bundle` (after `npm run build`): the whole CLI as one JavaScript file,
 // dist-action/botrules.mjs, made with esbuild from the built bin/botrules.js. The GitHub
 // action runs this file with plain `node`: no npm install, no lifecycle scripts and no
-// node_modules in any step that sees a token (docs/security.md, "The action").
+// node_modules in any step that sees a token (docs/security.md, "The action installs nothing").
 //
 // The bundle is not committed on the default branch (the sources change faster than anyone
 // would rebuild it); CI builds it and runs the CLI tests against it, and the release
@@ -14,7 +14,7 @@ const OUTPUT = process.argv[2] ?? 'dist-action/botrules.mjs';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /**
- * src/rules/yaml-source.ts loads the `yaml` package lazily through createRequire, a call a
+ * src/located/yaml-source.ts loads the `yaml` package lazily through createRequire, a call a
  * bundler cannot follow. In the bundle it becomes a static import of the same package, so the
  * bundle needs nothing at run time. If that code changes shape, this fails the build loudly
  * rather than producing a bundle that looks for node_modules.
@@ -22,7 +22,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const lazyYaml = {
   name: 'botrules-lazy-yaml',
   setup(bundler) {
-    bundler.onLoad({ filter: /[\\/]rules[\\/]yaml-source\.js$/ }, (args) => {
+    bundler.onLoad({ filter: /[\\/]located[\\/]yaml-source\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('createRequire')) return undefined;
       const call = /\brequireModule\('yaml'\)/g;
