@@ -89,9 +89,8 @@ function doubleClaimMessage(rule: DeclaredRule, earlier: DeclaredRule, live: Liv
 function blockedRule(rule: DeclaredRule): BlockedRule {
   return {
     name: rule.name,
-    reason:
-      `no live rule is named "${rule.name}" and the API cannot create rules: create it in the console ` +
-      'under that name, or run `botrules import` to write the live rules as files',
+    // What to do about it is the Plan's one sentence (BLOCKED_ADVICE), said once for all.
+    reason: 'no live rule has this name, and the API cannot create rules',
     source: { ...rule.source },
   };
 }

@@ -77,12 +77,12 @@ export class Plan {
     return `${rules} not exist live, and the API cannot create rules: the plan cannot be applied`;
   }
 
-  /** Every blocked rule as `app A: "Name" (file:line:col): reason`. */
+  /** Every blocked rule as `app A: "Name" (file:line:col)`. */
   blockedDetails(): string[] {
     return this.apps.flatMap((app) =>
       app.blocked.map((rule) => {
         const where = rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : '';
-        return `app ${app.app}: "${rule.name}"${where}: ${rule.reason}`;
+        return `app ${app.app}: "${rule.name}"${where}`;
       }),
     );
   }
@@ -91,7 +91,7 @@ export class Plan {
   raiseIfBlocked(): void {
     const sentence = this.blockedSentence();
     if (sentence === undefined) return;
-    throw new UserError(`${sentence}; nothing was sent`, this.blockedDetails());
+    throw new UserError(`${sentence}; nothing was sent`, [...this.blockedDetails(), BLOCKED_ADVICE]);
   }
 
   /**

@@ -159,7 +159,10 @@ describe('Plan', () => {
     expect(plan.canApply()).toBe(false);
     const error = thrown(() => plan.raiseIfBlocked());
     expect(error.message).toBe('1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied; nothing was sent');
-    expect(error.details).toEqual([expect.stringMatching(/^app default: "missing" \(rules\/10-main\.yaml:32:5\): .*botrules import/)]);
+    expect(error.details).toEqual([
+      'app default: "missing" (rules/10-main.yaml:32:5)',
+      'Create each in the console under the name shown, or run `botrules import` to write the live rules as files.',
+    ]);
     expect(new Plan([]).canApply()).toBe(true);
     expect(new Plan([]).hasChanges()).toBe(false);
   });

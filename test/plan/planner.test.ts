@@ -61,7 +61,7 @@ describe('matching', () => {
     expect(plan.blocked).toEqual([
       {
         name: 'brand new',
-        reason: expect.stringContaining('create it in the console under that name, or run `botrules import`'),
+        reason: 'no live rule has this name, and the API cannot create rules',
         source: { file: 'rules/10-main.yaml', line: 12, col: 5 },
       },
     ]);
