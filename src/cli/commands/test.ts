@@ -16,18 +16,20 @@ import { renderTestText, summary } from '../../render/tests/text.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { githubAnnotation } from '../report-error.js';
 import { safeText } from '../../render/sanitise.js';
+import { renderSarif } from '../../render/sarif/index.js';
+import { testSarif } from '../../render/sarif/models.js';
 
-export const TEST_FORMATS = ['text', 'junit'] as const;
+export const TEST_FORMATS = ['text', 'junit', 'sarif'] as const;
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
-    .usage('$0 test [--tests DIR] [--live FILE] [--format text|junit]\n\n' +
+    .usage('$0 test [--tests DIR] [--live FILE] [--format text|junit|sarif]\n\n' +
       'Check which rule decides each test request. Assumed semantics (docs/evaluation.md): active rules in priority ' +
       'order, paused rules skipped, the first match decides; a field the request lacks matches only ' +
       '$notExists, $ne, $notIn and $notEndsWith; header names ignore case, values compare as written.')
     .option('tests', { type: 'string', describe: 'Directory of test files (default: tests, beside the config file if there is one)' })
     .option('live', { type: 'string', describe: 'Evaluate against this live snapshot (botrules live --out) instead of the rule files' })
-    .option('format', { type: 'string', choices: TEST_FORMATS, default: 'text', describe: 'How to print the results (junit: JUnit XML)' })
+    .option('format', { type: 'string', choices: TEST_FORMATS, default: 'text', describe: 'How to print the results (junit: JUnit XML; sarif: SARIF 2.1.0 for code scanning)' })
     .option('ignore-case', { type: 'boolean', default: false, describe: 'Compare condition values ignoring case, for a service that does' })
     .example('$0 test', 'run every test in tests/ against the rule files')
     .example('$0 test --format junit > test-results.xml', 'a report for CI test viewers') as unknown as Argv<GlobalArgs>;
@@ -42,7 +44,10 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const loaded = await loadTests(testsDir, { cwd });
   const allApps = everyApp.apps.map((app) => app.name);
   const problems = [...loaded.problems, ...appProblems(loaded.tests, allApps)];
-  if (problems.length > 0) throw new ValidationError(problems);
+  if (problems.length > 0) {
+    if (args.format === 'sarif') renderSarif(testSarif(problems, []), ctx.io.stdout);
+    throw new ValidationError(problems);
+  }
 
   const apps = selected.apps.map((app) => app.name);
   const tests = loaded.tests.filter((test) => apps.includes(appOf(test, allApps)));
@@ -54,7 +59,10 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   });
 
   const against = typeof args.live === 'string' ? `the live snapshot ${JSON.stringify(args.live)}` : 'the rule files';
-  if (args.format === 'junit') {
+  if (args.format === 'sarif') {
+    renderSarif(testSarif([], results), ctx.io.stdout);
+    ctx.io.stderr.write(`${summary(results)}\n`);
+  } else if (args.format === 'junit') {
     const { renderTestJunit } = await import('../../render/tests/junit.js');
     renderTestJunit(results, ctx.io.stdout);
     ctx.io.stderr.write(`${summary(results)}\n`);

@@ -13,21 +13,35 @@ import { loadAllRules } from '../../rules/load.js';
 import { safeText, workflowCommandData, workflowCommandProperty } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { reportWarnings } from '../report-error.js';
+import { renderSarif } from '../../render/sarif/index.js';
+import { validateSarif, type ValidateFindings } from '../../render/sarif/models.js';
+
+export const VALIDATE_FORMATS = ['text', 'sarif'] as const;
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
-    .usage('$0 validate [--dir rules] [--config botrules.yaml] [--app NAME] [--strict]\n\nCheck every rule file (schema and semantics) and analyse the rule set (shadowed rules, duplicates, unsatisfiable groups, catch-alls); no network.')
-    .option('strict', { type: 'boolean', default: false, describe: 'Treat warnings (file warnings and analysis findings) as errors (exit 1)' }) as unknown as Argv<GlobalArgs>;
+    .usage('$0 validate [--dir rules] [--config botrules.yaml] [--app NAME] [--strict] [--format text|sarif]\n\nCheck every rule file (schema and semantics) and analyse the rule set (shadowed rules, duplicates, unsatisfiable groups, catch-alls); no network.')
+    .option('strict', { type: 'boolean', default: false, describe: 'Treat warnings (file warnings and analysis findings) as errors (exit 1)' })
+    .option('format', { type: 'string', choices: VALIDATE_FORMATS, default: 'text', describe: 'text, or sarif: SARIF 2.1.0 on stdout for code scanning (lines stay on stderr)' })
+    .example('$0 validate --format sarif > botrules.sarif', 'findings for GitHub code scanning') as unknown as Argv<GlobalArgs>;
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const cwd = ctx.io.cwd;
+  const strict = args.strict === true;
+  // SARIF goes to stdout, and only SARIF: the usual lines still go to stderr, and the exit
+  // code is the same as for text (docs/behaviour.md, "SARIF").
+  const sarif = args.format === 'sarif' ? (findings: ValidateFindings) => renderSarif(validateSarif(findings), ctx.io.stdout) : undefined;
   const config = await loadProjectConfig({ cwd, ...pick(args) });
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
   const { byApp, problems, warnings: fileWarnings } = await loadAllRules(config, { cwd, allowEmpty: args.allowEmpty === true });
-  if (args.strict === true && fileWarnings.length > 0) throw new ValidationError([...problems, ...fileWarnings.map((w) => ({ ...w, message: `warning: ${w.message}` }))]);
+  if (problems.length > 0 || (strict && fileWarnings.length > 0)) {
+    sarif?.({ problems, fileWarnings, findings: [], strict });
+    if (strict && fileWarnings.length > 0) throw new ValidationError([...problems, ...fileWarnings.map((w) => ({ ...w, message: `warning: ${w.message}` }))]);
+    reportWarnings(fileWarnings, ctx.io);
+    throw new ValidationError(problems);
+  }
   reportWarnings(fileWarnings, ctx.io);
-  if (problems.length > 0) throw new ValidationError(problems);
 
   let files = 0;
   let rules = 0;
@@ -40,15 +54,16 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     for (const finding of analyseRules(loaded.rules)) findings.set(JSON.stringify([finding.file, finding.line, finding.check, finding.message]), finding);
   }
   const shown = silenced([...findings.values()], (file) => readText(resolve(cwd, file)));
+  sarif?.({ problems: [], fileWarnings, findings: shown, strict });
   const warnings = shown.filter((finding) => finding.severity === 'warning');
-  if (args.strict === true && warnings.length > 0) {
+  if (strict && warnings.length > 0) {
     throw new ValidationError(warnings.map((w) => ({ file: w.file, line: w.line, col: w.col, message: `${w.message} [${w.check}]` })));
   }
   reportFindings(shown, ctx);
   const apps = byApp.size > 1 ? `${byApp.size} apps, ` : '';
   const warningCount = fileWarnings.length + warnings.length;
   const warned = warningCount > 0 ? ` (${plural(warningCount, 'warning')})` : '';
-  ctx.io.stdout.write(`${apps}${plural(files, 'file')}, ${plural(rules, 'rule')}: valid${warned}\n`);
+  (sarif === undefined ? ctx.io.stdout : ctx.io.stderr).write(`${apps}${plural(files, 'file')}, ${plural(rules, 'rule')}: valid${warned}\n`);
   return 0;
 }
 

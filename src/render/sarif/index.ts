@@ -1,0 +1,75 @@
+// SARIF 2.1.0 (`validate --format sarif`, `test --format sarif`): the format GitHub code
+// scanning reads, so findings show on the pull request's diff (docs/behaviour.md, "SARIF").
+// One run, one result per finding, each located by the file's path relative to the working
+// directory and a 1-based line and column. Text stays exact data: JSON escaping covers control
+// characters, and safeJson writes the characters that still reorder a line as \u escapes.
+import { VERSION } from '../../version.js';
+import type { Sink } from '../contract.js';
+import { safeJson } from '../sanitise.js';
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+/** A kind of finding: its stable id (what a file silences) and what it means. */
+export interface SarifRule {
+  id: string;
+  description: string;
+}
+
+export interface SarifFinding {
+  ruleId: string;
+  level: 'error' | 'warning' | 'note';
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+}
+
+export interface SarifModel {
+  /** Every kind of finding the command can report, found or not (code scanning lists them). */
+  rules: readonly SarifRule[];
+  results: readonly SarifFinding[];
+}
+
+export function renderSarif(model: SarifModel, out: Sink): void {
+  out.write(`${safeJson(JSON.stringify(sarifLog(model), null, 2))}\n`);
+}
+
+export function sarifLog(model: SarifModel): object {
+  const index = new Map(model.rules.map((rule, position) => [rule.id, position]));
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'botrules',
+            version: VERSION,
+            semanticVersion: VERSION,
+            rules: model.rules.map((rule) => ({ id: rule.id, shortDescription: { text: rule.description } })),
+          },
+        },
+        columnKind: 'utf16CodeUnits',
+        results: model.results.map((finding) => ({
+          ruleId: finding.ruleId,
+          ...(index.has(finding.ruleId) ? { ruleIndex: index.get(finding.ruleId) } : {}),
+          level: finding.level,
+          message: { text: finding.message },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: fileUri(finding.file) },
+                region: { startLine: Math.max(1, finding.line), startColumn: Math.max(1, finding.col) },
+              },
+            },
+          ],
+        })),
+      },
+    ],
+  };
+}
+
+/** A relative path as a relative URI reference: forward slashes, each segment percent-encoded. */
+export function fileUri(file: string): string {
+  return file.split(/[\\/]/).map((segment) => encodeURIComponent(segment)).join('/');
+}
