@@ -5,7 +5,7 @@
 import { UserError } from '../errors.js';
 import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './plan-json.js';
 import { excessOf, type MaxChanges } from './safety.js';
-import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep } from './types.js';
+import { positionChange, RULE_FIELDS, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
 export type { MaxChanges } from './safety.js';
@@ -35,17 +35,24 @@ export const BLOCKED_ADVICE = 'Create each in the console under the name shown, 
 export interface PlanOptions {
   /** Set when the plan was computed from a live snapshot (`plan --live`): it can never be applied. */
   snapshot?: PlanSnapshot;
+  /**
+   * How the plan changes the outcome of the project's test requests. A review aid for text
+   * and Markdown: saved plans do not carry it (apply does not depend on it).
+   */
+  behaviour?: BehaviourReport;
 }
 
 export class Plan {
   readonly apps: readonly AppPlan[];
   readonly summary: PlanSummary;
   readonly snapshot?: PlanSnapshot;
+  readonly behaviour?: BehaviourReport;
 
   constructor(apps: readonly AppPlan[], options: PlanOptions = {}) {
     this.apps = apps.map((app) => ({ ...app, steps: inExecutionOrder(app.steps) }));
     this.summary = summarise(this.apps);
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
+    if (options.behaviour !== undefined) this.behaviour = options.behaviour;
   }
 
   /** Parsed JSON of a saved plan → Plan. Throws UserError naming `source` when it is not a valid plan. */

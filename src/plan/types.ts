@@ -117,3 +117,26 @@ export function positionChange(step: PlanStep): PositionChange | undefined {
 export function fieldChanges(step: PlanStep): FieldChange[] {
   return (step.changes as readonly Change[]).filter((change): change is FieldChange => change.field !== 'priority');
 }
+
+/** Which rule decides a named test request, and with which actions; `rule` undefined: none. */
+export interface Outcome {
+  rule: string | undefined;
+  actions: string[];
+}
+
+/** A test request whose outcome the plan changes (docs/evaluation.md, "Behaviour diff"). */
+export interface BehaviourChange {
+  app: string;
+  test: string;
+  source: SourceLocation;
+  /** Under the live rules as listed. */
+  before: Outcome;
+  /** Under the rules as they will be once the plan is applied. */
+  after: Outcome;
+}
+
+/** The tests that were evaluated for the plan, and those whose outcome it changes. */
+export interface BehaviourReport {
+  tests: number;
+  changes: BehaviourChange[];
+}

@@ -3,7 +3,7 @@
 // time) and then for what a schema cannot say (unique names, addresses). Every problem is
 // located as FILE:LINE:COL, like a rule file's.
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { UserError, sortProblems, type Problem } from '../errors.js';
 import type { TestRequest } from '../evaluate/index.js';
@@ -37,6 +37,11 @@ interface WrittenTest {
   app?: string;
   request: TestRequest;
   expect: { rule: string; actions?: Action[] };
+}
+
+/** `tests` in the project directory: beside the config file, else the working directory. */
+export function defaultTestsDir(configFile: string | undefined, cwd: string): string {
+  return configFile === undefined ? 'tests' : resolve(cwd, dirname(configFile), 'tests');
 }
 
 export async function loadTests(dir: string, options: { cwd: string }): Promise<LoadedTests> {

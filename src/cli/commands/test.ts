@@ -1,7 +1,7 @@
 // `botrules test [--tests DIR] [--live FILE] [--format text|junit] [--ignore-case]`: every
 // test request evaluated against the declared rules (or a live snapshot) under the semantics
 // the tool assumes (docs/evaluation.md); exit 0 when every expectation holds, 1 otherwise.
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ValidationError } from '../../errors.js';
 import { readSnapshotFile } from '../../live/file.js';
@@ -10,7 +10,7 @@ import { inPriorityOrder } from '../../plan/fingerprint.js';
 import { loadProjectConfig, type ProjectConfig } from '../../rules/config.js';
 import { loadRules } from '../../rules/load.js';
 import type { Rule } from '../../rules/model.js';
-import { loadTests } from '../../ruletests/load.js';
+import { defaultTestsDir, loadTests } from '../../ruletests/load.js';
 import { appOf, appProblems, runTest, type TestResult } from '../../ruletests/run.js';
 import { renderTestText, summary } from '../../render/tests/text.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -40,7 +40,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const project = { cwd, config: args.config, dir: args.dir };
   const everyApp = await loadProjectConfig(project);
   const selected = args.app === undefined ? everyApp : await loadProjectConfig({ ...project, app: args.app });
-  const testsDir = typeof args.tests === 'string' ? args.tests : defaultTestsDir(everyApp, cwd);
+  const testsDir = typeof args.tests === 'string' ? args.tests : defaultTestsDir(everyApp.file, cwd);
   const loaded = await loadTests(testsDir, { cwd });
   const allApps = everyApp.apps.map((app) => app.name);
   const problems = [...loaded.problems, ...appProblems(loaded.tests, allApps)];
@@ -71,11 +71,6 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   }
   if (ctx.env('GITHUB_ACTIONS') === 'true') annotate(results, ctx);
   return results.every((result) => result.passed) ? 0 : 1;
-}
-
-/** `tests` in the project directory: beside the config file, else the working directory. */
-function defaultTestsDir(config: ProjectConfig, cwd: string): string {
-  return config.file === undefined ? 'tests' : resolve(cwd, dirname(config.file), 'tests');
 }
 
 /** Each selected app's rules in priority order, from the rule files or from a snapshot. */

@@ -1,7 +1,7 @@
 // Words shared by the text and markdown renderers, all derived from a step's kind and
 // changes. Positions are printed as the console shows them, 1 to the number of rules
 // (docs/service-api.md: API priority = console position − 1).
-import { fieldChanges, isMove, positionChange, type PlanStep } from '../../plan/types.js';
+import { fieldChanges, isMove, positionChange, type BehaviourChange, type BehaviourReport, type Outcome, type PlanStep } from '../../plan/types.js';
 import type { Plan, PlanSummary } from '../../plan/plan.js';
 
 export const NO_CHANGES = 'No changes. Live rules match the rule files.';
@@ -54,4 +54,24 @@ export function counted(count: number, singular: string, plural: string): string
 export function snapshotNote(plan: Plan): string | undefined {
   if (plan.snapshot === undefined) return undefined;
   return `Planned against the live rules as they were at ${plan.snapshot.takenAt} (live snapshot), not as they are now.`;
+}
+
+/** `no rule` or `"Challenge scrapers" (blockWithChallenge)`; the caller makes it safe for its format. */
+export function outcomeText(outcome: Outcome): string {
+  if (outcome.rule === undefined) return 'no rule';
+  return `"${outcome.rule}" (${outcome.actions.join(', ')})`;
+}
+
+/** One behaviour change as a sentence: `"login": live → no rule; declared → "Challenge" (…)`. */
+export function behaviourLine(change: BehaviourChange, showApp: boolean): string {
+  const where = `${change.source.file}:${change.source.line}:${change.source.col}`;
+  const app = showApp ? `${change.app}: ` : '';
+  return `${app}"${change.test}" (${where}): live → ${outcomeText(change.before)}; declared → ${outcomeText(change.after)}`;
+}
+
+/** The heading of the behaviour section, or the one line that says nothing changes. */
+export function behaviourHeading(report: BehaviourReport): string {
+  const tests = counted(report.tests, 'test request', 'test requests');
+  if (report.changes.length === 0) return `Behaviour: the plan changes the outcome of none of the ${tests}.`;
+  return `Behaviour changes: the plan changes the outcome of ${report.changes.length} of the ${tests}:`;
 }

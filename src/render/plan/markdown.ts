@@ -4,7 +4,7 @@
 // left out (the table and that note always fit).
 import { countSteps, type Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
+import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
 import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../markdown.js';
 import { safeText } from '../sanitise.js';
@@ -34,12 +34,24 @@ export function markdownPlan(plan: Plan, limit: number): string {
     for (const { app, rule } of blocked) doc.add(`> - ${blockedItem(app, rule, plan.apps.length > 1)}\n`, 'blocked');
     doc.add('\n', 'blocked');
   }
+  const behaviour = behaviourSection(plan);
+  if (behaviour !== undefined) doc.add(behaviour, 'behaviour');
   for (const app of plan.apps) {
     for (const step of app.steps) doc.add(stepSection(app, step, plan.apps.length > 1), 'step');
   }
   if (plan.apps.some((app) => hasMoves(app.steps))) doc.add(`${POSITIONS_NOTE}\n\n`, 'note');
   // The summary again last, where a long plan ends; the reserve keeps room for it.
   return `${doc.finish(blocked.length, plan.summary.patches)}\n**${summaryLine(plan.summary)}**\n`;
+}
+
+/** What the plan does to named test traffic, before the PATCHes (only when the project has tests). */
+function behaviourSection(plan: Plan): string | undefined {
+  const report = plan.behaviour;
+  if (report === undefined || report.tests === 0) return undefined;
+  const heading = markdownText(behaviourHeading(report));
+  if (report.changes.length === 0) return `_${heading}_\n\n`;
+  const items = report.changes.map((change) => `- ${markdownText(behaviourLine(change, plan.apps.length > 1))}`);
+  return `**${heading}**\n\n${items.join('\n')}\n\n`;
 }
 
 function summaryTable(apps: readonly AppPlan[]): string[] {
@@ -73,13 +85,13 @@ function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
   return details(title, `${fence}diff\n${body}\n${fence}`);
 }
 
-type SectionKind = 'blocked' | 'step' | 'note';
+type SectionKind = 'blocked' | 'behaviour' | 'step' | 'note';
 
 /** Appends sections while they fit within `budget`; counts what it had to leave out. */
 class BoundedDocument {
   private readonly parts: string[];
   private length: number;
-  private readonly left = { blocked: 0, step: 0, note: 0 };
+  private readonly left = { blocked: 0, behaviour: 0, step: 0, note: 0 };
 
   constructor(
     head: string,
@@ -90,6 +102,8 @@ class BoundedDocument {
   }
 
   add(section: string, kind: SectionKind): void {
+    // Once a rule change or blocked rule is left out, so is everything after it; a behaviour
+    // section too long to fit is left out alone, so the PATCHes still show.
     const full = this.left.blocked + this.left.step > 0;
     if (full || this.length + section.length > this.budget) {
       this.left[kind] += 1;
@@ -100,10 +114,11 @@ class BoundedDocument {
   }
 
   finish(blockedTotal: number, stepTotal: number): string {
-    if (this.left.blocked + this.left.step === 0) return this.parts.join('');
+    if (this.left.blocked + this.left.behaviour + this.left.step === 0) return this.parts.join('');
     const missing: string[] = [];
     if (this.left.step > 0) missing.push(`${this.left.step} of ${stepTotal} rule changes`);
     if (this.left.blocked > 0) missing.push(`${this.left.blocked} of ${blockedTotal} blocked rules`);
+    if (this.left.behaviour > 0) missing.push('the behaviour changes of the test requests');
     const note =
       `\n> [!NOTE]\n> This plan is truncated: ${missing.join(' and ')} are not shown, to stay within ` +
       `GitHub's limit of ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters per comment. ` +

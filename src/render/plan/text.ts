@@ -4,7 +4,7 @@
 // Names, ids, file names and values are untrusted: each goes through safeText before colour.
 import type { Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, counted, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
+import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, counted, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
 import { safeText } from '../sanitise.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
@@ -31,10 +31,20 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
     if (showAppNames) out.write(`${c.bold(`App ${safeText(app.app)}`)}\n`);
     writeApp(app, out, c);
   }
+  writeBehaviour(plan, out, c);
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) out.write(`\n${c.red('!')} ${safeText(blocked)}.\n  ${BLOCKED_ADVICE}\n`);
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);
   out.write(`\n${summary}\n`);
+}
+
+/** Test requests whose outcome the plan changes (only when the project has tests). */
+function writeBehaviour(plan: Plan, out: TextSink, c: Colors): void {
+  const report = plan.behaviour;
+  if (report === undefined || report.tests === 0) return;
+  const heading = safeText(behaviourHeading(report));
+  out.write(`\n${report.changes.length === 0 ? c.dim(heading) : c.bold(heading)}\n`);
+  for (const change of report.changes) out.write(`    ${c.magenta('≠')} ${safeText(behaviourLine(change, plan.apps.length > 1))}\n`);
 }
 
 function writeApp(app: AppPlan, out: TextSink, c: Colors): void {

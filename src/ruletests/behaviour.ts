@@ -1,0 +1,48 @@
+// The behaviour diff of a plan (docs/evaluation.md, "Behaviour diff"): each test request is
+// decided under the live rules and under the rules as they will be once the plan's steps
+// have run, and every test whose deciding rule or actions differ is reported. Pure: the
+// caller passes the tests, each app's live rules and its steps.
+import { decide, type EvaluationOptions } from '../evaluate/index.js';
+import { inPriorityOrder } from '../plan/fingerprint.js';
+import { simulateSteps } from '../plan/simulate.js';
+import type { BehaviourChange, BehaviourReport, Outcome, PlanStep } from '../plan/types.js';
+import type { LiveRule } from '../rules/model.js';
+import type { RuleTest } from './load.js';
+import { appOf } from './run.js';
+
+export interface AppBeforeAfter {
+  app: string;
+  live: readonly LiveRule[];
+  steps: readonly PlanStep[];
+}
+
+/**
+ * `tests` of every app of the project (`allApps` resolves a test without `app:`); only tests
+ * of the planned `apps` are evaluated.
+ */
+export function behaviourReport(tests: readonly RuleTest[], allApps: readonly string[], apps: readonly AppBeforeAfter[], options: EvaluationOptions = {}): BehaviourReport {
+  let evaluated = 0;
+  const changes: BehaviourChange[] = [];
+  for (const planned of apps) {
+    const own = tests.filter((test) => appOf(test, allApps) === planned.app);
+    if (own.length === 0) continue;
+    evaluated += own.length;
+    const before = inPriorityOrder(planned.live);
+    const after = planned.steps.length === 0 ? before : simulateSteps(planned.live, planned.steps);
+    for (const test of own) {
+      const was = outcome(before, test, options);
+      const will = outcome(after, test, options);
+      if (!sameOutcome(was, will)) changes.push({ app: planned.app, test: test.name, source: test.source, before: was, after: will });
+    }
+  }
+  return { tests: evaluated, changes };
+}
+
+function outcome(rules: readonly LiveRule[], test: RuleTest, options: EvaluationOptions): Outcome {
+  const decision = decide(rules, test.request, options);
+  return { rule: decision.rule?.name, actions: decision.actions };
+}
+
+function sameOutcome(a: Outcome, b: Outcome): boolean {
+  return a.rule === b.rule && a.actions.length === b.actions.length && a.actions.every((action, index) => action === b.actions[index]);
+}
