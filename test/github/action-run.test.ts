@@ -45,6 +45,19 @@ describe('the action step', () => {
     expect(run.summary).toContain('## 1 new script');
   });
 
+  it('runs validate and test with SARIF output and gives its path as sarif-file, failing on exit code 1', () => {
+    const sarif = '{"version":"2.1.0","runs":[]}\n';
+    const validate = runActionStep({ inputs: { command: 'validate', format: 'sarif' }, cliExitCode: 1, cliStdout: sarif });
+    expect(validate.status).toBe(1);
+    expect(validate.argv).toEqual(['validate', '--format', 'sarif']);
+    expect(readFileSync(validate.outputs['sarif-file'] ?? '', 'utf8')).toBe(sarif);
+    expect(validate.summary).toBe('');
+    const test = runActionStep({ inputs: { command: 'test', args: '--tests checks' }, cliStdout: '3 tests: 3 passed, 0 failed\n' });
+    expect(test.status).toBe(0);
+    expect(test.argv).toEqual(['test', '--tests', 'checks']);
+    expect(test.outputs['sarif-file']).toBeUndefined();
+  });
+
   it('adds --config and --app, and keeps non-Markdown output out of the summary', () => {
     const run = runActionStep({
       inputs: { command: 'scripts-report', config: 'ops/botrules.yaml', app: 'blog', format: 'json', args: '--app-id A B --tld x.example' },
@@ -108,7 +121,7 @@ describe('the action step', () => {
     const run = runActionStep({ inputs: { command: 'destroy' } });
     expect(run.status).toBe(1);
     expect(run.argv).toBeUndefined();
-    expect(run.stdout).toContain("input 'command' must be one of validate, plan, apply, live, import, scripts-report, scripts-diff");
+    expect(run.stdout).toContain("input 'command' must be one of validate, test, plan, apply, live, import, scripts-report, scripts-diff");
   });
 
   it('refuses a non-Markdown format for plan', () => {

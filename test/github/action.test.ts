@@ -56,7 +56,7 @@ describe('action.yml', () => {
     expect(Object.keys(actionInputs(action)).sort()).toEqual(
       ['app', 'args', 'command', 'config', 'format', 'node-version', 'token-env', 'working-directory'].sort(),
     );
-    expect(Object.keys(actionOutputs(action)).sort()).toEqual(['exitcode', 'has-changes', 'markdown-file', 'output-file', 'plan-file'].sort());
+    expect(Object.keys(actionOutputs(action)).sort()).toEqual(['exitcode', 'has-changes', 'markdown-file', 'output-file', 'plan-file', 'sarif-file'].sort());
     expect(mapAt(actionInputs(action), 'node-version').default).toBe('24');
   });
 
@@ -83,6 +83,7 @@ describe('action.yml', () => {
     const mapping = actionCommandMapping(action);
     expect(Object.fromEntries(mapping)).toEqual({
       validate: 'validate',
+      test: 'test',
       plan: 'plan',
       apply: 'apply',
       live: 'live',

@@ -29,16 +29,28 @@ export const GLOBAL_FLAGS: Readonly<Record<string, FlagSpec>> = {
   'no-color': SWITCH,
   verbose: SWITCH,
   help: SWITCH,
+  'allow-empty': SWITCH,
+  timeout: VALUE,
 };
 
 export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
-  validate: { flags: {}, positionals: 0 },
+  validate: { flags: { strict: SWITCH, format: { takesValue: true, values: ['text', 'sarif'] } }, positionals: 0 },
+  test: {
+    flags: {
+      tests: VALUE,
+      live: VALUE,
+      format: { takesValue: true, values: ['text', 'junit', 'sarif'] },
+      'ignore-case': SWITCH,
+    },
+    positionals: 0,
+  },
   plan: {
     flags: {
       out: VALUE,
       format: { takesValue: true, values: ['text', 'json', 'markdown'] },
       'detailed-exitcode': SWITCH,
       live: VALUE,
+      tests: VALUE,
     },
     positionals: 0,
   },

@@ -47,12 +47,13 @@ describe('permissions', () => {
     for (const job of jobsOf(yaml)) expect([label(job), isMap(job.job.permissions)]).toEqual([label(job), true]);
   });
 
-  it('grants write access only where a job comments, files issues or releases', () => {
+  it('grants write access only where a job comments, files issues, uploads code-scanning findings or releases', () => {
     const grants = JOBS.flatMap((j) => writeGrants(j.job).map((scope) => `${label(j)}: ${scope}`));
     expect(grants.sort()).toEqual([
       '.github/workflows/release.yml release: contents',
       'examples/github-workflows/drift.yml report: issues',
       'examples/github-workflows/plan.yml comment: pull-requests',
+      'examples/github-workflows/plan.yml validate: security-events',
     ]);
   });
 

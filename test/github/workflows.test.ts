@@ -27,6 +27,7 @@ const PINNED_ACTIONS: Readonly<Record<string, { sha: string; version: string }>>
   'actions/upload-artifact': { sha: 'bbbca2ddaa5d8feaa63e36b76fdaad77386f024f', version: 'v7.0.0' },
   'actions/download-artifact': { sha: '3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c', version: 'v8.0.1' },
   'actions/github-script': { sha: 'ed597411d8f924073f98dfc5c65a23a2325f34cd', version: 'v8.0.0' },
+  'github/codeql-action/upload-sarif': { sha: '8aad20d150bbac5944a9f9d289da16a4b0d87c1e', version: 'v4.36.2' },
 };
 
 const WORKFLOWS = workflowFiles();
