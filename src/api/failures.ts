@@ -3,7 +3,7 @@
 // the cause is a fresh Error carrying only the code and message.
 import { HTTPError, RequestError } from 'got';
 import { RemoteError, UserError } from '../errors.js';
-import type { ApiRequest } from './http.js';
+import type { ApiRequest } from './types.js';
 import { shortenRedacted, type Redactor } from './redact.js';
 import { RETRY_STATUS_CODES } from './retry.js';
 

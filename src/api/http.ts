@@ -8,7 +8,9 @@ import { VERSION } from '../version.js';
 import { describeFailure, extractServerMessage, type FailureContext } from './failures.js';
 import { createRedactor } from './redact.js';
 import { gotRetryOptions } from './retry.js';
-import { DEFAULT_RETRY_POLICY, type HostOptions } from './types.js';
+import { DEFAULT_RETRY_POLICY, type ApiRequest, type HostOptions } from './types.js';
+
+export type { ApiRequest } from './types.js';
 
 /**
  * Per attempt: connecting, the TLS handshake, sending and reading the whole answer. With the
@@ -22,18 +24,6 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  * few thousand rules or a script page of thousands of records is a few MiB at most.
  */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
-export interface ApiRequest {
-  method: 'GET' | 'PATCH';
-  /** Path below the base URL, without a leading slash. */
-  path: string;
-  searchParams?: Record<string, string>;
-  json?: unknown;
-  /** What the tool is doing, for messages: "listing rules of app default". */
-  operation: string;
-  /** A sentence for statuses that mean something specific to this operation. */
-  explainStatus?: (status: number, serverMessage: string | undefined) => string | undefined;
-}
 
 export interface HostClient {
   /** Sends the request (retrying when that is safe) and resolves to the parsed JSON of a 2xx answer. */

@@ -2,8 +2,8 @@
 // Everything a request needs is checked here, before any connection is made.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CommandContext } from '../cli/context.js';
 import { UserError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
 import type { AppConfig } from '../rules/config.js';
 import { createRulesClient } from './rules-client.js';
 import { createScriptsClient } from './scripts-client.js';
@@ -20,7 +20,7 @@ export {
 } from './types.js';
 
 /** The rule operations of one app, with its URL and token from the environment. */
-export function rulesClientFor(app: AppConfig, ctx: CommandContext): RulesApi {
+export function rulesClientFor(app: AppConfig, ctx: Runtime): RulesApi {
   const baseUrl = requireVariable(ctx, CONSOLE_URL_VARIABLE,
     'set it to the management host\'s API base, ending in /api (for example https://console.example.com/api)');
   const token = requireVariable(ctx, app.tokenEnv, `it must hold the server token of app ${app.name}`);
@@ -31,7 +31,7 @@ export function rulesClientFor(app: AppConfig, ctx: CommandContext): RulesApi {
 }
 
 /** The script inventory, with BOTRULES_API_TOKEN (or BOTRULES_TOKEN when that is unset). */
-export function scriptsClientFor(ctx: CommandContext): ScriptsApi {
+export function scriptsClientFor(ctx: Runtime): ScriptsApi {
   const baseUrl = requireVariable(ctx, GATEWAY_URL_VARIABLE,
     'set it to the gateway host\'s base address (for example https://gateway.example.com)');
   const tokenVariable = ctx.env(API_TOKEN_VARIABLE) !== undefined ? API_TOKEN_VARIABLE : FALLBACK_TOKEN_VARIABLE;
@@ -45,7 +45,7 @@ export function scriptsClientFor(ctx: CommandContext): ScriptsApi {
   return createScriptsClient(hostOptions(ctx, baseUrl, GATEWAY_URL_VARIABLE, token, tokenVariable));
 }
 
-function hostOptions(ctx: CommandContext, baseUrl: string, urlVariable: string, token: string, tokenVariable: string): HostOptions {
+function hostOptions(ctx: Runtime, baseUrl: string, urlVariable: string, token: string, tokenVariable: string): HostOptions {
   const extraCaPem = readExtraCa(ctx);
   const timeoutSeconds = ctx.timeoutSeconds ?? readTimeoutVariable(ctx);
   return {
@@ -61,7 +61,7 @@ function hostOptions(ctx: CommandContext, baseUrl: string, urlVariable: string, 
 }
 
 /** BOTRULES_TIMEOUT: seconds per request, when --timeout is not given. */
-function readTimeoutVariable(ctx: CommandContext): number | undefined {
+function readTimeoutVariable(ctx: Runtime): number | undefined {
   const value = ctx.env(TIMEOUT_VARIABLE);
   if (value === undefined) return undefined;
   const seconds = Number(value);
@@ -71,7 +71,7 @@ function readTimeoutVariable(ctx: CommandContext): number | undefined {
   return seconds;
 }
 
-function requireVariable(ctx: CommandContext, name: string, hint: string): string {
+function requireVariable(ctx: Runtime, name: string, hint: string): string {
   const value = ctx.env(name);
   if (value === undefined) throw new UserError(`${name} is not set: ${hint}`);
   return value;
@@ -82,10 +82,10 @@ function requireVariable(ctx: CommandContext, name: string, hint: string): strin
  * only when the process starts: this way a value in the environment given to a command
  * (as in tests that run the CLI in-process) is trusted the same way.
  */
-function readExtraCa(ctx: CommandContext): string | undefined {
+function readExtraCa(ctx: Runtime): string | undefined {
   const named = ctx.env(EXTRA_CA_VARIABLE);
   if (named === undefined) return undefined;
-  const file = resolve(ctx.io.cwd, named);
+  const file = resolve(ctx.cwd, named);
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');

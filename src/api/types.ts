@@ -12,6 +12,19 @@ export const EXTRA_CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
 export const TIMEOUT_VARIABLE = 'BOTRULES_TIMEOUT';
 
 /** The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule"). */
+/** One request to a host, as the clients describe it (src/api/http.ts sends it). */
+export interface ApiRequest {
+  method: 'GET' | 'PATCH';
+  /** Path below the base URL, without a leading slash. */
+  path: string;
+  searchParams?: Record<string, string>;
+  json?: unknown;
+  /** What the tool is doing, for messages: "listing rules of app default". */
+  operation: string;
+  /** A sentence for statuses that mean something specific to this operation. */
+  explainStatus?: (status: number, serverMessage: string | undefined) => string | undefined;
+}
+
 export interface RulesApi {
   /** Every custom rule, validated, normalised and sorted by priority. */
   listRules(): Promise<LiveRule[]>;

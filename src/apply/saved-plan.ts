@@ -16,7 +16,7 @@ import { parsePlan, parsePlanText, type ParsedPlan } from '../plan/plan-json.js'
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
 import { pinnedDeclared } from './pinned.js';
-import type { ApplyWork } from './prepare.js';
+import type { ApplyWork } from './work.js';
 import { refuseIfStale } from './stale.js';
 
 const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';

@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import pc from 'picocolors';
 import type { Colors } from '../render/contract.js';
 import { safeText } from '../render/sanitise.js';
+import type { ProjectSelection, Runtime } from '../runtime.js';
 
 export type { Colors } from '../render/contract.js';
 
@@ -19,19 +20,15 @@ export interface CliIo {
 }
 
 /** Options every command accepts (docs/behaviour.md, "Commands"). */
-export interface GlobalArgs {
-  config?: string;
-  dir?: string;
-  app?: string;
+export interface GlobalArgs extends ProjectSelection {
   color: boolean;
   verbose: boolean;
-  /** Accept a rules directory with no rule files (validate, plan, apply). */
-  allowEmpty?: boolean;
   /** Seconds each request may take (--timeout); BOTRULES_TIMEOUT or the default otherwise. */
   timeout?: number;
 }
 
-export interface CommandContext {
+/** The command's Runtime (what the layers below get) plus its streams and colours. */
+export interface CommandContext extends Runtime {
   io: CliIo;
   /** Colour helpers; no-ops unless colour is on for stdout. */
   colors: Colors;
@@ -42,10 +39,6 @@ export interface CommandContext {
   debug(line: string): void;
   /** Writes a short progress line to stderr (a retry, a wait) whatever the verbosity. */
   notice(line: string): void;
-  /** --timeout in seconds, when given. */
-  timeoutSeconds?: number;
-  /** Reads an environment variable; an empty value counts as unset (docs/behaviour.md, "Configuration and environment"). */
-  env(name: string): string | undefined;
 }
 
 /** Colour only on a TTY, never with NO_COLOR or --no-color. */
@@ -60,6 +53,7 @@ export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbo
   return {
     ...(args.timeout !== undefined ? { timeoutSeconds: args.timeout } : {}),
     io,
+    cwd: io.cwd,
     colors: pc.createColors(colorEnabled(io.stdoutIsTTY, io.env, args.color)),
     errColors: pc.createColors(colorEnabled(io.stderrIsTTY, io.env, args.color)),
     verbose,

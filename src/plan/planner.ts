@@ -2,12 +2,11 @@
 // live rules equal the rule files, fewest first (docs/behaviour.md, "Plan semantics"). Pure and synchronous: no
 // I/O, no clock, no randomness; everything it needs is passed in.
 import type { Problem } from '../errors.js';
-import type { DeclaredRule, LiveRule, PatchBody, SourceLocation } from '../rules/model.js';
+import type { DeclaredRule, LiveRule, PatchBody, SourceLocation, UnmanagedPolicy } from '../rules/model.js';
 import { canonicalJson, changedFields, identicalInOrder, type RuleField } from './canonical.js';
 import { inPriorityOrder, liveSnapshot } from './fingerprint.js';
 import { matchRules, problemAt, type Match } from './match.js';
 import { desiredOrder, planMoves, type KeepWeight, type Move } from './order.js';
-import type { UnmanagedPolicy } from '../rules/config.js';
 import type { AppPlan, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
 
 export interface PlanInput {

@@ -5,7 +5,7 @@
 import type { PatchBody, Rule, SourceLocation } from '../rules/model.js';
 
 /** What to do with live rules that no rule file declares; set per app in the config. */
-export type { UnmanagedPolicy } from '../rules/config.js';
+export type { UnmanagedPolicy } from '../rules/model.js';
 
 /** The top-level rule fields a PATCH can change, in the order changes and bodies list them. */
 export const RULE_FIELDS = ['name', 'description', 'status', 'actions', 'conditions'] as const;

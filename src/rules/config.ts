@@ -12,7 +12,9 @@ import { schemaValidator } from './schemas.js';
 import { loadYamlFile, type YamlSource } from '../located/yaml-source.js';
 import { placement, placementMessage } from '../located/project-path.js';
 
-export type UnmanagedPolicy = 'keep' | 'pause' | 'fail';
+import type { UnmanagedPolicy } from './model.js';
+
+export type { UnmanagedPolicy } from './model.js';
 
 export interface AppConfig {
   name: string;

@@ -31,6 +31,12 @@ export type ConditionType = (typeof CONDITION_TYPES)[number];
 /** Condition types that test a named field, so they need `fieldOption`. */
 export const FIELD_OPTION_TYPES: readonly ConditionType[] = ['queryParam', 'header', 'customParam'];
 
+/**
+ * What plan and apply do with a live rule no rule file declares (docs/behaviour.md, "Plan
+ * semantics"): leave it, pause it, or refuse to plan.
+ */
+export type UnmanagedPolicy = 'keep' | 'pause' | 'fail';
+
 export interface Leaf {
   conditionType: ConditionType;
   operator: LeafOperator;

@@ -4,23 +4,15 @@
 // write the undo plan, and report each step.
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { RemoteError, UserError } from '../../errors.js';
+import { UserError } from '../../errors.js';
 import { checkWritable } from '../../files/write.js';
-import { Plan } from '../../plan/plan.js';
-import { applyAppPlan, type AppApplyResult } from '../../apply/apply-app.js';
+import type { Plan } from '../../plan/plan.js';
 import { confirm } from '../../apply/confirm.js';
-import { workFromRuleFiles, type ApplyWork } from '../../apply/prepare.js';
-import { workFromSavedPlan } from '../../apply/saved-plan.js';
-import { rulesClientFor } from '../../api/index.js';
-import { appReportLines, outcomeLine, plural, totals } from '../../apply/report.js';
-import { unchangedUndo, undoForApp, writeUndoPlan } from '../../apply/undo.js';
-import type { AppPlan } from '../../plan/types.js';
+import { appReportLines, outcomeLine, plural } from '../../apply/report.js';
+import { applyVerdict, changeLimits, prepareApply, runApply, saveUndo, type AppApplyResult, type ApplyWork } from '../../engine/apply.js';
 import { renderText } from '../../render/plan/text.js';
 import { NO_COLORS } from '../../render/contract.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-
-/** Correction passes after the first (docs/behaviour.md, "Plan semantics"). */
-const MAX_CORRECTIONS = 2;
 
 interface ApplyOptions {
   plan?: string;
@@ -47,19 +39,15 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const options = readOptions(args);
   // Before any request: an apply must never send changes and then fail to write its undo plan.
   if (options.undoOut !== undefined) await checkWritable(resolve(ctx.io.cwd, options.undoOut), '--undo-out', options.undoOut);
-  const work =
-    options.plan === undefined
-      ? await workFromRuleFiles(args, ctx)
-      : await workFromSavedPlan({ file: options.plan, cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app, clientFor: (app) => rulesClientFor(app, ctx) });
-  const plan = new Plan(work.map((w) => w.plan));
+  const { work, plan, target } = await prepareApply({ ...args, ...(options.plan === undefined ? {} : { planFile: options.plan }) }, ctx);
   const out = ctx.io.stdout;
   renderText(plan, out, { colors: ctx.colors });
   plan.raiseIfBlocked();
-  plan.raiseIfUnsafe({ maxChanges: changeLimits(options, work), force: options.force });
+  plan.raiseIfUnsafe({ maxChanges: changeLimits(options.maxChanges, work), force: options.force });
   if (plan.summary.patches === 0) {
     out.write('No changes to apply.\n');
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
-    if (options.undoOut !== undefined) await writeUndoPlan(resolve(ctx.io.cwd, options.undoOut), work.map((w) => unchangedUndo(w.plan.app, w.live)), options.undoOut);
+    if (options.undoOut !== undefined) await saveUndo(options.undoOut, ctx.io.cwd, work);
     return 0;
   }
   if (!(await approved(options, plan, ctx))) {
@@ -67,24 +55,20 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     return 1;
   }
 
-  const target = options.plan === undefined ? 'the rule files' : 'the plan';
-  const results = await Promise.all(
-    work.map((w) =>
-      applyAppPlan(w.plan.app, w.plan.steps, w.live, w.api, {
-        concurrency: options.concurrency,
-        maxCorrections: MAX_CORRECTIONS,
-        // Uncoloured: debug lines are made safe whole, which would show colour codes as escapes.
-        onOutcome: (o) => ctx.debug(`[${w.plan.app}] ${outcomeLine(o, NO_COLORS)}`),
-      }),
-    ),
-  );
+  const results = await runApply(work, {
+    concurrency: options.concurrency,
+    // Uncoloured: debug lines are made safe whole, which would show colour codes as escapes.
+    onOutcome: (app, outcome) => ctx.debug(`[${app}] ${outcomeLine(outcome, NO_COLORS)}`),
+  });
   out.write('\n');
   for (const result of results) {
     if (results.length > 1) out.write(`App ${result.app}:\n`);
     for (const line of appReportLines(result, target, ctx.colors)) out.write(`${line}\n`);
   }
-  if (options.undoOut !== undefined) await writeUndo(options.undoOut, work, results, ctx);
-  return verdict(results, target, ctx);
+  if (options.undoOut !== undefined) await reportUndo(options.undoOut, work, results, ctx);
+  const sum = applyVerdict(results, target);
+  out.write(`Apply complete: ${plural(sum.sent, 'PATCH request')}, ${sum.failed} failed.\n`);
+  return 0;
 }
 
 function readOptions(args: Record<string, unknown>): ApplyOptions {
@@ -106,12 +90,6 @@ function readOptions(args: Record<string, unknown>): ApplyOptions {
   };
 }
 
-/** --max-changes for every app, else each app's maxChanges from the config. */
-function changeLimits(options: ApplyOptions, work: readonly ApplyWork[]): number | Record<string, number | undefined> {
-  if (options.maxChanges !== undefined) return options.maxChanges;
-  return Object.fromEntries(work.map((w) => [w.app.name, w.app.maxChanges]));
-}
-
 async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext): Promise<boolean> {
   if (options.autoApprove) return true;
   if (!ctx.io.stdinIsTTY) {
@@ -128,45 +106,8 @@ async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext):
   return confirm(question, ctx.io.stdin, ctx.io.stderr);
 }
 
-async function writeUndo(file: string, work: readonly ApplyWork[], results: readonly AppApplyResult[], ctx: CommandContext): Promise<void> {
-  const undoApps: AppPlan[] = [];
-  work.forEach((w, index) => {
-    const undo = undoForApp({ plan: w.plan, before: w.live, result: results[index] as AppApplyResult });
-    if (undo === undefined) ctx.io.stderr.write(`warning: no undo plan for app ${w.plan.app}: its live rules could not be listed after the apply\n`);
-    else undoApps.push(undo);
-  });
-  const undo = await writeUndoPlan(resolve(ctx.io.cwd, file), undoApps, file);
+async function reportUndo(file: string, work: readonly ApplyWork[], results: readonly AppApplyResult[], ctx: CommandContext): Promise<void> {
+  const { undo, unlisted } = await saveUndo(file, ctx.io.cwd, work, results);
+  for (const app of unlisted) ctx.io.stderr.write(`warning: no undo plan for app ${app}: its live rules could not be listed after the apply\n`);
   ctx.io.stdout.write(`Undo plan written to ${file} (${plural(undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${file}\n`);
-}
-
-/** The summary line, or the error that explains why the apply did not fully succeed. */
-function verdict(results: readonly AppApplyResult[], target: string, ctx: CommandContext): number {
-  const sum = totals(results);
-  const failedApps = results.filter((r) => r.passes.some((p) => p.some((o) => o.state === 'failed')));
-  if (failedApps.length > 0) {
-    throw new RemoteError(
-      `apply failed: ${plural(sum.failed, 'PATCH request')} failed, ${sum.sent - sum.failed} applied, ${sum.notAttempted} not attempted ` +
-        `(app${failedApps.length === 1 ? '' : 's'} ${failedApps.map((r) => r.app).join(', ')}); ` +
-        'once the cause is fixed, run botrules apply again: it plans from the live rules and sends only what remains',
-      { operation: 'applying the plan' },
-    );
-  }
-  const unlisted = results.filter((r) => r.listError !== undefined);
-  if (unlisted.length > 0) {
-    const reasons = unlisted.map((r) => `app ${r.app}: ${r.listError?.message ?? ''}`).join('; ');
-    throw new RemoteError(`applied ${plural(sum.sent, 'PATCH request')} but could not list the rules again to verify them: ${reasons}`, {
-      operation: 'verifying the apply',
-    });
-  }
-  const differing = results.filter((r) => !r.verified);
-  if (differing.length > 0) {
-    const details = differing.flatMap((r) => r.differences.map((d) => `app ${r.app}: ${d}`));
-    throw new UserError(
-      `the live rules still differ from ${target} after ${MAX_CORRECTIONS} correction passes ` +
-        "(the service's priority semantics may not be list-move):",
-      [...details, 'Nothing more was sent. Check the rules in the console, then run botrules plan.'],
-    );
-  }
-  ctx.io.stdout.write(`Apply complete: ${plural(sum.sent, 'PATCH request')}, ${sum.failed} failed.\n`);
-  return 0;
 }

@@ -3,13 +3,13 @@
 // that can be wrong with the user's files or environment is reported before any request:
 // all problems of all apps together, then a missing token by its variable's name.
 import { ValidationError, type Problem } from '../errors.js';
+import type { ProjectSelection, Runtime } from '../runtime.js';
 import { rulesClientFor } from '../api/index.js';
 import type { RulesApi } from '../api/types.js';
 import { loadProjectConfig, type AppConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
-import type { CommandContext, GlobalArgs } from '../cli/context.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 
 /** One app, planned afresh from its rule files. */
@@ -31,13 +31,13 @@ export type ConnectApp = (app: AppConfig) => RulesApi;
  * apps are then listed concurrently, one LIST each.
  */
 export async function planApps(
-  args: GlobalArgs,
-  ctx: CommandContext,
+  selection: ProjectSelection,
+  ctx: Runtime,
   connect: ConnectApp = (app) => rulesClientFor(app, ctx),
 ): Promise<PlannedApp[]> {
-  const config = await loadProjectConfig({ cwd: ctx.io.cwd, config: args.config, dir: args.dir, app: args.app });
+  const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   const readingStarted = performance.now();
-  const loaded = await loadAllRules(config, { cwd: ctx.io.cwd, allowEmpty: args.allowEmpty === true });
+  const loaded = await loadAllRules(config, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true });
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${files} rule file${files === 1 ? '' : 's'} in ${elapsed(readingStarted)}`);
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);

@@ -1,0 +1,32 @@
+// `live`: every selected app's live rules listed once, as a live snapshot, written to a file
+// when one is named (docs/behaviour.md, "Live snapshots").
+import { resolve } from 'node:path';
+import { rulesClientFor } from '../api/index.js';
+import { checkWritable } from '../files/write.js';
+import { writeSnapshotFile } from '../live/file.js';
+import { takeSnapshot, type LiveSnapshot } from '../live/snapshot.js';
+import { loadProjectConfig } from '../rules/config.js';
+import type { ProjectSelection, Runtime } from '../runtime.js';
+
+export interface LiveRequest extends ProjectSelection {
+  /** Where to save the snapshot; the caller shows it otherwise. */
+  outFile?: string;
+}
+
+export interface TakenSnapshot {
+  snapshot: LiveSnapshot;
+  /** Rules across all apps. */
+  rules: number;
+}
+
+export async function takeLiveSnapshot(request: LiveRequest, ctx: Runtime, now: () => Date = () => new Date()): Promise<TakenSnapshot> {
+  const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
+  const out = request.outFile;
+  if (out !== undefined) await checkWritable(resolve(ctx.cwd, out), '--out', out);
+  // Every token is checked before the first request.
+  const clients = config.apps.map((app) => ({ app: app.name, api: rulesClientFor(app, ctx) }));
+  const lists = await Promise.all(clients.map(async ({ app, api }) => ({ app, rules: await api.listRules() })));
+  const snapshot = takeSnapshot(lists, now());
+  if (out !== undefined) await writeSnapshotFile(resolve(ctx.cwd, out), snapshot, out);
+  return { snapshot, rules: lists.reduce((sum, list) => sum + list.rules.length, 0) };
+}

@@ -1,0 +1,74 @@
+// `plan`: every selected app planned from its rule files, against the live rules listed now
+// or against a live snapshot (docs/behaviour.md, "Live snapshots"), as one Plan; with rule
+// tests, the requests whose outcome the plan changes (docs/evaluation.md, "Behaviour diff").
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ValidationError } from '../errors.js';
+import { writeFileAtomic } from '../files/write.js';
+import { Plan } from '../plan/plan.js';
+import { loadProjectConfig } from '../rules/config.js';
+import { behaviourReport } from '../ruletests/behaviour.js';
+import { defaultTestsDir, loadTests, type RuleTest } from '../ruletests/load.js';
+import { appProblems } from '../ruletests/run.js';
+import type { ProjectSelection, Runtime } from '../runtime.js';
+import { planApps, type ConnectApp } from './plan-apps.js';
+
+export interface PlanRequest extends ProjectSelection {
+  /** A live snapshot file (plan --live) to plan against instead of listing: no token, no request. */
+  liveFile?: string;
+  /** The rule tests' directory (plan --tests); else the default tests directory when it exists. */
+  testsDir?: string;
+}
+
+export interface PlannedProject {
+  plan: Plan;
+  /** One sentence per app whose plan exceeds its change limit (apply refuses those without --force). */
+  excesses: string[];
+}
+
+export async function planProject(request: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
+  const fromSnapshot = request.liveFile === undefined ? undefined : await loadSnapshot(request.liveFile, ctx.cwd);
+  // Test files are checked with the rule files, before any request.
+  const tests = await loadPlanTests(request, ctx);
+  // From a snapshot: the same planning, each app's live rules read from the file.
+  const planned = await planApps(request, ctx, fromSnapshot?.source);
+  const behaviour = tests === undefined
+    ? undefined
+    : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));
+  const plan = new Plan(planned.map((p) => p.plan), {
+    ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
+    ...(behaviour === undefined ? {} : { behaviour }),
+  });
+  const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
+  return { plan, excesses: plan.excesses(limits) };
+}
+
+/** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */
+export async function savePlan(plan: Plan, file: string, cwd: string): Promise<void> {
+  await writeFileAtomic(resolve(cwd, file), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, '--out', file);
+}
+
+/** Loaded only for --live, so a plan against the service never loads the snapshot reader. */
+async function loadSnapshot(file: string, cwd: string): Promise<{ takenAt: string; source: ConnectApp }> {
+  const [{ readSnapshotFile }, { snapshotSource }] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
+  const snapshot = await readSnapshotFile(resolve(cwd, file), file);
+  return { takenAt: snapshot.takenAt, source: snapshotSource(snapshot, file) };
+}
+
+/** The project's rule tests, for the behaviour diff; undefined without tests. */
+async function loadPlanTests(request: PlanRequest, ctx: Runtime): Promise<{ tests: RuleTest[]; apps: string[] } | undefined> {
+  const cwd = ctx.cwd;
+  const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir });
+  const dir = request.testsDir ?? defaultTestsDir(config.file, cwd);
+  if (request.testsDir === undefined && !(await isDirectory(resolve(cwd, dir)))) return undefined;
+  const loaded = await loadTests(dir, { cwd });
+  const apps = config.apps.map((app) => app.name);
+  const problems = [...loaded.problems, ...appProblems(loaded.tests, apps)];
+  if (problems.length > 0) throw new ValidationError(problems);
+  ctx.debug(`read ${loaded.tests.length} rule tests from ${loaded.files.length} files`);
+  return { tests: loaded.tests, apps };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((found) => found.isDirectory(), () => false);
+}
