@@ -1,5 +1,51 @@
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The layers of src/, top to bottom (docs/design.md, "Layering"). A file may import from its
+ * own layer's folders and from the layers below, never from a layer above; src/emulator/ stands
+ * beside them and may import only the models of rules/ and scripts/ and the files below those.
+ */
+export const LAYERS = [
+  ['cli'],
+  ['engine'],
+  ['apply', 'import', 'live'],
+  ['render', 'api'],
+  ['analysis', 'ruletests', 'scripts'],
+  ['plan', 'evaluate'],
+  ['rules', 'located', 'files', 'generated'],
+  ['errors.ts', 'runtime.ts', 'version.ts'],
+];
+const EMULATOR = 'emulator';
+const at = (names) => names.map((name) => `./src/${name}`);
+
+function layerZones() {
+  const zones = [];
+  LAYERS.forEach((layer, index) => {
+    const above = LAYERS.slice(0, index).flat();
+    if (above.length > 0) {
+      zones.push({ target: at(layer), from: at(above), message: `Layer ${layer.join(', ')} must not import from a layer above it (docs/design.md, "Layering").` });
+    }
+  });
+  // The emulator serves the API the clients call: it shares only the models, never a client, a planner or a command.
+  const emulatorMay = new Set(['rules', 'scripts', ...LAYERS.slice(LAYERS.findIndex((l) => l.includes('rules'))).flat()]);
+  zones.push({
+    target: at([EMULATOR]),
+    from: at(LAYERS.flat().filter((name) => !emulatorMay.has(name))),
+    message: 'The emulator imports only the rule and script models and what lies below them (docs/design.md, "Layering").',
+  });
+  zones.push({
+    target: at(LAYERS.slice(1).flat()),
+    from: at([EMULATOR]),
+    message: 'Only src/cli/ starts the emulator (docs/design.md, "Layering").',
+  });
+  return zones;
+}
 
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/'] },
@@ -16,5 +62,39 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**', 'src/emulator/**'],
     rules: { 'no-console': 'error' },
+  },
+  // The layering, and no import cycle between files (type-only imports included).
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${root}tsconfig.json` })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones() }],
+    },
+  },
+  // The planner is pure: no file system, no network (docs/design.md, "Pure planner").
+  {
+    files: ['src/plan/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'http', 'node:http', 'https', 'node:https', 'net', 'node:net', 'got'],
+      }],
+    },
+  },
+  // Promises in the source are awaited or handled: type-aware rules. The program of
+  // tsconfig.build.json (src/ only) is built faster than the project service's, which takes in
+  // the tests too.
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.build.json', tsconfigRootDir: root } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
   },
 );

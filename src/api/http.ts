@@ -154,12 +154,12 @@ function call(instance: Got, request: ApiRequest, maxBytes: number, sizeCheck: {
     // to be promoted to the old generation (about half of what a long export promoted).
     responseType: 'buffer',
   });
-  pending.on('downloadProgress', ({ transferred, total }) => {
+  // on() returns the request itself, which the caller awaits.
+  return pending.on('downloadProgress', ({ transferred, total }) => {
     if (sizeCheck.exceeded || (transferred <= maxBytes && (total === undefined || total <= maxBytes))) return;
     sizeCheck.exceeded = true;
     pending.cancel();
   });
-  return pending;
 }
 
 function tooLarge(request: ApiRequest, context: FailureContext, maxBytes: number): RemoteError {

@@ -1,0 +1,105 @@
+// The layering lint fires (docs/design.md, "Layering"): small probe files are written into
+// src/ for the duration of the test (the import rules resolve real files, and the type-aware
+// rules need files the TypeScript project includes), linted by the project's own ESLint with
+// its own config, exactly as `npm run lint` lints them, and removed again.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = process.cwd();
+const ESLINT = path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
+const TAG = `lint-probe-${process.pid}`;
+
+/** Each probe: where it lives in src/, its text, and the rules it must (only) break. */
+const PROBES: Record<string, { file: string; text: string; expected: string[] }> = {
+  backEdge: {
+    file: `src/apply/${TAG}.ts`,
+    text: "import type { CommandContext } from '../cli/context.js';\nexport type Probe = CommandContext;\n",
+    expected: ['import-x/no-restricted-paths'],
+  },
+  engineFromRender: {
+    file: `src/render/${TAG}.ts`,
+    text: "import { planProject } from '../engine/plan.js';\nexport const probe = planProject;\n",
+    expected: ['import-x/no-restricted-paths'],
+  },
+  impurePlanner: {
+    file: `src/plan/${TAG}.ts`,
+    text: "import { readFileSync } from 'node:fs';\nimport { rulesClientFor } from '../api/index.js';\nexport const probe = [readFileSync, rulesClientFor];\n",
+    expected: ['import-x/no-restricted-paths', 'no-restricted-imports'],
+  },
+  cycleA: {
+    file: `src/${TAG}/a.ts`,
+    text: "import { b } from './b.js';\nexport const a = (n: number): number => (n > 0 ? b(n - 1) : 0);\n",
+    expected: ['import-x/no-cycle'],
+  },
+  cycleB: {
+    file: `src/${TAG}/b.ts`,
+    text: "import { a } from './a.js';\nexport const b = (n: number): number => (n > 0 ? a(n - 1) : 1);\n",
+    expected: ['import-x/no-cycle'],
+  },
+  promises: {
+    file: `src/scripts/${TAG}.ts`,
+    text:
+      'async function later(): Promise<void> {}\n' +
+      'export function forgotten(): void {\n  later();\n}\n' +
+      'export function misused(items: number[]): void {\n  items.forEach(async () => later());\n}\n',
+    expected: ['@typescript-eslint/no-floating-promises', '@typescript-eslint/no-misused-promises'],
+  },
+  clean: {
+    file: `src/engine/${TAG}.ts`,
+    text:
+      "import { Plan } from '../plan/plan.js';\nimport type { Runtime } from '../runtime.js';\n" +
+      'export async function probe(ctx: Runtime): Promise<Plan> {\n  ctx.debug(ctx.cwd);\n  return Promise.resolve(new Plan([]));\n}\n',
+    expected: [],
+  },
+};
+
+interface LintResult {
+  filePath: string;
+  messages: { ruleId: string | null; message: string }[];
+}
+
+let results: Map<string, string[]>;
+
+beforeAll(async () => {
+  try {
+    for (const probe of Object.values(PROBES)) {
+      await mkdir(path.dirname(path.join(ROOT, probe.file)), { recursive: true });
+      await writeFile(path.join(ROOT, probe.file), probe.text);
+    }
+    const files = Object.values(PROBES).map((probe) => probe.file);
+    // Exit 1 when problems are found: the report is on stdout either way.
+    const output = await run(process.execPath, [ESLINT, '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).catch(
+      (error: { code?: number; stdout?: string }) => {
+        if (error.code === 1 && error.stdout !== undefined) return { stdout: error.stdout };
+        throw error;
+      },
+    );
+    const report = JSON.parse(output.stdout) as LintResult[];
+    results = new Map(report.map((r) => [path.relative(ROOT, r.filePath), r.messages.map((m) => m.ruleId ?? `fatal: ${m.message}`)]));
+  } finally {
+    await removeProbes();
+  }
+}, 180_000);
+
+afterAll(removeProbes);
+
+async function removeProbes(): Promise<void> {
+  await rm(path.join(ROOT, 'src', TAG), { recursive: true, force: true });
+  for (const probe of Object.values(PROBES)) await rm(path.join(ROOT, probe.file), { force: true });
+}
+
+test.each(Object.keys(PROBES))('probe %s breaks exactly the rules it should', (name) => {
+  const probe = PROBES[name] as (typeof PROBES)[string];
+  const found = results.get(probe.file);
+  expect(found).toBeDefined();
+  expect([...new Set(found)].sort()).toEqual([...probe.expected].sort());
+});
+
+test('the probes are gone from src/ afterwards', () => {
+  for (const probe of Object.values(PROBES)) expect(existsSync(path.join(ROOT, probe.file))).toBe(false);
+  expect(existsSync(path.join(ROOT, 'src', TAG))).toBe(false);
+});
