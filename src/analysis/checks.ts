@@ -1,11 +1,12 @@
 // Rule-set analysis for `validate` (docs/evaluation.md, "Rule-set analysis"): findings that
 // are proved under the stated evaluation semantics, each from a named check with a stable id
 // a rule file can silence. Pure: declared rules in, located findings out.
-import { conditionsMatch } from '../evaluate/evaluate.js';
-import type { Action, DeclaredRule } from '../rules/model.js';
+import type { DeclaredRule } from '../rules/model.js';
 import { canonicalConditions } from '../plan/canonical.js';
 import { catchAll, contradiction, implies, treeOf, unsatisfiable } from './conditions.js';
-import { candidatesForBoth, describeRequest } from './witness.js';
+import { firstAllowOverlaps } from './overlaps.js';
+import { firstShadows } from './shadows.js';
+import { describeRequest } from './witness.js';
 
 export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
@@ -20,16 +21,26 @@ export interface Finding {
   message: string;
 }
 
-const BLOCKING: readonly Action[] = ['hardBlock', 'blockWithChallenge'];
-
 /** `rules` of one app in declared (priority) order. */
 export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
   const findings: Finding[] = [];
   const at = (rule: DeclaredRule, check: CheckId, message: string, severity: Finding['severity'] = 'warning') =>
     findings.push({ check, severity, ...rule.source, message });
-  const trees = rules.map((rule) => treeOf(rule.conditions));
-  const canonical = rules.map((rule) => JSON.stringify(canonicalConditions(rule.conditions)));
-  const dead = rules.map((rule) => unsatisfiable(rule.conditions));
+  // Rules whose conditions are written identically share everything worked out from them.
+  const classes = writtenAlike(rules);
+  const trees = perClass(rules, classes, (rule) => treeOf(rule.conditions));
+  const dead = perClass(rules, classes, (rule) => unsatisfiable(rule.conditions));
+  const twins = firstWithSameConditions(perClass(rules, classes, (rule) => JSON.stringify(canonicalConditions(rule.conditions))));
+  // Only active, satisfiable rules are checked for shadows and allow overlaps.
+  const checked = (index: number) => rules[index]?.status === 'active' && dead[index] === false;
+  const shadows = firstShadows(rules, checked, twins, classes);
+  const proofs = new Map<string, string[] | undefined>();
+  const proofOf = (index: number, earlier: number) => {
+    const key = `${classes[index] as number} ${classes[earlier] as number}`;
+    if (!proofs.has(key)) proofs.set(key, implies(trees[index] as Tree, trees[earlier] as Tree));
+    return proofs.get(key);
+  };
+  const overlaps = firstAllowOverlaps(rules, checked, classes);
 
   rules.forEach((rule, index) => {
     rule.conditions.children.forEach((group, g) => {
@@ -42,55 +53,63 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
     if (always !== undefined && later > 0) {
       at(rule, 'catch-all', `rule ${quote(rule)} matches every request (${always}), so none of the ${later} rule${later === 1 ? '' : 's'} after it can decide`);
     }
-    const twin = rules.findIndex((other, i) => i < index && canonical[i] === canonical[index]);
-    if (twin >= 0) {
-      const earlier = rules[twin] as DeclaredRule;
-      at(rule, 'duplicate-conditions', `rule ${quote(rule)} has the same conditions as ${placed(earlier)}`);
-    }
+    const twin = twins[index] as number;
+    if (twin >= 0) at(rule, 'duplicate-conditions', `rule ${quote(rule)} has the same conditions as ${placed(rules[twin] as DeclaredRule)}`);
     if (dead[index]) return;
-    const shadow = shadowOf(rules, trees, index, twin);
-    if (shadow !== undefined) at(rule, 'shadowed-rule', shadow);
-    const allow = allowBefore(rules, index);
-    if (allow !== undefined) at(rule, 'allow-before-block', allow, 'info');
+    const shadow = shadows[index] as number;
+    if (shadow >= 0) {
+      const earlier = rules[shadow] as DeclaredRule;
+      const proof = shadow === twin ? undefined : proofOf(index, shadow);
+      at(rule, 'shadowed-rule', proof === undefined
+        ? `rule ${quote(rule)} can never decide: ${placed(earlier)} comes first and has the same conditions`
+        : `rule ${quote(rule)} can never decide: ${placed(earlier)} comes first and matches every request it matches (${proof.join('; ')})`);
+    }
+    const overlap = overlaps.get(index);
+    if (overlap !== undefined) {
+      const earlier = rules[overlap.earlier] as DeclaredRule;
+      at(rule, 'allow-before-block', `allow ${placed(earlier)} comes first and lets through requests rule ${quote(rule)} would block, for example one with ${describeRequest(overlap.example)}`, 'info');
+    }
   });
   return findings;
+}
+
+type Tree = ReturnType<typeof treeOf>;
+
+/** `derive` of each rule, worked out once per class of `writtenAlike`. */
+function perClass<T>(rules: readonly DeclaredRule[], classes: readonly number[], derive: (rule: DeclaredRule) => T): T[] {
+  const derived: T[] = [];
+  return rules.map((rule, index) => {
+    const number = classes[index] as number;
+    if (number === derived.length) derived.push(derive(rule));
+    return derived[number] as T;
+  });
+}
+
+/** For each rule, a number it shares with exactly the rules whose conditions are written identically (same order too); numbered in order of first use. */
+function writtenAlike(rules: readonly DeclaredRule[]): number[] {
+  const numbers = new Map<string, number>();
+  return rules.map((rule) => {
+    const key = JSON.stringify(rule.conditions);
+    let number = numbers.get(key);
+    if (number === undefined) numbers.set(key, (number = numbers.size));
+    return number;
+  });
+}
+
+/** For each rule (by the JSON of its canonical conditions), the first earlier rule with the same, or -1. */
+function firstWithSameConditions(canonical: readonly string[]): number[] {
+  const first = new Map<string, number>();
+  return canonical.map((key, index) => {
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, index);
+    return earlier ?? -1;
+  });
 }
 
 function catchAllReason(rule: DeclaredRule): string | undefined {
   const reasons = rule.conditions.children.map(catchAll);
   if (rule.conditions.operator === '$or') return reasons.find((reason) => reason !== undefined);
   return reasons.every((reason) => reason !== undefined) ? reasons.join('; ') : undefined;
-}
-
-/** The first earlier active rule proved to match every request rule `index` matches. */
-function shadowOf(rules: readonly DeclaredRule[], trees: ReturnType<typeof treeOf>[], index: number, twin: number): string | undefined {
-  const rule = rules[index] as DeclaredRule;
-  for (let i = 0; i < index; i++) {
-    const earlier = rules[i] as DeclaredRule;
-    if (earlier.status !== 'active') continue;
-    if (i === twin) return `rule ${quote(rule)} can never decide: ${placed(earlier)} comes first and has the same conditions`;
-    const proof = implies(trees[index] as ReturnType<typeof treeOf>, trees[i] as ReturnType<typeof treeOf>);
-    if (proof !== undefined) {
-      return `rule ${quote(rule)} can never decide: ${placed(earlier)} comes first and matches every request it matches (${proof.join('; ')})`;
-    }
-  }
-  return undefined;
-}
-
-/** An earlier active allow rule that decides some requests this blocking rule matches, with an example. */
-function allowBefore(rules: readonly DeclaredRule[], index: number): string | undefined {
-  const rule = rules[index] as DeclaredRule;
-  if (!rule.actions.some((action) => BLOCKING.includes(action))) return undefined;
-  for (let i = 0; i < index; i++) {
-    const earlier = rules[i] as DeclaredRule;
-    if (earlier.status !== 'active' || !earlier.actions.includes('allow')) continue;
-    const example = candidatesForBoth(earlier.conditions, rule.conditions)
-      .find((request) => conditionsMatch(earlier.conditions, request) && conditionsMatch(rule.conditions, request));
-    if (example !== undefined) {
-      return `allow ${placed(earlier)} comes first and lets through requests rule ${quote(rule)} would block, for example one with ${describeRequest(example)}`;
-    }
-  }
-  return undefined;
 }
 
 function quote(rule: DeclaredRule): string {

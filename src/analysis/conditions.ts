@@ -23,7 +23,7 @@ export function treeOf(conditions: Conditions): Node {
  * implies one child (both sufficient).
  */
 export function implies(p: Node, q: Node): string[] | undefined {
-  const always = q.kind === '$or' && q.children.every((child) => child.kind === 'leaf') ? catchAll(groupOf(q)) : undefined;
+  const always = q.kind === '$or' && q.children.every((child) => child.kind === 'leaf') ? catchAllOf(q) : undefined;
   if (always !== undefined) return [always];
   if (p.kind === '$or') return every(p.children, (child) => implies(child, q));
   if (q.kind === '$and') return every(q.children, (child) => implies(p, child));
@@ -44,6 +44,13 @@ export function implies(p: Node, q: Node): string[] | undefined {
     }
   }
   return undefined;
+}
+
+/** Why an `$or` node of leaves matches every request: asked for each node it is compared with, so worked out once per node. */
+const catchAllReasons = new WeakMap<Node, string | undefined>();
+function catchAllOf(node: Node): string | undefined {
+  if (!catchAllReasons.has(node)) catchAllReasons.set(node, catchAll(groupOf(node)));
+  return catchAllReasons.get(node);
 }
 
 function groupOf(node: Node): Group {

@@ -14,6 +14,7 @@ interface FileSilences {
 
 function silencesIn(text: string): FileSilences {
   const result: FileSilences = { lines: new Map(), file: new Set() };
+  if (!text.includes('botrules-ignore')) return result;
   text.split(/\r?\n/).forEach((line, i) => {
     for (const match of line.matchAll(COMMENT)) {
       const ids = (match[2] ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '');

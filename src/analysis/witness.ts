@@ -1,22 +1,55 @@
 // Example requests that match given conditions, built from the leaves' own values and kept
 // only when the evaluator confirms they match: a finding that says "for example …" names a
 // request that really behaves so.
-import type { TestRequest } from '../evaluate/request.js';
+import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../rules/model.js';
 import { requestWith } from './leaves.js';
+import type { Verdicts } from './verdicts.js';
 
 /** Candidate requests are combined per group; this many at most at each step keeps it linear. */
 const MAX_CANDIDATES = 16;
 
 /** Every request has a path and a method (docs/evaluation.md, "Rule-set analysis"). */
-const BASE: TestRequest = { path: '/', method: 'GET' };
+export const BASE: TestRequest = { path: '/', method: 'GET' };
 
 /** Candidate requests satisfying both condition trees (unverified: check them with the evaluator). */
 export function candidatesForBoth(a: Conditions, b: Conditions): TestRequest[] {
   return merged(candidates(a), candidates(b)).map((request) => ({ ...BASE, ...request }));
 }
 
-function candidates(conditions: Conditions): TestRequest[] {
+/**
+ * The first of `candidatesForBoth(a, b)` that both trees match, given each tree's own
+ * `candidates` (worked out once per rule rather than once per pair), building no more
+ * requests than it tries.
+ */
+export function firstCommonExample(a: Conditions, aCandidates: readonly TestRequest[], b: Conditions, bCandidates: readonly TestRequest[], verdicts: Verdicts): TestRequest | undefined {
+  let tried = 0;
+  for (const left of aCandidates) {
+    for (const right of bCandidates) {
+      // Read the fields of the merged request without building it: most pairs do not match.
+      const field = (leaf: Leaf) => mergedField(leaf, left, right);
+      if (verdicts.conditions(a, field) && verdicts.conditions(b, field)) return { ...BASE, ...mergeTwo(left, right) };
+      if (++tried >= MAX_CANDIDATES) return undefined;
+    }
+  }
+  return undefined;
+}
+
+const REQUEST_KEYS: Readonly<Record<Leaf['conditionType'], keyof TestRequest>> = {
+  userAgent: 'userAgent', domain: 'domain', socketIps: 'ip', socketIpASN: 'asn', path: 'path', httpMethod: 'method',
+  deviceType: 'deviceType', country: 'country', header: 'headers', queryParam: 'query', customParam: 'custom',
+};
+
+/** `fieldOf({ ...BASE, ...mergeTwo(a, b) }, leaf)`, reading only the field the leaf tests. */
+function mergedField(leaf: Leaf, a: TestRequest, b: TestRequest): string | undefined {
+  const key = REQUEST_KEYS[leaf.conditionType];
+  if (key === 'headers' || key === 'query' || key === 'custom') return fieldOf({ [key]: { ...b[key], ...a[key] } }, leaf);
+  const from = Object.hasOwn(a, key) ? a : Object.hasOwn(b, key) ? b : BASE;
+  return from[key];
+}
+
+/** Requests built from the leaves' values, to be combined with another tree's (before BASE is added). */
+export function candidates(conditions: Conditions): TestRequest[] {
   const perGroup = conditions.children.map((group) => (group.operator === '$and' ? group.children.map(leafCandidates).reduce(merged, [{}]) : group.children.flatMap(leafCandidates)));
   return conditions.operator === '$and' ? perGroup.reduce(merged, [{}]) : perGroup.flat().slice(0, MAX_CANDIDATES);
 }
@@ -32,7 +65,7 @@ function leafCandidates(leaf: Leaf): TestRequest[] {
 }
 
 /** Every pair of candidates merged (fields of both), up to MAX_CANDIDATES. */
-function merged(left: TestRequest[], right: TestRequest[]): TestRequest[] {
+function merged(left: readonly TestRequest[], right: readonly TestRequest[]): TestRequest[] {
   const out: TestRequest[] = [];
   for (const a of left) {
     for (const b of right) {

@@ -1,0 +1,144 @@
+// For each blocking rule, the first earlier allow rule that lets through some request it would
+// block, with the example request (the allow-before-block check). The answer is exactly that of
+// trying every earlier allow rule in order with `candidatesForBoth` (witness.ts); what makes it
+// fast is trying fewer of them, and building each rule's candidate requests once.
+//
+// Which allow rules can be skipped: an example is one of the candidate requests, made of the
+// values of the allow rule's candidates, then the blocking rule's, then BASE. When a leaf the
+// blocking rule needs (`needs`) fails for every value the blocking rule's own candidates and
+// BASE give its field, and for an absent field, only a value from the allow rule can satisfy
+// it: allow rules that offer no such value in that field cannot give an example.
+import type { TestRequest } from '../evaluate/request.js';
+import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
+import { requestWith } from './leaves.js';
+import { Verdicts } from './verdicts.js';
+import { BASE, candidates, firstCommonExample } from './witness.js';
+
+export interface Overlap {
+  /** Index of the earlier allow rule. */
+  earlier: number;
+  example: TestRequest;
+}
+
+const BLOCKING: readonly Action[] = ['hardBlock', 'blockWithChallenge'];
+
+/** Field of a request a leaf reads, named as `offered` names the fields a request carries. */
+const SCALAR_FIELDS: Readonly<Record<string, Leaf['conditionType']>> = {
+  path: 'path', method: 'httpMethod', userAgent: 'userAgent', ip: 'socketIps', asn: 'socketIpASN',
+  country: 'country', domain: 'domain', deviceType: 'deviceType',
+};
+const NAMED_FIELDS: Readonly<Record<string, Leaf['conditionType']>> = { headers: 'header', query: 'queryParam', custom: 'customParam' };
+
+/**
+ * Blocking rules that `check` accepts → their first earlier active allow rule with an example.
+ * `classes`: equal numbers for rules whose conditions are written identically.
+ */
+export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, classes: readonly number[]): Map<number, Overlap> {
+  const ofClass: (TestRequest[] | undefined)[] = [];
+  const candidatesOf = (index: number) => (ofClass[classes[index] as number] ??= candidates((rules[index] as DeclaredRule).conditions));
+  const allows = rules.flatMap((rule, index) => (rule.status === 'active' && rule.actions.includes('allow') ? [index] : []));
+  const offers = offersOf(allows, candidatesOf);
+  const verdicts = new Verdicts();
+  const overlaps = new Map<number, Overlap>();
+  const lastOfClass = new Map<number, number>();
+  const needsOfClass = new Map<number, Leaf[] | undefined>();
+
+  const overlapOf = (index: number): Overlap | undefined => {
+    // An identically written earlier blocking rule was answered already: the same answer, or one from its position on.
+    const same = lastOfClass.get(classes[index] as number) ?? -1;
+    const known = overlaps.get(same);
+    if (known !== undefined) return known;
+    const rule = rules[index] as DeclaredRule;
+    const mine = candidatesOf(index);
+    const number = classes[index] as number;
+    if (!needsOfClass.has(number)) needsOfClass.set(number, needs(rule.conditions, mine.map((request) => ({ ...BASE, ...request })), verdicts));
+    const needed = needsOfClass.get(number);
+    // An allow rule written like one tried already gives no example either.
+    const tried = new Set<number>();
+    for (const allow of needed === undefined ? allows : suppliers(needed, offers, verdicts)) {
+      if (allow >= index) return undefined;
+      if (allow < same || tried.has(classes[allow] as number)) continue;
+      tried.add(classes[allow] as number);
+      const example = firstCommonExample((rules[allow] as DeclaredRule).conditions, candidatesOf(allow), rule.conditions, mine, verdicts);
+      if (example !== undefined) return { earlier: allow, example };
+    }
+    return undefined;
+  };
+
+  rules.forEach((rule, index) => {
+    if (!check(index) || !rule.actions.some((action) => BLOCKING.includes(action))) return;
+    const overlap = overlapOf(index);
+    if (overlap !== undefined) overlaps.set(index, overlap);
+    lastOfClass.set(classes[index] as number, index);
+  });
+  return overlaps;
+}
+
+type Offers = Map<string, Map<string, number[]>>;
+
+/** field → value → the allow rules (ascending) whose candidate requests carry that value there. */
+function offersOf(allows: readonly number[], candidatesOf: (index: number) => TestRequest[]): Offers {
+  const offers: Offers = new Map();
+  for (const allow of allows) {
+    for (const request of candidatesOf(allow)) {
+      for (const [field, value] of offered(request)) {
+        let byValue = offers.get(field);
+        if (byValue === undefined) offers.set(field, (byValue = new Map()));
+        const list = byValue.get(value);
+        if (list === undefined) byValue.set(value, [allow]);
+        else if (list[list.length - 1] !== allow) list.push(allow);
+      }
+    }
+  }
+  return offers;
+}
+
+function offered(request: TestRequest): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [key, value] of Object.entries(request)) {
+    if (typeof value === 'string') {
+      const type = SCALAR_FIELDS[key];
+      if (type !== undefined) out.push([type, value]);
+    } else if (value !== undefined) {
+      const type = NAMED_FIELDS[key];
+      if (type !== undefined) for (const [name, text] of Object.entries(value as Record<string, string>)) out.push([namedField(type, name), text]);
+    }
+  }
+  return out;
+}
+
+function namedField(type: Leaf['conditionType'], name: string): string {
+  // Header names compare case-insensitively (docs/evaluation.md, "Fields of a request").
+  return `${type}\u0000${type === 'header' ? name.toLowerCase() : name}`;
+}
+
+function fieldOfLeaf(leaf: Leaf): string {
+  return Object.values(NAMED_FIELDS).includes(leaf.conditionType) ? namedField(leaf.conditionType, leaf.fieldOption ?? '') : leaf.conditionType;
+}
+
+/** The allow rules, ascending, that offer a value satisfying one of `leaves` in its field. */
+function suppliers(leaves: readonly Leaf[], offers: Offers, verdicts: Verdicts): number[] {
+  const found = new Set<number>();
+  for (const leaf of leaves) {
+    for (const [value, allows] of offers.get(fieldOfLeaf(leaf)) ?? []) {
+      if (verdicts.leaf(leaf, requestWith(leaf, value))) for (const allow of allows) found.add(allow);
+    }
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
+/**
+ * Leaves one of which every matching candidate request must satisfy with a value that only the
+ * other rule can supply; undefined when that cannot be said. `own`: this rule's candidates with BASE.
+ */
+function needs(conditions: Conditions, own: readonly TestRequest[], verdicts: Verdicts): Leaf[] | undefined {
+  const needy = (leaf: Leaf) => !verdicts.leaf(leaf, {}) && !own.some((request) => verdicts.leaf(leaf, request));
+  const ofGroup = (group: Group): Leaf[] | undefined => {
+    if (group.operator === '$or') return group.children.every(needy) ? group.children : undefined;
+    const leaf = group.children.find(needy);
+    return leaf === undefined ? undefined : [leaf];
+  };
+  const groups = conditions.children.map(ofGroup);
+  if (conditions.operator === '$and') return groups.find((leaves) => leaves !== undefined);
+  return groups.every((leaves) => leaves !== undefined) ? groups.flat() as Leaf[] : undefined;
+}

@@ -1,0 +1,41 @@
+// The evaluator's verdicts for the many candidate requests the analysis tries: a leaf's verdict
+// depends only on the value the request carries in the leaf's field (or its absence), so each
+// leaf is evaluated (by the evaluator, `leafMatches`) once per distinct value and remembered.
+import { leafMatches } from '../evaluate/leaf.js';
+import { fieldOf, type TestRequest } from '../evaluate/request.js';
+import type { Conditions, Leaf } from '../rules/model.js';
+import { requestWith } from './leaves.js';
+
+/** The value a request carries in the field a leaf tests (undefined: absent), as `fieldOf` reads it. */
+export type FieldReader = (leaf: Leaf) => string | undefined;
+
+/** Remembers leaf verdicts for as long as it is kept (one analysis run). */
+export class Verdicts {
+  private readonly byLeaf = new Map<Leaf, Map<string | undefined, boolean>>();
+
+  /** `leafMatches(leaf, request)` for a request that carries `value` in the leaf's field. */
+  value(leaf: Leaf, value: string | undefined): boolean {
+    let byValue = this.byLeaf.get(leaf);
+    if (byValue === undefined) this.byLeaf.set(leaf, (byValue = new Map()));
+    let verdict = byValue.get(value);
+    if (verdict === undefined) {
+      verdict = leafMatches(leaf, value === undefined ? {} : requestWith(leaf, value));
+      byValue.set(value, verdict);
+    }
+    return verdict;
+  }
+
+  /** `leafMatches(leaf, request)`. */
+  leaf(leaf: Leaf, request: TestRequest): boolean {
+    return this.value(leaf, fieldOf(request, leaf));
+  }
+
+  /** `conditionsMatch` for the request whose fields `field` reads: `$and` of nothing holds, `$or` of nothing does not. */
+  conditions(conditions: Conditions, field: FieldReader): boolean {
+    const group = (children: readonly Leaf[], all: boolean) =>
+      (all ? children.every((leaf) => this.value(leaf, field(leaf))) : children.some((leaf) => this.value(leaf, field(leaf))));
+    return conditions.operator === '$and'
+      ? conditions.children.every((g) => group(g.children, g.operator === '$and'))
+      : conditions.children.some((g) => group(g.children, g.operator === '$and'));
+  }
+}

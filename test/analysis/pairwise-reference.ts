@@ -1,0 +1,90 @@
+// The rule-set analysis as first written: every rule compared with every earlier rule, in
+// order. Quadratic, and kept here as the reference the indexed analysis in src/analysis/ must
+// agree with exactly (same findings, same messages, same order): see fast-path.property.test.ts.
+import { conditionsMatch } from '../../src/evaluate/evaluate.js';
+import type { Action, DeclaredRule } from '../../src/rules/model.js';
+import { canonicalConditions } from '../../src/plan/canonical.js';
+import { catchAll, contradiction, implies, treeOf, unsatisfiable } from '../../src/analysis/conditions.js';
+import { candidatesForBoth, describeRequest } from '../../src/analysis/witness.js';
+import type { CheckId, Finding } from '../../src/analysis/checks.js';
+
+const BLOCKING: readonly Action[] = ['hardBlock', 'blockWithChallenge'];
+
+/** `rules` of one app in declared (priority) order. */
+export function analyseRulesPairwise(rules: readonly DeclaredRule[]): Finding[] {
+  const findings: Finding[] = [];
+  const at = (rule: DeclaredRule, check: CheckId, message: string, severity: Finding['severity'] = 'warning') =>
+    findings.push({ check, severity, ...rule.source, message });
+  const trees = rules.map((rule) => treeOf(rule.conditions));
+  const canonical = rules.map((rule) => JSON.stringify(canonicalConditions(rule.conditions)));
+  const dead = rules.map((rule) => unsatisfiable(rule.conditions));
+
+  rules.forEach((rule, index) => {
+    rule.conditions.children.forEach((group, g) => {
+      const why = contradiction(group);
+      if (why !== undefined) at(rule, 'unsatisfiable-group', `group ${g + 1} of rule ${quote(rule)} can match no request: ${why}`);
+    });
+    if (rule.status !== 'active') return;
+    const always = catchAllReason(rule);
+    const later = rules.length - index - 1;
+    if (always !== undefined && later > 0) {
+      at(rule, 'catch-all', `rule ${quote(rule)} matches every request (${always}), so none of the ${later} rule${later === 1 ? '' : 's'} after it can decide`);
+    }
+    const twin = rules.findIndex((other, i) => i < index && canonical[i] === canonical[index]);
+    if (twin >= 0) {
+      const earlier = rules[twin] as DeclaredRule;
+      at(rule, 'duplicate-conditions', `rule ${quote(rule)} has the same conditions as ${placed(earlier)}`);
+    }
+    if (dead[index]) return;
+    const shadow = shadowOf(rules, trees, index, twin);
+    if (shadow !== undefined) at(rule, 'shadowed-rule', shadow);
+    const allow = allowBefore(rules, index);
+    if (allow !== undefined) at(rule, 'allow-before-block', allow, 'info');
+  });
+  return findings;
+}
+
+function catchAllReason(rule: DeclaredRule): string | undefined {
+  const reasons = rule.conditions.children.map(catchAll);
+  if (rule.conditions.operator === '$or') return reasons.find((reason) => reason !== undefined);
+  return reasons.every((reason) => reason !== undefined) ? reasons.join('; ') : undefined;
+}
+
+/** The first earlier active rule proved to match every request rule `index` matches. */
+function shadowOf(rules: readonly DeclaredRule[], trees: ReturnType<typeof treeOf>[], index: number, twin: number): string | undefined {
+  const rule = rules[index] as DeclaredRule;
+  for (let i = 0; i < index; i++) {
+    const earlier = rules[i] as DeclaredRule;
+    if (earlier.status !== 'active') continue;
+    if (i === twin) return `rule ${quote(rule)} can never decide: ${placed(earlier)} comes first and has the same conditions`;
+    const proof = implies(trees[index] as ReturnType<typeof treeOf>, trees[i] as ReturnType<typeof treeOf>);
+    if (proof !== undefined) {
+      return `rule ${quote(rule)} can never decide: ${placed(earlier)} comes first and matches every request it matches (${proof.join('; ')})`;
+    }
+  }
+  return undefined;
+}
+
+/** An earlier active allow rule that decides some requests this blocking rule matches, with an example. */
+function allowBefore(rules: readonly DeclaredRule[], index: number): string | undefined {
+  const rule = rules[index] as DeclaredRule;
+  if (!rule.actions.some((action) => BLOCKING.includes(action))) return undefined;
+  for (let i = 0; i < index; i++) {
+    const earlier = rules[i] as DeclaredRule;
+    if (earlier.status !== 'active' || !earlier.actions.includes('allow')) continue;
+    const example = candidatesForBoth(earlier.conditions, rule.conditions)
+      .find((request) => conditionsMatch(earlier.conditions, request) && conditionsMatch(rule.conditions, request));
+    if (example !== undefined) {
+      return `allow ${placed(earlier)} comes first and lets through requests rule ${quote(rule)} would block, for example one with ${describeRequest(example)}`;
+    }
+  }
+  return undefined;
+}
+
+function quote(rule: DeclaredRule): string {
+  return JSON.stringify(rule.name);
+}
+
+function placed(rule: DeclaredRule): string {
+  return `rule ${quote(rule)} (${rule.source.file}:${rule.source.line})`;
+}
