@@ -20,6 +20,9 @@ const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*
 export default {
   // Global: Jest ignores a testTimeout inside a project's configuration.
   testTimeout: 30000,
+  // The run's own temporary directory, checked empty at the end (test/helpers/temp.ts).
+  globalSetup: '<rootDir>/test/helpers/global-setup.js',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
   projects: [
     { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$'] },
     { ...shared, displayName: 'slow', testMatch: SLOW_TESTS },

@@ -1,11 +1,12 @@
 // Clients built from the environment: what is checked before any connection is made.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rulesClientFor, scriptsClientFor } from '../../src/api/index.js';
 import { UserError } from '../../src/errors.js';
 import type { AppConfig } from '../../src/rules/config.js';
 import { capturedContext, everyRendering, SENTINEL_TOKEN, startConnectionCounter, thrownBy } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const app: AppConfig = { name: 'default', rulesDir: '/rules', tokenEnv: 'BOTRULES_TOKEN', unmanaged: 'keep' };
 const shop: AppConfig = { name: 'shop', rulesDir: '/shop', tokenEnv: 'BOTRULES_SHOP_TOKEN', unmanaged: 'keep' };
@@ -82,7 +83,7 @@ describe('NODE_EXTRA_CA_CERTS', () => {
   });
 
   it('must hold a PEM certificate', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'botrules-ca-')), 'ca.pem');
+    const file = join(tempDir('botrules-ca-'), 'ca.pem');
     await writeFile(file, 'not a certificate\n');
     const error = await rulesError({ ...base, NODE_EXTRA_CA_CERTS: file });
     expect(error).toBeInstanceOf(UserError);

@@ -1,16 +1,16 @@
 // Test support for the API client: a command context over captured streams, small real
 // servers for answers the emulator never gives (redirects, broken bodies, a wrong
 // certificate), and the check that a token never leaks.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { generate } from 'selfsigned';
 import { createContext, type CommandContext } from '../../src/cli/context.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** A token distinctive enough that finding it anywhere means it leaked. */
 export const SENTINEL_TOKEN = 'tok-SENTINEL-9f8e7d';
@@ -94,7 +94,7 @@ export async function startTinyServer(handler: Handler, certificateHost = '127.0
       { name: 'subjectAltName', altNames: [isIp ? { type: 7, ip: certificateHost } : { type: 2, value: certificateHost }] },
     ],
   });
-  const dir = await mkdtemp(join(tmpdir(), 'botrules-api-test-'));
+  const dir = tempDir('botrules-api-test-');
   const caPath = join(dir, 'ca.pem');
   await writeFile(caPath, pems.cert);
   const requests: string[] = [];

@@ -1,8 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { ruleYaml, writeTree } from '../rules/tree.js';
+import { tempDir } from '../helpers/temp.js';
 
 const HEAD = 'rules:\n';
 /** A rule whose first leaf is given; the leaf sits on line 9 of the file. */
@@ -59,7 +59,7 @@ const BAD_INPUTS: [string, string | Uint8Array, string][] = [
 
 describe('botrules validate', () => {
   it('accepts the example rules of this repository', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'botrules-examples-'));
+    const cwd = tempDir('botrules-examples-');
     cpSync('rules', join(cwd, 'rules'), { recursive: true });
     const result = await runCli(['validate'], { cwd });
     expect(result).toEqual({ code: 0, stdout: '4 files, 8 rules: valid\n', stderr: '' });
@@ -112,7 +112,7 @@ describe('botrules validate', () => {
   });
 
   it('fails with a clear message when the rules directory is missing', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'botrules-empty-'));
+    const cwd = tempDir('botrules-empty-');
     const result = await runCli(['validate'], { cwd });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('error: rules directory "rules" does not exist');

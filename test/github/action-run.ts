@@ -4,9 +4,9 @@
 // is under test is the action's shell: how it builds
 // the command line, maps exit codes, and writes outputs and the summary.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 import { actionInputs, actionSteps, readAction } from './action-metadata.js';
 import { isMap } from './workflow-files.js';
 
@@ -54,7 +54,7 @@ export function runActionStep(options: StepRunOptions): StepRun {
   const step = actionSteps(action).find((s) => s.id === 'run');
   if (!step || typeof step.run !== 'string') throw new Error('action.yml has no step with id "run"');
 
-  const root = mkdtempSync(path.join(tmpdir(), 'botrules-action-'));
+  const root = tempDir('botrules-action-');
   const actionPath = path.join(root, 'action');
   mkdirSync(path.join(actionPath, 'dist-action'), { recursive: true });
   if (options.withoutBundle !== true) writeFileSync(path.join(actionPath, 'dist-action', 'botrules.mjs'), RECORDING_CLI);

@@ -2,11 +2,11 @@
 // which events can reach it, and what the apply job checks before it applies. Each rule is
 // checked over every workflow of this repository and every example workflow.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { isMap, mapAt, readYamlFile, REPO_ROOT, scriptOf, workflowFiles, type YamlFile, type YamlMap } from './workflow-files.js';
+import { tempDir } from '../helpers/temp.js';
 
 const WORKFLOWS = workflowFiles().map(readYamlFile);
 
@@ -172,7 +172,7 @@ describe('the apply job', () => {
 
   /** Runs the tip step's script with a stand-in `gh` that answers `tip` as the branch head. */
   function runTip(sha: string, head: string): { status: number | null; outputs: string; stdout: string; ghArgs: string } {
-    const dir = mkdtempSync(path.join(tmpdir(), 'botrules-tip-'));
+    const dir = tempDir('botrules-tip-');
     mkdirSync(path.join(dir, 'bin'));
     writeFileSync(path.join(dir, 'bin', 'gh'), `#!/bin/sh\necho "$*" > "${dir}/gh-args"\necho "${head}"\n`);
     chmodSync(path.join(dir, 'bin', 'gh'), 0o755);

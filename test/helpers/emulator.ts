@@ -70,7 +70,8 @@ export function sharedCertificate(): Promise<CertificatePair> {
 }
 
 async function loadOrCreateCertificate(): Promise<CertificatePair> {
-  const file = path.join(tmpdir(), `botrules-test-emulator-cert-${process.getuid?.() ?? 'user'}.json`);
+  // Beside the run's scratch directory (test/helpers/global-setup.js), which must end empty.
+  const file = path.join(process.env.BOTRULES_TEST_RUN_DIR ?? tmpdir(), `botrules-test-emulator-cert-${process.getuid?.() ?? 'user'}.json`);
   try {
     const cached = JSON.parse(await readFile(file, 'utf8')) as CertificatePair;
     if (isUsablePair(cached)) return cached;

@@ -1,10 +1,10 @@
 // Writes a tree of files into a fresh temporary directory for one test.
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 
 export function writeTree(files: Record<string, string | Uint8Array>): string {
-  const root = mkdtempSync(join(tmpdir(), 'botrules-rules-'));
+  const root = tempDir('botrules-rules-');
   for (const [path, content] of Object.entries(files)) {
     const abs = join(root, path);
     mkdirSync(dirname(abs), { recursive: true });
