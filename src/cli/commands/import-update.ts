@@ -1,37 +1,16 @@
 // `botrules import --update [--prune] [--dry-run]`: bring the live rules back into the
 // existing rule files, changing only what differs (docs/behaviour.md, "import --update").
 import { createTwoFilesPatch } from 'diff';
-import { UserError } from '../../errors.js';
-import { rulesClientFor } from '../../api/index.js';
-import { loadProjectConfig } from '../../rules/config.js';
-import { displayPath } from '../../rules/display-path.js';
-import { updateRuleFiles, type UpdateResult } from '../../import/update/index.js';
-import { readAppFiles, writeChanges } from '../../import/update/files.js';
+import { updateFromLive, type UpdateResult } from '../../engine/import-update.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { safeText } from '../../render/sanitise.js';
 
 export async function runUpdate(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const cwd = ctx.io.cwd;
-  const prune = args.prune === true;
   const dryRun = args['dry-run'] === true;
-  const config = await loadProjectConfig({ cwd, config: args.config, dir: args.dir, app: args.app });
-  const apps = await Promise.all(config.apps.map(async (app) => ({ app, ...(await readAppFiles(app.rulesDir, cwd)) })));
-  const lives = await Promise.all(apps.map(({ app }) => rulesClientFor(app, ctx).listRules()));
-  const results = apps.map((app, index) => ({ ...app, result: updateRuleFiles({ files: app.files, declared: app.declared, live: lives[index] ?? [] }) }));
-
-  const gone = results.flatMap(({ result }) => result.gone);
-  if (gone.length > 0 && !prune) {
-    throw new UserError(`${gone.length} declared rule${gone.length === 1 ? ' does' : 's do'} not exist live:`, [
-      ...gone.map((rule) => `  ${rule.source.file}:${rule.source.line}:${rule.source.col}: "${rule.name}"`),
-      'Nothing was written. Use --prune to remove them from the files, or create them in the console.',
-    ]);
-  }
-  for (const { app, result } of results) {
-    const dir = displayPath(cwd, app.rulesDir);
+  await updateFromLive({ ...args, prune: args.prune === true, dryRun }, ctx, ({ app, dir, result }) => {
     if (dryRun) printDiff(ctx, dir, result);
-    else await writeChanges(app.rulesDir, result.changes);
-    printSummary(ctx, app.name, dir, result, dryRun);
-  }
+    printSummary(ctx, app, dir, result, dryRun);
+  });
   return 0;
 }
 

@@ -1,21 +1,15 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
 import type { Argv } from 'yargs';
 import cliProgress from 'cli-progress';
-import { scriptsClientFor } from '../../api/index.js';
 import { UserError } from '../../errors.js';
 import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS, describeFailOn, type DiffFormat, type ReportFormat } from '../../render/scripts/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/scripts/streamed.js';
-import { diffSnapshots, evaluateFailOn, FAIL_ON_CONDITIONS, hasApprovalMarks, parseFailOn, type FailOnCondition } from '../../scripts/diff.js';
-import type { SnapshotRecord } from '../../scripts/model.js';
+import { diffInventories, reportInventory, type ReportResult } from '../../engine/scripts.js';
+import { FAIL_ON_CONDITIONS, parseFailOn } from '../../scripts/diff.js';
 import { openOutput } from '../../scripts/output.js';
-import { findPolicy, loadPolicy } from '../../scripts/policy.js';
-import { compilePolicy, markRecord } from '../../scripts/policy-match.js';
-import { writeReport, type ReportResult } from '../../scripts/report.js';
-import { readSnapshotFile } from '../../scripts/snapshot.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { resolve } from 'node:path';
 
 /** Exit code when a `--fail-on` condition matched (docs/behaviour.md, "Exit codes"). */
 export const EXIT_FAIL_ON = 3;
@@ -79,37 +73,33 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
   const window = resolveWindow({ from: optionalString(args.from), to: optionalString(args.to) }, now);
   const pageSize = wholeNumber(args.pageSize, '--page-size', 1, 10_000);
   const concurrency = wholeNumber(args.concurrency, '--concurrency', 1, 64);
-  const policy = await findPolicy(optionalString(args.policy), ctx.io.cwd);
-  const client = scriptsClientFor(ctx);
-  const output = await openOutput(optionalString(args.out), { cwd: ctx.io.cwd, stdout: ctx.io.stdout });
+  const out = optionalString(args.out);
+  const policyFile = optionalString(args.policy);
+  const renderer = REPORT_RENDERERS[args.format as ReportFormat];
+  const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape !== false, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
   const progress = progressBar(ctx);
-  ctx.debug(`scripts: window ${new Date(window.from).toISOString()} → ${new Date(window.to).toISOString()}${policy ? `, policy ${policy.file}` : ''}`);
-  let result: ReportResult;
+  let result: Awaited<ReturnType<typeof reportInventory>>;
   try {
-    const renderer = REPORT_RENDERERS[args.format as ReportFormat];
-    const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape !== false, terminal: ctx.io.stdoutIsTTY && output.file === undefined };
-    result = await writeReport((query) => client.listScripts(query), {
+    result = await reportInventory({
       query: { appId, tld, ...window },
-      render: (model) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
       pageSize,
       concurrency,
       now,
-      ...(policy ? { policy } : {}),
-      output,
+      ...(policyFile === undefined ? {} : { policyFile }),
+      openOutput: () => openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout }),
+      render: (model, output) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
       ...(progress ? { onProgress: progress.update } : {}),
-    });
+    }, ctx);
   } finally {
     progress?.stop();
   }
-  reportOutcome(result, output.file, ctx);
+  reportOutcome(result, result.file, ctx);
   return 0;
 }
 
 function reportOutcome(result: ReportResult, file: string | undefined, ctx: CommandContext): void {
   const warn = ctx.errColors.yellow;
   for (const warning of result.warnings) ctx.io.stderr.write(`${warn(`warning: ${safeText(warning)}`)}\n`);
-  if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
-  ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
   if (file !== undefined) {
     const approval = result.unapproved === undefined ? '' : `, ${result.unapproved} not approved`;
     ctx.io.stderr.write(`Wrote ${result.count} scripts to ${safeText(file)}${approval}\n`);
@@ -117,33 +107,13 @@ function reportOutcome(result: ReportResult, file: string | undefined, ctx: Comm
 }
 
 async function runDiff(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const conditions = parseFailOn((args.failOn as string[] | undefined) ?? []);
-  const older = await readSnapshotFile(resolve(ctx.io.cwd, String(args.old)), 'OLD');
-  const newer = await readSnapshotFile(resolve(ctx.io.cwd, String(args.new)), 'NEW');
-  const diff = diffSnapshots(older, newer);
-  const newRecords = await approvalRecords(newer.records, optionalString(args.policy), conditions, ctx);
-  const failOn = conditions.length > 0 ? evaluateFailOn(diff, newRecords, conditions) : undefined;
-  await DIFF_RENDERERS[args.format as DiffFormat]({ diff, ...(failOn ? { failOn } : {}) }, ctx.io.stdout, { colors: ctx.colors });
-  if (!failOn || failOn.length === 0) return 0;
-  for (const line of describeFailOn(failOn)) ctx.io.stderr.write(`${ctx.errColors.red(line)}\n`);
+  const failOn = parseFailOn((args.failOn as string[] | undefined) ?? []);
+  const policyFile = optionalString(args.policy);
+  const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
+  await DIFF_RENDERERS[args.format as DiffFormat](compared, ctx.io.stdout, { colors: ctx.colors });
+  if (!compared.failOn || compared.failOn.length === 0) return 0;
+  for (const line of describeFailOn(compared.failOn)) ctx.io.stderr.write(`${ctx.errColors.red(line)}\n`);
   return EXIT_FAIL_ON;
-}
-
-/**
- * The records `unapproved` is judged on: NEW's own approval marks (the evidence as it was
- * taken), or NEW re-checked against `--policy` today when one is given.
- */
-async function approvalRecords(records: SnapshotRecord[], policyOption: string | undefined, conditions: FailOnCondition[], ctx: CommandContext): Promise<SnapshotRecord[]> {
-  if (policyOption !== undefined) {
-    const matcher = compilePolicy(await loadPolicy(resolve(ctx.io.cwd, policyOption), ctx.io.cwd), Date.now());
-    return records.map((record) => markRecord(record, matcher));
-  }
-  if (conditions.includes('unapproved') && records.length > 0 && !hasApprovalMarks(records)) {
-    throw new UserError('--fail-on unapproved: the NEW snapshot carries no approval marks', [
-      'Take the report with a policy (scripts-policy.yaml or --policy), or pass --policy FILE to scripts diff.',
-    ]);
-  }
-  return records;
 }
 
 /** Pages done / total on stderr, only when stderr is a terminal. */

@@ -1,17 +1,9 @@
 // `botrules test [--tests DIR] [--live FILE] [--format text|junit] [--ignore-case]`: every
 // test request evaluated against the declared rules (or a live snapshot) under the semantics
 // the tool assumes (docs/evaluation.md); exit 0 when every expectation holds, 1 otherwise.
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ValidationError } from '../../errors.js';
-import { readSnapshotFile } from '../../live/file.js';
-import { rulesOf } from '../../live/snapshot.js';
-import { inPriorityOrder } from '../../plan/fingerprint.js';
-import { loadProjectConfig, type ProjectConfig } from '../../rules/config.js';
-import { loadRules } from '../../rules/load.js';
-import type { Rule } from '../../rules/model.js';
-import { defaultTestsDir, loadTests } from '../../ruletests/load.js';
-import { appOf, appProblems, runTest, type TestResult } from '../../ruletests/run.js';
+import { loadRuleTests, runRuleTests, type TestResult } from '../../engine/rule-tests.js';
 import { renderTestText, summary } from '../../render/tests/text.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { githubAnnotation } from '../report-error.js';
@@ -36,29 +28,18 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const cwd = ctx.io.cwd;
-  const project = { cwd, config: args.config, dir: args.dir };
-  const everyApp = await loadProjectConfig(project);
-  const selected = args.app === undefined ? everyApp : await loadProjectConfig({ ...project, app: args.app });
-  const testsDir = typeof args.tests === 'string' ? args.tests : defaultTestsDir(everyApp.file, cwd);
-  const loaded = await loadTests(testsDir, { cwd });
-  const allApps = everyApp.apps.map((app) => app.name);
-  const problems = [...loaded.problems, ...appProblems(loaded.tests, allApps)];
-  if (problems.length > 0) {
-    if (args.format === 'sarif') renderSarif(testSarif(problems, []), ctx.io.stdout);
-    throw new ValidationError(problems);
+  const request = {
+    ...args,
+    ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
+    ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
+    ignoreCase: args.ignoreCase === true,
+  };
+  const suite = await loadRuleTests(request, ctx);
+  if (suite.problems.length > 0) {
+    if (args.format === 'sarif') renderSarif(testSarif(suite.problems, []), ctx.io.stdout);
+    throw new ValidationError(suite.problems);
   }
-
-  const apps = selected.apps.map((app) => app.name);
-  const tests = loaded.tests.filter((test) => apps.includes(appOf(test, allApps)));
-  const rulesByApp = await rulesOfApps(selected, typeof args.live === 'string' ? args.live : undefined, cwd);
-  const options = { caseInsensitiveValues: args.ignoreCase === true };
-  const results = tests.map((test) => {
-    const app = appOf(test, allApps);
-    return runTest(test, app, rulesByApp.get(app) ?? [], options);
-  });
-
-  const against = typeof args.live === 'string' ? `the live snapshot ${JSON.stringify(args.live)}` : 'the rule files';
+  const { results, apps, against } = await runRuleTests(suite, request, ctx);
   if (args.format === 'sarif') {
     renderSarif(testSarif([], results), ctx.io.stdout);
     ctx.io.stderr.write(`${summary(results)}\n`);
@@ -71,22 +52,6 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   }
   if (ctx.env('GITHUB_ACTIONS') === 'true') annotate(results, ctx);
   return results.every((result) => result.passed) ? 0 : 1;
-}
-
-/** Each selected app's rules in priority order, from the rule files or from a snapshot. */
-async function rulesOfApps(config: ProjectConfig, live: string | undefined, cwd: string): Promise<Map<string, Rule[]>> {
-  const byApp = new Map<string, Rule[]>();
-  if (live !== undefined) {
-    const snapshot = await readSnapshotFile(resolve(cwd, live), live);
-    for (const app of config.apps) byApp.set(app.name, inPriorityOrder(rulesOf(snapshot, app.name, live)));
-    return byApp;
-  }
-  for (const app of config.apps) {
-    const loaded = await loadRules(app.rulesDir, { cwd });
-    if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
-    byApp.set(app.name, loaded.rules);
-  }
-  return byApp;
 }
 
 /** A failed test as an annotation on its line in the pull request. */

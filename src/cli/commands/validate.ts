@@ -3,13 +3,9 @@
 // FILE:LINE:COL (and as GitHub annotations on Actions). Warnings of the files (docs/behaviour.md,
 // "Warnings") and findings of the rule-set analysis (docs/evaluation.md, "Rule-set analysis") are
 // printed the same way with "warning:" and do not fail the command unless --strict.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ValidationError } from '../../errors.js';
-import { analyseRules, silenced, type Finding } from '../../analysis/index.js';
-import { loadProjectConfig } from '../../rules/config.js';
-import { loadAllRules } from '../../rules/load.js';
+import { validateProject, type Finding } from '../../engine/validate.js';
 import { safeText, workflowCommandData, workflowCommandProperty } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { reportWarnings } from '../report-error.js';
@@ -27,14 +23,11 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const cwd = ctx.io.cwd;
   const strict = args.strict === true;
   // SARIF goes to stdout, and only SARIF: the usual lines still go to stderr, and the exit
   // code is the same as for text (docs/behaviour.md, "SARIF").
   const sarif = args.format === 'sarif' ? (findings: ValidateFindings) => renderSarif(validateSarif(findings), ctx.io.stdout) : undefined;
-  const config = await loadProjectConfig({ cwd, ...pick(args) });
-  ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
-  const { byApp, problems, warnings: fileWarnings } = await loadAllRules(config, { cwd, allowEmpty: args.allowEmpty === true });
+  const { problems, fileWarnings, findings, ...counts } = await validateProject({ ...args, strict }, ctx);
   if (problems.length > 0 || (strict && fileWarnings.length > 0)) {
     sarif?.({ problems, fileWarnings, findings: [], strict });
     if (strict && fileWarnings.length > 0) throw new ValidationError([...problems, ...fileWarnings.map((w) => ({ ...w, message: `warning: ${w.message}` }))]);
@@ -42,28 +35,16 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     throw new ValidationError(problems);
   }
   reportWarnings(fileWarnings, ctx.io);
-
-  let files = 0;
-  let rules = 0;
-  const findings = new Map<string, Finding>();
-  for (const [app, loaded] of byApp) {
-    ctx.debug(`app ${app}: ${loaded.files.length} files, ${loaded.rules.length} rules`);
-    files += loaded.files.length;
-    rules += loaded.rules.length;
-    // Apps may share a rules directory: each finding once.
-    for (const finding of analyseRules(loaded.rules)) findings.set(JSON.stringify([finding.file, finding.line, finding.check, finding.message]), finding);
-  }
-  const shown = silenced([...findings.values()], (file) => readText(resolve(cwd, file)));
-  sarif?.({ problems: [], fileWarnings, findings: shown, strict });
-  const warnings = shown.filter((finding) => finding.severity === 'warning');
+  sarif?.({ problems: [], fileWarnings, findings, strict });
+  const warnings = findings.filter((finding) => finding.severity === 'warning');
   if (strict && warnings.length > 0) {
     throw new ValidationError(warnings.map((w) => ({ file: w.file, line: w.line, col: w.col, message: `${w.message} [${w.check}]` })));
   }
-  reportFindings(shown, ctx);
-  const apps = byApp.size > 1 ? `${byApp.size} apps, ` : '';
+  reportFindings(findings, ctx);
+  const apps = counts.apps > 1 ? `${counts.apps} apps, ` : '';
   const warningCount = fileWarnings.length + warnings.length;
   const warned = warningCount > 0 ? ` (${plural(warningCount, 'warning')})` : '';
-  (sarif === undefined ? ctx.io.stdout : ctx.io.stderr).write(`${apps}${plural(files, 'file')}, ${plural(rules, 'rule')}: valid${warned}\n`);
+  (sarif === undefined ? ctx.io.stdout : ctx.io.stderr).write(`${apps}${plural(counts.files, 'file')}, ${plural(counts.rules, 'rule')}: valid${warned}\n`);
   return 0;
 }
 
@@ -75,22 +56,6 @@ function reportFindings(findings: readonly Finding[], ctx: CommandContext): void
     const command = f.severity === 'warning' ? 'warning' : 'notice';
     ctx.io.stderr.write(`::${command} file=${workflowCommandProperty(f.file)},line=${f.line},col=${f.col},title=${workflowCommandProperty(`botrules ${f.check}`)}::${workflowCommandData(f.message)}\n`);
   }
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function pick(args: GlobalArgs): { config?: string; dir?: string; app?: string } {
-  return {
-    ...(args.config === undefined ? {} : { config: args.config }),
-    ...(args.dir === undefined ? {} : { dir: args.dir }),
-    ...(args.app === undefined ? {} : { app: args.app }),
-  };
 }
 
 function plural(n: number, word: string): string {

@@ -1,0 +1,47 @@
+// `import --update`: the live rules brought back into the existing rule files, changing only
+// what differs (docs/behaviour.md, "import --update"). Nothing is written when a declared rule
+// is gone live and `prune` is off, nor on a dry run.
+import { rulesClientFor } from '../api/index.js';
+import { UserError } from '../errors.js';
+import { readAppFiles, writeChanges } from '../import/update/files.js';
+import { updateRuleFiles, type UpdateResult } from '../import/update/index.js';
+import { loadProjectConfig } from '../rules/config.js';
+import { displayPath } from '../rules/display-path.js';
+import type { ProjectSelection, Runtime } from '../runtime.js';
+
+export type { UpdateResult } from '../import/update/index.js';
+
+export interface UpdateRequest extends ProjectSelection {
+  /** Remove declared rules that no longer exist live. */
+  prune: boolean;
+  /** Work out the changes without writing them. */
+  dryRun: boolean;
+}
+
+export interface UpdatedApp {
+  app: string;
+  /** The app's rules directory, as shown to the user. */
+  dir: string;
+  result: UpdateResult;
+}
+
+/** Updates every selected app; `onUpdated` hears of each app once its files are written (or would be). */
+export async function updateFromLive(request: UpdateRequest, ctx: Runtime, onUpdated: (app: UpdatedApp) => void): Promise<void> {
+  const { cwd } = ctx;
+  const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
+  const apps = await Promise.all(config.apps.map(async (app) => ({ app, ...(await readAppFiles(app.rulesDir, cwd)) })));
+  const lives = await Promise.all(apps.map(({ app }) => rulesClientFor(app, ctx).listRules()));
+  const results = apps.map((app, index) => ({ ...app, result: updateRuleFiles({ files: app.files, declared: app.declared, live: lives[index] ?? [] }) }));
+
+  const gone = results.flatMap(({ result }) => result.gone);
+  if (gone.length > 0 && !request.prune) {
+    throw new UserError(`${gone.length} declared rule${gone.length === 1 ? ' does' : 's do'} not exist live:`, [
+      ...gone.map((rule) => `  ${rule.source.file}:${rule.source.line}:${rule.source.col}: "${rule.name}"`),
+      'Nothing was written. Use --prune to remove them from the files, or create them in the console.',
+    ]);
+  }
+  for (const { app, result } of results) {
+    if (!request.dryRun) await writeChanges(app.rulesDir, result.changes);
+    onUpdated({ app: app.name, dir: displayPath(cwd, app.rulesDir), result });
+  }
+}

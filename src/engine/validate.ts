@@ -1,0 +1,55 @@
+// `validate`: schema and semantic checks of every rule file of every selected app, then the
+// rule-set analysis (docs/evaluation.md, "Rule-set analysis"); no network.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { analyseRules, silenced, type Finding } from '../analysis/index.js';
+import type { Problem } from '../errors.js';
+import { loadProjectConfig } from '../rules/config.js';
+import { loadAllRules } from '../rules/load.js';
+import type { ProjectSelection, Runtime } from '../runtime.js';
+
+export type { Finding } from '../analysis/index.js';
+
+export interface ValidateRequest extends ProjectSelection {
+  /** File warnings count as problems: the analysis does not run when there are any. */
+  strict: boolean;
+}
+
+export interface ValidatedProject {
+  problems: Problem[];
+  /** Warnings of the files (docs/behaviour.md, "Warnings"). */
+  fileWarnings: Problem[];
+  /** The analysis findings not silenced in the files; none when the analysis did not run. */
+  findings: Finding[];
+  apps: number;
+  files: number;
+  rules: number;
+}
+
+export async function validateProject(request: ValidateRequest, ctx: Runtime): Promise<ValidatedProject> {
+  const { cwd } = ctx;
+  const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
+  ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
+  const { byApp, problems, warnings: fileWarnings } = await loadAllRules(config, { cwd, allowEmpty: request.allowEmpty === true });
+  const validated: ValidatedProject = { problems, fileWarnings, findings: [], apps: byApp.size, files: 0, rules: 0 };
+  if (problems.length > 0 || (request.strict && fileWarnings.length > 0)) return validated;
+
+  const findings = new Map<string, Finding>();
+  for (const [app, loaded] of byApp) {
+    ctx.debug(`app ${app}: ${loaded.files.length} files, ${loaded.rules.length} rules`);
+    validated.files += loaded.files.length;
+    validated.rules += loaded.rules.length;
+    // Apps may share a rules directory: each finding once.
+    for (const finding of analyseRules(loaded.rules)) findings.set(JSON.stringify([finding.file, finding.line, finding.check, finding.message]), finding);
+  }
+  validated.findings = silenced([...findings.values()], (file) => readText(resolve(cwd, file)));
+  return validated;
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
