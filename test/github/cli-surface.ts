@@ -66,7 +66,7 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
     },
     positionals: 0,
   },
-  import: { flags: { out: VALUE, force: SWITCH }, positionals: 0 },
+  import: { flags: { out: VALUE, force: SWITCH, update: SWITCH, prune: SWITCH, 'dry-run': SWITCH }, positionals: 0 },
   'scripts report': {
     flags: {
       'app-id': { takesValue: true, variadic: true },

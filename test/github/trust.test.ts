@@ -47,10 +47,13 @@ describe('permissions', () => {
     for (const job of jobsOf(yaml)) expect([label(job), isMap(job.job.permissions)]).toEqual([label(job), true]);
   });
 
-  it('grants write access only where a job comments, files issues, uploads code-scanning findings or releases', () => {
+  it('grants write access only where a job comments, files issues, proposes drift, uploads code-scanning findings or releases', () => {
     const grants = JOBS.flatMap((j) => writeGrants(j.job).map((scope) => `${label(j)}: ${scope}`));
     expect(grants.sort()).toEqual([
       '.github/workflows/release.yml release: contents',
+      'examples/github-workflows/drift-pr.yml propose: contents',
+      'examples/github-workflows/drift-pr.yml propose: issues',
+      'examples/github-workflows/drift-pr.yml propose: pull-requests',
       'examples/github-workflows/drift.yml report: issues',
       'examples/github-workflows/plan.yml comment: pull-requests',
       'examples/github-workflows/plan.yml validate: security-events',
@@ -71,7 +74,11 @@ describe('the rules token', () => {
   const holders = JOBS.filter((j) => RULES_TOKEN.test(j.text));
 
   it('is read by the apply and drift jobs only', () => {
-    expect(holders.map(label).sort()).toEqual(['examples/github-workflows/apply.yml apply', 'examples/github-workflows/drift.yml drift']);
+    expect(holders.map(label).sort()).toEqual([
+      'examples/github-workflows/apply.yml apply',
+      'examples/github-workflows/drift-pr.yml detect',
+      'examples/github-workflows/drift.yml drift',
+    ]);
   });
 
   it('lives only in the production environment, in jobs that run for the default branch only', () => {
@@ -120,7 +127,7 @@ describe('the live snapshot', () => {
   it('is refreshed by apply and drift under the name the pull-request plan looks for', () => {
     const plan = readYamlFile('examples/github-workflows/plan.yml');
     const name = String(mapAt(plan.data, 'env').SNAPSHOT_ARTIFACT);
-    for (const file of ['examples/github-workflows/apply.yml', 'examples/github-workflows/drift.yml']) {
+    for (const file of ['examples/github-workflows/apply.yml', 'examples/github-workflows/drift.yml', 'examples/github-workflows/drift-pr.yml']) {
       const yaml = readYamlFile(file);
       const uploads = jobsOf(yaml).flatMap((j) => (j.job.steps as YamlMap[]).filter((s) => String(s.uses).startsWith('actions/upload-artifact@')));
       expect(uploads.map((s) => mapAt(s, 'with').name)).toContain(`${name}-\${{ matrix.app }}`);

