@@ -20,30 +20,40 @@ export function treeOf(conditions: Conditions): Node {
  * The facts ("A implies B") proving that P implies Q, or undefined when not proved.
  * `P = or(...)` implies Q when each child does and P implies `Q = and(...)` when it implies each
  * child (both exact); `and(...)` implies Q when one child does, P implies `or(...)` when it
- * implies one child (both sufficient).
+ * implies one child (both sufficient). Facts are put in words once the proof is found, each once.
  */
 export function implies(p: Node, q: Node): string[] | undefined {
+  const facts = factsOf(p, q);
+  return facts === undefined ? undefined : [...new Set(facts.map(sentence))];
+}
+
+/** A reason a node matches every request, or a leaf implied by another. */
+type Fact = string | { p: Leaf; q: Leaf };
+
+function factsOf(p: Node, q: Node): Fact[] | undefined {
   const always = q.kind === '$or' && q.children.every((child) => child.kind === 'leaf') ? catchAllOf(q) : undefined;
   if (always !== undefined) return [always];
-  if (p.kind === '$or') return every(p.children, (child) => implies(child, q));
-  if (q.kind === '$and') return every(q.children, (child) => implies(p, child));
-  if (p.kind === 'leaf' && q.kind === 'leaf') {
-    if (!leafImplies(p.leaf, q.leaf)) return undefined;
-    return [isTautology(q.leaf) ? `${describeLeaf(q.leaf)} matches every request` : `${describeLeaf(p.leaf)} implies ${describeLeaf(q.leaf)}`];
-  }
+  if (p.kind === '$or') return every(p.children, (child) => factsOf(child, q));
+  if (q.kind === '$and') return every(q.children, (child) => factsOf(p, child));
+  if (p.kind === 'leaf' && q.kind === 'leaf') return leafImplies(p.leaf, q.leaf) ? [{ p: p.leaf, q: q.leaf }] : undefined;
   if (p.kind === '$and') {
     for (const child of p.children) {
-      const proof = implies(child, q);
+      const proof = factsOf(child, q);
       if (proof !== undefined) return proof;
     }
   }
   if (q.kind === '$or') {
     for (const child of q.children) {
-      const proof = implies(p, child);
+      const proof = factsOf(p, child);
       if (proof !== undefined) return proof;
     }
   }
   return undefined;
+}
+
+function sentence(fact: Fact): string {
+  if (typeof fact === 'string') return fact;
+  return isTautology(fact.q) ? `${describeLeaf(fact.q)} matches every request` : `${describeLeaf(fact.p)} implies ${describeLeaf(fact.q)}`;
 }
 
 /** Why an `$or` node of leaves matches every request: asked for each node it is compared with, so worked out once per node. */
@@ -58,14 +68,14 @@ function groupOf(node: Node): Group {
   return { operator: node.kind === '$and' ? '$and' : '$or', children };
 }
 
-function every(children: readonly Node[], proofOf: (child: Node) => string[] | undefined): string[] | undefined {
-  const facts: string[] = [];
+function every(children: readonly Node[], proofOf: (child: Node) => Fact[] | undefined): Fact[] | undefined {
+  const facts: Fact[] = [];
   for (const child of children) {
     const proof = proofOf(child);
     if (proof === undefined) return undefined;
     facts.push(...proof);
   }
-  return [...new Set(facts)];
+  return facts;
 }
 
 /** Two leaves of an `$and` group that no request matches together, described; undefined if none is proved. */
