@@ -4,13 +4,14 @@
 // emulator, and a stand-in `gh` that records the API calls. Merging the proposed branch leaves
 // nothing to apply; a patch that reaches outside the rules directory is refused.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
 import { lettered, rule } from '../apply/fixtures.js';
 import { mapAt, readYamlFile, type YamlMap } from './workflow-files.js';
+import { runJob, type StepRecord } from './workflow-run.js';
 
 const WORKFLOW = readYamlFile('examples/github-workflows/drift-pr.yml');
 const JOBS = mapAt(WORKFLOW.data, 'jobs');
@@ -76,26 +77,45 @@ describe('drift to pull request, end to end', () => {
 
   afterEach(() => emu.close());
 
-  /** What the detect job does: plan, import --update --prune, then its hand-off step. */
-  async function detect(): Promise<{ drift: string; handoff: ReturnType<typeof spawnSync> }> {
-    const checkout = path.join(root, 'detect');
+  /**
+   * The detect job's own steps in a fresh clone of main: the action's shell step running the
+   * real CLI (plan, import --update --prune, live) and the hand-off script; uploads are copies.
+   */
+  async function detect(): Promise<{ drift: string; records: StepRecord[] }> {
+    const checkout = path.join(root, `detect-${Math.random().toString(36).slice(2)}`);
     git(root, 'clone', '--quiet', origin, checkout);
-    const plan = await runCli(['plan', '--format', 'markdown', '--detailed-exitcode'], { cwd: checkout, env: emu.env });
-    expect([0, 2]).toContain(plan.code);
-    writeFileSync(path.join(root, 'plan.md'), plan.stdout);
-    if (plan.code === 2) expect((await runCli(['import', '--update', '--prune'], { cwd: checkout, env: emu.env })).code).toBe(0);
-    const runnerTemp = path.join(root, 'runner-detect');
+    const runnerTemp = path.join(root, `runner-${path.basename(checkout)}`);
+    const artifacts = path.join(root, `artifacts-${path.basename(checkout)}`);
     mkdirSync(runnerTemp);
-    const handoff = bash(String(KEEP.run), checkout, {
-      APP: 'default',
-      PLAN_MARKDOWN: path.join(root, 'plan.md'),
-      HAS_CHANGES: plan.code === 2 ? 'true' : 'false',
-      RUNNER_TEMP: runnerTemp,
-      GITHUB_SHA: git(checkout, 'rev-parse', 'HEAD'),
+    const records = await runJob(stepsOf(DETECT), {
+      cwd: checkout,
+      // The token reaches the steps only as the workflow gives it: through the secret.
+      context: { 'matrix.app': 'default', 'matrix.tokenEnv': 'BOTRULES_TOKEN', 'secrets[matrix.tokenEnv]': emu.env.BOTRULES_TOKEN ?? '', 'runner.temp': runnerTemp },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: root,
+        GIT_CONFIG_NOSYSTEM: '1',
+        RUNNER_TEMP: runnerTemp,
+        GITHUB_SHA: git(checkout, 'rev-parse', 'HEAD'),
+        BOTRULES_CONSOLE_URL: emu.env.BOTRULES_CONSOLE_URL ?? '',
+        NODE_EXTRA_CA_CERTS: emu.env.NODE_EXTRA_CA_CERTS ?? '',
+      },
+      otherAction: (step, given) => {
+        if (String(step.uses).startsWith('actions/checkout@')) return true;
+        if (!String(step.uses).startsWith('actions/upload-artifact@')) return false;
+        const into = path.join(artifacts, given.name ?? '');
+        mkdirSync(into, { recursive: true });
+        const from = given.path ?? '';
+        cpSync(from, statSync(from).isDirectory() ? into : path.join(into, path.basename(from)), { recursive: true });
+        return true;
+      },
     });
-    expect(handoff.status).toBe(0);
-    return { drift: path.join(runnerTemp, 'drift'), handoff };
+    return { drift: path.join(artifacts, 'botrules-drift-pr-default'), records };
   }
+
+  /** Every step of the job ran green, but for those named (which may fail and let the job go on). */
+  const expectGreen = (records: StepRecord[], mayFail: string[] = []) =>
+    expect(records.filter((r) => !r.skipped && r.result?.status !== 0 && !mayFail.includes(r.id)).map((r) => [r.id, r.result])).toEqual([]);
 
   /** What the propose job does, in a fresh checkout, with a stand-in gh answering `openPr`. */
   function propose(drift: string, openPr = ''): { status: number | null; stdout: string; stderr: string; gh: string[]; checkout: string } {
@@ -131,7 +151,10 @@ describe('drift to pull request, end to end', () => {
   it('opens a pull request whose branch declares the live rules: merged, apply has nothing to do', async () => {
     const live = emu.emulator.rules();
     emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }, rule('Added in the console'), live[2]] as typeof live);
-    const { drift } = await detect();
+    const { drift, records } = await detect();
+    expectGreen(records);
+    expect(JSON.parse(readFileSync(path.join(drift, 'drift.json'), 'utf8'))).toMatchObject({ app: 'default', drift: true });
+    expect(readFileSync(path.join(drift, 'plan.md'), 'utf8')).toMatch(/<b>B<\/b>[\s\S]*-status: paused\n\+status: active/);
     const result = propose(drift);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
@@ -148,6 +171,23 @@ describe('drift to pull request, end to end', () => {
     expect(git(merged, 'log', '--format=%an', 'origin/main..HEAD')).toBe('github-actions[bot]');
     expect(readFileSync(path.join(merged, 'rules', '020-b.yaml'), 'utf8')).toContain('# Why B exists: ticket 42\n');
     expect(git(merged, 'diff', '--stat', 'origin/main', 'HEAD')).toMatch(/2 files changed/);
+    expect((await runCli(['plan', '--detailed-exitcode'], { cwd: merged, env: emu.env })).code).toBe(0);
+  });
+
+  it('brings a rule deleted in the console back too: the plan fails, the pull request still comes', async () => {
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([{ ...(live[1] as (typeof live)[number]), status: 'paused' }, live[2]] as typeof live);
+    const { drift, records } = await detect();
+    expect(records.find((r) => r.id === 'plan')?.result?.stderr).toContain('does not exist live');
+    expectGreen(records, ['plan']);
+    expect(JSON.parse(readFileSync(path.join(drift, 'drift.json'), 'utf8'))).toMatchObject({ drift: true });
+    expect(readFileSync(path.join(drift, 'plan.md'), 'utf8')).toMatch(/^botrules could not plan the rule files of git against the live rules/);
+    const result = propose(drift);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Opened drift pull request #7 of default');
+    const merged = path.join(root, 'merged');
+    git(root, 'clone', '--quiet', '--branch', 'botrules/drift-default', origin, merged);
+    expect(git(merged, 'diff', '--no-renames', '--name-status', 'origin/main', 'HEAD').split('\n').sort()).toEqual(['D\trules/010-a.yaml', 'M\trules/020-b.yaml']);
     expect((await runCli(['plan', '--detailed-exitcode'], { cwd: merged, env: emu.env })).code).toBe(0);
   });
 
