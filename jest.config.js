@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { createDefaultEsmPreset } from 'ts-jest';
 
 const preset = createDefaultEsmPreset({ tsconfig: 'tsconfig.json' });
@@ -23,6 +24,9 @@ export default {
   // The run's own temporary directory, checked empty at the end (test/helpers/temp.ts).
   globalSetup: '<rootDir>/test/helpers/global-setup.js',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
+  // Jest's default (one worker fewer than the processors) runs everything in one process on a
+  // 2-core machine; most suites wait on child processes and sockets, so two workers use both.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$'] },
     { ...shared, displayName: 'slow', testMatch: SLOW_TESTS },
