@@ -61,7 +61,8 @@ export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbo
       if (verbose) io.stderr.write(`${safeText(line)}\n`);
     },
     notice(line) {
-      io.stderr.write(`${line}\n`);
+      // Retry lines quote what a server sent back: shown with visible escapes, like debug lines.
+      io.stderr.write(`${safeText(line)}\n`);
     },
     env(name) {
       const value = io.env[name];

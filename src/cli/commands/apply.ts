@@ -13,6 +13,7 @@ import { applyVerdict, changeLimits, prepareApply, runApply, saveUndo, type AppA
 import { renderText } from '../../render/plan/text.js';
 import { NO_COLORS } from '../../render/contract.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { safeText } from '../../render/sanitise.js';
 
 interface ApplyOptions {
   plan?: string;
@@ -62,7 +63,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   });
   out.write('\n');
   for (const result of results) {
-    if (results.length > 1) out.write(`App ${result.app}:\n`);
+    if (results.length > 1) out.write(`App ${safeText(result.app)}:\n`);
     for (const line of appReportLines(result, target, ctx.colors)) out.write(`${line}\n`);
   }
   if (options.undoOut !== undefined) await reportUndo(options.undoOut, work, results, ctx);
@@ -108,6 +109,6 @@ async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext):
 
 async function reportUndo(file: string, work: readonly ApplyWork[], results: readonly AppApplyResult[], ctx: CommandContext): Promise<void> {
   const { undo, unlisted } = await saveUndo(file, ctx.io.cwd, work, results);
-  for (const app of unlisted) ctx.io.stderr.write(`warning: no undo plan for app ${app}: its live rules could not be listed after the apply\n`);
-  ctx.io.stdout.write(`Undo plan written to ${file} (${plural(undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${file}\n`);
+  for (const app of unlisted) ctx.io.stderr.write(`warning: no undo plan for app ${safeText(app)}: its live rules could not be listed after the apply\n`);
+  ctx.io.stdout.write(`Undo plan written to ${safeText(file)} (${plural(undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${safeText(file)}\n`);
 }

@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { safeText } from '../../render/sanitise.js';
 
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
@@ -59,7 +60,7 @@ export async function serve(args: Record<string, unknown>, ctx: CommandContext, 
   ctx.io.stdout.write(`emulator ready on ${emulator.url}\n`);
   await stopped;
   await emulator.stop();
-  ctx.io.stderr.write(`emulator stopped; state saved to ${emulator.statePath}\n`);
+  ctx.io.stderr.write(`emulator stopped; state saved to ${safeText(emulator.statePath)}\n`);
   return 0;
 }
 
@@ -120,12 +121,12 @@ function printExports(emulator: RunningEmulator, ctx: CommandContext): void {
 function printSummary(emulator: RunningEmulator, options: EmulatorOptions, ctx: CommandContext): void {
   const seeding = options.seed !== undefined || Boolean(options.generateRules) || Boolean(options.generateScripts);
   if (emulator.resumed && seeding) {
-    ctx.io.stderr.write(`Resumed the existing state ${emulator.statePath}: seed options ignored (use --reset to seed afresh).\n`);
+    ctx.io.stderr.write(`Resumed the existing state ${safeText(emulator.statePath)}: seed options ignored (use --reset to seed afresh).\n`);
   }
   const apps = Object.keys(emulator.tokens.apps)
     .map((name) => `${name}: ${emulator.rules(name).length} rules`)
     .join(', ');
-  ctx.io.stderr.write(`botrules emulator: ${apps}; ${emulator.scripts().length} scripts; state ${emulator.statePath}\n`);
+  ctx.io.stderr.write(`botrules emulator: ${safeText(apps)}; ${emulator.scripts().length} scripts; state ${safeText(emulator.statePath)}\n`);
   ctx.io.stderr.write('Paste the export lines into your shell; stop with Ctrl-C (the state is saved).\n');
 }
 
