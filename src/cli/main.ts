@@ -22,7 +22,7 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
   try {
     // Only the requested command's module is loaded (alongside yargs); the others are listed by name.
     const [module, { default: yargs }] = await Promise.all([entry ? entry.load() : undefined, import('yargs')]);
-    const parser = globalOptions(yargs([...argv]));
+    const parser = globalOptions(yargs([...argv]), argv);
     for (const c of COMMANDS) {
       if (c === entry && module) parser.command(c.command, c.describe, (y) => module.builder(y));
       else parser.command(c.command, c.describe);
@@ -79,7 +79,7 @@ async function findCommand(argv: readonly string[]): Promise<CommandEntry | unde
   return COMMANDS.find((c) => commandName(c) === requested);
 }
 
-function globalOptions(parser: Argv): Argv<GlobalArgs> {
+function globalOptions(parser: Argv, argv: readonly string[]): Argv<GlobalArgs> {
   return parser
     .scriptName('botrules')
     .usage('$0 <command> [options]\n\nBot-protection custom rules as code, and the script inventory as evidence.')
@@ -100,15 +100,81 @@ function globalOptions(parser: Argv): Argv<GlobalArgs> {
     .alias('h', 'help')
     .wrap(Math.min(100, process.stdout.columns || 100))
     .exitProcess(false)
-    .fail((message, error) => {
+    .recommendCommands()
+    .fail((message, error, instance) => {
       // yargs calls this for usage errors (unknown flag, missing argument) and for errors
       // thrown by a handler; both go to the one handler in reportError.
-      throw error ?? new UsageError(message);
+      throw error ?? new UsageError(unknownArguments(message, knownOptions(instance)) ?? unknownCommand(message, argv) ?? message);
     })
     .env(false)
     .locale('en')
     .showHelpOnFail(false)
     .epilogue('Environment: BOTRULES_CONSOLE_URL, BOTRULES_GATEWAY_URL, BOTRULES_TOKEN, BOTRULES_API_TOKEN, BOTRULES_TIMEOUT, NO_COLOR') as unknown as Argv<GlobalArgs>;
+}
+
+/**
+ * Every described option of this command line, in kebab case. yargs passes its usage object
+ * as the third argument of fail(); its descriptions are keyed by option name.
+ */
+function knownOptions(usage: unknown): string[] {
+  const described = (usage as { getDescriptions?: () => Record<string, unknown> } | undefined)?.getDescriptions?.() ?? {};
+  return [...new Set(Object.keys(described).map(kebab))];
+}
+
+/**
+ * yargs' "Unknown arguments: detailed-exitcod, detailedExitcod" names one typo twice (its
+ * camel-case expansion) and suggests nothing: each typo once, as the user wrote it, with the
+ * nearest known option when one is close. undefined for any other message.
+ */
+export function unknownArguments(message: string, known: readonly string[]): string | undefined {
+  const match = /^Unknown arguments?: (.*)$/.exec(message);
+  if (match === null) return undefined;
+  const typos = [...new Set((match[1] ?? '').split(', ').map(kebab))];
+  const described = typos.map((typo) => {
+    const near = nearest(typo, known);
+    const shown = /^\d|^-/.test(typo) || typo.length === 1 ? typo : `--${typo}`;
+    return near === undefined ? shown : `${shown} (did you mean --${near}?)`;
+  });
+  return `Unknown argument${typos.length === 1 ? '' : 's'}: ${described.join(', ')}`;
+}
+
+/** recommendCommands() says only "Did you mean report?": say which word was not a command. */
+export function unknownCommand(message: string, argv: readonly string[]): string | undefined {
+  const match = /^Did you mean (\S+)\?$/.exec(message);
+  if (match === null) return undefined;
+  const suggestion = match[1] ?? '';
+  const words = argv.filter((word) => !word.startsWith('-'));
+  const typed = words.reduce<string | undefined>((best, word) => (best === undefined || editDistance(word, suggestion) < editDistance(best, suggestion) ? word : best), undefined);
+  return typed === undefined ? message : `Unknown command ${JSON.stringify(typed)}. ${message}`;
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/** The known option within edit distance 2 (or a third of the name) of `typo`, if one is nearest. */
+function nearest(typo: string, known: readonly string[]): string | undefined {
+  const limit = Math.max(2, Math.floor(typo.length / 3));
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    if (name.length <= 1) continue;
+    const distance = editDistance(typo, name);
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance, one row at a time. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 function timeoutSeconds(value: unknown): number | undefined {
