@@ -49,7 +49,9 @@ describe('the drift pull-request workflow', () => {
   it('finds its own pull request by branch, exact bot login and label, and checks the patch before applying it', () => {
     expect(PROPOSE_SCRIPT).toContain('branch="botrules/drift-$APP"');
     expect(PROPOSE_SCRIPT).toContain("BOT='github-actions[bot]'");
-    expect(PROPOSE_SCRIPT).toContain('select(.user.login == \\"$BOT\\" and .head.ref == \\"$branch\\" and any(.labels[]; .name == \\"$LABEL\\"))');
+    expect(PROPOSE_SCRIPT).toContain('jq -r --arg bot "$BOT" --arg branch "$branch" --arg wanted "$LABEL"');
+    expect(PROPOSE_SCRIPT).toContain("select(.user.login == $bot and .head.ref == $branch and any(.labels[]; .name == $wanted))");
+    expect(PROPOSE_SCRIPT.indexOf('/commits/$DEFAULT_BRANCH')).toBeLessThan(PROPOSE_SCRIPT.indexOf('git apply --index'));
     expect(PROPOSE_SCRIPT.indexOf('git apply --numstat')).toBeLessThan(PROPOSE_SCRIPT.indexOf('git apply --index'));
     expect(PROPOSE_SCRIPT.indexOf('git apply --summary')).toBeLessThan(PROPOSE_SCRIPT.indexOf('git apply --index'));
   });
@@ -118,9 +120,10 @@ describe('drift to pull request, end to end', () => {
     expect(records.filter((r) => !r.skipped && r.result?.status !== 0 && !mayFail.includes(r.id)).map((r) => [r.id, r.result])).toEqual([]);
 
   /** What the propose job does, in a fresh checkout, with a stand-in gh answering `openPr`. */
-  function propose(drift: string, openPr = ''): { status: number | null; stdout: string; stderr: string; gh: string[]; checkout: string } {
+  function propose(drift: string, openPr = '', tip = ''): { status: number | null; stdout: string; stderr: string; gh: string[]; checkout: string; runnerTemp: string } {
     const checkout = path.join(root, `propose-${Math.random().toString(36).slice(2)}`);
     git(root, 'clone', '--quiet', origin, checkout);
+    const mainSha = git(checkout, 'rev-parse', 'HEAD');
     const bin = path.join(root, 'bin');
     mkdirSync(bin, { recursive: true });
     const log = path.join(root, 'gh.log');
@@ -128,7 +131,7 @@ describe('drift to pull request, end to end', () => {
     writeFileSync(path.join(bin, 'gh'), [
       '#!/bin/sh',
       `printf '%s\\n' "$*" >> "${log}"`,
-      `case "$*" in *"pulls?state=open"*) printf '%s\\n' "${openPr}" ;; *"/pulls -f title="*) echo 7 ;; esac`,
+      `case "$*" in *"pulls?state=open"*) printf '%s\\n' '${openPullRequests(openPr)}' ;; */commits/*) echo "${tip || mainSha}" ;; *"/pulls -f title="*) echo 7 ;; esac`,
     ].join('\n'));
     chmodSync(path.join(bin, 'gh'), 0o755);
     // The runner's temp directory holds what download-artifact wrote.
@@ -144,8 +147,9 @@ describe('drift to pull request, end to end', () => {
       RUN_URL: 'https://github.example/run/1',
       RUNNER_TEMP: runnerTemp,
       GITHUB_REPOSITORY: 'acme/rules',
+      GITHUB_SHA: mainSha,
     });
-    return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr), gh: readFileSync(log, 'utf8').trim().split('\n').filter(Boolean), checkout };
+    return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr), gh: readFileSync(log, 'utf8').trim().split('\n').filter(Boolean), checkout, runnerTemp };
   }
 
   it('opens a pull request whose branch declares the live rules: merged, apply has nothing to do', async () => {
@@ -160,7 +164,8 @@ describe('drift to pull request, end to end', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('Opened drift pull request #7 of default');
     expect(result.gh).toEqual([
-      expect.stringMatching(/^api repos\/acme\/rules\/pulls\?state=open&head=acme:botrules\/drift-default&per_page=100 --jq /),
+      'api repos/acme/rules/commits/main --jq .sha',
+      'api repos/acme/rules/pulls?state=open&head=acme:botrules/drift-default&per_page=100',
       expect.stringMatching(/^api repos\/acme\/rules\/labels -f name=botrules-drift /),
       expect.stringMatching(/^api repos\/acme\/rules\/pulls -f title=botrules drift: default -f head=botrules\/drift-default -f base=main -F body=@\S+ --jq .number$/),
       'api repos/acme/rules/issues/7/labels -f labels[]=botrules-drift',
@@ -196,17 +201,40 @@ describe('drift to pull request, end to end', () => {
     emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), description: 'Changed at 3 a.m.' }, live[2]] as typeof live);
     const result = propose((await detect()).drift, '12');
     expect(result.status).toBe(0);
-    expect(result.gh.slice(1)).toEqual([expect.stringMatching(/^api -X PATCH repos\/acme\/rules\/pulls\/12 -F body=@/)]);
+    expect(result.gh.slice(2)).toEqual([expect.stringMatching(/^api -X PATCH repos\/acme\/rules\/pulls\/12 -F body=@/)]);
   });
 
   it('closes its pull request and deletes the branch once the live rules match git again', async () => {
     const result = propose((await detect()).drift, '12');
     expect(result.status).toBe(0);
-    expect(result.gh.slice(1)).toEqual([
+    expect(result.gh.slice(2)).toEqual([
       expect.stringMatching(/^api repos\/acme\/rules\/issues\/12\/comments -f body=The live rules of `default` match git again/),
       'api -X PATCH repos/acme/rules/pulls/12 -f state=closed',
       'api -X DELETE repos/acme/rules/git/refs/heads/botrules/drift-default',
     ]);
+  });
+
+  it('leaves a run that is no longer the tip of the default branch to the newer run, pushing nothing', async () => {
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }, live[2]] as typeof live);
+    const result = propose((await detect()).drift, '', 'f'.repeat(40));
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`is no longer the tip of main (${'f'.repeat(40)}): a newer run proposes.`);
+    expect(result.gh).toEqual(['api repos/acme/rules/commits/main --jq .sha']);
+    expect(git(root, '--git-dir', origin, 'branch', '--list', 'botrules/*')).toBe('');
+  });
+
+  it('cuts a plan too long for a pull-request body on a character, with a note', async () => {
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }, live[2]] as typeof live);
+    const { drift } = await detect();
+    writeFileSync(path.join(drift, 'plan.md'), 'é'.repeat(70_000));
+    const result = propose(drift);
+    expect(result.status).toBe(0);
+    const body = readFileSync(path.join(result.runnerTemp, 'drift-body.md'), 'utf8');
+    expect(body.length).toBeLessThan(65_536);
+    expect(body).not.toContain('\uFFFD');
+    expect(body).toContain(`${'é'.repeat(100)}\n\n*The plan is cut here: a pull-request body holds at most 65,536 characters.`);
   });
 
   it.each([
@@ -228,13 +256,19 @@ describe('drift to pull request, end to end', () => {
     mkdirSync(drift);
     writeFileSync(path.join(drift, 'changes.patch'), git(checkout, 'diff', '--cached', '--binary') + '\n');
     writeFileSync(path.join(drift, 'plan.md'), 'plan\n');
-    writeFileSync(path.join(drift, 'drift.json'), '{"app":"default","base":"x","drift":true}\n');
+    writeFileSync(path.join(drift, 'drift.json'), JSON.stringify({ app: 'default', base: git(checkout, 'rev-parse', 'HEAD'), drift: true }));
     const result = propose(drift);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(message);
     expect(git(root, '--git-dir', origin, 'branch', '--list', 'botrules/*')).toBe('');
   });
 });
+
+/** The open pull requests the stand-in gh lists: someone else's on the same branch and label, and ours if `ours` is set. */
+function openPullRequests(ours: string): string {
+  const pr = (number: number, login: string) => ({ number, user: { login }, head: { ref: 'botrules/drift-default' }, labels: [{ name: 'botrules-drift' }] });
+  return JSON.stringify([pr(99, 'mallory'), ...(ours ? [pr(Number(ours), 'github-actions[bot]')] : [])]);
+}
 
 function git(cwd: string, ...args: string[]): string {
   const result = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' } });
