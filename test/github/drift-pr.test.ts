@@ -120,7 +120,7 @@ describe('drift to pull request, end to end', () => {
     expect(records.filter((r) => !r.skipped && r.result?.status !== 0 && !mayFail.includes(r.id)).map((r) => [r.id, r.result])).toEqual([]);
 
   /** What the propose job does, in a fresh checkout, with a stand-in gh answering `openPr`. */
-  function propose(drift: string, openPr = '', tip = ''): { status: number | null; stdout: string; stderr: string; gh: string[]; checkout: string; runnerTemp: string } {
+  function propose(drift: string, openPr = '', tip = '', rulesDir = 'rules'): { status: number | null; stdout: string; stderr: string; gh: string[]; checkout: string; runnerTemp: string } {
     const checkout = path.join(root, `propose-${Math.random().toString(36).slice(2)}`);
     git(root, 'clone', '--quiet', origin, checkout);
     const mainSha = git(checkout, 'rev-parse', 'HEAD');
@@ -142,7 +142,7 @@ describe('drift to pull request, end to end', () => {
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       GH_TOKEN: 'workflow-token',
       APP: 'default',
-      RULES_DIR: 'rules',
+      RULES_DIR: rulesDir,
       DEFAULT_BRANCH: 'main',
       RUN_URL: 'https://github.example/run/1',
       RUNNER_TEMP: runnerTemp,
@@ -202,6 +202,14 @@ describe('drift to pull request, end to end', () => {
     const result = propose((await detect()).drift, '12');
     expect(result.status).toBe(0);
     expect(result.gh.slice(2)).toEqual([expect.stringMatching(/^api -X PATCH repos\/acme\/rules\/pulls\/12 -F body=@/)]);
+  });
+
+  it('accepts a rulesDir written as ./rules/ in botrules.yaml', async () => {
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), description: 'Changed at 3 a.m.' }, live[2]] as typeof live);
+    const result = propose((await detect()).drift, '12', '', './rules/');
+    expect(result.stdout).not.toContain('refused');
+    expect(result.status).toBe(0);
   });
 
   it('closes its pull request and deletes the branch once the live rules match git again', async () => {
