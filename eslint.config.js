@@ -8,8 +8,9 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * The layers of src/, top to bottom (docs/design.md, "Layering"). A file may import from its
- * own layer's folders and from the layers below, never from a layer above; src/emulator/ stands
- * beside them and may import only the models of rules/ and scripts/ and the files below those.
+ * own folder and from the layers below, never from a layer above nor from another folder of its
+ * own layer, so the folders form no cycle; src/emulator/ stands beside them and may import only
+ * the models of rules/ and scripts/ and the layers below rules/.
  */
 export const LAYERS = [
   ['cli'],
@@ -18,7 +19,8 @@ export const LAYERS = [
   ['render', 'api'],
   ['analysis', 'ruletests', 'scripts'],
   ['plan', 'evaluate'],
-  ['rules', 'located', 'files', 'generated'],
+  ['rules'],
+  ['located', 'files', 'generated'],
   ['errors.ts', 'runtime.ts', 'version.ts'],
 ];
 const EMULATOR = 'emulator';
@@ -30,6 +32,10 @@ function layerZones() {
     const above = LAYERS.slice(0, index).flat();
     if (above.length > 0) {
       zones.push({ target: at(layer), from: at(above), message: `Layer ${layer.join(', ')} must not import from a layer above it (docs/design.md, "Layering").` });
+    }
+    for (const folder of layer.length > 1 ? layer : []) {
+      const siblings = layer.filter((name) => name !== folder);
+      zones.push({ target: at([folder]), from: at(siblings), message: `${folder} must not import from ${siblings.join(', ')}, beside it in its layer (docs/design.md, "Layering").` });
     }
   });
   // The emulator serves the API the clients call: it shares only the models, never a client, a planner or a command.

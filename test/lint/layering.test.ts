@@ -25,6 +25,11 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
     text: "import { planProject } from '../engine/plan.js';\nexport const probe = planProject;\n",
     expected: ['import-x/no-restricted-paths'],
   },
+  sideways: {
+    file: `src/api/${TAG}.ts`,
+    text: "import { safeText } from '../render/sanitise.js';\nexport const probe = safeText;\n",
+    expected: ['import-x/no-restricted-paths'],
+  },
   impurePlanner: {
     file: `src/plan/${TAG}.ts`,
     text: "import { readFileSync } from 'node:fs';\nimport { rulesClientFor } from '../api/index.js';\nexport const probe = [readFileSync, rulesClientFor];\n",
