@@ -1,10 +1,15 @@
 // `botrules emulator`: runs the embedded HTTPS emulator of both hosts until SIGINT/SIGTERM.
 // It prints the exports a shell needs (URLs, the CA to trust, and the tokens it invented
 // itself; tokens taken from the environment or flags are never printed), then a ready line
-// that scripts can wait for. On a signal it saves the state and exits 0.
+// that scripts can wait for. With --exports-file it also writes the exports to a file, atomically
+// and only once it is listening, so `until [ -s FILE ]` in a script is a race-free wait; the file
+// is removed first (a stale one from an earlier run never looks ready) and again on stop.
+// On a signal it saves the state and exits 0.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
+import { checkWritable, writeFileAtomic } from '../../files/write.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { safeText } from '../../render/sanitise.js';
@@ -29,7 +34,12 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('max-take', { type: 'number', default: 100, describe: 'Largest page size honoured by the script inventory' })
     .option('move-semantics', { choices: ['list-move', 'swap'], default: 'list-move', describe: 'How a PATCH of priority reorders rules' })
     .option('app-token', { type: 'string', array: true, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
-    .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' }) as unknown as Argv<GlobalArgs>;
+    .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' })
+    // Not `--env-file`: Node 20 takes that flag for itself even after the script name.
+    .option('exports-file', {
+      type: 'string',
+      describe: 'Also write the export lines to FILE once the emulator is listening (atomically; removed on stop)',
+    }) as unknown as Argv<GlobalArgs>;
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
@@ -38,9 +48,17 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const onSignal = () => shutdown.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // A launcher such as `npx` may die of `kill %1` without passing the signal on: an emulator
+  // whose parent is gone stops too instead of lingering on its port.
+  const parent = process.ppid;
+  const orphanWatch = setInterval(() => {
+    if (process.ppid !== parent) shutdown.abort();
+  }, 250);
+  orphanWatch.unref();
   try {
     return await serve(args, ctx, shutdown.signal);
   } finally {
+    clearInterval(orphanWatch);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -49,16 +67,24 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
 /** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
 export async function serve(args: Record<string, unknown>, ctx: CommandContext, shutdown: AbortSignal): Promise<number> {
   const options = emulatorOptions(args, ctx);
+  const envFile = typeof args.exportsFile === 'string' ? path.resolve(ctx.io.cwd, args.exportsFile) : undefined;
+  if (envFile !== undefined) {
+    await checkWritable(envFile, '--exports-file', String(args.exportsFile));
+    await rm(envFile, { force: true });
+  }
   const { startEmulator } = await import('../../emulator/index.js');
   const emulator = await startEmulator(options);
   const stopped = new Promise<void>((resolve) => {
     if (shutdown.aborted) resolve();
     else shutdown.addEventListener('abort', () => resolve(), { once: true });
   });
-  printExports(emulator, ctx);
+  const exports = exportLines(emulator);
+  ctx.io.stdout.write(exports);
+  if (envFile !== undefined) await writeEnvFile(envFile, exports, String(args.exportsFile), emulator);
   printSummary(emulator, options, ctx);
   ctx.io.stdout.write(`emulator ready on ${emulator.url}\n`);
   await stopped;
+  if (envFile !== undefined) await rm(envFile, { force: true });
   await emulator.stop();
   ctx.io.stderr.write(`emulator stopped; state saved to ${safeText(emulator.statePath)}\n`);
   return 0;
@@ -103,7 +129,17 @@ function appTokens(specs: string[]): EmulatorApp[] {
   return apps;
 }
 
-function printExports(emulator: RunningEmulator, ctx: CommandContext): void {
+/** Writes the exports for `--exports-file`; on failure the emulator stops before the error is reported. */
+async function writeEnvFile(file: string, exports: string, shown: string, emulator: RunningEmulator): Promise<void> {
+  try {
+    await writeFileAtomic(file, exports, '--exports-file', shown);
+  } catch (err) {
+    await emulator.stop();
+    throw err;
+  }
+}
+
+function exportLines(emulator: RunningEmulator): string {
   const lines = [
     `export BOTRULES_CONSOLE_URL=${shellQuote(emulator.consoleUrl)}`,
     `export BOTRULES_GATEWAY_URL=${shellQuote(emulator.gatewayUrl)}`,
@@ -115,7 +151,7 @@ function printExports(emulator: RunningEmulator, ctx: CommandContext): void {
     lines.push(`export BOTRULES_TOKEN=${shellQuote(defaultToken)}`);
   }
   if (emulator.generatedTokens.api) lines.push(`export BOTRULES_API_TOKEN=${shellQuote(emulator.tokens.api)}`);
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
 }
 
 function printSummary(emulator: RunningEmulator, options: EmulatorOptions, ctx: CommandContext): void {
