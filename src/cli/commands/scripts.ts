@@ -94,7 +94,15 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
     progress?.stop();
   }
   reportOutcome(result, result.file, ctx);
+  // An empty inventory is more often a mistyped id than a quiet site: say what was asked for
+  // (docs/behaviour.md, "Script inventory"). Still exit 0: an empty result is a valid snapshot.
+  if (result.count === 0) ctx.io.stderr.write(`${ctx.errColors.yellow(emptyWarning(appId, tld))}\n`);
   return 0;
+}
+
+function emptyWarning(appIds: string[], tlds: string[]): string {
+  const named = (noun: string, values: string[]) => `${noun}${values.length > 1 ? 's' : ''} ${values.map((value) => safeText(value)).join(', ')}`;
+  return `warning: no scripts found for ${named('app id', appIds)} and ${named('domain', tlds)} in the period asked for; check --app-id, --tld and --from`;
 }
 
 function reportOutcome(result: ReportResult, file: string | undefined, ctx: CommandContext): void {
