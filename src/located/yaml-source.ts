@@ -77,7 +77,7 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
   // uniqueKeys off: the library compares every key with every other (quadratic; a 40,000-key
   // mapping took 90 s); duplicateKeys() below does it with a Set. logLevel error: the library
   // would print its own warnings; they are reported below as located warnings instead.
-  const doc = parseDocument(text, { lineCounter, resolveKnownTags: false, uniqueKeys: false, logLevel: 'error' });
+  const doc = withoutEnvironment(() => parseDocument(text, { lineCounter, resolveKnownTags: false, uniqueKeys: false, logLevel: 'error' }));
   const at = (offset: number | undefined): Position => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
   const locate = (path: Path, opts: { key?: boolean } = {}): Position => at(offsetOf(doc, path, opts.key ?? false));
   const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({
@@ -106,6 +106,26 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
   const isSchemaValid = (path: Path): boolean => !errorPaths.some((errorPath) => startsWith(errorPath, path));
   return { file: options.displayPath, value, problems, warnings, locate, problemAt, isSchemaValid };
 }
+
+/**
+ * Runs `parse` (synchronous) with an empty `process.env`. The `yaml` package's parser looks up
+ * `process.env.LOG_TOKENS` for every token it reads (and its composer `LOG_STREAM` for every
+ * document), to print its tokens to standard output when those debug variables are set. Each
+ * lookup asks the operating system's environment (about 0.2 µs), which was a tenth of the time
+ * to validate 5,000 rule files (bench/README.md, "Validate"); and a user's environment must
+ * never make a library print into our output. Nothing else runs while `parse` does, and the
+ * real environment is back before it returns or throws.
+ */
+function withoutEnvironment<T>(parse: () => T): T {
+  const environment = process.env;
+  process.env = EMPTY_ENVIRONMENT;
+  try {
+    return parse();
+  } finally {
+    process.env = environment;
+  }
+}
+const EMPTY_ENVIRONMENT: NodeJS.ProcessEnv = Object.freeze({});
 
 /** A key written twice in one mapping, or a key that is itself a mapping, list or alias. */
 function keyProblems(root: unknown): { offset: number | undefined; message: string }[] {
