@@ -53,6 +53,13 @@ function layerZones() {
   return zones;
 }
 
+/** The `yaml` package parses only in src/located/ (docs/design.md, "One YAML reader"). */
+const YAML_PARSING = {
+  name: 'yaml',
+  importNames: ['parse', 'parseDocument', 'parseAllDocuments', 'Parser', 'Lexer', 'Composer'],
+  message: 'Parse YAML through src/located/yaml-source.ts (parseYamlText, parseYamlDocument): the one reader, with its limits (docs/design.md, "One YAML reader").',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
@@ -83,12 +90,19 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones() }],
     },
   },
-  // The planner is pure: no file system, no network (docs/design.md, "Pure planner").
+  // One YAML reader: nothing outside src/located/ asks the yaml package to parse.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/located/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [YAML_PARSING] }] },
+  },
+  // The planner is pure: no file system, no network (docs/design.md, "Pure planner"). (A later
+  // block replaces the rule's options for its files, so the YAML restriction is repeated.)
   {
     files: ['src/plan/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'http', 'node:http', 'https', 'node:https', 'net', 'node:net', 'got'],
+        paths: ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'http', 'node:http', 'https', 'node:https', 'net', 'node:net', 'got', YAML_PARSING],
       }],
     },
   },

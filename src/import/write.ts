@@ -1,8 +1,10 @@
 // Writes live rules into a rules directory. Existing rule files are never overwritten
 // silently: without `force` the caller refuses (listing them); with it, the old rule files
 // (and only those) are removed first, so rules deleted in the console do not linger as files.
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { mkdir, rm } from 'node:fs/promises';
+import { isMap, isSeq } from 'yaml';
+import { parseYamlDocument } from '../located/yaml-source.js';
+import { DEFAULT_MAX_BYTES, readSourceText } from '../located/source-text.js';
 import { writeFileAtomic } from '../files/write.js';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -33,8 +35,9 @@ export async function existingRuleFiles(dir: string): Promise<string[]> {
 export async function refuseForeignYaml(files: readonly string[], shown: (file: string) => string): Promise<void> {
   const foreign: string[] = [];
   for (const file of files) {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    const doc = parseDocument(text, { uniqueKeys: false });
+    // Capped and strict like every YAML read: a file that cannot be read as text is not a rule file.
+    const source = readSourceText(file, DEFAULT_MAX_BYTES);
+    const doc = parseYamlDocument(source.ok ? source.text : '').document;
     if (!(isMap(doc.contents) && isSeq(doc.contents.get('rules', true)))) foreign.push(file);
   }
   if (foreign.length === 0) return;

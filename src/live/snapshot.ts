@@ -5,7 +5,8 @@
 // nothing: schema first (schemas/live-snapshot.schema.json, compiled at build time), then
 // every rule normalised exactly as a listed rule is, and each app's fingerprint recomputed.
 import type { ErrorObject } from 'ajv';
-import { LineCounter, parseDocument, isNode } from 'yaml';
+import { isNode } from 'yaml';
+import { parseYamlDocument } from '../located/yaml-source.js';
 import { UserError, ValidationError, type Problem } from '../errors.js';
 import { pointerSegments } from '../located/json-pointer.js';
 import { validateLiveSnapshot } from '../generated/validators.js';
@@ -131,8 +132,7 @@ function schemaProblem(error: ErrorObject): Located {
  * second time with the YAML parser (JSON is YAML) gives every node's position.
  */
 function locate(text: string, file: string, found: readonly Located[]): Problem[] {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false });
+  const { document, lineCounter } = parseYamlDocument(text);
   return found.map(({ path, message }) => {
     const node = document.getIn(path, true);
     const offset = isNode(node) && node.range ? node.range[0] : 0;

@@ -6,7 +6,7 @@
 // package's own warnings are collected as located warnings, never printed by the library.
 import type { ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
-import type { Document, Node as YamlNode, YAMLError, YAMLWarning } from 'yaml';
+import type { Document, LineCounter, Node as YamlNode, YAMLError, YAMLWarning } from 'yaml';
 import type { Problem } from '../errors.js';
 import { pointerSegments, type Path } from './json-pointer.js';
 import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type TextProblem } from './source-text.js';
@@ -71,13 +71,25 @@ export function parseYamlBytes(bytes: Uint8Array, options: YamlSourceOptions): Y
   return source.ok ? parseYamlText(source.text, options) : unreadable(options.displayPath, source.problem);
 }
 
-export function parseYamlText(text: string, options: YamlSourceOptions): YamlSource {
+/**
+ * YAML text as the `yaml` package's Document, with the LineCounter that turns its offsets into
+ * lines and columns: the one place the tool asks the library to parse. parseYamlText builds on
+ * it; code that edits a rule file, recognises one, or locates a problem in a snapshot uses it
+ * directly. Nothing is expanded or converted here: aliases are expanded (with a cap) only by
+ * parseYamlText's conversion to plain values.
+ */
+export function parseYamlDocument(text: string): { document: Document; lineCounter: LineCounter } {
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   // uniqueKeys off: the library compares every key with every other (quadratic; a 40,000-key
-  // mapping took 90 s); duplicateKeys() below does it with a Set. logLevel error: the library
-  // would print its own warnings; they are reported below as located warnings instead.
-  const doc = withoutEnvironment(() => parseDocument(text, { lineCounter, resolveKnownTags: false, uniqueKeys: false, logLevel: 'error' }));
+  // mapping took 90 s); keyProblems() below does it with a Set. logLevel error: the library
+  // would print its own warnings; parseYamlText reports them as located warnings instead.
+  const document = withoutEnvironment(() => parseDocument(text, { lineCounter, resolveKnownTags: false, uniqueKeys: false, logLevel: 'error' }));
+  return { document, lineCounter };
+}
+
+export function parseYamlText(text: string, options: YamlSourceOptions): YamlSource {
+  const { document: doc, lineCounter } = parseYamlDocument(text);
   const at = (offset: number | undefined): Position => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
   const locate = (path: Path, opts: { key?: boolean } = {}): Position => at(offsetOf(doc, path, opts.key ?? false));
   const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({

@@ -35,6 +35,11 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
     text: "import { readFileSync } from 'node:fs';\nimport { rulesClientFor } from '../api/index.js';\nexport const probe = [readFileSync, rulesClientFor];\n",
     expected: ['import-x/no-restricted-paths', 'no-restricted-imports'],
   },
+  secondYamlReader: {
+    file: `src/import/${TAG}.ts`,
+    text: "import { parseDocument } from 'yaml';\nexport const probe = (text: string): unknown => parseDocument(text).toJS();\n",
+    expected: ['no-restricted-imports'],
+  },
   cycleA: {
     file: `src/${TAG}/a.ts`,
     text: "import { b } from './b.js';\nexport const a = (n: number): number => (n > 0 ? b(n - 1) : 0);\n",

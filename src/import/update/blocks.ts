@@ -2,7 +2,8 @@
 // header and `rules:`), one block per rule, and the text after the last. A rule's block is its
 // list item plus the comments that travel with it: comment and blank lines directly above
 // its `-` (at most as deep as the `-`) and comment lines below it that are indented deeper.
-import { isMap, isScalar, isSeq, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from 'yaml';
+import { parseYamlDocument } from '../../located/yaml-source.js';
 import { columnOf, contentEnd, indentOf, isBlankOrComment, lineEnd, lineStart, linesOf } from './text.js';
 
 export interface RuleBlock {
@@ -22,7 +23,7 @@ export interface SegmentedFile {
 
 /** The `rules` list of a parsed rule file, when it is a block sequence of block mappings. */
 export function blockRulesList(text: string): { seq: YAMLSeq; items: YAMLMap[]; keyEnd: number } | undefined {
-  const doc = parseDocument(text, { uniqueKeys: false });
+  const doc = parseYamlDocument(text).document;
   if (doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
   const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'rules');
   const seq = pair?.value;

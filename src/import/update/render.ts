@@ -1,6 +1,7 @@
 // Fresh YAML text for what `import --update` adds or replaces, in the style `import` writes
 // (leaves and action lists on one line), shifted to where it goes.
-import { Document, Scalar, parse, stringify } from 'yaml';
+import { Document, Scalar, stringify } from 'yaml';
+import { parseYamlDocument } from '../../located/yaml-source.js';
 import type { Conditions, Group, Leaf, LiveRule } from '../../rules/model.js';
 import { ruleFileText } from '../rule-file.js';
 import { linesOf, reindent } from './text.js';
@@ -15,7 +16,13 @@ export function renderScalar(value: string, like?: Scalar): string {
   if (like?.type === Scalar.QUOTE_DOUBLE) return double;
   if (like?.type === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
   const plain = stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
-  return !plain.includes('\n') && parse(plain) === value ? plain : double;
+  return !plain.includes('\n') && readsBackAs(plain, value) ? plain : double;
+}
+
+/** True when the `yaml` reader reads `text` back as exactly the string `value`. */
+function readsBackAs(text: string, value: string): boolean {
+  const { document } = parseYamlDocument(text);
+  return document.errors.length === 0 && document.toJS() === value;
 }
 
 /** A leaf as a one-line flow mapping, keys in the order `import` writes them. */
