@@ -1,3 +1,4 @@
+// Mutation fuzzing (every single and a spread of paired mutations of each sample): the slow Jest project.
 // The validators generated at build time (scripts/build-validators.js → src/generated/) must
 // behave exactly as ajv compiling schemas/*.json right now, with the options each call site
 // used when it compiled at run time: the same verdict and the same `errors` (the messages are
