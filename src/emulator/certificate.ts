@@ -72,9 +72,11 @@ export function isUsablePair(pair: CertificatePair, now = Date.now()): boolean {
  * file), it can sign nothing else, so a leaked key cannot mint certificates for real hosts.
  */
 export async function generateCertificate(now = Date.now()): Promise<CertificatePair> {
-  // Loaded only when needed: the X.509 library is the heaviest import of the emulator.
-  const { generate } = await import('selfsigned');
-  const pems = await generate([{ name: 'commonName', value: 'botrules emulator' }], {
+  // Loaded only when needed: the X.509 library is the heaviest import of the emulator. It is
+  // CommonJS, so its functions are on the default export (module.exports): there Node's loader
+  // and the bundled CLI's chunk (scripts/bundle.js) both put them.
+  const { default: selfsigned } = await import('selfsigned');
+  const pems = await selfsigned.generate([{ name: 'commonName', value: 'botrules emulator' }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',

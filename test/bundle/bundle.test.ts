@@ -19,7 +19,7 @@ let emu: TestEmulator;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'botrules-bundle-'));
   bundle = path.join(dir, 'action', 'botrules.mjs');
-  await run(process.execPath, ['scripts/bundle.js', bundle]);
+  await run(process.execPath, ['scripts/bundle.js', 'action', bundle]);
   emu = await startTestEmulator({ seedRules: lettered(3) });
   const [a, b, c] = lettered(3) as [ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>];
   await writeRules(path.join(dir, 'project', 'rules'), [c, a, { ...b, description: 'bundled' }]);
