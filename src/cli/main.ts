@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import { COMMANDS, commandName, type CommandEntry } from './commands.js';
 import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
 import { reportError } from './report-error.js';
+import { UsageError } from './options.js';
 import { flushWorkflowGuard, guardWorkflowCommands } from './workflow-guard.js';
 import { VERSION } from '../version.js';
 
@@ -102,9 +103,12 @@ function globalOptions(parser: Argv, argv: readonly string[]): Argv<GlobalArgs> 
     .exitProcess(false)
     .recommendCommands()
     .fail((message, error, instance) => {
-      // yargs calls this for usage errors (unknown flag, missing argument) and for errors
-      // thrown by a handler; both go to the one handler in reportError.
-      throw error ?? new UsageError(unknownArguments(message, knownOptions(instance)) ?? unknownCommand(message, argv) ?? message);
+      // yargs calls this for usage errors (unknown flag, missing argument, a failed `conflicts`,
+      // `implies`, `choices`, `coerce` or `check` of a command definition): all go to the one
+      // handler in reportError. A coerce function's error arrives re-wrapped, its message kept.
+      if (error instanceof Error && error.name !== 'YError') throw error;
+      const text = message ?? error?.message ?? 'invalid command line';
+      throw new UsageError(unknownArguments(text, knownOptions(instance)) ?? unknownCommand(text, argv) ?? relationMessage(text) ?? text);
     })
     .env(false)
     .locale('en')
@@ -148,6 +152,31 @@ export function unknownCommand(message: string, argv: readonly string[]): string
   return typed === undefined ? message : `Unknown command ${JSON.stringify(typed)}. ${message}`;
 }
 
+/**
+ * yargs' messages for `conflicts`, `implies` and `demandOption` name options without their
+ * dashes ("Arguments update and force are mutually exclusive"): said with the flags as typed.
+ * undefined for any other message.
+ */
+export function relationMessage(message: string): string | undefined {
+  const flag = (name: string) => `--${kebab(name)}`;
+  const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(message);
+  if (exclusive) return `${flag(exclusive[1] ?? '')} and ${flag(exclusive[2] ?? '')} cannot be used together`;
+  const [first, ...rest] = message.split('\n');
+  // yargs runs the failed implications together on one line: " dry-run -> update prune -> update".
+  if (first === 'Missing dependent arguments:') {
+    const needs = [...rest.join(' ').matchAll(/(\S+) -> (\S+)/g)];
+    return needs.map((m) => `${flag(m[1] ?? '')} needs ${flag(m[2] ?? '')}`).join('; ');
+  }
+  const valueless = /^Not enough arguments following: (\S+)$/.exec(message);
+  if (valueless) return `${flag(valueless[1] ?? '')} needs a value`;
+  const missing = /^Missing required arguments?: (.*)$/.exec(first ?? '');
+  if (missing) {
+    const names = (missing[1] ?? '').split(', ').map(flag);
+    return [`missing required option${names.length === 1 ? '' : 's'} ${names.join(', ')}`, ...rest].join('\n');
+  }
+  return undefined;
+}
+
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
@@ -177,6 +206,8 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] as number;
 }
 
+export { UsageError };
+
 function timeoutSeconds(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
@@ -186,10 +217,6 @@ function timeoutSeconds(value: unknown): number | undefined {
   return seconds;
 }
 
-/** A command-line usage error (unknown flag, missing argument). */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 /** For bin/botrules.js: run with the real process and set its exit code. */
 export async function runFromProcess(): Promise<void> {

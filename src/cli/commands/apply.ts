@@ -13,6 +13,7 @@ import { applyVerdict, changeLimits, prepareApply, runApply, saveUndo, type AppA
 import { renderText } from '../../render/plan/text.js';
 import { NO_COLORS } from '../../render/contract.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { wholeNumber } from '../options.js';
 import { safeText } from '../../render/sanitise.js';
 
 interface ApplyOptions {
@@ -28,9 +29,9 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .option('plan', { type: 'string', describe: 'Apply this saved plan (from plan --out) instead of planning afresh' })
     .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (required without a TTY)' })
-    .option('max-changes', { type: 'number', describe: 'Refuse a plan with more PATCH requests than this per app (overrides the config)' })
+    .option('max-changes', { type: 'number', requiresArg: true, coerce: wholeNumber('--max-changes', 0), describe: 'Refuse a plan with more PATCH requests than this per app (overrides the config)' })
     .option('force', { type: 'boolean', default: false, describe: 'Apply even when the plan exceeds the change limit' })
-    .option('concurrency', { type: 'number', default: 4, describe: 'Field-only updates in flight at once (moves always run one at a time)' })
+    .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1), describe: 'Field-only updates in flight at once (moves always run one at a time)' })
     .option('undo-out', { type: 'string', describe: 'Write a plan that restores what this apply changes (run it with apply --plan)' })
     .example('$0 apply', 'plan, show, ask, apply')
     .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI') as unknown as Argv<GlobalArgs>;
@@ -72,21 +73,14 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   return 0;
 }
 
+/** The options as the builder's coerce functions left them: already checked. */
 function readOptions(args: Record<string, unknown>): ApplyOptions {
-  const concurrency = args.concurrency as number;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new UserError(`--concurrency must be a whole number of at least 1, not ${String(args.concurrency)}`);
-  }
-  const maxChanges = args.maxChanges as number | undefined;
-  if (maxChanges !== undefined && (!Number.isInteger(maxChanges) || maxChanges < 0)) {
-    throw new UserError(`--max-changes must be a whole number of at least 0, not ${String(args.maxChanges)}`);
-  }
   return {
     plan: args.plan as string | undefined,
     autoApprove: args.autoApprove === true,
-    maxChanges,
+    maxChanges: args.maxChanges as number | undefined,
     force: args.force === true,
-    concurrency,
+    concurrency: args.concurrency as number,
     undoOut: args.undoOut as string | undefined,
   };
 }

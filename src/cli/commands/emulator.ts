@@ -8,10 +8,10 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { UserError } from '../../errors.js';
 import { checkWritable, writeFileAtomic } from '../../files/write.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { UsageError, wholeNumber } from '../options.js';
 import { safeText } from '../../render/sanitise.js';
 
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
@@ -19,21 +19,21 @@ export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .usage('$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.')
-    .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: a free one)' })
+    .option('port', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--port', 0, 65_535), describe: 'Port on 127.0.0.1 (0: a free one)' })
     .option('state', { type: 'string', describe: `State file; the certificate is written next to it (default: ${DEFAULT_STATE_FILE})` })
     .option('reset', { type: 'boolean', default: false, describe: 'Ignore an existing state file and seed afresh' })
     .option('seed', { type: 'string', describe: 'Rules directory to seed app "default" from' })
-    .option('generate-rules', { type: 'number', default: 0, describe: 'Generate N rules (after the seeded ones)' })
-    .option('generate-scripts', { type: 'number', default: 0, describe: 'Generate N script-inventory records' })
+    .option('generate-rules', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--generate-rules', 0), describe: 'Generate N rules (after the seeded ones)' })
+    .option('generate-scripts', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--generate-scripts', 0), describe: 'Generate N script-inventory records' })
     .option('script-app-id', { type: 'string', array: true, describe: 'App id(s) of generated scripts (default: app-demo)' })
     .option('script-tld', { type: 'string', array: true, describe: 'Host domain(s) of generated scripts (default: shop.example.com)' })
-    .option('random-seed', { type: 'number', default: 1, describe: 'Seed for generated data, ids and fault rates' })
-    .option('latency', { type: 'number', default: 0, describe: 'Delay every answer by MS milliseconds' })
+    .option('random-seed', { type: 'number', default: 1, requiresArg: true, coerce: wholeNumber('--random-seed', 0), describe: 'Seed for generated data, ids and fault rates' })
+    .option('latency', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--latency', 0), describe: 'Delay every answer by MS milliseconds' })
     .option('fault', { type: 'string', array: true, describe: 'Inject a fault, e.g. status=503,retry-after=1,path=/v1/scripts,times=2 or drop,method=PATCH,rate=0.1' })
     .option('log', { type: 'string', describe: 'Append one JSON line per request to FILE (never headers or tokens)' })
-    .option('max-take', { type: 'number', default: 100, describe: 'Largest page size honoured by the script inventory' })
+    .option('max-take', { type: 'number', default: 100, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
     .option('move-semantics', { choices: ['list-move', 'swap'], default: 'list-move', describe: 'How a PATCH of priority reorders rules' })
-    .option('app-token', { type: 'string', array: true, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
+    .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
     .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' })
     // Not `--env-file`: Node 20 takes that flag for itself even after the script name.
     .option('exports-file', {
@@ -91,21 +91,22 @@ export async function serve(args: Record<string, unknown>, ctx: CommandContext, 
 }
 
 function emulatorOptions(args: Record<string, unknown>, ctx: CommandContext): EmulatorOptions {
-  const apps = appTokens(stringList(args.appToken));
+  // The numbers and --app-token were read and checked by the builder's coerce functions.
+  const apps = (args.appToken as EmulatorApp[] | undefined) ?? [];
   const options: EmulatorOptions = {
-    port: wholeNumber(args.port, '--port'),
+    port: args.port as number,
     statePath: typeof args.state === 'string' ? args.state : DEFAULT_STATE_FILE,
     reset: args.reset === true,
     cwd: ctx.io.cwd,
     env: { BOTRULES_TOKEN: ctx.env('BOTRULES_TOKEN'), BOTRULES_API_TOKEN: ctx.env('BOTRULES_API_TOKEN') },
-    generateRules: wholeNumber(args.generateRules, '--generate-rules'),
-    generateScripts: wholeNumber(args.generateScripts, '--generate-scripts'),
+    generateRules: args.generateRules as number,
+    generateScripts: args.generateScripts as number,
     scriptAppIds: stringList(args.scriptAppId),
     scriptTlds: stringList(args.scriptTld),
-    randomSeed: wholeNumber(args.randomSeed, '--random-seed'),
-    latencyMs: wholeNumber(args.latency, '--latency'),
+    randomSeed: args.randomSeed as number,
+    latencyMs: args.latency as number,
     faults: stringList(args.fault),
-    maxTake: wholeNumber(args.maxTake, '--max-take'),
+    maxTake: args.maxTake as number,
     moveSemantics: args.moveSemantics as MoveSemantics,
   };
   if (apps.length > 0) options.apps = apps;
@@ -115,15 +116,16 @@ function emulatorOptions(args: Record<string, unknown>, ctx: CommandContext): Em
   return options;
 }
 
-function appTokens(specs: string[]): EmulatorApp[] {
+/** `--app-token NAME=TOKEN`, repeatable: the apps the emulator serves, each with its token. */
+function appTokens(values: unknown[]): EmulatorApp[] {
   const apps: EmulatorApp[] = [];
-  for (const spec of specs) {
+  for (const spec of values.map(String)) {
     const eq = spec.indexOf('=');
     const name = spec.slice(0, eq);
     const token = spec.slice(eq + 1);
     // The message never repeats the spec: it holds a token.
-    if (eq <= 0 || token === '') throw new UserError('--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"');
-    if (apps.some((a) => a.name === name)) throw new UserError(`--app-token names the app ${name} twice`);
+    if (eq <= 0 || token === '') throw new UsageError('--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"');
+    if (apps.some((a) => a.name === name)) throw new UsageError(`--app-token names the app ${JSON.stringify(name)} twice`);
     apps.push({ name, token });
   }
   return apps;
@@ -172,11 +174,4 @@ function shellQuote(value: string): string {
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
-}
-
-function wholeNumber(value: unknown, flag: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new UserError(`${flag} must be a whole number of at least 0`);
-  }
-  return value;
 }

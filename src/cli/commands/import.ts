@@ -3,30 +3,37 @@
 // one app to --out. Existing rule files are never overwritten without --force, and the
 // refusal comes before any request.
 import type { Argv } from 'yargs';
-import { UserError } from '../../errors.js';
 import { importRules } from '../../engine/import.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { UsageError } from '../options.js';
 import { runUpdate } from './import-update.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  // No defaults on --force, --update, --prune and --dry-run: yargs counts an option with a
+  // default as given, and `conflicts`/`implies` must see only what the user wrote.
   return yargs
     .option('out', { type: 'string', describe: "Directory to write the rule files to (default: the app's rules directory)" })
-    .option('force', { type: 'boolean', default: false, describe: 'Replace the rule files already in the directory' })
-    .option('update', { type: 'boolean', default: false, describe: 'Edit the existing rule files in place so they declare the live rules, changing only what differs' })
-    .option('prune', { type: 'boolean', default: false, describe: 'With --update: remove declared rules that no longer exist live' })
-    .option('dry-run', { type: 'boolean', default: false, describe: 'With --update: print the diff of every file instead of writing' })
+    .option('force', { type: 'boolean', describe: 'Replace the rule files already in the directory' })
+    .option('update', {
+      type: 'boolean',
+      conflicts: ['force', 'out'],
+      describe: 'Edit the existing rule files in place so they declare the live rules, changing only what differs (not with --force or --out: the files stay where they are)',
+    })
+    .option('prune', { type: 'boolean', implies: 'update', describe: 'With --update: remove declared rules that no longer exist live' })
+    .option('dry-run', { type: 'boolean', implies: 'update', describe: 'With --update: print the diff of every file instead of writing' })
+    // `implies` asks only that --update be given: `--prune --no-update` would pass it.
+    .check((argv) => {
+      if (argv.update === false && (argv.prune === true || argv.dryRun === true)) throw new UsageError('--prune and --dry-run need --update, not --no-update');
+      return true;
+    })
     .example('$0 import', 'write the live rules of every app into its rules directory')
     .example('$0 import --app shop --out rules/shop --force', 'replace the rule files of app shop')
     .example('$0 import --update --dry-run', 'show how the rule files would change to declare the live rules') as unknown as Argv<GlobalArgs>;
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  if (args.update === true && (args.force === true || args.out !== undefined)) {
-    throw new UserError('--update edits the rule files where they are: it goes with neither --force nor --out');
-  }
   if (args.update === true) return runUpdate(args, ctx);
-  if (args.prune === true || args['dry-run'] === true) throw new UserError('--prune and --dry-run go with --update');
   const outDir = typeof args.out === 'string' ? args.out : undefined;
   await importRules({ ...args, ...(outDir === undefined ? {} : { outDir }), force: args.force === true }, ctx, (imported) => {
     const replaced = imported.replaced > 0 ? ` (replacing ${plural(imported.replaced, 'old rule file')})` : '';

@@ -5,11 +5,15 @@ import { UserError } from '../../errors.js';
 import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS, describeFailOn, type DiffFormat, type ReportFormat } from '../../render/scripts/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/scripts/streamed.js';
 import { diffInventories, reportInventory, type ReportResult } from '../../engine/scripts.js';
-import { FAIL_ON_CONDITIONS, parseFailOn } from '../../scripts/diff.js';
+import { FAIL_ON_CONDITIONS, parseFailOn, type FailOnCondition } from '../../scripts/diff.js';
 import { openOutput } from '../../scripts/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { commaList, wholeNumber } from '../options.js';
+
+/** Added to yargs' "Missing required argument" message. */
+const REPORT_HELP = 'See botrules scripts report --help.';
 
 /** Exit code when a `--fail-on` condition matched (docs/behaviour.md, "Exit codes"). */
 export const EXIT_FAIL_ON = 3;
@@ -23,16 +27,16 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 function reportOptions(yargs: Argv): Argv {
   return yargs
-    // Required, but checked in runReport, before any request, so the message can point at
-    // --help and empty values after comma-splitting count as missing too.
-    .option('app-id', { type: 'string', array: true, describe: 'Application id(s); repeat or separate with commas [required]' })
-    .option('tld', { type: 'string', array: true, describe: 'Host domain(s); repeat or separate with commas [required]' })
+    // Required (checked by yargs before the command runs, so before any request); a list that is
+    // empty once split at commas (`--app-id ,`) is refused by its coerce function.
+    .option('app-id', { type: 'string', array: true, demandOption: REPORT_HELP, coerce: commaList('--app-id', 'app-demo'), describe: 'Application id(s); repeat or separate with commas' })
+    .option('tld', { type: 'string', array: true, demandOption: REPORT_HELP, coerce: commaList('--tld', 'shop.example.com'), describe: 'Host domain(s); repeat or separate with commas' })
     .option('from', { type: 'string', describe: 'Start of the period (default: 24 hours before --to)' })
     .option('to', { type: 'string', describe: 'End of the period (default: now)' })
     .option('format', { choices: REPORT_FORMATS, default: 'json', describe: 'json snapshot (sorted), ndjson or csv (streamed, arrival order), markdown summary' })
     .option('out', { type: 'string', describe: 'Write to this file (written whole or not at all) instead of stdout' })
-    .option('page-size', { type: 'number', default: 50, describe: 'Records asked for per page' })
-    .option('concurrency', { type: 'number', default: 4, describe: 'Pages fetched at the same time' })
+    .option('page-size', { type: 'number', default: 50, requiresArg: true, coerce: wholeNumber('--page-size', 1, 10_000), describe: 'Records asked for per page' })
+    .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1, 64), describe: 'Pages fetched at the same time' })
     .option('policy', { type: 'string', describe: 'Approval policy (default: scripts-policy.yaml if present)' })
     .option('csv-formula-escape', {
       type: 'boolean',
@@ -54,6 +58,7 @@ function diffOptions(yargs: Argv): Argv {
     .option('fail-on', {
       type: 'string',
       array: true,
+      coerce: (values: unknown[]) => parseFailOn(values.map(String)),
       describe: `Exit 3 when any of these match (repeat or separate with commas): ${FAIL_ON_CONDITIONS.join(', ')}`,
     })
     .option('policy', { type: 'string', describe: 'Re-check approvals of NEW against this policy instead of the marks NEW carries' });
@@ -68,11 +73,13 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
 
 async function runReport(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const now = Date.now();
-  const appId = listArg(args.appId, '--app-id');
-  const tld = listArg(args.tld, '--tld');
+  // Read and checked by the builder's coerce functions.
+  const appId = args.appId as string[];
+  const tld = args.tld as string[];
+  const pageSize = args.pageSize as number;
+  const concurrency = args.concurrency as number;
+  // Relative times ("24h") are read against the same `now` the request uses, so they stay here.
   const window = resolveWindow({ from: optionalString(args.from), to: optionalString(args.to) }, now);
-  const pageSize = wholeNumber(args.pageSize, '--page-size', 1, 10_000);
-  const concurrency = wholeNumber(args.concurrency, '--concurrency', 1, 64);
   const out = optionalString(args.out);
   const policyFile = optionalString(args.policy);
   const renderer = REPORT_RENDERERS[args.format as ReportFormat];
@@ -115,7 +122,7 @@ function reportOutcome(result: ReportResult, file: string | undefined, ctx: Comm
 }
 
 async function runDiff(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const failOn = parseFailOn((args.failOn as string[] | undefined) ?? []);
+  const failOn = (args.failOn as FailOnCondition[] | undefined) ?? [];
   const policyFile = optionalString(args.policy);
   const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
   await DIFF_RENDERERS[args.format as DiffFormat](compared, ctx.io.stdout, { colors: ctx.colors });
@@ -147,20 +154,6 @@ function progressBar(ctx: CommandContext): { update(p: { done: number; total: nu
   };
 }
 
-/** `--app-id a,b --app-id c` → [a, b, c]; a missing or empty list is a usage error. */
-function listArg(value: unknown, flag: string): string[] {
-  if (value === undefined) throw new UserError(`missing required option ${flag}`, ['See botrules scripts report --help.']);
-  const values = ((value as string[] | undefined) ?? []).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
-  if (values.length === 0) throw new UserError(`${flag} needs at least one value`);
-  return [...new Set(values)];
-}
-
 function optionalString(value: unknown): string | undefined {
   return value === undefined || value === null ? undefined : String(value);
-}
-
-function wholeNumber(value: unknown, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not ${String(value)}`);
-  return n;
 }

@@ -1,0 +1,49 @@
+// Readers for option values, used as `coerce` functions in the yargs command definitions: each
+// turns what the user typed into the value the command uses, or throws a UsageError that names
+// the option, the value given and what is accepted. yargs hands the error to the CLI's one
+// failure handler (main.ts), so a bad value is exit 1 before the command runs (docs/behaviour.md,
+// "Exit codes").
+
+/** A command-line usage error (unknown flag, missing argument, a value out of range). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * A whole number from `min` (to `max`, when given). Declared `type: 'number'`, so yargs has
+ * already turned the text into a number; text that is not one arrives as NaN.
+ */
+export function wholeNumber(flag: string, min: number, max?: number): (value: unknown) => number {
+  const accepted = max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+  return (value) => {
+    const n = single(value, flag);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
+      throw new UsageError(`${flag} must be ${accepted}, not ${shown(n)}`);
+    }
+    return n;
+  };
+}
+
+/** `--app-id a,b --app-id c` → [a, b, c], each once; an empty list is a usage error. */
+export function commaList(flag: string, example: string): (value: unknown) => string[] {
+  return (value) => {
+    const given = (Array.isArray(value) ? value : [value]).filter((v) => v !== undefined);
+    const values = given.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    if (values.length === 0) throw new UsageError(`${flag} needs at least one value, e.g. ${flag} ${example}`);
+    return [...new Set(values)];
+  };
+}
+
+/** The one value of an option given once; an option repeated is a usage error, not its last value. */
+function single(value: unknown, flag: string): unknown {
+  if (!Array.isArray(value)) return value;
+  if (value.length === 1) return value[0];
+  throw new UsageError(`${flag} takes one value, not ${value.length} (${value.map(shown).join(', ')})`);
+}
+
+/** A value as the user would recognise it; what yargs could not read as a number says so. */
+function shown(value: unknown): string {
+  if (value === undefined || value === true) return 'nothing (it needs a value)';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'something that is not a number';
+  return JSON.stringify(value) ?? String(value);
+}
