@@ -163,9 +163,11 @@ export function relationMessage(message: string): string | undefined {
   if (exclusive) return `${flag(exclusive[1] ?? '')} and ${flag(exclusive[2] ?? '')} cannot be used together`;
   const [first, ...rest] = message.split('\n');
   // yargs runs the failed implications together on one line: " dry-run -> update prune -> update".
-  if (first === 'Missing dependent arguments:') {
-    const needs = [...rest.join(' ').matchAll(/(\S+) -> (\S+)/g)];
-    return needs.map((m) => `${flag(m[1] ?? '')} needs ${flag(m[2] ?? '')}`).join('; ');
+  // The heading is its English text, or the message key itself where yargs finds no locale files
+  // (the bundle).
+  if (first === 'Missing dependent arguments:' || first === 'Implications failed:') {
+    const needs = [...rest.join(' ').matchAll(/(\S+) -> (\S+)/g)].map((m) => `${flag(m[1] ?? '')} needs ${flag(m[2] ?? '')}`);
+    return needs.sort().join('; ');
   }
   const valueless = /^Not enough arguments following: (\S+)$/.exec(message);
   if (valueless) return `${flag(valueless[1] ?? '')} needs a value`;

@@ -69,7 +69,7 @@ const EVERY_ORDER: Record<string, Row> = {
 const ONCE: Record<string, Row> = {
   'apply --max-changes below 0': { command: ['apply', '--max-changes', '-1'], code: 1, first: { stderr: 'error: --max-changes must be a whole number of at least 0, not -1' } },
   'import --prune without --update': { command: ['import', '--prune'], code: 1, first: { stderr: 'error: --prune needs --update' } },
-  'import --dry-run --prune without --update': { command: ['import', '--dry-run', '--prune'], code: 1, first: { stderr: 'error: --prune needs --update; --dry-run needs --update' } },
+  'import --dry-run --prune without --update': { command: ['import', '--dry-run', '--prune'], code: 1, first: { stderr: 'error: --dry-run needs --update; --prune needs --update' } },
   'scripts report with neither --app-id nor --tld': { command: ['scripts', 'report'], code: 1, first: { stderr: 'error: missing required options --app-id, --tld' } },
   'scripts report --concurrency 65': { command: ['scripts', 'report', '--app-id', 'a', '--tld', 't', '--concurrency', '65'], code: 1, first: { stderr: 'error: --concurrency must be a whole number from 1 to 64, not 65' } },
   'plan --format that is not one': { command: ['plan', '--format', 'xml'], code: 1, first: { stderr: 'error: Invalid values:' } },
