@@ -39,9 +39,14 @@ function project(count, perFile) {
 
 const small = project(1_000, 10);
 const large = project(5_000, 1);
+// The `yaml` package alone reading the same files (bench/yaml-alone.js): the floor under each
+// target, since every file is read by that package and nothing else.
+const yamlAlone = join(root, 'bench', 'yaml-alone.js');
 const cases = [
   { label: '`node -e 0` (baseline)', args: ['-e', '0'], cwd: root, expect: /^/ },
+  { label: 'the `yaml` package alone, the 1,000 rules', args: [yamlAlone, 'rules'], cwd: small, expect: /^100 files, 1000 rules$/m },
   { label: '`botrules validate`, 1,000 rules in 100 files', args: [bin, 'validate'], cwd: small, expect: /^100 files, 1000 rules: valid \(([0-9]+) warnings\)/, target: 12 },
+  { label: 'the `yaml` package alone, the 5,000 rules', args: [yamlAlone, 'rules'], cwd: large, expect: /^5000 files, 5000 rules$/m },
   { label: '`botrules validate`, 5,000 rules in 5,000 files', args: [bin, 'validate'], cwd: large, expect: /^5000 files, 5000 rules: valid \(([0-9]+) warnings\)/, target: 40 },
 ];
 
