@@ -29,6 +29,7 @@ it.each<[string[], string]>([
   [['emulator', '--app-token', 'shop'], '--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"'],
   [['emulator', '--app-token', 'shop=a', '--app-token', 'shop=b'], '--app-token names the app "shop" twice'],
   [['emulator', '--port', '65536'], '--port must be a whole number from 0 to 65535, not 65536'],
+  [['emulator', '--fault', 'drop', '--fault', 'status=99'], '--fault: invalid fault "status=99": status must be an HTTP error code (400-599)\nSyntax: a fault is "status=CODE[,retry-after=S]" or "drop", then optional method=M, path=/prefix, times=N, after=N, rate=P'],
   [['emulator', '--generate-rules', '-1'], '--generate-rules must be a whole number of at least 0, not -1'],
 ])('%j is refused before anything runs', async (argv, message) => {
   const result = await runCli(argv, { cwd: dir, env: {} });

@@ -9,6 +9,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { checkWritable, writeFileAtomic } from '../../files/write.js';
+import { UserError } from '../../errors.js';
+import { parseFault } from '../../emulator/faults.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { UsageError, wholeNumber } from '../options.js';
@@ -29,7 +31,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('script-tld', { type: 'string', array: true, describe: 'Host domain(s) of generated scripts (default: shop.example.com)' })
     .option('random-seed', { type: 'number', default: 1, requiresArg: true, coerce: wholeNumber('--random-seed', 0), describe: 'Seed for generated data, ids and fault rates' })
     .option('latency', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--latency', 0), describe: 'Delay every answer by MS milliseconds' })
-    .option('fault', { type: 'string', array: true, describe: 'Inject a fault, e.g. status=503,retry-after=1,path=/v1/scripts,times=2 or drop,method=PATCH,rate=0.1' })
+    .option('fault', { type: 'string', array: true, coerce: faultSpecs, describe: 'Inject a fault, e.g. status=503,retry-after=1,path=/v1/scripts,times=2 or drop,method=PATCH,rate=0.1' })
     .option('log', { type: 'string', describe: 'Append one JSON line per request to FILE (never headers or tokens)' })
     .option('max-take', { type: 'number', default: 100, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
     .option('move-semantics', { choices: ['list-move', 'swap'], default: 'list-move', describe: 'How a PATCH of priority reorders rules' })
@@ -114,6 +116,21 @@ function emulatorOptions(args: Record<string, unknown>, ctx: CommandContext): Em
   if (typeof args.log === 'string') options.logFile = args.log;
   if (typeof args.apiToken === 'string' && args.apiToken !== '') options.apiToken = args.apiToken;
   return options;
+}
+
+/** `--fault SPEC`, repeatable: each spec read now, so a bad one is a usage error before the emulator starts. */
+function faultSpecs(values: unknown[]): string[] {
+  const specs = values.map(String);
+  for (const spec of specs) {
+    try {
+      parseFault(spec);
+    } catch (err) {
+      // The message names the spec; its details say the syntax. yargs keeps only a message.
+      if (!(err instanceof UserError)) throw err;
+      throw new UsageError(`--fault: ${[err.message, ...err.details].join('\n')}`);
+    }
+  }
+  return specs;
 }
 
 /** `--app-token NAME=TOKEN`, repeatable: the apps the emulator serves, each with its token. */
