@@ -1,6 +1,6 @@
 // The CLI's entry point: yargs wiring, one top-level error handler, exit codes.
 // This directory is the only place that writes to stdout/stderr.
-import type { Argv } from 'yargs';
+import type { Argv, Options } from 'yargs';
 import { COMMANDS, commandName, type CommandEntry } from './commands.js';
 import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
 import { reportError } from './report-error.js';
@@ -59,9 +59,28 @@ function underGitHubActions(io: CliIo): boolean {
   return io.env.GITHUB_ACTIONS === 'true';
 }
 
-/** Global options that take a value; their values must never be taken for the command's name. */
-const GLOBAL_STRING_OPTIONS = ['config', 'dir', 'app', 'timeout'];
-const GLOBAL_BOOLEAN_OPTIONS = ['color', 'verbose', 'allow-empty', 'help', 'version'];
+/**
+ * The options every command takes. The pre-scan that picks the command module reads the same
+ * table, so whichever option is added later, the pre-scan knows whether it takes a value: a flag
+ * never swallows the command name (`--verbose validate`) and a value is never taken for it
+ * (`--dir plan validate`).
+ */
+const GLOBAL_OPTIONS = {
+  config: { type: 'string', describe: 'Project config file (default: botrules.yaml if present)', global: true },
+  dir: { type: 'string', describe: 'Rules directory when there is no config (default: rules)', global: true },
+  app: { type: 'string', describe: 'Limit to one app of the config', global: true },
+  color: { type: 'boolean', default: true, describe: 'Colour output on a TTY (--no-color or NO_COLOR turn it off)', global: true },
+  verbose: { type: 'boolean', default: false, describe: 'Show requests and stack traces', global: true },
+  timeout: {
+    type: 'number', global: true, requiresArg: true, coerce: timeoutSeconds,
+    describe: 'Seconds each request may take before it is retried or given up (default 10, or BOTRULES_TIMEOUT)',
+  },
+  'allow-empty': { type: 'boolean', describe: 'Accept a rules directory with no rule files (validate, plan, apply)', global: true },
+} as const satisfies Record<string, Options>;
+
+const GLOBAL_OPTION_NAMES = Object.keys(GLOBAL_OPTIONS) as (keyof typeof GLOBAL_OPTIONS)[];
+const GLOBAL_BOOLEAN_OPTIONS = [...GLOBAL_OPTION_NAMES.filter((name) => GLOBAL_OPTIONS[name].type === 'boolean'), 'help', 'version'];
+const GLOBAL_VALUE_OPTIONS = GLOBAL_OPTION_NAMES.filter((name) => GLOBAL_OPTIONS[name].type !== 'boolean');
 
 /**
  * The command entry the arguments name, found with yargs' own parser (yargs-parser) so that
@@ -71,7 +90,7 @@ const GLOBAL_BOOLEAN_OPTIONS = ['color', 'verbose', 'allow-empty', 'help', 'vers
 async function findCommand(argv: readonly string[]): Promise<CommandEntry | undefined> {
   const { Parser } = await import('yargs/helpers');
   const parsed = Parser(argv as string[], {
-    string: GLOBAL_STRING_OPTIONS,
+    string: GLOBAL_VALUE_OPTIONS,
     boolean: GLOBAL_BOOLEAN_OPTIONS,
     alias: { help: ['h'] },
     configuration: { 'camel-case-expansion': false },
@@ -84,16 +103,7 @@ function globalOptions(parser: Argv, argv: readonly string[]): Argv<GlobalArgs> 
   return parser
     .scriptName('botrules')
     .usage('$0 <command> [options]\n\nBot-protection custom rules as code, and the script inventory as evidence.')
-    .option('config', { type: 'string', describe: 'Project config file (default: botrules.yaml if present)', global: true })
-    .option('dir', { type: 'string', describe: 'Rules directory when there is no config (default: rules)', global: true })
-    .option('app', { type: 'string', describe: 'Limit to one app of the config', global: true })
-    .option('color', { type: 'boolean', default: true, describe: 'Colour output on a TTY (--no-color or NO_COLOR turn it off)', global: true })
-    .option('verbose', { type: 'boolean', default: false, describe: 'Show requests and stack traces', global: true })
-    .option('timeout', {
-      type: 'number', global: true, coerce: timeoutSeconds,
-      describe: 'Seconds each request may take before it is retried or given up (default 10, or BOTRULES_TIMEOUT)',
-    })
-    .option('allow-empty', { type: 'boolean', describe: 'Accept a rules directory with no rule files (validate, plan, apply)', global: true })
+    .options(GLOBAL_OPTIONS)
     .demandCommand(1, 'Name a command: see botrules --help')
     .strict()
     .version(VERSION)
