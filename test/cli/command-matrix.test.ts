@@ -26,6 +26,8 @@ interface Row {
   /** Global option groups, placed before/after/around the command. */
   globals?: string[][];
   env?: Env;
+  /** For a command that runs until stopped: SIGTERM once stdout holds this text. */
+  stopAfter?: string;
   /** For a row run in one order only (default: before). */
   order?: Order;
   code: number;
@@ -61,7 +63,12 @@ const EVERY_ORDER: Record<string, Row> = {
   'scripts report: no --app-id': { command: ['scripts', 'report', '--tld', 'shop.example.com'], code: 1, first: { stderr: 'error: missing required option --app-id' } },
   'scripts diff: two snapshots': { command: ['scripts', 'diff', 'scripts.json', 'scripts.json'], code: 0, first: { stdout: 'Script inventory diff: appId app-demo; tld shop.example.com' } },
   'scripts diff: an unknown --fail-on': { command: ['scripts', 'diff', 'scripts.json', 'scripts.json', '--fail-on', 'news'], code: 1, first: { stderr: 'error: --fail-on: unknown condition news; choose from new, risk-up, unapproved, high-risk' } },
-  'emulator: help': { command: ['emulator', '--help'], code: 0, first: { stdout: 'botrules emulator [options]' } },
+  'emulator: serves until stopped': {
+    command: (order) => ['emulator', '--port', '0', '--state', `emulator-${order}/state.json`],
+    stopAfter: 'emulator ready on ',
+    code: 0,
+    first: { stdout: /^export BOTRULES_CONSOLE_URL=https:\/\/127\.0\.0\.1:\d+\/api$/ },
+  },
   'emulator: a port out of range': { command: ['emulator', '--port', '70000'], code: 1, first: { stderr: 'error: --port must be a whole number from 0 to 65535, not 70000' } },
 };
 
@@ -103,9 +110,9 @@ beforeAll(async () => {
   for (const result of made) expect(result).toMatchObject({ code: 0 });
   const limit = pLimit(3);
   for (const [name, row] of Object.entries(EVERY_ORDER)) {
-    for (const order of ORDERS) outcomes.set(`${name} (${order})`, limit(() => botrules(arrange(row, order), row.env)));
+    for (const order of ORDERS) outcomes.set(`${name} (${order})`, limit(() => botrules(arrange(row, order), row.env, row.stopAfter)));
   }
-  for (const [name, row] of Object.entries(ONCE)) outcomes.set(name, limit(() => botrules(arrange(row, row.order ?? 'before'), row.env)));
+  for (const [name, row] of Object.entries(ONCE)) outcomes.set(name, limit(() => botrules(arrange(row, row.order ?? 'before'), row.env, row.stopAfter)));
   await Promise.all(outcomes.values());
 }, 120_000);
 
@@ -160,7 +167,7 @@ function writeProject(dir: string): void {
   writeFileSync(path.join(dir, 'failing', 'a.yaml'), test('rule A for a plain request', 'A'));
 }
 
-function botrules(args: string[], env: Env = 'service'): Promise<Outcome> {
+function botrules(args: string[], env: Env = 'service', stopAfter?: string): Promise<Outcome> {
   const { BOTRULES_TOKEN: _token, ...withoutToken } = emu.env;
   const service = env === 'service' ? emu.env : withoutToken;
   return new Promise((resolve, reject) => {
@@ -172,7 +179,10 @@ function botrules(args: string[], env: Env = 'service'): Promise<Outcome> {
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (stopAfter !== undefined && stdout.includes(stopAfter)) child.kill('SIGTERM');
+    });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
