@@ -5,6 +5,7 @@ import { rulesClientFor } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { readAppFiles, writeChanges } from '../import/update/files.js';
 import { updateRuleFiles, type UpdateResult } from '../import/update/index.js';
+import { schemaReference, schemaReferenceIn } from '../import/rule-file.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
@@ -31,7 +32,11 @@ export async function updateFromLive(request: UpdateRequest, ctx: Runtime, onUpd
   const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
   const apps = await Promise.all(config.apps.map(async (app) => ({ app, ...(await readAppFiles(app.rulesDir, cwd)) })));
   const lives = await Promise.all(apps.map(({ app }) => rulesClientFor(app, ctx).listRules()));
-  const results = apps.map((app, index) => ({ ...app, result: updateRuleFiles({ files: app.files, declared: app.declared, live: lives[index] ?? [] }) }));
+  const results = apps.map((app, index) => {
+    // New files name the schema the app's files already name (their modeline is the user's), or the installed package's.
+    const schema = app.files.map((file) => schemaReferenceIn(file.text)).find((reference) => reference !== undefined) ?? schemaReference(app.app.rulesDir, cwd);
+    return { ...app, result: updateRuleFiles({ files: app.files, declared: app.declared, live: lives[index] ?? [], schema }) };
+  });
 
   const gone = results.flatMap(({ result }) => result.gone);
   if (gone.length > 0 && !request.prune) {

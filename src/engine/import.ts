@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { rulesClientFor } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { existingRuleFiles, refuseForeignYaml, removeRuleFiles, writeRuleFiles } from '../import/write.js';
+import { schemaReference } from '../import/rule-file.js';
 import { loadProjectConfig, type AppConfig } from '../rules/config.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
@@ -57,7 +58,7 @@ export async function importRules(request: ImportRequest, ctx: Runtime, onImport
   for (const [index, target] of targets.entries()) {
     const live = lives[index] ?? [];
     await removeRuleFiles(target.existing);
-    const written = await writeRuleFiles(target.dir, live);
+    const written = await writeRuleFiles(target.dir, live, schemaReference(target.dir, cwd));
     onImported({ app: target.app.name, dir: displayPath(cwd, target.dir), rules: live.length, files: written.length, replaced: target.existing.length });
   }
 }

@@ -1,10 +1,34 @@
 // Turns live rules into rule files: one file per rule, named so that lexical order is live
 // order, holding the rule in its canonical shape with its `ruleId` (so renames stay safe),
 // and `description`/`status` always written (the file is the whole truth).
+import { join, relative, sep } from 'node:path';
 import { Document, isScalar, isSeq, visit } from 'yaml';
 import type { Conditions, Leaf, LiveRule } from '../rules/model.js';
 
-export const SCHEMA_COMMENT = ' yaml-language-server: $schema=../schemas/rules.schema.json';
+/** Where a project that installs botrules (`npm install --save-dev`) has the rule-file schema, from its root. */
+export const INSTALLED_SCHEMA = 'node_modules/botrules/schemas/rules.schema.json';
+
+/**
+ * The `$schema` an editor's YAML language server follows from a rule file in `dir`: the schema
+ * of the botrules package installed in the project (`projectDir`), relative to the file, so
+ * the reference holds in every clone of the repository (docs/behaviour.md, "Editor support").
+ */
+export function schemaReference(dir: string, projectDir: string): string {
+  return relative(dir, join(projectDir, INSTALLED_SCHEMA)).split(sep).join('/');
+}
+
+/** A rules directory at the project's root (`rules/`): `../node_modules/botrules/schemas/rules.schema.json`. */
+export const DEFAULT_SCHEMA_REFERENCE = schemaReference('rules', '.');
+
+/** The comment line (without `#`) that names the schema. */
+export function schemaComment(reference: string): string {
+  return ` yaml-language-server: $schema=${reference}`;
+}
+
+/** The reference a rule file's first comments name, if any. */
+export function schemaReferenceIn(text: string): string | undefined {
+  return /^#\s*yaml-language-server:\s*\$schema=(\S+)/m.exec(text.slice(0, 4096))?.[1];
+}
 
 /**
  * File names for `count` rules in live order: `010-block-scrapers.yaml`, `020-…`. Numbers
@@ -29,11 +53,11 @@ export function slugify(name: string): string {
   return slug === '' ? 'rule' : slug;
 }
 
-/** The YAML text of a rule file holding one live rule. */
-export function ruleFileText(rule: LiveRule): string {
+/** The YAML text of a rule file holding one live rule, naming `schema` for editors. */
+export function ruleFileText(rule: LiveRule, schema: string = DEFAULT_SCHEMA_REFERENCE): string {
   const doc = new Document({ rules: [canonicalRule(rule)] });
   // On the root mapping rather than the document, so no blank line separates it from `rules:`.
-  if (doc.contents !== null) doc.contents.commentBefore = SCHEMA_COMMENT;
+  if (doc.contents !== null) doc.contents.commentBefore = schemaComment(schema);
   // Leaves and action lists read best on one line each, as in the documented example.
   visit(doc, {
     Map(_key, node) {

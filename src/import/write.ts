@@ -52,8 +52,8 @@ export async function removeRuleFiles(files: readonly string[]): Promise<void> {
   await Promise.all(files.map((file) => rm(file, { force: true })));
 }
 
-/** Writes one file per rule, in live order; resolves to the file names written. */
-export async function writeRuleFiles(dir: string, rules: readonly LiveRule[]): Promise<string[]> {
+/** Writes one file per rule, in live order, naming `schema` for editors; resolves to the file names written. */
+export async function writeRuleFiles(dir: string, rules: readonly LiveRule[], schema: string): Promise<string[]> {
   const ordered = [...rules].sort((a, b) => a.priority - b.priority);
   const names = ruleFileNames(ordered.map((rule) => rule.name));
   await mkdir(dir, { recursive: true });
@@ -61,7 +61,7 @@ export async function writeRuleFiles(dir: string, rules: readonly LiveRule[]): P
   // outside the directory.
   for (const [index, rule] of ordered.entries()) {
     const name = names[index] as string;
-    await writeFileAtomic(join(dir, name), ruleFileText(rule), 'the rule file', name);
+    await writeFileAtomic(join(dir, name), ruleFileText(rule, schema), 'the rule file', name);
   }
   return names;
 }

@@ -53,6 +53,22 @@ describe('botrules import --update', () => {
     expect(patches(emu.emulator)).toHaveLength(0);
   });
 
+  it('keeps the $schema modeline of every file, and a new file names the one the files already name', async () => {
+    expect((await run(['import'])).code).toBe(0);
+    const custom = '# yaml-language-server: $schema=https://schemas.example.com/botrules/rules.schema.json\n';
+    for (const name of await readdir(project.rulesDir)) {
+      const file = path.join(project.rulesDir, name);
+      await writeFile(file, (await readFile(file, 'utf8')).replace(/^# yaml-language-server: .*\n/, custom));
+    }
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([...live.slice(0, 2), rule('Added in the console'), { ...(live[2] as (typeof live)[number]), description: 'edited' }]);
+    expect(await run(['import', '--update'])).toMatchObject({ code: 0, stderr: '' });
+    for (const name of await readdir(project.rulesDir)) {
+      expect([name, (await readFile(path.join(project.rulesDir, name), 'utf8')).split('\n')[0]]).toEqual([name, custom.trimEnd()]);
+    }
+    expect(await readdir(project.rulesDir)).toContain('025-added-in-the-console.yaml');
+  });
+
   it('--dry-run prints the diff and writes nothing', async () => {
     const before = await importWithComments();
     const live = emu.emulator.rules();

@@ -45,7 +45,7 @@ describe('botrules import', () => {
     const files = await readdir(project.rulesDir);
     expect(files).toEqual(['010-a.yaml', '020-b.yaml', '030-c.yaml', '040-allow-monitors-uptime.yaml']);
     const text = await readFile(path.join(project.rulesDir, '040-allow-monitors-uptime.yaml'), 'utf8');
-    expect(text.startsWith('# yaml-language-server: $schema=../schemas/rules.schema.json\nrules:\n')).toBe(true);
+    expect(text.startsWith('# yaml-language-server: $schema=../node_modules/botrules/schemas/rules.schema.json\nrules:\n')).toBe(true);
     expect(text).toContain(`ruleId: ${emu.emulator.rules()[3]?.ruleId}`);
 
     expect(await run(['validate'])).toMatchObject({ code: 0 });
@@ -80,6 +80,15 @@ describe('botrules import', () => {
     const plan = await run(['plan', '--dir', 'imported', '--format', 'json']);
     expect(plan.code).toBe(0);
     expect(JSON.parse(plan.stdout).summary).toEqual({ patches: 0, blocked: 0, unmanaged: 0 });
+  });
+
+  it('names the schema of the botrules package installed in the project, relative to each file', async () => {
+    expect((await run(['import', '--out', 'apps/shop/rules'])).code).toBe(0);
+    const dir = path.join(project.dir, 'apps', 'shop', 'rules');
+    const first = (await readFile(path.join(dir, (await readdir(dir))[0] as string), 'utf8')).split('\n')[0];
+    expect(first).toBe('# yaml-language-server: $schema=../../../node_modules/botrules/schemas/rules.schema.json');
+    // Where a project's `npm install --save-dev botrules` puts the package, that path is the schema.
+    expect(path.resolve(dir, '../../../node_modules/botrules/schemas/rules.schema.json')).toBe(path.join(project.dir, 'node_modules', 'botrules', 'schemas', 'rules.schema.json'));
   });
 
   it('needs --app with --out when the config names several apps', async () => {

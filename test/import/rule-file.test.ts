@@ -1,7 +1,7 @@
 // The text of imported rule files: names in live order, the schema comment, the canonical
 // field order, and YAML that reads back to the same rule.
 import { parse } from 'yaml';
-import { ruleFileNames, ruleFileText, slugify, SCHEMA_COMMENT } from '../../src/import/rule-file.js';
+import { ruleFileNames, ruleFileText, schemaReference, schemaReferenceIn, slugify } from '../../src/import/rule-file.js';
 import type { LiveRule } from '../../src/rules/model.js';
 
 const rule: LiveRule = {
@@ -50,8 +50,21 @@ describe('ruleFileNames', () => {
 describe('ruleFileText', () => {
   const text = ruleFileText(rule);
 
-  it('starts with the schema comment', () => {
-    expect(text.split('\n')[0]).toBe(`#${SCHEMA_COMMENT}`);
+  it('starts with the schema comment: the installed package schema, from a rules/ directory at the root', () => {
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/botrules/schemas/rules.schema.json');
+    expect(ruleFileText(rule, 'x/y.json').split('\n')[0]).toBe('# yaml-language-server: $schema=x/y.json');
+  });
+
+  it('names the schema relative to the rules directory, wherever it is in the project', () => {
+    expect(schemaReference('/p/rules', '/p')).toBe('../node_modules/botrules/schemas/rules.schema.json');
+    expect(schemaReference('/p/apps/shop/rules', '/p')).toBe('../../../node_modules/botrules/schemas/rules.schema.json');
+    expect(schemaReference('/p', '/p')).toBe('node_modules/botrules/schemas/rules.schema.json');
+  });
+
+  it('reads the schema a file names back from its first lines', () => {
+    expect(schemaReferenceIn(text)).toBe('../node_modules/botrules/schemas/rules.schema.json');
+    expect(schemaReferenceIn('#yaml-language-server: $schema=https://example.com/s.json\nrules: []\n')).toBe('https://example.com/s.json');
+    expect(schemaReferenceIn('rules: []\n')).toBeUndefined();
   });
 
   it('writes identity first, description and status always, and no priority', () => {

@@ -81,7 +81,7 @@ describe('import --update properties', () => {
         const order = shuffle(liveSpecs, seed);
         const live = order.map((s, priority) => liveOf(s.spec, s.described, priority));
 
-        const result = updateRuleFiles({ files, declared, live });
+        const result = updateRuleFiles({ files, declared, live, schema: '../node_modules/botrules/schemas/rules.schema.json' });
         const after = result.changes.reduce((map, c) => map.set(c.rel, c.after), new Map<string, string | undefined>(files.map((f) => [f.rel, f.text])));
         const written = [...after.entries()].filter(([, text]) => text !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, text]) => ({ rel, shown: rel, text: text as string }));
 

@@ -37,7 +37,7 @@ rules:
 
 function update(files: RuleFileText[], lives: LiveRule[]) {
   const declared: DeclaredRule[] = files.flatMap((f) => readRuleFileText(f));
-  return updateRuleFiles({ files, declared, live: lives });
+  return updateRuleFiles({ files, declared, live: lives, schema: '../node_modules/botrules/schemas/rules.schema.json' });
 }
 
 describe('import --update', () => {

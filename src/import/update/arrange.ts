@@ -37,7 +37,7 @@ export interface Placement {
 }
 
 /** Rearranges `files` (in read order) in place so their blocks follow `live` order. */
-export function arrange(files: WorkFile[], live: readonly LiveRule[]): Placement[] {
+export function arrange(files: WorkFile[], live: readonly LiveRule[], schema: string): Placement[] {
   const order = [...live].sort((a, b) => a.priority - b.priority);
   const liveIndex = new Map(order.map((rule, index) => [rule.ruleId, index]));
   const kept = keptRuleIds(files, liveIndex);
@@ -46,7 +46,7 @@ export function arrange(files: WorkFile[], live: readonly LiveRule[]): Placement
     if (kept.has(rule.ruleId)) return;
     const moving = takeBlock(files, rule.ruleId);
     const before = index === 0 ? undefined : locate(files, (order[index - 1] as LiveRule).ruleId);
-    placements.push(place(files, rule, moving, before));
+    placements.push(place(files, rule, moving, before, schema));
   });
   return placements;
 }
@@ -79,7 +79,7 @@ function takeBlock(files: readonly WorkFile[], ruleId: string): { block: PlacedB
   return { block: block as PlacedBlock, from };
 }
 
-function place(files: WorkFile[], rule: LiveRule, moving: { block: PlacedBlock; from: WorkFile } | undefined, before: Where | undefined): Placement {
+function place(files: WorkFile[], rule: LiveRule, moving: { block: PlacedBlock; from: WorkFile } | undefined, before: Where | undefined, schema: string): Placement {
   const kind = moving === undefined ? 'added' : 'moved';
   const anchorFile = before === undefined ? files.findIndex((f) => f.blocks.length > 0) : before.file;
   const anchor = files[anchorFile];
@@ -87,7 +87,7 @@ function place(files: WorkFile[], rule: LiveRule, moving: { block: PlacedBlock; 
     const after = before === undefined ? -1 : anchorFile;
     const rel = fileNameBetween(files, after, rule, anchor?.rel);
     if (rel !== undefined) {
-      files.splice(after + 1, 0, ownFile(rel, rule, moving));
+      files.splice(after + 1, 0, ownFile(rel, rule, moving, schema));
       return { rule, kind, rel, createdFile: true };
     }
   }
@@ -101,12 +101,12 @@ function isOneRuleFile(file: WorkFile): boolean {
   return file.originalCount === 1 && file.blocks.length === 1;
 }
 
-/** A file of its own: the moved rule's whole old file when it held only that rule, else a fresh one. */
-function ownFile(rel: string, rule: LiveRule, moving: { block: PlacedBlock; from: WorkFile } | undefined): WorkFile {
+/** A file of its own: the moved rule's whole old file when it held only that rule, else a fresh one naming `schema`. */
+function ownFile(rel: string, rule: LiveRule, moving: { block: PlacedBlock; from: WorkFile } | undefined, schema: string): WorkFile {
   if (moving !== undefined && moving.from.originalCount === 1 && moving.from.blocks.length === 0) {
     return { ...moving.from, rel, blocks: [moving.block], originalCount: 0 };
   }
-  const text = ruleFileText(rule);
+  const text = ruleFileText(rule, schema);
   const at = text.indexOf('\n', text.indexOf('rules:')) + 1;
   const block = moving?.block ?? { ruleId: rule.ruleId, text: renderRuleBlock(rule, FRESH_DASH_COL), dashCol: FRESH_DASH_COL };
   const placed = { ...block, text: reindent(block.text, FRESH_DASH_COL - block.dashCol).replace(/^\n+/, ''), dashCol: FRESH_DASH_COL };

@@ -1,9 +1,10 @@
 // Reading an app's rule files for `import --update` and writing the result: each changed file
-// is replaced atomically (a temporary file beside it, then a rename), files the update empties
+// is replaced atomically (src/files/write.ts: a temporary file beside it, then a rename), files the update empties
 // are removed, and nothing is written through a symbolic link.
-import { lstat, readFile, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { lstat, readFile, rm, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { UserError, ValidationError } from '../../errors.js';
+import { writeFileAtomic } from '../../files/write.js';
 import { loadRules } from '../../rules/load.js';
 import type { DeclaredRule } from '../../rules/model.js';
 import type { FileChange, RuleFileText } from './index.js';
@@ -36,9 +37,7 @@ export async function writeChanges(absDir: string, changes: readonly FileChange[
       continue;
     }
     await mkdir(dirname(target), { recursive: true });
-    const temporary = `${target}.botrules-${process.pid}.tmp`;
-    await writeFile(temporary, change.after, { encoding: 'utf8', flag: 'wx' });
-    await rename(temporary, target);
+    await writeFileAtomic(target, change.after, 'the rule file', target);
   }
 }
 

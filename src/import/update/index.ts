@@ -23,6 +23,8 @@ export interface UpdateInput {
   /** The declared rules, in declared order, as the loader returned them (source.file = shown). */
   declared: readonly DeclaredRule[];
   live: readonly LiveRule[];
+  /** The `$schema` a file the update creates names for editors. */
+  schema: string;
 }
 
 export interface FileChange {
@@ -54,7 +56,7 @@ export function updateRuleFiles(input: UpdateInput): UpdateResult {
     const blocks = segmented.blocks.map((block, index) => ({ ...block, ruleId: ids[index] ?? '' }));
     return { rel: file.rel, header: segmented.header, trailer: segmented.trailer, dashCol: segmented.dashCol, blocks: blocks.filter((b) => b.ruleId !== ''), originalCount: rules.length };
   });
-  const placements = arrange(work, input.live);
+  const placements = arrange(work, input.live, input.schema);
   return { gone, edited, placements, changes: fileChanges(input.files, work) };
 }
 
