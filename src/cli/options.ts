@@ -47,3 +47,14 @@ function shown(value: unknown): string {
   if (typeof value === 'number' && Number.isNaN(value)) return 'something that is not a number';
   return JSON.stringify(value) ?? String(value);
 }
+
+/** `--timeout SECONDS`: above 0 and at most an hour. */
+export function timeoutSeconds(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const given = single(value, '--timeout');
+  const seconds = Number(given);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`--timeout must be a number of seconds above 0 and at most 3600, not ${shown(given)}`);
+  }
+  return seconds;
+}

@@ -105,7 +105,7 @@ test('prints the tokens it generated, and they work', async () => {
 test.each<[string[], RegExp]>([
   [['--fault', 'status=99'], /invalid fault "status=99"/],
   [['--app-token', 'no-equals-sign'], /--app-token takes NAME=TOKEN/],
-  [['--move-semantics', 'shuffle'], /Invalid values:\s+Argument: move-semantics, Given: "shuffle", Choices: "list-move", "swap"/],
+  [['--move-semantics', 'shuffle'], /^error: --move-semantics must be one of "list-move", "swap", not "shuffle"$/m],
   [['--latency', '-5'], /--latency must be a whole number/],
 ])('%p fails with a clear message and exit 1', async (args, message) => {
   const result = await runCli(['emulator', '--state', 'state/state.json', ...args], { cwd: dir });

@@ -159,7 +159,7 @@ describe('botrules scripts (before any request)', () => {
     expect(size.stderr).toContain('--page-size must be a whole number from 1 to 10000, not 0');
     const format = await runCli(['scripts', 'report', '--app-id', 'a', '--tld', 't', '--format', 'xml'], { cwd: dir, env: {} });
     expect(format.code).toBe(1);
-    expect(format.stderr).toContain('Invalid values');
+    expect(format.stderr).toBe('error: --format must be one of "json", "ndjson", "csv", "markdown", not "xml"\n');
   });
 
   it('names the missing gateway variable before any request', async () => {
