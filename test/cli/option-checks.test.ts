@@ -48,3 +48,15 @@ it('accepts comma-separated and repeated lists, blanks ignored', async () => {
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('BOTRULES_GATEWAY_URL is not set');
 });
+
+it.each([
+  [['scripts', 'diff', 'a.json', 'b.json', '--fail-on', '\u001b]0;title\u0007']],
+  [['plan', '--format', '\u001b[2J']],
+  [['emulator', '--fault', 'status=500,path=\u001b[31m,times=x']],
+])('%j: a control character in a refused value is shown escaped, never sent to the terminal', async (argv) => {
+  const result = await runCli(argv, { cwd: dir, env: {} });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/^error: /);
+  const controls = [...result.stderr].filter((c) => c !== '\n' && (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f));
+  expect(controls).toEqual([]);
+});
