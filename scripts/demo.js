@@ -1,7 +1,9 @@
 // `npm run demo`: the main job of botrules, end to end, against the embedded emulator.
-// Starts the emulator on a free port (live rules = the example rules plus generated ones
-// nobody manages, then a few "console edits" so there is drift), and runs the commands a
-// team runs in CI: validate → plan → apply → plan (clean) → scripts report → scripts diff.
+// Starts the emulator on a free port (live rules = the example rules plus a few generated ones
+// nobody manages, then three "console edits" so there is drift) and runs what a team runs in CI:
+// validate → plan → apply (keeping the undo plan) → plan (clean). Then, briefly, the script
+// inventory: two weekly snapshots and what changed between them, as a summary. The files it
+// writes are kept, in a directory it names at the end; only the emulator's own state goes.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,14 +16,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'bin', 'botrules.js');
 const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\x1b[1m${s}\x1b[22m` : s);
 
-const work = await mkdtemp(path.join(tmpdir(), 'botrules-demo-'));
+// BOTRULES_DEMO_DIR: where to keep what the demo writes (by default a new temporary directory).
+const kept = process.env.BOTRULES_DEMO_DIR ?? (await mkdtemp(path.join(tmpdir(), 'botrules-demo-')));
+const emulatorState = await mkdtemp(path.join(tmpdir(), 'botrules-demo-emulator-'));
 const emulator = await startEmulator({
-  statePath: path.join(work, 'state.json'),
+  statePath: path.join(emulatorState, 'state.json'),
   apps: [{ name: 'default', token: `demo-${randomBytes(12).toString('hex')}` }],
   apiToken: `demo-api-${randomBytes(12).toString('hex')}`,
   seed: path.join(root, 'rules'),
-  generateRules: 12,
-  generateScripts: 400,
+  generateRules: 3,
+  generateScripts: 120,
   randomSeed: 7,
 });
 const env = {
@@ -32,32 +36,34 @@ const env = {
   BOTRULES_API_TOKEN: emulator.tokens.api,
   NODE_EXTRA_CA_CERTS: emulator.caPath,
 };
+const files = { undo: path.join(kept, 'undo-plan.json'), lastWeek: path.join(kept, 'scripts-last-week.json'), thisWeek: path.join(kept, 'scripts-this-week.json') };
 
 let failed = false;
 try {
   driftLikeAConsoleUser();
   console.log(bold(`Emulator on ${emulator.url}: ${emulator.rules().length} live rules, ${emulator.scripts().length} scripts.`));
-  console.log('Someone edited rules in the console: a description, a status and an order changed.\n');
+  console.log('Someone edited rules in the console: a description, a status and an order changed.');
 
   await step('Validate the rule files', ['validate'], [0]);
   await step('Plan: what would change (exit 2 = changes present)', ['plan', '--detailed-exitcode', '--no-color'], [2]);
-  await step('Apply the plan', ['apply', '--auto-approve', '--no-color'], [0]);
+  await step('Apply the plan, keeping the plan that undoes it', ['apply', '--auto-approve', '--undo-out', files.undo, '--no-color'], [0]);
   await step('Plan again: the live rules now match the files', ['plan', '--detailed-exitcode', '--no-color'], [0]);
 
   const scriptArgs = ['--app-id', 'app-demo', '--tld', 'shop.example.com', '--policy', path.join(root, 'scripts-policy.yaml')];
-  const lastWeek = path.join(work, 'last-week.json');
-  const thisWeek = path.join(work, 'this-week.json');
-  await step('Script inventory snapshot of last week', ['scripts', 'report', ...scriptArgs, '--from', '14d', '--to', '7d', '--out', lastWeek], [0]);
-  await step('Script inventory snapshot of this week', ['scripts', 'report', ...scriptArgs, '--from', '7d', '--out', thisWeek], [0]);
-  await step('This week\'s inventory as Markdown (for $GITHUB_STEP_SUMMARY)', ['scripts', 'report', ...scriptArgs, '--from', '7d', '--format', 'markdown'], [0]);
-  await step('What changed since last week (exit 3 = a --fail-on condition matched)', ['scripts', 'diff', lastWeek, thisWeek, '--fail-on', 'new,risk-up'], [0, 3]);
-  console.log(bold('\nDemo complete.'));
+  await step('Script inventory: last week and this week as JSON snapshots (audit evidence)', ['scripts', 'report', ...scriptArgs, '--from', '14d', '--to', '7d', '--out', files.lastWeek], [0]);
+  await step('', ['scripts', 'report', ...scriptArgs, '--from', '7d', '--out', files.thisWeek], [0]);
+  const diff = await step('What changed since last week, in short (exit 3 would say a --fail-on condition matched)', ['scripts', 'diff', files.lastWeek, files.thisWeek, '--format', 'json', '--fail-on', 'risk-up'], [0, 3], { capture: true });
+  summariseDiff(JSON.parse(diff.stdout));
+
+  console.log(bold('\nDemo complete. Kept:'));
+  for (const file of Object.values(files)) console.log(`  ${file}`);
+  console.log(`Delete ${kept} when you are done with them.`);
 } catch (err) {
   failed = true;
   console.error(`\nDemo failed: ${err instanceof Error ? err.message : String(err)}`);
 } finally {
   await emulator.stop();
-  await rm(work, { recursive: true, force: true });
+  await rm(emulatorState, { recursive: true, force: true });
 }
 process.exitCode = failed ? 1 : 0;
 
@@ -70,28 +76,39 @@ function driftLikeAConsoleUser() {
   first.description = 'edited in the console';
   second.status = second.status === 'active' ? 'paused' : 'active';
   // Move the third example rule to the end of the list, behind the generated ones.
-  const reordered = rules.filter((r) => r.ruleId !== third.ruleId).concat(third);
-  emulator.replaceRules(reordered);
+  emulator.replaceRules(rules.filter((r) => r.ruleId !== third.ruleId).concat(third));
 }
 
-async function step(title, args, expectedCodes) {
-  console.log(bold(`\n=== ${title}\n$ botrules ${args.map(displayArg).join(' ')}`));
-  const code = await run(args);
-  if (!expectedCodes.includes(code)) throw new Error(`botrules ${args[0]} exited ${code}, expected ${expectedCodes.join(' or ')}`);
-  console.log(`(exit ${code})`);
+/** One line from `scripts diff --format json`: its counts (the snapshots kept hold every script). */
+function summariseDiff(report) {
+  const { added, removed, changed, unchanged } = report.summary;
+  const highRisk = report.added.filter((script) => script.risk?.level === 'high').length;
+  console.log(`${added} new (${highRisk} of them high risk), ${removed} gone, ${changed} changed, ${unchanged} unchanged scripts.`);
 }
 
-function run(args) {
+/** Runs one command and checks its exit code; a step without a title continues the one before. */
+async function step(title, args, expectedCodes, options = {}) {
+  console.log(bold(`${title === '' ? '' : `\n=== ${title}\n`}$ botrules ${args.map(displayArg).join(' ')}`));
+  const result = await run(args, options);
+  if (!expectedCodes.includes(result.code)) throw new Error(`botrules ${args[0]} exited ${result.code}, expected ${expectedCodes.join(' or ')}`);
+  console.log(`(exit ${result.code})`);
+  return result;
+}
+
+/** Runs the CLI; its output goes to the terminal, or is captured with `capture`. */
+function run(args, { capture = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    let stdout = '';
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? 1));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
   });
 }
 
-/** Shows temp paths as $DEMO/… and project paths relative to the project. */
+/** Shows kept paths as $DEMO/… and project paths relative to the project. */
 function displayArg(arg) {
-  if (arg.startsWith(work)) return `$DEMO/${path.relative(work, arg)}`;
+  if (arg.startsWith(kept)) return `$DEMO/${path.relative(kept, arg)}`;
   if (arg.startsWith(root)) return path.relative(root, arg);
   return arg;
 }

@@ -1,10 +1,14 @@
 // Runs `npm run demo` as a user would (the built CLI in child processes against the
-// embedded emulator) and checks that every step ran with the exit code it documents.
+// embedded emulator) and checks that every step ran with the exit code it documents, that the
+// rules story comes first, that the output stays short, and that the files it says it keeps exist.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 
-function runDemo(): Promise<{ code: number | null; output: string }> {
+function runDemo(keep: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/demo.js'], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, ['scripts/demo.js'], { env: { ...process.env, NO_COLOR: '1', BOTRULES_DEMO_DIR: keep } });
     let output = '';
     child.stdout.on('data', (b: Buffer) => (output += b.toString()));
     child.stderr.on('data', (b: Buffer) => (output += b.toString()));
@@ -14,22 +18,28 @@ function runDemo(): Promise<{ code: number | null; output: string }> {
 }
 
 describe('npm run demo', () => {
-  it('runs validate, plan, apply, a clean plan, a script report and a diff, and exits 0', async () => {
-    const { code, output } = await runDemo();
-    expect(output).toContain('Demo complete.');
+  it('tells the rules story, then the inventory in short, keeps its files and exits 0', async () => {
+    const keep = tempDir('botrules-demo-test-');
+    const { code, output } = await runDemo(keep);
+    expect(output).toContain('Demo complete. Kept:');
     expect(code).toBe(0);
     const headings = output.split('\n').filter((l) => l.startsWith('=== ')).map((l) => l.slice(4));
     expect(headings).toEqual([
       'Validate the rule files',
       'Plan: what would change (exit 2 = changes present)',
-      'Apply the plan',
+      'Apply the plan, keeping the plan that undoes it',
       'Plan again: the live rules now match the files',
-      'Script inventory snapshot of last week',
-      'Script inventory snapshot of this week',
-      "This week's inventory as Markdown (for $GITHUB_STEP_SUMMARY)",
-      'What changed since last week (exit 3 = a --fail-on condition matched)',
+      'Script inventory: last week and this week as JSON snapshots (audit evidence)',
+      'What changed since last week, in short (exit 3 would say a --fail-on condition matched)',
     ]);
     expect(output).toMatch(/=== Plan again[^\n]*\n[^\n]*\n(?:.*\n)*?\(exit 0\)/);
+    expect(output).toMatch(/^\d+ new \(\d+ of them high risk\), \d+ gone, \d+ changed, \d+ unchanged scripts\.$/m);
+    expect(output.split('\n').length).toBeLessThan(120);
+    for (const name of ['undo-plan.json', 'scripts-last-week.json', 'scripts-this-week.json']) {
+      const file = path.join(keep, name);
+      expect(output).toContain(`  ${file}\n`);
+      expect(existsSync(file)).toBe(true);
+    }
     expect(output).not.toMatch(/demo-(api-)?[0-9a-f]{24}/);
   }, 90_000);
 });
