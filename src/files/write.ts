@@ -30,12 +30,15 @@ export async function checkWritable(path: string, label: string, shown: string =
   if (existing?.isSymbolicLink()) throw cannotWrite(label, shown, 'it is a symbolic link, and botrules never writes through one');
 }
 
-/** Writes `text` to `path` atomically: a new temporary file beside it, then a rename. */
-export async function writeFileAtomic(path: string, text: string, label: string, shown: string = path): Promise<void> {
+/**
+ * Writes `text` to `path` atomically: a new temporary file beside it, then a rename. `mode`:
+ * the new file's permissions (0o600 for a file that holds secrets), before the umask.
+ */
+export async function writeFileAtomic(path: string, text: string, label: string, shown: string = path, mode = 0o644): Promise<void> {
   await checkWritable(path, label, shown);
   const temporary = temporaryBeside(path);
   try {
-    const handle = await open(temporary, 'wx', 0o644);
+    const handle = await open(temporary, 'wx', mode);
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();

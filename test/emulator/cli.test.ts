@@ -2,7 +2,7 @@
 // and the ready line, serves over HTTPS, and on SIGTERM saves its state and exits 0.
 // Signals are delivered with process.emit, which reaches only the command's listeners.
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, access } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, access, stat } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -111,4 +111,21 @@ test.each<[string[], RegExp]>([
   const result = await runCli(['emulator', '--state', 'state/state.json', ...args], { cwd: dir });
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(message);
+});
+
+test('--exports-file holds the exports once it serves, readable by its owner only, and is gone after it stops', async () => {
+  const file = path.join(dir, 'emulator.env');
+  let mode = 0;
+  let text = '';
+  const result = await runUntilStopped(['--exports-file', 'emulator.env'], {}, async () => {
+    for (let attempt = 0; attempt < 200 && text === ''; attempt++) {
+      text = await readFile(file, 'utf8').catch(() => '');
+      if (text === '') await sleep(25);
+    }
+    mode = (await stat(file)).mode & 0o777;
+  });
+  expect(result.code).toBe(0);
+  expect(mode).toBe(0o600);
+  expect(text).toMatch(/^export BOTRULES_TOKEN=\S+$/m);
+  await expect(access(file)).rejects.toThrow();
 });

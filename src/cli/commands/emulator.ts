@@ -151,7 +151,8 @@ function appTokens(values: unknown[]): EmulatorApp[] {
 /** Writes the exports for `--exports-file`; on failure the emulator stops before the error is reported. */
 async function writeEnvFile(file: string, exports: string, shown: string, emulator: RunningEmulator): Promise<void> {
   try {
-    await writeFileAtomic(file, exports, '--exports-file', shown);
+    // Readable by its owner only: it holds the emulator's tokens (0600, as ssh keeps keys).
+    await writeFileAtomic(file, exports, '--exports-file', shown, 0o600);
   } catch (err) {
     await emulator.stop();
     throw err;
