@@ -1,7 +1,5 @@
 // `validate`: schema and semantic checks of every rule file of every selected app, then the
 // rule-set analysis (docs/evaluation.md, "Rule-set analysis"); no network.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { analyseRules, silenced, type Finding } from '../analysis/index.js';
 import type { Problem } from '../errors.js';
 import { loadProjectConfig } from '../rules/config.js';
@@ -42,14 +40,8 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
     // Apps may share a rules directory: each finding once.
     for (const finding of analyseRules(loaded.rules)) findings.set(JSON.stringify([finding.file, finding.line, finding.check, finding.message]), finding);
   }
-  validated.findings = silenced([...findings.values()], (file) => readText(resolve(cwd, file)));
+  // The silencing comments as the files held them when read: no file is read twice.
+  const silencingTexts = new Map([...byApp.values()].flatMap((loaded) => [...loaded.silencingTexts]));
+  validated.findings = silenced([...findings.values()], (file) => silencingTexts.get(file));
   return validated;
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -23,6 +23,8 @@ export interface LoadedRules {
   warnings: Problem[];
   /** The rule files read, as printed in problems (relative to the working directory). */
   files: string[];
+  /** The text of each file (by printed path) that holds a comment silencing analysis findings. */
+  silencingTexts: Map<string, string>;
 }
 
 export async function loadRules(dir: string, options: { cwd: string }): Promise<LoadedRules> {
@@ -40,7 +42,8 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   const warnings = sortProblems(results.flatMap((r) => r.warnings));
-  return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), warnings, files: shown };
+  const silencingTexts = new Map(results.flatMap((r, i) => (r.silencingText === undefined ? [] : [[shown[i] ?? '', r.silencingText] as const])));
+  return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), warnings, files: shown, silencingTexts };
 }
 
 /**

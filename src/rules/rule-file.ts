@@ -23,6 +23,12 @@ export interface RuleFileResult {
   problems: Problem[];
   /** Things worth knowing that do not stop the file from being used (docs/behaviour.md, "Warnings"). */
   warnings: Problem[];
+  /**
+   * The file's text when it holds a `botrules-ignore` comment, which silences findings of the
+   * rule-set analysis (docs/evaluation.md, "Rule-set analysis"): kept so the analysis need not
+   * read the file a second time. Undefined for the many files without one.
+   */
+  silencingText?: string;
 }
 
 export function readRuleFile(absPath: string, displayPath: string): RuleFileResult {
@@ -38,8 +44,13 @@ function fromSourceText(text: SourceText, displayPath: string): RuleFileResult {
   const source = text.ok
     ? parseYamlText(text.text, { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages })
     : unreadable(displayPath, text.problem);
-  return checkRuleFile(source);
+  const result = checkRuleFile(source);
+  if (text.ok && text.text.includes(SILENCING_MARK)) result.silencingText = text.text;
+  return result;
 }
+
+/** What every silencing comment contains (`# botrules-ignore: …`, `# botrules-ignore-file: …`). */
+const SILENCING_MARK = 'botrules-ignore';
 
 export function checkRuleFile(source: YamlSource): RuleFileResult {
   const result: RuleFileResult = { rules: [], identities: [], problems: [...source.problems], warnings: [...source.warnings] };

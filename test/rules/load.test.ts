@@ -66,7 +66,13 @@ describe('loadRules', () => {
 
   it('accepts an empty directory', async () => {
     const cwd = writeTree({ 'rules/notes.txt': '' });
-    expect(await loadRules('rules', { cwd })).toEqual({ rules: [], problems: [], warnings: [], files: [] });
+    expect(await loadRules('rules', { cwd })).toEqual({ rules: [], problems: [], warnings: [], files: [], silencingTexts: new Map() });
+  });
+
+  it('keeps the text of the files that silence analysis findings, and only theirs', async () => {
+    const silencing = `# botrules-ignore-file: catch-all\nrules:\n${ruleYaml('A')}`;
+    const cwd = writeTree({ 'rules/a.yaml': silencing, 'rules/b.yaml': `rules:\n${ruleYaml('B')}` });
+    expect((await loadRules('rules', { cwd })).silencingTexts).toEqual(new Map([['rules/a.yaml', silencing]]));
   });
 
   it('throws a UserError naming a missing directory, or a file given as one', async () => {
