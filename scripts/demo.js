@@ -6,7 +6,7 @@
 // writes are kept, in a directory it names at the end; only the emulator's own state goes.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,8 @@ const cli = path.join(root, 'bin', 'botrules.js');
 const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\x1b[1m${s}\x1b[22m` : s);
 
 // BOTRULES_DEMO_DIR: where to keep what the demo writes (by default a new temporary directory).
-const kept = process.env.BOTRULES_DEMO_DIR ?? (await mkdtemp(path.join(tmpdir(), 'botrules-demo-')));
+const kept = process.env.BOTRULES_DEMO_DIR ? path.resolve(process.env.BOTRULES_DEMO_DIR) : await mkdtemp(path.join(tmpdir(), 'botrules-demo-'));
+await mkdir(kept, { recursive: true });
 const emulatorState = await mkdtemp(path.join(tmpdir(), 'botrules-demo-emulator-'));
 const emulator = await startEmulator({
   statePath: path.join(emulatorState, 'state.json'),

@@ -19,7 +19,8 @@ function runDemo(keep: string): Promise<{ code: number | null; output: string }>
 
 describe('npm run demo', () => {
   it('tells the rules story, then the inventory in short, keeps its files and exits 0', async () => {
-    const keep = tempDir('botrules-demo-test-');
+    // A directory that does not exist yet: the demo makes it.
+    const keep = path.join(tempDir('botrules-demo-test-'), 'kept', 'here');
     const { code, output } = await runDemo(keep);
     expect(output).toContain('Demo complete. Kept:');
     expect(code).toBe(0);
