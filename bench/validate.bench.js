@@ -29,7 +29,7 @@ function project(count, perFile) {
   mkdirSync(join(dir, 'rules'));
   const rules = generateRules(seededRandom(count), count).map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
   for (let first = 0; first < count; first += perFile) {
-    const texts = rules.slice(first, first + perFile).map(ruleFileText);
+    const texts = rules.slice(first, first + perFile).map((rule) => ruleFileText(rule));
     // Each text is `# schema comment`, `rules:`, then the rule's lines: keep one header.
     const text = texts[0] + texts.slice(1).map((t) => t.split('\n').slice(2).join('\n')).join('');
     writeFileSync(join(dir, 'rules', `${String(first).padStart(5, '0')}.yaml`), text);

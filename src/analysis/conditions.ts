@@ -8,13 +8,24 @@ import { isTautology, leafImplies, leavesContradict, negation } from './leaves.j
 
 type Node = { kind: 'leaf'; leaf: Leaf } | { kind: '$and' | '$or'; children: Node[] };
 
-function groupNode(group: Group): Node {
+export type { Node as ConditionTree };
+
+export function groupNode(group: Group): Node {
   return { kind: group.operator, children: group.children.map((leaf) => ({ kind: 'leaf', leaf })) };
 }
 
-export function treeOf(conditions: Conditions): Node {
-  return { kind: conditions.operator, children: conditions.children.map(groupNode) };
+/** `nodeOfGroup`: `groupNode`, or the same remembered per (interned) group, so what is remembered per node is shared. */
+export function treeOf(conditions: Conditions, nodeOfGroup: (group: Group) => Node = groupNode): Node {
+  return { kind: conditions.operator, children: conditions.children.map(nodeOfGroup) };
 }
+
+/** How one leaf relates to another, and a leaf in words: `leafImplies` and `describeLeaf`, or the same remembered (checks.ts). */
+export interface LeafFacts {
+  implies(p: Leaf, q: Leaf): boolean;
+  describe(leaf: Leaf): string;
+}
+
+const DIRECT: LeafFacts = { implies: leafImplies, describe: describeLeaf };
 
 /**
  * The facts ("A implies B") proving that P implies Q, or undefined when not proved.
@@ -22,38 +33,38 @@ export function treeOf(conditions: Conditions): Node {
  * child (both exact); `and(...)` implies Q when one child does, P implies `or(...)` when it
  * implies one child (both sufficient). Facts are put in words once the proof is found, each once.
  */
-export function implies(p: Node, q: Node): string[] | undefined {
-  const facts = factsOf(p, q);
-  return facts === undefined ? undefined : [...new Set(facts.map(sentence))];
+export function implies(p: Node, q: Node, leaves: LeafFacts = DIRECT): string[] | undefined {
+  const facts = factsOf(p, q, leaves);
+  return facts === undefined ? undefined : [...new Set(facts.map((fact) => sentence(fact, leaves)))];
 }
 
 /** A reason a node matches every request, or a leaf implied by another. */
 type Fact = string | { p: Leaf; q: Leaf };
 
-function factsOf(p: Node, q: Node): Fact[] | undefined {
+function factsOf(p: Node, q: Node, leaves: LeafFacts): Fact[] | undefined {
   const always = q.kind === '$or' && q.children.every((child) => child.kind === 'leaf') ? catchAllOf(q) : undefined;
   if (always !== undefined) return [always];
-  if (p.kind === '$or') return every(p.children, (child) => factsOf(child, q));
-  if (q.kind === '$and') return every(q.children, (child) => factsOf(p, child));
-  if (p.kind === 'leaf' && q.kind === 'leaf') return leafImplies(p.leaf, q.leaf) ? [{ p: p.leaf, q: q.leaf }] : undefined;
+  if (p.kind === '$or') return every(p.children, (child) => factsOf(child, q, leaves));
+  if (q.kind === '$and') return every(q.children, (child) => factsOf(p, child, leaves));
+  if (p.kind === 'leaf' && q.kind === 'leaf') return leaves.implies(p.leaf, q.leaf) ? [{ p: p.leaf, q: q.leaf }] : undefined;
   if (p.kind === '$and') {
     for (const child of p.children) {
-      const proof = factsOf(child, q);
+      const proof = factsOf(child, q, leaves);
       if (proof !== undefined) return proof;
     }
   }
   if (q.kind === '$or') {
     for (const child of q.children) {
-      const proof = factsOf(p, child);
+      const proof = factsOf(p, child, leaves);
       if (proof !== undefined) return proof;
     }
   }
   return undefined;
 }
 
-function sentence(fact: Fact): string {
+function sentence(fact: Fact, leaves: LeafFacts): string {
   if (typeof fact === 'string') return fact;
-  return isTautology(fact.q) ? `${describeLeaf(fact.q)} matches every request` : `${describeLeaf(fact.p)} implies ${describeLeaf(fact.q)}`;
+  return isTautology(fact.q) ? `${leaves.describe(fact.q)} matches every request` : `${leaves.describe(fact.p)} implies ${leaves.describe(fact.q)}`;
 }
 
 /** Why an `$or` node of leaves matches every request: asked for each node it is compared with, so worked out once per node. */
@@ -92,9 +103,9 @@ export function contradiction(group: Group): string | undefined {
   return undefined;
 }
 
-/** The conditions can match no request (proved through contradicting groups). */
-export function unsatisfiable(conditions: Conditions): boolean {
-  const dead = conditions.children.map((group) => contradiction(group) !== undefined);
+/** The conditions can match no request (proved through contradicting groups; `contradictionOf`: `contradiction` or the same remembered). */
+export function unsatisfiable(conditions: Conditions, contradictionOf: (group: Group) => string | undefined = contradiction): boolean {
+  const dead = conditions.children.map((group) => contradictionOf(group) !== undefined);
   return conditions.operator === '$and' ? dead.some(Boolean) : dead.every(Boolean);
 }
 

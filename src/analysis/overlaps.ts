@@ -10,9 +10,10 @@
 // it: allow rules that offer no such value in that field cannot give an example.
 import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
+import { rememberedBy, type InternedRules } from './interned.js';
 import { requestWith } from './leaves.js';
 import { Verdicts } from './verdicts.js';
-import { BASE, candidates, firstCommonExample } from './witness.js';
+import { candidates, firstCommonExample, groupCandidates, mergedField } from './witness.js';
 
 export interface Overlap {
   /** Index of the earlier allow rule. */
@@ -21,6 +22,7 @@ export interface Overlap {
 }
 
 const BLOCKING: readonly Action[] = ['hardBlock', 'blockWithChallenge'];
+const NOTHING: TestRequest = {};
 
 /** Field of a request a leaf reads, named as `offered` names the fields a request carries. */
 const SCALAR_FIELDS: Readonly<Record<string, Leaf['conditionType']>> = {
@@ -31,35 +33,41 @@ const NAMED_FIELDS: Readonly<Record<string, Leaf['conditionType']>> = { headers:
 
 /**
  * Blocking rules that `check` accepts → their first earlier active allow rule with an example.
- * `classes`: equal numbers for rules whose conditions are written identically.
+ * `classes`: equal numbers for rules whose conditions are written identically, `conditions`:
+ * each class's, interned.
  */
-export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, classes: readonly number[]): Map<number, Overlap> {
+export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, { classes, conditions }: InternedRules): Map<number, Overlap> {
+  const conditionsOf = (index: number) => conditions[classes[index] as number] as Conditions;
   const ofClass: (TestRequest[] | undefined)[] = [];
-  const candidatesOf = (index: number) => (ofClass[classes[index] as number] ??= candidates((rules[index] as DeclaredRule).conditions));
-  const allows = rules.flatMap((rule, index) => (rule.status === 'active' && rule.actions.includes('allow') ? [index] : []));
+  const ofGroup = rememberedBy(groupCandidates);
+  const candidatesOf = (index: number) => (ofClass[classes[index] as number] ??= candidates(conditionsOf(index), ofGroup));
+  const allows = firstAllowOfEachClass(rules, classes);
   const offers = offersOf(allows, candidatesOf);
   const verdicts = new Verdicts();
   const overlaps = new Map<number, Overlap>();
   const lastOfClass = new Map<number, number>();
-  const needsOfClass = new Map<number, Leaf[] | undefined>();
+  const triedOfClass = new Map<number, readonly number[]>();
+  // The allow rules worth trying for a blocking rule: all, or those supplying a value it needs.
+  const tried = (index: number, mine: readonly TestRequest[]): readonly number[] => {
+    const number = classes[index] as number;
+    let list = triedOfClass.get(number);
+    if (list === undefined) {
+      const needed = needs(conditionsOf(index), mine, verdicts);
+      triedOfClass.set(number, (list = needed === undefined ? allows : suppliers(needed, offers, verdicts)));
+    }
+    return list;
+  };
 
   const overlapOf = (index: number): Overlap | undefined => {
     // An identically written earlier blocking rule was answered already: the same answer, or one from its position on.
     const same = lastOfClass.get(classes[index] as number) ?? -1;
     const known = overlaps.get(same);
     if (known !== undefined) return known;
-    const rule = rules[index] as DeclaredRule;
     const mine = candidatesOf(index);
-    const number = classes[index] as number;
-    if (!needsOfClass.has(number)) needsOfClass.set(number, needs(rule.conditions, mine.map((request) => ({ ...BASE, ...request })), verdicts));
-    const needed = needsOfClass.get(number);
-    // An allow rule written like one tried already gives no example either.
-    const tried = new Set<number>();
-    for (const allow of needed === undefined ? allows : suppliers(needed, offers, verdicts)) {
+    for (const allow of tried(index, mine)) {
       if (allow >= index) return undefined;
-      if (allow < same || tried.has(classes[allow] as number)) continue;
-      tried.add(classes[allow] as number);
-      const example = firstCommonExample((rules[allow] as DeclaredRule).conditions, candidatesOf(allow), rule.conditions, mine, verdicts);
+      if (allow < same) continue;
+      const example = firstCommonExample(conditionsOf(allow), candidatesOf(allow), conditionsOf(index), mine, verdicts);
       if (example !== undefined) return { earlier: allow, example };
     }
     return undefined;
@@ -72,6 +80,21 @@ export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index
     lastOfClass.set(classes[index] as number, index);
   });
   return overlaps;
+}
+
+/**
+ * The first active allow rule of each class, ascending. A later one written alike gives an
+ * example exactly when the first does, and comes after it; when the first lies before a
+ * search's start, every rule there has failed already (a rule written alike answered it).
+ */
+function firstAllowOfEachClass(rules: readonly DeclaredRule[], classes: readonly number[]): number[] {
+  const seen = new Set<number>();
+  return rules.flatMap((rule, index) => {
+    const number = classes[index] as number;
+    if (rule.status !== 'active' || !rule.actions.includes('allow') || seen.has(number)) return [];
+    seen.add(number);
+    return [index];
+  });
 }
 
 type Offers = Map<string, Map<string, number[]>>;
@@ -129,10 +152,10 @@ function suppliers(leaves: readonly Leaf[], offers: Offers, verdicts: Verdicts):
 
 /**
  * Leaves one of which every matching candidate request must satisfy with a value that only the
- * other rule can supply; undefined when that cannot be said. `own`: this rule's candidates with BASE.
+ * other rule can supply; undefined when that cannot be said. `own`: this rule's candidates (BASE added when read).
  */
 function needs(conditions: Conditions, own: readonly TestRequest[], verdicts: Verdicts): Leaf[] | undefined {
-  const needy = (leaf: Leaf) => !verdicts.leaf(leaf, {}) && !own.some((request) => verdicts.leaf(leaf, request));
+  const needy = (leaf: Leaf) => !verdicts.leaf(leaf, {}) && !own.some((request) => verdicts.value(leaf, mergedField(leaf, request, NOTHING)));
   const ofGroup = (group: Group): Leaf[] | undefined => {
     if (group.operator === '$or') return group.children.every(needy) ? group.children : undefined;
     const leaf = group.children.find(needy);

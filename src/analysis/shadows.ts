@@ -9,31 +9,41 @@
 //   leaf facts "p implies q" with p a leaf of P, so Q can only succeed if the leaves P implies
 //   meet what Q requires (`requirement`: for each clause, at least one of its leaves). Each Q
 //   is filed under the leaves of one of its clauses; P looks up the leaves it implies.
-import type { Conditions, DeclaredRule, Leaf } from '../rules/model.js';
+//
+// Leaves and groups are interned (interned.ts), so the nodes built from them are shared too, and
+// `proves` remembers its answer for every pair of leaf or group nodes.
+import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
 import { catchAll } from './conditions.js';
+import type { InternedRules } from './interned.js';
 import { fieldKey, isTautology, leafImplies } from './leaves.js';
 
 type Node =
-  | { kind: 'leaf'; id: number }
-  | { kind: '$and' | '$or'; children: Node[]; /** an $or of leaves proved to match every request */ always: boolean };
+  | { kind: 'leaf'; id: number; known: Map<Node, boolean> }
+  | {
+    kind: '$and' | '$or';
+    children: Node[];
+    /** an $or of leaves proved to match every request */
+    always: boolean;
+    /** `proves(this, q)` for the nodes q asked about so far. */
+    known: Map<Node, boolean>;
+  };
 
 /** Clauses of leaf ids; a tree implies Q only if its leaves imply one leaf of every clause. */
 type Requirement = number[][];
 
-/** Distinct leaves, and which of them each one implies (computed once, when first asked). */
+/** Distinct leaves (one object each: interned), and which of them each one implies (computed once, when first asked). */
 class LeafTable {
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new Map<Leaf, number>();
   private readonly leaves: Leaf[] = [];
   private readonly byField = new Map<string, number[]>();
   readonly tautology: boolean[] = [];
   private readonly implied: (Set<number> | undefined)[] = [];
 
   id(leaf: Leaf): number {
-    const key = JSON.stringify([leaf.conditionType, leaf.fieldOption ?? null, leaf.operator, leaf.value ?? null]);
-    let id = this.ids.get(key);
+    let id = this.ids.get(leaf);
     if (id === undefined) {
       id = this.leaves.length;
-      this.ids.set(key, id);
+      this.ids.set(leaf, id);
       this.leaves.push(leaf);
       this.tautology.push(isTautology(leaf));
       const field = fieldKey(leaf);
@@ -66,21 +76,23 @@ class LeafTable {
  * shadows the rule when active; `classes`: equal numbers for rules whose conditions are written
  * identically, whose answers are therefore the same up to the later one's start.
  */
-export function firstShadows(rules: readonly DeclaredRule[], check: (index: number) => boolean, twins: readonly number[], classes: readonly number[]): number[] {
+export function firstShadows(rules: readonly DeclaredRule[], check: (index: number) => boolean, twins: readonly number[], { classes, conditions }: InternedRules): number[] {
   const table = new LeafTable();
-  // Worked out once per class (classes are numbered in order of first use).
-  const treeOfClass: Node[] = [];
-  const trees = rules.map((rule, at) => {
-    const number = classes[at] as number;
-    if (number === treeOfClass.length) treeOfClass.push(treeOf(rule.conditions, table));
-    return treeOfClass[number] as Node;
-  });
+  const nodes = new Nodes(table);
+  // Worked out once per class.
+  const treeOfClass = conditions.map((tree) => nodes.tree(tree));
+  const trees = classes.map((number) => treeOfClass[number] as Node);
   // What each class's leaves imply: per group under a root $or (every group must imply Q), else the whole tree.
-  const impliedOfClass = treeOfClass.map((tree) => impliedSets(tree, table));
-  const requirementOfClass = treeOfClass.map((tree) => requirement(tree, table));
+  const impliedOfClass = treeOfClass.map((tree) => nodes.impliedSets(tree));
+  const requirementOfClass = treeOfClass.map((tree) => nodes.requirement(tree));
   const implied = classes.map((number) => impliedOfClass[number] as Set<number>[]);
+  const vacuousOfClass = treeOfClass.map(hasEmptyOr);
+  const rulesOfClass = treeOfClass.map(() => 0);
+  for (const number of classes) rulesOfClass[number] = (rulesOfClass[number] as number) + 1;
   const uses = new Map<number, number>();
-  for (const sets of implied) for (const set of sets) for (const q of set) uses.set(q, (uses.get(q) ?? 0) + 1);
+  impliedOfClass.forEach((sets, number) => {
+    for (const set of sets) for (const q of set) uses.set(q, (uses.get(q) ?? 0) + (rulesOfClass[number] as number));
+  });
   const index = new RequirementIndex(uses);
   const active: number[] = [];
   const lastOfClass = new Map<number, number>();
@@ -92,28 +104,25 @@ export function firstShadows(rules: readonly DeclaredRule[], check: (index: numb
     // An identically written earlier rule was answered already: the same answer, or one from its position on.
     if (same >= 0 && (result[same] as number) >= 0) return result[same] as number;
     const twin = twins[at] ?? -1;
-    const vacuous = hasEmptyOr(tree);
+    const vacuous = vacuousOfClass[classes[at] as number] as boolean;
     const twinActive = twin >= 0 && rules[twin]?.status === 'active';
     const { lists, meets } = vacuous ? { lists: [active], meets: () => true } : index.candidates(implied[at] as Set<number>[]);
-    // A rule written like one tried already is not proved either (proofs depend on the trees only).
-    const tried = new Set<number>();
-    const proved = (q: number) => {
-      const number = classes[q] as number;
-      if (tried.has(number)) return false;
-      tried.add(number);
-      return meets(q) && proves(tree, trees[q] as Node, table);
-    };
-    const found = firstInLists(lists, Math.max(same, 0), (q) => q === twin || proved(q));
+    const found = firstInLists(lists, Math.max(same, 0), (q) => q === twin || (meets(q) && proves(tree, trees[q] as Node, table)));
     // The twin comes first when it is active and earlier than every filed rule that is proved.
     return twinActive && (found < 0 || twin < found) ? twin : found;
   };
 
+  // Only the first active rule of each class is filed: proofs depend on the trees only, so when
+  // a later one would pass, the first passes too, and comes first, unless it lies before the
+  // search's start, where every rule failed already (a rule written alike answered it).
+  const filed = new Set<number>();
   rules.forEach((rule, at) => {
     if (check(at)) {
       result[at] = shadowOf(at);
       lastOfClass.set(classes[at] as number, at);
     }
-    if (rule.status !== 'active') return;
+    if (rule.status !== 'active' || filed.has(classes[at] as number)) return;
+    filed.add(classes[at] as number);
     active.push(at);
     index.add(at, requirementOfClass[classes[at] as number] as Requirement);
   });
@@ -146,10 +155,9 @@ class RequirementIndex {
    * shortest ones, the test checks every part.
    */
   candidates(sets: readonly Set<number>[]): { lists: number[][]; meets: (rule: number) => boolean } {
-    const ids = (set: Set<number>) => [-1, ...set];
-    const cost = (set: Set<number>) => ids(set).reduce((sum, id) => sum + (this.filed.get(id)?.length ?? 0), 0);
-    const cheapest = sets.reduce((best, set) => (cost(set) < cost(best) ? set : best));
-    const lists = ids(cheapest).flatMap((id) => { const list = this.filed.get(id); return list === undefined ? [] : [list]; });
+    const listsOf = (set: Set<number>) => [-1, ...set].flatMap((id) => { const list = this.filed.get(id); return list === undefined ? [] : [list]; });
+    const cost = (lists: number[][]) => lists.reduce((sum, list) => sum + list.length, 0);
+    const lists = sets.map(listsOf).reduce((best, next) => (cost(next) < cost(best) ? next : best));
     const meets = (rule: number) => sets.every((set) => (this.requirements[rule] as Requirement).every((clause) => clause.some((id) => set.has(id))));
     return { lists, meets };
   }
@@ -161,17 +169,87 @@ class RequirementIndex {
 }
 
 
-function treeOf(conditions: Conditions, table: LeafTable): Node {
-  const groups: Node[] = conditions.children.map((group) => {
-    const children: Node[] = group.children.map((leaf) => ({ kind: 'leaf', id: table.id(leaf) }));
-    return { kind: group.operator, children, always: group.operator === '$or' && catchAll({ operator: '$or', children: group.children }) !== undefined };
-  });
-  // A root $or of no groups is the only root whose children are all leaves; no leaf makes it match every request.
-  return { kind: conditions.operator, children: groups, always: false };
+/** The nodes of the trees, one per interned leaf and group, with what is worked out from each. */
+class Nodes {
+  private readonly leaves = new Map<Leaf, Node>();
+  private readonly groups = new Map<Group, Node>();
+  private readonly requirements = new Map<Node, Requirement>();
+  private readonly implied = new Map<Node, Set<number>>();
+
+  constructor(private readonly table: LeafTable) {}
+
+  tree(conditions: Conditions): Node {
+    // A root $or of no groups is the only root whose children are all leaves; no leaf makes it match every request.
+    return { kind: conditions.operator, children: conditions.children.map((group) => this.group(group)), always: false, known: new Map() };
+  }
+
+  /**
+   * What any tree P that `proves` implies Q must imply: a leaf of every clause (an empty clause:
+   * nothing does). For `$and` every child's clauses; for `$or` one child's, so one clause made of
+   * each child's first clause (none if some child requires nothing).
+   */
+  requirement(q: Node): Requirement {
+    let clauses = this.requirements.get(q);
+    if (clauses === undefined) {
+      clauses = this.requirementOnce(q);
+      this.requirements.set(q, clauses);
+    }
+    return clauses;
+  }
+
+  /** The leaves implied by each part of the tree that must imply an earlier rule on its own: each group under a root $or, else the whole tree. */
+  impliedSets(tree: Node): Set<number>[] {
+    if (tree.kind === '$or' && tree.children.length > 0) return tree.children.map((group) => this.impliedBy(group));
+    return [this.impliedBy(tree)];
+  }
+
+  private group(group: Group): Node {
+    let node = this.groups.get(group);
+    if (node === undefined) {
+      const always = group.operator === '$or' && catchAll({ operator: '$or', children: group.children }) !== undefined;
+      node = { kind: group.operator, children: group.children.map((leaf) => this.leaf(leaf)), always, known: new Map() };
+      this.groups.set(group, node);
+    }
+    return node;
+  }
+
+  private leaf(leaf: Leaf): Node {
+    let node = this.leaves.get(leaf);
+    if (node === undefined) this.leaves.set(leaf, (node = { kind: 'leaf', id: this.table.id(leaf), known: new Map() }));
+    return node;
+  }
+
+  private requirementOnce(q: Node): Requirement {
+    if (q.kind === 'leaf') return this.table.tautology[q.id] === true ? [] : [[q.id]];
+    if (q.kind === '$and') return q.children.flatMap((child) => this.requirement(child));
+    if (q.always) return [];
+    const children = q.children.map((child) => this.requirement(child));
+    if (children.some((clauses) => clauses.length === 0)) return [];
+    return [[...new Set(children.flatMap((clauses) => clauses[0] ?? []))]];
+  }
+
+  /** The leaves the node's leaves imply (shared nodes: worked out once). */
+  private impliedBy(node: Node): Set<number> {
+    let set = this.implied.get(node);
+    if (set === undefined) {
+      set = new Set<number>();
+      if (node.kind === 'leaf') set = this.table.impliedBy(node.id);
+      else for (const child of node.children) for (const q of this.impliedBy(child)) set.add(q);
+      this.implied.set(node, set);
+    }
+    return set;
+  }
 }
 
-/** Exactly whether `implies(p, q)` (conditions.ts) finds a proof; the same steps in the same order. */
+/** Exactly whether `implies(p, q)` (conditions.ts) finds a proof. */
 function proves(p: Node, q: Node, table: LeafTable): boolean {
+  let answer = p.known.get(q);
+  if (answer === undefined) p.known.set(q, (answer = provesOnce(p, q, table)));
+  return answer;
+}
+
+/** `proves`, the same steps in the same order as `implies`. */
+function provesOnce(p: Node, q: Node, table: LeafTable): boolean {
   if (q.kind === '$or' && q.always) return true;
   if (p.kind === '$or') return p.children.every((child) => proves(child, q, table));
   if (q.kind === '$and') return q.children.every((child) => proves(p, child, table));
@@ -181,30 +259,9 @@ function proves(p: Node, q: Node, table: LeafTable): boolean {
   return false;
 }
 
-/**
- * What any tree P that `proves` implies Q must imply: a leaf of every clause (an empty clause:
- * nothing does). For `$and` every child's clauses; for `$or` one child's, so one clause made of
- * each child's first clause (none if some child requires nothing).
- */
-function requirement(q: Node, table: LeafTable): Requirement {
-  if (q.kind === 'leaf') return table.tautology[q.id] === true ? [] : [[q.id]];
-  if (q.kind === '$and') return q.children.flatMap((child) => requirement(child, table));
-  if (q.always) return [];
-  const children = q.children.map((child) => requirement(child, table));
-  if (children.some((clauses) => clauses.length === 0)) return [];
-  return [[...new Set(children.flatMap((clauses) => clauses[0] ?? []))]];
-}
-
 /** An `$or` with no children: everything follows from it vacuously, so the index must not be used. */
 function hasEmptyOr(node: Node): boolean {
   return node.kind !== 'leaf' && ((node.kind === '$or' && node.children.length === 0) || node.children.some(hasEmptyOr));
-}
-
-function impliedSets(tree: Node, table: LeafTable): Set<number>[] {
-  const leavesOf = (node: Node): number[] => (node.kind === 'leaf' ? [node.id] : node.children.flatMap(leavesOf));
-  const setOf = (node: Node) => new Set(leavesOf(node).flatMap((p) => [...table.impliedBy(p)]));
-  if (tree.kind === '$or' && tree.children.length > 0) return tree.children.map(setOf);
-  return [setOf(tree)];
 }
 
 /**

@@ -3,7 +3,7 @@
 // leaf is evaluated (by the evaluator, `leafMatches`) once per distinct value and remembered.
 import { leafMatches } from '../evaluate/leaf.js';
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
-import type { Conditions, Leaf } from '../rules/model.js';
+import type { Conditions, Group, Leaf } from '../rules/model.js';
 import { requestWith } from './leaves.js';
 
 /** The value a request carries in the field a leaf tests (undefined: absent), as `fieldOf` reads it. */
@@ -42,10 +42,19 @@ export class Verdicts {
 
   /** `conditionsMatch` for the request whose fields `field` reads: `$and` of nothing holds, `$or` of nothing does not. */
   conditions(conditions: Conditions, field: FieldReader): boolean {
-    const group = (children: readonly Leaf[], all: boolean) =>
-      (all ? children.every((leaf) => this.value(leaf, field(leaf))) : children.some((leaf) => this.value(leaf, field(leaf))));
-    return conditions.operator === '$and'
-      ? conditions.children.every((g) => group(g.children, g.operator === '$and'))
-      : conditions.children.some((g) => group(g.children, g.operator === '$and'));
+    // Loops rather than every/some with closures: this runs for every candidate pair tried.
+    const all = conditions.operator === '$and';
+    for (const group of conditions.children) {
+      if (this.group(group, field) !== all) return !all;
+    }
+    return all;
+  }
+
+  private group(group: Group, field: FieldReader): boolean {
+    const all = group.operator === '$and';
+    for (const leaf of group.children) {
+      if (this.value(leaf, field(leaf)) !== all) return !all;
+    }
+    return all;
   }
 }

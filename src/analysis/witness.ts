@@ -1,8 +1,8 @@
 // Example requests that match given conditions, built from the leaves' own values and kept
 // only when the evaluator confirms they match: a finding that says "for example …" names a
 // request that really behaves so.
-import { fieldOf, type TestRequest } from '../evaluate/request.js';
-import type { Conditions, Leaf } from '../rules/model.js';
+import type { TestRequest } from '../evaluate/request.js';
+import type { Conditions, Group, Leaf } from '../rules/model.js';
 import { requestWith } from './leaves.js';
 import type { Verdicts } from './verdicts.js';
 
@@ -40,18 +40,54 @@ const REQUEST_KEYS: Readonly<Record<Leaf['conditionType'], keyof TestRequest>> =
   deviceType: 'deviceType', country: 'country', header: 'headers', queryParam: 'query', customParam: 'custom',
 };
 
-/** `fieldOf({ ...BASE, ...mergeTwo(a, b) }, leaf)`, reading only the field the leaf tests. */
-function mergedField(leaf: Leaf, a: TestRequest, b: TestRequest): string | undefined {
+/** `fieldOf({ ...BASE, ...mergeTwo(a, b) }, leaf)`, reading only the field the leaf tests, building nothing. */
+export function mergedField(leaf: Leaf, a: TestRequest, b: TestRequest): string | undefined {
   const key = REQUEST_KEYS[leaf.conditionType];
-  if (key === 'headers' || key === 'query' || key === 'custom') return fieldOf({ [key]: { ...b[key], ...a[key] } }, leaf);
+  if (key === 'headers') return mergedHeader(a.headers, b.headers, (leaf.fieldOption ?? '').toLowerCase());
+  if (key === 'query' || key === 'custom') {
+    const name = leaf.fieldOption ?? '';
+    const from = hasOwnName(a[key], name) ? a[key] : hasOwnName(b[key], name) ? b[key] : undefined;
+    return from?.[name];
+  }
   const from = Object.hasOwn(a, key) ? a : Object.hasOwn(b, key) ? b : BASE;
   return from[key];
 }
 
-/** Requests built from the leaves' values, to be combined with another tree's (before BASE is added). */
-export function candidates(conditions: Conditions): TestRequest[] {
-  const perGroup = conditions.children.map((group) => (group.operator === '$and' ? group.children.map(leafCandidates).reduce(merged, [{}]) : group.children.flatMap(leafCandidates)));
+function hasOwnName(record: Record<string, string> | undefined, name: string): record is Record<string, string> {
+  return record !== undefined && Object.hasOwn(record, name);
+}
+
+/**
+ * The header `wanted` (lower case) of `{ ...b, ...a }` as fieldOf reads it: the first name in
+ * that object's order (b's names, then a's new ones) equal to `wanted` ignoring case, with a's
+ * value when a has that exact name too.
+ */
+function mergedHeader(a: Record<string, string> | undefined, b: Record<string, string> | undefined, wanted: string): string | undefined {
+  if (b !== undefined) {
+    for (const name of Object.keys(b)) {
+      if (name.toLowerCase() === wanted) return a !== undefined && Object.hasOwn(a, name) ? a[name] : b[name];
+    }
+  }
+  if (a !== undefined) {
+    for (const name of Object.keys(a)) {
+      if ((b === undefined || !Object.hasOwn(b, name)) && name.toLowerCase() === wanted) return a[name];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Requests built from the leaves' values, to be combined with another tree's (before BASE is
+ * added). `ofGroup`: `groupCandidates`, or the same remembered per (interned) group.
+ */
+export function candidates(conditions: Conditions, ofGroup: (group: Group) => TestRequest[] = groupCandidates): TestRequest[] {
+  const perGroup = conditions.children.map(ofGroup);
   return conditions.operator === '$and' ? perGroup.reduce(merged, [{}]) : perGroup.flat().slice(0, MAX_CANDIDATES);
+}
+
+/** The candidates of one group (requests are never changed once built, so they can be shared). */
+export function groupCandidates(group: Group): TestRequest[] {
+  return group.operator === '$and' ? group.children.map(leafCandidates).reduce(merged, [{}]) : group.children.flatMap(leafCandidates);
 }
 
 function leafCandidates(leaf: Leaf): TestRequest[] {
