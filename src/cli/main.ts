@@ -25,6 +25,7 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
     // Only the requested command's module is loaded (alongside yargs); the others are listed by name.
     const [module, { default: yargs }] = await Promise.all([entry ? entry.load() : undefined, import('yargs')]);
     const parser = globalOptions(yargs([...argv]), argv);
+    skipHelpCache(parser);
     for (const c of COMMANDS) {
       if (c === entry && module) parser.command(c.command, c.describe, (y) => module.builder(y));
       else parser.command(c.command, c.describe);
@@ -53,6 +54,21 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
   flushWorkflowGuard(io.stdout);
   flushWorkflowGuard(io.stderr);
   return exitCode;
+}
+
+/**
+ * yargs formats the whole help of the command it is about to run and keeps it
+ * (`cacheHelpMessage`), in case the command asks for it later. botrules never does: help is
+ * shown only for --help, and usage errors go to reportError (showHelpOnFail(false)). That
+ * formatting (cliui, wrap-ansi, string widths through Unicode tables and Intl.Segmenter) cost
+ * about 50 ms of every command (bench/README.md, "Start-up"), so it is skipped, through the
+ * same internal hook the Angular CLI uses for the same reason. Should a later yargs lack the
+ * hook, nothing changes but the time: --help always formats afresh.
+ */
+export function skipHelpCache(parser: Argv): void {
+  const internal = parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
+  const usage = internal.getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
 
 /** In a GitHub Actions job log, no line botrules prints may become a workflow command it did not make. */
