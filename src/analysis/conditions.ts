@@ -41,7 +41,23 @@ export function implies(p: Node, q: Node, leaves: LeafFacts = DIRECT): string[] 
 /** A reason a node matches every request, or a leaf implied by another. */
 type Fact = string | { p: Leaf; q: Leaf };
 
+/**
+ * Proofs already found (or not) per pair of nodes: the analysis shares group nodes between
+ * trees (treeOf's `nodeOfGroup`), so the same pair of groups comes up for many pairs of rules.
+ * Weak: the entries go with the trees.
+ */
+const knownFacts = new WeakMap<Node, Map<Node, Fact[] | undefined>>();
+
 function factsOf(p: Node, q: Node, leaves: LeafFacts): Fact[] | undefined {
+  let known = knownFacts.get(p);
+  if (known === undefined) knownFacts.set(p, (known = new Map()));
+  if (known.has(q)) return known.get(q);
+  const facts = factsOnce(p, q, leaves);
+  known.set(q, facts);
+  return facts;
+}
+
+function factsOnce(p: Node, q: Node, leaves: LeafFacts): Fact[] | undefined {
   const always = q.kind === '$or' && q.children.every((child) => child.kind === 'leaf') ? catchAllOf(q) : undefined;
   if (always !== undefined) return [always];
   if (p.kind === '$or') return every(p.children, (child) => factsOf(child, q, leaves));

@@ -10,10 +10,10 @@
 // it: allow rules that offer no such value in that field cannot give an example.
 import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
-import { rememberedBy, type InternedRules } from './interned.js';
+import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js';
 import { requestWith } from './leaves.js';
 import { Verdicts } from './verdicts.js';
-import { candidates, firstCommonExample, groupCandidates, mergedField } from './witness.js';
+import { candidates, firstCommonExample, groupCandidates, merged, mergedField, type CandidateParts } from './witness.js';
 
 export interface Overlap {
   /** Index of the earlier allow rule. */
@@ -38,9 +38,9 @@ const NAMED_FIELDS: Readonly<Record<string, Leaf['conditionType']>> = { headers:
  */
 export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, { classes, conditions }: InternedRules): Map<number, Overlap> {
   const conditionsOf = (index: number) => conditions[classes[index] as number] as Conditions;
-  const ofClass: (TestRequest[] | undefined)[] = [];
-  const ofGroup = rememberedBy(groupCandidates);
-  const candidatesOf = (index: number) => (ofClass[classes[index] as number] ??= candidates(conditionsOf(index), ofGroup));
+  const ofClass: (readonly TestRequest[] | undefined)[] = [];
+  const parts: CandidateParts = { ofGroup: rememberedBy(groupCandidates), merged: rememberedPairs(merged) };
+  const candidatesOf = (index: number) => (ofClass[classes[index] as number] ??= candidates(conditionsOf(index), parts));
   const allows = firstAllowOfEachClass(rules, classes);
   const offers = offersOf(allows, candidatesOf);
   const verdicts = new Verdicts();
@@ -100,7 +100,7 @@ function firstAllowOfEachClass(rules: readonly DeclaredRule[], classes: readonly
 type Offers = Map<string, Map<string, number[]>>;
 
 /** field → value → the allow rules (ascending) whose candidate requests carry that value there. */
-function offersOf(allows: readonly number[], candidatesOf: (index: number) => TestRequest[]): Offers {
+function offersOf(allows: readonly number[], candidatesOf: (index: number) => readonly TestRequest[]): Offers {
   const offers: Offers = new Map();
   for (const allow of allows) {
     for (const request of candidatesOf(allow)) {

@@ -158,7 +158,14 @@ class RequirementIndex {
     const listsOf = (set: Set<number>) => [-1, ...set].flatMap((id) => { const list = this.filed.get(id); return list === undefined ? [] : [list]; });
     const cost = (lists: number[][]) => lists.reduce((sum, list) => sum + list.length, 0);
     const lists = sets.map(listsOf).reduce((best, next) => (cost(next) < cost(best) ? next : best));
-    const meets = (rule: number) => sets.every((set) => (this.requirements[rule] as Requirement).every((clause) => clause.some((id) => set.has(id))));
+    // Loops rather than every/some with closures: this runs for most rules each search walks.
+    const meets = (rule: number): boolean => {
+      const clauses = this.requirements[rule] as Requirement;
+      for (const set of sets) {
+        for (const clause of clauses) if (!meetsClause(set, clause)) return false;
+      }
+      return true;
+    };
     return { lists, meets };
   }
 
@@ -168,6 +175,11 @@ class RequirementIndex {
   }
 }
 
+
+function meetsClause(set: Set<number>, clause: readonly number[]): boolean {
+  for (const id of clause) if (set.has(id)) return true;
+  return false;
+}
 
 /** The nodes of the trees, one per interned leaf and group, with what is worked out from each. */
 class Nodes {
@@ -243,19 +255,29 @@ class Nodes {
 
 /** Exactly whether `implies(p, q)` (conditions.ts) finds a proof. */
 function proves(p: Node, q: Node, table: LeafTable): boolean {
+  if (p.kind === 'leaf' && q.kind === 'leaf') return table.implies(p.id, q.id);
   let answer = p.known.get(q);
   if (answer === undefined) p.known.set(q, (answer = provesOnce(p, q, table)));
   return answer;
 }
 
-/** `proves`, the same steps in the same order as `implies`. */
+/** `proves` of two nodes not both leaves, the same steps in the same order as `implies` (loops: this is the analysis's innermost work). */
 function provesOnce(p: Node, q: Node, table: LeafTable): boolean {
   if (q.kind === '$or' && q.always) return true;
-  if (p.kind === '$or') return p.children.every((child) => proves(child, q, table));
-  if (q.kind === '$and') return q.children.every((child) => proves(p, child, table));
-  if (p.kind === 'leaf' && q.kind === 'leaf') return table.implies(p.id, q.id);
-  if (p.kind === '$and' && p.children.some((child) => proves(child, q, table))) return true;
-  if (q.kind === '$or' && q.children.some((child) => proves(p, child, table))) return true;
+  if (p.kind === '$or') {
+    for (const child of p.children) if (!proves(child, q, table)) return false;
+    return true;
+  }
+  if (q.kind === '$and') {
+    for (const child of q.children) if (!proves(p, child, table)) return false;
+    return true;
+  }
+  if (p.kind === '$and') {
+    for (const child of p.children) if (proves(child, q, table)) return true;
+  }
+  if (q.kind === '$or') {
+    for (const child of q.children) if (proves(p, child, table)) return true;
+  }
   return false;
 }
 

@@ -76,13 +76,26 @@ function mergedHeader(a: Record<string, string> | undefined, b: Record<string, s
   return undefined;
 }
 
+/** How `candidates` builds its parts: directly, or remembered (overlaps.ts). */
+export interface CandidateParts {
+  ofGroup(group: Group): readonly TestRequest[];
+  merged(left: readonly TestRequest[], right: readonly TestRequest[]): readonly TestRequest[];
+}
+
+const DIRECT: CandidateParts = { ofGroup: groupCandidates, merged };
+
+/** The requests an `$and` starts merging from: one list, so that remembered merges can recognise it. */
+const NOTHING_YET: readonly TestRequest[] = [{}];
+
 /**
  * Requests built from the leaves' values, to be combined with another tree's (before BASE is
- * added). `ofGroup`: `groupCandidates`, or the same remembered per (interned) group.
+ * added). `parts`: the candidates of a group and the merge of two lists, or the same
+ * remembered per (interned) group and per pair of lists, so that trees starting with the same
+ * groups share their merges.
  */
-export function candidates(conditions: Conditions, ofGroup: (group: Group) => TestRequest[] = groupCandidates): TestRequest[] {
-  const perGroup = conditions.children.map(ofGroup);
-  return conditions.operator === '$and' ? perGroup.reduce(merged, [{}]) : perGroup.flat().slice(0, MAX_CANDIDATES);
+export function candidates(conditions: Conditions, parts: CandidateParts = DIRECT): readonly TestRequest[] {
+  const perGroup = conditions.children.map((group) => parts.ofGroup(group));
+  return conditions.operator === '$and' ? perGroup.reduce((left, right) => parts.merged(left, right), NOTHING_YET) : perGroup.flat().slice(0, MAX_CANDIDATES);
 }
 
 /** The candidates of one group (requests are never changed once built, so they can be shared). */
@@ -101,7 +114,7 @@ function leafCandidates(leaf: Leaf): TestRequest[] {
 }
 
 /** Every pair of candidates merged (fields of both), up to MAX_CANDIDATES. */
-function merged(left: readonly TestRequest[], right: readonly TestRequest[]): TestRequest[] {
+export function merged(left: readonly TestRequest[], right: readonly TestRequest[]): TestRequest[] {
   const out: TestRequest[] = [];
   for (const a of left) {
     for (const b of right) {
