@@ -32,16 +32,22 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
   const validated: ValidatedProject = { problems, fileWarnings, findings: [], apps: byApp.size, files: 0, rules: 0 };
   if (problems.length > 0 || (request.strict && fileWarnings.length > 0)) return validated;
 
-  const findings = new Map<string, Finding>();
+  const findingsOfApps: Finding[][] = [];
   for (const [app, loaded] of byApp) {
     ctx.debug(`app ${app}: ${loaded.files.length} files, ${loaded.rules.length} rules`);
     validated.files += loaded.files.length;
     validated.rules += loaded.rules.length;
-    // Apps may share a rules directory: each finding once.
-    for (const finding of analyseRules(loaded.rules)) findings.set(JSON.stringify([finding.file, finding.line, finding.check, finding.message]), finding);
+    findingsOfApps.push(analyseRules(loaded.rules));
   }
   // The silencing comments as the files held them when read: no file is read twice.
   const silencingTexts = new Map([...byApp.values()].flatMap((loaded) => [...loaded.silencingTexts]));
-  validated.findings = silenced([...findings.values()], (file) => silencingTexts.get(file));
+  validated.findings = silenced(findingsOfApps.length === 1 ? (findingsOfApps[0] as Finding[]) : eachOnce(findingsOfApps.flat()), (file) => silencingTexts.get(file));
   return validated;
+}
+
+/** Apps may share a rules directory: each finding once (one app's findings are distinct already). */
+function eachOnce(findings: readonly Finding[]): Finding[] {
+  const byKey = new Map<string, Finding>();
+  for (const finding of findings) byKey.set(JSON.stringify([finding.file, finding.line, finding.check, finding.message]), finding);
+  return [...byKey.values()];
 }

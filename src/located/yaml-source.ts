@@ -147,11 +147,14 @@ function keyProblems(root: unknown): { offset: number | undefined; message: stri
   const pending: unknown[] = [root];
   while (pending.length > 0) {
     const node = pending.pop();
-    if (isSeq(node)) pending.push(...node.items);
+    if (isSeq(node)) {
+      for (const item of node.items) if (isMap(item) || isSeq(item)) pending.push(item);
+      continue;
+    }
     if (!isMap(node)) continue;
     const seen = new Set<string>();
     for (const pair of node.items) {
-      pending.push(pair.value);
+      if (isMap(pair.value) || isSeq(pair.value)) pending.push(pair.value);
       const key = pair.key as YamlNode | null;
       if (key !== null && !isScalar(key)) {
         found.push({ offset: rangeStart(key), message: 'a key must be a plain value such as a name, not a mapping, a list or an alias' });
