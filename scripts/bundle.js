@@ -41,6 +41,31 @@ const lazyYaml = {
   },
 };
 
+/**
+ * `string-width` (three copies: yargs', cliui's and wrap-ansi's) builds an Intl.Segmenter and
+ * Unicode-property regular expressions (RGI_Emoji...) when its module loads: some 20 to 50 ms of
+ * every command, though only --help measures text. Each import of it becomes a small module
+ * that loads the real one on the first call: esbuild evaluates a module that is require()d
+ * only when that require runs (bench/README.md, "Start-up").
+ */
+const lazyStringWidth = {
+  name: 'botrules-lazy-string-width',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^string-width$/ }, async (args) => {
+      // Only the copies of the help's layout (yargs, cliui, wrap-ansi), all ES modules.
+      if (args.pluginData === 'real' || !/[\\/]node_modules[\\/](yargs|cliui|wrap-ansi)[\\/]/.test(args.importer)) return undefined;
+      const real = await bundler.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'lazy-string-width' };
+    });
+    bundler.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents: `let measure;\nexport default function stringWidth(...args) {\n  measure ??= require(${JSON.stringify(args.path)}).default;\n  return measure(...args);\n}\n`,
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
 /** What the two targets share: Node 20, ES modules, every package inside. */
 const common = {
   bundle: true,
@@ -52,7 +77,7 @@ const common = {
   legalComments: 'eof',
   logLevel: 'warning',
   metafile: true,
-  plugins: [lazyYaml],
+  plugins: [lazyYaml, lazyStringWidth],
 };
 
 let result;
