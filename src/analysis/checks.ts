@@ -34,7 +34,7 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
   const { classes, conditions } = internRules(rules);
   const contradictionOf = rememberedBy(contradiction);
   const catchAllOf = rememberedBy(catchAll);
-  const leaves: LeafFacts = { implies: rememberedPairs(leafImplies), describe: rememberedBy(describeLeaf) };
+  const leaves: LeafFacts = { implies: rememberedPairs(leafImplies), describe: rememberedBy(describeLeaf), catchAll: catchAllOf };
   const nodeOfGroup = rememberedBy(groupNode);
   const trees = conditions.map((tree) => treeOf(tree, nodeOfGroup));
   const dead = conditions.map((tree) => unsatisfiable(tree, contradictionOf));
@@ -44,7 +44,7 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
   const classOf = (index: number) => classes[index] as number;
   // Only active, satisfiable rules are checked for shadows and allow overlaps.
   const checked = (index: number) => rules[index]?.status === 'active' && dead[classOf(index)] === false;
-  const shadows = firstShadows(rules, checked, twins, { classes, conditions });
+  const shadows = firstShadows(rules, checked, twins, { classes, conditions }, catchAllOf);
   const proofs = new Map<string, string[] | undefined>();
   const proofOf = (index: number, earlier: number) => {
     const key = `${classOf(index)} ${classOf(earlier)}`;

@@ -6,12 +6,13 @@ import type { Conditions, Group, Leaf } from '../rules/model.js';
 import { describeLeaf } from '../evaluate/describe.js';
 import { isTautology, leafImplies, leavesContradict, negation } from './leaves.js';
 
-type Node = { kind: 'leaf'; leaf: Leaf } | { kind: '$and' | '$or'; children: Node[] };
+/** A group's node keeps the group it was made from (`group`), so what is known of the group is known of the node. */
+type Node = { kind: 'leaf'; leaf: Leaf } | { kind: '$and' | '$or'; children: Node[]; group?: Group };
 
 export type { Node as ConditionTree };
 
 export function groupNode(group: Group): Node {
-  return { kind: group.operator, children: group.children.map((leaf) => ({ kind: 'leaf', leaf })) };
+  return { kind: group.operator, children: group.children.map((leaf) => ({ kind: 'leaf', leaf })), group };
 }
 
 /** `nodeOfGroup`: `groupNode`, or the same remembered per (interned) group, so what is remembered per node is shared. */
@@ -19,10 +20,14 @@ export function treeOf(conditions: Conditions, nodeOfGroup: (group: Group) => No
   return { kind: conditions.operator, children: conditions.children.map(nodeOfGroup) };
 }
 
-/** How one leaf relates to another, and a leaf in words: `leafImplies` and `describeLeaf`, or the same remembered (checks.ts). */
+/**
+ * How one leaf relates to another, a leaf in words, and why a group matches every request:
+ * `leafImplies`, `describeLeaf` and `catchAll`, or the same remembered (checks.ts).
+ */
 export interface LeafFacts {
   implies(p: Leaf, q: Leaf): boolean;
   describe(leaf: Leaf): string;
+  catchAll?(group: Group): string | undefined;
 }
 
 const DIRECT: LeafFacts = { implies: leafImplies, describe: describeLeaf };
@@ -58,7 +63,7 @@ function factsOf(p: Node, q: Node, leaves: LeafFacts): Fact[] | undefined {
 }
 
 function factsOnce(p: Node, q: Node, leaves: LeafFacts): Fact[] | undefined {
-  const always = q.kind === '$or' && q.children.every((child) => child.kind === 'leaf') ? catchAllOf(q) : undefined;
+  const always = q.kind === '$or' && q.children.every((child) => child.kind === 'leaf') ? catchAllOf(q, leaves) : undefined;
   if (always !== undefined) return [always];
   if (p.kind === '$or') return every(p.children, (child) => factsOf(child, q, leaves));
   if (q.kind === '$and') return every(q.children, (child) => factsOf(p, child, leaves));
@@ -83,9 +88,10 @@ function sentence(fact: Fact, leaves: LeafFacts): string {
   return isTautology(fact.q) ? `${leaves.describe(fact.q)} matches every request` : `${leaves.describe(fact.p)} implies ${leaves.describe(fact.q)}`;
 }
 
-/** Why an `$or` node of leaves matches every request: asked for each node it is compared with, so worked out once per node. */
+/** Why an `$or` node of leaves matches every request: asked for each node it is compared with, so worked out once per node (or per group). */
 const catchAllReasons = new WeakMap<Node, string | undefined>();
-function catchAllOf(node: Node): string | undefined {
+function catchAllOf(node: Node, leaves: LeafFacts): string | undefined {
+  if (node.kind !== 'leaf' && node.group !== undefined && leaves.catchAll !== undefined) return leaves.catchAll(node.group);
   if (!catchAllReasons.has(node)) catchAllReasons.set(node, catchAll(groupOf(node)));
   return catchAllReasons.get(node);
 }

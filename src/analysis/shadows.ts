@@ -74,11 +74,15 @@ class LeafTable {
  * For each rule: the index of the first earlier active rule that shadows it, or -1 (also for
  * rules not checked). `twins`: the first earlier rule with the same canonical conditions, which
  * shadows the rule when active; `classes`: equal numbers for rules whose conditions are written
- * identically, whose answers are therefore the same up to the later one's start.
+ * identically, whose answers are therefore the same up to the later one's start; `conditions`:
+ * each class's, interned; `catchAllOf`: `catchAll`, or the same remembered per group.
  */
-export function firstShadows(rules: readonly DeclaredRule[], check: (index: number) => boolean, twins: readonly number[], { classes, conditions }: InternedRules): number[] {
+export function firstShadows(
+  rules: readonly DeclaredRule[], check: (index: number) => boolean, twins: readonly number[], { classes, conditions }: InternedRules,
+  catchAllOf: (group: Group) => string | undefined = catchAll,
+): number[] {
   const table = new LeafTable();
-  const nodes = new Nodes(table);
+  const nodes = new Nodes(table, catchAllOf);
   // Worked out once per class.
   const treeOfClass = conditions.map((tree) => nodes.tree(tree));
   const trees = classes.map((number) => treeOfClass[number] as Node);
@@ -188,7 +192,8 @@ class Nodes {
   private readonly requirements = new Map<Node, Requirement>();
   private readonly implied = new Map<Node, Set<number>>();
 
-  constructor(private readonly table: LeafTable) {}
+  /** `catchAllOf`: `catchAll`, or the same remembered per group. */
+  constructor(private readonly table: LeafTable, private readonly catchAllOf: (group: Group) => string | undefined) {}
 
   tree(conditions: Conditions): Node {
     // A root $or of no groups is the only root whose children are all leaves; no leaf makes it match every request.
@@ -218,7 +223,7 @@ class Nodes {
   private group(group: Group): Node {
     let node = this.groups.get(group);
     if (node === undefined) {
-      const always = group.operator === '$or' && catchAll({ operator: '$or', children: group.children }) !== undefined;
+      const always = group.operator === '$or' && this.catchAllOf(group) !== undefined;
       node = { kind: group.operator, children: group.children.map((leaf) => this.leaf(leaf)), always, known: new Map() };
       this.groups.set(group, node);
     }
