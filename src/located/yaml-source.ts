@@ -139,6 +139,9 @@ function withoutEnvironment<T>(parse: () => T): T {
 }
 const EMPTY_ENVIRONMENT: NodeJS.ProcessEnv = Object.freeze({});
 
+/** Mappings with more keys than this are checked for repeats with a Set. */
+const SMALL_MAPPING = 16;
+
 /** A key written twice in one mapping, or a key that is itself a mapping, list or alias. */
 function keyProblems(root: unknown): { offset: number | undefined; message: string }[] {
   const { isMap, isScalar, isSeq } = yaml();
@@ -152,7 +155,9 @@ function keyProblems(root: unknown): { offset: number | undefined; message: stri
       continue;
     }
     if (!isMap(node)) continue;
-    const seen = new Set<string>();
+    // A rule file's mappings have a handful of keys: a list to search costs less than a Set to
+    // build, and a Set keeps a mapping of thousands of keys linear.
+    const seen: Set<string> | string[] = node.items.length > SMALL_MAPPING ? new Set<string>() : [];
     for (const pair of node.items) {
       if (isMap(pair.value) || isSeq(pair.value)) pending.push(pair.value);
       const key = pair.key as YamlNode | null;
@@ -160,9 +165,11 @@ function keyProblems(root: unknown): { offset: number | undefined; message: stri
         found.push({ offset: rangeStart(key), message: 'a key must be a plain value such as a name, not a mapping, a list or an alias' });
         continue;
       }
-      const name = key === null || key.value === null ? '' : String(key.value);
-      if (seen.has(name)) found.push({ offset: rangeStart(key), message: `duplicate key "${name.slice(0, 60)}": a key may appear only once in a mapping` });
-      seen.add(name);
+      const value = key === null ? null : key.value;
+      const name = value === null ? '' : typeof value === 'string' ? value : String(value);
+      if (Array.isArray(seen) ? seen.includes(name) : seen.has(name)) found.push({ offset: rangeStart(key), message: `duplicate key "${name.slice(0, 60)}": a key may appear only once in a mapping` });
+      if (Array.isArray(seen)) seen.push(name);
+      else seen.add(name);
     }
   }
   return found;
