@@ -2,8 +2,8 @@
 // are proved under the stated evaluation semantics, each from a named check with a stable id
 // a rule file can silence. Pure: declared rules in, located findings out.
 import { describeLeaf } from '../evaluate/describe.js';
-import type { Conditions, DeclaredRule, Group } from '../rules/model.js';
-import { canonicalConditions } from '../plan/canonical.js';
+import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
+import { canonicalLeaf } from '../plan/canonical.js';
 import { catchAll, contradiction, groupNode, implies, treeOf, unsatisfiable, type ConditionTree, type LeafFacts } from './conditions.js';
 import { internRules, rememberedBy, rememberedPairs } from './interned.js';
 import { leafImplies } from './leaves.js';
@@ -39,8 +39,7 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
   const trees = conditions.map((tree) => treeOf(tree, nodeOfGroup));
   const dead = conditions.map((tree) => unsatisfiable(tree, contradictionOf));
   const always = conditions.map((tree) => catchAllReason(tree, catchAllOf));
-  const canonicalOfGroup = rememberedBy((group: Group) => JSON.stringify(canonicalConditions({ operator: '$and', children: [group] }).children[0]));
-  const twins = firstWithSameConditions(classes, conditions.map((tree) => canonicalKey(tree, canonicalOfGroup)));
+  const twins = firstWithSameConditions(classes, conditions.map(canonicalKeys()));
   const classOf = (index: number) => classes[index] as number;
   // Only active, satisfiable rules are checked for shadows and allow overlaps.
   const checked = (index: number) => rules[index]?.status === 'active' && dead[classOf(index)] === false;
@@ -56,12 +55,17 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
   const describedRequest = rememberedBy(describeRequest);
   const placedOf = rememberedBy(placed);
 
+  // Per class: each group that can match no request (its number from 1), and why.
+  const deadGroups = conditions.map((tree) => tree.children.flatMap((group, g) => {
+    const why = contradictionOf(group);
+    return why === undefined ? [] : [{ group: g + 1, why }];
+  }));
+
   rules.forEach((rule, index) => {
     const number = classOf(index);
-    (conditions[number] as Conditions).children.forEach((group, g) => {
-      const why = contradictionOf(group);
-      if (why !== undefined) at(rule, 'unsatisfiable-group', `group ${g + 1} of rule ${quote(rule)} can match no request: ${why}`);
-    });
+    for (const { group, why } of deadGroups[number] as { group: number; why: string }[]) {
+      at(rule, 'unsatisfiable-group', `group ${group} of rule ${quote(rule)} can match no request: ${why}`);
+    }
     if (rule.status !== 'active') return;
     const reason = always[number];
     const later = rules.length - index - 1;
@@ -91,13 +95,21 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
 type Tree = ConditionTree;
 
 /**
- * Equal for conditions with equal canonical forms (plan/canonical.ts: the root's operator, and
- * its groups as a set of groups each with its leaves as a set), made from each group's
- * canonical JSON (which holds no line break).
+ * A key for interned conditions, equal exactly when their canonical forms are
+ * (plan/canonical.ts: the root's operator, its groups as a set, each group's operator and its
+ * leaves as a set, each leaf in canonical form). Leaves are numbered by their canonical JSON,
+ * once per interned leaf; a group is its operator and its sorted distinct leaf numbers.
  */
-function canonicalKey(conditions: Conditions, canonicalOfGroup: (group: Group) => string): string {
-  const groups = [...new Set(conditions.children.map(canonicalOfGroup))].sort();
-  return `${conditions.operator}\n${groups.join('\n')}`;
+function canonicalKeys(): (conditions: Conditions) => string {
+  const numbers = new Map<string, number>();
+  const numberOf = rememberedBy((leaf: Leaf) => {
+    const json = JSON.stringify(canonicalLeaf(leaf));
+    let number = numbers.get(json);
+    if (number === undefined) numbers.set(json, (number = numbers.size));
+    return number;
+  });
+  const groupKey = rememberedBy((group: Group) => `${group.operator} ${[...new Set(group.children.map(numberOf))].sort((a, b) => a - b).join(' ')}`);
+  return (conditions) => `${conditions.operator}|${[...new Set(conditions.children.map(groupKey))].sort().join('|')}`;
 }
 
 /** For each rule, the first earlier rule with the same canonical conditions (`canonical`: their key, per class), or -1. */

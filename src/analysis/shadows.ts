@@ -296,6 +296,11 @@ function hasEmptyOr(node: Node): boolean {
  * the lists are merged lazily, as most walks end after a few numbers.
  */
 function firstInLists(lists: readonly (readonly number[])[], from: number, test: (value: number) => boolean): number {
+  if (lists.length === 1) {
+    const list = lists[0] as readonly number[];
+    for (let i = lowerBound(list, from); i < list.length; i++) if (test(list[i] as number)) return list[i] as number;
+    return -1;
+  }
   const at = lists.map((list) => lowerBound(list, from));
   let last = -1;
   for (;;) {
