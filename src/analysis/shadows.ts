@@ -26,6 +26,8 @@ type Node =
     always: boolean;
     /** `proves(this, q)` for the nodes q asked about so far. */
     known: Map<Node, boolean>;
+    /** A tree's root (one per class): a pair of roots is asked about once, so it is not remembered. */
+    root?: true;
   };
 
 /** Clauses of leaf ids; a tree implies Q only if its leaves imply one leaf of every clause. */
@@ -197,7 +199,7 @@ class Nodes {
 
   tree(conditions: Conditions): Node {
     // A root $or of no groups is the only root whose children are all leaves; no leaf makes it match every request.
-    return { kind: conditions.operator, children: conditions.children.map((group) => this.group(group)), always: false, known: new Map() };
+    return { kind: conditions.operator, children: conditions.children.map((group) => this.group(group)), always: false, known: new Map(), root: true };
   }
 
   /**
@@ -261,6 +263,7 @@ class Nodes {
 /** Exactly whether `implies(p, q)` (conditions.ts) finds a proof. */
 function proves(p: Node, q: Node, table: LeafTable): boolean {
   if (p.kind === 'leaf' && q.kind === 'leaf') return table.implies(p.id, q.id);
+  if (p.kind !== 'leaf' && p.root === true && q.kind !== 'leaf' && q.root === true) return provesOnce(p, q, table);
   let answer = p.known.get(q);
   if (answer === undefined) p.known.set(q, (answer = provesOnce(p, q, table)));
   return answer;
