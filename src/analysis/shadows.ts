@@ -16,6 +16,7 @@ import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
 import { catchAll } from './conditions.js';
 import type { InternedRules } from './interned.js';
 import { fieldKey, isTautology, leafImplies } from './leaves.js';
+import { firstInLists, RequirementIndex, type Requirement } from './requirement-index.js';
 
 type Node =
   | { kind: 'leaf'; id: number; known: Map<Node, boolean> }
@@ -30,8 +31,6 @@ type Node =
     root?: true;
   };
 
-/** Clauses of leaf ids; a tree implies Q only if its leaves imply one leaf of every clause. */
-type Requirement = number[][];
 
 /** Distinct leaves (one object each: interned), and which of them each one implies (computed once, when first asked). */
 class LeafTable {
@@ -133,58 +132,6 @@ export function firstShadows(
     index.add(at, requirementOfClass[classes[at] as number] as Requirement);
   });
   return result;
-}
-
-/** Earlier active rules, each filed under the leaves of one clause of its requirement. */
-class RequirementIndex {
-  private readonly requirements: Requirement[] = [];
-  private readonly filed = new Map<number, number[]>();
-
-  /** `uses`: how many rules imply each leaf, to file a rule under its least used clause. */
-  constructor(private readonly uses: ReadonlyMap<number, number>) {}
-
-  add(rule: number, clauses: Requirement): void {
-    if (clauses.some((clause) => clause.length === 0)) return; // nothing implies it
-    this.requirements[rule] = clauses;
-    // A rule with no clause (every tree implies it) is filed under -1, which every lookup reads.
-    for (const id of clauses.length === 0 ? [-1] : this.cheapest(clauses)) {
-      const list = this.filed.get(id);
-      if (list === undefined) this.filed.set(id, [rule]);
-      else list.push(rule);
-    }
-  }
-
-  /**
-   * Earlier rules filed under a leaf the tree implies, ascending, with a test of whether the
-   * tree meets a rule's whole requirement. `sets`: the leaves implied by each part of the tree
-   * that must imply the earlier rule on its own; the lists are those of the part with the
-   * shortest ones, the test checks every part.
-   */
-  candidates(sets: readonly Set<number>[]): { lists: number[][]; meets: (rule: number) => boolean } {
-    const listsOf = (set: Set<number>) => [-1, ...set].flatMap((id) => { const list = this.filed.get(id); return list === undefined ? [] : [list]; });
-    const cost = (lists: number[][]) => lists.reduce((sum, list) => sum + list.length, 0);
-    const lists = sets.map(listsOf).reduce((best, next) => (cost(next) < cost(best) ? next : best));
-    // Loops rather than every/some with closures: this runs for most rules each search walks.
-    const meets = (rule: number): boolean => {
-      const clauses = this.requirements[rule] as Requirement;
-      for (const set of sets) {
-        for (const clause of clauses) if (!meetsClause(set, clause)) return false;
-      }
-      return true;
-    };
-    return { lists, meets };
-  }
-
-  private cheapest(clauses: Requirement): number[] {
-    const cost = (clause: number[]) => clause.reduce((sum, id) => sum + (this.uses.get(id) ?? 0), 0);
-    return clauses.reduce((best, clause) => (cost(clause) < cost(best) ? clause : best));
-  }
-}
-
-
-function meetsClause(set: Set<number>, clause: readonly number[]): boolean {
-  for (const id of clause) if (set.has(id)) return true;
-  return false;
 }
 
 /** The nodes of the trees, one per interned leaf and group, with what is worked out from each. */
@@ -292,40 +239,4 @@ function provesOnce(p: Node, q: Node, table: LeafTable): boolean {
 /** An `$or` with no children: everything follows from it vacuously, so the index must not be used. */
 function hasEmptyOr(node: Node): boolean {
   return node.kind !== 'leaf' && ((node.kind === '$or' && node.children.length === 0) || node.children.some(hasEmptyOr));
-}
-
-/**
- * The smallest number from `from` on in any of the ascending lists that passes `test`, or -1;
- * the lists are merged lazily, as most walks end after a few numbers.
- */
-function firstInLists(lists: readonly (readonly number[])[], from: number, test: (value: number) => boolean): number {
-  if (lists.length === 1) {
-    const list = lists[0] as readonly number[];
-    for (let i = lowerBound(list, from); i < list.length; i++) if (test(list[i] as number)) return list[i] as number;
-    return -1;
-  }
-  const at = lists.map((list) => lowerBound(list, from));
-  let last = -1;
-  for (;;) {
-    let next = -1;
-    let which = -1;
-    for (let i = 0; i < lists.length; i++) {
-      const value = (lists[i] as readonly number[])[at[i] as number];
-      if (value !== undefined && (which < 0 || value < next)) [next, which] = [value, i];
-    }
-    if (which < 0) return -1;
-    at[which] = (at[which] as number) + 1;
-    if (next !== last && test(next)) return next;
-    last = next;
-  }
-}
-
-function lowerBound(list: readonly number[], value: number): number {
-  let [low, high] = [0, list.length];
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((list[mid] as number) < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
