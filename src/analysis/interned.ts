@@ -56,7 +56,7 @@ class Interner {
   }
 }
 
-/** `derive` remembered per object (a leaf or a group of the interned conditions). */
+/** `derive` remembered per object: a leaf or a group of the interned conditions, a rule, an example request. */
 export function rememberedBy<K extends object, T>(derive: (key: K) => T): (key: K) => T {
   const known = new Map<K, T>();
   return (key) => {

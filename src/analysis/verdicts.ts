@@ -9,24 +9,18 @@ import { requestWith } from './leaves.js';
 /** The value a request carries in the field a leaf tests (undefined: absent), as `fieldOf` reads it. */
 export type FieldReader = (leaf: Leaf) => string | undefined;
 
-/** Remembers leaf verdicts for as long as it is kept (one analysis run). */
+/**
+ * Remembers leaf verdicts for as long as it is kept (one analysis run), per leaf object: the
+ * analysis passes interned leaves (interned.ts), one object for all the leaves written alike
+ * (34 for the 5,000 generated rules of bench/validate.bench.js), so they share their verdicts.
+ */
 export class Verdicts {
   private readonly byLeaf = new Map<Leaf, Map<string | undefined, boolean>>();
-  /**
-   * Leaves written alike share their verdicts: rule sets repeat a few dozen distinct leaves
-   * thousands of times (34 in the 5,000 generated rules of bench/validate.bench.js).
-   */
-  private readonly byWritten = new Map<string, Map<string | undefined, boolean>>();
 
   /** `leafMatches(leaf, request)` for a request that carries `value` in the leaf's field. */
   value(leaf: Leaf, value: string | undefined): boolean {
     let byValue = this.byLeaf.get(leaf);
-    if (byValue === undefined) {
-      const written = JSON.stringify([leaf.conditionType, leaf.fieldOption ?? null, leaf.operator, leaf.value ?? null]);
-      byValue = this.byWritten.get(written);
-      if (byValue === undefined) this.byWritten.set(written, (byValue = new Map()));
-      this.byLeaf.set(leaf, byValue);
-    }
+    if (byValue === undefined) this.byLeaf.set(leaf, (byValue = new Map()));
     let verdict = byValue.get(value);
     if (verdict === undefined) {
       verdict = leafMatches(leaf, value === undefined ? {} : requestWith(leaf, value));
