@@ -1,20 +1,27 @@
-// Applies one app's plan and verifies it: run the steps, LIST once more, and compare the
-// live rules with the state the plan set out to reach. A server whose move semantics differ
-// from list-move leaves the order wrong; the difference is planned and applied again, at
-// most `maxCorrections` more times, before giving up with what still differs.
+// Applies one app's plan and verifies it: run the steps, LIST once more, and compare the live
+// rules with the state the plan set out to reach (verify.ts). A server whose move semantics
+// differ from list-move leaves the order wrong: the positions are sent again, at most
+// `maxCorrections` more times and never more PATCHes than the change limit leaves. Every other
+// difference is drift: reported, never overwritten. After an interrupt no new step starts and
+// nothing more is listed: the live rules are what the applied steps made of the ones listed.
 import type { RulesApi } from '../api/types.js';
-import { planApp } from '../plan/planner.js';
 import { simulateSteps } from '../plan/simulate.js';
-import { fieldChanges, type PlanStep } from '../plan/types.js';
+import { isMove, type PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
-import { pinnedDeclared } from './pinned.js';
 import { executeSteps, type StepOutcome } from './execute.js';
+import { moveWindow, verifyApplied } from './verify.js';
 
 export interface ApplyAppOptions {
   concurrency: number;
-  /** Correction passes after the first one (docs/behaviour.md, "Plan semantics": at most two). */
+  /** Correction passes after the first one (docs/behaviour.md, "Verify, correct, and drift": at most two). */
   maxCorrections: number;
-  onOutcome?: (outcome: StepOutcome) => void;
+  /** PATCH requests all correction passes together may send: the change limit less the plan's own. */
+  correctionBudget: number;
+  /** Once aborted, no new step starts (an interrupt); the ones in flight finish. */
+  signal?: AbortSignal;
+  /** A pass begins (0: the plan; then each correction pass), with its steps. */
+  onPass?: (pass: number, steps: readonly PlanStep[]) => void;
+  onOutcome?: (outcome: StepOutcome, pass: number) => void;
 }
 
 export interface AppApplyResult {
@@ -23,12 +30,18 @@ export interface AppApplyResult {
   passes: StepOutcome[][];
   /** True when the last LIST showed exactly the expected rules. */
   verified: boolean;
-  /** What still differs after the last pass ("Name": fields), when not verified and nothing failed. */
+  /** Rules still out of place when the correction passes or the change limit ran out. */
   differences: string[];
-  /** The live rules at the end (the last LIST), when that LIST succeeded. */
+  /** Why the order was not corrected further, when `differences` is not empty. */
+  gaveUp?: string;
+  /** What differs from the plan's result and was not the plan's to fix: reported, never overwritten. */
+  drift: string[];
+  /** The live rules at the end (the last LIST; after an interrupt, the listed rules with the applied steps), when known. */
   after?: LiveRule[];
   /** The error of the last LIST, when it failed. */
   listError?: Error;
+  /** True when an interrupt stopped the apply before every step had run. */
+  interrupted: boolean;
 }
 
 export async function applyAppPlan(
@@ -39,11 +52,25 @@ export async function applyAppPlan(
   options: ApplyAppOptions,
 ): Promise<AppApplyResult> {
   const expected = simulateSteps(before, steps);
-  const result: AppApplyResult = { app, passes: [], verified: false, differences: [] };
+  const window = moveWindow(before, steps);
+  const result: AppApplyResult = { app, passes: [], verified: false, differences: [], drift: [], interrupted: false };
   let pending: readonly PlanStep[] = steps;
-  for (let pass = 0; pass <= options.maxCorrections; pass += 1) {
-    const outcomes = await executeSteps(pending, api, options);
+  let listed: readonly LiveRule[] = before;
+  let budget = options.correctionBudget;
+  for (let pass = 0; ; pass += 1) {
+    options.onPass?.(pass, pending);
+    const outcomes = await executeSteps(pending, api, {
+      concurrency: options.concurrency,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onOutcome: (outcome) => options.onOutcome?.(outcome, pass),
+    });
     result.passes.push(outcomes);
+    if (options.signal?.aborted === true) {
+      // Sent nothing more, listed nothing more: the undo plan is planned from this.
+      result.interrupted = true;
+      result.after = simulateSteps(listed, applied(outcomes));
+      return result;
+    }
     try {
       result.after = await api.listRules();
     } catch (err) {
@@ -51,40 +78,40 @@ export async function applyAppPlan(
       result.listError = err instanceof Error ? err : new Error(String(err));
       return result;
     }
+    listed = result.after;
     if (outcomes.some((o) => o.state === 'failed')) return result;
-    const remaining = remainingDifferences(app, expected, result.after);
-    if (remaining.differences.length === 0 && remaining.steps.length === 0) {
+    const verification = verifyApplied(expected, result.after, window);
+    result.drift = verification.drift;
+    result.differences = verification.misplaced;
+    if (verification.drift.length > 0) return result;
+    if (verification.misplaced.length === 0) {
       result.verified = true;
       return result;
     }
-    result.differences = remaining.differences;
-    // A rule deleted or renamed away under us cannot be corrected by more PATCHes.
-    if (remaining.steps.length === 0) return result;
-    pending = remaining.steps;
+    const corrections = verification.corrections;
+    const gaveUp = correctionRefused(corrections.length, { pass, maxCorrections: options.maxCorrections, moves: steps.filter(isMove).length, budget });
+    if (gaveUp !== undefined) {
+      result.gaveUp = gaveUp;
+      return result;
+    }
+    budget -= corrections.length;
+    pending = corrections;
   }
-  return result;
 }
 
-function remainingDifferences(
-  app: string,
-  expected: readonly LiveRule[],
-  live: readonly LiveRule[],
-): { steps: PlanStep[]; differences: string[] } {
-  const declared = pinnedDeclared(expected, `expected rules of app ${app}`);
-  const { plan, problems } = planApp({ app, declared, live: [...live], unmanaged: 'keep' });
-  const missing = plan.blocked.map((b) => `"${b.name}" is no longer in the live rules`);
-  const extra = plan.unmanaged.map((u) => `"${u.name}" (${u.ruleId}) appeared in the live rules`);
-  const unfixable = [...problems.map((p) => p.message), ...missing, ...extra];
-  const positions = new Map(live.map((rule, index) => [rule.ruleId, index]));
-  const wanted = new Map(expected.map((rule, index) => [rule.ruleId, index]));
-  // Name every rule out of place (not only those the correction would move), then fields.
-  const misplaced = expected
-    .filter((rule) => positions.get(rule.ruleId) !== wanted.get(rule.ruleId))
-    .map((rule) => `"${rule.name}" is at position ${(positions.get(rule.ruleId) ?? -1) + 1}, expected ${(wanted.get(rule.ruleId) ?? -1) + 1}`);
-  const fields = plan.steps
-    .map((step) => ({ step, fields: fieldChanges(step).map((change) => change.field) }))
-    .filter(({ fields }) => fields.length > 0)
-    .map(({ step, fields }) => `"${step.name}" differs in ${fields.join(', ')}`);
-  const differences = [...misplaced, ...fields, ...unfixable];
-  return { steps: unfixable.length > 0 ? [] : plan.steps, differences };
+/**
+ * Why no further correction pass runs, or undefined when one may: a correction pass never
+ * moves more rules than the plan moved, nor sends more than the change limit leaves.
+ */
+function correctionRefused(needed: number, at: { pass: number; maxCorrections: number; moves: number; budget: number }): string | undefined {
+  const requests = `${needed} more PATCH request${needed === 1 ? '' : 's'}`;
+  if (at.pass >= at.maxCorrections) return `after ${at.maxCorrections} correction passes`;
+  if (needed > at.moves) return `correcting would take ${requests}, more than the plan's own ${at.moves} move${at.moves === 1 ? '' : 's'}`;
+  if (needed > at.budget) return `correcting would take ${requests}, more than the change limit leaves (${Math.max(0, at.budget)})`;
+  return undefined;
+}
+
+/** The steps that were applied, in plan order. */
+function applied(outcomes: readonly StepOutcome[]): PlanStep[] {
+  return outcomes.filter((o) => o.state === 'applied').map((o) => o.step);
 }

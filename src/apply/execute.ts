@@ -1,7 +1,8 @@
 // Runs the steps of one app's plan against the service. Moves (a body with `priority`)
 // change every later rule's position, so each runs alone and in plan order; field-only
 // updates touch one rule each and run concurrently up to the limit. After the first
-// failure no new step starts: the ones in flight finish, the rest are "not attempted".
+// failure, or once the signal is aborted (an interrupt), no new step starts: the ones in
+// flight finish, the rest are "not attempted".
 import pLimit from 'p-limit';
 import type { RulesApi } from '../api/types.js';
 import type { LiveRule } from '../rules/model.js';
@@ -17,6 +18,8 @@ export interface ExecuteOptions {
   concurrency: number;
   /** Called as each step finishes (applied or failed), for progress output. */
   onOutcome?: (outcome: StepOutcome) => void;
+  /** Aborted: start no new step. */
+  signal?: AbortSignal;
 }
 
 /** Runs `steps` and resolves to one outcome per step, in plan order. Never rejects for a failed PATCH. */
@@ -27,17 +30,18 @@ export async function executeSteps(
 ): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = steps.map((step) => ({ state: 'not-attempted', step }));
   const limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
-  let stopped = false;
+  let failed = false;
+  const stopped = () => failed || options.signal?.aborted === true;
 
   const runStep = async (index: number): Promise<void> => {
-    // A queued step starts only if nothing has failed meanwhile.
-    if (stopped) return;
+    // A queued step starts only if nothing has failed (or been interrupted) meanwhile.
+    if (stopped()) return;
     const step = steps[index] as PlanStep;
     let outcome: StepOutcome;
     try {
       outcome = { state: 'applied', step, result: await api.patchRule(step.ruleId, step.body) };
     } catch (err) {
-      stopped = true;
+      failed = true;
       outcome = { state: 'failed', step, error: err instanceof Error ? err : new Error(String(err)) };
     }
     outcomes[index] = outcome;
@@ -45,12 +49,12 @@ export async function executeSteps(
   };
 
   let inFlight: Promise<void>[] = [];
-  for (let index = 0; index < steps.length && !stopped; index += 1) {
+  for (let index = 0; index < steps.length && !stopped(); index += 1) {
     if (isMove(steps[index] as PlanStep)) {
       // A move never overlaps anything: drain the field-only batch, then run it alone.
       await Promise.all(inFlight);
       inFlight = [];
-      if (stopped) break;
+      if (stopped()) break;
       await runStep(index);
     } else {
       inFlight.push(limit(runStep, index));

@@ -1,5 +1,5 @@
-// The lines apply prints for what it did: one per step, in plan order (not completion order,
-// so the output of concurrent updates is stable), then a verdict per app. Positions are
+// The lines apply prints for what it did: one per step as it completes (applied or failed),
+// then per app the steps never attempted, in plan order, and the verdict. Positions are
 // console positions (priority + 1), as users see them in the console.
 import type { Colors } from '../render/contract.js';
 import { safeText } from '../render/sanitise.js';
@@ -31,15 +31,14 @@ function describeStep(step: StepOutcome['step']): string {
   return moveTo === undefined ? updated : `${updated} and moved it to ${moveTo}`;
 }
 
-/** Every line of one app's report: steps of each pass, then the verdict. */
+/** The line before a correction pass's steps. */
+export function correctionPassLine(pass: number, target: string): string {
+  return `Correction pass ${pass}: the live rules differed from ${target} after the previous pass.`;
+}
+
+/** The lines of one app's report once it has run: steps not attempted (plan order), then the verdict. */
 export function appReportLines(result: AppApplyResult, target: string, c: Colors): string[] {
-  const lines: string[] = [];
-  result.passes.forEach((outcomes, pass) => {
-    if (pass > 0) {
-      lines.push(`Correction pass ${pass}: the live rules differed from ${target} after the previous pass.`);
-    }
-    lines.push(...outcomes.map((o) => outcomeLine(o, c)));
-  });
+  const lines = result.passes.flat().filter((o) => o.state === 'not-attempted').map((o) => outcomeLine(o, c));
   if (result.verified) lines.push(`Verified: live rules of app ${result.app} match ${target}.`);
   return lines;
 }

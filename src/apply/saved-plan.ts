@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
 import type { RulesApi } from '../api/types.js';
-import { loadProjectConfig, type AppConfig, type ProjectConfig } from '../rules/config.js';
+import type { AppConfig, ProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import { firstStepDifference } from '../plan/compare.js';
@@ -25,32 +25,41 @@ export interface SavedPlanInput {
   /** The plan file as the user named it (messages show it so). */
   file: string;
   cwd: string;
-  /** --config, --dir and --app as given. */
-  config?: string;
-  dir?: string;
+  /** The project's config, read once by the caller (with --app applied). */
+  config: ProjectConfig;
+  /** --app as given: only that app's part of the plan is applied. */
   app?: string;
-  /** The client of an app (reads its token); called for every app before any request. */
-  clientFor: (app: AppConfig) => RulesApi;
+}
+
+/** A saved plan checked as far as it can be before any request: each app with its config and declared rules. */
+export interface LoadedSavedPlan {
+  file: string;
+  selected: { app: AppConfig; plan: AppPlan }[];
+  declared: ReadonlyMap<string, DeclaredRule[]>;
 }
 
 /**
- * Reads a saved plan, pairs each of its apps with the config's app of that name (for the
- * token and the rule files), lists them again, and returns the plans re-planned from the
- * live rules once they match the file exactly. With --app only that app's part is applied.
+ * Reads a saved plan and pairs each of its apps with the config's app of that name (for the
+ * token and the rule files); the rule files of forward plans are checked here, before any
+ * request, like plan and apply do. With --app only that app's part is kept.
  */
-export async function workFromSavedPlan(input: SavedPlanInput): Promise<ApplyWork[]> {
-  const { file, cwd } = input;
+export async function loadSavedPlan(input: SavedPlanInput): Promise<LoadedSavedPlan> {
+  const { file, cwd, config } = input;
   const saved = await readPlanFile(resolve(cwd, file), file);
   refuseSnapshotPlan(saved, file);
-  const config = await loadProjectConfig({ cwd, config: input.config, dir: input.dir, app: input.app });
   const selected = selectedApps(saved, config, file, input.app);
-  // The rule files of forward plans are checked before any request, like plan and apply.
-  const declared = await declaredRules(config, selected, cwd);
-  const connections = selected.map(({ app, plan }) => ({ app, plan, api: input.clientFor(app) }));
-  const lives = await Promise.all(connections.map((c) => c.api.listRules()));
-  const listed = connections.map((c, index) => ({ ...c, live: lives[index] as LiveRule[] }));
-  refuseIfStale(listed);
-  return listed.map(({ app, api, plan, live }) => ({ app, api, live, plan: replanned(plan, app, live, declared, file) }));
+  return { file, selected, declared: await declaredRules(config, selected, cwd) };
+}
+
+/**
+ * The plans of a loaded saved plan, re-planned from the live rules just listed (one entry per
+ * selected app, in the same order), once the live rules are the ones the plan was made from
+ * and re-planning gives exactly its steps.
+ */
+export function replanSavedPlan(loaded: LoadedSavedPlan, listed: readonly { api: RulesApi; live: LiveRule[] }[]): ApplyWork[] {
+  const apps = loaded.selected.map((selected, index) => ({ ...selected, ...(listed[index] as { api: RulesApi; live: LiveRule[] }) }));
+  refuseIfStale(apps);
+  return apps.map(({ app, api, plan, live }) => ({ app, api, live, plan: replanned(plan, app, live, loaded.declared, loaded.file) }));
 }
 
 async function readPlanFile(path: string, shown: string): Promise<ParsedPlan> {

@@ -17,7 +17,17 @@ export interface CliIo {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+  /**
+   * Listens for SIGINT/SIGTERM until the returned function is called; while it listens, an
+   * interrupt calls `onInterrupt` instead of ending the process. Absent: interrupts are not caught.
+   */
+  interrupts?: (onInterrupt: (signal: InterruptSignal) => void) => () => void;
 }
+
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/** The exit code of a command stopped by an interrupt: 128 + the signal's number, as shells report it. */
+export const INTERRUPT_EXIT_CODES: Readonly<Record<InterruptSignal, number>> = { SIGINT: 130, SIGTERM: 143 };
 
 /** Options every command accepts (docs/behaviour.md, "Commands"). */
 export interface GlobalArgs extends ProjectSelection {
@@ -88,6 +98,26 @@ export function processIo(): CliIo {
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stdinIsTTY: Boolean(process.stdin.isTTY),
+    interrupts: processInterrupts,
+  };
+}
+
+/**
+ * The first interrupt goes to `onInterrupt` (the command finishes what is in flight and reports);
+ * a second one ends the process at once with the signal's exit code, as Terraform does.
+ */
+function processInterrupts(onInterrupt: (signal: InterruptSignal) => void): () => void {
+  let received = false;
+  const handler = (signal: InterruptSignal) => {
+    if (received) process.exit(INTERRUPT_EXIT_CODES[signal]);
+    received = true;
+    onInterrupt(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
   };
 }
 

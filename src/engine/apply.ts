@@ -1,126 +1,151 @@
-// `apply`: the work (planned afresh from the rule files, or a saved plan re-planned against
-// the live rules), every app applied concurrently with verify-and-correct, the undo plan, and
-// the verdict (docs/behaviour.md, "Plan semantics", "Saved plans"). Showing the plan and asking
-// for approval stay with the command.
+// `apply` as one use case: the work (planned afresh from the rule files, or a saved plan
+// re-planned against the live rules), the refusals (blocked rules, change limits), approval,
+// every app applied concurrently with verify-and-correct, the undo plan, and the verdict
+// (docs/behaviour.md, "Plan semantics", "Saved plans", "Verify, correct, and drift",
+// "Interrupted applies"). The command shows the plan, asks, renders progress and the report,
+// and chooses the exit code: `applyProject` returns one ApplyReport value.
 import { resolve } from 'node:path';
-import { rulesClientFor } from '../api/index.js';
-import type { RulesApi } from '../api/types.js';
 import { applyAppPlan, type AppApplyResult } from '../apply/apply-app.js';
 import type { StepOutcome } from '../apply/execute.js';
-import { plural, totals, type ApplyTotals } from '../apply/report.js';
-import { workFromSavedPlan } from '../apply/saved-plan.js';
-import { unchangedUndo, undoForApp, writeUndoPlan } from '../apply/undo.js';
+import { totals, type ApplyTotals } from '../apply/report.js';
+import { loadSavedPlan, replanSavedPlan } from '../apply/saved-plan.js';
 import type { ApplyWork } from '../apply/work.js';
-import { RemoteError, UserError } from '../errors.js';
+import { checkWritable } from '../files/write.js';
 import { Plan } from '../plan/plan.js';
-import type { AppPlan } from '../plan/types.js';
-import type { AppConfig } from '../rules/config.js';
+import { changeAllowance, type MaxChanges } from '../plan/safety.js';
+import type { PlanStep } from '../plan/types.js';
+import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
+import { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
+import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
+import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 
 export type { ApplyWork } from '../apply/work.js';
 export type { AppApplyResult } from '../apply/apply-app.js';
-
-/** Correction passes after the first (docs/behaviour.md, "Plan semantics"). */
-export const MAX_CORRECTIONS = 2;
+export { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 
 export interface ApplyRequest extends ProjectSelection {
   /** A saved plan (apply --plan) instead of planning afresh. */
   planFile?: string;
+  /** --max-changes: one limit for every app instead of each app's maxChanges. */
+  maxChanges?: number;
+  /** --force: apply a plan over its change limit. */
+  force?: boolean;
+  /** Field-only updates in flight at once per app (default 4). */
+  concurrency?: number;
+  /** --undo-out: where to write the undo plan. */
+  undoOut?: string;
 }
 
-export interface PreparedApply {
-  work: ApplyWork[];
+/** What happens as the apply runs, for progress output. */
+export type ApplyProgress =
+  | { kind: 'pass'; app: string; pass: number; steps: readonly PlanStep[] }
+  | { kind: 'step'; app: string; pass: number; outcome: StepOutcome };
+
+export interface ApplyHooks {
+  /** The plan, before anything refuses it (the command prints it). */
+  show?: (plan: Plan, target: string) => void;
+  /** Asked once the plan may be applied and changes something; false cancels (nothing sent). */
+  approve: (plan: Plan) => Promise<boolean>;
+  onProgress?: (event: ApplyProgress) => void;
+  /** An interrupt: no new request starts once it is aborted; the ones in flight finish. */
+  signal?: AbortSignal;
+}
+
+export interface ApplyReport {
   plan: Plan;
   /** What the live rules are brought to: 'the rule files' or 'the plan'. */
   target: string;
+  /** no-changes: nothing to send; cancelled: not approved, or interrupted before the first PATCH; applied: steps were run. */
+  outcome: 'no-changes' | 'cancelled' | 'applied';
+  results: AppApplyResult[];
+  totals: ApplyTotals;
+  /** True when an interrupt stopped the apply (or cancelled it before it began). */
+  interrupted: boolean;
+  /** The undo plan written (--undo-out, or the default location after an interrupt). */
+  undo?: SavedUndo;
+  /** Why the undo plan could not be written where asked (it was written elsewhere, or is in the message). */
+  undoError?: Error;
+  /** Why the apply did not fully succeed: a failed PATCH, an unverified result, drift. Undefined when it did. */
+  failure?: Error;
 }
 
-/** Everything before the first PATCH: the files, the tokens, one LIST per app, the plan. */
-export async function prepareApply(request: ApplyRequest, ctx: Runtime): Promise<PreparedApply> {
-  const clientFor = (app: AppConfig): RulesApi => rulesClientFor(app, ctx);
-  const work =
-    request.planFile === undefined
-      ? (await planApps(request, ctx, clientFor)).map(({ app, api, live, plan }) => ({ app, api, live, plan }))
-      : await workFromSavedPlan({ file: request.planFile, cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app, clientFor });
-  return { work, plan: new Plan(work.map((w) => w.plan)), target: request.planFile === undefined ? 'the rule files' : 'the plan' };
+const DEFAULT_CONCURRENCY = 4;
+
+export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: ApplyHooks): Promise<ApplyReport> {
+  // Before any request: an apply must never send changes and then fail to write its undo plan.
+  if (request.undoOut !== undefined) await checkWritable(resolve(ctx.cwd, request.undoOut), '--undo-out', request.undoOut);
+  const { work, target } = await prepareWork(request, ctx);
+  const plan = new Plan(work.map((w) => w.plan));
+  hooks.show?.(plan, target);
+  plan.raiseIfBlocked();
+  const limits = changeLimits(request.maxChanges, work);
+  plan.raiseIfUnsafe({ maxChanges: limits, force: request.force === true });
+  const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
+  if (plan.summary.patches === 0) {
+    // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
+    if (request.undoOut !== undefined) report.undo = await saveUndo(request.undoOut, ctx.cwd, work);
+    return report;
+  }
+  const approved = hooks.signal?.aborted !== true && (await hooks.approve(plan));
+  if (!approved || hooks.signal?.aborted === true) {
+    return { ...report, outcome: 'cancelled', interrupted: hooks.signal?.aborted === true };
+  }
+
+  const results = await runApply(work, limits, request, hooks);
+  const interrupted = results.some((r) => r.interrupted);
+  const applied: ApplyReport = { ...report, outcome: 'applied', results, totals: totals(results), interrupted };
+  const undoFile = undoFileFor(request.undoOut, interrupted);
+  if (undoFile !== undefined) {
+    try {
+      applied.undo = await saveUndo(undoFile.file, ctx.cwd, work, results, undoFile.chosen);
+    } catch (err) {
+      applied.undoError = err instanceof Error ? err : new Error(String(err));
+    }
+  }
+  if (!interrupted) {
+    const failure = applyVerdict(results, target);
+    if (failure !== undefined) applied.failure = failure;
+  }
+  return applied;
+}
+
+/** Everything before the first PATCH: the files, the tokens, one LIST per app, the plans. */
+async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work: ApplyWork[]; target: string }> {
+  if (request.planFile === undefined) {
+    const planned = await planApps(request, ctx);
+    return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files' };
+  }
+  const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
+  const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }) });
+  const listed = await listApps(saved.selected.map((s) => s.app), ctx);
+  return { work: replanSavedPlan(saved, listed), target: 'the plan' };
 }
 
 /** --max-changes for every app, else each app's maxChanges from the config. */
-export function changeLimits(maxChanges: number | undefined, work: readonly ApplyWork[]): number | Record<string, number | undefined> {
+export function changeLimits(maxChanges: number | undefined, work: readonly ApplyWork[]): MaxChanges {
   if (maxChanges !== undefined) return maxChanges;
   return Object.fromEntries(work.map((w) => [w.app.name, w.app.maxChanges]));
 }
 
-export interface RunApplyOptions {
-  /** Field-only updates in flight at once per app. */
-  concurrency: number;
-  /** Each step's outcome as it completes. */
-  onOutcome?: (app: string, outcome: StepOutcome) => void;
-}
-
-/** Applies every app's plan at once, each verified and corrected on its own. */
-export async function runApply(work: readonly ApplyWork[], options: RunApplyOptions): Promise<AppApplyResult[]> {
-  return Promise.all(
-    work.map((w) =>
-      applyAppPlan(w.plan.app, w.plan.steps, w.live, w.api, {
-        concurrency: options.concurrency,
-        maxCorrections: MAX_CORRECTIONS,
-        onOutcome: (outcome) => options.onOutcome?.(w.plan.app, outcome),
-      }),
-    ),
-  );
-}
-
-export interface WrittenUndo {
-  undo: Plan;
-  /** Apps with no undo plan: their live rules could not be listed after the apply. */
-  unlisted: string[];
-}
-
-/** Writes the undo plan of an apply (apply --undo-out); `results` absent when nothing was sent. */
-export async function saveUndo(file: string, cwd: string, work: readonly ApplyWork[], results?: readonly AppApplyResult[]): Promise<WrittenUndo> {
-  const apps: AppPlan[] = [];
-  const unlisted: string[] = [];
-  work.forEach((w, index) => {
-    const result = results?.[index];
-    const undo = result === undefined ? unchangedUndo(w.plan.app, w.live) : undoForApp({ plan: w.plan, before: w.live, result });
-    if (undo === undefined) unlisted.push(w.plan.app);
-    else apps.push(undo);
-  });
-  return { undo: await writeUndoPlan(resolve(cwd, file), apps, file), unlisted };
-}
-
 /**
- * The totals of a fully successful apply, or the error that explains why it did not fully
- * succeed: a PATCH failed, the verifying LIST failed, or the live rules still differ.
+ * Applies every app's plan at once, each verified and corrected on its own. Corrections count
+ * against the app's change limit (with --force, only the per-pass limit of the plan's own moves holds).
  */
-export function applyVerdict(results: readonly AppApplyResult[], target: string): ApplyTotals {
-  const sum = totals(results);
-  const failedApps = results.filter((r) => r.passes.some((p) => p.some((o) => o.state === 'failed')));
-  if (failedApps.length > 0) {
-    throw new RemoteError(
-      `apply failed: ${plural(sum.failed, 'PATCH request')} failed, ${sum.sent - sum.failed} applied, ${sum.notAttempted} not attempted ` +
-        `(app${failedApps.length === 1 ? '' : 's'} ${failedApps.map((r) => r.app).join(', ')}); ` +
-        'once the cause is fixed, run botrules apply again: it plans from the live rules and sends only what remains',
-      { operation: 'applying the plan' },
-    );
-  }
-  const unlisted = results.filter((r) => r.listError !== undefined);
-  if (unlisted.length > 0) {
-    const reasons = unlisted.map((r) => `app ${r.app}: ${r.listError?.message ?? ''}`).join('; ');
-    throw new RemoteError(`applied ${plural(sum.sent, 'PATCH request')} but could not list the rules again to verify them: ${reasons}`, {
-      operation: 'verifying the apply',
-    });
-  }
-  const differing = results.filter((r) => !r.verified);
-  if (differing.length > 0) {
-    const details = differing.flatMap((r) => r.differences.map((d) => `app ${r.app}: ${d}`));
-    throw new UserError(
-      `the live rules still differ from ${target} after ${MAX_CORRECTIONS} correction passes ` +
-        "(the service's priority semantics may not be list-move):",
-      [...details, 'Nothing more was sent. Check the rules in the console, then run botrules plan.'],
-    );
-  }
-  return sum;
+async function runApply(work: readonly ApplyWork[], limits: MaxChanges, request: ApplyRequest, hooks: ApplyHooks): Promise<AppApplyResult[]> {
+  return Promise.all(
+    work.map((w) => {
+      const app = w.plan.app;
+      const budget = request.force === true ? Number.POSITIVE_INFINITY : changeAllowance(w.plan, limits) - w.plan.steps.length;
+      return applyAppPlan(app, w.plan.steps, w.live, w.api, {
+        concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
+        maxCorrections: MAX_CORRECTIONS,
+        correctionBudget: Math.max(0, budget),
+        ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
+        onPass: (pass, steps) => hooks.onProgress?.({ kind: 'pass', app, pass, steps }),
+        onOutcome: (outcome, pass) => hooks.onProgress?.({ kind: 'step', app, pass, outcome }),
+      });
+    }),
+  );
 }

@@ -1,16 +1,16 @@
 // The shared start of plan and apply: read the config, load every app's rule files, make
-// one client per app (each with its own token), LIST each app once and plan it. Everything
+// one client per app (each with its own token), LIST each app once (list-apps.ts) and plan it. Everything
 // that can be wrong with the user's files or environment is reported before any request:
 // all problems of all apps together, then a missing token by its variable's name.
 import { ValidationError, type Problem } from '../errors.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { rulesClientFor } from '../api/index.js';
 import type { RulesApi } from '../api/types.js';
 import { loadProjectConfig, type AppConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
+import { listApps, type ConnectApp } from './list-apps.js';
 
 /** One app, planned afresh from its rule files. */
 export interface PlannedApp {
@@ -22,8 +22,7 @@ export interface PlannedApp {
   plan: AppPlan;
 }
 
-/** Where an app's live rules come from: the service (the default) or a live snapshot. */
-export type ConnectApp = (app: AppConfig) => RulesApi;
+export type { ConnectApp } from './list-apps.js';
 
 /**
  * Validates, connects, lists and plans every selected app. The files of all apps are
@@ -33,7 +32,7 @@ export type ConnectApp = (app: AppConfig) => RulesApi;
 export async function planApps(
   selection: ProjectSelection,
   ctx: Runtime,
-  connect: ConnectApp = (app) => rulesClientFor(app, ctx),
+  connect?: ConnectApp,
 ): Promise<PlannedApp[]> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   const readingStarted = performance.now();
@@ -41,12 +40,10 @@ export async function planApps(
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${files} rule file${files === 1 ? '' : 's'} in ${elapsed(readingStarted)}`);
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
-  const connections = config.apps.map((app) => ({ app, api: connect(app) }));
-  const lives = await Promise.all(connections.map((c) => c.api.listRules()));
+  const listed = await listApps(config.apps, ctx, connect);
   const planned: PlannedApp[] = [];
   const problems: Problem[] = [];
-  connections.forEach((connection, index) => {
-    const live = lives[index] as LiveRule[];
+  listed.forEach(({ live, ...connection }) => {
     const declared = loaded.byApp.get(connection.app.name)?.rules ?? [];
     const planningStarted = performance.now();
     const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged });

@@ -33,3 +33,13 @@ export function excessOf(app: AppPlan, maxChanges: MaxChanges | undefined): stri
     'set maxChanges for the app in botrules.yaml, or --max-changes, to choose a limit'
   );
 }
+
+/**
+ * How many PATCH requests one apply of `app` may send in all, verification's corrections
+ * included: the configured limit, else the most the default share allows.
+ */
+export function changeAllowance(app: AppPlan, maxChanges: MaxChanges | undefined): number {
+  const limit = typeof maxChanges === 'number' ? maxChanges : maxChanges?.[app.app];
+  if (limit !== undefined) return limit;
+  return Math.max(DEFAULT_MIN_CHANGES, Math.floor(DEFAULT_MAX_SHARE * app.liveRules));
+}

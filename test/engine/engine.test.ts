@@ -2,7 +2,7 @@
 // environment reader, a debug function) is all they need, they talk HTTPS to the emulator,
 // and they return values rather than printing.
 import { UserError } from '../../src/errors.js';
-import { prepareApply, runApply, applyVerdict } from '../../src/engine/apply.js';
+import { applyProject, type ApplyProgress } from '../../src/engine/apply.js';
 import { takeLiveSnapshot } from '../../src/engine/live.js';
 import { planProject } from '../../src/engine/plan.js';
 import type { Runtime } from '../../src/runtime.js';
@@ -59,13 +59,25 @@ test('a token missing from the environment reader stops the use case before any 
   expect(emu.emulator.log).toHaveLength(0);
 });
 
-test('prepareApply, runApply and applyVerdict bring the live rules to the rule files', async () => {
+test('applyProject asks, applies, reports progress and returns one report that brings the live rules to the rule files', async () => {
   const rt = runtime({ ...emu.env, BOTRULES_TOKEN_SHOP: token });
-  const { work, plan, target } = await prepareApply({}, rt);
-  expect(target).toBe('the rule files');
   const outcomes: string[] = [];
-  const results = await runApply(work, { concurrency: 2, onOutcome: (app, outcome) => outcomes.push(`${app}: ${outcome.state}`) });
-  expect(applyVerdict(results, target)).toEqual({ sent: plan.summary.patches, failed: 0, notAttempted: 0 });
+  const asked: number[] = [];
+  const report = await applyProject({ concurrency: 2 }, rt, {
+    approve: async (shown) => {
+      asked.push(shown.summary.patches);
+      return true;
+    },
+    onProgress: (event: ApplyProgress) => {
+      if (event.kind === 'step') outcomes.push(`${event.app}: ${event.outcome.state}`);
+    },
+  });
+  const plan = report.plan;
+  expect(report.target).toBe('the rule files');
+  expect(report.outcome).toBe('applied');
+  expect(report.failure).toBeUndefined();
+  expect(asked).toEqual([plan.summary.patches]);
+  expect(report.totals).toEqual({ sent: plan.summary.patches, failed: 0, notAttempted: 0 });
   expect(outcomes).toEqual(Array.from({ length: plan.summary.patches }, () => 'shop: applied'));
   expect(patches(emu.emulator)).toHaveLength(plan.summary.patches);
   expect(liveFields(emu.emulator, 'shop').map((r) => [r.name, r.description])).toEqual([

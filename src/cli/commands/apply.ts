@@ -1,20 +1,19 @@
-// `botrules apply`: plan afresh (or re-plan a saved plan and refuse it unless it matches), refuse what
-// cannot or should not run (blocked rules, too many changes), show the plan, ask (or
-// require --auto-approve without a TTY), run every app concurrently, verify and correct,
-// write the undo plan, and report each step.
-import { resolve } from 'node:path';
+// `botrules apply`: wires the options, the prompt, progress and interrupts to the engine's
+// applyProject (which plans, refuses, runs, verifies and writes the undo plan), renders the
+// report it returns, and chooses the exit code: 0 applied and verified, 1 anything else,
+// 130/143 interrupted by SIGINT/SIGTERM (docs/behaviour.md, "Interrupted applies").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { checkWritable } from '../../files/write.js';
 import type { Plan } from '../../plan/plan.js';
 import { confirm } from '../../apply/confirm.js';
-import { appReportLines, outcomeLine, plural } from '../../apply/report.js';
-import { applyVerdict, changeLimits, prepareApply, runApply, saveUndo, type AppApplyResult, type ApplyWork } from '../../engine/apply.js';
+import { appReportLines, plural } from '../../apply/report.js';
+import { applyProject, type ApplyReport } from '../../engine/apply.js';
 import { renderText } from '../../render/plan/text.js';
-import { NO_COLORS } from '../../render/contract.js';
-import type { CommandContext, GlobalArgs } from '../context.js';
-import { wholeNumber } from '../options.js';
 import { safeText } from '../../render/sanitise.js';
+import { applyProgressWriter } from '../apply-progress.js';
+import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
+import { wholeNumber } from '../options.js';
+import { reportError } from '../report-error.js';
 
 interface ApplyOptions {
   plan?: string;
@@ -39,38 +38,84 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const options = readOptions(args);
-  // Before any request: an apply must never send changes and then fail to write its undo plan.
-  if (options.undoOut !== undefined) await checkWritable(resolve(ctx.io.cwd, options.undoOut), '--undo-out', options.undoOut);
-  const { work, plan, target } = await prepareApply({ ...args, ...(options.plan === undefined ? {} : { planFile: options.plan }) }, ctx);
+  const interrupt = watchInterrupts(ctx);
+  let target = 'the rule files';
+  const progress = applyProgressWriter(ctx, () => target);
+  try {
+    const report = await applyProject(
+      { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: options.maxChanges, force: options.force,
+        concurrency: options.concurrency, undoOut: options.undoOut, planFile: options.plan },
+      ctx,
+      {
+        show: (plan, shownTarget) => {
+          target = shownTarget;
+          renderText(plan, ctx.io.stdout, { colors: ctx.colors });
+          progress.start(plan.summary.patches, plan.apps.length);
+        },
+        approve: (plan) => approved(options, plan, ctx, interrupt.controller.signal),
+        onProgress: (event) => progress.event(event),
+        signal: interrupt.controller.signal,
+      },
+    );
+    progress.done();
+    return renderReport(report, ctx, args, interrupt.received);
+  } finally {
+    progress.done();
+    interrupt.stop();
+  }
+}
+
+/** Interrupts abort the apply's signal while the command runs (CliIo.interrupts). */
+function watchInterrupts(ctx: CommandContext): { controller: AbortController; received?: InterruptSignal; stop: () => void } {
+  const watch: { controller: AbortController; received?: InterruptSignal; stop: () => void } = { controller: new AbortController(), stop: () => {} };
+  watch.stop = ctx.io.interrupts?.((signal) => {
+    watch.received = signal;
+    ctx.io.stderr.write(`\nInterrupted (${signal}): no new change is sent; waiting for the requests in flight (interrupt again to stop at once, without the report and the undo plan).\n`);
+    watch.controller.abort();
+  }) ?? (() => {});
+  return watch;
+}
+
+function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): number {
   const out = ctx.io.stdout;
-  renderText(plan, out, { colors: ctx.colors });
-  plan.raiseIfBlocked();
-  plan.raiseIfUnsafe({ maxChanges: changeLimits(options.maxChanges, work), force: options.force });
-  if (plan.summary.patches === 0) {
+  const exitCode = signal === undefined ? 0 : INTERRUPT_EXIT_CODES[signal];
+  if (report.outcome === 'no-changes') {
     out.write('No changes to apply.\n');
-    // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
-    if (options.undoOut !== undefined) await saveUndo(options.undoOut, ctx.io.cwd, work);
+    if (report.undo !== undefined) undoLines(report, ctx);
     return 0;
   }
-  if (!(await approved(options, plan, ctx))) {
-    ctx.io.stderr.write('Apply cancelled.\n');
-    return 1;
+  if (report.outcome === 'cancelled') {
+    ctx.io.stderr.write(report.interrupted ? 'Apply interrupted before any change was sent.\n' : 'Apply cancelled.\n');
+    return report.interrupted ? exitCode : 1;
   }
-
-  const results = await runApply(work, {
-    concurrency: options.concurrency,
-    // Uncoloured: debug lines are made safe whole, which would show colour codes as escapes.
-    onOutcome: (app, outcome) => ctx.debug(`[${app}] ${outcomeLine(outcome, NO_COLORS)}`),
-  });
   out.write('\n');
-  for (const result of results) {
-    if (results.length > 1) out.write(`App ${safeText(result.app)}:\n`);
-    for (const line of appReportLines(result, target, ctx.colors)) out.write(`${line}\n`);
+  for (const result of report.results) {
+    if (report.results.length > 1) out.write(`App ${safeText(result.app)}:\n`);
+    for (const line of appReportLines(result, report.target, ctx.colors)) out.write(`${line}\n`);
   }
-  if (options.undoOut !== undefined) await reportUndo(options.undoOut, work, results, ctx);
-  const sum = applyVerdict(results, target);
+  undoLines(report, ctx);
+  const sum = report.totals;
+  if (report.interrupted) {
+    out.write(`Apply interrupted (${signal ?? 'interrupt'}): ${sum.sent - sum.failed} applied, ${sum.failed} failed, ${sum.notAttempted} not attempted.\n`);
+    if (report.undoError !== undefined) throw report.undoError;
+    return exitCode;
+  }
+  if (report.undoError !== undefined) {
+    if (report.failure !== undefined) reportError(report.failure, ctx.io, { verbose: ctx.verbose, color: args.color });
+    throw report.undoError;
+  }
+  if (report.failure !== undefined) throw report.failure;
   out.write(`Apply complete: ${plural(sum.sent, 'PATCH request')}, ${sum.failed} failed.\n`);
   return 0;
+}
+
+function undoLines(report: ApplyReport, ctx: CommandContext): void {
+  const saved = report.undo;
+  if (saved === undefined) return;
+  for (const app of saved.unlisted) ctx.io.stderr.write(`warning: no undo plan for app ${safeText(app)}: its live rules could not be listed after the apply\n`);
+  const file = safeText(saved.file);
+  const what = saved.chosen === 'default' ? 'Undo plan of what was applied written to' : 'Undo plan written to';
+  ctx.io.stdout.write(`${what} ${file} (${plural(saved.undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${file}\n`);
 }
 
 /** The options as the builder's coerce functions left them: already checked. */
@@ -85,7 +130,7 @@ function readOptions(args: Record<string, unknown>): ApplyOptions {
   };
 }
 
-async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext): Promise<boolean> {
+async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {
   if (options.autoApprove) return true;
   if (!ctx.io.stdinIsTTY) {
     throw new UserError('refusing to apply without --auto-approve when standard input is not a terminal', [
@@ -97,12 +142,8 @@ async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext):
     `Apply ${plan.summary.patches === 1 ? 'this change' : `these ${plan.summary.patches} changes`} ` +
     `to app${apps.length === 1 ? '' : 's'} ${apps.join(', ')}? ` +
     "Only 'yes' will be accepted:";
-  // The question goes to stderr so stdout holds only the plan and the report.
-  return confirm(question, ctx.io.stdin, ctx.io.stderr);
-}
-
-async function reportUndo(file: string, work: readonly ApplyWork[], results: readonly AppApplyResult[], ctx: CommandContext): Promise<void> {
-  const { undo, unlisted } = await saveUndo(file, ctx.io.cwd, work, results);
-  for (const app of unlisted) ctx.io.stderr.write(`warning: no undo plan for app ${safeText(app)}: its live rules could not be listed after the apply\n`);
-  ctx.io.stdout.write(`Undo plan written to ${safeText(file)} (${plural(undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${safeText(file)}\n`);
+  // The question goes to stderr so stdout holds only the plan and the report. An interrupt
+  // while asking is a "no".
+  const interrupted = new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+  return Promise.race([confirm(question, ctx.io.stdin, ctx.io.stderr), interrupted]);
 }
