@@ -6,6 +6,7 @@ import { RemoteError, UserError } from '../errors.js';
 import type { ApiRequest } from './types.js';
 import { shortenRedacted, type Redactor } from './redact.js';
 import { RETRY_STATUS_CODES } from './retry.js';
+import { parseRetryAfter, retryAfterTooLong } from './retry-after.js';
 
 export interface FailureContext {
   /** host:port of the base URL. */
@@ -14,6 +15,8 @@ export interface FailureContext {
   tokenVariable: string;
   /** Removes the token (whole, cut, encoded) from text that came from elsewhere. */
   redact: Redactor;
+  /** The longest single wait a Retry-After may ask for (RetryPolicy.maxRetryAfterMs). */
+  maxRetryAfterMs: number;
 }
 
 const UNTRUSTED_CERTIFICATE_CODES = new Set([
@@ -47,6 +50,11 @@ function statusDetail(status: number, error: HTTPError, request: ApiRequest, con
   if (specific) return specific;
   const answered = `${context.host} answered ${status}${error.response.statusMessage ? ` ${error.response.statusMessage}` : ''}` +
     (serverMessage ? ` (${serverMessage})` : '');
+  const retryAfterHeader = error.response.headers['retry-after'];
+  const wait = RETRY_STATUS_CODES.includes(status) ? parseRetryAfter(retryAfterHeader, Date.now()) : undefined;
+  if (wait !== undefined && wait.ms > context.maxRetryAfterMs) {
+    return `${answered}: ${retryAfterTooLong(retryAfterHeader as string, wait, context.maxRetryAfterMs)}`;
+  }
   if (status === 429) return `${answered}: the service is rate limiting; wait a little and try again`;
   if (RETRY_STATUS_CODES.includes(status)) return `${answered}: the service is having trouble; try again later`;
   if (status === 401 || status === 403) return `${answered}: the token was not accepted: check ${context.tokenVariable}`;

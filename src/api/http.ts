@@ -56,7 +56,9 @@ export function createHostClient(options: HostOptions): HostClient {
     agent: { https: hostAgent(options.extraCaPem) },
   });
   const redact = createRedactor([options.token]);
-  const failureContext = { host: base.host, urlVariable: options.urlVariable, tokenVariable: options.tokenVariable, redact };
+  const failureContext = {
+    host: base.host, urlVariable: options.urlVariable, tokenVariable: options.tokenVariable, redact, maxRetryAfterMs: policy.maxRetryAfterMs,
+  };
 
   async function send(request: ApiRequest): Promise<unknown> {
     const started = Date.now();

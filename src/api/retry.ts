@@ -25,8 +25,8 @@ export function gotRetryOptions(policy: RetryPolicy, notice: (line: string) => v
     methods: ['GET', 'PATCH'],
     statusCodes: [...RETRY_STATUS_CODES],
     errorCodes: [...RETRY_ERROR_CODES],
-    // got gives up on a Retry-After longer than this; we prefer to wait the capped time
-    // instead, so the cap is applied in calculateDelay and got's own is switched off.
+    // got would give up on a longer Retry-After silently; calculateDelay decides instead, so
+    // that the failure can say what the server asked (failures.ts).
     maxRetryAfter: Number.POSITIVE_INFINITY,
     calculateDelay: (retry) => retryDelay(retry, policy, notice),
   };
@@ -40,9 +40,10 @@ export function retryDelay(retry: RetryObject, policy: RetryPolicy, notice: (lin
   const attempts = timedOut ? Math.min(TIMED_OUT_ATTEMPTS, policy.limit + 1) : policy.limit + 1;
   if (retry.attemptCount >= attempts) return 0;
   const serverAsked = retry.retryAfter !== undefined && Number.isFinite(retry.retryAfter);
-  const wanted = serverAsked
-    ? Math.min(retry.retryAfter as number, policy.maxRetryAfterMs)
-    : fullJitterBackoff(retry.attemptCount, policy);
+  // Longer than botrules waits for one retry: fail at once, saying the time the server gave
+  // (failures.ts), rather than retry sooner than it asked.
+  if (serverAsked && (retry.retryAfter as number) > policy.maxRetryAfterMs) return 0;
+  const wanted = serverAsked ? (retry.retryAfter as number) : fullJitterBackoff(retry.attemptCount, policy);
   // got treats 0 as "stop", so the shortest wait is 1 ms.
   const delayMs = Math.max(1, Math.round(wanted));
   notice(
