@@ -1,21 +1,36 @@
 // A saved plan is only valid for the live rules it was computed from. Before applying it,
 // each app is listed again; a different fingerprint means someone changed the rules in the
 // meantime (in the console, or another apply), and the plan's bodies and positions may now
-// do the wrong thing. The refusal names the rules that changed.
+// do the wrong thing. The refusal says when the live rules are exactly the plan's result
+// (the plan was already applied), and otherwise names the rules that changed, with the rules
+// that only moved (every rule below a moved one shifts) summarised as a count.
 import { UserError } from '../errors.js';
-import { changedSince, fingerprintRules } from '../plan/fingerprint.js';
-import type { AppPlan } from '../plan/types.js';
+import { canonicalJson } from '../plan/canonical.js';
+import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerprint.js';
+import { simulateSteps } from '../plan/simulate.js';
+import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
+
+/** How many rules a refusal names before "and N more". */
+const NAMED_RULES = 10;
+/** Digests tried to tell a moved rule from a changed one (rules × positions); beyond it, every rule counts as changed. */
+const MOVED_SEARCH_LIMIT = 200_000;
 
 /** The sentence describing how an app's live rules drifted from the plan, or undefined when they did not. */
 export function staleness(plan: AppPlan, live: readonly LiveRule[]): string | undefined {
-  if (fingerprintRules(live) === plan.fingerprint) return undefined;
-  const { changed, added, removed } = changedSince(plan, live);
-  const parts = [
+  const now = fingerprintRules(live);
+  if (now === plan.fingerprint) return undefined;
+  if (alreadyApplied(plan, live, now)) {
+    return `this plan was already applied: the live rules of app ${plan.app} are exactly what its ${plan.steps.length} steps make them.`;
+  }
+  const { changed, added, removed, moved } = changesSince(plan, live);
+  const named = [
     ...changed.map((rule) => `${rule} changed`),
     ...added.map((rule) => `${rule} was added`),
     ...removed.map((rule) => `${rule} was removed`),
   ];
+  const parts = named.length > NAMED_RULES ? [...named.slice(0, NAMED_RULES), `${named.length - NAMED_RULES} more changed`] : named;
+  if (moved > 0) parts.push(`${moved} ${named.length > 0 ? 'other ' : ''}rule${moved === 1 ? '' : 's'} only moved`);
   const what = parts.length > 0 ? `: ${parts.join(', ')}` : ' (the plan does not record which rules)';
   return `the live rules of app ${plan.app} changed since the plan was made${what}.`;
 }
@@ -25,5 +40,83 @@ export function refuseIfStale(apps: readonly { plan: AppPlan; live: readonly Liv
   const stale = apps.map((a) => staleness(a.plan, a.live)).filter((s): s is string => s !== undefined);
   if (stale.length === 0) return;
   const [first, ...rest] = stale as [string, ...string[]];
-  throw new UserError(first, [...rest, 'Run botrules plan again, review it, and apply the new plan.']);
+  const advice = stale.every((s) => s.startsWith('this plan was already applied'))
+    ? 'Nothing was sent, and nothing is left to do: botrules plan shows what, if anything, the rule files still change.'
+    : 'Run botrules plan again, review it, and apply the new plan.';
+  throw new UserError(first, [...rest, advice]);
+}
+
+/**
+ * True when `live` is exactly what the plan makes of the rules it was computed from: the plan's
+ * steps are undone on the live rules (each field back to its `before`, each moved rule back to
+ * its position, the others in their order), and that must give the plan's fingerprint and,
+ * re-applied, the live rules again.
+ */
+function alreadyApplied(plan: AppPlan, live: readonly LiveRule[], liveFingerprint: string): boolean {
+  if (plan.steps.length === 0) return false;
+  const before = undone(plan, inPriorityOrder(live));
+  return before !== undefined && fingerprintRules(before) === plan.fingerprint && fingerprintRules(simulateSteps(before, plan.steps)) === liveFingerprint;
+}
+
+function undone(plan: AppPlan, live: readonly LiveRule[]): LiveRule[] | undefined {
+  const rules = new Map(live.map((rule) => [rule.ruleId, { ...rule } as LiveRule]));
+  const slots: (LiveRule | undefined)[] = Array.from({ length: live.length }, () => undefined);
+  for (const step of plan.steps) {
+    const rule = rules.get(step.ruleId);
+    if (rule === undefined) return undefined;
+    for (const change of fieldChanges(step)) Object.assign(rule, { [change.field]: structuredClone(change.before) });
+    const position = positionChange(step);
+    if (position === undefined) continue;
+    if (position.before >= slots.length || slots[position.before] !== undefined) return undefined;
+    slots[position.before] = rule;
+  }
+  const placed = new Set(slots.filter((rule) => rule !== undefined).map((rule) => rule.ruleId));
+  const others = live.filter((rule) => !placed.has(rule.ruleId)).map((rule) => rules.get(rule.ruleId) as LiveRule);
+  return slots.map((slot, priority) => ({ ...(slot ?? (others.shift() as LiveRule)), priority }));
+}
+
+interface ChangesSince {
+  /** `"Name" (ruleId)` of each rule whose fields changed. */
+  changed: string[];
+  added: string[];
+  removed: string[];
+  /** Rules whose fields are as they were, only at another position. */
+  moved: number;
+}
+
+/** What changed since the plan, by the per-rule digests it records; none recorded: all empty. */
+function changesSince(plan: AppPlan, live: readonly LiveRule[]): ChangesSince {
+  const result: ChangesSince = { changed: [], added: [], removed: [], moved: 0 };
+  const digests = plan.liveDigests;
+  if (digests === undefined) return result;
+  const positions = Math.max(plan.liveRules, live.length);
+  const ordered = inPriorityOrder(live);
+  const searchable = ordered.length * positions <= MOVED_SEARCH_LIMIT;
+  for (const rule of ordered) {
+    const then = Object.hasOwn(digests, rule.ruleId) ? digests[rule.ruleId] : undefined;
+    if (then === undefined) result.added.push(label(rule.name, rule.ruleId));
+    else if (then === ruleDigest(rule)) continue;
+    else if (searchable && onlyMoved(rule, then, positions)) result.moved += 1;
+    else result.changed.push(label(rule.name, rule.ruleId));
+  }
+  const listed = new Set(live.map((rule) => rule.ruleId));
+  const names = new Map([...plan.unmanaged, ...plan.steps].map((rule) => [rule.ruleId, rule.name]));
+  for (const ruleId of Object.keys(digests).filter((id) => !listed.has(id))) {
+    const name = names.get(ruleId);
+    result.removed.push(name === undefined ? `ruleId ${ruleId}` : label(name, ruleId));
+  }
+  return result;
+}
+
+/** True when the recorded digest is this rule's at some other position: its fields did not change. */
+function onlyMoved(rule: LiveRule, recorded: string, positions: number): boolean {
+  const json = canonicalJson(rule);
+  for (let priority = 0; priority < positions; priority += 1) {
+    if (priority !== rule.priority && ruleDigest({ ...rule, priority }, () => json) === recorded) return true;
+  }
+  return false;
+}
+
+function label(name: string, ruleId: string): string {
+  return `"${name}" (${ruleId})`;
 }
