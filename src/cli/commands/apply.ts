@@ -82,7 +82,7 @@ function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs
   if (report.outcome === 'no-changes') {
     out.write('No changes to apply.\n');
     if (report.undo !== undefined) undoLines(report, ctx);
-    return 0;
+    return exitCode;
   }
   if (report.outcome === 'cancelled') {
     ctx.io.stderr.write(report.interrupted ? 'Apply interrupted before any change was sent.\n' : 'Apply cancelled.\n');
