@@ -35,3 +35,15 @@ describe('readLine', () => {
     expect(await readLine(Readable.from([]))).toBeUndefined();
   });
 });
+
+describe('an interrupt while asking', () => {
+  it('is a "no", and stops reading the input', async () => {
+    const input = new PassThrough();
+    const controller = new AbortController();
+    const answer = confirm('Apply?', input, sink().stream, controller.signal);
+    controller.abort();
+    expect(await answer).toBe(false);
+    expect(input.listenerCount('data')).toBe(0);
+    expect(input.isPaused()).toBe(true);
+  });
+});

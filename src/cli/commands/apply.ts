@@ -144,6 +144,5 @@ async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext, 
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report. An interrupt
   // while asking is a "no".
-  const interrupted = new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
-  return Promise.race([confirm(question, ctx.io.stdin, ctx.io.stderr), interrupted]);
+  return confirm(question, ctx.io.stdin, ctx.io.stderr, signal);
 }
