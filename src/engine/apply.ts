@@ -88,13 +88,13 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     if (request.undoOut !== undefined) report.undo = await saveUndo(request.undoOut, ctx.cwd, work);
     return report;
   }
-  const approved = hooks.signal?.aborted !== true && (await hooks.approve(plan));
-  if (!approved || hooks.signal?.aborted === true) {
-    return { ...report, outcome: 'cancelled', interrupted: hooks.signal?.aborted === true };
-  }
+  const aborted = (): boolean => hooks.signal?.aborted === true;
+  const approved = !aborted() && (await hooks.approve(plan));
+  if (!approved || aborted()) return { ...report, outcome: 'cancelled', interrupted: aborted() };
 
   const results = await runApply(work, limits, request, hooks);
-  const interrupted = results.some((r) => r.interrupted);
+  // An interrupt after the last step (while verifying) still counts: the user gets the undo plan.
+  const interrupted = results.some((r) => r.interrupted) || aborted();
   const applied: ApplyReport = { ...report, outcome: 'applied', results, totals: totals(results), interrupted };
   const undoFile = undoFileFor(request.undoOut, interrupted);
   if (undoFile !== undefined) {
