@@ -46,7 +46,7 @@ export interface LiveSnapshot {
  * that did not recompute it, never who wrote the file; provenance comes from where the file
  * was downloaded (docs/security.md, "Live snapshot integrity").
  */
-export function snapshotIntegrity(snapshot: Pick<LiveSnapshot, 'formatVersion' | 'takenAt' | 'apps'>): string {
+export function snapshotIntegrity(snapshot: { formatVersion: number; takenAt: string; apps: readonly Pick<SnapshotApp, 'app' | 'fingerprint'>[] }): string {
   const covered = {
     formatVersion: snapshot.formatVersion,
     takenAt: snapshot.takenAt,
@@ -58,7 +58,7 @@ export function snapshotIntegrity(snapshot: Pick<LiveSnapshot, 'formatVersion' |
 /** The snapshot of freshly listed rules; each app's rules in priority order. */
 export function takeSnapshot(listed: readonly { app: string; rules: readonly LiveRule[] }[], takenAt: Date): LiveSnapshot {
   const content = {
-    formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION,
+    formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION as typeof LIVE_SNAPSHOT_FORMAT_VERSION,
     takenAt: takenAt.toISOString(),
     apps: listed.map(({ app, rules }) => ({ app, fingerprint: fingerprintRules(rules), rules: inPriorityOrder(rules).map(ownFields) })),
   };
