@@ -14,3 +14,13 @@ export async function readCappedText(file: string, maxBytes: number, what: strin
   if (info.size > maxBytes) throw new UserError(`${what} (${file}) is ${info.size} bytes, more than the ${maxBytes} it may have`);
   return readFile(file, 'utf8');
 }
+
+/** As readCappedText, or undefined when the file does not exist. */
+export async function readOptionalCappedText(file: string, maxBytes: number, what: string): Promise<string | undefined> {
+  try {
+    await lstat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  }
+  return readCappedText(file, maxBytes, what);
+}

@@ -36,6 +36,17 @@ export interface FakeComment {
   user: { login: string; type: string };
 }
 
+export interface FakePull {
+  number: number;
+  state: string;
+  title: string;
+  body: string;
+  user: { login: string };
+  head: { ref: string; repo: { full_name: string } };
+  base: { ref: string };
+  labels: { name: string }[];
+}
+
 export interface FakeGitHub {
   env: Record<string, string>;
   requests: string[];
@@ -48,6 +59,9 @@ export interface FakeGitHub {
   /** Newest first, as GitHub lists them. */
   artifacts: FakeArtifact[];
   comments: Map<number, FakeComment[]>;
+  pulls: FakePull[];
+  labels: Set<string>;
+  deletedRefs: string[];
   close(): Promise<void>;
 }
 
@@ -68,7 +82,11 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     runs: new Map<number, FakeRun>(),
     artifacts: [] as FakeArtifact[],
     comments: new Map<number, FakeComment[]>(),
+    pulls: [] as FakePull[],
+    labels: new Set<string>(),
+    deletedRefs: [] as string[],
   };
+  const field = (body: unknown, name: string): unknown => (body as Record<string, unknown> | undefined)?.[name];
 
   const ancestors = (start: string): Set<string> => {
     const seen = new Set<string>();
@@ -118,6 +136,42 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       comment.body = String((body as { body?: string }).body);
       return [200, comment];
     }],
+    ['GET', /^\/repos\/acme\/rules\/pulls$/, (_m, url) => {
+      const [owner, ref] = (url.searchParams.get('head') ?? ':').split(':');
+      const open = state.pulls.filter((p) => p.state === url.searchParams.get('state') && p.head.ref === ref && p.head.repo.full_name.startsWith(`${owner}/`));
+      return [200, page(open, url)];
+    }],
+    ['POST', /^\/repos\/acme\/rules\/pulls$/, (_m, _url, body) => {
+      const pull: FakePull = {
+        number: 7 + state.pulls.length, state: 'open', title: String(field(body, 'title')), body: String(field(body, 'body')),
+        user: { login: 'github-actions[bot]' }, head: { ref: String(field(body, 'head')), repo: { full_name: REPO.full_name } }, base: { ref: String(field(body, 'base')) }, labels: [],
+      };
+      state.pulls.push(pull);
+      return [201, pull];
+    }],
+    ['PATCH', /^\/repos\/acme\/rules\/pulls\/(\d+)$/, (m, _url, body) => {
+      const pull = state.pulls.find((p) => p.number === Number(m[1]));
+      if (!pull) return [404, { message: 'Not Found' }];
+      if (field(body, 'body') !== undefined) pull.body = String(field(body, 'body'));
+      if (field(body, 'state') !== undefined) pull.state = String(field(body, 'state'));
+      return [200, pull];
+    }],
+    ['POST', /^\/repos\/acme\/rules\/labels$/, (_m, _url, body) => {
+      const name = String(field(body, 'name'));
+      if (state.labels.has(name)) return [422, { message: 'Validation Failed' }];
+      state.labels.add(name);
+      return [201, { name }];
+    }],
+    ['POST', /^\/repos\/acme\/rules\/issues\/(\d+)\/labels$/, (m, _url, body) => {
+      const pull = state.pulls.find((p) => p.number === Number(m[1]));
+      if (!pull) return [404, { message: 'Not Found' }];
+      pull.labels.push(...(field(body, 'labels') as string[]).map((name) => ({ name })));
+      return [200, pull.labels];
+    }],
+    ['DELETE', /^\/repos\/acme\/rules\/git\/refs\/heads\/(.+)$/, (m) => {
+      state.deletedRefs.push(decodeURIComponent(m[1] ?? ''));
+      return [204, ''];
+    }],
   ];
 
   const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
@@ -128,8 +182,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const match = pattern.exec(url.pathname);
       if (method !== req.method || !match) continue;
       const [status, body] = answer(match, url, text === '' ? undefined : JSON.parse(text));
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
+      res.writeHead(status, status === 204 ? {} : { 'content-type': 'application/json' });
+      res.end(status === 204 ? undefined : JSON.stringify(body));
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' });

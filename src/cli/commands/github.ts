@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { checkedRepository, githubClientFor, GITHUB_REPOSITORY_VARIABLE } from '../../api/index.js';
 import { UserError } from '../../errors.js';
 import { checkedWorkflowFile, DEFAULT_MAX_ARTIFACT_BYTES, selectArtifact } from '../../github/artifact-provenance.js';
+import { driftBranch, proposeDrift } from '../../github/drift-pr.js';
 import { upsertPlanComments } from '../../github/plan-comment.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -16,7 +17,8 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .command('artifact', 'Choose the newest artifact of a name that a trusted run wrote (push, schedule or dispatch of this repository, on the default branch\'s history)', artifactOptions)
     .command('plan-comment', 'Create or update one pull-request comment per app from the plans the plan jobs kept', planCommentOptions)
-    .demandCommand(1, 'Name an action: artifact or plan-comment') as unknown as Argv<GlobalArgs>;
+    .command('drift-pr', 'Open, update or close the pull request that brings an app\'s console edits back to git', driftOptions)
+    .demandCommand(1, 'Name an action: artifact, plan-comment or drift-pr') as unknown as Argv<GlobalArgs>;
 }
 
 function artifactOptions(yargs: Argv): Argv {
@@ -36,12 +38,22 @@ function planCommentOptions(yargs: Argv): Argv {
     .option('run-url', { type: 'string', default: '', describe: 'The run\'s address, linked from each comment' });
 }
 
+function driftOptions(yargs: Argv): Argv {
+  return yargs
+    .option('app', { type: 'string', demandOption: true, describe: 'The app whose drift to propose' })
+    .option('rules-dir', { type: 'string', demandOption: true, describe: 'The app\'s rulesDir: the patch may touch .yaml/.yml files under it only' })
+    .option('drift', { type: 'string', demandOption: true, describe: 'The folder of the detect job\'s artifact: drift.json, changes.patch, plan.md' })
+    .option('run-url', { type: 'string', default: '', describe: 'The run\'s address, linked from the pull request' })
+    .epilogue('Run in a checkout of the default branch at GITHUB_SHA. Reads GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_SERVER_URL, GITHUB_API_URL and GH_TOKEN (or GITHUB_TOKEN), which also pushes the branch.');
+}
+
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   refuseRulesTokens(ctx);
   const action = (args._ as unknown[] | undefined)?.[1];
   if (action === 'artifact') return runArtifact(args, ctx);
   if (action === 'plan-comment') return runPlanComment(args, ctx);
-  throw new UserError(`unknown github action ${safeText(String(action))}: use artifact or plan-comment`);
+  if (action === 'drift-pr') return runDriftPr(args, ctx);
+  throw new UserError(`unknown github action ${safeText(String(action))}: use artifact, plan-comment or drift-pr`);
 }
 
 /** Variables of botrules' own that hold no secret; any other BOTRULES_ variable may hold a rules token. */
@@ -90,6 +102,35 @@ async function runPlanComment(args: Record<string, unknown>, ctx: CommandContext
   });
   for (const { app, action, commentId } of results) ctx.io.stdout.write(`${action === 'created' ? 'Created' : 'Updated'} the plan comment of app ${safeText(app)} (${commentId})\n`);
   if (results.length === 0) ctx.io.stdout.write('No plans to comment on.\n');
+  return 0;
+}
+
+async function runDriftPr(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+  const app = String(args.app);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(app)) throw new UserError('--app takes an app name of botrules.yaml (letters, digits, . _ -)');
+  const sha = ctx.env('GITHUB_SHA');
+  if (sha === undefined || !/^[0-9a-f]{40}$/.test(sha)) throw new UserError('GITHUB_SHA must name the commit this run checked out (GitHub Actions sets it)');
+  const token = ctx.env('GH_TOKEN') ?? ctx.env('GITHUB_TOKEN') ?? '';
+  const outcome = await proposeDrift(githubClientFor(ctx), {
+    repository, app, sha, token, cwd: ctx.cwd,
+    rulesDir: String(args.rulesDir), driftDir: String(args.drift), runUrl: String(args.runUrl ?? ''),
+    serverUrl: ctx.env('GITHUB_SERVER_URL') ?? 'https://github.com',
+  });
+  const shownApp = safeText(app);
+  switch (outcome.kind) {
+    case 'no-record':
+      ctx.io.stderr.write(`warning: no drift record for app ${shownApp} (its detect job failed): nothing proposed\n`);
+      break;
+    case 'superseded':
+      ctx.io.stdout.write(`${sha} is no longer the tip of the default branch (${safeText(outcome.tip)}): a newer run proposes.\n`);
+      break;
+    case 'in-sync':
+      ctx.io.stdout.write(outcome.closed === undefined ? `No drift for app ${shownApp}.\n` : `Closed drift pull request #${outcome.closed} of ${shownApp} and deleted ${safeText(driftBranch(app))}\n`);
+      break;
+    default:
+      ctx.io.stdout.write(`${outcome.kind === 'opened' ? 'Opened' : 'Updated'} drift pull request #${outcome.number} of ${shownApp}\n`);
+  }
   return 0;
 }
 
