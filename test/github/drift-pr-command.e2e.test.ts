@@ -3,6 +3,7 @@
 // detect job makes it. It opens, updates or closes its own pull request only, pushes nothing
 // for a run that is not the tip of refs/heads/main, and refuses a patch that reaches outside
 // the app's rules directory.
+import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
