@@ -3,8 +3,9 @@
 // run's branch name says nothing (a fork's branch, or a tag, may be called `main`). So an
 // artifact is accepted only when GitHub's own records of its run say: an event that only the
 // repository's own branches start (push, schedule, workflow_dispatch), head and base
-// repository both this one, one of the named workflow files, and a head commit reachable
-// from the default branch's head, asked for as refs/heads/<default> and compared by SHA.
+// repository both this one, one of the named workflow files, run for the default branch, and
+// a head commit reachable from the default branch's head, asked for as refs/heads/<default>
+// and compared by SHA.
 import { branchPath, type GitHubApi } from '../api/index.js';
 import { RemoteError, UserError } from '../errors.js';
 
@@ -52,6 +53,7 @@ interface Run {
   event: string;
   path: string;
   head_sha: string;
+  head_branch?: string | null;
   repository?: { id?: number } | null;
   head_repository?: { id?: number; full_name?: string } | null;
 }
@@ -119,6 +121,10 @@ async function runRefusalOf(api: GitHubApi, run: Run, repo: Repository, tipSha: 
   if (run.head_repository?.id !== repo.id) return `its head repository is ${run.head_repository?.full_name ?? 'unknown'}, not ${repo.full_name}`;
   const workflow = workflowFile(run.path);
   if (workflow === undefined || !query.workflows.includes(workflow)) return `written by ${run.path}, not by ${query.workflows.join(' or ')}`;
+  // A run of another branch whose commits were merged later would pass the history check
+  // below with whatever that branch's workflow wrote; a tag's run may also say this name, and
+  // the history check refuses it unless the tag is a commit of the branch.
+  if (run.head_branch !== repo.default_branch) return `it ran for ${run.head_branch ?? 'no branch'}, not ${repo.default_branch}`;
   if (typeof run.head_sha !== 'string' || !/^[0-9a-f]{40}$/.test(run.head_sha)) return 'the run names no head commit';
   if (!(await reachable(api, query.repository, run.head_sha, tipSha))) {
     return `its commit ${run.head_sha} is not in the history of refs/heads/${repo.default_branch}`;

@@ -53,6 +53,8 @@ const HOSTILE: [string, Partial<FakeRun>, (id: number) => string][] = [
     (id) => `Passed over artifact ${id * 10} of run ${id}: started by pull_request_target (only push, schedule, workflow_dispatch runs are trusted)`],
   ['a push of a tag named like the default branch', { head_sha: TAGGED, head_branch: 'main' },
     (id) => `Passed over artifact ${id * 10} of run ${id}: its commit ${TAGGED} is not in the history of refs/heads/main`],
+  ['a push to another branch whose commit was merged into main later', { head_sha: C2, head_branch: 'feature' },
+    (id) => `Passed over artifact ${id * 10} of run ${id}: it ran for feature, not main`],
   ['another workflow file', { path: '.github/workflows/botrules-apply-copy.yml', head_sha: C3 },
     (id) => `Passed over artifact ${id * 10} of run ${id}: written by .github/workflows/botrules-apply-copy.yml, not by botrules-apply.yml or botrules-drift.yml`],
   ['a workflow file whose name holds an allowed one after a space', { path: '.github/workflows/x botrules-apply.yml' },
