@@ -104,6 +104,7 @@ describe('action.yml', () => {
       'github-artifact': 'github artifact',
       'github-plan-comment': 'github plan-comment',
       'github-drift-pr': 'github drift-pr',
+      'github-drift-issue': 'github drift-issue',
     });
     for (const target of mapping.values()) expect(Object.keys(COMMAND_SURFACE)).toContain(target);
     const described = String(mapAt(actionInputs(action), 'command').description);

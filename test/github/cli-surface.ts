@@ -93,6 +93,7 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
   },
   'github plan-comment': { flags: { pr: VALUE, plans: VALUE, 'run-url': VALUE }, positionals: 0 },
   'github drift-pr': { flags: { 'rules-dir': VALUE, drift: VALUE, 'run-url': VALUE }, positionals: 0 },
+  'github drift-issue': { flags: { reports: VALUE, 'run-url': VALUE }, positionals: 0 },
   emulator: {
     flags: {
       port: VALUE,

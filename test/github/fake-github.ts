@@ -47,6 +47,17 @@ export interface FakePull {
   labels: { name: string }[];
 }
 
+export interface FakeIssue {
+  number: number;
+  state: string;
+  state_reason?: string;
+  title: string;
+  body: string;
+  user: { login: string };
+  labels: { name: string }[];
+  pull_request?: unknown;
+}
+
 export interface FakeGitHub {
   env: Record<string, string>;
   requests: string[];
@@ -60,6 +71,7 @@ export interface FakeGitHub {
   artifacts: FakeArtifact[];
   comments: Map<number, FakeComment[]>;
   pulls: FakePull[];
+  issues: FakeIssue[];
   labels: Set<string>;
   deletedRefs: string[];
   close(): Promise<void>;
@@ -83,6 +95,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     artifacts: [] as FakeArtifact[],
     comments: new Map<number, FakeComment[]>(),
     pulls: [] as FakePull[],
+    issues: [] as FakeIssue[],
     labels: new Set<string>(),
     deletedRefs: [] as string[],
   };
@@ -167,6 +180,26 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       if (!pull) return [404, { message: 'Not Found' }];
       pull.labels.push(...(field(body, 'labels') as string[]).map((name) => ({ name })));
       return [200, pull.labels];
+    }],
+    ['GET', /^\/repos\/acme\/rules\/issues$/, (_m, url) => {
+      const wanted = (url.searchParams.get('labels') ?? '').split(',').filter(Boolean);
+      const creator = url.searchParams.get('creator');
+      const found = state.issues.filter((i) => i.state === url.searchParams.get('state') && (creator === null || i.user.login === creator) && wanted.every((name) => i.labels.some((l) => l.name === name)));
+      return [200, page(found, url)];
+    }],
+    ['POST', /^\/repos\/acme\/rules\/issues$/, (_m, _url, body) => {
+      const issue: FakeIssue = {
+        number: 40 + state.issues.length, state: 'open', title: String(field(body, 'title')), body: String(field(body, 'body')),
+        user: { login: 'github-actions[bot]' }, labels: ((field(body, 'labels') as string[] | undefined) ?? []).map((name) => ({ name })),
+      };
+      state.issues.push(issue);
+      return [201, issue];
+    }],
+    ['PATCH', /^\/repos\/acme\/rules\/issues\/(\d+)$/, (m, _url, body) => {
+      const issue = state.issues.find((i) => i.number === Number(m[1]));
+      if (!issue) return [404, { message: 'Not Found' }];
+      for (const key of ['body', 'state', 'state_reason'] as const) if (field(body, key) !== undefined) issue[key] = String(field(body, key));
+      return [200, issue];
     }],
     ['DELETE', /^\/repos\/acme\/rules\/git\/refs\/heads\/(.+)$/, (m) => {
       state.deletedRefs.push(decodeURIComponent(m[1] ?? ''));

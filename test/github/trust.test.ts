@@ -161,29 +161,31 @@ describe('the live snapshot', () => {
   });
 });
 
-describe('own comments and issues', () => {
-  const scripts = WORKFLOWS.flatMap((w) => jobsOf(w).flatMap((j) => (j.job.steps as YamlMap[]).map((s) => scriptOf(s) ?? ''))).filter((s) => /listComments|listForRepo/.test(s));
+describe('own comments, issues and pull requests', () => {
+  const steps = WORKFLOWS.flatMap((w) => jobsOf(w).flatMap((j) => (j.job.steps as YamlMap[]).map((step) => ({ where: label(j), step }))));
 
-  it('plan comments are kept by botrules github plan-comment (test/github/plan-comment.test.ts), with the workflow token only', () => {
-    const comment = mapAt(mapAt(readYamlFile('examples/github-workflows/plan.yml').data, 'jobs'), 'comment');
-    const step = (comment.steps as YamlMap[]).find((s) => mapAt(s, 'with').command === 'github-plan-comment') as YamlMap;
-    expect(String(mapAt(step, 'with').args)).toMatch(/^--pr \$\{\{ github\.event\.pull_request\.number \}\} --plans plans --run-url /);
-    expect(mapAt(step, 'env')).toEqual({ GH_TOKEN: '${{ github.token }}' });
+  it('are kept by botrules github commands (tests: plan-comment, drift-issue, drift-pr-command), never by scripts in the workflows', () => {
+    expect(steps.filter(({ step }) => /github-script|listComments|listForRepo/.test(JSON.stringify(step))).map(({ where }) => where)).toEqual([]);
+    const commands = steps.filter(({ step }) => /^github-/.test(String(mapAt(step, 'with').command))).map(({ where, step }) => `${where}: ${String(mapAt(step, 'with').command)}`);
+    expect(commands.sort()).toEqual([
+      'examples/github-workflows/drift-pr.yml propose: github-drift-pr',
+      'examples/github-workflows/drift.yml report: github-drift-issue',
+      'examples/github-workflows/plan.yml comment: github-plan-comment',
+      'examples/github-workflows/plan.yml plan: github-artifact',
+      'examples/github-workflows/scripts-inventory.yml inventory: github-artifact',
+    ]);
   });
 
-  it('drift issues are found by the exact bot login, never by "any bot"', () => {
-    expect(scripts).toHaveLength(1);
-    for (const script of scripts) {
-      expect(script).toContain("const BOT = 'github-actions[bot]';");
-      expect(script).toMatch(/\.user\?\.login === BOT/);
-      expect(script).not.toMatch(/type === 'Bot'/);
+  it('with the workflow token only, and only in jobs that hold no secret', () => {
+    for (const { where, step } of steps.filter(({ step: s }) => /^github-/.test(String(mapAt(s, 'with').command)))) {
+      expect([where, mapAt(step, 'env')]).toEqual([where, { GH_TOKEN: '${{ github.token }}' }]);
     }
   });
 
-  it('drift issues also by their label', () => {
-    const drift = scripts.find((s) => s.includes('listForRepo')) ?? '';
-    expect(drift).toMatch(/labels: LABEL, creator: BOT/);
-    expect(drift).toMatch(/issues\.create\(\{[^}]*labels: \[LABEL\]/);
+  it('plan comments name the pull request and the run', () => {
+    const comment = mapAt(mapAt(readYamlFile('examples/github-workflows/plan.yml').data, 'jobs'), 'comment');
+    const step = (comment.steps as YamlMap[]).find((s) => mapAt(s, 'with').command === 'github-plan-comment') as YamlMap;
+    expect(String(mapAt(step, 'with').args)).toMatch(/^--pr \$\{\{ github\.event\.pull_request\.number \}\} --plans plans --run-url /);
   });
 });
 

@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { checkedRepository, githubClientFor, GITHUB_REPOSITORY_VARIABLE } from '../../api/index.js';
 import { UserError } from '../../errors.js';
 import { checkedWorkflowFile, DEFAULT_MAX_ARTIFACT_BYTES, selectArtifact } from '../../github/artifact-provenance.js';
+import { reportDriftIssues } from '../../github/drift-issue.js';
 import { driftBranch, proposeDrift } from '../../github/drift-pr.js';
 import { upsertPlanComments } from '../../github/plan-comment.js';
 import { safeText } from '../../render/sanitise.js';
@@ -18,7 +19,8 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .command('artifact', 'Choose the newest artifact of a name that a trusted run wrote (push, schedule or dispatch of this repository, on the default branch\'s history)', artifactOptions)
     .command('plan-comment', 'Create or update one pull-request comment per app from the plans the plan jobs kept', planCommentOptions)
     .command('drift-pr', 'Open, update or close the pull request that brings an app\'s console edits back to git', driftOptions)
-    .demandCommand(1, 'Name an action: artifact, plan-comment or drift-pr') as unknown as Argv<GlobalArgs>;
+    .command('drift-issue', 'Open, update or close one drift issue per app from the plans the drift jobs kept', driftIssueOptions)
+    .demandCommand(1, 'Name an action: artifact, plan-comment, drift-pr or drift-issue') as unknown as Argv<GlobalArgs>;
 }
 
 function artifactOptions(yargs: Argv): Argv {
@@ -47,13 +49,20 @@ function driftOptions(yargs: Argv): Argv {
     .epilogue('Run in a checkout of the default branch at GITHUB_SHA. Reads GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_SERVER_URL, GITHUB_API_URL and GH_TOKEN (or GITHUB_TOKEN), which also pushes the branch.');
 }
 
+function driftIssueOptions(yargs: Argv): Argv {
+  return yargs
+    .option('reports', { type: 'string', demandOption: true, describe: 'Directory of botrules-drift-APP/ folders, each with plan.md and has-changes' })
+    .option('run-url', { type: 'string', default: '', describe: 'The run\'s address, linked from each issue' });
+}
+
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   refuseRulesTokens(ctx);
   const action = (args._ as unknown[] | undefined)?.[1];
   if (action === 'artifact') return runArtifact(args, ctx);
   if (action === 'plan-comment') return runPlanComment(args, ctx);
   if (action === 'drift-pr') return runDriftPr(args, ctx);
-  throw new UserError(`unknown github action ${safeText(String(action))}: use artifact, plan-comment or drift-pr`);
+  if (action === 'drift-issue') return runDriftIssue(args, ctx);
+  throw new UserError(`unknown github action ${safeText(String(action))}: use artifact, plan-comment, drift-pr or drift-issue`);
 }
 
 /** Variables of botrules' own that hold no secret; any other BOTRULES_ variable may hold a rules token. */
@@ -131,6 +140,17 @@ async function runDriftPr(args: Record<string, unknown>, ctx: CommandContext): P
     default:
       ctx.io.stdout.write(`${outcome.kind === 'opened' ? 'Opened' : 'Updated'} drift pull request #${outcome.number} of ${shownApp}\n`);
   }
+  return 0;
+}
+
+async function runDriftIssue(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+  const results = await reportDriftIssues(githubClientFor(ctx), { repository, reportsDir: String(args.reports), runUrl: String(args.runUrl ?? ''), cwd: ctx.cwd });
+  const said = { opened: 'Opened the drift issue', updated: 'Updated the drift issue', closed: 'Closed the drift issue' } as const;
+  for (const { app, action, number } of results) {
+    ctx.io.stdout.write(action === 'none' ? `No drift for app ${safeText(app)}.\n` : `${said[action]} #${number ?? 0} of app ${safeText(app)}\n`);
+  }
+  if (results.length === 0) ctx.io.stdout.write('No drift reports.\n');
   return 0;
 }
 
