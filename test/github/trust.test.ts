@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { isMap, mapAt, readYamlFile, REPO_ROOT, scriptOf, workflowFiles, type YamlFile, type YamlMap } from './workflow-files.js';
+import { isMap, mapAt, readYamlFile, REPO_ROOT, workflowFiles, type YamlFile, type YamlMap } from './workflow-files.js';
 import { tempDir } from '../helpers/temp.js';
 
 const WORKFLOWS = workflowFiles().map(readYamlFile);
