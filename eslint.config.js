@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export const LAYERS = [
   ['cli'],
   ['engine'],
-  ['apply', 'import', 'live'],
+  ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
   ['analysis', 'ruletests', 'scripts'],
   ['plan', 'evaluate'],

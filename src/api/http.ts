@@ -191,6 +191,8 @@ function redirectRefused(response: Response<Buffer>, request: ApiRequest, contex
 }
 
 function parseJsonBody(response: Response<Buffer>, request: ApiRequest, context: FailureContext): unknown {
+  // 204 No Content (GitHub's answer to a DELETE) has no body to parse.
+  if (response.statusCode === 204) return null;
   const text = response.body.toString('utf8');
   try {
     return JSON.parse(text) as unknown;

@@ -7,6 +7,7 @@ import type { Runtime } from '../runtime.js';
 import type { AppConfig } from '../rules/config.js';
 import { createRulesClient } from './rules-client.js';
 import { createScriptsClient } from './scripts-client.js';
+import { createGitHubClient, DEFAULT_GITHUB_API_URL, GITHUB_API_URL_VARIABLE, GITHUB_TOKEN_VARIABLES, type GitHubApi } from './github-client.js';
 import {
   API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE, TIMEOUT_VARIABLE,
   type HostOptions, type RulesApi, type ScriptsApi,
@@ -14,6 +15,7 @@ import {
 
 export { createRulesClient } from './rules-client.js';
 export { createScriptsClient } from './scripts-client.js';
+export { branchPath, checkedRepository, createGitHubClient, GITHUB_REPOSITORY_VARIABLE, type GitHubApi } from './github-client.js';
 export {
   API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, DEFAULT_RETRY_POLICY, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE,
   type HostOptions, type RetryPolicy, type RulesApi, type RulesClientOptions, type ScriptsApi, type ScriptsClientOptions,
@@ -100,4 +102,18 @@ function readExtraCa(ctx: Runtime): string | undefined {
     throw new UserError(`${EXTRA_CA_VARIABLE} names ${file}, which holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   }
   return pem;
+}
+
+/**
+ * The GitHub API with the workflow's token (GH_TOKEN, else GITHUB_TOKEN) at GITHUB_API_URL
+ * (github.com's API when unset, as outside GitHub Enterprise).
+ */
+export function githubClientFor(ctx: Runtime): GitHubApi {
+  const baseUrl = ctx.env(GITHUB_API_URL_VARIABLE) ?? DEFAULT_GITHUB_API_URL;
+  const tokenVariable = GITHUB_TOKEN_VARIABLES.find((name) => ctx.env(name) !== undefined);
+  const token = tokenVariable === undefined ? undefined : ctx.env(tokenVariable);
+  if (tokenVariable === undefined || token === undefined) {
+    throw new UserError(`${GITHUB_TOKEN_VARIABLES.join(' or ')} must hold the workflow's token (in a workflow: GH_TOKEN: \${{ github.token }})`);
+  }
+  return createGitHubClient(hostOptions(ctx, baseUrl, GITHUB_API_URL_VARIABLE, token, tokenVariable));
 }

@@ -14,7 +14,8 @@ export const TIMEOUT_VARIABLE = 'BOTRULES_TIMEOUT';
 /** The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule"). */
 /** One request to a host, as the clients describe it (src/api/http.ts sends it). */
 export interface ApiRequest {
-  method: 'GET' | 'PATCH';
+  /** POST and DELETE only for the GitHub API (src/api/github-client.ts); they are never retried. */
+  method: 'GET' | 'PATCH' | 'POST' | 'DELETE';
   /** Path below the base URL, without a leading slash. */
   path: string;
   searchParams?: Record<string, string>;

@@ -3,7 +3,10 @@
 // plan job reads a snapshot instead of listing, so it needs no token. The file comes from
 // an artifact anyone with write access to a branch could influence, so reading it trusts
 // nothing: schema first (schemas/live-snapshot.schema.json, compiled at build time), then
-// every rule normalised exactly as a listed rule is, and each app's fingerprint recomputed.
+// every rule normalised exactly as a listed rule is, each app's fingerprint recomputed, and
+// the integrity value over the whole file recomputed (docs/security.md, "Live snapshot
+// integrity": it proves the file is whole, not who wrote it).
+import { hash } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
 import { isNode } from 'yaml';
 import { parseYamlDocument } from '../located/yaml-source.js';
@@ -16,7 +19,8 @@ import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
 import type { LiveRule } from '../rules/model.js';
 import type { RulesApi } from '../api/types.js';
 
-export const LIVE_SNAPSHOT_FORMAT_VERSION = 1;
+/** 2 added `integrity`; a snapshot of formatVersion 1 has none and is refused (take a new one). */
+export const LIVE_SNAPSHOT_FORMAT_VERSION = 2;
 
 /** Larger than any real rule set (a few thousand rules take a few MB); reading stops here. */
 export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
@@ -31,15 +35,34 @@ export interface LiveSnapshot {
   formatVersion: typeof LIVE_SNAPSHOT_FORMAT_VERSION;
   takenAt: string;
   apps: SnapshotApp[];
+  /** `sha256:<hex>` over formatVersion, takenAt and every app's name and fingerprint (see snapshotIntegrity). */
+  integrity: string;
+}
+
+/**
+ * The integrity value of a snapshot: SHA-256 over its format version, `takenAt`, and each app's
+ * name and fingerprint in file order. Each fingerprint covers its app's rules (order and every
+ * field), so this covers every field of the file. It is unkeyed: it detects damage and edits
+ * that did not recompute it, never who wrote the file; provenance comes from where the file
+ * was downloaded (docs/security.md, "Live snapshot integrity").
+ */
+export function snapshotIntegrity(snapshot: { formatVersion: number; takenAt: string; apps: readonly Pick<SnapshotApp, 'app' | 'fingerprint'>[] }): string {
+  const covered = {
+    formatVersion: snapshot.formatVersion,
+    takenAt: snapshot.takenAt,
+    apps: snapshot.apps.map(({ app, fingerprint }) => ({ app, fingerprint })),
+  };
+  return `sha256:${hash('sha256', JSON.stringify(covered), 'hex')}`;
 }
 
 /** The snapshot of freshly listed rules; each app's rules in priority order. */
 export function takeSnapshot(listed: readonly { app: string; rules: readonly LiveRule[] }[], takenAt: Date): LiveSnapshot {
-  return {
-    formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION,
+  const content = {
+    formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION as typeof LIVE_SNAPSHOT_FORMAT_VERSION,
     takenAt: takenAt.toISOString(),
     apps: listed.map(({ app, rules }) => ({ app, fingerprint: fingerprintRules(rules), rules: inPriorityOrder(rules).map(ownFields) })),
   };
+  return { ...content, integrity: snapshotIntegrity(content) };
 }
 
 /** Only the rule's own fields, in a fixed order, so the file is stable and diff-friendly. */
@@ -68,8 +91,14 @@ export function readLiveSnapshot(text: string, file: string): LiveSnapshot {
   snapshot.apps.forEach((app, a) => {
     if (snapshot.apps.findIndex((other) => other.app === app.app) !== a) found.push({ path: ['apps', a, 'app'], message: `app ${JSON.stringify(app.app)} appears twice` });
   });
+  if (found.length === 0 && snapshotIntegrity(snapshot) !== snapshot.integrity) {
+    found.push({
+      path: ['integrity'],
+      message: `the integrity value of ${file} does not match its contents (formatVersion, takenAt, apps): the snapshot was edited or damaged; take a new one with botrules live`,
+    });
+  }
   if (found.length > 0) throw new ValidationError(locate(text, file, found));
-  return { formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION, takenAt: snapshot.takenAt, apps };
+  return { formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION, takenAt: snapshot.takenAt, apps, integrity: snapshot.integrity };
 }
 
 /** The rules of `app`, or a UserError saying the snapshot does not cover it. */
@@ -107,6 +136,11 @@ function checkedApp(app: SnapshotApp, a: number, found: Located[]): SnapshotApp 
   return { app: app.app, fingerprint: app.fingerprint, rules };
 }
 
+function patternMessage(property: string | undefined): string {
+  if (property === 'takenAt') return 'must be an ISO 8601 UTC date-time such as 2026-01-31T09:30:00.000Z';
+  return `is not a sha256:<64 hex digits> ${property === 'integrity' ? 'integrity value' : 'fingerprint'}`;
+}
+
 function schemaProblem(error: ErrorObject): Located {
   const path = pointerSegments(error.instancePath);
   const params = error.params as Record<string, unknown>;
@@ -119,9 +153,9 @@ function schemaProblem(error: ErrorObject): Located {
     case 'enum':
       return { path: asPath, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
     case 'const':
-      return { path: asPath, message: `must be ${JSON.stringify(params.allowedValue)} (this botrules reads live snapshots of formatVersion ${LIVE_SNAPSHOT_FORMAT_VERSION})` };
+      return { path: asPath, message: `must be ${JSON.stringify(params.allowedValue)} (this botrules reads live snapshots of formatVersion ${LIVE_SNAPSHOT_FORMAT_VERSION}; take a new one with botrules live)` };
     case 'pattern':
-      return { path: asPath, message: path.at(-1) === 'takenAt' ? 'must be an ISO 8601 UTC date-time such as 2026-01-31T09:30:00.000Z' : 'is not a sha256:<64 hex digits> fingerprint' };
+      return { path: asPath, message: patternMessage(path.at(-1)) };
     default:
       return { path: asPath, message: `${path.length === 0 ? 'the snapshot' : path.at(-1)} ${error.message ?? 'is invalid'}` };
   }

@@ -87,6 +87,13 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
     },
     positionals: 2,
   },
+  'github artifact': {
+    flags: { name: VALUE, workflow: VALUE, 'max-bytes': VALUE, 'exclude-run': VALUE, optional: SWITCH },
+    positionals: 0,
+  },
+  'github plan-comment': { flags: { pr: VALUE, plans: VALUE, 'run-url': VALUE }, positionals: 0 },
+  'github drift-pr': { flags: { 'rules-dir': VALUE, drift: VALUE, 'run-url': VALUE }, positionals: 0 },
+  'github drift-issue': { flags: { reports: VALUE, 'run-url': VALUE }, positionals: 0 },
   emulator: {
     flags: {
       port: VALUE,

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { isMap, mapAt, readYamlFile, REPO_ROOT, scriptOf, workflowFiles, type YamlFile, type YamlMap } from './workflow-files.js';
+import { isMap, mapAt, readYamlFile, REPO_ROOT, workflowFiles, type YamlFile, type YamlMap } from './workflow-files.js';
 import { tempDir } from '../helpers/temp.js';
 
 const WORKFLOWS = workflowFiles().map(readYamlFile);
@@ -38,7 +38,9 @@ function writeGrants(job: YamlMap): string[] {
 
 /** The rules token: the secret named after an app's tokenEnv, or a BOTRULES_TOKEN* secret by name. */
 const RULES_TOKEN = /secrets\[matrix\.tokenEnv\]|secrets\.BOTRULES_TOKEN/;
-const DEFAULT_BRANCH_ONLY = 'github.ref_name == github.event.repository.default_branch';
+/** The full ref: `github.ref_name` is also `main` for a tag named main. Scheduled runs are always the default branch's (and their payload names no default branch). */
+const DEFAULT_BRANCH_ONLY = "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)";
+const SCHEDULED_OR_DEFAULT_BRANCH = `github.event_name == 'schedule' || ${DEFAULT_BRANCH_ONLY}`;
 
 describe('permissions', () => {
   it.each(WORKFLOWS.map((w) => w.file))('%s grants nothing at the top, and each job declares its own', (file) => {
@@ -81,10 +83,23 @@ describe('the rules token', () => {
     ]);
   });
 
-  it('lives only in the production environment, in jobs that run for the default branch only', () => {
+  it('lives only in each app\'s own environment, in jobs that run for the default branch only', () => {
     for (const j of holders) {
-      expect([label(j), j.job.environment, String(j.job.if)]).toEqual([label(j), 'production', expect.stringContaining(DEFAULT_BRANCH_ONLY)]);
+      const guard = triggers(WORKFLOWS.find((w) => w.file === j.file) as YamlFile).includes('schedule') ? SCHEDULED_OR_DEFAULT_BRANCH : DEFAULT_BRANCH_ONLY;
+      expect([label(j), j.job.environment, String(j.job.if)]).toEqual([label(j), '${{ matrix.environment }}', guard]);
+      // The matrix comes from the default branch's botrules.yaml: one environment production-<app> per app.
+      const appsJob = mapAt(mapAt((WORKFLOWS.find((w) => w.file === j.file) as YamlFile).data, 'jobs'), 'apps');
+      const apps = String((appsJob.steps as YamlMap[]).find((step) => step.id === 'list')?.run);
+      expect(apps).toContain('"environment": ("production-" + .name)');
+      expect(apps).toContain('"environment": "production"}]');
     }
+  });
+
+  it('is read by a fixed secret name, so a job receives that one secret only', () => {
+    // secrets[<expression>] (or toJSON(secrets)) makes GitHub hand the runner every secret.
+    const dynamic = WORKFLOWS.filter((w) => /secrets\s*\[|toJSON\(\s*secrets\s*\)/.test(w.text)).map((w) => w.file);
+    expect(dynamic).toEqual([]);
+    for (const j of holders) expect([label(j), [...new Set(j.text.match(/secrets\.\w+/g))]]).toEqual([label(j), ['secrets.BOTRULES_TOKEN']]);
   });
 
   it('is never in a workflow a pull request can start', () => {
@@ -107,7 +122,7 @@ describe('jobs a pull request can run', () => {
     expect(prWorkflows.filter((w) => /\bsecrets\b/.test(JSON.stringify(w.data.env ?? {}))).map((w) => w.file)).toEqual([]);
   });
 
-  it('plan against the newest live snapshot, with apps from the base branch', () => {
+  it('plan against the newest trusted live snapshot, with apps from the base branch', () => {
     const plan = readYamlFile('examples/github-workflows/plan.yml');
     const apps = mapAt(mapAt(plan.data, 'jobs'), 'apps');
     const checkout = (apps.steps as YamlMap[]).find((s) => String(s.uses).startsWith('actions/checkout@')) as YamlMap;
@@ -116,9 +131,17 @@ describe('jobs a pull request can run', () => {
     const planStep = steps.find((s) => s.id === 'plan') as YamlMap;
     // Outside the checkout, so no file of the pull request can stand in for the snapshot.
     expect(mapAt(planStep, 'with').args).toBe('--live ${{ runner.temp }}/snapshot/live.json');
+    // Chosen by botrules github artifact (its provenance checks: test/github/artifact-provenance.test.ts), then downloaded by run id.
+    const snapshot = steps.find((s) => s.id === 'snapshot') as YamlMap;
+    expect(mapAt(snapshot, 'with')).toEqual({
+      command: 'github-artifact',
+      args: '--name ${{ env.SNAPSHOT_ARTIFACT }}-${{ matrix.app }} --workflow botrules-apply.yml --workflow botrules-drift.yml --workflow botrules-drift-pr.yml',
+    });
+    expect(mapAt(snapshot, 'env')).toEqual({ GH_TOKEN: '${{ github.token }}' });
     const download = steps.find((s) => s.name === 'Download the newest live snapshot') as YamlMap;
-    expect(String(download.run)).toContain('--dir "$RUNNER_TEMP/snapshot"');
-    expect(mapAt(download, 'env').GH_TOKEN).toBe('${{ github.token }}');
+    expect(download.run).toBe('gh run download "$RUN_ID" --repo "$GITHUB_REPOSITORY" --name "$NAME" --dir "$RUNNER_TEMP/snapshot"');
+    expect(mapAt(download, 'env').RUN_ID).toBe('${{ steps.snapshot.outputs.run-id }}');
+    expect(steps.indexOf(snapshot) + 1).toBe(steps.indexOf(download));
     expect(mapAt(mapAt(mapAt(plan.data, 'jobs'), 'plan'), 'permissions')).toEqual({ contents: 'read', actions: 'read' });
   });
 });
@@ -132,27 +155,37 @@ describe('the live snapshot', () => {
       const uploads = jobsOf(yaml).flatMap((j) => (j.job.steps as YamlMap[]).filter((s) => String(s.uses).startsWith('actions/upload-artifact@')));
       expect(uploads.map((s) => mapAt(s, 'with').name)).toContain(`${name}-\${{ matrix.app }}`);
       expect(JSON.stringify(yaml.data)).toContain('"command":"live"');
-      expect(String(mapAt(plan.data, 'env').SNAPSHOT_WORKFLOWS)).toContain(`botrules-${path.basename(file)}`);
+      const pick = (mapAt(mapAt(plan.data, 'jobs'), 'plan').steps as YamlMap[]).find((s) => s.id === 'snapshot') as YamlMap;
+      expect(String(mapAt(pick, 'with').args).split(' ')).toContain(`botrules-${path.basename(file)}`);
     }
   });
 });
 
-describe('own comments and issues', () => {
-  const scripts = WORKFLOWS.flatMap((w) => jobsOf(w).flatMap((j) => (j.job.steps as YamlMap[]).map((s) => scriptOf(s) ?? ''))).filter((s) => /listComments|listForRepo/.test(s));
+describe('own comments, issues and pull requests', () => {
+  const steps = WORKFLOWS.flatMap((w) => jobsOf(w).flatMap((j) => (j.job.steps as YamlMap[]).map((step) => ({ where: label(j), step }))));
 
-  it('are found by the exact bot login, never by "any bot"', () => {
-    expect(scripts).toHaveLength(2);
-    for (const script of scripts) {
-      expect(script).toContain("const BOT = 'github-actions[bot]';");
-      expect(script).toMatch(/\.user\?\.login === BOT/);
-      expect(script).not.toMatch(/type === 'Bot'/);
+  it('are kept by botrules github commands (tests: plan-comment, drift-issue, drift-pr-command), never by scripts in the workflows', () => {
+    expect(steps.filter(({ step }) => /github-script|listComments|listForRepo/.test(JSON.stringify(step))).map(({ where }) => where)).toEqual([]);
+    const commands = steps.filter(({ step }) => /^github-/.test(String(mapAt(step, 'with').command))).map(({ where, step }) => `${where}: ${String(mapAt(step, 'with').command)}`);
+    expect(commands.sort()).toEqual([
+      'examples/github-workflows/drift-pr.yml propose: github-drift-pr',
+      'examples/github-workflows/drift.yml report: github-drift-issue',
+      'examples/github-workflows/plan.yml comment: github-plan-comment',
+      'examples/github-workflows/plan.yml plan: github-artifact',
+      'examples/github-workflows/scripts-inventory.yml inventory: github-artifact',
+    ]);
+  });
+
+  it('with the workflow token only, and only in jobs that hold no secret', () => {
+    for (const { where, step } of steps.filter(({ step: s }) => /^github-/.test(String(mapAt(s, 'with').command)))) {
+      expect([where, mapAt(step, 'env')]).toEqual([where, { GH_TOKEN: '${{ github.token }}' }]);
     }
   });
 
-  it('drift issues also by their label', () => {
-    const drift = scripts.find((s) => s.includes('listForRepo')) ?? '';
-    expect(drift).toMatch(/labels: LABEL, creator: BOT/);
-    expect(drift).toMatch(/issues\.create\(\{[^}]*labels: \[LABEL\]/);
+  it('plan comments name the pull request and the run', () => {
+    const comment = mapAt(mapAt(readYamlFile('examples/github-workflows/plan.yml').data, 'jobs'), 'comment');
+    const step = (comment.steps as YamlMap[]).find((s) => mapAt(s, 'with').command === 'github-plan-comment') as YamlMap;
+    expect(String(mapAt(step, 'with').args)).toMatch(/^--pr \$\{\{ github\.event\.pull_request\.number \}\} --plans plans --run-url /);
   });
 });
 
@@ -165,7 +198,7 @@ describe('the apply job', () => {
   it('runs only for the default branch, on push to it or by hand, one at a time per app', () => {
     expect(triggers(apply).sort()).toEqual(['push', 'workflow_dispatch']);
     expect(mapAt(mapAt(apply.data, 'on'), 'push').branches).toEqual(['main']);
-    expect(String(job.if)).toContain(DEFAULT_BRANCH_ONLY);
+    expect(String(job.if)).toBe(DEFAULT_BRANCH_ONLY);
     expect(mapAt(job, 'concurrency')['cancel-in-progress']).toBe(false);
   });
 
@@ -201,7 +234,8 @@ describe('the apply job', () => {
   it('the tip check lets the newest commit apply', () => {
     const run = runTip('a'.repeat(40), 'a'.repeat(40));
     expect(run).toMatchObject({ status: 0, outputs: 'current=true\n', stdout: '' });
-    expect(run.ghArgs.trim()).toBe('api repos/acme/rules/commits/main --jq .sha');
+    // The branch by its full ref: commits/main would answer for a tag named main.
+    expect(run.ghArgs.trim()).toBe('api repos/acme/rules/git/ref/heads/main --jq .object.sha');
   });
 
   it('the tip check stops an older commit with a one-line note, and succeeds', () => {
@@ -210,6 +244,39 @@ describe('the apply job', () => {
     expect(run.stdout.trim().split('\n')).toEqual([
       `::notice title=botrules apply::${'a'.repeat(40)} is no longer the tip of main (${'b'.repeat(40)}): not applied, a newer run will apply.`,
     ]);
+  });
+});
+
+describe('default-branch guards', () => {
+  it('compare the full ref github.ref, never github.ref_name (a tag named main has the same ref_name)', () => {
+    const guarded = JOBS.filter((j) => /default_branch/.test(String(j.job.if ?? '')));
+    expect(guarded.length).toBeGreaterThanOrEqual(7);
+    for (const j of guarded) expect([label(j), [DEFAULT_BRANCH_ONLY, SCHEDULED_OR_DEFAULT_BRANCH]]).toEqual([label(j), expect.arrayContaining([String(j.job.if)])]);
+    expect(WORKFLOWS.filter((w) => w.text.includes('github.ref_name')).map((w) => w.file)).toEqual([]);
+  });
+});
+
+describe('the inventory workflow', () => {
+  const inventory = readYamlFile('examples/github-workflows/scripts-inventory.yml');
+  const job = mapAt(mapAt(inventory.data, 'jobs'), 'inventory');
+  const steps = job.steps as YamlMap[];
+
+  it('keeps the inventory token in the environment inventory, for scheduled and default-branch runs only', () => {
+    expect(job.environment).toBe('inventory');
+    expect(job.if).toBe(SCHEDULED_OR_DEFAULT_BRANCH);
+  });
+
+  it('compares with the previous snapshot of a trusted run of this workflow only, and holds no inventory token while choosing it', () => {
+    const previous = steps.find((s) => s.id === 'previous') as YamlMap;
+    expect(mapAt(previous, 'with')).toEqual({
+      command: 'github-artifact',
+      args: '--name scripts-snapshot --workflow ${{ env.INVENTORY_WORKFLOW }} --exclude-run ${{ github.run_id }} --optional',
+    });
+    expect(mapAt(previous, 'env')).toEqual({ GH_TOKEN: '${{ github.token }}' });
+    expect(mapAt(inventory.data, 'env').INVENTORY_WORKFLOW).toBe('botrules-scripts-inventory.yml');
+    const download = steps[steps.indexOf(previous) + 1] as YamlMap;
+    expect(download.run).toBe('gh run download "$RUN_ID" --repo "$GITHUB_REPOSITORY" --name scripts-snapshot --dir previous');
+    expect([download.if, mapAt(download, 'env').RUN_ID]).toEqual(["steps.previous.outputs.found == 'true'", '${{ steps.previous.outputs.run-id }}']);
   });
 });
 

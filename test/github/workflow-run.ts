@@ -33,7 +33,7 @@ export function runBash(script: string, cwd: string, env: Record<string, string>
 }
 
 export interface JobRun {
-  /** Values of expressions other than steps.*.outputs.*, e.g. `matrix.app`, `secrets[matrix.tokenEnv]`. */
+  /** Values of expressions other than steps.*.outputs.*, e.g. `matrix.app`, `secrets.BOTRULES_TOKEN`. */
   context: Record<string, string>;
   cwd: string;
   /** The environment every step starts from (PATH, RUNNER_TEMP, GITHUB_SHA, …). */

@@ -45,7 +45,8 @@ describe('botrules live', () => {
   it('writes every app with its fingerprint and rules in priority order, and never a token', async () => {
     const text = await snapshotText();
     const snapshot = JSON.parse(text);
-    expect(snapshot).toMatchObject({ formatVersion: 1, takenAt: expect.stringMatching(/Z$/) });
+    expect(snapshot).toMatchObject({ formatVersion: 2, takenAt: expect.stringMatching(/Z$/), integrity: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(Object.keys(snapshot)).toEqual(['formatVersion', 'takenAt', 'apps', 'integrity']);
     expect(snapshot.apps.map((app: { app: string }) => app.app)).toEqual(['shop', 'blog']);
     expect(snapshot.apps[0].fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(snapshot.apps[0].rules.map((r: { name: string; priority: number }) => [r.name, r.priority])).toEqual([['A', 0], ['B', 1], ['C', 2]]);
@@ -111,12 +112,12 @@ describe('botrules plan --live', () => {
 
   it('refuses a snapshot of the wrong shape at the offending line and column', async () => {
     const text = await snapshotText();
-    const broken = text.replace('"status": "active"', '"status": "on"').replace('"formatVersion": 1', '"formatVersion": 9');
+    const broken = text.replace('"status": "active"', '"status": "on"').replace('"formatVersion": 2', '"formatVersion": 9');
     await writeFile(path.join(project.dir, 'live.json'), broken);
     const result = await offline(['plan', '--live', 'live.json']);
     expect(result.code).toBe(1);
     const statusLine = broken.split('\n').findIndex((line) => line.includes('"on"')) + 1;
-    expect(result.stderr).toContain('live.json:2:20: must be 1 (this botrules reads live snapshots of formatVersion 1)');
+    expect(result.stderr.split('\n')).toContain('live.json:2:20: must be 2 (this botrules reads live snapshots of formatVersion 2; take a new one with botrules live)');
     expect(result.stderr).toMatch(new RegExp(`live\\.json:${statusLine}:\\d+: must be one of "active", "paused"`));
   });
 
@@ -127,5 +128,51 @@ describe('botrules plan --live', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/live\.json:\d+:\d+: the fingerprint of app "shop" does not match its rules: the snapshot was edited or damaged/);
     expect(result.stdout).toBe('');
+  });
+
+  /** The line and column of the integrity value in the snapshot text, as the error names them. */
+  const integrityAt = (text: string) => {
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('"integrity"')) + 1;
+    return `${line}:${(lines[line - 1] ?? '').indexOf('"sha256:') + 1}`;
+  };
+  const integrityRefusal = (text: string) =>
+    `live.json:${integrityAt(text)}: the integrity value of live.json does not match its contents (formatVersion, takenAt, apps): the snapshot was edited or damaged; take a new one with botrules live`;
+
+  it('refuses a snapshot whose takenAt was changed: the integrity value covers it', async () => {
+    const text = await snapshotText();
+    const takenAt = JSON.parse(text).takenAt as string;
+    const moved = text.replace(`"takenAt": "${takenAt}"`, '"takenAt": "2099-01-01T00:00:00.000Z"');
+    await writeFile(path.join(project.dir, 'live.json'), moved);
+    const result = await offline(['plan', '--live', 'live.json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toContain(integrityRefusal(moved));
+    expect(result.stdout).toBe('');
+  });
+
+  it('refuses rules replaced together with their fingerprint (a forged snapshot) unless the integrity value is recomputed too', async () => {
+    const text = await snapshotText();
+    const snapshot = JSON.parse(text);
+    // The forger copies the blog app's rules and fingerprint over the shop app's: both apps
+    // still match their fingerprints, only the integrity value gives it away.
+    snapshot.apps[0] = { ...snapshot.apps[1], app: 'shop' };
+    const forged = `${JSON.stringify(snapshot, null, 2)}\n`;
+    await writeFile(path.join(project.dir, 'live.json'), forged);
+    const result = await offline(['plan', '--live', 'live.json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toContain(integrityRefusal(forged));
+  });
+
+  it('refuses a snapshot without an integrity value (formatVersion 1), saying to take a new one', async () => {
+    const snapshot = JSON.parse(await snapshotText());
+    delete snapshot.integrity;
+    snapshot.formatVersion = 1;
+    await writeFile(path.join(project.dir, 'live.json'), `${JSON.stringify(snapshot, null, 2)}\n`);
+    const result = await offline(['plan', '--live', 'live.json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual(expect.arrayContaining([
+      'live.json:2:20: must be 2 (this botrules reads live snapshots of formatVersion 2; take a new one with botrules live)',
+      'live.json:1:1: missing property "integrity"',
+    ]));
   });
 });

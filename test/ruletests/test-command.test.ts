@@ -107,8 +107,8 @@ describe('botrules test', () => {
     const conditions = { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: '/login' }] }] };
     const liveRule = (name: string, priority: number) => ({ ruleId: `00000000-0000-4000-8000-00000000000${priority}`, name, description: '', status: 'active', actions: ['allow'], conditions, priority });
     const rules = [liveRule('Second', 1), liveRule('First', 0)];
-    const { fingerprintRules } = await import('../../src/plan/fingerprint.js');
-    writeFileSync(path.join(dir, 'live.json'), JSON.stringify({ formatVersion: 1, takenAt: '2026-01-01T00:00:00.000Z', apps: [{ app: 'default', fingerprint: fingerprintRules(rules as never), rules }] }));
+    const { takeSnapshot } = await import('../../src/live/snapshot.js');
+    writeFileSync(path.join(dir, 'live.json'), JSON.stringify(takeSnapshot([{ app: 'default', rules: rules as never }], new Date('2026-01-01T00:00:00.000Z'))));
     tests('tests:\n  - name: login\n    request: { path: /login }\n    expect: { rule: First, actions: [allow] }\n');
     const result = await cli(['test', '--live', 'live.json']);
     expect(result.stderr).toBe('');

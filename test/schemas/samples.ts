@@ -157,7 +157,7 @@ export const snapshots: unknown[] = [
 
 export const liveSnapshots: unknown[] = [
   {
-    formatVersion: 1,
+    formatVersion: 2,
     takenAt: '2026-01-31T09:30:00.000Z',
     apps: [
       {
@@ -180,5 +180,6 @@ export const liveSnapshots: unknown[] = [
       },
       { app: 'blog', fingerprint: `sha256:${'b'.repeat(64)}`, rules: [] },
     ],
+    integrity: `sha256:${'c'.repeat(64)}`,
   },
 ];

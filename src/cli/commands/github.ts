@@ -1,0 +1,162 @@
+// `botrules github …`: the steps of the example workflows that talk to the GitHub API, as
+// tested code instead of jq and gh in workflow bash (examples/github-workflows/README.md).
+// They use the workflow's own token (GH_TOKEN) and refuse to run where a rules token is in
+// scope, so no code ever holds a rules token and a GitHub write token together.
+import { appendFile } from 'node:fs/promises';
+import type { Argv } from 'yargs';
+import { checkedRepository, githubClientFor, GITHUB_REPOSITORY_VARIABLE } from '../../api/index.js';
+import { UserError } from '../../errors.js';
+import { checkedWorkflowFile, DEFAULT_MAX_ARTIFACT_BYTES, selectArtifact } from '../../github/artifact-provenance.js';
+import { reportDriftIssues } from '../../github/drift-issue.js';
+import { driftBranch, proposeDrift } from '../../github/drift-pr.js';
+import { upsertPlanComments } from '../../github/plan-comment.js';
+import { safeText } from '../../render/sanitise.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { wholeNumber } from '../options.js';
+
+export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  return yargs
+    .command('artifact', 'Choose the newest artifact of a name that a trusted run wrote (push, schedule or dispatch of this repository, on the default branch\'s history)', artifactOptions)
+    .command('plan-comment', 'Create or update one pull-request comment per app from the plans the plan jobs kept', planCommentOptions)
+    .command('drift-pr', 'Open, update or close the pull request that brings an app\'s console edits back to git', driftOptions)
+    .command('drift-issue', 'Open, update or close one drift issue per app from the plans the drift jobs kept', driftIssueOptions)
+    .demandCommand(1, 'Name an action: artifact, plan-comment, drift-pr or drift-issue') as unknown as Argv<GlobalArgs>;
+}
+
+function artifactOptions(yargs: Argv): Argv {
+  return yargs
+    .option('name', { type: 'string', demandOption: true, describe: 'The artifact\'s exact name' })
+    .option('workflow', { type: 'string', array: true, demandOption: true, describe: 'A workflow file (botrules-apply.yml) whose runs may have written it; repeat for several' })
+    .option('max-bytes', { type: 'number', default: DEFAULT_MAX_ARTIFACT_BYTES, requiresArg: true, coerce: wholeNumber('--max-bytes', 1, 2 ** 40), describe: 'Pass over larger artifacts (their zipped size)' })
+    .option('exclude-run', { type: 'number', requiresArg: true, coerce: wholeNumber('--exclude-run', 1, Number.MAX_SAFE_INTEGER), describe: 'Never this run\'s artifacts (the current run: GITHUB_RUN_ID)' })
+    .option('optional', { type: 'boolean', default: false, describe: 'Exit 0 with found=false when none qualifies (otherwise that is an error)' })
+    .epilogue('Writes found, run-id and artifact-id to GITHUB_OUTPUT when set. Reads GITHUB_REPOSITORY, GITHUB_API_URL and GH_TOKEN (or GITHUB_TOKEN).');
+}
+
+function planCommentOptions(yargs: Argv): Argv {
+  return yargs
+    .option('pr', { type: 'number', demandOption: true, requiresArg: true, coerce: wholeNumber('--pr', 1, Number.MAX_SAFE_INTEGER), describe: 'The pull request\'s number' })
+    .option('plans', { type: 'string', demandOption: true, describe: 'Directory of botrules-plan-APP/ folders, each with plan.md and exitcode' })
+    .option('run-url', { type: 'string', default: '', describe: 'The run\'s address, linked from each comment' });
+}
+
+function driftOptions(yargs: Argv): Argv {
+  return yargs
+    .option('app', { type: 'string', demandOption: true, describe: 'The app whose drift to propose' })
+    .option('rules-dir', { type: 'string', demandOption: true, describe: 'The app\'s rulesDir: the patch may touch .yaml/.yml files under it only' })
+    .option('drift', { type: 'string', demandOption: true, describe: 'The folder of the detect job\'s artifact: drift.json, changes.patch, plan.md' })
+    .option('run-url', { type: 'string', default: '', describe: 'The run\'s address, linked from the pull request' })
+    .epilogue('Run in a checkout of the default branch at GITHUB_SHA. Reads GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_SERVER_URL, GITHUB_API_URL and GH_TOKEN (or GITHUB_TOKEN), which also pushes the branch.');
+}
+
+function driftIssueOptions(yargs: Argv): Argv {
+  return yargs
+    .option('reports', { type: 'string', demandOption: true, describe: 'Directory of botrules-drift-APP/ folders, each with plan.md and has-changes' })
+    .option('run-url', { type: 'string', default: '', describe: 'The run\'s address, linked from each issue' });
+}
+
+export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  refuseRulesTokens(ctx);
+  const action = (args._ as unknown[] | undefined)?.[1];
+  if (action === 'artifact') return runArtifact(args, ctx);
+  if (action === 'plan-comment') return runPlanComment(args, ctx);
+  if (action === 'drift-pr') return runDriftPr(args, ctx);
+  if (action === 'drift-issue') return runDriftIssue(args, ctx);
+  throw new UserError(`unknown github action ${safeText(String(action))}: use artifact, plan-comment, drift-pr or drift-issue`);
+}
+
+/** Variables of botrules' own that hold no secret; any other BOTRULES_ variable may hold a rules token. */
+const NOT_SECRET = /^BOTRULES_(CONSOLE_URL|GATEWAY_URL|TIMEOUT)$/;
+
+function refuseRulesTokens(ctx: CommandContext): void {
+  const held = Object.keys(ctx.io.env).filter((name) => name.startsWith('BOTRULES_') && !NOT_SECRET.test(name) && ctx.env(name) !== undefined).sort();
+  if (held.length > 0) {
+    throw new UserError(
+      `botrules github talks to GitHub with the workflow token and never runs where a rules token is in scope: ${held.map((name) => safeText(name)).join(', ')} ${held.length === 1 ? 'is' : 'are'} set`,
+      ['Run it in a job (or step) that has no botrules secret in its env:'],
+    );
+  }
+}
+
+async function runArtifact(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+  const name = String(args.name);
+  const workflows = (args.workflow as unknown[]).map((value) => checkedWorkflowFile(String(value)));
+  const excludeRunId = typeof args.excludeRun === 'number' ? args.excludeRun : undefined;
+  const selection = await selectArtifact(githubClientFor(ctx), {
+    repository, name, workflows, maxBytes: args.maxBytes as number, ...(excludeRunId === undefined ? {} : { excludeRunId }),
+  });
+  for (const line of selection.skipped) ctx.io.stderr.write(`Passed over ${safeText(line)}\n`);
+  const accepted = selection.accepted;
+  if (accepted === undefined) {
+    await writeOutputs(ctx, { found: 'false' });
+    const sentence = `no artifact ${safeText(name)} written by a push, schedule or manual run of ${workflows.join(' or ')} in this repository on the history of refs/heads/${safeText(selection.defaultBranch)}`;
+    if (args.optional === true) {
+      ctx.io.stdout.write(`${sentence[0]?.toUpperCase()}${sentence.slice(1)}.\n`);
+      return 0;
+    }
+    throw new UserError(sentence, [`Run ${workflows[0] ?? 'the workflow'} on ${safeText(selection.defaultBranch)} once to write one.`]);
+  }
+  await writeOutputs(ctx, { found: 'true', 'run-id': String(accepted.runId), 'artifact-id': String(accepted.artifactId) });
+  ctx.io.stdout.write(
+    `Artifact ${safeText(name)} (${accepted.artifactId}, ${accepted.sizeInBytes} bytes) of run ${accepted.runId}: ${safeText(accepted.workflow)}, ${safeText(accepted.event)}, commit ${safeText(accepted.headSha)} on refs/heads/${safeText(selection.defaultBranch)}\n`,
+  );
+  return 0;
+}
+
+async function runPlanComment(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+  const results = await upsertPlanComments(githubClientFor(ctx), {
+    repository, pullRequest: args.pr as number, plansDir: String(args.plans), runUrl: String(args.runUrl ?? ''), cwd: ctx.cwd,
+  });
+  for (const { app, action, commentId } of results) ctx.io.stdout.write(`${action === 'created' ? 'Created' : 'Updated'} the plan comment of app ${safeText(app)} (${commentId})\n`);
+  if (results.length === 0) ctx.io.stdout.write('No plans to comment on.\n');
+  return 0;
+}
+
+async function runDriftPr(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+  const app = String(args.app);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(app)) throw new UserError('--app takes an app name of botrules.yaml (letters, digits, . _ -)');
+  const sha = ctx.env('GITHUB_SHA');
+  if (sha === undefined || !/^[0-9a-f]{40}$/.test(sha)) throw new UserError('GITHUB_SHA must name the commit this run checked out (GitHub Actions sets it)');
+  const token = ctx.env('GH_TOKEN') ?? ctx.env('GITHUB_TOKEN') ?? '';
+  const outcome = await proposeDrift(githubClientFor(ctx), {
+    repository, app, sha, token, cwd: ctx.cwd,
+    rulesDir: String(args.rulesDir), driftDir: String(args.drift), runUrl: String(args.runUrl ?? ''),
+    serverUrl: ctx.env('GITHUB_SERVER_URL') ?? 'https://github.com',
+  });
+  const shownApp = safeText(app);
+  switch (outcome.kind) {
+    case 'no-record':
+      ctx.io.stderr.write(`warning: no drift record for app ${shownApp} (its detect job failed): nothing proposed\n`);
+      break;
+    case 'superseded':
+      ctx.io.stdout.write(`${sha} is no longer the tip of the default branch (${safeText(outcome.tip)}): a newer run proposes.\n`);
+      break;
+    case 'in-sync':
+      ctx.io.stdout.write(outcome.closed === undefined ? `No drift for app ${shownApp}.\n` : `Closed drift pull request #${outcome.closed} of ${shownApp} and deleted ${safeText(driftBranch(app))}\n`);
+      break;
+    default:
+      ctx.io.stdout.write(`${outcome.kind === 'opened' ? 'Opened' : 'Updated'} drift pull request #${outcome.number} of ${shownApp}\n`);
+  }
+  return 0;
+}
+
+async function runDriftIssue(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+  const results = await reportDriftIssues(githubClientFor(ctx), { repository, reportsDir: String(args.reports), runUrl: String(args.runUrl ?? ''), cwd: ctx.cwd });
+  const said = { opened: 'Opened the drift issue', updated: 'Updated the drift issue', closed: 'Closed the drift issue' } as const;
+  for (const { app, action, number } of results) {
+    ctx.io.stdout.write(action === 'none' ? `No drift for app ${safeText(app)}.\n` : `${said[action]} #${number ?? 0} of app ${safeText(app)}\n`);
+  }
+  if (results.length === 0) ctx.io.stdout.write('No drift reports.\n');
+  return 0;
+}
+
+/** `name=value` lines for the step's outputs; every value here is a number or a word. */
+async function writeOutputs(ctx: CommandContext, outputs: Record<string, string>): Promise<void> {
+  const file = ctx.env('GITHUB_OUTPUT');
+  if (file === undefined) return;
+  await appendFile(file, Object.entries(outputs).map(([key, value]) => `${key}=${value}\n`).join(''));
+}

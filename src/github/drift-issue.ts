@@ -1,0 +1,102 @@
+// The drift issue (examples/github-workflows/drift.yml, job `report`): one open issue per app,
+// "botrules drift: <app>" with the label botrules-drift, opened or updated with the plan while
+// the live rules differ from git, and closed once they match again. Only an issue this
+// workflow opened is touched: opened by exactly the workflow's bot, with the label and title.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { GitHubApi } from '../api/index.js';
+import { readCappedText } from './files.js';
+import { cutAt, WORKFLOW_BOT } from './plan-comment.js';
+import { DRIFT_LABEL } from './drift-pr.js';
+
+/** GitHub refuses issue bodies over 65,536 characters. */
+const BODY_PLAN_LIMIT = 60_000;
+const MAX_PLAN_BYTES = 4 * 1024 * 1024;
+const FOLDER_PREFIX = 'botrules-drift-';
+const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export interface DriftIssueRequest {
+  repository: string;
+  /** Folders botrules-drift-APP/ holding plan.md and has-changes. */
+  reportsDir: string;
+  runUrl: string;
+  cwd: string;
+}
+
+export interface DriftIssueResult {
+  app: string;
+  action: 'opened' | 'updated' | 'closed' | 'none';
+  number?: number;
+}
+
+interface Issue { number: number; title?: string; user?: { login?: string } | null; pull_request?: unknown; labels?: { name?: string }[] }
+
+export const driftIssueTitle = (app: string): string => `botrules drift: ${app}`;
+
+export async function reportDriftIssues(api: GitHubApi, request: DriftIssueRequest): Promise<DriftIssueResult[]> {
+  const root = path.resolve(request.cwd, request.reportsDir);
+  const apps = (await reportedApps(root)).sort();
+  if (apps.length === 0) return [];
+  const open = await api.list<Issue>(`repos/${request.repository}/issues`, 'listing open drift issues', {
+    searchParams: { state: 'open', labels: DRIFT_LABEL, creator: WORKFLOW_BOT },
+    maxPages: 10,
+  });
+  const results: DriftIssueResult[] = [];
+  for (const app of apps) {
+    const folder = path.join(root, `${FOLDER_PREFIX}${app}`);
+    const hasChanges = (await readCappedText(path.join(folder, 'has-changes'), 16, `the drift result of app ${app}`)).trim() === 'true';
+    const existing = open.find((issue) => isOurs(issue, app));
+    if (!hasChanges) {
+      if (existing === undefined) {
+        results.push({ app, action: 'none' });
+        continue;
+      }
+      await api.send('POST', `repos/${request.repository}/issues/${existing.number}/comments`, `commenting on #${existing.number}`, { body: `The live rules of \`${app}\` match git again ([run](${request.runUrl})).` });
+      await api.send('PATCH', `repos/${request.repository}/issues/${existing.number}`, `closing #${existing.number}`, { state: 'closed', state_reason: 'completed' });
+      results.push({ app, action: 'closed', number: existing.number });
+      continue;
+    }
+    const plan = await readCappedText(path.join(folder, 'plan.md'), MAX_PLAN_BYTES, `the drift plan of app ${app}`);
+    const body = driftIssueBody(app, plan, request.runUrl);
+    if (existing !== undefined) {
+      await api.send('PATCH', `repos/${request.repository}/issues/${existing.number}`, `updating #${existing.number}`, { body });
+      results.push({ app, action: 'updated', number: existing.number });
+    } else {
+      const created = await api.send<{ number: number }>('POST', `repos/${request.repository}/issues`, `opening the drift issue of ${app}`, { title: driftIssueTitle(app), body, labels: [DRIFT_LABEL] });
+      results.push({ app, action: 'opened', number: created.number });
+    }
+  }
+  return results;
+}
+
+export function driftIssueBody(app: string, plan: string, runUrl: string): string {
+  const trimmed = plan.trim();
+  const shown = trimmed.length > BODY_PLAN_LIMIT ? `${cutAt(trimmed, BODY_PLAN_LIMIT)}\n\n…truncated: see the run log.` : trimmed;
+  return [
+    `The live rules of \`${app}\` differ from git ([run](${runUrl})).`,
+    '',
+    'Either bring the console back to git (run the apply workflow), or adopt the console edits:',
+    `run \`botrules import --update --app ${app}\` locally, review \`git diff\`, and open a pull request`,
+    '(or use the drift pull-request workflow, drift-pr.yml, which does this every day).',
+    '',
+    shown,
+  ].join('\n');
+}
+
+function isOurs(issue: Issue, app: string): boolean {
+  return issue.pull_request === undefined && issue.user?.login === WORKFLOW_BOT && issue.title === driftIssueTitle(app) && (issue.labels ?? []).some((label) => label.name === DRIFT_LABEL);
+}
+
+async function reportedApps(root: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith(FOLDER_PREFIX))
+    .map((entry) => entry.name.slice(FOLDER_PREFIX.length))
+    .filter((app) => APP_NAME.test(app));
+}
