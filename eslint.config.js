@@ -20,6 +20,7 @@ export const LAYERS = [
   ['analysis', 'ruletests', 'scripts'],
   ['plan', 'evaluate'],
   ['rules'],
+  ['semantics'],
   ['located', 'files', 'generated'],
   ['errors.ts', 'runtime.ts', 'version.ts'],
 ];
