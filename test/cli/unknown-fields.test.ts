@@ -22,7 +22,7 @@ function consoleRule(): Rule {
       ...base.conditions,
       children: [{ ...group, label: 'bots', children: [{ ...agent, caseSensitive: true }, ips] }],
     },
-  } as Rule;
+  } as unknown as Rule;
 }
 
 let emu: TestEmulator;

@@ -46,7 +46,7 @@ export interface UpdateResult {
 }
 
 export function updateRuleFiles(input: UpdateInput): UpdateResult {
-  const { matched, gone } = matchDeclared(input.declared, input.live);
+  const { matched, gone } = liveCounterparts(input.declared, input.live);
   const edited: UpdateResult['edited'] = [];
   const work: WorkFile[] = input.files.map((file) => {
     const rules = input.declared.filter((rule) => rule.source.file === file.shown);
@@ -65,7 +65,7 @@ export function updateRuleFiles(input: UpdateInput): UpdateResult {
  * Matches as the planner does (src/semantics/match.ts), except that a pinned ruleId no live
  * rule has means the rule is gone, like a name nothing matches.
  */
-function matchDeclared(declared: readonly DeclaredRule[], live: readonly LiveRule[]): { matched: Map<DeclaredRule, LiveRule>; gone: DeclaredRule[] } {
+function liveCounterparts(declared: readonly DeclaredRule[], live: readonly LiveRule[]): { matched: Map<DeclaredRule, LiveRule>; gone: DeclaredRule[] } {
   const result = matchRules(declared, live, { missingRuleId: 'unmatched' });
   const [problem, ...more] = result.problems;
   if (problem !== undefined) {
