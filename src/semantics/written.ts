@@ -36,7 +36,7 @@ export interface WrittenRuleFile {
 }
 
 /**
- * A live rule as a rule file writes it (docs/behaviour.md, "import"): identity first, then
+ * A live rule as a rule file writes it (docs/behaviour.md, "Rule files"): identity first, then
  * what the rule does; `description` and `status` always written (the file is the whole
  * truth); a leaf's field option before its operator. Fields botrules does not know follow
  * the known ones at each level, as they were (docs/behaviour.md, "Unknown fields").
