@@ -102,8 +102,10 @@ function replaceWhole(text: string, range: readonly number[], live: LiveRule): T
   return { start: range[0] ?? 0, end: contentEnd(text, range[1] ?? 0), text: fresh };
 }
 
+/** The fields the update changed; "fields botrules does not know" when only those differ. */
 function changedFieldNames(rule: DeclaredRule, live: LiveRule): string[] {
-  return [...(rule.ruleId === undefined ? ['ruleId'] : []), ...changedFields(live, rule)];
+  const fields = [...(rule.ruleId === undefined ? ['ruleId'] : []), ...changedFields(live, rule)];
+  return fields.length > 0 ? fields : ['fields botrules does not know'];
 }
 
 function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[]): FileChange[] {
