@@ -20,6 +20,7 @@ export const LAYERS = [
   ['analysis', 'ruletests', 'scripts'],
   ['plan', 'evaluate'],
   ['rules'],
+  ['semantics'],
   ['located', 'files', 'generated'],
   ['errors.ts', 'runtime.ts', 'version.ts'],
 ];
@@ -60,6 +61,22 @@ const YAML_PARSING = {
   message: 'Parse YAML through src/located/yaml-source.ts (parseYamlText, parseYamlDocument): the one reader, with its limits (docs/design.md, "One YAML reader").',
 };
 
+/**
+ * One rule semantics (docs/design.md, "One rule semantics"): what a rule means is coded once,
+ * in src/semantics/. Elsewhere, defining a normaliser, a canonical form or a matcher of
+ * rules, or filling in a rule's defaults again, is an error.
+ */
+const SECOND_SEMANTICS = [
+  {
+    selector: ':matches(FunctionDeclaration, VariableDeclarator)[id.name=/^(normali[sz]e|canonical|toLive|toNormal)(Rule|Leaf|Group|Conditions|Value|Tree)s?$|^match(Rules|Declared|Live)$/]',
+    message: 'What a rule means is coded once, in src/semantics/ (docs/design.md, "One rule semantics"): import its normaliser, canonical form or matcher instead of writing another.',
+  },
+  {
+    selector: "LogicalExpression[operator='??'][left.property.name=/^(description|status|actions|conditions)$/]",
+    message: 'Rules are in normal form past their boundary (src/semantics/normalise.ts): a rule\'s defaults are never filled in again (docs/design.md, "One rule semantics").',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'dist-action/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
@@ -95,6 +112,12 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/located/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [YAML_PARSING] }] },
+  },
+  // One rule semantics: no second normaliser, canonical form or matcher outside src/semantics/.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/semantics/**'],
+    rules: { 'no-restricted-syntax': ['error', ...SECOND_SEMANTICS] },
   },
   // The planner is pure: no file system, no network (docs/design.md, "Pure planner"). (A later
   // block replaces the rule's options for its files, so the YAML restriction is repeated.)

@@ -3,7 +3,7 @@
 // a rule file can silence. Pure: declared rules in, located findings out.
 import { describeLeaf } from '../evaluate/describe.js';
 import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
-import { canonicalLeaf } from '../plan/canonical.js';
+import { canonicalLeaf } from '../semantics/canonical.js';
 import { catchAll, contradiction, groupNode, implies, treeOf, unsatisfiable, type ConditionTree, type LeafFacts } from './conditions.js';
 import { internRules, rememberedBy, rememberedPairs } from './interned.js';
 import { leafImplies } from './leaves.js';

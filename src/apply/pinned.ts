@@ -1,19 +1,2 @@
-// Live rules as rule files would declare them, every rule pinned by its ruleId. Planning
-// them against any live list of the same rules gives exactly the steps back to them: apply
-// uses it to verify against the state a plan set out to reach (and correct what differs),
-// and to plan the undo from the live rules as they are after a failed apply.
-import type { DeclaredRule, LiveRule } from '../rules/model.js';
-
-/**
- * Rules as declared rules pinned by `ruleId`, in the order given, so the planner computes
- * the steps that turn any live list of the same rules into exactly these (nothing is
- * unmanaged or blocked). `origin` names them in the planner's messages.
- */
-export function pinnedDeclared(rules: readonly LiveRule[], origin: string): DeclaredRule[] {
-  return [...rules]
-    .sort((a, b) => a.priority - b.priority)
-    .map((rule, index) => {
-      const { priority: _priority, ...fields } = rule;
-      return { ...fields, source: { file: origin, line: index + 1, col: 1 } };
-    });
-}
+// Pinned rules live with the rest of what a rule means (src/semantics/pinned.ts).
+export { pinnedDeclared } from '../semantics/pinned.js';

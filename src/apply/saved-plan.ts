@@ -15,7 +15,7 @@ import { firstStepDifference } from '../plan/compare.js';
 import { parsePlan, parsePlanText, type ParsedPlan } from '../plan/plan-json.js';
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
-import { pinnedDeclared } from './pinned.js';
+import { pinnedDeclared } from '../semantics/pinned.js';
 import type { ApplyWork } from './work.js';
 import { refuseIfStale } from './stale.js';
 

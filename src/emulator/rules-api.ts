@@ -3,6 +3,7 @@
 // with list-move semantics (remove, insert at the index, the others shift), or, for tests
 // of the tool's verify-and-correct pass, swaps it with the rule at that index.
 import type { LiveRule } from '../rules/model.js';
+import { moveInList } from '../semantics/list-move.js';
 import type { StoredApp, StoredRule } from './state.js';
 import { checkPatchBody, PatchInvalid } from './validate-patch.js';
 
@@ -64,18 +65,17 @@ export function patchRuleAnswer(
   return { status: 200, body: { result: true, message: 'ok', content: liveRule(rule, finalIndex) }, changed };
 }
 
-/** Moves rules[from] to position `to`; returns the rule's new index. */
+/** Moves rules[from] to position `to` (within the list: checkPatchBody checked it); returns the rule's new index. */
 function move(rules: StoredRule[], from: number, to: number, semantics: MoveSemantics): number {
   if (from === to) return to;
   if (semantics === 'swap') {
     const other = rules[to] as StoredRule;
     rules[to] = rules[from] as StoredRule;
     rules[from] = other;
-  } else {
-    const [rule] = rules.splice(from, 1);
-    rules.splice(to, 0, rule as StoredRule);
+    return to;
   }
-  return to;
+  // The list-move the planner simulates (src/semantics/list-move.ts): one function, so the two agree.
+  return moveInList(rules, from, to);
 }
 
 function failure(status: number, message: string): ApiAnswer & { changed: false } {

@@ -1,11 +1,14 @@
 // Validation of PATCH bodies the way a real service would answer: known fields are checked
-// (enums, the two-level tree, value shapes), unknown top-level fields are ignored.
+// (enums, the two-level tree, value shapes), unknown top-level fields are ignored, and
+// fields it does not check inside `conditions` (a leaf's `caseSensitive`, say) are stored as
+// they were sent, as a newer service version would (docs/behaviour.md, "Unknown fields").
 // A failure is one message, sent back as a 400 `{ result: false, message }`.
 import {
   ACTIONS, CONDITION_TYPES, GROUP_OPERATORS, LEAF_OPERATORS, STATUSES,
   isListOperator, isPresenceOperator, needsFieldOption,
   type Action, type Conditions, type Group, type Leaf, type PatchBody,
 } from '../rules/model.js';
+import { withUnknownFields } from '../semantics/unknown.js';
 
 export class PatchInvalid extends Error {}
 
@@ -54,14 +57,14 @@ function checkConditions(value: unknown): Conditions {
   const root = object(value, 'conditions');
   const operator = oneOf(root.operator, GROUP_OPERATORS, 'conditions.operator');
   const children = list(root.children, 'conditions.children');
-  return { operator, children: children.map((g, i) => checkGroup(g, `conditions.children[${i}]`)) };
+  return withUnknownFields({ operator, children: children.map((g, i) => checkGroup(g, `conditions.children[${i}]`)) }, root, 'tree');
 }
 
 function checkGroup(value: unknown, where: string): Group {
   const group = object(value, where);
   const operator = oneOf(group.operator, GROUP_OPERATORS, `${where}.operator`);
   const children = list(group.children, `${where}.children`);
-  return { operator, children: children.map((leaf, i) => checkLeaf(leaf, `${where}.children[${i}]`)) };
+  return withUnknownFields({ operator, children: children.map((leaf, i) => checkLeaf(leaf, `${where}.children[${i}]`)) }, group, 'tree');
 }
 
 function checkLeaf(value: unknown, where: string): Leaf {
@@ -84,7 +87,7 @@ function checkLeaf(value: unknown, where: string): Leaf {
   } else {
     checked.value = nonEmptyString(leaf.value, `${where}.value`);
   }
-  return checked;
+  return withUnknownFields(checked, leaf, 'leaf');
 }
 
 function checkListValue(value: unknown, operator: string, where: string): string[] {

@@ -1,9 +1,10 @@
 // Turns live rules into rule files: one file per rule, named so that lexical order is live
-// order, holding the rule in its canonical shape with its `ruleId` (so renames stay safe),
-// and `description`/`status` always written (the file is the whole truth).
+// order, holding the rule as src/semantics/written.ts writes it, with its `ruleId` (so
+// renames stay safe) and every field the service stores, known or not.
 import { join, relative, sep } from 'node:path';
 import { Document, isScalar, isSeq, visit } from 'yaml';
-import type { Conditions, Leaf, LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
+import { writtenRule } from '../semantics/written.js';
 
 /** Where a project that installs botrules (`npm install --save-dev`) has the rule-file schema, from its root. */
 export const INSTALLED_SCHEMA = 'node_modules/botrules/schemas/rules.schema.json';
@@ -55,7 +56,7 @@ export function slugify(name: string): string {
 
 /** The YAML text of a rule file holding one live rule, naming `schema` for editors. */
 export function ruleFileText(rule: LiveRule, schema: string = DEFAULT_SCHEMA_REFERENCE): string {
-  const doc = new Document({ rules: [canonicalRule(rule)] });
+  const doc = new Document({ rules: [writtenRule(rule)] });
   // On the root mapping rather than the document, so no blank line separates it from `rules:`.
   if (doc.contents !== null) doc.contents.commentBefore = schemaComment(schema);
   // Leaves and action lists read best on one line each, as in the documented example.
@@ -68,34 +69,4 @@ export function ruleFileText(rule: LiveRule, schema: string = DEFAULT_SCHEMA_REF
     },
   });
   return doc.toString({ lineWidth: 0 });
-}
-
-/** Field order of a rule file: identity first, then what the rule does. */
-function canonicalRule(rule: LiveRule): Record<string, unknown> {
-  return {
-    name: rule.name,
-    ruleId: rule.ruleId,
-    description: rule.description,
-    status: rule.status,
-    actions: [...rule.actions],
-    conditions: canonicalConditions(rule.conditions),
-  };
-}
-
-function canonicalConditions(conditions: Conditions): Record<string, unknown> {
-  return {
-    operator: conditions.operator,
-    children: conditions.children.map((group) => ({
-      operator: group.operator,
-      children: group.children.map(canonicalLeaf),
-    })),
-  };
-}
-
-function canonicalLeaf(leaf: Leaf): Record<string, unknown> {
-  const out: Record<string, unknown> = { conditionType: leaf.conditionType };
-  if (leaf.fieldOption !== undefined) out.fieldOption = leaf.fieldOption;
-  out.operator = leaf.operator;
-  if (leaf.value !== undefined) out.value = Array.isArray(leaf.value) ? [...leaf.value] : leaf.value;
-  return out;
 }

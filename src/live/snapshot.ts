@@ -17,6 +17,7 @@ import { toLiveRule } from '../api/live-rule.js';
 import type { ApiRule } from '../api/rule-response.js';
 import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
 import type { LiveRule } from '../rules/model.js';
+import { withUnknownFields } from '../semantics/unknown.js';
 import type { RulesApi } from '../api/types.js';
 
 /** 2 added `integrity`; a snapshot of formatVersion 1 has none and is refused (take a new one). */
@@ -65,10 +66,13 @@ export function takeSnapshot(listed: readonly { app: string; rules: readonly Liv
   return { ...content, integrity: snapshotIntegrity(content) };
 }
 
-/** Only the rule's own fields, in a fixed order, so the file is stable and diff-friendly. */
+/**
+ * The rule's fields in a fixed order, so the file is stable and diff-friendly; fields
+ * botrules does not know follow, kept as the service listed them (docs/behaviour.md, "Unknown fields").
+ */
 function ownFields(rule: LiveRule): LiveRule {
   const { ruleId, name, description, status, actions, conditions, priority } = rule;
-  return { ruleId, name, description, status, actions, conditions, priority };
+  return withUnknownFields({ ruleId, name, description, status, actions, conditions, priority }, rule, 'rule');
 }
 
 /**

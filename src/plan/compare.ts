@@ -5,7 +5,7 @@
 import type { PlanStep } from './types.js';
 
 /** The parts of a step compared, in the order a difference is looked for. */
-const PARTS = ['ruleId', 'kind', 'name', 'body', 'changes'] as const;
+const PARTS = ['ruleId', 'kind', 'name', 'body', 'changes', 'dropsUnknown'] as const;
 
 /** Quoted values are cut to this many characters in messages. */
 const SHOWN_VALUE = 120;

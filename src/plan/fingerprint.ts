@@ -2,22 +2,15 @@
 // whose live rules changed since it was computed, and name the rules that changed.
 // Hashing is computation, not I/O: the planner stays pure.
 import { hash } from 'node:crypto';
-import type { LiveRule } from '../rules/model.js';
-import { canonicalJson } from './canonical.js';
+import type { LiveRule } from '../semantics/model.js';
+import { canonicalJson } from '../semantics/canonical.js';
+import { inPriorityOrder } from '../semantics/list-move.js';
 import type { AppPlan } from './types.js';
+
+export { inPriorityOrder } from '../semantics/list-move.js';
 
 function sha256(text: string): string {
   return `sha256:${hash('sha256', text, 'hex')}`;
-}
-
-/** Live rules in priority order (ties keep their listed order). */
-export function inPriorityOrder(live: readonly LiveRule[]): LiveRule[] {
-  const sorted = live.every((rule, index) => index === 0 || (live[index - 1] as LiveRule).priority <= rule.priority);
-  if (sorted) return [...live];
-  return live
-    .map((rule, index) => ({ rule, index }))
-    .sort((a, b) => a.rule.priority - b.rule.priority || a.index - b.index)
-    .map(({ rule }) => rule);
 }
 
 /** How to get a rule's canonical JSON; the planner passes the JSON it already computed. */

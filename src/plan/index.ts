@@ -21,8 +21,8 @@ export {
   type UnmanagedRule,
 } from './types.js';
 export { fingerprintRules, ruleDigest, changedSince, inPriorityOrder, type LiveChanges } from './fingerprint.js';
-export { canonicalJson, canonicalRule, changedFields, type CanonicalRule } from './canonical.js';
+export { canonicalJson, canonicalRule, changedFields, type CanonicalRule } from '../semantics/canonical.js';
 export { desiredOrder } from './order.js';
-export { simulateSteps } from './simulate.js';
+export { simulateSteps } from '../semantics/list-move.js';
 export { undoAppPlan, restoringPlan } from './undo.js';
 export { PLAN_FORMAT_VERSION, type PlanSnapshot } from './plan-json.js';

@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import { schemaErrorLines } from '../located/schema-messages.js';
 import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
+import { normaliseLiveRule } from '../semantics/normalise.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 
 /** 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`. */
@@ -25,7 +26,7 @@ export interface SerialisedApp {
   app: string;
   fingerprint: string;
   liveRules: number;
-  steps: Pick<PlanStep, 'ruleId' | 'name' | 'kind' | 'body' | 'changes'>[];
+  steps: Pick<PlanStep, 'ruleId' | 'name' | 'kind' | 'body' | 'dropsUnknown' | 'changes'>[];
   blocked: BlockedRule[];
   unmanaged: UnmanagedRule[];
   liveDigests?: Record<string, string>;
@@ -119,12 +120,20 @@ function toAppPlan(app: SerialisedApp): AppPlan {
     app: app.app,
     fingerprint: app.fingerprint,
     liveRules: app.liveRules,
-    steps: app.steps.map((step) => structuredClone({ ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body, changes: step.changes }) as PlanStep),
+    steps: app.steps.map(
+      (step) =>
+        structuredClone({
+          ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body,
+          ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
+          changes: step.changes,
+        }) as PlanStep,
+    ),
     blocked: app.blocked.map((rule) => ({ ...rule, ...(rule.source ? { source: { ...rule.source } } : {}) })),
     unmanaged: app.unmanaged.map((rule) => ({ ruleId: rule.ruleId, name: rule.name })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
-  if (app.restore !== undefined) plan.restore = structuredClone(app.restore);
+  // The plan-file boundary: recorded rules become the normal form, as listed rules do.
+  if (app.restore !== undefined) plan.restore = app.restore.map((rule, index) => normaliseLiveRule(rule, `restore[${index}]`, rule.ruleId, rule.priority));
   return plan;
 }
 

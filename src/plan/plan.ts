@@ -4,7 +4,7 @@
 // rules, and serialises to the plan JSON (docs/behaviour.md, "Plan format").
 import { UserError } from '../errors.js';
 import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './plan-json.js';
-import { excessOf, type MaxChanges } from './safety.js';
+import { excessOf, unknownFieldDrops, type MaxChanges } from './safety.js';
 import { positionChange, RULE_FIELDS, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
@@ -108,11 +108,14 @@ export class Plan {
   raiseIfUnsafe(options: { maxChanges?: MaxChanges; force: boolean }): void {
     if (options.force) return;
     const excesses = this.excesses(options.maxChanges);
-    const [first, ...rest] = excesses;
+    const drops = this.apps.flatMap(unknownFieldDrops);
+    const reasons = [...excesses, ...drops];
+    const [first, ...rest] = reasons;
     if (first === undefined) return;
     const advice = 'review it and use --force to apply anyway; nothing was sent';
     if (rest.length === 0) throw new UserError(`${first}; ${advice}`);
-    throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
+    if (drops.length === 0) throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
+    throw new UserError(`${reasons.length} parts of the plan need --force; review them and use --force to apply anyway; nothing was sent`, reasons);
   }
 
   /** One sentence per app whose plan exceeds its change limit (see safety.ts). */
@@ -136,7 +139,11 @@ function serialiseApp(app: AppPlan): SerialisedApp {
     app: app.app,
     fingerprint: app.fingerprint,
     liveRules: app.liveRules,
-    steps: app.steps.map((step) => ({ ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body, changes: step.changes })),
+    steps: app.steps.map((step) => ({
+      ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body,
+      ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
+      changes: step.changes,
+    })),
     blocked: app.blocked,
     unmanaged: app.unmanaged,
     ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),

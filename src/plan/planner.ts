@@ -2,10 +2,13 @@
 // live rules equal the rule files, fewest first (docs/behaviour.md, "Plan semantics"). Pure and synchronous: no
 // I/O, no clock, no randomness; everything it needs is passed in.
 import type { Problem } from '../errors.js';
-import type { DeclaredRule, LiveRule, PatchBody, SourceLocation, UnmanagedPolicy } from '../rules/model.js';
-import { canonicalJson, changedFields, identicalInOrder, type RuleField } from './canonical.js';
-import { inPriorityOrder, liveSnapshot } from './fingerprint.js';
-import { matchRules, problemAt, type Match } from './match.js';
+import type { DeclaredRule, LiveRule, PatchBody, SourceLocation, UnmanagedPolicy } from '../semantics/model.js';
+import { canonicalJson, changedFields, identicalInOrder, type RuleField } from '../semantics/canonical.js';
+import { ruleChanges } from '../semantics/changes.js';
+import { inPriorityOrder } from '../semantics/list-move.js';
+import { matchRules, problemAt, type Match } from '../semantics/match.js';
+import type { UnknownFieldDrop } from '../semantics/unknown.js';
+import { liveSnapshot } from './fingerprint.js';
 import { desiredOrder, planMoves, type KeepWeight, type Move } from './order.js';
 import type { AppPlan, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
 
@@ -80,28 +83,17 @@ function fieldChanges(match: Match, jsonOf: (rule: LiveRule) => string): FieldCh
 
 /**
  * Each changed field with its live value and the declared value as the user wrote it (the
- * value sent), and the body that sends exactly the after values.
+ * value sent), the body that sends exactly the after values, and the unknown live fields
+ * that body removes (src/semantics/changes.ts).
  */
-function changesOf(change: FieldChanges | undefined): { changes: FieldChange[]; body: PatchBody } {
-  const changes: FieldChange[] = [];
-  const body: PatchBody = {};
-  if (change === undefined) return { changes, body };
-  const { live, declared } = change.match;
-  for (const field of change.fields) {
-    if (field === 'name') changes.push({ field, before: live.name, after: (body.name = declared.name) });
-    else if (field === 'description') {
-      changes.push({ field, before: live.description ?? '', after: (body.description = declared.description ?? '') });
-    } else if (field === 'status') {
-      changes.push({ field, before: live.status ?? 'active', after: (body.status = declared.status ?? 'active') });
-    } else if (field === 'actions') {
-      body.actions = [...declared.actions];
-      changes.push({ field, before: [...live.actions], after: [...declared.actions] });
-    } else {
-      body.conditions = structuredClone(declared.conditions);
-      changes.push({ field, before: structuredClone(live.conditions), after: structuredClone(declared.conditions) });
-    }
-  }
-  return { changes, body };
+function changesOf(change: FieldChanges | undefined): { changes: FieldChange[]; body: PatchBody; drops: UnknownFieldDrop[] } {
+  if (change === undefined || change.fields.length === 0) return { changes: [], body: {}, drops: [] };
+  return ruleChanges(change.match.live, change.match.declared, change.fields);
+}
+
+/** `dropsUnknown`, only on a step that drops something. */
+function dropsField(drops: readonly UnknownFieldDrop[]): { dropsUnknown?: UnknownFieldDrop[] } {
+  return drops.length === 0 ? {} : { dropsUnknown: drops.map((drop) => ({ ...drop })) };
 }
 
 function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: ReadonlyMap<string, FieldChanges>): PlanStep[] {
@@ -110,7 +102,7 @@ function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: R
     const change = changes.get(move.ruleId);
     const fields = changesOf(change);
     const position = { field: 'priority' as const, before: move.from, after: move.to };
-    const common = { ruleId: move.ruleId, name: change?.match.declared.name ?? rule.name, body: { ...fields.body, priority: move.priority } };
+    const common = { ruleId: move.ruleId, name: change?.match.declared.name ?? rule.name, body: { ...fields.body, priority: move.priority }, ...dropsField(fields.drops) };
     if (fields.changes.length === 0) return { ...common, kind: 'move', changes: [position] };
     return { ...common, kind: 'update-and-move', changes: [...fields.changes, position] };
   });
@@ -126,7 +118,7 @@ function fieldOnlySteps(
     const change = changes.get(match.live.ruleId);
     if (change === undefined || change.fields.length === 0 || moved.has(match.live.ruleId)) continue;
     const fields = changesOf(change);
-    steps.push({ ruleId: match.live.ruleId, name: match.declared.name, kind: 'update', body: fields.body, changes: fields.changes });
+    steps.push({ ruleId: match.live.ruleId, name: match.declared.name, kind: 'update', body: fields.body, changes: fields.changes, ...dropsField(fields.drops) });
   }
   return steps;
 }

@@ -43,3 +43,18 @@ export function changeAllowance(app: AppPlan, maxChanges: MaxChanges | undefined
   if (limit !== undefined) return limit;
   return Math.max(DEFAULT_MIN_CHANGES, Math.floor(DEFAULT_MAX_SHARE * app.liveRules));
 }
+
+/**
+ * One sentence per step that would remove fields botrules does not know from a live rule
+ * (their leaf or group is replaced): apply sends it only with --force (docs/behaviour.md,
+ * "Unknown fields").
+ */
+export function unknownFieldDrops(app: AppPlan): string[] {
+  return app.steps.flatMap((step) => {
+    const drops = step.dropsUnknown ?? [];
+    if (drops.length === 0) return [];
+    const fields = drops.map((drop) => `"${drop.field}" (${drop.path})`).join(', ');
+    const noun = drops.length === 1 ? 'field' : 'fields';
+    return [`plan for app ${app.app} would remove ${noun} ${fields} of rule "${step.name}" (${step.ruleId}), which botrules does not know`];
+  });
+}

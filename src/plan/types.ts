@@ -2,17 +2,17 @@
 // (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
 // it holds. Every step says what kind of change it is and carries each changed field with
 // its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
-import type { PatchBody, Rule, SourceLocation } from '../rules/model.js';
+import type { PatchBody, Rule, SourceLocation } from '../semantics/model.js';
+import type { BlockedRule } from '../semantics/match.js';
+import type { FieldChange } from '../semantics/changes.js';
+import type { UnknownFieldDrop } from '../semantics/unknown.js';
 
 /** What to do with live rules that no rule file declares; set per app in the config. */
-export type { UnmanagedPolicy } from '../rules/model.js';
-
-/** The top-level rule fields a PATCH can change, in the order changes and bodies list them. */
-export const RULE_FIELDS = ['name', 'description', 'status', 'actions', 'conditions'] as const;
-export type RuleField = (typeof RULE_FIELDS)[number];
-
-/** One changed rule field: the live value and the value the step sends. */
-export type FieldChange = { [F in RuleField]: { field: F; before: Rule[F]; after: Rule[F] } }[RuleField];
+export type { UnmanagedPolicy } from '../semantics/model.js';
+export { RULE_FIELDS, type RuleField } from '../semantics/canonical.js';
+export type { FieldChange } from '../semantics/changes.js';
+export type { BlockedRule } from '../semantics/match.js';
+export type { UnknownFieldDrop } from '../semantics/unknown.js';
 
 /**
  * A change of position. `before` is the rule's 0-based index in the live list before the
@@ -36,6 +36,12 @@ interface StepCommon {
   name: string;
   /** Exactly what is sent; never holds `ruleId`. */
   body: PatchBody;
+  /**
+   * Fields botrules does not know that the step's `conditions` would remove from the live
+   * rule (their leaf or group is replaced); absent when none. `apply` refuses such a step
+   * without --force (docs/behaviour.md, "Unknown fields").
+   */
+  dropsUnknown?: UnknownFieldDrop[];
 }
 
 /** Changes fields of a managed rule where it stands. */
@@ -65,15 +71,6 @@ export interface PauseUnmanagedStep extends StepCommon {
 
 /** One PATCH request, in execution order. */
 export type PlanStep = UpdateStep | MoveStep | UpdateAndMoveStep | PauseUnmanagedStep;
-
-/** A declared rule with no live counterpart: the API cannot create rules. */
-export interface BlockedRule {
-  name: string;
-  /** The sentence to show, including what to do about it. */
-  reason: string;
-  /** Where the rule is declared. */
-  source?: SourceLocation;
-}
 
 /** A live rule that no rule file declares. */
 export interface UnmanagedRule {

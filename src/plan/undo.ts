@@ -5,10 +5,10 @@
 // as few rules as possible, and carries the fingerprint of the after-state, which makes
 // `apply --plan undo.json` refuse to run over anything else. It also records the rules as
 // they were (`restore`), so apply can check its steps lead back to exactly them.
-import type { DeclaredRule, LiveRule } from '../rules/model.js';
-import { inPriorityOrder } from './fingerprint.js';
+import type { LiveRule } from '../semantics/model.js';
+import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
+import { pinnedDeclared } from '../semantics/pinned.js';
 import { planApp } from './planner.js';
-import { simulateSteps } from './simulate.js';
 import type { AppPlan } from './types.js';
 
 /** `liveBefore` must be the live rules `plan` was computed from (same fingerprint). */
@@ -23,15 +23,10 @@ export function undoAppPlan(plan: AppPlan, liveBefore: readonly LiveRule[]): App
  */
 export function restoringPlan(app: string, restore: readonly LiveRule[], liveNow: readonly LiveRule[]): AppPlan {
   const ordered = inPriorityOrder(restore);
-  const declared = ordered.map((rule, index) => asPinnedDeclared(rule, app, index));
+  const declared = pinnedDeclared(ordered, `live rules of app ${app} before apply`);
   const planned = planApp({ app, declared, live: liveNow, unmanaged: 'keep' });
   if (planned.problems.length > 0) {
     throw new Error(`restoring app ${app}: ${planned.problems.map((p) => p.message).join('; ')}`);
   }
   return { ...planned.plan, restore: ordered.map((rule) => structuredClone(rule)) };
-}
-
-function asPinnedDeclared(rule: LiveRule, app: string, index: number): DeclaredRule {
-  const { priority: _priority, ...fields } = rule;
-  return { ...structuredClone(fields), source: { file: `live rules of app ${app} before apply`, line: index + 1, col: 1 } };
 }

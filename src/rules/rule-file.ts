@@ -4,11 +4,12 @@
 // Only rules without any problem are normalised and returned.
 import { sortProblems, type Problem } from '../errors.js';
 import type { DeclaredRule } from './model.js';
-import { normaliseRule } from './normalise.js';
+import { normaliseRule } from '../semantics/normalise.js';
 import { ruleFileMessages } from './rule-messages.js';
 import { schemaValidator } from './schemas.js';
 import { LEAF_CHECKS, LEAF_WARNINGS } from './checks/leaf-values.js';
 import { actionsNonEmptyUnique, priorityIsPosition } from './checks/rule-fields.js';
+import { unknownFieldFindings } from './checks/unknown-fields.js';
 import type { Located, RuleIdentity } from './checks/unique.js';
 import { whereIn } from './checks/where.js';
 import type { WrittenLeaf, WrittenRule } from './written.js';
@@ -74,7 +75,9 @@ export function checkRuleFile(source: YamlSource): RuleFileResult {
 
 function checkRule(rule: Record<string, unknown>, path: Path, source: YamlSource): { problems: Problem[]; warnings: Problem[] } {
   const problems = priorityIsPosition(rule, whereIn(source, path));
-  const warnings: Problem[] = [];
+  const unknown = unknownFieldFindings(rule, whereIn(source, path));
+  problems.push(...unknown.problems);
+  const warnings: Problem[] = [...unknown.warnings];
   const actionsPath = [...path, 'actions'];
   if (Array.isArray(rule.actions) && source.isSchemaValid(actionsPath)) {
     problems.push(...actionsNonEmptyUnique(rule.actions, whereIn(source, actionsPath)));

@@ -4,7 +4,7 @@
 // caller passes the tests, each app's live rules and its steps.
 import { decide, type EvaluationOptions } from '../evaluate/index.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
-import { simulateSteps } from '../plan/simulate.js';
+import { simulateSteps } from '../semantics/list-move.js';
 import type { BehaviourChange, BehaviourReport, Outcome, PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 import type { RuleTest } from './load.js';

@@ -50,10 +50,10 @@ describe('the bundled CLI', () => {
 
   it('reports a broken rule file at its line and column (the YAML Document API is inside)', async () => {
     await mkdir(path.join(dir, 'project', 'broken'), { recursive: true });
-    await writeFile(path.join(dir, 'project', 'broken', 'a.yaml'), 'rules:\n  - name: x\n    bogus: &a 1\n');
+    await writeFile(path.join(dir, 'project', 'broken', 'a.yaml'), 'rules:\n  - name: x\n    statuss: &a 1\n');
     const result = await cli(['validate', '--dir', 'broken']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('broken/a.yaml:3:5: unknown key "bogus"');
+    expect(result.stderr).toContain('broken/a.yaml:3:5: unknown key "statuss"');
   });
 
   it('plans over HTTPS, writes a live snapshot, and plans against it with no token, alike', async () => {

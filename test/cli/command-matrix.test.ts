@@ -157,7 +157,7 @@ function arrange(row: Row, order: Order): string[] {
 /** The project: rule tests that pass and that fail, a broken rule file, an empty directory. */
 function writeProject(dir: string): void {
   mkdirSync(path.join(dir, 'import'));
-  writeFileSync(path.join(dir, 'import', 'a.yaml'), 'rules:\n  - name: x\n    bogus: 1\n');
+  writeFileSync(path.join(dir, 'import', 'a.yaml'), 'rules:\n  - name: x\n    statuss: 1\n');
   mkdirSync(path.join(dir, 'live'));
   // Every seeded rule needs a user agent: a request without one matches none of them.
   const test = (name: string, expected: string) => `tests:\n  - name: ${name}\n    request: { path: /home }\n    expect: { rule: ${expected} }\n`;

@@ -33,7 +33,8 @@ const where = (result: Result) => {
 
 describe('validate --format sarif', () => {
   it('reports invalid files as errors, with exit 1 and the usual lines on stderr', async () => {
-    const cwd = project({ 'rules/a.yaml': `rules:\n${ruleYaml('A', '    bogus: 1')}` });
+    // A misspelt known key is an error (a key botrules does not know at all is a warning: docs/behaviour.md, "Unknown fields").
+    const cwd = project({ 'rules/a.yaml': `rules:\n${ruleYaml('A', '    statuss: paused')}` });
     const result = await runCli(['validate', '--format', 'sarif'], { cwd });
     expect(result.code).toBe(1);
     expect(results(result.stdout).map((r) => [r.ruleId, r.level, where(r)])).toEqual([['invalid-file', 'error', 'rules/a.yaml:3:5']]);

@@ -91,4 +91,31 @@ describe('import --update', () => {
     const result = update(split, [live('a1', 'A', 0), live('n1', 'New rule', 1), live('b1', 'B', 2)]);
     expect(result.changes.map((c) => [c.rel, c.before === undefined])).toEqual([['015-new-rule.yaml', true]]);
   });
+  describe('fields botrules does not know (docs/behaviour.md, "Unknown fields")', () => {
+    const withUnknown = (value: string, fields: Record<string, unknown>) => ({ ...leaf(value), ...fields });
+    const liveA = (children: object[]) => live('a1', 'A', 0, { conditions: { operator: '$or', children: [{ operator: '$and', children: children as never }] } });
+
+    it('writes a leaf again when the console added one, keeping its comment-free line style', () => {
+      const result = update(files, [liveA([withUnknown('/a', { caseSensitive: true })]), live('b1', 'B', 1)]);
+      expect(result.changes[0]?.after).toBe(
+        FILE.replace('            - { conditionType: path, operator: $eq, value: /a }   # exact\n', '            - { conditionType: path, operator: $eq, value: /a, caseSensitive: true }\n'),
+      );
+      expect(result.edited.map((edit) => edit.fields)).toEqual([['fields botrules does not know']]);
+    });
+
+    it('changes nothing when the file already holds them', () => {
+      const text = FILE.replace('value: /a }   # exact', 'value: /a, caseSensitive: true }   # exact');
+      const result = update([{ ...files[0], text } as RuleFileText], [liveA([withUnknown('/a', { caseSensitive: true })]), live('b1', 'B', 1)]);
+      expect(result.changes).toEqual([]);
+    });
+
+    it('replaces a rule whose own unknown fields changed, keeping the comments above it', () => {
+      const result = update(files, [live('a1', 'A', 0, { labels: ['edge'] } as Partial<LiveRule>), live('b1', 'B', 1)]);
+      const after = result.changes[0]?.after ?? '';
+      expect(after.split('\n').slice(0, 6)).toEqual(['# Rules for the shop', 'rules:', '  # Monitoring first', '  - name: A', '    ruleId: a1', '    description: ""']);
+      expect(after.split('\n')).toContain('    labels:');
+      expect(after.split('\n')).toContain('      - edge');
+      expect(readRuleFileText({ ...files[0], text: after } as RuleFileText)[0]).toMatchObject({ labels: ['edge'] });
+    });
+  });
 });

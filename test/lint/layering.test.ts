@@ -58,6 +58,40 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
       'export function misused(items: number[]): void {\n  items.forEach(async () => later());\n}\n',
     expected: ['@typescript-eslint/no-floating-promises', '@typescript-eslint/no-misused-promises'],
   },
+  // One rule semantics (docs/design.md, "One rule semantics"): no second normaliser, matcher or default.
+  secondNormaliser: {
+    file: `src/plan/${TAG}-normaliser.ts`,
+    text:
+      "import type { Leaf } from '../semantics/model.js';\n" +
+      'export function canonicalLeaf(leaf: Leaf): Leaf {\n  return { conditionType: leaf.conditionType, operator: leaf.operator };\n}\n',
+    expected: ['no-restricted-syntax'],
+  },
+  secondMatcher: {
+    file: `src/import/${TAG}-matcher.ts`,
+    text:
+      "import type { DeclaredRule, LiveRule } from '../semantics/model.js';\n" +
+      'export const matchRules = (declared: DeclaredRule[], live: LiveRule[]): LiveRule[] =>\n' +
+      '  declared.flatMap((rule) => live.filter((other) => other.name === rule.name));\n',
+    expected: ['no-restricted-syntax'],
+  },
+  defaultAgain: {
+    file: `src/render/${TAG}-default.ts`,
+    text: "import type { Rule } from '../semantics/model.js';\nexport const probe = (rule: Partial<Rule>): string => rule.description ?? '';\n",
+    expected: ['no-restricted-syntax'],
+  },
+  semanticsReachesUp: {
+    file: `src/semantics/${TAG}.ts`,
+    text: "import { loadRules } from '../rules/load.js';\nexport const probe = loadRules;\n",
+    expected: ['import-x/no-restricted-paths'],
+  },
+  semanticsOwnsIt: {
+    file: `src/semantics/${TAG}-own.ts`,
+    text:
+      "import type { Rule } from './model.js';\n" +
+      "export function normaliseRule(rule: Partial<Rule> & Pick<Rule, 'name' | 'actions' | 'conditions'>): Rule {\n" +
+      "  return { ...rule, description: rule.description ?? '', status: rule.status ?? 'active' };\n}\n",
+    expected: [],
+  },
   clean: {
     file: `src/engine/${TAG}.ts`,
     text:

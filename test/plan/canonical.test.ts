@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { canonicalJson, changedFields, identicalInOrder } from '../../src/plan/canonical.js';
 import type { Leaf, Rule } from '../../src/rules/model.js';
+import { normaliseRule } from '../../src/semantics/normalise.js';
 import { conditionsFor, rule } from './fixtures.js';
 
 const ua: Leaf = { conditionType: 'userAgent', operator: '$contains', value: 'bot' };
@@ -21,7 +22,9 @@ describe('canonical equality', () => {
     ['a single string for $in', withLeaves([ips]), withLeaves([{ ...ips, value: '203.0.113.0/24' }])],
     ['a one-element list for $contains', withLeaves([ua]), withLeaves([{ ...ua, value: ['bot'] }])],
     ['a stray value on $exists', withLeaves([header]), withLeaves([{ ...header, value: 'x' }])],
-    ['description omitted vs ""', rule('r'), { ...rule('r'), description: undefined as unknown as string }],
+    ['description omitted vs "" (made normal at the file boundary)', rule('r'), normaliseRule({ ...rule('r'), description: undefined })],
+    ['an unknown field of a leaf', withLeaves([ua, ips]), withLeaves([{ ...ua, caseSensitive: true } as Leaf, ips])],
+    ['unknown fields of the rule, the tree and a group', rule('r'), { ...rule('r'), createdBy: 'console', conditions: { ...conditionsFor('r'), mode: 'x', children: conditionsFor('r').children.map((g) => ({ ...g, label: 'g' })) } } as Rule],
   ])('%s is not a change', (_what, a, b) => {
     expect(canonicalJson(a)).toBe(canonicalJson(b));
     expect(changedFields(a, b)).toEqual([]);

@@ -3,6 +3,7 @@ import { planApp } from '../../src/plan/planner.js';
 import { isMove, positionChange } from '../../src/plan/types.js';
 import { conditionsFor, declaredFromLive, declaredRules, idOf, liveRules, rule } from './fixtures.js';
 import { ModelServer } from './model-server.js';
+import { normaliseRule } from '../../src/semantics/normalise.js';
 
 const base = { app: 'default', unmanaged: 'keep' as const };
 
@@ -163,7 +164,8 @@ describe('bodies', () => {
         },
       ],
     };
-    const { plan } = planApp({ ...base, declared: declaredRules([same as never]), live });
+    // The rule file boundary makes the normal form (src/semantics/normalise.ts); the planner never fills in defaults.
+    const { plan } = planApp({ ...base, declared: declaredRules([normaliseRule(same as never)]), live });
     expect(plan.steps).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 // One rule file end to end: schema messages, checks on every well-formed part, normalisation.
 import { parseRuleFile } from '../../src/rules/rule-file.js';
-import { normaliseLeaf } from '../../src/rules/normalise.js';
+import { normaliseLeaf } from '../../src/semantics/normalise.js';
 
 const file = 'rules/a.yaml';
 const parse = (text: string) => parseRuleFile(Buffer.from(text), file);

@@ -34,8 +34,11 @@ describe('schemas/rules.schema.json', () => {
     expect(defs.leaf.properties.conditionType.enum).toEqual(CONDITION_TYPES);
   });
 
-  it('rejects unknown keys everywhere and requires operator at both tree levels', () => {
-    for (const node of [schema, defs.rule, defs.conditions, defs.group, defs.leaf]) expect(node.additionalProperties).toBe(false);
+  it('rejects unknown keys at the top, keeps fields it does not know in rules, and requires operator at both tree levels', () => {
+    expect(schema.additionalProperties).toBe(false);
+    // Fields the service stores that botrules does not know are data (docs/behaviour.md, "Unknown fields").
+    for (const node of [defs.rule, defs.conditions, defs.group, defs.leaf]) expect(node.additionalProperties).toBe(true);
+    expect(defs.leaf.properties.children).toMatchObject({ not: {} });
     expect(schema.required).toEqual(['rules']);
     expect(defs.rule.required).toEqual(['name', 'actions', 'conditions']);
     expect(defs.conditions.required).toEqual(['operator', 'children']);

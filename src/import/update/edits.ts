@@ -1,11 +1,14 @@
 // Text edits that make one declared rule say what its live rule says, touching only what
 // differs: a changed scalar keeps its quoting, a changed `conditions` edits the groups and
 // leaves that changed, and anything the edits cannot express exactly is replaced whole.
+// Fields botrules does not know count here (the files hold what the service stores,
+// docs/behaviour.md, "Unknown fields"): a leaf whose unknown fields differ is written again,
+// and a rule or tree whose own unknown fields differ is replaced whole.
 import { isMap, isScalar, isSeq, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
-import { canonicalConditions, canonicalLeaf, canonicalRule } from '../../plan/canonical.js';
-import type { Group, Leaf, LiveRule } from '../../rules/model.js';
-import { normaliseLeaf } from '../../rules/normalise.js';
-import type { WrittenLeaf } from '../../rules/written.js';
+import { canonicalRule, exactGroupKey, exactLeafKey, sameExactConditions, unknownJson } from '../../semantics/canonical.js';
+import type { Group, GroupOperator, Leaf, LiveRule } from '../../semantics/model.js';
+import { normaliseLeaf } from '../../semantics/normalise.js';
+import type { WrittenLeaf } from '../../semantics/written.js';
 import { renderConditionsValue, renderFlowList, renderGroupItem, renderLeaf, renderScalar } from './render.js';
 import { columnOf, contentEnd, lineEnd, lineStart, type TextEdit } from './text.js';
 
@@ -16,6 +19,7 @@ import { columnOf, contentEnd, lineEnd, lineStart, type TextEdit } from './text.
 export function ruleEdits(text: string, item: YAMLMap, written: LiveRuleLike, live: LiveRule): TextEdit[] | undefined {
   const before = canonicalRule(written);
   const after = canonicalRule(live);
+  if (unknownJson(written, 'rule') !== unknownJson(live, 'rule')) return undefined;
   const edits: TextEdit[] = [];
   const keyCol = columnOf(text, (item.items[0]?.key as Node | undefined)?.range?.[0] ?? 0);
   const afterName = lineEnd(text, contentEnd(text, valueEnd(pairOf(item, 'name')) ?? 0) - 1);
@@ -32,7 +36,7 @@ export function ruleEdits(text: string, item: YAMLMap, written: LiveRuleLike, li
     if (!isSeq(value)) return undefined;
     edits.push(value.flow === true ? replaceNode(text, value, renderFlowList(live.actions)) : replaceNode(text, value, blockList(text, value, live.actions)));
   }
-  if (JSON.stringify(before.conditions) !== JSON.stringify(after.conditions)) {
+  if (!sameExactConditions(written.conditions, live.conditions)) {
     const pair = pairOf(item, 'conditions');
     if (!pair || !isMap(pair.value)) return undefined;
     const keyColumn = columnOf(text, (pair.key as Node).range?.[0] ?? 0);
@@ -49,15 +53,15 @@ function conditionEdits(text: string, node: YAMLMap, live: LiveRule): TextEdit[]
   const groupsNode = node.get('children', true);
   const operator = node.get('operator', true);
   if (!isSeq(groupsNode) || groupsNode.flow === true || !isScalar(operator)) return undefined;
+  if (unknownJson(node.toJSON() as object, 'tree') !== unknownJson(live.conditions, 'tree')) return undefined;
   const edits: TextEdit[] = [];
   if (operator.value !== live.conditions.operator) edits.push(replaceNode(text, operator, renderScalar(live.conditions.operator, operator)));
   const written = groupsNode.items.map((item) => (isMap(item) ? writtenGroup(item) : undefined));
   if (written.some((g) => g === undefined)) return undefined;
-  const liveGroups = canonicalConditions(live.conditions).children;
-  const unmatchedLive = [...liveGroups];
+  const unmatchedLive = [...live.conditions.children];
   const unmatchedWritten: number[] = [];
   written.forEach((group, index) => {
-    const at = unmatchedLive.findIndex((g) => sameGroup(g, group as Group));
+    const at = unmatchedLive.findIndex((g) => exactGroupKey(g) === exactGroupKey(group as Group));
     if (at === -1) unmatchedWritten.push(index);
     else unmatchedLive.splice(at, 1);
   });
@@ -77,12 +81,13 @@ function groupEditsFor(text: string, node: YAMLMap, live: Group): TextEdit[] | u
   const leavesNode = node.get('children', true);
   const operator = node.get('operator', true);
   if (!isSeq(leavesNode) || leavesNode.flow === true || !isScalar(operator) || live.children.length === 0) return undefined;
+  if (unknownJson(node.toJSON() as object, 'tree') !== unknownJson(live, 'tree')) return undefined;
   const edits: TextEdit[] = [];
   if (operator.value !== live.operator) edits.push(replaceNode(text, operator, renderScalar(live.operator, operator)));
-  const missing = live.children.map(canonicalLeaf);
+  const missing = [...live.children];
   for (const item of leavesNode.items) {
     const leaf = writtenLeaf(item as Node);
-    const at = leaf === undefined ? -1 : missing.findIndex((l) => sameLeaf(l, leaf));
+    const at = leaf === undefined ? -1 : missing.findIndex((l) => exactLeafKey(l) === exactLeafKey(leaf));
     if (at === -1) edits.push(removeItem(text, item as Node));
     else missing.splice(at, 1);
   }
@@ -95,20 +100,13 @@ function writtenGroup(node: YAMLMap): Group | undefined {
   if (!isSeq(leaves)) return undefined;
   const children = leaves.items.map((item) => writtenLeaf(item as Node));
   if (children.some((l) => l === undefined)) return undefined;
-  return canonicalConditions({ operator: '$or', children: [{ operator: node.get('operator') as Group['operator'], children: children as Leaf[] }] }).children[0];
+  const group = node.toJSON() as Record<string, unknown>;
+  return { ...group, operator: group.operator as GroupOperator, children: children as Leaf[] };
 }
 
 function writtenLeaf(node: Node): Leaf | undefined {
   if (!isMap(node)) return undefined;
-  return canonicalLeaf(normaliseLeaf(node.toJSON() as WrittenLeaf));
-}
-
-function sameGroup(a: Group, b: Group): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function sameLeaf(a: Leaf, b: Leaf): boolean {
-  return JSON.stringify(canonicalLeaf(a)) === JSON.stringify(canonicalLeaf(b));
+  return normaliseLeaf(node.toJSON() as WrittenLeaf);
 }
 
 function pairOf(map: YAMLMap, key: string): Pair | undefined {

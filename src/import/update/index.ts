@@ -2,8 +2,9 @@
 // declare its live rules, changing only what differs (docs/behaviour.md, "import --update").
 // Pure: it takes the files' text and the live rules and returns the new text of each file.
 import { UserError } from '../../errors.js';
-import { canonicalRule } from '../../plan/canonical.js';
-import type { DeclaredRule, LiveRule } from '../../rules/model.js';
+import { changedFields } from '../../semantics/canonical.js';
+import { matchRules } from '../../semantics/match.js';
+import type { DeclaredRule, LiveRule } from '../../semantics/model.js';
 import { arrange, type Placement, type WorkFile } from './arrange.js';
 import { blockRulesList, segmentFile } from './blocks.js';
 import { ruleEdits } from './edits.js';
@@ -45,7 +46,7 @@ export interface UpdateResult {
 }
 
 export function updateRuleFiles(input: UpdateInput): UpdateResult {
-  const { matched, gone } = matchDeclared(input.declared, input.live);
+  const { matched, gone } = liveCounterparts(input.declared, input.live);
   const edited: UpdateResult['edited'] = [];
   const work: WorkFile[] = input.files.map((file) => {
     const rules = input.declared.filter((rule) => rule.source.file === file.shown);
@@ -60,30 +61,21 @@ export function updateRuleFiles(input: UpdateInput): UpdateResult {
   return { gone, edited, placements, changes: fileChanges(input.files, work) };
 }
 
-/** Matches like the planner: by ruleId when written, else by name; anything else is gone. */
-function matchDeclared(declared: readonly DeclaredRule[], live: readonly LiveRule[]): { matched: Map<DeclaredRule, LiveRule>; gone: DeclaredRule[] } {
-  const byId = new Map(live.map((rule) => [rule.ruleId, rule]));
-  const byName = new Map<string, LiveRule[]>();
-  for (const rule of live) byName.set(rule.name, [...(byName.get(rule.name) ?? []), rule]);
-  const matched = new Map<DeclaredRule, LiveRule>();
-  const claimed = new Set<string>();
-  const gone: DeclaredRule[] = [];
-  for (const rule of declared) {
-    const candidates = rule.ruleId !== undefined ? [byId.get(rule.ruleId)].filter((r) => r !== undefined) : (byName.get(rule.name) ?? []);
-    if (candidates.length > 1) {
-      throw new UserError(`${where(rule)}: rule "${rule.name}" matches ${candidates.length} live rules of that name`, [
-        'Pin the one you mean with its ruleId, or rename the others in the console, then run import --update again.',
-      ]);
-    }
-    const found = candidates[0];
-    if (found === undefined) gone.push(rule);
-    else if (claimed.has(found.ruleId)) throw new UserError(`${where(rule)}: rule "${rule.name}" declares the same live rule as an earlier rule`);
-    else {
-      claimed.add(found.ruleId);
-      matched.set(rule, found);
-    }
+/**
+ * Matches as the planner does (src/semantics/match.ts), except that a pinned ruleId no live
+ * rule has means the rule is gone, like a name nothing matches.
+ */
+function liveCounterparts(declared: readonly DeclaredRule[], live: readonly LiveRule[]): { matched: Map<DeclaredRule, LiveRule>; gone: DeclaredRule[] } {
+  const result = matchRules(declared, live, { missingRuleId: 'unmatched' });
+  const [problem, ...more] = result.problems;
+  if (problem !== undefined) {
+    throw new UserError(`${problem.file}:${problem.line}:${problem.col}: ${problem.message}`, [
+      ...more.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`),
+      'Then run import --update again.',
+    ]);
   }
-  return { matched, gone };
+  const matched = new Map(result.matches.map((match) => [match.declared, match.live]));
+  return { matched, gone: declared.filter((rule) => !matched.has(rule)) };
 }
 
 /** The file's text with every matched rule's fields edited to the live values. */
@@ -110,17 +102,10 @@ function replaceWhole(text: string, range: readonly number[], live: LiveRule): T
   return { start: range[0] ?? 0, end: contentEnd(text, range[1] ?? 0), text: fresh };
 }
 
+/** The fields the update changed; "fields botrules does not know" when only those differ. */
 function changedFieldNames(rule: DeclaredRule, live: LiveRule): string[] {
-  const fields: string[] = [];
-  if (rule.ruleId === undefined) fields.push('ruleId');
-  for (const field of ['name', 'description', 'status', 'actions', 'conditions'] as const) {
-    if (JSON.stringify(canonical(rule)[field]) !== JSON.stringify(canonical(live)[field])) fields.push(field);
-  }
-  return fields;
-}
-
-function canonical(rule: DeclaredRule | LiveRule): ReturnType<typeof canonicalRule> {
-  return canonicalRule(rule);
+  const fields = [...(rule.ruleId === undefined ? ['ruleId'] : []), ...changedFields(live, rule)];
+  return fields.length > 0 ? fields : ['fields botrules does not know'];
 }
 
 function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[]): FileChange[] {
@@ -132,10 +117,6 @@ function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[]):
     if (old !== after) changes.push({ rel: file.rel, before: old, after });
   }
   return changes;
-}
-
-function where(rule: DeclaredRule): string {
-  return `${rule.source.file}:${rule.source.line}:${rule.source.col}`;
 }
 
 function unsupportedLayout(shown: string): UserError {

@@ -2,7 +2,8 @@
 // (leaves and action lists on one line), shifted to where it goes.
 import { Document, Scalar, stringify } from 'yaml';
 import { parseYamlDocument } from '../../located/yaml-source.js';
-import type { Conditions, Group, Leaf, LiveRule } from '../../rules/model.js';
+import type { Conditions, Group, Leaf, LiveRule } from '../../semantics/model.js';
+import { writtenLeaf } from '../../semantics/written.js';
 import { ruleFileText } from '../rule-file.js';
 import { linesOf, reindent } from './text.js';
 
@@ -27,7 +28,7 @@ function readsBackAs(text: string, value: string): boolean {
 
 /** A leaf as a one-line flow mapping, keys in the order `import` writes them. */
 export function renderLeaf(leaf: Leaf): string {
-  const doc = new Document(orderedLeaf(leaf));
+  const doc = new Document(writtenLeaf(leaf));
   if (doc.contents !== null) (doc.contents as { flow?: boolean }).flow = true;
   return doc.toString({ lineWidth: 0 }).replace(/\n$/, '');
 }
@@ -60,14 +61,6 @@ export function renderGroupItem(group: Group, dashCol: number): string {
   const lines = linesOf(text);
   const at = lines.findIndex((line) => line.trimStart().startsWith('- '));
   return reindent(lines.slice(at).join(''), dashCol - 2).replace(/\n$/, '');
-}
-
-function orderedLeaf(leaf: Leaf): Record<string, unknown> {
-  const out: Record<string, unknown> = { conditionType: leaf.conditionType };
-  if (leaf.fieldOption !== undefined) out.fieldOption = leaf.fieldOption;
-  out.operator = leaf.operator;
-  if (leaf.value !== undefined) out.value = Array.isArray(leaf.value) ? [...leaf.value] : leaf.value;
-  return out;
 }
 
 function ruleWith(conditions: Conditions): LiveRule {

@@ -29,7 +29,19 @@ export function whatChanges(step: PlanStep): string {
   const parts = fields.length > 0 ? [`updates ${fields.join(', ')}`] : [];
   const position = positionChange(step);
   if (position !== undefined) parts.push(moveText(position.before + 1, position.after + 1));
+  const drops = step.dropsUnknown?.length ?? 0;
+  if (drops > 0) parts.push(`removes ${drops === 1 ? '1 field' : `${drops} fields`} botrules does not know`);
   return parts.join('; ');
+}
+
+/**
+ * One line per field botrules does not know that the step removes from the live rule
+ * (docs/behaviour.md, "Unknown fields"): `! removes "caseSensitive" of conditions.children[0].children[1] …`.
+ */
+export function unknownDropLines(step: PlanStep): string[] {
+  return (step.dropsUnknown ?? []).map(
+    (drop) => `! removes "${drop.field}" of ${drop.path}, a field botrules does not know (its leaf or group is replaced; apply needs --force)`,
+  );
 }
 
 function moveText(from: number, to: number): string {

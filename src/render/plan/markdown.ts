@@ -4,7 +4,7 @@
 // left out (the table and that note always fit).
 import { countSteps, type Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
+import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
 import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../markdown.js';
 import { safeText } from '../sanitise.js';
@@ -79,10 +79,11 @@ function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
   const title = `${prefix}<b>${markdownHtml(step.name)}</b> ${htmlCode(step.ruleId)}: ${markdownHtml(whatChanges(step))}`;
   // Inside a code fence Markdown adds no structure; control characters still become visible.
   const lines = changeLines(step).map(safeText);
+  const drops = unknownDropLines(step).map((line) => `${markdownHtml(line)}\n\n`).join('');
   if (lines.length === 0) return `- ${title}\n\n`;
   const body = lines.join('\n');
   const fence = codeFence(body);
-  return details(title, `${fence}diff\n${body}\n${fence}`);
+  return details(title, `${drops}${fence}diff\n${body}\n${fence}`);
 }
 
 type SectionKind = 'blocked' | 'behaviour' | 'step' | 'note';

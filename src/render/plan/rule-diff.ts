@@ -5,7 +5,7 @@
 // change inside `conditions` shows as the lines of the groups and leaves that differ.
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
-import { canonicalConditions } from '../../plan/canonical.js';
+import { canonicalConditions } from '../../semantics/canonical.js';
 import { fieldChanges, type FieldChange, type PlanStep } from '../../plan/types.js';
 
 /** Lines of context around each change. */

@@ -4,7 +4,7 @@
 // Names, ids, file names and values are untrusted: each goes through safeText before colour.
 import type { Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, counted, hasMoves, snapshotNote, summaryLine, whatChanges } from './describe.js';
+import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, counted, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
 import { changeLines } from './rule-diff.js';
 import { safeText } from '../sanitise.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
@@ -68,6 +68,7 @@ function writeApp(app: AppPlan, out: TextSink, c: Colors): void {
 function writeStep(step: PlanStep, out: TextSink, c: Colors): void {
   out.write(`${c.yellow('~')} ${c.bold(`"${safeText(step.name)}"`)} ${c.dim(`(${safeText(step.ruleId)})`)}: ${safeText(whatChanges(step))}\n`);
   for (const line of changeLines(step)) out.write(`    ${colourLine(safeText(line), c)}\n`);
+  for (const line of unknownDropLines(step)) out.write(`    ${c.red(safeText(line))}\n`);
 }
 
 function colourLine(line: string, c: Colors): string {

@@ -1,10 +1,30 @@
 // Matching declared rules with live rules (docs/behaviour.md, "Plan semantics"): by `ruleId` when the file pins
 // one, else by exact name. A declared rule that matches nothing is blocked (the API cannot
 // create rules); a live rule that nothing matches is unmanaged. Every ambiguity is an error
-// located at the declared rule, so the user knows which file to fix.
+// located at the declared rule, so the user knows which file to fix. The planner and
+// `import --update` both match here; they differ only in the policy for a pinned ruleId
+// that is not live (an error for the planner, a rule gone live for the update).
 import type { Problem } from '../errors.js';
-import type { DeclaredRule, LiveRule, SourceLocation } from '../rules/model.js';
-import type { BlockedRule } from './types.js';
+import type { DeclaredRule, LiveRule, SourceLocation } from './model.js';
+
+/** A declared rule with no live counterpart: the API cannot create rules. */
+export interface BlockedRule {
+  name: string;
+  /** The sentence to show, including what to do about it. */
+  reason: string;
+  /** Where the rule is declared. */
+  source?: SourceLocation;
+}
+
+export interface MatchPolicy {
+  /**
+   * A declared ruleId that no live rule has: `problem` (plan: the file must be fixed) or
+   * `unmatched` (import --update: the rule is gone live, like a name nothing matches).
+   */
+  missingRuleId: 'problem' | 'unmatched';
+}
+
+const PLANNER_POLICY: MatchPolicy = { missingRuleId: 'problem' };
 
 export interface Match {
   declared: DeclaredRule;
@@ -20,14 +40,14 @@ export interface MatchResult {
   problems: Problem[];
 }
 
-export function matchRules(declared: readonly DeclaredRule[], live: readonly LiveRule[]): MatchResult {
+export function matchRules(declared: readonly DeclaredRule[], live: readonly LiveRule[], policy: MatchPolicy = PLANNER_POLICY): MatchResult {
   const liveById = new Map(live.map((rule) => [rule.ruleId, rule]));
   const liveByName = groupByName(live);
   const claimedBy = new Map<string, DeclaredRule>();
   const result: MatchResult = { matches: [], blocked: [], unmanaged: [], problems: [] };
 
   for (const rule of declared) {
-    const found = findLiveRule(rule, liveById, liveByName);
+    const found = findLiveRule(rule, liveById, liveByName, policy);
     if (found.kind === 'problem') {
       result.problems.push(problemAt(rule.source, found.message));
       continue;
@@ -54,10 +74,12 @@ function findLiveRule(
   rule: DeclaredRule,
   liveById: ReadonlyMap<string, LiveRule>,
   liveByName: ReadonlyMap<string, LiveRule[]>,
+  policy: MatchPolicy,
 ): Found {
   if (rule.ruleId !== undefined) {
     const pinned = liveById.get(rule.ruleId);
     if (pinned !== undefined) return { kind: 'rule', rule: pinned };
+    if (policy.missingRuleId === 'unmatched') return { kind: 'none' };
     return {
       kind: 'problem',
       message:

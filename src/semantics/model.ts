@@ -1,0 +1,106 @@
+// The rule model shared by every part of the tool. Written rules (what users type in YAML)
+// are validated and normalised into `Rule`; live rules come from the API as `LiveRule`.
+// The vocabularies come from the service's interface (docs/service-api.md, "Custom rule", "Condition tree").
+
+export const ACTIONS = ['allow', 'blockWithChallenge', 'hardBlock'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+export const STATUSES = ['active', 'paused'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const GROUP_OPERATORS = ['$or', '$and'] as const;
+export type GroupOperator = (typeof GROUP_OPERATORS)[number];
+
+export const LEAF_OPERATORS = [
+  '$eq', '$contains', '$startsWith', '$endsWith', '$re', '$notEndsWith', '$ne',
+  '$in', '$notIn', '$exists', '$notExists',
+] as const;
+export type LeafOperator = (typeof LEAF_OPERATORS)[number];
+
+/** Operators whose value is a list of strings. */
+export const LIST_OPERATORS: readonly LeafOperator[] = ['$in', '$notIn', '$re'];
+/** Operators that take no value at all. */
+export const PRESENCE_OPERATORS: readonly LeafOperator[] = ['$exists', '$notExists'];
+
+export const CONDITION_TYPES = [
+  'userAgent', 'domain', 'socketIps', 'socketIpASN', 'path', 'queryParam', 'header',
+  'httpMethod', 'deviceType', 'country', 'customParam',
+] as const;
+export type ConditionType = (typeof CONDITION_TYPES)[number];
+
+/** Condition types that test a named field, so they need `fieldOption`. */
+export const FIELD_OPTION_TYPES: readonly ConditionType[] = ['queryParam', 'header', 'customParam'];
+
+/**
+ * What plan and apply do with a live rule no rule file declares (docs/behaviour.md, "Plan
+ * semantics"): leave it, pause it, or refuse to plan.
+ */
+export type UnmanagedPolicy = 'keep' | 'pause' | 'fail';
+
+export interface Leaf {
+  conditionType: ConditionType;
+  operator: LeafOperator;
+  /** string[] for list operators, string for the other value operators, absent for presence operators. */
+  value?: string | string[];
+  fieldOption?: string;
+}
+
+export interface Group {
+  operator: GroupOperator;
+  children: Leaf[];
+}
+
+export interface Conditions {
+  operator: GroupOperator;
+  children: Group[];
+}
+
+/** A normalised rule: every optional field filled in, values in their canonical shape. */
+export interface Rule {
+  name: string;
+  ruleId?: string;
+  description: string;
+  status: Status;
+  actions: Action[];
+  conditions: Conditions;
+}
+
+/** Where a declared rule was written, for messages that point at the file. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** A rule declared in a rule file, in declared order (index in the list = desired position). */
+export interface DeclaredRule extends Rule {
+  source: SourceLocation;
+}
+
+/** A rule as the service lists it (normalised the same way as declared rules). */
+export interface LiveRule extends Rule {
+  ruleId: string;
+  priority: number;
+}
+
+/** Fields a PATCH body may carry (docs/service-api.md, "Update a rule"); `ruleId` is never sent. */
+export interface PatchBody {
+  name?: string;
+  description?: string;
+  status?: Status;
+  actions?: Action[];
+  conditions?: Conditions;
+  priority?: number;
+}
+
+export function isListOperator(op: LeafOperator): boolean {
+  return LIST_OPERATORS.includes(op);
+}
+
+export function isPresenceOperator(op: LeafOperator): boolean {
+  return PRESENCE_OPERATORS.includes(op);
+}
+
+export function needsFieldOption(type: ConditionType): boolean {
+  return FIELD_OPTION_TYPES.includes(type);
+}

@@ -1,0 +1,135 @@
+// The normal form of a rule, made once at each boundary (docs/design.md, "One rule
+// semantics"): from a rule file (`normaliseRule`), and from whatever the service, a live
+// snapshot or a plan file says a live rule is (`normaliseLiveRule`). In the normal form an
+// omitted description is "", an omitted status is active, a list operator's value is a list,
+// a scalar operator's one-element list is its string, presence operators carry no value, and
+// every field botrules does not know is kept as it was (unknown.ts). Code past a boundary
+// never fills in a default again.
+import { isListOperator, isPresenceOperator, type Conditions, type Group, type GroupOperator, type Leaf, type LeafOperator, type LiveRule, type Rule } from './model.js';
+import { withUnknownFields } from './unknown.js';
+import type { WrittenLeaf, WrittenRule } from './written.js';
+
+/** Written rule → normal form. Input has passed the schema and the semantic checks. */
+export function normaliseRule(written: WrittenRule): Rule {
+  const rule: Rule = {
+    name: written.name,
+    ...(written.ruleId === undefined ? {} : { ruleId: written.ruleId }),
+    description: written.description ?? '',
+    status: written.status ?? 'active',
+    actions: [...written.actions],
+    conditions: withUnknownFields(
+      {
+        operator: written.conditions.operator,
+        children: written.conditions.children.map((group) =>
+          withUnknownFields({ operator: group.operator, children: group.children.map(normaliseLeaf) }, group, 'tree'),
+        ),
+      },
+      written.conditions,
+      'tree',
+    ),
+  };
+  return withUnknownFields(rule, written, 'rule');
+}
+
+export function normaliseLeaf(written: WrittenLeaf): Leaf {
+  const leaf: Leaf = { conditionType: written.conditionType, operator: written.operator };
+  const value = normalValue(written.operator, written.value);
+  if (value !== undefined) leaf.value = value;
+  if (written.fieldOption !== undefined) leaf.fieldOption = written.fieldOption;
+  return withUnknownFields(leaf, written, 'leaf');
+}
+
+/**
+ * A value in the shape its operator implies: a list for list operators, a string for the
+ * other value operators, nothing for presence operators (a value kept there tests nothing,
+ * and keeping it would show a change no update can remove). A list of several values under
+ * a scalar operator is kept as it is, so a plan shows it.
+ */
+export function normalValue(operator: LeafOperator, value: string | readonly string[] | undefined): string | string[] | undefined {
+  if (value === undefined || isPresenceOperator(operator)) return undefined;
+  if (isListOperator(operator)) return typeof value === 'string' ? [value] : [...value];
+  if (typeof value !== 'string' && value.length === 1) return value[0];
+  return typeof value === 'string' ? value : [...value];
+}
+
+/**
+ * api.md makes `operator` optional at both tree levels and gives no default. A group
+ * without one is read as "$and" (all children must match), the reading that matches the
+ * fewest requests; botrules always sends an explicit operator, so a rule it wrote never
+ * depends on this choice.
+ */
+export const DEFAULT_GROUP_OPERATOR: GroupOperator = '$and';
+
+/** A live rule as the service, a snapshot or a plan file may hold it: every tree field optional. */
+export interface LooseLeaf {
+  operator?: LeafOperator;
+  conditionType?: Leaf['conditionType'];
+  value?: string | string[];
+  fieldOption?: string;
+}
+
+export interface LooseTree<Child> {
+  operator?: GroupOperator;
+  children?: Child[];
+}
+
+export interface LooseRule {
+  name: string;
+  priority?: number;
+  description?: string;
+  status: Rule['status'];
+  actions: Rule['actions'];
+  conditions: LooseTree<LooseTree<LooseLeaf>>;
+}
+
+/** A rule whose shape a schema accepted but botrules cannot represent. */
+export class UnusableRule extends Error {
+  constructor(readonly path: string, readonly problem: string) {
+    super(`${path} ${problem}`);
+  }
+}
+
+/**
+ * A live rule in normal form. `path` names the rule in messages ("content[3]");
+ * `fallbackPriority` stands in for a missing `priority` (the index in a list answer).
+ * Throws UnusableRule for a leaf without operator or conditionType (nothing to compare).
+ */
+export function normaliseLiveRule(rule: LooseRule, path: string, ruleId: string, fallbackPriority: number): LiveRule {
+  const live: LiveRule = {
+    name: rule.name,
+    ruleId,
+    description: rule.description ?? '',
+    status: rule.status,
+    actions: [...rule.actions],
+    conditions: liveConditions(rule.conditions, `${path}.conditions`),
+    priority: rule.priority ?? fallbackPriority,
+  };
+  return withUnknownFields(live, rule, 'rule');
+}
+
+function liveConditions(root: LooseTree<LooseTree<LooseLeaf>>, path: string): Conditions {
+  const conditions: Conditions = {
+    operator: root.operator ?? DEFAULT_GROUP_OPERATOR,
+    children: (root.children ?? []).map((group, i) => liveGroup(group, `${path}.children[${i}]`)),
+  };
+  return withUnknownFields(conditions, root, 'tree');
+}
+
+function liveGroup(group: LooseTree<LooseLeaf>, path: string): Group {
+  const normal: Group = {
+    operator: group.operator ?? DEFAULT_GROUP_OPERATOR,
+    children: (group.children ?? []).map((leaf, i) => liveLeaf(leaf, `${path}.children[${i}]`)),
+  };
+  return withUnknownFields(normal, group, 'tree');
+}
+
+function liveLeaf(leaf: LooseLeaf, path: string): Leaf {
+  if (leaf.operator === undefined) throw new UnusableRule(path, 'has no operator');
+  if (leaf.conditionType === undefined) throw new UnusableRule(path, 'has no conditionType');
+  // Keys in the order the service lists them, so a snapshot reads like the answer it came from.
+  const normal: Leaf = { conditionType: leaf.conditionType, operator: leaf.operator };
+  if (leaf.fieldOption !== undefined) normal.fieldOption = leaf.fieldOption;
+  const value = normalValue(leaf.operator, leaf.value);
+  if (value !== undefined) normal.value = value;
+  return withUnknownFields(normal, leaf, 'leaf');
+}
