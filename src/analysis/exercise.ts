@@ -18,23 +18,32 @@ const MAX_TESTS = 64;
 type RecordKey = 'headers' | 'query' | 'custom';
 const RECORDS: readonly RecordKey[] = ['headers', 'query', 'custom'];
 
-/** A request (a test's, changed as little as the candidates allow, or a new one) that rule `index` decides. */
+/**
+ * A request (a test's, changed as little as the candidates allow, or a new one) that rule
+ * `index` decides: each candidate put over each reaching test, then each changed field given
+ * back its old value while the rule still decides; the fewest changes win, the first on a tie.
+ */
 export function changeToDecide(rules: readonly Rule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
   const rule = rules[index];
   if (rule === undefined || rule.status !== 'active') return undefined;
   const options = candidates(rule.conditions);
+  const decides = (request: TestRequest) => decide(rules, request, evaluation).index === index;
   let best: { text: string; size: number } | undefined;
   for (const test of reachingTests(rules, index, tests, evaluation)) {
     for (const candidate of options) {
-      const changes = changedFields(test.request, candidate);
+      let changes = changedFields(test.request, candidate);
+      if (!decides(overlay(test.request, candidate))) continue;
+      for (const change of [...changes]) {
+        const fewer = changes.filter((other) => other !== change);
+        if (decides(overlay(test.request, pick(candidate, fewer)))) changes = fewer;
+      }
       if (best !== undefined && changes.length >= best.size) continue;
-      if (decide(rules, overlay(test.request, candidate), evaluation).index !== index) continue;
-      best = { text: `test ${JSON.stringify(test.name)} with ${changes.join(', ')}`, size: changes.length };
+      best = { text: changes.length === 0 ? `test ${JSON.stringify(test.name)}` : `test ${JSON.stringify(test.name)} with ${changes.map((change) => change.text).join(', ')}`, size: changes.length };
     }
   }
   if (best !== undefined) return best.text;
-  const fresh = options.map((candidate) => ({ ...BASE, ...candidate })).find((request) => decide(rules, request, evaluation).index === index);
-  return fresh === undefined ? undefined : `a request with ${changedFields({}, fresh).join(', ')}`;
+  const fresh = options.map((candidate) => ({ ...BASE, ...candidate })).find(decides);
+  return fresh === undefined ? undefined : `a request with ${changedFields({}, fresh).map((change) => change.text).join(', ')}`;
 }
 
 /** A test request that reaches rule `index` changed so that leaf (group, leaf) reads `wanted`. */
@@ -122,17 +131,38 @@ function overlay(request: TestRequest, candidate: TestRequest): TestRequest {
   return out;
 }
 
-/** The candidate's fields that the request does not already carry with that value, in words. */
-function changedFields(request: TestRequest, candidate: TestRequest): string[] {
-  const out: string[] = [];
+/** A field of a candidate: a request field, or a name in headers, query or custom. */
+interface FieldChange {
+  key: keyof TestRequest;
+  name?: string;
+  text: string;
+}
+
+/** The candidate's fields that the request does not already carry with that value. */
+function changedFields(request: TestRequest, candidate: TestRequest): FieldChange[] {
+  const out: FieldChange[] = [];
   for (const [key, value] of Object.entries(candidate) as [keyof TestRequest, TestRequest[keyof TestRequest]][]) {
     if (typeof value === 'string') {
-      if (request[key] !== value) out.push(`${key} ${JSON.stringify(value)}`);
+      if (request[key] !== value) out.push({ key, text: `${key} ${JSON.stringify(value)}` });
       continue;
     }
     const before = (request[key] ?? {}) as Record<string, string>;
     const word = key === 'headers' ? 'header' : key === 'query' ? 'query parameter' : 'custom parameter';
-    for (const [name, text] of Object.entries(value ?? {})) if (before[name] !== text) out.push(`${word} ${JSON.stringify(name)}: ${JSON.stringify(text)}`);
+    for (const [name, text] of Object.entries(value ?? {})) if (before[name] !== text) out.push({ key, name, text: `${word} ${JSON.stringify(name)}: ${JSON.stringify(text)}` });
+  }
+  return out;
+}
+
+/** Only the given fields of the candidate. */
+function pick(candidate: TestRequest, changes: readonly FieldChange[]): TestRequest {
+  const out: TestRequest = {};
+  for (const change of changes) {
+    if (change.name === undefined) {
+      (out as Record<string, unknown>)[change.key] = candidate[change.key];
+      continue;
+    }
+    const key = change.key as RecordKey;
+    out[key] = { ...out[key], [change.name]: (candidate[key] as Record<string, string>)[change.name] as string };
   }
   return out;
 }
