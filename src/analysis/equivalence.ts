@@ -1,18 +1,28 @@
 // Proofs that a change to a rule set decides every request as before (docs/evaluation.md,
 // "Mutation testing": equivalent mutants are not counted). Built on the leaf relations of
 // leaves.ts, which are exact for every request under the assumption that a request carries a
-// path and a method. Test requests need not, so leaves about the path or the method are never
-// used here, and nothing is claimed when values compare ignoring case (the relations compare
-// as written). Each answer says why, or is undefined: not proved.
-import { describeLeaf } from '../evaluate/index.js';
+// path (starting with "/") and a method. Test requests need not, so a leaf about the path or the
+// method is used only where that assumption plays no part, and nothing is claimed when values
+// compare ignoring case (the relations compare as written). Each answer says why, or is
+// undefined: not proved.
+import { describeLeaf, MATCH_WHEN_ABSENT } from '../evaluate/index.js';
 import type { Conditions, Group, Leaf } from '../rules/model.js';
 import { leafImplies, leavesContradict } from './leaves.js';
-import { rangeWithin } from './ranges.js';
+import { rangesDisjoint, rangeWithin } from './ranges.js';
 
 const ASSUMED_CARRIED = new Set<Leaf['conditionType']>(['path', 'httpMethod']);
 
 function usable(leaf: Leaf): boolean {
   return !ASSUMED_CARRIED.has(leaf.conditionType);
+}
+
+/**
+ * Usable in a proof that two leaves never hold together: besides leaves of other fields, a leaf
+ * about the path or method that only a request carrying the field matches (then both leaves are
+ * read from a present value, which the relations decide exactly).
+ */
+function usableForDisjointness(leaf: Leaf): boolean {
+  return usable(leaf) || !MATCH_WHEN_ABSENT.has(leaf.operator);
 }
 
 /** Leaves every request matching the conditions matches. */
@@ -21,14 +31,51 @@ function requiredLeaves(conditions: Conditions): Leaf[] {
   return conditions.children.flatMap((group) => (group.operator === '$and' || group.children.length === 1 ? group.children : []));
 }
 
+/** Why no request matches both leaves, or undefined. */
+function leavesNeverBoth(p: Leaf, q: Leaf): string | undefined {
+  if (!usableForDisjointness(p) || !usableForDisjointness(q)) return undefined;
+  if (!leavesContradict(p, q) && !addressesApart(p, q)) return undefined;
+  return `${describeLeaf(p)} and ${describeLeaf(q)} never hold together`;
+}
+
+/** Why no request matching the group matches every leaf of `required`, or undefined. */
+function groupExcludes(group: Group, required: readonly Leaf[]): string | undefined {
+  const reasons = group.children.map((leaf) => required.map((other) => leavesNeverBoth(leaf, other)).find((reason) => reason !== undefined));
+  if (group.operator === '$and' || group.children.length === 1) return reasons.find((reason) => reason !== undefined);
+  return reasons.every((reason) => reason !== undefined) ? reasons.join('; ') : undefined;
+}
+
+/** Why no request matching `a` matches every leaf of `required`, or undefined. */
+function treeExcludes(a: Conditions, required: readonly Leaf[]): string | undefined {
+  if (required.length === 0) return undefined;
+  const reasons = a.children.map((group) => groupExcludes(group, required));
+  if (a.operator === '$and' || a.children.length === 1) return reasons.find((reason) => reason !== undefined);
+  return reasons.every((reason) => reason !== undefined) ? reasons.join('; ') : undefined;
+}
+
 /** No request matches both condition trees (so two adjacent rules may trade places). */
 export function provedDisjoint(a: Conditions, b: Conditions): string | undefined {
-  const right = requiredLeaves(b).filter(usable);
-  for (const p of requiredLeaves(a).filter(usable)) {
-    const q = right.find((leaf) => leavesContradict(p, leaf));
-    if (q !== undefined) return `no request matches both rules: ${describeLeaf(p)} and ${describeLeaf(q)} never hold together`;
-  }
-  return undefined;
+  const reason = treeExcludes(a, requiredLeaves(b)) ?? treeExcludes(b, requiredLeaves(a));
+  return reason === undefined ? undefined : `no request matches both rules: ${reason}`;
+}
+
+/** Address leaves ($eq/$in) whose ranges are pairwise apart, IPv4 against IPv6 included. */
+function addressesApart(p: Leaf, q: Leaf): boolean {
+  const inside = (leaf: Leaf) => leaf.conditionType === 'socketIps' && (leaf.operator === '$eq' || leaf.operator === '$in');
+  if (!inside(p) || !inside(q)) return false;
+  const list = (leaf: Leaf) => (Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value]);
+  return list(p).every((x) => list(q).every((y) => rangesApart(x, y)));
+}
+
+/**
+ * An IPv6 range outside the IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) blocks holds
+ * no IPv4 address however the service maps one; ranges of one family are compared as they are.
+ */
+function rangesApart(x: string, y: string): boolean {
+  const v6 = (range: string) => range.includes(':');
+  if (v6(x) === v6(y)) return rangesDisjoint(x, y);
+  const six = v6(x) ? x : y;
+  return rangesDisjoint(six, '::ffff:0:0/96') && rangesDisjoint(six, '::/96');
 }
 
 /**

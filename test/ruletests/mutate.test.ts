@@ -96,9 +96,20 @@ describe('equivalent mutants', () => {
     expect(report.summary.killed + report.summary.survived).toBe(report.summary.total - 4);
   });
 
-  it('are never claimed for leaves about the path or method (a test request may lack them)', () => {
-    const rules = [rule('p1', [leaf('path', '$eq', '/a')]), rule('p2', [leaf('path', '$eq', '/b')])];
+  it('use the path only where the analysis\'s assumption (a path starting with "/") plays no part', () => {
+    // Two exact paths: a request matches at most one, with or without a path. "/" as a prefix
+    // holds for every path the analysis imagines, not for a test request without one.
+    const rules = [rule('p1', [leaf('path', '$eq', '/a')]), rule('p2', [leaf('path', '$eq', '/b')]), rule('ua', [leaf('userAgent', '$eq', 'x'), leaf('path', '$startsWith', '/')])];
     const report = runMutants([{ app: 'a', rules, tests: [], mutants: mutantsOf(rules) }], { equivalence: provedEquivalent });
-    expect(report.summary.equivalent).toBe(0);
+    expect(report.results.filter((result) => result.status === 'equivalent').map((result) => `${result.rule.name}: ${result.mutant.description}`)).toEqual([
+      'p1: swapped with the next active rule "p2"',
+    ]);
+  });
+
+  it('know that an IPv6 range outside the IPv4-mapped block holds no IPv4 address', () => {
+    // v6 and v4 never both; v4 and the IPv4-mapped block may, depending on how the service maps.
+    const rules = [rule('v6', [leaf('socketIps', '$in', ['2001:db8::/32'])]), rule('v4', [leaf('socketIps', '$in', ['203.0.113.0/24'])]), rule('mapped', [leaf('socketIps', '$in', ['::ffff:0:0/96'])])];
+    const report = runMutants([{ app: 'a', rules, tests: [], mutants: mutantsOf(rules) }], { equivalence: provedEquivalent });
+    expect(report.results.filter((result) => result.mutant.kind === 'swap').map((result) => `${result.rule.name}: ${result.status}`)).toEqual(['v6: equivalent', 'v4: survived']);
   });
 });
