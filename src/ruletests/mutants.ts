@@ -68,7 +68,7 @@ function ruleMutants(rules: readonly Rule[], index: number): Mutant[] {
       const flipped = FLIPPED[leaf.operator];
       if (flipped !== undefined) {
         const after = { ...leaf, operator: flipped };
-        replace('operator', `${fieldText(leaf)} ${leaf.operator} → ${flipped}`, [...leafPath, 'operator'], withLeaf(rule, g, l, after), changed(after));
+        replace('operator', `${describeLeaf(leaf)} → ${flipped}`, [...leafPath, 'operator'], withLeaf(rule, g, l, after), changed(after));
       }
       for (const cidr of cidrMutations(leaf)) {
         replace(cidr.kind, `${fieldText(leaf)} ${leaf.operator} ${cidr.before} → ${cidr.after}`, [...leafPath, ...cidr.path], withLeaf(rule, g, l, cidr.leaf), changed(cidr.leaf));

@@ -24,20 +24,20 @@ describe('the mutants of the fixture', () => {
       // "badbot" contains bot but does not start with curl.
       'Block bad bots: group 1 $or → $and: killed by T1',
       'Block bad bots: userAgent $contains "bot" dropped: killed by T1',
-      'Block bad bots: userAgent $contains → $startsWith: killed by T1',
+      'Block bad bots: userAgent $contains "bot" → $startsWith: killed by T1',
       // No request has a user agent with curl in it.
       'Block bad bots: userAgent $startsWith "curl" dropped: survived',
-      'Block bad bots: userAgent $startsWith → $contains: survived',
+      'Block bad bots: userAgent $startsWith "curl" → $contains: survived',
       // Group 2 alone: only T1 and T2 are on /api, and group 1 tells them apart already.
       'Block bad bots: group 2 dropped: survived',
-      'Block bad bots: path $startsWith → $contains: survived',
+      'Block bad bots: path $startsWith "/api" → $contains: survived',
       // T4 falls through to no rule.
       'Allow partners: paused: killed by T4',
       'Allow partners: swapped with the next active rule "Challenge logins": survived',
       // $or: T3 (from 10.1.1.1, no key) now matches.
       'Allow partners: group 1 $and → $or: killed by T3',
       'Allow partners: socketIps $in ["10.0.0.0/8"] dropped: survived',
-      'Allow partners: socketIps $in → $notIn: killed by T4',
+      'Allow partners: socketIps $in ["10.0.0.0/8"] → $notIn: killed by T4',
       'Allow partners: socketIps $in 10.0.0.0/8 → 10.0.0.0/7: survived',
       'Allow partners: socketIps $in 10.0.0.0/8 → 10.0.0.0/9: survived',
       'Allow partners: header "x-key" $exists dropped: killed by T3',
@@ -46,9 +46,9 @@ describe('the mutants of the fixture', () => {
       'Challenge logins: paused: killed by T3',
       'Challenge logins: group 1 $and → $or: survived',
       'Challenge logins: path $eq "/login" dropped: survived',
-      'Challenge logins: path $eq → $ne: killed by T3',
+      'Challenge logins: path $eq "/login" → $ne: killed by T3',
       'Challenge logins: httpMethod $eq "POST" dropped: survived',
-      'Challenge logins: httpMethod $eq → $ne: killed by T3',
+      'Challenge logins: httpMethod $eq "POST" → $ne: killed by T3',
     ]);
   });
 
