@@ -55,7 +55,7 @@ function mutationText(view: MutationView, out: Sink, options: RenderOptions): vo
     return;
   }
   const { summary } = view.report;
-  line(out, `Mutation testing: ${summary.total} mutants${view.report.only === undefined ? '' : ` of ${view.report.only.length} selected rules`}; ${summary.killed} killed, ${summary.survived} survived, ${summary.equivalent} equivalent (not counted)`);
+  line(out, `Mutation testing: ${summary.total} mutants${view.report.only === undefined ? '' : ` of ${view.report.only.length} selected rule${view.report.only.length === 1 ? '' : 's'}`}; ${summary.killed} killed, ${summary.survived} survived, ${summary.equivalent} equivalent (not counted)`);
   const notRun = notRunSentence(view.report);
   if (notRun !== undefined) line(out, notRun);
   for (const result of view.report.results) {
