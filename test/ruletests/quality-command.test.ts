@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { sarifSchemaErrors } from '../render/sarif-schema.js';
 
 const BIN = path.resolve('bin/botrules.js');
 const RULES = `rules:
@@ -116,6 +117,8 @@ describe('botrules test --coverage', () => {
       groups: { covered: 1, total: 2, percent: 50 }, outcomes: { covered: 2, total: 2, percent: 100 },
     });
     expect(json.coverage.rules.map((rule) => [rule.name, rule.decided, rule.reached])).toEqual([['Block login posts', 1, 2], ['Block methods', 0, 1]]);
+    const sarifText = (await cli(['test', '--coverage', '--mutate', '--format', 'sarif'])).stdout;
+    expect(sarifSchemaErrors(JSON.parse(sarifText))).toEqual([]);
     const sarif = JSON.parse((await cli(['test', '--coverage', '--format', 'sarif'])).stdout) as { runs: { results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { region: unknown } }[] }[] }[] };
     expect(sarif.runs[0]?.results.map((r) => [r.ruleId, r.level, r.message.text, r.locations[0]?.physicalLocation.region])).toEqual([
       ['uncovered-rule', 'note', 'rule "Block methods" decided none of the 1 test requests that reach it; covered by, e.g., test "get" with method "DELETE"', { startLine: 11, startColumn: 5 }],
