@@ -164,6 +164,12 @@ describe('botrules test --mutate', () => {
     expect((await cli(['test', '--mutate', '--min-score', '70'])).code).toBe(0);
   });
 
+  it('shows a progress bar on stderr only on a terminal', async () => {
+    const terminal = await runCli(['test', '--mutate', '--no-color'], { cwd: dir, tty: true });
+    expect(terminal.stderr).toMatch(/mutants .* 11\/11/);
+    expect((await cli(['test', '--mutate'])).stderr).toBe('');
+  });
+
   it('says what was not run under --max-mutants, in Markdown too', async () => {
     const result = await cli(['test', '--mutate', '--max-mutants', '4', '--format', 'markdown']);
     expect(lines(result.stdout)).toContain('7 of 11 mutants not run: the limit (--max-mutants) was reached');
