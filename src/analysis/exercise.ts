@@ -2,7 +2,7 @@
 // (docs/evaluation.md, "Coverage"): a rule no test decides, a leaf never seen true or false.
 // Candidates come from the rules' own values (witness.ts); each is kept only when the evaluator
 // confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
-import { decide, leafMatches, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
+import { conditionsMatch, decide, leafMatches, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
 import type { Leaf, Rule } from '../rules/model.js';
 import { BASE, candidates } from './witness.js';
 
@@ -13,7 +13,7 @@ export interface NamedRequest {
 }
 
 /** Reaching tests tried for one suggestion: enough for a real suite, bounded for a huge one. */
-const MAX_TESTS = 64;
+const MAX_TESTS = 16;
 
 type RecordKey = 'headers' | 'query' | 'custom';
 const RECORDS: readonly RecordKey[] = ['headers', 'query', 'custom'];
@@ -27,7 +27,8 @@ export function changeToDecide(rules: readonly Rule[], index: number, tests: rea
   const rule = rules[index];
   if (rule === undefined || rule.status !== 'active') return undefined;
   const options = candidates(rule.conditions);
-  const decides = (request: TestRequest) => decide(rules, request, evaluation).index === index;
+  // The rule's own conditions first: cheap, and most requests that fail fail there.
+  const decides = (request: TestRequest) => conditionsMatch(rule.conditions, request, evaluation) && decide(rules, request, evaluation).index === index;
   let best: { text: string; size: number } | undefined;
   for (const test of reachingTests(rules, index, tests, evaluation)) {
     for (const candidate of options) {

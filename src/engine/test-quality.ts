@@ -28,7 +28,7 @@ export interface QualityRequest {
 }
 
 /** Uncovered items beyond this many get no suggested request (each costs evaluations). */
-const MAX_SUGGESTIONS = 100;
+const MAX_SUGGESTIONS = 50;
 
 export interface CoverageResult {
   report: CoverageReport;
