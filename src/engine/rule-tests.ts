@@ -52,6 +52,8 @@ export interface RuleTestRun {
   apps: string[];
   /** What the tests ran against, for the summary: the rule files or the live snapshot. */
   against: string;
+  /** Each selected app's rules in priority order (what coverage and mutation work on). */
+  rules: Map<string, Rule[]>;
 }
 
 export async function runRuleTests(suite: RuleTestSuite, request: RuleTestRequest, ctx: Runtime): Promise<RuleTestRun> {
@@ -62,7 +64,7 @@ export async function runRuleTests(suite: RuleTestSuite, request: RuleTestReques
     return runTest(test, app, rulesByApp.get(app) ?? [], options);
   });
   const against = request.liveFile === undefined ? 'the rule files' : `the live snapshot ${JSON.stringify(request.liveFile)}`;
-  return { results, apps: suite.selected.apps.map((app) => app.name), against };
+  return { results, apps: suite.selected.apps.map((app) => app.name), against, rules: rulesByApp };
 }
 
 /** Each selected app's rules in priority order, from the rule files or from a snapshot. */

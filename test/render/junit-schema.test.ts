@@ -47,6 +47,13 @@ describe('JUnit XML', () => {
     expect(xml).not.toContain('<testcase name="forged"/>');
   });
 
+  it('stays valid with the figures of --coverage / --mutate as properties, hostile text included', async () => {
+    let xml = '';
+    renderTestJunit([result('passes', 'tests/a.yaml', true)], { write: (chunk: string) => (xml += chunk) }, [['mutation.score', '70.0%'], ['mutation.note', '<x/>\u0000 "quoted"']]);
+    expect(await schemaErrors(xml)).toEqual([]);
+    expect(xml).toContain('  <testsuite name="botrules test quality" tests="0" failures="0" errors="0">\n    <properties>\n      <property name="mutation.score" value="70.0%"/>\n');
+  });
+
   it('the schema check really checks', async () => {
     const errors = await schemaErrors('<?xml version="1.0"?>\n<testsuites><testsuite name="x"><testcase/></testsuite></testsuites>\n');
     expect(errors.join('\n')).toMatch(/tests|name/);

@@ -29,7 +29,7 @@ describe('botrules test', () => {
   it('passes the example project\'s own tests through the real binary', () => {
     const result = spawnSync(process.execPath, [BIN, 'test'], { cwd: path.resolve('.'), encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' } });
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/^12 tests: 12 passed, 0 failed$/m);
+    expect(result.stdout).toMatch(/^31 tests: 31 passed, 0 failed$/m);
     expect(result.status).toBe(0);
   });
 

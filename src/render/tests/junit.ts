@@ -14,9 +14,10 @@ function xmlText(text: string): string {
   return text.replace(NOT_XML, '\uFFFD');
 }
 
-export function renderTestJunit(results: readonly TestResult[], out: TextSink): void {
+/** `properties`: figures of the run (coverage, mutation score) in a testsuite of their own. */
+export function renderTestJunit(results: readonly TestResult[], out: TextSink, properties: readonly (readonly [string, string])[] = []): void {
   const files = [...new Set(results.map((result) => result.test.source.file))];
-  const suites = files.map((file) => {
+  const suites: Record<string, unknown>[] = files.map((file) => {
     const inFile = results.filter((result) => result.test.source.file === file);
     return {
       '@_name': xmlText(file),
@@ -26,6 +27,10 @@ export function renderTestJunit(results: readonly TestResult[], out: TextSink): 
       testcase: inFile.map(testcase),
     };
   });
+  if (properties.length > 0) {
+    const property = properties.map(([name, value]) => ({ '@_name': xmlText(name), '@_value': xmlText(value) }));
+    suites.push({ '@_name': 'botrules test quality', '@_tests': 0, '@_failures': 0, '@_errors': 0, properties: { property } });
+  }
   const failures = results.filter((result) => !result.passed).length;
   const document = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },

@@ -1,0 +1,169 @@
+// The smallest change to a test request that would exercise what the tests leave uncovered
+// (docs/evaluation.md, "Coverage"): a rule no test decides, a leaf never seen true or false.
+// Candidates come from the rules' own values (witness.ts); each is kept only when the evaluator
+// confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
+import { conditionsMatch, decide, leafMatches, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
+import type { Leaf, Rule } from '../rules/model.js';
+import { BASE, candidates } from './witness.js';
+
+/** A test request, by name, and the request itself. */
+export interface NamedRequest {
+  name: string;
+  request: TestRequest;
+}
+
+/** Reaching tests tried for one suggestion: enough for a real suite, bounded for a huge one. */
+const MAX_TESTS = 16;
+
+type RecordKey = 'headers' | 'query' | 'custom';
+const RECORDS: readonly RecordKey[] = ['headers', 'query', 'custom'];
+
+/**
+ * A request (a test's, changed as little as the candidates allow, or a new one) that rule
+ * `index` decides: each candidate put over each reaching test, then each changed field given
+ * back its old value while the rule still decides; the fewest changes win, the first on a tie.
+ */
+export function changeToDecide(rules: readonly Rule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
+  const rule = rules[index];
+  if (rule === undefined || rule.status !== 'active') return undefined;
+  const options = candidates(rule.conditions);
+  // The rule's own conditions first: cheap, and most requests that fail fail there.
+  const decides = (request: TestRequest) => conditionsMatch(rule.conditions, request, evaluation) && decide(rules, request, evaluation).index === index;
+  let best: { text: string; size: number } | undefined;
+  for (const test of reachingTests(rules, index, tests, evaluation)) {
+    for (const candidate of options) {
+      let changes = changedFields(test.request, candidate);
+      if (!decides(overlay(test.request, candidate))) continue;
+      for (const change of [...changes]) {
+        const fewer = changes.filter((other) => other !== change);
+        if (decides(overlay(test.request, pick(candidate, fewer)))) changes = fewer;
+      }
+      if (best !== undefined && changes.length >= best.size) continue;
+      best = { text: changes.length === 0 ? `test ${JSON.stringify(test.name)}` : `test ${JSON.stringify(test.name)} with ${changes.map((change) => change.text).join(', ')}`, size: changes.length };
+    }
+  }
+  if (best !== undefined) return best.text;
+  const fresh = options.map((candidate) => ({ ...BASE, ...candidate })).find(decides);
+  return fresh === undefined ? undefined : `a request with ${changedFields({}, fresh).map((change) => change.text).join(', ')}`;
+}
+
+/** A test request that reaches rule `index` changed so that leaf (group, leaf) reads `wanted`. */
+export function changeToFlip(rules: readonly Rule[], index: number, at: { group: number; leaf: number }, wanted: boolean, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
+  const leaf = rules[index]?.conditions.children[at.group]?.children[at.leaf];
+  if (leaf === undefined) return undefined;
+  const values = wanted ? trueValues(leaf) : falseValues(leaf);
+  for (const test of reachingTests(rules, index, tests, evaluation)) {
+    for (const value of values) {
+      const changed = withField(test.request, leaf, value);
+      if (leafMatches(leaf, changed, evaluation) !== wanted || !reaches(rules, index, changed, evaluation)) continue;
+      return `test ${JSON.stringify(test.name)} ${value === undefined ? `without ${fieldWords(leaf)}` : `with ${fieldWords(leaf)} ${JSON.stringify(value)}`}`;
+    }
+  }
+  return undefined;
+}
+
+function reachingTests(rules: readonly Rule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions): NamedRequest[] {
+  return tests.filter((test) => reaches(rules, index, test.request, evaluation)).slice(0, MAX_TESTS);
+}
+
+/** No active rule before `index` matches the request. */
+function reaches(rules: readonly Rule[], index: number, request: TestRequest, evaluation: EvaluationOptions): boolean {
+  const decision = decide(rules, request, evaluation);
+  return decision.index === -1 || decision.index >= index;
+}
+
+function listOf(leaf: Leaf): string[] {
+  const list = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  return list.slice(0, 4).map((value) => (leaf.conditionType === 'socketIps' ? (value.split('/')[0] ?? value) : value));
+}
+
+/** Values of the leaf's field that may make it true (undefined: the field left out). */
+function trueValues(leaf: Leaf): (string | undefined)[] {
+  switch (leaf.operator) {
+    case '$exists': return [leaf.conditionType === 'path' ? '/' : 'x'];
+    case '$notExists': case '$ne': case '$notIn': case '$notEndsWith': return [undefined];
+    default: return listOf(leaf);
+  }
+}
+
+/** Values that may make it false. */
+function falseValues(leaf: Leaf): (string | undefined)[] {
+  switch (leaf.operator) {
+    case '$notExists': return ['x'];
+    case '$ne': case '$notIn': case '$notEndsWith': return listOf(leaf);
+    default: return [undefined];
+  }
+}
+
+function fieldWords(leaf: Leaf): string {
+  const key = keyOf(leaf);
+  const name = key === 'headers' ? 'header' : key === 'query' ? 'query parameter' : key === 'custom' ? 'custom parameter' : key;
+  return leaf.fieldOption === undefined ? name : `${name} ${JSON.stringify(leaf.fieldOption)}`;
+}
+
+function keyOf(leaf: Leaf): keyof TestRequest {
+  const keys: Record<Leaf['conditionType'], keyof TestRequest> = {
+    userAgent: 'userAgent', domain: 'domain', socketIps: 'ip', socketIpASN: 'asn', path: 'path', httpMethod: 'method',
+    deviceType: 'deviceType', country: 'country', header: 'headers', queryParam: 'query', customParam: 'custom',
+  };
+  return keys[leaf.conditionType];
+}
+
+/** The request with the leaf's field set to `value`, or left out (a header under any spelling of its name). */
+export function withField(request: TestRequest, leaf: Leaf, value: string | undefined): TestRequest {
+  const key = keyOf(leaf);
+  const out: TestRequest = { ...request };
+  if (key === 'headers' || key === 'query' || key === 'custom') {
+    const name = leaf.fieldOption ?? '';
+    const same = (other: string) => (key === 'headers' ? other.toLowerCase() === name.toLowerCase() : other === name);
+    const record = Object.fromEntries(Object.entries(request[key] ?? {}).filter(([other]) => !same(other)));
+    out[key] = value === undefined ? record : { ...record, [name]: value };
+    return out;
+  }
+  if (value === undefined) delete out[key];
+  else out[key] = value;
+  return out;
+}
+
+/** The test's request with the candidate's fields put over it. */
+function overlay(request: TestRequest, candidate: TestRequest): TestRequest {
+  const out: TestRequest = { ...request, ...candidate };
+  for (const key of RECORDS) if (request[key] !== undefined || candidate[key] !== undefined) out[key] = { ...request[key], ...candidate[key] };
+  return out;
+}
+
+/** A field of a candidate: a request field, or a name in headers, query or custom. */
+interface FieldChange {
+  key: keyof TestRequest;
+  name?: string;
+  text: string;
+}
+
+/** The candidate's fields that the request does not already carry with that value. */
+function changedFields(request: TestRequest, candidate: TestRequest): FieldChange[] {
+  const out: FieldChange[] = [];
+  for (const [key, value] of Object.entries(candidate) as [keyof TestRequest, TestRequest[keyof TestRequest]][]) {
+    if (typeof value === 'string') {
+      if (request[key] !== value) out.push({ key, text: `${key} ${JSON.stringify(value)}` });
+      continue;
+    }
+    const before = (request[key] ?? {}) as Record<string, string>;
+    const word = key === 'headers' ? 'header' : key === 'query' ? 'query parameter' : 'custom parameter';
+    for (const [name, text] of Object.entries(value ?? {})) if (before[name] !== text) out.push({ key, name, text: `${word} ${JSON.stringify(name)}: ${JSON.stringify(text)}` });
+  }
+  return out;
+}
+
+/** Only the given fields of the candidate. */
+function pick(candidate: TestRequest, changes: readonly FieldChange[]): TestRequest {
+  const out: TestRequest = {};
+  for (const change of changes) {
+    if (change.name === undefined) {
+      (out as Record<string, unknown>)[change.key] = candidate[change.key];
+      continue;
+    }
+    const key = change.key as RecordKey;
+    out[key] = { ...out[key], [change.name]: (candidate[key] as Record<string, string>)[change.name] as string };
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+// The `--coverage` and `--mutate` part of `botrules test` (docs/evaluation.md, "Coverage",
+// "Mutation testing"): the option readers, the progress bar on a terminal, and the output in
+// the chosen format. Exit 1 when a test fails, coverage is below --fail-under or the mutation
+// score below --min-score.
+import cliProgress from 'cli-progress';
+import { coverageOf, coverageShortfalls, mutationOf, qualityScope, scoreShortfalls, type QualityRequest } from '../engine/test-quality.js';
+import type { RuleTestRun, RuleTestSuite } from '../engine/rule-tests.js';
+import { QUALITY_RENDERERS, type CoverageView, type MutationView, type QualityFormat } from '../render/tests/quality.js';
+import { summary } from '../render/tests/text.js';
+import type { CommandContext } from './context.js';
+import { UsageError } from './options.js';
+
+export interface QualityArgs {
+  coverage: boolean;
+  mutate: boolean;
+  failUnder?: { rules?: number; leaves?: number };
+  minScore?: number;
+  request: QualityRequest;
+  format: QualityFormat;
+}
+
+/** `--fail-under RULES[,LEAVES]`: percentages from 0 to 100. */
+export function failUnder(value: unknown): { rules?: number; leaves?: number } {
+  const text = String(Array.isArray(value) ? value.at(-1) : value);
+  const parts = text.split(',').map((part) => part.trim());
+  const numbers = parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : NaN));
+  if (parts.length > 2 || numbers.some((n) => Number.isNaN(n) || n > 100)) {
+    throw new UsageError(`--fail-under takes RULES or RULES,LEAVES, percentages from 0 to 100 (e.g. --fail-under 100,80), not ${JSON.stringify(text)}`);
+  }
+  return { ...(parts[0] === '' ? {} : { rules: numbers[0] }), ...(numbers[1] === undefined ? {} : { leaves: numbers[1] }) };
+}
+
+/** A percentage from 0 to 100 (`--min-score`). */
+export function percentage(flag: string): (value: unknown) => number {
+  return (value) => {
+    const n = Number(Array.isArray(value) ? value.at(-1) : value);
+    if (!Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`${flag} must be a percentage from 0 to 100, not ${JSON.stringify(String(value))}`);
+    return n;
+  };
+}
+
+export async function reportTestQuality(args: QualityArgs, suite: RuleTestSuite, run: RuleTestRun, ctx: CommandContext): Promise<number> {
+  const scope = await qualityScope(suite, run, args.request, ctx);
+  const failed = run.results.filter((result) => !result.passed).length;
+  let coverage: CoverageView | undefined;
+  if (args.coverage) {
+    const measured = coverageOf(scope, args.request);
+    coverage = { ...measured, shortfalls: coverageShortfalls(measured.report, args.failUnder ?? {}) };
+  }
+  let mutation: MutationView | undefined;
+  if (args.mutate && failed > 0) {
+    mutation = { skipped: `${failed} of ${run.results.length} tests fail; mutation testing needs a suite that passes`, shortfalls: [] };
+  } else if (args.mutate) {
+    const bar = progressBar(ctx);
+    try {
+      const report = mutationOf(scope, args.request, bar?.update);
+      mutation = { report, shortfalls: scoreShortfalls(report, args.minScore) };
+    } finally {
+      bar?.stop();
+    }
+  }
+  const view = { results: run.results, showApps: run.apps.length > 1, against: run.against, ...(coverage === undefined ? {} : { coverage }), ...(mutation === undefined ? {} : { mutation }) };
+  await QUALITY_RENDERERS[args.format](view, ctx.io.stdout, { colors: ctx.colors });
+  if (args.format !== 'text') ctx.io.stderr.write(`${summary(run.results)}\n`);
+  const shortfalls = [...(coverage?.shortfalls ?? []), ...(mutation?.shortfalls ?? [])];
+  if (args.format !== 'text') for (const shortfall of shortfalls) ctx.io.stderr.write(`${ctx.errColors.red(shortfall)}\n`);
+  return failed > 0 || shortfalls.length > 0 ? 1 : 0;
+}
+
+/** Mutants done / total on stderr, only when stderr is a terminal. */
+function progressBar(ctx: CommandContext): { update(done: number, total: number): void; stop(): void } | undefined {
+  if (!ctx.io.stderrIsTTY) return undefined;
+  const bar = new cliProgress.SingleBar(
+    { stream: ctx.io.stderr, format: 'mutants {bar} {value}/{total}', noTTYOutput: true, clearOnComplete: true, hideCursor: false, fps: 10 },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) bar.start(total, done);
+      else bar.update(done);
+      started = true;
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+// `botrules test --coverage` and `--mutate` (docs/evaluation.md, "Coverage", "Mutation
+// testing"): how much of the rules the tests exercise, and whether they notice small changes.
+// Runs on the rules and tests `runRuleTests` already loaded; the rule files are read again only
+// to locate what a report points at. `--rules` and `--changed-since` narrow both to some rules.
+import { UserError } from '../errors.js';
+import { changeToDecide, changeToFlip, type NamedRequest } from '../analysis/exercise.js';
+import { provedDisjoint, redundantLeaf, sameAddresses } from '../analysis/equivalence.js';
+import type { EvaluationOptions } from '../evaluate/index.js';
+import type { Group, Rule } from '../rules/model.js';
+import { formatPercent, measureCoverage, percent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../ruletests/coverage.js';
+import { mutantsOf, type Mutant } from '../ruletests/mutants.js';
+import { runMutants, type MutationReport } from '../ruletests/mutate.js';
+import { appOf } from '../ruletests/run.js';
+import type { Runtime } from '../runtime.js';
+import { rulesChangedSince } from './changed-rules.js';
+import { rulePositions, type PositionOf } from './rule-positions.js';
+import type { RuleTestRun, RuleTestSuite } from './rule-tests.js';
+
+export interface QualityRequest {
+  ignoreCase: boolean;
+  /** Only these rules (names). */
+  rules?: string[];
+  /** Only the rules whose normal form differs at this git revision. */
+  changedSince?: string;
+  maxMutants?: number;
+  /** Seconds after which no further mutant is started. */
+  mutateTimeout?: number;
+}
+
+/** Uncovered items beyond this many get no suggested request (each costs evaluations). */
+const MAX_SUGGESTIONS = 50;
+
+export interface CoverageResult {
+  report: CoverageReport;
+  uncovered: UncoveredItem[];
+}
+
+/** The apps, their rules and tests, and the rule names in scope (all when undefined). */
+export interface QualityScope {
+  apps: AppRules[];
+  only?: Set<string>;
+  positions: Map<string, PositionOf>;
+}
+
+export async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, request: QualityRequest, ctx: Runtime): Promise<QualityScope> {
+  const apps = suite.selected.apps.map((app) => ({
+    app: app.name,
+    rules: run.rules.get(app.name) ?? [],
+    tests: suite.tests.filter((test) => appOf(test, suite.allApps) === app.name),
+  }));
+  const positions = new Map(apps.map((app) => [app.app, rulePositions(app.rules, ctx.cwd)]));
+  let only: Set<string> | undefined;
+  if (request.rules !== undefined) {
+    const known = new Set(apps.flatMap((app) => app.rules.map((rule) => rule.name)));
+    const unknown = request.rules.filter((name) => !known.has(name));
+    if (unknown.length > 0) throw new UserError(`--rules names ${unknown.map((name) => JSON.stringify(name)).join(', ')}, which no rule file declares`);
+    only = new Set(request.rules);
+  }
+  if (request.changedSince !== undefined) {
+    const changed = new Set<string>();
+    for (const app of suite.selected.apps) {
+      for (const name of await rulesChangedSince(request.changedSince, run.rules.get(app.name) ?? [], app.rulesDir, ctx.cwd)) changed.add(name);
+    }
+    only = only === undefined ? changed : new Set([...only].filter((name) => changed.has(name)));
+  }
+  return { apps, positions, ...(only === undefined ? {} : { only }) };
+}
+
+export function coverageOf(scope: QualityScope, request: QualityRequest): CoverageResult {
+  const evaluation = { caseInsensitiveValues: request.ignoreCase };
+  const report = measureCoverage(scope.apps, { evaluation, ...(scope.only === undefined ? {} : { only: scope.only }) });
+  const uncovered = uncoveredItems(report).map((item, n): UncoveredItem => {
+    const app = scope.apps.find((each) => each.app === item.app);
+    const where = scope.positions.get(item.app)?.(item.index, item.path);
+    const suggestion = app === undefined || n >= MAX_SUGGESTIONS ? undefined : suggest(item, app, evaluation);
+    return { ...item, ...(where === undefined ? {} : { where }), ...(suggestion === undefined ? {} : { suggestion }) };
+  });
+  return { report, uncovered };
+}
+
+function suggest(item: UncoveredItem, app: AppRules, evaluation: EvaluationOptions): string | undefined {
+  const tests: NamedRequest[] = app.tests.map((test) => ({ name: test.name, request: test.request }));
+  if (item.kind === 'rule') return changeToDecide(app.rules, item.index, tests, evaluation);
+  if (item.kind === 'leaf' && item.unseen !== undefined && item.group !== undefined && item.leaf !== undefined) {
+    return changeToFlip(app.rules, item.index, { group: item.group, leaf: item.leaf }, item.unseen, tests, evaluation);
+  }
+  return undefined;
+}
+
+export function mutationOf(scope: QualityScope, request: QualityRequest, progress?: (done: number, total: number) => void): MutationReport {
+  const evaluation = { caseInsensitiveValues: request.ignoreCase };
+  const apps = scope.apps.map((app) => {
+    const indexes = app.rules.flatMap((rule, index) => (scope.only === undefined || scope.only.has(rule.name) ? [index] : []));
+    return { ...app, mutants: mutantsOf(app.rules, indexes) };
+  });
+  const start = Date.now();
+  const report = runMutants(apps, {
+    evaluation,
+    ...(request.maxMutants === undefined ? {} : { maxMutants: request.maxMutants }),
+    ...(request.mutateTimeout === undefined ? {} : { deadline: start + request.mutateTimeout * 1000 }),
+    ...(progress === undefined ? {} : { progress }),
+    ...(request.ignoreCase ? {} : { equivalence: provedEquivalent }),
+    ...(scope.only === undefined ? {} : { only: [...scope.only].sort() }),
+  });
+  for (const result of report.results) {
+    if (result.status === 'not-run') continue;
+    const where = scope.positions.get(result.app)?.(result.mutant.index, result.mutant.path);
+    if (where !== undefined) result.where = where;
+  }
+  return report;
+}
+
+/** Equivalences the analysis proves exactly (values compared as written). */
+export function provedEquivalent(rules: readonly Rule[], mutant: Mutant): string | undefined {
+  const rule = rules[mutant.index] as Rule;
+  if (mutant.swapWith !== undefined) return provedDisjoint(rule.conditions, (rules[mutant.swapWith] as Rule).conditions);
+  const path = mutant.path;
+  if (mutant.kind === 'drop-leaf') return redundantLeaf(rule.conditions.children[path[2] as number] as Group, path[4] as number);
+  if ((mutant.kind === 'cidr-widen' || mutant.kind === 'cidr-narrow') && mutant.leafChange !== undefined) {
+    const { before, after } = mutant.leafChange;
+    const k = path[6];
+    if (!Array.isArray(before.value) || !Array.isArray(after.value) || typeof k !== 'number') return undefined;
+    return sameAddresses(before.value, before.value[k] ?? '', after.value[k] ?? '');
+  }
+  return undefined;
+}
+
+/** `--fail-under RULES[,LEAVES]`: a sentence per threshold the coverage is below. */
+export function coverageShortfalls(report: CoverageReport, thresholds: { rules?: number; leaves?: number }): string[] {
+  const out: string[] = [];
+  const check = (what: string, ratio: Ratio, wanted: number | undefined) => {
+    if (wanted !== undefined && percent(ratio) < wanted) out.push(`${what} coverage ${percentText(ratio)} is below --fail-under ${wanted}%`);
+  };
+  check('rule', report.summary.rules, thresholds.rules);
+  check('leaf', report.summary.leaves, thresholds.leaves);
+  return out;
+}
+
+/** `--min-score`: a sentence when the mutation score is below it. */
+export function scoreShortfalls(report: MutationReport, minScore: number | undefined): string[] {
+  if (minScore === undefined || report.summary.score >= minScore) return [];
+  return [`mutation score ${formatPercent(report.summary.score)} is below --min-score ${minScore}%`];
+}
+
+function percentText(ratio: Ratio): string {
+  return `${formatPercent(percent(ratio))} (${ratio.covered}/${ratio.total})`;
+}
