@@ -17,6 +17,8 @@ export interface CliIo {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+  /** The clock; Date.now unless a test simulates time (a quarter of weekly reports in seconds). */
+  now?: () => number;
 }
 
 /** Options every command accepts (docs/behaviour.md, "Commands"). */
