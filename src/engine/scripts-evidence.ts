@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { scopeOf } from '../scripts/chain.js';
 import { buildEvidence, type EvidencePack } from '../scripts/evidence.js';
 import type { InventoryQuery, Snapshot } from '../scripts/model.js';
 import { policyHistory } from '../scripts/policy-history.js';
@@ -33,6 +34,13 @@ export async function findPrevious(option: string, query: Pick<InventoryQuery, '
     return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})` };
   }
   const snapshot = await readSnapshotFile(path, '--previous');
+  // Checked before any request: the link would be refused after the whole export otherwise.
+  if (scopeOf(snapshot) !== scopeOfQuery(query)) {
+    throw new UserError(`--previous ${option} covers other apps or domains, so it cannot be this report's predecessor`, [
+      `${option}: ${scopeOf(snapshot)}`,
+      `this report: ${scopeOfQuery(query)}`,
+    ]);
+  }
   return { snapshot, note: `linked to ${option} (taken ${snapshot.takenAt})` };
 }
 

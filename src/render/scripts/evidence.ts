@@ -21,7 +21,7 @@ export function renderVerifyText(model: VerifyModel): string {
   const lines: string[] = [];
   for (const scope of model.scopes) {
     const state = scope.breaks.length === 0 ? 'intact' : `broken (${scope.breaks.length} break${scope.breaks.length === 1 ? '' : 's'})`;
-    lines.push(`Chain of ${scope.scope}: ${scope.snapshots} snapshots, ${state}`);
+    lines.push(`Chain of ${scope.scope}: ${scope.snapshots} snapshot${scope.snapshots === 1 ? '' : 's'}, ${state}`);
     lines.push(`  ${scope.start}`);
     const first = scope.breaks[0];
     if (first) lines.push(`  first break: ${first.file} ${first.kind}`);
