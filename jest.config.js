@@ -12,10 +12,10 @@ const shared = {
 };
 
 /**
- * Long-running property and fuzz tests: their own project, `npm run test:slow`, which CI runs
+ * Long-running property and fuzz tests, and end-to-end tests in a real browser (*.slow.test.ts): their own project, `npm run test:slow`, which CI runs
  * after `npm test`, so the inner loop (`npm test`) stays short.
  */
-const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*.test.ts'];
+const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*.test.ts', '**/*.slow.test.ts'];
 
 /** @type {import('jest').Config} */
 export default {
@@ -28,7 +28,7 @@ export default {
   // 2-core machine; most suites wait on child processes and sockets, so two workers use both.
   maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
-    { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$'] },
+    { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$', '\\.slow\\.test\\.ts$'] },
     { ...shared, displayName: 'slow', testMatch: SLOW_TESTS },
   ],
 };
