@@ -2,7 +2,7 @@
 // (evidence-series.ts) with one missed week, one snapshot edited afterwards, one approval
 // that expires mid-period and one high-risk script added. The pack, in JSON and HTML, shows
 // exactly those, and `scripts verify` names the edited snapshot.
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HtmlValidate } from 'html-validate';
