@@ -44,10 +44,11 @@ export async function policyHistory(policy: Policy, cwd: string): Promise<Policy
     entries.push(await entryHistory(top, path, entry, endLine(policy.entries, index, lineCount)));
   }
   const dirty = await git(['status', '--porcelain', '--', path], top).catch(() => '');
-  const note = dirty.trim() === ''
-    ? `from the git history of ${policy.file}`
-    : `from the git history of ${policy.file}; the file has uncommitted changes, which no commit below records`;
-  return { git: true, note, entries };
+  const shallow = await git(['rev-parse', '--is-shallow-repository'], top).catch(() => 'false');
+  const notes = [`from the git history of ${policy.file}`];
+  if (shallow.trim() === 'true') notes.push('the clone is shallow, so the oldest commit shown may not be the one that added an entry (check out with fetch-depth: 0)');
+  if (dirty.trim() !== '') notes.push('the file has uncommitted changes, which no commit below records');
+  return { git: true, note: notes.join('; '), entries };
 }
 
 /** An entry runs from its first line to the line before the next entry (or the end of the file). */

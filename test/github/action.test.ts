@@ -90,6 +90,8 @@ describe('action.yml', () => {
       import: 'import',
       'scripts-report': 'scripts report',
       'scripts-diff': 'scripts diff',
+      'scripts-verify': 'scripts verify',
+      'scripts-evidence': 'scripts evidence',
     });
     for (const target of mapping.values()) expect(Object.keys(COMMAND_SURFACE)).toContain(target);
     const described = String(mapAt(actionInputs(action), 'command').description);

@@ -77,6 +77,7 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
       out: VALUE,
       'page-size': VALUE,
       policy: VALUE,
+      previous: VALUE,
     },
     positionals: 0,
   },
@@ -86,6 +87,20 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
       'fail-on': { takesValue: true, values: ['new', 'risk-up', 'unapproved', 'high-risk'], commaList: true },
     },
     positionals: 2,
+  },
+  'scripts verify': { flags: { format: { takesValue: true, values: ['text', 'json'] } }, positionals: 1 },
+  'scripts evidence': {
+    flags: {
+      from: VALUE,
+      to: VALUE,
+      interval: VALUE,
+      policy: VALUE,
+      'app-id': { takesValue: true, variadic: true },
+      tld: { takesValue: true, variadic: true },
+      format: { takesValue: true, values: ['html', 'json'] },
+      out: VALUE,
+    },
+    positionals: 1,
   },
   emulator: {
     flags: {
