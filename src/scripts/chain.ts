@@ -1,4 +1,4 @@
-// The tamper-evident series (docs/behaviour.md, "Script inventory", "The chain"): each json
+// The tamper-evident series (docs/behaviour.md, "Script inventory"): each json
 // snapshot records the SHA-256 of its own canonical content and the digest of the previous
 // snapshot of the same scope (apps and domains). Editing a snapshot afterwards changes its
 // digest, so either its own record or the link in the next snapshot no longer matches.

@@ -1,5 +1,5 @@
 // `botrules scripts verify DIR` and `botrules scripts evidence DIR` (docs/behaviour.md,
-// "Script inventory", "The chain", "Evidence pack"). Exit codes as §9 of the contract: 0 ok,
+// "Script inventory"). Exit codes as §9 of the contract: 0 ok,
 // 1 error, 2 findings (a broken chain; a failing verdict).
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
@@ -17,14 +17,14 @@ export const EXIT_FINDINGS = 2;
 
 export function verifyOptions(yargs: Argv): Argv {
   return yargs
-    .positional('dir', { type: 'string', describe: 'Directory of json snapshots (searched to four levels, e.g. downloaded CI artifacts)' })
+    .positional('directory', { type: 'string', describe: 'Directory of json snapshots (searched to four levels, e.g. downloaded CI artifacts)' })
     .option('format', { choices: VERIFY_FORMATS, default: 'text', describe: 'Output format' })
     .epilogue('Exit 0: every chain intact; 2: a snapshot was altered, removed or inserted, or a file cannot be read; 1: an error.');
 }
 
 export function evidenceOptions(yargs: Argv): Argv {
   return yargs
-    .positional('dir', { type: 'string', describe: 'Directory of json snapshots (e.g. the CI artifacts of the period, downloaded)' })
+    .positional('directory', { type: 'string', describe: 'Directory of json snapshots (e.g. the CI artifacts of the period, downloaded)' })
     .option('from', { type: 'string', demandOption: 'See botrules scripts evidence --help.', describe: 'Start of the assessment period' })
     .option('to', { type: 'string', describe: 'End of the period (default: now); a date alone includes that whole day' })
     .option('interval', { type: 'string', default: '7d', describe: 'Longest stretch allowed without a snapshot (PCI DSS 11.6.1: weekly)' })
@@ -37,9 +37,9 @@ export function evidenceOptions(yargs: Argv): Argv {
 }
 
 export async function runVerify(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const model = await verifySeries(String(args.dir), ctx);
+  const model = await verifySeries(String(args.directory), ctx);
   if (model.scopes.length === 0 && model.unreadable.length === 0) {
-    throw new UserError(`${String(args.dir)} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`.']);
+    throw new UserError(`${String(args.directory)} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`.']);
   }
   await VERIFY_RENDERERS[args.format as VerifyFormat](model, ctx.io.stdout);
   return verifyIsIntact(model) ? 0 : EXIT_FINDINGS;
@@ -59,7 +59,7 @@ export async function runEvidence(args: Record<string, unknown>, ctx: CommandCon
   const output = await openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout });
   try {
     const pack = await evidencePack({
-      dir: String(args.dir),
+      dir: String(args.directory),
       from,
       to,
       interval,

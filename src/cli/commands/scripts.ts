@@ -23,8 +23,8 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .command('report', 'Fetch the whole inventory of a period and write a snapshot', reportOptions)
     .command('diff <old> <new>', 'Compare two json snapshots: added, removed and changed scripts', diffOptions)
-    .command('verify <dir>', 'Check the chain of json snapshots in a directory: none altered, removed or inserted', verifyOptions)
-    .command('evidence <dir>', 'Build the evidence pack of an assessment period (HTML or JSON) from the snapshots in a directory', evidenceOptions)
+    .command('verify <directory>', 'Check the chain of json snapshots in a directory: none altered, removed or inserted', verifyOptions)
+    .command('evidence <directory>', 'Build the evidence pack of an assessment period (HTML or JSON) from the snapshots in a directory', evidenceOptions)
     .demandCommand(1, 'Name an action: report, diff, verify or evidence') as unknown as Argv<GlobalArgs>;
 }
 
