@@ -101,6 +101,9 @@ function verdict(pack: EvidencePack): EvidencePack['verdict'] {
   if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${pack.unreadable.length} file(s) in the directory could not be read as snapshots` });
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
   if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${unapproved.length} script${unapproved.length === 1 ? ' is' : 's are'} not approved at the end of the period` });
+  // Without marks or a policy nothing shows the scripts were authorised (6.4.3): that fails too.
+  const unknown = pack.inventory.scripts.filter((s) => s.status === 'unknown').length;
+  if (unknown > 0) reasons.push({ code: 'unapproved-scripts', message: `${unknown} script${unknown === 1 ? ' has' : 's have'} no approval record: no policy marked or judged ${unknown === 1 ? 'it' : 'them'}` });
   return { pass: reasons.length === 0, reasons };
 }
 
