@@ -12,12 +12,13 @@ const shared = {
 };
 
 /**
- * Long-running property and fuzz tests, and end-to-end suites that spawn git, bash and the CLI
- * (`*.e2e.test.ts`, whose time depends on how loaded the machine is): their own project,
- * `npm run test:slow`, which CI runs after `npm test`, so the inner loop (`npm test`) stays
- * short and does not time out while typecheck and lint share the cores.
+ * Long-running property and fuzz tests, end-to-end suites that spawn git, bash and the CLI
+ * (`*.e2e.test.ts`, whose time depends on how loaded the machine is) and end-to-end tests in a
+ * real browser (`*.slow.test.ts`): their own project, `npm run test:slow`, which CI runs after
+ * `npm test`, so the inner loop stays short and does not time out while typecheck and lint
+ * share the cores.
  */
-const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*.test.ts', '**/*.e2e.test.ts'];
+const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*.test.ts', '**/*.e2e.test.ts', '**/*.slow.test.ts'];
 
 /** @type {import('jest').Config} */
 export default {
@@ -30,7 +31,7 @@ export default {
   // 2-core machine; most suites wait on child processes and sockets, so two workers use both.
   maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
-    { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$', '\\.e2e\\.test\\.ts$'] },
+    { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$', '\\.e2e\\.test\\.ts$', '\\.slow\\.test\\.ts$'] },
     { ...shared, displayName: 'slow', testMatch: SLOW_TESTS },
   ],
 };

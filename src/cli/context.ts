@@ -22,6 +22,8 @@ export interface CliIo {
    * interrupt calls `onInterrupt` instead of ending the process. Absent: interrupts are not caught.
    */
   interrupts?: (onInterrupt: (signal: InterruptSignal) => void) => () => void;
+  /** The clock; Date.now unless a test simulates time (a quarter of weekly reports in seconds). */
+  now?: () => number;
 }
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';

@@ -12,6 +12,7 @@ import { compilePolicy, markRecord } from '../scripts/policy-match.js';
 import { writeReport, type InventoryModel, type ReportResult } from '../scripts/report.js';
 import { readSnapshotFile } from '../scripts/snapshot.js';
 import type { Runtime } from '../runtime.js';
+import { findPrevious } from './scripts-evidence.js';
 
 export type { ReportResult } from '../scripts/report.js';
 
@@ -23,6 +24,8 @@ export interface InventoryReportRequest {
   now: number;
   /** --policy; else scripts-policy.yaml when present. */
   policyFile?: string;
+  /** --previous FILE|DIR: the snapshot the new one links to in the chain. */
+  previous?: string;
   /** Opened once the policy and the token are known to be good, so a refusal leaves no file. */
   openOutput(): Promise<ReportOutput>;
   /** Renders the model into the output (the chosen format's renderer). */
@@ -30,8 +33,9 @@ export interface InventoryReportRequest {
   onProgress?(progress: { done: number; total: number }): void;
 }
 
-export async function reportInventory(request: InventoryReportRequest, ctx: Runtime): Promise<ReportResult & { file?: string }> {
+export async function reportInventory(request: InventoryReportRequest, ctx: Runtime): Promise<ReportResult & { file?: string; chainNote?: string }> {
   const policy = await findPolicy(request.policyFile, ctx.cwd);
+  const previous = request.previous === undefined ? undefined : await findPrevious(request.previous, request.query, ctx.cwd);
   const client = scriptsClientFor(ctx);
   const output = await request.openOutput();
   const { query } = request;
@@ -43,12 +47,13 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
     concurrency: request.concurrency,
     now: request.now,
     ...(policy ? { policy } : {}),
+    ...(previous?.snapshot ? { previous: previous.snapshot } : {}),
     output,
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });
   if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
   ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
-  return { ...result, ...(output.file === undefined ? {} : { file: output.file }) };
+  return { ...result, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
 }
 
 export interface InventoryDiffRequest {

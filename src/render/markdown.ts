@@ -20,6 +20,35 @@ export function cell(text: string | number | boolean | undefined): string {
   return markdownText(value);
 }
 
+/** Longer locations are cut (and say so) rather than fill a summary with one script. */
+const MAX_CODE = 1000;
+
+/**
+ * Untrusted text as a code span: shown exactly, so a script URL can be copied as it is (no
+ * character inserted into it), yet nothing in it is read as Markdown, HTML, a link or a
+ * mention. The fence is one backtick longer than any run inside; a space pads content that
+ * begins or ends with a backtick or a space (CommonMark strips exactly one on each side).
+ * Controls and line breaks become visible escapes (the sanitiser). In a table cell a `|`
+ * would end the cell even inside code, so it is written `\|`, which GFM turns back into `|`
+ * before it reads the span.
+ */
+export function codeSpan(text: string | undefined, options: { inTable?: boolean } = {}): string {
+  if (text === undefined || text === '') return '';
+  const cut = text.length > MAX_CODE;
+  let content = safeText(cut ? text.slice(0, MAX_CODE) : text);
+  if (options.inTable) content = content.replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(content) ? ' ' : '';
+  return `${fence}${pad}${content}${pad}${fence}${cut ? ' (cut at 1,000 characters)' : ''}`;
+}
+
+/** A bar of block characters, `width` long at most: the same picture in any renderer, or none. */
+export function textBar(value: number, max: number, width = 20): string {
+  if (value <= 0 || max <= 0) return '';
+  return '█'.repeat(Math.max(1, Math.round((value / max) * width)));
+}
+
 /** A backtick fence longer than any backtick run in the content. */
 export function codeFence(content: string): string {
   const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
@@ -54,13 +83,6 @@ export function countBy<T>(items: readonly T[], valuesOf: (item: T) => readonly 
     for (const value of valuesOf(item)) counts.set(value, (counts.get(value) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-}
-
-/** A Mermaid pie chart, which GitHub renders as a picture. Labels lose their double quotes. */
-export function mermaidPie(title: string, slices: readonly [string, number][]): string[] {
-  // Quotes and backticks would end the label or the fence; controls become visible escapes.
-  const label = (s: string) => safeText(s.replace(/["`]/g, "'"));
-  return ['```mermaid', `pie title ${label(title)}`, ...slices.map(([name, n]) => `    "${label(name)}" : ${n}`), '```'];
 }
 
 /**

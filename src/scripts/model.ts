@@ -65,6 +65,14 @@ export interface SnapshotRecord extends ScriptRecord {
   approvalNote?: string;
 }
 
+/** A snapshot's link to the previous snapshot of the same scope (src/scripts/chain.ts). */
+export interface ChainLink {
+  /** The previous snapshot's takenAt, to name it when it is missing. */
+  takenAt: string;
+  /** `sha256:…` of the previous snapshot's canonical content. */
+  sha256: string;
+}
+
 /** The `json` report format (docs/behaviour.md, "Script inventory"): stable and diff-friendly for git. */
 export interface Snapshot {
   formatVersion: 1;
@@ -86,4 +94,10 @@ export interface Snapshot {
   /** What went wrong but did not stop the export, e.g. a count that changed while paging. */
   warnings?: string[];
   records: SnapshotRecord[];
+  /**
+   * The tamper-evident series: the link to the previous snapshot (null: this one starts the
+   * chain) and the digest of this snapshot's own canonical content. Absent in snapshots written
+   * before the chain existed.
+   */
+  chain?: { previous: ChainLink | null; sha256?: string };
 }

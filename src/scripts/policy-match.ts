@@ -117,3 +117,17 @@ function entryTest(entry: PolicyEntry): (record: ScriptRecord) => boolean {
   const vendor = (entry.vendor ?? '').trim().toLowerCase();
   return (record) => record.vendor !== undefined && record.vendor.trim().toLowerCase() === vendor;
 }
+
+/**
+ * The entry that decides a record at `now`: the first one in force that matches, else the
+ * first expired one that matches (the approval that lapsed), else none.
+ */
+export function decidingEntry(policy: Policy, record: ScriptRecord, now: number): { entry: PolicyEntry; expired: boolean } | undefined {
+  let lapsed: PolicyEntry | undefined;
+  for (const entry of policy.entries) {
+    if (!entryTest(entry)(record)) continue;
+    if (!isExpired(entry, now)) return { entry, expired: false };
+    lapsed ??= entry;
+  }
+  return lapsed ? { entry: lapsed, expired: true } : undefined;
+}

@@ -7,9 +7,10 @@ import { fetchInventory, type FetchSummary, type PageSource } from './fetch.js';
 import type { InventoryQuery, ScriptRecord, Snapshot, SnapshotRecord } from './model.js';
 import type { ReportOutput } from './output.js';
 import { compilePolicy, markRecord, type Policy } from './policy-match.js';
+import { sealSnapshot } from './chain.js';
 import { buildSnapshot } from './snapshot.js';
 
-/** The inventory as a renderer reads it; a renderer calls exactly one of the two, once. */
+/** The inventory as a renderer reads it; a renderer calls exactly one of the two, once. The snapshot is sealed into the chain (src/scripts/chain.ts). */
 export interface InventoryModel {
   /** Fetches every page; each page's records reach `onPage` as they arrive, and a slow `onPage` slows the fetch. */
   stream(onPage: (records: readonly SnapshotRecord[]) => void | Promise<void>): Promise<void>;
@@ -24,6 +25,8 @@ export interface ReportOptions {
   /** When the report was taken; also the instant policy expiry is judged at. */
   now: number;
   policy?: Policy;
+  /** The snapshot this one links to in the chain; none: this one starts a chain. */
+  previous?: Snapshot;
   output: ReportOutput;
   /** Renders the model into the output (the chosen format's renderer). */
   render(model: InventoryModel): Promise<void>;
@@ -61,13 +64,14 @@ export async function writeReport(source: PageSource, options: ReportOptions): P
     snapshot: async () => {
       const records: SnapshotRecord[] = [];
       const fetched = await fetchAll((page) => void records.push(...marked(page)));
-      return buildSnapshot({
+      const snapshot = buildSnapshot({
         query: options.query,
         takenAt: options.now,
         records,
         warnings: fetched.warnings,
         ...(options.policy ? { policyFile: options.policy.file } : {}),
       });
+      return sealSnapshot(snapshot, options.previous ?? null);
     },
   };
   try {

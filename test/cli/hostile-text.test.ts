@@ -68,8 +68,9 @@ function expectHarmless(text: string, { csv = false } = {}): void {
 }
 
 /** Markdown outside fenced code blocks (inside them nothing is structure). */
+/** The Markdown outside code blocks and code spans (a span closes at a backtick run of its own length), where text is inert. */
 function outsideCode(markdown: string): string {
-  return markdown.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, '');
+  return markdown.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, '').replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '');
 }
 
 function expectNoMarkdownStructure(whole: string): void {

@@ -105,6 +105,8 @@ describe('action.yml', () => {
       'github-plan-comment': 'github plan-comment',
       'github-drift-pr': 'github drift-pr',
       'github-drift-issue': 'github drift-issue',
+      'scripts-verify': 'scripts verify',
+      'scripts-evidence': 'scripts evidence',
     });
     for (const target of mapping.values()) expect(Object.keys(COMMAND_SURFACE)).toContain(target);
     const described = String(mapAt(actionInputs(action), 'command').description);

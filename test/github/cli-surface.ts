@@ -85,6 +85,7 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
       out: VALUE,
       'page-size': VALUE,
       policy: VALUE,
+      previous: VALUE,
     },
     positionals: 0,
   },
@@ -102,6 +103,20 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
   'github plan-comment': { flags: { pr: VALUE, plans: VALUE, 'run-url': VALUE }, positionals: 0 },
   'github drift-pr': { flags: { 'rules-dir': VALUE, drift: VALUE, 'run-url': VALUE }, positionals: 0 },
   'github drift-issue': { flags: { reports: VALUE, 'run-url': VALUE }, positionals: 0 },
+  'scripts verify': { flags: { format: { takesValue: true, values: ['text', 'json'] } }, positionals: 1 },
+  'scripts evidence': {
+    flags: {
+      from: VALUE,
+      to: VALUE,
+      interval: VALUE,
+      policy: VALUE,
+      'app-id': { takesValue: true, variadic: true },
+      tld: { takesValue: true, variadic: true },
+      format: { takesValue: true, values: ['html', 'json'] },
+      out: VALUE,
+    },
+    positionals: 1,
+  },
   emulator: {
     flags: {
       port: VALUE,

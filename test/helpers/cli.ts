@@ -15,6 +15,8 @@ export interface RunOptions {
   cwd?: string;
   stdin?: string;
   tty?: boolean;
+  /** The clock the command reads (a simulated date). */
+  now?: () => number;
 }
 
 export async function runCli(argv: string[], options: RunOptions = {}): Promise<CliResult> {
@@ -33,6 +35,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     stdoutIsTTY: options.tty ?? false,
     stderrIsTTY: options.tty ?? false,
     stdinIsTTY: options.tty ?? false,
+    ...(options.now ? { now: options.now } : {}),
   };
   const code = await main(argv, io);
   stdout.end();

@@ -129,7 +129,7 @@ describe('botrules scripts (before any request)', () => {
   it('needs an action', async () => {
     const result = await runCli(['scripts'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('error: Name an action: report or diff\n');
+    expect(result.stderr).toBe('error: Name an action: report, diff, verify or evidence\n');
   });
 
   it('lists its actions in help', async () => {

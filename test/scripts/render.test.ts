@@ -100,8 +100,8 @@ describe('markdown report', () => {
   });
   const md = renderReportMarkdown(snapshot);
 
-  it('has a Mermaid pie of risk levels in scale order', () => {
-    expect(md).toContain('```mermaid\npie title Scripts by risk level\n    "low" : 1\n    "high" : 1\n    "critical" : 1\n    "odd" : 1\n```');
+  it('has a table of risk levels in scale order, highest first, with text bars', () => {
+    expect(md).toContain('| Risk level | Scripts |  |\n| --- | ---: | --- |\n| critical | 1 | ████████████████████ |\n| high | 1 | ████████████████████ |\n| low | 1 | ████████████████████ |\n| odd | 1 | ████████████████████ |\n');
   });
 
   it('counts by type, vendor and page type', () => {
@@ -113,7 +113,7 @@ describe('markdown report', () => {
 
   it('lists high-risk scripts with their reasons, critical first, escaping table syntax', () => {
     expect(md).toContain('## High-risk scripts (2)');
-    expect(md).toMatch(/cdn\.evil\.example\/x\.js \| Unknown \| critical \| reads \\\| card fields \| checkout \|\n\| https:&#8203;\/\/www&#8203;\.googletagmanager/);
+    expect(md).toContain('| `https://cdn.evil.example/x.js` | Unknown | critical | reads \\| card fields | checkout | **no** |\n| `https://www.googletagmanager.com/gtm.js` |');
   });
 
   it('lists unapproved scripts with the expiry note, and shows warnings', () => {

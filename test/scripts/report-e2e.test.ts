@@ -80,7 +80,7 @@ describe('scripts report against the emulator', () => {
 
     const md = await runCli([...BASE, '--format', 'markdown'], { cwd: dir, env: test.env });
     expect(md.code).toBe(0);
-    expect(md.stdout).toContain('```mermaid\npie title Scripts by risk level');
+    expect(md.stdout).toContain('## Risk levels\n\n| Risk level | Scripts |  |\n| --- | ---: | --- |\n');
     expect(md.stdout).toMatch(/## High-risk scripts \(\d+\)/);
     expect(md.stdout).toContain(`## Unapproved scripts (${snapshot.records.filter((r) => !r.approved).length})`);
     expect(md.stdout).toContain('| Stripe |');

@@ -11,6 +11,7 @@ import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { commaList, wholeNumber } from '../options.js';
+import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
 
 /** Added to yargs' "Missing required argument" message. */
 const REPORT_HELP = 'See botrules scripts report --help.';
@@ -22,7 +23,9 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .command('report', 'Fetch the whole inventory of a period and write a snapshot', reportOptions)
     .command('diff <old> <new>', 'Compare two json snapshots: added, removed and changed scripts', diffOptions)
-    .demandCommand(1, 'Name an action: report or diff') as unknown as Argv<GlobalArgs>;
+    .command('verify <directory>', 'Check the chain of json snapshots in a directory: none altered, removed or inserted', verifyOptions)
+    .command('evidence <directory>', 'Build the evidence pack of an assessment period (HTML or JSON) from the snapshots in a directory', evidenceOptions)
+    .demandCommand(1, 'Name an action: report, diff, verify or evidence') as unknown as Argv<GlobalArgs>;
 }
 
 function reportOptions(yargs: Argv): Argv {
@@ -38,6 +41,7 @@ function reportOptions(yargs: Argv): Argv {
     .option('page-size', { type: 'number', default: 50, requiresArg: true, coerce: wholeNumber('--page-size', 1, 10_000), describe: 'Records asked for per page' })
     .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1, 64), describe: 'Pages fetched at the same time' })
     .option('policy', { type: 'string', describe: 'Approval policy (default: scripts-policy.yaml if present)' })
+    .option('previous', { type: 'string', describe: 'json: the snapshot this one links to in the chain, a file or a directory (its newest snapshot of the same apps and domains)' })
     .option('csv-formula-escape', {
       type: 'boolean',
       default: true,
@@ -68,11 +72,13 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const action = (args._ as unknown[] | undefined)?.[1];
   if (action === 'report') return runReport(args, ctx);
   if (action === 'diff') return runDiff(args, ctx);
-  throw new UserError(`unknown scripts action ${String(action)}: use report or diff`);
+  if (action === 'verify') return runVerify(args, ctx);
+  if (action === 'evidence') return runEvidence(args, ctx);
+  throw new UserError(`unknown scripts action ${String(action)}: use report, diff, verify or evidence`);
 }
 
 async function runReport(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const now = Date.now();
+  const now = ctx.io.now?.() ?? Date.now();
   // Read and checked by the builder's coerce functions.
   const appId = args.appId as string[];
   const tld = args.tld as string[];
@@ -82,6 +88,8 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
   const window = resolveWindow({ from: optionalString(args.from), to: optionalString(args.to) }, now);
   const out = optionalString(args.out);
   const policyFile = optionalString(args.policy);
+  const previous = optionalString(args.previous);
+  if (previous !== undefined && args.format !== 'json') throw new UserError('--previous links a json snapshot into the chain; use it with --format json');
   const renderer = REPORT_RENDERERS[args.format as ReportFormat];
   const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape !== false, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
   const progress = progressBar(ctx);
@@ -93,6 +101,7 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
       concurrency,
       now,
       ...(policyFile === undefined ? {} : { policyFile }),
+      ...(previous === undefined ? {} : { previous }),
       openOutput: () => openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout }),
       render: (model, output) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
       ...(progress ? { onProgress: progress.update } : {}),
@@ -101,6 +110,7 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
     progress?.stop();
   }
   reportOutcome(result, result.file, ctx);
+  if (result.chainNote !== undefined) ctx.io.stderr.write(`Chain: ${safeText(result.chainNote)}\n`);
   // An empty inventory is more often a mistyped id than a quiet site: say what was asked for
   // (docs/behaviour.md, "Script inventory"). Still exit 0: an empty result is a valid snapshot.
   if (result.count === 0) ctx.io.stderr.write(`${ctx.errColors.yellow(emptyWarning(appId, tld))}\n`);

@@ -3,8 +3,9 @@ import type { FailOnMatch, ScriptChange, SnapshotDiff, SnapshotSide } from '../.
 import type { SnapshotRecord } from '../../scripts/model.js';
 import { recordLabel } from '../../scripts/records.js';
 import { NO_COLORS, type Colors } from '../contract.js';
-import { capped, cell, table, withinBudget } from '../markdown.js';
+import { capped, cell, codeSpan, table, withinBudget } from '../markdown.js';
 import { safeJson, safeText } from '../sanitise.js';
+import { byRisk, scriptCell } from './report-markdown.js';
 
 /** Each line is made safe before it is coloured: labels and vendors come from shop pages. */
 export function renderDiffText(diff: SnapshotDiff, colors: Colors = NO_COLORS): string {
@@ -14,7 +15,7 @@ export function renderDiffText(diff: SnapshotDiff, colors: Colors = NO_COLORS): 
     safeText(`  NEW ${describeSide(diff.new)}`),
     '',
   ];
-  for (const r of diff.added) lines.push(colors.green(safeText(`+ ${recordLabel(r)}  ${describeRecord(r)}`)));
+  for (const r of [...diff.added].sort(byRisk)) lines.push(colors.green(safeText(`+ ${recordLabel(r)}  ${describeRecord(r)}`)));
   for (const r of diff.removed) lines.push(colors.red(safeText(`- ${recordLabel(r)}  ${describeRecord(r)}`)));
   for (const c of diff.changed) lines.push(colors.yellow(safeText(`~ ${c.label}  ${describeChange(c).join('; ')}`)));
   if (diff.added.length + diff.removed.length + diff.changed.length > 0) lines.push('');
@@ -47,13 +48,13 @@ function markdownSections(diff: SnapshotDiff, maxRows: number): string[] {
   const recordTable = (title: string, records: readonly SnapshotRecord[]) => {
     if (records.length === 0) return [];
     const { shown, note } = capped(records, maxRows, where);
-    const rows = shown.map((r) => [cell(recordLabel(r)), cell(r.vendor), cell(r.type), cell(r.risk?.level), cell(r.page_types?.join(', '))]);
+    const rows = shown.map((r) => [scriptCell(r), cell(r.vendor), cell(r.type), cell(r.risk?.level), cell(r.page_types?.join(', '))]);
     return [`## ${title} (${records.length})`, '', ...table(['Script', 'Vendor', 'Type', 'Risk', 'Page types'], rows), ...(note ? ['', note] : []), ''];
   };
   const changedTable = () => {
     if (diff.changed.length === 0) return [];
     const { shown, note } = capped(diff.changed, maxRows, where);
-    const rows = shown.map((c) => [cell(c.label), cell(describeChange(c).join('; '))]);
+    const rows = shown.map((c) => [codeSpan(c.label, { inTable: true }), cell(describeChange(c).join('; '))]);
     return [`## Changed (${diff.changed.length})`, '', ...table(['Script', 'Change'], rows), ...(note ? ['', note] : []), ''];
   };
   return [
@@ -63,7 +64,8 @@ function markdownSections(diff: SnapshotDiff, maxRows: number): string[] {
     '',
     `**${summaryLine(diff)}**`,
     '',
-    ...recordTable('Added', diff.added),
+    // Added scripts are what a reviewer must judge: the riskiest first.
+    ...recordTable('Added', [...diff.added].sort(byRisk)),
     ...recordTable('Removed', diff.removed),
     ...changedTable(),
   ];

@@ -1,7 +1,10 @@
-// `scripts report --format markdown`: a human summary ready for $GITHUB_STEP_SUMMARY.
+// `scripts report --format markdown`: a human summary ready for $GITHUB_STEP_SUMMARY. What
+// needs a person comes first: the scripts no policy entry approves and the high-risk ones,
+// highest risk first. Script locations are code spans, so they copy exactly; the risk chart
+// is a table with text bars, which reads the same in any Markdown renderer.
 import type { Snapshot, SnapshotRecord } from '../../scripts/model.js';
 import { compareForDisplay, isHighRisk, recordLabel, riskRank, RISK_SCALE } from '../../scripts/records.js';
-import { capped, cell, countBy, mermaidPie, table, withinBudget } from '../markdown.js';
+import { capped, cell, codeSpan, countBy, table, textBar, withinBudget } from '../markdown.js';
 
 const NONE = '(none)';
 const MAX_VENDORS = 50;
@@ -15,12 +18,12 @@ function sections(snapshot: Snapshot, maxRows: number): string[] {
   const records = snapshot.records;
   return [
     ...heading(snapshot),
+    ...unapprovedSection(snapshot, maxRows),
+    ...highRiskSection(records, maxRows),
     ...riskSection(records),
     ...countSection('By type', 'Type', countBy(records, (r) => [r.type ?? NONE]), maxRows),
     ...countSection('By vendor', 'Vendor', countBy(records, (r) => [r.vendor ?? NONE]), Math.min(MAX_VENDORS, maxRows)),
     ...countSection('By page type', 'Page type', countBy(records, (r) => (r.page_types?.length ? r.page_types : [NONE])), maxRows),
-    ...highRiskSection(records, maxRows),
-    ...unapprovedSection(snapshot, maxRows),
   ];
 }
 
@@ -36,23 +39,30 @@ function heading(snapshot: Snapshot): string[] {
   return lines;
 }
 
-/** Risk levels in scale order (low → critical), then unknown levels by name, then records without one. */
+/** Highest risk first (critical, high, medium, low, then unknown levels and none), then by script. */
+export function byRisk(a: SnapshotRecord, b: SnapshotRecord): number {
+  const rank = (r: SnapshotRecord) => riskRank(r.risk?.level) ?? -1;
+  return rank(b) - rank(a) || compareForDisplay(a, b);
+}
+
+/** The script location as a code span in a table cell: exact, copyable, inert. */
+export function scriptCell(record: SnapshotRecord): string {
+  return codeSpan(recordLabel(record), { inTable: true });
+}
+
+/** Risk levels in scale order, highest first, then unknown levels by name, then records without one. */
 function riskSection(records: readonly SnapshotRecord[]): string[] {
   const counts = countBy(records, (r) => [r.risk?.level ?? NONE]).sort(([a], [b]) => riskOrder(a) - riskOrder(b) || (a < b ? -1 : 1));
   if (counts.length === 0) return ['## Risk levels', '', 'No scripts in this window.', ''];
-  return [
-    '## Risk levels',
-    '',
-    ...mermaidPie('Scripts by risk level', counts),
-    '',
-    ...table(['Risk level', 'Scripts'], counts.map(([level, n]) => [cell(level), String(n)]), ['l', 'r']),
-    '',
-  ];
+  const max = Math.max(...counts.map(([, n]) => n));
+  const rows = counts.map(([level, n]) => [cell(level), String(n), textBar(n, max)]);
+  return ['## Risk levels', '', ...table(['Risk level', 'Scripts', ''], rows, ['l', 'r', 'l']), ''];
 }
 
 function riskOrder(level: string): number {
-  if (level === NONE) return RISK_SCALE.length + 1;
-  return riskRank(level) ?? RISK_SCALE.length;
+  if (level === NONE) return RISK_SCALE.length + 2;
+  const rank = riskRank(level);
+  return rank === undefined ? RISK_SCALE.length + 1 : RISK_SCALE.length - rank;
 }
 
 /** Largest first; records without the field come last whatever their number. */
@@ -64,23 +74,27 @@ function countSection(title: string, column: string, counts: [string, number][],
 }
 
 function highRiskSection(records: readonly SnapshotRecord[], maxRows: number): string[] {
-  const highRisk = records.filter(isHighRisk).sort((a, b) => (riskRank(b.risk?.level) ?? 0) - (riskRank(a.risk?.level) ?? 0) || compareForDisplay(a, b));
+  const highRisk = records.filter(isHighRisk).sort(byRisk);
   const title = `## High-risk scripts (${highRisk.length})`;
   if (highRisk.length === 0) return [title, '', 'None: no script is rated high or critical.', ''];
   const { shown, note } = capped(highRisk, maxRows, SEE_SNAPSHOT);
-  const rows = shown.map((r) => [cell(recordLabel(r)), cell(r.vendor), cell(r.risk?.level), cell(r.risk?.reason), cell(r.page_types?.join(', '))]);
-  return [title, '', ...table(['Script', 'Vendor', 'Risk', 'Reason', 'Page types'], rows), ...(note ? ['', note] : []), ''];
+  const rows = shown.map((r) => [scriptCell(r), cell(r.vendor), cell(r.risk?.level), cell(r.risk?.reason), cell(r.page_types?.join(', ')), approvalCell(r)]);
+  return [title, '', ...table(['Script', 'Vendor', 'Risk', 'Reason', 'Page types', 'Approved'], rows), ...(note ? ['', note] : []), ''];
+}
+
+function approvalCell(record: SnapshotRecord): string {
+  return record.approved === undefined ? '' : record.approved ? 'yes' : '**no**';
 }
 
 function unapprovedSection(snapshot: Snapshot, maxRows: number): string[] {
   if (!snapshot.policy) {
     return ['## Approval', '', 'No approval policy was used: add `scripts-policy.yaml` (or pass `--policy FILE`) to mark approved scripts.', ''];
   }
-  const unapproved = snapshot.records.filter((r) => r.approved !== true).sort(compareForDisplay);
+  const unapproved = snapshot.records.filter((r) => r.approved !== true).sort(byRisk);
   const title = `## Unapproved scripts (${unapproved.length})`;
   const intro = `Checked against ${cell(snapshot.policy.file)}.`;
   if (unapproved.length === 0) return [title, '', `${intro} Every script is approved.`, ''];
   const { shown, note } = capped(unapproved, maxRows, SEE_SNAPSHOT);
-  const rows = shown.map((r) => [cell(recordLabel(r)), cell(r.vendor), cell(r.risk?.level), cell(r.page_types?.join(', ')), cell(r.approvalNote)]);
+  const rows = shown.map((r) => [scriptCell(r), cell(r.vendor), cell(r.risk?.level), cell(r.page_types?.join(', ')), cell(r.approvalNote)]);
   return [title, '', intro, '', ...table(['Script', 'Vendor', 'Risk', 'Page types', 'Note'], rows), ...(note ? ['', note] : []), ''];
 }

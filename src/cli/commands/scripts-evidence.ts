@@ -1,0 +1,86 @@
+// `botrules scripts verify DIR` and `botrules scripts evidence DIR` (docs/behaviour.md,
+// "Script inventory"). Exit codes as §9 of the contract: 0 ok,
+// 1 error, 2 findings (a broken chain; a failing verdict).
+import type { Argv } from 'yargs';
+import { UserError } from '../../errors.js';
+import { evidencePack, verifySeries } from '../../engine/scripts-evidence.js';
+import { describeVerdict, EVIDENCE_FORMATS, EVIDENCE_RENDERERS, VERIFY_FORMATS, VERIFY_RENDERERS, verifyIsIntact, type EvidenceFormat, type VerifyFormat } from '../../render/scripts/evidence.js';
+import { safeText } from '../../render/sanitise.js';
+import { DAY_MS, parseInterval } from '../../scripts/coverage.js';
+import { openOutput } from '../../scripts/output.js';
+import { parseTimeArg, TIME_FORMATS_HINT } from '../../scripts/time.js';
+import type { CommandContext } from '../context.js';
+import { commaList } from '../options.js';
+
+/** A broken chain, or an evidence verdict that fails. */
+export const EXIT_FINDINGS = 2;
+
+export function verifyOptions(yargs: Argv): Argv {
+  return yargs
+    .positional('directory', { type: 'string', describe: 'Directory of json snapshots (searched to four levels, e.g. downloaded CI artifacts)' })
+    .option('format', { choices: VERIFY_FORMATS, default: 'text', describe: 'Output format' })
+    .epilogue('Exit 0: every chain intact; 2: a snapshot was altered, removed or inserted, or a file cannot be read; 1: an error.');
+}
+
+export function evidenceOptions(yargs: Argv): Argv {
+  return yargs
+    .positional('directory', { type: 'string', describe: 'Directory of json snapshots (e.g. the CI artifacts of the period, downloaded)' })
+    .option('from', { type: 'string', demandOption: 'See botrules scripts evidence --help.', describe: 'Start of the assessment period' })
+    .option('to', { type: 'string', describe: 'End of the period (default: now); a date alone includes that whole day' })
+    .option('interval', { type: 'string', default: '7d', describe: 'Longest stretch allowed without a snapshot (PCI DSS 11.6.1: weekly)' })
+    .option('policy', { type: 'string', describe: 'Approval policy (default: scripts-policy.yaml if present); its git history says who approved what' })
+    .option('app-id', { type: 'string', array: true, coerce: commaList('--app-id', 'app-demo'), describe: 'With --tld: the scope, when DIR holds several' })
+    .option('tld', { type: 'string', array: true, coerce: commaList('--tld', 'shop.example.com'), describe: 'With --app-id: the scope, when DIR holds several' })
+    .option('format', { choices: EVIDENCE_FORMATS, default: 'html', describe: 'html (self-contained, prints to PDF) or json' })
+    .option('out', { type: 'string', describe: 'Write to this file (written whole or not at all) instead of stdout' })
+    .epilogue(`Times: ${TIME_FORMATS_HINT}.\nExit 0: the verdict passes; 2: it fails (a gap, a broken chain, an unapproved script); 1: an error.`);
+}
+
+export async function runVerify(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const model = await verifySeries(String(args.directory), ctx);
+  if (model.scopes.length === 0 && model.unreadable.length === 0) {
+    throw new UserError(`${String(args.directory)} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`.']);
+  }
+  await VERIFY_RENDERERS[args.format as VerifyFormat](model, ctx.io.stdout);
+  return verifyIsIntact(model) ? 0 : EXIT_FINDINGS;
+}
+
+export async function runEvidence(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const now = ctx.io.now?.() ?? Date.now();
+  const from = parseTimeArg(String(args.from), now, '--from');
+  const to = args.to === undefined ? now : endOf(String(args.to), now);
+  if (from >= to) throw new UserError(`--from (${new Date(from).toISOString()}) is not before --to (${new Date(to).toISOString()})`);
+  const intervalText = String(args.interval);
+  const interval = { text: intervalText, ms: parseInterval(intervalText) };
+  const appId = args.appId as string[] | undefined;
+  const tld = args.tld as string[] | undefined;
+  if ((appId === undefined) !== (tld === undefined)) throw new UserError('--app-id and --tld choose a scope together: give both or neither');
+  const out = args.out === undefined ? undefined : String(args.out);
+  const output = await openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout });
+  try {
+    const pack = await evidencePack({
+      dir: String(args.directory),
+      from,
+      to,
+      interval,
+      now,
+      ...(args.policy === undefined ? {} : { policyFile: String(args.policy) }),
+      ...(appId && tld ? { appId, tld } : {}),
+    }, ctx);
+    await EVIDENCE_RENDERERS[args.format as EvidenceFormat](pack, { write: output.emit });
+    await output.commit();
+    const paint = pack.verdict.pass ? ctx.errColors.green : ctx.errColors.red;
+    for (const line of describeVerdict(pack)) ctx.io.stderr.write(`${paint(line)}\n`);
+    if (out !== undefined) ctx.io.stderr.write(`Wrote the evidence pack to ${safeText(out)}\n`);
+    return pack.verdict.pass ? 0 : EXIT_FINDINGS;
+  } catch (err) {
+    await output.abort();
+    throw err;
+  }
+}
+
+/** `--to 2026-03-31` means to the end of that day; any other form is the instant it names. */
+function endOf(value: string, now: number): number {
+  const at = parseTimeArg(value, now, '--to');
+  return /^\d{4}-\d{2}-\d{2}$/.test(value.trim()) ? at + DAY_MS : at;
+}

@@ -1,0 +1,88 @@
+// Who approved what, when: the commits that added or changed each entry of the policy file,
+// read with `git log -L` over the entry's lines (git follows the lines through earlier
+// versions of the file). git runs without a shell, with arguments as a list; what it prints
+// (author names, subjects) is data and goes through the sanitiser when rendered.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import type { Policy, PolicyEntry } from './policy-match.js';
+
+export interface PolicyCommit {
+  commit: string;
+  author: string;
+  /** ISO 8601, as git wrote the author date. */
+  date: string;
+  subject: string;
+  /** The oldest commit touching the entry added it; later ones changed it. */
+  change: 'added' | 'changed';
+}
+
+export interface PolicyHistory {
+  /** False when there is no git history to read; `note` says why. */
+  git: boolean;
+  note: string;
+  /** Per entry, in file order: newest commit first. */
+  entries: PolicyCommit[][];
+}
+
+const GIT_TIMEOUT_MS = 20_000;
+const FIELD = '\u001f';
+const RECORD = '\u001e';
+
+export async function policyHistory(policy: Policy, cwd: string): Promise<PolicyHistory> {
+  const file = resolve(cwd, policy.file);
+  const none = (note: string): PolicyHistory => ({ git: false, note, entries: policy.entries.map(() => []) });
+  const root = await git(['rev-parse', '--show-toplevel'], dirname(file)).catch(() => undefined);
+  if (root === undefined) return none(`${policy.file} is not in a git repository (or git is not installed): no record of who approved what, when`);
+  const top = root.trim();
+  const path = relative(top, file).split('\\').join('/');
+  const tracked = await git(['log', '-1', '--format=%H', '--', path], top).catch(() => '');
+  if (tracked.trim() === '') return none(`${policy.file} has never been committed to git: no record of who approved what, when`);
+  const lineCount = (await readFile(file, 'utf8')).split('\n').length;
+  const entries: PolicyCommit[][] = [];
+  for (const [index, entry] of policy.entries.entries()) {
+    entries.push(await entryHistory(top, path, entry, endLine(policy.entries, index, lineCount)));
+  }
+  const dirty = await git(['status', '--porcelain', '--', path], top).catch(() => '');
+  const shallow = await git(['rev-parse', '--is-shallow-repository'], top).catch(() => 'false');
+  const notes = [`from the git history of ${policy.file}`];
+  if (shallow.trim() === 'true') notes.push('the clone is shallow, so the oldest commit shown may not be the one that added an entry (check out with fetch-depth: 0)');
+  if (dirty.trim() !== '') notes.push('the file has uncommitted changes, which no commit below records');
+  return { git: true, note: notes.join('; '), entries };
+}
+
+/** An entry runs from its first line to the line before the next entry (or the end of the file). */
+function endLine(entries: readonly PolicyEntry[], index: number, lineCount: number): number {
+  const next = entries[index + 1];
+  const start = entries[index]?.source.line ?? 1;
+  return Math.max(start, next ? next.source.line - 1 : lineCount);
+}
+
+async function entryHistory(root: string, path: string, entry: PolicyEntry, end: number): Promise<PolicyCommit[]> {
+  const format = `${RECORD}%H${FIELD}%an${FIELD}%aI${FIELD}%s`;
+  let out: string;
+  try {
+    out = await git(['log', `-L${entry.source.line},${end}:${path}`, '-s', `--format=${format}`], root);
+  } catch {
+    // The lines are not in the committed file yet (an entry added but not committed).
+    return [];
+  }
+  const commits = out
+    .split(RECORD)
+    .map((chunk) => chunk.split('\n')[0] ?? '')
+    .filter((line) => line.includes(FIELD))
+    .map((line) => {
+      const [commit = '', author = '', date = '', subject = ''] = line.split(FIELD);
+      return { commit, author, date, subject, change: 'changed' as const };
+    });
+  return commits.map((c, i) => (i === commits.length - 1 ? { ...c, change: 'added' as const } : c));
+}
+
+function git(args: string[], cwd: string): Promise<string> {
+  return new Promise((done, fail) => {
+    execFile('git', ['-c', 'core.quotepath=off', ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' } }, (err, stdout) => {
+      if (err) fail(err);
+      else done(stdout);
+    });
+  });
+}
