@@ -3,7 +3,7 @@
 // every request under docs/evaluation.md; whatever is not decided exactly (regular expressions
 // other than identical ones, unrelated fields, mixed text and address operators) is false,
 // meaning "unknown", and is never reported. Values compare as written (case-sensitive).
-import { leafMatches, MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
+import { leafVerdict, MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Leaf, LeafOperator } from '../rules/model.js';
 import { allWithin, rangesDisjoint } from './ranges.js';
@@ -86,7 +86,8 @@ export function leavesContradict(p: Leaf, q: Leaf): boolean {
 /** Cases without a negation leaf: exact values against any text test, and two prefixes. */
 function presentOnlyDisjoint(p: Leaf, q: Leaf): boolean {
   if (isAddressLeaf(p) || isAddressLeaf(q)) return false;
-  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => !leafMatches(q, requestWith(q, value)));
+  // An undecided verdict (a pattern out of time) proves nothing.
+  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => leafVerdict(q, requestWith(q, value)) === false);
   if (p.operator === '$startsWith' && q.operator === '$startsWith') return !one(p).startsWith(one(q)) && !one(q).startsWith(one(p));
   return false;
 }
@@ -104,7 +105,7 @@ function presentImplies(p: Leaf, q: Leaf): boolean {
   const list = values(q);
   switch (p.operator) {
     case '$eq':
-    case '$in': return values(p).every((value) => leafMatches(q, requestWith(q, value)));
+    case '$in': return values(p).every((value) => leafVerdict(q, requestWith(q, value)) === true);
     case '$exists': return false;
     case '$startsWith': return textImplies(q, { startsWith: () => a.startsWith(b), contains: () => a.includes(b), ne: (m) => !m.startsWith(a) });
     case '$endsWith':

@@ -1,8 +1,9 @@
 // The rule-set analysis as first written: every rule compared with every earlier rule, in
 // order. Quadratic, and kept here as the reference the indexed analysis in src/analysis/ must
 // agree with exactly (same findings, same messages, same order): see fast-path.property.test.ts.
-import { conditionsMatch } from '../../src/evaluate/evaluate.js';
-import type { Action, DeclaredRule } from '../../src/rules/model.js';
+import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
+import type { Action, Conditions, DeclaredRule } from '../../src/rules/model.js';
 import { canonicalConditions } from '../../src/plan/canonical.js';
 import { catchAll, contradiction, implies, treeOf, unsatisfiable } from '../../src/analysis/conditions.js';
 import { candidatesForBoth, describeRequest } from '../../src/analysis/witness.js';
@@ -87,4 +88,9 @@ function quote(rule: DeclaredRule): string {
 
 function placed(rule: DeclaredRule): string {
   return `rule ${quote(rule)} (${rule.source.file}:${rule.source.line})`;
+}
+
+/** A request is an example only when its match is decided (no pattern out of time). */
+function conditionsMatch(conditions: Conditions, request: TestRequest): boolean {
+  return conditionsVerdict(conditions, request) === true;
 }
