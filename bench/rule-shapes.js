@@ -81,7 +81,7 @@ export function ruleSet(shape, count) {
   else if (shape === 'duplicates') {
     // Twelve distinct leaves in all; rules of one or two groups of one or two of them.
     const leaves = Array.from({ length: 12 }, () => randomLeaf(random));
-    rules = randomRules(random, count, (r) => structuredClone(pick(r, leaves)), 2, 2);
+    rules = randomRules(random, count, (r) => JSON.parse(JSON.stringify(pick(r, leaves))), 2, 2);
   } else throw new Error(`unknown shape ${shape}: one of ${SHAPES.join(', ')}`);
   return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
 }

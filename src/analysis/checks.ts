@@ -1,7 +1,6 @@
 // Rule-set analysis for `validate` (docs/evaluation.md, "Rule-set analysis"): findings that
 // are proved under the stated evaluation semantics, each from a named check with a stable id
 // a rule file can silence. Pure: declared rules in, located findings out.
-import { describeLeaf } from '../evaluate/describe.js';
 import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
 import { canonicalLeaf } from '../plan/canonical.js';
 import { catchAll, contradiction, unsatisfiable } from './conditions.js';

@@ -58,7 +58,7 @@ async function botrules(...args: string[]): Promise<{ code: number; stdout: stri
     return { code: 0, stdout, stderr };
   } catch (err) {
     const failed = err as { code?: number; killed?: boolean; stdout: string; stderr: string };
-    if (failed.killed === true) throw new Error(`botrules ${args.join(' ')} ran longer than 30 s`);
+    if (failed.killed === true) throw new Error(`botrules ${args.join(' ')} ran longer than 30 s`, { cause: err });
     return { code: failed.code ?? -1, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
