@@ -10,7 +10,7 @@ import { Prover, type Node } from './prover.js';
 import { firstShadows } from './shadows.js';
 import { describeRequest } from './witness.js';
 
-export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block'] as const;
+export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block', 'redos-pattern'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 export interface Finding {
