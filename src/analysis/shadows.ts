@@ -12,7 +12,7 @@
 import type { DeclaredRule } from '../rules/model.js';
 import type { InternedRules } from './interned.js';
 import type { Node, Prover } from './prover.js';
-import { firstInLists, RequirementIndex, type Requirement } from './requirement-index.js';
+import { firstInLists, RequirementIndex, type Part, type Requirement } from './requirement-index.js';
 
 /**
  * For each rule: the index of the first earlier active rule that shadows it, or -1 (also for
@@ -30,13 +30,13 @@ export function firstShadows(
   // What each class's leaves imply: per group under a root $or (every group must imply Q), else the whole tree.
   const impliedOfClass = treeOfClass.map((tree) => nodes.impliedSets(tree));
   const requirementOfClass = treeOfClass.map((tree) => nodes.requirement(tree));
-  const implied = classes.map((number) => impliedOfClass[number] as Set<number>[]);
+  const implied = classes.map((number) => impliedOfClass[number] as Part[]);
   const vacuousOfClass = treeOfClass.map(hasEmptyOr);
   const rulesOfClass = treeOfClass.map(() => 0);
   for (const number of classes) rulesOfClass[number] = (rulesOfClass[number] as number) + 1;
   const uses = new Map<number, number>();
   impliedOfClass.forEach((sets, number) => {
-    for (const set of sets) for (const q of set) uses.set(q, (uses.get(q) ?? 0) + (rulesOfClass[number] as number));
+    for (const part of sets) for (const set of part) for (const q of set) uses.set(q, (uses.get(q) ?? 0) + (rulesOfClass[number] as number));
   });
   const index = new RequirementIndex(uses);
   const active: number[] = [];
@@ -51,7 +51,7 @@ export function firstShadows(
     const twin = twins[at] ?? -1;
     const vacuous = vacuousOfClass[classes[at] as number] as boolean;
     const twinActive = twin >= 0 && rules[twin]?.status === 'active';
-    const { lists, meets } = vacuous ? { lists: [active], meets: () => true } : index.candidates(implied[at] as Set<number>[]);
+    const { lists, meets } = vacuous ? { lists: [active], meets: () => true } : index.candidates(implied[at] as Part[]);
     const found = firstInLists(lists, Math.max(same, 0), (q) => q === twin || (meets(q) && prover.proves(tree, trees[q] as Node)));
     // The twin comes first when it is active and earlier than every filed rule that is proved.
     return twinActive && (found < 0 || twin < found) ? twin : found;
@@ -77,7 +77,7 @@ export function firstShadows(
 /** What the index needs of each node: what it requires of a tree that implies it, and what it implies. */
 class Requirements {
   private readonly requirements = new Map<Node, Requirement>();
-  private readonly implied = new Map<Node, Set<number>>();
+  private readonly implied = new Map<Node, Part>();
 
   constructor(private readonly prover: Prover) {}
 
@@ -95,10 +95,14 @@ class Requirements {
     return clauses;
   }
 
-  /** The leaves implied by each part of the tree that must imply an earlier rule on its own: each group under a root $or, else the whole tree. */
-  impliedSets(tree: Node): Set<number>[] {
-    if (tree.kind === '$or' && tree.children.length > 0) return tree.children.map((group) => this.impliedBy(group));
-    return [this.impliedBy(tree)];
+  /**
+   * What each part of the tree that must imply an earlier rule on its own implies (each group
+   * under a root $or, else the whole tree): the sets of leaves its leaves imply, one per distinct
+   * leaf, never unioned (the union of every tree's sets was most of this search's allocations).
+   */
+  impliedSets(tree: Node): Part[] {
+    if (tree.kind === '$or' && tree.children.length > 0) return tree.children.map((group) => this.leafSets(group));
+    return [this.leafSets(tree)];
   }
 
   private requirementOnce(q: Node): Requirement {
@@ -110,16 +114,15 @@ class Requirements {
     return [[...new Set(children.flatMap((clauses) => clauses[0] ?? []))]];
   }
 
-  /** The leaves the node's leaves imply (shared nodes: worked out once). */
-  private impliedBy(node: Node): Set<number> {
-    let set = this.implied.get(node);
-    if (set === undefined) {
-      set = new Set<number>();
-      if (node.kind === 'leaf') set = this.prover.table.impliedBy(node.id);
-      else for (const child of node.children) for (const q of this.impliedBy(child)) set.add(q);
-      this.implied.set(node, set);
+  /** The implied sets of the node's distinct leaves (a group's: worked out once, groups are shared). */
+  private leafSets(node: Node): Part {
+    if (node.kind === 'leaf') return [this.prover.table.impliedBy(node.id)];
+    let sets = this.implied.get(node);
+    if (sets === undefined) {
+      sets = [...new Set(node.children.flatMap((child) => this.leafSets(child)))];
+      if (node.root !== true) this.implied.set(node, sets);
     }
-    return set;
+    return sets;
   }
 }
 

@@ -1,10 +1,9 @@
 // The evaluator's verdicts for the many candidate requests the analysis tries: a leaf's verdict
 // depends only on the value the request carries in the leaf's field (or its absence), so each
 // leaf is evaluated (by the evaluator, `leafVerdict`) once per distinct value and remembered.
-import { leafVerdict } from '../evaluate/leaf.js';
+import { leafVerdict, presentVerdict } from '../evaluate/leaf.js';
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../rules/model.js';
-import { requestWith } from './leaves.js';
 
 /** The value a request carries in the field a leaf tests (undefined: absent), as `fieldOf` reads it. */
 export type FieldReader = (leaf: Leaf) => string | undefined;
@@ -27,7 +26,7 @@ export class Verdicts {
     if (byValue === undefined) this.byLeaf.set(leaf, (byValue = new Map()));
     let verdict = byValue.get(value);
     if (verdict === undefined) {
-      verdict = leafVerdict(leaf, value === undefined ? {} : requestWith(leaf, value)) === true;
+      verdict = (value === undefined ? leafVerdict(leaf, {}) : presentVerdict(leaf, value)) === true;
       byValue.set(value, verdict);
     }
     return verdict;

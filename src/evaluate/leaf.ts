@@ -26,11 +26,16 @@ const compiledLeaves = [new WeakMap<Leaf, PresentTest>(), new WeakMap<Leaf, Pres
 export function leafVerdict(leaf: Leaf, request: TestRequest, options: EvaluationOptions = {}): Verdict {
   const field = fieldOf(request, leaf);
   if (field === undefined) return MATCH_WHEN_ABSENT.has(leaf.operator);
+  return presentVerdict(leaf, field, options);
+}
+
+/** `leafVerdict` for a request that carries `value` in the leaf's field (the analysis asks this for many values). */
+export function presentVerdict(leaf: Leaf, value: string, options: EvaluationOptions = {}): Verdict {
   const ignoreCase = options.caseInsensitiveValues === true;
   const cache = compiledLeaves[ignoreCase ? 1 : 0] as WeakMap<Leaf, PresentTest>;
   let test = cache.get(leaf);
   if (test === undefined) cache.set(leaf, (test = compileLeaf(leaf, ignoreCase)));
-  return test(field);
+  return test(value);
 }
 
 /** The leaf's `$re` patterns, compiled as leafVerdict runs them (none for other operators). */
