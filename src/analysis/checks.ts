@@ -1,17 +1,16 @@
 // Rule-set analysis for `validate` (docs/evaluation.md, "Rule-set analysis"): findings that
 // are proved under the stated evaluation semantics, each from a named check with a stable id
 // a rule file can silence. Pure: declared rules in, located findings out.
-import { describeLeaf } from '../evaluate/describe.js';
 import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
 import { canonicalLeaf } from '../semantics/canonical.js';
-import { catchAll, contradiction, groupNode, implies, treeOf, unsatisfiable, type ConditionTree, type LeafFacts } from './conditions.js';
-import { internRules, rememberedBy, rememberedPairs } from './interned.js';
-import { leafImplies } from './leaves.js';
+import { catchAll, contradiction, unsatisfiable } from './conditions.js';
+import { internRules, rememberedBy } from './interned.js';
 import { firstAllowOverlaps } from './overlaps.js';
+import { Prover, type Node } from './prover.js';
 import { firstShadows } from './shadows.js';
 import { describeRequest } from './witness.js';
 
-export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block'] as const;
+export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block', 'redos-pattern'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 export interface Finding {
@@ -34,20 +33,19 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
   const { classes, conditions } = internRules(rules);
   const contradictionOf = rememberedBy(contradiction);
   const catchAllOf = rememberedBy(catchAll);
-  const leaves: LeafFacts = { implies: rememberedPairs(leafImplies), describe: rememberedBy(describeLeaf), catchAll: catchAllOf };
-  const nodeOfGroup = rememberedBy(groupNode);
-  const trees = conditions.map((tree) => treeOf(tree, nodeOfGroup));
+  const prover = new Prover(catchAllOf);
+  const trees = conditions.map((tree) => prover.tree(tree));
   const dead = conditions.map((tree) => unsatisfiable(tree, contradictionOf));
   const always = conditions.map((tree) => catchAllReason(tree, catchAllOf));
   const twins = firstWithSameConditions(classes, conditions.map(canonicalKeys()));
   const classOf = (index: number) => classes[index] as number;
   // Only active, satisfiable rules are checked for shadows and allow overlaps.
   const checked = (index: number) => rules[index]?.status === 'active' && dead[classOf(index)] === false;
-  const shadows = firstShadows(rules, checked, twins, { classes, conditions }, catchAllOf);
+  const shadows = firstShadows(rules, checked, twins, { classes, conditions }, prover, trees);
   const proofs = new Map<string, string[] | undefined>();
   const proofOf = (index: number, earlier: number) => {
     const key = `${classOf(index)} ${classOf(earlier)}`;
-    if (!proofs.has(key)) proofs.set(key, implies(trees[classOf(index)] as Tree, trees[classOf(earlier)] as Tree, leaves));
+    if (!proofs.has(key)) proofs.set(key, prover.proof(trees[classOf(index)] as Node, trees[classOf(earlier)] as Node));
     return proofs.get(key);
   };
   const overlaps = firstAllowOverlaps(rules, checked, { classes, conditions });
@@ -91,8 +89,6 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
   });
   return findings;
 }
-
-type Tree = ConditionTree;
 
 /**
  * A key for interned conditions, equal exactly when their canonical forms are

@@ -9,4 +9,5 @@ export const CHECK_DESCRIPTIONS: Readonly<Record<CheckId, string>> = {
   'unsatisfiable-group': 'A condition group whose leaves contradict each other, so it matches no request.',
   'catch-all': 'A group that every request matches, which makes every later rule unreachable.',
   'allow-before-block': 'An allow rule that decides part of the traffic a later blocking rule would block (information).',
+  'redos-pattern': 'A regular expression that can take exponential time on a backtracking engine (the service evaluates JavaScript regular expressions), found by a ReDoS checker.',
 };

@@ -2,7 +2,7 @@
 // (docs/evaluation.md, "Coverage"): a rule no test decides, a leaf never seen true or false.
 // Candidates come from the rules' own values (witness.ts); each is kept only when the evaluator
 // confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
-import { conditionsMatch, decide, leafMatches, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
+import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
 import type { Leaf, Rule } from '../rules/model.js';
 import { BASE, candidates } from './witness.js';
 
@@ -28,7 +28,7 @@ export function changeToDecide(rules: readonly Rule[], index: number, tests: rea
   if (rule === undefined || rule.status !== 'active') return undefined;
   const options = candidates(rule.conditions);
   // The rule's own conditions first: cheap, and most requests that fail fail there.
-  const decides = (request: TestRequest) => conditionsMatch(rule.conditions, request, evaluation) && decide(rules, request, evaluation).index === index;
+  const decides = (request: TestRequest) => conditionsVerdict(rule.conditions, request, evaluation) === true && decide(rules, request, evaluation).index === index;
   let best: { text: string; size: number } | undefined;
   for (const test of reachingTests(rules, index, tests, evaluation)) {
     for (const candidate of options) {
@@ -55,7 +55,7 @@ export function changeToFlip(rules: readonly Rule[], index: number, at: { group:
   for (const test of reachingTests(rules, index, tests, evaluation)) {
     for (const value of values) {
       const changed = withField(test.request, leaf, value);
-      if (leafMatches(leaf, changed, evaluation) !== wanted || !reaches(rules, index, changed, evaluation)) continue;
+      if (leafVerdict(leaf, changed, evaluation) !== wanted || !reaches(rules, index, changed, evaluation)) continue;
       return `test ${JSON.stringify(test.name)} ${value === undefined ? `without ${fieldWords(leaf)}` : `with ${fieldWords(leaf)} ${JSON.stringify(value)}`}`;
     }
   }

@@ -3,7 +3,7 @@
 // every request under docs/evaluation.md; whatever is not decided exactly (regular expressions
 // other than identical ones, unrelated fields, mixed text and address operators) is false,
 // meaning "unknown", and is never reported. Values compare as written (case-sensitive).
-import { leafMatches, MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
+import { MATCH_WHEN_ABSENT, presentVerdict } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Leaf, LeafOperator } from '../rules/model.js';
 import { allWithin, rangesDisjoint } from './ranges.js';
@@ -24,9 +24,16 @@ const NEGATION: Partial<Record<LeafOperator, LeafOperator>> = {
 
 const ADDRESS_OPERATORS = new Set<LeafOperator>(['$eq', '$ne', '$in', '$notIn']);
 
+const fieldKeys = new WeakMap<Leaf, string>();
+
+/** The field a leaf tests, as a key (remembered per leaf: asked for every pair of leaves compared). */
 export function fieldKey(leaf: Leaf): string {
-  const option = leaf.conditionType === 'header' ? (leaf.fieldOption ?? '').toLowerCase() : (leaf.fieldOption ?? '');
-  return `${leaf.conditionType}\u0000${option}`;
+  let key = fieldKeys.get(leaf);
+  if (key === undefined) {
+    const option = leaf.conditionType === 'header' ? (leaf.fieldOption ?? '').toLowerCase() : (leaf.fieldOption ?? '');
+    fieldKeys.set(leaf, (key = `${leaf.conditionType}\u0000${option}`));
+  }
+  return key;
 }
 
 function alwaysCarried(leaf: Leaf): boolean {
@@ -86,7 +93,8 @@ export function leavesContradict(p: Leaf, q: Leaf): boolean {
 /** Cases without a negation leaf: exact values against any text test, and two prefixes. */
 function presentOnlyDisjoint(p: Leaf, q: Leaf): boolean {
   if (isAddressLeaf(p) || isAddressLeaf(q)) return false;
-  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => !leafMatches(q, requestWith(q, value)));
+  // An undecided verdict (a pattern out of time) proves nothing.
+  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => presentVerdict(q, value) === false);
   if (p.operator === '$startsWith' && q.operator === '$startsWith') return !one(p).startsWith(one(q)) && !one(q).startsWith(one(p));
   return false;
 }
@@ -104,7 +112,7 @@ function presentImplies(p: Leaf, q: Leaf): boolean {
   const list = values(q);
   switch (p.operator) {
     case '$eq':
-    case '$in': return values(p).every((value) => leafMatches(q, requestWith(q, value)));
+    case '$in': return values(p).every((value) => presentVerdict(q, value) === true);
     case '$exists': return false;
     case '$startsWith': return textImplies(q, { startsWith: () => a.startsWith(b), contains: () => a.includes(b), ne: (m) => !m.startsWith(a) });
     case '$endsWith':

@@ -4,6 +4,9 @@
 /** Clauses of leaf ids; a tree implies Q only if its leaves imply one leaf of every clause. */
 export type Requirement = number[][];
 
+/** What one part of a tree implies: the leaves in any of these sets (the sets of its leaves, not unioned). */
+export type Part = readonly Set<number>[];
+
 /** Earlier active rules, each filed under the leaves of one clause of its requirement. */
 export class RequirementIndex {
   private readonly requirements: Requirement[] = [];
@@ -25,19 +28,30 @@ export class RequirementIndex {
 
   /**
    * Earlier rules filed under a leaf the tree implies, ascending, with a test of whether the
-   * tree meets a rule's whole requirement. `sets`: the leaves implied by each part of the tree
+   * tree meets a rule's whole requirement. `parts`: the leaves implied by each part of the tree
    * that must imply the earlier rule on its own; the lists are those of the part with the
-   * shortest ones, the test checks every part.
+   * shortest ones (each list once), the test checks every part.
    */
-  candidates(sets: readonly Set<number>[]): { lists: number[][]; meets: (rule: number) => boolean } {
-    const listsOf = (set: Set<number>) => [-1, ...set].flatMap((id) => { const list = this.filed.get(id); return list === undefined ? [] : [list]; });
+  candidates(parts: readonly Part[]): { lists: number[][]; meets: (rule: number) => boolean } {
+    const listsOf = (part: Part) => {
+      const lists = new Set<number[]>();
+      const always = this.filed.get(-1);
+      if (always !== undefined) lists.add(always);
+      for (const set of part) {
+        for (const id of set) {
+          const list = this.filed.get(id);
+          if (list !== undefined) lists.add(list);
+        }
+      }
+      return [...lists];
+    };
     const cost = (lists: number[][]) => lists.reduce((sum, list) => sum + list.length, 0);
-    const lists = sets.map(listsOf).reduce((best, next) => (cost(next) < cost(best) ? next : best));
+    const lists = parts.map(listsOf).reduce((best, next) => (cost(next) < cost(best) ? next : best));
     // Loops rather than every/some with closures: this runs for most rules each search walks.
     const meets = (rule: number): boolean => {
       const clauses = this.requirements[rule] as Requirement;
-      for (const set of sets) {
-        for (const clause of clauses) if (!meetsClause(set, clause)) return false;
+      for (const part of parts) {
+        for (const clause of clauses) if (!meetsClause(part, clause)) return false;
       }
       return true;
     };
@@ -51,8 +65,8 @@ export class RequirementIndex {
 }
 
 
-function meetsClause(set: Set<number>, clause: readonly number[]): boolean {
-  for (const id of clause) if (set.has(id)) return true;
+function meetsClause(part: Part, clause: readonly number[]): boolean {
+  for (const id of clause) for (const set of part) if (set.has(id)) return true;
   return false;
 }
 

@@ -24,6 +24,8 @@ export interface PlannedProject {
   plan: Plan;
   /** One sentence per app whose plan exceeds its change limit (apply refuses those without --force). */
   excesses: string[];
+  /** One sentence per test the behaviour diff leaves out because its outcome is undecided (a pattern out of time). */
+  undecided: string[];
 }
 
 export async function planProject(request: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
@@ -32,15 +34,16 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const tests = await loadPlanTests(request, ctx);
   // From a snapshot: the same planning, each app's live rules read from the file.
   const planned = await planApps(request, ctx, fromSnapshot?.source);
-  const behaviour = tests === undefined
+  const diff = tests === undefined
     ? undefined
     : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));
+  const behaviour = diff?.report;
   const plan = new Plan(planned.map((p) => p.plan), {
     ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
     ...(behaviour === undefined ? {} : { behaviour }),
   });
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
-  return { plan, excesses: plan.excesses(limits) };
+  return { plan, excesses: plan.excesses(limits), undecided: diff?.undecided ?? [] };
 }
 
 /** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */

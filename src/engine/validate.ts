@@ -5,6 +5,7 @@ import type { Problem } from '../errors.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
+import { redosFindings } from './redos.js';
 
 export type { Finding } from '../analysis/index.js';
 
@@ -33,11 +34,12 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
   if (problems.length > 0 || (request.strict && fileWarnings.length > 0)) return validated;
 
   const findingsOfApps: Finding[][] = [];
+  const redosVerdicts = new Map();
   for (const [app, loaded] of byApp) {
     ctx.debug(`app ${app}: ${loaded.files.length} files, ${loaded.rules.length} rules`);
     validated.files += loaded.files.length;
     validated.rules += loaded.rules.length;
-    findingsOfApps.push(analyseRules(loaded.rules));
+    findingsOfApps.push([...analyseRules(loaded.rules), ...(await redosFindings(loaded.rules, redosVerdicts))]);
   }
   // The silencing comments as the files held them when read: no file is read twice.
   const silencingTexts = new Map([...byApp.values()].flatMap((loaded) => [...loaded.silencingTexts]));

@@ -1,40 +1,55 @@
 // Which rule decides a request (docs/evaluation.md, "How a request is evaluated"): active rules
 // in priority order, paused rules skipped, the first rule whose conditions match decides and
-// its actions are the outcome; no match means no custom-rule outcome.
+// its actions are the outcome; no match means no custom-rule outcome. A rule whose match is
+// undecided (a `$re` pattern ran out of its time budget, pattern.ts) leaves the outcome
+// undecided: the rule would decide if it matched, and every rule after it depends on it.
 import type { Action, Conditions, Group, Leaf, Rule } from '../rules/model.js';
-import { leafMatches, type EvaluationOptions } from './leaf.js';
-import type { TestRequest } from './request.js';
+import { leafPatterns, leafVerdict, type EvaluationOptions, type Verdict } from './leaf.js';
+import { fieldOf, type TestRequest } from './request.js';
 
 export interface Decision<R extends Rule = Rule> {
-  /** The deciding rule, or undefined when no active rule matches. */
+  /** The deciding rule, or undefined when no active rule matches (or the outcome is undecided). */
   rule: R | undefined;
   /** Its position in the list given (priority order), or -1. */
   index: number;
   actions: Action[];
+  /** The first active rule whose match is undecided, when no rule before it matched. */
+  undecided?: { rule: R; index: number };
 }
 
 /** `rules` in priority order (declared order, or live rules sorted by priority). */
 export function decide<R extends Rule>(rules: readonly R[], request: TestRequest, options: EvaluationOptions = {}): Decision<R> {
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index] as R;
-    if (rule.status === 'active' && conditionsMatch(rule.conditions, request, options)) {
-      return { rule, index, actions: [...rule.actions] };
-    }
+    if (rule.status !== 'active') continue;
+    const verdict = conditionsVerdict(rule.conditions, request, options);
+    if (verdict === true) return { rule, index, actions: [...rule.actions] };
+    if (verdict === 'undecided') return { rule: undefined, index: -1, actions: [], undecided: { rule, index } };
   }
   return { rule: undefined, index: -1, actions: [] };
 }
 
-export function conditionsMatch(conditions: Conditions, request: TestRequest, options: EvaluationOptions = {}): boolean {
-  return combine(conditions.operator, conditions.children, (group) => groupMatches(group, request, options));
+export function conditionsVerdict(conditions: Conditions, request: TestRequest, options: EvaluationOptions = {}): Verdict {
+  return combine(conditions.operator, conditions.children, (group) => groupVerdict(group, request, options));
 }
 
-export function groupMatches(group: Group, request: TestRequest, options: EvaluationOptions = {}): boolean {
-  return combine(group.operator, group.children, (leaf) => leafMatches(leaf, request, options));
+export function groupVerdict(group: Group, request: TestRequest, options: EvaluationOptions = {}): Verdict {
+  return combine(group.operator, group.children, (leaf) => leafVerdict(leaf, request, options));
 }
 
-/** `$and` of nothing is true and `$or` of nothing is false, as for every() and some(). */
-function combine<T>(operator: '$and' | '$or', items: readonly T[], matches: (item: T) => boolean): boolean {
-  return operator === '$and' ? items.every(matches) : items.some(matches);
+/**
+ * `$and` of nothing is true and `$or` of nothing is false, as for every() and some(); an
+ * undecided item decides only when no other item does (Kleene's three-valued logic).
+ */
+function combine<T>(operator: '$and' | '$or', items: readonly T[], verdictOf: (item: T) => Verdict): Verdict {
+  const all = operator === '$and';
+  let undecided = false;
+  for (const item of items) {
+    const verdict = verdictOf(item);
+    if (verdict === 'undecided') undecided = true;
+    else if (verdict !== all) return verdict;
+  }
+  return undecided ? 'undecided' : all;
 }
 
 /** A leaf that did not match, with where it sits in the rule's condition tree. */
@@ -47,16 +62,32 @@ export interface MissedLeaf {
 /**
  * Why a rule's conditions do not match a request: the leaves that failed in the groups that
  * failed. Under a root `$and` only the failing groups count (the others matched); under a root
- * `$or` every group failed. Empty when the conditions match.
+ * `$or` every group failed. Empty when the conditions match (or their match is undecided).
  */
 export function missedLeaves(rule: Rule, request: TestRequest, options: EvaluationOptions = {}): MissedLeaf[] {
-  if (conditionsMatch(rule.conditions, request, options)) return [];
+  if (conditionsVerdict(rule.conditions, request, options) !== false) return [];
   const missed: MissedLeaf[] = [];
   rule.conditions.children.forEach((group, groupIndex) => {
-    if (groupMatches(group, request, options)) return;
+    if (groupVerdict(group, request, options) !== false) return;
     group.children.forEach((condition, leafIndex) => {
-      if (!leafMatches(condition, request, options)) missed.push({ group: groupIndex, leaf: leafIndex, condition });
+      if (leafVerdict(condition, request, options) === false) missed.push({ group: groupIndex, leaf: leafIndex, condition });
     });
   });
   return missed;
+}
+
+/** A pattern that ran out of its time budget on the value a request carries, and its leaf. */
+export interface UndecidedPattern {
+  leaf: Leaf;
+  pattern: string;
+  value: string;
+}
+
+/** The patterns of a rule left undecided for a request (answers are remembered: nothing runs twice). */
+export function undecidedPatterns(rule: Rule, request: TestRequest, options: EvaluationOptions = {}): UndecidedPattern[] {
+  return rule.conditions.children.flatMap((group) => group.children.flatMap((leaf) => {
+    const value = fieldOf(request, leaf);
+    if (value === undefined) return [];
+    return leafPatterns(leaf, options).filter((pattern) => pattern.test(value) === 'undecided').map((pattern) => ({ leaf, pattern: pattern.source, value }));
+  }));
 }

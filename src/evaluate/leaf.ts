@@ -1,8 +1,13 @@
 // Whether one leaf condition matches a request, under the semantics the tool assumes
-// (docs/evaluation.md, "Operators"). Pure: no I/O, no state other than compiled caches.
+// (docs/evaluation.md, "Operators"). Pure: no I/O, no state other than compiled caches. Each
+// leaf is compiled once (its values folded, its patterns compiled, its address ranges in one
+// BlockList) and then only asked about the value a request carries.
 import { BlockList, isIP } from 'node:net';
 import type { Leaf } from '../rules/model.js';
+import { compilePattern, type CompiledPattern, type Verdict } from './pattern.js';
 import { fieldOf, type TestRequest } from './request.js';
+
+export type { Verdict } from './pattern.js';
 
 export interface EvaluationOptions {
   /** Compare values (not header names, which always compare case-insensitively) ignoring case. */
@@ -12,68 +17,101 @@ export interface EvaluationOptions {
 /** Operators that can match a field the request does not carry (docs/evaluation.md, "Absent fields"). */
 export const MATCH_WHEN_ABSENT: ReadonlySet<Leaf['operator']> = new Set(['$notExists', '$ne', '$notIn', '$notEndsWith']);
 
-export function leafMatches(leaf: Leaf, request: TestRequest, options: EvaluationOptions = {}): boolean {
+/** A leaf compiled: whether it matches a value its field carries. */
+type PresentTest = (value: string) => Verdict;
+
+const compiledLeaves = [new WeakMap<Leaf, PresentTest>(), new WeakMap<Leaf, PresentTest>()];
+
+/** Whether the leaf matches the request: 'undecided' only when a `$re` pattern ran out of its time budget. */
+export function leafVerdict(leaf: Leaf, request: TestRequest, options: EvaluationOptions = {}): Verdict {
   const field = fieldOf(request, leaf);
   if (field === undefined) return MATCH_WHEN_ABSENT.has(leaf.operator);
-  const fold = options.caseInsensitiveValues === true ? (text: string) => text.toLowerCase() : (text: string) => text;
-  const actual = fold(field);
-  const one = fold(typeof leaf.value === 'string' ? leaf.value : (leaf.value?.[0] ?? ''));
-  const written = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  return presentVerdict(leaf, field, options);
+}
+
+/** `leafVerdict` for a request that carries `value` in the leaf's field (the analysis asks this for many values). */
+export function presentVerdict(leaf: Leaf, value: string, options: EvaluationOptions = {}): Verdict {
+  const ignoreCase = options.caseInsensitiveValues === true;
+  const cache = compiledLeaves[ignoreCase ? 1 : 0] as WeakMap<Leaf, PresentTest>;
+  let test = cache.get(leaf);
+  if (test === undefined) cache.set(leaf, (test = compileLeaf(leaf, ignoreCase)));
+  return test(value);
+}
+
+/** The leaf's `$re` patterns, compiled as leafVerdict runs them (none for other operators). */
+export function leafPatterns(leaf: Leaf, options: EvaluationOptions = {}): CompiledPattern[] {
+  return leaf.operator === '$re' ? valuesOf(leaf).map((source) => compilePattern(source, options.caseInsensitiveValues === true)) : [];
+}
+
+function valuesOf(leaf: Leaf): string[] {
+  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+}
+
+function compileLeaf(leaf: Leaf, ignoreCase: boolean): PresentTest {
+  const fold = ignoreCase ? (text: string) => text.toLowerCase() : (text: string) => text;
+  const written = valuesOf(leaf);
   const list = written.map(fold);
-  const isAddress = leaf.conditionType === 'socketIps';
+  const one = list[0] ?? '';
+  if (leaf.conditionType === 'socketIps' && ['$eq', '$ne', '$in', '$notIn'].includes(leaf.operator)) {
+    const ranges = new AddressRanges(leaf.operator === '$eq' || leaf.operator === '$ne' ? [written[0] ?? ''] : written);
+    const inside = leaf.operator === '$eq' || leaf.operator === '$in';
+    return (address) => ranges.contain(address) === inside;
+  }
   switch (leaf.operator) {
-    case '$exists': return true;
-    case '$notExists': return false;
-    case '$eq': return isAddress ? inRanges(field, [one]) : actual === one;
-    case '$ne': return isAddress ? !inRanges(field, [one]) : actual !== one;
-    case '$contains': return actual.includes(one);
-    case '$startsWith': return actual.startsWith(one);
-    case '$endsWith': return actual.endsWith(one);
-    case '$notEndsWith': return !actual.endsWith(one);
-    case '$re': return written.some((source) => regex(source, options).test(field));
-    case '$in': return isAddress ? inRanges(field, list) : list.includes(actual);
-    case '$notIn': return isAddress ? !inRanges(field, list) : !list.includes(actual);
-  }
-}
-
-const compiledRegexes = new Map<string, RegExp>();
-
-/** A rule's pattern as JavaScript compiles it; a pattern that does not compile matches nothing. */
-function regex(source: string, options: EvaluationOptions): RegExp {
-  const flags = options.caseInsensitiveValues === true ? 'i' : '';
-  const key = `${flags}/${source}`;
-  let compiled = compiledRegexes.get(key);
-  if (compiled === undefined) {
-    try {
-      compiled = new RegExp(source, flags);
-    } catch {
-      compiled = /(?!)/;
+    case '$exists': return () => true;
+    case '$notExists': return () => false;
+    case '$eq': return (value) => fold(value) === one;
+    case '$ne': return (value) => fold(value) !== one;
+    case '$contains': return (value) => fold(value).includes(one);
+    case '$startsWith': return (value) => fold(value).startsWith(one);
+    case '$endsWith': return (value) => fold(value).endsWith(one);
+    case '$notEndsWith': return (value) => !fold(value).endsWith(one);
+    case '$in': return (value) => list.includes(fold(value));
+    case '$notIn': return (value) => !list.includes(fold(value));
+    case '$re': {
+      // Any pattern that matches decides; an undecided one decides only when no other matches.
+      const patterns = leafPatterns(leaf, { caseInsensitiveValues: ignoreCase });
+      return (value) => {
+        let undecided = false;
+        for (const pattern of patterns) {
+          const verdict = pattern.test(value);
+          if (verdict === true) return true;
+          if (verdict === 'undecided') undecided = true;
+        }
+        return undecided ? 'undecided' : false;
+      };
     }
-    compiledRegexes.set(key, compiled);
   }
-  return compiled;
 }
-
-const blockLists = new Map<string, BlockList | undefined>();
 
 /**
- * Whether `address` lies in any of the addresses or CIDR ranges. Node's BlockList does the
- * arithmetic for IPv4 and IPv6; an address that is not an IP address lies in no range.
+ * Addresses and CIDR ranges (IPv4 and IPv6) in one BlockList, built once per leaf; Node's
+ * BlockList does the arithmetic (an IPv4-mapped IPv6 address lies in the IPv4 range). Each
+ * address asked about is remembered: building the SocketAddress of a check costs more than the check.
  */
-export function inRanges(address: string, ranges: readonly string[]): boolean {
-  const version = isIP(address);
-  if (version === 0) return false;
-  const list = blockListOf(ranges);
-  return list !== undefined && list.check(address, version === 4 ? 'ipv4' : 'ipv6');
+class AddressRanges {
+  private readonly list = new BlockList();
+  private readonly known = new Map<string, boolean>();
+
+  constructor(ranges: readonly string[]) {
+    for (const range of ranges) addRange(this.list, range);
+  }
+
+  /** An address that is not an IP address lies in no range. */
+  contain(address: string): boolean {
+    let inside = this.known.get(address);
+    if (inside === undefined) {
+      const version = isIP(address);
+      inside = version !== 0 && this.list.check(address, version === 4 ? 'ipv4' : 'ipv6');
+      this.known.set(address, inside);
+    }
+    return inside;
+  }
 }
 
-function blockListOf(ranges: readonly string[]): BlockList | undefined {
-  const key = ranges.join(' ');
-  if (blockLists.has(key)) return blockLists.get(key);
-  const list = new BlockList();
-  for (const range of ranges) addRange(list, range);
-  blockLists.set(key, list);
-  return list;
+/** Whether `address` lies in any of the addresses or CIDR ranges. */
+export function inRanges(address: string, ranges: readonly string[]): boolean {
+  return new AddressRanges(ranges).contain(address);
 }
 
 function addRange(list: BlockList, range: string): void {

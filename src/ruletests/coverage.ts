@@ -4,7 +4,7 @@
 // A request reaches a rule when no earlier active rule matched it; every leaf and group of a
 // reached rule is evaluated (no short cut), so "seen false" does not depend on leaf order.
 // Pure: the caller passes each app's rules in priority order and its tests.
-import { decide, describeLeaf, groupMatches, leafMatches, type EvaluationOptions } from '../evaluate/index.js';
+import { decide, describeLeaf, groupVerdict, leafVerdict, type EvaluationOptions, type Verdict } from '../evaluate/index.js';
 import type { Action, Rule, SourceLocation } from '../rules/model.js';
 import type { RuleTest } from './load.js';
 
@@ -117,14 +117,15 @@ function emptyCoverage(app: string, rule: CoveredRule, index: number): RuleCover
 function observe(entry: RuleCoverage, test: RuleTest, evaluation: EvaluationOptions): void {
   entry.rule.conditions.children.forEach((group, g) => {
     const seen = entry.groups[g] as GroupCoverage;
-    count(seen, groupMatches(group, test.request, evaluation));
-    group.children.forEach((leaf, l) => count(seen.leaves[l] as Seen, leafMatches(leaf, test.request, evaluation)));
+    count(seen, groupVerdict(group, test.request, evaluation));
+    group.children.forEach((leaf, l) => count(seen.leaves[l] as Seen, leafVerdict(leaf, test.request, evaluation)));
   });
 }
 
-function count(seen: Seen, value: boolean): void {
-  if (value) seen.true += 1;
-  else seen.false += 1;
+/** An undecided verdict (a `$re` pattern over its time budget) was seen neither way. */
+function count(seen: Seen, value: Verdict): void {
+  if (value === true) seen.true += 1;
+  else if (value === false) seen.false += 1;
 }
 
 /** The outcomes a rule set can have: its active rules' actions, and none. */

@@ -5,7 +5,7 @@
 // are looked at; a mutant that changes one leaf changes a request's decision only when that leaf
 // reads the request differently; a paused rule or a weaker action only the requests the rule
 // decided; a swap only those the first rule decided that the second also matches.
-import { conditionsMatch, decide, leafMatches, type EvaluationOptions } from '../evaluate/index.js';
+import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions } from '../evaluate/index.js';
 import type { Action, Rule, SourceLocation } from '../rules/model.js';
 import { NO_RULE, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';
@@ -143,7 +143,7 @@ class OriginalOutcomes {
       if (mutant.leafChange !== undefined) {
         const { before, after } = mutant.leafChange;
         const request = (this.tests[t] as RuleTest).request;
-        if (leafMatches(before, request, this.evaluation) === leafMatches(after, request, this.evaluation)) return false;
+        if (leafVerdict(before, request, this.evaluation) === leafVerdict(after, request, this.evaluation)) return false;
       }
       const nowMatches = replacement.status === 'active' && (sameConditions ? wasDecided : this.matches(replacement, t));
       if (nowMatches) return this.differs(t, replacement.name, replacement.actions);
@@ -168,7 +168,7 @@ class OriginalOutcomes {
   }
 
   private matches(rule: Rule, t: number): boolean {
-    return conditionsMatch(rule.conditions, (this.tests[t] as RuleTest).request, this.evaluation);
+    return conditionsVerdict(rule.conditions, (this.tests[t] as RuleTest).request, this.evaluation) === true;
   }
 
   private nextMatch(t: number, from: number): Rule | undefined {

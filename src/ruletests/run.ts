@@ -1,7 +1,7 @@
 // Runs tests against rule sets: pure, no I/O. Each result says whether the expected rule
 // decided and, when not, why in sentences a reviewer can act on: which rule decided instead
 // and which leaves of the expected rule did not match the request.
-import { decide, describeField, describeLeaf, fieldOf, missedLeaves, type EvaluationOptions, type MissedLeaf } from '../evaluate/index.js';
+import { decide, describeField, describeLeaf, fieldOf, missedLeaves, undecidedPatterns, MATCH_BUDGET_MS, type EvaluationOptions, type MissedLeaf } from '../evaluate/index.js';
 import type { Problem } from '../errors.js';
 import type { Action, Leaf, Rule } from '../rules/model.js';
 import { NO_RULE, type RuleTest } from './load.js';
@@ -42,7 +42,9 @@ export function runTest(test: RuleTest, app: string, rules: readonly Rule[], opt
   const decidedBy = decision.rule?.name;
   const expected = test.expect.rule === NO_RULE ? undefined : test.expect.rule;
   const reasons: string[] = [];
-  if (decidedBy !== expected) {
+  if (decision.undecided !== undefined) {
+    reasons.push(`the outcome is unknown: ${undecidedSentence(decision.undecided.rule, test, options)}`);
+  } else if (decidedBy !== expected) {
     reasons.push(`expected ${ruleText(expected)}, but ${decidedBy === undefined ? 'no rule matched' : `${ruleText(decidedBy)} decided (${decision.actions.join(', ')})`}`);
     if (expected !== undefined) reasons.push(...whyNot(expected, rules, decidedBy, test, options));
   } else if (test.expect.actions !== undefined && !sameSet(test.expect.actions, decision.actions)) {
@@ -59,6 +61,21 @@ function whyNot(expected: string, rules: readonly Rule[], decidedBy: string | un
   const missed = missedLeaves(rule, test.request, options);
   if (missed.length === 0) return [`${ruleText(expected)} matches too, but ${ruleText(decidedBy)} comes first`];
   return missed.map((miss) => `${ruleText(expected)} does not match at ${leafPlace(miss)}: ${describeLeaf(miss.condition)} (${requestHas(test, miss.condition)})`);
+}
+
+/**
+ * Why a rule's match is undecided, naming the rule, the patterns and the values: a test that
+ * cannot be decided fails rather than passing on a guess (docs/evaluation.md, "Regular expressions").
+ */
+export function undecidedSentence(rule: Rule, test: RuleTest, options: EvaluationOptions = {}): string {
+  const patterns = undecidedPatterns(rule, test.request, options).map(({ leaf, pattern, value }) =>
+    `${describeField(leaf)} $re ${JSON.stringify(pattern)} on ${JSON.stringify(shortened(value))}`);
+  return `rule ${ruleText(rule.name)} could not be decided: ${patterns.join(', ')} ran out of its time budget (${MATCH_BUDGET_MS / 1000} s a match) on the backtracking engine the pattern needs`;
+}
+
+/** A long value in a message: its first 40 characters and how long it is. */
+function shortened(value: string): string {
+  return value.length <= 48 ? value : `${value.slice(0, 40)}… (${value.length} characters)`;
 }
 
 function leafPlace(miss: MissedLeaf): string {

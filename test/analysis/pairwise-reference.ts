@@ -1,10 +1,12 @@
 // The rule-set analysis as first written: every rule compared with every earlier rule, in
 // order. Quadratic, and kept here as the reference the indexed analysis in src/analysis/ must
 // agree with exactly (same findings, same messages, same order): see fast-path.property.test.ts.
-import { conditionsMatch } from '../../src/evaluate/evaluate.js';
-import type { Action, DeclaredRule } from '../../src/rules/model.js';
+import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
+import type { Action, Conditions, DeclaredRule } from '../../src/rules/model.js';
 import { canonicalConditions } from '../../src/plan/canonical.js';
-import { catchAll, contradiction, implies, treeOf, unsatisfiable } from '../../src/analysis/conditions.js';
+import { catchAll, contradiction, unsatisfiable } from '../../src/analysis/conditions.js';
+import { implies } from '../../src/analysis/prover.js';
 import { candidatesForBoth, describeRequest } from '../../src/analysis/witness.js';
 import type { CheckId, Finding } from '../../src/analysis/checks.js';
 
@@ -15,7 +17,7 @@ export function analyseRulesPairwise(rules: readonly DeclaredRule[]): Finding[] 
   const findings: Finding[] = [];
   const at = (rule: DeclaredRule, check: CheckId, message: string, severity: Finding['severity'] = 'warning') =>
     findings.push({ check, severity, ...rule.source, message });
-  const trees = rules.map((rule) => treeOf(rule.conditions));
+  const trees = rules.map((rule) => rule.conditions);
   const canonical = rules.map((rule) => JSON.stringify(canonicalConditions(rule.conditions)));
   const dead = rules.map((rule) => unsatisfiable(rule.conditions));
 
@@ -51,13 +53,13 @@ function catchAllReason(rule: DeclaredRule): string | undefined {
 }
 
 /** The first earlier active rule proved to match every request rule `index` matches. */
-function shadowOf(rules: readonly DeclaredRule[], trees: ReturnType<typeof treeOf>[], index: number, twin: number): string | undefined {
+function shadowOf(rules: readonly DeclaredRule[], trees: readonly Conditions[], index: number, twin: number): string | undefined {
   const rule = rules[index] as DeclaredRule;
   for (let i = 0; i < index; i++) {
     const earlier = rules[i] as DeclaredRule;
     if (earlier.status !== 'active') continue;
     if (i === twin) return `rule ${quote(rule)} can never decide: ${placed(earlier)} comes first and has the same conditions`;
-    const proof = implies(trees[index] as ReturnType<typeof treeOf>, trees[i] as ReturnType<typeof treeOf>);
+    const proof = implies(trees[index] as Conditions, trees[i] as Conditions);
     if (proof !== undefined) {
       return `rule ${quote(rule)} can never decide: ${placed(earlier)} comes first and matches every request it matches (${proof.join('; ')})`;
     }
@@ -87,4 +89,9 @@ function quote(rule: DeclaredRule): string {
 
 function placed(rule: DeclaredRule): string {
   return `rule ${quote(rule)} (${rule.source.file}:${rule.source.line})`;
+}
+
+/** A request is an example only when its match is decided (no pattern out of time). */
+function conditionsMatch(conditions: Conditions, request: TestRequest): boolean {
+  return conditionsVerdict(conditions, request) === true;
 }

@@ -7,9 +7,12 @@
 import fc from 'fast-check';
 import { analyseRules } from '../../src/analysis/index.js';
 import { leafImplies, leavesContradict } from '../../src/analysis/leaves.js';
-import { conditionsMatch, decide, leafMatches } from '../../src/evaluate/index.js';
+import { conditionsVerdict, decide, leafVerdict, type TestRequest } from '../../src/evaluate/index.js';
 import type { DeclaredRule } from '../../src/rules/model.js';
 import { leaf, request } from './arbitraries.js';
+
+const conditionsMatch = (conditions: DeclaredRule['conditions'], r: TestRequest) => conditionsVerdict(conditions, r) === true;
+const leafMatches = (l: Parameters<typeof leafVerdict>[0], r: TestRequest) => leafVerdict(l, r) === true;
 
 const rules: fc.Arbitrary<DeclaredRule[]> = fc.array(
   fc.record({

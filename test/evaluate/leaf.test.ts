@@ -1,5 +1,5 @@
 // Hand-written cases for every operator × condition type, including absent fields.
-import { leafMatches, MATCH_WHEN_ABSENT } from '../../src/evaluate/index.js';
+import { leafVerdict as leafMatches, MATCH_WHEN_ABSENT } from '../../src/evaluate/index.js';
 import type { TestRequest } from '../../src/evaluate/index.js';
 import { CONDITION_TYPES, LEAF_OPERATORS, type ConditionType, type Leaf, type LeafOperator } from '../../src/rules/model.js';
 

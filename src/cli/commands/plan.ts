@@ -29,7 +29,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const out = typeof args.out === 'string' ? args.out : undefined;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
-  const { plan, excesses } = await planProject({
+  const { plan, excesses, undecided } = await planProject({
     ...args,
     ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
     ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
@@ -37,6 +37,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
   // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
   for (const excess of excesses) ctx.io.stderr.write(`warning: ${safeText(excess)}; apply will refuse it without --force\n`);
+  for (const sentence of undecided) ctx.io.stderr.write(`warning: ${safeText(sentence)}\n`);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);
     // On stderr, so stdout stays exactly the plan in the chosen format.

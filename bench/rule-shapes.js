@@ -1,0 +1,103 @@
+// Rule sets of several shapes for the validate benchmark (bench/validate.bench.js): the cost of
+// the rule-set analysis must not depend on the shape of the rules, so each shape is measured
+// against the same `yaml`-alone floor. Deterministic for a given count (seeded generators).
+//   - themes:     the emulator's generator (ten themes with a few extra conditions);
+//   - random:     random leaves over every condition type and operator, values from small pools
+//                 per field, so rules overlap a great deal (many shadows, contradictions, catch-alls);
+//   - duplicates: few distinct leaves, many rules written alike (a few dozen distinct trees).
+// Usage as a module: `ruleSet(shape, count)`; as a program: `node bench/rule-shapes.js SHAPE COUNT DIR`
+// writes the project (DIR/rules/*.yaml, one rule a file) for a look at its findings.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateRules } from '../dist/emulator/generate-rules.js';
+import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
+import { ruleFileText } from '../dist/import/rule-file.js';
+
+export const SHAPES = ['themes', 'random', 'duplicates'];
+
+/** Values per field: few, overlapping (prefixes of each other, ranges inside ranges). */
+const VALUES = {
+  path: ['/', '/api', '/api/v1', '/api/v1/login', '/login', '/search', '/checkout', '/product/42'],
+  userAgent: ['Mozilla/5.0', 'curl/8.4', 'python-requests/2.31', 'HeadlessChrome', 'Googlebot', 'Scrapy'],
+  domain: ['shop.example.com', 'api.shop.example.com', '.example.com', 'example.com'],
+  socketIps: ['203.0.113.0/24', '203.0.113.7', '198.51.100.0/24', '198.51.100.7', '2001:db8::/32', '2001:db8::1', '10.0.0.0/8'],
+  socketIpASN: ['13335', '14061', '16509', '24940'],
+  httpMethod: ['GET', 'POST', 'PUT', 'DELETE'],
+  deviceType: ['desktop', 'mobile', 'tablet'],
+  country: ['US', 'CA', 'DE', 'FR', 'KP', 'IR'],
+  header: ['1', 'yes', 'example.net', 'en-US'],
+  queryParam: ['1', 'shoes', 'debug', '100'],
+  customParam: ['high', 'critical', 'low', 'new'],
+};
+const PATTERNS = {
+  path: ['^/api/', '^/product/[0-9]+$', '.*', '/login$', '(checkout|cart)'],
+  userAgent: ['[Ss]crapy|python-requests|curl/', 'HeadlessChrome', '^Mozilla/5\\.0 ', 'bot|crawler|spider'],
+  other: ['^[0-9]{3,}$', '^(high|critical)$', 'example', '^$'],
+};
+const FIELD_OPTIONS = { header: ['x-monitor', 'referer', 'accept-language'], queryParam: ['page', 'q', 'debug'], customParam: ['risk_score', 'tier'] };
+const TYPES = Object.keys(VALUES);
+const TEXT_OPERATORS = ['$eq', '$ne', '$contains', '$startsWith', '$endsWith', '$notEndsWith', '$re', '$in', '$notIn', '$exists', '$notExists'];
+const EXACT_ONLY = new Set(['socketIps', 'socketIpASN', 'country', 'httpMethod']);
+
+function randomLeaf(random, values = VALUES) {
+  const conditionType = pick(random, TYPES);
+  // Addresses, ASNs, countries and methods take whole values (partial operators would be text anyway).
+  const operators = EXACT_ONLY.has(conditionType) ? ['$eq', '$ne', '$in', '$notIn', '$exists', '$notExists'] : TEXT_OPERATORS;
+  const operator = pick(random, operators);
+  const leaf = { conditionType, operator };
+  if (FIELD_OPTIONS[conditionType] !== undefined) leaf.fieldOption = pick(random, FIELD_OPTIONS[conditionType]);
+  const pool = values[conditionType];
+  if (operator === '$re') leaf.value = [pick(random, PATTERNS[conditionType] ?? PATTERNS.other)];
+  else if (operator === '$in' || operator === '$notIn') leaf.value = [...new Set([pick(random, pool), pick(random, pool)])];
+  else if (operator !== '$exists' && operator !== '$notExists') leaf.value = pick(random, pool);
+  return leaf;
+}
+
+const ACTION_SETS = [['allow'], ['hardBlock'], ['blockWithChallenge'], ['hardBlock', 'blockWithChallenge']];
+
+function randomRules(random, count, leafOf, maxGroups, maxLeaves) {
+  return Array.from({ length: count }, (_, i) => {
+    const groups = Array.from({ length: randomInt(random, 1, maxGroups) }, () => ({
+      operator: random() < 0.6 ? '$and' : '$or',
+      children: Array.from({ length: randomInt(random, 1, maxLeaves) }, () => leafOf(random)),
+    }));
+    return {
+      name: `Rule ${String(i + 1).padStart(5, '0')}`,
+      description: '',
+      status: random() < 0.9 ? 'active' : 'paused',
+      actions: [...pick(random, ACTION_SETS)],
+      conditions: { operator: groups.length > 1 && random() < 0.5 ? '$or' : '$and', children: groups },
+    };
+  });
+}
+
+/** `count` rules of the given shape, with ids and priorities as the importer writes them. */
+export function ruleSet(shape, count) {
+  const random = seededRandom(count);
+  let rules;
+  if (shape === 'themes') rules = generateRules(random, count);
+  else if (shape === 'random') rules = randomRules(random, count, (r) => randomLeaf(r), 3, 4);
+  else if (shape === 'duplicates') {
+    // Twelve distinct leaves in all; rules of one or two groups of one or two of them.
+    const leaves = Array.from({ length: 12 }, () => randomLeaf(random));
+    rules = randomRules(random, count, (r) => JSON.parse(JSON.stringify(pick(r, leaves))), 2, 2);
+  } else throw new Error(`unknown shape ${shape}: one of ${SHAPES.join(', ')}`);
+  return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
+}
+
+/** Writes `rules` into DIR/rules, `perFile` rules a file (one header per file). */
+export function writeProject(dir, rules, perFile) {
+  mkdirSync(join(dir, 'rules'), { recursive: true });
+  for (let first = 0; first < rules.length; first += perFile) {
+    const texts = rules.slice(first, first + perFile).map((rule) => ruleFileText(rule));
+    // Each text is `# schema comment`, `rules:`, then the rule's lines: keep one header.
+    const text = texts[0] + texts.slice(1).map((t) => t.split('\n').slice(2).join('\n')).join('');
+    writeFileSync(join(dir, 'rules', `${String(first).padStart(5, '0')}.yaml`), text);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [shape = 'random', count = '1000', dir = 'bench-project', perFile = '1'] = process.argv.slice(2);
+  writeProject(dir, ruleSet(shape, Number(count)), Number(perFile));
+}

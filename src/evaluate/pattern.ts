@@ -1,0 +1,104 @@
+// `$re` patterns decided in bounded time (docs/evaluation.md, "Regular expressions"). A rule's
+// pattern is JavaScript's; V8 runs it by backtracking, so `^(a+)+$` on 36 `a`s and a `!` takes
+// minutes. Each pattern is compiled once and decided by:
+// - RE2 (re2js, linear time) when it has an exact RE2 form (linear-pattern.ts) and the text has
+//   no surrogate code units (JavaScript without `u` sees those as separate characters, RE2 as
+//   one code point);
+// - otherwise V8 itself, interrupted after MATCH_BUDGET_MS, and no more than PATTERN_BUDGET_MS
+//   in all per pattern: a run that is interrupted, or that the pattern's budget no longer
+//   allows, is 'undecided', never a guess.
+import { createContext, Script } from 'node:vm';
+import { RE2JS } from 're2js';
+import { linearForm } from './linear-pattern.js';
+
+/** Whether a leaf (or a pattern) matches: 'undecided' when its pattern ran out of time. */
+export type Verdict = boolean | 'undecided';
+
+/** Longest one match may run on V8's engine. */
+export const MATCH_BUDGET_MS = 1000;
+/** Longest all of one pattern's matches on V8's engine may run in one process. */
+export const PATTERN_BUDGET_MS = 4000;
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+export interface CompiledPattern {
+  source: string;
+  /** RE2 when the pattern has an exact linear form, else V8 under the budget; none: it does not compile. */
+  engine: 're2' | 'v8' | 'none';
+  /** `new RegExp(source, flags).test(text)`, or 'undecided'. */
+  test(text: string): Verdict;
+}
+
+const compiled = new Map<string, CompiledPattern>();
+
+/** `source` with flags '' or 'i', compiled once per process. */
+export function compilePattern(source: string, ignoreCase: boolean): CompiledPattern {
+  const key = `${ignoreCase ? 'i' : ''}/${source}`;
+  let pattern = compiled.get(key);
+  if (pattern === undefined) compiled.set(key, (pattern = compile(source, ignoreCase)));
+  return pattern;
+}
+
+function compile(source: string, ignoreCase: boolean): CompiledPattern {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(source, ignoreCase ? 'i' : '');
+  } catch {
+    // A pattern that does not compile matches nothing (validate reports it).
+    return { source, engine: 'none', test: () => false };
+  }
+  const budgeted = new BudgetedRegex(regex);
+  const linear = re2Of(source, ignoreCase);
+  if (linear === undefined) return { source, engine: 'v8', test: (text) => budgeted.test(text) };
+  return { source, engine: 're2', test: (text) => (SURROGATE.test(text) ? budgeted.test(text) : linear.test(text)) };
+}
+
+function re2Of(source: string, ignoreCase: boolean): RE2JS | undefined {
+  const form = linearForm(source, ignoreCase);
+  if (form === undefined) return undefined;
+  try {
+    return RE2JS.compile(form);
+  } catch {
+    return undefined; // beyond RE2's limits (a repeat count over 1000, a program too large)
+  }
+}
+
+/** One context for every budgeted run: a run is `pattern.test(text)` with a timeout. */
+let sandbox: { context: object; script: Script } | undefined;
+
+/** A V8 regular expression whose runs are interrupted, remembered per text. */
+class BudgetedRegex {
+  private left = PATTERN_BUDGET_MS;
+  private readonly verdicts = new Map<string, Verdict>();
+
+  constructor(private readonly regex: RegExp) {}
+
+  test(text: string): Verdict {
+    let verdict = this.verdicts.get(text);
+    if (verdict === undefined) {
+      verdict = this.run(text);
+      this.verdicts.set(text, verdict);
+    }
+    return verdict;
+  }
+
+  private run(text: string): Verdict {
+    const timeout = Math.min(MATCH_BUDGET_MS, Math.floor(this.left));
+    if (timeout < 1) return 'undecided';
+    sandbox ??= { context: createContext(Object.create(null) as object), script: new Script('pattern.test(text)') };
+    const context = sandbox.context as { pattern?: RegExp; text?: string };
+    context.pattern = this.regex;
+    context.text = text;
+    const start = performance.now();
+    try {
+      return sandbox.script.runInContext(sandbox.context, { timeout }) === true;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return 'undecided';
+      throw err;
+    } finally {
+      this.left -= performance.now() - start;
+      delete context.pattern;
+      delete context.text;
+    }
+  }
+}
