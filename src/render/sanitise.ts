@@ -4,20 +4,50 @@
 // time: the data itself stays exact (JSON output and files keep it as it is).
 
 /**
- * Characters that move a terminal, split a line or reorder text: C0 controls (tab, CR and LF
- * included), DEL, C1 controls, the Unicode line and paragraph separators, and the bidi
- * marks, embeddings, overrides and isolates.
+ * Characters that do not show, or show as something they are not: the format characters
+ * (Unicode category Cf: the bidi marks, embeddings, overrides and isolates, zero-width space,
+ * non-joiner and joiner, word joiner and the invisible operators U+2060–U+2064, the byte-order
+ * mark, the soft hyphen, …) and the tag block U+E0000–U+E007F. Raw, `"/\u2060admin"` and
+ * `/admin` would print as the same text although a rule matches only one of them.
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const INVISIBLE = '\\p{Cf}\\u{E0000}-\\u{E007F}';
+
+/**
+ * Characters that move a terminal, split a line, reorder text or do not show: C0 controls
+ * (tab, CR and LF included), DEL, C1 controls, the Unicode line and paragraph separators, and
+ * the invisible and format characters above.
+ */
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029${INVISIBLE}]`, 'gu');
+
+/** The invisible, reordering and line-breaking characters that YAML and JSON writers leave raw. */
+const RAW_IN_QUOTES = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${INVISIBLE}]`, 'gu');
 
 const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function visibleEscape(char: string): string {
   const short = SHORT_ESCAPES[char];
   if (short !== undefined) return short;
-  const code = char.charCodeAt(0);
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = char.codePointAt(0) as number;
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** True when `text` holds a character that YAML or JSON would write raw yet does not show as itself. */
+export function hasInvisibleCharacter(text: string): boolean {
+  RAW_IN_QUOTES.lastIndex = 0;
+  return RAW_IN_QUOTES.test(text);
+}
+
+/**
+ * The text of a YAML double-quoted scalar with every invisible, reordering or line-breaking
+ * character the writer left raw as an escape (`\u2060`, `\U000e0041`): it reads back as the
+ * same string, and an editor or a diff shows it.
+ */
+export function yamlQuotedEscapes(quoted: string): string {
+  return quoted.replace(RAW_IN_QUOTES, (char) => {
+    const code = char.codePointAt(0) as number;
+    return code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /**
@@ -79,15 +109,13 @@ export function markdownText(text: string): string {
   return neutraliseMentionsAndLinks(escapeHtmlCharacters(escaped));
 }
 
-/** Characters JSON.stringify leaves raw that still move or reorder a terminal's text. */
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 /**
- * JSON text with every character that could move or reorder a terminal written as a `\u`
- * escape. They only occur inside strings, so the JSON reads back as exactly the same data.
+ * JSON text with every character that could move, reorder or hide in a terminal's text
+ * written as a `\u` escape (a tag character as its surrogate pair). They only occur inside
+ * strings, so the JSON reads back as exactly the same data.
  */
 export function safeJson(json: string): string {
-  return json.replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(RAW_IN_QUOTES, (char) => [...Array(char.length).keys()].map((i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 }
 
 /** Cells that a spreadsheet would read as a formula (OWASP "CSV Injection"). */
