@@ -10,7 +10,7 @@ import { parseYamlDocument } from '../located/yaml-source.js';
 import { UserError, ValidationError, type Problem } from '../errors.js';
 import { pointerSegments } from '../located/json-pointer.js';
 import { validateLiveSnapshot } from '../generated/validators.js';
-import { toLiveRule } from '../api/live-rule.js';
+import { duplicateRuleIdMessage, firstDuplicateRuleId, toLiveRule } from '../api/live-rule.js';
 import type { ApiRule } from '../api/rule-response.js';
 import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
 import type { LiveRule } from '../rules/model.js';
@@ -91,10 +91,9 @@ interface Located {
 /** Normalises the rules as a listed answer is normalised and recomputes the fingerprint. */
 function checkedApp(app: SnapshotApp, a: number, found: Located[]): SnapshotApp {
   const rules: LiveRule[] = [];
-  const ids = new Set<string>();
+  const duplicate = firstDuplicateRuleId(app.rules);
+  if (duplicate) found.push({ path: ['apps', a, 'rules', duplicate.index, 'ruleId'], message: duplicateRuleIdMessage(duplicate.ruleId, app.app) });
   app.rules.forEach((rule, r) => {
-    if (ids.has(rule.ruleId)) found.push({ path: ['apps', a, 'rules', r, 'ruleId'], message: `ruleId ${JSON.stringify(rule.ruleId)} appears twice in app ${JSON.stringify(app.app)}` });
-    ids.add(rule.ruleId);
     // The schema requires every leaf's operator and conditionType, so nothing here can throw.
     rules.push(toLiveRule(rule as ApiRule, `apps[${a}].rules[${r}]`, rule.ruleId, rule.priority));
   });
