@@ -69,15 +69,57 @@ export function safeValue(value: unknown): string {
 const LINE_BREAKS = /(?:\r\n|[\r\n\u2028\u2029\u0085])+/g;
 
 /**
- * Mentions (`@org/team`, `@user`) and bare links (`https://…`, `www.…`) from data lose their
- * meaning: a zero-width space, written as an entity, sits inside them. Nobody is notified and
- * nothing becomes a link, yet the text reads the same.
+ * Text GitHub turns into a link, a mention or a cross-reference: URLs (`https://…`, `www.…`),
+ * e-mail addresses and `@user`, `@org/team`, `user@sha` mentions, issue references (`#123`,
+ * `org/repo#1`, `GH-12`) and commit SHAs (7 to 40 hex digits, letters and digits both). GitHub
+ * finds the references in the rendered HTML's text, skipping `code`, `pre` and `a` elements
+ * (html-pipeline's IGNORE_PARENTS): a backslash escape would not stop them, a code span does.
  */
-function neutraliseMentionsAndLinks(text: string): string {
-  return text
-    .replace(/@(?=[A-Za-z0-9_-])/g, '@&#8203;')
-    .replace(/:\/\//g, ':&#8203;//')
-    .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}&#8203;.`);
+const REFERENCE = new RegExp(
+  [
+    String.raw`(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>|` + '`]*',
+    String.raw`[\w.+-]*@[\w-][\w./-]*`,
+    String.raw`(?:[\w.-]+(?:/[\w.-]+)?)?#\d+`,
+    String.raw`\bGH-\d+`,
+    String.raw`\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b`,
+  ].join('|'),
+  'gi',
+);
+
+/**
+ * GitHub renders `$…$` and `$$…$$` as mathematics; its documentation's way to show a dollar
+ * sign as itself is `<span>$</span>`.
+ */
+function neutraliseMath(text: string): string {
+  return text.replace(/\$/g, '<span>$</span>');
+}
+
+/**
+ * `text` in pieces: references, which `asReference` shows unlinked, and the rest, which
+ * `asText` escapes. Nobody is notified, nothing links anywhere, and the text reads the same.
+ * Each piece between two references becomes a text node of its own in the HTML, where its
+ * ends are word boundaries (`…fd2e` before a code span is a whole SHA there), so it is
+ * searched again on its own.
+ */
+function withReferences(text: string, asText: (part: string, first: boolean) => string, asReference: (reference: string) => string, first = true): string {
+  let out = '';
+  let from = 0;
+  const piece = (part: string, isFirst: boolean) => (part === text ? asText(part, isFirst) : withReferences(part, asText, asReference, isFirst));
+  // References that touch are shown as one: two code spans side by side would read as one
+  // opened with a double backtick.
+  let run = '';
+  for (const match of text.matchAll(REFERENCE)) {
+    const gap = text.slice(from, match.index);
+    if (gap !== '' || run === '') {
+      if (run !== '') out += asReference(run);
+      out += piece(gap, first && from === 0);
+      run = '';
+    }
+    run += match[0];
+    from = match.index + match[0].length;
+  }
+  if (run !== '') out += asReference(run);
+  return out + piece(text.slice(from), first && from === 0);
 }
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -88,25 +130,31 @@ function escapeHtmlCharacters(text: string): string {
 
 /**
  * Untrusted text inside HTML in Markdown (`<summary>`, `<code>`, `<b>`): one line, HTML
- * escaped, no mentions or links. Markdown is not read inside an HTML block on that line, so
- * no backslash escapes are needed (they would show).
+ * escaped, references in `<code>`, no mathematics. Markdown is not read inside an HTML block
+ * on that line, so no backslash escapes are needed (they would show).
  */
 export function markdownHtml(text: string): string {
-  return neutraliseMentionsAndLinks(escapeHtmlCharacters(safeText(text.replace(LINE_BREAKS, ' '))));
+  return withReferences(
+    safeText(text.replace(LINE_BREAKS, ' ')),
+    (part) => neutraliseMath(escapeHtmlCharacters(part)),
+    (reference) => `<code>${escapeHtmlCharacters(reference)}</code>`,
+  );
 }
 
 /**
  * Untrusted text in Markdown prose or a table cell: one line, HTML escaped, every character
  * that could start emphasis, code, a link, an image or a table column escaped with a
- * backslash, a leading heading, list or quote marker too, and no mentions or bare links.
+ * backslash, a leading heading, list or quote marker too, references in code spans (their
+ * characters exclude backticks and `|`), and no mathematics.
  */
 export function markdownText(text: string): string {
-  const oneLine = safeText(text.replace(LINE_BREAKS, ' '));
-  const escaped = oneLine
-    .replace(/[\\`*_[\]|~]/g, '\\$&')
-    .replace(/^(\s*)([#+\-=])/, '$1\\$2')
-    .replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2');
-  return neutraliseMentionsAndLinks(escapeHtmlCharacters(escaped));
+  return withReferences(safeText(text.replace(LINE_BREAKS, ' ')), markdownPart, (reference) => `\`${reference}\``);
+}
+
+function markdownPart(part: string, first: boolean): string {
+  let escaped = part.replace(/[\\`*_[\]|~]/g, '\\$&');
+  if (first) escaped = escaped.replace(/^(\s*)([#+\-=])/, '$1\\$2').replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2');
+  return neutraliseMath(escapeHtmlCharacters(escaped));
 }
 
 /**
