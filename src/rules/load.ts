@@ -30,6 +30,15 @@ export interface LoadedRules {
   silencingTexts: Map<string, string>;
 }
 
+/**
+ * The most rules, and rule files, botrules reads for one app. The service states no limit
+ * (docs/service-api.md, "Limits"); the rule-set analysis grows with the square of the rules
+ * (10,000 took 47 s), and 5,000 is the largest rule set the benchmarks hold to their targets
+ * (bench/README.md). A larger set is refused before it is analysed or planned.
+ */
+export const MAX_RULES_PER_APP = 5000;
+export const MAX_RULE_FILES_PER_APP = 5000;
+
 export async function loadRules(dir: string, options: { cwd: string }): Promise<LoadedRules> {
   const absDir = resolve(options.cwd, dir);
   const shownDir = displayPath(options.cwd, absDir);
@@ -38,10 +47,13 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
     throw new UserError(`rules directory "${shownDir}" is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in`);
   }
   const files = await ruleFilesBelow(absDir, options.cwd);
+  if (files.length > MAX_RULE_FILES_PER_APP) throw tooMany(`${files.length} rule files`, MAX_RULE_FILES_PER_APP, 'rule files', shownDir);
   // Joined to the directory's own display path: the same text as displayPath() of each file,
   // without resolving thousands of paths against the working directory.
   const shown = files.map((file) => (shownDir === '.' ? file.rel : `${shownDir}/${file.rel}`));
   const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir]));
+  const ruleCount = results.reduce((sum, r) => sum + r.rules.length, 0);
+  if (ruleCount > MAX_RULES_PER_APP) throw tooMany(`${ruleCount} rules`, MAX_RULES_PER_APP, 'rules', shownDir);
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   const warnings = sortProblems(results.flatMap((r) => r.warnings));
@@ -86,6 +98,12 @@ export async function loadAllRules(config: ProjectConfig, options: { cwd: string
     for (const w of loaded.warnings) warnings.set(JSON.stringify([w.file, w.line, w.col, w.message]), w);
   }
   return { byApp, problems: sortProblems([...problems.values()]), warnings: sortProblems([...warnings.values()]) };
+}
+
+function tooMany(found: string, max: number, what: string, shownDir: string): UserError {
+  return new UserError(`the rules directory ${shownDir} holds ${found}, more than the ${max.toLocaleString('en')} ${what} botrules reads for one app`, [
+    'The rule-set analysis grows with the square of the rules; split the rules over several apps in botrules.yaml, or remove unused ones.',
+  ]);
 }
 
 function emptyRulesDirectory(app: string, shown: string): UserError {
