@@ -2,7 +2,7 @@
 // (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
 // it holds. Every step says what kind of change it is and carries each changed field with
 // its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
-import type { PatchBody, Rule, SourceLocation } from '../rules/model.js';
+import type { PatchBody, Rule, SourceLocation, Status } from '../rules/model.js';
 
 /** What to do with live rules that no rule file declares; set per app in the config. */
 export type { UnmanagedPolicy } from '../rules/model.js';
@@ -73,12 +73,24 @@ export interface BlockedRule {
   reason: string;
   /** Where the rule is declared. */
   source?: SourceLocation;
+  /** The console position (1 = first) to create it at, counted once the plan's other changes have run. */
+  position?: number;
+  /** The name of the declared rule it follows, when there is one: "directly below" it in the console. */
+  below?: string;
 }
 
 /** A live rule that no rule file declares. */
 export interface UnmanagedRule {
   ruleId: string;
   name: string;
+  /** Its live status (absent in plans saved before it was recorded). */
+  status?: Status;
+  /**
+   * True when the rules directory's git history shows the rule was declared once (by its
+   * `ruleId` or name): a rule file was removed, and the service cannot delete the rule.
+   * Absent when it never was, or when there is no history to tell (docs/behaviour.md, "Removed rules").
+   */
+  removedFromFiles?: boolean;
 }
 
 export interface AppPlan {
