@@ -127,7 +127,7 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
     const firstScreen = html.slice(0, 30);
     expect(firstScreen).toContain('<p>[!CAUTION]');
     expect(firstScreen).toContain(
-      '<li><strong>&quot;Old rule&quot;</strong> removed from the files: stays live and ACTIVE — the service cannot delete rules</li>',
+      '<li><strong>Old rule</strong> removed from the files: stays live and ACTIVE — the service cannot delete rules</li>',
     );
     if (n > 10) {
       expect(firstScreen).toContain('<strong><code>botrules apply</code> will refuse this plan without <code>--force</code>:</strong></p>');
@@ -154,7 +154,7 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
       '<p>[!CAUTION]',
       '<strong>Needs a reviewer\'s attention: what this plan loosens or leaves active, and what it changes</strong></p>',
       '<ul>',
-      '<li><strong>&quot;Block bots&quot;</strong> (hardBlock) moves below allow rule &quot;Allow partners&quot;</li>',
+      '<li><strong>Block bots</strong> (hardBlock) moves below allow rule &quot;Allow partners&quot;</li>',
       '</ul>',
       '</blockquote>',
     ]);

@@ -27,9 +27,9 @@ export function alerts(plan: Plan): string[] {
   const showApp = plan.apps.length > 1;
   const items = [
     ...plan.apps.flatMap((app) =>
-      removedLeftActive(app).map((rule) => `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(`"${rule.name}"`)}** ${REMOVED_ACTIVE}`),
+      removedLeftActive(app).map((rule) => `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(rule.name)}** ${REMOVED_ACTIVE}`),
     ),
-    ...plan.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(`"${risk.name}"`)}** ${markdownText(risk.what)}`),
+    ...plan.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(risk.what)}`),
   ];
   const changed = plan.behaviour?.changes.length ?? 0;
   if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${counted(plan.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);

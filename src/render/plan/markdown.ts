@@ -28,11 +28,10 @@ export function markdownPlan(plan: Plan, limit: number): string {
   const head = ['### botrules plan', ''];
   const fromSnapshot = snapshotNote(plan);
   if (fromSnapshot !== undefined) head.push(`_${fromSnapshot}_`, '');
-  for (const note of plan.notes) head.push(`_${markdownText(note)}_`, '');
   const showApp = plan.apps.length > 1;
   if (!plan.hasChanges()) {
     const unmanaged = plan.apps.map((app) => unmanagedTable(app, showApp)).filter((table) => table !== '');
-    return [...head, NO_CHANGES, '', ...unmanaged].join('\n');
+    return [...head, NO_CHANGES, '', ...unmanaged, ...notes(plan)].join('\n');
   }
   head.push(...alerts(plan), `**${summaryLine(plan.summary)}**`, '', ...summaryTable(plan.apps), '', '');
 
@@ -45,8 +44,14 @@ export function markdownPlan(plan: Plan, limit: number): string {
   if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${counted(withFields.length, 'rule', 'rules')})\n\n` });
   for (const { app, step } of withFields) doc.add({ kind: 'step', text: stepSection(app, step, showApp) });
   if (plan.apps.some((app) => hasMoves(app.steps))) doc.add({ kind: 'note', text: `_${POSITIONS_NOTE}_\n\n` });
+  for (const note of notes(plan)) doc.add({ kind: 'note', text: note });
   // The summary again last, where a long plan ends; the reserve keeps room for it.
   return `${doc.finish(withFields.length)}\n**${summaryLine(plan.summary)}**\n`;
+}
+
+/** The plan's notes (why removed rules could not be recognised), one paragraph each. */
+function notes(plan: Plan): string[] {
+  return plan.notes.map((note) => `_${markdownText(note)}_\n\n`);
 }
 
 /** What the plan does to named test traffic (only when the project has tests). */

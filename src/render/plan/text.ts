@@ -34,11 +34,11 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   const c = options.colors;
   const fromSnapshot = snapshotNote(plan);
   if (fromSnapshot !== undefined) out.write(`${c.dim(fromSnapshot)}\n`);
-  for (const note of plan.notes) out.write(`${c.dim(safeText(note))}\n`);
   const showAppNames = plan.apps.length > 1;
   if (!plan.hasChanges()) {
     out.write(`${NO_CHANGES}\n`);
     for (const app of plan.apps) writeUnmanaged(app, showAppNames, out, c);
+    writeNotes(plan, out, c);
     return;
   }
   const summary = c.bold(summaryLine(plan.summary));
@@ -54,7 +54,15 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) out.write(`\n${c.red('!')} ${safeText(blocked)}.\n  ${BLOCKED_ADVICE}\n`);
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);
+  writeNotes(plan, out, c);
   out.write(`\n${summary}\n`);
+}
+
+/** Said once, after the rules not in the files (why removed rules could not be recognised). */
+function writeNotes(plan: Plan, out: TextSink, c: Colors): void {
+  if (plan.notes.length === 0) return;
+  out.write('\n');
+  for (const note of plan.notes) out.write(`${c.dim(safeText(note))}\n`);
 }
 
 /** What the plan loosens, named before any detail. */
