@@ -6,12 +6,13 @@ import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
 import { canonicalLeaf } from '../plan/canonical.js';
 import { catchAll, contradiction, groupNode, implies, treeOf, unsatisfiable, type ConditionTree, type LeafFacts } from './conditions.js';
 import { internRules, rememberedBy, rememberedPairs } from './interned.js';
+import { emptyGroups } from './empty-groups.js';
 import { leafImplies } from './leaves.js';
 import { firstAllowOverlaps } from './overlaps.js';
 import { firstShadows } from './shadows.js';
 import { describeRequest } from './witness.js';
 
-export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block'] as const;
+export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'empty-group', 'allow-before-block'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 export interface Finding {
@@ -63,6 +64,7 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
 
   rules.forEach((rule, index) => {
     const number = classOf(index);
+    for (const message of emptyGroups(rule)) at(rule, 'empty-group', message);
     for (const { group, why } of deadGroups[number] as { group: number; why: string }[]) {
       at(rule, 'unsatisfiable-group', `group ${group} of rule ${quote(rule)} can match no request: ${why}`);
     }

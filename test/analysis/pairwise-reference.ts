@@ -7,6 +7,7 @@ import { canonicalConditions } from '../../src/plan/canonical.js';
 import { catchAll, contradiction, implies, treeOf, unsatisfiable } from '../../src/analysis/conditions.js';
 import { candidatesForBoth, describeRequest } from '../../src/analysis/witness.js';
 import type { CheckId, Finding } from '../../src/analysis/checks.js';
+import { emptyGroups } from '../../src/analysis/empty-groups.js';
 
 const BLOCKING: readonly Action[] = ['hardBlock', 'blockWithChallenge'];
 
@@ -20,6 +21,7 @@ export function analyseRulesPairwise(rules: readonly DeclaredRule[]): Finding[] 
   const dead = rules.map((rule) => unsatisfiable(rule.conditions));
 
   rules.forEach((rule, index) => {
+    for (const message of emptyGroups(rule)) at(rule, 'empty-group', message);
     rule.conditions.children.forEach((group, g) => {
       const why = contradiction(group);
       if (why !== undefined) at(rule, 'unsatisfiable-group', `group ${g + 1} of rule ${quote(rule)} can match no request: ${why}`);
