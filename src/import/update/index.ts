@@ -61,7 +61,7 @@ export function updateRuleFiles(input: UpdateInput): UpdateResult {
 }
 
 /** Matches like the planner: by ruleId when written, else by name; anything else is gone. */
-function matchDeclared(declared: readonly DeclaredRule[], live: readonly LiveRule[]): { matched: Map<DeclaredRule, LiveRule>; gone: DeclaredRule[] } {
+export function matchDeclared(declared: readonly DeclaredRule[], live: readonly LiveRule[]): { matched: Map<DeclaredRule, LiveRule>; gone: DeclaredRule[] } {
   const byId = new Map(live.map((rule) => [rule.ruleId, rule]));
   const byName = new Map<string, LiveRule[]>();
   for (const rule of live) byName.set(rule.name, [...(byName.get(rule.name) ?? []), rule]);
@@ -138,7 +138,7 @@ function where(rule: DeclaredRule): string {
   return `${rule.source.file}:${rule.source.line}:${rule.source.col}`;
 }
 
-function unsupportedLayout(shown: string): UserError {
+export function unsupportedLayout(shown: string): UserError {
   return new UserError(`${shown}: import --update edits rule files whose rules are a block list of block mappings (rules:\\n  - name: …)`, [
     'Rewrite this file in that layout, or replace the files with: botrules import --force',
   ]);
