@@ -1,5 +1,5 @@
 // What a person does in the service's web console, which the service's API cannot do:
-// create a rule and delete one (docs/emulator.md, "The console"). Served by the emulator on
+// create a rule and delete one (docs/behaviour.md, "The console"). Served by the emulator on
 // its own path, outside the service API (docs/service-api.md is unchanged), so the add-a-rule
 // and remove-a-rule stories can be rehearsed end to end. The app is the one whose server
 // token the request carries, as for the rule API.

@@ -1,5 +1,5 @@
 // `botrules emulator console create NAME [--paused] [--position N]` and `… delete RULE`: what a
-// person does in the service's web console, rehearsed against a running emulator (docs/emulator.md,
+// person does in the service's web console, rehearsed against a running emulator (docs/behaviour.md,
 // "The console"). The service API cannot create or delete rules; the emulator serves these on a
 // path of its own, for the app whose token BOTRULES_TOKEN (or the app's tokenEnv) holds.
 import type { Argv } from 'yargs';
