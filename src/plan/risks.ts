@@ -56,7 +56,7 @@ export function planRisks(app: string, live: readonly LiveRule[], steps: readonl
     const overtaking = allowRules
       .filter((allow) => allow.index < index && (liveOrder.get(allow.rule.ruleId) ?? -1) > wasAt)
       .map((allow) => allow.rule);
-    if (overtaking.length > 0) add(`(${rule.actions.join(', ')}) moves below ${allowList(overtaking)}`);
+    if (overtaking.length > 0) add(`(${rule.actions.join(', ')}) now comes after ${allowList(overtaking)}`);
   });
   return risks;
 }

@@ -23,7 +23,7 @@ describe('plan risks', () => {
     ];
     expect(risksOf(live, declared)).toEqual([
       '"Block" actions weakened from hardBlock to blockWithChallenge',
-      '"Challenge" (blockWithChallenge) moves below allow rule "Allow"',
+      '"Challenge" (blockWithChallenge) now comes after allow rule "Allow"',
       '"Login" (hardBlock) is paused',
     ]);
   });

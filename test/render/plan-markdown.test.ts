@@ -154,7 +154,7 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
       '<p>[!CAUTION]',
       '<strong>Needs a reviewer\'s attention: what this plan loosens or leaves active, and what it changes</strong></p>',
       '<ul>',
-      '<li><strong>Block bots</strong> (hardBlock) moves below allow rule &quot;Allow partners&quot;</li>',
+      '<li><strong>Block bots</strong> (hardBlock) now comes after allow rule &quot;Allow partners&quot;</li>',
       '</ul>',
       '</blockquote>',
     ]);
