@@ -13,7 +13,7 @@ import {
   type PlanStep,
   type UnmanagedRule,
 } from '../../plan/types.js';
-import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary, type Risk } from '../../plan/plan.js';
+import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary } from '../../plan/plan.js';
 
 export const NO_CHANGES = 'No changes. Live rules match the rule files.';
 
@@ -112,15 +112,8 @@ export function behaviourHeading(report: BehaviourReport): string {
   return `Behaviour changes: the plan changes the outcome of ${report.changes.length} of the ${tests}:`;
 }
 
-export const LOOSENS_HEADING = 'This plan loosens protection:';
-
 /** The Markdown alert's heading: loosened protection, removed rules left active, changed outcomes. */
 export const ATTENTION_HEADING = 'Needs a reviewer\'s attention: what this plan loosens or leaves active, and what it changes';
-
-/** `"Block scrapers" actions weakened from hardBlock to allow`, with the app when there are several. */
-export function riskLine(risk: Risk, showApp: boolean): string {
-  return `${showApp ? `${risk.app}: ` : ''}"${risk.name}" ${risk.what}`;
-}
 
 /** The unmanaged rules removed from the files and left active first, then the others, each group in live order. */
 export function unmanagedInOrder(app: AppPlan): UnmanagedRule[] {

@@ -1,4 +1,6 @@
-// The plan for a terminal: the summary line, what the plan loosens, then per app the live
+// The plan for a terminal (and what apply shows, from a saved plan too: so not the review
+// aids only a fresh plan has, like what it loosens, which the Markdown comment leads with):
+// the summary line, then per app the live
 // rules no file declares (each with what happens to it), each PATCH with a coloured diff of
 // the fields it changes (before and after), blocked rules with the console steps that
 // unblock them, and the summary again last, where a long plan ends.
@@ -7,7 +9,6 @@ import type { Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
 import {
   BLOCKED_ADVICE,
-  LOOSENS_HEADING,
   NO_CHANGES,
   POSITIONS_NOTE,
   REMOVED_ACTIVE,
@@ -16,7 +17,6 @@ import {
   consoleSteps,
   counted,
   hasMoves,
-  riskLine,
   snapshotNote,
   summaryLine,
   unmanagedInOrder,
@@ -43,7 +43,6 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   }
   const summary = c.bold(summaryLine(plan.summary));
   out.write(`${summary}\n`);
-  writeRisks(plan, out, c);
   for (const app of plan.apps) {
     out.write('\n');
     if (showAppNames) out.write(`${c.bold(`App ${safeText(app.app)}`)}\n`);
@@ -63,13 +62,6 @@ function writeNotes(plan: Plan, out: TextSink, c: Colors): void {
   if (plan.notes.length === 0) return;
   out.write('\n');
   for (const note of plan.notes) out.write(`${c.dim(safeText(note))}\n`);
-}
-
-/** What the plan loosens, named before any detail. */
-function writeRisks(plan: Plan, out: TextSink, c: Colors): void {
-  if (plan.risks.length === 0) return;
-  out.write(`\n${c.red('!')} ${c.bold(LOOSENS_HEADING)}\n`);
-  for (const risk of plan.risks) out.write(`    ${c.red('!')} ${safeText(riskLine(risk, plan.apps.length > 1))}\n`);
 }
 
 /** The live rules no file declares, each by name with what happens to it; removed ones first. */
