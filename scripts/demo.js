@@ -1,12 +1,13 @@
 // `npm run demo`: the main job of botrules, end to end, against the embedded emulator.
 // Starts the emulator on a free port (live rules = the example rules plus a few generated ones
 // nobody manages, then three "console edits" so there is drift) and runs what a team runs in CI:
-// validate → plan → apply (keeping the undo plan) → plan (clean). Then, briefly, the script
+// validate → plan → apply (keeping the undo plan) → plan (clean), then adding a rule (blocked →
+// created paused in the emulator's console → ruleId pinned → applied). Then, briefly, the script
 // inventory: two weekly snapshots and what changed between them, as a summary. The files it
 // writes are kept, in a directory it names at the end; only the emulator's own state goes.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,8 +48,10 @@ try {
 
   await step('Validate the rule files', ['validate'], [0]);
   await step('Plan: what would change (exit 2 = changes present)', ['plan', '--detailed-exitcode', '--no-color'], [2]);
-  await step('Apply the plan, keeping the plan that undoes it', ['apply', '--auto-approve', '--undo-out', files.undo, '--no-color'], [0]);
-  await step('Plan again: the live rules now match the files', ['plan', '--detailed-exitcode', '--no-color'], [0]);
+  // Apply prints the plan again before its steps: only what it did is shown here.
+  await step('Apply the plan, keeping the plan that undoes it', ['apply', '--auto-approve', '--undo-out', files.undo, '--no-color'], [0], { show: (line) => /^(✓|Verified|Apply complete)/.test(line) });
+  await step('Plan again: the live rules now match the files', ['plan', '--detailed-exitcode', '--no-color'], [0], { show: (line) => line.startsWith('No changes') });
+  await addARule();
 
   const scriptArgs = ['--app-id', 'app-demo', '--tld', 'shop.example.com', '--policy', path.join(root, 'scripts-policy.yaml')];
   await step('Script inventory: last week and this week as JSON snapshots (audit evidence)', ['scripts', 'report', ...scriptArgs, '--from', '14d', '--to', '7d', '--out', files.lastWeek], [0]);
@@ -80,6 +83,26 @@ function driftLikeAConsoleUser() {
   emulator.replaceRules(rules.filter((r) => r.ruleId !== third.ruleId).concat(third));
 }
 
+/**
+ * The add-a-rule story, on a copy of the rule files: the API cannot create rules, so the plan
+ * is blocked and says what to do in the console; the emulator's console does it (paused, at
+ * the position given); import --update --pin writes its ruleId; apply sets the rest.
+ */
+async function addARule() {
+  const dir = path.join(kept, 'rules');
+  await cp(path.join(root, 'rules'), dir, { recursive: true });
+  const rule = ['rules:', '  - name: Block scrapers', '    actions: [hardBlock]', '    conditions:', '      operator: $or', '      children:',
+    '        - operator: $and', '          children:', '            - { conditionType: userAgent, operator: $contains, value: scrapy }'];
+  await writeFile(path.join(dir, '50-block-scrapers.yaml'), `${rule.join('\n')}\n`);
+  const about = (line) => line.includes('"Block scrapers"') || /^ {6}\d\. |^Verified/.test(line);
+  const blocked = await step('Add a rule: declared in a new file, it is blocked until it exists live (exit 1)', ['plan', '--dir', dir, '--no-color'], [1], { show: about });
+  // Where the plan says to create it.
+  const position = /at position (\d+)/.exec(blocked.stdout)?.[1] ?? '1';
+  await step('', ['emulator', 'console', 'create', 'Block scrapers', '--paused', '--position', position], [0]);
+  await step('', ['import', '--update', '--pin', '--dir', dir], [0], { show: about });
+  await step('', ['apply', '--auto-approve', '--dir', dir, '--no-color'], [0], { show: about });
+}
+
 /** One line from `scripts diff --format json`: its counts (the snapshots kept hold every script). */
 function summariseDiff(report) {
   const { added, removed, changed, unchanged } = report.summary;
@@ -87,10 +110,14 @@ function summariseDiff(report) {
   console.log(`${added} new (${highRisk} of them high risk), ${removed} gone, ${changed} changed, ${unchanged} unchanged scripts.`);
 }
 
-/** Runs one command and checks its exit code; a step without a title continues the one before. */
+/**
+ * Runs one command and checks its exit code; a step without a title continues the one before.
+ * `show`: print only the output lines it accepts (the rest was shown by an earlier step).
+ */
 async function step(title, args, expectedCodes, options = {}) {
   console.log(bold(`${title === '' ? '' : `\n=== ${title}\n`}$ botrules ${args.map(displayArg).join(' ')}`));
-  const result = await run(args, options);
+  const result = await run(args, { capture: options.capture === true || options.show !== undefined });
+  if (options.show !== undefined) for (const line of result.stdout.split('\n').filter(options.show)) console.log(line);
   if (!expectedCodes.includes(result.code)) throw new Error(`botrules ${args[0]} exited ${result.code}, expected ${expectedCodes.join(' or ')}`);
   console.log(`(exit ${result.code})`);
   return result;

@@ -4,13 +4,14 @@
 import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
 import { canonicalLeaf } from '../semantics/canonical.js';
 import { catchAll, contradiction, unsatisfiable } from './conditions.js';
+import { emptyGroups } from './empty-groups.js';
 import { internRules, rememberedBy } from './interned.js';
 import { firstAllowOverlaps } from './overlaps.js';
 import { Prover, type Node } from './prover.js';
 import { firstShadows } from './shadows.js';
 import { describeRequest } from './witness.js';
 
-export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block', 'redos-pattern'] as const;
+export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'empty-group', 'allow-before-block', 'redos-pattern'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 export interface Finding {
@@ -61,6 +62,7 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
 
   rules.forEach((rule, index) => {
     const number = classOf(index);
+    for (const message of emptyGroups(rule)) at(rule, 'empty-group', message);
     for (const { group, why } of deadGroups[number] as { group: number; why: string }[]) {
       at(rule, 'unsatisfiable-group', `group ${group} of rule ${quote(rule)} can match no request: ${why}`);
     }

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CertificatePair } from './certificate.js';
 import type { FaultSet, FaultSpec } from './faults.js';
 import type { RequestLog, RequestLogEntry } from './log.js';
+import { CONSOLE_PATH, consoleCreate, consoleDelete } from './console-api.js';
 import { listRulesAnswer, patchRuleAnswer, type ApiAnswer, type MoveSemantics } from './rules-api.js';
 import { listScriptsAnswer } from './scripts-api.js';
 import type { StateStore, StoredApp } from './state.js';
@@ -89,6 +90,7 @@ function route(method: string, url: URL, authorization: string | undefined, text
     if (answer.changed) ctx.store.changed();
     return answer;
   }
+  if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)) return consoleRoute(method, path, authorization, text, ctx);
   if (path === SCRIPTS_PATH) {
     if (method !== 'GET') return notAllowed(method, path);
     if (!tokenMatches(authorization, ctx.store.state.apiToken)) {
@@ -98,6 +100,24 @@ function route(method: string, url: URL, authorization: string | undefined, text
     return listScriptsAnswer(ctx.store.state.scripts, url.searchParams, options);
   }
   return { status: 404, body: { message: `no such path: ${path}` } };
+}
+
+/** The console's own path (console-api.ts): not part of the service API. */
+function consoleRoute(method: string, path: string, authorization: string | undefined, text: string, ctx: ServerContext): ApiAnswer {
+  const app = appFor(authorization, ctx);
+  if (!app) return rulesUnauthenticated();
+  let answer: ApiAnswer & { changed: boolean };
+  if (path === CONSOLE_PATH) {
+    if (method !== 'POST') return notAllowed(method, path);
+    answer = consoleCreate(app, parseJson(text));
+  } else {
+    const ruleId = decodeSegment(path.slice(CONSOLE_PATH.length + 1));
+    if (ruleId === undefined) return { status: 404, body: { result: false, message: `no such path: ${path}` } };
+    if (method !== 'DELETE') return notAllowed(method, path);
+    answer = consoleDelete(app, ruleId);
+  }
+  if (answer.changed) ctx.store.changed();
+  return { status: answer.status, body: answer.body };
 }
 
 /** The app whose server token the request carries (docs/service-api.md, "Authentication": the token picks the app). */

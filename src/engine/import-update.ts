@@ -5,6 +5,7 @@ import { rulesClientFor } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { readAppFiles, writeChanges } from '../import/update/files.js';
 import { updateRuleFiles, type UpdateResult } from '../import/update/index.js';
+import { pinRuleIds } from '../import/update/pin.js';
 import { schemaReference, schemaReferenceIn } from '../import/rule-file.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { displayPath } from '../rules/display-path.js';
@@ -17,6 +18,8 @@ export interface UpdateRequest extends ProjectSelection {
   prune: boolean;
   /** Work out the changes without writing them. */
   dryRun: boolean;
+  /** Only write the ruleId of declared rules matched by name (import --update --pin). */
+  pin?: boolean;
 }
 
 export interface UpdatedApp {
@@ -35,7 +38,8 @@ export async function updateFromLive(request: UpdateRequest, ctx: Runtime, onUpd
   const results = apps.map((app, index) => {
     // New files name the schema the app's files already name (their modeline is the user's), or the installed package's.
     const schema = app.files.map((file) => schemaReferenceIn(file.text)).find((reference) => reference !== undefined) ?? schemaReference(app.app.rulesDir, cwd);
-    return { ...app, result: updateRuleFiles({ files: app.files, declared: app.declared, live: lives[index] ?? [], schema }) };
+    const input = { files: app.files, declared: app.declared, live: lives[index] ?? [], schema };
+    return { ...app, result: request.pin === true ? pinRuleIds(input) : updateRuleFiles(input) };
   });
 
   const gone = results.flatMap(({ result }) => result.gone);

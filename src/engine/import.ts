@@ -69,6 +69,7 @@ function refuseToOverwrite(targets: readonly Target[], cwd: string): void {
   const files = occupied.flatMap((t) => t.existing.map((file) => `  ${displayPath(cwd, file)}`));
   throw new UserError(`refusing to overwrite ${files.length} existing rule file${files.length === 1 ? '' : 's'}:`, [
     ...files,
-    'Use --force to replace them (only *.yaml and *.yml files are removed), or --out to write elsewhere.',
+    'Use --update to edit them in place so they declare the live rules (--update --pin only adds the ruleId of rules created in the console), ' +
+      '--force to replace them (only *.yaml and *.yml files are removed), or --out to write elsewhere.',
   ]);
 }

@@ -11,6 +11,7 @@ import { schemaErrorLines } from '../located/schema-messages.js';
 import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
 import { normaliseLiveRule } from '../semantics/normalise.js';
+import type { UnmanagedFate } from './counts.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 
 /** 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`. */
@@ -30,16 +31,19 @@ export interface SerialisedApp {
   liveRules: number;
   steps: Pick<PlanStep, 'ruleId' | 'name' | 'kind' | 'body' | 'dropsUnknown' | 'changes'>[];
   blocked: BlockedRule[];
-  unmanaged: UnmanagedRule[];
+  unmanaged: (UnmanagedRule & { fate?: UnmanagedFate })[];
   liveDigests?: Record<string, string>;
   restore?: RestoredRule[];
 }
+
+/** The summary's further counts (see counts.ts); the required three come first. */
+type SummaryCount = 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'positionChanges' | 'removed' | 'removedActive';
 
 export interface SerialisedPlan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   snapshot?: PlanSnapshot;
   apps: SerialisedApp[];
-  summary: { patches: number; blocked: number; unmanaged: number };
+  summary: { patches: number; blocked: number; unmanaged: number } & Partial<Record<SummaryCount, number>>;
 }
 
 export interface ParsedPlan {
@@ -137,7 +141,12 @@ function toAppPlan(app: SerialisedApp): AppPlan {
         }) as PlanStep,
     ),
     blocked: app.blocked.map((rule) => ({ ...rule, ...(rule.source ? { source: { ...rule.source } } : {}) })),
-    unmanaged: app.unmanaged.map((rule) => ({ ruleId: rule.ruleId, name: rule.name })),
+    unmanaged: app.unmanaged.map((rule) => ({
+      ruleId: rule.ruleId,
+      name: rule.name,
+      ...(rule.status === undefined ? {} : { status: rule.status }),
+      ...(rule.removedFromFiles === undefined ? {} : { removedFromFiles: rule.removedFromFiles }),
+    })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
   // The plan-file boundary: recorded rules become the normal form, as listed rules do.

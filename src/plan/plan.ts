@@ -5,32 +5,20 @@
 import { UserError } from '../errors.js';
 import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './plan-json.js';
 import { excessOf, unknownFieldDrops, type MaxChanges } from './safety.js';
+import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
+import type { Risk } from './risks.js';
 import { positionChange, RULE_FIELDS, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
 export type { MaxChanges } from './safety.js';
+export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
 export type { PlanSnapshot, SerialisedPlan } from './plan-json.js';
-
-/**
- * Counts over all apps. Each PATCH is counted once: `updates` change fields of a managed
- * rule (some also move it), `moves` only move one, `pauses` pause an unmanaged rule, so
- * updates + moves + pauses = patches.
- */
-export interface PlanSummary {
-  /** PATCH requests. */
-  patches: number;
-  blocked: number;
-  /** Live rules no rule file declares. */
-  unmanaged: number;
-  updates: number;
-  moves: number;
-  pauses: number;
-  /** Unmanaged rules left as they are (all of them under `keep`; the already paused under `pause`). */
-  unmanagedKept: number;
-}
+export type { Risk } from './risks.js';
 
 /** What to do about blocked rules, said once under their list. */
-export const BLOCKED_ADVICE = 'Create each in the console under the name shown, or run `botrules import` to write the live rules as files.';
+export const BLOCKED_ADVICE =
+  'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
+  'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule").';
 
 export interface PlanOptions {
   /** Set when the plan was computed from a live snapshot (`plan --live`): it can never be applied. */
@@ -40,6 +28,12 @@ export interface PlanOptions {
    * and Markdown: saved plans do not carry it (apply does not depend on it).
    */
   behaviour?: BehaviourReport;
+  /** What the plan loosens (risks.ts); a review aid like `behaviour`, absent from saved plans. */
+  risks?: readonly Risk[];
+  /** One sentence per app whose plan exceeds its change limit: apply refuses it without --force. */
+  excesses?: readonly string[];
+  /** Said once with the plan, e.g. why rules removed from the files could not be recognised. */
+  notes?: readonly string[];
 }
 
 export class Plan {
@@ -47,12 +41,18 @@ export class Plan {
   readonly summary: PlanSummary;
   readonly snapshot?: PlanSnapshot;
   readonly behaviour?: BehaviourReport;
+  readonly risks: readonly Risk[];
+  readonly limitExcesses: readonly string[];
+  readonly notes: readonly string[];
 
   constructor(apps: readonly AppPlan[], options: PlanOptions = {}) {
     this.apps = apps.map((app) => ({ ...app, steps: inExecutionOrder(app.steps) }));
     this.summary = summarise(this.apps);
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
+    this.risks = options.risks ?? [];
+    this.limitExcesses = options.excesses ?? [];
+    this.notes = options.notes ?? [];
   }
 
   /** Parsed JSON of a saved plan → Plan. Throws UserError naming `source` when it is not a valid plan. */
@@ -66,9 +66,13 @@ export class Plan {
     return Plan.fromJSON(parsePlanText(text, source), source);
   }
 
-  /** True when the live rules differ from the rule files: a PATCH to send or a blocked rule. */
+  /**
+   * True when the live rules differ from the rule files: a PATCH to send, a blocked rule, or
+   * a rule removed from the files that stays live and active (the service cannot delete it,
+   * so the plan is not "no changes": docs/behaviour.md, "Removed rules").
+   */
   hasChanges(): boolean {
-    return this.summary.patches > 0 || this.summary.blocked > 0;
+    return this.summary.patches > 0 || this.summary.blocked > 0 || this.summary.removedActive > 0;
   }
 
   /** A plan with blocked rules cannot be applied. */
@@ -129,7 +133,18 @@ export class Plan {
       formatVersion: PLAN_FORMAT_VERSION,
       ...(this.snapshot === undefined ? {} : { snapshot: { ...this.snapshot } }),
       apps: this.apps.map(serialiseApp),
-      summary: { patches: this.summary.patches, blocked: this.summary.blocked, unmanaged: this.summary.unmanaged },
+      summary: {
+        patches: this.summary.patches,
+        blocked: this.summary.blocked,
+        unmanaged: this.summary.unmanaged,
+        updates: this.summary.updates,
+        moves: this.summary.moves,
+        updatesAndMoves: this.summary.updatesAndMoves,
+        pauses: this.summary.pauses,
+        positionChanges: this.summary.positionChanges,
+        removed: this.summary.removed,
+        removedActive: this.summary.removedActive,
+      },
     };
   }
 }
@@ -145,7 +160,7 @@ function serialiseApp(app: AppPlan): SerialisedApp {
       changes: step.changes,
     })),
     blocked: app.blocked,
-    unmanaged: app.unmanaged,
+    unmanaged: app.unmanaged.map((rule) => ({ ...rule, fate: unmanagedFate(app, rule) })),
     ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
     ...(app.restore === undefined ? {} : { restore: app.restore }),
   };
@@ -174,30 +189,4 @@ const CHANGE_ORDER: readonly Change['field'][] = [...RULE_FIELDS, 'priority'];
 function withOrderedChanges<S extends PlanStep>(step: S): S {
   const changes = [...step.changes].sort((a, b) => CHANGE_ORDER.indexOf(a.field) - CHANGE_ORDER.indexOf(b.field));
   return { ...step, changes } as S;
-}
-
-export function summarise(apps: readonly AppPlan[]): PlanSummary {
-  const summary: PlanSummary = { patches: 0, blocked: 0, unmanaged: 0, updates: 0, moves: 0, pauses: 0, unmanagedKept: 0 };
-  for (const app of apps) {
-    const counts = countSteps(app.steps);
-    summary.patches += app.steps.length;
-    summary.blocked += app.blocked.length;
-    summary.unmanaged += app.unmanaged.length;
-    summary.updates += counts.updates;
-    summary.moves += counts.moves;
-    summary.pauses += counts.pauses;
-    summary.unmanagedKept += app.unmanaged.length - counts.pauses;
-  }
-  return summary;
-}
-
-/** One app's step counts, each step counted once (see PlanSummary). */
-export function countSteps(steps: readonly PlanStep[]): Pick<PlanSummary, 'updates' | 'moves' | 'pauses'> {
-  const counts = { updates: 0, moves: 0, pauses: 0 };
-  for (const step of steps) {
-    if (step.kind === 'pause-unmanaged') counts.pauses += 1;
-    else if (step.kind === 'move') counts.moves += 1;
-    else counts.updates += 1;
-  }
-  return counts;
 }

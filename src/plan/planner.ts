@@ -10,7 +10,7 @@ import { matchRules, problemAt, type Match } from '../semantics/match.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
 import { liveSnapshot } from './fingerprint.js';
 import { desiredOrder, planMoves, type KeepWeight, type Move } from './order.js';
-import type { AppPlan, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
+import type { AppPlan, BlockedRule, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
 
 export interface PlanInput {
   app: string;
@@ -63,8 +63,8 @@ export function planApp(input: PlanInput): PlanResult {
       ...fieldOnlySteps(matched.matches, changes, new Set(moves.map((m) => m.ruleId))),
       ...(input.unmanaged === 'pause' ? pauseSteps(matched.unmanaged) : []),
     ],
-    blocked: matched.blocked,
-    unmanaged: matched.unmanaged.map((rule) => ({ ruleId: rule.ruleId, name: rule.name })),
+    blocked: placeBlocked(input.declared, matched.matches, matched.blocked, desiredIds),
+    unmanaged: matched.unmanaged.map((rule) => ({ ruleId: rule.ruleId, name: rule.name, status: rule.status })),
     liveDigests: snapshot.digests,
   };
   return { plan, problems };
@@ -121,6 +121,39 @@ function fieldOnlySteps(
     steps.push({ ruleId: match.live.ruleId, name: match.declared.name, kind: 'update', body: fields.body, changes: fields.changes, ...dropsField(fields.drops) });
   }
   return steps;
+}
+
+/**
+ * Where each blocked rule belongs in the console, so the user can create it there: directly
+ * below the declared rule before it, at the position that rule has once the plan has run.
+ */
+function placeBlocked(
+  declared: readonly DeclaredRule[],
+  matches: readonly Match[],
+  blocked: readonly BlockedRule[],
+  desiredIds: readonly string[],
+): BlockedRule[] {
+  const liveIdOf = new Map(matches.map((m) => [m.declared, m.live.ruleId]));
+  const finalIndex = new Map(desiredIds.map((ruleId, index) => [ruleId, index]));
+  const at = (source: SourceLocation | undefined): string => (source === undefined ? '' : `${source.file}:${source.line}:${source.col}`);
+  const blockedAt = new Map(blocked.map((rule) => [at(rule.source), rule]));
+  let lastLiveIndex = -1;
+  let sinceLast = 0;
+  let previous: string | undefined;
+  const placed: BlockedRule[] = [];
+  for (const rule of declared) {
+    const ruleId = liveIdOf.get(rule);
+    const found = ruleId === undefined ? blockedAt.get(at(rule.source)) : undefined;
+    if (ruleId !== undefined) {
+      lastLiveIndex = finalIndex.get(ruleId) ?? lastLiveIndex;
+      sinceLast = 0;
+    } else if (found !== undefined) {
+      sinceLast += 1;
+      placed.push({ ...found, position: lastLiveIndex + 1 + sinceLast, ...(previous === undefined ? {} : { below: previous }) });
+    } else continue;
+    previous = rule.name;
+  }
+  return placed;
 }
 
 /** Policy `pause`: active unmanaged rules are paused where they stand. */

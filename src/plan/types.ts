@@ -2,7 +2,7 @@
 // (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
 // it holds. Every step says what kind of change it is and carries each changed field with
 // its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
-import type { PatchBody, Rule, SourceLocation } from '../semantics/model.js';
+import type { PatchBody, Rule, SourceLocation, Status } from '../semantics/model.js';
 import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
@@ -76,6 +76,14 @@ export type PlanStep = UpdateStep | MoveStep | UpdateAndMoveStep | PauseUnmanage
 export interface UnmanagedRule {
   ruleId: string;
   name: string;
+  /** Its live status (absent in plans saved before it was recorded). */
+  status?: Status;
+  /**
+   * True when the rules directory's git history shows the rule was declared once (by its
+   * `ruleId` or name): a rule file was removed, and the service cannot delete the rule.
+   * Absent when it never was, or when there is no history to tell (docs/behaviour.md, "Removed rules").
+   */
+  removedFromFiles?: boolean;
 }
 
 export interface AppPlan {

@@ -1,7 +1,7 @@
 // The one Markdown helper module, shared by the plan, report and diff renderers: untrusted
 // text in prose, cells and HTML (through the sanitiser), tables, code fences, capped lists,
 // and a size budget that keeps output under GitHub's step-summary limit.
-import { markdownHtml, markdownText, safeText } from './sanitise.js';
+import { markdownCodeHtml, markdownText, safeText } from './sanitise.js';
 
 export { markdownHtml, markdownText } from './sanitise.js';
 
@@ -62,7 +62,7 @@ export function details(summaryHtml: string, body: string): string {
 
 /** Untrusted text inside `<code>` in HTML. */
 export function htmlCode(text: string): string {
-  return `<code>${markdownHtml(text)}</code>`;
+  return `<code>${markdownCodeHtml(text)}</code>`;
 }
 
 export function table(headers: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]): string[] {

@@ -142,6 +142,15 @@ export function markdownHtml(text: string): string {
 }
 
 /**
+ * Untrusted text for the inside of an HTML `<code>` element in Markdown: one line, HTML escaped.
+ * GitHub links no reference and renders no mathematics inside code, so nothing more is needed
+ * (wrapping references in a second `<code>` would nest code in code).
+ */
+export function markdownCodeHtml(text: string): string {
+  return escapeHtmlCharacters(safeText(text.replace(LINE_BREAKS, ' ')));
+}
+
+/**
  * Untrusted text in Markdown prose or a table cell: one line, HTML escaped, every character
  * that could start emphasis, code, a link, an image or a table column escaped with a
  * backslash, a leading heading, list or quote marker too, references in code spans (their

@@ -1,6 +1,6 @@
 // Where a report goes: stdout, or `--out FILE` written through a temporary file in the same
 // directory and renamed at the end, so a failed export never leaves a complete-looking file.
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -22,6 +22,24 @@ export interface ReportOutput {
   file?: string;
 }
 
+/** Temporary files being written now, so a signal handler can remove them (dropPartialFiles). */
+const partialFiles = new Set<string>();
+
+/**
+ * Removes every temporary file still being written, synchronously: for a signal handler that
+ * ends the process next (no `.partial` file outlives a command).
+ */
+export function dropPartialFiles(): void {
+  for (const file of partialFiles) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // Already renamed or removed.
+    }
+  }
+  partialFiles.clear();
+}
+
 export async function openOutput(out: string | undefined, options: { cwd: string; stdout: Writable }): Promise<ReportOutput> {
   if (out === undefined || out === '-') {
     return { emit: emitter(options.stdout), commit: async () => undefined, abort: async () => undefined };
@@ -30,7 +48,11 @@ export async function openOutput(out: string | undefined, options: { cwd: string
   await checkWritable(target, '--out', out);
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.partial`);
   const stream = createWriteStream(temporary, { flags: 'wx' });
-  await openedOrFailed(stream, out);
+  partialFiles.add(temporary);
+  await openedOrFailed(stream, out).catch((err: unknown) => {
+    partialFiles.delete(temporary);
+    throw err;
+  });
   let failure: Error | undefined;
   stream.on('error', (err) => {
     failure = err;
@@ -47,17 +69,19 @@ export async function openOutput(out: string | undefined, options: { cwd: string
       await closed(stream);
       if (failure) {
         await unlink(temporary).catch(() => undefined);
+        partialFiles.delete(temporary);
         throw outputError(out, failure);
       }
       await rename(temporary, target).catch(async (err: Error) => {
         await unlink(temporary).catch(() => undefined);
         throw outputError(out, err);
-      });
+      }).finally(() => partialFiles.delete(temporary));
     },
     async abort() {
       stream.destroy();
       await closed(stream);
       await unlink(temporary).catch(() => undefined);
+      partialFiles.delete(temporary);
     },
   };
 }
@@ -73,7 +97,17 @@ function emitter(stream: Writable): Emit {
     // A reader that went away (`| head`) destroys the stream: 'drain' would never come.
     if (stream.destroyed) throw brokenPipe();
     if (!stream.write(chunk)) {
-      await Promise.race([once(stream, 'drain'), once(stream, 'close').then(() => Promise.reject(brokenPipe()))]);
+      // Both listeners go once either fires: left behind, one per wait, they pile up on the
+      // stream (and Node warns about a listener leak after ten).
+      const waited = new AbortController();
+      try {
+        await Promise.race([
+          once(stream, 'drain', { signal: waited.signal }),
+          once(stream, 'close', { signal: waited.signal }).then(() => Promise.reject(brokenPipe())),
+        ]);
+      } finally {
+        waited.abort();
+      }
     }
   };
 }

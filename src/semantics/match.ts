@@ -14,6 +14,10 @@ export interface BlockedRule {
   reason: string;
   /** Where the rule is declared. */
   source?: SourceLocation;
+  /** The console position (1 = first) to create it at, counted once the plan's other changes have run. */
+  position?: number;
+  /** The name of the declared rule it follows, when there is one: "directly below" it in the console. */
+  below?: string;
 }
 
 export interface MatchPolicy {

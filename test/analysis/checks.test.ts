@@ -129,3 +129,18 @@ describe('the example rules', () => {
     expect(analyseRules(loaded.rules).filter((f) => f.severity === 'warning')).toEqual([]);
   });
 });
+
+describe('empty-group', () => {
+  it('an empty $and group matches every request, an empty $or group none, wherever the rule stands', () => {
+    const block = { ...rule('block all', []), conditions: { operator: '$or' as const, children: [{ operator: '$and' as const, children: [] }] } };
+    const none = { ...rule('none', []), conditions: { operator: '$and' as const, children: [{ operator: '$or' as const, children: [] }] } };
+    expect(analyseRules([block])).toEqual([{ check: 'empty-group', severity: 'warning', file: 'rules/a.yaml', line: 10, col: 5,
+      message: 'group 1 of rule "block all" is empty: an empty $and group matches every request' }]);
+    expect(analyseRules([none]).map((f) => f.message)).toEqual(['group 1 of rule "none" is empty: an empty $or group matches no request']);
+  });
+  it('a rule with no groups at all', () => {
+    expect(analyseRules([rule('no groups', [])]).map((f) => [f.check, f.message])).toEqual([['empty-group', 'rule "no groups" has no condition groups: its $or of nothing matches no request']]);
+    const and = { ...rule('and of nothing', []), conditions: { operator: '$and' as const, children: [] } };
+    expect(analyseRules([and]).map((f) => f.message)).toEqual(['rule "and of nothing" has no condition groups: its $and of nothing matches every request']);
+  });
+});

@@ -9,6 +9,7 @@ import { catchAll, contradiction, unsatisfiable } from '../../src/analysis/condi
 import { implies } from '../../src/analysis/prover.js';
 import { candidatesForBoth, describeRequest } from '../../src/analysis/witness.js';
 import type { CheckId, Finding } from '../../src/analysis/checks.js';
+import { emptyGroups } from '../../src/analysis/empty-groups.js';
 
 const BLOCKING: readonly Action[] = ['hardBlock', 'blockWithChallenge'];
 
@@ -22,6 +23,7 @@ export function analyseRulesPairwise(rules: readonly DeclaredRule[]): Finding[] 
   const dead = rules.map((rule) => unsatisfiable(rule.conditions));
 
   rules.forEach((rule, index) => {
+    for (const message of emptyGroups(rule)) at(rule, 'empty-group', message);
     rule.conditions.children.forEach((group, g) => {
       const why = contradiction(group);
       if (why !== undefined) at(rule, 'unsatisfiable-group', `group ${g + 1} of rule ${quote(rule)} can match no request: ${why}`);

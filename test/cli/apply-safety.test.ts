@@ -42,7 +42,7 @@ describe('the default change limit', () => {
     await writeConfig(project.dir, { unmanaged: 'pause', apps: [{ name: 'default', rulesDir: 'rules' }] });
     const planned = await run(['plan']);
     expect(planned.code).toBe(0);
-    expect(planned.stdout.split('\n')[0]).toBe('Plan: 0 to update, 0 to move, 19 unmanaged to pause, 0 blocked, 0 unmanaged kept');
+    expect(planned.stdout.split('\n')[0]).toBe('Plan: 19 PATCH requests: 0 to update, 0 to move, 19 unmanaged to pause; 0 rules change position; 0 blocked; 0 not in the files, kept');
     expect(planned.stderr).toContain('warning: plan for app default changes 19 of its 20 live rules (95 %)');
     expect(planned.stderr).toContain('; apply will refuse it without --force\n');
   });

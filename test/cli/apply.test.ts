@@ -60,7 +60,7 @@ describe('botrules apply', () => {
     expect(patches(emu.emulator)).toHaveLength(0);
     // The undo plan of nothing is empty, and runs.
     const undo = JSON.parse(await readFile(path.join(project.dir, 'undo.json'), 'utf8'));
-    expect(undo.summary).toEqual({ patches: 0, blocked: 0, unmanaged: 0 });
+    expect(undo.summary).toMatchObject({ patches: 0, blocked: 0, unmanaged: 0, positionChanges: 0 });
     expect((await run(['apply', '--plan', 'undo.json'])).stdout).toContain('No changes to apply.');
   });
 

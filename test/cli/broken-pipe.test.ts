@@ -40,7 +40,7 @@ function firstChunkOnly(args: string[]): Promise<{ code: number | null; first: s
 describe('a pipe closed early', () => {
   it('plan --detailed-exitcode still exits 2, with no stack trace', async () => {
     const result = await firstChunkOnly(['plan', '--detailed-exitcode']);
-    expect(result.first).toMatch(/^Plan: 400 to update/);
+    expect(result.first).toMatch(/^Plan: 400 PATCH requests: 400 to update, 89 to move \(89 do both\); 390 rules change position;/);
     // Only the plan's own warning (400 of 400 rules change): no EPIPE, no stack, no "internal error".
     expect(result.stderr).toMatch(/^warning: plan for app default changes 400 of its 400 live rules[^\n]*\n$/);
     expect(result.code).toBe(2);

@@ -79,7 +79,7 @@ describe('botrules import', () => {
     expect((await run(['import', '--out', 'imported'])).code).toBe(0);
     const plan = await run(['plan', '--dir', 'imported', '--format', 'json']);
     expect(plan.code).toBe(0);
-    expect(JSON.parse(plan.stdout).summary).toEqual({ patches: 0, blocked: 0, unmanaged: 0 });
+    expect(JSON.parse(plan.stdout).summary).toMatchObject({ patches: 0, blocked: 0, unmanaged: 0, positionChanges: 0, removedActive: 0 });
   });
 
   it('names the schema of the botrules package installed in the project, relative to each file', async () => {

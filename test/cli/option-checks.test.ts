@@ -19,7 +19,7 @@ it.each<[string[], string]>([
   [['import', '--update', '--force'], '--update and --force cannot be used together'],
   [['import', '--out', 'x', '--update'], '--update and --out cannot be used together'],
   [['import', '--dry-run'], '--dry-run needs --update'],
-  [['import', '--prune', '--no-update'], '--prune and --dry-run need --update, not --no-update'],
+  [['import', '--prune', '--no-update'], '--prune, --dry-run and --pin need --update, not --no-update'],
   [['scripts', 'report'], 'missing required options --app-id, --tld\nSee botrules scripts report --help.'],
   [['scripts', 'report', '--app-id', 'a'], 'missing required option --tld\nSee botrules scripts report --help.'],
   [['scripts', 'report', '--app-id', ',', '--tld', 't'], '--app-id needs at least one value, e.g. --app-id app-demo'],

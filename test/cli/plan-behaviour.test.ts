@@ -72,8 +72,10 @@ describe('plan: behaviour diff', () => {
     await writeTests(TESTS);
     const result = await run(['plan', '--format', 'markdown']);
     expect(result.code).toBe(0);
-    const behaviour = result.stdout.indexOf('**Behaviour changes: the plan changes the outcome of 3 of the 4 test requests:**');
+    const behaviour = result.stdout.indexOf('\n#### Behaviour changes: the plan changes the outcome of 3 of the 4 test requests:\n');
     expect(behaviour).toBeGreaterThan(0);
+    // Said first, with the other things a reviewer must judge.
+    expect(result.stdout.split('\n').slice(0, 8)).toContain('> - It changes the outcome of 3 of the 4 test requests (listed below).');
     // Quotes are HTML-escaped like all text from files; GitHub shows them as quotes.
     expect(result.stdout).toContain('- &quot;agent B&quot; (tests/traffic.yaml:5:5): live → &quot;B&quot; (hardBlock); declared → no rule\n');
     expect(behaviour).toBeLessThan(result.stdout.indexOf('<details>'));

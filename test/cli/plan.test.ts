@@ -32,7 +32,7 @@ describe('botrules plan', () => {
     await declareChanges();
     const result = await run(['plan']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Plan: 1 to update, 1 to move, 0 blocked, 0 unmanaged kept');
+    expect(result.stdout.split('\n')[0]).toBe('Plan: 2 PATCH requests: 1 to update, 1 to move; 4 rules change position; 0 blocked; 0 not in the files, kept');
     expect(result.stdout).toContain('now described');
     expect(result.stdout).toMatch(/moves from position 4 to 1/);
     expect(patches(emu.emulator)).toHaveLength(0);
@@ -108,7 +108,7 @@ describe('botrules plan', () => {
 
   it('unmanaged: fail makes the plan an error; keep names them as kept', async () => {
     await writeRules(project.rulesDir, lettered(3));
-    expect((await run(['plan'])).stdout).toContain('1 unmanaged live rule is kept as it is.');
+    expect((await run(['plan'])).stdout).toMatch(/^ {2}- "D" \([\w-]+\): declared in no rule file: stays live and ACTIVE$/m);
     await writeConfig(project.dir, { apps: [{ name: 'default', rulesDir: 'rules', unmanaged: 'fail' }] });
     const result = await run(['plan']);
     expect(result.code).toBe(1);

@@ -23,6 +23,19 @@ const withMethods = (methods: string): string =>
   ].join('\n');
 
 describe('validate warnings', () => {
+  it('an empty $and group is a block-everything rule: a warning with its check id, an error under --strict, in SARIF too', async () => {
+    const cwd = writeTree({
+      'rules/a.yaml': ['rules:', '  - name: Block nothing in particular', '    actions: [hardBlock]', '    conditions:', '      operator: $or', '      children:', '        - { operator: $and, children: [] }', ''].join('\n'),
+    });
+    const result = await runCli(['validate'], { cwd, env: {} });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('rules/a.yaml:2:5: warning: group 1 of rule "Block nothing in particular" is empty: an empty $and group matches every request [empty-group]\n');
+    const strict = await runCli(['validate', '--strict'], { cwd, env: {} });
+    expect(strict.code).toBe(1);
+    const sarif = JSON.parse((await runCli(['validate', '--strict', '--format', 'sarif'], { cwd, env: {} })).stdout);
+    expect(sarif.runs[0].results.map((r: { ruleId: string; level: string }) => [r.ruleId, r.level])).toEqual([['empty-group', 'error']]);
+  });
+
   it('warns about an uncommon but valid method, exit 0; --strict fails', async () => {
     const cwd = writeTree({ 'rules/a.yaml': withMethods('[PROPFIND, GET]') });
     const result = await runCli(['validate'], { cwd, env: {} });

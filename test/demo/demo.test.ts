@@ -30,11 +30,17 @@ describe('npm run demo', () => {
       'Plan: what would change (exit 2 = changes present)',
       'Apply the plan, keeping the plan that undoes it',
       'Plan again: the live rules now match the files',
+      'Add a rule: declared in a new file, it is blocked until it exists live (exit 1)',
       'Script inventory: last week and this week as JSON snapshots (audit evidence)',
       'What changed since last week, in short (exit 3 would say a --fail-on condition matched)',
     ]);
     expect(output).toMatch(/=== Plan again[^\n]*\n[^\n]*\n(?:.*\n)*?\(exit 0\)/);
     expect(output).toMatch(/^\d+ new \(\d+ of them high risk\), \d+ gone, \d+ changed, \d+ unchanged scripts\.$/m);
+    // The add-a-rule story: the console steps, the placeholder created paused where they say, its ruleId pinned, the rest applied.
+    expect(output).toMatch(/^ {6}1\. In the console, create a rule named "Block scrapers" with status paused, at position (\d+) \(directly below "[^"]+"\)\.$/m);
+    expect(output).toMatch(/^Created "Block scrapers" \([\w-]+\) at position \d+, paused\.$/m);
+    expect(output).toMatch(/^pinned rule "Block scrapers" to ruleId [\w-]+$/m);
+    expect(output).toMatch(/^✓ updated "Block scrapers" \(status, actions, conditions\)$/m);
     expect(output.split('\n').length).toBeLessThan(120);
     for (const name of ['undo-plan.json', 'scripts-last-week.json', 'scripts-this-week.json']) {
       const file = path.join(keep, name);

@@ -43,6 +43,12 @@ test('the README emulator walkthrough runs as pasted and leaves no emulator behi
   expect(stderr).toContain('emulator stopped; state saved');
   expect(stdout).toMatch(/^\d+ files, \d+ rules: valid$/m);
   expect(stdout).toContain('No changes. Live rules match the rule files.');
+  // The add-a-rule story: blocked with the console steps, created paused, pinned, then only its fields.
+  expect(stdout).toMatch(/^ {6}1\. In the console, create a rule named "Block scrapers" with status paused, at position 9 \(directly below "[^"]+"\)\.$/m);
+  expect(stdout).toMatch(/^Created "Block scrapers" \([\w-]+\) at position 9, paused\.$/m);
+  expect(stdout).toMatch(/^pinned rule "Block scrapers" to ruleId [\w-]+$/m);
+  expect(stdout).toMatch(/^~ "Block scrapers" \([\w-]+\): updates status, actions, conditions$/m);
+  expect(stdout).toMatch(/^Verified: live rules of app default match the rule files\.$/m);
   const live = JSON.parse(readFileSync(path.join(dir, 'live-rules.json'), 'utf8')) as { content: unknown[] };
   expect(live.content.length).toBeGreaterThan(20);
   // The exports file goes away with the emulator, so the next run's wait cannot see a stale one.

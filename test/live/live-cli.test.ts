@@ -74,7 +74,7 @@ describe('botrules plan --live', () => {
     const text = await offline(['plan', '--live', 'live.json']);
     expect(text.code).toBe(0);
     expect(text.stdout.split('\n')[0]).toBe(`Planned against the live rules as they were at ${takenAt} (live snapshot), not as they are now.`);
-    expect(text.stdout).toContain('Plan: 2 to update, 2 to move, 0 blocked');
+    expect(text.stdout.split('\n')[1]).toBe('Plan: 4 PATCH requests: 2 to update, 2 to move; 6 rules change position; 0 blocked; 0 not in the files, kept');
     const markdown = await offline(['--live', 'live.json', 'plan', '--format', 'markdown']);
     expect(markdown.stdout).toContain(`_Planned against the live rules as they were at ${takenAt}`);
     const json = await offline(['plan', '--live', 'live.json', '--format', 'json', '--detailed-exitcode']);

@@ -24,9 +24,12 @@ function thrown(fn: () => unknown): UserError {
 }
 
 describe('Plan', () => {
-  test('summary counts each PATCH once: updates (incl. move+change), pure moves, pauses', () => {
+  test('summary counts PATCHes by what they do (a move that also updates is in both), and rules that change position', () => {
     const plan = new Plan([samplePlan('pause')]);
-    expect(plan.summary).toEqual({ patches: 3, blocked: 1, unmanaged: 2, updates: 2, moves: 0, pauses: 1, unmanagedKept: 1 });
+    expect(plan.summary).toEqual({
+      patches: 3, blocked: 1, unmanaged: 2, updates: 2, moves: 1, updatesAndMoves: 1, pauses: 1,
+      positionChanges: 2, unmanagedKept: 1, removed: 0, removedActive: 0,
+    });
     const movesOnly = planApp({ app: 'x', declared: declaredRules([rule('b'), rule('a')]), live: liveRules([rule('a'), rule('b')]), unmanaged: 'keep' });
     expect(new Plan([movesOnly.plan]).summary).toEqual(expect.objectContaining({ patches: 1, moves: 1, updates: 0 }));
   });
@@ -35,7 +38,9 @@ describe('Plan', () => {
     const json = new Plan([samplePlan()]).toJSON();
     expect(Object.keys(json)).toEqual(['formatVersion', 'apps', 'summary']);
     expect(json.formatVersion).toBe(2);
-    expect(json.summary).toEqual({ patches: 2, blocked: 1, unmanaged: 2 });
+    expect(json.summary).toEqual({
+      patches: 2, blocked: 1, unmanaged: 2, updates: 2, moves: 1, updatesAndMoves: 1, pauses: 0, positionChanges: 2, removed: 0, removedActive: 0,
+    });
     const [app] = json.apps;
     expect(Object.keys(app ?? {})).toEqual(['app', 'fingerprint', 'liveRules', 'steps', 'blocked', 'unmanaged', 'liveDigests']);
     expect(app?.liveRules).toBe(5);
@@ -161,7 +166,8 @@ describe('Plan', () => {
     expect(error.message).toBe('1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied; nothing was sent');
     expect(error.details).toEqual([
       'app default: "missing" (rules/10-main.yaml:32:5)',
-      'Create each in the console under the name shown, or run `botrules import` to write the live rules as files.',
+      'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
+        'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule").',
     ]);
     expect(new Plan([]).canApply()).toBe(true);
     expect(new Plan([]).hasChanges()).toBe(false);

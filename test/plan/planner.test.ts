@@ -64,6 +64,9 @@ describe('matching', () => {
         name: 'brand new',
         reason: 'no live rule has this name, and the API cannot create rules',
         source: { file: 'rules/10-main.yaml', line: 12, col: 5 },
+        // Where to create it in the console: below the declared rule before it.
+        position: 2,
+        below: 'a',
       },
     ]);
     expect(plan.steps).toEqual([]);
@@ -79,8 +82,8 @@ describe('unmanaged policies', () => {
     expect(problems).toEqual([]);
     expect(plan.steps).toEqual([]);
     expect(plan.unmanaged).toEqual([
-      { ruleId: idOf('u1'), name: 'u1' },
-      { ruleId: idOf('u2'), name: 'u2' },
+      { ruleId: idOf('u1'), name: 'u1', status: 'active' },
+      { ruleId: idOf('u2'), name: 'u2', status: 'paused' },
     ]);
   });
 

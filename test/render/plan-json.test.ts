@@ -25,7 +25,9 @@ describe('json plan renderer', () => {
     const out = render(json, plan);
     expect(out).toBe(`${JSON.stringify(plan.toJSON(), null, 2)}\n`);
     const value = JSON.parse(out) as { apps: { steps: unknown[] }[]; summary: unknown };
-    expect(value.summary).toEqual({ patches: 2, blocked: 1, unmanaged: 2 });
+    expect(value.summary).toEqual({
+      patches: 2, blocked: 1, unmanaged: 2, updates: 2, moves: 1, updatesAndMoves: 1, pauses: 0, positionChanges: 2, removed: 0, removedActive: 0,
+    });
     expect(value.apps[0]?.steps[0]).toEqual({
       ruleId: 'id-b',
       name: 'b',

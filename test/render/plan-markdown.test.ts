@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan.js';
 import { planApp } from '../../src/plan/planner.js';
@@ -5,7 +6,9 @@ import { loadPlanRenderer } from '../../src/render/plan/index.js';
 import { MARKDOWN_LIMIT } from '../../src/render/plan/markdown.js';
 import type { Rule } from '../../src/rules/model.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
+import { planRisks } from '../../src/plan/risks.js';
 import { emptyPlan, render, samplePlan } from './plan-fixtures.js';
+import { reviewPlan } from './plan-markdown-fixtures.js';
 
 const markdown = await loadPlanRenderer('markdown');
 
@@ -18,25 +21,53 @@ function hugePlan(n: number): Plan {
   return new Plan([planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan]);
 }
 
+/**
+ * The HTML GitHub's Markdown engine makes of `markdown`, as lines. --unsafe keeps raw HTML as
+ * GitHub does before its own allow-list (which keeps details, summary, code and b); the
+ * tagfilter extension drops what GitHub drops.
+ */
+function githubHtml(markdown: string): string[] {
+  const args = ['-e', 'table', '-e', 'strikethrough', '-e', 'autolink', '-e', 'tagfilter', '--unsafe'];
+  const html = execFileSync('/usr/bin/cmark-gfm', args, { input: markdown, encoding: 'utf8' });
+  return html.split('\n');
+}
+
 describe('markdown plan renderer', () => {
-  test('summary table, blocked rules as a warning, each diff in a collapsible block', () => {
+  test('summary table, blocked rules with their console steps, rules not in the files and moves as tables, each diff collapsed', () => {
     const out = render(markdown, samplePlan('pause'));
-    expect(out).toContain('**Plan: 2 to update, 0 to move, 1 unmanaged to pause, 1 blocked, 1 unmanaged kept**');
-    expect(out).toContain('| app | to update | to move | to pause | blocked | unmanaged kept | PATCH requests |\n| --- |');
-    expect(out).toContain('| default | 2 | 0 | 1 | 1 | 1 | 3 |\n\n');
-    expect(out).toContain(
-      '> [!WARNING]\n> 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied. ' +
-        'Create each in the console under the name shown, or run `botrules import` to write the live rules as files.\n>\n',
-    );
-    expect(out).toContain('> - **missing** (rules/10-main.yaml:32:5)\n');
-    expect(out).toContain(
-      '<details><summary><b>b</b> <code>id-b</code>: updates description; moves from position 2 to 1</summary>\n\n```diff\n',
-    );
-    expect(out).toContain('-description: ""\n+description: new\n');
+    const lines = out.split('\n');
+    const summary = '**Plan: 3 PATCH requests: 2 to update, 1 to move (1 does both), 1 unmanaged to pause; 2 rules change position; 1 blocked; 1 not in the files, kept**';
+    expect(lines.slice(0, 7)).toEqual([
+      '### botrules plan',
+      '',
+      summary,
+      '',
+      '| app | PATCH requests | to update | to move | to pause | rules changing position | blocked | not in the files, kept |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| default | 3 | 2 | 1 | 1 | 2 | 1 | 1 |',
+    ]);
+    for (const line of [
+      '> [!WARNING]',
+      '> 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied. To add each, follow its steps (docs/behaviour.md, "Adding a rule"):',
+      '> - **missing** (rules/10-main.yaml:32:5)',
+      '>   1. In the console, create a rule named **missing** with status paused, at position 4 (directly below **c**).',
+      '>   2. Run `botrules import --update --pin` to write its ruleId into the file (nothing else in the files changes).',
+      '#### Not in the rule files (2 live rules)',
+      '| **u** | <code>id-u</code> | declared in no rule file: paused by this plan (unmanaged: pause) |',
+      '| **p** | <code>id-p</code> | declared in no rule file: stays live, paused |',
+      '#### Moves (1 PATCH carrying a position; 1 other rule shifts with them)',
+      '| **b** | <code>id-b</code> | 2 → 1 | description |',
+      '#### Field changes (3 rules)',
+      '<details><summary><b>b</b> <code>id-b</code>: updates description; moves from position 2 to 1</summary>',
+      '-description: ""',
+      '+description: new',
+    ]) {
+      expect(lines).toContain(line);
+    }
     expect(out.match(/<details>/g)).toHaveLength(3);
     expect(out.match(/<\/details>/g)).toHaveLength(3);
     // The summary again last, where a long plan ends.
-    expect(out.endsWith('\n**Plan: 2 to update, 0 to move, 1 unmanaged to pause, 1 blocked, 1 unmanaged kept**\n')).toBe(true);
+    expect(lines.at(-2)).toBe(summary);
   });
 
   test('a saved plan and an undo plan render exactly like the fresh plan', () => {
@@ -44,8 +75,20 @@ describe('markdown plan renderer', () => {
     expect(render(markdown, Plan.parse(JSON.stringify(fresh), 'plan.json'))).toBe(render(markdown, fresh));
   });
 
-  test('no changes', () => {
-    expect(render(markdown, emptyPlan())).toBe('### botrules plan\n\nNo changes. Live rules match the rule files.\n');
+  test('no changes still names every live rule no file declares', () => {
+    expect(render(markdown, emptyPlan()).split('\n')).toEqual([
+      '### botrules plan',
+      '',
+      'No changes. Live rules match the rule files.',
+      '',
+      '#### Not in the rule files (1 live rule)',
+      '',
+      '| rule | ruleId | what happens to it |',
+      '| --- | --- | --- |',
+      '| **u** | <code>id-u</code> | declared in no rule file: stays live and ACTIVE |',
+      '',
+      '',
+    ]);
   });
 
   test('user text cannot break out of the markup', () => {
@@ -62,14 +105,58 @@ describe('markdown plan renderer', () => {
     const shown = out.match(/<details>/g)?.length ?? 0;
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(400);
-    expect(out).toContain(`> [!NOTE]\n> This plan is truncated: ${400 - shown} of 400 rule changes are not shown`);
+    expect(out.split('\n')).toContain(
+      `> This plan is truncated: ${400 - shown} of 400 rule diffs are not shown, to stay within GitHub's limit of 65,536 characters per comment. Run \`botrules plan\` to see the whole plan.`,
+    );
     expect(out.match(/<details>/g)?.length).toBe(out.match(/<\/details>/g)?.length);
-    expect(out).toContain('| default | 400 | 0 | 0 | 1 | 0 | 400 |');
+    expect(out.split('\n')).toContain('| default | 400 | 400 | 0 | 0 | 0 | 1 | 0 |');
   });
 
   test('a plan that fits is not truncated', () => {
     const out = render(markdown, hugePlan(20));
     expect(out).not.toContain('[!NOTE]');
     expect(out.match(/<details>/g)).toHaveLength(20);
+  });
+});
+
+describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', () => {
+  test.each([1, 40, 400])('%i changes: under the comment limit, the removed rule and the change limit in the first screen', (n) => {
+    const out = render(markdown, reviewPlan(n));
+    expect(out.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    const html = githubHtml(out);
+    const firstScreen = html.slice(0, 30);
+    expect(firstScreen).toContain('<p>[!CAUTION]');
+    expect(firstScreen).toContain(
+      '<li><strong>Old rule</strong> removed from the files: stays live and ACTIVE — the service cannot delete rules</li>',
+    );
+    if (n > 10) {
+      expect(firstScreen).toContain('<strong><code>botrules apply</code> will refuse this plan without <code>--force</code>:</strong></p>');
+    }
+    // The moves are one table row each, not a bullet each; the diffs are collapsed.
+    if (n > 1) {
+      expect(html).toContain(`<h4>Moves (${n - 1} PATCHes carrying a position; 1 other rule shifts with them)</h4>`);
+      expect(html).toContain(`<td><strong>rule ${n - 1}</strong></td>`);
+      expect(html).toContain(`<td>${n} → 1</td>`);
+    }
+    expect(html.filter((line) => line.startsWith('<li>')).length).toBeLessThan(12);
+    expect(html.filter((line) => line.startsWith('<details><summary>')).length).toBe(Math.ceil(n / 3));
+  });
+
+  test('blocking rules that end below an allow rule are named at the top', () => {
+    const live = liveRules([rule('Block bots', { actions: ['hardBlock'] }), rule('Allow partners', { actions: ['allow'] })]);
+    const declared = declaredRules([rule('Allow partners', { actions: ['allow'] }), rule('Block bots', { actions: ['hardBlock'] })]);
+    const app = planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan;
+    const plan = new Plan([app], { risks: planRisks('default', live, app.steps) });
+    const html = githubHtml(render(markdown, plan));
+    expect(html.slice(0, 8)).toEqual([
+      '<h3>botrules plan</h3>',
+      '<blockquote>',
+      '<p>[!CAUTION]',
+      '<strong>Needs a reviewer\'s attention: what this plan loosens or leaves active, and what it changes</strong></p>',
+      '<ul>',
+      '<li><strong>Block bots</strong> (hardBlock) now comes after allow rule &quot;Allow partners&quot;</li>',
+      '</ul>',
+      '</blockquote>',
+    ]);
   });
 });

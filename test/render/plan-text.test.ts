@@ -10,36 +10,71 @@ const text = await loadPlanRenderer('text');
 const ESC = '\u001b[';
 
 describe('text plan renderer', () => {
-  test('summary line, one entry per PATCH with its diff, blocked with the instruction, unmanaged kept', () => {
+  test('the whole plan: summary, the rules not in the files by name, each PATCH with its diff, blocked rules with console steps', () => {
     const out = render(text, samplePlan());
-    const lines = out.split('\n');
-    expect(lines[0]).toBe('Plan: 2 to update, 0 to move, 1 blocked, 2 unmanaged kept');
-    expect(out).toContain('~ "b" (id-b): updates description; moves from position 2 to 1\n');
-    expect(out).toContain('    -description: ""\n    +description: new\n');
-    expect(out).toContain('~ "c" (id-c): updates status\n');
-    expect(out).toContain('    -status: active\n    +status: paused\n');
-    expect(out).toContain('! 1 blocked rule (not live, cannot be created by the API):\n    "missing" (rules/10-main.yaml:32:5)\n');
-    expect(out).toContain(
-      '! 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied.\n' +
-        '  Create each in the console under the name shown, or run `botrules import` to write the live rules as files.\n',
-    );
-    expect(out).toContain('2 unmanaged live rules kept in place, declared in no rule file:\n    "u" (id-u)\n    "p" (id-p)\n');
-    expect(out).toContain('Positions are console positions');
-    // The summary again last, where a long plan ends.
-    expect(lines.at(-2)).toBe(lines[0]);
+    const summary = 'Plan: 2 PATCH requests: 2 to update, 1 to move (1 does both); 2 rules change position; 1 blocked; 2 not in the files, kept';
+    expect(out.split('\n')).toEqual([
+      summary,
+      '',
+      'Not in the rule files (2 live rules):',
+      '  - "u" (id-u): declared in no rule file: stays live and ACTIVE',
+      '  - "p" (id-p): declared in no rule file: stays live, paused',
+      '~ "b" (id-b): updates description; moves from position 2 to 1',
+      '    @@ -1,1 +1,1 @@',
+      '    -description: ""',
+      '    +description: new',
+      '~ "c" (id-c): updates status',
+      '    @@ -1,1 +1,1 @@',
+      '    -status: active',
+      '    +status: paused',
+      '! 1 blocked rule (not live, cannot be created by the API):',
+      '    "missing" (rules/10-main.yaml:32:5)',
+      '      1. In the console, create a rule named "missing" with status paused, at position 4 (directly below "c").',
+      '      2. Run `botrules import --update --pin` to write its ruleId into the file (nothing else in the files changes).',
+      '      3. Run `botrules plan`: it shows only the remaining field changes, and apply sets them (its status too).',
+      '',
+      '! 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied.',
+      '  Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
+        'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule").',
+      '',
+      'Positions are console positions: 1 is the highest priority (API priority + 1).',
+      '',
+      summary,
+      '',
+    ]);
     expect(out).not.toContain(ESC);
   });
 
   test('policy pause counts and shows the pauses', () => {
     const out = render(text, samplePlan('pause'));
-    expect(out.split('\n')[0]).toBe('Plan: 2 to update, 0 to move, 1 unmanaged to pause, 1 blocked, 1 unmanaged kept');
-    expect(out).toContain('~ "u" (id-u): pauses it (no rule file declares it)');
+    expect(out.split('\n')[0]).toBe(
+      'Plan: 3 PATCH requests: 2 to update, 1 to move (1 does both), 1 unmanaged to pause; 2 rules change position; 1 blocked; 1 not in the files, kept',
+    );
+    expect(out).toContain('\n  - "u" (id-u): declared in no rule file: paused by this plan (unmanaged: pause)\n');
+    expect(out).toContain('\n~ "u" (id-u): pauses it (no rule file declares it)\n');
   });
 
-  test('pure moves count as moves and print console positions', () => {
+  test('pure moves count as moves, and every rule they shift counts as changing position', () => {
     const out = render(text, movePlan());
-    expect(out.split('\n')[0]).toBe('Plan: 0 to update, 1 to move, 0 blocked, 0 unmanaged kept');
-    expect(out).toContain('~ "e" (id-e): moves from position 5 to 1\n');
+    expect(out.split('\n')[0]).toBe('Plan: 1 PATCH request: 0 to update, 1 to move; 5 rules change position; 0 blocked; 0 not in the files, kept');
+    expect(out).toContain('\n~ "e" (id-e): moves from position 5 to 1\n');
+  });
+
+  test('a rule removed from the files is named first, in bold red, with what the service does with it', () => {
+    const [app] = samplePlan().apps;
+    const removed = { ...app!, unmanaged: app!.unmanaged.map((rule) => (rule.name === 'u' ? { ...rule, removedFromFiles: true } : rule)) };
+    const plan = new Plan([removed]);
+    expect(plan.summary.removedActive).toBe(1);
+    const lines = render(text, plan).split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      'Plan: 2 PATCH requests: 2 to update, 1 to move (1 does both); 2 rules change position; 1 blocked; 2 not in the files, kept (1 removed from the files, left ACTIVE)',
+      '',
+      'Not in the rule files (2 live rules):',
+      '  ! "u" (id-u): removed from the files: stays live and ACTIVE — the service cannot delete rules; to stop it, keep its file with status: paused, or set unmanaged: pause',
+      '  - "p" (id-p): declared in no rule file: stays live, paused',
+    ]);
+    const coloured = render(text, plan, true);
+    expect(coloured).toContain(`  ${ESC}31m!${ESC}39m ${ESC}1m"u" (id-u): removed from the files`);
   });
 
   test('colour only when the colour helpers are on', () => {
@@ -51,8 +86,13 @@ describe('text plan renderer', () => {
     expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(render(text, samplePlan()));
   });
 
-  test('no changes', () => {
-    expect(render(text, emptyPlan())).toBe('No changes. Live rules match the rule files.\n1 unmanaged live rule is kept as it is.\n');
+  test('no changes still names every live rule no file declares', () => {
+    expect(render(text, emptyPlan()).split('\n')).toEqual([
+      'No changes. Live rules match the rule files.',
+      'Not in the rule files (1 live rule):',
+      '  - "u" (id-u): declared in no rule file: stays live and ACTIVE',
+      '',
+    ]);
     expect(render(text, new Plan([]))).toBe('No changes. Live rules match the rule files.\n');
   });
 
@@ -89,8 +129,8 @@ describe('text plan renderer', () => {
     const live = liveRules(Array.from({ length: 60 }, (_, i) => rule(`unmanaged ${i}`)));
     const plan = new Plan([planApp({ app: 'default', declared: declaredRules([rule('unmanaged 0', { description: 'x' })]), live, unmanaged: 'keep' }).plan]);
     const out = render(text, plan);
-    expect(out).toContain('59 unmanaged live rules kept in place, declared in no rule file:\n    "unmanaged 1" (id-unmanaged 1)\n');
-    expect(out).toContain('    "unmanaged 50" (id-unmanaged 50)\n    … and 9 more (plan --format json lists them all)\n');
+    expect(out).toContain('\nNot in the rule files (59 live rules):\n  - "unmanaged 1" (id-unmanaged 1): declared in no rule file: stays live and ACTIVE\n');
+    expect(out).toContain('\n  - "unmanaged 50" (id-unmanaged 50): declared in no rule file: stays live and ACTIVE\n    … and 9 more (plan --format json lists them all)\n');
     expect(Math.max(...out.split('\n').map((line) => line.length))).toBeLessThan(120);
   });
 
@@ -98,7 +138,7 @@ describe('text plan renderer', () => {
     const [first] = samplePlan().apps;
     const plan = new Plan([first!, { ...first!, app: 'shop' }]);
     const out = render(text, plan);
-    expect(out.split('\n')[0]).toBe('Plan: 4 to update, 0 to move, 2 blocked, 4 unmanaged kept');
+    expect(out.split('\n')[0]).toBe('Plan: 4 PATCH requests: 4 to update, 2 to move (2 do both); 4 rules change position; 2 blocked; 4 not in the files, kept');
     expect(out).toContain('App default\n');
     expect(out).toContain('App shop\n');
   });

@@ -15,12 +15,14 @@ import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } fro
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { UsageError, wholeNumber } from '../options.js';
 import { safeText } from '../../render/sanitise.js';
+import { consoleOptions, runConsole } from './emulator-console.js';
 
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .usage('$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.')
+    .command('console <action> <rule>', 'Do in a running emulator what only the web console can: create or delete a rule (not part of the service API)', consoleOptions)
     .option('port', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--port', 0, 65_535), describe: 'Port on 127.0.0.1 (0: a free one)' })
     .option('state', { type: 'string', describe: `State file; the certificate is written next to it (default: ${DEFAULT_STATE_FILE})` })
     .option('reset', { type: 'boolean', default: false, describe: 'Ignore an existing state file and seed afresh' })
@@ -45,6 +47,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  if ((args._ as unknown[] | undefined)?.[1] === 'console') return runConsole(args, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
   const onSignal = () => shutdown.abort();

@@ -22,14 +22,21 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     })
     .option('prune', { type: 'boolean', implies: 'update', describe: 'With --update: remove declared rules that no longer exist live' })
     .option('dry-run', { type: 'boolean', implies: 'update', describe: 'With --update: print the diff of every file instead of writing' })
+    .option('pin', {
+      type: 'boolean',
+      implies: 'update',
+      conflicts: 'prune',
+      describe: 'With --update: only write the ruleId of declared rules matched by name (after creating a rule in the console); nothing else changes',
+    })
     // `implies` asks only that --update be given: `--prune --no-update` would pass it.
     .check((argv) => {
-      if (argv.update === false && (argv.prune === true || argv.dryRun === true)) throw new UsageError('--prune and --dry-run need --update, not --no-update');
+      if (argv.update === false && (argv.prune === true || argv.dryRun === true || argv.pin === true)) throw new UsageError('--prune, --dry-run and --pin need --update, not --no-update');
       return true;
     })
     .example('$0 import', 'write the live rules of every app into its rules directory')
     .example('$0 import --app shop --out rules/shop --force', 'replace the rule files of app shop')
-    .example('$0 import --update --dry-run', 'show how the rule files would change to declare the live rules') as unknown as Argv<GlobalArgs>;
+    .example('$0 import --update --dry-run', 'show how the rule files would change to declare the live rules')
+    .example('$0 import --update --pin', 'pin the ruleId of a rule just created in the console, changing nothing else') as unknown as Argv<GlobalArgs>;
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {

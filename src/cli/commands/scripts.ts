@@ -1,17 +1,17 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
 import type { Argv } from 'yargs';
-import cliProgress from 'cli-progress';
 import { UserError } from '../../errors.js';
 import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS, describeFailOn, type DiffFormat, type ReportFormat } from '../../render/scripts/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/scripts/streamed.js';
 import { diffInventories, reportInventory, type ReportResult } from '../../engine/scripts.js';
 import { FAIL_ON_CONDITIONS, parseFailOn, type FailOnCondition } from '../../scripts/diff.js';
-import { openOutput } from '../../scripts/output.js';
+import { dropPartialFiles, openOutput } from '../../scripts/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { commaList, wholeNumber } from '../options.js';
 import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
+import { pagesText, progressLine } from '../progress-line.js';
 
 /** Added to yargs' "Missing required argument" message. */
 const REPORT_HELP = 'See botrules scripts report --help.';
@@ -93,6 +93,18 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
   const renderer = REPORT_RENDERERS[args.format as ReportFormat];
   const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape !== false, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
   const progress = progressBar(ctx);
+  // Ctrl-C or a cancelled job: the progress line goes, no `.partial` file stays, and the
+  // process ends by the same signal (exit 130/143 in a shell).
+  const onSignal = (signal: NodeJS.Signals): void => {
+    progress?.stop();
+    dropPartialFiles();
+    ctx.io.stderr.write(`interrupted (${signal}): nothing was written${out === undefined ? '' : ` to ${safeText(out)}`}\n`);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let result: Awaited<ReturnType<typeof reportInventory>>;
   try {
     result = await reportInventory({
@@ -105,9 +117,12 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
       openOutput: () => openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout }),
       render: (model, output) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
       ...(progress ? { onProgress: progress.update } : {}),
-    }, ctx);
+      // Retry notices print above the progress line, not glued to it.
+    }, progress ? { ...ctx, notice: progress.notice } : ctx);
   } finally {
     progress?.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   reportOutcome(result, result.file, ctx);
   if (result.chainNote !== undefined) ctx.io.stderr.write(`Chain: ${safeText(result.chainNote)}\n`);
@@ -141,26 +156,14 @@ async function runDiff(args: Record<string, unknown>, ctx: CommandContext): Prom
   return EXIT_FAIL_ON;
 }
 
-/** Pages done / total on stderr, only when stderr is a terminal. */
-function progressBar(ctx: CommandContext): { update(p: { done: number; total: number }): void; stop(): void } | undefined {
+/** Pages done / total on stderr, only when stderr is a terminal (progress-line.ts). */
+function progressBar(ctx: CommandContext): { update(p: { done: number; total: number }): void; notice(line: string): void; stop(): void } | undefined {
   if (!ctx.io.stderrIsTTY) return undefined;
-  const bar = new cliProgress.SingleBar(
-    { stream: ctx.io.stderr, format: 'scripts {bar} {value}/{total} pages', noTTYOutput: true, clearOnComplete: true, hideCursor: false },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
+  const line = progressLine(ctx.io.stderr as NodeJS.WriteStream);
   return {
-    update({ done, total }) {
-      if (!started) bar.start(total, done);
-      else {
-        bar.setTotal(total);
-        bar.update(done);
-      }
-      started = true;
-    },
-    stop() {
-      if (started) bar.stop();
-    },
+    update: ({ done, total }) => line.update(pagesText(done, total)),
+    notice: (text) => line.notice(safeText(text)),
+    stop: () => line.stop(),
   };
 }
 

@@ -65,7 +65,7 @@ export function updateRuleFiles(input: UpdateInput): UpdateResult {
  * Matches as the planner does (src/semantics/match.ts), except that a pinned ruleId no live
  * rule has means the rule is gone, like a name nothing matches.
  */
-function liveCounterparts(declared: readonly DeclaredRule[], live: readonly LiveRule[]): { matched: Map<DeclaredRule, LiveRule>; gone: DeclaredRule[] } {
+export function liveCounterparts(declared: readonly DeclaredRule[], live: readonly LiveRule[]): { matched: Map<DeclaredRule, LiveRule>; gone: DeclaredRule[] } {
   const result = matchRules(declared, live, { missingRuleId: 'unmatched' });
   const [problem, ...more] = result.problems;
   if (problem !== undefined) {
@@ -119,7 +119,7 @@ function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[]):
   return changes;
 }
 
-function unsupportedLayout(shown: string): UserError {
+export function unsupportedLayout(shown: string): UserError {
   return new UserError(`${shown}: import --update edits rule files whose rules are a block list of block mappings (rules:\\n  - name: …)`, [
     'Rewrite this file in that layout, or replace the files with: botrules import --force',
   ]);

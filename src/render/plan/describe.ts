@@ -1,8 +1,19 @@
 // Words shared by the text and markdown renderers, all derived from a step's kind and
 // changes. Positions are printed as the console shows them, 1 to the number of rules
 // (docs/service-api.md: API priority = console position − 1).
-import { fieldChanges, isMove, positionChange, type BehaviourChange, type BehaviourReport, type Outcome, type PlanStep } from '../../plan/types.js';
-import type { Plan, PlanSummary } from '../../plan/plan.js';
+import {
+  fieldChanges,
+  isMove,
+  positionChange,
+  type AppPlan,
+  type BehaviourChange,
+  type BehaviourReport,
+  type BlockedRule,
+  type Outcome,
+  type PlanStep,
+  type UnmanagedRule,
+} from '../../plan/types.js';
+import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary } from '../../plan/plan.js';
 
 export const NO_CHANGES = 'No changes. Live rules match the rule files.';
 
@@ -11,16 +22,41 @@ export const POSITIONS_NOTE = 'Positions are console positions: 1 is the highest
 export { BLOCKED_ADVICE } from '../../plan/plan.js';
 
 /**
- * `Plan: 3 to update, 2 to move, 1 blocked, 4 unmanaged kept`. Each PATCH counts once:
- * a rule that moves and changes is "to update"; "to move" counts rules that only move.
- * "N unmanaged to pause" appears only when policy pause has something to pause.
+ * `Plan: 3 PATCH requests: 2 to update, 1 to move (1 does both); 4 rules change position;
+ * 0 blocked; 2 not in the files, kept`. Every count comes from the typed steps (counts.ts):
+ * "to update" and "to move" count PATCHes (one that does both is in each, and said so);
+ * "change position" counts rules that end elsewhere, those the moves shift included.
  */
 export function summaryLine(summary: PlanSummary): string {
-  const parts = [`${summary.updates} to update`, `${summary.moves} to move`];
-  if (summary.pauses > 0) parts.push(`${summary.pauses} unmanaged to pause`);
-  parts.push(`${summary.blocked} blocked`, `${summary.unmanagedKept} unmanaged kept`);
-  return `Plan: ${parts.join(', ')}`;
+  const both = summary.updatesAndMoves > 0 ? ` (${summary.updatesAndMoves} ${summary.updatesAndMoves === 1 ? 'does' : 'do'} both)` : '';
+  const requests = [`${summary.updates} to update`, `${summary.moves} to move${both}`];
+  if (summary.pauses > 0) requests.push(`${summary.pauses} unmanaged to pause`);
+  const removed = summary.removedActive > 0 ? ` (${summary.removedActive} removed from the files, left ACTIVE)` : '';
+  const parts = [
+    `${counted(summary.patches, 'PATCH request', 'PATCH requests')}: ${requests.join(', ')}`,
+    `${counted(summary.positionChanges, 'rule changes', 'rules change')} position`,
+    `${summary.blocked} blocked`,
+    `${summary.unmanagedKept} not in the files, kept${removed}`,
+  ];
+  return `Plan: ${parts.join('; ')}`;
 }
+
+/**
+ * What happens to a live rule no file declares, under the app's policy: the sentence after
+ * its name in every format.
+ */
+export function unmanagedText(app: AppPlan, rule: UnmanagedRule): string {
+  const fate = unmanagedFate(app, rule);
+  if (rule.removedFromFiles !== true) {
+    const declared = 'declared in no rule file';
+    return fate === 'paused by this plan' ? `${declared}: paused by this plan (unmanaged: pause)` : `${declared}: ${fate}`;
+  }
+  if (fate === 'paused by this plan') return `removed from the files: paused by this plan (unmanaged: pause) — the service cannot delete rules`;
+  if (fate === 'stays live, paused') return 'removed from the files: stays live, paused — the service cannot delete rules';
+  return `${REMOVED_ACTIVE}; to stop it, keep its file with status: paused, or set unmanaged: pause`;
+}
+
+export const REMOVED_ACTIVE = 'removed from the files: stays live and ACTIVE — the service cannot delete rules';
 
 /** `updates description, conditions; moves from position 8 to 3`, or `pauses it (…)`. */
 export function whatChanges(step: PlanStep): string {
@@ -87,3 +123,36 @@ export function behaviourHeading(report: BehaviourReport): string {
   if (report.changes.length === 0) return `Behaviour: the plan changes the outcome of none of the ${tests}.`;
   return `Behaviour changes: the plan changes the outcome of ${report.changes.length} of the ${tests}:`;
 }
+
+/** The Markdown alert's heading: loosened protection, removed rules left active, changed outcomes. */
+export const ATTENTION_HEADING = 'Needs a reviewer\'s attention: what this plan loosens or leaves active, and what it changes';
+
+/** The unmanaged rules removed from the files and left active first, then the others, each group in live order. */
+export function unmanagedInOrder(app: AppPlan): UnmanagedRule[] {
+  const first = removedLeftActive(app);
+  const rest = app.unmanaged.filter((rule) => !first.includes(rule));
+  return [...first, ...rest];
+}
+
+/**
+ * The console steps that turn a blocked rule into a managed one: create a paused
+ * placeholder under its name at its position (a console rule is live as soon as it is
+ * saved, so paused until the plan gives it its fields), pin its id, plan again.
+ */
+export function consoleSteps(rule: BlockedRule, quote: Quoting = PLAIN): string[] {
+  const below = rule.below === undefined ? '' : ` (directly below ${quote.name(rule.below)})`;
+  const position = rule.position === undefined ? '' : `, at position ${rule.position}${below}`;
+  return [
+    `1. In the console, create a rule named ${quote.name(rule.name)} with status paused${position}.`,
+    `2. Run ${quote.code('botrules import --update --pin')} to write its ruleId into the file (nothing else in the files changes).`,
+    `3. Run ${quote.code('botrules plan')}: it shows only the remaining field changes, and apply sets them (its status too).`,
+  ];
+}
+
+/** How a format writes a rule's name and a command in a sentence. */
+export interface Quoting {
+  name: (name: string) => string;
+  code: (command: string) => string;
+}
+
+const PLAIN: Quoting = { name: (name) => `"${name}"`, code: (command) => `\`${command}\`` };

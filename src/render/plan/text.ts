@@ -1,10 +1,29 @@
-// The plan for a terminal: the summary line, then per app each PATCH with a coloured diff
-// of the fields it changes (before and after), blocked rules one per line with what to do,
-// the unmanaged rules kept one per line, and the summary again last, where a long plan ends.
+// The plan for a terminal (and what apply shows, from a saved plan too: so not the review
+// aids only a fresh plan has, like what it loosens, which the Markdown comment leads with):
+// the summary line, then per app the live
+// rules no file declares (each with what happens to it), each PATCH with a coloured diff of
+// the fields it changes (before and after), blocked rules with the console steps that
+// unblock them, and the summary again last, where a long plan ends.
 // Names, ids, file names and values are untrusted: each goes through safeText before colour.
 import type { Plan } from '../../plan/plan.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
-import { BLOCKED_ADVICE, NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, counted, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
+import {
+  BLOCKED_ADVICE,
+  NO_CHANGES,
+  POSITIONS_NOTE,
+  REMOVED_ACTIVE,
+  behaviourHeading,
+  behaviourLine,
+  consoleSteps,
+  counted,
+  hasMoves,
+  snapshotNote,
+  summaryLine,
+  unmanagedInOrder,
+  unknownDropLines,
+  unmanagedText,
+  whatChanges,
+} from './describe.js';
 import { changeLines } from './rule-diff.js';
 import { safeText } from '../sanitise.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
@@ -16,26 +35,50 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   const c = options.colors;
   const fromSnapshot = snapshotNote(plan);
   if (fromSnapshot !== undefined) out.write(`${c.dim(fromSnapshot)}\n`);
+  const showAppNames = plan.apps.length > 1;
   if (!plan.hasChanges()) {
     out.write(`${NO_CHANGES}\n`);
-    const count = plan.summary.unmanaged;
-    if (count === 1) out.write('1 unmanaged live rule is kept as it is.\n');
-    if (count > 1) out.write(`${count} unmanaged live rules are kept as they are.\n`);
+    for (const app of plan.apps) writeUnmanaged(app, showAppNames, out, c);
+    writeNotes(plan, out, c);
     return;
   }
   const summary = c.bold(summaryLine(plan.summary));
   out.write(`${summary}\n`);
-  const showAppNames = plan.apps.length > 1;
   for (const app of plan.apps) {
     out.write('\n');
     if (showAppNames) out.write(`${c.bold(`App ${safeText(app.app)}`)}\n`);
+    writeUnmanaged(app, false, out, c);
     writeApp(app, out, c);
   }
   writeBehaviour(plan, out, c);
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) out.write(`\n${c.red('!')} ${safeText(blocked)}.\n  ${BLOCKED_ADVICE}\n`);
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);
+  writeNotes(plan, out, c);
   out.write(`\n${summary}\n`);
+}
+
+/** Said once, after the rules not in the files (why removed rules could not be recognised). */
+function writeNotes(plan: Plan, out: TextSink, c: Colors): void {
+  if (plan.notes.length === 0) return;
+  out.write('\n');
+  for (const note of plan.notes) out.write(`${c.dim(safeText(note))}\n`);
+}
+
+/** The live rules no file declares, each by name with what happens to it; removed ones first. */
+function writeUnmanaged(app: AppPlan, showAppName: boolean, out: TextSink, c: Colors): void {
+  if (app.unmanaged.length === 0) return;
+  const rules = unmanagedInOrder(app);
+  const where = showAppName ? ` of app ${safeText(app.app)}` : '';
+  out.write(`${c.bold(`Not in the rule files (${counted(rules.length, 'live rule', 'live rules')}${where}):`)}\n`);
+  for (const rule of rules.slice(0, LISTED_UNMANAGED)) {
+    const removedActive = unmanagedText(app, rule).startsWith(REMOVED_ACTIVE);
+    const mark = removedActive ? c.red('!') : c.dim('-');
+    const text = `"${safeText(rule.name)}" (${safeText(rule.ruleId)}): ${safeText(unmanagedText(app, rule))}`;
+    out.write(`  ${mark} ${removedActive ? c.bold(text) : text}\n`);
+  }
+  const more = rules.length - LISTED_UNMANAGED;
+  if (more > 0) out.write(`    ${c.dim(`… and ${more} more (plan --format json lists them all)`)}\n`);
 }
 
 /** Test requests whose outcome the plan changes (only when the project has tests). */
@@ -54,14 +97,8 @@ function writeApp(app: AppPlan, out: TextSink, c: Colors): void {
     for (const rule of app.blocked) {
       const where = rule.source ? ` ${c.dim(`(${safeText(rule.source.file)}:${rule.source.line}:${rule.source.col})`)}` : '';
       out.write(`    ${c.bold(`"${safeText(rule.name)}"`)}${where}\n`);
+      for (const line of consoleSteps(rule)) out.write(`      ${safeText(line)}\n`);
     }
-  }
-  const kept = keptUnmanaged(app);
-  if (kept.length > 0) {
-    out.write(`${c.dim(`${counted(kept.length, 'unmanaged live rule', 'unmanaged live rules')} kept in place, declared in no rule file:`)}\n`);
-    for (const rule of kept.slice(0, LISTED_UNMANAGED)) out.write(`    ${c.dim(`"${safeText(rule.name)}" (${safeText(rule.ruleId)})`)}\n`);
-    const more = kept.length - LISTED_UNMANAGED;
-    if (more > 0) out.write(`    ${c.dim(`… and ${more} more (plan --format json lists them all)`)}\n`);
   }
 }
 
@@ -76,9 +113,4 @@ function colourLine(line: string, c: Colors): string {
   if (line.startsWith('+')) return c.green(line);
   if (line.startsWith('-')) return c.red(line);
   return line;
-}
-
-function keptUnmanaged(app: AppPlan): AppPlan['unmanaged'] {
-  const paused = new Set(app.steps.map((step) => step.ruleId));
-  return app.unmanaged.filter((rule) => !paused.has(rule.ruleId));
 }

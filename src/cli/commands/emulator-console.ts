@@ -1,0 +1,43 @@
+// `botrules emulator console create NAME [--paused] [--position N]` and `… delete RULE`: what a
+// person does in the service's web console, rehearsed against a running emulator (docs/behaviour.md,
+// "The console"). The service API cannot create or delete rules; the emulator serves these on a
+// path of its own, for the app whose token BOTRULES_TOKEN (or the app's tokenEnv) holds.
+import type { Argv } from 'yargs';
+import { createConsoleRule, deleteConsoleRule } from '../../emulator/console-client.js';
+import { UserError } from '../../errors.js';
+import { safeText } from '../../render/sanitise.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { wholeNumber } from '../options.js';
+
+export function consoleOptions(yargs: Argv): Argv {
+  return yargs
+    .positional('action', { choices: ['create', 'delete'], describe: 'create a rule by name, or delete one by ruleId or name' })
+    .positional('rule', { type: 'string', describe: 'create: the new rule\'s name; delete: its ruleId or name' })
+    .option('paused', { type: 'boolean', default: false, describe: 'create: save it paused (a console rule is live as soon as it is saved)' })
+    .option('position', { type: 'number', requiresArg: true, coerce: wholeNumber('--position', 1), describe: 'create: its console position, 1 = first (default: last)' })
+    .option('token-env', { type: 'string', default: 'BOTRULES_TOKEN', describe: 'The variable holding the token of the app to act on' })
+    .example('$0 emulator console create "Block scrapers" --paused --position 3', 'what the plan asks for when a declared rule is not live')
+    .example('$0 emulator console delete "Old rule"', 'what removing a rule from the service takes');
+}
+
+export async function runConsole(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const consoleUrl = ctx.env('BOTRULES_CONSOLE_URL');
+  const tokenEnv = String(args.tokenEnv ?? 'BOTRULES_TOKEN');
+  const token = ctx.env(tokenEnv);
+  if (consoleUrl === undefined) throw new UserError('BOTRULES_CONSOLE_URL is not set: paste the export lines `botrules emulator` printed');
+  if (token === undefined) throw new UserError(`${tokenEnv} is not set: the console acts for the app whose token it holds`);
+  const target = { consoleUrl, token };
+  const rule = String(args.rule);
+  if (args.action === 'create') {
+    const created = await createConsoleRule(target, {
+      name: rule,
+      status: args.paused === true ? 'paused' : 'active',
+      ...(typeof args.position === 'number' ? { position: args.position } : {}),
+    });
+    ctx.io.stdout.write(`Created "${safeText(created.name)}" (${safeText(created.ruleId)}) at position ${created.priority + 1}, ${created.status}.\n`);
+    return 0;
+  }
+  const deleted = await deleteConsoleRule(target, rule);
+  ctx.io.stdout.write(`Deleted "${safeText(deleted.name)}" (${safeText(deleted.ruleId)}), which was at position ${deleted.priority + 1}.\n`);
+  return 0;
+}

@@ -1,0 +1,46 @@
+// One progress line at the bottom of a terminal that other output composes with: the line is
+// redrawn in place (carriage return, erase line), cut to the terminal's width so it never
+// wraps, and a notice (a retry) is printed on its own line above it. Line wrapping is never
+// switched off and the cursor never moves up, so there is nothing to restore on any exit path,
+// Ctrl-C included, and nothing lands at the top of the scrollback.
+import type { Writable } from 'node:stream';
+
+const ERASE_LINE = '\r\u001b[2K';
+
+export interface ProgressLine {
+  /** Draws `text` as the progress line, replacing the previous one. */
+  update(text: string): void;
+  /** Prints `line` (already made safe) above the progress line, which is then drawn again. */
+  notice(line: string): void;
+  /** Erases the progress line; later output starts at the beginning of an empty line. */
+  stop(): void;
+}
+
+export function progressLine(stream: Writable & { columns?: number }): ProgressLine {
+  let current = '';
+  const fit = (text: string): string => {
+    // One column is kept free: a line that fills the last column wraps on some terminals.
+    const width = Math.max(10, (stream.columns ?? 80) - 1);
+    return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+  };
+  return {
+    update(text) {
+      current = text;
+      stream.write(`${ERASE_LINE}${fit(current)}`);
+    },
+    notice(line) {
+      stream.write(`${ERASE_LINE}${line}\n${current === '' ? '' : fit(current)}`);
+    },
+    stop() {
+      if (current !== '') stream.write(ERASE_LINE);
+      current = '';
+    },
+  };
+}
+
+/** `scripts [#####-----] 12/40 pages`. */
+export function pagesText(done: number, total: number): string {
+  const width = 30;
+  const filled = total === 0 ? 0 : Math.round((width * Math.min(done, total)) / total);
+  return `scripts [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} pages`;
+}

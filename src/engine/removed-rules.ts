@@ -1,0 +1,93 @@
+// Which live rules were declared once and are now in no rule file (docs/behaviour.md,
+// "Removed rules"). The service cannot delete rules, so removing a file leaves the rule
+// live; the plan must say so by name. What was declared is read from git: every `ruleId:`
+// and `name:` line ever added or removed under the app's rules directory in the history of
+// HEAD, plus the uncommitted changes. It works locally and in a pull request's checkout
+// with full history; without git, outside a repository, or in a shallow clone the plan
+// says it could not tell, and lists the undeclared rules all the same.
+import { execFile } from 'node:child_process';
+import type { AppPlan } from '../plan/types.js';
+
+export interface DeclaredOnce {
+  ruleIds: ReadonlySet<string>;
+  names: ReadonlySet<string>;
+}
+
+export type History = { known: true; declared: DeclaredOnce; shallow: boolean } | { known: false; why: string };
+
+/** Generous: the whole history of a rules directory's text diffs. */
+const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 30_000;
+
+/** Marks each unmanaged rule of `app` that `history` shows was declared once. */
+export function markRemoved(app: AppPlan, history: History): AppPlan {
+  if (!history.known || app.unmanaged.length === 0) return app;
+  const { ruleIds, names } = history.declared;
+  const unmanaged = app.unmanaged.map((rule) =>
+    ruleIds.has(rule.ruleId) || names.has(rule.name) ? { ...rule, removedFromFiles: true } : rule,
+  );
+  return { ...app, unmanaged };
+}
+
+/** The sentence a plan shows when removed rules could not be recognised, or undefined. */
+export function historyNote(history: History): string | undefined {
+  if (!history.known) return `Rules removed from the files cannot be told apart from rules never declared: ${history.why}.`;
+  if (history.shallow) {
+    return 'The git history is shallow: rules removed before its first commit are not recognised as removed (check out with fetch-depth: 0).';
+  }
+  return undefined;
+}
+
+/** Reads what the rules directory `dir` ever declared, from git. */
+export async function declaredInHistory(dir: string): Promise<History> {
+  const inside = await git(dir, ['rev-parse', '--is-inside-work-tree', '--is-shallow-repository']);
+  if (inside === undefined) return { known: false, why: 'the rules directory is not in a git repository (or git is not installed)' };
+  const shallow = inside.split('\n')[1]?.trim() === 'true';
+  const hasHead = (await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD'])) !== undefined;
+  const args = ['--no-pager', '-c', 'core.quotePath=false', 'log', '-p', '--format=', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
+  const [committed, uncommitted] = await Promise.all([
+    hasHead ? git(dir, [...args, 'HEAD', '--', '.']) : Promise.resolve(''),
+    git(dir, ['--no-pager', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD', '--', '.']),
+  ]);
+  if (committed === undefined) return { known: false, why: 'git log failed in the rules directory' };
+  const ruleIds = new Set<string>();
+  const names = new Set<string>();
+  for (const line of `${committed}\n${uncommitted ?? ''}`.split('\n')) readDiffLine(line, ruleIds, names);
+  return { known: true, declared: { ruleIds, names }, shallow };
+}
+
+// `+  - name: Block scrapers`, `-    ruleId: "r-12"`: a line of a rule file in a diff.
+const FIELD_LINE = /^[+-](?![+-]{2} )\s*(?:-\s+)?(ruleId|name):\s*(.+?)\s*$/;
+
+function readDiffLine(line: string, ruleIds: Set<string>, names: Set<string>): void {
+  const found = FIELD_LINE.exec(line);
+  if (found === null) return;
+  const value = scalar(found[2] as string);
+  if (value === undefined) return;
+  (found[1] === 'ruleId' ? ruleIds : names).add(value);
+}
+
+/** A YAML scalar as rule files write names and ids: plain, 'single' or "double" quoted. */
+function scalar(text: string): string | undefined {
+  if (text.startsWith('"')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === 'string' ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (text.startsWith("'")) return text.endsWith("'") && text.length > 1 ? text.slice(1, -1).replaceAll("''", "'") : undefined;
+  // A plain scalar ends at a comment.
+  const plain = text.replace(/\s+#.*$/, '');
+  return plain === '' || /^[[{|>&*!]/.test(plain) ? undefined : plain;
+}
+
+/** stdout of a git command run in `dir`, or undefined when it failed or git is missing. */
+function git(dir: string, args: string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd: dir, maxBuffer: MAX_HISTORY_BYTES, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
+      resolve(error === null ? stdout : undefined);
+    });
+  });
+}
