@@ -4,9 +4,9 @@
 // checked-out rule files; an undo plan from the rules it records as they were (`restore`).
 // Anything else (a plan made from a live snapshot, a stale plan, a step added, removed or
 // edited) is refused before any PATCH, naming the first difference.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
+import { readCappedText } from '../files/read.js';
 import type { RulesApi } from '../api/types.js';
 import type { AppConfig, ProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
@@ -65,8 +65,10 @@ export function replanSavedPlan(loaded: LoadedSavedPlan, listed: readonly { api:
 async function readPlanFile(path: string, shown: string): Promise<ParsedPlan> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Size checked before reading: a crafted multi-gigabyte plan costs a stat (src/files/read.ts).
+    text = await readCappedText(path, `the plan file ${shown}`, 'a plan');
   } catch (err) {
+    if (err instanceof UserError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UserError(`cannot read the plan file ${shown} (${code})`, ['Write one with: botrules plan --out FILE']);
   }

@@ -32,7 +32,7 @@ export interface LoadedRules {
 
 /**
  * The most rules, and rule files, botrules reads for one app. The service states no limit
- * (docs/service-api.md, "Limits"); the rule-set analysis grows with the square of the rules
+ * (docs/security.md, "Input limits"); the rule-set analysis grows with the square of the rules
  * (10,000 took 47 s), and 5,000 is the largest rule set the benchmarks hold to their targets
  * (bench/README.md). A larger set is refused before it is analysed or planned.
  */

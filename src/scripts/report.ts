@@ -3,6 +3,8 @@
 // (ndjson, csv: memory stays flat) or as the finished, sorted snapshot (json, markdown).
 // Either way a failure leaves no complete-looking file. The renderer comes in as a plain
 // function, so this folder does not depend on the renderers.
+import { UserError } from '../errors.js';
+import { MAX_JSON_FILE_BYTES } from '../files/read.js';
 import { fetchInventory, type FetchSummary, type PageSource } from './fetch.js';
 import type { InventoryQuery, ScriptRecord, Snapshot, SnapshotRecord } from './model.js';
 import type { ReportOutput } from './output.js';
@@ -63,7 +65,12 @@ export async function writeReport(source: PageSource, options: ReportOptions): P
     },
     snapshot: async () => {
       const records: SnapshotRecord[] = [];
-      const fetched = await fetchAll((page) => void records.push(...marked(page)));
+      const held = new HeldBytes();
+      const fetched = await fetchAll((page) => {
+        const kept = marked(page);
+        held.add(kept);
+        records.push(...kept);
+      });
       const snapshot = buildSnapshot({
         query: options.query,
         takenAt: options.now,
@@ -82,6 +89,26 @@ export async function writeReport(source: PageSource, options: ReportOptions): P
   } catch (err) {
     await options.output.abort();
     throw err;
+  }
+}
+
+/**
+ * A snapshot (json, markdown) is sorted and sealed, so it holds every record in memory; what it
+ * holds is capped at the size `scripts diff`, `verify` and `evidence` read back
+ * (src/files/read.ts), so a gateway that answers endlessly cannot exhaust the heap, and no
+ * snapshot is written that the other commands would refuse. ndjson and csv stream instead.
+ */
+class HeldBytes {
+  private total = 0;
+
+  add(records: readonly SnapshotRecord[]): void {
+    for (const record of records) this.total += JSON.stringify(record).length + 1;
+    if (this.total > MAX_JSON_FILE_BYTES) {
+      throw new UserError(`the inventory is larger than the ${MAX_JSON_FILE_BYTES / (1024 * 1024)} MiB a snapshot may hold (scripts diff, verify and evidence read no more)`, [
+        'Narrow the window (--from, --to) or the --app-id / --tld lists, or write --format ndjson or csv, which stream.',
+        'Nothing was written.',
+      ]);
+    }
   }
 }
 

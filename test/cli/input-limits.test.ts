@@ -27,7 +27,7 @@ describe('size caps on the JSON files botrules reads', () => {
 
   it.each([
     [['plan', '--live', 'big.json', '--allow-empty'], 'error: big.json is 64.0 MiB, more than the 64 MiB botrules reads in a live snapshot'],
-    [['apply', '--plan', 'big.json', '--auto-approve'], 'error: big.json is more than the 64 MiB botrules reads in a plan'],
+    [['apply', '--plan', 'big.json', '--auto-approve'], 'error: the plan file big.json is 64.0 MiB, more than the 64 MiB botrules reads in a plan'],
     [['scripts', 'diff', 'big.json', 'big.json'], `error: OLD snapshot ${path.join(cwd, 'big.json')} is 64.0 MiB, more than the 64 MiB botrules reads in a script inventory snapshot`],
   ])('%j refuses a file over the cap, naming the file and the cap', async (argv, line) => {
     await sparseFile(path.join(cwd, 'big.json'), big);

@@ -70,4 +70,19 @@ describe('writeReport', () => {
     expect(lines).toHaveLength(45);
     expect(new Set(lines.map((l) => (JSON.parse(l) as ScriptRecord).key)).size).toBe(45);
   });
+
+  it.each(['json', 'markdown'] as const)('refuses, and writes no %s file, when the records a snapshot must hold pass 64 MiB', async (format) => {
+    // 70 records of 1 MiB each (one string shared, so the test itself holds little).
+    const huge = 'x'.repeat(1024 * 1024);
+    const endless: PageSource = async (query) => ({
+      paging: { previous: '', current: '', next: '', count: 70 },
+      data: Array.from({ length: Math.min(query.take, 70 - query.skip) }, (_, i) => ({ key: `k${query.skip + i}`, id: `https://cdn.example/${huge}`, vendor: 'Other', risk: { level: 'low' } })),
+    });
+    const output = await openOutput('out', { cwd: dir, stdout: new PassThrough() });
+    const render = (model: Parameters<(typeof REPORT_RENDERERS)[ReportFormat]>[0]) => Promise.resolve(REPORT_RENDERERS[format](model, { write: output.emit }, { colors: NO_COLORS }));
+    await expect(writeReport(endless, { query: QUERY, render, pageSize: 10, concurrency: 1, now: NOW, output })).rejects.toThrow(
+      'the inventory is larger than the 64 MiB a snapshot may hold (scripts diff, verify and evidence read no more)',
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
 });
