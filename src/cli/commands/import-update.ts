@@ -1,17 +1,44 @@
-// `botrules import --update [--prune] [--dry-run]`: bring the live rules back into the
-// existing rule files, changing only what differs (docs/behaviour.md, "import --update").
+// `botrules import --update [--prune] [--dry-run [--format diff|json-patch]]`: bring the live
+// rules back into the existing rule files, changing only what differs (docs/behaviour.md,
+// "import --update"). A dry run prints a unified diff per file, or with `--format json-patch`
+// one JSON document holding each file's RFC 6902 operations (the summary then goes to stderr).
 import { createTwoFilesPatch } from 'diff';
 import { updateFromLive, type UpdateResult } from '../../engine/import-update.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { safeText } from '../../render/sanitise.js';
+import { safeJson, safeText } from '../../render/sanitise.js';
+
+export const UPDATE_FORMATS = ['diff', 'json-patch'] as const;
+
+interface FilePatchJson {
+  app: string;
+  file: string;
+  change: 'edit' | 'create' | 'delete';
+  operations: unknown[];
+}
 
 export async function runUpdate(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const dryRun = args['dry-run'] === true;
-  await updateFromLive({ ...args, prune: args.prune === true, dryRun }, ctx, ({ app, dir, result }) => {
-    if (dryRun) printDiff(ctx, dir, result);
-    printSummary(ctx, app, dir, result, dryRun);
+  const prune = args.prune === true;
+  const jsonPatch = dryRun && args.format === 'json-patch';
+  const patches: FilePatchJson[] = [];
+  const summary = jsonPatch ? ctx.io.stderr : ctx.io.stdout;
+  await updateFromLive({ ...args, prune, dryRun }, ctx, ({ app, dir, result }) => {
+    if (jsonPatch) patches.push(...patchesOf(app, dir, result));
+    else if (dryRun) printDiff(ctx, dir, result);
+    printSummary((line) => void summary.write(`${safeText(line)}\n`), { app, dir, result, dryRun, prune });
   });
+  // Names and values come from live rules: characters that move a terminal's text are escaped (docs/security.md).
+  if (jsonPatch) ctx.io.stdout.write(`${safeJson(JSON.stringify({ files: patches }, null, 2))}\n`);
   return 0;
+}
+
+function patchesOf(app: string, dir: string, result: UpdateResult): FilePatchJson[] {
+  return result.changes.map((change) => ({
+    app,
+    file: `${dir}/${change.rel}`,
+    change: change.before === undefined ? 'create' : change.after === undefined ? 'delete' : 'edit',
+    operations: change.operations,
+  }));
 }
 
 function printDiff(ctx: CommandContext, dir: string, result: UpdateResult): void {
@@ -23,10 +50,20 @@ function printDiff(ctx: CommandContext, dir: string, result: UpdateResult): void
   }
 }
 
-function printSummary(ctx: CommandContext, app: string, dir: string, result: UpdateResult, dryRun: boolean): void {
-  const out = (line: string): void => void ctx.io.stdout.write(`${safeText(line)}\n`);
+interface Summary {
+  app: string;
+  dir: string;
+  result: UpdateResult;
+  dryRun: boolean;
+  prune: boolean;
+}
+
+function printSummary(out: (line: string) => void, { app, dir, result, dryRun, prune }: Summary): void {
   const verb = dryRun ? 'would' : 'did';
-  for (const rule of result.gone) out(`removed rule "${rule.name}" from ${rule.source.file} (gone live)`);
+  for (const rule of result.gone) {
+    if (dryRun && !prune) out(`would remove rule "${rule.name}" from ${rule.source.file} (gone live; writing this needs --prune)`);
+    else out(`removed rule "${rule.name}" from ${rule.source.file} (gone live)`);
+  }
   for (const { rule, fields } of result.edited) out(`updated rule "${rule.name}" (${fields.join(', ')})`);
   for (const p of result.placements) {
     const where = `${dir}/${p.rel}`;

@@ -9,6 +9,8 @@ import { arrange, type Placement, type WorkFile } from './arrange.js';
 import { blockRulesList, segmentFile } from './blocks.js';
 import { ruleEdits } from './edits.js';
 import { renderRuleBlock } from './render.js';
+import { newFileStyle, styledText, styleOf, workingText, type FileStyle } from './line-endings.js';
+import { filePatch, type Operation } from './patch.js';
 import { applyEdits, columnOf, contentEnd, type TextEdit } from './text.js';
 
 export interface RuleFileText {
@@ -34,6 +36,8 @@ export interface FileChange {
   before: string | undefined;
   /** undefined for a file the update removes (no rule left in it). */
   after: string | undefined;
+  /** The same change as RFC 6902 operations on the parsed file (patch.ts). */
+  operations: Operation[];
 }
 
 export interface UpdateResult {
@@ -48,17 +52,23 @@ export interface UpdateResult {
 export function updateRuleFiles(input: UpdateInput): UpdateResult {
   const { matched, gone } = liveCounterparts(input.declared, input.live);
   const edited: UpdateResult['edited'] = [];
-  const work: WorkFile[] = input.files.map((file) => {
+  const styles = new Map(input.files.map((file) => [file.rel, styleOf(file.text)]));
+  const idsBefore = new Map<string, string[]>();
+  const work: WorkFile[] = input.files.map((original) => {
+    const file = { ...original, text: workingText(original.text, styles.get(original.rel) as FileStyle) };
     const rules = input.declared.filter((rule) => rule.source.file === file.shown);
     const edit = editFile(file, rules, matched, edited);
     const segmented = segmentFile(edit);
     if (segmented === undefined) throw unsupportedLayout(file.shown);
-    const ids = rules.map((rule) => matched.get(rule)?.ruleId);
+    const ids = rules.map((rule) => matched.get(rule)?.ruleId ?? '');
+    idsBefore.set(file.rel, ids);
     const blocks = segmented.blocks.map((block, index) => ({ ...block, ruleId: ids[index] ?? '' }));
     return { rel: file.rel, header: segmented.header, trailer: segmented.trailer, dashCol: segmented.dashCol, blocks: blocks.filter((b) => b.ruleId !== ''), originalCount: rules.length };
   });
   const placements = arrange(work, input.live, input.schema);
-  return { gone, edited, placements, changes: fileChanges(input.files, work) };
+  const fresh = newFileStyle([...styles.values()]);
+  const changes = fileChanges(input.files, work, (rel) => styles.get(rel) ?? fresh, idsBefore);
+  return { gone, edited, placements, changes };
 }
 
 /**
@@ -108,13 +118,16 @@ function changedFieldNames(rule: DeclaredRule, live: LiveRule): string[] {
   return fields.length > 0 ? fields : ['fields botrules does not know'];
 }
 
-function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[]): FileChange[] {
+function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[], styleFor: (rel: string) => FileStyle, idsBefore: ReadonlyMap<string, string[]>): FileChange[] {
   const before = new Map(files.map((file) => [file.rel, file.text]));
   const changes: FileChange[] = [];
   for (const file of work) {
     const old = file.originalCount > 0 ? before.get(file.rel) : undefined;
-    const after = file.blocks.length === 0 ? undefined : file.header + file.blocks.map((b) => b.text).join('') + file.trailer;
-    if (old !== after) changes.push({ rel: file.rel, before: old, after });
+    const joined = file.header + file.blocks.map((b) => b.text).join('') + file.trailer;
+    const after = file.blocks.length === 0 ? undefined : styledText(joined, styleFor(file.rel));
+    if (old === after) continue;
+    const operations = filePatch({ text: old, ruleIds: old === undefined ? [] : (idsBefore.get(file.rel) ?? []) }, { text: after, ruleIds: file.blocks.map((b) => b.ruleId) });
+    changes.push({ rel: file.rel, before: old, after, operations });
   }
   return changes;
 }
