@@ -3,9 +3,11 @@
 // `add /rules/-`), for `import --update --dry-run --format json-patch` (docs/behaviour.md,
 // "import --update"). Rules are paired by their live ruleId, so a rule that changed and moved
 // is one `move` plus edits of its own fields, not a replacement of every rule after it; inside a
-// rule, the operations are those between the rule as written and as the update writes it.
+// rule, the operations are those between the rule as written and as the update writes it, its
+// groups and leaves compared as lists whose unchanged items stay (json-diff.ts).
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import { parseYamlDocument } from '../../located/yaml-source.js';
+import { jsonDiff } from './json-diff.js';
 
 export type { Operation } from 'fast-json-patch';
 
@@ -19,7 +21,7 @@ export interface PatchSide {
 export function filePatch(before: PatchSide, after: PatchSide): Operation[] {
   const from = documentOf(before.text);
   const to = documentOf(after.text);
-  const operations = isRuleFile(from) && isRuleFile(to) ? ruleFileOperations(from, before.ruleIds, to, after.ruleIds) : jsonpatch.compare(from, to);
+  const operations = isRuleFile(from) && isRuleFile(to) ? ruleFileOperations(from, before.ruleIds, to, after.ruleIds) : jsonDiff(from, to, '');
   const problem = jsonpatch.validate(operations, structuredClone(from));
   if (problem !== undefined) throw new Error(`import --update made an invalid JSON Patch: ${problem.message}`);
   return operations;
@@ -39,11 +41,11 @@ function isRuleFile(value: Record<string, unknown>): value is RuleFileJson {
 function ruleFileOperations(from: RuleFileJson, fromIds: readonly string[], to: RuleFileJson, toIds: readonly string[]): Operation[] {
   const { rules: fromRules, ...fromRest } = from;
   const { rules: toRules, ...toRest } = to;
-  const operations: Operation[] = jsonpatch.compare(fromRest, toRest);
+  const operations: Operation[] = jsonDiff(fromRest, toRest, '');
   // Edits of each rule that stays in the file, at its old index (they travel with a move).
   fromIds.forEach((id, index) => {
     const at = id === '' ? -1 : toIds.indexOf(id);
-    if (at !== -1) operations.push(...prefixed(jsonpatch.compare(fromRules[index] as object, toRules[at] as object), `/rules/${index}`));
+    if (at !== -1) operations.push(...jsonDiff(fromRules[index], toRules[at], `/rules/${index}`));
   });
   // Rules that leave the file, from the last so the indices above stay right.
   const current = [...fromIds];
@@ -66,8 +68,4 @@ function ruleFileOperations(from: RuleFileJson, fromIds: readonly string[], to: 
     current.splice(index, 0, id);
   });
   return operations;
-}
-
-function prefixed(operations: readonly Operation[], prefix: string): Operation[] {
-  return operations.map((operation) => ({ ...operation, path: `${prefix}${operation.path}`, ...('from' in operation ? { from: `${prefix}${operation.from}` } : {}) }));
 }
