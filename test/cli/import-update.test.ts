@@ -142,4 +142,24 @@ describe('botrules import --update', () => {
   it('--format needs --dry-run', async () => {
     expect(await run(['import', '--update', '--format', 'json-patch'])).toEqual({ code: 1, stdout: '', stderr: 'error: --format needs --dry-run\n' });
   });
+
+  it('edits a file saved with CRLF line endings and a byte-order mark in its own style', async () => {
+    const lf = await importWithComments();
+    const file = path.join(project.rulesDir, '020-b.yaml');
+    const crlf = `\uFEFF${lf.replace(/\n/g, '\r\n')}`;
+    await writeFile(file, crlf);
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }, live[2]] as typeof live);
+
+    const dry = await run(['import', '--update', '--dry-run']);
+    expect(dry.code).toBe(0);
+    const lines = dry.stdout.split('\n');
+    expect(lines.filter((line) => /^[-+] /.test(line))).toEqual(['-    status: active', '+    status: paused']);
+
+    expect(await run(['import', '--update'])).toMatchObject({ code: 0, stderr: '' });
+    const after = await readFile(file, 'utf8');
+    expect(after).toBe(crlf.replace('    status: active\r\n', '    status: paused\r\n'));
+    expect(after.match(/(?<!\r)\n/g)).toBeNull();
+    expect((await run(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
 });

@@ -45,8 +45,9 @@ function printDiff(ctx: CommandContext, dir: string, result: UpdateResult): void
   for (const change of result.changes) {
     const name = `${dir}/${change.rel}`;
     const patch = createTwoFilesPatch(change.before === undefined ? '/dev/null' : `a/${name}`, change.after === undefined ? '/dev/null' : `b/${name}`, change.before ?? '', change.after ?? '', undefined, undefined, { context: 3 });
-    // File contents and names come from live rules: each line made safe (docs/security.md).
-    ctx.io.stdout.write(patch.split('\n').slice(1).map(safeText).join('\n'));
+    // File contents and names come from live rules: each line made safe (docs/security.md). A CRLF
+    // file's CR ends every line and stays the file's own (line-endings.ts): shown, it would be noise.
+    ctx.io.stdout.write(patch.split('\n').slice(1).map((line) => safeText(line.replace(/\r$/, ''))).join('\n'));
   }
 }
 
