@@ -37,7 +37,9 @@ export function describeFailure(error: unknown, request: ApiRequest, context: Fa
   const detail = error instanceof HTTPError && status !== undefined
     ? statusDetail(status, error, request, context)
     : connectionDetail(error, context);
-  return new RemoteError(context.redact(`${failed}: ${detail}`), {
+  // Only what the server or the network sent is redacted (in the details), never these
+  // sentences: a token that starts with a common word must not mask it in botrules' own text.
+  return new RemoteError(`${failed}: ${detail}`, {
     operation: request.operation,
     ...(status !== undefined ? { status } : {}),
     cause: safeCause(error, context),
@@ -48,7 +50,8 @@ function statusDetail(status: number, error: HTTPError, request: ApiRequest, con
   const serverMessage = extractServerMessage(String(error.response.body ?? ''), context.redact);
   const specific = request.explainStatus?.(status, serverMessage);
   if (specific) return specific;
-  const answered = `${context.host} answered ${status}${error.response.statusMessage ? ` ${error.response.statusMessage}` : ''}` +
+  const statusMessage = error.response.statusMessage ? ` ${context.redact(error.response.statusMessage)}` : '';
+  const answered = `${context.host} answered ${status}${statusMessage}` +
     (serverMessage ? ` (${serverMessage})` : '');
   const retryAfterHeader = error.response.headers['retry-after'];
   const wait = RETRY_STATUS_CODES.includes(status) ? parseRetryAfter(retryAfterHeader, Date.now()) : undefined;
@@ -69,7 +72,7 @@ function connectionDetail(error: RequestError, context: FailureContext): string 
       'set NODE_EXTRA_CA_CERTS to the path of its PEM file';
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    return `the certificate of ${host} does not name that host (${error.message}): check ${context.urlVariable}`;
+    return `the certificate of ${host} does not name that host (${context.redact(error.message)}): check ${context.urlVariable}`;
   }
   if (EXPIRED_CERTIFICATE_CODES.has(code)) return `the certificate of ${host} is not valid now (${code})`;
   if (NOT_TLS_CODES.has(code)) {
@@ -79,9 +82,9 @@ function connectionDetail(error: RequestError, context: FailureContext): string 
   if (code === 'ECONNREFUSED') {
     return `nothing accepts connections at ${host} (ECONNREFUSED): check ${context.urlVariable} and that the service is up`;
   }
-  if (code === 'ETIMEDOUT') return `no answer from ${host} in time (${error.message})`;
-  if (DROPPED_CODES.has(code)) return `${host} dropped the connection (${code}: ${error.message})`;
-  return `${error.message} (${code})`;
+  if (code === 'ETIMEDOUT') return `no answer from ${host} in time (${context.redact(error.message)})`;
+  if (DROPPED_CODES.has(code)) return `${host} dropped the connection (${code}: ${context.redact(error.message)})`;
+  return `${context.redact(error.message)} (${code})`;
 }
 
 /** A cause safe to print and serialise: code and message, nothing from the request. */

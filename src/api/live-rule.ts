@@ -14,6 +14,25 @@ export { DEFAULT_GROUP_OPERATOR, normaliseLiveRule as toLiveRule, UnusableRule }
 /** Where a rule sits in the answer, for messages: "content[3]". */
 export type RulePath = string;
 
+/**
+ * The first ruleId a list of rules holds twice, and where it appears the second time. Two live
+ * rules with one id cannot be told apart (a plan would match one and lose the other), so every
+ * reader of a list refuses it: plan, apply, import, live, and a snapshot read by plan --live.
+ */
+export function firstDuplicateRuleId(rules: readonly { ruleId?: unknown }[]): { ruleId: string; index: number } | undefined {
+  const seen = new Set<unknown>();
+  for (const [index, rule] of rules.entries()) {
+    if (seen.has(rule.ruleId)) return { ruleId: String(rule.ruleId), index };
+    seen.add(rule.ruleId);
+  }
+  return undefined;
+}
+
+/** The one sentence for a ruleId listed twice, whichever command found it. */
+export function duplicateRuleIdMessage(ruleId: string, app: string): string {
+  return `ruleId ${JSON.stringify(ruleId)} appears twice in app ${JSON.stringify(app)}: two live rules with one id cannot be told apart; botrules sends no update while the list holds them`;
+}
+
 /** Turns UnusableRule into the same "does not understand" RemoteError as a schema failure. */
 export function unusableAnswer(what: string, error: UnusableRule, ruleName: string, operation: string): RemoteError {
   return new RemoteError(

@@ -1,14 +1,18 @@
 // Masks a token in text that came from a server before botrules shows it. A server may echo
 // the Authorization header whole, cut, lower-cased, URL-encoded or base64-encoded; GitHub's
 // log masking hides only the whole secret, so every one of those forms is masked here, and
-// so is any run of four or more of the token's first characters (docs/security.md,
-// "Redaction").
+// so is any run of eight or more of a form's characters, wherever in the form it starts
+// (docs/security.md, "Redaction"). Only text from a server is redacted, never botrules' own
+// sentences: a token that starts with a common word cannot mask that word in a message.
 
 /** What replaces a secret (and the credential after `Bearer` or `Basic`). */
 export const MASK = '***';
 
-/** Shortest run of a secret's first characters that counts as a leak. */
-export const MIN_LEAK_LENGTH = 4;
+/** Shortest run of a secret's characters (a prefix, a middle or a suffix) that counts as a leak. */
+export const MIN_LEAK_LENGTH = 8;
+
+/** Shortest secret masked at all when it appears whole. */
+const MIN_SECRET_LENGTH = 4;
 
 /**
  * An HTTP credential quoted by a server: `Bearer abc…`, `basic dXNlcjpw…` (a mask already in
@@ -21,9 +25,10 @@ export type Redactor = (text: string) => string;
 
 /**
  * A redactor for these secrets. Each secret is matched in its plain, URL-encoded and base64
- * forms (at the three byte alignments base64 can start at), case-insensitively, and any
- * prefix of four characters or more of a form counts: text cut in the middle of a token
- * keeps nothing of it.
+ * forms (at the three byte alignments base64 can start at), ignoring ASCII letter case: a
+ * whole form is masked, and so is any run of text made of pieces of `MIN_LEAK_LENGTH`
+ * characters of a form (a prefix, a suffix, a middle), so text cut anywhere keeps nothing
+ * of the token that could narrow it down.
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
   const forms = new Set<string>();
@@ -33,24 +38,46 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     forms.add(encodeURIComponent(secret));
     for (const form of base64Forms(secret)) forms.add(form);
   }
-  const usable = [...forms].filter((form) => form.length >= MIN_LEAK_LENGTH);
+  const usable = [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
   // Longest first, so a full form wins over a shorter one that starts the same way.
   usable.sort((a, b) => b.length - a.length);
-  const pattern = usable.length === 0 ? undefined : new RegExp(usable.map(prefixPattern).join('|'), 'gi');
+  const whole = usable.length === 0 ? undefined : new RegExp(usable.map(escapeRegExp).join('|'), 'gi');
+  const pieces = new Set(usable.flatMap((form) => windowsOf(asciiLower(form))));
   return (text) => {
-    const masked = pattern ? text.replace(pattern, MASK) : text;
+    const masked = maskPieces(whole ? text.replace(whole, MASK) : text, pieces);
     return masked.replace(QUOTED_CREDENTIAL, (_whole, scheme: string, space: string) => `${scheme}${space}${MASK}`);
   };
 }
 
-/**
- * `abcd(?:e(?:f)?)?` for "abcdef": the first four characters, then as many more of the
- * secret as follow. Nested optional groups match greedily without backtracking blow-up.
- */
-function prefixPattern(form: string): string {
-  const head = escapeRegExp(form.slice(0, MIN_LEAK_LENGTH));
-  const rest = [...form.slice(MIN_LEAK_LENGTH)];
-  return head + rest.reduceRight((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, '');
+/** Every run of `MIN_LEAK_LENGTH` characters of `form`. */
+function windowsOf(form: string): string[] {
+  return Array.from({ length: Math.max(0, form.length - MIN_LEAK_LENGTH + 1) }, (_, i) => form.slice(i, i + MIN_LEAK_LENGTH));
+}
+
+/** Lower case for ASCII letters only, so positions in the text stay where they were. */
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (char) => char.toLowerCase());
+}
+
+/** `text` with every stretch covered by pieces of a secret replaced by one mask. */
+function maskPieces(text: string, pieces: ReadonlySet<string>): string {
+  if (pieces.size === 0 || text.length < MIN_LEAK_LENGTH) return text;
+  const lower = asciiLower(text);
+  // Stretches [start, end) where overlapping or touching pieces follow one another.
+  const stretches: [number, number][] = [];
+  for (let i = 0; i + MIN_LEAK_LENGTH <= text.length; i++) {
+    if (!pieces.has(lower.slice(i, i + MIN_LEAK_LENGTH))) continue;
+    const last = stretches.at(-1);
+    if (last && i <= last[1]) last[1] = i + MIN_LEAK_LENGTH;
+    else stretches.push([i, i + MIN_LEAK_LENGTH]);
+  }
+  let out = '';
+  let copied = 0;
+  for (const [start, end] of stretches) {
+    out += `${text.slice(copied, start)}${MASK}`;
+    copied = end;
+  }
+  return out + text.slice(copied);
 }
 
 /**

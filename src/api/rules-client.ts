@@ -2,7 +2,7 @@
 import { RemoteError, UserError } from '../errors.js';
 import type { LiveRule, PatchBody } from '../rules/model.js';
 import { createHostClient } from './http.js';
-import { toLiveRule, UnusableRule, unusableAnswer } from './live-rule.js';
+import { duplicateRuleIdMessage, firstDuplicateRuleId, toLiveRule, UnusableRule, unusableAnswer } from './live-rule.js';
 import { validateListAnswer, validateUpdateAnswer, type ApiRule } from './rule-response.js';
 import type { RulesApi, RulesClientOptions } from './types.js';
 
@@ -47,6 +47,10 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
           'which is not 1 to 128 letters, digits, "_" or "-"; botrules sends no update while the list holds it',
         { operation },
       );
+    }
+    const duplicate = firstDuplicateRuleId(content);
+    if (duplicate) {
+      throw new RemoteError(`the service returned a rule list botrules does not understand: content[${duplicate.index}]: ${duplicateRuleIdMessage(duplicate.ruleId, options.app)}`, { operation });
     }
     const rules = content.map((rule, index) =>
       convert(rule, `content[${index}]`, rule.ruleId as string, index, 'a rule list', operation));

@@ -5,6 +5,7 @@ import pc from 'picocolors';
 import type { Colors } from '../render/contract.js';
 import { safeText } from '../render/sanitise.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
+import { annotationsFor, type Annotations } from './annotations.js';
 
 export type { Colors } from '../render/contract.js';
 
@@ -49,6 +50,8 @@ export interface CommandContext extends Runtime {
   debug(line: string): void;
   /** Writes a short progress line to stderr (a retry, a wait) whatever the verbosity. */
   notice(line: string): void;
+  /** GitHub annotations: written under GitHub Actions, nothing elsewhere (chosen in `main`). */
+  annotations: Annotations;
 }
 
 /** Colour only on a TTY, never with NO_COLOR or --no-color. */
@@ -58,9 +61,10 @@ export function colorEnabled(isTTY: boolean, env: CliIo['env'], colorFlag: boole
   return isTTY;
 }
 
-export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbose' | 'timeout'>): CommandContext {
+export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbose' | 'timeout'>, annotations = annotationsFor(io)): CommandContext {
   const verbose = args.verbose;
   return {
+    annotations,
     ...(args.timeout !== undefined ? { timeoutSeconds: args.timeout } : {}),
     io,
     cwd: io.cwd,

@@ -7,11 +7,15 @@ import { reportError } from './report-error.js';
 import { timeoutSeconds, UsageError } from './options.js';
 import { usageMessage } from './usage-messages.js';
 import { flushWorkflowGuard, guardWorkflowCommands } from './workflow-guard.js';
+import { annotationsFor, underGitHubActions } from './annotations.js';
 import { VERSION } from '../version.js';
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
 export async function main(argv: readonly string[], rawIo: CliIo): Promise<number> {
-  const io = underGitHubActions(rawIo) ? { ...rawIo, stdout: guardWorkflowCommands(rawIo.stdout), stderr: guardWorkflowCommands(rawIo.stderr) } : rawIo;
+  // In a GitHub Actions job log, no line botrules prints may become a workflow command it did
+  // not make; its own annotations are the one output mode that writes them.
+  const io = underGitHubActions(rawIo.env) ? { ...rawIo, stdout: guardWorkflowCommands(rawIo.stdout), stderr: guardWorkflowCommands(rawIo.stderr) } : rawIo;
+  const annotations = annotationsFor(io);
   // `--version` alone is answered before yargs (most of the start-up cost) is loaded.
   if (argv.length === 1 && argv[0] === '--version') {
     io.stdout.write(`${VERSION}\n`);
@@ -46,10 +50,10 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
       }
       verbose = args.verbose;
       color = args.color;
-      exitCode = await module.run(args as GlobalArgs & Record<string, unknown>, createContext(io, args));
+      exitCode = await module.run(args as GlobalArgs & Record<string, unknown>, createContext(io, args, annotations));
     }
   } catch (err) {
-    exitCode = reportError(err, io, { verbose, color });
+    exitCode = reportError(err, io, { verbose, color }, annotations);
   }
   flushWorkflowGuard(io.stdout);
   flushWorkflowGuard(io.stderr);
@@ -69,11 +73,6 @@ export function skipHelpCache(parser: Argv): void {
   const internal = parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
   const usage = internal.getInternalMethods?.().getUsageInstance?.();
   if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
-}
-
-/** In a GitHub Actions job log, no line botrules prints may become a workflow command it did not make. */
-function underGitHubActions(io: CliIo): boolean {
-  return io.env.GITHUB_ACTIONS === 'true';
 }
 
 /**

@@ -1,11 +1,11 @@
 // The one top-level error handler: turns any thrown value into lines on stderr and an exit code.
 import pc from 'picocolors';
 import { RemoteError, UserError, ValidationError, formatProblem, sortProblems, type Problem } from '../errors.js';
-import { safeText, workflowCommandData, workflowCommandProperty } from '../render/sanitise.js';
+import { safeText } from '../render/sanitise.js';
+import { annotationsFor, type Annotations } from './annotations.js';
 import { colorEnabled, isBrokenPipe, type CliIo } from './context.js';
-import { writeWorkflowCommand } from './workflow-guard.js';
 
-export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; color: boolean }): number {
+export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; color: boolean }, annotations: Annotations = annotationsFor(io)): number {
   // Output cut short by its reader (`| head`) ends quietly, as a successful command would.
   if (isBrokenPipe(err)) return 0;
   const c = pc.createColors(colorEnabled(io.stderrIsTTY, io.env, opts.color));
@@ -15,9 +15,7 @@ export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; c
   if (err instanceof ValidationError) {
     const problems = sortProblems(err.problems);
     for (const p of problems) write(formatProblem(p));
-    if (io.env.GITHUB_ACTIONS === 'true') {
-      for (const p of problems) writeWorkflowCommand(io.stderr, githubAnnotation(p.file, p.line, p.col, p.message));
-    }
+    annotations.write(problems.map((p) => ({ level: 'error', file: p.file, line: p.line, col: p.col, message: p.message })));
     write(`error: ${err.message}`, c.red);
   } else if (isUsageError(err)) {
     // yargs lays its messages out over several lines: each line made safe on its own.
@@ -38,16 +36,9 @@ function isUsageError(err: unknown): err is Error {
   return err instanceof Error && (err.name === 'UsageError' || err.name === 'YError');
 }
 
-/** A GitHub Actions workflow command; `%`, CR, LF and the property separators are escaped. */
-export function githubAnnotation(file: string, line: number, col: number, message: string, level: 'error' | 'warning' = 'error'): string {
-  return `::${level} file=${workflowCommandProperty(file)},line=${line},col=${col}::${workflowCommandData(message)}`;
-}
-
 /** Warnings on stderr as `FILE:LINE:COL: warning: message`, and as annotations on GitHub Actions. */
-export function reportWarnings(warnings: readonly Problem[], io: CliIo): void {
+export function reportWarnings(warnings: readonly Problem[], io: CliIo, annotations: Annotations): void {
   const sorted = sortProblems(warnings);
   for (const w of sorted) io.stderr.write(`${safeText(formatProblem({ ...w, message: `warning: ${w.message}` }))}\n`);
-  if (io.env.GITHUB_ACTIONS === 'true') {
-    for (const w of sorted) writeWorkflowCommand(io.stderr, githubAnnotation(w.file, w.line, w.col, w.message, 'warning'));
-  }
+  annotations.write(sorted.map((w) => ({ level: 'warning', file: w.file, line: w.line, col: w.col, message: w.message })));
 }

@@ -47,7 +47,7 @@ export async function importRules(request: ImportRequest, ctx: Runtime, onImport
   const targets: Target[] = await Promise.all(
     config.apps.map(async (app) => {
       const dir = out === undefined ? app.rulesDir : resolve(cwd, out);
-      return { app, dir, existing: await existingRuleFiles(dir) };
+      return { app, dir, existing: await existingRuleFiles(dir, cwd) };
     }),
   );
   if (!request.force) refuseToOverwrite(targets, cwd);

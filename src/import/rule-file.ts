@@ -2,7 +2,8 @@
 // order, holding the rule as src/semantics/written.ts writes it, with its `ruleId` (so
 // renames stay safe) and every field the service stores, known or not.
 import { join, relative, sep } from 'node:path';
-import { Document, isScalar, isSeq, visit } from 'yaml';
+import { Document, isScalar, isSeq, Scalar, visit } from 'yaml';
+import { hasInvisibleCharacter, yamlQuotedEscapes } from '../render/sanitise.js';
 import type { LiveRule } from '../semantics/model.js';
 import { writtenRule } from '../semantics/written.js';
 
@@ -68,5 +69,21 @@ export function ruleFileText(rule: LiveRule, schema: string = DEFAULT_SCHEMA_REF
       if (isScalar(pair.key) && pair.key.value === 'actions' && isSeq(pair.value)) pair.value.flow = true;
     },
   });
-  return doc.toString({ lineWidth: 0 });
+  return yamlText(doc);
+}
+
+/**
+ * The document's text with every string that holds an invisible, reordering or line-breaking
+ * character (a zero-width space, U+202E, U+2028, a tag character) double-quoted and that
+ * character written as a `\u` escape: raw in a plain scalar, an editor and a pull request's
+ * diff would show a rule that does not say what it matches.
+ */
+export function yamlText(doc: Document): string {
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && hasInvisibleCharacter(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  // Every such character is now inside a double-quoted scalar, where `\u` escapes are read.
+  return yamlQuotedEscapes(doc.toString({ lineWidth: 0 }));
 }

@@ -16,9 +16,9 @@ import { ruleFileNames, ruleFileText } from './rule-file.js';
  * Absolute paths of the rule files already below `dir`: exactly the files `validate` and
  * `plan` would read (any depth, *.yaml and *.yml). [] when `dir` does not exist yet.
  */
-export async function existingRuleFiles(dir: string): Promise<string[]> {
+export async function existingRuleFiles(dir: string, projectDir: string): Promise<string[]> {
   try {
-    return await listRuleFiles(dir);
+    return await listRuleFiles(dir, projectDir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return [];

@@ -1,33 +1,24 @@
 // Reading and writing live snapshot files. Reading refuses anything larger than a real rule
 // set could be before reading it; writing goes to a temporary file that is renamed into
 // place, so a failed `botrules live` never leaves a snapshot that looks complete.
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readCappedText } from '../files/read.js';
 import { writeFileAtomic } from '../files/write.js';
 import { UserError } from '../errors.js';
 import { MAX_SNAPSHOT_BYTES, readLiveSnapshot, type LiveSnapshot } from './snapshot.js';
 
 /** Reads and checks the snapshot at `path`; `shown` names it in messages. */
 export async function readSnapshotFile(path: string, shown: string): Promise<LiveSnapshot> {
-  let size: number;
   try {
     const info = await stat(path);
     if (!info.isFile()) throw new UserError(`${shown} is not a file: --live takes a snapshot written by botrules live --out FILE`);
-    size = info.size;
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`cannot read the live snapshot ${shown} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, [
       'Write one with: botrules live --out FILE (in CI: download the newest snapshot artifact first)',
     ]);
   }
-  if (size > MAX_SNAPSHOT_BYTES) {
-    throw new UserError(`${shown} is ${size} bytes, more than the ${MAX_SNAPSHOT_BYTES} a live snapshot may have`);
-  }
-  const handle = await open(path, 'r');
-  try {
-    return readLiveSnapshot(await handle.readFile('utf8'), shown);
-  } finally {
-    await handle.close();
-  }
+  return readLiveSnapshot(await readCappedText(path, shown, 'a live snapshot', MAX_SNAPSHOT_BYTES), shown);
 }
 
 /** Writes the snapshot whole or not at all. */

@@ -10,10 +10,12 @@ import { hash } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
 import { isNode } from 'yaml';
 import { parseYamlDocument } from '../located/yaml-source.js';
+import { MAX_JSON_FILE_BYTES } from '../files/read.js';
+import { jsonTooDeep } from '../located/json-depth.js';
 import { UserError, ValidationError, type Problem } from '../errors.js';
 import { pointerSegments } from '../located/json-pointer.js';
 import { validateLiveSnapshot } from '../generated/validators.js';
-import { toLiveRule } from '../api/live-rule.js';
+import { duplicateRuleIdMessage, firstDuplicateRuleId, toLiveRule } from '../api/live-rule.js';
 import type { ApiRule } from '../api/rule-response.js';
 import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
 import type { LiveRule } from '../rules/model.js';
@@ -24,7 +26,14 @@ import type { RulesApi } from '../api/types.js';
 export const LIVE_SNAPSHOT_FORMAT_VERSION = 2;
 
 /** Larger than any real rule set (a few thousand rules take a few MB); reading stops here. */
-export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+export const MAX_SNAPSHOT_BYTES = MAX_JSON_FILE_BYTES;
+
+/**
+ * Problems in a snapshot up to this size are located by reading it again as YAML; in a larger
+ * one they name the JSON path instead: the second reading of a 60 MB file took minutes and
+ * gigabytes, and a deeply nested one overflows the YAML reader's stack.
+ */
+const MAX_LOCATED_CHARS = 1024 * 1024;
 
 export interface SnapshotApp {
   app: string;
@@ -80,6 +89,8 @@ function ownFields(rule: LiveRule): LiveRule {
  * ValidationError (`FILE:LINE:COL: message` per problem) when it cannot be trusted.
  */
 export function readLiveSnapshot(text: string, file: string): LiveSnapshot {
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) throw new ValidationError([{ file, line: tooDeep.line, col: tooDeep.col, message: `the snapshot ${tooDeep.message}` }]);
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -124,10 +135,9 @@ interface Located {
 /** Normalises the rules as a listed answer is normalised and recomputes the fingerprint. */
 function checkedApp(app: SnapshotApp, a: number, found: Located[]): SnapshotApp {
   const rules: LiveRule[] = [];
-  const ids = new Set<string>();
+  const duplicate = firstDuplicateRuleId(app.rules);
+  if (duplicate) found.push({ path: ['apps', a, 'rules', duplicate.index, 'ruleId'], message: duplicateRuleIdMessage(duplicate.ruleId, app.app) });
   app.rules.forEach((rule, r) => {
-    if (ids.has(rule.ruleId)) found.push({ path: ['apps', a, 'rules', r, 'ruleId'], message: `ruleId ${JSON.stringify(rule.ruleId)} appears twice in app ${JSON.stringify(app.app)}` });
-    ids.add(rule.ruleId);
     // The schema requires every leaf's operator and conditionType, so nothing here can throw.
     rules.push(toLiveRule(rule as ApiRule, `apps[${a}].rules[${r}]`, rule.ruleId, rule.priority));
   });
@@ -170,13 +180,29 @@ function schemaProblem(error: ErrorObject): Located {
  * second time with the YAML parser (JSON is YAML) gives every node's position.
  */
 function locate(text: string, file: string, found: readonly Located[]): Problem[] {
-  const { document, lineCounter } = parseYamlDocument(text);
+  const parsed = text.length <= MAX_LOCATED_CHARS ? yamlReading(text) : undefined;
+  if (parsed === undefined) return found.map(({ path, message }) => ({ file, line: 1, col: 1, message: `${message} (at ${jsonPath(path)})` }));
+  const { document, lineCounter } = parsed;
   return found.map(({ path, message }) => {
     const node = document.getIn(path, true);
     const offset = isNode(node) && node.range ? node.range[0] : 0;
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, col, message };
   });
+}
+
+/** The text read as YAML for its positions, or undefined when the reader gives up (nesting deeper than its stack). */
+function yamlReading(text: string): ReturnType<typeof parseYamlDocument> | undefined {
+  try {
+    return parseYamlDocument(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `apps[0].rules[3].ruleId` */
+function jsonPath(path: readonly (string | number)[]): string {
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out === '' ? key : `${out}.${key}`), '') || 'the top level';
 }
 
 function syntaxProblem(text: string, file: string, error: unknown): Problem {

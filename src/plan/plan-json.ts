@@ -5,6 +5,8 @@
 // says what is wrong and where in the file. Even a valid file is not trusted to describe
 // the live rules: apply re-plans and compares (src/apply/saved-plan.ts).
 import { UserError } from '../errors.js';
+import { MAX_JSON_FILE_BYTES } from '../files/read.js';
+import { jsonTooDeep } from '../located/json-depth.js';
 import { schemaErrorLines } from '../located/schema-messages.js';
 import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
@@ -47,6 +49,12 @@ export interface ParsedPlan {
 
 /** Parses plan text (the content of a `plan --out` file). `source` names it in messages. */
 export function parsePlanText(text: string, source: string): unknown {
+  // Whoever read the file checked its size in bytes; a string handed in directly is checked here.
+  if (text.length > MAX_JSON_FILE_BYTES) {
+    throw new UserError(`${source} is more than the ${MAX_JSON_FILE_BYTES / (1024 * 1024)} MiB botrules reads in a plan`, ['Write a plan with: botrules plan --out FILE']);
+  }
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) throw new UserError(`${source}:${tooDeep.line}:${tooDeep.col}: the plan ${tooDeep.message}`, ['Write a plan with: botrules plan --out FILE']);
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

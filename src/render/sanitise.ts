@@ -4,20 +4,50 @@
 // time: the data itself stays exact (JSON output and files keep it as it is).
 
 /**
- * Characters that move a terminal, split a line or reorder text: C0 controls (tab, CR and LF
- * included), DEL, C1 controls, the Unicode line and paragraph separators, and the bidi
- * marks, embeddings, overrides and isolates.
+ * Characters that do not show, or show as something they are not: the format characters
+ * (Unicode category Cf: the bidi marks, embeddings, overrides and isolates, zero-width space,
+ * non-joiner and joiner, word joiner and the invisible operators U+2060–U+2064, the byte-order
+ * mark, the soft hyphen, …) and the tag block U+E0000–U+E007F. Raw, `"/\u2060admin"` and
+ * `/admin` would print as the same text although a rule matches only one of them.
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const INVISIBLE = '\\p{Cf}\\u{E0000}-\\u{E007F}';
+
+/**
+ * Characters that move a terminal, split a line, reorder text or do not show: C0 controls
+ * (tab, CR and LF included), DEL, C1 controls, the Unicode line and paragraph separators, and
+ * the invisible and format characters above.
+ */
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029${INVISIBLE}]`, 'gu');
+
+/** The invisible, reordering and line-breaking characters that YAML and JSON writers leave raw. */
+const RAW_IN_QUOTES = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${INVISIBLE}]`, 'gu');
 
 const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function visibleEscape(char: string): string {
   const short = SHORT_ESCAPES[char];
   if (short !== undefined) return short;
-  const code = char.charCodeAt(0);
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = char.codePointAt(0) as number;
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** True when `text` holds a character that YAML or JSON would write raw yet does not show as itself. */
+export function hasInvisibleCharacter(text: string): boolean {
+  RAW_IN_QUOTES.lastIndex = 0;
+  return RAW_IN_QUOTES.test(text);
+}
+
+/**
+ * The text of a YAML double-quoted scalar with every invisible, reordering or line-breaking
+ * character the writer left raw as an escape (`\u2060`, `\U000e0041`): it reads back as the
+ * same string, and an editor or a diff shows it.
+ */
+export function yamlQuotedEscapes(quoted: string): string {
+  return quoted.replace(RAW_IN_QUOTES, (char) => {
+    const code = char.codePointAt(0) as number;
+    return code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /**
@@ -39,15 +69,57 @@ export function safeValue(value: unknown): string {
 const LINE_BREAKS = /(?:\r\n|[\r\n\u2028\u2029\u0085])+/g;
 
 /**
- * Mentions (`@org/team`, `@user`) and bare links (`https://…`, `www.…`) from data lose their
- * meaning: a zero-width space, written as an entity, sits inside them. Nobody is notified and
- * nothing becomes a link, yet the text reads the same.
+ * Text GitHub turns into a link, a mention or a cross-reference: URLs (`https://…`, `www.…`),
+ * e-mail addresses and `@user`, `@org/team`, `user@sha` mentions, issue references (`#123`,
+ * `org/repo#1`, `GH-12`) and commit SHAs (7 to 40 hex digits, letters and digits both). GitHub
+ * finds the references in the rendered HTML's text, skipping `code`, `pre` and `a` elements
+ * (html-pipeline's IGNORE_PARENTS): a backslash escape would not stop them, a code span does.
  */
-function neutraliseMentionsAndLinks(text: string): string {
-  return text
-    .replace(/@(?=[A-Za-z0-9_-])/g, '@&#8203;')
-    .replace(/:\/\//g, ':&#8203;//')
-    .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}&#8203;.`);
+const REFERENCE = new RegExp(
+  [
+    String.raw`(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>|` + '`]*',
+    String.raw`[\w.+-]*@[\w-][\w./-]*`,
+    String.raw`(?:[\w.-]+(?:/[\w.-]+)?)?#\d+`,
+    String.raw`\bGH-\d+`,
+    String.raw`\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b`,
+  ].join('|'),
+  'gi',
+);
+
+/**
+ * GitHub renders `$…$` and `$$…$$` as mathematics; its documentation's way to show a dollar
+ * sign as itself is `<span>$</span>`.
+ */
+function neutraliseMath(text: string): string {
+  return text.replace(/\$/g, '<span>$</span>');
+}
+
+/**
+ * `text` in pieces: references, which `asReference` shows unlinked, and the rest, which
+ * `asText` escapes. Nobody is notified, nothing links anywhere, and the text reads the same.
+ * Each piece between two references becomes a text node of its own in the HTML, where its
+ * ends are word boundaries (`…fd2e` before a code span is a whole SHA there), so it is
+ * searched again on its own.
+ */
+function withReferences(text: string, asText: (part: string, first: boolean) => string, asReference: (reference: string) => string, first = true): string {
+  let out = '';
+  let from = 0;
+  const piece = (part: string, isFirst: boolean) => (part === text ? asText(part, isFirst) : withReferences(part, asText, asReference, isFirst));
+  // References that touch are shown as one: two code spans side by side would read as one
+  // opened with a double backtick.
+  let run = '';
+  for (const match of text.matchAll(REFERENCE)) {
+    const gap = text.slice(from, match.index);
+    if (gap !== '' || run === '') {
+      if (run !== '') out += asReference(run);
+      out += piece(gap, first && from === 0);
+      run = '';
+    }
+    run += match[0];
+    from = match.index + match[0].length;
+  }
+  if (run !== '') out += asReference(run);
+  return out + piece(text.slice(from), first && from === 0);
 }
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -58,36 +130,40 @@ function escapeHtmlCharacters(text: string): string {
 
 /**
  * Untrusted text inside HTML in Markdown (`<summary>`, `<code>`, `<b>`): one line, HTML
- * escaped, no mentions or links. Markdown is not read inside an HTML block on that line, so
- * no backslash escapes are needed (they would show).
+ * escaped, references in `<code>`, no mathematics. Markdown is not read inside an HTML block
+ * on that line, so no backslash escapes are needed (they would show).
  */
 export function markdownHtml(text: string): string {
-  return neutraliseMentionsAndLinks(escapeHtmlCharacters(safeText(text.replace(LINE_BREAKS, ' '))));
+  return withReferences(
+    safeText(text.replace(LINE_BREAKS, ' ')),
+    (part) => neutraliseMath(escapeHtmlCharacters(part)),
+    (reference) => `<code>${escapeHtmlCharacters(reference)}</code>`,
+  );
 }
 
 /**
  * Untrusted text in Markdown prose or a table cell: one line, HTML escaped, every character
  * that could start emphasis, code, a link, an image or a table column escaped with a
- * backslash, a leading heading, list or quote marker too, and no mentions or bare links.
+ * backslash, a leading heading, list or quote marker too, references in code spans (their
+ * characters exclude backticks and `|`), and no mathematics.
  */
 export function markdownText(text: string): string {
-  const oneLine = safeText(text.replace(LINE_BREAKS, ' '));
-  const escaped = oneLine
-    .replace(/[\\`*_[\]|~]/g, '\\$&')
-    .replace(/^(\s*)([#+\-=])/, '$1\\$2')
-    .replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2');
-  return neutraliseMentionsAndLinks(escapeHtmlCharacters(escaped));
+  return withReferences(safeText(text.replace(LINE_BREAKS, ' ')), markdownPart, (reference) => `\`${reference}\``);
 }
 
-/** Characters JSON.stringify leaves raw that still move or reorder a terminal's text. */
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+function markdownPart(part: string, first: boolean): string {
+  let escaped = part.replace(/[\\`*_[\]|~]/g, '\\$&');
+  if (first) escaped = escaped.replace(/^(\s*)([#+\-=])/, '$1\\$2').replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2');
+  return neutraliseMath(escapeHtmlCharacters(escaped));
+}
 
 /**
- * JSON text with every character that could move or reorder a terminal written as a `\u`
- * escape. They only occur inside strings, so the JSON reads back as exactly the same data.
+ * JSON text with every character that could move, reorder or hide in a terminal's text
+ * written as a `\u` escape (a tag character as its surrogate pair). They only occur inside
+ * strings, so the JSON reads back as exactly the same data.
  */
 export function safeJson(json: string): string {
-  return json.replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(RAW_IN_QUOTES, (char) => [...Array(char.length).keys()].map((i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 }
 
 /** Cells that a spreadsheet would read as a formula (OWASP "CSV Injection"). */

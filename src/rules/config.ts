@@ -4,7 +4,7 @@
 // otherwise one app "default" with its rules in ./rules (or --dir) and BOTRULES_TOKEN.
 import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { UserError, ValidationError, type Problem } from '../errors.js';
 import { configFileMessages } from './config-messages.js';
 import { displayPath } from './display-path.js';
@@ -71,7 +71,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const where = isLink(configPath) ? placement(configPath, options.cwd) : 'inside';
   if (where !== 'inside') throw new ValidationError([{ file, line: 1, col: 1, message: placementMessage(where, 'the config file') }]);
   const source = await loadYamlFile(configPath, { displayPath: file, validate: schemaValidator('config'), messages: configFileMessages });
-  const problems = [...source.problems, ...(source.problems.length === 0 ? configChecks(source) : [])];
+  const problems = [...source.problems, ...(source.problems.length === 0 ? [...configChecks(source), ...confinedRulesDirs(source, dirname(configPath), options.cwd)] : [])];
   if (problems.length > 0) throw new ValidationError(problems);
   const written = source.value as WrittenConfig;
   const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
@@ -111,6 +111,20 @@ function selectApps(apps: AppConfig[], wanted: string | undefined, file: string 
   if (selected.length > 0) return selected;
   const where = file ? `in ${file}` : 'without a config file';
   throw new UserError(`unknown app "${wanted}"`, [`Apps ${where}: ${apps.map((a) => a.name).join(', ')}`]);
+}
+
+/**
+ * Every rulesDir lies inside the project directory (the directory botrules runs in): a pull
+ * request's config could otherwise name `../outside` or `/home/runner/.ssh` and have validate
+ * quote what it finds there. The value is the config's own; nothing of the place is read.
+ */
+export function confinedRulesDirs(source: YamlSource, configDir: string, projectDir: string): Problem[] {
+  return (source.value as WrittenConfig).apps.flatMap((app, i) => {
+    const outside = isAbsolute(app.rulesDir) || relative(projectDir, resolve(configDir, app.rulesDir)).split(/[\\/]/)[0] === '..';
+    if (!outside) return [];
+    const why = isAbsolute(app.rulesDir) ? 'is an absolute path' : 'leads outside the project directory';
+    return [source.problemAt(['apps', i, 'rulesDir'], `rulesDir ${why}; a rules directory must be inside the directory botrules runs in, named relative to the config file`)];
+  });
 }
 
 /** Semantic checks of a schema-valid config: app names and token variables each used once. */

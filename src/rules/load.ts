@@ -1,10 +1,13 @@
 // Loads the rules directory of an app. The declared order (= priority) is the files sorted
 // by their path below the directory as plain text, then the rules in file order.
 // Subdirectories are walked; only *.yaml and *.yml files count; names starting with "." are
-// skipped; symbolic links to files are followed, to directories not (no cycles). A link that
-// leads outside the project directory (and, for a rule file, outside the rules directory) is
-// a problem, and is not read (docs/behaviour.md, "Files stay inside the project").
-import { lstatSync } from 'node:fs';
+// skipped; symbolic links to files are followed, and so are links to directories inside the
+// project directory (a link back into a directory it is in is refused: no cycles). A link
+// that leads outside the project directory (and, for a rule file, outside the rules
+// directory) is a problem naming it, and is not read (docs/behaviour.md, "Files stay inside
+// the project"): skipped silently, its rules would become unmanaged, and paused under
+// `unmanaged: pause`.
+import { lstatSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError, sortProblems, type Problem } from '../errors.js';
@@ -27,6 +30,15 @@ export interface LoadedRules {
   silencingTexts: Map<string, string>;
 }
 
+/**
+ * The most rules, and rule files, botrules reads for one app. The service states no limit
+ * (docs/service-api.md, "Limits"); the rule-set analysis grows with the square of the rules
+ * (10,000 took 47 s), and 5,000 is the largest rule set the benchmarks hold to their targets
+ * (bench/README.md). A larger set is refused before it is analysed or planned.
+ */
+export const MAX_RULES_PER_APP = 5000;
+export const MAX_RULE_FILES_PER_APP = 5000;
+
 export async function loadRules(dir: string, options: { cwd: string }): Promise<LoadedRules> {
   const absDir = resolve(options.cwd, dir);
   const shownDir = displayPath(options.cwd, absDir);
@@ -34,11 +46,14 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
   if (isLink(absDir) && placement(absDir, options.cwd) !== 'inside') {
     throw new UserError(`rules directory "${shownDir}" is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in`);
   }
-  const files = await ruleFilesBelow(absDir);
+  const files = await ruleFilesBelow(absDir, options.cwd);
+  if (files.length > MAX_RULE_FILES_PER_APP) throw tooMany(`${files.length} rule files`, MAX_RULE_FILES_PER_APP, 'rule files', shownDir);
   // Joined to the directory's own display path: the same text as displayPath() of each file,
   // without resolving thousands of paths against the working directory.
   const shown = files.map((file) => (shownDir === '.' ? file.rel : `${shownDir}/${file.rel}`));
   const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir]));
+  const ruleCount = results.reduce((sum, r) => sum + r.rules.length, 0);
+  if (ruleCount > MAX_RULES_PER_APP) throw tooMany(`${ruleCount} rules`, MAX_RULES_PER_APP, 'rules', shownDir);
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   const warnings = sortProblems(results.flatMap((r) => r.warnings));
@@ -51,6 +66,7 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
  * must lead inside the project directory or the rules directory.
  */
 function readPlacedRuleFile(file: RuleFileEntry, shown: string, allowed: readonly string[]): RuleFileResult {
+  if (file.refusal !== undefined) return { rules: [], identities: [], warnings: [], problems: [{ file: shown, line: 1, col: 1, message: file.refusal }] };
   const places = file.link ? allowed.map((dir) => placement(file.abs, dir)) : ['inside'];
   const where = places.includes('inside') ? 'inside' : places.includes('outside') ? 'outside' : 'missing';
   if (where === 'inside') return readRuleFile(file.abs, shown);
@@ -84,6 +100,12 @@ export async function loadAllRules(config: ProjectConfig, options: { cwd: string
   return { byApp, problems: sortProblems([...problems.values()]), warnings: sortProblems([...warnings.values()]) };
 }
 
+function tooMany(found: string, max: number, what: string, shownDir: string): UserError {
+  return new UserError(`the rules directory ${shownDir} holds ${found}, more than the ${max.toLocaleString('en')} ${what} botrules reads for one app`, [
+    'The rule-set analysis grows with the square of the rules; split the rules over several apps in botrules.yaml, or remove unused ones.',
+  ]);
+}
+
 function emptyRulesDirectory(app: string, shown: string): UserError {
   return new UserError(`the rules directory ${shown} (app ${app}) holds no rule files (*.yaml, *.yml)`, [
     'With no rule files, every live rule would be unmanaged, and with `unmanaged: pause` every one would be paused.',
@@ -91,9 +113,13 @@ function emptyRulesDirectory(app: string, shown: string): UserError {
   ]);
 }
 
-/** Absolute paths of the rule files below `absDir`, in declared order. */
-export async function listRuleFiles(absDir: string): Promise<string[]> {
-  return (await ruleFilesBelow(absDir)).map((file) => file.abs);
+/**
+ * Absolute paths of the rule files below `absDir`, in declared order, with the linked
+ * directories inside `projectDir` walked; a linked directory refused is listed too (its
+ * path fails the reader's own placement check).
+ */
+export async function listRuleFiles(absDir: string, projectDir: string): Promise<string[]> {
+  return (await ruleFilesBelow(absDir, projectDir)).map((file) => file.abs);
 }
 
 interface RuleFileEntry {
@@ -101,26 +127,49 @@ interface RuleFileEntry {
   abs: string;
   /** A symbolic link (to a file, or dangling). */
   link: boolean;
+  /** Why a linked directory was not walked: outside the project, or back into itself. */
+  refusal?: string;
 }
 
 /** The rule files below `absDir` in declared order: absolute, and relative with "/" separators. */
-async function ruleFilesBelow(absDir: string): Promise<RuleFileEntry[]> {
+async function ruleFilesBelow(absDir: string, projectDir: string): Promise<RuleFileEntry[]> {
   const found: RuleFileEntry[] = [];
-  const walk = async (dir: string, relDir: string): Promise<void> => {
+  const walk = async (dir: string, relDir: string, ancestors: ReadonlySet<string>): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const abs = join(dir, entry.name);
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
-      if (entry.isDirectory()) await walk(abs, rel);
-      else if (!isRuleFileName(entry.name)) continue;
+      if (entry.isDirectory()) await walk(abs, rel, new Set([...ancestors, realPath(abs)]));
+      else if (entry.isSymbolicLink() && (await isDirectory(abs))) {
+        const refusal = linkedDirectoryRefusal(abs, projectDir, ancestors);
+        if (refusal === undefined) await walk(abs, rel, new Set([...ancestors, realPath(abs)]));
+        else found.push({ rel, abs, link: true, refusal });
+      } else if (!isRuleFileName(entry.name)) continue;
       else if (entry.isFile()) found.push({ rel, abs, link: false });
-      // A link to a directory is skipped (no cycles); a dangling link is reported.
-      else if (entry.isSymbolicLink() && !(await isDirectory(abs))) found.push({ rel, abs, link: true });
+      // A dangling link is reported by the reader.
+      else if (entry.isSymbolicLink()) found.push({ rel, abs, link: true });
     }
   };
-  await walk(absDir, '');
+  await walk(absDir, '', new Set([realPath(absDir)]));
   return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/** Why the linked directory `abs` is not walked, or undefined when it is. */
+function linkedDirectoryRefusal(abs: string, projectDir: string, ancestors: ReadonlySet<string>): string | undefined {
+  if (placement(abs, projectDir) !== 'inside') {
+    return 'this directory is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in';
+  }
+  if (ancestors.has(realPath(abs))) return 'this directory is a symbolic link back into a directory it is in; botrules does not walk it (it would never end)';
+  return undefined;
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function isRuleFileName(name: string): boolean {

@@ -11,6 +11,7 @@ import { validateTests } from '../generated/validators.js';
 import type { Action, SourceLocation } from '../rules/model.js';
 import { displayPath } from '../rules/display-path.js';
 import { listRuleFiles } from '../rules/load.js';
+import { placement, placementMessage } from '../located/project-path.js';
 import { loadYamlFile, type Path, type YamlSource } from '../located/yaml-source.js';
 
 /** What a test file writes for "no rule decides this request". */
@@ -52,7 +53,7 @@ export async function loadTests(dir: string, options: { cwd: string }): Promise<
     throw new UserError(`tests directory "${shownDir}" does not exist`, ['Create it with test files (see docs/evaluation.md), or name another with --tests DIR.']);
   }
   if (!isDirectory) throw new UserError(`"${shownDir}" is not a directory; --tests names the directory that holds the test files`);
-  const files = await listRuleFiles(absDir);
+  const files = await listRuleFiles(absDir, options.cwd);
   if (files.length === 0) throw new UserError(`no test files (*.yaml, *.yml) in "${shownDir}"`);
   const tests: RuleTest[] = [];
   const problems: Problem[] = [];
@@ -60,6 +61,12 @@ export async function loadTests(dir: string, options: { cwd: string }): Promise<
   for (const file of files) {
     const display = displayPath(options.cwd, file);
     shown.push(display);
+    // A test file linked to outside the project is not read: its problems would quote it.
+    const where = placement(file, options.cwd);
+    if (where !== 'inside') {
+      problems.push({ file: display, line: 1, col: 1, message: placementMessage(where, 'the file') });
+      continue;
+    }
     const source = await loadYamlFile(file, { displayPath: display, validate: validateTests, messages: { describe } });
     problems.push(...source.problems);
     // Each test the schema accepted is checked further, so one run reports every problem.

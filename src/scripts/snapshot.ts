@@ -1,6 +1,7 @@
 // The snapshot value (the `json` report format) and reading one back for `scripts diff`.
 import type { ValidateFunction } from 'ajv';
-import { readFile } from 'node:fs/promises';
+import { readCappedText } from '../files/read.js';
+import { jsonTooDeep } from '../located/json-depth.js';
 import { UserError } from '../errors.js';
 import { schemaErrorLines } from '../located/schema-messages.js';
 import { validateSnapshot } from '../generated/validators.js';
@@ -44,10 +45,13 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
 export async function readSnapshotFile(path: string, label: string): Promise<Snapshot> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readCappedText(path, `${label} snapshot ${path}`, 'a script inventory snapshot');
   } catch (err) {
+    if (err instanceof UserError) throw err;
     throw new UserError(`${label} snapshot ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(err)}`);
   }
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) throw new UserError(`${label} snapshot ${path}:${tooDeep.line}:${tooDeep.col}: the snapshot ${tooDeep.message}`);
   let value: unknown;
   try {
     value = JSON.parse(text);

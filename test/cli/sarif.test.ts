@@ -32,6 +32,13 @@ const where = (result: Result) => {
 };
 
 describe('validate --format sarif', () => {
+  it('keeps a backslash in a file name as part of it: the finding is never moved onto another file', async () => {
+    const cwd = project({ 'rules/a\\..\\..\\secret.yaml': `rules:\n${ruleYaml('A', '    bogus: 1')}` });
+    const result = await runCli(['validate', '--format', 'sarif'], { cwd });
+    expect(result.code).toBe(1);
+    expect(results(result.stdout).map(where)).toEqual(['rules/a%5C..%5C..%5Csecret.yaml:3:5']);
+  });
+
   it('reports invalid files as errors, with exit 1 and the usual lines on stderr', async () => {
     // A misspelt known key is an error (a key botrules does not know at all is a warning: docs/behaviour.md, "Unknown fields").
     const cwd = project({ 'rules/a.yaml': `rules:\n${ruleYaml('A', '    statuss: paused')}` });

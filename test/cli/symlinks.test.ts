@@ -73,6 +73,52 @@ describe('symbolic links', () => {
     expect(result.stderr).toContain('error: rules directory "linked" is a symbolic link to outside the project directory');
   });
 
+  it('follows a linked rules subdirectory inside the project: its rules stay managed', async () => {
+    const { cwd } = project();
+    symlinkSync(join(cwd, 'shared'), join(cwd, 'rules', 'team'));
+    const result = await runCli(['validate'], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^2 files, 2 rules: valid/);
+    expect(result.stderr).toContain('rules/team/b.yaml:2:5: warning:');
+  });
+
+  it('refuses a linked rules subdirectory outside the project by name, and one that loops', async () => {
+    const { cwd, outside } = project();
+    symlinkSync(join(outside, '..'), join(cwd, 'rules', 'ext'));
+    symlinkSync(join(cwd, 'rules'), join(cwd, 'rules', 'loop'));
+    const result = await runCli(['validate'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      'rules/ext:1:1: this directory is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in',
+      'rules/loop:1:1: this directory is a symbolic link back into a directory it is in; botrules does not walk it (it would never end)',
+      'error: 2 problems found',
+      '',
+    ]);
+  });
+
+  it('refuses a test file linked to outside the project without quoting it', async () => {
+    const { cwd, outside } = project();
+    mkdirSync(join(cwd, 'tests'));
+    symlinkSync(outside, join(cwd, 'tests', 'a.yaml'));
+    const result = await runCli(['test'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toContain('tests/a.yaml:1:1: the file is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in');
+    expect(result.stderr).not.toContain('do-not-print-me');
+  });
+
+  it.each([['../outside'], ['/etc']])('refuses rulesDir %j in the config, at its line, reading nothing there', async (rulesDir) => {
+    const { cwd } = project();
+    writeFileSync(join(cwd, 'botrules.yaml'), `apps:\n  - name: default\n    rulesDir: ${rulesDir}\n`);
+    const result = await runCli(['validate'], { cwd });
+    expect(result.code).toBe(1);
+    const why = rulesDir.startsWith('/') ? 'is an absolute path' : 'leads outside the project directory';
+    expect(result.stderr.split('\n')).toEqual([
+      `botrules.yaml:3:15: rulesDir ${why}; a rules directory must be inside the directory botrules runs in, named relative to the config file`,
+      'error: 1 problem found',
+      '',
+    ]);
+  });
+
   it('refuses a config file linked to outside the project, and a dangling one', async () => {
     const { cwd, outside } = project();
     symlinkSync(outside, join(cwd, 'botrules.yaml'));

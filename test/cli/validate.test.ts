@@ -101,8 +101,9 @@ describe('botrules validate', () => {
     const cwd = writeTree({ 'rules/10-a.yaml': `${HEAD}${ruleYaml('A', '    status: on')}` });
     const result = await runCli(['validate'], { cwd, env: { GITHUB_ACTIONS: 'true' } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('rules/10-a.yaml:3:13: status "on" is not one of active, paused\n');
-    expect(result.stderr).toContain('::error file=rules/10-a.yaml,line=3,col=13::status "on" is not one of active, paused\n');
+    const lines = result.stderr.split('\n');
+    expect(lines).toContain('rules/10-a.yaml:3:13: status "on" is not one of active, paused');
+    expect(lines).toContain('::error file=rules/10-a.yaml,line=3,col=13::status "on" is not one of active, paused');
   });
 
   it('reads the rules directory given with --dir', async () => {

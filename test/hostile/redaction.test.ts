@@ -1,6 +1,7 @@
 // A server that echoes the Authorization header back, whole, cut at every length around the
 // message limit, lower-cased, URL-encoded and base64-encoded: no 4-character prefix of the
-// token (or of an encoded form) may reach an error, in-process or through the real binary.
+// token (or of an encoded form), and no run of 8 of its characters anywhere in it, may reach an
+// error, in-process or through the real binary; botrules' own words are never masked.
 import { readFile, rm } from 'node:fs/promises';
 import fc from 'fast-check';
 import { createRulesClient } from '../../src/api/index.js';
@@ -8,7 +9,7 @@ import { SERVER_MESSAGE_LIMIT } from '../../src/api/failures.js';
 import { createRedactor } from '../../src/api/redact.js';
 import { RemoteError } from '../../src/errors.js';
 import { everyRendering, startTinyServer, thrownBy, type TinyServer } from '../api/support.js';
-import { leakedPrefixes, ruleProject, runBin } from './support.js';
+import { leakedParts, leakedPrefixes, ruleProject, runBin } from './support.js';
 
 /** Distinctive in every form: `+`, `/` and `=` change under URL encoding. */
 const TOKEN = 'Zq7+wX/sentinel=k9Pq';
@@ -27,9 +28,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function listError(): Promise<RemoteError> {
+async function listError(token = TOKEN): Promise<RemoteError> {
   const client = createRulesClient({
-    baseUrl: `${server.url}/api`, urlVariable: 'BOTRULES_CONSOLE_URL', token: TOKEN, tokenVariable: 'BOTRULES_TOKEN',
+    baseUrl: `${server.url}/api`, urlVariable: 'BOTRULES_CONSOLE_URL', token, tokenVariable: 'BOTRULES_TOKEN',
     app: 'default', extraCaPem: await readFile(server.caPath, 'utf8'),
   });
   const error = await thrownBy(() => client.listRules());
@@ -59,14 +60,28 @@ describe('an echoed Authorization header', () => {
       `shifted ${Buffer.from(`u${TOKEN}`).toString('base64')} basic Basic ${Buffer.from(`ci:${TOKEN}`).toString('base64')}`;
     const error = await listError();
     expect(leakedPrefixes(everyRendering(error), SECRETS)).toEqual([]);
+    expect(leakedParts(everyRendering(error), SECRETS)).toEqual([]);
     expect(error.message).toContain('(lc *** uc *** url *** b64 ***');
     expect(error.message).toContain('basic Basic ***)');
   });
 
   it('a cut-off prefix of the token at the very end of the quoted text is masked too', async () => {
-    echoed = () => `the token starts ${TOKEN.slice(0, 6)}`;
+    echoed = () => `the token starts ${TOKEN.slice(0, 8)}`;
     const error = await listError();
     expect(error.message).toMatch(/\(the token starts \*\*\*\), which botrules did not expect$/);
+  });
+
+  it('a suffix or a middle of 8 characters of the token, in any case, is masked', async () => {
+    echoed = () => `end ${TOKEN.slice(-8)} middle ${TOKEN.slice(5, 14).toUpperCase()} b64 ${BASE64.slice(3, 12)}.`;
+    const error = await listError();
+    expect(error.message).toContain('(end *** middle *** b64 ***.)');
+    expect(leakedParts(everyRendering(error), SECRETS)).toEqual([]);
+  });
+
+  it('a token that starts with a common word masks none of botrules\' own words', async () => {
+    echoed = () => 'nothing to see';
+    const error = await listError('answered-Zq7wXk9Pq3');
+    expect(error.message).toMatch(/^listing rules of app default failed: 127\.0\.0\.1:\d+ answered 418 I'm a Teapot \(nothing to see\), which botrules did not expect$/);
   });
 });
 
@@ -88,14 +103,20 @@ describe('through the real binary', () => {
 });
 
 describe('the redactor', () => {
-  it('leaves no 4-character prefix of the secret in any text cut anywhere', () => {
+  it('leaves no 8 characters of the secret in any text holding any piece of it', () => {
     const redact = createRedactor([TOKEN]);
-    fc.assert(fc.property(fc.string(), fc.string(), fc.nat(TOKEN.length), (before, after, cut) => {
-      const text = `${before}${TOKEN.slice(0, Math.max(cut, 4))}${after}`;
-      return leakedPrefixes(redact(text).replace(/\*\*\*/g, ' '), [TOKEN]).length === 0 ||
-        // The random text itself may spell the prefix next to a mask; then it was not the token's.
-        leakedPrefixes(`${before} ${after}`, [TOKEN]).length > 0;
+    fc.assert(fc.property(fc.string(), fc.string(), fc.nat(TOKEN.length), fc.nat(TOKEN.length), (before, after, from, length) => {
+      const text = `${before}${TOKEN.slice(from, from + Math.max(length, 8))}${after}`;
+      return leakedParts(redact(text).replace(/\*\*\*/g, ' '), [TOKEN]).length === 0 ||
+        // The random text itself may spell a piece next to a mask; then it was not the token's.
+        leakedParts(`${before} ${after}`, [TOKEN]).length > 0;
     }));
+  });
+
+  it('masks nothing shorter than 8 characters of the secret, so ordinary words stay', () => {
+    const redact = createRedactor(['account-Zq7wXk9Pq3']);
+    expect(redact('the account was wrong; t-Zq7wX stays')).toBe('the account was wrong; t-Zq7wX stays');
+    expect(redact('sent account-Z back, and Xk9Pq3')).toBe('sent *** back, and Xk9Pq3');
   });
 
   it('masks the credential after Bearer or Basic even when it is not the token', () => {

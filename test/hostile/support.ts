@@ -43,6 +43,12 @@ export async function ruleProject(): Promise<string> {
  * Every 4-character-or-longer prefix of these secrets found in the text (case-insensitive).
  * Checking the 4-character prefix is enough: every longer prefix contains it.
  */
+/** The secrets of which some run of 8 characters (where redaction starts) appears in `text`, ignoring case. */
+export function leakedParts(text: string, secrets: readonly string[]): string[] {
+  const haystack = text.toLowerCase();
+  return secrets.filter((secret) => Array.from({ length: Math.max(1, secret.length - 7) }, (_, i) => secret.slice(i, i + 8).toLowerCase()).some((part) => haystack.includes(part)));
+}
+
 export function leakedPrefixes(text: string, secrets: readonly string[]): string[] {
   const haystack = text.toLowerCase();
   return secrets.filter((secret) => secret.length >= 4 && haystack.includes(secret.slice(0, 4).toLowerCase()));

@@ -49,7 +49,7 @@ describe('SARIF output', () => {
   });
 
   it('writes file paths as URI references', () => {
-    expect(fileUri('rules\\win.yaml')).toBe('rules/win.yaml');
+    expect(fileUri('rules/a\\..\\..\\b.yaml')).toBe('rules/a%5C..%5C..%5Cb.yaml');
     expect(fileUri('rules/#1 100%.yaml')).toBe('rules/%231%20100%25.yaml');
   });
 });

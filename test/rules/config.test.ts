@@ -30,7 +30,7 @@ describe('loadProjectConfig', () => {
         '    rulesDir: rules/shop',
         '    tokenEnv: BOTRULES_SHOP_TOKEN',
         '  - name: blog',
-        '    rulesDir: /srv/blog-rules',
+        '    rulesDir: rules/blog',
         '    unmanaged: fail',
         '    maxChanges: 5',
         '',
@@ -40,7 +40,7 @@ describe('loadProjectConfig', () => {
       file: 'botrules.yaml',
       apps: [
         { name: 'shop', rulesDir: join(cwd, 'rules/shop'), tokenEnv: 'BOTRULES_SHOP_TOKEN', unmanaged: 'pause', maxChanges: 20 },
-        { name: 'blog', rulesDir: '/srv/blog-rules', tokenEnv: 'BOTRULES_TOKEN', unmanaged: 'fail', maxChanges: 5 },
+        { name: 'blog', rulesDir: join(cwd, 'rules/blog'), tokenEnv: 'BOTRULES_TOKEN', unmanaged: 'fail', maxChanges: 5 },
       ],
     });
     expect((await loadProjectConfig({ cwd, app: 'blog' })).apps.map((a) => a.name)).toEqual(['blog']);

@@ -46,7 +46,7 @@ describe('loadRules', () => {
     });
     symlinkSync(join(cwd, 'elsewhere'), join(cwd, 'rules', 'linked-dir'));
     symlinkSync(join(cwd, 'elsewhere', 'c.yaml'), join(cwd, 'rules', 'b-linked.yaml'));
-    expect(await listRuleFiles(join(cwd, 'rules'))).toEqual([join(cwd, 'rules', 'a.yaml'), join(cwd, 'rules', 'b-linked.yaml')]);
+    expect(await listRuleFiles(join(cwd, 'rules'), cwd)).toEqual([join(cwd, 'rules', 'a.yaml'), join(cwd, 'rules', 'b-linked.yaml'), join(cwd, 'rules', 'linked-dir', 'c.yaml')]);
   });
 
   it('reports duplicate names and ruleIds across files, and keeps going through every file', async () => {

@@ -128,7 +128,7 @@ describe('diffSnapshots', () => {
       expect(md).toContain('## Changed (2)');
       expect(md).not.toContain('## Removed');
       // Bare links from data are neutralised: the text reads the same but links nowhere.
-      expect(md).toContain('| https:&#8203;//cdn.evil.example/x.js | Unknown |  | critical | checkout |');
+      expect(md).toContain('| `https://cdn.evil.example/x.js` | Unknown |  | critical | checkout |');
     });
   });
 });

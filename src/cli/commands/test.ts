@@ -6,8 +6,6 @@ import { ValidationError } from '../../errors.js';
 import { loadRuleTests, runRuleTests, type TestResult } from '../../engine/rule-tests.js';
 import { renderTestText, summary } from '../../render/tests/text.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { githubAnnotation } from '../report-error.js';
-import { safeText } from '../../render/sanitise.js';
 import { renderSarif } from '../../render/sarif/index.js';
 import { testSarif } from '../../render/sarif/models.js';
 
@@ -50,15 +48,13 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   } else {
     renderTestText(results, ctx.io.stdout, { colors: ctx.colors, showApps: apps.length > 1, against });
   }
-  if (ctx.env('GITHUB_ACTIONS') === 'true') annotate(results, ctx);
+  annotate(results, ctx);
   return results.every((result) => result.passed) ? 0 : 1;
 }
 
 /** A failed test as an annotation on its line in the pull request. */
 function annotate(results: readonly TestResult[], ctx: CommandContext): void {
-  for (const result of results) {
-    if (result.passed) continue;
-    const { file, line, col } = result.test.source;
-    ctx.io.stderr.write(`${githubAnnotation(file, line, col, safeText(`test ${JSON.stringify(result.test.name)} failed: ${result.reasons.join('; ')}`))}\n`);
-  }
+  ctx.annotations.write(results.filter((result) => !result.passed).map((result) => ({
+    level: 'error', ...result.test.source, message: `test ${JSON.stringify(result.test.name)} failed: ${result.reasons.join('; ')}`,
+  })));
 }

@@ -6,7 +6,7 @@
 import type { Argv } from 'yargs';
 import { ValidationError } from '../../errors.js';
 import { validateProject, type Finding } from '../../engine/validate.js';
-import { safeText, workflowCommandData, workflowCommandProperty } from '../../render/sanitise.js';
+import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { reportWarnings } from '../report-error.js';
 import { renderSarif } from '../../render/sarif/index.js';
@@ -31,10 +31,10 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   if (problems.length > 0 || (strict && fileWarnings.length > 0)) {
     sarif?.({ problems, fileWarnings, findings: [], strict });
     if (strict && fileWarnings.length > 0) throw new ValidationError([...problems, ...fileWarnings.map((w) => ({ ...w, message: `warning: ${w.message}` }))]);
-    reportWarnings(fileWarnings, ctx.io);
+    reportWarnings(fileWarnings, ctx.io, ctx.annotations);
     throw new ValidationError(problems);
   }
-  reportWarnings(fileWarnings, ctx.io);
+  reportWarnings(fileWarnings, ctx.io, ctx.annotations);
   sarif?.({ problems: [], fileWarnings, findings, strict });
   const warnings = findings.filter((finding) => finding.severity === 'warning');
   if (strict && warnings.length > 0) {
@@ -51,11 +51,9 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
 /** Each finding on stderr as FILE:LINE:COL: warning|info: …, and as an annotation under GitHub Actions. */
 function reportFindings(findings: readonly Finding[], ctx: CommandContext): void {
   for (const f of findings) ctx.io.stderr.write(`${safeText(f.file)}:${f.line}:${f.col}: ${f.severity}: ${safeText(f.message)} [${f.check}]\n`);
-  if (ctx.env('GITHUB_ACTIONS') !== 'true') return;
-  for (const f of findings) {
-    const command = f.severity === 'warning' ? 'warning' : 'notice';
-    ctx.io.stderr.write(`::${command} file=${workflowCommandProperty(f.file)},line=${f.line},col=${f.col},title=${workflowCommandProperty(`botrules ${f.check}`)}::${workflowCommandData(f.message)}\n`);
-  }
+  ctx.annotations.write(findings.map((f) => ({
+    level: f.severity === 'warning' ? 'warning' : 'notice', file: f.file, line: f.line, col: f.col, title: `botrules ${f.check}`, message: f.message,
+  })));
 }
 
 function plural(n: number, word: string): string {

@@ -2,9 +2,10 @@
 // (leaves and action lists on one line), shifted to where it goes.
 import { Document, Scalar, stringify } from 'yaml';
 import { parseYamlDocument } from '../../located/yaml-source.js';
+import { hasInvisibleCharacter, yamlQuotedEscapes } from '../../render/sanitise.js';
 import type { Conditions, Group, Leaf, LiveRule } from '../../semantics/model.js';
 import { writtenLeaf } from '../../semantics/written.js';
-import { ruleFileText } from '../rule-file.js';
+import { ruleFileText, yamlText } from '../rule-file.js';
 import { linesOf, reindent } from './text.js';
 
 /** The column of the `-` of the rules that ruleFileText writes. */
@@ -12,8 +13,9 @@ const WRITTEN_DASH_COL = 2;
 
 /** A scalar for `value`, quoted the way `like` was (plain, single or double), on one line. */
 export function renderScalar(value: string, like?: Scalar): string {
-  const double = JSON.stringify(value);
-  if (hasControlCharacter(value)) return double;
+  // JSON's escapes are YAML's; the characters JSON leaves raw but nobody sees are escaped too.
+  const double = yamlQuotedEscapes(JSON.stringify(value));
+  if (hasControlCharacter(value) || hasInvisibleCharacter(value)) return double;
   if (like?.type === Scalar.QUOTE_DOUBLE) return double;
   if (like?.type === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
   const plain = stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
@@ -30,7 +32,7 @@ function readsBackAs(text: string, value: string): boolean {
 export function renderLeaf(leaf: Leaf): string {
   const doc = new Document(writtenLeaf(leaf));
   if (doc.contents !== null) (doc.contents as { flow?: boolean }).flow = true;
-  return doc.toString({ lineWidth: 0 }).replace(/\n$/, '');
+  return yamlText(doc).replace(/\n$/, '');
 }
 
 /** An action list in flow style: `[allow, hardBlock]`. */

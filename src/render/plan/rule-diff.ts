@@ -11,13 +11,29 @@ import { fieldChanges, type FieldChange, type PlanStep } from '../../plan/types.
 /** Lines of context around each change. */
 const CONTEXT_LINES = 3;
 
+/**
+ * The most line edits a shown diff may take. Finding a diff costs about (lines × edits):
+ * a live rule of 100,000 leaves replaced whole took minutes to render. Beyond this the change
+ * is summarised in one line, the same on every machine (no clock involved).
+ */
+export const MAX_EDIT_LENGTH = 2000;
+
+/** The most the changed fields of one rule may weigh (as JSON, both sides) to be shown as a diff. */
+export const MAX_SHOWN_CHARS = 1024 * 1024;
+
+/** The one line shown instead of a diff too large to compute. */
+export const TOO_LARGE_TO_SHOW = '(the change is too large to show line by line; plan --format json has it whole)';
+
 /** Unified diff hunks (`@@ … @@`, then ` `, `-`, `+` lines) of the step's changed fields. */
 export function changeLines(step: PlanStep): string[] {
   const changes = fieldChanges(step);
   if (changes.length === 0) return [];
   const before = Object.fromEntries(changes.map((change) => [change.field, shown(change, 'before')]));
   const after = Object.fromEntries(changes.map((change) => [change.field, shown(change, 'after')]));
-  const patch = structuredPatch('live', 'plan', yamlOf(before), yamlOf(after), '', '', { context: CONTEXT_LINES });
+  // Writing a huge rule as YAML costs more than the diff itself: measured first, as JSON.
+  if (JSON.stringify(before).length + JSON.stringify(after).length > MAX_SHOWN_CHARS) return [TOO_LARGE_TO_SHOW];
+  const patch = structuredPatch('live', 'plan', yamlOf(before), yamlOf(after), '', '', { context: CONTEXT_LINES, maxEditLength: MAX_EDIT_LENGTH });
+  if (patch === undefined) return [TOO_LARGE_TO_SHOW];
   return patch.hunks.flatMap((hunk) => [
     `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
     ...hunk.lines.filter((line) => !line.startsWith('\\')),

@@ -69,7 +69,12 @@ export function sarifLog(model: SarifModel): object {
   };
 }
 
-/** A relative path as a relative URI reference: forward slashes, each segment percent-encoded. */
+/**
+ * A path as printed (relative, with "/" separators on every platform) as a relative URI
+ * reference, each segment percent-encoded. A backslash is part of a file's name on Linux
+ * (`rules/a\..\..\b.yaml` is one file in rules/): it is encoded, never read as a
+ * separator, so a finding is never moved onto another file by dot-segment removal.
+ */
 export function fileUri(file: string): string {
-  return file.split(/[\\/]/).map((segment) => encodeURIComponent(segment)).join('/');
+  return file.split('/').map((segment) => encodeURIComponent(segment)).join('/');
 }
