@@ -47,7 +47,7 @@ describe('saved plan check', () => {
   test('names the JSON Pointer of the first difference inside a step', () => {
     const leaf = (value: string) => ({ conditionType: 'path', operator: '$eq', value });
     const body = (value: string) => ({ conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf('/a'), leaf(value)] }] } });
-    const step = (value: string): PlanStep => ({ ruleId: 'r1', name: 'R', kind: 'update', body: body(value), changes: [] });
+    const step = (value: string): PlanStep => ({ ruleId: 'r1', name: 'R', kind: 'update', body: body(value) as PlanStep['body'], changes: [] });
     // Both values are longer than a message shows; the pointer still names the one field.
     const cut = '{"conditions":{"operator":"$or","children":[{"operator":"$and","children":[{"conditionType":"path","operator":"$eq","va…';
     expect(firstStepDifference([step('/b')], [step('/c')], '/apps/1/steps')).toBe(
