@@ -29,9 +29,12 @@ function objectDiff(from: Record<string, unknown>, to: Record<string, unknown>, 
 }
 
 function listDiff(from: readonly unknown[], to: readonly unknown[], path: string): Operation[] {
-  const pairs = editedPairs(from, to, keptPairs(from, to));
+  const kept = keptPairs(from, to);
+  const edited = editedPairs(from, to, kept);
+  const pairs = [...kept, ...edited];
   const operations: Operation[] = [];
-  for (const [f, t] of pairs) operations.push(...jsonDiff(from[f], to[t], `${path}/${f}`));
+  // Kept items are equal already; only the ones edited in place have operations of their own.
+  for (const [f, t] of edited) operations.push(...jsonDiff(from[f], to[t], `${path}/${f}`));
   const stays = new Set(pairs.map(([f]) => f));
   const arrives = new Set(pairs.map(([, t]) => t));
   let length = from.length;
@@ -53,7 +56,9 @@ function keptPairs(from: readonly unknown[], to: readonly unknown[]): [number, n
   const waiting = new Map<string, number[]>();
   from.forEach((value, f) => {
     const key = sortedJson(value);
-    waiting.set(key, [...(waiting.get(key) ?? []), f]);
+    const queue = waiting.get(key);
+    if (queue === undefined) waiting.set(key, [f]);
+    else queue.push(f);
   });
   const candidates: [number, number][] = [];
   to.forEach((value, t) => {
@@ -65,14 +70,13 @@ function keptPairs(from: readonly unknown[], to: readonly unknown[]): [number, n
   return candidates.filter((_, index) => keep[index]);
 }
 
-/** The kept pairs plus, between each two of them, the items left on both sides paired in order (edited in place). */
+/** Between each two kept pairs, the items left on both sides paired in order (edited in place). */
 function editedPairs(from: readonly unknown[], to: readonly unknown[], kept: readonly [number, number][]): [number, number][] {
   const pairs: [number, number][] = [];
   let f = 0;
   let t = 0;
   for (const anchor of [...kept, [from.length, to.length] as [number, number]]) {
     while (f < anchor[0] && t < anchor[1]) pairs.push([f++, t++]);
-    if (anchor[0] < from.length) pairs.push([anchor[0], anchor[1]]);
     f = anchor[0] + 1;
     t = anchor[1] + 1;
   }

@@ -6,21 +6,24 @@
 // rule, the operations are those between the rule as written and as the update writes it, its
 // groups and leaves compared as lists whose unchanged items stay (json-diff.ts).
 import jsonpatch, { type Operation } from 'fast-json-patch';
-import { parseYamlDocument } from '../../located/yaml-source.js';
 import { jsonDiff } from './json-diff.js';
 
 export type { Operation } from 'fast-json-patch';
 
-/** One side of a file's change: its text (undefined when the file does not exist) and the live ruleId of each rule ('' for a rule gone live). */
+/**
+ * One side of a file's change: the file as parsed (undefined when the file does not exist,
+ * read as `{}`) and the live ruleId of each rule ('' for a rule gone live). The caller has
+ * the parsed values already: parsing a rule file again would cost more than the update.
+ */
 export interface PatchSide {
-  text: string | undefined;
+  document: Record<string, unknown> | undefined;
   ruleIds: readonly string[];
 }
 
 /** The operations that turn the file's parsed `before` into its parsed `after`, checked with fast-json-patch's validate. */
 export function filePatch(before: PatchSide, after: PatchSide): Operation[] {
-  const from = documentOf(before.text);
-  const to = documentOf(after.text);
+  const from = before.document ?? {};
+  const to = after.document ?? {};
   const operations = isRuleFile(from) && isRuleFile(to) ? ruleFileOperations(from, before.ruleIds, to, after.ruleIds) : jsonDiff(from, to, '');
   const problem = jsonpatch.validate(operations, structuredClone(from));
   if (problem !== undefined) throw new Error(`import --update made an invalid JSON Patch: ${problem.message}`);
@@ -28,11 +31,6 @@ export function filePatch(before: PatchSide, after: PatchSide): Operation[] {
 }
 
 type RuleFileJson = Record<string, unknown> & { rules: unknown[] };
-
-function documentOf(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) return {};
-  return (parseYamlDocument(text).document.toJS() ?? {}) as Record<string, unknown>;
-}
 
 function isRuleFile(value: Record<string, unknown>): value is RuleFileJson {
   return Array.isArray(value.rules);
@@ -42,16 +40,17 @@ function ruleFileOperations(from: RuleFileJson, fromIds: readonly string[], to: 
   const { rules: fromRules, ...fromRest } = from;
   const { rules: toRules, ...toRest } = to;
   const operations: Operation[] = jsonDiff(fromRest, toRest, '');
+  const toIndex = new Map(toIds.map((id, index) => [id, index]));
   // Edits of each rule that stays in the file, at its old index (they travel with a move).
   fromIds.forEach((id, index) => {
-    const at = id === '' ? -1 : toIds.indexOf(id);
-    if (at !== -1) operations.push(...jsonDiff(fromRules[index], toRules[at], `/rules/${index}`));
+    const at = toIndex.get(id);
+    if (at !== undefined) operations.push(...jsonDiff(fromRules[index], toRules[at], `/rules/${index}`));
   });
   // Rules that leave the file, from the last so the indices above stay right.
   const current = [...fromIds];
   for (let index = fromIds.length - 1; index >= 0; index -= 1) {
     const id = fromIds[index] as string;
-    if (id !== '' && toIds.includes(id)) continue;
+    if (toIndex.has(id)) continue;
     operations.push({ op: 'remove', path: `/rules/${index}` });
     current.splice(index, 1);
   }
