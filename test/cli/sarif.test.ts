@@ -33,7 +33,7 @@ const where = (result: Result) => {
 
 describe('validate --format sarif', () => {
   it('keeps a backslash in a file name as part of it: the finding is never moved onto another file', async () => {
-    const cwd = project({ 'rules/a\\..\\..\\secret.yaml': `rules:\n${ruleYaml('A', '    bogus: 1')}` });
+    const cwd = project({ 'rules/a\\..\\..\\secret.yaml': `rules:\n${ruleYaml('A', '    statuss: active')}` });
     const result = await runCli(['validate', '--format', 'sarif'], { cwd });
     expect(result.code).toBe(1);
     expect(results(result.stdout).map(where)).toEqual(['rules/a%5C..%5C..%5Csecret.yaml:3:5']);
