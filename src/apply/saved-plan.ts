@@ -34,7 +34,8 @@ export interface SavedPlanInput {
 /** A saved plan checked as far as it can be before any request: each app with its config and declared rules. */
 export interface LoadedSavedPlan {
   file: string;
-  selected: { app: AppConfig; plan: AppPlan }[];
+  /** `stepsPointer`: where the app's steps are in the file (`/apps/0/steps`), for messages. */
+  selected: { app: AppConfig; plan: AppPlan; stepsPointer: string }[];
   declared: ReadonlyMap<string, DeclaredRule[]>;
 }
 
@@ -59,7 +60,7 @@ export async function loadSavedPlan(input: SavedPlanInput): Promise<LoadedSavedP
 export function replanSavedPlan(loaded: LoadedSavedPlan, listed: readonly { api: RulesApi; live: LiveRule[] }[]): ApplyWork[] {
   const apps = loaded.selected.map((selected, index) => ({ ...selected, ...(listed[index] as { api: RulesApi; live: LiveRule[] }) }));
   refuseIfStale(apps);
-  return apps.map(({ app, api, plan, live }) => ({ app, api, live, plan: replanned(plan, app, live, loaded.declared, loaded.file) }));
+  return apps.map(({ app, api, plan, live, stepsPointer }) => ({ app, api, live, plan: replanned({ saved: plan, stepsPointer }, app, live, loaded.declared, loaded.file) }));
 }
 
 async function readPlanFile(path: string, shown: string): Promise<ParsedPlan> {
@@ -84,7 +85,7 @@ function refuseSnapshotPlan(saved: ParsedPlan, file: string): void {
   );
 }
 
-function selectedApps(saved: ParsedPlan, config: ProjectConfig, file: string, only: string | undefined): { app: AppConfig; plan: AppPlan }[] {
+function selectedApps(saved: ParsedPlan, config: ProjectConfig, file: string, only: string | undefined): { app: AppConfig; plan: AppPlan; stepsPointer: string }[] {
   const byName = new Map(config.apps.map((app) => [app.name, app]));
   const plans = only === undefined ? saved.apps : saved.apps.filter((p) => p.app === only);
   if (plans.length === 0) {
@@ -96,7 +97,7 @@ function selectedApps(saved: ParsedPlan, config: ProjectConfig, file: string, on
       'Apply the plan from the repository it was made in, with the same botrules.yaml.',
     ]);
   }
-  return plans.map((plan) => ({ app: byName.get(plan.app) as AppConfig, plan }));
+  return plans.map((plan) => ({ app: byName.get(plan.app) as AppConfig, plan, stepsPointer: `/apps/${saved.apps.indexOf(plan)}/steps` }));
 }
 
 /** The declared rules of every app with a forward plan; all problems together, before any request. */
@@ -115,7 +116,7 @@ async function declaredRules(config: ProjectConfig, selected: readonly { app: Ap
  * The app's plan as planned again now: from the rule files (forward plan) or back to the
  * recorded rules (undo plan). Throws when it is not exactly the file's plan.
  */
-function replanned(saved: AppPlan, app: AppConfig, live: LiveRule[], declared: ReadonlyMap<string, DeclaredRule[]>, file: string): AppPlan {
+function replanned({ saved, stepsPointer }: { saved: AppPlan; stepsPointer: string }, app: AppConfig, live: LiveRule[], declared: ReadonlyMap<string, DeclaredRule[]>, file: string): AppPlan {
   const undo = saved.restore !== undefined;
   const input = undo
     ? { declared: pinnedDeclared(saved.restore ?? [], `rules recorded in ${file}`), unmanaged: 'keep' as const }
@@ -129,7 +130,7 @@ function replanned(saved: AppPlan, app: AppConfig, live: LiveRule[], declared: R
       REPLAN_ADVICE,
     ]);
   }
-  const difference = firstStepDifference(saved.steps, plan.steps);
+  const difference = firstStepDifference(saved.steps, plan.steps, stepsPointer);
   if (difference !== undefined) {
     throw new UserError(
       `${file} is not what re-planning app ${app.name} from ${from} against the live rules gives, so ${what} is refused: ${difference}`,

@@ -1,6 +1,7 @@
 // `import --update`: the live rules brought back into the existing rule files, changing only
 // what differs (docs/behaviour.md, "import --update"). Nothing is written when a declared rule
-// is gone live and `prune` is off, nor on a dry run.
+// is gone live and `prune` is off, nor on a dry run (which shows the whole change, removals
+// included, whether or not `prune` is on).
 import { rulesClientFor } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { readAppFiles, writeChanges } from '../import/update/files.js';
@@ -42,8 +43,9 @@ export async function updateFromLive(request: UpdateRequest, ctx: Runtime, onUpd
     return { ...app, result: request.pin === true ? pinRuleIds(input) : updateRuleFiles(input) };
   });
 
+  // A dry run shows the whole change, removals included; only writing it needs --prune.
   const gone = results.flatMap(({ result }) => result.gone);
-  if (gone.length > 0 && !request.prune) {
+  if (gone.length > 0 && !request.prune && !request.dryRun) {
     throw new UserError(`${gone.length} declared rule${gone.length === 1 ? ' does' : 's do'} not exist live:`, [
       ...gone.map((rule) => `  ${rule.source.file}:${rule.source.line}:${rule.source.col}: "${rule.name}"`),
       'Nothing was written. Use --prune to remove them from the files, or create them in the console.',

@@ -57,10 +57,17 @@ export function slugify(name: string): string {
 
 /** The YAML text of a rule file holding one live rule, naming `schema` for editors. */
 export function ruleFileText(rule: LiveRule, schema: string = DEFAULT_SCHEMA_REFERENCE): string {
-  const doc = new Document({ rules: [writtenRule(rule)] });
   // On the root mapping rather than the document, so no blank line separates it from `rules:`.
-  if (doc.contents !== null) doc.contents.commentBefore = schemaComment(schema);
-  // Leaves and action lists read best on one line each, as in the documented example.
+  return writtenYaml({ rules: [writtenRule(rule)] }, schemaComment(schema));
+}
+
+/**
+ * `value` (a rule file, a rule, a part of one) as YAML in the style `import` writes: leaves and
+ * action lists on one line each, as in the documented example; `commentBefore` above it.
+ */
+export function writtenYaml(value: unknown, commentBefore?: string): string {
+  const doc = new Document(value);
+  if (commentBefore !== undefined && doc.contents !== null) doc.contents.commentBefore = commentBefore;
   visit(doc, {
     Map(_key, node) {
       if (node.has('conditionType')) node.flow = true;

@@ -1,7 +1,8 @@
 // Comparing a saved plan's steps with the steps planned again from the live rules. A saved
 // plan is applied only when they are exactly the same (docs/behaviour.md, "Saved plans"),
 // so the first difference is what the refusal names: which step, which part of it, what the
-// file says and what re-planning gives.
+// file says and what re-planning gives, and the JSON Pointer into the file where they first
+// differ (a long body is cut in the message; the pointer still finds the one field).
 import type { PlanStep } from './types.js';
 
 /** The parts of a step compared, in the order a difference is looked for. */
@@ -14,7 +15,7 @@ const SHOWN_VALUE = 120;
  * The first difference between `saved` (the file's steps, in its order) and `planned` (the
  * steps re-planning gives), as a sentence, or undefined when they are the same.
  */
-export function firstStepDifference(saved: readonly PlanStep[], planned: readonly PlanStep[]): string | undefined {
+export function firstStepDifference(saved: readonly PlanStep[], planned: readonly PlanStep[], stepsPointer = '/steps'): string | undefined {
   const count = Math.max(saved.length, planned.length);
   for (let index = 0; index < count; index += 1) {
     const fromFile = saved[index];
@@ -24,10 +25,33 @@ export function firstStepDifference(saved: readonly PlanStep[], planned: readonl
     if (fresh === undefined) return `${which} (${summary(fromFile)}) is not in the steps re-planning gives`;
     for (const part of PARTS) {
       if (sameJson(fromFile[part], fresh[part])) continue;
-      return `${which} (rule ${shown(fromFile.ruleId)}): its ${part} in the file is ${shown(fromFile[part])}, re-planning gives ${shown(fresh[part])}`;
+      const at = firstDifferingPointer(fromFile[part], fresh[part], `${stepsPointer}/${index}/${part}`);
+      return `${which} (rule ${shown(fromFile.ruleId)}): its ${part} in the file is ${shown(fromFile[part])}, re-planning gives ${shown(fresh[part])}; they first differ at ${at}`;
     }
   }
   return undefined;
+}
+
+/**
+ * The JSON Pointer (RFC 6901) of the first place `a` and `b` differ, below `at`: object keys in
+ * sorted order, list items by index (a list item only one of them has is where they differ).
+ */
+export function firstDifferingPointer(a: unknown, b: unknown, at: string): string {
+  if (sameJson(a, b)) return at;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const index = [...Array(Math.max(a.length, b.length)).keys()].find((i) => i >= a.length || i >= b.length || !sameJson(a[i], b[i])) as number;
+    return index < a.length && index < b.length ? firstDifferingPointer(a[index], b[index], `${at}/${index}`) : `${at}/${index}`;
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const key = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().find((k) => !sameJson(a[k], b[k])) as string;
+    const token = key.replace(/~/g, '~0').replace(/\//g, '~1');
+    return key in a && key in b ? firstDifferingPointer(a[key], b[key], `${at}/${token}`) : `${at}/${token}`;
+  }
+  return at;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function summary(step: PlanStep): string {

@@ -67,7 +67,7 @@ describe('apply --plan refuses a forged plan, sending nothing', () => {
     step.body = { description: 'forged' };
     const { stderr } = await applyForged(plan);
     expect(stderr).toContain('error: forged.json is not what re-planning app default from the rule files against the live rules gives');
-    expect(stderr).toMatch(/step \d \(rule "[^"]+"\): its body in the file is \{"description":"forged"\}, re-planning gives \{"status":"paused"\}/);
+    expect(stderr).toMatch(/step \d \(rule "[^"]+"\): its body in the file is \{"description":"forged"\}, re-planning gives \{"status":"paused"\}; they first differ at \/apps\/0\/steps\/\d\/body\/description$/m);
     expect(stderr).toContain('Nothing was sent.');
   });
 

@@ -97,4 +97,69 @@ describe('botrules import --update', () => {
     expect(await readdir(project.rulesDir)).toEqual(['010-a.yaml', '030-c.yaml']);
     expect((await run(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
+
+  it('--dry-run --format json-patch prints each file\'s RFC 6902 operations as one JSON document, the summary on stderr', async () => {
+    const before = await importWithComments();
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }] as typeof live);
+    const result = await run(['import', '--update', '--dry-run', '--format', 'json-patch']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      files: [
+        { app: 'default', file: 'rules/020-b.yaml', change: 'edit', operations: [{ op: 'replace', path: '/rules/0/status', value: 'paused' }] },
+        { app: 'default', file: 'rules/030-c.yaml', change: 'delete', operations: [{ op: 'remove', path: '/rules' }] },
+      ],
+    });
+    expect(result.stderr.split('\n')).toEqual([
+      'would remove rule "C" from rules/030-c.yaml (gone live; writing this needs --prune)',
+      'updated rule "B" (status)',
+      'App default: would change 2 files in rules. (dry run: nothing written)',
+      '',
+    ]);
+    expect(await readFile(path.join(project.rulesDir, '020-b.yaml'), 'utf8')).toBe(before);
+    expect(await readdir(project.rulesDir)).toHaveLength(3);
+  });
+
+  it('--dry-run shows the whole change when a rule is gone live, not only the refusal', async () => {
+    await importWithComments();
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], { ...(live[2] as (typeof live)[number]), description: 'edited' }] as typeof live);
+    const result = await run(['import', '--update', '--dry-run']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain('--- a/rules/020-b.yaml');
+    expect(lines).toContain('+++ /dev/null');
+    expect(lines).toContain('+    description: "edited"');
+    expect(lines.slice(-4)).toEqual([
+      'would remove rule "B" from rules/020-b.yaml (gone live; writing this needs --prune)',
+      'updated rule "C" (description)',
+      'App default: would change 2 files in rules. (dry run: nothing written)',
+      '',
+    ]);
+    expect(await readdir(project.rulesDir)).toHaveLength(3);
+  });
+
+  it('--format needs --dry-run', async () => {
+    expect(await run(['import', '--update', '--format', 'json-patch'])).toEqual({ code: 1, stdout: '', stderr: 'error: --format needs --dry-run\n' });
+  });
+
+  it('edits a file saved with CRLF line endings and a byte-order mark in its own style', async () => {
+    const lf = await importWithComments();
+    const file = path.join(project.rulesDir, '020-b.yaml');
+    const crlf = `\uFEFF${lf.replace(/\n/g, '\r\n')}`;
+    await writeFile(file, crlf);
+    const live = emu.emulator.rules();
+    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }, live[2]] as typeof live);
+
+    const dry = await run(['import', '--update', '--dry-run']);
+    expect(dry.code).toBe(0);
+    const lines = dry.stdout.split('\n');
+    expect(lines.filter((line) => /^[-+] /.test(line))).toEqual(['-    status: active', '+    status: paused']);
+
+    expect(await run(['import', '--update'])).toMatchObject({ code: 0, stderr: '' });
+    const after = await readFile(file, 'utf8');
+    expect(after).toBe(crlf.replace('    status: active\r\n', '    status: paused\r\n'));
+    expect(after.match(/(?<!\r)\n/g)).toBeNull();
+    expect((await run(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
 });

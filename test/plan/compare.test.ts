@@ -3,7 +3,7 @@
 // body, its name, its changes) or a step removed is found, at that step.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { firstStepDifference } from '../../src/plan/compare.js';
+import { firstDifferingPointer, firstStepDifference } from '../../src/plan/compare.js';
 import { Plan } from '../../src/plan/plan.js';
 import { parsePlan } from '../../src/plan/plan-json.js';
 import { planApp } from '../../src/plan/planner.js';
@@ -42,5 +42,22 @@ describe('saved plan check', () => {
     const extra: PlanStep = { ruleId: 'x', name: 'x', kind: 'move', body: { priority: 0 }, changes: [{ field: 'priority', before: 1, after: 0 }] };
     expect(firstStepDifference([extra], [])).toBe('step 1 (move of rule "x") is not in the steps re-planning gives');
     expect(firstStepDifference([], [extra])).toBe('step 1 is missing from the file: re-planning gives move of rule "x"');
+  });
+
+  test('names the JSON Pointer of the first difference inside a step', () => {
+    const leaf = (value: string) => ({ conditionType: 'path', operator: '$eq', value });
+    const body = (value: string) => ({ conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf('/a'), leaf(value)] }] } });
+    const step = (value: string): PlanStep => ({ ruleId: 'r1', name: 'R', kind: 'update', body: body(value) as PlanStep['body'], changes: [] });
+    // Both values are longer than a message shows; the pointer still names the one field.
+    const cut = '{"conditions":{"operator":"$or","children":[{"operator":"$and","children":[{"conditionType":"path","operator":"$eq","va…';
+    expect(firstStepDifference([step('/b')], [step('/c')], '/apps/1/steps')).toBe(
+      `step 1 (rule "r1"): its body in the file is ${cut}, re-planning gives ${cut}; they first differ at /apps/1/steps/0/body/conditions/children/0/children/1/value`,
+    );
+  });
+
+  test('a pointer escapes keys as RFC 6901 asks and names a list item only one side has', () => {
+    expect(firstDifferingPointer({ 'a/b~': 1 }, { 'a/b~': 2 }, '')).toBe('/a~1b~0');
+    expect(firstDifferingPointer([1, 2], [1, 2, 3], '/x')).toBe('/x/2');
+    expect(firstDifferingPointer({ a: 1 }, { a: 1, b: 2 }, '')).toBe('/b');
   });
 });

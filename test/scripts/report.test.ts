@@ -79,7 +79,7 @@ describe('writeReport', () => {
       data: Array.from({ length: Math.min(query.take, 70 - query.skip) }, (_, i) => ({ key: `k${query.skip + i}`, id: `https://cdn.example/${huge}`, vendor: 'Other', risk: { level: 'low' } })),
     });
     const output = await openOutput('out', { cwd: dir, stdout: new PassThrough() });
-    const render = (model: Parameters<(typeof REPORT_RENDERERS)[ReportFormat]>[0]) => Promise.resolve(REPORT_RENDERERS[format](model, { write: output.emit }, { colors: NO_COLORS }));
+    const render = (model: Parameters<(typeof REPORT_RENDERERS)[ReportFormat]>[0]) => Promise.resolve(REPORT_RENDERERS[format as ReportFormat](model, { write: output.emit }, { colors: NO_COLORS }));
     await expect(writeReport(endless, { query: QUERY, render, pageSize: 10, concurrency: 1, now: NOW, output })).rejects.toThrow(
       'the inventory is larger than the 64 MiB a snapshot may hold (scripts diff, verify and evidence read no more)',
     );

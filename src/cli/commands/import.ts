@@ -7,7 +7,7 @@ import { importRules } from '../../engine/import.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { UsageError } from '../options.js';
-import { runUpdate } from './import-update.js';
+import { runUpdate, UPDATE_FORMATS } from './import-update.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   // No defaults on --force, --update, --prune and --dry-run: yargs counts an option with a
@@ -21,13 +21,14 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
       describe: 'Edit the existing rule files in place so they declare the live rules, changing only what differs (not with --force or --out: the files stay where they are)',
     })
     .option('prune', { type: 'boolean', implies: 'update', describe: 'With --update: remove declared rules that no longer exist live' })
-    .option('dry-run', { type: 'boolean', implies: 'update', describe: 'With --update: print the diff of every file instead of writing' })
+    .option('dry-run', { type: 'boolean', implies: 'update', describe: 'With --update: print the whole change of every file instead of writing (rules gone live included)' })
     .option('pin', {
       type: 'boolean',
       implies: 'update',
       conflicts: 'prune',
       describe: 'With --update: only write the ruleId of declared rules matched by name (after creating a rule in the console); nothing else changes',
     })
+    .option('format', { type: 'string', choices: UPDATE_FORMATS, implies: 'dry-run', describe: 'With --dry-run: diff (a unified diff per file, the default) or json-patch (RFC 6902 operations per file)' })
     // `implies` asks only that --update be given: `--prune --no-update` would pass it.
     .check((argv) => {
       if (argv.update === false && (argv.prune === true || argv.dryRun === true || argv.pin === true)) throw new UsageError('--prune, --dry-run and --pin need --update, not --no-update');
@@ -36,7 +37,8 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .example('$0 import', 'write the live rules of every app into its rules directory')
     .example('$0 import --app shop --out rules/shop --force', 'replace the rule files of app shop')
     .example('$0 import --update --dry-run', 'show how the rule files would change to declare the live rules')
-    .example('$0 import --update --pin', 'pin the ruleId of a rule just created in the console, changing nothing else') as unknown as Argv<GlobalArgs>;
+    .example('$0 import --update --pin', 'pin the ruleId of a rule just created in the console, changing nothing else')
+    .example('$0 import --update --dry-run --format json-patch', 'the same change as RFC 6902 JSON Patch operations per file') as unknown as Argv<GlobalArgs>;
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {

@@ -19,10 +19,12 @@ export interface SegmentedFile {
   trailer: string;
   /** Column of the `-` of the file's rules (of a rule inserted into an empty list: 2). */
   dashCol: number;
+  /** Each rule as parsed (JSON), in block order. */
+  values: unknown[];
 }
 
 /** The `rules` list of a parsed rule file, when it is a block sequence of block mappings. */
-export function blockRulesList(text: string): { seq: YAMLSeq; items: YAMLMap[]; keyEnd: number } | undefined {
+export function blockRulesList(text: string): { seq: YAMLSeq; items: YAMLMap[]; keyEnd: number; json: () => Record<string, unknown> } | undefined {
   const doc = parseYamlDocument(text).document;
   if (doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
   const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'rules');
@@ -33,7 +35,7 @@ export function blockRulesList(text: string): { seq: YAMLSeq; items: YAMLMap[]; 
     if (!isMap(item) || item.flow === true) return undefined;
     items.push(item);
   }
-  return { seq, items, keyEnd: lineEnd(text, pair.key.range?.[1] ?? 0) };
+  return { seq, items, keyEnd: lineEnd(text, pair.key.range?.[1] ?? 0), json: () => doc.toJS() as Record<string, unknown> };
 }
 
 /** Splits a rule file into header, rule blocks and trailer; undefined for a layout it cannot split. */
@@ -62,6 +64,7 @@ export function segmentFile(text: string): SegmentedFile | undefined {
     blocks: dashes.map((dash, index) => ({ text: withNewline(text.slice(starts[index], finishes[index])), dashCol: dash.col })),
     trailer: text.slice(last),
     dashCol: (dashes[0] as { col: number }).col,
+    values: list.items.map((item) => item.toJSON() as unknown),
   };
 }
 

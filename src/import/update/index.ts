@@ -4,11 +4,14 @@
 import { UserError } from '../../errors.js';
 import { changedFields } from '../../semantics/canonical.js';
 import { matchRules } from '../../semantics/match.js';
+import { writtenRule } from '../../semantics/written.js';
 import type { DeclaredRule, LiveRule } from '../../semantics/model.js';
 import { arrange, type Placement, type WorkFile } from './arrange.js';
 import { blockRulesList, segmentFile } from './blocks.js';
 import { ruleEdits } from './edits.js';
 import { renderRuleBlock } from './render.js';
+import { newFileStyle, styledText, styleOf, workingText, type FileStyle } from './line-endings.js';
+import { filePatch, type Operation, type PatchSide } from './patch.js';
 import { applyEdits, columnOf, contentEnd, type TextEdit } from './text.js';
 
 export interface RuleFileText {
@@ -34,6 +37,8 @@ export interface FileChange {
   before: string | undefined;
   /** undefined for a file the update removes (no rule left in it). */
   after: string | undefined;
+  /** The same change as RFC 6902 operations on the parsed file (patch.ts). */
+  operations: Operation[];
 }
 
 export interface UpdateResult {
@@ -48,17 +53,35 @@ export interface UpdateResult {
 export function updateRuleFiles(input: UpdateInput): UpdateResult {
   const { matched, gone } = liveCounterparts(input.declared, input.live);
   const edited: UpdateResult['edited'] = [];
-  const work: WorkFile[] = input.files.map((file) => {
+  const styles = new Map(input.files.map((file) => [file.rel, styleOf(file.text)]));
+  const before = new Map<string, PatchSide>();
+  // Each rule as the update writes it (JSON), for the file's JSON Patch.
+  const written = new Map(input.live.map((rule) => [rule.ruleId, writtenRule(rule) as unknown]));
+  const work: WorkFile[] = input.files.map((original) => {
+    const file = { ...original, text: workingText(original.text, styles.get(original.rel) as FileStyle) };
     const rules = input.declared.filter((rule) => rule.source.file === file.shown);
     const edit = editFile(file, rules, matched, edited);
-    const segmented = segmentFile(edit);
+    const segmented = segmentFile(edit.text);
     if (segmented === undefined) throw unsupportedLayout(file.shown);
-    const ids = rules.map((rule) => matched.get(rule)?.ruleId);
+    const ids = rules.map((rule) => matched.get(rule)?.ruleId ?? '');
+    before.set(file.rel, { document: edit.before, ruleIds: ids });
+    ids.forEach((id, index) => id !== '' && written.set(id, segmented.values[index]));
     const blocks = segmented.blocks.map((block, index) => ({ ...block, ruleId: ids[index] ?? '' }));
     return { rel: file.rel, header: segmented.header, trailer: segmented.trailer, dashCol: segmented.dashCol, blocks: blocks.filter((b) => b.ruleId !== ''), originalCount: rules.length };
   });
   const placements = arrange(work, input.live, input.schema);
-  return { gone, edited, placements, changes: fileChanges(input.files, work) };
+  const fresh = newFileStyle([...styles.values()]);
+  const changes = fileChanges(input.files, work, (rel) => styles.get(rel) ?? fresh, (file) => patchOf(file, before, written));
+  return { gone, edited, placements, changes };
+}
+
+/** The file's change as JSON Patch, from the values parsed once (the file's rest is never edited). */
+function patchOf(file: WorkFile, before: ReadonlyMap<string, PatchSide>, written: ReadonlyMap<string, unknown>): Operation[] {
+  const was = file.originalCount > 0 ? before.get(file.rel) : undefined;
+  const { rules: _rules, ...rest } = was?.document ?? {};
+  const ruleIds = file.blocks.map((b) => b.ruleId);
+  const document = file.blocks.length === 0 ? undefined : { ...rest, rules: ruleIds.map((id) => written.get(id)) };
+  return filePatch(was ?? { document: undefined, ruleIds: [] }, { document, ruleIds });
 }
 
 /**
@@ -79,7 +102,7 @@ export function liveCounterparts(declared: readonly DeclaredRule[], live: readon
 }
 
 /** The file's text with every matched rule's fields edited to the live values. */
-function editFile(file: RuleFileText, rules: readonly DeclaredRule[], matched: ReadonlyMap<DeclaredRule, LiveRule>, edited: UpdateResult['edited']): string {
+function editFile(file: RuleFileText, rules: readonly DeclaredRule[], matched: ReadonlyMap<DeclaredRule, LiveRule>, edited: UpdateResult['edited']): { text: string; before: Record<string, unknown> } {
   const list = blockRulesList(file.text);
   if (list === undefined || list.items.length !== rules.length) throw unsupportedLayout(file.shown);
   const edits: TextEdit[] = [];
@@ -92,7 +115,7 @@ function editFile(file: RuleFileText, rules: readonly DeclaredRule[], matched: R
     else edits.push(...ruleChanges);
     if (ruleChanges === undefined || ruleChanges.length > 0) edited.push({ rule: live, fields: changedFieldNames(rule, live) });
   });
-  return applyEdits(file.text, edits);
+  return { text: applyEdits(file.text, edits), before: list.json() };
 }
 
 /** Replaces a rule written in a shape the edits cannot change exactly (its comments above stay). */
@@ -108,13 +131,14 @@ function changedFieldNames(rule: DeclaredRule, live: LiveRule): string[] {
   return fields.length > 0 ? fields : ['fields botrules does not know'];
 }
 
-function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[]): FileChange[] {
+function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[], styleFor: (rel: string) => FileStyle, patchOf: (file: WorkFile) => Operation[]): FileChange[] {
   const before = new Map(files.map((file) => [file.rel, file.text]));
   const changes: FileChange[] = [];
   for (const file of work) {
     const old = file.originalCount > 0 ? before.get(file.rel) : undefined;
-    const after = file.blocks.length === 0 ? undefined : file.header + file.blocks.map((b) => b.text).join('') + file.trailer;
-    if (old !== after) changes.push({ rel: file.rel, before: old, after });
+    const joined = file.header + file.blocks.map((b) => b.text).join('') + file.trailer;
+    const after = file.blocks.length === 0 ? undefined : styledText(joined, styleFor(file.rel));
+    if (old !== after) changes.push({ rel: file.rel, before: old, after, operations: patchOf(file) });
   }
   return changes;
 }

@@ -2,10 +2,12 @@
 // into its file, under its name; no other field, no order, no file changes. It is the step
 // after creating a rule in the console (docs/behaviour.md, "Adding a rule"): the placeholder's
 // fields must not overwrite the declared ones, which `plan` then shows as the changes to make.
+import type { Operation } from 'fast-json-patch';
 import type { TextEdit } from './text.js';
 import { applyEdits } from './text.js';
 import { blockRulesList } from './blocks.js';
 import { ruleEdits } from './edits.js';
+import { styledText, styleOf, workingText } from './line-endings.js';
 import { liveCounterparts, unsupportedLayout, type FileChange, type UpdateInput, type UpdateResult } from './index.js';
 
 export function pinRuleIds(input: UpdateInput): UpdateResult {
@@ -13,11 +15,15 @@ export function pinRuleIds(input: UpdateInput): UpdateResult {
   const { matched } = liveCounterparts(input.declared, input.live);
   const edited: UpdateResult['edited'] = [];
   const changes: FileChange[] = [];
-  for (const file of input.files) {
+  for (const original of input.files) {
+    // Edited as LF text without a byte-order mark, written back in the file's own (line-endings.ts).
+    const style = styleOf(original.text);
+    const file = { ...original, text: workingText(original.text, style) };
     const rules = input.declared.filter((rule) => rule.source.file === file.shown);
     const list = blockRulesList(file.text);
     if (list === undefined || list.items.length !== rules.length) throw unsupportedLayout(file.shown);
     const edits: TextEdit[] = [];
+    const operations: Operation[] = [];
     rules.forEach((rule, index) => {
       const live = matched.get(rule);
       const item = list.items[index];
@@ -26,9 +32,10 @@ export function pinRuleIds(input: UpdateInput): UpdateResult {
       const { ruleId: _id, priority: _priority, ...fields } = live;
       edits.push(...(ruleEdits(file.text, item, fields, live) ?? []));
       edited.push({ rule: live, fields: ['ruleId'] });
+      operations.push({ op: 'add', path: `/rules/${index}/ruleId`, value: live.ruleId });
     });
-    const after = applyEdits(file.text, edits);
-    if (after !== file.text) changes.push({ rel: file.rel, before: file.text, after });
+    const after = styledText(applyEdits(file.text, edits), style);
+    if (after !== original.text) changes.push({ rel: file.rel, before: original.text, after, operations });
   }
   return { gone: [], edited, placements: [], changes };
 }

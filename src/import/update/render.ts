@@ -1,15 +1,13 @@
-// Fresh YAML text for what `import --update` adds or replaces, in the style `import` writes
-// (leaves and action lists on one line), shifted to where it goes.
-import { Document, Scalar, stringify } from 'yaml';
+// Fresh YAML text for what `import --update` adds or replaces: the part itself (never a stand-in
+// rule around it) as the `yaml` package writes it, in the style `import` writes (leaves and
+// action lists on one line, rule-file.ts), shifted to where it goes.
+import { Scalar, stringify } from 'yaml';
 import { parseYamlDocument } from '../../located/yaml-source.js';
-import type { Conditions, Group, Leaf, LiveRule } from '../../semantics/model.js';
-import { writtenLeaf } from '../../semantics/written.js';
 import { hasInvisibleCharacter, yamlQuotedEscapes } from '../../render/sanitise.js';
-import { ruleFileText, yamlText } from '../rule-file.js';
+import type { Conditions, Group, Leaf, LiveRule } from '../../semantics/model.js';
+import { writtenConditions, writtenLeaf, writtenRule } from '../../semantics/written.js';
+import { writtenYaml } from '../rule-file.js';
 import { linesOf, reindent } from './text.js';
-
-/** The column of the `-` of the rules that ruleFileText writes. */
-const WRITTEN_DASH_COL = 2;
 
 /** A scalar for `value`, quoted the way `like` was (plain, single or double), on one line. */
 export function renderScalar(value: string, like?: Scalar): string {
@@ -30,9 +28,7 @@ function readsBackAs(text: string, value: string): boolean {
 
 /** A leaf as a one-line flow mapping, keys in the order `import` writes them. */
 export function renderLeaf(leaf: Leaf): string {
-  const doc = new Document(writtenLeaf(leaf));
-  if (doc.contents !== null) (doc.contents as { flow?: boolean }).flow = true;
-  return yamlText(doc).replace(/\n$/, '');
+  return writtenYaml(writtenLeaf(leaf)).replace(/\n$/, '');
 }
 
 /** An action list in flow style: `[allow, hardBlock]`. */
@@ -42,31 +38,19 @@ export function renderFlowList(values: readonly string[]): string {
 
 /** A whole rule as a list item whose `-` stands at `dashCol`. */
 export function renderRuleBlock(rule: LiveRule, dashCol: number): string {
-  const lines = linesOf(ruleFileText(rule));
-  const from = lines.findIndex((line) => line.startsWith('rules:'));
-  return reindent(lines.slice(from + 1).join(''), dashCol - WRITTEN_DASH_COL);
+  return reindent(writtenYaml([writtenRule(rule)]), dashCol);
 }
 
 /** The text of a rule's `conditions` value: first line unindented, the rest under `keyCol`. */
 export function renderConditionsValue(conditions: Conditions, keyCol: number): string {
-  const block = renderRuleBlock(ruleWith(conditions), 0);
-  const lines = linesOf(block);
-  const at = lines.findIndex((line) => line.startsWith('  conditions:'));
-  // In that block the `conditions:` key is at column 2 and its value at column 4.
-  const value = reindent(lines.slice(at + 1).join(''), keyCol - 2);
-  return value.trimStart().replace(/\n$/, '');
+  const [first = '', ...rest] = linesOf(writtenYaml(writtenConditions(conditions)));
+  return (first + reindent(rest.join(''), keyCol + 2)).replace(/\n$/, '');
 }
 
 /** A group as a list item whose `-` stands at `dashCol`, without a final newline. */
 export function renderGroupItem(group: Group, dashCol: number): string {
-  const text = renderConditionsValue({ operator: '$or', children: [group] }, 0);
-  const lines = linesOf(text);
-  const at = lines.findIndex((line) => line.trimStart().startsWith('- '));
-  return reindent(lines.slice(at).join(''), dashCol - 2).replace(/\n$/, '');
-}
-
-function ruleWith(conditions: Conditions): LiveRule {
-  return { name: 'x', ruleId: 'x', description: '', status: 'active', actions: ['allow'], conditions, priority: 0 };
+  const written = writtenConditions({ operator: '$or', children: [group] }).children as unknown[];
+  return reindent(writtenYaml(written), dashCol).replace(/\n$/, '');
 }
 
 /** Any character a one-line plain or single-quoted scalar cannot hold as it is. */
