@@ -17,7 +17,7 @@ export const LAYERS = [
   ['engine'],
   ['apply', 'import', 'live'],
   ['render', 'api'],
-  ['analysis', 'ruletests', 'scripts'],
+  ['analysis', 'ruletests', 'scripts', 'traffic'],
   ['plan', 'evaluate'],
   ['rules'],
   ['located', 'files', 'generated'],
