@@ -38,44 +38,92 @@ export function compileRules<R extends Rule>(rules: readonly R[]): CompiledRules
     if (guards === undefined) unguarded.push(position);
     else for (const [leaf, guard] of guards) register(indexes, leaf, guard, position);
   });
-  const tables = [...indexes.values()];
+  const tables = tablesOf(indexes);
   const noMatch: Decision<R> = { rule: undefined, index: -1, actions: [] };
+  const tried = (position: number, request: TestRequest): Decision<R> | undefined => {
+    const rule = rules[position] as R;
+    return conditionsMatch(rule.conditions, request) ? { rule, index: position, actions: [...rule.actions] } : undefined;
+  };
   return {
     decide(request) {
-      const candidates = candidatesOf(tables, unguarded, request);
-      for (const position of candidates) {
-        const rule = rules[position] as R;
-        if (conditionsMatch(rule.conditions, request)) return { rule, index: position, actions: [...rule.actions] };
+      // The lists the request's values select (each ascending), merged lazily in priority
+      // order with the rules tried for every request: the first rule that matches decides, so
+      // a broad early rule ends the search before the rest of the lists is read.
+      const lists = listsOf(tables, request, unguarded);
+      const heads = new Array<number>(lists.length).fill(0);
+      for (;;) {
+        let position = Infinity;
+        for (let list = 0; list < lists.length; list++) {
+          const head = (lists[list] as readonly number[])[heads[list] as number];
+          if (head !== undefined && head < position) position = head;
+        }
+        if (position === Infinity) return noMatch;
+        for (let list = 0; list < lists.length; list++) {
+          if ((lists[list] as readonly number[])[heads[list] as number] === position) heads[list] = (heads[list] as number) + 1;
+        }
+        const decision = tried(position, request);
+        if (decision !== undefined) return decision;
       }
-      return noMatch;
     },
   };
 }
 
-/** The positions of the rules a request may match, ascending (priority order), without repeats. */
-function candidatesOf(tables: readonly FieldIndex[], unguarded: readonly number[], request: TestRequest): number[] {
-  const found: number[] = [...unguarded];
-  for (const table of tables) {
-    const value = fieldOf(request, table.reader);
-    if (value === undefined) continue;
-    pushAll(found, table.present);
-    pushAll(found, table.byValue.get(value));
-    for (const length of table.prefixLengths) {
-      if (length > value.length) break;
-      pushAll(found, table.byPrefix.get(value.slice(0, length)));
+/**
+ * The tables split by how a request is looked up in them: a plain field (path, country…) is
+ * read once per table; headers, query and custom parameters are looked up by the names the
+ * request carries, so a thousand rules about a thousand header names cost a few lookups.
+ */
+interface Tables {
+  plain: FieldIndex[];
+  header: Map<string, FieldIndex>;
+  queryParam: Map<string, FieldIndex>;
+  customParam: Map<string, FieldIndex>;
+}
+
+function tablesOf(indexes: ReadonlyMap<string, FieldIndex>): Tables {
+  const tables: Tables = { plain: [], header: new Map(), queryParam: new Map(), customParam: new Map() };
+  for (const table of indexes.values()) {
+    const { conditionType, fieldOption } = table.reader;
+    if (conditionType === 'header') tables.header.set((fieldOption ?? '').toLowerCase(), table);
+    else if (conditionType === 'queryParam' || conditionType === 'customParam') tables[conditionType].set(fieldOption ?? '', table);
+    else tables.plain.push(table);
+  }
+  return tables;
+}
+
+/** The lists of rule positions a request's values select (each ascending), and `always`. */
+function listsOf(tables: Tables, request: TestRequest, always: readonly number[]): (readonly number[])[] {
+  const found: (readonly number[])[] = [always];
+  for (const table of tables.plain) collect(found, table, fieldOf(request, table.reader));
+  if (request.headers !== undefined && tables.header.size > 0) {
+    for (const name of Object.keys(request.headers)) {
+      const table = tables.header.get(name.toLowerCase());
+      // The evaluator's reading of the header, so repeated spellings of a name resolve alike.
+      if (table !== undefined) collect(found, table, fieldOf(request, table.reader));
     }
   }
-  found.sort((a, b) => a - b);
-  let kept = 0;
-  for (let at = 0; at < found.length; at++) {
-    if (at === 0 || found[at] !== found[at - 1]) found[kept++] = found[at] as number;
+  for (const kind of ['queryParam', 'customParam'] as const) {
+    const carried = kind === 'queryParam' ? request.query : request.custom;
+    if (carried === undefined || tables[kind].size === 0) continue;
+    for (const name of Object.keys(carried)) {
+      const table = tables[kind].get(name);
+      if (table !== undefined) collect(found, table, carried[name]);
+    }
   }
-  found.length = kept;
   return found;
 }
 
-function pushAll(into: number[], items: readonly number[] | undefined): void {
-  if (items !== undefined) for (const item of items) into.push(item);
+/** The rules of one table that a request's value selects. */
+function collect(found: (readonly number[])[], table: FieldIndex, value: string | undefined): void {
+  if (value === undefined) return;
+  if (table.present.length > 0) found.push(table.present);
+  const byValue = table.byValue.get(value);
+  if (byValue !== undefined) found.push(byValue);
+  for (const length of table.prefixLengths) {
+    if (length > value.length) break;
+    const byPrefix = table.byPrefix.get(value.slice(0, length));
+    if (byPrefix !== undefined) found.push(byPrefix);
+  }
 }
 
 function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, position: number): void {
@@ -130,15 +178,18 @@ function groupGuards(group: Group): [Leaf, Guard][] | undefined {
 /**
  * A leaf's guard, when the leaf can only match requests whose value passes a lookup. Addresses
  * compare as addresses (`2001:db8::1` = `2001:0db8::1`), so `socketIps` gets no value guard.
+ * Presence guards only for named headers and parameters: nearly every request carries a path,
+ * a method and a user agent, so "present" would select nearly every rule about them.
  */
 function leafGuard(leaf: Leaf): Guard | undefined {
   const field = fieldKey(leaf);
   const address = leaf.conditionType === 'socketIps';
+  const present: Guard | undefined = leaf.fieldOption === undefined ? undefined : { kind: 'present', field };
   switch (leaf.operator) {
     case '$eq': return address || typeof leaf.value !== 'string' ? undefined : { kind: 'value', field, values: [leaf.value] };
     case '$in': return address || !Array.isArray(leaf.value) ? undefined : { kind: 'value', field, values: leaf.value };
-    case '$startsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'prefix', field, prefix: leaf.value } : { kind: 'present', field };
-    case '$exists': case '$contains': case '$endsWith': case '$re': return { kind: 'present', field };
+    case '$startsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'prefix', field, prefix: leaf.value } : present;
+    case '$exists': case '$contains': case '$endsWith': case '$re': return present;
     default: return undefined;
   }
 }

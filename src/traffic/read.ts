@@ -3,7 +3,7 @@
 // so memory stays flat however long the log is.
 import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { UserError } from '../errors.js';
@@ -28,7 +28,7 @@ export interface ReadOptions {
 export async function logFiles(paths: readonly string[], cwd: string): Promise<string[]> {
   const files: string[] = [];
   for (const shown of paths) {
-    const absolute = join(cwd, shown);
+    const absolute = resolve(cwd, shown);
     const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
       throw new UserError(`cannot read the log ${shown} (${error.code ?? 'unreadable'})`);
     });
@@ -52,7 +52,7 @@ async function filesBelow(dir: string): Promise<string[]> {
 
 /** The lines of one log file, in batches (one per chunk read), parsed and redacted. */
 export async function* readLog(file: string, options: ReadOptions): AsyncGenerator<LogLine[]> {
-  const path = join(options.cwd, file);
+  const path = resolve(options.cwd, file);
   let parse: ((line: string) => LineResult) | undefined;
   let number = 0;
   try {

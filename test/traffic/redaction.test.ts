@@ -33,7 +33,8 @@ beforeAll(() => {
   writeFileSync(path.join(project, 'secrets.log.gz'), gzipSync(COMBINED));
 });
 
-const CASES = ['text', 'json', 'markdown'].flatMap((format) => [['secrets.ndjson', 8], ['secrets.csv', 3], ['secrets.log.gz', 3]].map(([file, masked]) => [format, file, masked] as const));
+const MASKED_PER_FILE: [string, number][] = [['secrets.ndjson', 8], ['secrets.csv', 3], ['secrets.log.gz', 3]];
+const CASES = ['text', 'json', 'markdown'].flatMap((format) => MASKED_PER_FILE.map(([file, masked]) => [format, file, masked] as const));
 
 it.each(CASES)('no secret reaches the %s output or stderr of %s', async (format, file, masked) => {
   const result = await botrules(project, 'replay', '--verbose', '--live', 'live.json', '--format', format, file);
