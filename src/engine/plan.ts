@@ -12,24 +12,31 @@ import { defaultTestsDir, loadTests, type RuleTest } from '../ruletests/load.js'
 import { appProblems } from '../ruletests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayReport } from './replay.js';
 
 export interface PlanRequest extends ProjectSelection {
   /** A live snapshot file (plan --live) to plan against instead of listing: no token, no request. */
   liveFile?: string;
   /** The rule tests' directory (plan --tests); else the default tests directory when it exists. */
   testsDir?: string;
+  /** Request logs to replay against the plan (plan --replay; docs/replay.md). */
+  replayLogs?: string[];
 }
 
 export interface PlannedProject {
   plan: Plan;
   /** One sentence per app whose plan exceeds its change limit (apply refuses those without --force). */
   excesses: string[];
+  /** With replayLogs: what the plan does to the logged requests. */
+  replay?: ReplayReport;
 }
 
 export async function planProject(request: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
   const fromSnapshot = request.liveFile === undefined ? undefined : await loadSnapshot(request.liveFile, ctx.cwd);
   // Test files are checked with the rule files, before any request.
   const tests = await loadPlanTests(request, ctx);
+  const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
+  if (replayed !== undefined) await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
   const planned = await planApps(request, ctx, fromSnapshot?.source);
   const behaviour = tests === undefined
@@ -40,7 +47,10 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     ...(behaviour === undefined ? {} : { behaviour }),
   });
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
-  return { plan, excesses: plan.excesses(limits) };
+  const replay = replayed === undefined
+    ? undefined
+    : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, { ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }) }, ctx);
+  return { plan, excesses: plan.excesses(limits), ...(replay === undefined ? {} : { replay }) };
 }
 
 /** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */

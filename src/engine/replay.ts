@@ -5,13 +5,14 @@ import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../plan/simulate.js';
+import { loadProjectConfig } from '../rules/config.js';
 import type { LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRules } from '../traffic/compiled.js';
 import type { LogFormat } from '../traffic/formats.js';
 import { logFiles, readLog } from '../traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../traffic/tally.js';
-import { planApps, type ConnectApp } from './plan-apps.js';
+import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 
 export type { ReplayReport } from '../traffic/tally.js';
 
@@ -25,16 +26,44 @@ export interface ReplayRequest extends ProjectSelection {
 }
 
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
-  const files = await logFiles(request.logs, ctx.cwd);
-  if (files.length === 0) throw new UserError('the logs named hold no files to replay');
+  const files = await replayedFiles(request.logs, ctx.cwd);
+  await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
   const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(request, ctx, connect);
+  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, request, ctx);
+}
+
+/** The log files named, checked before any request is sent; none is an error. */
+export async function replayedFiles(logs: readonly string[], cwd: string): Promise<string[]> {
+  const files = await logFiles(logs, cwd);
+  if (files.length === 0) throw new UserError('the logs named hold no files to replay');
+  return files;
+}
+
+/** Before any request: the selection names one app, or an error asks to name it. */
+export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<void> {
+  const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
+  onlyApp(config.apps, usage);
+}
+
+/** A log belongs to one app: the one planned app, or an error asking to name it. */
+export function onlyApp<A>(planned: readonly A[], usage: string): A {
   if (planned.length !== 1) {
-    throw new UserError(`replay decides a log under one app's rules, and ${planned.length} apps are selected`, [
-      'Name the app the log belongs to: botrules replay --app NAME LOG…',
+    throw new UserError(`a log is replayed under one app's rules, and ${planned.length} apps are selected`, [
+      `Name the app the log belongs to: ${usage}`,
     ]);
   }
-  const [{ app, live, plan }] = planned as [typeof planned[number]];
+  return planned[0] as A;
+}
+
+/** The logs decided under the app's live rules and under them with the plan's steps run. */
+export async function replayPlanned(
+  planned: Pick<PlannedApp, 'app' | 'live' | 'plan'>,
+  files: readonly string[],
+  request: Pick<ReplayRequest, 'liveFile' | 'logFormat'>,
+  ctx: Runtime,
+): Promise<ReplayReport> {
+  const { app, live, plan } = planned;
   const before = compileRules<LiveRule>(inPriorityOrder(live));
   const after = compileRules<LiveRule>(plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps));
   const tally = new ReplayTally();
@@ -48,7 +77,7 @@ export async function replayProject(request: ReplayRequest, ctx: Runtime): Promi
     }
   }
   const against = request.liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(request.liveFile)}`;
-  const report = tally.report({ app: app.name, against, files, notApplied: plan.blocked.map((rule) => rule.name) });
+  const report = tally.report({ app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) });
   ctx.debug(`replayed ${report.read} log lines in ${Math.round(performance.now() - started)} ms`);
   return report;
 }

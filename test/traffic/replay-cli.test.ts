@@ -148,3 +148,59 @@ describe('replay: errors exit 1 with a sentence', () => {
     expect(result.stderr.split('\n')[0]).toBe(message);
   });
 });
+
+describe('plan --replay', () => {
+  it('puts the replay summary before the plan, in text', async () => {
+    const result = await botrules(project, 'plan', '--live', 'live.json', '--replay', 'logs/a.ndjson');
+    expect(result.code).toBe(0);
+    const [summaryPart] = result.stdout.split('\n\n');
+    expect(summaryPart).toBe([
+      'Replayed 7 requests from 1 file for app "shop": 6 evaluated, 1 skipped; live = the live snapshot "live.json", declared = the rules as apply would leave them.',
+      'Skipped lines:',
+      '    1 not JSON (first at logs/a.ndjson:6)',
+      'Outcome changes, live → declared (riskiest first):',
+      '    no rule → challenge: 1 request (16.7%)',
+      '        1× no rule → "Challenge checkout"',
+      '        e.g. logs/a.ndjson:3 {"path":"/checkout/pay","method":"GET","userAgent":"Mozilla/5.0","asn":"13335"}',
+      '    challenge → block: 2 requests (33.3%)',
+      '        2× "Challenge login" → "Block login"',
+      '        e.g. logs/a.ndjson:2 {"path":"/login","method":"POST","userAgent":"Mozilla/5.0","ip":"203.0.113.7","country":"US"}',
+      '        e.g. logs/a.ndjson:5 {"path":"/login","method":"GET","query":{"next":"/home"}}',
+    ].join('\n'));
+    expect(result.stdout.split('\n')).toContain('~ "Block login" (r-3): updates name, actions');
+  });
+
+  it('puts the replay table before the plan in Markdown', async () => {
+    const result = await botrules(project, 'plan', '--live', 'live.json', '--format', 'markdown', '--replay', 'logs/a.ndjson');
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').slice(0, 8)).toEqual([
+      '### Traffic replay',
+      '',
+      'Replayed 7 requests from 1 file for app &quot;shop&quot;: 6 evaluated, 1 skipped; live = the live snapshot &quot;live.json&quot;, declared = the rules as apply would leave them.',
+      '',
+      '| Outcome change | Requests | Share | Main rules |',
+      '| --- | ---: | ---: | --- |',
+      '| no rule → challenge | 1 | 16.7% | 1× no rule → &quot;Challenge checkout&quot; |',
+      '| challenge → block | 2 | 33.3% | 2× &quot;Challenge login&quot; → &quot;Block login&quot; |',
+    ]);
+  });
+
+  it('refuses JSON, which is one document, before reading anything', async () => {
+    const result = await botrules(project, 'plan', '--live', 'live.json', '--format', 'json', '--replay', 'logs/a.ndjson');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe('error: plan --replay adds its summary to text and markdown plans; for JSON, run: botrules replay --format json LOG…');
+  });
+});
+
+it('asks which app a log belongs to when several are selected, before any request', async () => {
+  const apps = replayProject();
+  writeFileSync(path.join(apps, 'botrules.yaml'), 'apps:\n  - { name: shop, rulesDir: rules, tokenEnv: BOTRULES_TOKEN_SHOP }\n  - { name: blog, rulesDir: rules, tokenEnv: BOTRULES_TOKEN_BLOG }\n');
+  writeFileSync(path.join(apps, 'a.ndjson'), NDJSON);
+  const result = await botrules(apps, 'replay', 'a.ndjson');
+  expect(result.code).toBe(1);
+  expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+    'error: a log is replayed under one app\'s rules, and 2 apps are selected',
+    'Name the app the log belongs to: botrules replay --app NAME LOG…',
+  ]);
+});
