@@ -36,7 +36,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   // Test files are checked with the rule files, before any request.
   const tests = await loadPlanTests(request, ctx);
   const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
-  if (replayed !== undefined) await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
+  const fields = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
   const planned = await planApps(request, ctx, fromSnapshot?.source);
   const behaviour = tests === undefined
@@ -49,7 +49,10 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
   const replay = replayed === undefined
     ? undefined
-    : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, { ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }) }, ctx);
+    : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
+      ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
+      ...(fields === undefined ? {} : { fields }),
+    }, ctx);
   return { plan, excesses: plan.excesses(limits), ...(replay === undefined ? {} : { replay }) };
 }
 

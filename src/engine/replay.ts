@@ -9,7 +9,7 @@ import { loadProjectConfig } from '../rules/config.js';
 import type { LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRules } from '../traffic/compiled.js';
-import type { LogFormat } from '../traffic/formats.js';
+import type { FieldMapping, LogFormat } from '../traffic/formats.js';
 import { logFiles, readLog } from '../traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
@@ -27,10 +27,10 @@ export interface ReplayRequest extends ProjectSelection {
 
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
   const files = await replayedFiles(request.logs, ctx.cwd);
-  await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
+  const fields = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
   const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(request, ctx, connect);
-  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, request, ctx);
+  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, { ...request, ...(fields === undefined ? {} : { fields }) }, ctx);
 }
 
 /** The log files named, checked before any request is sent; none is an error. */
@@ -41,9 +41,10 @@ export async function replayedFiles(logs: readonly string[], cwd: string): Promi
 }
 
 /** Before any request: the selection names one app, or an error asks to name it. */
-export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<void> {
+export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<FieldMapping | undefined> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   onlyApp(config.apps, usage);
+  return config.replayFields;
 }
 
 /** A log belongs to one app: the one planned app, or an error asking to name it. */
@@ -60,7 +61,7 @@ export function onlyApp<A>(planned: readonly A[], usage: string): A {
 export async function replayPlanned(
   planned: Pick<PlannedApp, 'app' | 'live' | 'plan'>,
   files: readonly string[],
-  request: Pick<ReplayRequest, 'liveFile' | 'logFormat'>,
+  request: Pick<ReplayRequest, 'liveFile' | 'logFormat'> & { fields?: FieldMapping },
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
@@ -69,7 +70,8 @@ export async function replayPlanned(
   const tally = new ReplayTally();
   const started = performance.now();
   for (const file of files) {
-    for await (const batch of readLog(file, { cwd: ctx.cwd, ...(request.logFormat === undefined ? {} : { format: request.logFormat }) })) {
+    const options = { cwd: ctx.cwd, ...(request.logFormat === undefined ? {} : { format: request.logFormat }), ...(request.fields === undefined ? {} : { fields: request.fields }) };
+    for await (const batch of readLog(file, options)) {
       for (const { line, result } of batch) {
         if ('skip' in result) tally.skip(result.skip, file, line);
         else tally.add({ file, line, request: result.request }, before.decide(result.request), after.decide(result.request));

@@ -20,8 +20,27 @@ type MapField = (typeof MAP_FIELDS)[number];
 const isTextField = (name: string): name is TextField => (TEXT_FIELDS as readonly string[]).includes(name);
 const isMapField = (name: string): name is MapField => (MAP_FIELDS as readonly string[]).includes(name);
 
+/** Where an NDJSON line keeps each request field: a dotted path into the object, by field name. */
+export type FieldMapping = Readonly<Record<string, string>>;
+
+/** A reader of NDJSON lines under a mapping (botrules.yaml `replay.fields`). */
+export function ndjsonReader(mapping: FieldMapping = {}): (line: string) => LineResult {
+  const paths = new Map<string, string[]>([...TEXT_FIELDS, ...MAP_FIELDS].map((field) => [field, (mapping[field] ?? field).split('.')]));
+  return (line) => ndjsonLine(line, (record, field) => {
+    let value: unknown = record;
+    for (const key of paths.get(field) ?? [field]) {
+      if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+      value = (value as Record<string, unknown>)[key];
+    }
+    return value;
+  });
+}
+
+const ownField = (record: Record<string, unknown>, field: string): unknown =>
+  (Object.prototype.hasOwnProperty.call(record, field) ? record[field] : undefined);
+
 /** An NDJSON line: a JSON object; unknown keys are ignored, numbers count as text (`"asn": 13335`). */
-export function ndjsonLine(line: string): LineResult {
+export function ndjsonLine(line: string, fieldOf: (record: Record<string, unknown>, field: string) => unknown = ownField): LineResult {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -32,14 +51,14 @@ export function ndjsonLine(line: string): LineResult {
   const record = parsed as Record<string, unknown>;
   const request: TestRequest = {};
   for (const field of TEXT_FIELDS) {
-    const value = record[field];
+    const value = fieldOf(record, field);
     if (value === undefined || value === null) continue;
     const text = scalarText(value);
     if (text === undefined) return { skip: `"${field}" is not text` };
     request[field] = text;
   }
   for (const field of MAP_FIELDS) {
-    const value = record[field];
+    const value = fieldOf(record, field);
     if (value === undefined || value === null) continue;
     const map = textMap(value);
     if (map === undefined) return { skip: `"${field}" is not an object of texts` };

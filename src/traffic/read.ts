@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { UserError } from '../errors.js';
 import type { TestRequest } from '../evaluate/index.js';
-import { accessLogLine, csvColumns, csvLine, isAccessLogLine, ndjsonLine, type CsvColumns, type LineResult, type LogFormat } from './formats.js';
+import { accessLogLine, csvColumns, csvLine, isAccessLogLine, ndjsonReader, type CsvColumns, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
 import { redactRequest } from './redact.js';
 
 /** One line of a log: a redacted request, or why it was skipped, with where it was. */
@@ -22,6 +22,8 @@ export interface ReadOptions {
   cwd: string;
   /** A format for every file; else each file's is told from its name or its first line. */
   format?: LogFormat;
+  /** Where NDJSON lines keep the request fields (botrules.yaml `replay.fields`). */
+  fields?: FieldMapping;
 }
 
 /** Every regular file named, directories expanded (recursively, sorted), as paths to show. */
@@ -63,7 +65,7 @@ export async function* readLog(file: string, options: ReadOptions): AsyncGenerat
         const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
         if (text.trim() === '') continue;
         if (parse === undefined) {
-          parse = parserFor(file, text, options.format);
+          parse = parserFor(file, text, options);
           // A CSV file's first line is its header, not a request.
           if (parse !== undefined && isCsv(file, text, options.format)) continue;
           if (parse === undefined) throw new UserError(`cannot tell the format of ${file} from its first line: use --log-format ndjson, csv or combined`);
@@ -125,9 +127,9 @@ function isCsv(file: string, firstLine: string, format: LogFormat | undefined): 
   return formatOf(file, firstLine, format) === 'csv';
 }
 
-function parserFor(file: string, firstLine: string, format: LogFormat | undefined): ((line: string) => LineResult) | undefined {
-  switch (formatOf(file, firstLine, format)) {
-    case 'ndjson': return ndjsonLine;
+function parserFor(file: string, firstLine: string, options: ReadOptions): ((line: string) => LineResult) | undefined {
+  switch (formatOf(file, firstLine, options.format)) {
+    case 'ndjson': return ndjsonReader(options.fields);
     case 'combined': return accessLogLine;
     case 'csv': {
       const columns: CsvColumns | undefined = csvColumns(firstLine);

@@ -204,3 +204,42 @@ it('asks which app a log belongs to when several are selected, before any reques
     'Name the app the log belongs to: botrules replay --app NAME LOG…',
   ]);
 });
+
+describe('NDJSON field mapping (botrules.yaml replay.fields)', () => {
+  const LOG = [
+    { url: { path: '/login' }, http: { user_agent: 'Mozilla/5.0', request_headers: { cookie: 'sid=1' } } },
+    { url: { path: '/checkout/pay' }, path: '/ignored' },
+    { url: { path: '/search' }, http: { user_agent: 'Scrapy/2.11' } },
+  ].map((line) => JSON.stringify(line)).join('\n');
+
+  it('reads each mapped field from its dotted path, the others by their own names', async () => {
+    const mapped = replayProject();
+    writeFileSync(path.join(mapped, 'botrules.yaml'), [
+      'apps: [{ name: shop, rulesDir: rules }]',
+      'replay:',
+      '  fields: { path: url.path, userAgent: http.user_agent, headers: http.request_headers }',
+      '',
+    ].join('\n'));
+    writeFileSync(path.join(mapped, 'ecs.ndjson'), LOG);
+    const result = await botrules(mapped, 'replay', '--live', 'live.json', '--format', 'json', 'ecs.ndjson');
+    const report = JSON.parse(result.stdout) as { evaluated: number; transitions: { from: string; to: string; examples: { request: unknown }[] }[] };
+    expect(report.evaluated).toBe(3);
+    expect(report.transitions.map((t) => [t.from, t.to, t.examples.map((example) => example.request)])).toEqual([
+      ['none', 'challenge', [{ path: '/checkout/pay' }]],
+      ['challenge', 'block', [{ path: '/login', userAgent: 'Mozilla/5.0', headers: { cookie: '[redacted]' } }]],
+    ]);
+  });
+
+  it('refuses a mapping of a field that does not exist, at its line', async () => {
+    const mapped = replayProject();
+    writeFileSync(path.join(mapped, 'botrules.yaml'), 'apps: [{ name: shop, rulesDir: rules }]\nreplay:\n  fields:\n    agent: http.user_agent\n');
+    writeFileSync(path.join(mapped, 'ecs.ndjson'), LOG);
+    const result = await botrules(mapped, 'replay', '--live', 'live.json', 'ecs.ndjson');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe([
+      'botrules.yaml:4:5: unknown key "agent" in fields (allowed: path, method, userAgent, ip, asn, country, domain, deviceType, headers, query, custom)',
+      'error: 1 problem found',
+      '',
+    ].join('\n'));
+  });
+});
