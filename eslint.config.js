@@ -17,7 +17,7 @@ export const LAYERS = [
   ['engine'],
   ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
-  ['analysis', 'ruletests', 'scripts'],
+  ['analysis', 'ruletests', 'scripts', 'traffic'],
   ['plan', 'evaluate'],
   ['rules'],
   ['semantics'],

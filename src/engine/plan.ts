@@ -14,6 +14,7 @@ import type { ProjectSelection, Runtime } from '../runtime.js';
 import { planRisks } from '../plan/risks.js';
 import type { AppPlan } from '../plan/types.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayReport } from './replay.js';
 import { declaredInHistory, historyNote, markRemoved, type History } from './removed-rules.js';
 
 export interface PlanRequest extends ProjectSelection {
@@ -21,6 +22,8 @@ export interface PlanRequest extends ProjectSelection {
   liveFile?: string;
   /** The rule tests' directory (plan --tests); else the default tests directory when it exists. */
   testsDir?: string;
+  /** Request logs to replay against the plan (plan --replay; docs/replay.md). */
+  replayLogs?: string[];
 }
 
 export interface PlannedProject {
@@ -29,12 +32,16 @@ export interface PlannedProject {
   excesses: string[];
   /** One sentence per test the behaviour diff leaves out because its outcome is undecided (a pattern out of time). */
   undecided: string[];
+  /** With replayLogs: what the plan does to the logged requests. */
+  replay?: ReplayReport;
 }
 
 export async function planProject(request: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
   const fromSnapshot = request.liveFile === undefined ? undefined : await loadSnapshot(request.liveFile, ctx.cwd);
   // Test files are checked with the rule files, before any request.
   const tests = await loadPlanTests(request, ctx);
+  const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
+  const fields = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
   const planned = await planApps(request, ctx, fromSnapshot?.source);
   const diff = tests === undefined
@@ -52,7 +59,13 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     excesses,
     notes: removals.notes,
   });
-  return { plan, excesses, undecided: diff?.undecided ?? [] };
+  const replay = replayed === undefined
+    ? undefined
+    : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
+      ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
+      ...(fields === undefined ? {} : { fields }),
+    }, ctx);
+  return { plan, excesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface ProjectConfig {
   /** The config file as given or found, relative to the working directory; absent without one. */
   file?: string;
   apps: AppConfig[];
+  /** replay.fields: where NDJSON logs keep each request field (docs/replay.md, "Log formats"). */
+  replayFields?: Record<string, string>;
 }
 
 export const CONFIG_FILE = 'botrules.yaml';
@@ -47,6 +49,7 @@ interface WrittenApp {
 
 interface WrittenConfig {
   apps: WrittenApp[];
+  replay?: { fields?: Record<string, string> };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
 }
@@ -75,7 +78,8 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   if (problems.length > 0) throw new ValidationError(problems);
   const written = source.value as WrittenConfig;
   const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
-  return { file, apps: selectApps(apps, options.app, file) };
+  const replayFields = written.replay?.fields;
+  return { file, apps: selectApps(apps, options.app, file), ...(replayFields === undefined ? {} : { replayFields }) };
 }
 
 async function findConfigFile(cwd: string, explicit: string | undefined): Promise<string | undefined> {

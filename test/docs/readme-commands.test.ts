@@ -24,7 +24,7 @@ function optionsIn(help: string): string[] {
 }
 
 it('the README names every command with its options', () => {
-  expect(ROWS.map((row) => row.command.join(' '))).toEqual(['validate', 'test', 'plan', 'apply', 'live', 'import', 'scripts report', 'scripts diff', 'scripts verify', 'scripts evidence', 'emulator']);
+  expect(ROWS.map((row) => row.command.join(' '))).toEqual(['validate', 'test', 'replay', 'plan', 'apply', 'live', 'import', 'scripts report', 'scripts diff', 'scripts verify', 'scripts evidence', 'emulator']);
   expect(EVERY_COMMAND).toEqual(['config', 'dir', 'app', 'no-color', 'verbose']);
 });
 

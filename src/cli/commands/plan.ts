@@ -9,7 +9,9 @@ import { checkWritable } from '../../files/write.js';
 import { BLOCKED_ADVICE } from '../../plan/plan.js';
 import { planProject, savePlan } from '../../engine/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
+import { replayRenderer } from '../../render/replay/index.js';
 import { safeText } from '../../render/sanitise.js';
+import { UsageError } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
@@ -17,6 +19,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
     .option('format', { type: 'string', choices: PLAN_FORMATS, default: 'text', describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
+    .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary follows the plan (text and markdown)' })
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
     .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
     .example('$0 plan', 'show what apply would change')
@@ -26,14 +29,25 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const render = await loadPlanRenderer(String(args.format));
+  const replayLogs = Array.isArray(args.replay) ? args.replay.map(String) : undefined;
+  // A JSON plan is one document: the replay has its own (botrules replay --format json).
+  if (replayLogs !== undefined && args.format === 'json') {
+    throw new UsageError('plan --replay adds its summary to text and markdown plans; for JSON, run: botrules replay --format json LOG…');
+  }
   const out = typeof args.out === 'string' ? args.out : undefined;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
-  const { plan, excesses, undecided } = await planProject({
+  const { plan, excesses, undecided, replay } = await planProject({
     ...args,
     ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
     ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
+    ...(replayLogs === undefined ? {} : { replayLogs }),
   }, ctx);
+  // Risk first: what the change does to traffic, then the changes themselves.
+  if (replay !== undefined) {
+    await replayRenderer(args.format === 'markdown' ? 'markdown' : 'text')(replay, ctx.io.stdout, { colors: ctx.colors });
+    ctx.io.stdout.write('\n');
+  }
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
   // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
   for (const excess of excesses) ctx.io.stderr.write(`warning: ${safeText(excess)}; apply will refuse it without --force\n`);

@@ -1,0 +1,154 @@
+// `botrules replay` throughput and memory, in-process against the built engine: for each
+// rule shape and log size, one child process reads and JSON.parses an NDJSON log (the
+// floor: nothing can replay faster than it reads), then replays the same log through
+// replayProject (read, parse, redact, decide under two compiled rule sets of 1,000 rules,
+// tally), and reports both times, their ratio and the child's peak RSS. Two log sizes show
+// whether memory stays flat in the number of requests. Run through `npm run bench -- replay`;
+// REPLAY_BENCH_SIZES=100000,1000000 sets the sizes.
+import { spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { seededRandom } from '../dist/emulator/random.js';
+import { generateRules } from '../dist/emulator/generate-rules.js';
+
+const RULES = 1_000;
+const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
+const SHAPES = ['generated', 'distinct'];
+const here = fileURLToPath(import.meta.url);
+
+/** Rules as the emulator generates them (ten themes, random extra groups, 15% paused). */
+function generatedRules() {
+  return generateRules(seededRandom(7), RULES);
+}
+
+/** Rules that each test their own values: the index's good case, no rule shares a guard. */
+function distinctRules() {
+  return Array.from({ length: RULES }, (_, i) => ({
+    name: `distinct ${i}`, description: '', status: 'active', actions: [['allow'], ['blockWithChallenge'], ['hardBlock']][i % 3],
+    conditions: { operator: '$or', children: [
+      { operator: '$and', children: [
+        { conditionType: 'path', operator: '$startsWith', value: `/shop/${i}/` },
+        { conditionType: 'userAgent', operator: '$re', value: [`bot-${i}\\b`] },
+      ] },
+      { operator: '$and', children: [
+        { conditionType: 'header', fieldOption: `x-client-${i}`, operator: '$exists' },
+        { conditionType: 'socketIps', operator: '$in', value: [`10.${i % 256}.0.0/16`] },
+      ] },
+    ] },
+  }));
+}
+
+const PATHS = ['/', '/search', '/login', '/account/orders', '/checkout/pay', '/api/v1/items', '/product/123', '/cart/add-to-cart', '/home'];
+const AGENTS = ['Mozilla/5.0 (Windows NT 10.0) Chrome/126.0', 'Mozilla/5.0 (iPhone) Safari/604.1', 'python-requests/2.31', 'Scrapy/2.11', 'curl/8.4.0', 'Pingdom.com_bot', 'HeadlessChrome/120', 'GoogleBot'];
+
+/** One NDJSON request: a realistic mixture of browsers, bots, monitors and partners. */
+function requestLine(next, i) {
+  const request = {
+    path: next() < 0.3 ? `/shop/${i % 1200}/item` : PATHS[Math.floor(next() * PATHS.length)],
+    method: next() < 0.8 ? 'GET' : 'POST',
+    userAgent: next() < 0.05 ? `bot-${i % 1200}` : AGENTS[Math.floor(next() * AGENTS.length)],
+    ip: `${next() < 0.1 ? 10 : 198}.${i % 256}.${Math.floor(next() * 256)}.${Math.floor(next() * 256)}`,
+    asn: ['13335', '16509', '9009', '7922'][i % 4],
+    country: ['US', 'DE', 'FR', 'KP', 'BR'][i % 5],
+    domain: 'www.shop.example.com',
+    deviceType: next() < 0.5 ? 'desktop' : 'mobile',
+    headers: { 'accept-language': 'en', ...(next() < 0.02 ? { 'x-monitor': '1' } : {}), ...(next() < 0.01 ? { [`x-client-${i % 1000}`]: 'y' } : {}), cookie: 'sid=abc' },
+    ...(next() < 0.1 ? { query: { page: String(i % 2000), coupon: 'X' } } : {}),
+  };
+  return JSON.stringify(request);
+}
+
+async function writeLog(file, size) {
+  const out = createWriteStream(file);
+  const next = seededRandom(size);
+  let chunk = '';
+  for (let i = 0; i < size; i += 1) {
+    chunk += `${requestLine(next, i)}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+}
+
+/** The floor: the same chunked line reading the replay uses, and JSON.parse of every line. */
+async function readAndParse(file) {
+  const stream = createReadStream(file);
+  stream.setEncoding('utf8');
+  let rest = '';
+  let parsed = 0;
+  for await (const chunk of stream) {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) if (line !== '') { JSON.parse(line); parsed += 1; }
+  }
+  return parsed;
+}
+
+/** A project: 1,000 live rules in a snapshot, and rule files changing every 20th rule's actions. */
+function project(dir, shape) {
+  return import('../dist/live/snapshot.js').then(({ takeSnapshot }) => {
+    const rules = shape === 'generated' ? generatedRules() : distinctRules();
+    const live = rules.map((rule, priority) => ({ ...rule, ruleId: `00000000-0000-4000-8000-${String(priority).padStart(12, '0')}`, priority }));
+    const declared = live.map(({ priority: _p, ...rule }, i) => (i % 20 === 0 ? { ...rule, actions: ['hardBlock'] } : rule));
+    mkdirSync(path.join(dir, 'rules'));
+    writeFileSync(path.join(dir, 'rules', 'rules.yaml'), stringify({ rules: declared }));
+    writeFileSync(path.join(dir, 'live.json'), JSON.stringify(takeSnapshot([{ app: 'default', rules: live }], new Date())));
+  });
+}
+
+async function child(dir, log, shape) {
+  await project(dir, shape);
+  const { replayProject } = await import('../dist/engine/replay.js');
+  const ctx = { cwd: dir, env: () => undefined, debug: () => {}, notice: () => {} };
+  const replay = () => replayProject({ logs: [log], liveFile: 'live.json' }, ctx);
+  writeFileSync(path.join(dir, 'one.ndjson'), `${requestLine(seededRandom(1), 1)}\n`);
+  const fixedStart = performance.now();
+  await replayProject({ logs: ['one.ndjson'], liveFile: 'live.json' }, ctx);
+  const fixedMs = performance.now() - fixedStart;
+  const floorStart = performance.now();
+  const parsed = await readAndParse(log);
+  const floorMs = performance.now() - floorStart;
+  const replayStart = performance.now();
+  const report = await replay();
+  const replayMs = performance.now() - replayStart;
+  if (report.evaluated !== parsed) throw new Error(`replayed ${report.evaluated} of ${parsed} requests`);
+  const changed = report.transitions.reduce((sum, t) => sum + t.count, 0);
+  process.stdout.write(JSON.stringify({ floorMs, replayMs, fixedMs, changed, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'botrules-replay-bench-'));
+  try {
+    const rows = [];
+    for (const size of SIZES) {
+      const log = path.join(dir, `log-${size}.ndjson`);
+      await writeLog(log, size);
+      for (const shape of SHAPES) {
+        const work = mkdtempSync(path.join(dir, `${shape}-`));
+        const result = spawnSync(process.execPath, [here, '--child', work, log, shape], { encoding: 'utf8', maxBuffer: 1 << 20 });
+        if (result.status !== 0) throw new Error(result.stderr);
+        rows.push({ size, shape, ...JSON.parse(result.stdout) });
+      }
+      rmSync(log);
+    }
+    process.stdout.write(`${RULES} rules per set, two sets (live and declared), NDJSON logs, ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}\n\n`);
+    process.stdout.write('The fixed cost (config, 1,000 rule files\' rules, snapshot, plan, compiling both sets) is measured on a one-line log; "per request" subtracts it.\n\n');
+    process.stdout.write('| requests | rule shape | read + JSON.parse (floor) ms | replay ms | replay / floor | per request: (replay − fixed) / floor | requests/s | fixed cost ms | changed | peak RSS MB |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+    for (const r of rows) {
+      process.stdout.write(`| ${r.size} | ${r.shape} | ${r.floorMs.toFixed(0)} | ${r.replayMs.toFixed(0)} | ${(r.replayMs / r.floorMs).toFixed(2)}× | ${((r.replayMs - r.fixedMs) / r.floorMs).toFixed(2)}× | ${Math.round(r.size / (r.replayMs / 1000))} | ${r.fixedMs.toFixed(0)} | ${r.changed} | ${r.peakRssMb.toFixed(0)} |\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], process.argv[5]);
+else await main();

@@ -1,0 +1,91 @@
+// `replay`: request logs decided under the live rules (listed now, or a snapshot) and under
+// the rules as they will be once the plan has run, the same "before" and "after" as the plan's
+// behaviour diff (docs/replay.md). Logs are streamed: memory does not grow with their length.
+import { resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { inPriorityOrder } from '../plan/fingerprint.js';
+import { simulateSteps } from '../plan/simulate.js';
+import { loadProjectConfig } from '../rules/config.js';
+import type { LiveRule } from '../rules/model.js';
+import type { ProjectSelection, Runtime } from '../runtime.js';
+import { compileRules } from '../traffic/compiled.js';
+import type { FieldMapping, LogFormat } from '../traffic/formats.js';
+import { logFiles, readLog } from '../traffic/read.js';
+import { ReplayTally, type ReplayReport } from '../traffic/tally.js';
+import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
+
+export type { ReplayReport } from '../traffic/tally.js';
+
+export interface ReplayRequest extends ProjectSelection {
+  /** Log files and directories, as the user named them. */
+  logs: string[];
+  /** A live snapshot (botrules live --out) for "before" instead of listing: no token, no request. */
+  liveFile?: string;
+  /** One format for every log; else told per file. */
+  logFormat?: LogFormat;
+}
+
+export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
+  const files = await replayedFiles(request.logs, ctx.cwd);
+  const fields = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
+  const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
+  const planned = await planApps(request, ctx, connect);
+  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, { ...request, ...(fields === undefined ? {} : { fields }) }, ctx);
+}
+
+/** The log files named, checked before any request is sent; none is an error. */
+export async function replayedFiles(logs: readonly string[], cwd: string): Promise<string[]> {
+  const files = await logFiles(logs, cwd);
+  if (files.length === 0) throw new UserError('the logs named hold no files to replay');
+  return files;
+}
+
+/** Before any request: the selection names one app, or an error asks to name it. */
+export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<FieldMapping | undefined> {
+  const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
+  onlyApp(config.apps, usage);
+  return config.replayFields;
+}
+
+/** A log belongs to one app: the one planned app, or an error asking to name it. */
+export function onlyApp<A>(planned: readonly A[], usage: string): A {
+  if (planned.length !== 1) {
+    throw new UserError(`a log is replayed under one app's rules, and ${planned.length} apps are selected`, [
+      `Name the app the log belongs to: ${usage}`,
+    ]);
+  }
+  return planned[0] as A;
+}
+
+/** The logs decided under the app's live rules and under them with the plan's steps run. */
+export async function replayPlanned(
+  planned: Pick<PlannedApp, 'app' | 'live' | 'plan'>,
+  files: readonly string[],
+  request: Pick<ReplayRequest, 'liveFile' | 'logFormat'> & { fields?: FieldMapping },
+  ctx: Runtime,
+): Promise<ReplayReport> {
+  const { app, live, plan } = planned;
+  const before = compileRules<LiveRule>(inPriorityOrder(live));
+  const after = compileRules<LiveRule>(plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps));
+  const tally = new ReplayTally();
+  const started = performance.now();
+  for (const file of files) {
+    const options = { cwd: ctx.cwd, ...(request.logFormat === undefined ? {} : { format: request.logFormat }), ...(request.fields === undefined ? {} : { fields: request.fields }) };
+    for await (const batch of readLog(file, options)) {
+      for (const { line, result } of batch) {
+        if ('skip' in result) tally.skip(result.skip, file, line);
+        else tally.add({ file, line, request: result.request }, before.decide(result.request), after.decide(result.request));
+      }
+    }
+  }
+  const against = request.liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(request.liveFile)}`;
+  const report = tally.report({ app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) });
+  ctx.debug(`replayed ${report.read} log lines in ${Math.round(performance.now() - started)} ms`);
+  return report;
+}
+
+/** Loaded only for --live, as plan does. */
+async function snapshotSource(file: string, cwd: string): Promise<ConnectApp> {
+  const [{ readSnapshotFile }, live] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
+  return live.snapshotSource(await readSnapshotFile(resolve(cwd, file), file), file);
+}

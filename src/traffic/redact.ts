@@ -1,0 +1,80 @@
+// Redaction on read (docs/replay.md, "Secrets in logs"): a log line's cookies, credentials and
+// parameters whose names look like secrets are masked before the request is evaluated, counted
+// or printed, so no later step (an example request, a JSON report, a debug line) can leak one.
+// Masking keeps the name, so `$exists`/`$notExists` still decide as they would on the original.
+import type { TestRequest } from '../evaluate/index.js';
+
+/** What a masked value reads as. */
+export const REDACTED = '[redacted]';
+
+/** Header names that always carry credentials or session state. */
+const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'set-cookie',
+]);
+
+/**
+ * Parts of a header, query or custom parameter name that mark it as secret-bearing:
+ * `x-api-key`, `access_token`, `sessionid`, `X-Amz-Signature`, `password`, `client_secret`.
+ */
+const SECRET_NAME = /token|secret|passw(?:or)?d|pwd|api[-_]?key|(?:^|[-_.])key$|session|sess[-_]?id|auth|signature|sig$|credential|jwt|bearer|csrf|xsrf|cookie/i;
+
+/** Whether a header, query or custom parameter of this name is masked. */
+export function isSecretName(name: string): boolean {
+  return SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name);
+}
+
+/** The request with every secret value masked (in place, and returned for chaining). */
+export function redactRequest(request: TestRequest): TestRequest {
+  if (request.headers !== undefined) maskSecrets(request.headers);
+  if (request.query !== undefined) maskSecrets(request.query);
+  if (request.custom !== undefined) maskSecrets(request.custom);
+  if (request.userAgent !== undefined) request.userAgent = maskCredentialsInText(request.userAgent);
+  if (request.path !== undefined) request.path = maskCredentialsInText(request.path);
+  return request;
+}
+
+/** Secret-named entries masked whole; the others keep their text with embedded secrets masked. */
+function maskSecrets(record: Record<string, string>): void {
+  for (const name of Object.keys(record)) {
+    record[name] = isSecretName(name) ? REDACTED : maskCredentialsInText(record[name] ?? '');
+  }
+}
+
+/**
+ * Secrets written into free text: `user:password@` in a URL, `Bearer …`/`Basic …`
+ * credentials, and `name=value` pairs with a secret name (a Referer's `?token=…`).
+ */
+function maskCredentialsInText(text: string): string {
+  return text
+    .replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
+    .replace(/(\/\/)[^/@\s:]+:[^/@\s]+@/g, `$1${REDACTED}@`)
+    .replace(/([?&;,\s]|^)([^=&;,#\s?]+)=([^&;,#\s]*)/g, (pair, before: string, name: string) =>
+      isSecretName(name) ? `${before}${name}=${REDACTED}` : pair);
+}
+
+/**
+ * Splits a request target (`/login?next=/a&token=x`) into its path and its query parameters,
+ * so a secret in the query string is masked like any other parameter and never stays in the
+ * path. Parameter names and values are percent-decoded as a server would; a repeated name keeps
+ * its first value.
+ */
+export function splitTarget(target: string): { path: string; query?: Record<string, string> } {
+  const at = target.indexOf('?');
+  if (at < 0) return { path: target };
+  const query: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const pair of target.slice(at + 1).split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const name = decode(equals < 0 ? pair : pair.slice(0, equals));
+    if (!Object.prototype.hasOwnProperty.call(query, name)) query[name] = equals < 0 ? '' : decode(pair.slice(equals + 1));
+  }
+  return { path: target.slice(0, at), query };
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
