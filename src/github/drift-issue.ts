@@ -2,10 +2,9 @@
 // "botrules drift: <app>" with the label botrules-drift, opened or updated with the plan while
 // the live rules differ from git, and closed once they match again. Only an issue this
 // workflow opened is touched: opened by exactly the workflow's bot, with the label and title.
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitHubApi } from '../api/index.js';
-import { readCappedText } from './files.js';
+import { appFolders, readCappedText } from './files.js';
 import { cutAt, WORKFLOW_BOT } from './plan-comment.js';
 import { DRIFT_LABEL } from './drift-pr.js';
 
@@ -13,7 +12,6 @@ import { DRIFT_LABEL } from './drift-pr.js';
 const BODY_PLAN_LIMIT = 60_000;
 const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 const FOLDER_PREFIX = 'botrules-drift-';
-const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export interface DriftIssueRequest {
   repository: string;
@@ -35,7 +33,7 @@ export const driftIssueTitle = (app: string): string => `botrules drift: ${app}`
 
 export async function reportDriftIssues(api: GitHubApi, request: DriftIssueRequest): Promise<DriftIssueResult[]> {
   const root = path.resolve(request.cwd, request.reportsDir);
-  const apps = (await reportedApps(root)).sort();
+  const apps = (await appFolders(root, FOLDER_PREFIX)).sort();
   if (apps.length === 0) return [];
   const open = await api.list<Issue>(`repos/${request.repository}/issues`, 'listing open drift issues', {
     searchParams: { state: 'open', labels: DRIFT_LABEL, creator: WORKFLOW_BOT },
@@ -87,16 +85,3 @@ function isOurs(issue: Issue, app: string): boolean {
   return issue.pull_request === undefined && issue.user?.login === WORKFLOW_BOT && issue.title === driftIssueTitle(app) && (issue.labels ?? []).some((label) => label.name === DRIFT_LABEL);
 }
 
-async function reportedApps(root: string): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return entries
-    .filter((entry) => entry.isDirectory() && entry.name.startsWith(FOLDER_PREFIX))
-    .map((entry) => entry.name.slice(FOLDER_PREFIX.length))
-    .filter((app) => APP_NAME.test(app));
-}

@@ -1,6 +1,6 @@
 // Files a `botrules github` command reads came from artifacts: their size is checked before
 // they are read, and a link is never followed.
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
 
 export async function readCappedText(file: string, maxBytes: number, what: string): Promise<string> {
@@ -23,4 +23,25 @@ export async function readOptionalCappedText(file: string, maxBytes: number, wha
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
   }
   return readCappedText(file, maxBytes, what);
+}
+
+/** An app name as an artifact folder may carry it: nothing a path or a shell could read otherwise. */
+const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * The apps with a folder `PREFIX<app>` under `root` (one downloaded artifact each); a folder
+ * whose name is no app name is left alone, and no `root` means no apps.
+ */
+export async function appFolders(root: string, prefix: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
+    .map((entry) => entry.name.slice(prefix.length))
+    .filter((app) => APP_NAME.test(app));
 }

@@ -2,10 +2,9 @@
 // run. Only a comment this workflow wrote is ever edited: written by exactly the workflow's
 // bot and starting with the app's marker, so nobody can plant a comment the job would then
 // rewrite. The plans come from this run's plan jobs as artifacts, one folder per app.
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitHubApi } from '../api/index.js';
-import { readCappedText } from './files.js';
+import { appFolders, readCappedText } from './files.js';
 
 /** The login of the workflow token's comments, pull requests and issues. */
 export const WORKFLOW_BOT = 'github-actions[bot]';
@@ -16,7 +15,6 @@ export const PLAN_COMMENT_LIMIT = 65_000;
 /** botrules keeps a Markdown plan near the comment limit; a file much larger than that is not read. */
 const MAX_PLAN_BYTES = 1024 * 1024;
 
-const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const FOLDER_PREFIX = 'botrules-plan-';
 
 export interface PlanCommentRequest {
@@ -40,7 +38,7 @@ export const planMarker = (app: string): string => `<!-- botrules-plan:${app} --
 
 export async function upsertPlanComments(api: GitHubApi, request: PlanCommentRequest): Promise<PlanCommentResult[]> {
   const root = path.resolve(request.cwd, request.plansDir);
-  const apps = (await plannedApps(root)).sort();
+  const apps = (await appFolders(root, FOLDER_PREFIX)).sort();
   if (apps.length === 0) return [];
   const base = `repos/${request.repository}/issues/${request.pullRequest}/comments`;
   const comments = await api.list<IssueComment>(base, `listing the comments of pull request #${request.pullRequest}`, { maxPages: 30 });
@@ -81,17 +79,3 @@ function isOurs(comment: IssueComment, app: string): boolean {
   return comment.user?.login === WORKFLOW_BOT && comment.user.type === 'Bot' && typeof comment.body === 'string' && comment.body.startsWith(`${planMarker(app)}\n`);
 }
 
-/** The apps with a plan folder; a folder whose name is no app name is left alone. */
-async function plannedApps(root: string): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return entries
-    .filter((entry) => entry.isDirectory() && entry.name.startsWith(FOLDER_PREFIX))
-    .map((entry) => entry.name.slice(FOLDER_PREFIX.length))
-    .filter((app) => APP_NAME.test(app));
-}
