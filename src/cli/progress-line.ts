@@ -40,7 +40,12 @@ export function progressLine(stream: Writable & { columns?: number }): ProgressL
 
 /** `scripts [#####-----] 12/40 pages`. */
 export function pagesText(done: number, total: number): string {
+  return barText('scripts', done, total, ' pages');
+}
+
+/** `LABEL [#####-----] DONE/TOTAL` and the unit, if any. */
+export function barText(label: string, done: number, total: number, unit = ''): string {
   const width = 30;
   const filled = total === 0 ? 0 : Math.round((width * Math.min(done, total)) / total);
-  return `scripts [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} pages`;
+  return `${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}${unit}`;
 }

@@ -2,13 +2,13 @@
 // "Mutation testing"): the option readers, the progress bar on a terminal, and the output in
 // the chosen format. Exit 1 when a test fails, coverage is below --fail-under or the mutation
 // score below --min-score.
-import cliProgress from 'cli-progress';
 import { coverageOf, coverageShortfalls, mutationOf, qualityScope, scoreShortfalls, type QualityRequest } from '../engine/test-quality.js';
 import type { RuleTestRun, RuleTestSuite } from '../engine/rule-tests.js';
 import { QUALITY_RENDERERS, type CoverageView, type MutationView, type QualityFormat } from '../render/tests/quality.js';
 import { summary } from '../render/tests/text.js';
 import type { CommandContext } from './context.js';
 import { UsageError } from './options.js';
+import { barText, progressLine } from './progress-line.js';
 
 export interface QualityArgs {
   coverage: boolean;
@@ -67,22 +67,21 @@ export async function reportTestQuality(args: QualityArgs, suite: RuleTestSuite,
   return failed > 0 || shortfalls.length > 0 ? 1 : 0;
 }
 
-/** Mutants done / total on stderr, only when stderr is a terminal. */
+/**
+ * Mutants done / total on stderr, only when stderr is a terminal: the one progress line of
+ * progress-line.ts (never switches line wrapping off, nothing to restore after Ctrl-C), redrawn
+ * when the bar would change, not for each of thousands of mutants.
+ */
 function progressBar(ctx: CommandContext): { update(done: number, total: number): void; stop(): void } | undefined {
   if (!ctx.io.stderrIsTTY) return undefined;
-  const bar = new cliProgress.SingleBar(
-    { stream: ctx.io.stderr, format: 'mutants {bar} {value}/{total}', noTTYOutput: true, clearOnComplete: true, hideCursor: false, fps: 10 },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
+  const line = progressLine(ctx.io.stderr);
+  let shown = '';
   return {
     update(done, total) {
-      if (!started) bar.start(total, done);
-      else bar.update(done);
-      started = true;
+      const text = barText('mutants', done, total);
+      const step = Math.max(1, Math.floor(total / 100));
+      if (text !== shown && (done % step === 0 || done === total)) line.update((shown = text));
     },
-    stop() {
-      if (started) bar.stop();
-    },
+    stop: () => line.stop(),
   };
 }

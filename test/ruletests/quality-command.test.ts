@@ -166,7 +166,9 @@ describe('botrules test --mutate', () => {
 
   it('shows a progress bar on stderr only on a terminal', async () => {
     const terminal = await runCli(['test', '--mutate', '--no-color'], { cwd: dir, tty: true });
-    expect(terminal.stderr).toMatch(/mutants .* 11\/11/);
+    expect(terminal.stderr).toContain('\r\u001b[2Kmutants [##############################] 11/11');
+    // Line wrapping is never switched off (cli-progress did, and left it off after Ctrl-C).
+    expect(terminal.stderr).not.toContain('\u001b[?7l');
     expect((await cli(['test', '--mutate'])).stderr).toBe('');
   });
 
