@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { updateRuleFiles, type RuleFileText } from '../../src/import/update/index.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { Action, DeclaredRule, Leaf, LiveRule } from '../../src/rules/model.js';
-import { readRuleFileText } from './update-support.js';
+import { readRuleFileText, leafEdit, shuffle } from './update-support.js';
 
 interface Spec {
   id: string;
@@ -83,24 +83,6 @@ const world = fc.uniqueArray(fc.integer({ min: 0, max: 99 }), { minLength: 1, ma
     order: fc.integer(),
   }),
 );
-
-function leafEdit(leaves: string[], kind: string): string[] {
-  if (kind === 'add') return [...leaves, 'e'];
-  if (kind === 'drop' && leaves.length > 1) return leaves.slice(1);
-  if (kind === 'swap') return [...leaves.slice(1), 'f'];
-  return leaves;
-}
-
-function shuffle<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  let s = seed >>> 0;
-  for (let i = out.length - 1; i > 0; i -= 1) {
-    s = (s * 1103515245 + 12345) >>> 0;
-    const j = s % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
 
 const documentOf = (text: string | undefined): unknown => (text === undefined ? {} : (parse(text.replace(/^\uFEFF/, '')) ?? {}));
 

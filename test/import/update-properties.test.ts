@@ -7,7 +7,7 @@ import { updateRuleFiles, type RuleFileText } from '../../src/import/update/inde
 import { segmentFile } from '../../src/import/update/blocks.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { DeclaredRule, Leaf, LiveRule } from '../../src/rules/model.js';
-import { readRuleFileText } from './update-support.js';
+import { readRuleFileText, leafEdit, shuffle } from './update-support.js';
 
 interface Spec {
   id: string;
@@ -134,24 +134,6 @@ function split(rules: Spec[], described: boolean[], count: number): RuleFileText
     files.push({ rel, shown: rel, text: `# header of ${rel}\nrules:\n${body}` });
   }
   return files;
-}
-
-function leafEdit(leaves: string[], kind: string): string[] {
-  if (kind === 'add') return [...leaves, 'e'];
-  if (kind === 'drop' && leaves.length > 1) return leaves.slice(1);
-  if (kind === 'swap') return [...leaves.slice(1), 'f'];
-  return leaves;
-}
-
-function shuffle<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  let s = seed >>> 0;
-  for (let i = out.length - 1; i > 0; i -= 1) {
-    s = (s * 1103515245 + 12345) >>> 0;
-    const j = s % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
 }
 
 function blockId(text: string, index: number): string {

@@ -18,3 +18,23 @@ export function readRuleFileText(file: RuleFileText): DeclaredRule[] {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A console edit of a rule's leaves, named by the property tests' arbitraries. */
+export function leafEdit(leaves: string[], kind: string): string[] {
+  if (kind === 'add') return [...leaves, 'e'];
+  if (kind === 'drop' && leaves.length > 1) return leaves.slice(1);
+  if (kind === 'swap') return [...leaves.slice(1), 'f'];
+  return leaves;
+}
+
+/** A seeded shuffle (a linear congruential generator), so a failing case replays exactly. */
+export function shuffle<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let s = seed >>> 0;
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
