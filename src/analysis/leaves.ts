@@ -3,7 +3,7 @@
 // every request under docs/evaluation.md; whatever is not decided exactly (regular expressions
 // other than identical ones, unrelated fields, mixed text and address operators) is false,
 // meaning "unknown", and is never reported. Values compare as written (case-sensitive).
-import { MATCH_WHEN_ABSENT, presentVerdict } from '../evaluate/leaf.js';
+import { MATCH_WHEN_ABSENT, presentVerdict, type Verdict } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Leaf, LeafOperator } from '../rules/model.js';
 import { allWithin, rangesDisjoint } from './ranges.js';
@@ -60,7 +60,7 @@ export function isTautology(leaf: Leaf): boolean {
 }
 
 /** Matches every value of its field when the field is present. */
-function matchesEveryPresentValue(leaf: Leaf): boolean {
+export function matchesEveryPresentValue(leaf: Leaf): boolean {
   switch (leaf.operator) {
     case '$exists': return true;
     case '$startsWith': return one(leaf) === '' || (leaf.conditionType === 'path' && one(leaf) === '/');
@@ -94,13 +94,30 @@ export function leavesContradict(p: Leaf, q: Leaf): boolean {
 function presentOnlyDisjoint(p: Leaf, q: Leaf): boolean {
   if (isAddressLeaf(p) || isAddressLeaf(q)) return false;
   // An undecided verdict (a pattern out of time) proves nothing.
-  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => presentVerdict(q, value) === false);
+  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => verdictOn(q, value) === false);
   if (p.operator === '$startsWith' && q.operator === '$startsWith') return !one(p).startsWith(one(q)) && !one(q).startsWith(one(p));
   return false;
 }
 
 function isAddressLeaf(leaf: Leaf): boolean {
   return leaf.conditionType === 'socketIps' && ADDRESS_OPERATORS.has(leaf.operator);
+}
+
+const patternVerdicts = new WeakMap<Leaf, Map<string, Verdict>>();
+
+/**
+ * presentVerdict, remembered per `$re` leaf and value: the leaf table asks each pattern about
+ * the values of every `$eq`/`$in` leaf of its field, a few distinct values many times over, and
+ * a pattern's run costs far more than a lookup (other operators' compiled tests cost less).
+ * Only values written in rule files are remembered.
+ */
+function verdictOn(q: Leaf, value: string): Verdict {
+  if (q.operator !== '$re') return presentVerdict(q, value);
+  let byValue = patternVerdicts.get(q);
+  if (byValue === undefined) patternVerdicts.set(q, (byValue = new Map()));
+  let verdict = byValue.get(value);
+  if (verdict === undefined) byValue.set(value, (verdict = presentVerdict(q, value)));
+  return verdict;
 }
 
 /** For every present value of the field: p ⇒ q. */
@@ -112,7 +129,7 @@ function presentImplies(p: Leaf, q: Leaf): boolean {
   const list = values(q);
   switch (p.operator) {
     case '$eq':
-    case '$in': return values(p).every((value) => presentVerdict(q, value) === true);
+    case '$in': return values(p).every((value) => verdictOn(q, value) === true);
     case '$exists': return false;
     case '$startsWith': return textImplies(q, { startsWith: () => a.startsWith(b), contains: () => a.includes(b), ne: (m) => !m.startsWith(a) });
     case '$endsWith':
@@ -126,6 +143,31 @@ function presentImplies(p: Leaf, q: Leaf): boolean {
     default: return false;
   }
 }
+
+/**
+ * The operators of the leaves `p` can imply in its field other than those that match every
+ * present value (which anything implies), read off presentImplies below: every other leaf is
+ * implied by none. 'all': any operator may be. Lets the analysis's leaf table ask leafImplies
+ * about a few leaves of each field rather than about all of them (a superset is safe: the
+ * table still asks leafImplies; a missing operator would lose a proof, so keep the two in step).
+ */
+export function impliableOperators(p: Leaf): 'all' | readonly LeafOperator[] {
+  if (p.operator === '$notExists') return 'all';
+  if (isAddressLeaf(p)) return ['$eq', '$ne', '$in', '$notIn'];
+  return IMPLIABLE[p.operator] ?? 'all';
+}
+
+const NOT_EQUAL: readonly LeafOperator[] = ['$ne', '$notIn'];
+const IMPLIABLE: Partial<Record<LeafOperator, readonly LeafOperator[]>> = {
+  $exists: [],
+  $startsWith: ['$startsWith', '$contains', ...NOT_EQUAL],
+  $endsWith: ['$notEndsWith', '$endsWith', '$contains', ...NOT_EQUAL],
+  $contains: ['$contains', ...NOT_EQUAL],
+  $ne: NOT_EQUAL,
+  $notIn: NOT_EQUAL,
+  $notEndsWith: ['$notEndsWith', ...NOT_EQUAL],
+  $re: ['$re'],
+};
 
 interface TextRelations {
   startsWith?: () => boolean;

@@ -58,15 +58,35 @@ export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index
     return list;
   };
 
+  // The same the other way round: an allow rule that needs a value only the blocking rule's
+  // candidates can give (its own and BASE fail there) is skipped when they give none.
+  const needsOfClass = new Map<number, Leaf[] | undefined>();
+  const supplied = new Map<Leaf, Map<readonly TestRequest[], boolean>>();
+  const suppliedBy = (leaf: Leaf, theirs: readonly TestRequest[]): boolean => {
+    let byList = supplied.get(leaf);
+    if (byList === undefined) supplied.set(leaf, (byList = new Map()));
+    let answer = byList.get(theirs);
+    if (answer === undefined) byList.set(theirs, (answer = theirs.some((request) => verdicts.value(leaf, mergedField(leaf, request, NOTHING)))));
+    return answer;
+  };
+  const suppliesWhatItNeeds = (allow: number, theirs: readonly TestRequest[]): boolean => {
+    const number = classes[allow] as number;
+    let needed = needsOfClass.get(number);
+    if (needed === undefined && !needsOfClass.has(number)) needsOfClass.set(number, (needed = needs(conditionsOf(allow), candidatesOf(allow), verdicts)));
+    return needed === undefined || needed.some((leaf) => suppliedBy(leaf, theirs));
+  };
+
   const overlapOf = (index: number): Overlap | undefined => {
     // An identically written earlier blocking rule was answered already: the same answer, or one from its position on.
     const same = lastOfClass.get(classes[index] as number) ?? -1;
     const known = overlaps.get(same);
     if (known !== undefined) return known;
     const mine = candidatesOf(index);
-    for (const allow of tried(index, mine)) {
+    const list = tried(index, mine);
+    for (let at = firstFrom(list, same); at < list.length; at++) {
+      const allow = list[at] as number;
       if (allow >= index) return undefined;
-      if (allow < same) continue;
+      if (!suppliesWhatItNeeds(allow, mine)) continue;
       const example = firstCommonExample(conditionsOf(allow), candidatesOf(allow), conditionsOf(index), mine, verdicts);
       if (example !== undefined) return { earlier: allow, example };
     }
@@ -155,7 +175,8 @@ function suppliers(leaves: readonly Leaf[], offers: Offers, verdicts: Verdicts):
  * other rule can supply; undefined when that cannot be said. `own`: this rule's candidates (BASE added when read).
  */
 function needs(conditions: Conditions, own: readonly TestRequest[], verdicts: Verdicts): Leaf[] | undefined {
-  const needy = (leaf: Leaf) => !verdicts.leaf(leaf, {}) && !own.some((request) => verdicts.value(leaf, mergedField(leaf, request, NOTHING)));
+  // Where neither request carries the field, the example has BASE's path and method, or none.
+  const needy = (leaf: Leaf) => !verdicts.value(leaf, mergedField(leaf, NOTHING, NOTHING)) && !own.some((request) => verdicts.value(leaf, mergedField(leaf, request, NOTHING)));
   const ofGroup = (group: Group): Leaf[] | undefined => {
     if (group.operator === '$or') return group.children.every(needy) ? group.children : undefined;
     const leaf = group.children.find(needy);
@@ -164,4 +185,15 @@ function needs(conditions: Conditions, own: readonly TestRequest[], verdicts: Ve
   const groups = conditions.children.map(ofGroup);
   if (conditions.operator === '$and') return groups.find((leaves) => leaves !== undefined);
   return groups.every((leaves) => leaves !== undefined) ? groups.flat() as Leaf[] : undefined;
+}
+
+/** The position of the first number from `from` on in the ascending `list`. */
+function firstFrom(list: readonly number[], from: number): number {
+  let [low, high] = [0, list.length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((list[mid] as number) < from) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

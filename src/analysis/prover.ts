@@ -9,9 +9,9 @@
 // for many pairs of rules); the proof itself, the leaf facts put in words, is walked again only
 // for the pairs that are reported, by the same steps in the same order.
 import { describeLeaf } from '../evaluate/describe.js';
-import type { Conditions, Group, Leaf } from '../rules/model.js';
+import type { Conditions, Group, Leaf, LeafOperator } from '../rules/model.js';
 import { catchAll } from './conditions.js';
-import { fieldKey, isTautology, leafImplies } from './leaves.js';
+import { fieldKey, impliableOperators, isTautology, leafImplies, matchesEveryPresentValue } from './leaves.js';
 
 export type Node =
   | { kind: 'leaf'; id: number; known: Map<Node, boolean> }
@@ -29,11 +29,18 @@ export type Node =
 /** A reason a node matches every request, or a leaf implied by another (put in words only for a reported proof). */
 type Fact = string | { p: number; q: number };
 
-/** Distinct leaves (one object each: interned), and which of them each one implies (computed once, when first asked). */
+/**
+ * Distinct leaves (one object each: interned), and which of them each one implies (computed
+ * once, when first asked). Leaves are filed by field and operator, so a leaf is compared only
+ * with the leaves of its field it can imply (impliableOperators) and those that match every
+ * present value: on rules with many distinct leaves, comparing each with every leaf of its
+ * field was most of the shadow search.
+ */
 export class LeafTable {
   private readonly ids = new Map<Leaf, number>();
   readonly leaves: Leaf[] = [];
-  private readonly byField = new Map<string, number[]>();
+  /** field → operator → ids, ascending; '' for the leaves that match every present value. */
+  private readonly byField = new Map<string, Map<LeafOperator | '', number[]>>();
   readonly tautology: boolean[] = [];
   private readonly implied: (Set<number> | undefined)[] = [];
 
@@ -45,19 +52,29 @@ export class LeafTable {
       this.leaves.push(leaf);
       this.tautology.push(isTautology(leaf));
       const field = fieldKey(leaf);
-      const same = this.byField.get(field);
-      if (same === undefined) this.byField.set(field, [id]);
+      let byOperator = this.byField.get(field);
+      if (byOperator === undefined) this.byField.set(field, (byOperator = new Map()));
+      const filed = matchesEveryPresentValue(leaf) ? '' : leaf.operator;
+      const same = byOperator.get(filed);
+      if (same === undefined) byOperator.set(filed, [id]);
       else same.push(id);
     }
     return id;
   }
 
-  /** The leaves `p` implies other than tautologies (leafImplies is false across fields, bar those). Call after interning every leaf. */
+  /** The leaves `p` implies other than tautologies (leafImplies is false across fields, bar those), ascending. Call after interning every leaf. */
   impliedBy(p: number): Set<number> {
     let set = this.implied[p];
     if (set === undefined) {
       const leaf = this.leaves[p] as Leaf;
-      set = new Set((this.byField.get(fieldKey(leaf)) ?? []).filter((q) => leafImplies(leaf, this.leaves[q] as Leaf)));
+      const byOperator = this.byField.get(fieldKey(leaf)) as Map<LeafOperator | '', number[]>;
+      const operators = impliableOperators(leaf);
+      const lists = operators === 'all' ? [...byOperator.values()] : ['' as const, ...operators].flatMap((operator) => {
+        const list = byOperator.get(operator);
+        return list === undefined ? [] : [list];
+      });
+      const candidates = lists.length === 1 ? (lists[0] as number[]) : lists.flat().sort((a, b) => a - b);
+      set = new Set(candidates.filter((q) => leafImplies(leaf, this.leaves[q] as Leaf)));
       this.implied[p] = set;
     }
     return set;

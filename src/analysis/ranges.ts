@@ -51,8 +51,19 @@ function ipv6Bits(address: string): bigint | undefined {
   return all.reduce((bits, group) => (bits << 16n) | group, 0n);
 }
 
+/** inner → outer → rangeWithin: rule files hold few distinct ranges, each pair asked about many times. */
+const within = new Map<string, Map<string, boolean>>();
+
 /** Whether every address of range `inner` lies in range `outer`. */
 export function rangeWithin(inner: string, outer: string): boolean {
+  let byOuter = within.get(inner);
+  if (byOuter === undefined) within.set(inner, (byOuter = new Map()));
+  let answer = byOuter.get(outer);
+  if (answer === undefined) byOuter.set(outer, (answer = rangeWithinOnce(inner, outer)));
+  return answer;
+}
+
+function rangeWithinOnce(inner: string, outer: string): boolean {
   const a = parse(inner);
   const b = parse(outer);
   if (a === undefined || b === undefined || a.family !== b.family || b.prefix > a.prefix) return false;
