@@ -1,6 +1,7 @@
 // The oracle of `import --update` as JSON Patch (src/import/update/patch.ts): over random rule
 // files — LF or CRLF, with or without a byte-order mark, leaves and actions in flow or block
-// style — and random console edits, re-parsing each file the update writes deep-equals
+// style, names plain, single- or double-quoted, leaves with a field botrules does not know —
+// and random console edits, re-parsing each file the update writes deep-equals
 // fast-json-patch's applyPatch of the file's operations to the file as it was; a CRLF file gets
 // no bare LF and keeps its BOM; every comment of a surviving rule survives; every rule the
 // console left alone is byte for byte as it was; and plan is clean afterwards. Shared by the
@@ -20,6 +21,9 @@ interface Spec {
   described: boolean;
   action: Action;
   leaves: string[];
+  /** The first leaf carries `caseSensitive: true`, a field botrules does not know. */
+  flagged: boolean;
+  quote: '' | "'" | '"';
 }
 
 interface Style {
@@ -30,11 +34,14 @@ interface Style {
 }
 
 function ruleLines(spec: Spec, style: Style): string[] {
-  const leaf = (v: string) =>
-    style.flowLeaves ? [`            - { conditionType: path, operator: $eq, value: "/${v}" }`] : ['            - conditionType: path', '              operator: $eq', `              value: '/${v}'`];
+  const leaf = (v: string, i: number) => {
+    const flag = spec.flagged && i === 0;
+    if (style.flowLeaves) return [`            - { conditionType: path, operator: $eq, value: "/${v}"${flag ? ', caseSensitive: true' : ''} }`];
+    return ['            - conditionType: path', '              operator: $eq', `              value: '/${v}'`, ...(flag ? ['              caseSensitive: true'] : [])];
+  };
   return [
     `  # comment-${spec.id}-above`,
-    `  - name: ${spec.name}   # comment-${spec.id}-eol`,
+    `  - name: ${spec.quote}${spec.name}${spec.quote}   # comment-${spec.id}-eol`,
     `    ruleId: ${spec.id}`,
     ...(spec.described ? [`    description: "about ${spec.name}"`] : []),
     ...(spec.paused ? ['    status: paused'] : []),
@@ -46,7 +53,7 @@ function ruleLines(spec: Spec, style: Style): string[] {
     '        - operator: $and',
     '          children:',
     `            # comment-${spec.id}-leaves`,
-    ...spec.leaves.flatMap(leaf),
+    ...spec.leaves.flatMap((v, i) => leaf(v, i)),
   ];
 }
 
@@ -55,22 +62,24 @@ function fileText(lines: string[], style: Style): string {
   return (style.bom ? '\uFEFF' : '') + (style.crlf ? text.replace(/\n/g, '\r\n') : text);
 }
 
-const leafOf = (v: string): Leaf => ({ conditionType: 'path', operator: '$eq', value: `/${v}` });
+const leafOf = (v: string, flagged: boolean): Leaf => ({ conditionType: 'path', operator: '$eq', value: `/${v}`, ...(flagged ? { caseSensitive: true } : {}) });
 
 function liveOf(spec: Spec, priority: number): LiveRule {
   return {
     ruleId: spec.id, name: spec.name, priority, description: spec.described ? `about ${spec.name}` : '',
     status: spec.paused ? 'paused' : 'active', actions: [spec.action],
-    conditions: { operator: '$or', children: [{ operator: '$and', children: spec.leaves.map(leafOf) }] },
+    conditions: { operator: '$or', children: [{ operator: '$and', children: spec.leaves.map((v, i) => leafOf(v, spec.flagged && i === 0)) }] },
   };
 }
 
 const style: fc.Arbitrary<Style> = fc.record({ crlf: fc.boolean(), bom: fc.boolean(), flowLeaves: fc.boolean(), flowActions: fc.boolean() });
 const leafSet = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 3 });
 const spec = (id: number): fc.Arbitrary<Spec> =>
-  fc.record({ paused: fc.boolean(), described: fc.boolean(), action: fc.constantFrom<Action>('allow', 'hardBlock'), leaves: leafSet }).map((r) => ({ ...r, id: `r${id}`, name: `Rule ${id}` }));
+  fc
+    .record({ paused: fc.boolean(), described: fc.boolean(), action: fc.constantFrom<Action>('allow', 'hardBlock'), leaves: leafSet, flagged: fc.boolean(), quote: fc.constantFrom<Spec['quote']>('', "'", '"') })
+    .map((r) => ({ ...r, id: `r${id}`, name: `Rule ${id}` }));
 const edit = fc.record({
-  rename: fc.boolean(), pause: fc.boolean(), describe: fc.boolean(), act: fc.boolean(),
+  rename: fc.boolean(), pause: fc.boolean(), describe: fc.boolean(), act: fc.boolean(), flag: fc.boolean(),
   leaf: fc.constantFrom('keep', 'add', 'drop', 'swap'), remove: fc.boolean(),
 });
 const world = fc.uniqueArray(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 6 }).chain((ids) =>
@@ -107,11 +116,11 @@ export function checkOracle(numRuns: number): void {
         if (e.remove && specs.length > 1) return;
         const next: Spec = {
           ...s, name: e.rename ? `${s.name} v2` : s.name, paused: e.pause ? !s.paused : s.paused, described: e.describe ? !s.described : s.described,
-          action: e.act ? (s.action === 'allow' ? 'hardBlock' : 'allow') : s.action, leaves: leafEdit(s.leaves, e.leaf),
+          action: e.act ? (s.action === 'allow' ? 'hardBlock' : 'allow') : s.action, leaves: leafEdit(s.leaves, e.leaf), flagged: e.flag ? !s.flagged : s.flagged,
         };
         liveSpecs.push({ spec: next, changed: JSON.stringify(next) !== JSON.stringify(s) });
       });
-      for (let k = 0; k < added; k += 1) liveSpecs.push({ spec: { id: `new${k}`, name: `New ${k}`, paused: false, described: false, action: 'allow', leaves: ['z'] }, changed: true });
+      for (let k = 0; k < added; k += 1) liveSpecs.push({ spec: { id: `new${k}`, name: `New ${k}`, paused: false, described: false, action: 'allow', leaves: ['z'], flagged: k === 1, quote: '' }, changed: true });
       const shuffled = shuffle(liveSpecs, order);
       const live = shuffled.map((s, priority) => liveOf(s.spec, priority));
 

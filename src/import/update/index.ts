@@ -2,7 +2,7 @@
 // declare its live rules, changing only what differs (docs/behaviour.md, "import --update").
 // Pure: it takes the files' text and the live rules and returns the new text of each file.
 import jsonpatch from 'fast-json-patch';
-import type { Document } from 'yaml';
+import { Document } from 'yaml';
 import { UserError } from '../../errors.js';
 import { parseYamlDocument } from '../../located/yaml-source.js';
 import { matchRules } from '../../semantics/match.js';
@@ -119,8 +119,8 @@ export function sourceOf(file: RuleFileText): SourceFile & { bom: boolean } {
 function newFileSource(schema: string, eols: readonly string[]): () => SourceFile {
   const eol = eols.length > 0 && eols.every((e) => e === '\r\n') ? '\r\n' : '\n';
   return () => {
-    const text = `#${schemaComment(schema)}${eol}`;
-    return { text, document: parseYamlDocument(text).document, eol };
+    // An empty document: nothing of the file is parsed, the comment is all its text so far.
+    return { text: `#${schemaComment(schema)}${eol}`, document: new Document(), eol };
   };
 }
 
