@@ -1,6 +1,8 @@
 // `botrules import --update`: rewrite the existing rule files of an app in place so they
 // declare its live rules, changing only what differs (docs/behaviour.md, "import --update").
-// Pure: it takes the files' text and the live rules and returns the new text of each file.
+// Pure: it takes the files (text and parse) and the live rules, works out each file's change as
+// RFC 6902 operations (rule-operations.ts, arrange.ts, patch.ts), and has the one interpreter
+// (interpret.ts, finish.ts) write the new text of each file from them.
 import jsonpatch from 'fast-json-patch';
 import { Document } from 'yaml';
 import { UserError } from '../../errors.js';
@@ -58,52 +60,67 @@ export interface UpdateResult {
 export function updateRuleFiles(input: UpdateInput): UpdateResult {
   const { matched, gone } = liveCounterparts(input.declared, input.live);
   const edited: UpdateResult['edited'] = [];
+  // Each rule as its file will hold it, by ruleId: a new one as `import` writes it.
   const values = new Map<string, unknown>(input.live.map((rule) => [rule.ruleId, writtenRule(rule)]));
-  const read = input.files.map((file) => {
-    const source = sourceOf(file);
-    const document = source.document.toJS() as Record<string, unknown> | null;
-    const rules = input.declared.filter((rule) => rule.source.file === file.shown);
-    const written = document?.rules;
-    if (!Array.isArray(written) || written.length !== rules.length) throw unsupportedLayout(file.shown);
-    const ruleIds = rules.map((rule) => matched.get(rule)?.ruleId ?? '');
-    const inside = new Map<number, Operation[]>();
-    rules.forEach((rule, index) => {
-      const live = matched.get(rule);
-      if (live === undefined) return;
-      const operations = ruleOperations(written[index] as Record<string, unknown>, rule, live);
-      // As the file will hold it: where it moves to another file, that file adds exactly this.
-      values.set(live.ruleId, jsonpatch.applyPatch(structuredClone(written[index]), operations).newDocument);
-      if (operations.length === 0) return;
-      inside.set(index, operations);
-      edited.push({ rule: live, fields: changedFieldNames(rule, live) });
-    });
-    return { file, source, document: document ?? {}, ruleIds, inside };
-  });
+  const read = input.files.map((file) => readFile(file, input.declared, matched, values, edited));
   const work: WorkFile[] = read.map(({ file, ruleIds }) => ({ rel: file.rel, ruleIds: ruleIds.filter((id) => id !== ''), originalCount: ruleIds.length }));
   const placements = arrange(work, input.live);
+  const changes = writtenChanges(work, read, values, newFileSource(input.schema, read.map(({ source }) => source.eol)));
+  return { gone, edited, placements, changes };
+}
 
-  const fresh = newFileSource(input.schema, read.map(({ source }) => source.eol));
+interface ReadFile {
+  file: RuleFileText;
+  source: SourceFile & { bom: boolean };
+  document: Record<string, unknown>;
+  /** The live ruleId of each of its rules ('' for one gone live). */
+  ruleIds: string[];
+  /** The operations inside each rule that changed, by index. */
+  inside: Map<number, Operation[]>;
+}
+
+/** A file's rules paired with their live counterparts, and the operations inside each. */
+function readFile(file: RuleFileText, declared: readonly DeclaredRule[], matched: ReadonlyMap<DeclaredRule, LiveRule>, values: Map<string, unknown>, edited: UpdateResult['edited']): ReadFile {
+  const source = sourceOf(file);
+  const document = (source.document.toJS() ?? {}) as Record<string, unknown>;
+  const rules = declared.filter((rule) => rule.source.file === file.shown);
+  const written = document.rules;
+  if (!Array.isArray(written) || written.length !== rules.length) throw unsupportedLayout(file.shown);
+  const inside = new Map<number, Operation[]>();
+  rules.forEach((rule, index) => {
+    const live = matched.get(rule);
+    if (live === undefined) return;
+    const operations = ruleOperations(written[index] as Record<string, unknown>, rule, live);
+    // Where the rule moves to another file, that file adds exactly what this one removes.
+    values.set(live.ruleId, jsonpatch.applyPatch(structuredClone(written[index]), operations).newDocument);
+    if (operations.length === 0) return;
+    inside.set(index, operations);
+    edited.push({ rule: live, fields: changedFieldNames(rule, live) });
+  });
+  return { file, source, document, ruleIds: rules.map((rule) => matched.get(rule)?.ruleId ?? ''), inside };
+}
+
+/** Every file's operations, the interpreter's text from them, and the files that changed. */
+function writtenChanges(work: readonly WorkFile[], read: readonly ReadFile[], values: ReadonlyMap<string, unknown>, fresh: () => SourceFile): FileChange[] {
   const existing = new Map(read.map((entry) => [entry.file.rel, entry]));
   const states = new Map<string, FileState>();
   const operations = new Map<string, Operation[]>();
   for (const file of work) {
     const was = existing.get(file.rel);
+    // A file that held no rule and gets none (`rules: []`) is left alone.
     if (was !== undefined && file.originalCount === 0 && file.ruleIds.length === 0) continue;
     const side = { document: was?.document, ruleIds: was?.ruleIds ?? [] };
     const patch = filePatch(side, file.ruleIds, { inside: was?.inside ?? new Map(), valueOf: (id) => values.get(id) });
     operations.set(file.rel, patch);
     states.set(file.rel, interpretFile(was?.source ?? fresh(), patch));
   }
-  const texts = finishFiles(states);
   const changes: FileChange[] = [];
-  for (const file of work) {
-    const was = existing.get(file.rel);
-    const text = texts.get(file.rel);
-    if (text === undefined) continue;
-    const after = file.ruleIds.length === 0 ? undefined : (was?.source.bom === true ? BOM : '') + text;
-    if (was?.file.text !== after) changes.push({ rel: file.rel, before: was?.file.text, after, operations: operations.get(file.rel) ?? [] });
+  for (const [rel, text] of finishFiles(states)) {
+    const was = existing.get(rel);
+    const after = work.find((file) => file.rel === rel)?.ruleIds.length === 0 ? undefined : (was?.source.bom === true ? BOM : '') + text;
+    if (was?.file.text !== after) changes.push({ rel, before: was?.file.text, after, operations: operations.get(rel) ?? [] });
   }
-  return { gone, edited, placements, changes };
+  return changes;
 }
 
 const BOM = '\uFEFF';
