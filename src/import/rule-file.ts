@@ -2,7 +2,7 @@
 // order, holding the rule as src/semantics/written.ts writes it, with its `ruleId` (so
 // renames stay safe) and every field the service stores, known or not.
 import { join, relative, sep } from 'node:path';
-import { Document, isScalar, isSeq, Scalar, visit } from 'yaml';
+import { Document, isScalar, isSeq, Scalar, visit, type Node } from 'yaml';
 import { hasInvisibleCharacter, yamlQuotedEscapes } from '../render/sanitise.js';
 import type { LiveRule } from '../semantics/model.js';
 import { writtenRule } from '../semantics/written.js';
@@ -68,15 +68,22 @@ export function ruleFileText(rule: LiveRule, schema: string = DEFAULT_SCHEMA_REF
 export function writtenYaml(value: unknown, commentBefore?: string): string {
   const doc = new Document(value);
   if (commentBefore !== undefined && doc.contents !== null) doc.contents.commentBefore = commentBefore;
-  visit(doc, {
-    Map(_key, node) {
-      if (node.has('conditionType')) node.flow = true;
+  if (doc.contents !== null) withImportStyle(doc.contents);
+  return yamlText(doc);
+}
+
+/** Sets `node` and what it holds in the style `import` writes: leaves and action lists in flow style. `key`: the key it stands under. */
+export function withImportStyle(node: Node, key?: unknown): Node {
+  if (key === 'actions' && isSeq(node)) node.flow = true;
+  visit(node, {
+    Map(_key, map) {
+      if (map.has('conditionType')) map.flow = true;
     },
     Pair(_key, pair) {
       if (isScalar(pair.key) && pair.key.value === 'actions' && isSeq(pair.value)) pair.value.flow = true;
     },
   });
-  return yamlText(doc);
+  return node;
 }
 
 /**

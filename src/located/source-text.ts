@@ -12,7 +12,8 @@ export interface TextProblem {
   message: string;
 }
 
-export type SourceText = { ok: true; text: string } | { ok: false; problem: TextProblem };
+/** `bom`: the bytes began with a UTF-8 byte-order mark, which `text` leaves out (a writer that keeps the file's style puts it back). */
+export type SourceText = { ok: true; text: string; bom: boolean } | { ok: false; problem: TextProblem };
 
 /**
  * Synchronous on purpose: rule files are small and many (one per rule after `import`), and for
@@ -57,7 +58,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** Decodes strict UTF-8 (a leading byte-order mark is dropped); invalid bytes are located. */
 export function decodeUtf8(bytes: Uint8Array): SourceText {
   try {
-    return { ok: true, text: strictUtf8.decode(bytes) };
+    return { ok: true, text: strictUtf8.decode(bytes), bom: bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf };
   } catch {
     const offset = firstInvalidByte(bytes);
     const { line, col } = bytePosition(bytes, offset);

@@ -46,6 +46,8 @@ export interface YamlSourceOptions {
 export interface YamlSource {
   /** The path printed in problems. */
   file: string;
+  /** The parsed document (with the source's offsets), for a caller that edits the text it came from. */
+  document?: Document;
   /** The document as plain data; undefined when the file could not be read or parsed. */
   value: unknown;
   /** Read, YAML and schema problems, in words a person understands. */
@@ -99,7 +101,7 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
   });
   const located = (offset: number | undefined, message: string): Problem => ({ file: options.displayPath, ...at(offset), message });
   const warnings = doc.warnings.map((w) => located(w.pos[0], yamlWarningMessage(w)));
-  const unusable = (problems: Problem[]): YamlSource => ({ file: options.displayPath, value: undefined, problems, warnings, locate, problemAt, isSchemaValid: () => false });
+  const unusable = (problems: Problem[]): YamlSource => ({ file: options.displayPath, document: doc, value: undefined, problems, warnings, locate, problemAt, isSchemaValid: () => false });
 
   const syntax = [...doc.errors.map((e) => ({ offset: e.pos[0], message: yamlErrorMessage(e) })), ...keyProblems(doc.contents)];
   if (syntax.length > 0) return unusable(syntax.sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0)).map((p) => located(p.offset, p.message)));
@@ -110,13 +112,13 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
     return unusable([located(firstAliasOffset(doc), aliasErrorMessage(err))]);
   }
   if (!options.validate || options.validate(value)) {
-    return { file: options.displayPath, value, problems: [], warnings, locate, problemAt, isSchemaValid: () => true };
+    return { file: options.displayPath, document: doc, value, problems: [], warnings, locate, problemAt, isSchemaValid: () => true };
   }
   const errors = options.validate.errors ?? [];
   const problems = translateSchemaErrors(errors, value, options.messages).map((t) => problemAt(t.path, t.message, { key: t.key }));
   const errorPaths = errors.map((e) => pointerSegments(e.instancePath));
   const isSchemaValid = (path: Path): boolean => !errorPaths.some((errorPath) => startsWith(errorPath, path));
-  return { file: options.displayPath, value, problems, warnings, locate, problemAt, isSchemaValid };
+  return { file: options.displayPath, document: doc, value, problems, warnings, locate, problemAt, isSchemaValid };
 }
 
 /**

@@ -14,7 +14,7 @@ import { UserError, sortProblems, type Problem } from '../errors.js';
 import type { DeclaredRule } from './model.js';
 import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
-import { readRuleFile, type RuleFileResult } from './rule-file.js';
+import { readRuleFile, type ReadOptions, type RuleFileResult, type RuleFileSource } from './rule-file.js';
 import { placement, placementMessage } from '../located/project-path.js';
 import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
 
@@ -28,6 +28,8 @@ export interface LoadedRules {
   files: string[];
   /** The text of each file (by printed path) that holds a comment silencing analysis findings. */
   silencingTexts: Map<string, string>;
+  /** With `keepSources`: each file's text and parsed document, by printed path (read and parsed once). */
+  sources?: Map<string, RuleFileSource>;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface LoadedRules {
 export const MAX_RULES_PER_APP = 5000;
 export const MAX_RULE_FILES_PER_APP = 5000;
 
-export async function loadRules(dir: string, options: { cwd: string }): Promise<LoadedRules> {
+export async function loadRules(dir: string, options: { cwd: string; keepSources?: boolean }): Promise<LoadedRules> {
   const absDir = resolve(options.cwd, dir);
   const shownDir = displayPath(options.cwd, absDir);
   await requireDirectory(absDir, shownDir);
@@ -51,25 +53,27 @@ export async function loadRules(dir: string, options: { cwd: string }): Promise<
   // Joined to the directory's own display path: the same text as displayPath() of each file,
   // without resolving thousands of paths against the working directory.
   const shown = files.map((file) => (shownDir === '.' ? file.rel : `${shownDir}/${file.rel}`));
-  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir]));
+  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir], { keepSource: options.keepSources === true }));
   const ruleCount = results.reduce((sum, r) => sum + r.rules.length, 0);
   if (ruleCount > MAX_RULES_PER_APP) throw tooMany(`${ruleCount} rules`, MAX_RULES_PER_APP, 'rules', shownDir);
   const identities = results.flatMap((r) => r.identities);
   const problems = [...results.flatMap((r) => r.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   const warnings = sortProblems(results.flatMap((r) => r.warnings));
   const silencingTexts = new Map(results.flatMap((r, i) => (r.silencingText === undefined ? [] : [[shown[i] ?? '', r.silencingText] as const])));
-  return { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), warnings, files: shown, silencingTexts };
+  const loaded: LoadedRules = { rules: results.flatMap((r) => r.rules), problems: sortProblems(problems), warnings, files: shown, silencingTexts };
+  if (options.keepSources === true) loaded.sources = new Map(results.flatMap((r, i) => (r.source === undefined ? [] : [[shown[i] ?? '', r.source] as const])));
+  return loaded;
 }
 
 /**
  * Only a symbolic link can lead elsewhere (the walk does not enter linked directories); it
  * must lead inside the project directory or the rules directory.
  */
-function readPlacedRuleFile(file: RuleFileEntry, shown: string, allowed: readonly string[]): RuleFileResult {
+function readPlacedRuleFile(file: RuleFileEntry, shown: string, allowed: readonly string[], options: ReadOptions): RuleFileResult {
   if (file.refusal !== undefined) return { rules: [], identities: [], warnings: [], problems: [{ file: shown, line: 1, col: 1, message: file.refusal }] };
   const places = file.link ? allowed.map((dir) => placement(file.abs, dir)) : ['inside'];
   const where = places.includes('inside') ? 'inside' : places.includes('outside') ? 'outside' : 'missing';
-  if (where === 'inside') return readRuleFile(file.abs, shown);
+  if (where === 'inside') return readRuleFile(file.abs, shown, options);
   return { rules: [], identities: [], warnings: [], problems: [{ file: shown, line: 1, col: 1, message: placementMessage(where, 'the file') }] };
 }
 

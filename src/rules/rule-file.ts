@@ -2,6 +2,7 @@
 // Checks run on every part the schema accepted, so one run reports every problem: a bad
 // regex in one leaf is reported even when another leaf of the same rule is malformed.
 // Only rules without any problem are normalised and returned.
+import type { Document } from 'yaml';
 import { sortProblems, type Problem } from '../errors.js';
 import type { DeclaredRule } from './model.js';
 import { normaliseRule } from '../semantics/normalise.js';
@@ -30,10 +31,24 @@ export interface RuleFileResult {
    * read the file a second time. Undefined for the many files without one.
    */
   silencingText?: string;
+  /** The file as read and parsed, when the caller asked to keep it (import --update edits it). */
+  source?: RuleFileSource;
 }
 
-export function readRuleFile(absPath: string, displayPath: string): RuleFileResult {
-  return fromSourceText(readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath);
+/** A rule file's text (without its byte-order mark), whether it had one, and its one parse. */
+export interface RuleFileSource {
+  text: string;
+  bom: boolean;
+  document: Document;
+}
+
+export interface ReadOptions {
+  /** Keep the text and the parsed document in the result. */
+  keepSource?: boolean;
+}
+
+export function readRuleFile(absPath: string, displayPath: string, options: ReadOptions = {}): RuleFileResult {
+  return fromSourceText(readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath, options);
 }
 
 /** The same from bytes in memory (used by the fuzz tests). */
@@ -41,12 +56,13 @@ export function parseRuleFile(bytes: Uint8Array, displayPath: string): RuleFileR
   return fromSourceText(decodeUtf8(bytes), displayPath);
 }
 
-function fromSourceText(text: SourceText, displayPath: string): RuleFileResult {
+function fromSourceText(text: SourceText, displayPath: string, options: ReadOptions = {}): RuleFileResult {
   const source = text.ok
     ? parseYamlText(text.text, { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages })
     : unreadable(displayPath, text.problem);
   const result = checkRuleFile(source);
   if (text.ok && text.text.includes(SILENCING_MARK)) result.silencingText = text.text;
+  if (options.keepSource === true && text.ok && source.document !== undefined) result.source = { text: text.text, bom: text.bom, document: source.document };
   return result;
 }
 

@@ -1,6 +1,8 @@
 // The oracle of `import --update` as JSON Patch (src/import/update/patch.ts): over random rule
 // files — LF or CRLF, with or without a byte-order mark, leaves and actions in flow or block
-// style — and random console edits, re-parsing each file the update writes deep-equals
+// style, conditions in block or flow style, rules at three indentations, names plain, single-
+// or double-quoted, leaves with a field botrules does not know —
+// and random console edits, re-parsing each file the update writes deep-equals
 // fast-json-patch's applyPatch of the file's operations to the file as it was; a CRLF file gets
 // no bare LF and keeps its BOM; every comment of a surviving rule survives; every rule the
 // console left alone is byte for byte as it was; and plan is clean afterwards. Shared by the
@@ -9,6 +11,7 @@ import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import { parse } from 'yaml';
 import { updateRuleFiles, type RuleFileText } from '../../src/import/update/index.js';
+import { reindent } from '../../src/import/update/text.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { Action, DeclaredRule, Leaf, LiveRule } from '../../src/rules/model.js';
 import { readRuleFileText, leafEdit, shuffle } from './update-support.js';
@@ -20,6 +23,9 @@ interface Spec {
   described: boolean;
   action: Action;
   leaves: string[];
+  /** The first leaf carries `caseSensitive: true`, a field botrules does not know. */
+  flagged: boolean;
+  quote: '' | "'" | '"';
 }
 
 interface Style {
@@ -27,18 +33,44 @@ interface Style {
   bom: boolean;
   flowLeaves: boolean;
   flowActions: boolean;
+  /** The whole condition tree on one line (it holds no comments then). */
+  flowConditions: boolean;
+  /** Column of the rules' `-`. */
+  dashCol: 0 | 2 | 4;
 }
 
 function ruleLines(spec: Spec, style: Style): string[] {
-  const leaf = (v: string) =>
-    style.flowLeaves ? [`            - { conditionType: path, operator: $eq, value: "/${v}" }`] : ['            - conditionType: path', '              operator: $eq', `              value: '/${v}'`];
+  const lines = style.flowConditions ? [...ruleHead(spec, style), `    conditions: { operator: $or, children: [ { operator: $and, children: [ ${flowLeaves(spec).join(', ')} ] } ] }`] : [...ruleHead(spec, style), ...blockConditions(spec, style)];
+  return lines.map((line) => (style.dashCol === 2 ? line : style.dashCol === 4 ? `  ${line}` : line.slice(2)));
+}
+
+function flowLeaves(spec: Spec): string[] {
+  return spec.leaves.map((v, i) => `{ conditionType: path, operator: $eq, value: "/${v}"${spec.flagged && i === 0 ? ', caseSensitive: true' : ''} }`);
+}
+
+/** The comments a rule written in `style` holds. */
+function commentsOf(style: Style): string[] {
+  return style.flowConditions ? ['above', 'eol'] : ['above', 'eol', 'conditions', 'leaves'];
+}
+
+function ruleHead(spec: Spec, style: Style): string[] {
   return [
     `  # comment-${spec.id}-above`,
-    `  - name: ${spec.name}   # comment-${spec.id}-eol`,
+    `  - name: ${spec.quote}${spec.name}${spec.quote}   # comment-${spec.id}-eol`,
     `    ruleId: ${spec.id}`,
     ...(spec.described ? [`    description: "about ${spec.name}"`] : []),
     ...(spec.paused ? ['    status: paused'] : []),
     ...(style.flowActions ? [`    actions: [${spec.action}]`] : ['    actions:', `      - ${spec.action}`]),
+  ];
+}
+
+function blockConditions(spec: Spec, style: Style): string[] {
+  const leaf = (v: string, i: number) => {
+    const flag = spec.flagged && i === 0;
+    if (style.flowLeaves) return [`            - { conditionType: path, operator: $eq, value: "/${v}"${flag ? ', caseSensitive: true' : ''} }`];
+    return ['            - conditionType: path', '              operator: $eq', `              value: '/${v}'`, ...(flag ? ['              caseSensitive: true'] : [])];
+  };
+  return [
     '    conditions:',
     `      # comment-${spec.id}-conditions`,
     '      operator: $or',
@@ -46,7 +78,7 @@ function ruleLines(spec: Spec, style: Style): string[] {
     '        - operator: $and',
     '          children:',
     `            # comment-${spec.id}-leaves`,
-    ...spec.leaves.flatMap(leaf),
+    ...spec.leaves.flatMap((v, i) => leaf(v, i)),
   ];
 }
 
@@ -55,22 +87,24 @@ function fileText(lines: string[], style: Style): string {
   return (style.bom ? '\uFEFF' : '') + (style.crlf ? text.replace(/\n/g, '\r\n') : text);
 }
 
-const leafOf = (v: string): Leaf => ({ conditionType: 'path', operator: '$eq', value: `/${v}` });
+const leafOf = (v: string, flagged: boolean): Leaf => ({ conditionType: 'path', operator: '$eq', value: `/${v}`, ...(flagged ? { caseSensitive: true } : {}) });
 
 function liveOf(spec: Spec, priority: number): LiveRule {
   return {
     ruleId: spec.id, name: spec.name, priority, description: spec.described ? `about ${spec.name}` : '',
     status: spec.paused ? 'paused' : 'active', actions: [spec.action],
-    conditions: { operator: '$or', children: [{ operator: '$and', children: spec.leaves.map(leafOf) }] },
+    conditions: { operator: '$or', children: [{ operator: '$and', children: spec.leaves.map((v, i) => leafOf(v, spec.flagged && i === 0)) }] },
   };
 }
 
-const style: fc.Arbitrary<Style> = fc.record({ crlf: fc.boolean(), bom: fc.boolean(), flowLeaves: fc.boolean(), flowActions: fc.boolean() });
+const style: fc.Arbitrary<Style> = fc.record({ crlf: fc.boolean(), bom: fc.boolean(), flowLeaves: fc.boolean(), flowActions: fc.boolean(), flowConditions: fc.boolean(), dashCol: fc.constantFrom<Style['dashCol']>(0, 2, 4) });
 const leafSet = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 3 });
 const spec = (id: number): fc.Arbitrary<Spec> =>
-  fc.record({ paused: fc.boolean(), described: fc.boolean(), action: fc.constantFrom<Action>('allow', 'hardBlock'), leaves: leafSet }).map((r) => ({ ...r, id: `r${id}`, name: `Rule ${id}` }));
+  fc
+    .record({ paused: fc.boolean(), described: fc.boolean(), action: fc.constantFrom<Action>('allow', 'hardBlock'), leaves: leafSet, flagged: fc.boolean(), quote: fc.constantFrom<Spec['quote']>('', "'", '"') })
+    .map((r) => ({ ...r, id: `r${id}`, name: `Rule ${id}` }));
 const edit = fc.record({
-  rename: fc.boolean(), pause: fc.boolean(), describe: fc.boolean(), act: fc.boolean(),
+  rename: fc.boolean(), pause: fc.boolean(), describe: fc.boolean(), act: fc.boolean(), flag: fc.boolean(),
   leaf: fc.constantFrom('keep', 'add', 'drop', 'swap'), remove: fc.boolean(),
 });
 const world = fc.uniqueArray(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 6 }).chain((ids) =>
@@ -92,10 +126,12 @@ export function checkOracle(numRuns: number): void {
       const per = Math.ceil(specs.length / fileCount);
       const files: RuleFileText[] = [];
       const blockOf = new Map<string, string>();
+      const styleOf = new Map<string, Style>();
       for (let f = 0; f * per < specs.length; f += 1) {
         const fileStyle = styles[f % styles.length] as Style;
         const rules = specs.slice(f * per, (f + 1) * per);
         for (const s of rules) blockOf.set(s.id, fileText(ruleLines(s, fileStyle), { ...fileStyle, bom: false }));
+        for (const s of rules) styleOf.set(s.id, fileStyle);
         const rel = `${String((f + 1) * 10).padStart(3, '0')}-part.yaml`;
         files.push({ rel, shown: rel, text: fileText([`# header of ${rel}`, 'rules:', ...rules.flatMap((s) => ruleLines(s, fileStyle))], fileStyle) });
       }
@@ -107,11 +143,11 @@ export function checkOracle(numRuns: number): void {
         if (e.remove && specs.length > 1) return;
         const next: Spec = {
           ...s, name: e.rename ? `${s.name} v2` : s.name, paused: e.pause ? !s.paused : s.paused, described: e.describe ? !s.described : s.described,
-          action: e.act ? (s.action === 'allow' ? 'hardBlock' : 'allow') : s.action, leaves: leafEdit(s.leaves, e.leaf),
+          action: e.act ? (s.action === 'allow' ? 'hardBlock' : 'allow') : s.action, leaves: leafEdit(s.leaves, e.leaf), flagged: e.flag ? !s.flagged : s.flagged,
         };
         liveSpecs.push({ spec: next, changed: JSON.stringify(next) !== JSON.stringify(s) });
       });
-      for (let k = 0; k < added; k += 1) liveSpecs.push({ spec: { id: `new${k}`, name: `New ${k}`, paused: false, described: false, action: 'allow', leaves: ['z'] }, changed: true });
+      for (let k = 0; k < added; k += 1) liveSpecs.push({ spec: { id: `new${k}`, name: `New ${k}`, paused: false, described: false, action: 'allow', leaves: ['z'], flagged: k === 1, quote: '' }, changed: true });
       const shuffled = shuffle(liveSpecs, order);
       const live = shuffled.map((s, priority) => liveOf(s.spec, priority));
 
@@ -136,11 +172,13 @@ export function checkOracle(numRuns: number): void {
       const all = written.map((f) => f.text).join('');
       for (const s of shuffled) {
         if (s.spec.id.startsWith('new')) continue;
-        for (const where of ['above', 'eol', 'conditions', 'leaves']) expect(all).toContain(`comment-${s.spec.id}-${where}`);
-        // A rule the console left alone stays byte for byte (moved into a file of other line endings, in that file's).
+        for (const where of commentsOf(styleOf.get(s.spec.id) as Style)) expect(all).toContain(`comment-${s.spec.id}-${where}`);
+        // A rule the console left alone stays byte for byte (moved into a file of other line
+        // endings or indentation, in that file's).
         if (s.changed) continue;
         const lf = (blockOf.get(s.spec.id) as string).replace(/\r\n/g, '\n');
-        expect(all.includes(lf) || all.includes(lf.replace(/\n/g, '\r\n'))).toBe(true);
+        const shifts = [-4, -2, 0, 2, 4].map((by) => reindent(lf, by));
+        expect(shifts.some((block) => all.includes(block) || all.includes(block.replace(/\n/g, '\r\n')))).toBe(true);
       }
 
       const redeclared = written.flatMap((f) => readRuleFileText(f));

@@ -54,7 +54,7 @@ describe('import --update as JSON Patch', () => {
     const after = result.changes[0]?.after as string;
     expect(after.match(/(?<!\r)\n/g)).toBeNull();
     expect(after.startsWith('\uFEFF# Rules for the shop\r\n')).toBe(true);
-    expect(after.split('\r\n').slice(2, 5)).toEqual(['  - name: A', '    description: edited', '    ruleId: a1']);
+    expect(after.split('\r\n').slice(2, 5)).toEqual(['  - name: A', '    ruleId: a1', '    description: edited']);
   });
 
   it('passes the oracle on a few random files and console edits', () => {

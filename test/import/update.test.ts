@@ -51,7 +51,8 @@ describe('import --update', () => {
   it('edits a changed field where it stands, keeping its quoting and every comment', () => {
     const result = update(files, [live('a1', 'A', 0), live('b1', "B'2", 1, { status: 'paused', conditions: live('b1', 'B', 1).conditions })]);
     expect(result.changes).toHaveLength(1);
-    expect(result.changes[0]?.after).toBe(FILE.replace("  - name: 'B'\n", "  - name: 'B''2'\n    status: paused\n"));
+    // A new key goes where `import` writes it: status after ruleId.
+    expect(result.changes[0]?.after).toBe(FILE.replace("  - name: 'B'\n    ruleId: b1\n", "  - name: 'B''2'\n    ruleId: b1\n    status: paused\n"));
   });
 
   it('edits only the leaf that changed', () => {
@@ -95,11 +96,10 @@ describe('import --update', () => {
     const withUnknown = (value: string, fields: Record<string, unknown>) => ({ ...leaf(value), ...fields });
     const liveA = (children: object[]) => live('a1', 'A', 0, { conditions: { operator: '$or', children: [{ operator: '$and', children: children as never }] } });
 
-    it('writes a leaf again when the console added one, keeping its comment-free line style', () => {
+    it('adds the field to the leaf when the console added one, keeping its line style and comment', () => {
       const result = update(files, [liveA([withUnknown('/a', { caseSensitive: true })]), live('b1', 'B', 1)]);
-      expect(result.changes[0]?.after).toBe(
-        FILE.replace('            - { conditionType: path, operator: $eq, value: /a }   # exact\n', '            - { conditionType: path, operator: $eq, value: /a, caseSensitive: true }\n'),
-      );
+      expect(result.changes[0]?.after).toBe(FILE.replace('value: /a }   # exact\n', 'value: /a, caseSensitive: true }   # exact\n'));
+      expect(result.changes[0]?.operations).toEqual([{ op: 'add', path: '/rules/0/conditions/children/0/children/0/caseSensitive', value: true }]);
       expect(result.edited.map((edit) => edit.fields)).toEqual([['fields botrules does not know']]);
     });
 
@@ -109,12 +109,10 @@ describe('import --update', () => {
       expect(result.changes).toEqual([]);
     });
 
-    it('replaces a rule whose own unknown fields changed, keeping the comments above it', () => {
+    it('adds the own unknown field of a rule after its known ones, keeping every comment', () => {
       const result = update(files, [live('a1', 'A', 0, { labels: ['edge'] } as Partial<LiveRule>), live('b1', 'B', 1)]);
       const after = result.changes[0]?.after ?? '';
-      expect(after.split('\n').slice(0, 6)).toEqual(['# Rules for the shop', 'rules:', '  # Monitoring first', '  - name: A', '    ruleId: a1', '    description: ""']);
-      expect(after.split('\n')).toContain('    labels:');
-      expect(after.split('\n')).toContain('      - edge');
+      expect(after).toBe(FILE.replace('value: /a }   # exact\n', 'value: /a }   # exact\n    labels:\n      - edge\n'));
       expect(readRuleFileText({ ...files[0], text: after } as RuleFileText)[0]).toMatchObject({ labels: ['edge'] });
     });
   });

@@ -46,7 +46,7 @@ function printDiff(ctx: CommandContext, dir: string, result: UpdateResult): void
     const name = `${dir}/${change.rel}`;
     const patch = createTwoFilesPatch(change.before === undefined ? '/dev/null' : `a/${name}`, change.after === undefined ? '/dev/null' : `b/${name}`, change.before ?? '', change.after ?? '', undefined, undefined, { context: 3 });
     // File contents and names come from live rules: each line made safe (docs/security.md). A CRLF
-    // file's CR ends every line and stays the file's own (line-endings.ts): shown, it would be noise.
+    // file's CR ends every line and stays the file's own (src/import/update/text.ts): shown, it would be noise.
     ctx.io.stdout.write(patch.split('\n').slice(1).map((line) => safeText(line.replace(/\r$/, ''))).join('\n'));
   }
 }

@@ -1,29 +1,20 @@
-// Putting the rule blocks in live order with as few moves as possible: the blocks that
-// already stand in live order (the longest increasing subsequence the planner also uses) stay,
-// and every other rule — moved or new — is placed right after the rule that precedes it live,
-// in ascending live order, so by induction the rules placed so far are in live order
-// (docs/behaviour.md, "import --update"). In a directory of one rule per file, a
-// rule is placed in a file of its own whose name sorts into the right place.
+// Putting the rules in live order with as few moves as possible: the rules that already
+// stand in live order (the longest increasing subsequence the planner also uses) stay, and
+// every other rule — moved or new — is placed right after the rule that precedes it live, in
+// ascending live order, so by induction the rules placed so far are in live order
+// (docs/behaviour.md, "import --update"). In a directory of one rule per file, a rule is
+// placed in a file of its own whose name sorts into the right place. Only ruleIds move here:
+// patch.ts turns the result into operations.
 import { posix } from 'node:path';
 import { maxWeightIncreasingSubsequence } from '../../plan/order.js';
 import type { LiveRule } from '../../rules/model.js';
-import { ruleFileText, slugify } from '../rule-file.js';
-import { renderRuleBlock } from './render.js';
-import { reindent } from './text.js';
-
-export interface PlacedBlock {
-  ruleId: string;
-  text: string;
-  dashCol: number;
-}
+import { slugify } from '../rule-file.js';
 
 export interface WorkFile {
   /** Path below the rules directory, with "/" separators: the order files are read in. */
   rel: string;
-  header: string;
-  trailer: string;
-  dashCol: number;
-  blocks: PlacedBlock[];
+  /** The live ruleIds of the file's rules, in file order. */
+  ruleIds: string[];
   /** How many rules the file held before the update (0 for a file this update creates). */
   originalCount: number;
 }
@@ -37,7 +28,7 @@ export interface Placement {
 }
 
 /** Rearranges `files` (in read order) in place so their blocks follow `live` order. */
-export function arrange(files: WorkFile[], live: readonly LiveRule[], schema: string): Placement[] {
+export function arrange(files: WorkFile[], live: readonly LiveRule[]): Placement[] {
   const order = [...live].sort((a, b) => a.priority - b.priority);
   const liveIndex = new Map(order.map((rule, index) => [rule.ruleId, index]));
   const kept = keptRuleIds(files, liveIndex);
@@ -46,13 +37,13 @@ export function arrange(files: WorkFile[], live: readonly LiveRule[], schema: st
     if (kept.has(rule.ruleId)) return;
     const moving = takeBlock(files, rule.ruleId);
     const before = index === 0 ? undefined : locate(files, (order[index - 1] as LiveRule).ruleId);
-    placements.push(place(files, rule, moving, before, schema));
+    placements.push(place(files, rule, moving, before));
   });
   return placements;
 }
 
 function keptRuleIds(files: readonly WorkFile[], liveIndex: ReadonlyMap<string, number>): Set<string> {
-  const present = files.flatMap((file) => file.blocks.map((block) => block.ruleId));
+  const present = files.flatMap((file) => file.ruleIds);
   const ranks = new Map([...present].sort((a, b) => (liveIndex.get(a) as number) - (liveIndex.get(b) as number)).map((id, rank) => [id, rank]));
   const keep = maxWeightIncreasingSubsequence(present.map((id) => ranks.get(id) as number), present.map(() => 1));
   return new Set(present.filter((_, i) => keep[i]));
@@ -65,56 +56,40 @@ interface Where {
 
 function locate(files: readonly WorkFile[], ruleId: string): Where | undefined {
   for (const [file, work] of files.entries()) {
-    const block = work.blocks.findIndex((b) => b.ruleId === ruleId);
+    const block = work.ruleIds.indexOf(ruleId);
     if (block !== -1) return { file, block };
   }
   return undefined;
 }
 
-function takeBlock(files: readonly WorkFile[], ruleId: string): { block: PlacedBlock; from: WorkFile } | undefined {
+/** Takes the rule out of its file; false when no file holds it. */
+function takeBlock(files: readonly WorkFile[], ruleId: string): boolean {
   const where = locate(files, ruleId);
-  if (where === undefined) return undefined;
-  const from = files[where.file] as WorkFile;
-  const [block] = from.blocks.splice(where.block, 1);
-  return { block: block as PlacedBlock, from };
+  if (where === undefined) return false;
+  (files[where.file] as WorkFile).ruleIds.splice(where.block, 1);
+  return true;
 }
 
-function place(files: WorkFile[], rule: LiveRule, moving: { block: PlacedBlock; from: WorkFile } | undefined, before: Where | undefined, schema: string): Placement {
-  const kind = moving === undefined ? 'added' : 'moved';
-  const anchorFile = before === undefined ? files.findIndex((f) => f.blocks.length > 0) : before.file;
+function place(files: WorkFile[], rule: LiveRule, moving: boolean, before: Where | undefined): Placement {
+  const kind = moving ? 'moved' : 'added';
+  const anchorFile = before === undefined ? files.findIndex((f) => f.ruleIds.length > 0) : before.file;
   const anchor = files[anchorFile];
   if (anchor === undefined || isOneRuleFile(anchor)) {
     const after = before === undefined ? -1 : anchorFile;
     const rel = fileNameBetween(files, after, rule, anchor?.rel);
     if (rel !== undefined) {
-      files.splice(after + 1, 0, ownFile(rel, rule, moving, schema));
+      files.splice(after + 1, 0, { rel, ruleIds: [rule.ruleId], originalCount: 0 });
       return { rule, kind, rel, createdFile: true };
     }
   }
   const target = anchor as WorkFile;
-  const block = moving?.block ?? { ruleId: rule.ruleId, text: renderRuleBlock(rule, target.dashCol), dashCol: target.dashCol };
-  target.blocks.splice(before === undefined ? 0 : before.block + 1, 0, { ...block, text: reindent(block.text, target.dashCol - block.dashCol), dashCol: target.dashCol });
+  target.ruleIds.splice(before === undefined ? 0 : before.block + 1, 0, rule.ruleId);
   return { rule, kind, rel: target.rel, createdFile: false };
 }
 
 function isOneRuleFile(file: WorkFile): boolean {
-  return file.originalCount === 1 && file.blocks.length === 1;
+  return file.originalCount === 1 && file.ruleIds.length === 1;
 }
-
-/** A file of its own: the moved rule's whole old file when it held only that rule, else a fresh one naming `schema`. */
-function ownFile(rel: string, rule: LiveRule, moving: { block: PlacedBlock; from: WorkFile } | undefined, schema: string): WorkFile {
-  if (moving !== undefined && moving.from.originalCount === 1 && moving.from.blocks.length === 0) {
-    return { ...moving.from, rel, blocks: [moving.block], originalCount: 0 };
-  }
-  const text = ruleFileText(rule, schema);
-  const at = text.indexOf('\n', text.indexOf('rules:')) + 1;
-  const block = moving?.block ?? { ruleId: rule.ruleId, text: renderRuleBlock(rule, FRESH_DASH_COL), dashCol: FRESH_DASH_COL };
-  const placed = { ...block, text: reindent(block.text, FRESH_DASH_COL - block.dashCol).replace(/^\n+/, ''), dashCol: FRESH_DASH_COL };
-  return { rel, header: text.slice(0, at), trailer: '', dashCol: FRESH_DASH_COL, blocks: [placed], originalCount: 0 };
-}
-
-/** Where `import` puts the `-` of a rule. */
-const FRESH_DASH_COL = 2;
 
 /**
  * A name for a new file that sorts right after `files[after]` (or first, for -1) and before
@@ -123,7 +98,7 @@ const FRESH_DASH_COL = 2;
  */
 function fileNameBetween(files: readonly WorkFile[], after: number, rule: LiveRule, anchorRel: string | undefined): string | undefined {
   const previous = files[after]?.rel;
-  const next = files.slice(after + 1).find((f) => f.blocks.length > 0 || f.originalCount > 0)?.rel;
+  const next = files.slice(after + 1).find((f) => f.ruleIds.length > 0 || f.originalCount > 0)?.rel;
   const reference = previous ?? next ?? anchorRel;
   const dir = reference === undefined ? '' : posix.dirname(reference);
   const width = reference === undefined ? 3 : (numberOf(reference)?.length ?? 3);

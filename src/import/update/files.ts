@@ -1,7 +1,7 @@
 // Reading an app's rule files for `import --update` and writing the result: each changed file
 // is replaced atomically (src/files/write.ts: a temporary file beside it, then a rename), files the update empties
 // are removed, and nothing is written through a symbolic link.
-import { lstat, readFile, rm, mkdir } from 'node:fs/promises';
+import { lstat, rm, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { UserError, ValidationError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/write.js';
@@ -14,16 +14,16 @@ export interface AppFiles {
   declared: DeclaredRule[];
 }
 
-/** The app's rule files and declared rules; the files must be valid first. */
+/** The app's rule files and declared rules; the files must be valid first. Each file is read and parsed once, by the loader. */
 export async function readAppFiles(absDir: string, cwd: string): Promise<AppFiles> {
-  const loaded = await loadRules(absDir, { cwd });
+  const loaded = await loadRules(absDir, { cwd, keepSources: true });
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
-  const files = await Promise.all(
-    loaded.files.map(async (shown) => {
-      const abs = join(cwd, shown);
-      return { rel: relative(absDir, abs).split(sep).join('/'), shown, text: await readFile(abs, 'utf8') };
-    }),
-  );
+  const files = loaded.files.map((shown) => {
+    const source = loaded.sources?.get(shown);
+    if (source === undefined) throw new Error(`import --update: the loader kept no text of ${shown}`);
+    const rel = relative(absDir, join(cwd, shown)).split(sep).join('/');
+    return { rel, shown, text: (source.bom ? '\uFEFF' : '') + source.text, document: source.document };
+  });
   return { files, declared: loaded.rules };
 }
 

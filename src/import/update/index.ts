@@ -1,25 +1,32 @@
 // `botrules import --update`: rewrite the existing rule files of an app in place so they
 // declare its live rules, changing only what differs (docs/behaviour.md, "import --update").
-// Pure: it takes the files' text and the live rules and returns the new text of each file.
+// Pure: it takes the files (text and parse) and the live rules, works out each file's change as
+// RFC 6902 operations (rule-operations.ts, arrange.ts, patch.ts), and has the one interpreter
+// (interpret.ts, finish.ts) write the new text of each file from them.
+import jsonpatch from 'fast-json-patch';
+import { Document } from 'yaml';
 import { UserError } from '../../errors.js';
-import { changedFields } from '../../semantics/canonical.js';
+import { parseYamlDocument } from '../../located/yaml-source.js';
 import { matchRules } from '../../semantics/match.js';
 import { writtenRule } from '../../semantics/written.js';
 import type { DeclaredRule, LiveRule } from '../../semantics/model.js';
+import { schemaComment } from '../rule-file.js';
 import { arrange, type Placement, type WorkFile } from './arrange.js';
-import { blockRulesList, segmentFile } from './blocks.js';
-import { ruleEdits } from './edits.js';
-import { renderRuleBlock } from './render.js';
-import { newFileStyle, styledText, styleOf, workingText, type FileStyle } from './line-endings.js';
-import { filePatch, type Operation, type PatchSide } from './patch.js';
-import { applyEdits, columnOf, contentEnd, type TextEdit } from './text.js';
+import { finishFiles } from './finish.js';
+import { interpretFile, type FileState, type SourceFile } from './interpret.js';
+import { filePatch, type Operation } from './patch.js';
+import { changedFieldNames, ruleOperations } from './rule-operations.js';
+import { lineEndingOf } from './text.js';
 
 export interface RuleFileText {
   /** Path below the rules directory with "/" separators (files are read in this order). */
   rel: string;
   /** As messages show it. */
   shown: string;
+  /** The file's text, with its byte-order mark if it has one. */
   text: string;
+  /** The parse of `text` without its byte-order mark, when the reader has it already (it is parsed otherwise). */
+  document?: Document;
 }
 
 export interface UpdateInput {
@@ -53,35 +60,85 @@ export interface UpdateResult {
 export function updateRuleFiles(input: UpdateInput): UpdateResult {
   const { matched, gone } = liveCounterparts(input.declared, input.live);
   const edited: UpdateResult['edited'] = [];
-  const styles = new Map(input.files.map((file) => [file.rel, styleOf(file.text)]));
-  const before = new Map<string, PatchSide>();
-  // Each rule as the update writes it (JSON), for the file's JSON Patch.
-  const written = new Map(input.live.map((rule) => [rule.ruleId, writtenRule(rule) as unknown]));
-  const work: WorkFile[] = input.files.map((original) => {
-    const file = { ...original, text: workingText(original.text, styles.get(original.rel) as FileStyle) };
-    const rules = input.declared.filter((rule) => rule.source.file === file.shown);
-    const edit = editFile(file, rules, matched, edited);
-    const segmented = segmentFile(edit.text);
-    if (segmented === undefined) throw unsupportedLayout(file.shown);
-    const ids = rules.map((rule) => matched.get(rule)?.ruleId ?? '');
-    before.set(file.rel, { document: edit.before, ruleIds: ids });
-    ids.forEach((id, index) => id !== '' && written.set(id, segmented.values[index]));
-    const blocks = segmented.blocks.map((block, index) => ({ ...block, ruleId: ids[index] ?? '' }));
-    return { rel: file.rel, header: segmented.header, trailer: segmented.trailer, dashCol: segmented.dashCol, blocks: blocks.filter((b) => b.ruleId !== ''), originalCount: rules.length };
-  });
-  const placements = arrange(work, input.live, input.schema);
-  const fresh = newFileStyle([...styles.values()]);
-  const changes = fileChanges(input.files, work, (rel) => styles.get(rel) ?? fresh, (file) => patchOf(file, before, written));
+  // Each rule as its file will hold it, by ruleId: a new one as `import` writes it.
+  const values = new Map<string, unknown>(input.live.map((rule) => [rule.ruleId, writtenRule(rule)]));
+  const read = input.files.map((file) => readFile(file, input.declared, matched, values, edited));
+  const work: WorkFile[] = read.map(({ file, ruleIds }) => ({ rel: file.rel, ruleIds: ruleIds.filter((id) => id !== ''), originalCount: ruleIds.length }));
+  const placements = arrange(work, input.live);
+  const changes = writtenChanges(work, read, values, newFileSource(input.schema, read.map(({ source }) => source.eol)));
   return { gone, edited, placements, changes };
 }
 
-/** The file's change as JSON Patch, from the values parsed once (the file's rest is never edited). */
-function patchOf(file: WorkFile, before: ReadonlyMap<string, PatchSide>, written: ReadonlyMap<string, unknown>): Operation[] {
-  const was = file.originalCount > 0 ? before.get(file.rel) : undefined;
-  const { rules: _rules, ...rest } = was?.document ?? {};
-  const ruleIds = file.blocks.map((b) => b.ruleId);
-  const document = file.blocks.length === 0 ? undefined : { ...rest, rules: ruleIds.map((id) => written.get(id)) };
-  return filePatch(was ?? { document: undefined, ruleIds: [] }, { document, ruleIds });
+interface ReadFile {
+  file: RuleFileText;
+  source: SourceFile & { bom: boolean };
+  document: Record<string, unknown>;
+  /** The live ruleId of each of its rules ('' for one gone live). */
+  ruleIds: string[];
+  /** The operations inside each rule that changed, by index. */
+  inside: Map<number, Operation[]>;
+}
+
+/** A file's rules paired with their live counterparts, and the operations inside each. */
+function readFile(file: RuleFileText, declared: readonly DeclaredRule[], matched: ReadonlyMap<DeclaredRule, LiveRule>, values: Map<string, unknown>, edited: UpdateResult['edited']): ReadFile {
+  const source = sourceOf(file);
+  const document = (source.document.toJS() ?? {}) as Record<string, unknown>;
+  const rules = declared.filter((rule) => rule.source.file === file.shown);
+  const written = document.rules;
+  if (!Array.isArray(written) || written.length !== rules.length) throw unsupportedLayout(file.shown);
+  const inside = new Map<number, Operation[]>();
+  rules.forEach((rule, index) => {
+    const live = matched.get(rule);
+    if (live === undefined) return;
+    const operations = ruleOperations(written[index] as Record<string, unknown>, rule, live);
+    // Where the rule moves to another file, that file adds exactly what this one removes.
+    values.set(live.ruleId, jsonpatch.applyPatch(structuredClone(written[index]), operations).newDocument);
+    if (operations.length === 0) return;
+    inside.set(index, operations);
+    edited.push({ rule: live, fields: changedFieldNames(rule, live) });
+  });
+  return { file, source, document, ruleIds: rules.map((rule) => matched.get(rule)?.ruleId ?? ''), inside };
+}
+
+/** Every file's operations, the interpreter's text from them, and the files that changed. */
+function writtenChanges(work: readonly WorkFile[], read: readonly ReadFile[], values: ReadonlyMap<string, unknown>, fresh: () => SourceFile): FileChange[] {
+  const existing = new Map(read.map((entry) => [entry.file.rel, entry]));
+  const states = new Map<string, FileState>();
+  const operations = new Map<string, Operation[]>();
+  for (const file of work) {
+    const was = existing.get(file.rel);
+    // A file that held no rule and gets none (`rules: []`) is left alone.
+    if (was !== undefined && file.originalCount === 0 && file.ruleIds.length === 0) continue;
+    const side = { document: was?.document, ruleIds: was?.ruleIds ?? [] };
+    const patch = filePatch(side, file.ruleIds, { inside: was?.inside ?? new Map(), valueOf: (id) => values.get(id) });
+    operations.set(file.rel, patch);
+    states.set(file.rel, interpretFile(was?.source ?? fresh(), patch));
+  }
+  const changes: FileChange[] = [];
+  for (const [rel, text] of finishFiles(states)) {
+    const was = existing.get(rel);
+    const after = work.find((file) => file.rel === rel)?.ruleIds.length === 0 ? undefined : (was?.source.bom === true ? BOM : '') + text;
+    if (was?.file.text !== after) changes.push({ rel, before: was?.file.text, after, operations: operations.get(rel) ?? [] });
+  }
+  return changes;
+}
+
+const BOM = '\uFEFF';
+
+/** A file as read: without its byte-order mark, with its one parse and its line ending. */
+export function sourceOf(file: RuleFileText): SourceFile & { bom: boolean } {
+  const bom = file.text.startsWith(BOM);
+  const text = bom ? file.text.slice(BOM.length) : file.text;
+  return { text, bom, document: file.document ?? parseYamlDocument(text).document, eol: lineEndingOf(text) };
+}
+
+/** A file the update creates: its schema comment, then what the operations add; CRLF when every file of the app is CRLF. */
+function newFileSource(schema: string, eols: readonly string[]): () => SourceFile {
+  const eol = eols.length > 0 && eols.every((e) => e === '\r\n') ? '\r\n' : '\n';
+  return () => {
+    // An empty document: nothing of the file is parsed, the comment is all its text so far.
+    return { text: `#${schemaComment(schema)}${eol}`, document: new Document(), eol };
+  };
 }
 
 /**
@@ -101,50 +158,8 @@ export function liveCounterparts(declared: readonly DeclaredRule[], live: readon
   return { matched, gone: declared.filter((rule) => !matched.has(rule)) };
 }
 
-/** The file's text with every matched rule's fields edited to the live values. */
-function editFile(file: RuleFileText, rules: readonly DeclaredRule[], matched: ReadonlyMap<DeclaredRule, LiveRule>, edited: UpdateResult['edited']): { text: string; before: Record<string, unknown> } {
-  const list = blockRulesList(file.text);
-  if (list === undefined || list.items.length !== rules.length) throw unsupportedLayout(file.shown);
-  const edits: TextEdit[] = [];
-  rules.forEach((rule, index) => {
-    const live = matched.get(rule);
-    const item = list.items[index];
-    if (live === undefined || item === undefined) return;
-    const ruleChanges = ruleEdits(file.text, item, rule, live);
-    if (ruleChanges === undefined) edits.push(replaceWhole(file.text, item.range ?? [0, 0, 0], live));
-    else edits.push(...ruleChanges);
-    if (ruleChanges === undefined || ruleChanges.length > 0) edited.push({ rule: live, fields: changedFieldNames(rule, live) });
-  });
-  return { text: applyEdits(file.text, edits), before: list.json() };
-}
-
-/** Replaces a rule written in a shape the edits cannot change exactly (its comments above stay). */
-function replaceWhole(text: string, range: readonly number[], live: LiveRule): TextEdit {
-  const keyCol = columnOf(text, range[0] ?? 0);
-  const fresh = renderRuleBlock(live, keyCol - 2).slice(keyCol).replace(/\n$/, '');
-  return { start: range[0] ?? 0, end: contentEnd(text, range[1] ?? 0), text: fresh };
-}
-
-/** The fields the update changed; "fields botrules does not know" when only those differ. */
-function changedFieldNames(rule: DeclaredRule, live: LiveRule): string[] {
-  const fields = [...(rule.ruleId === undefined ? ['ruleId'] : []), ...changedFields(live, rule)];
-  return fields.length > 0 ? fields : ['fields botrules does not know'];
-}
-
-function fileChanges(files: readonly RuleFileText[], work: readonly WorkFile[], styleFor: (rel: string) => FileStyle, patchOf: (file: WorkFile) => Operation[]): FileChange[] {
-  const before = new Map(files.map((file) => [file.rel, file.text]));
-  const changes: FileChange[] = [];
-  for (const file of work) {
-    const old = file.originalCount > 0 ? before.get(file.rel) : undefined;
-    const joined = file.header + file.blocks.map((b) => b.text).join('') + file.trailer;
-    const after = file.blocks.length === 0 ? undefined : styledText(joined, styleFor(file.rel));
-    if (old !== after) changes.push({ rel: file.rel, before: old, after, operations: patchOf(file) });
-  }
-  return changes;
-}
-
 export function unsupportedLayout(shown: string): UserError {
-  return new UserError(`${shown}: import --update edits rule files whose rules are a block list of block mappings (rules:\\n  - name: …)`, [
+  return new UserError(`${shown}: import --update edits rule files whose rules are a list under \`rules:\``, [
     'Rewrite this file in that layout, or replace the files with: botrules import --force',
   ]);
 }

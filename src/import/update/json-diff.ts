@@ -91,6 +91,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   return sortedJson(a) === sortedJson(b);
 }
 
-function sortedJson(value: unknown): string {
+/** JSON with every object's keys sorted: equal text for equal values. */
+export function sortedJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v)) ?? 'undefined';
 }

@@ -1,59 +1,79 @@
-// Fresh YAML text for what `import --update` adds or replaces: the part itself (never a stand-in
-// rule around it) as the `yaml` package writes it, in the style `import` writes (leaves and
-// action lists on one line, rule-file.ts), shifted to where it goes.
-import { Scalar, stringify } from 'yaml';
-import { parseYamlDocument } from '../../located/yaml-source.js';
-import { hasInvisibleCharacter, yamlQuotedEscapes } from '../../render/sanitise.js';
-import type { Conditions, Group, Leaf, LiveRule } from '../../semantics/model.js';
-import { writtenConditions, writtenLeaf, writtenRule } from '../../semantics/written.js';
-import { writtenYaml } from '../rule-file.js';
-import { linesOf, reindent } from './text.js';
+// Text for the nodes `import --update` writes, from the `yaml` package's node API: a new node is
+// made with `createNode` in the style `import` writes (leaves and action lists on one line,
+// rule-file.ts) and stringified by the package, which also picks a quoted form wherever a plain
+// scalar would read back as something else. Nothing is re-parsed to check.
+import { Document, isCollection, isScalar, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
+import { withImportStyle, yamlText } from '../rule-file.js';
+import { reindent } from './text.js';
 
-/** A scalar for `value`, quoted the way `like` was (plain, single or double), on one line. */
-export function renderScalar(value: string, like?: Scalar): string {
-  // JSON's escapes are YAML's; the characters JSON leaves raw but nobody sees are escaped too.
-  const double = yamlQuotedEscapes(JSON.stringify(value));
-  if (hasControlCharacter(value) || hasInvisibleCharacter(value)) return double;
-  if (like?.type === Scalar.QUOTE_DOUBLE) return double;
-  if (like?.type === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
-  const plain = stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
-  return !plain.includes('\n') && readsBackAs(plain, value) ? plain : double;
+const maker = new Document();
+
+/** A new node for the JSON `value`, styled as `import` writes it under `key`. */
+export function newNode(value: unknown, key?: unknown): Node {
+  return withImportStyle(maker.createNode(value) as Node, key);
 }
 
-/** True when the `yaml` reader reads `text` back as exactly the string `value`. */
-function readsBackAs(text: string, value: string): boolean {
-  const { document } = parseYamlDocument(text);
-  return document.errors.length === 0 && document.toJS() === value;
+/** The node's text at column 0, without a final newline. */
+export function nodeText(node: Node): string {
+  const doc = new Document();
+  doc.contents = quotedWhereNeeded(node);
+  return yamlText(doc).replace(/\n$/, '');
 }
 
-/** A leaf as a one-line flow mapping, keys in the order `import` writes them. */
-export function renderLeaf(leaf: Leaf): string {
-  return writtenYaml(writtenLeaf(leaf)).replace(/\n$/, '');
+/** A scalar for `node`'s value in the quoting of `like` (plain, single or double), on one line. */
+export function scalarText(node: Scalar, like: Scalar): string {
+  const quoted = [Scalar.PLAIN, Scalar.QUOTE_SINGLE, Scalar.QUOTE_DOUBLE] as unknown[];
+  if (typeof node.value === 'string' && quoted.includes(like.type)) node.type = like.type;
+  return nodeText(node);
 }
 
-/** An action list in flow style: `[allow, hardBlock]`. */
-export function renderFlowList(values: readonly string[]): string {
-  return `[${values.map((v) => renderScalar(v)).join(', ')}]`;
+/** A block list item (`- …`) whose `-` stands at `dashCol`, ending with a newline. */
+export function itemText(node: Node, dashCol: number): string {
+  const seq = new YAMLSeq();
+  seq.items.push(node);
+  return reindent(`${nodeText(seq)}\n`, dashCol);
 }
 
-/** A whole rule as a list item whose `-` stands at `dashCol`. */
-export function renderRuleBlock(rule: LiveRule, dashCol: number): string {
-  return reindent(writtenYaml([writtenRule(rule)]), dashCol);
+/** A block mapping entry (`key: …`) whose key stands at `keyCol`, ending with a newline. */
+export function pairText(pair: Pair, keyCol: number): string {
+  const map = new YAMLMap();
+  map.items.push(pair);
+  return reindent(`${nodeText(map)}\n`, keyCol);
 }
 
-/** The text of a rule's `conditions` value: first line unindented, the rest under `keyCol`. */
-export function renderConditionsValue(conditions: Conditions, keyCol: number): string {
-  const [first = '', ...rest] = linesOf(writtenYaml(writtenConditions(conditions)));
-  return (first + reindent(rest.join(''), keyCol + 2)).replace(/\n$/, '');
+/**
+ * The node as the text of a value that starts at column `col`: a block collection on the
+ * lines below its first (indented to `col`), anything else on one line (a collection then in
+ * flow style, as a block one cannot start there).
+ */
+export function valueText(node: Node, col: number, block: boolean): string {
+  if (isCollection(node) && !block) node.flow = true;
+  const text = nodeText(node);
+  const [first = '', ...rest] = text.split('\n');
+  return [first, ...rest.map((line) => (line === '' ? line : ' '.repeat(col) + line))].join('\n');
 }
 
-/** A group as a list item whose `-` stands at `dashCol`, without a final newline. */
-export function renderGroupItem(group: Group, dashCol: number): string {
-  const written = writtenConditions({ operator: '$or', children: [group] }).children as unknown[];
-  return reindent(writtenYaml(written), dashCol).replace(/\n$/, '');
+/**
+ * Strings a one-line plain or single-quoted scalar cannot hold as they are (control and line
+ * separator characters) are double-quoted, where the package writes them as escapes.
+ */
+function quotedWhereNeeded(node: Node): Node {
+  const visit = (n: unknown): void => {
+    if (isScalar(n)) {
+      if (typeof n.value === 'string' && hasControlCharacter(n.value)) n.type = Scalar.QUOTE_DOUBLE;
+    } else if (isCollection(n)) {
+      for (const item of n.items) {
+        if (item instanceof Pair) {
+          visit(item.key);
+          visit(item.value);
+        } else visit(item);
+      }
+    }
+  };
+  visit(node);
+  return node;
 }
 
-/** Any character a one-line plain or single-quoted scalar cannot hold as it is. */
 function hasControlCharacter(value: string): boolean {
   for (const char of value) {
     const code = char.codePointAt(0) as number;
