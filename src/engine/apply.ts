@@ -123,7 +123,10 @@ async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work:
   }
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
   const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }) });
-  const listed = await listApps(saved.selected.map((s) => s.app), ctx);
+  const apps = saved.selected.map((s) => s.app);
+  // The configured apps the plan (or --app) leaves out are compared too, without a request.
+  const others = [...config.apps, ...(config.otherApps ?? [])].filter((app) => !apps.includes(app));
+  const listed = await listApps(apps, ctx, undefined, others);
   return { work: replanSavedPlan(saved, listed), target: 'the plan' };
 }
 
