@@ -19,8 +19,10 @@ export interface ProgressLine {
 export function progressLine(stream: Writable & { columns?: number }): ProgressLine {
   let current = '';
   const fit = (text: string): string => {
-    // One column is kept free: a line that fills the last column wraps on some terminals.
-    const width = Math.max(10, (stream.columns ?? 80) - 1);
+    // One column is kept free: a line that fills the last column wraps on some terminals. A
+    // terminal that reports no size (0 columns: a pseudo-terminal nobody sized) counts as 80.
+    const columns = stream.columns !== undefined && stream.columns > 0 ? stream.columns : 80;
+    const width = Math.max(10, columns - 1);
     return text.length > width ? `${text.slice(0, width - 1)}…` : text;
   };
   return {

@@ -13,12 +13,14 @@ import type { ApplyWork } from '../apply/work.js';
 import { checkWritable } from '../files/write.js';
 import { Plan } from '../plan/plan.js';
 import { changeAllowance, type MaxChanges } from '../plan/safety.js';
-import type { PlanStep } from '../plan/types.js';
+import { planRisks, type Risk } from '../plan/risks.js';
+import type { AppPlan, PlanStep } from '../plan/types.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
+import { recogniseRemovals } from './removed-rules.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 
 export type { ApplyWork } from '../apply/work.js';
@@ -76,8 +78,10 @@ const DEFAULT_CONCURRENCY = 4;
 export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: ApplyHooks): Promise<ApplyReport> {
   // Before any request: an apply must never send changes and then fail to write its undo plan.
   if (request.undoOut !== undefined) await checkWritable(resolve(ctx.cwd, request.undoOut), '--undo-out', request.undoOut);
-  const { work, target } = await prepareWork(request, ctx);
-  const plan = new Plan(work.map((w) => w.plan));
+  const prepared = await prepareWork(request, ctx);
+  const { work, risks, notes } = await withReviewAids(prepared.work);
+  const target = prepared.target;
+  const plan = new Plan(work.map((w) => w.plan), { risks, notes });
   hooks.show?.(plan, target);
   plan.raiseIfBlocked();
   const limits = changeLimits(request.maxChanges, work);
@@ -119,8 +123,22 @@ async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work:
   }
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
   const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }) });
-  const listed = await listApps(saved.selected.map((s) => s.app), ctx);
+  const apps = saved.selected.map((s) => s.app);
+  // The configured apps the plan (or --app) leaves out are compared too, without a request.
+  const others = [...config.apps, ...(config.otherApps ?? [])].filter((app) => !apps.includes(app));
+  const listed = await listApps(apps, ctx, undefined, others);
   return { work: replanSavedPlan(saved, listed), target: 'the plan' };
+}
+
+/**
+ * What the plan loosens and which rules not in the files were removed from them, as `plan`
+ * shows them: worked out from the live rules just listed, the steps and the checkout's git
+ * history, never taken from a saved plan (docs/behaviour.md, "Saved plans").
+ */
+async function withReviewAids(work: readonly ApplyWork[]): Promise<{ work: ApplyWork[]; risks: Risk[]; notes: string[] }> {
+  const removals = await recogniseRemovals(work);
+  const marked = work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan }));
+  return { work: marked, risks: marked.flatMap((w) => planRisks(w.plan.app, w.live, w.plan.steps)), notes: removals.notes };
 }
 
 /** --max-changes for every app, else each app's maxChanges from the config. */

@@ -40,7 +40,7 @@ export async function planApps(
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${files} rule file${files === 1 ? '' : 's'} in ${elapsed(readingStarted)}`);
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
-  const listed = await listApps(config.apps, ctx, connect);
+  const listed = await listApps(config.apps, ctx, connect, config.otherApps);
   const planned: PlannedApp[] = [];
   const problems: Problem[] = [];
   listed.forEach(({ live, ...connection }) => {

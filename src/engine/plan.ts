@@ -12,10 +12,9 @@ import { defaultTestsDir, loadTests, type RuleTest } from '../ruletests/load.js'
 import { appProblems } from '../ruletests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { planRisks } from '../plan/risks.js';
-import type { AppPlan } from '../plan/types.js';
-import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
+import { planApps, type ConnectApp } from './plan-apps.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayReport } from './replay.js';
-import { declaredInHistory, historyNote, markRemoved, type History } from './removed-rules.js';
+import { recogniseRemovals } from './removed-rules.js';
 
 export interface PlanRequest extends ProjectSelection {
   /** A live snapshot file (plan --live) to plan against instead of listing: no token, no request. */
@@ -66,26 +65,6 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
       ...(fields === undefined ? {} : { fields }),
     }, ctx);
   return { plan, excesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
-}
-
-/**
- * Marks the unmanaged rules the rules directories' git history shows were declared once
- * (removed-rules.ts). Git is asked only when an app has unmanaged rules, once per directory.
- */
-async function recogniseRemovals(planned: readonly PlannedApp[]): Promise<{ apps: AppPlan[]; notes: string[] }> {
-  const histories = new Map<string, Promise<History>>();
-  const historyOf = (dir: string): Promise<History> => {
-    const known = histories.get(dir) ?? declaredInHistory(dir);
-    histories.set(dir, known);
-    return known;
-  };
-  const apps = await Promise.all(planned.map(async (p) => (p.plan.unmanaged.length === 0 ? p.plan : markRemoved(p.plan, await historyOf(p.app.rulesDir)))));
-  const notes = new Set<string>();
-  for (const history of histories.values()) {
-    const note = historyNote(await history);
-    if (note !== undefined) notes.add(note);
-  }
-  return { apps, notes: [...notes] };
 }
 
 /** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */

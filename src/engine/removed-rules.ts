@@ -7,6 +7,7 @@
 // says it could not tell, and lists the undeclared rules all the same.
 import { execFile } from 'node:child_process';
 import type { AppPlan } from '../plan/types.js';
+import type { AppConfig } from '../rules/config.js';
 
 export interface DeclaredOnce {
   ruleIds: ReadonlySet<string>;
@@ -18,6 +19,30 @@ export type History = { known: true; declared: DeclaredOnce; shallow: boolean } 
 /** Generous: the whole history of a rules directory's text diffs. */
 const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 30_000;
+
+/**
+ * Marks the unmanaged rules the rules directories' git history shows were declared once, and
+ * says once why that could not be told (plan, apply and apply --plan alike). Git is asked only
+ * when an app has unmanaged rules, once per directory. An undo plan is left as it is: it
+ * restores recorded rules, and what the files once declared says nothing about it.
+ */
+export async function recogniseRemovals(planned: readonly { app: Pick<AppConfig, 'rulesDir'>; plan: AppPlan }[]): Promise<{ apps: AppPlan[]; notes: string[] }> {
+  const histories = new Map<string, Promise<History>>();
+  const historyOf = (dir: string): Promise<History> => {
+    const known = histories.get(dir) ?? declaredInHistory(dir);
+    histories.set(dir, known);
+    return known;
+  };
+  const apps = await Promise.all(
+    planned.map(async (p) => (p.plan.unmanaged.length === 0 || p.plan.restore !== undefined ? p.plan : markRemoved(p.plan, await historyOf(p.app.rulesDir)))),
+  );
+  const notes = new Set<string>();
+  for (const history of histories.values()) {
+    const note = historyNote(await history);
+    if (note !== undefined) notes.add(note);
+  }
+  return { apps, notes: [...notes] };
+}
 
 /** Marks each unmanaged rule of `app` that `history` shows was declared once. */
 export function markRemoved(app: AppPlan, history: History): AppPlan {

@@ -12,10 +12,22 @@ import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
 import { normaliseLiveRule } from '../semantics/normalise.js';
 import type { UnmanagedFate } from './counts.js';
+import type { Risk } from './risks.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 
-/** 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`. */
-export const PLAN_FORMAT_VERSION = 2;
+/**
+ * 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`.
+ * 3: apps carry `risks` (what the plan loosens) and the plan its `notes`, so a saved plan
+ * shows what a fresh one does; steps may carry `dropsUnknown` (added without a new version
+ * before, so an older botrules refused such files with a schema error instead of this message).
+ */
+export const PLAN_FORMAT_VERSION = 3;
+
+/** What each older version lacks, for the message that refuses it. */
+const OLDER_VERSIONS: Readonly<Record<number, string>> = {
+  1: 'older plans do not record what each step changes, so they cannot be checked',
+  2: 'older plans do not record what the plan loosens, so they cannot show the reviewer what a fresh plan shows',
+};
 
 /** Schema errors listed after the first one, at most. */
 const MAX_LISTED_ERRORS = 10;
@@ -34,6 +46,7 @@ export interface SerialisedApp {
   unmanaged: (UnmanagedRule & { fate?: UnmanagedFate })[];
   liveDigests?: Record<string, string>;
   restore?: RestoredRule[];
+  risks?: Omit<Risk, 'app'>[];
 }
 
 /** The summary's further counts (see counts.ts); the required three come first. */
@@ -42,6 +55,7 @@ type SummaryCount = 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'positi
 export interface SerialisedPlan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   snapshot?: PlanSnapshot;
+  notes?: string[];
   apps: SerialisedApp[];
   summary: { patches: number; blocked: number; unmanaged: number } & Partial<Record<SummaryCount, number>>;
 }
@@ -49,6 +63,9 @@ export interface SerialisedPlan {
 export interface ParsedPlan {
   apps: AppPlan[];
   snapshot?: PlanSnapshot;
+  /** Review aids the file carries: a renderer of the file shows them; apply works them out again. */
+  risks: Risk[];
+  notes: string[];
 }
 
 /** Parses plan text (the content of a `plan --out` file). `source` names it in messages. */
@@ -88,17 +105,22 @@ export function parsePlan(value: unknown, source: string): ParsedPlan {
       if (problem !== undefined) throw new UserError(`${source} is not a valid botrules plan: apps[${a}].steps[${s}]: ${problem}`);
     }),
   );
-  return { apps: plan.apps.map(toAppPlan), ...(plan.snapshot === undefined ? {} : { snapshot: { takenAt: plan.snapshot.takenAt } }) };
+  return {
+    apps: plan.apps.map(toAppPlan),
+    ...(plan.snapshot === undefined ? {} : { snapshot: { takenAt: plan.snapshot.takenAt } }),
+    risks: plan.apps.flatMap((app) => (app.risks ?? []).map((risk) => ({ app: app.app, ruleId: risk.ruleId, name: risk.name, what: risk.what }))),
+    notes: [...(plan.notes ?? [])],
+  };
 }
 
 function refuseOtherVersions(value: unknown, source: string): void {
   const version = isObject(value) ? value.formatVersion : undefined;
   if (version === PLAN_FORMAT_VERSION) return;
   const found = version === undefined ? 'no formatVersion' : `formatVersion ${JSON.stringify(version)}`;
-  const older = typeof version === 'number' && version < PLAN_FORMAT_VERSION;
+  const older = typeof version === 'number' ? OLDER_VERSIONS[version] : undefined;
   throw new UserError(
     `${source} is not a plan this botrules can apply: it has ${found}, and this version reads formatVersion ${PLAN_FORMAT_VERSION}` +
-      (older ? ' (older plans do not record what each step changes, so they cannot be checked)' : ''),
+      (older === undefined ? '' : ` (${older})`),
     ['Write the plan again with this version: botrules plan --out FILE'],
   );
 }

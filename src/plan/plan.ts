@@ -28,11 +28,14 @@ export interface PlanOptions {
    * and Markdown: saved plans do not carry it (apply does not depend on it).
    */
   behaviour?: BehaviourReport;
-  /** What the plan loosens (risks.ts); a review aid like `behaviour`, absent from saved plans. */
+  /**
+   * What the plan loosens (risks.ts). Saved plans carry it, so a saved plan shows what a fresh
+   * one does; apply works it out again from the live rules rather than trust the file.
+   */
   risks?: readonly Risk[];
   /** One sentence per app whose plan exceeds its change limit: apply refuses it without --force. */
   excesses?: readonly string[];
-  /** Said once with the plan, e.g. why rules removed from the files could not be recognised. */
+  /** Said once with the plan, e.g. why rules removed from the files could not be recognised (saved, like risks). */
   notes?: readonly string[];
 }
 
@@ -58,7 +61,7 @@ export class Plan {
   /** Parsed JSON of a saved plan → Plan. Throws UserError naming `source` when it is not a valid plan. */
   static fromJSON(value: unknown, source = 'the plan file'): Plan {
     const parsed = parsePlan(value, source);
-    return new Plan(parsed.apps, parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot });
+    return new Plan(parsed.apps, { ...(parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot }), risks: parsed.risks, notes: parsed.notes });
   }
 
   /** The text of a saved plan → Plan (JSON syntax errors are UserErrors too). */
@@ -127,12 +130,13 @@ export class Plan {
     return this.apps.map((app) => excessOf(app, maxChanges)).filter((e): e is string => e !== undefined);
   }
 
-  /** The plan JSON, formatVersion 2. */
+  /** The plan JSON (formatVersion in plan-json.ts). */
   toJSON(): SerialisedPlan {
     return {
       formatVersion: PLAN_FORMAT_VERSION,
       ...(this.snapshot === undefined ? {} : { snapshot: { ...this.snapshot } }),
-      apps: this.apps.map(serialiseApp),
+      ...(this.notes.length === 0 ? {} : { notes: [...this.notes] }),
+      apps: this.apps.map((app) => serialiseApp(app, this.risks.filter((risk) => risk.app === app.app))),
       summary: {
         patches: this.summary.patches,
         blocked: this.summary.blocked,
@@ -149,7 +153,7 @@ export class Plan {
   }
 }
 
-function serialiseApp(app: AppPlan): SerialisedApp {
+function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
   return {
     app: app.app,
     fingerprint: app.fingerprint,
@@ -163,6 +167,7 @@ function serialiseApp(app: AppPlan): SerialisedApp {
     unmanaged: app.unmanaged.map((rule) => ({ ...rule, fate: unmanagedFate(app, rule) })),
     ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
     ...(app.restore === undefined ? {} : { restore: app.restore }),
+    ...(risks.length === 0 ? {} : { risks: risks.map((risk) => ({ ruleId: risk.ruleId, name: risk.name, what: risk.what })) }),
   };
 }
 

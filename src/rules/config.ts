@@ -30,6 +30,11 @@ export interface ProjectConfig {
   /** The config file as given or found, relative to the working directory; absent without one. */
   file?: string;
   apps: AppConfig[];
+  /**
+   * The configured apps --app left out (absent without --app). plan and apply still compare
+   * the selected app with them, without a request (docs/behaviour.md, "Apps that list the same rules").
+   */
+  otherApps?: AppConfig[];
   /** replay.fields: where NDJSON logs keep each request field (docs/replay.md, "Log formats"). */
   replayFields?: Record<string, string>;
 }
@@ -79,7 +84,9 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const written = source.value as WrittenConfig;
   const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
   const replayFields = written.replay?.fields;
-  return { file, apps: selectApps(apps, options.app, file), ...(replayFields === undefined ? {} : { replayFields }) };
+  const selected = selectApps(apps, options.app, file);
+  const otherApps = apps.filter((app) => !selected.includes(app));
+  return { file, apps: selected, ...(otherApps.length === 0 ? {} : { otherApps }), ...(replayFields === undefined ? {} : { replayFields }) };
 }
 
 async function findConfigFile(cwd: string, explicit: string | undefined): Promise<string | undefined> {

@@ -91,13 +91,14 @@ describe.each([
 });
 
 describe('progress on a terminal', () => {
+  // At a real terminal: test/cli/apply-terminal.e2e.test.ts.
   it('shows a progress line on stderr, cleared before each step line and at the end', async () => {
     emu.emulator.setLatency(0);
     const result = await runCli(['apply', '--auto-approve', '--max-changes', '20'], { env: { ...emu.env, NO_COLOR: '1' }, cwd: project.dir, tty: true });
     expect(result.code).toBe(0);
-    const progress = result.stderr.split('\r\u001b[K').filter((part) => part !== '');
+    const progress = result.stderr.split('\r\u001b[2K').filter((part) => part !== '');
     expect(progress).toEqual(Array.from({ length: 20 }, (_, i) => `Applying: ${i + 1} of 20 PATCH requests done`));
-    expect(result.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect(result.stderr.endsWith('\r\u001b[2K')).toBe(true);
     expect(result.stdout).not.toContain('\r');
   });
 });

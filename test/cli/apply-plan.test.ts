@@ -40,6 +40,24 @@ describe('apply --plan', () => {
     expect(liveFields(emu.emulator)).toEqual(desired());
   });
 
+  it('shows what the plan loosens and why removed rules cannot be told, as plan does, and the file carries both', async () => {
+    const [a, b, c, d] = lettered(4) as [Rule, Rule, Rule, Rule];
+    // A's hardBlock becomes allow; E is in no file; the project is not in a git repository.
+    await writeRules(project.rulesDir, [d, { ...a, actions: ['allow'] }, c, { ...b, description: 'moved and described' }]);
+    const planned = await run(['plan', '--out', 'plan.json']);
+    const applied = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
+    expect(applied.code).toBe(0);
+    const note = 'Rules removed from the files cannot be told apart from rules never declared: the rules directory is not in a git repository (or git is not installed).';
+    for (const shown of [planned.stdout, applied.stdout]) {
+      const lines = shown.split('\n');
+      expect(lines.slice(1, 5)).toEqual(['', 'What this plan loosens (review before applying):', '  ! "A" actions weakened from hardBlock to allow', '']);
+      expect(lines).toContain(note);
+    }
+    const saved = JSON.parse(await readFile(path.join(project.dir, 'plan.json'), 'utf8'));
+    expect(saved.notes).toEqual([note]);
+    expect(saved.apps[0].risks).toEqual([{ ruleId: emu.emulator.rules().find((r) => r.name === 'A')?.ruleId, name: 'A', what: 'actions weakened from hardBlock to allow' }]);
+  });
+
   it('refuses a stale plan, naming what changed, before any PATCH', async () => {
     await writeRules(project.rulesDir, desired());
     expect((await run(['plan', '--out', 'plan.json'])).code).toBe(0);
@@ -55,7 +73,7 @@ describe('apply --plan', () => {
   });
 
   it('refuses a plan file that is not a plan', async () => {
-    await writeFile(path.join(project.dir, 'plan.json'), '{"formatVersion": 2, "apps": [{"app": "default"}]}');
+    await writeFile(path.join(project.dir, 'plan.json'), '{"formatVersion": 3, "apps": [{"app": "default"}]}');
     const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('plan.json is not a valid botrules plan');
@@ -66,7 +84,7 @@ describe('apply --plan', () => {
     await writeFile(path.join(project.dir, 'plan.json'), '{"formatVersion": 1, "apps": [], "summary": {"patches": 0, "blocked": 0, "unmanaged": 0}}');
     const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('error: plan.json is not a plan this botrules can apply: it has formatVersion 1, and this version reads formatVersion 2');
+    expect(result.stderr).toContain('error: plan.json is not a plan this botrules can apply: it has formatVersion 1, and this version reads formatVersion 3');
     expect(result.stderr).toContain('Write the plan again with this version: botrules plan --out FILE');
     expect(emu.emulator.log).toHaveLength(0);
   });

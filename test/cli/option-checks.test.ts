@@ -1,7 +1,7 @@
 // The option checks of the command definitions, in-process: each bad value is a usage error
 // (exit 1, one line naming the option, the value given and what is accepted) before the
 // command reads a file or the environment. The real binary runs the same checks in
-// test/cli/command-matrix.test.ts.
+// test/cli/command-matrix.e2e.test.ts.
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -53,7 +53,7 @@ describe('botrules plan', () => {
     const result = await run(['plan', '--format', 'json', '--out', 'plan.json']);
     expect(result.code).toBe(0);
     const printed = JSON.parse(result.stdout);
-    expect(printed).toMatchObject({ formatVersion: 2, summary: { patches: 2, blocked: 0, unmanaged: 0 } });
+    expect(printed).toMatchObject({ formatVersion: 3, summary: { patches: 2, blocked: 0, unmanaged: 0 } });
     expect(printed.apps[0].steps.map((s: { name: string; body: object }) => [s.name, s.body])).toEqual([
       ['D', { priority: 0 }],
       ['B', { description: 'now described' }],

@@ -34,10 +34,10 @@ describe('Plan', () => {
     expect(new Plan([movesOnly.plan]).summary).toEqual(expect.objectContaining({ patches: 1, moves: 1, updates: 0 }));
   });
 
-  test('toJSON is formatVersion 2 with typed steps', () => {
+  test('toJSON is formatVersion 3 with typed steps', () => {
     const json = new Plan([samplePlan()]).toJSON();
     expect(Object.keys(json)).toEqual(['formatVersion', 'apps', 'summary']);
-    expect(json.formatVersion).toBe(2);
+    expect(json.formatVersion).toBe(3);
     expect(json.summary).toEqual({
       patches: 2, blocked: 1, unmanaged: 2, updates: 2, moves: 1, updatesAndMoves: 1, pauses: 0, positionChanges: 2, removed: 0, removedActive: 0,
     });
@@ -55,6 +55,18 @@ describe('Plan', () => {
     expect(Plan.parse(JSON.stringify(plan), 'plan.json').snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
   });
 
+  test('what the plan loosens and its notes are saved with it (per app, and once) and read back', () => {
+    const risks = [{ app: 'default', ruleId: 'id-b', name: 'b', what: '(hardBlock) is paused' }];
+    const plan = new Plan([samplePlan()], { risks, notes: ['a note'] });
+    const json = plan.toJSON();
+    expect(Object.keys(json)).toEqual(['formatVersion', 'notes', 'apps', 'summary']);
+    expect(json.notes).toEqual(['a note']);
+    expect(json.apps[0]?.risks).toEqual([{ ruleId: 'id-b', name: 'b', what: '(hardBlock) is paused' }]);
+    const loaded = Plan.parse(JSON.stringify(plan), 'plan.json');
+    expect(loaded.risks).toEqual(risks);
+    expect(loaded.notes).toEqual(['a note']);
+  });
+
   test('fromJSON(toJSON) round-trips through JSON text, changes included', () => {
     const original = new Plan([samplePlan('pause')]);
     const loaded = Plan.parse(JSON.stringify(original), 'plan.json');
@@ -67,9 +79,14 @@ describe('Plan', () => {
     [
       'formatVersion 1',
       '{"formatVersion":1,"apps":[],"summary":{}}',
-      'plan.json is not a plan this botrules can apply: it has formatVersion 1, and this version reads formatVersion 2 (older plans do not record',
+      'plan.json is not a plan this botrules can apply: it has formatVersion 1, and this version reads formatVersion 3 (older plans do not record what each step changes',
     ],
-    ['a newer version', '{"formatVersion":3,"apps":[],"summary":{}}', 'it has formatVersion 3, and this version reads formatVersion 2'],
+    [
+      'formatVersion 2',
+      '{"formatVersion":2,"apps":[],"summary":{}}',
+      'plan.json is not a plan this botrules can apply: it has formatVersion 2, and this version reads formatVersion 3 (older plans do not record what the plan loosens',
+    ],
+    ['a newer version', '{"formatVersion":4,"apps":[],"summary":{}}', 'it has formatVersion 4, and this version reads formatVersion 3'],
     ['no version', '[]', 'it has no formatVersion'],
   ])('a file that is %s is refused with a clear sentence', (_what, text, message) => {
     expect(thrown(() => Plan.parse(text, 'plan.json')).message).toContain(message);

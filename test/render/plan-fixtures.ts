@@ -2,6 +2,8 @@
 import pc from 'picocolors';
 import { Plan } from '../../src/plan/plan.js';
 import { planApp } from '../../src/plan/planner.js';
+import { planRisks } from '../../src/plan/risks.js';
+import { markRemoved } from '../../src/engine/removed-rules.js';
 import type { PlanRenderer } from '../../src/render/plan/index.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 
@@ -17,6 +19,21 @@ export function movePlan(): Plan {
   const live = liveRules(['a', 'b', 'c', 'd', 'e'].map((n) => rule(n)));
   const declared = declaredRules(['e', 'a', 'b', 'c', 'd'].map((n) => rule(n)));
   return new Plan([planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan]);
+}
+
+export const SHALLOW_NOTE = 'The git history is shallow: rules removed before its first commit are not recognised as removed (check out with fetch-depth: 0).';
+
+/**
+ * Everything a reviewer must see first: "b" (hardBlock) is weakened and moves below the allow
+ * rule "ok", "c" (hardBlock) is paused, "u" was removed from the files and stays active; with
+ * the note a shallow clone gives. As plan (src/engine/plan.ts) builds it.
+ */
+export function riskyPlan(): Plan {
+  const live = liveRules([rule('b'), rule('ok', { actions: ['allow'] }), rule('c'), rule('u')]);
+  const declared = declaredRules([rule('ok', { actions: ['allow'] }), rule('b', { actions: ['blockWithChallenge'] }), rule('c', { status: 'paused' })]);
+  const planned = planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan;
+  const app = markRemoved(planned, { known: true, declared: { ruleIds: new Set(), names: new Set(['u']) }, shallow: true });
+  return new Plan([app], { risks: planRisks('default', live, app.steps), notes: [SHALLOW_NOTE] });
 }
 
 export function emptyPlan(): Plan {

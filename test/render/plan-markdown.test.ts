@@ -7,7 +7,7 @@ import { MARKDOWN_LIMIT } from '../../src/render/plan/markdown.js';
 import type { Rule } from '../../src/rules/model.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { planRisks } from '../../src/plan/risks.js';
-import { emptyPlan, render, samplePlan } from './plan-fixtures.js';
+import { emptyPlan, render, riskyPlan, samplePlan, SHALLOW_NOTE } from './plan-fixtures.js';
 import { reviewPlan } from './plan-markdown-fixtures.js';
 
 const markdown = await loadPlanRenderer('markdown');
@@ -73,6 +73,21 @@ describe('markdown plan renderer', () => {
   test('a saved plan and an undo plan render exactly like the fresh plan', () => {
     const fresh = samplePlan('pause');
     expect(render(markdown, Plan.parse(JSON.stringify(fresh), 'plan.json'))).toBe(render(markdown, fresh));
+  });
+
+  test('a saved plan keeps the caution a reviewer reads first, and the git note', () => {
+    const saved = render(markdown, Plan.parse(JSON.stringify(riskyPlan()), 'plan.json'));
+    expect(saved).toBe(render(markdown, riskyPlan()));
+    expect(saved.split('\n').slice(2, 9)).toEqual([
+      '> [!CAUTION]',
+      "> **Needs a reviewer's attention: what this plan loosens or leaves active, and what it changes**",
+      '>',
+      '> - **u** removed from the files: stays live and ACTIVE — the service cannot delete rules',
+      '> - **b** actions weakened from hardBlock to blockWithChallenge',
+      '> - **b** (blockWithChallenge) now comes after allow rule &quot;ok&quot;',
+      '> - **c** (hardBlock) is paused',
+    ]);
+    expect(saved.split('\n')).toContain(`_${SHALLOW_NOTE}_`);
   });
 
   test('no changes still names every live rule no file declares', () => {

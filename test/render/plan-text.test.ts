@@ -4,7 +4,7 @@ import { loadPlanRenderer, PLAN_FORMATS } from '../../src/render/plan/index.js';
 import { planApp } from '../../src/plan/planner.js';
 import { undoAppPlan } from '../../src/plan/undo.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
-import { emptyPlan, movePlan, render, samplePlan } from './plan-fixtures.js';
+import { emptyPlan, movePlan, render, riskyPlan, samplePlan, SHALLOW_NOTE } from './plan-fixtures.js';
 
 const text = await loadPlanRenderer('text');
 const ESC = '\u001b[';
@@ -96,8 +96,22 @@ describe('text plan renderer', () => {
     expect(render(text, new Plan([]))).toBe('No changes. Live rules match the rule files.\n');
   });
 
-  test('a saved plan renders exactly like the fresh plan it was saved from', () => {
-    for (const fresh of [samplePlan(), samplePlan('pause'), movePlan()]) {
+  test('what the plan loosens comes right under the summary, the git note before the summary again', () => {
+    const lines = render(text, riskyPlan()).split('\n');
+    expect(lines.slice(1, 7)).toEqual([
+      '',
+      'What this plan loosens (review before applying):',
+      '  ! "b" actions weakened from hardBlock to blockWithChallenge',
+      '  ! "b" (blockWithChallenge) now comes after allow rule "ok"',
+      '  ! "c" (hardBlock) is paused',
+      '',
+    ]);
+    expect(lines).toContain('  ! "u" (id-u): removed from the files: stays live and ACTIVE — the service cannot delete rules; to stop it, keep its file with status: paused, or set unmanaged: pause');
+    expect(lines.slice(-4, -2)).toEqual([SHALLOW_NOTE, '']);
+  });
+
+  test('a saved plan renders exactly like the fresh plan it was saved from, what it loosens and its notes included', () => {
+    for (const fresh of [samplePlan(), samplePlan('pause'), movePlan(), riskyPlan()]) {
       expect(render(text, Plan.parse(JSON.stringify(fresh), 'plan.json'))).toBe(render(text, fresh));
     }
   });

@@ -72,7 +72,8 @@ const digest = (c: string) => `sha256:${c.repeat(64)}`;
 
 export const plans: unknown[] = [
   {
-    formatVersion: 2,
+    formatVersion: 3,
+    notes: ['The git history is shallow: rules removed before its first commit are not recognised as removed (check out with fetch-depth: 0).'],
     apps: [
       {
         app: 'default',
@@ -99,11 +100,12 @@ export const plans: unknown[] = [
         unmanaged: [{ ruleId: 'r-9', name: 'console rule' }],
         liveDigests: { 'r-1': digest('b'), 'r-2': digest('c') },
         restore: [{ ruleId: 'r-1', priority: 0, name: 'crawlers', description: '', status: 'active', actions: ['hardBlock'], conditions }],
+        risks: [{ ruleId: 'r-1', name: 'block crawlers', what: 'actions weakened from hardBlock to allow' }],
       },
     ],
     summary: { patches: 2, blocked: 1, unmanaged: 1 },
   },
-  { formatVersion: 2, snapshot: { takenAt: '2026-01-02T03:04:05.000Z' }, apps: [], summary: { patches: 0, blocked: 0, unmanaged: 0 } },
+  { formatVersion: 3, snapshot: { takenAt: '2026-01-02T03:04:05.000Z' }, apps: [], summary: { patches: 0, blocked: 0, unmanaged: 0 } },
 ];
 
 export const policies: unknown[] = [

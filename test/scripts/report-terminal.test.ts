@@ -78,4 +78,10 @@ describe('the progress line', () => {
     expect(cut(pagesText(3, 12))).toBe(`scripts [${'#'.repeat(8)}${'-'.repeat(21)}…`);
     expect(written()).not.toContain('\u001b[?7l');
   });
+
+  it('counts a terminal that reports 0 columns (a pseudo-terminal nobody sized) as 80 wide', () => {
+    const { stream, written } = terminal(0);
+    progressLine(stream as never).update(pagesText(3, 12));
+    expect(written()).toBe(`\r\u001b[2K${pagesText(3, 12)}`);
+  });
 });

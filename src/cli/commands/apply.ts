@@ -10,7 +10,7 @@ import { appReportLines, plural } from '../../apply/report.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
 import { renderText } from '../../render/plan/text.js';
 import { safeText } from '../../render/sanitise.js';
-import { applyProgressWriter } from '../apply-progress.js';
+import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
 import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
 import { wholeNumber } from '../options.js';
 import { reportError } from '../report-error.js';
@@ -38,14 +38,15 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const options = readOptions(args);
-  const interrupt = watchInterrupts(ctx);
   let target = 'the rule files';
   const progress = applyProgressWriter(ctx, () => target);
+  const interrupt = watchInterrupts(ctx, progress);
   try {
     const report = await applyProject(
       { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: options.maxChanges, force: options.force,
         concurrency: options.concurrency, undoOut: options.undoOut, planFile: options.plan },
-      ctx,
+      // Retry notices print above the progress line, not glued to it.
+      { ...ctx, notice: (line) => progress.notice(line) },
       {
         show: (plan, shownTarget) => {
           target = shownTarget;
@@ -66,11 +67,11 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
 }
 
 /** Interrupts abort the apply's signal while the command runs (CliIo.interrupts). */
-function watchInterrupts(ctx: CommandContext): { controller: AbortController; received?: InterruptSignal; stop: () => void } {
+function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { controller: AbortController; received?: InterruptSignal; stop: () => void } {
   const watch: { controller: AbortController; received?: InterruptSignal; stop: () => void } = { controller: new AbortController(), stop: () => {} };
   watch.stop = ctx.io.interrupts?.((signal) => {
     watch.received = signal;
-    ctx.io.stderr.write(`\nInterrupted (${signal}): no new change is sent; waiting for the requests in flight (interrupt again to stop at once, without the report and the undo plan).\n`);
+    progress.interrupted(`Interrupted (${signal}): no new change is sent; waiting for the requests in flight (interrupt again to stop at once, without the report and the undo plan).`);
     watch.controller.abort();
   }) ?? (() => {});
   return watch;

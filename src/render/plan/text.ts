@@ -1,8 +1,7 @@
-// The plan for a terminal (and what apply shows, from a saved plan too: so not the review
-// aids only a fresh plan has, like what it loosens, which the Markdown comment leads with):
-// the summary line, then per app the live
-// rules no file declares (each with what happens to it), each PATCH with a coloured diff of
-// the fields it changes (before and after), blocked rules with the console steps that
+// The plan for a terminal (and what apply shows before it asks, from a saved plan too): the
+// summary line, what the plan loosens (as the Markdown comment leads with it), then per app
+// the live rules no file declares (each with what happens to it), each PATCH with a coloured
+// diff of the fields it changes (before and after), blocked rules with the console steps that
 // unblock them, and the summary again last, where a long plan ends.
 // Names, ids, file names and values are untrusted: each goes through safeText before colour.
 import type { Plan } from '../../plan/plan.js';
@@ -28,6 +27,8 @@ import { changeLines } from './rule-diff.js';
 import { safeText } from '../sanitise.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
 
+const LOOSENS_HEADING = 'What this plan loosens (review before applying):';
+
 /** Unmanaged rules listed per app before "… and N more". */
 const LISTED_UNMANAGED = 50;
 
@@ -44,6 +45,7 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   }
   const summary = c.bold(summaryLine(plan.summary));
   out.write(`${summary}\n`);
+  writeRisks(plan, out, c);
   for (const app of plan.apps) {
     out.write('\n');
     if (showAppNames) out.write(`${c.bold(`App ${safeText(app.app)}`)}\n`);
@@ -56,6 +58,17 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);
   writeNotes(plan, out, c);
   out.write(`\n${summary}\n`);
+}
+
+/** What the plan loosens, right under the summary: weakened actions, paused or overtaken blocking rules. */
+function writeRisks(plan: Plan, out: TextSink, c: Colors): void {
+  if (plan.risks.length === 0) return;
+  out.write(`\n${c.bold(c.red(LOOSENS_HEADING))}\n`);
+  const showApp = plan.apps.length > 1;
+  for (const risk of plan.risks) {
+    const app = showApp ? `app ${safeText(risk.app)}: ` : '';
+    out.write(`  ${c.red('!')} ${app}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}\n`);
+  }
 }
 
 /** Said once, after the rules not in the files (why removed rules could not be recognised). */

@@ -1,7 +1,8 @@
 // Adding a rule, the whole way, through the real binary against the emulator: the plan says
 // exactly what to do in the console; the emulator's console creates the placeholder paused;
 // `import --update --pin` writes its ruleId and nothing else; the plan then shows only the
-// fields left to set, and apply sets them (docs/behaviour.md, "Adding a rule").
+// fields left to set, and apply sets them (docs/behaviour.md, "Adding a rule"). Six spawns of
+// the binary in one test: 22.5 s at a load average of 22, so the slow tier, with a 120 s limit.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -65,7 +66,7 @@ describe('adding a rule', () => {
 
     expect((await botrules(['apply', '--auto-approve'])).code).toBe(0);
     expect((await botrules(['plan', '--detailed-exitcode'])).code).toBe(0);
-  });
+  }, 120_000);
 
   it('import refuses to overwrite existing files and says what --update and --update --pin do', async () => {
     await writeRules(project.rulesDir, lettered(2));

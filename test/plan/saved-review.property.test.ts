@@ -1,0 +1,43 @@
+// What a saved plan shows a reviewer, for random plans (docs/behaviour.md, "Plan format",
+// "Saved plans"): the file carries what the plan loosens and its notes, so text and Markdown
+// render the saved plan exactly as the fresh one; and what apply works out again from the same
+// live rules and the file's steps is exactly what the file carries.
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import pc from 'picocolors';
+import { Plan } from '../../src/plan/plan.js';
+import { planApp } from '../../src/plan/planner.js';
+import { planRisks } from '../../src/plan/risks.js';
+import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { scenarios } from './scenarios.js';
+
+const markdown = await loadPlanRenderer('markdown');
+const text = await loadPlanRenderer('text');
+
+function rendered(plan: Plan, renderer: typeof text): string {
+  let out = '';
+  renderer(plan, { write: (chunk: string) => (out += chunk) }, { colors: pc.createColors(false) });
+  return out;
+}
+
+describe('a saved plan', () => {
+  test('renders as the fresh plan did, and apply works out the same loosenings from its steps', () => {
+    let loosening = 0;
+    fc.assert(
+      fc.property(scenarios({ maxRules: 30 }), fc.boolean(), (s, withNote) => {
+        const planned = planApp({ app: 'default', declared: s.declared, live: s.live, unmanaged: s.policy }).plan;
+        const risks = planRisks('default', s.live, planned.steps);
+        if (risks.length > 0) loosening += 1;
+        const fresh = new Plan([planned], { risks, notes: withNote ? ['Rules removed from the files cannot be told apart from rules never declared: git log failed in the rules directory.'] : [] });
+        const saved = Plan.parse(JSON.stringify(fresh), 'plan.json');
+        expect(rendered(saved, text)).toBe(rendered(fresh, text));
+        expect(rendered(saved, markdown)).toBe(rendered(fresh, markdown));
+        // apply re-plans to exactly the file's steps, then works the loosenings out from them.
+        expect(planRisks('default', s.live, saved.apps[0]?.steps ?? [])).toEqual(saved.risks);
+      }),
+      { numRuns: 200 },
+    );
+    // The property is about plans that loosen something: enough of them were generated.
+    expect(loosening).toBeGreaterThan(20);
+  });
+});
