@@ -28,8 +28,22 @@ export function ruleName(name: string | undefined): string {
   return name === undefined ? 'no rule' : JSON.stringify(name);
 }
 
+/** A side of a rule pair: the rule, and for an undecided outcome the patterns out of time. */
+function pairSide(name: string | undefined, patterns: readonly string[] | undefined): string {
+  if (patterns === undefined) return ruleName(name);
+  return `${ruleName(name)} undecided (${patterns.map((pattern) => `$re ${JSON.stringify(pattern)}`).join(', ') || 'a pattern'} out of time)`;
+}
+
 export function rulePairText(pair: RulePair): string {
-  return `${pair.count}× ${ruleName(pair.before)} → ${ruleName(pair.after)}`;
+  return `${pair.count}× ${pairSide(pair.before, pair.beforePatterns)} → ${pairSide(pair.after, pair.afterPatterns)}`;
+}
+
+/** Said whenever an outcome is undecided, even when it is undecided under both rule sets alike. */
+export function undecidedSentence(report: ReplayReport): string | undefined {
+  const { live, declared } = report.undecided;
+  if (live === 0 && declared === 0) return undefined;
+  return `Undecided: ${plural(live, 'request')} under the live rules and ${plural(declared, 'request')} under the declared rules, ` +
+    'where a regular expression ran out of its time budget before any rule decided; their outcome is not known (docs/evaluation.md, "Regular expressions").';
 }
 
 /** The request as compact JSON: exact, one line (secrets were masked when it was read). */

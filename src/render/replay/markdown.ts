@@ -4,7 +4,7 @@ import type { ReplayReport } from '../../traffic/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, transitionTitle } from './describe.js';
+import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, transitionTitle, undecidedSentence } from './describe.js';
 
 export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options: RenderOptions): void {
   const parts = ['### Traffic replay\n\n', `${markdownText(headline(report))}\n\n`];
@@ -25,6 +25,8 @@ export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options:
   }
   const same = sameOutcomeSentence(report);
   if (same !== undefined) parts.push(`${same}\n\n`);
+  const undecided = undecidedSentence(report);
+  if (undecided !== undefined) parts.push(`> [!WARNING]\n> ${markdownText(undecided)}\n\n`);
   if (report.skipped.length > 0) {
     const rows = report.skipped.map((skip) => [cell(skip.reason), String(skip.count), cell(`${skip.first.file}:${skip.first.line}`)]);
     parts.push(`${table(['Skipped because', 'Lines', 'First at'], rows, ['l', 'r', 'l']).join('\n')}\n\n`);

@@ -2,7 +2,7 @@
 import type { ReplayReport } from '../../traffic/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, plural, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, transitionTitle } from './describe.js';
+import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, plural, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, transitionTitle, undecidedSentence } from './describe.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
   const { colors } = options;
@@ -29,5 +29,7 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
   }
   const same = sameOutcomeSentence(report);
   if (same !== undefined) lines.push(same);
+  const undecided = undecidedSentence(report);
+  if (undecided !== undefined) lines.push(colors.yellow(undecided));
   sink.write(`${lines.join('\n')}\n`);
 }
