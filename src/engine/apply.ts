@@ -20,6 +20,9 @@ import { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
+import type { FieldMapping } from '../traffic/formats.js';
+import { trafficVerdict } from '../traffic/verdict.js';
 
 export type { ApplyWork } from '../apply/work.js';
 export type { AppApplyResult } from '../apply/apply-app.js';
@@ -36,6 +39,8 @@ export interface ApplyRequest extends ProjectSelection {
   concurrency?: number;
   /** --undo-out: where to write the undo plan. */
   undoOut?: string;
+  /** --replay: request logs replayed against the plan, for the traffic limit (maxNewlyBlocked). */
+  replayLogs?: string[];
 }
 
 /** What happens as the apply runs, for progress output. */
@@ -76,12 +81,16 @@ const DEFAULT_CONCURRENCY = 4;
 export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: ApplyHooks): Promise<ApplyReport> {
   // Before any request: an apply must never send changes and then fail to write its undo plan.
   if (request.undoOut !== undefined) await checkWritable(resolve(ctx.cwd, request.undoOut), '--undo-out', request.undoOut);
-  const { work, target } = await prepareWork(request, ctx);
+  const replay = await replayInput(request, ctx);
+  const prepared = await prepareWork(request, ctx);
+  const target = prepared.target;
+  const work = replay === undefined ? prepared.work : await withReplayVerdict(prepared.work, replay, ctx);
   const plan = new Plan(work.map((w) => w.plan));
   hooks.show?.(plan, target);
   plan.raiseIfBlocked();
   const limits = changeLimits(request.maxChanges, work);
-  plan.raiseIfUnsafe({ maxChanges: limits, force: request.force === true });
+  const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
+  plan.raiseIfUnsafe({ maxChanges: limits, maxNewlyBlocked, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
@@ -121,6 +130,26 @@ async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work:
   const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }) });
   const listed = await listApps(saved.selected.map((s) => s.app), ctx);
   return { work: replanSavedPlan(saved, listed), target: 'the plan' };
+}
+
+const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';
+
+/** With --replay: the log files and the NDJSON field mapping, checked before any request. */
+async function replayInput(request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; fields?: FieldMapping } | undefined> {
+  if (request.replayLogs === undefined) return undefined;
+  const files = await replayedFiles(request.replayLogs, ctx.cwd);
+  const fields = await checkOneApp(request, ctx, REPLAY_USAGE);
+  return { files, ...(fields === undefined ? {} : { fields }) };
+}
+
+/**
+ * The one app's plan with the verdict of replaying the logs against exactly what apply will
+ * send (it replaces a verdict a saved plan recorded at plan time).
+ */
+async function withReplayVerdict(work: ApplyWork[], replay: { files: string[]; fields?: FieldMapping }, ctx: Runtime): Promise<ApplyWork[]> {
+  const only = onlyApp(work, REPLAY_USAGE);
+  const report = await replayPlanned(only, replay.files, replay.fields === undefined ? {} : { fields: replay.fields }, ctx);
+  return [{ ...only, plan: { ...only.plan, replay: trafficVerdict(report) } }];
 }
 
 /** --max-changes for every app, else each app's maxChanges from the config. */

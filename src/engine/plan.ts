@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ValidationError } from '../errors.js';
 import { writeFileAtomic } from '../files/write.js';
-import { Plan } from '../plan/plan.js';
+import { Plan, type TrafficExcess } from '../plan/plan.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { behaviourReport } from '../ruletests/behaviour.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../ruletests/load.js';
@@ -14,6 +14,7 @@ import type { ProjectSelection, Runtime } from '../runtime.js';
 import { planRisks } from '../plan/risks.js';
 import type { AppPlan } from '../plan/types.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
+import { trafficVerdict } from '../traffic/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayReport } from './replay.js';
 import { declaredInHistory, historyNote, markRemoved, type History } from './removed-rules.js';
 
@@ -34,6 +35,8 @@ export interface PlannedProject {
   undecided: string[];
   /** With replayLogs: what the plan does to the logged requests. */
   replay?: ReplayReport;
+  /** With replayLogs: the app whose replayed traffic the plan newly blocks beyond maxNewlyBlocked (apply refuses it without --force). */
+  trafficExcesses: TrafficExcess[];
 }
 
 export async function planProject(request: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
@@ -52,20 +55,23 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
   const risks = planned.flatMap((p) => planRisks(p.app.name, p.live, p.plan.steps));
   const excesses = new Plan(planned.map((p) => p.plan)).excesses(limits);
-  const plan = new Plan(removals.apps, {
-    ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
-    ...(behaviour === undefined ? {} : { behaviour }),
-    risks,
-    excesses,
-    notes: removals.notes,
-  });
   const replay = replayed === undefined
     ? undefined
     : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
       ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
       ...(fields === undefined ? {} : { fields }),
     }, ctx);
-  return { plan, excesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
+  // The replay's verdict travels with the app's plan, into a saved plan too, for apply's traffic limit.
+  const apps = replay === undefined ? removals.apps : removals.apps.map((app) => ({ ...app, replay: trafficVerdict(replay) }));
+  const plan = new Plan(apps, {
+    ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
+    ...(behaviour === undefined ? {} : { behaviour }),
+    risks,
+    excesses,
+    notes: removals.notes,
+  });
+  const trafficExcesses = plan.trafficExcesses(Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])));
+  return { plan, excesses, trafficExcesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
 }
 
 /**

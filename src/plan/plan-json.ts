@@ -12,6 +12,7 @@ import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
 import { normaliseLiveRule } from '../semantics/normalise.js';
 import type { UnmanagedFate } from './counts.js';
+import type { TrafficVerdict } from './traffic-limit.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 
 /** 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`. */
@@ -34,6 +35,7 @@ export interface SerialisedApp {
   unmanaged: (UnmanagedRule & { fate?: UnmanagedFate })[];
   liveDigests?: Record<string, string>;
   restore?: RestoredRule[];
+  replay?: TrafficVerdict;
 }
 
 /** The summary's further counts (see counts.ts); the required three come first. */
@@ -149,6 +151,7 @@ function toAppPlan(app: SerialisedApp): AppPlan {
     })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
+  if (app.replay !== undefined) plan.replay = structuredClone(app.replay);
   // The plan-file boundary: recorded rules become the normal form, as listed rules do.
   if (app.restore !== undefined) plan.restore = app.restore.map((rule, index) => normaliseLiveRule(rule, `restore[${index}]`, rule.ruleId, rule.priority));
   return plan;

@@ -24,6 +24,8 @@ export interface AppConfig {
   tokenEnv: string;
   unmanaged: UnmanagedPolicy;
   maxChanges?: number;
+  /** Share (0..1) of replayed traffic one plan may newly block (docs/replay.md, "A limit in traffic"). */
+  maxNewlyBlocked?: number;
 }
 
 export interface ProjectConfig {
@@ -39,12 +41,16 @@ export const DEFAULT_APP = 'default';
 export const DEFAULT_RULES_DIR = 'rules';
 export const DEFAULT_TOKEN_ENV = 'BOTRULES_TOKEN';
 
+/** A share as written: a fraction 0..1, or a percentage text such as "0.5%" (checked by the schema). */
+type WrittenShare = number | string;
+
 interface WrittenApp {
   name: string;
   rulesDir: string;
   tokenEnv?: string;
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
+  maxNewlyBlocked?: WrittenShare;
 }
 
 interface WrittenConfig {
@@ -52,6 +58,7 @@ interface WrittenConfig {
   replay?: { fields?: Record<string, string> };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
+  maxNewlyBlocked?: WrittenShare;
 }
 
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
@@ -100,13 +107,20 @@ function isLink(path: string): boolean {
 
 function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {
   const maxChanges = app.maxChanges ?? defaults.maxChanges;
+  const maxNewlyBlocked = app.maxNewlyBlocked ?? defaults.maxNewlyBlocked;
   return {
     name: app.name,
     rulesDir: resolve(configDir, app.rulesDir),
     tokenEnv: app.tokenEnv ?? DEFAULT_TOKEN_ENV,
     unmanaged: app.unmanaged ?? defaults.unmanaged ?? 'keep',
     ...(maxChanges === undefined ? {} : { maxChanges }),
+    ...(maxNewlyBlocked === undefined ? {} : { maxNewlyBlocked: shareOf(maxNewlyBlocked) }),
   };
+}
+
+/** "0.5%" → 0.005; a number is already a fraction. */
+function shareOf(written: WrittenShare): number {
+  return typeof written === 'number' ? written : Number(written.slice(0, -1)) / 100;
 }
 
 function selectApps(apps: AppConfig[], wanted: string | undefined, file: string | undefined): AppConfig[] {
