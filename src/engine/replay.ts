@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../plan/simulate.js';
 import { loadProjectConfig } from '../rules/config.js';
-import type { LiveRule } from '../rules/model.js';
+import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRules } from '../traffic/compiled.js';
 import type { FieldMapping, LogFormat } from '../traffic/formats.js';
@@ -59,29 +59,54 @@ export function onlyApp<A>(planned: readonly A[], usage: string): A {
 
 /** The logs decided under the app's live rules and under them with the plan's steps run. */
 export async function replayPlanned(
-  planned: Pick<PlannedApp, 'app' | 'live' | 'plan'>,
+  planned: Pick<PlannedApp, 'app' | 'live' | 'plan'> & { declared?: readonly DeclaredRule[] },
   files: readonly string[],
   request: Pick<ReplayRequest, 'liveFile' | 'logFormat'> & { fields?: FieldMapping },
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
+  const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const before = compileRules<LiveRule>(inPriorityOrder(live));
-  const after = compileRules<LiveRule>(plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps));
+  const after = compileRules<LiveRule>(afterRules);
+  const shadow = shadowRules(planned.declared ?? [], afterRules);
+  // Shadow rules (applied paused) decided as if active, compared with the declared rules.
+  const asIfActive = shadow.length === 0 ? undefined : compileRules<LiveRule>(afterRules.map((rule) => (shadow.includes(rule) ? { ...rule, status: 'active' as const } : rule)));
   const tally = new ReplayTally();
+  const shadowTally = new ReplayTally();
   const started = performance.now();
   for (const file of files) {
     const options = { cwd: ctx.cwd, ...(request.logFormat === undefined ? {} : { format: request.logFormat }), ...(request.fields === undefined ? {} : { fields: request.fields }) };
     for await (const batch of readLog(file, options)) {
       for (const { line, result } of batch) {
-        if ('skip' in result) tally.skip(result.skip, file, line);
-        else tally.add({ file, line, request: result.request }, before.decide(result.request), after.decide(result.request));
+        if ('skip' in result) {
+          tally.skip(result.skip, file, line);
+          continue;
+        }
+        const example = { file, line, request: result.request };
+        const underDeclared = after.decide(result.request);
+        tally.add(example, before.decide(result.request), underDeclared);
+        if (asIfActive !== undefined) shadowTally.add(example, underDeclared, asIfActive.decide(result.request));
       }
     }
   }
   const against = request.liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(request.liveFile)}`;
-  const report = tally.report({ app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) });
+  const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
+  const report = tally.report(context);
+  if (asIfActive !== undefined) {
+    const { transitions, undecided } = shadowTally.report(context);
+    report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };
+  }
   ctx.debug(`replayed ${report.read} log lines in ${Math.round(performance.now() - started)} ms`);
   return report;
+}
+
+/**
+ * The rules, as apply would leave them, that the files declare `mode: shadow` (paused there):
+ * found by ruleId, else by name. A shadow rule the plan cannot apply (blocked) is not among them.
+ */
+function shadowRules(declared: readonly DeclaredRule[], afterRules: readonly LiveRule[]): LiveRule[] {
+  const shadowed = declared.filter((rule) => rule.shadow !== undefined);
+  return afterRules.filter((rule) => shadowed.some((d) => (d.ruleId === undefined ? d.name === rule.name : d.ruleId === rule.ruleId)));
 }
 
 /** Loaded only for --live, as plan does. */

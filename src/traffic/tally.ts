@@ -91,6 +91,21 @@ export interface ReplayReport {
   undecided: { live: number; declared: number };
   /** Riskiest first: towards blocking, then by count. */
   transitions: Transition[];
+  /**
+   * With rules declared `mode: shadow` (applied paused): the outcomes they would change if they
+   * were active, from the declared rules' outcome to the outcome with them active
+   * (docs/replay.md, "Shadow rules").
+   */
+  shadow?: ShadowReport;
+}
+
+export interface ShadowReport {
+  /** The shadow rules' names, in priority order. */
+  rules: string[];
+  /** declared → as if active; shares of the evaluated requests. */
+  transitions: Transition[];
+  /** Requests undecided with the shadow rules active. */
+  undecided: number;
 }
 
 export class ReplayTally {

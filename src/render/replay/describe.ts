@@ -1,6 +1,6 @@
 // Words shared by the replay renderers. Everything here is still untrusted text: callers pass
 // it through the sanitiser of their format.
-import type { OutcomeKind, ReplayExample, ReplayReport, RulePair, Transition } from '../../traffic/tally.js';
+import type { OutcomeKind, ReplayExample, ReplayReport, RulePair, ShadowReport, Transition } from '../../traffic/tally.js';
 
 /** How many rule pairs each transition lists; the rest are summed up. */
 export const RULE_PAIRS_SHOWN = 5;
@@ -68,4 +68,14 @@ export function notAppliedSentence(report: ReplayReport): string | undefined {
   if (report.notApplied.length === 0) return undefined;
   return `Not replayed: ${plural(report.notApplied.length, 'declared rule')} the plan cannot apply (see botrules plan): ` +
     `${report.notApplied.map((name) => JSON.stringify(name)).join(', ')}.`;
+}
+
+/** The heading of the shadow rules' section: which rules, and what is compared. */
+export function shadowHeading(shadow: ShadowReport): string {
+  return `Shadow rules (applied paused): ${shadow.rules.map((name) => JSON.stringify(name)).join(', ')}; ` +
+    'outcome changes if they were active, declared → shadow rules active:';
+}
+
+export function shadowNoChangeSentence(shadow: ShadowReport): string {
+  return `No outcome changes: active, ${shadow.rules.length === 1 ? 'it' : 'they'} would decide no evaluated request differently.`;
 }
