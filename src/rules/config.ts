@@ -34,6 +34,8 @@ export interface ProjectConfig {
   apps: AppConfig[];
   /** replay.fields: where NDJSON logs keep each request field (docs/replay.md, "Log formats"). */
   replayFields?: Record<string, string>;
+  /** shadowMaxAge in days: validate warns about a rule in shadow longer (docs/replay.md, "Shadow rules"). */
+  shadowMaxAgeDays?: number;
 }
 
 export const CONFIG_FILE = 'botrules.yaml';
@@ -59,6 +61,8 @@ interface WrittenConfig {
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
+  /** `30d`. */
+  shadowMaxAge?: string;
 }
 
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
@@ -86,7 +90,11 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const written = source.value as WrittenConfig;
   const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
   const replayFields = written.replay?.fields;
-  return { file, apps: selectApps(apps, options.app, file), ...(replayFields === undefined ? {} : { replayFields }) };
+  return {
+    file, apps: selectApps(apps, options.app, file),
+    ...(replayFields === undefined ? {} : { replayFields }),
+    ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
+  };
 }
 
 async function findConfigFile(cwd: string, explicit: string | undefined): Promise<string | undefined> {
