@@ -21,7 +21,7 @@ import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
-import type { FieldMapping } from '../traffic/formats.js';
+import type { LogReading } from '../traffic/read.js';
 import { trafficVerdict } from '../traffic/verdict.js';
 
 export type { ApplyWork } from '../apply/work.js';
@@ -135,20 +135,19 @@ async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work:
 const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';
 
 /** With --replay: the log files and the NDJSON field mapping, checked before any request. */
-async function replayInput(request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; fields?: FieldMapping } | undefined> {
+async function replayInput(request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading } | undefined> {
   if (request.replayLogs === undefined) return undefined;
   const files = await replayedFiles(request.replayLogs, ctx.cwd);
-  const fields = await checkOneApp(request, ctx, REPLAY_USAGE);
-  return { files, ...(fields === undefined ? {} : { fields }) };
+  return { files, reading: await checkOneApp(request, ctx, REPLAY_USAGE) };
 }
 
 /**
  * The one app's plan with the verdict of replaying the logs against exactly what apply will
  * send (it replaces a verdict a saved plan recorded at plan time).
  */
-async function withReplayVerdict(work: ApplyWork[], replay: { files: string[]; fields?: FieldMapping }, ctx: Runtime): Promise<ApplyWork[]> {
+async function withReplayVerdict(work: ApplyWork[], replay: { files: string[]; reading: LogReading }, ctx: Runtime): Promise<ApplyWork[]> {
   const only = onlyApp(work, REPLAY_USAGE);
-  const report = await replayPlanned(only, replay.files, replay.fields === undefined ? {} : { fields: replay.fields }, ctx);
+  const report = await replayPlanned(only, replay.files, replay.reading, ctx);
   return [{ ...only, plan: { ...only.plan, replay: trafficVerdict(report) } }];
 }
 

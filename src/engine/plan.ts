@@ -44,7 +44,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   // Test files are checked with the rule files, before any request.
   const tests = await loadPlanTests(request, ctx);
   const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
-  const fields = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
+  const reading = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
   const planned = await planApps(request, ctx, fromSnapshot?.source);
   const diff = tests === undefined
@@ -59,7 +59,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     ? undefined
     : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
       ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
-      ...(fields === undefined ? {} : { fields }),
+      ...reading,
     }, ctx);
   // The replay's verdict travels with the app's plan, into a saved plan too, for apply's traffic limit.
   const apps = replay === undefined ? removals.apps : removals.apps.map((app) => ({ ...app, replay: trafficVerdict(replay) }));

@@ -9,8 +9,8 @@ import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRules } from '../traffic/compiled.js';
-import type { FieldMapping, LogFormat } from '../traffic/formats.js';
-import { logFiles, readLog } from '../traffic/read.js';
+import type { LogFormat } from '../traffic/formats.js';
+import { logFiles, readLog, type LogReading, type ReadOptions } from '../traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 
@@ -27,10 +27,14 @@ export interface ReplayRequest extends ProjectSelection {
 
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
   const files = await replayedFiles(request.logs, ctx.cwd);
-  const fields = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
+  const settings = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
   const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(request, ctx, connect);
-  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, { ...request, ...(fields === undefined ? {} : { fields }) }, ctx);
+  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
+    ...settings,
+    ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
+    ...(request.logFormat === undefined ? {} : { format: request.logFormat }),
+  }, ctx);
 }
 
 /** The log files named, checked before any request is sent; none is an error. */
@@ -41,10 +45,13 @@ export async function replayedFiles(logs: readonly string[], cwd: string): Promi
 }
 
 /** Before any request: the selection names one app, or an error asks to name it. */
-export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<FieldMapping | undefined> {
+export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<LogReading> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   onlyApp(config.apps, usage);
-  return config.replayFields;
+  return {
+    ...(config.replayFields === undefined ? {} : { fields: config.replayFields }),
+    ...(config.replaySecretNames === undefined ? {} : { secretNames: config.replaySecretNames }),
+  };
 }
 
 /** A log belongs to one app: the one planned app, or an error asking to name it. */
@@ -61,10 +68,13 @@ export function onlyApp<A>(planned: readonly A[], usage: string): A {
 export async function replayPlanned(
   planned: Pick<PlannedApp, 'app' | 'live' | 'plan'> & { declared?: readonly DeclaredRule[] },
   files: readonly string[],
-  request: Pick<ReplayRequest, 'liveFile' | 'logFormat'> & { fields?: FieldMapping },
+  request: Pick<ReplayRequest, 'liveFile'> & LogReading,
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
+  const { liveFile, format, fields, secretNames } = request;
+  // Only the reading options: a caller's request may hold other options named alike (an output --format).
+  const reading: ReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
   const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const before = compileRules<LiveRule>(inPriorityOrder(live));
   const after = compileRules<LiveRule>(afterRules);
@@ -75,8 +85,7 @@ export async function replayPlanned(
   const shadowTally = new ReplayTally();
   const started = performance.now();
   for (const file of files) {
-    const options = { cwd: ctx.cwd, ...(request.logFormat === undefined ? {} : { format: request.logFormat }), ...(request.fields === undefined ? {} : { fields: request.fields }) };
-    for await (const batch of readLog(file, options)) {
+    for await (const batch of readLog(file, reading)) {
       for (const { line, result } of batch) {
         if ('skip' in result) {
           tally.skip(result.skip, file, line);
@@ -89,7 +98,7 @@ export async function replayPlanned(
       }
     }
   }
-  const against = request.liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(request.liveFile)}`;
+  const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
   const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
   const report = tally.report(context);
   if (asIfActive !== undefined) {

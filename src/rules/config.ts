@@ -34,6 +34,8 @@ export interface ProjectConfig {
   apps: AppConfig[];
   /** replay.fields: where NDJSON logs keep each request field (docs/replay.md, "Log formats"). */
   replayFields?: Record<string, string>;
+  /** replay.secretNames: header and parameter names masked beside the built-in ones (docs/replay.md, "Secrets in logs"). */
+  replaySecretNames?: string[];
   /** shadowMaxAge in days: validate warns about a rule in shadow longer (docs/replay.md, "Shadow rules"). */
   shadowMaxAgeDays?: number;
 }
@@ -57,7 +59,7 @@ interface WrittenApp {
 
 interface WrittenConfig {
   apps: WrittenApp[];
-  replay?: { fields?: Record<string, string> };
+  replay?: { fields?: Record<string, string>; secretNames?: string[] };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
@@ -90,9 +92,11 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const written = source.value as WrittenConfig;
   const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
   const replayFields = written.replay?.fields;
+  const replaySecretNames = written.replay?.secretNames;
   return {
     file, apps: selectApps(apps, options.app, file),
     ...(replayFields === undefined ? {} : { replayFields }),
+    ...(replaySecretNames === undefined ? {} : { replaySecretNames }),
     ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
   };
 }

@@ -9,7 +9,7 @@ import { createGunzip } from 'node:zlib';
 import { UserError } from '../errors.js';
 import type { TestRequest } from '../evaluate/index.js';
 import { accessLogLine, csvColumns, csvLine, isAccessLogLine, ndjsonReader, type CsvColumns, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
-import { redactRequest } from './redact.js';
+import { redactRequest, secretNameTest } from './redact.js';
 
 /** One line of a log: a redacted request, or why it was skipped, with where it was. */
 export interface LogLine {
@@ -18,12 +18,18 @@ export interface LogLine {
   result: { request: TestRequest } | { skip: string };
 }
 
-export interface ReadOptions {
-  cwd: string;
+/** How logs are read: the command's --log-format and the project's `replay` settings. */
+export interface LogReading {
   /** A format for every file; else each file's is told from its name or its first line. */
   format?: LogFormat;
   /** Where NDJSON lines keep the request fields (botrules.yaml `replay.fields`). */
   fields?: FieldMapping;
+  /** Header, query and custom parameter names masked beside the built-in ones (`replay.secretNames`). */
+  secretNames?: readonly string[];
+}
+
+export interface ReadOptions extends LogReading {
+  cwd: string;
 }
 
 /** Every regular file named, directories expanded (recursively, sorted), as paths to show. */
@@ -57,6 +63,7 @@ export async function* readLog(file: string, options: ReadOptions): AsyncGenerat
   const path = resolve(options.cwd, file);
   let parse: ((line: string) => LineResult) | undefined;
   let number = 0;
+  const isSecret = secretNameTest(options.secretNames);
   try {
     for await (const lines of linesOf(await openLog(path))) {
       const batch: LogLine[] = [];
@@ -71,7 +78,7 @@ export async function* readLog(file: string, options: ReadOptions): AsyncGenerat
           if (parse === undefined) throw new UserError(`cannot tell the format of ${file} from its first line: use --log-format ndjson, csv or combined`);
         }
         const result = parse(text);
-        if ('request' in result) redactRequest(result.request);
+        if ('request' in result) redactRequest(result.request, isSecret);
         batch.push({ file, line: number, result });
       }
       yield batch;
