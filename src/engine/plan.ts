@@ -15,7 +15,7 @@ import { planRisks } from '../plan/risks.js';
 import type { AppPlan } from '../plan/types.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 import { trafficVerdict } from '../traffic/verdict.js';
-import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayReport } from './replay.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { declaredInHistory, historyNote, markRemoved, type History } from './removed-rules.js';
 
 export interface PlanRequest extends ProjectSelection {
@@ -25,6 +25,8 @@ export interface PlanRequest extends ProjectSelection {
   testsDir?: string;
   /** Request logs to replay against the plan (plan --replay; docs/replay.md). */
   replayLogs?: string[];
+  /** The replay's progress, for a progress line. */
+  onReplayProgress?: (progress: ReplayProgress) => void;
 }
 
 export interface PlannedProject {
@@ -60,6 +62,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
       ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
       ...reading,
+      ...(request.onReplayProgress === undefined ? {} : { onProgress: request.onReplayProgress }),
     }, ctx);
   // The replay's verdict travels with the app's plan, into a saved plan too, for apply's traffic limit.
   const apps = replay === undefined ? removals.apps : removals.apps.map((app) => ({ ...app, replay: trafficVerdict(replay) }));

@@ -1,6 +1,7 @@
 // `replay`: request logs decided under the live rules (listed now, or a snapshot) and under
 // the rules as they will be once the plan has run, the same "before" and "after" as the plan's
 // behaviour diff (docs/replay.md). Logs are streamed: memory does not grow with their length.
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
@@ -23,6 +24,15 @@ export interface ReplayRequest extends ProjectSelection {
   liveFile?: string;
   /** One format for every log; else told per file. */
   logFormat?: LogFormat;
+  /** Called as the logs are read, for a progress line (at most a few times a second is the caller's business). */
+  onProgress?: (progress: ReplayProgress) => void;
+}
+
+/** How far a replay is: bytes of the log files read (compressed bytes for gzip) and requests decided. */
+export interface ReplayProgress {
+  bytesRead: number;
+  bytesTotal: number;
+  lines: number;
 }
 
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
@@ -34,6 +44,7 @@ export async function replayProject(request: ReplayRequest, ctx: Runtime): Promi
     ...settings,
     ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
     ...(request.logFormat === undefined ? {} : { format: request.logFormat }),
+    ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
   }, ctx);
 }
 
@@ -68,7 +79,7 @@ export function onlyApp<A>(planned: readonly A[], usage: string): A {
 export async function replayPlanned(
   planned: Pick<PlannedApp, 'app' | 'live' | 'plan'> & { declared?: readonly DeclaredRule[] },
   files: readonly string[],
-  request: Pick<ReplayRequest, 'liveFile'> & LogReading,
+  request: Pick<ReplayRequest, 'liveFile' | 'onProgress'> & LogReading,
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
@@ -84,8 +95,9 @@ export async function replayPlanned(
   const tally = new ReplayTally();
   const shadowTally = new ReplayTally();
   const started = performance.now();
+  const progress = await progressOf(files, ctx.cwd, tally, request.onProgress);
   for (const file of files) {
-    for await (const batch of readLog(file, reading)) {
+    for await (const batch of readLog(file, { ...reading, ...progress.of(file) })) {
       for (const { line, result } of batch) {
         if ('skip' in result) {
           tally.skip(result.skip, file, line);
@@ -116,6 +128,19 @@ export async function replayPlanned(
 function shadowRules(declared: readonly DeclaredRule[], afterRules: readonly LiveRule[]): LiveRule[] {
   const shadowed = declared.filter((rule) => rule.shadow !== undefined);
   return afterRules.filter((rule) => shadowed.some((d) => (d.ruleId === undefined ? d.name === rule.name : d.ruleId === rule.ruleId)));
+}
+
+/** Progress across the files: the bytes of the files before this one plus this one's. */
+async function progressOf(files: readonly string[], cwd: string, tally: ReplayTally, onProgress: ReplayRequest['onProgress']) {
+  if (onProgress === undefined) return { of: () => ({}) };
+  const sizes = await Promise.all(files.map((file) => stat(resolve(cwd, file)).then((info) => info.size, () => 0)));
+  const bytesTotal = sizes.reduce((a, b) => a + b, 0);
+  return {
+    of(file: string): Pick<ReadOptions, 'onBytes'> {
+      const before = sizes.slice(0, files.indexOf(file)).reduce((a, b) => a + b, 0);
+      return { onBytes: (bytesRead) => onProgress({ bytesRead: before + bytesRead, bytesTotal, lines: tally.lines }) };
+    },
+  };
 }
 
 /** Loaded only for --live, as plan does. */

@@ -1,7 +1,7 @@
 // Reading request logs as a stream (docs/replay.md, "Log formats"): files and directories in
 // order, gzip detected by its magic bytes, each line parsed, redacted and handed on in batches,
 // so memory stays flat however long the log is.
-import { createReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -30,6 +30,8 @@ export interface LogReading {
 
 export interface ReadOptions extends LogReading {
   cwd: string;
+  /** Called once each chunk's batch was taken, with the bytes of the file read so far (compressed bytes for gzip). */
+  onBytes?: (bytesRead: number) => void;
 }
 
 /** Every regular file named, directories expanded (recursively, sorted), as paths to show. */
@@ -65,7 +67,8 @@ export async function* readLog(file: string, options: ReadOptions): AsyncGenerat
   let number = 0;
   const isSecret = secretNameTest(options.secretNames);
   try {
-    for await (const lines of linesOf(await openLog(path))) {
+    const { file: raw, lines: stream } = await openLog(path);
+    for await (const lines of linesOf(stream)) {
       const batch: LogLine[] = [];
       for (const raw of lines) {
         number += 1;
@@ -82,6 +85,8 @@ export async function* readLog(file: string, options: ReadOptions): AsyncGenerat
         batch.push({ file, line: number, result });
       }
       yield batch;
+      // After the consumer has taken the batch: progress counts what was decided.
+      options.onBytes?.(raw.bytesRead);
     }
   } catch (error) {
     if (error instanceof UserError) throw error;
@@ -95,8 +100,8 @@ function describe(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : 'unreadable');
 }
 
-/** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b. */
-async function openLog(path: string): Promise<Readable> {
+/** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read). */
+async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable }> {
   const handle = await open(path, 'r');
   const magic = Buffer.alloc(2);
   try {
@@ -105,7 +110,7 @@ async function openLog(path: string): Promise<Readable> {
     await handle.close();
   }
   const stream = createReadStream(path);
-  return magic[0] === 0x1f && magic[1] === 0x8b ? stream.pipe(createGunzip()) : stream;
+  return { file: stream, lines: magic[0] === 0x1f && magic[1] === 0x8b ? stream.pipe(createGunzip()) : stream };
 }
 
 /** Lines of a stream, one array per chunk: one await per chunk, not per line. */

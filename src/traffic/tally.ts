@@ -116,6 +116,11 @@ export class ReplayTally {
   private readonly skipped = new Map<string, SkipCount>();
   private readonly transitions = new Map<string, { from: OutcomeKind; to: OutcomeKind; count: number; rules: Map<string, RulePair>; examples: ReplayExample[] }>();
 
+  /** Lines read so far (requests and skipped lines). */
+  get lines(): number {
+    return this.read;
+  }
+
   skip(reason: string, file: string, line: number): void {
     this.read += 1;
     const known = this.skipped.get(reason);

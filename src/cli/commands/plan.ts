@@ -13,6 +13,7 @@ import { replayRenderer } from '../../render/replay/index.js';
 import { safeText } from '../../render/sanitise.js';
 import { UsageError } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { replayProgressLine } from '../replay-progress.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
@@ -37,12 +38,14 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const out = typeof args.out === 'string' ? args.out : undefined;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
+  const progress = replayProgressLine(ctx);
   const { plan, excesses, trafficExcesses, undecided, replay } = await planProject({
     ...args,
+    ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
     ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
     ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
     ...(replayLogs === undefined ? {} : { replayLogs }),
-  }, ctx);
+  }, ctx).finally(() => progress.stop());
   // Risk first: what the change does to traffic, then the changes themselves.
   if (replay !== undefined) {
     await replayRenderer(args.format === 'markdown' ? 'markdown' : 'text')(replay, ctx.io.stdout, { colors: ctx.colors });
