@@ -11,7 +11,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmulator } from '../dist/emulator/index.js';
+import { startEmulator, writeTraffic } from '../dist/emulator/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'bin', 'botrules.js');
@@ -38,7 +38,7 @@ const env = {
   BOTRULES_API_TOKEN: emulator.tokens.api,
   NODE_EXTRA_CA_CERTS: emulator.caPath,
 };
-const files = { undo: path.join(kept, 'undo-plan.json'), lastWeek: path.join(kept, 'scripts-last-week.json'), thisWeek: path.join(kept, 'scripts-this-week.json') };
+const files = { traffic: path.join(kept, 'traffic.ndjson'), undo: path.join(kept, 'undo-plan.json'), lastWeek: path.join(kept, 'scripts-last-week.json'), thisWeek: path.join(kept, 'scripts-this-week.json') };
 
 let failed = false;
 try {
@@ -74,6 +74,8 @@ process.exitCode = failed ? 1 : 0;
 /** Edits three example rules the way a person in the console would, so the plan has work. */
 function driftLikeAConsoleUser() {
   const rules = emulator.rules();
+  // The generated rules nobody manages are old experiments, left paused (a random one may be a catch-all).
+  for (const rule of rules) if (rule.name.startsWith('Generated rule')) rule.status = 'paused';
   const managed = rules.filter((r) => !r.name.startsWith('Generated rule'));
   const [first, second, third] = managed;
   if (!first || !second || !third) throw new Error('the example rules were not seeded');
@@ -86,13 +88,14 @@ function driftLikeAConsoleUser() {
 /**
  * The add-a-rule story, on a copy of the rule files: the API cannot create rules, so the plan
  * is blocked and says what to do in the console; the emulator's console does it (paused, at
- * the position given); import --update --pin writes its ruleId; apply sets the rest.
+ * the position given); import --update --pin writes its ruleId; plan --replay shows what
+ * activating it does to a synthetic day of traffic; apply sets the rest.
  */
 async function addARule() {
   const dir = path.join(kept, 'rules');
   await cp(path.join(root, 'rules'), dir, { recursive: true });
   const rule = ['rules:', '  - name: Block scrapers', '    actions: [hardBlock]', '    conditions:', '      operator: $or', '      children:',
-    '        - operator: $and', '          children:', '            - { conditionType: userAgent, operator: $contains, value: scrapy }'];
+    '        - operator: $and', '          children:', '            - { conditionType: userAgent, operator: $contains, value: curl/ }'];
   await writeFile(path.join(dir, '50-block-scrapers.yaml'), `${rule.join('\n')}\n`);
   const about = (line) => line.includes('"Block scrapers"') || /^ {6}\d\. |^Verified/.test(line);
   const blocked = await step('Add a rule: declared in a new file, it is blocked until it exists live (exit 1)', ['plan', '--dir', dir, '--no-color'], [1], { show: about });
@@ -100,6 +103,10 @@ async function addARule() {
   const position = /at position (\d+)/.exec(blocked.stdout)?.[1] ?? '1';
   await step('', ['emulator', 'console', 'create', 'Block scrapers', '--paused', '--position', position], [0]);
   await step('', ['import', '--update', '--pin', '--dir', dir], [0], { show: about });
+  // What activating it does to traffic, before it does it: a synthetic day of the site's visitors.
+  await writeTraffic(files.traffic, 20_000, 7);
+  const replayed = (line) => /^(Replayed|Outcome changes|No outcome changes| {4}(no rule|allow|challenge|block|undecided) → | {8}(\d+×|e\.g\.))/.test(line);
+  await step('Replay a day of synthetic traffic (botrules emulator --write-traffic) against the plan: who would be blocked', ['plan', '--dir', dir, '--replay', files.traffic, '--no-color'], [0], { show: replayed });
   await step('', ['apply', '--auto-approve', '--dir', dir, '--no-color'], [0], { show: about });
 }
 

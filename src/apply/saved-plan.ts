@@ -137,5 +137,7 @@ function replanned({ saved, stepsPointer }: { saved: AppPlan; stepsPointer: stri
       [REPLAN_ADVICE],
     );
   }
-  return undo ? { ...plan, restore: saved.restore } : plan;
+  if (undo) return { ...plan, restore: saved.restore };
+  // The replay verdict recorded at plan time (plan --replay --out) is checked against the traffic limit.
+  return saved.replay === undefined ? plan : { ...plan, replay: saved.replay };
 }

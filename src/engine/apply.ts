@@ -22,6 +22,9 @@ import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
+import type { LogReading } from '../traffic/read.js';
+import { trafficVerdict } from '../traffic/verdict.js';
 
 export type { ApplyWork } from '../apply/work.js';
 export type { AppApplyResult } from '../apply/apply-app.js';
@@ -38,6 +41,8 @@ export interface ApplyRequest extends ProjectSelection {
   concurrency?: number;
   /** --undo-out: where to write the undo plan. */
   undoOut?: string;
+  /** --replay: request logs replayed against the plan, for the traffic limit (maxNewlyBlocked). */
+  replayLogs?: string[];
 }
 
 /** What happens as the apply runs, for progress output. */
@@ -78,14 +83,17 @@ const DEFAULT_CONCURRENCY = 4;
 export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: ApplyHooks): Promise<ApplyReport> {
   // Before any request: an apply must never send changes and then fail to write its undo plan.
   if (request.undoOut !== undefined) await checkWritable(resolve(ctx.cwd, request.undoOut), '--undo-out', request.undoOut);
+  const replay = await replayInput(request, ctx);
   const prepared = await prepareWork(request, ctx);
-  const { work, risks, notes } = await withReviewAids(prepared.work);
+  const reviewed = await withReviewAids(prepared.work);
   const target = prepared.target;
-  const plan = new Plan(work.map((w) => w.plan), { risks, notes });
+  const work = replay === undefined ? reviewed.work : await withReplayVerdict(reviewed.work, replay, ctx);
+  const plan = new Plan(work.map((w) => w.plan), { risks: reviewed.risks, notes: reviewed.notes });
   hooks.show?.(plan, target);
   plan.raiseIfBlocked();
   const limits = changeLimits(request.maxChanges, work);
-  plan.raiseIfUnsafe({ maxChanges: limits, force: request.force === true });
+  const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
+  plan.raiseIfUnsafe({ maxChanges: limits, maxNewlyBlocked, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
@@ -139,6 +147,25 @@ async function withReviewAids(work: readonly ApplyWork[]): Promise<{ work: Apply
   const removals = await recogniseRemovals(work);
   const marked = work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan }));
   return { work: marked, risks: marked.flatMap((w) => planRisks(w.plan.app, w.live, w.plan.steps)), notes: removals.notes };
+}
+
+const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';
+
+/** With --replay: the log files and the NDJSON field mapping, checked before any request. */
+async function replayInput(request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading } | undefined> {
+  if (request.replayLogs === undefined) return undefined;
+  const files = await replayedFiles(request.replayLogs, ctx.cwd);
+  return { files, reading: await checkOneApp(request, ctx, REPLAY_USAGE) };
+}
+
+/**
+ * The one app's plan with the verdict of replaying the logs against exactly what apply will
+ * send (it replaces a verdict a saved plan recorded at plan time).
+ */
+async function withReplayVerdict(work: ApplyWork[], replay: { files: string[]; reading: LogReading }, ctx: Runtime): Promise<ApplyWork[]> {
+  const only = onlyApp(work, REPLAY_USAGE);
+  const report = await replayPlanned(only, replay.files, replay.reading, ctx);
+  return [{ ...only, plan: { ...only.plan, replay: trafficVerdict(report) } }];
 }
 
 /** --max-changes for every app, else each app's maxChanges from the config. */

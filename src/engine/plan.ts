@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ValidationError } from '../errors.js';
 import { writeFileAtomic } from '../files/write.js';
-import { Plan } from '../plan/plan.js';
+import { Plan, type TrafficExcess } from '../plan/plan.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { behaviourReport } from '../ruletests/behaviour.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../ruletests/load.js';
@@ -13,7 +13,8 @@ import { appProblems } from '../ruletests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { planRisks } from '../plan/risks.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
-import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayReport } from './replay.js';
+import { trafficVerdict } from '../traffic/verdict.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 
 export interface PlanRequest extends ProjectSelection {
@@ -23,6 +24,8 @@ export interface PlanRequest extends ProjectSelection {
   testsDir?: string;
   /** Request logs to replay against the plan (plan --replay; docs/replay.md). */
   replayLogs?: string[];
+  /** The replay's progress, for a progress line. */
+  onReplayProgress?: (progress: ReplayProgress) => void;
 }
 
 export interface PlannedProject {
@@ -33,6 +36,8 @@ export interface PlannedProject {
   undecided: string[];
   /** With replayLogs: what the plan does to the logged requests. */
   replay?: ReplayReport;
+  /** With replayLogs: the app whose replayed traffic the plan newly blocks beyond maxNewlyBlocked (apply refuses it without --force). */
+  trafficExcesses: TrafficExcess[];
 }
 
 export async function planProject(request: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
@@ -40,7 +45,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   // Test files are checked with the rule files, before any request.
   const tests = await loadPlanTests(request, ctx);
   const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
-  const fields = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
+  const reading = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
   const planned = await planApps(request, ctx, fromSnapshot?.source);
   const diff = tests === undefined
@@ -51,20 +56,24 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
   const risks = planned.flatMap((p) => planRisks(p.app.name, p.live, p.plan.steps));
   const excesses = new Plan(planned.map((p) => p.plan)).excesses(limits);
-  const plan = new Plan(removals.apps, {
+  const replay = replayed === undefined
+    ? undefined
+    : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
+      ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
+      ...reading,
+      ...(request.onReplayProgress === undefined ? {} : { onProgress: request.onReplayProgress }),
+    }, ctx);
+  // The replay's verdict travels with the app's plan, into a saved plan too, for apply's traffic limit.
+  const apps = replay === undefined ? removals.apps : removals.apps.map((app) => ({ ...app, replay: trafficVerdict(replay) }));
+  const plan = new Plan(apps, {
     ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
     ...(behaviour === undefined ? {} : { behaviour }),
     risks,
     excesses,
     notes: removals.notes,
   });
-  const replay = replayed === undefined
-    ? undefined
-    : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
-      ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
-      ...(fields === undefined ? {} : { fields }),
-    }, ctx);
-  return { plan, excesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
+  const trafficExcesses = plan.trafficExcesses(Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])));
+  return { plan, excesses, trafficExcesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
 }
 
 /** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */

@@ -1,16 +1,17 @@
 // `replay`: request logs decided under the live rules (listed now, or a snapshot) and under
 // the rules as they will be once the plan has run, the same "before" and "after" as the plan's
 // behaviour diff (docs/replay.md). Logs are streamed: memory does not grow with their length.
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../plan/simulate.js';
 import { loadProjectConfig } from '../rules/config.js';
-import type { LiveRule } from '../rules/model.js';
+import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRules } from '../traffic/compiled.js';
-import type { FieldMapping, LogFormat } from '../traffic/formats.js';
-import { logFiles, readLog } from '../traffic/read.js';
+import type { LogFormat } from '../traffic/formats.js';
+import { logFiles, readLog, type LogReading, type ReadOptions } from '../traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 
@@ -23,14 +24,28 @@ export interface ReplayRequest extends ProjectSelection {
   liveFile?: string;
   /** One format for every log; else told per file. */
   logFormat?: LogFormat;
+  /** Called as the logs are read, for a progress line (at most a few times a second is the caller's business). */
+  onProgress?: (progress: ReplayProgress) => void;
+}
+
+/** How far a replay is: bytes of the log files read (compressed bytes for gzip) and requests decided. */
+export interface ReplayProgress {
+  bytesRead: number;
+  bytesTotal: number;
+  lines: number;
 }
 
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
   const files = await replayedFiles(request.logs, ctx.cwd);
-  const fields = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
+  const settings = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
   const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(request, ctx, connect);
-  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, { ...request, ...(fields === undefined ? {} : { fields }) }, ctx);
+  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
+    ...settings,
+    ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
+    ...(request.logFormat === undefined ? {} : { format: request.logFormat }),
+    ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+  }, ctx);
 }
 
 /** The log files named, checked before any request is sent; none is an error. */
@@ -41,10 +56,13 @@ export async function replayedFiles(logs: readonly string[], cwd: string): Promi
 }
 
 /** Before any request: the selection names one app, or an error asks to name it. */
-export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<FieldMapping | undefined> {
+export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<LogReading> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   onlyApp(config.apps, usage);
-  return config.replayFields;
+  return {
+    ...(config.replayFields === undefined ? {} : { fields: config.replayFields }),
+    ...(config.replaySecretNames === undefined ? {} : { secretNames: config.replaySecretNames }),
+  };
 }
 
 /** A log belongs to one app: the one planned app, or an error asking to name it. */
@@ -59,29 +77,70 @@ export function onlyApp<A>(planned: readonly A[], usage: string): A {
 
 /** The logs decided under the app's live rules and under them with the plan's steps run. */
 export async function replayPlanned(
-  planned: Pick<PlannedApp, 'app' | 'live' | 'plan'>,
+  planned: Pick<PlannedApp, 'app' | 'live' | 'plan'> & { declared?: readonly DeclaredRule[] },
   files: readonly string[],
-  request: Pick<ReplayRequest, 'liveFile' | 'logFormat'> & { fields?: FieldMapping },
+  request: Pick<ReplayRequest, 'liveFile' | 'onProgress'> & LogReading,
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
+  const { liveFile, format, fields, secretNames } = request;
+  // Only the reading options: a caller's request may hold other options named alike (an output --format).
+  const reading: ReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
+  const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const before = compileRules<LiveRule>(inPriorityOrder(live));
-  const after = compileRules<LiveRule>(plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps));
+  const after = compileRules<LiveRule>(afterRules);
+  const shadow = shadowRules(planned.declared ?? [], afterRules);
+  // Shadow rules (applied paused) decided as if active, compared with the declared rules.
+  const asIfActive = shadow.length === 0 ? undefined : compileRules<LiveRule>(afterRules.map((rule) => (shadow.includes(rule) ? { ...rule, status: 'active' as const } : rule)));
   const tally = new ReplayTally();
+  const shadowTally = new ReplayTally();
   const started = performance.now();
+  const progress = await progressOf(files, ctx.cwd, tally, request.onProgress);
   for (const file of files) {
-    const options = { cwd: ctx.cwd, ...(request.logFormat === undefined ? {} : { format: request.logFormat }), ...(request.fields === undefined ? {} : { fields: request.fields }) };
-    for await (const batch of readLog(file, options)) {
+    for await (const batch of readLog(file, { ...reading, ...progress.of(file) })) {
       for (const { line, result } of batch) {
-        if ('skip' in result) tally.skip(result.skip, file, line);
-        else tally.add({ file, line, request: result.request }, before.decide(result.request), after.decide(result.request));
+        if ('skip' in result) {
+          tally.skip(result.skip, file, line);
+          continue;
+        }
+        const example = { file, line, request: result.request };
+        const underDeclared = after.decide(result.request);
+        tally.add(example, before.decide(result.request), underDeclared);
+        if (asIfActive !== undefined) shadowTally.add(example, underDeclared, asIfActive.decide(result.request));
       }
     }
   }
-  const against = request.liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(request.liveFile)}`;
-  const report = tally.report({ app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) });
+  const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
+  const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
+  const report = tally.report(context);
+  if (asIfActive !== undefined) {
+    const { transitions, undecided } = shadowTally.report(context);
+    report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };
+  }
   ctx.debug(`replayed ${report.read} log lines in ${Math.round(performance.now() - started)} ms`);
   return report;
+}
+
+/**
+ * The rules, as apply would leave them, that the files declare `mode: shadow` (paused there):
+ * found by ruleId, else by name. A shadow rule the plan cannot apply (blocked) is not among them.
+ */
+function shadowRules(declared: readonly DeclaredRule[], afterRules: readonly LiveRule[]): LiveRule[] {
+  const shadowed = declared.filter((rule) => rule.shadow !== undefined);
+  return afterRules.filter((rule) => shadowed.some((d) => (d.ruleId === undefined ? d.name === rule.name : d.ruleId === rule.ruleId)));
+}
+
+/** Progress across the files: the bytes of the files before this one plus this one's. */
+async function progressOf(files: readonly string[], cwd: string, tally: ReplayTally, onProgress: ReplayRequest['onProgress']) {
+  if (onProgress === undefined) return { of: () => ({}) };
+  const sizes = await Promise.all(files.map((file) => stat(resolve(cwd, file)).then((info) => info.size, () => 0)));
+  const bytesTotal = sizes.reduce((a, b) => a + b, 0);
+  return {
+    of(file: string): Pick<ReadOptions, 'onBytes'> {
+      const before = sizes.slice(0, files.indexOf(file)).reduce((a, b) => a + b, 0);
+      return { onBytes: (bytesRead) => onProgress({ bytesRead: before + bytesRead, bytesTotal, lines: tally.lines }) };
+    },
+  };
 }
 
 /** Loaded only for --live, as plan does. */

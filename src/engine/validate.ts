@@ -1,11 +1,12 @@
 // `validate`: schema and semantic checks of every rule file of every selected app, then the
 // rule-set analysis (docs/evaluation.md, "Rule-set analysis"); no network.
 import { analyseRules, silenced, type Finding } from '../analysis/index.js';
-import type { Problem } from '../errors.js';
+import { sortProblems, type Problem } from '../errors.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { redosFindings } from './redos.js';
+import { DEFAULT_SHADOW_MAX_AGE_DAYS, shadowAgeWarnings } from './shadow-age.js';
 
 export type { Finding } from '../analysis/index.js';
 
@@ -29,7 +30,10 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
   const { cwd } = ctx;
   const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
-  const { byApp, problems, warnings: fileWarnings } = await loadAllRules(config, { cwd, allowEmpty: request.allowEmpty === true });
+  const { byApp, problems, warnings } = await loadAllRules(config, { cwd, allowEmpty: request.allowEmpty === true });
+  const shadowRules = [...byApp.values()].flatMap((loaded) => loaded.rules);
+  const maxAgeDays = config.shadowMaxAgeDays ?? DEFAULT_SHADOW_MAX_AGE_DAYS;
+  const fileWarnings = sortProblems([...warnings, ...(await shadowAgeWarnings(shadowRules, { cwd, maxAgeDays, now: Date.now() }))]);
   const validated: ValidatedProject = { problems, fileWarnings, findings: [], apps: byApp.size, files: 0, rules: 0 };
   if (problems.length > 0 || (request.strict && fileWarnings.length > 0)) return validated;
 

@@ -13,6 +13,7 @@ import { validatePlan } from '../generated/validators.js';
 import { normaliseLiveRule } from '../semantics/normalise.js';
 import type { UnmanagedFate } from './counts.js';
 import type { Risk } from './risks.js';
+import type { TrafficVerdict } from './traffic-limit.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 
 /**
@@ -47,6 +48,7 @@ export interface SerialisedApp {
   liveDigests?: Record<string, string>;
   restore?: RestoredRule[];
   risks?: Omit<Risk, 'app'>[];
+  replay?: TrafficVerdict;
 }
 
 /** The summary's further counts (see counts.ts); the required three come first. */
@@ -171,6 +173,7 @@ function toAppPlan(app: SerialisedApp): AppPlan {
     })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
+  if (app.replay !== undefined) plan.replay = structuredClone(app.replay);
   // The plan-file boundary: recorded rules become the normal form, as listed rules do.
   if (app.restore !== undefined) plan.restore = app.restore.map((rule, index) => normaliseLiveRule(rule, `restore[${index}]`, rule.ruleId, rule.priority));
   return plan;

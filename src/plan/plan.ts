@@ -5,12 +5,14 @@
 import { UserError } from '../errors.js';
 import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './plan-json.js';
 import { excessOf, unknownFieldDrops, type MaxChanges } from './safety.js';
+import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
 import { positionChange, RULE_FIELDS, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
 export type { MaxChanges } from './safety.js';
+export type { MaxNewlyBlocked, TrafficExcess, TrafficVerdict } from './traffic-limit.js';
 export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
 export type { PlanSnapshot, SerialisedPlan } from './plan-json.js';
 export type { Risk } from './risks.js';
@@ -109,20 +111,28 @@ export class Plan {
   }
 
   /**
-   * Throws a UserError when an app's plan changes more rules than its limit allows, unless
-   * `force` is set: the configured maxChanges, else the default share (see safety.ts).
+   * Throws a UserError when an app's plan changes more rules than its limit allows, or newly
+   * blocks more of its replayed traffic than maxNewlyBlocked allows, unless `force` is set: the
+   * configured limits, else the defaults (see safety.ts and traffic-limit.ts).
    */
-  raiseIfUnsafe(options: { maxChanges?: MaxChanges; force: boolean }): void {
+  raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
     if (options.force) return;
     const excesses = this.excesses(options.maxChanges);
     const drops = this.apps.flatMap(unknownFieldDrops);
-    const reasons = [...excesses, ...drops];
+    const traffic = this.trafficExcesses(options.maxNewlyBlocked);
+    const reasons = [...excesses, ...drops, ...traffic.map((excess) => excess.sentence)];
+    const details = traffic.flatMap((excess) => excess.details);
     const [first, ...rest] = reasons;
     if (first === undefined) return;
     const advice = 'review it and use --force to apply anyway; nothing was sent';
-    if (rest.length === 0) throw new UserError(`${first}; ${advice}`);
-    if (drops.length === 0) throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
-    throw new UserError(`${reasons.length} parts of the plan need --force; review them and use --force to apply anyway; nothing was sent`, reasons);
+    if (rest.length === 0) throw new UserError(`${first}; ${advice}`, details);
+    if (drops.length === 0 && traffic.length === 0) throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
+    throw new UserError(`${reasons.length} parts of the plan need --force; review them and use --force to apply anyway; nothing was sent`, [...reasons, ...details]);
+  }
+
+  /** Per app whose replayed traffic (plan --replay) is newly blocked beyond its limit: what and by which rules. */
+  trafficExcesses(maxNewlyBlocked?: MaxNewlyBlocked): TrafficExcess[] {
+    return this.apps.map((app) => trafficExcessOf(app.app, app.replay, maxNewlyBlocked)).filter((e): e is TrafficExcess => e !== undefined);
   }
 
   /** One sentence per app whose plan exceeds its change limit (see safety.ts). */
@@ -168,6 +178,7 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
     ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
     ...(app.restore === undefined ? {} : { restore: app.restore }),
     ...(risks.length === 0 ? {} : { risks: risks.map((risk) => ({ ruleId: risk.ruleId, name: risk.name, what: risk.what })) }),
+    ...(app.replay === undefined ? {} : { replay: app.replay }),
   };
 }
 

@@ -6,6 +6,7 @@ import type { PatchBody, Rule, SourceLocation, Status } from '../semantics/model
 import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
+import type { TrafficVerdict } from './traffic-limit.js';
 
 /** What to do with live rules that no rule file declares; set per app in the config. */
 export type { UnmanagedPolicy } from '../semantics/model.js';
@@ -103,6 +104,11 @@ export interface AppPlan {
    * live rules back to these.
    */
   restore?: RestoredRule[];
+  /**
+   * With plan --replay (or apply --replay): what the plan does to the replayed requests, which
+   * the traffic safety limit compares (traffic-limit.ts). A saved plan carries it to apply.
+   */
+  replay?: TrafficVerdict;
 }
 
 /** A rule as it was live: its fields, id and priority. */

@@ -31,6 +31,11 @@ function explain(issue: SchemaIssue): string | undefined {
       '(upper-case letters, digits and _, e.g. BOTRULES_TOKEN_SHOP), never a variable such as GITHUB_TOKEN, NODE_OPTIONS or PATH; ' +
       'it names the variable that holds the token, never the token itself';
   }
+  if (path.at(-1) === 'shadowMaxAge') return `shadowMaxAge ${JSON.stringify(data)} must be a number of days, such as "30d"`;
+  if (path.at(-1) === 'maxNewlyBlocked') {
+    // One sentence for both accepted forms (the schema's anyOf has one error per form).
+    return `maxNewlyBlocked ${JSON.stringify(data)} must be a share of the replayed requests: a percentage such as "0.5%" (0 to 100), or a fraction from 0 to 1`;
+  }
   if (keyword === 'pattern' && path.at(-1) === 'name') {
     return `app name ${JSON.stringify(data)} may hold only letters, digits, ".", "_" and "-", starting with a letter or digit`;
   }

@@ -24,6 +24,8 @@ export interface AppConfig {
   tokenEnv: string;
   unmanaged: UnmanagedPolicy;
   maxChanges?: number;
+  /** Share (0..1) of replayed traffic one plan may newly block (docs/replay.md, "A limit in traffic"). */
+  maxNewlyBlocked?: number;
 }
 
 export interface ProjectConfig {
@@ -37,6 +39,10 @@ export interface ProjectConfig {
   otherApps?: AppConfig[];
   /** replay.fields: where NDJSON logs keep each request field (docs/replay.md, "Log formats"). */
   replayFields?: Record<string, string>;
+  /** replay.secretNames: header and parameter names masked beside the built-in ones (docs/replay.md, "Secrets in logs"). */
+  replaySecretNames?: string[];
+  /** shadowMaxAge in days: validate warns about a rule in shadow longer (docs/replay.md, "Shadow rules"). */
+  shadowMaxAgeDays?: number;
 }
 
 export const CONFIG_FILE = 'botrules.yaml';
@@ -44,19 +50,26 @@ export const DEFAULT_APP = 'default';
 export const DEFAULT_RULES_DIR = 'rules';
 export const DEFAULT_TOKEN_ENV = 'BOTRULES_TOKEN';
 
+/** A share as written: a fraction 0..1, or a percentage text such as "0.5%" (checked by the schema). */
+type WrittenShare = number | string;
+
 interface WrittenApp {
   name: string;
   rulesDir: string;
   tokenEnv?: string;
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
+  maxNewlyBlocked?: WrittenShare;
 }
 
 interface WrittenConfig {
   apps: WrittenApp[];
-  replay?: { fields?: Record<string, string> };
+  replay?: { fields?: Record<string, string>; secretNames?: string[] };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
+  maxNewlyBlocked?: WrittenShare;
+  /** `30d`. */
+  shadowMaxAge?: string;
 }
 
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
@@ -84,9 +97,16 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const written = source.value as WrittenConfig;
   const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
   const replayFields = written.replay?.fields;
+  const replaySecretNames = written.replay?.secretNames;
   const selected = selectApps(apps, options.app, file);
   const otherApps = apps.filter((app) => !selected.includes(app));
-  return { file, apps: selected, ...(otherApps.length === 0 ? {} : { otherApps }), ...(replayFields === undefined ? {} : { replayFields }) };
+  return {
+    file, apps: selected,
+    ...(otherApps.length === 0 ? {} : { otherApps }),
+    ...(replayFields === undefined ? {} : { replayFields }),
+    ...(replaySecretNames === undefined ? {} : { replaySecretNames }),
+    ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
+  };
 }
 
 async function findConfigFile(cwd: string, explicit: string | undefined): Promise<string | undefined> {
@@ -107,13 +127,20 @@ function isLink(path: string): boolean {
 
 function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {
   const maxChanges = app.maxChanges ?? defaults.maxChanges;
+  const maxNewlyBlocked = app.maxNewlyBlocked ?? defaults.maxNewlyBlocked;
   return {
     name: app.name,
     rulesDir: resolve(configDir, app.rulesDir),
     tokenEnv: app.tokenEnv ?? DEFAULT_TOKEN_ENV,
     unmanaged: app.unmanaged ?? defaults.unmanaged ?? 'keep',
     ...(maxChanges === undefined ? {} : { maxChanges }),
+    ...(maxNewlyBlocked === undefined ? {} : { maxNewlyBlocked: shareOf(maxNewlyBlocked) }),
   };
+}
+
+/** "0.5%" → 0.005; a number is already a fraction. */
+function shareOf(written: WrittenShare): number {
+  return typeof written === 'number' ? written : Number(written.slice(0, -1)) / 100;
 }
 
 function selectApps(apps: AppConfig[], wanted: string | undefined, file: string | undefined): AppConfig[] {

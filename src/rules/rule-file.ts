@@ -81,7 +81,7 @@ export function checkRuleFile(source: YamlSource): RuleFileResult {
     result.warnings.push(...warnings);
     if (problems.length === 0 && source.isSchemaValid(path)) {
       const declared = normaliseRule(rule as unknown as WrittenRule);
-      result.rules.push({ ...declared, source: { file: source.file, ...source.locate(path) } });
+      result.rules.push({ ...declared, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source) });
     }
   });
   result.problems = sortProblems(result.problems);
@@ -89,8 +89,27 @@ export function checkRuleFile(source: YamlSource): RuleFileResult {
   return result;
 }
 
+/** For `mode: shadow`: where the mode is written and the file's `shadowSince` (docs/replay.md, "Shadow rules"). */
+function shadowOf(rule: Record<string, unknown>, path: Path, source: YamlSource): Pick<DeclaredRule, 'shadow'> {
+  if (rule.mode !== 'shadow') return {};
+  const at = { file: source.file, ...source.locate([...path, 'mode']) };
+  return { shadow: { at, ...(typeof rule.shadowSince === 'string' ? { since: rule.shadowSince } : {}) } };
+}
+
+/** A shadow rule is applied paused: `status: active` beside it contradicts it; shadowSince needs it. */
+function shadowProblems(rule: Record<string, unknown>, path: Path, source: YamlSource): Problem[] {
+  const problems: Problem[] = [];
+  if (rule.mode === 'shadow' && rule.status === 'active') {
+    problems.push(source.problemAt([...path, 'status'], 'a rule with mode: shadow is applied paused; remove status: active, or promote the rule with mode: active'));
+  }
+  if (rule.mode !== 'shadow' && rule.shadowSince !== undefined) {
+    problems.push(source.problemAt([...path, 'shadowSince'], 'shadowSince is for a rule with mode: shadow; remove it once the rule is promoted'));
+  }
+  return problems;
+}
+
 function checkRule(rule: Record<string, unknown>, path: Path, source: YamlSource): { problems: Problem[]; warnings: Problem[] } {
-  const problems = priorityIsPosition(rule, whereIn(source, path));
+  const problems = [...priorityIsPosition(rule, whereIn(source, path)), ...shadowProblems(rule, path, source)];
   const unknown = unknownFieldFindings(rule, whereIn(source, path));
   problems.push(...unknown.problems);
   const warnings: Problem[] = [...unknown.warnings];

@@ -75,6 +75,11 @@ export interface SourceLocation {
 /** A rule declared in a rule file, in declared order (index in the list = desired position). */
 export interface DeclaredRule extends Rule {
   source: SourceLocation;
+  /**
+   * Set for `mode: shadow`: the rule is applied paused, and replay decides it as if active.
+   * `at` is where the `mode` key is written; `since` the file's `shadowSince`, when given.
+   */
+  shadow?: { at: SourceLocation; since?: string };
 }
 
 /** A rule as the service lists it (normalised the same way as declared rules). */

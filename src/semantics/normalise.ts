@@ -15,7 +15,8 @@ export function normaliseRule(written: WrittenRule): Rule {
     name: written.name,
     ...(written.ruleId === undefined ? {} : { ruleId: written.ruleId }),
     description: written.description ?? '',
-    status: written.status ?? 'active',
+    // A shadow rule is applied paused; replay decides it as if active (docs/replay.md, "Shadow rules").
+    status: written.mode === 'shadow' ? 'paused' : (written.status ?? 'active'),
     actions: [...written.actions],
     conditions: withUnknownFields(
       {

@@ -27,6 +27,10 @@ export interface WrittenRule {
   ruleId?: string;
   description?: string;
   status?: Status;
+  /** shadow: applied paused, replayed as if active (docs/replay.md, "Shadow rules"). */
+  mode?: 'active' | 'shadow';
+  /** YYYY-MM-DD: when the rule went into shadow. */
+  shadowSince?: string;
   actions: Action[];
   conditions: WrittenConditions;
 }

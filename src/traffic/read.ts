@@ -1,7 +1,7 @@
 // Reading request logs as a stream (docs/replay.md, "Log formats"): files and directories in
 // order, gzip detected by its magic bytes, each line parsed, redacted and handed on in batches,
 // so memory stays flat however long the log is.
-import { createReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -9,7 +9,7 @@ import { createGunzip } from 'node:zlib';
 import { UserError } from '../errors.js';
 import type { TestRequest } from '../evaluate/index.js';
 import { accessLogLine, csvColumns, csvLine, isAccessLogLine, ndjsonReader, type CsvColumns, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
-import { redactRequest } from './redact.js';
+import { redactRequest, secretNameTest } from './redact.js';
 
 /** One line of a log: a redacted request, or why it was skipped, with where it was. */
 export interface LogLine {
@@ -18,12 +18,20 @@ export interface LogLine {
   result: { request: TestRequest } | { skip: string };
 }
 
-export interface ReadOptions {
-  cwd: string;
+/** How logs are read: the command's --log-format and the project's `replay` settings. */
+export interface LogReading {
   /** A format for every file; else each file's is told from its name or its first line. */
   format?: LogFormat;
   /** Where NDJSON lines keep the request fields (botrules.yaml `replay.fields`). */
   fields?: FieldMapping;
+  /** Header, query and custom parameter names masked beside the built-in ones (`replay.secretNames`). */
+  secretNames?: readonly string[];
+}
+
+export interface ReadOptions extends LogReading {
+  cwd: string;
+  /** Called once each chunk's batch was taken, with the bytes of the file read so far (compressed bytes for gzip). */
+  onBytes?: (bytesRead: number) => void;
 }
 
 /** Every regular file named, directories expanded (recursively, sorted), as paths to show. */
@@ -57,8 +65,10 @@ export async function* readLog(file: string, options: ReadOptions): AsyncGenerat
   const path = resolve(options.cwd, file);
   let parse: ((line: string) => LineResult) | undefined;
   let number = 0;
+  const isSecret = secretNameTest(options.secretNames);
   try {
-    for await (const lines of linesOf(await openLog(path))) {
+    const { file: raw, lines: stream } = await openLog(path);
+    for await (const lines of linesOf(stream)) {
       const batch: LogLine[] = [];
       for (const raw of lines) {
         number += 1;
@@ -71,10 +81,12 @@ export async function* readLog(file: string, options: ReadOptions): AsyncGenerat
           if (parse === undefined) throw new UserError(`cannot tell the format of ${file} from its first line: use --log-format ndjson, csv or combined`);
         }
         const result = parse(text);
-        if ('request' in result) redactRequest(result.request);
+        if ('request' in result) redactRequest(result.request, isSecret);
         batch.push({ file, line: number, result });
       }
       yield batch;
+      // After the consumer has taken the batch: progress counts what was decided.
+      options.onBytes?.(raw.bytesRead);
     }
   } catch (error) {
     if (error instanceof UserError) throw error;
@@ -88,8 +100,8 @@ function describe(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : 'unreadable');
 }
 
-/** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b. */
-async function openLog(path: string): Promise<Readable> {
+/** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read). */
+async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable }> {
   const handle = await open(path, 'r');
   const magic = Buffer.alloc(2);
   try {
@@ -98,7 +110,7 @@ async function openLog(path: string): Promise<Readable> {
     await handle.close();
   }
   const stream = createReadStream(path);
-  return magic[0] === 0x1f && magic[1] === 0x8b ? stream.pipe(createGunzip()) : stream;
+  return { file: stream, lines: magic[0] === 0x1f && magic[1] === 0x8b ? stream.pipe(createGunzip()) : stream };
 }
 
 /** Lines of a stream, one array per chunk: one await per chunk, not per line. */

@@ -18,25 +18,35 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
  */
 const SECRET_NAME = /token|secret|passw(?:or)?d|pwd|api[-_]?key|(?:^|[-_.])key$|session|sess[-_]?id|auth|signature|sig$|credential|jwt|bearer|csrf|xsrf|cookie/i;
 
-/** Whether a header, query or custom parameter of this name is masked. */
+/** Whether a header, query or custom parameter of this name is masked by the built-in list. */
 export function isSecretName(name: string): boolean {
   return SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name);
 }
 
+/**
+ * The test of secret names with the project's own added (botrules.yaml `replay.secretNames`):
+ * each is a header, query or custom parameter name, compared ignoring case.
+ */
+export function secretNameTest(configured: readonly string[] = []): (name: string) => boolean {
+  if (configured.length === 0) return isSecretName;
+  const names = new Set(configured.map((name) => name.toLowerCase()));
+  return (name) => names.has(name.toLowerCase()) || isSecretName(name);
+}
+
 /** The request with every secret value masked (in place, and returned for chaining). */
-export function redactRequest(request: TestRequest): TestRequest {
-  if (request.headers !== undefined) maskSecrets(request.headers);
-  if (request.query !== undefined) maskSecrets(request.query);
-  if (request.custom !== undefined) maskSecrets(request.custom);
-  if (request.userAgent !== undefined) request.userAgent = maskCredentialsInText(request.userAgent);
-  if (request.path !== undefined) request.path = maskCredentialsInText(request.path);
+export function redactRequest(request: TestRequest, isSecret: (name: string) => boolean = isSecretName): TestRequest {
+  if (request.headers !== undefined) maskSecrets(request.headers, isSecret);
+  if (request.query !== undefined) maskSecrets(request.query, isSecret);
+  if (request.custom !== undefined) maskSecrets(request.custom, isSecret);
+  if (request.userAgent !== undefined) request.userAgent = maskCredentialsInText(request.userAgent, isSecret);
+  if (request.path !== undefined) request.path = maskCredentialsInText(request.path, isSecret);
   return request;
 }
 
 /** Secret-named entries masked whole; the others keep their text with embedded secrets masked. */
-function maskSecrets(record: Record<string, string>): void {
+function maskSecrets(record: Record<string, string>, isSecret: (name: string) => boolean): void {
   for (const name of Object.keys(record)) {
-    record[name] = isSecretName(name) ? REDACTED : maskCredentialsInText(record[name] ?? '');
+    record[name] = isSecret(name) ? REDACTED : maskCredentialsInText(record[name] ?? '', isSecret);
   }
 }
 
@@ -44,12 +54,12 @@ function maskSecrets(record: Record<string, string>): void {
  * Secrets written into free text: `user:password@` in a URL, `Bearer …`/`Basic …`
  * credentials, and `name=value` pairs with a secret name (a Referer's `?token=…`).
  */
-function maskCredentialsInText(text: string): string {
+function maskCredentialsInText(text: string, isSecret: (name: string) => boolean): string {
   return text
     .replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
     .replace(/(\/\/)[^/@\s:]+:[^/@\s]+@/g, `$1${REDACTED}@`)
     .replace(/([?&;,\s]|^)([^=&;,#\s?]+)=([^&;,#\s]*)/g, (pair, before: string, name: string) =>
-      isSecretName(name) ? `${before}${name}=${REDACTED}` : pair);
+      isSecret(name) ? `${before}${name}=${REDACTED}` : pair);
 }
 
 /**

@@ -1,16 +1,17 @@
 // Redaction on read: a log full of secrets (cookies, Authorization, secret-named headers,
 // query and custom parameters, credentials in URLs and free text) is replayed in every output
 // format, with --verbose, and no secret appears anywhere in stdout or stderr, although the
-// requests that carried them are printed as examples.
+// requests that carried them are printed as examples. Names the project configures
+// (botrules.yaml replay.secretNames) are masked like the built-in ones.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { isSecretName, redactRequest, REDACTED, splitTarget } from '../../src/traffic/redact.js';
+import { isSecretName, redactRequest, REDACTED, secretNameTest, splitTarget } from '../../src/traffic/redact.js';
 import { botrules, replayProject } from './fixtures.js';
 
 /** Every secret of the logs: each is distinctive, so finding it anywhere is a leak. */
-const SECRETS = Array.from({ length: 14 }, (_, i) => `s3cr3t${String(i).padStart(2, '0')}x`);
-const [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13] = SECRETS as [string, string, string, string, string, string, string, string, string, string, string, string, string, string];
+const SECRETS = Array.from({ length: 17 }, (_, i) => `s3cr3t${String(i).padStart(2, '0')}x`);
+const [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16] = SECRETS as string[] as [string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string];
 
 // Every line is a transition (/login: challenge → block, /checkout: none → challenge), and each
 // file is replayed alone, so every request that carries a secret is printed as an example.
@@ -18,6 +19,8 @@ const NDJSON = [
   { path: '/login', headers: { Authorization: `Bearer ${s0}`, Cookie: `sid=${s1}`, 'X-Api-Key': s2 } },
   { path: `/login?access_token=${s3}&q=shoes`, query: { password: s4 }, custom: { sessionId: s5 } },
   { path: '/login', headers: { Referer: `https://shop.example.com/cb?code=1&client_secret=${s6}`, 'x-trace': `Basic ${s7}` } },
+  // Secret only by the project's configured names (replay.secretNames: [x-shop-ref, ref]).
+  { path: '/checkout', headers: { 'X-Shop-Ref': s14, Referer: `https://shop.example.com/?ref=${s15}` }, query: { REF: s16 } },
 ].map((line) => JSON.stringify(line)).join('\n');
 const CSV = ['path,headers.authorization,query.token,headers.x-csrf-token', `/login,Bearer ${s8},${s9},${s10}`, ''].join('\n');
 const COMBINED = [
@@ -28,12 +31,13 @@ const COMBINED = [
 let project: string;
 beforeAll(() => {
   project = replayProject();
+  writeFileSync(path.join(project, 'botrules.yaml'), 'apps: [{ name: shop, rulesDir: rules }]\nreplay:\n  secretNames: [x-shop-ref, ref]\n');
   writeFileSync(path.join(project, 'secrets.ndjson'), NDJSON);
   writeFileSync(path.join(project, 'secrets.csv'), CSV);
   writeFileSync(path.join(project, 'secrets.log.gz'), gzipSync(COMBINED));
 });
 
-const MASKED_PER_FILE: [string, number][] = [['secrets.ndjson', 8], ['secrets.csv', 3], ['secrets.log.gz', 3]];
+const MASKED_PER_FILE: [string, number][] = [['secrets.ndjson', 11], ['secrets.csv', 3], ['secrets.log.gz', 3]];
 const CASES = ['text', 'json', 'markdown'].flatMap((format) => MASKED_PER_FILE.map(([file, masked]) => [format, file, masked] as const));
 
 it.each(CASES)('no secret reaches the %s output or stderr of %s', async (format, file, masked) => {
@@ -48,10 +52,19 @@ it.each(CASES)('no secret reaches the %s output or stderr of %s', async (format,
 it('prints the masked example requests as read', async () => {
   const result = await botrules(project, 'replay', '--live', 'live.json', 'secrets.ndjson');
   expect(result.stdout.split('\n').filter((line) => line.includes('e.g.'))).toEqual([
+    '        e.g. secrets.ndjson:4 {"path":"/checkout","headers":{"X-Shop-Ref":"[redacted]","Referer":"https://shop.example.com/?ref=[redacted]"},"query":{"REF":"[redacted]"}}',
     '        e.g. secrets.ndjson:1 {"path":"/login","headers":{"Authorization":"[redacted]","Cookie":"[redacted]","X-Api-Key":"[redacted]"}}',
     '        e.g. secrets.ndjson:2 {"path":"/login","query":{"access_token":"[redacted]","q":"shoes","password":"[redacted]"},"custom":{"sessionId":"[redacted]"}}',
     '        e.g. secrets.ndjson:3 {"path":"/login","headers":{"Referer":"https://shop.example.com/cb?code=1&client_secret=[redacted]","x-trace":"Basic [redacted]"}}',
   ]);
+});
+
+it('masks the names the project configures, ignoring case, in values, free text and the query', () => {
+  const isSecret = secretNameTest(['x-shop-ref', 'ref']);
+  expect(redactRequest({ headers: { 'X-Shop-Ref': 'a', Referer: 'https://x/?ref=b&q=c' }, query: { REF: 'd', q: 'e' } }, isSecret)).toEqual({
+    headers: { 'X-Shop-Ref': REDACTED, Referer: 'https://x/?ref=[redacted]&q=c' }, query: { REF: REDACTED, q: 'e' },
+  });
+  expect(redactRequest({ headers: { 'X-Shop-Ref': 'a' } })).toEqual({ headers: { 'X-Shop-Ref': 'a' } });
 });
 
 describe('secret names and request targets', () => {

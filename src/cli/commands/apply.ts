@@ -8,6 +8,7 @@ import type { Plan } from '../../plan/plan.js';
 import { confirm } from '../../apply/confirm.js';
 import { appReportLines, plural } from '../../apply/report.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
+import { sharePercent } from '../../plan/traffic-limit.js';
 import { renderText } from '../../render/plan/text.js';
 import { safeText } from '../../render/sanitise.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
@@ -22,6 +23,7 @@ interface ApplyOptions {
   force: boolean;
   concurrency: number;
   undoOut?: string;
+  replay?: string[];
 }
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
@@ -32,6 +34,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('force', { type: 'boolean', default: false, describe: 'Apply even when the plan exceeds the change limit' })
     .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1), describe: 'Field-only updates in flight at once (moves always run one at a time)' })
     .option('undo-out', { type: 'string', describe: 'Write a plan that restores what this apply changes (run it with apply --plan)' })
+    .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay against what apply will send: above maxNewlyBlocked of them newly blocked, apply refuses without --force' })
     .example('$0 apply', 'plan, show, ask, apply')
     .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI') as unknown as Argv<GlobalArgs>;
 }
@@ -44,12 +47,14 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   try {
     const report = await applyProject(
       { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: options.maxChanges, force: options.force,
-        concurrency: options.concurrency, undoOut: options.undoOut, planFile: options.plan },
+        concurrency: options.concurrency, undoOut: options.undoOut, planFile: options.plan,
+        ...(options.replay === undefined ? {} : { replayLogs: options.replay }) },
       // Retry notices print above the progress line, not glued to it.
       { ...ctx, notice: (line) => progress.notice(line) },
       {
         show: (plan, shownTarget) => {
           target = shownTarget;
+          for (const line of trafficLines(plan)) ctx.io.stdout.write(`${line}\n`);
           renderText(plan, ctx.io.stdout, { colors: ctx.colors });
           progress.start(plan.summary.patches, plan.apps.length);
         },
@@ -128,7 +133,18 @@ function readOptions(args: Record<string, unknown>): ApplyOptions {
     force: args.force === true,
     concurrency: args.concurrency as number,
     undoOut: args.undoOut as string | undefined,
+    ...(Array.isArray(args.replay) ? { replay: args.replay.map(String) } : {}),
   };
+}
+
+/** What the plan does to replayed traffic (apply --replay, or recorded by plan --replay --out), before the plan. */
+function trafficLines(plan: Plan): string[] {
+  return plan.apps.flatMap(({ app, replay }) => {
+    if (replay === undefined) return [];
+    const share = replay.evaluated === 0 ? '' : ` (${sharePercent(replay.newlyBlocked / replay.evaluated)})`;
+    return [safeText(`Replay for app ${app} of ${plural(replay.logs.length, 'log')}: ${replay.newlyBlocked} of ${plural(replay.evaluated, 'request')}${share} ` +
+      'had no blocking outcome and would be blocked or challenged.')];
+  });
 }
 
 async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {

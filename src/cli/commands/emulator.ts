@@ -5,10 +5,10 @@
 // and only once it is listening, so `until [ -s FILE ]` in a script is a race-free wait; the file
 // is removed first (a stale one from an earlier run never looks ready) and again on stop.
 // On a signal it saves the state and exits 0.
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { checkWritable, writeFileAtomic } from '../../files/write.js';
+import { checkWritable, temporaryBeside, writeFileAtomic } from '../../files/write.js';
 import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
@@ -39,6 +39,8 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('move-semantics', { choices: ['list-move', 'swap'], default: 'list-move', describe: 'How a PATCH of priority reorders rules' })
     .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
     .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' })
+    .option('write-traffic', { type: 'string', describe: 'Write a synthetic NDJSON request log (browsers, bots, monitors, partners) to FILE for botrules replay, and exit without serving' })
+    .option('traffic-requests', { type: 'number', default: 10_000, requiresArg: true, coerce: wholeNumber('--traffic-requests', 1), describe: 'Requests in the --write-traffic log' })
     // Not `--env-file`: Node 20 takes that flag for itself even after the script name.
     .option('exports-file', {
       type: 'string',
@@ -48,6 +50,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   if ((args._ as unknown[] | undefined)?.[1] === 'console') return runConsole(args, ctx);
+  if (typeof args.writeTraffic === 'string') return writeTrafficLog(args.writeTraffic, args.trafficRequests as number, args.randomSeed as number, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
   const onSignal = () => shutdown.abort();
@@ -92,6 +95,23 @@ export async function serve(args: Record<string, unknown>, ctx: CommandContext, 
   if (envFile !== undefined) await rm(envFile, { force: true });
   await emulator.stop();
   ctx.io.stderr.write(`emulator stopped; state saved to ${safeText(emulator.statePath)}\n`);
+  return 0;
+}
+
+/** `--write-traffic FILE`: the synthetic log, written beside FILE and renamed into place once whole. */
+async function writeTrafficLog(shown: string, count: number, seed: number, ctx: CommandContext): Promise<number> {
+  const file = path.resolve(ctx.io.cwd, shown);
+  await checkWritable(file, '--write-traffic', shown);
+  const { writeTraffic } = await import('../../emulator/index.js');
+  const temporary = temporaryBeside(file);
+  try {
+    await writeTraffic(temporary, count, seed);
+    await rename(temporary, file);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw new UserError(`cannot write --write-traffic ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'unwritable'}`);
+  }
+  ctx.io.stdout.write(`Wrote ${count} synthetic requests to ${safeText(shown)}; replay them with: botrules replay ${safeText(shown)}\n`);
   return 0;
 }
 

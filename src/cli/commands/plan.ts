@@ -13,13 +13,14 @@ import { replayRenderer } from '../../render/replay/index.js';
 import { safeText } from '../../render/sanitise.js';
 import { UsageError } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { replayProgressLine } from '../replay-progress.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
     .option('format', { type: 'string', choices: PLAN_FORMATS, default: 'text', describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
-    .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary follows the plan (text and markdown)' })
+    .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
     .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
     .example('$0 plan', 'show what apply would change')
@@ -37,12 +38,14 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const out = typeof args.out === 'string' ? args.out : undefined;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
-  const { plan, excesses, undecided, replay } = await planProject({
+  const progress = replayProgressLine(ctx);
+  const { plan, excesses, trafficExcesses, undecided, replay } = await planProject({
     ...args,
+    ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
     ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
     ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
     ...(replayLogs === undefined ? {} : { replayLogs }),
-  }, ctx);
+  }, ctx).finally(() => progress.stop());
   // Risk first: what the change does to traffic, then the changes themselves.
   if (replay !== undefined) {
     await replayRenderer(args.format === 'markdown' ? 'markdown' : 'text')(replay, ctx.io.stdout, { colors: ctx.colors });
@@ -51,6 +54,10 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
   // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
   for (const excess of excesses) ctx.io.stderr.write(`warning: ${safeText(excess)}; apply will refuse it without --force\n`);
+  for (const excess of trafficExcesses) {
+    ctx.io.stderr.write(`warning: ${safeText(excess.sentence)}; apply will refuse it without --force\n`);
+    for (const detail of excess.details) ctx.io.stderr.write(`  ${safeText(detail)}\n`);
+  }
   for (const sentence of undecided) ctx.io.stderr.write(`warning: ${safeText(sentence)}\n`);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);

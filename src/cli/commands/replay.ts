@@ -6,6 +6,7 @@ import { replayProject } from '../../engine/replay.js';
 import { REPLAY_FORMATS, replayRenderer, type ReplayFormat } from '../../render/replay/index.js';
 import { LOG_FORMATS, type LogFormat } from '../../traffic/formats.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { replayProgressLine } from '../replay-progress.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
@@ -24,12 +25,14 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const logs = (Array.isArray(args.logs) ? args.logs : []).map(String);
+  const progress = replayProgressLine(ctx);
   const report = await replayProject({
     ...args,
     logs,
     ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
     ...(typeof args.logFormat === 'string' ? { logFormat: args.logFormat as LogFormat } : {}),
-  }, ctx);
+    ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
+  }, ctx).finally(() => progress.stop());
   await replayRenderer(String(args.format) as ReplayFormat)(report, ctx.io.stdout, { colors: ctx.colors });
   return report.transitions.length === 0 ? 0 : 2;
 }

@@ -1,6 +1,6 @@
 // Words shared by the replay renderers. Everything here is still untrusted text: callers pass
 // it through the sanitiser of their format.
-import type { OutcomeKind, ReplayExample, ReplayReport, RulePair, Transition } from '../../traffic/tally.js';
+import type { OutcomeKind, ReplayExample, ReplayReport, RulePair, ShadowReport, Transition } from '../../traffic/tally.js';
 
 /** How many rule pairs each transition lists; the rest are summed up. */
 export const RULE_PAIRS_SHOWN = 5;
@@ -28,8 +28,22 @@ export function ruleName(name: string | undefined): string {
   return name === undefined ? 'no rule' : JSON.stringify(name);
 }
 
+/** A side of a rule pair: the rule, and for an undecided outcome the patterns out of time. */
+function pairSide(name: string | undefined, patterns: readonly string[] | undefined): string {
+  if (patterns === undefined) return ruleName(name);
+  return `${ruleName(name)} undecided (${patterns.map((pattern) => `$re ${JSON.stringify(pattern)}`).join(', ') || 'a pattern'} out of time)`;
+}
+
 export function rulePairText(pair: RulePair): string {
-  return `${pair.count}× ${ruleName(pair.before)} → ${ruleName(pair.after)}`;
+  return `${pair.count}× ${pairSide(pair.before, pair.beforePatterns)} → ${pairSide(pair.after, pair.afterPatterns)}`;
+}
+
+/** Said whenever an outcome is undecided, even when it is undecided under both rule sets alike. */
+export function undecidedSentence(report: ReplayReport): string | undefined {
+  const { live, declared } = report.undecided;
+  if (live === 0 && declared === 0) return undefined;
+  return `Undecided: ${plural(live, 'request')} under the live rules and ${plural(declared, 'request')} under the declared rules, ` +
+    'where a regular expression ran out of its time budget before any rule decided; their outcome is not known (docs/evaluation.md, "Regular expressions").';
 }
 
 /** The request as compact JSON: exact, one line (secrets were masked when it was read). */
@@ -54,4 +68,14 @@ export function notAppliedSentence(report: ReplayReport): string | undefined {
   if (report.notApplied.length === 0) return undefined;
   return `Not replayed: ${plural(report.notApplied.length, 'declared rule')} the plan cannot apply (see botrules plan): ` +
     `${report.notApplied.map((name) => JSON.stringify(name)).join(', ')}.`;
+}
+
+/** The heading of the shadow rules' section: which rules, and what is compared. */
+export function shadowHeading(shadow: ShadowReport): string {
+  return `Shadow rules (applied paused): ${shadow.rules.map((name) => JSON.stringify(name)).join(', ')}; ` +
+    'outcome changes if they were active, declared → shadow rules active:';
+}
+
+export function shadowNoChangeSentence(shadow: ShadowReport): string {
+  return `No outcome changes: active, ${shadow.rules.length === 1 ? 'it' : 'they'} would decide no evaluated request differently.`;
 }

@@ -1,35 +1,46 @@
 // The replay report as Markdown for a pull-request comment or a step summary: a table of
 // transitions (riskiest first), then the rules and example requests of each, collapsed.
-import type { ReplayReport } from '../../traffic/tally.js';
+import type { ReplayReport, Transition } from '../../traffic/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, transitionTitle } from './describe.js';
+import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedSentence } from './describe.js';
 
 export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options: RenderOptions): void {
   const parts = ['### Traffic replay\n\n', `${markdownText(headline(report))}\n\n`];
   const notApplied = notAppliedSentence(report);
   if (notApplied !== undefined) parts.push(`> [!WARNING]\n> ${markdownText(notApplied)}\n\n`);
   if (report.transitions.length === 0) parts.push(`${NO_CHANGE_SENTENCE}\n\n`);
-  else {
-    const rows = report.transitions.map((t) => [cell(transitionTitle(t)), String(t.count), percent(t.share), cell(t.rules[0] === undefined ? '' : rulePairText(t.rules[0]))]);
-    parts.push(`${table(['Outcome change', 'Requests', 'Share', 'Main rules'], rows, ['l', 'r', 'r', 'l']).join('\n')}\n\n`);
-    for (const transition of report.transitions) {
-      const body = [
-        ...transition.rules.slice(0, RULE_PAIRS_SHOWN).map((pair) => `- ${markdownText(rulePairText(pair))}`),
-        '',
-        exampleBlock(transition.examples.map(exampleText)),
-      ].join('\n');
-      parts.push(details(markdownHtml(`${transitionTitle(transition)}: rules and example requests`), body));
-    }
-  }
+  else parts.push(...transitionParts(report.transitions));
   const same = sameOutcomeSentence(report);
   if (same !== undefined) parts.push(`${same}\n\n`);
+  const undecided = undecidedSentence(report);
+  if (undecided !== undefined) parts.push(`> [!WARNING]\n> ${markdownText(undecided)}\n\n`);
   if (report.skipped.length > 0) {
     const rows = report.skipped.map((skip) => [cell(skip.reason), String(skip.count), cell(`${skip.first.file}:${skip.first.line}`)]);
     parts.push(`${table(['Skipped because', 'Lines', 'First at'], rows, ['l', 'r', 'l']).join('\n')}\n\n`);
   }
+  if (report.shadow !== undefined) {
+    parts.push(`#### Shadow rules\n\n${markdownText(shadowHeading(report.shadow))}\n\n`);
+    if (report.shadow.transitions.length === 0) parts.push(`${markdownText(shadowNoChangeSentence(report.shadow))}\n\n`);
+    else parts.push(...transitionParts(report.shadow.transitions));
+  }
   sink.write(parts.join('').replace(/\n\n$/, '\n'));
+}
+
+/** A table of transitions, then each one's rules and example requests, collapsed. */
+function transitionParts(transitions: readonly Transition[]): string[] {
+  const rows = transitions.map((t) => [cell(transitionTitle(t)), String(t.count), percent(t.share), cell(t.rules[0] === undefined ? '' : rulePairText(t.rules[0]))]);
+  const parts = [`${table(['Outcome change', 'Requests', 'Share', 'Main rules'], rows, ['l', 'r', 'r', 'l']).join('\n')}\n\n`];
+  for (const transition of transitions) {
+    const body = [
+      ...transition.rules.slice(0, RULE_PAIRS_SHOWN).map((pair) => `- ${markdownText(rulePairText(pair))}`),
+      '',
+      exampleBlock(transition.examples.map(exampleText)),
+    ].join('\n');
+    parts.push(details(markdownHtml(`${transitionTitle(transition)}: rules and example requests`), body));
+  }
+  return parts;
 }
 
 /** Example requests in a code block, whose fence no backtick run in them can close. */

@@ -1,8 +1,8 @@
 // The replay report as text for a terminal or a CI log; untrusted text through safeText.
-import type { ReplayReport } from '../../traffic/tally.js';
-import type { RenderOptions, Sink } from '../contract.js';
+import type { ReplayReport, Transition } from '../../traffic/tally.js';
+import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, plural, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, transitionTitle } from './describe.js';
+import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, plural, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedSentence } from './describe.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
   const { colors } = options;
@@ -18,16 +18,29 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
   if (report.transitions.length === 0) lines.push(NO_CHANGE_SENTENCE);
   else {
     lines.push(`Outcome changes, live → declared (riskiest first):`);
-    for (const transition of report.transitions) {
-      const title = `${transitionTitle(transition)}: ${plural(transition.count, 'request')} (${percent(transition.share)})`;
-      lines.push(`    ${transition.to === 'block' || transition.to === 'challenge' ? colors.red(title) : colors.yellow(title)}`);
-      for (const pair of transition.rules.slice(0, RULE_PAIRS_SHOWN)) lines.push(`        ${safeText(rulePairText(pair))}`);
-      const more = transition.rules.length - RULE_PAIRS_SHOWN;
-      if (more > 0) lines.push(`        … and ${plural(more, 'other pair')} of rules`);
-      for (const example of transition.examples) lines.push(`        e.g. ${safeText(exampleText(example))}`);
-    }
+    lines.push(...transitionLines(report.transitions, colors));
   }
   const same = sameOutcomeSentence(report);
   if (same !== undefined) lines.push(same);
+  const undecided = undecidedSentence(report);
+  if (undecided !== undefined) lines.push(colors.yellow(undecided));
+  if (report.shadow !== undefined) {
+    lines.push(safeText(shadowHeading(report.shadow)));
+    if (report.shadow.transitions.length === 0) lines.push(`    ${shadowNoChangeSentence(report.shadow)}`);
+    else lines.push(...transitionLines(report.shadow.transitions, colors));
+  }
   sink.write(`${lines.join('\n')}\n`);
+}
+
+function transitionLines(transitions: readonly Transition[], colors: Colors): string[] {
+  const lines: string[] = [];
+  for (const transition of transitions) {
+    const title = `${transitionTitle(transition)}: ${plural(transition.count, 'request')} (${percent(transition.share)})`;
+    lines.push(`    ${transition.to === 'block' || transition.to === 'challenge' ? colors.red(title) : colors.yellow(title)}`);
+    for (const pair of transition.rules.slice(0, RULE_PAIRS_SHOWN)) lines.push(`        ${safeText(rulePairText(pair))}`);
+    const more = transition.rules.length - RULE_PAIRS_SHOWN;
+    if (more > 0) lines.push(`        … and ${plural(more, 'other pair')} of rules`);
+    for (const example of transition.examples) lines.push(`        e.g. ${safeText(exampleText(example))}`);
+  }
+  return lines;
 }
