@@ -13,6 +13,7 @@ import { validatePlan } from '../generated/validators.js';
 import { normaliseLiveRule } from '../semantics/normalise.js';
 import type { UnmanagedFate } from './counts.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
+import type { TransitionCheck } from './transitions.js';
 
 /** 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`. */
 export const PLAN_FORMAT_VERSION = 2;
@@ -34,6 +35,7 @@ export interface SerialisedApp {
   unmanaged: (UnmanagedRule & { fate?: UnmanagedFate })[];
   liveDigests?: Record<string, string>;
   restore?: RestoredRule[];
+  transitions?: TransitionCheck;
 }
 
 /** The summary's further counts (see counts.ts); the required three come first. */
@@ -149,6 +151,8 @@ function toAppPlan(app: SerialisedApp): AppPlan {
     })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
+  // Shown, and it keeps the order; apply checks the order's transitions again (src/apply/saved-plan.ts).
+  if (app.transitions !== undefined) plan.transitions = structuredClone(app.transitions);
   // The plan-file boundary: recorded rules become the normal form, as listed rules do.
   if (app.restore !== undefined) plan.restore = app.restore.map((rule, index) => normaliseLiveRule(rule, `restore[${index}]`, rule.ruleId, rule.priority));
   return plan;

@@ -7,6 +7,7 @@ import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type 
 import { excessOf, unknownFieldDrops, type MaxChanges } from './safety.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
+import { windowSentence } from './transitions.js';
 import { positionChange, RULE_FIELDS, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
@@ -46,7 +47,8 @@ export class Plan {
   readonly notes: readonly string[];
 
   constructor(apps: readonly AppPlan[], options: PlanOptions = {}) {
-    this.apps = apps.map((app) => ({ ...app, steps: inExecutionOrder(app.steps) }));
+    // An order the transition check chose is kept as it is; any other is put in execution order.
+    this.apps = apps.map((app) => ({ ...app, steps: app.transitions === undefined ? inExecutionOrder(app.steps) : app.steps.map(withOrderedChanges) }));
     this.summary = summarise(this.apps);
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
@@ -112,14 +114,26 @@ export class Plan {
   raiseIfUnsafe(options: { maxChanges?: MaxChanges; force: boolean }): void {
     if (options.force) return;
     const excesses = this.excesses(options.maxChanges);
-    const drops = this.apps.flatMap(unknownFieldDrops);
-    const reasons = [...excesses, ...drops];
+    // Steps that drop unknown fields, and orders that open windows (transitions.ts).
+    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.windowSentences()];
+    const reasons = [...excesses, ...others];
     const [first, ...rest] = reasons;
     if (first === undefined) return;
     const advice = 'review it and use --force to apply anyway; nothing was sent';
     if (rest.length === 0) throw new UserError(`${first}; ${advice}`);
-    if (drops.length === 0) throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
+    if (others.length === 0) throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
     throw new UserError(`${reasons.length} parts of the plan need --force; review them and use --force to apply anyway; nothing was sent`, reasons);
+  }
+
+  /**
+   * One sentence per app whose order opens windows: requests that the live rules and the rule
+   * files both block or challenge get through between two PATCHes (transitions.ts).
+   */
+  windowSentences(): string[] {
+    return this.apps.flatMap((app) => {
+      const sentence = app.transitions === undefined ? undefined : windowSentence(app.app, app.transitions);
+      return sentence === undefined ? [] : [sentence];
+    });
   }
 
   /** One sentence per app whose plan exceeds its change limit (see safety.ts). */
@@ -163,6 +177,7 @@ function serialiseApp(app: AppPlan): SerialisedApp {
     unmanaged: app.unmanaged.map((rule) => ({ ...rule, fate: unmanagedFate(app, rule) })),
     ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
     ...(app.restore === undefined ? {} : { restore: app.restore }),
+    ...(app.transitions === undefined ? {} : { transitions: app.transitions }),
   };
 }
 
