@@ -20,12 +20,13 @@ import { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
+import { transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
 
 export type { ApplyWork } from '../apply/work.js';
 export type { AppApplyResult } from '../apply/apply-app.js';
 export { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 
-export interface ApplyRequest extends ProjectSelection {
+export interface ApplyRequest extends ProjectSelection, TransitionRequest {
   /** A saved plan (apply --plan) instead of planning afresh. */
   planFile?: string;
   /** --max-changes: one limit for every app instead of each app's maxChanges. */
@@ -114,13 +115,13 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
 /** Everything before the first PATCH: the files, the tokens, one LIST per app, the plans. */
 async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work: ApplyWork[]; target: string }> {
   if (request.planFile === undefined) {
-    const planned = await planApps(request, ctx);
+    const planned = await planApps(request, ctx, undefined, request);
     return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files' };
   }
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
   const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }) });
   const listed = await listApps(saved.selected.map((s) => s.app), ctx);
-  return { work: replanSavedPlan(saved, listed), target: 'the plan' };
+  return { work: replanSavedPlan(saved, listed, transitionRun(request)), target: 'the plan' };
 }
 
 /** --max-changes for every app, else each app's maxChanges from the config. */
@@ -139,7 +140,8 @@ async function runApply(work: readonly ApplyWork[], limits: MaxChanges, request:
       const app = w.plan.app;
       const budget = request.force === true ? Number.POSITIVE_INFINITY : changeAllowance(w.plan, limits) - w.plan.steps.length;
       return applyAppPlan(app, w.plan.steps, w.live, w.api, {
-        concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
+        // An order the transition check chose holds only when each step runs alone, in order.
+        concurrency: w.plan.transitions === undefined ? request.concurrency ?? DEFAULT_CONCURRENCY : 1,
         maxCorrections: MAX_CORRECTIONS,
         correctionBudget: Math.max(0, budget),
         ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),

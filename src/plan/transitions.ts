@@ -22,20 +22,31 @@ export interface OrderUnit {
   part: 'whole' | 'fields' | 'move';
 }
 
-/** A request class an intermediate state lets through while the start and the final rules block or challenge it. */
-export interface TransitionWindow {
-  /** Open from the state after this many PATCHes (1-based)… */
-  opensAfter: number;
-  /** …until the PATCH with this number closes it. */
-  closesAt: number;
+/** A class of requests a window lets through, with one request of it. */
+export interface WindowClass {
   /** The requests, in words (untrusted text: values come from rule files and live rules). */
   requests: string;
-  /** One request of the class, confirmed by the evaluator in the state where the window opens. */
+  /** The state the class was found in (after this many PATCHes), the first of the window it is in. */
+  seenAfter: number;
+  /** One request of the class, confirmed by the evaluator in that state. */
   witness: TestRequest;
   /** What decides the witness: before the plan, while the window is open, once the plan has run. */
   before: string;
   during: string;
   after: string;
+}
+
+/**
+ * A run of intermediate states that let through requests which both the starting and the final
+ * rules block or challenge, and those requests.
+ */
+export interface TransitionWindow {
+  /** Open from the state after this many PATCHes (1-based)… */
+  opensAfter: number;
+  /** …until the PATCH with this number closes it. */
+  closesAt: number;
+  /** The classes of requests let through, each described once (where it first appears). */
+  classes: WindowClass[];
 }
 
 export interface TransitionCheck {

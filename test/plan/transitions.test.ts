@@ -76,7 +76,7 @@ describe('orders of a plan', () => {
 const WINDOW: TransitionCheck = {
   order: 'planner',
   unchecked: [],
-  windows: [{ opensAfter: 1, closesAt: 2, requests: 'with user agent containing python', witness: { userAgent: 'python' }, before: '"b" (hardBlock)', during: '"a" (allow)', after: '"b" (hardBlock)' }],
+  windows: [{ opensAfter: 1, closesAt: 2, classes: [{ requests: 'requests with user agent containing "python"', seenAfter: 1, witness: { userAgent: 'python' }, before: '"b" (hardBlock)', during: '"a" (allow)', after: '"b" (hardBlock)' }] }],
 };
 
 describe('a Plan with a checked order', () => {
