@@ -97,5 +97,5 @@ export function windowsOf(openByState: ReadonlyMap<number, readonly Region[]>): 
 
 function classOf(region: Region, state: number): WindowClass {
   const [before, during, after] = region.outcomes as [Outcome, Outcome, Outcome];
-  return { requests: region.description, seenAfter: state, witness: region.witness, before: outcomeText(before), during: outcomeText(during), after: outcomeText(after) };
+  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: outcomeText(before), during: outcomeText(during), after: outcomeText(after) };
 }

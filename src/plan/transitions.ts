@@ -11,7 +11,6 @@
 // or one already moved): the settled rules are always in declared relative order, so once all
 // are settled the list is the declared one. The planner's ascending order is the special case
 // where that predecessor is the declared one, so its priorities come out unchanged.
-import type { TestRequest } from '../evaluate/request.js';
 import type { LiveRule } from '../semantics/model.js';
 import { inPriorityOrder, moveInList } from '../semantics/list-move.js';
 import { fieldChanges, isMove, positionChange, type PlanStep } from './types.js';
@@ -28,8 +27,8 @@ export interface WindowClass {
   requests: string;
   /** The state the class was found in (after this many PATCHes), the first of the window it is in. */
   seenAfter: number;
-  /** One request of the class, confirmed by the evaluator in that state. */
-  witness: TestRequest;
+  /** One request of the class, confirmed by the evaluator in that state (the fields of a test request, docs/evaluation.md). */
+  witness: Record<string, unknown>;
   /** What decides the witness: before the plan, while the window is open, once the plan has run. */
   before: string;
   during: string;

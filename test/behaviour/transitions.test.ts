@@ -66,8 +66,29 @@ describe('choosing the order', () => {
     expect(window).toMatchObject({ opensAfter: 1, closesAt: 2 });
     expect(window?.classes).toHaveLength(1);
     expect(window?.classes[0]).toMatchObject({ before: '"Tools" (hardBlock)', during: 'no rule (not blocked)', after: '"Scripts" (hardBlock)' });
-    expect(window?.classes[0]?.witness.userAgent).toContain('python');
+    expect(window?.classes[0]?.witness.userAgent).toEqual(expect.stringContaining('python'));
     expect(check.saferOrderCost).toBeUndefined();
+  });
+
+  test('when only one more PATCH avoids the window, the plan offers it and --safe-order takes it', () => {
+    const tools: Leaf = { conditionType: 'userAgent', operator: '$in', value: ['curl', 'python'] };
+    const notHealth: Leaf = { conditionType: 'path', operator: '$ne', value: '/health' };
+    const broad = ruleOf('Block agents', ['hardBlock'], { conditionType: 'userAgent', operator: '$exists' });
+    const challenge = { ...ruleOf('Challenge tools', ['blockWithChallenge'], tools), conditions: { operator: '$or' as const, children: [{ operator: '$and' as const, children: [tools, notHealth] }] } };
+    const { liveList, plan } = planned(
+      [challenge, allowApi, broad],
+      [ruleOf('Block agents', ['hardBlock'], tools), allowApi, ruleOf('Challenge tools', ['blockWithChallenge'], python)],
+    );
+    expect(plan.steps.map((s) => `${s.kind} ${s.name}`)).toEqual(['update-and-move Block agents', 'update-and-move Challenge tools']);
+    const fewest = chooseOrder(liveList, plan.steps);
+    expect(fewest.steps).toEqual(plan.steps);
+    expect(fewest.check).toMatchObject({ order: 'planner', saferOrderCost: 1 });
+    expect(fewest.check.windows).toHaveLength(1);
+    const safe = chooseOrder(liveList, plan.steps, { safeOrder: true });
+    expect(safe.steps.map((s) => `${s.kind} ${s.name} ${JSON.stringify(s.body.priority)}`)).toEqual([
+      'move Block agents 0', 'update-and-move Challenge tools 2', 'update Block agents undefined',
+    ]);
+    expect(safe.check).toEqual({ order: 'split', windows: [], unchecked: [], plannerWindows: 1 });
   });
 
   test('a budget already spent says what it did not check, and claims no window', () => {

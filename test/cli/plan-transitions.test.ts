@@ -4,7 +4,8 @@
 // that trade what they block open a window whatever the order: the plan shows it, apply exits
 // 1 without --force and sends nothing.
 import type { Leaf, Rule } from '../../src/rules/model.js';
-import { runCli } from '../helpers/cli.js';
+import { execFile } from 'node:child_process';
+import { CLI_BINARY } from '../helpers/binary.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { patches, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
 
@@ -35,7 +36,14 @@ afterEach(async () => {
   await project.close();
 });
 
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+/** The real binary, as users call it (the emulator answers from this process). */
+function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI_BINARY, ...argv], { cwd: project.dir, env: { ...emu.env, PATH: process.env.PATH, NO_COLOR: '1' } }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
+    );
+  });
+}
 
 /** The rules the PATCHes went to, by name, in the order they arrived. */
 function patchedNames(): string[] {
@@ -52,8 +60,8 @@ describe('a reorder whose planner order opens a window', () => {
     const lines = planned.stdout.split('\n');
     expect(lines).toContain("Transitions: no window; botrules chose this order because the planner's order opens 1 window (1 state between the PATCH requests checked)");
     const steps = lines.filter((line) => line.startsWith('~ '));
-    expect(steps[0]).toMatch(/^~ "Allow API" \(.+\): update conditions$/);
-    expect(steps[1]).toMatch(/^~ "Block python" \(.+\): move .+$/);
+    expect(steps[0]).toMatch(/^~ "Allow API" \([0-9a-f-]+\): updates conditions$/);
+    expect(steps[1]).toMatch(/^~ "Block python" \([0-9a-f-]+\): moves from position 1 to 4$/);
 
     const applied = await run(['apply', '--auto-approve']);
     expect(applied.code).toBe(0);
@@ -80,8 +88,13 @@ describe('two rules that trade what they block', () => {
     expect(planned.code).toBe(0);
     const lines = planned.stdout.split('\n');
     expect(lines).toContain('! Transitions: this order opens 1 window in the 1 state between the PATCH requests; apply refuses it without --force');
-    expect(lines).toContain('      before: "Tools" (hardBlock); during: no rule (not blocked); after: "Scripts" (hardBlock)');
-    expect(lines.some((line) => /^ {6}for example \{.*"userAgent":"[^"]*python[^"]*".*\}$/.test(line))).toBe(true);
+    const at = lines.indexOf('! Transitions: this order opens 1 window in the 1 state between the PATCH requests; apply refuses it without --force');
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      '  ! Window between PATCH 1 and PATCH 2: 1 class of requests let through',
+      '    - requests with user agent containing "python"',
+      '      before: "Tools" (hardBlock); during: no rule (not blocked); after: "Scripts" (hardBlock)',
+      '      for example {"path":"/","method":"GET","userAgent":"xpythonx"}',
+    ]);
 
     const refused = await run(['apply', '--auto-approve']);
     expect(refused.code).toBe(1);
@@ -101,9 +114,54 @@ describe('two rules that trade what they block', () => {
 
   it('plan --format json carries the window', async () => {
     const planned = await run(['plan', '--format', 'json']);
-    const json = JSON.parse(planned.stdout) as { apps: { transitions: { windows: { opensAfter: number; closesAt: number; before: string; during: string; after: string }[] } }[] };
-    expect(json.apps[0]?.transitions.windows).toEqual([
-      expect.objectContaining({ opensAfter: 1, closesAt: 2, before: '"Tools" (hardBlock)', during: 'no rule (not blocked)', after: '"Scripts" (hardBlock)' }),
-    ]);
+    const json = JSON.parse(planned.stdout) as { apps: { transitions: unknown }[] };
+    expect(json.apps[0]?.transitions).toEqual({
+      order: 'planner',
+      plannerWindows: 1,
+      unchecked: [],
+      windows: [{
+        opensAfter: 1,
+        closesAt: 2,
+        classes: [{
+          requests: 'requests with user agent containing "python"',
+          seenAfter: 1,
+          witness: { method: 'GET', path: '/', userAgent: 'xpythonx' },
+          before: '"Tools" (hardBlock)',
+          during: 'no rule (not blocked)',
+          after: '"Scripts" (hardBlock)',
+        }],
+      }],
+    });
+  });
+});
+
+describe('a window only one more PATCH avoids', () => {
+  const tools: Leaf = { conditionType: 'userAgent', operator: '$in', value: ['curl', 'python'] };
+  const challengeTools: Rule = {
+    ...ruleOf('Challenge tools', ['blockWithChallenge'], tools),
+    conditions: { operator: '$or', children: [{ operator: '$and', children: [tools, { conditionType: 'path', operator: '$ne', value: '/health' }] }] },
+  };
+  beforeEach(() => setUp(
+    [challengeTools, allowApi, ruleOf('Block agents', ['hardBlock'], { conditionType: 'userAgent', operator: '$exists' })],
+    [ruleOf('Block agents', ['hardBlock'], tools), allowApi, ruleOf('Challenge tools', ['blockWithChallenge'], python)],
+  ));
+
+  it('plan offers --safe-order and its cost; apply --safe-order sends the three PATCHes in that order', async () => {
+    const planned = await run(['plan']);
+    expect(planned.code).toBe(0);
+    expect(planned.stdout.split('\n')).toContain('  An order free of windows exists with 1 more PATCH: botrules plan --safe-order shows it, botrules apply --safe-order applies it.');
+
+    const safe = await run(['plan', '--safe-order']);
+    expect(safe.code).toBe(0);
+    const lines = safe.stdout.split('\n');
+    expect(lines[0]).toBe('Plan: 3 PATCH requests: 2 to update, 2 to move (1 does both); 2 rules change position; 0 blocked; 0 not in the files, kept');
+    expect(lines).toContain("Transitions: no window, at the cost of 1 more PATCH (--safe-order sends one update-and-move as two requests); the planner's order opens 1 window");
+
+    expect((await run(['apply', '--auto-approve'])).code).toBe(1);
+    expect(patches(emu.emulator)).toHaveLength(0);
+    const applied = await run(['apply', '--auto-approve', '--safe-order']);
+    expect(applied.code).toBe(0);
+    expect(patchedNames()).toEqual(['Block agents', 'Challenge tools', 'Block agents']);
+    expect(emu.emulator.rules().map((rule) => rule.name)).toEqual(['Block agents', 'Allow API', 'Challenge tools']);
   });
 });
