@@ -140,8 +140,9 @@ async function runApply(work: readonly ApplyWork[], limits: MaxChanges, request:
       const app = w.plan.app;
       const budget = request.force === true ? Number.POSITIVE_INFINITY : changeAllowance(w.plan, limits) - w.plan.steps.length;
       return applyAppPlan(app, w.plan.steps, w.live, w.api, {
-        // An order the transition check chose holds only when each step runs alone, in order.
-        concurrency: w.plan.transitions === undefined ? request.concurrency ?? DEFAULT_CONCURRENCY : 1,
+        concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
+        // An order the transition check chose holds only when each step that changes behaviour runs alone, in order.
+        ordered: w.plan.transitions !== undefined,
         maxCorrections: MAX_CORRECTIONS,
         correctionBudget: Math.max(0, budget),
         ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),

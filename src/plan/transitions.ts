@@ -169,6 +169,15 @@ function moveHalf(step: PlanStep, priority: number): PlanStep {
   return { ruleId: step.ruleId, name: step.name, kind: 'move', body: { priority }, changes: [position ?? { field: 'priority', before: 0, after: 0 }] };
 }
 
+/**
+ * True when a step cannot change how any request is decided: it moves nothing and changes only
+ * the name or the description. Such steps may overlap in any order without a state the check has
+ * not seen; every other step of a checked order runs alone (src/apply/execute.ts).
+ */
+export function behaviourNeutral(step: PlanStep): boolean {
+  return !isMove(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
+}
+
 /** How many PATCH requests `check` says are open in windows, for the sentence a plan shows. */
 export function windowSentence(app: string, check: TransitionCheck): string | undefined {
   const count = check.windows.length;
