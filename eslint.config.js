@@ -18,6 +18,7 @@ export const LAYERS = [
   ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
   ['analysis', 'ruletests', 'scripts', 'traffic'],
+  ['behaviour'],
   ['plan', 'evaluate'],
   ['rules'],
   ['semantics'],

@@ -4,7 +4,7 @@
 // other than identical ones, unrelated fields, mixed text and address operators) is false,
 // meaning "unknown", and is never reported. Values compare as written (case-sensitive).
 import { MATCH_WHEN_ABSENT, presentVerdict, type Verdict } from '../evaluate/leaf.js';
-import type { TestRequest } from '../evaluate/request.js';
+import { fieldKey } from '../evaluate/request.js';
 import type { Leaf, LeafOperator } from '../rules/model.js';
 import { allWithin, rangesDisjoint } from './ranges.js';
 
@@ -23,18 +23,6 @@ const NEGATION: Partial<Record<LeafOperator, LeafOperator>> = {
 };
 
 const ADDRESS_OPERATORS = new Set<LeafOperator>(['$eq', '$ne', '$in', '$notIn']);
-
-const fieldKeys = new WeakMap<Leaf, string>();
-
-/** The field a leaf tests, as a key (remembered per leaf: asked for every pair of leaves compared). */
-export function fieldKey(leaf: Leaf): string {
-  let key = fieldKeys.get(leaf);
-  if (key === undefined) {
-    const option = leaf.conditionType === 'header' ? (leaf.fieldOption ?? '').toLowerCase() : (leaf.fieldOption ?? '');
-    fieldKeys.set(leaf, (key = `${leaf.conditionType}\u0000${option}`));
-  }
-  return key;
-}
 
 function alwaysCarried(leaf: Leaf): boolean {
   return ALWAYS_CARRIED.has(leaf.conditionType);
@@ -198,22 +186,4 @@ function addressImplies(p: Leaf, q: Leaf): boolean {
   if (inside && !qInside) return values(p).every((range) => values(q).every((other) => rangesDisjoint(range, other)));
   if (!inside && !qInside) return allWithin(values(q), values(p));
   return false;
-}
-
-/** A request that carries `value` in the field `leaf` tests. */
-export function requestWith(leaf: Leaf, value: string): TestRequest {
-  const name = leaf.fieldOption ?? '';
-  switch (leaf.conditionType) {
-    case 'userAgent': return { userAgent: value };
-    case 'domain': return { domain: value };
-    case 'socketIps': return { ip: value };
-    case 'socketIpASN': return { asn: value };
-    case 'path': return { path: value };
-    case 'httpMethod': return { method: value };
-    case 'deviceType': return { deviceType: value };
-    case 'country': return { country: value };
-    case 'header': return { headers: { [name]: value } };
-    case 'queryParam': return { query: { [name]: value } };
-    case 'customParam': return { custom: { [name]: value } };
-  }
 }

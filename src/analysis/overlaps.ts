@@ -8,10 +8,9 @@
 // blocking rule needs (`needs`) fails for every value the blocking rule's own candidates and
 // BASE give its field, and for an absent field, only a value from the allow rule can satisfy
 // it: allow rules that offer no such value in that field cannot give an example.
-import type { TestRequest } from '../evaluate/request.js';
+import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
 import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js';
-import { requestWith } from './leaves.js';
 import { Verdicts } from './verdicts.js';
 import { candidates, firstCommonExample, groupCandidates, merged, mergedField, type CandidateParts } from './witness.js';
 

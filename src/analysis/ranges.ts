@@ -4,52 +4,7 @@
 // disjoint, so a range lies inside another exactly when its prefix is at least as long and its
 // first `outer.prefix` bits are the other's. Ranges of different address families are never
 // related here: IPv4-mapped IPv6 addresses make that relation depend on the service.
-import { isIP } from 'node:net';
-
-interface Range {
-  bits: bigint;
-  family: 4 | 6;
-  prefix: number;
-}
-
-const parsed = new Map<string, Range | undefined>();
-
-function parse(text: string): Range | undefined {
-  if (parsed.has(text)) return parsed.get(text);
-  const range = parseOnce(text);
-  parsed.set(text, range);
-  return range;
-}
-
-function parseOnce(text: string): Range | undefined {
-  const [address = '', prefixText] = text.split('/');
-  const version = isIP(address);
-  if (version === 0) return undefined;
-  const max = version === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max) return undefined;
-  const bits = version === 4 ? ipv4Bits(address) : ipv6Bits(address);
-  return bits === undefined ? undefined : { bits, family: version === 4 ? 4 : 6, prefix };
-}
-
-function ipv4Bits(address: string): bigint {
-  return address.split('.').reduce((bits, part) => (bits << 8n) | BigInt(Number(part)), 0n);
-}
-
-/** An IPv6 address (isIP says it is one) as 128 bits; undefined for a zone index (`%eth0`), which is not related. */
-function ipv6Bits(address: string): bigint | undefined {
-  if (address.includes('%')) return undefined;
-  const [head = '', tail] = address.split('::');
-  const groups = (text: string): bigint[] => (text === '' ? [] : text.split(':').flatMap((part) => {
-    if (!part.includes('.')) return [BigInt(parseInt(part, 16))];
-    const v4 = ipv4Bits(part);
-    return [v4 >> 16n, v4 & 0xffffn];
-  }));
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const all = [...left, ...Array<bigint>(8 - left.length - right.length).fill(0n), ...right];
-  return all.reduce((bits, group) => (bits << 16n) | group, 0n);
-}
+import { parseRange as parse } from '../evaluate/addresses.js';
 
 /** inner → outer → rangeWithin: rule files hold few distinct ranges, each pair asked about many times. */
 const within = new Map<string, Map<string, boolean>>();

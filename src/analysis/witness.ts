@@ -1,9 +1,8 @@
 // Example requests that match given conditions, built from the leaves' own values and kept
 // only when the evaluator confirms they match: a finding that says "for example …" names a
 // request that really behaves so.
-import type { TestRequest } from '../evaluate/request.js';
+import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../rules/model.js';
-import { requestWith } from './leaves.js';
 import type { Verdicts } from './verdicts.js';
 
 /** Candidate requests are combined per group; this many at most at each step keeps it linear. */

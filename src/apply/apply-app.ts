@@ -13,6 +13,8 @@ import { moveWindow, verifyApplied } from './verify.js';
 
 export interface ApplyAppOptions {
   concurrency: number;
+  /** The transition check chose the plan's order: steps that change behaviour run alone (execute.ts). */
+  ordered?: boolean;
   /** Correction passes after the first one (docs/behaviour.md, "Verify, correct, and drift": at most two). */
   maxCorrections: number;
   /** PATCH requests all correction passes together may send: the change limit less the plan's own. */
@@ -61,6 +63,7 @@ export async function applyAppPlan(
     options.onPass?.(pass, pending);
     const outcomes = await executeSteps(pending, api, {
       concurrency: options.concurrency,
+      ordered: options.ordered === true && pass === 0,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       onOutcome: (outcome) => options.onOutcome?.(outcome, pass),
     });

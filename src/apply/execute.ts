@@ -1,12 +1,14 @@
 // Runs the steps of one app's plan against the service. Moves (a body with `priority`)
 // change every later rule's position, so each runs alone and in plan order; field-only
-// updates touch one rule each and run concurrently up to the limit. After the first
+// updates touch one rule each and run concurrently up to the limit (in an order the transition
+// check chose, only those that change a name or a description). After the first
 // failure, or once the signal is aborted (an interrupt), no new step starts: the ones in
 // flight finish, the rest are "not attempted".
 import pLimit from 'p-limit';
 import type { RulesApi } from '../api/types.js';
 import type { LiveRule } from '../rules/model.js';
 import { isMove, type PlanStep } from '../plan/types.js';
+import { behaviourNeutral } from '../plan/transitions.js';
 
 export type StepOutcome =
   | { state: 'applied'; step: PlanStep; result: LiveRule }
@@ -20,6 +22,12 @@ export interface ExecuteOptions {
   onOutcome?: (outcome: StepOutcome) => void;
   /** Aborted: start no new step. */
   signal?: AbortSignal;
+  /**
+   * The transition check chose the order (docs/behaviour.md, "Safe transitions"): every step
+   * that can change how a request is decided runs alone, in plan order, like a move; only
+   * name and description updates still overlap.
+   */
+  ordered?: boolean;
 }
 
 /** Runs `steps` and resolves to one outcome per step, in plan order. Never rejects for a failed PATCH. */
@@ -50,8 +58,9 @@ export async function executeSteps(
 
   let inFlight: Promise<void>[] = [];
   for (let index = 0; index < steps.length && !stopped(); index += 1) {
-    if (isMove(steps[index] as PlanStep)) {
-      // A move never overlaps anything: drain the field-only batch, then run it alone.
+    const step = steps[index] as PlanStep;
+    if (isMove(step) || (options.ordered === true && !behaviourNeutral(step))) {
+      // A move (or a step of a checked order) never overlaps anything: drain the batch, then run it alone.
       await Promise.all(inFlight);
       inFlight = [];
       if (stopped()) break;

@@ -18,6 +18,7 @@ import type { AppPlan } from '../plan/types.js';
 import { pinnedDeclared } from '../semantics/pinned.js';
 import type { ApplyWork } from './work.js';
 import { refuseIfStale } from './stale.js';
+import { savedOrder, type TransitionRun } from '../behaviour/transitions.js';
 
 const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';
 
@@ -57,10 +58,12 @@ export async function loadSavedPlan(input: SavedPlanInput): Promise<LoadedSavedP
  * selected app, in the same order), once the live rules are the ones the plan was made from
  * and re-planning gives exactly its steps.
  */
-export function replanSavedPlan(loaded: LoadedSavedPlan, listed: readonly { api: RulesApi; live: LiveRule[] }[]): ApplyWork[] {
+export function replanSavedPlan(loaded: LoadedSavedPlan, listed: readonly { api: RulesApi; live: LiveRule[] }[], transitions?: TransitionRun): ApplyWork[] {
   const apps = loaded.selected.map((selected, index) => ({ ...selected, ...(listed[index] as { api: RulesApi; live: LiveRule[] }) }));
   refuseIfStale(apps);
-  return apps.map(({ app, api, plan, live, stepsPointer }) => ({ app, api, live, plan: replanned({ saved: plan, stepsPointer }, app, live, loaded.declared, loaded.file) }));
+  return apps.map(({ app, api, plan, live, stepsPointer }) => ({
+    app, api, live, plan: replanned({ saved: plan, stepsPointer }, app, live, { declared: loaded.declared, file: loaded.file, transitions }),
+  }));
 }
 
 async function readPlanFile(path: string, shown: string): Promise<ParsedPlan> {
@@ -116,12 +119,19 @@ async function declaredRules(config: ProjectConfig, selected: readonly { app: Ap
  * The app's plan as planned again now: from the rule files (forward plan) or back to the
  * recorded rules (undo plan). Throws when it is not exactly the file's plan.
  */
-function replanned({ saved, stepsPointer }: { saved: AppPlan; stepsPointer: string }, app: AppConfig, live: LiveRule[], declared: ReadonlyMap<string, DeclaredRule[]>, file: string): AppPlan {
+function replanned(
+  { saved, stepsPointer }: { saved: AppPlan; stepsPointer: string },
+  app: AppConfig,
+  live: LiveRule[],
+  { declared, file, transitions }: { declared: ReadonlyMap<string, DeclaredRule[]>; file: string; transitions: TransitionRun | undefined },
+): AppPlan {
   const undo = saved.restore !== undefined;
   const input = undo
     ? { declared: pinnedDeclared(saved.restore ?? [], `rules recorded in ${file}`), unmanaged: 'keep' as const }
     : { declared: declared.get(app.name) ?? [], unmanaged: app.unmanaged };
-  const { plan, problems } = planApp({ app: app.name, live, ...input });
+  const { plan: planned, problems } = planApp({ app: app.name, live, ...input });
+  // The file's order of the same steps, its transitions checked again here (never read from the file).
+  const plan = undo ? planned : savedOrder(planned, saved.steps, live, transitions);
   const what = undo ? 'the undo plan' : 'the plan';
   const from = undo ? 'the rules it records' : 'the rule files';
   if (problems.length > 0) {

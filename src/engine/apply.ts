@@ -25,12 +25,13 @@ import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
 import type { LogReading } from '../traffic/read.js';
 import { trafficVerdict } from '../traffic/verdict.js';
+import { transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
 
 export type { ApplyWork } from '../apply/work.js';
 export type { AppApplyResult } from '../apply/apply-app.js';
 export { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 
-export interface ApplyRequest extends ProjectSelection {
+export interface ApplyRequest extends ProjectSelection, TransitionRequest {
   /** A saved plan (apply --plan) instead of planning afresh. */
   planFile?: string;
   /** --max-changes: one limit for every app instead of each app's maxChanges. */
@@ -126,7 +127,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
 /** Everything before the first PATCH: the files, the tokens, one LIST per app, the plans. */
 async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work: ApplyWork[]; target: string }> {
   if (request.planFile === undefined) {
-    const planned = await planApps(request, ctx);
+    const planned = await planApps(request, ctx, undefined, request);
     return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files' };
   }
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
@@ -135,7 +136,7 @@ async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work:
   // The configured apps the plan (or --app) leaves out are compared too, without a request.
   const others = [...config.apps, ...(config.otherApps ?? [])].filter((app) => !apps.includes(app));
   const listed = await listApps(apps, ctx, undefined, others);
-  return { work: replanSavedPlan(saved, listed), target: 'the plan' };
+  return { work: replanSavedPlan(saved, listed, transitionRun(request)), target: 'the plan' };
 }
 
 /**
@@ -185,6 +186,8 @@ async function runApply(work: readonly ApplyWork[], limits: MaxChanges, request:
       const budget = request.force === true ? Number.POSITIVE_INFINITY : changeAllowance(w.plan, limits) - w.plan.steps.length;
       return applyAppPlan(app, w.plan.steps, w.live, w.api, {
         concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
+        // An order the transition check chose holds only when each step that changes behaviour runs alone, in order.
+        ordered: w.plan.transitions !== undefined,
         maxCorrections: MAX_CORRECTIONS,
         correctionBudget: Math.max(0, budget),
         ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),

@@ -11,6 +11,7 @@ import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import { listApps, type ConnectApp } from './list-apps.js';
+import { orderedPlan, transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
 
 /** One app, planned afresh from its rule files. */
 export interface PlannedApp {
@@ -27,12 +28,14 @@ export type { ConnectApp } from './list-apps.js';
 /**
  * Validates, connects, lists and plans every selected app. The files of all apps are
  * checked before any client is made, and all clients (tokens) before any request; the
- * apps are then listed concurrently, one LIST each.
+ * apps are then listed concurrently, one LIST each. With `transitions`, each app's steps
+ * are put in the order the transition check chooses (transitions.ts).
  */
 export async function planApps(
   selection: ProjectSelection,
   ctx: Runtime,
   connect?: ConnectApp,
+  transitions?: TransitionRequest,
 ): Promise<PlannedApp[]> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   const readingStarted = performance.now();
@@ -43,13 +46,17 @@ export async function planApps(
   const listed = await listApps(config.apps, ctx, connect, config.otherApps);
   const planned: PlannedApp[] = [];
   const problems: Problem[] = [];
+  const run = transitions === undefined ? undefined : transitionRun(transitions);
   listed.forEach(({ live, ...connection }) => {
     const declared = loaded.byApp.get(connection.app.name)?.rules ?? [];
     const planningStarted = performance.now();
     const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged });
     ctx.debug(`planned app ${connection.app.name} (${declared.length} declared, ${live.length} live rules) in ${elapsed(planningStarted)}`);
     problems.push(...result.problems);
-    planned.push({ ...connection, declared, live, plan: result.plan });
+    const orderingStarted = performance.now();
+    const plan = result.problems.length > 0 ? result.plan : orderedPlan(result.plan, live, run);
+    if (plan.transitions !== undefined) ctx.debug(`checked the transitions of app ${connection.app.name} (${plan.steps.length} PATCH requests) in ${elapsed(orderingStarted)}`);
+    planned.push({ ...connection, declared, live, plan });
   });
   if (problems.length > 0) throw new ValidationError(problems);
   return planned;

@@ -16,8 +16,9 @@ import { planApps, type ConnectApp } from './plan-apps.js';
 import { trafficVerdict } from '../traffic/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
+import type { TransitionRequest } from '../behaviour/transitions.js';
 
-export interface PlanRequest extends ProjectSelection {
+export interface PlanRequest extends ProjectSelection, TransitionRequest {
   /** A live snapshot file (plan --live) to plan against instead of listing: no token, no request. */
   liveFile?: string;
   /** The rule tests' directory (plan --tests); else the default tests directory when it exists. */
@@ -47,7 +48,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
   const reading = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
-  const planned = await planApps(request, ctx, fromSnapshot?.source);
+  const planned = await planApps(request, ctx, fromSnapshot?.source, request);
   const diff = tests === undefined
     ? undefined
     : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));

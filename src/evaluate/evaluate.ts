@@ -41,7 +41,7 @@ export function groupVerdict(group: Group, request: TestRequest, options: Evalua
  * `$and` of nothing is true and `$or` of nothing is false, as for every() and some(); an
  * undecided item decides only when no other item does (Kleene's three-valued logic).
  */
-function combine<T>(operator: '$and' | '$or', items: readonly T[], verdictOf: (item: T) => Verdict): Verdict {
+export function combine<T>(operator: '$and' | '$or', items: readonly T[], verdictOf: (item: T) => Verdict): Verdict {
   const all = operator === '$and';
   let undecided = false;
   for (const item of items) {

@@ -51,3 +51,36 @@ function ownValue(record: Record<string, string> | undefined, name: string): str
   if (record === undefined || !Object.prototype.hasOwnProperty.call(record, name)) return undefined;
   return record[name];
 }
+
+const fieldKeys = new WeakMap<Leaf, string>();
+
+/**
+ * The field a leaf tests, as a key: leaves with the same key read the same value of a request
+ * (header names compare ignoring case). Remembered per leaf: asked for every pair of leaves compared.
+ */
+export function fieldKey(leaf: Leaf): string {
+  let key = fieldKeys.get(leaf);
+  if (key === undefined) {
+    const option = leaf.conditionType === 'header' ? (leaf.fieldOption ?? '').toLowerCase() : (leaf.fieldOption ?? '');
+    fieldKeys.set(leaf, (key = `${leaf.conditionType}\u0000${option}`));
+  }
+  return key;
+}
+
+/** A request that carries `value` in the field `leaf` tests. */
+export function requestWith(leaf: Leaf, value: string): TestRequest {
+  const name = leaf.fieldOption ?? '';
+  switch (leaf.conditionType) {
+    case 'userAgent': return { userAgent: value };
+    case 'domain': return { domain: value };
+    case 'socketIps': return { ip: value };
+    case 'socketIpASN': return { asn: value };
+    case 'path': return { path: value };
+    case 'httpMethod': return { method: value };
+    case 'deviceType': return { deviceType: value };
+    case 'country': return { country: value };
+    case 'header': return { headers: { [name]: value } };
+    case 'queryParam': return { query: { [name]: value } };
+    case 'customParam': return { custom: { [name]: value } };
+  }
+}

@@ -15,12 +15,15 @@ import type { UnmanagedFate } from './counts.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
 import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
+import type { TransitionCheck } from './transitions.js';
 
 /**
  * 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`.
  * 3: apps carry `risks` (what the plan loosens) and the plan its `notes`, so a saved plan
- * shows what a fresh one does; steps may carry `dropsUnknown` (added without a new version
- * before, so an older botrules refused such files with a schema error instead of this message).
+ * shows what a fresh one does; apps may carry `replay` (plan --replay's verdict, for
+ * maxNewlyBlocked) and `transitions` (the transition check of the steps' order); steps may
+ * carry `dropsUnknown` (added without a new version before, so an older botrules refused such
+ * files with a schema error instead of this message).
  */
 export const PLAN_FORMAT_VERSION = 3;
 
@@ -49,6 +52,7 @@ export interface SerialisedApp {
   restore?: RestoredRule[];
   risks?: Omit<Risk, 'app'>[];
   replay?: TrafficVerdict;
+  transitions?: TransitionCheck;
 }
 
 /** The summary's further counts (see counts.ts); the required three come first. */
@@ -174,6 +178,8 @@ function toAppPlan(app: SerialisedApp): AppPlan {
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
   if (app.replay !== undefined) plan.replay = structuredClone(app.replay);
+  // Shown, and it keeps the order; apply checks the order's transitions again (src/apply/saved-plan.ts).
+  if (app.transitions !== undefined) plan.transitions = structuredClone(app.transitions);
   // The plan-file boundary: recorded rules become the normal form, as listed rules do.
   if (app.restore !== undefined) plan.restore = app.restore.map((rule, index) => normaliseLiveRule(rule, `restore[${index}]`, rule.ruleId, rule.priority));
   return plan;

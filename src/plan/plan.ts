@@ -8,6 +8,7 @@ import { excessOf, unknownFieldDrops, type MaxChanges } from './safety.js';
 import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
+import { windowSentence } from './transitions.js';
 import { positionChange, RULE_FIELDS, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
@@ -51,7 +52,8 @@ export class Plan {
   readonly notes: readonly string[];
 
   constructor(apps: readonly AppPlan[], options: PlanOptions = {}) {
-    this.apps = apps.map((app) => ({ ...app, steps: inExecutionOrder(app.steps) }));
+    // An order the transition check chose is kept as it is; any other is put in execution order.
+    this.apps = apps.map((app) => ({ ...app, steps: app.transitions === undefined ? inExecutionOrder(app.steps) : app.steps.map(withOrderedChanges) }));
     this.summary = summarise(this.apps);
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
@@ -118,21 +120,34 @@ export class Plan {
   raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
     if (options.force) return;
     const excesses = this.excesses(options.maxChanges);
-    const drops = this.apps.flatMap(unknownFieldDrops);
+    // Steps that drop unknown fields, orders that open windows (transitions.ts), and traffic
+    // newly blocked beyond maxNewlyBlocked (traffic-limit.ts).
     const traffic = this.trafficExcesses(options.maxNewlyBlocked);
-    const reasons = [...excesses, ...drops, ...traffic.map((excess) => excess.sentence)];
+    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.windowSentences(), ...traffic.map((excess) => excess.sentence)];
+    const reasons = [...excesses, ...others];
     const details = traffic.flatMap((excess) => excess.details);
     const [first, ...rest] = reasons;
     if (first === undefined) return;
     const advice = 'review it and use --force to apply anyway; nothing was sent';
     if (rest.length === 0) throw new UserError(`${first}; ${advice}`, details);
-    if (drops.length === 0 && traffic.length === 0) throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
+    if (others.length === 0) throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
     throw new UserError(`${reasons.length} parts of the plan need --force; review them and use --force to apply anyway; nothing was sent`, [...reasons, ...details]);
   }
 
   /** Per app whose replayed traffic (plan --replay) is newly blocked beyond its limit: what and by which rules. */
   trafficExcesses(maxNewlyBlocked?: MaxNewlyBlocked): TrafficExcess[] {
     return this.apps.map((app) => trafficExcessOf(app.app, app.replay, maxNewlyBlocked)).filter((e): e is TrafficExcess => e !== undefined);
+  }
+
+  /**
+   * One sentence per app whose order opens windows: requests that the live rules and the rule
+   * files both block or challenge get through between two PATCHes (transitions.ts).
+   */
+  windowSentences(): string[] {
+    return this.apps.flatMap((app) => {
+      const sentence = app.transitions === undefined ? undefined : windowSentence(app.app, app.transitions);
+      return sentence === undefined ? [] : [sentence];
+    });
   }
 
   /** One sentence per app whose plan exceeds its change limit (see safety.ts). */
@@ -179,6 +194,7 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
     ...(app.restore === undefined ? {} : { restore: app.restore }),
     ...(risks.length === 0 ? {} : { risks: risks.map((risk) => ({ ruleId: risk.ruleId, name: risk.name, what: risk.what })) }),
     ...(app.replay === undefined ? {} : { replay: app.replay }),
+    ...(app.transitions === undefined ? {} : { transitions: app.transitions }),
   };
 }
 

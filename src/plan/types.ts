@@ -7,6 +7,7 @@ import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
 import type { TrafficVerdict } from './traffic-limit.js';
+import type { TransitionCheck } from './transitions.js';
 
 /** What to do with live rules that no rule file declares; set per app in the config. */
 export type { UnmanagedPolicy } from '../semantics/model.js';
@@ -109,6 +110,11 @@ export interface AppPlan {
    * the traffic safety limit compares (traffic-limit.ts). A saved plan carries it to apply.
    */
   replay?: TrafficVerdict;
+  /**
+   * What the transition check found in the order of `steps` (transitions.ts); present when the
+   * check ran, and then `steps` are in the order it chose and apply sends them one at a time.
+   */
+  transitions?: TransitionCheck;
 }
 
 /** A rule as it was live: its fields, id and priority. */

@@ -72,6 +72,21 @@ describe('executeSteps', () => {
     expect(rec.calls.find((c) => c.ruleId === 'b')?.overlapping).toEqual(['a']);
   });
 
+  it('in an order the transition check chose, every step that changes behaviour runs alone; name and description updates still overlap', async () => {
+    const rec = recordingApi();
+    const narrow = (ruleId: string): PlanStep => ({ ruleId, name: ruleId, kind: 'update', body: { status: 'paused' }, changes: [{ field: 'status', before: 'active', after: 'paused' }] });
+    const steps = [field('a'), field('b'), narrow('s1'), narrow('s2'), field('c'), field('d')];
+    await executeSteps(steps, rec.api, { concurrency: 4, ordered: true });
+    expect(rec.calls.map((c) => c.ruleId)).toEqual(['a', 'b', 's1', 's2', 'c', 'd']);
+    expect(rec.calls.filter((c) => c.ruleId.startsWith('s') || c.overlapping.some((id) => id.startsWith('s'))).map((c) => c.overlapping)).toEqual([[], []]);
+    expect(rec.calls.find((c) => c.ruleId === 'b')?.overlapping).toEqual(['a']);
+    expect(rec.calls.find((c) => c.ruleId === 'd')?.overlapping).toEqual(['c']);
+    // Without the check's order the same status updates overlap.
+    const free = recordingApi();
+    await executeSteps(steps, free.api, { concurrency: 4 });
+    expect(free.maxInFlight()).toBe(4);
+  });
+
   it('after a failure starts nothing new and reports applied / failed / not attempted', async () => {
     const rec = recordingApi(new Set(['b']));
     const steps = [field('a'), field('b'), field('c'), field('d'), move('m', 0), field('e')];

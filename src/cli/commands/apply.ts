@@ -13,8 +13,9 @@ import { renderText } from '../../render/plan/text.js';
 import { safeText } from '../../render/sanitise.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
 import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
-import { wholeNumber } from '../options.js';
+import { UsageError, wholeNumber } from '../options.js';
 import { reportError } from '../report-error.js';
+import { transitionProgress } from '../transition-progress.js';
 
 interface ApplyOptions {
   plan?: string;
@@ -24,6 +25,8 @@ interface ApplyOptions {
   concurrency: number;
   undoOut?: string;
   replay?: string[];
+  safeOrder: boolean;
+  transitionBudget?: number;
 }
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
@@ -35,24 +38,33 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1), describe: 'Field-only updates in flight at once (moves always run one at a time)' })
     .option('undo-out', { type: 'string', describe: 'Write a plan that restores what this apply changes (run it with apply --plan)' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay against what apply will send: above maxNewlyBlocked of them newly blocked, apply refuses without --force' })
+    .option('safe-order', { type: 'boolean', default: false, describe: 'Use an order free of windows that costs one more PATCH, when only such an order is (see plan --safe-order)' })
+    .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
     .example('$0 apply', 'plan, show, ask, apply')
     .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI') as unknown as Argv<GlobalArgs>;
 }
 
 export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const options = readOptions(args);
+  if (options.safeOrder && options.plan !== undefined) {
+    throw new UsageError('--safe-order chooses the order when planning; a saved plan keeps the order it was saved with (make it with: botrules plan --safe-order --out FILE)');
+  }
   let target = 'the rule files';
   const progress = applyProgressWriter(ctx, () => target);
   const interrupt = watchInterrupts(ctx, progress);
+  const checking = transitionProgress(ctx);
   try {
     const report = await applyProject(
       { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: options.maxChanges, force: options.force,
-        concurrency: options.concurrency, undoOut: options.undoOut, planFile: options.plan,
+        concurrency: options.concurrency, undoOut: options.undoOut, planFile: options.plan, safeOrder: options.safeOrder,
+        ...(options.transitionBudget === undefined ? {} : { transitionBudget: options.transitionBudget }),
+        ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
         ...(options.replay === undefined ? {} : { replayLogs: options.replay }) },
       // Retry notices print above the progress line, not glued to it.
       { ...ctx, notice: (line) => progress.notice(line) },
       {
         show: (plan, shownTarget) => {
+          checking?.stop();
           target = shownTarget;
           for (const line of trafficLines(plan)) ctx.io.stdout.write(`${line}\n`);
           renderText(plan, ctx.io.stdout, { colors: ctx.colors });
@@ -66,6 +78,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     progress.done();
     return renderReport(report, ctx, args, interrupt.received);
   } finally {
+    checking?.stop();
     progress.done();
     interrupt.stop();
   }
@@ -134,6 +147,8 @@ function readOptions(args: Record<string, unknown>): ApplyOptions {
     concurrency: args.concurrency as number,
     undoOut: args.undoOut as string | undefined,
     ...(Array.isArray(args.replay) ? { replay: args.replay.map(String) } : {}),
+    safeOrder: args.safeOrder === true,
+    transitionBudget: args.transitionBudget as number | undefined,
   };
 }
 

@@ -11,9 +11,10 @@ import { planProject, savePlan } from '../../engine/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import { replayRenderer } from '../../render/replay/index.js';
 import { safeText } from '../../render/sanitise.js';
-import { UsageError } from '../options.js';
+import { UsageError, wholeNumber } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
+import { transitionProgress } from '../transition-progress.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
@@ -22,6 +23,8 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
+    .option('safe-order', { type: 'boolean', default: false, describe: 'When only an order with one more PATCH is free of windows, plan that order' })
+    .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
     .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
     .example('$0 plan', 'show what apply would change')
     .example('$0 plan --live live.json --format markdown', 'plan a pull request against the newest live snapshot, with no token')
@@ -39,13 +42,20 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
   const progress = replayProgressLine(ctx);
+  const checking = transitionProgress(ctx);
   const { plan, excesses, trafficExcesses, undecided, replay } = await planProject({
     ...args,
     ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
     ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
     ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
     ...(replayLogs === undefined ? {} : { replayLogs }),
-  }, ctx).finally(() => progress.stop());
+    safeOrder: args.safeOrder === true,
+    ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
+    ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
+  }, ctx).finally(() => {
+    checking?.stop();
+    progress.stop();
+  });
   // Risk first: what the change does to traffic, then the changes themselves.
   if (replay !== undefined) {
     await replayRenderer(args.format === 'markdown' ? 'markdown' : 'text')(replay, ctx.io.stdout, { colors: ctx.colors });

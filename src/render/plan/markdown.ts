@@ -11,6 +11,7 @@ import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../mar
 import { safeText } from '../sanitise.js';
 import { NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, counted, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
 import { alerts, blockedSection, movesTable, summaryTable, unmanagedTable, type Section } from './markdown-sections.js';
+import { transitionAlerts, transitionNote } from './markdown-transitions.js';
 import { changeLines } from './rule-diff.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 
@@ -33,12 +34,13 @@ export function markdownPlan(plan: Plan, limit: number): string {
     const unmanaged = plan.apps.map((app) => unmanagedTable(app, showApp)).filter((table) => table !== '');
     return [...head, NO_CHANGES, '', ...unmanaged, ...notes(plan)].join('\n');
   }
-  head.push(...alerts(plan), `**${summaryLine(plan.summary)}**`, '', ...summaryTable(plan.apps), '', '');
+  head.push(...alerts(plan), ...transitionAlerts(plan), `**${summaryLine(plan.summary)}**`, '', ...summaryTable(plan.apps), '', '');
 
   const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
   doc.add(blockedSection(plan));
   for (const app of plan.apps) doc.add({ kind: 'unmanaged', text: unmanagedTable(app, showApp) });
   doc.add({ kind: 'behaviour', text: behaviourSection(plan) });
+  for (const app of plan.apps) doc.add({ kind: 'note', text: transitionNote(app, showApp) });
   for (const app of plan.apps) doc.add({ kind: 'moves', text: movesTable(app, showApp) });
   const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0).map((step) => ({ app, step })));
   if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${counted(withFields.length, 'rule', 'rules')})\n\n` });

@@ -24,6 +24,7 @@ import {
   whatChanges,
 } from './describe.js';
 import { changeLines } from './rule-diff.js';
+import { transitionText } from './transitions.js';
 import { safeText } from '../sanitise.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
 
@@ -50,6 +51,7 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
     out.write('\n');
     if (showAppNames) out.write(`${c.bold(`App ${safeText(app.app)}`)}\n`);
     writeUnmanaged(app, false, out, c);
+    writeTransitions(app, out, c);
     writeApp(app, out, c);
   }
   writeBehaviour(plan, out, c);
@@ -101,6 +103,23 @@ function writeBehaviour(plan: Plan, out: TextSink, c: Colors): void {
   const heading = safeText(behaviourHeading(report));
   out.write(`\n${report.changes.length === 0 ? c.dim(heading) : c.bold(heading)}\n`);
   for (const change of report.changes) out.write(`    ${c.magenta('≠')} ${safeText(behaviourLine(change, plan.apps.length > 1))}\n`);
+}
+
+/** What the order does between its PATCH requests, before the steps: a window is a risk. */
+function writeTransitions(app: AppPlan, out: TextSink, c: Colors): void {
+  const text = transitionText(app);
+  if (text === undefined) return;
+  const headline = safeText(text.headline);
+  out.write(text.risky ? `${c.red('!')} ${c.bold(headline)}\n` : `${c.dim(headline)}\n`);
+  for (const window of text.windows) {
+    out.write(`  ${c.red('!')} ${safeText(window.title)}\n`);
+    for (const open of window.classes) {
+      out.write(`    - ${safeText(open.requests)}\n`);
+      out.write(`      ${safeText(open.outcomes)}\n`);
+      out.write(`      ${safeText(open.example)}\n`);
+    }
+  }
+  for (const note of text.notes) out.write(`  ${safeText(note)}\n`);
 }
 
 function writeApp(app: AppPlan, out: TextSink, c: Colors): void {

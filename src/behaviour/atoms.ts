@@ -1,0 +1,177 @@
+// The leaves of the rule sets being compared ("atoms": one per distinct leaf, by canonical key)
+// and a partial assignment of truth values to them, which the behaviour search
+// (docs/behaviour.md, "Exhaustive behaviour diff") extends and undoes as it goes. Which rule
+// decides a request depends only on the truth of these atoms, so a set of requests with the
+// same truth values is decided the same way by every rule set.
+import { combine } from '../evaluate/evaluate.js';
+import { MATCH_WHEN_ABSENT, presentVerdict, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
+import { fieldKey } from '../evaluate/request.js';
+import { leafKey } from '../semantics/canonical.js';
+import type { Conditions, Leaf } from '../rules/model.js';
+
+export interface Atom {
+  id: number;
+  leaf: Leaf;
+  /** fieldKey of the leaf: atoms with the same field read the same value of a request. */
+  field: string;
+  /** Names of the rules the leaf appears in (for "unchecked: …" sentences). */
+  rules: Set<string>;
+}
+
+/** An atom with the truth value a region requires of it. */
+export interface Literal {
+  atom: Atom;
+  holds: boolean;
+}
+
+export class AtomTable {
+  readonly atoms: Atom[] = [];
+  private readonly byKey = new Map<string, Atom>();
+  private readonly byLeaf = new WeakMap<Leaf, Atom>();
+
+  /** The atom of `leaf`, created the first time a leaf with its meaning is seen. */
+  add(leaf: Leaf, rule: string): Atom {
+    const atom = this.of(leaf) ?? this.created(leaf);
+    atom.rules.add(rule);
+    return atom;
+  }
+
+  of(leaf: Leaf): Atom | undefined {
+    const known = this.byLeaf.get(leaf);
+    if (known !== undefined) return known;
+    const atom = this.byKey.get(leafKey(leaf));
+    if (atom !== undefined) this.byLeaf.set(leaf, atom);
+    return atom;
+  }
+
+  private created(leaf: Leaf): Atom {
+    const atom: Atom = { id: this.atoms.length, leaf, field: fieldKey(leaf), rules: new Set() };
+    this.atoms.push(atom);
+    this.byKey.set(leafKey(leaf), atom);
+    this.byLeaf.set(leaf, atom);
+    return atom;
+  }
+
+  /** The atoms of a field, in the order first seen. */
+  ofField(field: string): Atom[] {
+    return this.atoms.filter((atom) => atom.field === field);
+  }
+}
+
+/**
+ * Truth values given to some atoms, as a stack that is undone in reverse order. A field whose
+ * value one literal fixes (`$eq`, a one-value `$in`, or absent) decides every other atom of
+ * that field too, without a search.
+ */
+export class Assignment {
+  private readonly truth: Int8Array;
+  private readonly stack: Literal[] = [];
+  private readonly perField = new Map<string, Literal[]>();
+  /** Fields whose value a literal fixes: the value, or null for "absent". */
+  private readonly fixed = new Map<string, { value: string | null; by: Literal }>();
+
+  constructor(
+    private readonly table: AtomTable,
+    private readonly options: EvaluationOptions,
+  ) {
+    this.truth = new Int8Array(table.atoms.length).fill(-1);
+  }
+
+  get size(): number {
+    return this.stack.length;
+  }
+
+  literals(): Literal[] {
+    return [...this.stack];
+  }
+
+  fieldLiterals(field: string): readonly Literal[] {
+    return this.perField.get(field) ?? [];
+  }
+
+  fields(): IterableIterator<string> {
+    return this.perField.keys();
+  }
+
+  push(atom: Atom, holds: boolean): void {
+    const literal = { atom, holds };
+    this.stack.push(literal);
+    this.truth[atom.id] = holds ? 1 : 0;
+    const list = this.perField.get(atom.field);
+    if (list === undefined) this.perField.set(atom.field, [literal]);
+    else list.push(literal);
+    const value = fixedValue(literal);
+    if (value !== undefined && !this.fixed.has(atom.field)) this.fixed.set(atom.field, { value, by: literal });
+  }
+
+  /** Undoes the pushes after the first `size`. */
+  popTo(size: number): void {
+    while (this.stack.length > size) {
+      const literal = this.stack.pop() as Literal;
+      this.truth[literal.atom.id] = -1;
+      const list = this.perField.get(literal.atom.field) as Literal[];
+      list.pop();
+      if (list.length === 0) this.perField.delete(literal.atom.field);
+      if (this.fixed.get(literal.atom.field)?.by === literal) this.fixed.delete(literal.atom.field);
+    }
+  }
+
+  /** The atom's truth under the assignment: given, decided by its field's fixed value, or unknown. */
+  truthOf(atom: Atom): Verdict {
+    const given = this.truth[atom.id] as number;
+    if (given !== -1) return given === 1;
+    const fixed = this.fixed.get(atom.field);
+    if (fixed === undefined) return 'undecided';
+    return fixed.value === null ? absentTruth(atom.leaf) : presentVerdict(atom.leaf, fixed.value, this.options);
+  }
+
+  atomOf(leaf: Leaf): Atom | undefined {
+    return this.table.of(leaf);
+  }
+
+  leafTruth(leaf: Leaf): Verdict {
+    const atom = this.table.of(leaf);
+    return atom === undefined ? 'undecided' : this.truthOf(atom);
+  }
+
+  /** Three-valued truth of a condition tree under the assignment ('undecided': depends on unassigned atoms). */
+  conditionsTruth(conditions: Conditions): Verdict {
+    return combine(conditions.operator, conditions.children, (group) => combine(group.operator, group.children, (leaf) => this.leafTruth(leaf)));
+  }
+}
+
+/** The truth of a leaf for a request that does not carry its field. */
+export function absentTruth(leaf: Leaf): boolean {
+  return MATCH_WHEN_ABSENT.has(leaf.operator);
+}
+
+/** The value a literal fixes its field to, or null for absent; undefined when it fixes none. */
+function fixedValue({ atom, holds }: Literal): string | null | undefined {
+  const leaf = atom.leaf;
+  if ((leaf.operator === '$notExists' && holds) || (leaf.operator === '$exists' && !holds)) return null;
+  if (!holds || leaf.conditionType === 'socketIps') return undefined;
+  const values = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  if ((leaf.operator === '$eq' || leaf.operator === '$in') && values.length === 1) return values[0] as string;
+  return undefined;
+}
+
+/** Most ways a rule can match that the search splits on, per rule: more are left unchecked. */
+export const MAX_DISJUNCTS = 256;
+
+/**
+ * The ways a condition tree can match, each a set of leaves that must all hold (its
+ * disjunctive normal form); undefined when there are more than MAX_DISJUNCTS.
+ */
+export function matchingWays(conditions: Conditions): Leaf[][] | undefined {
+  const groupWays = conditions.children.map((group) => (group.operator === '$and' ? [group.children] : group.children.map((leaf) => [leaf])));
+  if (conditions.operator === '$or') {
+    const ways = groupWays.flat();
+    return ways.length > MAX_DISJUNCTS ? undefined : ways;
+  }
+  let ways: Leaf[][] = [[]];
+  for (const options of groupWays) {
+    ways = ways.flatMap((way) => options.map((option) => [...way, ...option]));
+    if (ways.length > MAX_DISJUNCTS) return undefined;
+  }
+  return ways;
+}

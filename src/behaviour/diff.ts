@@ -1,0 +1,79 @@
+// The exhaustive behaviour diff of two rule sets (docs/behaviour.md, "Exhaustive behaviour
+// diff"): every class of requests whose deciding rule or actions differ, grouped by the change
+// of outcome ("hardBlock → blockWithChallenge") and ordered risk first: what now allows, then
+// what no longer blocks or challenges, then a different rule with the same protection, then
+// what is now stricter.
+import type { EvaluationOptions } from '../evaluate/leaf.js';
+import type { Rule } from '../rules/model.js';
+import { regionsWhere, type DecidedOutcome, type Outcome, type Region, type RegionSearch } from './regions.js';
+
+/** Ordered: the first is the riskiest (docs/behaviour.md, "Exhaustive behaviour diff"). */
+export const RISKS = ['allows', 'weakens', 'other-rule', 'strengthens'] as const;
+export type Risk = (typeof RISKS)[number];
+
+/** The requests whose outcome changes the same way. */
+export interface OutcomeChange {
+  risk: Risk;
+  before: DecidedOutcome;
+  after: DecidedOutcome;
+  regions: Region[];
+}
+
+export interface BehaviourDiff {
+  /** Risk first, then by how many classes, then by the rules' names. */
+  changes: OutcomeChange[];
+  /** Parts not decided exactly: the diff says nothing about them. */
+  unchecked: RegionSearch['unchecked'];
+}
+
+export interface DiffOptions {
+  deadline?: number;
+  onProgress?: (done: number, total: number) => void;
+  evaluation?: EvaluationOptions;
+}
+
+/** `before` and `after` each in priority order. */
+export function behaviourDiff(before: readonly Rule[], after: readonly Rule[], options: DiffOptions = {}): BehaviourDiff {
+  const search = regionsWhere([before, after], ([was, will]) => !sameOutcome(was as Outcome, will as Outcome), options);
+  const groups = new Map<string, OutcomeChange>();
+  for (const region of search.regions) {
+    const [was, will] = region.outcomes as [DecidedOutcome, DecidedOutcome];
+    const key = JSON.stringify([was, will]);
+    const group = groups.get(key) ?? { risk: riskOf(was, will), before: was, after: will, regions: [] };
+    group.regions.push(region);
+    groups.set(key, group);
+  }
+  const changes = [...groups.values()].sort(
+    (a, b) => RISKS.indexOf(a.risk) - RISKS.indexOf(b.risk) || b.regions.length - a.regions.length || label(a).localeCompare(label(b)),
+  );
+  for (const change of changes) change.regions.sort((a, b) => a.constraints.length - b.constraints.length || a.description.localeCompare(b.description));
+  return { changes, unchecked: search.unchecked };
+}
+
+export function sameOutcome(a: Outcome, b: Outcome): boolean {
+  if ('undecided' in a || 'undecided' in b) return 'undecided' in a && 'undecided' in b && a.undecided === b.undecided;
+  return a.rule === b.rule && [...a.actions].sort().join() === [...b.actions].sort().join();
+}
+
+/**
+ * How strongly an outcome protects: a hard block 3, a challenge 2, no custom rule 1 (the
+ * service's other defences apply), allow 0; a rule with several actions counts its strongest.
+ */
+export function protection(outcome: DecidedOutcome): number {
+  if (outcome.actions.includes('hardBlock')) return 3;
+  if (outcome.actions.includes('blockWithChallenge')) return 2;
+  if (outcome.actions.includes('allow')) return 0;
+  return 1;
+}
+
+export function riskOf(before: DecidedOutcome, after: DecidedOutcome): Risk {
+  const was = protection(before);
+  const will = protection(after);
+  if (will === 0 && was > 0) return 'allows';
+  if (will < was) return 'weakens';
+  return will === was ? 'other-rule' : 'strengthens';
+}
+
+function label(change: OutcomeChange): string {
+  return `${change.before.rule ?? ''}\u0000${change.after.rule ?? ''}`;
+}

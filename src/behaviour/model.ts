@@ -1,0 +1,124 @@
+// One concrete request for a state of the behaviour search (docs/behaviour.md, "Exhaustive
+// behaviour diff"): it meets every literal of the assignment, and none of the "must not match"
+// condition trees matches it. Each field's value comes from values.ts; when a tree still
+// matches, the search gives one of that tree's unassigned atoms a truth value (the one that
+// would stop the match first) and tries again, undoing what fails (a small DPLL search).
+import { conditionsVerdict } from '../evaluate/evaluate.js';
+import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
+import { requestWith, type TestRequest } from '../evaluate/request.js';
+import type { Conditions, Leaf } from '../rules/model.js';
+import type { Assignment, Atom, AtomTable } from './atoms.js';
+import { fieldValue, type FieldValue } from './values.js';
+
+export type ModelResult =
+  | { request: TestRequest }
+  | { unsat: true }
+  /** No exact answer: why, and the rules whose leaves it was about. */
+  | { unknown: string; rules: string[] };
+
+/** Most states one witness search visits before it gives up (unknown, never a guess). */
+const MAX_NODES = 4000;
+
+export class Models {
+  private readonly extra = new Map<string, string[]>();
+  private readonly samples = new Map<string, Leaf>();
+  private readonly cache = new Map<string, FieldValue>();
+  private nodes = 0;
+
+  constructor(
+    table: AtomTable,
+    private readonly assignment: Assignment,
+    private readonly options: EvaluationOptions,
+  ) {
+    for (const atom of table.atoms) {
+      if (!this.samples.has(atom.field)) this.samples.set(atom.field, atom.leaf);
+      if (atom.leaf.operator === '$re') continue;
+      const list = this.extra.get(atom.field) ?? [];
+      for (const value of Array.isArray(atom.leaf.value) ? atom.leaf.value : atom.leaf.value === undefined ? [] : [atom.leaf.value]) {
+        if (!list.includes(value)) list.push(value);
+      }
+      this.extra.set(atom.field, list);
+    }
+  }
+
+  /** A request meeting the assignment on which no tree of `mustNotMatch` matches. */
+  find(mustNotMatch: readonly Conditions[]): ModelResult {
+    this.nodes = 0;
+    return this.search(mustNotMatch);
+  }
+
+  /** Whether `request` still fits after one more tree must not match (the cheap case of `find`). */
+  stillFits(request: TestRequest, conditions: Conditions): boolean {
+    return conditionsVerdict(conditions, request, this.options) === false;
+  }
+
+  private search(mustNotMatch: readonly Conditions[]): ModelResult {
+    if (++this.nodes > MAX_NODES) return { unknown: 'the search for an example request grew too large', rules: [] };
+    const built = this.build();
+    if (!('request' in built)) return built;
+    const request = built.request;
+    const matching = mustNotMatch.find((conditions) => conditionsVerdict(conditions, request, this.options) !== false);
+    if (matching === undefined) return built;
+    if (this.assignment.conditionsTruth(matching) === true) return { unsat: true };
+    const atom = this.atomToSplit(matching, request);
+    if (atom === undefined) return { unknown: 'a regular expression ran out of its time budget', rules: [] };
+    const now = leafVerdict(atom.leaf, request, this.options) === true;
+    let unknown: ModelResult | undefined;
+    for (const holds of [!now, now]) {
+      const size = this.assignment.size;
+      this.assignment.push(atom, holds);
+      const result = this.search(mustNotMatch);
+      this.assignment.popTo(size);
+      if ('request' in result) return result;
+      if ('unknown' in result) unknown ??= result;
+    }
+    return unknown ?? { unsat: true };
+  }
+
+  /** An unassigned atom of the tree, preferring one that holds for the request (so that it matches). */
+  private atomToSplit(conditions: Conditions, request: TestRequest): Atom | undefined {
+    let fallback: Atom | undefined;
+    for (const group of conditions.children) {
+      for (const leaf of group.children) {
+        if (this.assignment.leafTruth(leaf) !== 'undecided') continue;
+        const atom = this.assignment.atomOf(leaf);
+        if (atom === undefined) continue;
+        if (leafVerdict(leaf, request, this.options) === true) return atom;
+        fallback ??= atom;
+      }
+    }
+    return fallback;
+  }
+
+  /** The request each field's literals call for (unconstrained fields: a path and a method only). */
+  private build(): ModelResult {
+    let request: TestRequest = { path: '/', method: 'GET' };
+    for (const field of this.assignment.fields()) {
+      const literals = this.assignment.fieldLiterals(field);
+      const key = `${field}\u0000${literals.map(({ atom, holds }) => `${holds ? '' : '!'}${atom.id}`).join(',')}`;
+      const sample = this.samples.get(field) as Leaf;
+      let answer = this.cache.get(key);
+      if (answer === undefined) this.cache.set(key, (answer = fieldValue(sample, literals, this.extra.get(field) ?? [], this.options)));
+      if (answer.found) {
+        request = withField(request, sample, answer.value);
+        continue;
+      }
+      if (answer.unknown === undefined) return { unsat: true };
+      return { unknown: answer.unknown, rules: [...new Set(literals.flatMap(({ atom }) => [...atom.rules]))] };
+    }
+    return { request };
+  }
+}
+
+/** `request` with the field of `leaf` set to `value` (undefined: left absent). */
+function withField(request: TestRequest, leaf: Leaf, value: string | undefined): TestRequest {
+  // Only a path and a method are there to begin with, and those are never absent (values.ts).
+  if (value === undefined) return request;
+  const part = requestWith(leaf, value);
+  return {
+    ...request, ...part,
+    ...(part.headers === undefined ? {} : { headers: { ...request.headers, ...part.headers } }),
+    ...(part.query === undefined ? {} : { query: { ...request.query, ...part.query } }),
+    ...(part.custom === undefined ? {} : { custom: { ...request.custom, ...part.custom } }),
+  };
+}

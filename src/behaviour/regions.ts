@@ -1,0 +1,316 @@
+// Every class of requests whose deciding outcomes under several rule sets are "interesting"
+// (they differ, for the behaviour diff), each with the conditions that characterise it and one
+// request the evaluator confirms (docs/behaviour.md, "Exhaustive behaviour diff"). The rule sets
+// are walked side by side: where a rule's match is not yet known, the search splits into "it
+// matches" (one branch per way its conditions can match, whose leaves become the region's
+// conditions) and "it does not match" (its tree joins the trees no request of the branch may
+// match). A concrete request (model.ts) is kept for every state, so a branch no request can
+// reach is dropped at once. Nothing enumerates the product of the fields' values.
+import { canonicalConditions } from '../semantics/canonical.js';
+import { decide } from '../evaluate/evaluate.js';
+import type { EvaluationOptions } from '../evaluate/leaf.js';
+import type { TestRequest } from '../evaluate/request.js';
+import type { Action, Conditions, Leaf, Rule } from '../rules/model.js';
+import { Assignment, AtomTable, matchingWays } from './atoms.js';
+import { regionDescription } from './describe.js';
+import { Models } from './model.js';
+
+/** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
+export interface DecidedOutcome {
+  rule: string | undefined;
+  actions: Action[];
+}
+
+/** The deciding outcome under one rule set, or the rule whose `$re` ran out of its time budget. */
+export type Outcome = DecidedOutcome | { undecided: string };
+
+export interface Region {
+  /** The conditions that characterise the class, as leaves that hold / do not hold (for text: "path starting /api/login and user agent containing python"). */
+  description: string;
+  constraints: { leaf: Leaf; holds: boolean }[];
+  /** One concrete request, confirmed by the evaluator (decide()) to get `outcomes`. */
+  witness: TestRequest;
+  /** The deciding outcome under each rule set, same order as given. */
+  outcomes: Outcome[];
+}
+
+export interface RegionSearch {
+  regions: Region[];
+  /** Parts not decided exactly (a $re the solver cannot reason about, or the time budget ran out), each naming the rule(s). */
+  unchecked: { reason: string; rules: string[] }[];
+}
+
+export interface RegionOptions {
+  /** When to stop searching (Date.now() milliseconds): what is left is reported as unchecked. */
+  deadline?: number;
+  onProgress?: (done: number, total: number) => void;
+  evaluation?: EvaluationOptions;
+}
+
+/** Rule names listed per unchecked part, at most. */
+const MAX_UNCHECKED_RULES = 20;
+const NO_RULE: DecidedOutcome = { rule: undefined, actions: [] };
+
+interface Entry {
+  rule: Rule;
+  /** Equal for rules with the same conditions. */
+  conditionsId: number;
+  /** Equal for rules with the same conditions and outcome. */
+  id: number;
+  outcome: DecidedOutcome;
+}
+
+/** `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. */
+export function regionsWhere(ruleSets: readonly (readonly Rule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
+  return new Search(ruleSets, interesting, options).run();
+}
+
+class Search {
+  private readonly sets: Entry[][];
+  private readonly suffixIds: number[][];
+  private readonly boringSuffix: boolean[][];
+  private readonly table = new AtomTable();
+  private readonly assignment: Assignment;
+  private readonly models: Models;
+  private readonly evaluation: EvaluationOptions;
+  /** Trees no request of the current state matches, and their conditions ids (counted). */
+  private readonly mustNotMatch: Conditions[] = [];
+  private readonly notMatching = new Map<number, number>();
+  private model: TestRequest = { path: '/', method: 'GET' };
+  private readonly regions = new Map<string, Region>();
+  private readonly unchecked = new Map<string, Set<string>>();
+  private steps = 0;
+  private timedOut = false;
+
+  constructor(
+    private readonly ruleSets: readonly (readonly Rule[])[],
+    private readonly interesting: (outcomes: readonly Outcome[]) => boolean,
+    private readonly options: RegionOptions,
+  ) {
+    this.evaluation = options.evaluation ?? {};
+    const ids = new Map<string, number>();
+    const idOf = (key: string): number => {
+      let id = ids.get(key);
+      if (id === undefined) ids.set(key, (id = ids.size));
+      return id;
+    };
+    this.sets = ruleSets.map((rules) => rules.filter((rule) => rule.status === 'active').map((rule): Entry => {
+      for (const group of rule.conditions.children) for (const leaf of group.children) this.table.add(leaf, rule.name);
+      const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
+      const conditionsKey = JSON.stringify(canonicalConditions(rule.conditions));
+      return { rule, conditionsId: idOf(conditionsKey), id: idOf(`${conditionsKey}\u0000${outcomeKey(outcome)}`), outcome };
+    }));
+    this.assignment = new Assignment(this.table, this.evaluation);
+    this.models = new Models(this.table, this.assignment, this.evaluation);
+    ({ suffixIds: this.suffixIds, boringSuffix: this.boringSuffix } = this.suffixes(idOf));
+  }
+
+  run(): RegionSearch {
+    this.explore(this.sets.map(() => 0), this.sets.map(() => undefined), true);
+    const unchecked = [...this.unchecked].map(([reason, rules]) => ({ reason, rules: [...rules] }));
+    return { regions: [...this.regions.values()], unchecked };
+  }
+
+  /**
+   * Per set and position, an id equal exactly when the rest of the lists are the same rules, and
+   * whether every request decided the same way by all sets from there is uninteresting.
+   */
+  private suffixes(idOf: (key: string) => number): { suffixIds: number[][]; boringSuffix: boolean[][] } {
+    const boringOutcome = new Map<string, boolean>();
+    const boring = (outcome: DecidedOutcome): boolean => {
+      const key = outcomeKey(outcome);
+      let known = boringOutcome.get(key);
+      if (known === undefined) boringOutcome.set(key, (known = !this.interesting(this.sets.map(() => outcome))));
+      return known;
+    };
+    const suffixIds: number[][] = [];
+    const boringSuffix: boolean[][] = [];
+    for (const entries of this.sets) {
+      const idsHere = new Array<number>(entries.length + 1);
+      const boringHere = new Array<boolean>(entries.length + 1);
+      idsHere[entries.length] = idOf('end');
+      boringHere[entries.length] = boring(NO_RULE);
+      for (let pos = entries.length - 1; pos >= 0; pos--) {
+        const entry = entries[pos] as Entry;
+        idsHere[pos] = idOf(`suffix ${entry.id} ${idsHere[pos + 1] as number}`);
+        boringHere[pos] = (boringHere[pos + 1] as boolean) && boring(entry.outcome);
+      }
+      suffixIds.push(idsHere);
+      boringSuffix.push(boringHere);
+    }
+    return { suffixIds, boringSuffix };
+  }
+
+  /**
+   * Walks the sets from `start` under the current state: each loop step settles the rules whose
+   * match is known and splits on the first that is not. `decidedBefore[i]`: set i's outcome, once known.
+   */
+  private explore(start: readonly number[], decidedBefore: readonly (DecidedOutcome | undefined)[], top = false): void {
+    const pos = [...start];
+    const decided = [...decidedBefore];
+    const trees = this.mustNotMatch.length;
+    const model = this.model;
+    try {
+      for (;;) {
+        if (this.outOfTime()) {
+          this.addUnchecked('the time budget ran out before these rules and the ones after them were searched', this.pendingRules(pos, decided));
+          return;
+        }
+        this.settle(pos, decided);
+        if (decided.every((outcome) => outcome !== undefined)) {
+          this.emit(decided as DecidedOutcome[]);
+          return;
+        }
+        if (this.sameFromHere(pos, decided)) return;
+        const index = decided.findIndex((outcome) => outcome === undefined);
+        const entry = (this.sets[index] as Entry[])[pos[index] as number] as Entry;
+        if (this.matchCanMatter(entry, pos, decided)) this.splitOnMatch(index, entry, pos, decided);
+        if (!this.addMustNotMatch(entry)) return;
+        pos[index] = (pos[index] as number) + 1;
+        if (top) this.progress(pos);
+      }
+    } finally {
+      while (this.mustNotMatch.length > trees) this.removeMustNotMatch();
+      this.model = model;
+    }
+  }
+
+  /** Moves each undecided set past the rules known not to match, and decides the sets whose rule is known to match. */
+  private settle(pos: number[], decided: (DecidedOutcome | undefined)[]): void {
+    this.sets.forEach((entries, i) => {
+      if (decided[i] !== undefined) return;
+      for (let at = pos[i] as number; at < entries.length; at++) {
+        const entry = entries[at] as Entry;
+        const truth = this.notMatching.has(entry.conditionsId) ? false : this.assignment.conditionsTruth(entry.rule.conditions);
+        if (truth === 'undecided') {
+          pos[i] = at;
+          return;
+        }
+        if (truth) {
+          pos[i] = at;
+          decided[i] = entry.outcome;
+          return;
+        }
+      }
+      pos[i] = entries.length;
+      decided[i] = NO_RULE;
+    });
+  }
+
+  /** Every set undecided and at the same rules from here on: all decide alike, and that is not interesting. */
+  private sameFromHere(pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): boolean {
+    if (decided.some((outcome) => outcome !== undefined)) return false;
+    const first = (this.suffixIds[0] as number[])[pos[0] as number];
+    return this.suffixIds.every((ids, i) => ids[pos[i] as number] === first) && (this.boringSuffix[0] as boolean[])[pos[0] as number] === true;
+  }
+
+  /**
+   * False when every undecided set stands at this same rule and the outcomes it would give are
+   * not interesting: then "it matches" needs no search.
+   */
+  private matchCanMatter(entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): boolean {
+    const lockstep = this.sets.every((entries, i) => decided[i] !== undefined || entries[pos[i] as number]?.id === entry.id);
+    return !lockstep || this.interesting(decided.map((outcome) => outcome ?? entry.outcome));
+  }
+
+  /** "The rule matches": one branch per way its conditions can match. */
+  private splitOnMatch(index: number, entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): void {
+    const ways = matchingWays(entry.rule.conditions);
+    if (ways === undefined) {
+      this.addUnchecked('a rule whose conditions can match in too many ways to split on', [entry.rule.name]);
+      return;
+    }
+    for (const way of ways) {
+      if (way.some((leaf) => this.assignment.leafTruth(leaf) === false)) continue;
+      const size = this.assignment.size;
+      for (const leaf of way) {
+        const atom = this.assignment.atomOf(leaf);
+        if (atom !== undefined && this.assignment.truthOf(atom) === 'undecided') this.assignment.push(atom, true);
+      }
+      const found = this.models.find(this.mustNotMatch);
+      if ('request' in found) {
+        this.model = found.request;
+        this.explore(pos, decided.map((outcome, i) => (i === index ? entry.outcome : outcome)));
+      } else if ('unknown' in found) {
+        this.addUnchecked(found.unknown, [entry.rule.name, ...found.rules]);
+      }
+      this.assignment.popTo(size);
+      if (this.timedOut) return;
+    }
+  }
+
+  /** "The rule does not match": false when no request of the state is left (or none could be found). */
+  private addMustNotMatch(entry: Entry): boolean {
+    const conditions = entry.rule.conditions;
+    this.mustNotMatch.push(conditions);
+    this.notMatching.set(entry.conditionsId, (this.notMatching.get(entry.conditionsId) ?? 0) + 1);
+    this.conditionsIds.push(entry.conditionsId);
+    if (this.models.stillFits(this.model, conditions)) return true;
+    const found = this.models.find(this.mustNotMatch);
+    if ('request' in found) {
+      this.model = found.request;
+      return true;
+    }
+    if ('unknown' in found) this.addUnchecked(found.unknown, [entry.rule.name, ...found.rules]);
+    return false;
+  }
+
+  private readonly conditionsIds: number[] = [];
+
+  private removeMustNotMatch(): void {
+    this.mustNotMatch.pop();
+    const id = this.conditionsIds.pop() as number;
+    const count = (this.notMatching.get(id) as number) - 1;
+    if (count === 0) this.notMatching.delete(id);
+    else this.notMatching.set(id, count);
+  }
+
+  /** Records the region of the current state when its outcomes are interesting and the evaluator confirms them. */
+  private emit(outcomes: readonly DecidedOutcome[]): void {
+    if (!this.interesting(outcomes)) return;
+    const witness = this.model;
+    const literals = this.assignment.literals();
+    const key = `${outcomes.map(outcomeKey).join('\u0001')}\u0002${literals.map(({ atom, holds }) => `${holds ? '' : '!'}${atom.id}`).sort().join(',')}`;
+    if (this.regions.has(key)) return;
+    const confirmed = this.ruleSets.map((rules) => decide(rules, witness, this.evaluation));
+    const undecided = confirmed.find((decision) => decision.undecided !== undefined)?.undecided;
+    if (undecided !== undefined) {
+      this.addUnchecked('a regular expression ran out of its time budget on the example request', [undecided.rule.name]);
+      return;
+    }
+    const mismatch = confirmed.findIndex((decision, i) => outcomeKey({ rule: decision.rule?.name, actions: decision.actions }) !== outcomeKey(outcomes[i] as DecidedOutcome));
+    if (mismatch !== -1) {
+      this.addUnchecked('the example request the search found is decided otherwise by the evaluator', [outcomes[mismatch]?.rule ?? '(no rule)']);
+      return;
+    }
+    const constraints = literals.map(({ atom, holds }) => ({ leaf: atom.leaf, holds }));
+    this.regions.set(key, { description: regionDescription(constraints), constraints, witness, outcomes: outcomes.map((o) => ({ rule: o.rule, actions: [...o.actions] })) });
+  }
+
+  private pendingRules(pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): string[] {
+    return this.sets.flatMap((entries, i) => (decided[i] === undefined && pos[i] !== undefined && pos[i] < entries.length ? [(entries[pos[i]] as Entry).rule.name] : []));
+  }
+
+  private addUnchecked(reason: string, rules: readonly string[]): void {
+    const known = this.unchecked.get(reason) ?? new Set<string>();
+    for (const rule of rules) if (known.size < MAX_UNCHECKED_RULES) known.add(rule);
+    this.unchecked.set(reason, known);
+  }
+
+  private outOfTime(): boolean {
+    if (this.timedOut) return true;
+    if (this.options.deadline === undefined || ++this.steps % 16 !== 1) return false;
+    this.timedOut = Date.now() > this.options.deadline;
+    return this.timedOut;
+  }
+
+  private progress(pos: readonly number[]): void {
+    if (this.options.onProgress === undefined) return;
+    const done = pos.reduce((sum, at) => sum + at, 0);
+    if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, entries) => sum + entries.length, 0));
+  }
+}
+
+function outcomeKey(outcome: DecidedOutcome): string {
+  return JSON.stringify([outcome.rule ?? null, [...outcome.actions].sort()]);
+}

@@ -1,0 +1,191 @@
+// Choosing the order of a plan's PATCH requests (docs/behaviour.md, "Safe transitions"). The
+// planner's order is checked first, state by state; only when it opens a window are other
+// orders of the same requests searched, for one without windows, else the one whose windows
+// stay open for the fewest states. When no order at the fewest PATCHes is free of windows,
+// sending one update-and-move as two PATCHes (its fields, then its move, or the other way
+// round) may be: the plan offers that for one more PATCH (`--safe-order`).
+//
+// The state after a set of units does not depend on the order they ran in (src/plan/
+// transitions.ts), so the search runs over sets: a 0-1 breadth-first search whose cost is the
+// number of open states passed through, each state checked lazily (when the search reaches it)
+// and once. The planner's next unit is tried first, so a safe planner order costs one check per
+// state. The deadline bounds it all; what it leaves is said, never guessed.
+import type { EvaluationOptions } from '../evaluate/leaf.js';
+import type { LiveRule } from '../semantics/model.js';
+import { simulateSteps } from '../semantics/list-move.js';
+import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit, type TransitionCheck } from '../plan/transitions.js';
+import type { PlanStep } from '../plan/types.js';
+import { checkState, windowsOf, type StateCheck } from './transition-windows.js';
+import type { Region } from './regions.js';
+
+export interface OrderOptions {
+  /** When the search stops, on the clock regionsWhere reads (Date.now(), milliseconds). */
+  deadline?: number;
+  /** Use an order with one more PATCH when only such an order is free of windows (--safe-order). */
+  safeOrder?: boolean;
+  /** States checked so far and the states of the planner's order, for a progress line. */
+  onProgress?: (done: number, total: number) => void;
+  evaluation?: EvaluationOptions;
+}
+
+export interface ChosenOrder {
+  /** The steps in the order chosen, priorities computed for it. */
+  steps: PlanStep[];
+  check: TransitionCheck;
+}
+
+/** Chooses the order of `steps` (the planner's, in its order) for `live` and checks it. */
+export function chooseOrder(live: readonly LiveRule[], steps: readonly PlanStep[], options: OrderOptions = {}): ChosenOrder {
+  const search = new OrderSearch(live, steps, options);
+  const planner = unitsOf(steps);
+  const plannerCost = search.costOf(planner);
+  if (plannerCost === undefined || plannerCost === 0) return search.result(planner, 'planner');
+  const plannerWindows = search.result(planner, 'planner').check.windows.length;
+  const best = search.cheapest(planner);
+  const chosen = best !== undefined && best.cost < plannerCost ? best.units : planner;
+  if (best !== undefined && best.cost === 0) return search.result(chosen, 'reordered', plannerWindows);
+  const split = search.safeSplit();
+  if (split !== undefined && options.safeOrder === true) return search.result(split, 'split', plannerWindows);
+  const result = search.result(chosen, chosen === planner ? 'planner' : 'reordered', plannerWindows);
+  if (best === undefined) result.check.unchecked.push('other orders of the same PATCH requests were searched only in part (time budget): one with fewer windows may exist');
+  if (split !== undefined) result.check.saferOrderCost = 1;
+  return result;
+}
+
+/**
+ * The transitions of one given order of the planner's `steps` (a saved plan's, which apply
+ * checks again rather than trust): undefined when `units` is not an order of those steps.
+ */
+export function checkOrder(live: readonly LiveRule[], steps: readonly PlanStep[], units: readonly OrderUnit[], options: OrderOptions = {}): ChosenOrder | undefined {
+  if (reorderSteps(live, steps, units) === undefined) return undefined;
+  const planner = unitsOf(steps);
+  const same = units.length === planner.length && units.every((unit, index) => sameUnit(unit, planner[index] as OrderUnit));
+  const order = same ? 'planner' : units.length > planner.length ? 'split' : 'reordered';
+  return new OrderSearch(live, steps, options).result(units, order);
+}
+
+/** The checks of the states of one unit list, memoised by the set of units sent. */
+class OrderSearch {
+  private readonly start: LiveRule[];
+  private readonly final: LiveRule[];
+  private readonly checks = new Map<string, StateCheck | 'late'>();
+  private checked = 0;
+
+  constructor(
+    private readonly live: readonly LiveRule[],
+    private readonly steps: readonly PlanStep[],
+    private readonly options: OrderOptions,
+  ) {
+    this.start = simulateSteps(live, []);
+    this.final = simulateSteps(live, steps);
+  }
+
+  private timeLeft(): boolean {
+    return this.options.deadline === undefined || Date.now() < this.options.deadline;
+  }
+
+  /** The check of the state after `sent` (a prefix of an order); 'late' past the deadline. */
+  private stateAfter(sent: readonly OrderUnit[]): StateCheck | 'late' {
+    const key = setKey(sent);
+    const known = this.checks.get(key);
+    if (known !== undefined) return known;
+    const during = simulateSteps(this.live, sendInOrder(this.live, this.steps, sent));
+    const check = this.timeLeft()
+      ? checkState(this.start, during, this.final, {
+        ...(this.options.deadline === undefined ? {} : { deadline: this.options.deadline }),
+        ...(this.options.evaluation === undefined ? {} : { evaluation: this.options.evaluation }),
+      })
+      : 'late';
+    this.checks.set(key, check);
+    this.checked += 1;
+    this.options.onProgress?.(this.checked, Math.max(this.checked, this.steps.length - 1));
+    return check;
+  }
+
+  /** Open states of a whole order; undefined when the deadline left one unchecked. */
+  costOf(units: readonly OrderUnit[]): number | undefined {
+    let cost = 0;
+    for (let sent = 1; sent < units.length; sent += 1) {
+      const check = this.stateAfter(units.slice(0, sent));
+      if (check === 'late') return undefined;
+      if (check.open.length > 0) cost += 1;
+    }
+    return cost;
+  }
+
+  /** The order of `units` passing through the fewest open states, or undefined when the deadline came first. */
+  cheapest(units: readonly OrderUnit[]): { units: OrderUnit[]; cost: number } | undefined {
+    type Entry = { sent: OrderUnit[]; cost: number; checked: boolean };
+    const deque: Entry[] = [{ sent: [], cost: 0, checked: true }];
+    const closed = new Set<string>();
+    while (deque.length > 0) {
+      if (!this.timeLeft()) return undefined;
+      const entry = deque.shift() as Entry;
+      if (entry.sent.length === units.length) return { units: entry.sent, cost: entry.cost };
+      const key = setKey(entry.sent);
+      if (closed.has(key)) continue;
+      if (!entry.checked) {
+        const check = this.stateAfter(entry.sent);
+        if (check === 'late') return undefined;
+        if (check.open.length > 0) {
+          deque.push({ ...entry, cost: entry.cost + 1, checked: true });
+          continue;
+        }
+      }
+      closed.add(key);
+      const remaining = units.filter((unit) => !entry.sent.some((s) => sameUnit(s, unit)));
+      // Pushed to the front in reverse, so the planner's next unit is tried first.
+      for (const unit of [...remaining].reverse()) {
+        const sent = [...entry.sent, unit];
+        if (!closed.has(setKey(sent))) deque.unshift({ sent, cost: entry.cost, checked: sent.length === units.length });
+      }
+    }
+    return undefined;
+  }
+
+  /** An order free of windows with one update-and-move sent as two PATCHes, when the time allows finding one. */
+  safeSplit(): OrderUnit[] | undefined {
+    for (const step of this.steps) {
+      if (step.kind !== 'update-and-move') continue;
+      // Both halves are units of the search, so it tries them in either order.
+      const found = this.cheapest(splitUnits(this.steps, step.ruleId));
+      if (found !== undefined && found.cost === 0) return found.units;
+      if (!this.timeLeft()) return undefined;
+    }
+    return undefined;
+  }
+
+  /** The steps of `units` with the windows and unchecked parts of their states. */
+  result(units: readonly OrderUnit[], order: TransitionCheck['order'], plannerWindows?: number): ChosenOrder {
+    const steps = reorderSteps(this.live, this.steps, units) ?? [...this.steps];
+    const open = new Map<number, Region[]>();
+    const unchecked: string[] = [];
+    let late: number | undefined;
+    for (let sent = 1; sent < units.length; sent += 1) {
+      const check = this.stateAfter(units.slice(0, sent));
+      if (check === 'late') {
+        late ??= sent;
+        continue;
+      }
+      open.set(sent, check.open);
+      unchecked.push(...check.unchecked.map((part) => `after PATCH ${sent}: ${part}`));
+    }
+    if (late !== undefined) {
+      const last = units.length - 1;
+      const states = late === last ? `the state after PATCH ${late} was` : `the states after PATCH ${late} to ${last} were`;
+      unchecked.unshift(`${states} not checked: the time budget ran out`);
+    }
+    const check: TransitionCheck = { windows: windowsOf(open), unchecked, order, ...(plannerWindows === undefined ? {} : { plannerWindows }) };
+    return { steps, check };
+  }
+}
+
+function sameUnit(a: OrderUnit, b: OrderUnit): boolean {
+  return a.ruleId === b.ruleId && a.part === b.part;
+}
+
+/** The set of units sent, whatever their order. */
+function setKey(sent: readonly OrderUnit[]): string {
+  return sent.map((unit) => `${unit.part}:${unit.ruleId}`).sort().join('\n');
+}
+

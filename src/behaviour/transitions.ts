@@ -1,0 +1,59 @@
+// The transition check as plan and apply run it (docs/behaviour.md, "Safe transitions"): one
+// time budget for every app of the command, the order chosen per app (or, for a saved plan,
+// its own order checked again), and progress for a terminal.
+import { checkOrder, chooseOrder } from './transition-order.js';
+import { unitsOf } from '../plan/transitions.js';
+import type { AppPlan, PlanStep } from '../plan/types.js';
+import type { LiveRule } from '../rules/model.js';
+
+/** Seconds the transition check of one command may take when --transition-budget is not given. */
+export const DEFAULT_TRANSITION_BUDGET = 10;
+
+export interface TransitionRequest {
+  /** --transition-budget: seconds for the whole check; 0 turns it off. */
+  transitionBudget?: number;
+  /** --safe-order: use an order free of windows that costs one more PATCH, when only such a one is. */
+  safeOrder?: boolean;
+  /** States checked for an app, out of the states of its planner's order (a progress line). */
+  onTransitionProgress?: (app: string, done: number, total: number) => void;
+}
+
+/** The check's settings for one command, its deadline counted from now; undefined when it is off. */
+export interface TransitionRun {
+  deadline: number;
+  safeOrder: boolean;
+  onProgress?: (app: string, done: number, total: number) => void;
+}
+
+export function transitionRun(request: TransitionRequest): TransitionRun | undefined {
+  const budget = request.transitionBudget ?? DEFAULT_TRANSITION_BUDGET;
+  if (budget <= 0) return undefined;
+  return {
+    deadline: Date.now() + budget * 1000,
+    safeOrder: request.safeOrder === true,
+    ...(request.onTransitionProgress === undefined ? {} : { onProgress: request.onTransitionProgress }),
+  };
+}
+
+/** The app's plan in the order the check chooses, with what it found; a plan of fewer than two PATCHes has no state in between. */
+export function orderedPlan(plan: AppPlan, live: readonly LiveRule[], run: TransitionRun | undefined): AppPlan {
+  if (run === undefined || plan.steps.length < 2) return plan;
+  const chosen = chooseOrder(live, plan.steps, { ...optionsFor(plan.app, run), safeOrder: run.safeOrder });
+  return { ...plan, steps: chosen.steps, transitions: chosen.check };
+}
+
+/**
+ * A saved plan's order of the re-planned `planned` steps, checked again: the steps in the
+ * file's order with what the check finds, or the planner's steps unchanged when the file's
+ * order is no order of them (the comparison then names the difference).
+ */
+export function savedOrder(plan: AppPlan, saved: readonly PlanStep[], live: readonly LiveRule[], run: TransitionRun | undefined): AppPlan {
+  if (run === undefined || plan.steps.length < 2) return plan;
+  const checked = checkOrder(live, plan.steps, unitsOf(saved), optionsFor(plan.app, run));
+  return checked === undefined ? plan : { ...plan, steps: checked.steps, transitions: checked.check };
+}
+
+function optionsFor(app: string, run: TransitionRun): { deadline: number; onProgress?: (done: number, total: number) => void } {
+  const progress = run.onProgress;
+  return { deadline: run.deadline, ...(progress === undefined ? {} : { onProgress: (done: number, total: number) => progress(app, done, total) }) };
+}

@@ -1,0 +1,134 @@
+// A value of one request field that gives each of some atoms a required truth value, or why
+// there is none (docs/behaviour.md, "Exhaustive behaviour diff"). The answer is exact for the
+// text operators and for address ranges:
+// - a positive `$eq`/`$in` leaves finitely many values: each is tried;
+// - otherwise every positive prefix, suffix and substring is met by
+//   PREFIX·x·PART·x·…·x·SUFFIX, where x is a character no leaf of the field contains. A
+//   leaf value cannot straddle an x, so that text starts with, ends with, contains or equals a
+//   value exactly when every text meeting the positive conditions must: if it fails a
+//   negative condition, so does every candidate, and there is none;
+// - address ranges cut the address space into intervals, each starting at a range's first
+//   address or just after a range's last one: those addresses are tried.
+// A `$re` pattern, or a text operator mixed with address ranges on the client address, has no
+// such argument: when no candidate fits, the answer is "unknown", never "none".
+import { formatAddress, parseRange, rangeBounds } from '../evaluate/addresses.js';
+import { presentVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
+import type { Leaf } from '../rules/model.js';
+import { absentTruth, type Literal } from './atoms.js';
+
+export type FieldValue =
+  | { found: true; value: string | undefined }
+  | { found: false; unknown?: undefined }
+  | { found: false; unknown: string };
+
+/** Fields every request carries (docs/evaluation.md, "Rule-set analysis"), with the value used when nothing constrains them. */
+const ALWAYS_CARRIED: Readonly<Record<string, string>> = { path: '/', httpMethod: 'GET' };
+
+/** Characters tried, in order, as the separator no leaf value contains. */
+const SEPARATORS = ['x', 'q', 'z', '~', '_', '\u00b7', '\u2022'];
+
+const ADDRESS_OPERATORS = new Set(['$eq', '$ne', '$in', '$notIn']);
+
+export function isAddressLeaf(leaf: Leaf): boolean {
+  return leaf.conditionType === 'socketIps' && ADDRESS_OPERATORS.has(leaf.operator);
+}
+
+function valuesOf(leaf: Leaf): string[] {
+  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+}
+
+/**
+ * A value (undefined: the field is absent) meeting every literal of one field, `sample` being
+ * any leaf of that field; `extra` are further candidates (the values the rule sets mention).
+ */
+export function fieldValue(sample: Leaf, literals: readonly Literal[], extra: readonly string[], options: EvaluationOptions): FieldValue {
+  const carried = ALWAYS_CARRIED[sample.conditionType];
+  const fits = (value: string | undefined): boolean => literals.every(({ atom, holds }) => truth(atom.leaf, value, options) === holds);
+  for (const value of candidates(sample, literals, extra, options)) {
+    if (value === undefined && carried !== undefined) continue;
+    if (value !== undefined && sample.conditionType === 'path' && !value.startsWith('/')) continue;
+    if (fits(value)) return { found: true, value };
+  }
+  const pattern = literals.find(({ atom }) => atom.leaf.operator === '$re');
+  if (pattern !== undefined) return { found: false, unknown: 'a regular expression the search cannot reason about' };
+  const mixed = literals.some(({ atom }) => isAddressLeaf(atom.leaf)) && literals.some(({ atom }) => !isAddressLeaf(atom.leaf) && valuesOf(atom.leaf).length > 0);
+  if (mixed) return { found: false, unknown: 'text conditions on the client address mixed with address ranges' };
+  return { found: false };
+}
+
+function truth(leaf: Leaf, value: string | undefined, options: EvaluationOptions): boolean | 'undecided' {
+  return value === undefined ? absentTruth(leaf) : presentVerdict(leaf, value, options);
+}
+
+function* candidates(sample: Leaf, literals: readonly Literal[], extra: readonly string[], options: EvaluationOptions): Generator<string | undefined> {
+  yield undefined;
+  const finite = literals.find(({ atom, holds }) => holds && (atom.leaf.operator === '$eq' || atom.leaf.operator === '$in') && !isAddressLeaf(atom.leaf));
+  if (finite !== undefined) {
+    yield* valuesOf(finite.atom.leaf);
+    return;
+  }
+  const carried = ALWAYS_CARRIED[sample.conditionType];
+  if (carried !== undefined) yield carried;
+  yield* addressCandidates(literals);
+  const joined = joinedText(sample, literals, extra, options);
+  if (joined !== undefined) yield joined;
+  yield* extra;
+  for (const { atom } of literals) if (atom.leaf.operator === '$re') yield* valuesOf(atom.leaf).flatMap(patternGuesses);
+}
+
+/** PREFIX·x·PART·x·…·x·SUFFIX for the positive text conditions, or undefined when the prefixes (or suffixes) disagree. */
+function joinedText(sample: Leaf, literals: readonly Literal[], extra: readonly string[], options: EvaluationOptions): string | undefined {
+  const fold = options.caseInsensitiveValues === true ? (text: string) => text.toLowerCase() : (text: string) => text;
+  const prefixes: string[] = sample.conditionType === 'path' ? ['/'] : [];
+  const suffixes: string[] = [];
+  const parts: string[] = [];
+  for (const { atom, holds } of literals) {
+    const op = atom.leaf.operator;
+    const value = valuesOf(atom.leaf)[0] ?? '';
+    if (isAddressLeaf(atom.leaf)) continue;
+    if (op === '$startsWith' && holds) prefixes.push(value);
+    if ((op === '$endsWith' && holds) || (op === '$notEndsWith' && !holds)) suffixes.push(value);
+    if (op === '$contains' && holds) parts.push(value);
+  }
+  const prefix = longestOfChain(prefixes, fold, (a, b) => a.startsWith(b));
+  const suffix = longestOfChain(suffixes, fold, (a, b) => a.endsWith(b));
+  if (prefix === undefined || suffix === undefined) return undefined;
+  const used = [...literals.flatMap(({ atom }) => valuesOf(atom.leaf)), ...extra].map(fold).join('');
+  const separator = SEPARATORS.find((char) => !used.includes(fold(char))) ?? '\u{1f6a7}';
+  // At least two segments, so at least one separator: the text never equals a leaf value.
+  return [prefix, ...parts, suffix].join(separator);
+}
+
+/** The longest value when every other is its prefix (or suffix); undefined when two disagree. */
+function longestOfChain(values: readonly string[], fold: (text: string) => string, extends_: (longer: string, shorter: string) => boolean): string | undefined {
+  let longest = '';
+  for (const value of values) {
+    const [a, b] = fold(value).length >= fold(longest).length ? [value, longest] : [longest, value];
+    if (!extends_(fold(a), fold(b))) return undefined;
+    longest = a;
+  }
+  return longest;
+}
+
+/** Addresses that start each interval the ranges cut out of the address space. */
+function addressCandidates(literals: readonly Literal[]): string[] {
+  const out: string[] = [];
+  for (const { atom } of literals) {
+    if (!isAddressLeaf(atom.leaf)) continue;
+    for (const text of valuesOf(atom.leaf)) {
+      const range = parseRange(text);
+      if (range === undefined) continue;
+      const { first, last, max } = rangeBounds(range);
+      out.push(formatAddress(first, range.family), formatAddress(last, range.family));
+      if (last < max) out.push(formatAddress(last + 1n, range.family));
+      if (first > 0n) out.push(formatAddress(first - 1n, range.family));
+    }
+  }
+  if (out.length > 0) out.push('192.0.2.1', '2001:db8::1', '0.0.0.0', '::');
+  return out;
+}
+
+/** Texts a simple pattern probably matches: its alternatives with anchors and escapes removed (a guess, checked by the caller). */
+function patternGuesses(pattern: string): string[] {
+  return pattern.split('|').map((part) => part.replace(/^\^/, '').replace(/\$$/, '').replace(/\[([^\]])[^\]]*\][+*]?/g, '$1').replace(/\\(.)/g, '$1').replace(/[()?*+]/g, ''));
+}

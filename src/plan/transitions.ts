@@ -1,0 +1,187 @@
+// The order of a plan's PATCH requests, and what the transition check found in it
+// (docs/behaviour.md, "Safe transitions"). Every PATCH leaves a live state behind; the planner
+// fixes which requests are sent, this module says in which order, and the check
+// (src/behaviour/transitions.ts) says which intermediate state lets through requests that both
+// the starting and the final rules block or challenge. Pure: steps and live rules in, steps out.
+//
+// An order is a sequence of units: a step of the planner sent whole, or one half of an
+// update-and-move sent as two PATCHes (`--safe-order`: its fields, and its move). Any order
+// of the moves reaches the declared list with one PATCH each when every moving rule is
+// inserted right after its nearest *settled* declared predecessor (a rule that never moves,
+// or one already moved): the settled rules are always in declared relative order, so once all
+// are settled the list is the declared one. The planner's ascending order is the special case
+// where that predecessor is the declared one, so its priorities come out unchanged.
+import type { LiveRule } from '../semantics/model.js';
+import { inPriorityOrder, moveInList } from '../semantics/list-move.js';
+import { fieldChanges, isMove, positionChange, type PlanStep } from './types.js';
+
+/** One PATCH of an order: a planner step whole, or the fields or the move of an update-and-move. */
+export interface OrderUnit {
+  ruleId: string;
+  part: 'whole' | 'fields' | 'move';
+}
+
+/** A class of requests a window lets through, with one request of it. */
+export interface WindowClass {
+  /** The requests, in words (untrusted text: values come from rule files and live rules). */
+  requests: string;
+  /** The state the class was found in (after this many PATCHes), the first of the window it is in. */
+  seenAfter: number;
+  /** One request of the class, confirmed by the evaluator in that state (the fields of a test request, docs/evaluation.md). */
+  witness: Record<string, unknown>;
+  /** What decides the witness: before the plan, while the window is open, once the plan has run. */
+  before: string;
+  during: string;
+  after: string;
+}
+
+/**
+ * A run of intermediate states that let through requests which both the starting and the final
+ * rules block or challenge, and those requests.
+ */
+export interface TransitionWindow {
+  /** Open from the state after this many PATCHes (1-based)… */
+  opensAfter: number;
+  /** …until the PATCH with this number closes it. */
+  closesAt: number;
+  /** The classes of requests let through, each described once (where it first appears). */
+  classes: WindowClass[];
+}
+
+export interface TransitionCheck {
+  /** Windows of the order the steps are in, by when they open. */
+  windows: TransitionWindow[];
+  /** What was not checked, one sentence each (time budget, undecidable patterns); empty when all was. */
+  unchecked: string[];
+  /** How the order was chosen. */
+  order: 'planner' | 'reordered' | 'split';
+  /** Windows of the planner's own order, when another one was chosen because of them. */
+  plannerWindows?: number;
+  /**
+   * When no order at the fewest PATCHes is free of windows but one with more PATCHes is:
+   * how many more (`plan --safe-order` uses it).
+   */
+  saferOrderCost?: number;
+}
+
+/** The units of steps as they stand (an update-and-move split in two shows as its two halves). */
+export function unitsOf(steps: readonly PlanStep[]): OrderUnit[] {
+  const count = new Map<string, number>();
+  for (const step of steps) count.set(step.ruleId, (count.get(step.ruleId) ?? 0) + 1);
+  return steps.map((step) => ({ ruleId: step.ruleId, part: (count.get(step.ruleId) ?? 0) > 1 ? (isMove(step) ? 'move' : 'fields') : 'whole' }));
+}
+
+/** The split halves of the update-and-move of `ruleId` in the planner's `steps`, fields first. */
+export function splitUnits(steps: readonly PlanStep[], ruleId: string): OrderUnit[] {
+  return steps.flatMap((step): OrderUnit[] =>
+    step.ruleId !== ruleId || step.kind !== 'update-and-move' ? [{ ruleId: step.ruleId, part: 'whole' }] : [{ ruleId, part: 'fields' }, { ruleId, part: 'move' }],
+  );
+}
+
+/**
+ * The planner's `steps` sent in the order of `units`, every move's priority computed for that
+ * order; undefined when `units` is not an order of exactly those steps (each once, an
+ * update-and-move whole or as both halves, and nothing else).
+ */
+export function reorderSteps(live: readonly LiveRule[], steps: readonly PlanStep[], units: readonly OrderUnit[]): PlanStep[] | undefined {
+  const byRule = new Map(steps.map((step) => [step.ruleId, step]));
+  const parts = new Map<string, string[]>();
+  for (const unit of units) parts.set(unit.ruleId, [...(parts.get(unit.ruleId) ?? []), unit.part]);
+  if (byRule.size !== steps.length || parts.size !== byRule.size) return undefined;
+  for (const [ruleId, sent] of parts) {
+    const step = byRule.get(ruleId);
+    if (step === undefined) return undefined;
+    const whole = sent.length === 1 && sent[0] === 'whole';
+    const halves = step.kind === 'update-and-move' && sent.length === 2 && sent.includes('fields') && sent.includes('move');
+    if (!whole && !halves) return undefined;
+  }
+  return sendInOrder(live, steps, units);
+}
+
+/**
+ * The steps for `units`, the first units of an order of the planner's `steps` (not checked:
+ * reorderSteps checks a whole order), every move's priority computed for that order.
+ */
+export function sendInOrder(live: readonly LiveRule[], steps: readonly PlanStep[], units: readonly OrderUnit[]): PlanStep[] {
+  const byRule = new Map(steps.map((step) => [step.ruleId, step]));
+  const list = new ListState(live, steps);
+  return units.map((unit) => list.send(byRule.get(unit.ruleId) as PlanStep, unit.part));
+}
+
+/**
+ * The live list as the order runs, for the priority of each move: the ids in their current
+ * order, and which rules are settled (never moved by the plan, or already moved).
+ */
+class ListState {
+  private readonly ids: string[];
+  private readonly settled: Set<string>;
+  /** Every live rule's index once the plan has run. */
+  private readonly finalIndex: Map<string, number>;
+  /** The ids in final order. */
+  private readonly finalIds: string[];
+
+  constructor(live: readonly LiveRule[], steps: readonly PlanStep[]) {
+    this.ids = inPriorityOrder(live).map((rule) => rule.ruleId);
+    const moving = new Map(steps.filter(isMove).map((step) => [step.ruleId, positionChange(step)?.after ?? 0]));
+    this.settled = new Set(this.ids.filter((id) => !moving.has(id)));
+    // Rules that do not move keep their relative order; the moving ones take their final indices.
+    const finalIds = new Array<string>(this.ids.length);
+    for (const [id, index] of moving) finalIds[index] = id;
+    let next = 0;
+    for (const id of this.ids) {
+      if (moving.has(id)) continue;
+      while (finalIds[next] !== undefined) next += 1;
+      finalIds[next] = id;
+    }
+    this.finalIds = finalIds;
+    this.finalIndex = new Map(finalIds.map((id, index) => [id, index]));
+  }
+
+  send(step: PlanStep, part: OrderUnit['part']): PlanStep {
+    if (part === 'fields') return fieldsHalf(step);
+    if (!isMove(step)) return step;
+    const priority = this.insertionIndex(step.ruleId);
+    moveInList(this.ids, this.ids.indexOf(step.ruleId), priority);
+    this.settled.add(step.ruleId);
+    if (part === 'move') return moveHalf(step, priority);
+    return { ...step, body: { ...step.body, priority } };
+  }
+
+  /** Right after the nearest settled rule before it in the final order; first when there is none. */
+  private insertionIndex(ruleId: string): number {
+    const at = this.finalIndex.get(ruleId) ?? 0;
+    const without = this.ids.filter((id) => id !== ruleId);
+    for (let index = at - 1; index >= 0; index -= 1) {
+      const id = this.finalIds[index] as string;
+      if (this.settled.has(id)) return without.indexOf(id) + 1;
+    }
+    return 0;
+  }
+}
+
+function fieldsHalf(step: PlanStep): PlanStep {
+  const { priority: _priority, ...body } = step.body;
+  return { ruleId: step.ruleId, name: step.name, kind: 'update', body, changes: fieldChanges(step), ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }) };
+}
+
+function moveHalf(step: PlanStep, priority: number): PlanStep {
+  const position = positionChange(step);
+  return { ruleId: step.ruleId, name: step.name, kind: 'move', body: { priority }, changes: [position ?? { field: 'priority', before: 0, after: 0 }] };
+}
+
+/**
+ * True when a step cannot change how any request is decided: it moves nothing and changes only
+ * the name or the description. Such steps may overlap in any order without a state the check has
+ * not seen; every other step of a checked order runs alone (src/apply/execute.ts).
+ */
+export function behaviourNeutral(step: PlanStep): boolean {
+  return !isMove(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
+}
+
+/** How many PATCH requests `check` says are open in windows, for the sentence a plan shows. */
+export function windowSentence(app: string, check: TransitionCheck): string | undefined {
+  const count = check.windows.length;
+  if (count === 0) return undefined;
+  const noun = count === 1 ? 'a window' : `${count} windows`;
+  return `plan for app ${app} opens ${noun} in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests`;
+}
