@@ -11,17 +11,19 @@ import { planProject, savePlan } from '../../engine/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import { replayRenderer } from '../../render/replay/index.js';
 import { safeText } from '../../render/sanitise.js';
+import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { UsageError } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
-  return yargs
+  return diffBudgetOption(yargs)
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
     .option('format', { type: 'string', choices: PLAN_FORMATS, default: 'text', describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary follows the plan (text and markdown)' })
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
     .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
+    .option('behaviour-diff', { type: 'boolean', default: true, describe: 'Show every class of requests the plan decides differently (--no-behaviour-diff: leave it out)' })
     .example('$0 plan', 'show what apply would change')
     .example('$0 plan --live live.json --format markdown', 'plan a pull request against the newest live snapshot, with no token')
     .example('$0 plan --out plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'save a plan and summarise it in CI') as unknown as Argv<GlobalArgs>;
@@ -37,12 +39,16 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const out = typeof args.out === 'string' ? args.out : undefined;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
+  // The flag is a yes/no; the engine takes the run (its budget and progress) or nothing.
+  const { behaviourDiff: wanted, ...selection } = args;
+  const diff = wanted === false ? undefined : diffRun(args, ctx);
   const { plan, excesses, undecided, replay } = await planProject({
-    ...args,
+    ...selection,
     ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
     ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
     ...(replayLogs === undefined ? {} : { replayLogs }),
-  }, ctx);
+    ...(diff === undefined ? {} : { behaviourDiff: diff.run }),
+  }, ctx).finally(() => diff?.stop());
   // Risk first: what the change does to traffic, then the changes themselves.
   if (replay !== undefined) {
     await replayRenderer(args.format === 'markdown' ? 'markdown' : 'text')(replay, ctx.io.stdout, { colors: ctx.colors });
