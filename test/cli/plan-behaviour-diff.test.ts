@@ -7,7 +7,7 @@ import { decide, type TestRequest } from '../../src/evaluate/index.js';
 import type { Rule } from '../../src/rules/model.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { lettered, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 
 let emu: TestEmulator;
 let project: Project;
