@@ -12,6 +12,7 @@ import { defaultTestsDir, loadTests, type RuleTest } from '../ruletests/load.js'
 import { appProblems } from '../ruletests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { planRisks } from '../plan/risks.js';
+import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
 import { trafficVerdict } from '../traffic/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
@@ -27,6 +28,8 @@ export interface PlanRequest extends ProjectSelection, TransitionRequest {
   replayLogs?: string[];
   /** The replay's progress, for a progress line. */
   onReplayProgress?: (progress: ReplayProgress) => void;
+  /** Compute the exhaustive behaviour diff (docs/behaviour.md, "Exhaustive behaviour diff"), within this budget. */
+  behaviourDiff?: DiffRun;
 }
 
 export interface PlannedProject {
@@ -53,6 +56,9 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     ? undefined
     : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));
   const behaviour = diff?.report;
+  const behaviourDiff = request.behaviourDiff === undefined
+    ? undefined
+    : plannedBehaviourDiffs(planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })), request.behaviourDiff);
   const removals = await recogniseRemovals(planned);
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
   const risks = planned.flatMap((p) => planRisks(p.app.name, p.live, p.plan.steps));
@@ -69,6 +75,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const plan = new Plan(apps, {
     ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
     ...(behaviour === undefined ? {} : { behaviour }),
+    ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
     risks,
     excesses,
     notes: removals.notes,

@@ -14,14 +14,15 @@ import { normaliseLiveRule } from '../semantics/normalise.js';
 import type { UnmanagedFate } from './counts.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
-import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
+import type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 import type { TransitionCheck } from './transitions.js';
 
 /**
  * 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`.
  * 3: apps carry `risks` (what the plan loosens) and the plan its `notes`, so a saved plan
  * shows what a fresh one does; apps may carry `replay` (plan --replay's verdict, for
- * maxNewlyBlocked) and `transitions` (the transition check of the steps' order); steps may
+ * maxNewlyBlocked) and `transitions` (the transition check of the steps' order), the plan its
+ * `behaviourDiff` (read back, ignored); steps may
  * carry `dropsUnknown` (added without a new version before, so an older botrules refused such
  * files with a schema error instead of this message).
  */
@@ -64,6 +65,8 @@ export interface SerialisedPlan {
   notes?: string[];
   apps: SerialisedApp[];
   summary: { patches: number; blocked: number; unmanaged: number } & Partial<Record<SummaryCount, number>>;
+  /** The exhaustive behaviour diff, when plan computed it; read back, it is ignored (docs/behaviour.md, "Plan format"). */
+  behaviourDiff?: AppBehaviourDiff[];
 }
 
 export interface ParsedPlan {

@@ -9,9 +9,9 @@ import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './tra
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
 import { windowSentence } from './transitions.js';
-import { positionChange, RULE_FIELDS, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
+import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
-export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
+export type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
 export type { MaxChanges } from './safety.js';
 export type { MaxNewlyBlocked, TrafficExcess, TrafficVerdict } from './traffic-limit.js';
 export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
@@ -32,6 +32,11 @@ export interface PlanOptions {
    */
   behaviour?: BehaviourReport;
   /**
+   * Every class of requests the plan decides differently, per app (docs/behaviour.md,
+   * "Exhaustive behaviour diff"). A review aid: saved with the plan, ignored when read back.
+   */
+  behaviourDiff?: readonly AppBehaviourDiff[];
+  /**
    * What the plan loosens (risks.ts). Saved plans carry it, so a saved plan shows what a fresh
    * one does; apply works it out again from the live rules rather than trust the file.
    */
@@ -47,6 +52,7 @@ export class Plan {
   readonly summary: PlanSummary;
   readonly snapshot?: PlanSnapshot;
   readonly behaviour?: BehaviourReport;
+  readonly behaviourDiff?: readonly AppBehaviourDiff[];
   readonly risks: readonly Risk[];
   readonly limitExcesses: readonly string[];
   readonly notes: readonly string[];
@@ -57,6 +63,7 @@ export class Plan {
     this.summary = summarise(this.apps);
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
+    if (options.behaviourDiff !== undefined) this.behaviourDiff = options.behaviourDiff;
     this.risks = options.risks ?? [];
     this.limitExcesses = options.excesses ?? [];
     this.notes = options.notes ?? [];
@@ -174,6 +181,7 @@ export class Plan {
         removed: this.summary.removed,
         removedActive: this.summary.removedActive,
       },
+      ...(this.behaviourDiff === undefined ? {} : { behaviourDiff: [...this.behaviourDiff] }),
     };
   }
 }
