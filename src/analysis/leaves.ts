@@ -6,6 +6,7 @@
 import { MATCH_WHEN_ABSENT, presentVerdict, type Verdict } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Leaf, LeafOperator } from '../rules/model.js';
+import { fieldKey, fieldName, firstValue, leafValues } from '../semantics/fields.js';
 import { allWithin, rangesDisjoint } from './ranges.js';
 
 /**
@@ -24,29 +25,12 @@ const NEGATION: Partial<Record<LeafOperator, LeafOperator>> = {
 
 const ADDRESS_OPERATORS = new Set<LeafOperator>(['$eq', '$ne', '$in', '$notIn']);
 
-const fieldKeys = new WeakMap<Leaf, string>();
-
-/** The field a leaf tests, as a key (remembered per leaf: asked for every pair of leaves compared). */
-export function fieldKey(leaf: Leaf): string {
-  let key = fieldKeys.get(leaf);
-  if (key === undefined) {
-    const option = leaf.conditionType === 'header' ? (leaf.fieldOption ?? '').toLowerCase() : (leaf.fieldOption ?? '');
-    fieldKeys.set(leaf, (key = `${leaf.conditionType}\u0000${option}`));
-  }
-  return key;
-}
-
 function alwaysCarried(leaf: Leaf): boolean {
   return ALWAYS_CARRIED.has(leaf.conditionType);
 }
 
-function values(leaf: Leaf): string[] {
-  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
-}
-
-function one(leaf: Leaf): string {
-  return values(leaf)[0] ?? '';
-}
+const values = leafValues;
+const one = firstValue;
 
 /** The leaf that matches exactly the requests `leaf` does not, when there is one. */
 export function negation(leaf: Leaf): Leaf | undefined {
@@ -202,7 +186,7 @@ function addressImplies(p: Leaf, q: Leaf): boolean {
 
 /** A request that carries `value` in the field `leaf` tests. */
 export function requestWith(leaf: Leaf, value: string): TestRequest {
-  const name = leaf.fieldOption ?? '';
+  const name = fieldName(leaf);
   switch (leaf.conditionType) {
     case 'userAgent': return { userAgent: value };
     case 'domain': return { domain: value };

@@ -10,6 +10,7 @@
 // it: allow rules that offer no such value in that field cannot give an example.
 import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
+import { fieldName } from '../semantics/fields.js';
 import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js';
 import { requestWith } from './leaves.js';
 import { Verdicts } from './verdicts.js';
@@ -156,7 +157,7 @@ function namedField(type: Leaf['conditionType'], name: string): string {
 }
 
 function fieldOfLeaf(leaf: Leaf): string {
-  return Object.values(NAMED_FIELDS).includes(leaf.conditionType) ? namedField(leaf.conditionType, leaf.fieldOption ?? '') : leaf.conditionType;
+  return Object.values(NAMED_FIELDS).includes(leaf.conditionType) ? namedField(leaf.conditionType, fieldName(leaf)) : leaf.conditionType;
 }
 
 /** The allow rules, ascending, that offer a value satisfying one of `leaves` in its field. */

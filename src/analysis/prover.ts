@@ -11,7 +11,8 @@
 import { describeLeaf } from '../evaluate/describe.js';
 import type { Conditions, Group, Leaf, LeafOperator } from '../rules/model.js';
 import { catchAll } from './conditions.js';
-import { fieldKey, impliableOperators, isTautology, leafImplies, matchesEveryPresentValue } from './leaves.js';
+import { fieldKey } from '../semantics/fields.js';
+import { impliableOperators, isTautology, leafImplies, matchesEveryPresentValue } from './leaves.js';
 
 export type Node =
   | { kind: 'leaf'; id: number; known: Map<Node, boolean> }

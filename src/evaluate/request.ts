@@ -1,6 +1,7 @@
 // The request a test describes, and how a leaf's condition type reads a field from it
 // (docs/evaluation.md, "Fields of a request").
 import type { Leaf } from '../rules/model.js';
+import { fieldName } from '../semantics/fields.js';
 
 /** A request as a test file describes it; every field is optional (absent = not carried). */
 export interface TestRequest {
@@ -31,9 +32,9 @@ export function fieldOf(request: TestRequest, leaf: Leaf): string | undefined {
     case 'httpMethod': return request.method;
     case 'deviceType': return request.deviceType;
     case 'country': return request.country;
-    case 'header': return headerValue(request.headers, leaf.fieldOption ?? '');
-    case 'queryParam': return ownValue(request.query, leaf.fieldOption ?? '');
-    case 'customParam': return ownValue(request.custom, leaf.fieldOption ?? '');
+    case 'header': return headerValue(request.headers, fieldName(leaf));
+    case 'queryParam': return ownValue(request.query, fieldName(leaf));
+    case 'customParam': return ownValue(request.custom, fieldName(leaf));
   }
 }
 
