@@ -5,9 +5,14 @@
 //
 // Which allow rules can be skipped: an example is one of the candidate requests, made of the
 // values of the allow rule's candidates, then the blocking rule's, then BASE. When a leaf the
-// blocking rule needs (`needs`) fails for every value the blocking rule's own candidates and
-// BASE give its field, and for an absent field, only a value from the allow rule can satisfy
-// it: allow rules that offer no such value in that field cannot give an example.
+// blocking rule needs (`needs`) fails for every value its own candidates give its field, and
+// for what the example holds there when neither rule's candidate carries the field (BASE's path
+// or method, else nothing), only a value from the allow rule can satisfy it: allow rules that
+// offer no such value in that field cannot give an example. The same holds the other way round:
+// an allow rule that needs a value only the blocking rule can give is not tried with a blocking
+// rule whose candidates give none. (Reading "absent" for path and method, which every example
+// carries, left the rules that need another method or path trying every allow rule: 9,000 of
+// the 9,200 pairs tried on the benchmark's `duplicates` shape.)
 import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
 import { fieldName } from '../semantics/fields.js';
