@@ -73,8 +73,12 @@ const SECOND_SEMANTICS = [
     message: 'What a rule means is coded once, in src/semantics/ (docs/design.md, "One rule semantics"): import its normaliser, canonical form or matcher instead of writing another.',
   },
   {
-    selector: "LogicalExpression[operator='??'][left.property.name=/^(description|status|actions|conditions)$/]",
-    message: 'Rules are in normal form past their boundary (src/semantics/normalise.ts): a rule\'s defaults are never filled in again (docs/design.md, "One rule semantics").',
+    selector: "LogicalExpression[operator='??'][left.property.name=/^(description|status|actions|conditions|fieldOption|value)$/]",
+    message: 'Rules are in normal form past their boundary (src/semantics/normalise.ts): a rule\'s defaults are never filled in again; read a leaf through src/semantics/fields.ts (docs/design.md, "One rule semantics").',
+  },
+  {
+    selector: "ConditionalExpression[test.callee.object.name='Array'][test.callee.property.name='isArray'][test.arguments.0.property.name='value'][consequent.property.name='value']",
+    message: 'A leaf\'s values as a list are leafValues (src/semantics/fields.ts): the normal form says what an omitted or single value means (docs/design.md, "One rule semantics").',
   },
 ];
 

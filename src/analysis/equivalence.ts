@@ -8,6 +8,7 @@
 import { describeLeaf, MATCH_WHEN_ABSENT } from '../evaluate/index.js';
 import type { Conditions, Group, Leaf } from '../rules/model.js';
 import { leafImplies, leavesContradict } from './leaves.js';
+import { leafValues } from '../semantics/fields.js';
 import { rangesDisjoint, rangeWithin } from './ranges.js';
 
 const ASSUMED_CARRIED = new Set<Leaf['conditionType']>(['path', 'httpMethod']);
@@ -63,8 +64,7 @@ export function provedDisjoint(a: Conditions, b: Conditions): string | undefined
 function addressesApart(p: Leaf, q: Leaf): boolean {
   const inside = (leaf: Leaf) => leaf.conditionType === 'socketIps' && (leaf.operator === '$eq' || leaf.operator === '$in');
   if (!inside(p) || !inside(q)) return false;
-  const list = (leaf: Leaf) => (Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value]);
-  return list(p).every((x) => list(q).every((y) => rangesApart(x, y)));
+  return leafValues(p).every((x) => leafValues(q).every((y) => rangesApart(x, y)));
 }
 
 /**

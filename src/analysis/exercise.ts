@@ -4,6 +4,7 @@
 // confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
 import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
 import type { Leaf, Rule } from '../rules/model.js';
+import { fieldName, leafValues, sameFieldName } from '../semantics/fields.js';
 import { BASE, candidates } from './witness.js';
 
 /** A test request, by name, and the request itself. */
@@ -73,7 +74,7 @@ function reaches(rules: readonly Rule[], index: number, request: TestRequest, ev
 }
 
 function listOf(leaf: Leaf): string[] {
-  const list = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  const list = leafValues(leaf);
   return list.slice(0, 4).map((value) => (leaf.conditionType === 'socketIps' ? (value.split('/')[0] ?? value) : value));
 }
 
@@ -114,8 +115,8 @@ export function withField(request: TestRequest, leaf: Leaf, value: string | unde
   const key = keyOf(leaf);
   const out: TestRequest = { ...request };
   if (key === 'headers' || key === 'query' || key === 'custom') {
-    const name = leaf.fieldOption ?? '';
-    const same = (other: string) => (key === 'headers' ? other.toLowerCase() === name.toLowerCase() : other === name);
+    const name = fieldName(leaf);
+    const same = (other: string) => sameFieldName(leaf, other);
     const record = Object.fromEntries(Object.entries(request[key] ?? {}).filter(([other]) => !same(other)));
     out[key] = value === undefined ? record : { ...record, [name]: value };
     return out;

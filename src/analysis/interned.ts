@@ -49,7 +49,8 @@ class Interner {
   }
 
   private leaf(leaf: Leaf): { leaf: Leaf; id: number } {
-    const key = JSON.stringify([leaf.conditionType, leaf.fieldOption ?? null, leaf.operator, leaf.value ?? null]);
+    // Exactly as written (an absent fieldOption or value is null in the JSON of a list).
+    const key = JSON.stringify([leaf.conditionType, leaf.fieldOption, leaf.operator, leaf.value]);
     let shared = this.leaves.get(key);
     if (shared === undefined) this.leaves.set(key, (shared = { leaf, id: this.leaves.size }));
     return shared;

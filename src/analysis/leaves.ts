@@ -4,8 +4,8 @@
 // other than identical ones, unrelated fields, mixed text and address operators) is false,
 // meaning "unknown", and is never reported. Values compare as written (case-sensitive).
 import { MATCH_WHEN_ABSENT, presentVerdict, type Verdict } from '../evaluate/leaf.js';
-import { fieldKey } from '../evaluate/request.js';
 import type { Leaf, LeafOperator } from '../rules/model.js';
+import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
 import { allWithin, rangesDisjoint } from './ranges.js';
 
 /**
@@ -28,13 +28,8 @@ function alwaysCarried(leaf: Leaf): boolean {
   return ALWAYS_CARRIED.has(leaf.conditionType);
 }
 
-function values(leaf: Leaf): string[] {
-  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
-}
-
-function one(leaf: Leaf): string {
-  return values(leaf)[0] ?? '';
-}
+const values = leafValues;
+const one = firstValue;
 
 /** The leaf that matches exactly the requests `leaf` does not, when there is one. */
 export function negation(leaf: Leaf): Leaf | undefined {

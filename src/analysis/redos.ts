@@ -6,6 +6,7 @@
 // every start position) are too common to be worth a warning and are not reported.
 import type { DeclaredRule, Leaf } from '../rules/model.js';
 import { describeField } from '../evaluate/describe.js';
+import { leafValues } from '../semantics/fields.js';
 import type { Finding } from './checks.js';
 
 /** A `$re` pattern of a rule that a checker must look at. */
@@ -64,7 +65,7 @@ export function patternsToCheck(rules: readonly DeclaredRule[]): PatternOfRule[]
     for (const group of rule.conditions.children) {
       for (const leaf of group.children) {
         if (leaf.operator !== '$re') continue;
-        for (const pattern of Array.isArray(leaf.value) ? leaf.value : []) {
+        for (const pattern of leafValues(leaf)) {
           if (mayBeExponential(pattern) && compiles(pattern)) found.push({ rule, leaf, pattern });
         }
       }

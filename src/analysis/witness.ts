@@ -3,6 +3,7 @@
 // request that really behaves so.
 import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../rules/model.js';
+import { fieldName, leafValues } from '../semantics/fields.js';
 import type { Verdicts } from './verdicts.js';
 
 /** Candidate requests are combined per group; this many at most at each step keeps it linear. */
@@ -42,9 +43,9 @@ const REQUEST_KEYS: Readonly<Record<Leaf['conditionType'], keyof TestRequest>> =
 /** `fieldOf({ ...BASE, ...mergeTwo(a, b) }, leaf)`, reading only the field the leaf tests, building nothing. */
 export function mergedField(leaf: Leaf, a: TestRequest, b: TestRequest): string | undefined {
   const key = REQUEST_KEYS[leaf.conditionType];
-  if (key === 'headers') return mergedHeader(a.headers, b.headers, (leaf.fieldOption ?? '').toLowerCase());
+  if (key === 'headers') return mergedHeader(a.headers, b.headers, fieldName(leaf).toLowerCase());
   if (key === 'query' || key === 'custom') {
-    const name = leaf.fieldOption ?? '';
+    const name = fieldName(leaf);
     const from = hasOwnName(a[key], name) ? a[key] : hasOwnName(b[key], name) ? b[key] : undefined;
     return from?.[name];
   }
@@ -103,7 +104,7 @@ export function groupCandidates(group: Group): TestRequest[] {
 }
 
 function leafCandidates(leaf: Leaf): TestRequest[] {
-  const values = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  const values = leafValues(leaf);
   switch (leaf.operator) {
     case '$eq': case '$in': case '$startsWith': case '$endsWith': case '$contains':
       return values.slice(0, 4).map((value) => requestWith(leaf, leaf.conditionType === 'socketIps' ? (value.split('/')[0] ?? value) : value));

@@ -5,7 +5,7 @@
 // same truth values is decided the same way by every rule set.
 import { combine } from '../evaluate/evaluate.js';
 import { MATCH_WHEN_ABSENT, presentVerdict, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
-import { fieldKey } from '../evaluate/request.js';
+import { fieldKey, leafValues } from '../semantics/fields.js';
 import { leafKey } from '../semantics/canonical.js';
 import type { Conditions, Leaf } from '../rules/model.js';
 
@@ -150,7 +150,7 @@ function fixedValue({ atom, holds }: Literal): string | null | undefined {
   const leaf = atom.leaf;
   if ((leaf.operator === '$notExists' && holds) || (leaf.operator === '$exists' && !holds)) return null;
   if (!holds || leaf.conditionType === 'socketIps') return undefined;
-  const values = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  const values = leafValues(leaf);
   if ((leaf.operator === '$eq' || leaf.operator === '$in') && values.length === 1) return values[0] as string;
   return undefined;
 }

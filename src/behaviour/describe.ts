@@ -2,6 +2,7 @@
 // containing "python"". Values are quoted as JSON strings but not made safe here: renderers
 // pass the whole text through the sanitiser (src/render/sanitise.ts).
 import type { Leaf } from '../rules/model.js';
+import { leafValues } from '../semantics/fields.js';
 
 const FIELD_NAMES: Readonly<Record<Leaf['conditionType'], string>> = {
   userAgent: 'user agent', domain: 'domain', socketIps: 'client address', socketIpASN: 'client ASN', path: 'path',
@@ -33,7 +34,7 @@ export function leafPhrase(leaf: Leaf, holds: boolean): string {
   const phrases = leaf.conditionType === 'socketIps' ? ADDRESS_PHRASES[leaf.operator] ?? PHRASES[leaf.operator] : PHRASES[leaf.operator];
   const phrase = phrases[holds ? 0 : 1];
   if (leaf.value === undefined) return `${field} ${phrase}`;
-  const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
+  const values = leafValues(leaf);
   const written = values.map((value) => JSON.stringify(value)).join(leaf.operator === '$re' ? ' or ' : ', ');
   return `${field} ${phrase} ${written}`;
 }

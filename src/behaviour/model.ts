@@ -9,6 +9,7 @@ import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../rules/model.js';
 import type { Assignment, Atom, AtomTable } from './atoms.js';
 import { fieldValue, type FieldValue } from './values.js';
+import { leafValues } from '../semantics/fields.js';
 
 export type ModelResult =
   | { request: TestRequest }
@@ -34,7 +35,7 @@ export class Models {
       if (!this.samples.has(atom.field)) this.samples.set(atom.field, atom.leaf);
       if (atom.leaf.operator === '$re') continue;
       const list = this.extra.get(atom.field) ?? [];
-      for (const value of Array.isArray(atom.leaf.value) ? atom.leaf.value : atom.leaf.value === undefined ? [] : [atom.leaf.value]) {
+      for (const value of leafValues(atom.leaf)) {
         if (!list.includes(value)) list.push(value);
       }
       this.extra.set(atom.field, list);

@@ -16,6 +16,7 @@ import { presentVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import type { Leaf } from '../rules/model.js';
 import { absentTruth, type Literal } from './atoms.js';
 import { patternExamples } from './pattern-examples.js';
+import { leafValues } from '../semantics/fields.js';
 
 export type FieldValue =
   | { found: true; value: string | undefined }
@@ -34,9 +35,6 @@ export function isAddressLeaf(leaf: Leaf): boolean {
   return leaf.conditionType === 'socketIps' && ADDRESS_OPERATORS.has(leaf.operator);
 }
 
-function valuesOf(leaf: Leaf): string[] {
-  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
-}
 
 /**
  * A value (undefined: the field is absent) meeting every literal of one field, `sample` being
@@ -61,7 +59,7 @@ export function fieldValue(sample: Leaf, literals: readonly Literal[], extra: re
   if (finite !== undefined) return { found: false };
   const pattern = literals.find(({ atom }) => atom.leaf.operator === '$re');
   if (pattern !== undefined) return { found: false, unknown: 'a regular expression the search cannot reason about' };
-  const mixed = literals.some(({ atom }) => isAddressLeaf(atom.leaf)) && literals.some(({ atom }) => !isAddressLeaf(atom.leaf) && valuesOf(atom.leaf).length > 0);
+  const mixed = literals.some(({ atom }) => isAddressLeaf(atom.leaf)) && literals.some(({ atom }) => !isAddressLeaf(atom.leaf) && leafValues(atom.leaf).length > 0);
   if (mixed) return { found: false, unknown: 'text conditions on the client address mixed with address ranges' };
   return { found: false };
 }
@@ -70,7 +68,7 @@ export function fieldValue(sample: Leaf, literals: readonly Literal[], extra: re
 function finiteValues(literals: readonly Literal[]): (string | undefined)[] | undefined {
   if (literals.some(({ atom, holds }) => (atom.leaf.operator === '$exists' && !holds) || (atom.leaf.operator === '$notExists' && holds))) return [undefined];
   const finite = literals.find(({ atom, holds }) => !isAddressLeaf(atom.leaf) && (holds ? atom.leaf.operator === '$eq' || atom.leaf.operator === '$in' : atom.leaf.operator === '$ne' || atom.leaf.operator === '$notIn'));
-  return finite === undefined ? undefined : valuesOf(finite.atom.leaf);
+  return finite === undefined ? undefined : [...leafValues(finite.atom.leaf)];
 }
 
 function truth(leaf: Leaf, value: string | undefined, options: EvaluationOptions): boolean | 'undecided' {
@@ -86,7 +84,7 @@ function* candidates(sample: Leaf, literals: readonly Literal[], extra: readonly
   if (joined !== undefined) yield joined;
   yield* extra;
   // A pattern that must match: a simple reading of it, alone and among the other conditions' parts.
-  const guesses = literals.filter(({ atom, holds }) => holds && atom.leaf.operator === '$re').flatMap(({ atom }) => valuesOf(atom.leaf).flatMap(patternExamples));
+  const guesses = literals.filter(({ atom, holds }) => holds && atom.leaf.operator === '$re').flatMap(({ atom }) => leafValues(atom.leaf).flatMap(patternExamples));
   yield* guesses;
   for (const guess of guesses) {
     const withGuess = joinedText(sample, literals, [guess], extra, options);
@@ -102,7 +100,7 @@ function joinedText(sample: Leaf, literals: readonly Literal[], moreParts: reado
   const parts: string[] = [...moreParts];
   for (const { atom, holds } of literals) {
     const op = atom.leaf.operator;
-    const value = valuesOf(atom.leaf)[0] ?? '';
+    const value = leafValues(atom.leaf)[0] ?? '';
     if (isAddressLeaf(atom.leaf)) continue;
     if (op === '$startsWith' && holds) prefixes.push(value);
     if ((op === '$endsWith' && holds) || (op === '$notEndsWith' && !holds)) suffixes.push(value);
@@ -111,7 +109,7 @@ function joinedText(sample: Leaf, literals: readonly Literal[], moreParts: reado
   const prefix = longestOfChain(prefixes, fold, (a, b) => a.startsWith(b));
   const suffix = longestOfChain(suffixes, fold, (a, b) => a.endsWith(b));
   if (prefix === undefined || suffix === undefined) return undefined;
-  const used = [...literals.flatMap(({ atom }) => valuesOf(atom.leaf)), ...extra, ...moreParts].map(fold).join('');
+  const used = [...literals.flatMap(({ atom }) => leafValues(atom.leaf)), ...extra, ...moreParts].map(fold).join('');
   const separator = SEPARATORS.find((char) => !used.includes(fold(char))) ?? '\u{1f6a7}';
   // At least two segments, so at least one separator: the text never equals a leaf value.
   return [prefix, ...parts, suffix].join(separator);
@@ -133,7 +131,7 @@ function addressCandidates(literals: readonly Literal[]): string[] {
   const out: string[] = [];
   for (const { atom } of literals) {
     if (!isAddressLeaf(atom.leaf)) continue;
-    for (const text of valuesOf(atom.leaf)) {
+    for (const text of leafValues(atom.leaf)) {
       const range = parseRange(text);
       if (range === undefined) continue;
       const { first, last, max } = rangeBounds(range);

@@ -4,6 +4,7 @@
 // BlockList) and then only asked about the value a request carries.
 import { BlockList, isIP } from 'node:net';
 import type { Leaf } from '../rules/model.js';
+import { firstValue, leafValues } from '../semantics/fields.js';
 import { compilePattern, type CompiledPattern, type Verdict } from './pattern.js';
 import { fieldOf, type TestRequest } from './request.js';
 
@@ -40,20 +41,16 @@ export function presentVerdict(leaf: Leaf, value: string, options: EvaluationOpt
 
 /** The leaf's `$re` patterns, compiled as leafVerdict runs them (none for other operators). */
 export function leafPatterns(leaf: Leaf, options: EvaluationOptions = {}): CompiledPattern[] {
-  return leaf.operator === '$re' ? valuesOf(leaf).map((source) => compilePattern(source, options.caseInsensitiveValues === true)) : [];
-}
-
-function valuesOf(leaf: Leaf): string[] {
-  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  return leaf.operator === '$re' ? leafValues(leaf).map((source) => compilePattern(source, options.caseInsensitiveValues === true)) : [];
 }
 
 function compileLeaf(leaf: Leaf, ignoreCase: boolean): PresentTest {
   const fold = ignoreCase ? (text: string) => text.toLowerCase() : (text: string) => text;
-  const written = valuesOf(leaf);
+  const written = leafValues(leaf);
   const list = written.map(fold);
-  const one = list[0] ?? '';
+  const one = fold(firstValue(leaf));
   if (leaf.conditionType === 'socketIps' && ['$eq', '$ne', '$in', '$notIn'].includes(leaf.operator)) {
-    const ranges = new AddressRanges(leaf.operator === '$eq' || leaf.operator === '$ne' ? [written[0] ?? ''] : written);
+    const ranges = new AddressRanges(leaf.operator === '$eq' || leaf.operator === '$ne' ? [firstValue(leaf)] : written);
     const inside = leaf.operator === '$eq' || leaf.operator === '$in';
     return (address) => ranges.contain(address) === inside;
   }

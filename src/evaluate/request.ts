@@ -1,6 +1,7 @@
 // The request a test describes, and how a leaf's condition type reads a field from it
 // (docs/evaluation.md, "Fields of a request").
 import type { Leaf } from '../rules/model.js';
+import { fieldName } from '../semantics/fields.js';
 
 /** A request as a test file describes it; every field is optional (absent = not carried). */
 export interface TestRequest {
@@ -31,9 +32,9 @@ export function fieldOf(request: TestRequest, leaf: Leaf): string | undefined {
     case 'httpMethod': return request.method;
     case 'deviceType': return request.deviceType;
     case 'country': return request.country;
-    case 'header': return headerValue(request.headers, leaf.fieldOption ?? '');
-    case 'queryParam': return ownValue(request.query, leaf.fieldOption ?? '');
-    case 'customParam': return ownValue(request.custom, leaf.fieldOption ?? '');
+    case 'header': return headerValue(request.headers, fieldName(leaf));
+    case 'queryParam': return ownValue(request.query, fieldName(leaf));
+    case 'customParam': return ownValue(request.custom, fieldName(leaf));
   }
 }
 
@@ -52,24 +53,9 @@ function ownValue(record: Record<string, string> | undefined, name: string): str
   return record[name];
 }
 
-const fieldKeys = new WeakMap<Leaf, string>();
-
-/**
- * The field a leaf tests, as a key: leaves with the same key read the same value of a request
- * (header names compare ignoring case). Remembered per leaf: asked for every pair of leaves compared.
- */
-export function fieldKey(leaf: Leaf): string {
-  let key = fieldKeys.get(leaf);
-  if (key === undefined) {
-    const option = leaf.conditionType === 'header' ? (leaf.fieldOption ?? '').toLowerCase() : (leaf.fieldOption ?? '');
-    fieldKeys.set(leaf, (key = `${leaf.conditionType}\u0000${option}`));
-  }
-  return key;
-}
-
 /** A request that carries `value` in the field `leaf` tests. */
 export function requestWith(leaf: Leaf, value: string): TestRequest {
-  const name = leaf.fieldOption ?? '';
+  const name = fieldName(leaf);
   switch (leaf.conditionType) {
     case 'userAgent': return { userAgent: value };
     case 'domain': return { domain: value };

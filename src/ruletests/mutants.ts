@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { describeLeaf } from '../evaluate/index.js';
 import type { Action, Conditions, Group, Leaf, LeafOperator, Rule } from '../rules/model.js';
+import { leafValues } from '../semantics/fields.js';
 
 /** Where in a rule a mutation is written, as a path below the rule (for FILE:LINE:COL). */
 export type RulePath = (string | number)[];
@@ -111,7 +112,7 @@ interface CidrMutation {
 /** Each range of an address leaf one bit wider and one bit narrower (the address kept as written). */
 function cidrMutations(leaf: Leaf): CidrMutation[] {
   if (leaf.conditionType !== 'socketIps' || !['$eq', '$ne', '$in', '$notIn'].includes(leaf.operator)) return [];
-  const list = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  const list = leafValues(leaf);
   return list.flatMap((range, k) => {
     const [address = '', written] = range.split('/');
     const version = isIP(address);

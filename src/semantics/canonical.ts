@@ -43,6 +43,11 @@ export function leafKey(leaf: Leaf): string {
   return JSON.stringify(canonicalLeaf(leaf));
 }
 
+/** Actions are a set: sorted, each once (a fresh list). */
+export function canonicalActions(actions: readonly Action[]): Action[] {
+  return asSet<Action>([...actions], compareText);
+}
+
 export function canonicalConditions(conditions: Conditions): Conditions {
   const groups = conditions.children.map(
     (group): Group => ({ operator: group.operator, children: asSet(group.children.map(canonicalLeaf), compareLeaves) }),
@@ -56,7 +61,7 @@ export function canonicalRule(rule: Rule): CanonicalRule {
     name: rule.name,
     description: rule.description,
     status: rule.status,
-    actions: asSet<Action>([...rule.actions], compareText),
+    actions: canonicalActions(rule.actions),
     conditions: canonicalConditions(rule.conditions),
   };
 }

@@ -6,6 +6,7 @@
 // (src/evaluate/), so the answer is always the reference answer, only found sooner.
 import { conditionsVerdict, fieldOf, type Decision, type TestRequest } from '../evaluate/index.js';
 import type { Group, Leaf, Rule } from '../rules/model.js';
+import { fieldKey } from '../semantics/fields.js';
 
 /** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
 type Guard =
@@ -197,9 +198,3 @@ function leafGuard(leaf: Leaf): Guard | undefined {
   }
 }
 
-/** One key per field a request carries: header names fold case, parameter names do not. */
-function fieldKey(leaf: Leaf): string {
-  if (leaf.fieldOption === undefined) return leaf.conditionType;
-  const name = leaf.conditionType === 'header' ? leaf.fieldOption.toLowerCase() : leaf.fieldOption;
-  return `${leaf.conditionType}\u0000${name}`;
-}

@@ -4,8 +4,8 @@
 // in ascending order, on leaves of every operator (addresses, patterns, absent fields).
 import fc from 'fast-check';
 import { leafImplies } from '../../src/analysis/leaves.js';
-import { fieldKey } from '../../src/evaluate/request.js';
 import { LeafTable } from '../../src/analysis/prover.js';
+import { fieldKey } from '../../src/semantics/fields.js';
 import { leaf } from './arbitraries.js';
 
 describe('the leaf table', () => {

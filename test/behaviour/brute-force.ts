@@ -3,7 +3,8 @@
 // combination, per field they test, of the values the rules mention, one value none mentions
 // and (for fields a request may lack) no value; each request of it is decided under every set.
 import fc from 'fast-check';
-import { decide, fieldKey, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
+import { decide, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
+import { fieldKey } from '../../src/semantics/fields.js';
 import type { Action, Leaf, Rule } from '../../src/rules/model.js';
 import type { DecidedOutcome, Outcome, RegionSearch } from '../../src/behaviour/regions.js';
 import { leaf as anyLeaf } from '../analysis/arbitraries.js';

@@ -79,6 +79,16 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
     text: "import type { Rule } from '../semantics/model.js';\nexport const probe = (rule: Partial<Rule>): string => rule.description ?? '';\n",
     expected: ['no-restricted-syntax'],
   },
+  leafDefaultAgain: {
+    file: `src/evaluate/${TAG}-leaf-default.ts`,
+    text: "import type { Leaf } from '../semantics/model.js';\nexport const probe = (leaf: Leaf): string => leaf.fieldOption ?? '';\n",
+    expected: ['no-restricted-syntax'],
+  },
+  leafValuesAgain: {
+    file: `src/analysis/${TAG}-leaf-values.ts`,
+    text: "import type { Leaf } from '../semantics/model.js';\nexport const probe = (leaf: Leaf): string[] => (Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value]);\n",
+    expected: ['no-restricted-syntax'],
+  },
   semanticsReachesUp: {
     file: `src/semantics/${TAG}.ts`,
     text: "import { loadRules } from '../rules/load.js';\nexport const probe = loadRules;\n",

@@ -16,6 +16,10 @@ import { simulateSteps } from '../../src/semantics/list-move.js';
 import type { Conditions, DeclaredRule, Leaf, LiveRule } from '../../src/semantics/model.js';
 import { normaliseLiveRule } from '../../src/semantics/normalise.js';
 import { unknownFieldNames } from '../../src/semantics/unknown.js';
+import { fieldKey, leafValues } from '../../src/semantics/fields.js';
+import { conditionsVerdict, fieldOf, leafVerdict } from '../../src/evaluate/index.js';
+import { requestWith } from '../../src/evaluate/request.js';
+import { leaf as analysedLeaf, request } from '../analysis/arbitraries.js';
 
 const RUNS = { numRuns: 60 };
 
@@ -147,6 +151,37 @@ describe('one rule semantics: every consumer agrees', () => {
         expect(app.rules.map((rule) => rule.ruleId)).toEqual(simulateSteps(live, steps).map((rule) => rule.ruleId));
       }),
       RUNS,
+    );
+  });
+
+  test('the evaluator decides every request alike for a rule read from its file, from the server and as written', () => {
+    fc.assert(
+      fc.property(liveRule, fc.array(request, { minLength: 20, maxLength: 20 }), (live, requests) => {
+        const declared = declaredFrom(live);
+        const listed = normaliseLiveRule(JSON.parse(JSON.stringify(live)) as LiveRule, 'content[0]', live.ruleId, 0);
+        for (const sample of requests) {
+          const verdict = conditionsVerdict(live.conditions, sample);
+          expect([conditionsVerdict(declared.conditions, sample), conditionsVerdict(listed.conditions, sample)]).toEqual([verdict, verdict]);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  test('the analysis and the evaluator read the same field of a request for a leaf, and the same values', () => {
+    fc.assert(
+      fc.property(analysedLeaf, analysedLeaf, fc.constantFrom('v', '/v', '10.0.0.1'), (a, b, value) => {
+        // A request carrying a value in a's field (as the analysis builds its examples) is read
+        // by the evaluator for b exactly when fieldKey says a and b read the same field.
+        const carried = requestWith(a, value);
+        expect(fieldOf(carried, b)).toBe(fieldKey(a) === fieldKey(b) ? value : undefined);
+        // $in with a text leaf's values (as the normal form lists them) holds for each of them
+        // (an address leaf's values are ranges, not addresses a request carries).
+        const values = b.conditionType === 'socketIps' ? [] : leafValues(b);
+        const asList = { conditionType: b.conditionType, operator: '$in' as const, value: [...values], ...(b.fieldOption === undefined ? {} : { fieldOption: b.fieldOption }) };
+        for (const each of values) expect(leafVerdict(asList, requestWith(b, each))).toBe(true);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -5,7 +5,7 @@
 // change inside `conditions` shows as the lines of the groups and leaves that differ.
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
-import { canonicalConditions } from '../../semantics/canonical.js';
+import { canonicalActions, canonicalConditions } from '../../semantics/canonical.js';
 import { fieldChanges, type FieldChange, type PlanStep } from '../../plan/types.js';
 
 /** Lines of context around each change. */
@@ -42,7 +42,7 @@ export function changeLines(step: PlanStep): string[] {
 
 function shown(change: FieldChange, side: 'before' | 'after'): unknown {
   if (change.field === 'conditions') return canonicalConditions(change[side]);
-  if (change.field === 'actions') return [...new Set(change[side])].sort();
+  if (change.field === 'actions') return canonicalActions(change[side]);
   return change[side];
 }
 

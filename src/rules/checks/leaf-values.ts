@@ -117,8 +117,9 @@ export const LEAF_WARNINGS: readonly LeafCheck[] = [countriesAreAssigned, httpMe
 
 /** Each value of a leaf with its path: `value` itself for one string, `value.N` for list items. */
 function valuesOf(leaf: WrittenLeaf): { value: string; path: Path }[] {
+  if (leaf.value === undefined) return [];
   if (typeof leaf.value === 'string') return [{ value: leaf.value, path: ['value'] }];
-  return (leaf.value ?? []).map((value, i) => ({ value, path: ['value', i] }));
+  return leaf.value.map((value, i) => ({ value, path: ['value', i] }));
 }
 
 /** Why a text is not an IPv4/IPv6 address or CIDR range; undefined when it is one. */

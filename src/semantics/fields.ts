@@ -1,0 +1,50 @@
+// What a leaf in normal form (normalise.ts) reads and compares with, for every part of the tool
+// that decides or reasons about requests: the evaluator, the analysis, coverage and mutation,
+// replay's compiled rule set. The normal form leaves `fieldOption` out for condition types
+// without a named field and `value` out for presence operators; these readers say once what
+// that means, so no consumer fills in a default of its own (`?? ''`, `?? []`).
+import type { Leaf } from './model.js';
+
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
+/**
+ * The leaf's values as a list: a list operator's list, a scalar operator's one string (or the
+ * several it was written with, which the normal form keeps so a plan shows them), none for
+ * presence operators.
+ */
+export function leafValues(leaf: Leaf): readonly string[] {
+  const value = leaf.value;
+  if (value === undefined) return NO_VALUES;
+  return typeof value === 'string' ? [value] : value;
+}
+
+/** The value a scalar operator compares with: its first value ('' when it has none). */
+export function firstValue(leaf: Leaf): string {
+  return leafValues(leaf)[0] ?? '';
+}
+
+/** The name of the header, query or custom parameter the leaf reads ('' for the other condition types). */
+export function fieldName(leaf: Leaf): string {
+  return leaf.fieldOption ?? '';
+}
+
+/** Header names compare ignoring case (HTTP says so); query and custom parameter names as written. */
+export function sameFieldName(leaf: Leaf, name: string): boolean {
+  return leaf.conditionType === 'header' ? name.toLowerCase() === fieldName(leaf).toLowerCase() : name === fieldName(leaf);
+}
+
+const fieldKeys = new WeakMap<Leaf, string>();
+
+/**
+ * The field a leaf reads, as a key: equal exactly for leaves that read the same field of a
+ * request (header names ignoring case). Remembered per leaf object: the analysis asks it for
+ * every pair of leaves it compares.
+ */
+export function fieldKey(leaf: Leaf): string {
+  let key = fieldKeys.get(leaf);
+  if (key === undefined) {
+    const name = leaf.conditionType === 'header' ? fieldName(leaf).toLowerCase() : fieldName(leaf);
+    fieldKeys.set(leaf, (key = `${leaf.conditionType}\u0000${name}`));
+  }
+  return key;
+}
