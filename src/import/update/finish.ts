@@ -50,7 +50,8 @@ export function finishFiles(states: ReadonlyMap<string, FileState>): Map<string,
 function collectionEdits(state: FileState, pool: Pool): void {
   for (const [collection, { items, depth, topLevel }] of state.touched) {
     const extents = isSeq(collection) ? seqExtents(state.source.text, items as Node[], topLevel) : pairExtents(state.source.text, items as Pair[]);
-    const stays = new Set<unknown>(collection.items.filter((item) => items.includes(item as Item) && !state.displaced.has(item as object)));
+    const parsed = new Set<unknown>(items);
+    const stays = new Set<unknown>(collection.items.filter((item) => parsed.has(item) && !state.displaced.has(item as object)));
     const leaves = items.filter((item) => !stays.has(item));
     // An entry on the line of a list item's `-` cannot leave by lines: the mapping is written again.
     if (leaves.some((item) => extents.get(item)?.inline === true)) {
@@ -61,7 +62,7 @@ function collectionEdits(state: FileState, pool: Pool): void {
       const extent = extents.get(item) as Extent;
       const edit: TextEdit = { start: extent.start, end: extent.end, text: '', region: 'remove', depth };
       state.edits.push(edit);
-      if (state.removed.includes(item as Node)) addToPool(pool.byValue, sortedJson((item as Node).toJSON()), { state, extent, edit });
+      if (state.removed.has(item as Node)) addToPool(pool.byValue, sortedJson((item as Node).toJSON()), { state, extent, edit });
       if (state.displaced.has(item)) pool.moved.set(item, { state, extent, edit });
     }
     insertArrivals(state, collection, stays, extents, depth, pool);
