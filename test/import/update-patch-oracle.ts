@@ -1,6 +1,7 @@
 // The oracle of `import --update` as JSON Patch (src/import/update/patch.ts): over random rule
 // files — LF or CRLF, with or without a byte-order mark, leaves and actions in flow or block
-// style, conditions in block or flow style, rules at three indentations, names plain, single-
+// style, conditions in block or flow style, rules at three indentations, a last line with or
+// without its newline, names plain, single-
 // or double-quoted, leaves with a field botrules does not know —
 // and random console edits, re-parsing each file the update writes deep-equals
 // fast-json-patch's applyPatch of the file's operations to the file as it was; a CRLF file gets
@@ -37,6 +38,8 @@ interface Style {
   flowConditions: boolean;
   /** Column of the rules' `-`. */
   dashCol: 0 | 2 | 4;
+  /** The last line ends with a newline. */
+  terminated: boolean;
 }
 
 function ruleLines(spec: Spec, style: Style): string[] {
@@ -83,7 +86,7 @@ function blockConditions(spec: Spec, style: Style): string[] {
 }
 
 function fileText(lines: string[], style: Style): string {
-  const text = `${lines.join('\n')}\n`;
+  const text = `${lines.join('\n')}${style.terminated ? '\n' : ''}`;
   return (style.bom ? '\uFEFF' : '') + (style.crlf ? text.replace(/\n/g, '\r\n') : text);
 }
 
@@ -97,7 +100,7 @@ function liveOf(spec: Spec, priority: number): LiveRule {
   };
 }
 
-const style: fc.Arbitrary<Style> = fc.record({ crlf: fc.boolean(), bom: fc.boolean(), flowLeaves: fc.boolean(), flowActions: fc.boolean(), flowConditions: fc.boolean(), dashCol: fc.constantFrom<Style['dashCol']>(0, 2, 4) });
+const style: fc.Arbitrary<Style> = fc.record({ crlf: fc.boolean(), bom: fc.boolean(), flowLeaves: fc.boolean(), flowActions: fc.boolean(), flowConditions: fc.boolean(), dashCol: fc.constantFrom<Style['dashCol']>(0, 2, 4), terminated: fc.boolean() });
 const leafSet = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 3 });
 const spec = (id: number): fc.Arbitrary<Spec> =>
   fc
@@ -130,7 +133,8 @@ export function checkOracle(numRuns: number): void {
       for (let f = 0; f * per < specs.length; f += 1) {
         const fileStyle = styles[f % styles.length] as Style;
         const rules = specs.slice(f * per, (f + 1) * per);
-        for (const s of rules) blockOf.set(s.id, fileText(ruleLines(s, fileStyle), { ...fileStyle, bom: false }));
+        // Without its newline: the last rule of a file whose last line has none keeps it only while the file is unchanged.
+        for (const s of rules) blockOf.set(s.id, fileText(ruleLines(s, fileStyle), { ...fileStyle, bom: false, terminated: false }));
         for (const s of rules) styleOf.set(s.id, fileStyle);
         const rel = `${String((f + 1) * 10).padStart(3, '0')}-part.yaml`;
         files.push({ rel, shown: rel, text: fileText([`# header of ${rel}`, 'rules:', ...rules.flatMap((s) => ruleLines(s, fileStyle))], fileStyle) });
@@ -165,6 +169,7 @@ export function checkOracle(numRuns: number): void {
         if (text === undefined) return;
         if (fileStyle.crlf) expect(text.match(/(?<!\r)\n/g)).toBeNull();
         else expect(text.includes('\r')).toBe(false);
+        if (text !== file.text) expect(text.endsWith('\n')).toBe(true);
         expect(text.startsWith('\uFEFF')).toBe(fileStyle.bom);
       });
 

@@ -92,6 +92,20 @@ describe('import --update', () => {
     const result = update(split, [live('a1', 'A', 0), live('n1', 'New rule', 1), live('b1', 'B', 2)]);
     expect(result.changes.map((c) => [c.rel, c.before === undefined])).toEqual([['015-new-rule.yaml', true]]);
   });
+  it('adds lines after a last line that has no newline, each on a line of its own', () => {
+    const text = FILE.replace(/\n$/, '');
+    const result = update([{ rel: 'rules.yaml', shown: 'rules/rules.yaml', text }], [
+      live('a1', 'A', 0),
+      live('b1', 'B', 1, { conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf('/b'), leaf('/y')] }] } }),
+      live('n1', 'N', 2),
+      live('m1', 'M', 3),
+    ]);
+    const lines = (result.changes[0]?.after ?? '').split('\n');
+    expect(lines.slice(22, 26)).toEqual(['            - { conditionType: path, operator: $eq, value: /b }', '            - { conditionType: path, operator: $eq, value: /y }', '  - name: N', '    ruleId: n1']);
+    expect(lines.filter((line) => line.startsWith('  - name: '))).toEqual(['  - name: A   # the monitors', "  - name: 'B'", '  - name: N', '  - name: M']);
+    expect(lines.filter((line) => line === '')).toEqual(['', '']);
+  });
+
   describe('fields botrules does not know (docs/behaviour.md, "Unknown fields")', () => {
     const withUnknown = (value: string, fields: Record<string, unknown>) => ({ ...leaf(value), ...fields });
     const liveA = (children: object[]) => live('a1', 'A', 0, { conditions: { operator: '$or', children: [{ operator: '$and', children: children as never }] } });

@@ -31,8 +31,8 @@ interface Carried {
 /** The new text of each file. */
 export function finishFiles(states: ReadonlyMap<string, FileState>): Map<string, string> {
   const pool: Pool = { byValue: new Map(), moved: new WeakMap() };
-  const extents = new Map<FileState, Map<Item, Extent>>();
-  for (const state of states.values()) extents.set(state, collectionEdits(state, pool));
+  // Every file's lines first: a rule arriving in one file may be lines another file removes.
+  for (const state of states.values()) collectionEdits(state, pool);
   for (const state of states.values()) {
     if (state.createdRoot !== undefined) state.edits.push(createdRootEdit(state, pool));
     const eol = state.source.eol;
@@ -47,12 +47,12 @@ export function finishFiles(states: ReadonlyMap<string, FileState>): Map<string,
 }
 
 /** The removals and insertions of every touched block collection of the file. */
-function collectionEdits(state: FileState, pool: Pool): Map<Item, Extent> {
-  const all = new Map<Item, Extent>();
+function collectionEdits(state: FileState, pool: Pool): void {
   for (const [collection, { items, depth, topLevel }] of state.touched) {
     const extents = isSeq(collection) ? seqExtents(state.source.text, items as Node[], topLevel) : pairExtents(state.source.text, items as Pair[]);
-    const stays = new Set(collection.items.filter((item) => items.includes(item as Item) && !state.displaced.has(item as object)));
-    const leaves = items.filter((item) => !stays.has(item as never));
+    const parsed = new Set<unknown>(items);
+    const stays = new Set<unknown>(collection.items.filter((item) => parsed.has(item) && !state.displaced.has(item as object)));
+    const leaves = items.filter((item) => !stays.has(item));
     // An entry on the line of a list item's `-` cannot leave by lines: the mapping is written again.
     if (leaves.some((item) => extents.get(item)?.inline === true)) {
       rewrite(state, collection, depth);
@@ -62,13 +62,11 @@ function collectionEdits(state: FileState, pool: Pool): Map<Item, Extent> {
       const extent = extents.get(item) as Extent;
       const edit: TextEdit = { start: extent.start, end: extent.end, text: '', region: 'remove', depth };
       state.edits.push(edit);
-      if (state.removed.includes(item as Node)) addToPool(pool.byValue, sortedJson((item as Node).toJSON()), { state, extent, edit });
+      if (state.removed.has(item as Node)) addToPool(pool.byValue, sortedJson((item as Node).toJSON()), { state, extent, edit });
       if (state.displaced.has(item)) pool.moved.set(item, { state, extent, edit });
     }
     insertArrivals(state, collection, stays, extents, depth, pool);
-    for (const [item, extent] of extents) all.set(item, extent);
   }
-  return all;
 }
 
 /** Lines that travel: items a `remove` took out, by value, and items a `move` moved, by node. */
@@ -84,10 +82,7 @@ function insertArrivals(state: FileState, collection: Collection, stays: Readonl
   let anchor: number | undefined;
   let pending: Item[] = [];
   const insert = (at: number, items: Item[]): void => {
-    for (const item of items) {
-      const prefix = at === text.length && !text.endsWith('\n') && text !== '' ? '\n' : '';
-      state.edits.push({ start: at, end: at, depth, text: () => prefix + arrivalText(item as Item, isSeq(collection), col, pool) });
-    }
+    for (const item of items) state.edits.push({ start: at, end: at, depth, text: () => arrivalText(item, isSeq(collection), col, pool) });
   };
   for (const item of collection.items as Item[]) {
     if (!stays.has(item)) {
@@ -121,14 +116,12 @@ function addToPool(pool: Map<string, Carried[]>, key: string, carried: Carried):
   else queue.push(carried);
 }
 
-
 /** The mapping of a file that was empty, at its end; a block list of it item by item (carried items keep their lines). */
 function createdRootEdit(state: FileState, pool: Pool): TextEdit {
   const root = state.createdRoot as NonNullable<FileState['createdRoot']>;
   const { text } = state.source;
-  const text_ = (): string => {
-    const prefix = text === '' || text.endsWith('\n') ? '' : '\n';
-    return prefix + root.items
+  const rootText = (): string =>
+    root.items
       .map((pair) => {
         const value = pair.value;
         if (!isSeq(value) || value.flow === true || value.items.length === 0) return pairText(pair, 0);
@@ -136,8 +129,7 @@ function createdRootEdit(state: FileState, pool: Pool): TextEdit {
         return `${key}:\n${value.items.map((item) => arrivalText(item as Node, true, 2, pool)).join('')}`;
       })
       .join('');
-  };
-  return { start: text.length, end: text.length, depth: 0, text: text_ };
+  return { start: text.length, end: text.length, depth: 0, text: rootText };
 }
 
 /** A list's items as parsed, each with its lines (see the file's head for which lines those are). */

@@ -71,7 +71,7 @@ export function updateRuleFiles(input: UpdateInput): UpdateResult {
 
 interface ReadFile {
   file: RuleFileText;
-  source: SourceFile & { bom: boolean };
+  source: ReturnType<typeof sourceOf>;
   document: Record<string, unknown>;
   /** The live ruleId of each of its rules ('' for one gone live). */
   ruleIds: string[];
@@ -117,7 +117,7 @@ function writtenChanges(work: readonly WorkFile[], read: readonly ReadFile[], va
   const changes: FileChange[] = [];
   for (const [rel, text] of finishFiles(states)) {
     const was = existing.get(rel);
-    const after = work.find((file) => file.rel === rel)?.ruleIds.length === 0 ? undefined : (was?.source.bom === true ? BOM : '') + text;
+    const after = work.find((file) => file.rel === rel)?.ruleIds.length === 0 ? undefined : was === undefined ? text : writtenText(was.file, was.source, text);
     if (was?.file.text !== after) changes.push({ rel, before: was?.file.text, after, operations: operations.get(rel) ?? [] });
   }
   return changes;
@@ -125,11 +125,22 @@ function writtenChanges(work: readonly WorkFile[], read: readonly ReadFile[], va
 
 const BOM = '\uFEFF';
 
-/** A file as read: without its byte-order mark, with its one parse and its line ending. */
-export function sourceOf(file: RuleFileText): SourceFile & { bom: boolean } {
+/**
+ * A file as read: without its byte-order mark, with its one parse and its line ending. A last
+ * line without a newline gets one (no range moves), so lines added after it start on their own;
+ * `unchanged` is the text the interpreter gives when no operation touched the file.
+ */
+export function sourceOf(file: RuleFileText): SourceFile & { bom: boolean; unchanged: string } {
   const bom = file.text.startsWith(BOM);
-  const text = bom ? file.text.slice(BOM.length) : file.text;
-  return { text, bom, document: file.document ?? parseYamlDocument(text).document, eol: lineEndingOf(text) };
+  const read = bom ? file.text.slice(BOM.length) : file.text;
+  const eol = lineEndingOf(read);
+  const text = read === '' || read.endsWith('\n') ? read : read + eol;
+  return { text, bom, document: file.document ?? parseYamlDocument(read).document, eol, unchanged: text };
+}
+
+/** The file's new text, with its byte-order mark; exactly as it was when nothing changed it. */
+export function writtenText(file: RuleFileText, source: { bom: boolean; unchanged: string }, text: string): string {
+  return text === source.unchanged ? file.text : (source.bom ? BOM : '') + text;
 }
 
 /** A file the update creates: its schema comment, then what the operations add; CRLF when every file of the app is CRLF. */

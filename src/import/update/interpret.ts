@@ -34,7 +34,7 @@ export interface FileState {
   /** Parsed list items an operation moved: their text travels with them. */
   displaced: WeakSet<object>;
   /** Parsed list items a `remove` took out: their text may reappear where an `add` puts the same value. */
-  removed: Node[];
+  removed: Set<Node>;
   /** The mapping of a file that was empty (a new one holds only its schema comment), written at its end. */
   createdRoot?: YAMLMap;
 }
@@ -42,7 +42,7 @@ export interface FileState {
 export function interpretFile(source: SourceFile, operations: readonly Operation[]): FileState {
   const original = new WeakSet<object>();
   visit(source.document, { Node: (_k, node) => void original.add(node), Pair: (_k, pair) => void original.add(pair) });
-  const state: FileState = { source, original, edits: [], touched: new Map(), rewritten: new WeakSet(), displaced: new WeakSet(), removed: [] };
+  const state: FileState = { source, original, edits: [], touched: new Map(), rewritten: new WeakSet(), displaced: new WeakSet(), removed: new Set() };
   for (const operation of operations) applyOperation(state, operation);
   return state;
 }
@@ -175,7 +175,7 @@ function takeNode(state: FileState, path: string, why: 'remove' | 'move'): Node 
   const role = textRole(state, t);
   if (isSeq(t.container)) t.container.items.splice(Number(t.key), 1);
   else t.container.delete(t.key);
-  if (role === 'block' && isSeq(t.container) && state.original.has(node) && why === 'remove') state.removed.push(node);
+  if (role === 'block' && isSeq(t.container) && state.original.has(node) && why === 'remove') state.removed.add(node);
   return node;
 }
 

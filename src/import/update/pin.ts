@@ -6,7 +6,7 @@
 import type { Operation } from 'fast-json-patch';
 import { finishFiles } from './finish.js';
 import { interpretFile, type FileState } from './interpret.js';
-import { liveCounterparts, sourceOf, type FileChange, type UpdateInput, type UpdateResult } from './index.js';
+import { liveCounterparts, sourceOf, writtenText, type FileChange, type UpdateInput, type UpdateResult } from './index.js';
 
 export function pinRuleIds(input: UpdateInput): UpdateResult {
   // Declared rules not live yet stay as they are: they are the ones still to create.
@@ -14,7 +14,7 @@ export function pinRuleIds(input: UpdateInput): UpdateResult {
   const edited: UpdateResult['edited'] = [];
   const states = new Map<string, FileState>();
   const patches = new Map<string, Operation[]>();
-  const bom = new Map<string, boolean>();
+  const sources = new Map<string, ReturnType<typeof sourceOf>>();
   for (const file of input.files) {
     const operations: Operation[] = [];
     input.declared
@@ -27,13 +27,13 @@ export function pinRuleIds(input: UpdateInput): UpdateResult {
       });
     if (operations.length === 0) continue;
     const source = sourceOf(file);
-    bom.set(file.rel, source.bom);
+    sources.set(file.rel, source);
     patches.set(file.rel, operations);
     states.set(file.rel, interpretFile(source, operations));
   }
   const changes: FileChange[] = [...finishFiles(states)].map(([rel, text]) => {
-    const before = input.files.find((file) => file.rel === rel)?.text;
-    return { rel, before, after: (bom.get(rel) === true ? '\uFEFF' : '') + text, operations: patches.get(rel) ?? [] };
+    const file = input.files.find((f) => f.rel === rel) as UpdateInput['files'][number];
+    return { rel, before: file.text, after: writtenText(file, sources.get(rel) as ReturnType<typeof sourceOf>, text), operations: patches.get(rel) ?? [] };
   });
   return { gone: [], edited, placements: [], changes };
 }
