@@ -1,3 +1,4 @@
+/* global structuredClone */
 // The exhaustive behaviour diff's cost inside `botrules plan` (docs/behaviour.md, "Exhaustive
 // behaviour diff"): whole `plan --live SNAPSHOT --format json` processes on 1,000 rules of which
 // 50 changed (a third moved, a third with other actions, a third with a changed leaf value),
