@@ -23,9 +23,15 @@ const PHRASES: Readonly<Record<Leaf['operator'], [string, string]>> = {
   $notExists: ['absent', 'present'],
 };
 
+/** Address leaves test whether the client address lies in a range. */
+const ADDRESS_PHRASES: Partial<Record<Leaf['operator'], [string, string]>> = {
+  $eq: ['in', 'not in'], $in: ['in', 'not in'], $ne: ['not in', 'in'], $notIn: ['not in', 'in'],
+};
+
 export function leafPhrase(leaf: Leaf, holds: boolean): string {
   const field = leaf.fieldOption === undefined ? FIELD_NAMES[leaf.conditionType] : `${FIELD_NAMES[leaf.conditionType]} ${JSON.stringify(leaf.fieldOption)}`;
-  const phrase = PHRASES[leaf.operator][holds ? 0 : 1];
+  const phrases = leaf.conditionType === 'socketIps' ? ADDRESS_PHRASES[leaf.operator] ?? PHRASES[leaf.operator] : PHRASES[leaf.operator];
+  const phrase = phrases[holds ? 0 : 1];
   if (leaf.value === undefined) return `${field} ${phrase}`;
   const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
   const written = values.map((value) => JSON.stringify(value)).join(leaf.operator === '$re' ? ' or ' : ', ');

@@ -4,12 +4,13 @@
 // what no longer blocks or challenges, then a different rule with the same protection, then
 // what is now stricter.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
+import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from '../plan/types.js';
 import type { Rule } from '../rules/model.js';
 import { regionsWhere, type DecidedOutcome, type Outcome, type Region, type RegionSearch } from './regions.js';
 
 /** Ordered: the first is the riskiest (docs/behaviour.md, "Exhaustive behaviour diff"). */
-export const RISKS = ['allows', 'weakens', 'other-rule', 'strengthens'] as const;
-export type Risk = (typeof RISKS)[number];
+export const RISKS: readonly Risk[] = ['allows', 'weakens', 'other-rule', 'strengthens'];
+export type Risk = BehaviourRisk;
 
 /** The requests whose outcome changes the same way. */
 export interface OutcomeChange {
@@ -76,4 +77,18 @@ export function riskOf(before: DecidedOutcome, after: DecidedOutcome): Risk {
 
 function label(change: OutcomeChange): string {
   return `${change.before.rule ?? ''}\u0000${change.after.rule ?? ''}`;
+}
+
+/** The diff as plan data (plan/types.ts): each class by its description and witness. */
+export function appBehaviourDiff(app: string, diff: BehaviourDiff): AppBehaviourDiff {
+  return {
+    app,
+    changes: diff.changes.map((change) => ({
+      risk: change.risk,
+      before: { rule: change.before.rule, actions: [...change.before.actions] },
+      after: { rule: change.after.rule, actions: [...change.after.actions] },
+      classes: change.regions.map((region) => ({ description: region.description, example: region.witness as ExampleRequest })),
+    })),
+    unchecked: diff.unchecked.map((part) => ({ reason: part.reason, rules: [...part.rules] })),
+  };
 }

@@ -9,12 +9,13 @@
 //   negative condition, so does every candidate, and there is none;
 // - address ranges cut the address space into intervals, each starting at a range's first
 //   address or just after a range's last one: those addresses are tried.
-// A `$re` pattern, or a text operator mixed with address ranges on the client address, has no
+// A `$re` pattern (tried on texts read off its syntax, pattern-examples.ts), or a text operator mixed with address ranges on the client address, has no
 // such argument: when no candidate fits, the answer is "unknown", never "none".
 import { formatAddress, parseRange, rangeBounds } from '../evaluate/addresses.js';
 import { presentVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import type { Leaf } from '../rules/model.js';
 import { absentTruth, type Literal } from './atoms.js';
+import { patternExamples } from './pattern-examples.js';
 
 export type FieldValue =
   | { found: true; value: string | undefined }
@@ -43,17 +44,33 @@ function valuesOf(leaf: Leaf): string[] {
  */
 export function fieldValue(sample: Leaf, literals: readonly Literal[], extra: readonly string[], options: EvaluationOptions): FieldValue {
   const carried = ALWAYS_CARRIED[sample.conditionType];
-  const fits = (value: string | undefined): boolean => literals.every(({ atom, holds }) => truth(atom.leaf, value, options) === holds);
-  for (const value of candidates(sample, literals, extra, options)) {
+  let outOfTime = false;
+  const fits = (value: string | undefined): boolean => literals.every(({ atom, holds }) => {
+    const verdict = truth(atom.leaf, value, options);
+    if (verdict === 'undecided') outOfTime = true;
+    return verdict === holds;
+  });
+  const finite = finiteValues(literals);
+  for (const value of finite ?? candidates(sample, literals, extra, options)) {
     if (value === undefined && carried !== undefined) continue;
     if (value !== undefined && sample.conditionType === 'path' && !value.startsWith('/')) continue;
     if (fits(value)) return { found: true, value };
   }
+  if (outOfTime) return { found: false, unknown: 'a regular expression ran out of its time budget' };
+  // Finitely many values were possible, and each was tried: there is none, patterns or not.
+  if (finite !== undefined) return { found: false };
   const pattern = literals.find(({ atom }) => atom.leaf.operator === '$re');
   if (pattern !== undefined) return { found: false, unknown: 'a regular expression the search cannot reason about' };
   const mixed = literals.some(({ atom }) => isAddressLeaf(atom.leaf)) && literals.some(({ atom }) => !isAddressLeaf(atom.leaf) && valuesOf(atom.leaf).length > 0);
   if (mixed) return { found: false, unknown: 'text conditions on the client address mixed with address ranges' };
   return { found: false };
+}
+
+/** The field absent or one of a list, when a literal says it must equal a value of the list ($eq, $in, or a $ne, $notIn that does not hold). */
+function finiteValues(literals: readonly Literal[]): (string | undefined)[] | undefined {
+  if (literals.some(({ atom, holds }) => (atom.leaf.operator === '$exists' && !holds) || (atom.leaf.operator === '$notExists' && holds))) return [undefined];
+  const finite = literals.find(({ atom, holds }) => !isAddressLeaf(atom.leaf) && (holds ? atom.leaf.operator === '$eq' || atom.leaf.operator === '$in' : atom.leaf.operator === '$ne' || atom.leaf.operator === '$notIn'));
+  return finite === undefined ? undefined : valuesOf(finite.atom.leaf);
 }
 
 function truth(leaf: Leaf, value: string | undefined, options: EvaluationOptions): boolean | 'undecided' {
@@ -62,26 +79,27 @@ function truth(leaf: Leaf, value: string | undefined, options: EvaluationOptions
 
 function* candidates(sample: Leaf, literals: readonly Literal[], extra: readonly string[], options: EvaluationOptions): Generator<string | undefined> {
   yield undefined;
-  const finite = literals.find(({ atom, holds }) => holds && (atom.leaf.operator === '$eq' || atom.leaf.operator === '$in') && !isAddressLeaf(atom.leaf));
-  if (finite !== undefined) {
-    yield* valuesOf(finite.atom.leaf);
-    return;
-  }
   const carried = ALWAYS_CARRIED[sample.conditionType];
   if (carried !== undefined) yield carried;
   yield* addressCandidates(literals);
-  const joined = joinedText(sample, literals, extra, options);
+  const joined = joinedText(sample, literals, [], extra, options);
   if (joined !== undefined) yield joined;
   yield* extra;
-  for (const { atom } of literals) if (atom.leaf.operator === '$re') yield* valuesOf(atom.leaf).flatMap(patternGuesses);
+  // A pattern that must match: a simple reading of it, alone and among the other conditions' parts.
+  const guesses = literals.filter(({ atom, holds }) => holds && atom.leaf.operator === '$re').flatMap(({ atom }) => valuesOf(atom.leaf).flatMap(patternExamples));
+  yield* guesses;
+  for (const guess of guesses) {
+    const withGuess = joinedText(sample, literals, [guess], extra, options);
+    if (withGuess !== undefined) yield withGuess;
+  }
 }
 
 /** PREFIX·x·PART·x·…·x·SUFFIX for the positive text conditions, or undefined when the prefixes (or suffixes) disagree. */
-function joinedText(sample: Leaf, literals: readonly Literal[], extra: readonly string[], options: EvaluationOptions): string | undefined {
+function joinedText(sample: Leaf, literals: readonly Literal[], moreParts: readonly string[], extra: readonly string[], options: EvaluationOptions): string | undefined {
   const fold = options.caseInsensitiveValues === true ? (text: string) => text.toLowerCase() : (text: string) => text;
   const prefixes: string[] = sample.conditionType === 'path' ? ['/'] : [];
   const suffixes: string[] = [];
-  const parts: string[] = [];
+  const parts: string[] = [...moreParts];
   for (const { atom, holds } of literals) {
     const op = atom.leaf.operator;
     const value = valuesOf(atom.leaf)[0] ?? '';
@@ -93,7 +111,7 @@ function joinedText(sample: Leaf, literals: readonly Literal[], extra: readonly 
   const prefix = longestOfChain(prefixes, fold, (a, b) => a.startsWith(b));
   const suffix = longestOfChain(suffixes, fold, (a, b) => a.endsWith(b));
   if (prefix === undefined || suffix === undefined) return undefined;
-  const used = [...literals.flatMap(({ atom }) => valuesOf(atom.leaf)), ...extra].map(fold).join('');
+  const used = [...literals.flatMap(({ atom }) => valuesOf(atom.leaf)), ...extra, ...moreParts].map(fold).join('');
   const separator = SEPARATORS.find((char) => !used.includes(fold(char))) ?? '\u{1f6a7}';
   // At least two segments, so at least one separator: the text never equals a leaf value.
   return [prefix, ...parts, suffix].join(separator);
@@ -126,9 +144,4 @@ function addressCandidates(literals: readonly Literal[]): string[] {
   }
   if (out.length > 0) out.push('192.0.2.1', '2001:db8::1', '0.0.0.0', '::');
   return out;
-}
-
-/** Texts a simple pattern probably matches: its alternatives with anchors and escapes removed (a guess, checked by the caller). */
-function patternGuesses(pattern: string): string[] {
-  return pattern.split('|').map((part) => part.replace(/^\^/, '').replace(/\$$/, '').replace(/\[([^\]])[^\]]*\][+*]?/g, '$1').replace(/\\(.)/g, '$1').replace(/[()?*+]/g, ''));
 }

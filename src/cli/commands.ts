@@ -22,6 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { command: 'plan', describe: 'Show the PATCH requests that make the live rules match the rule files', load: () => import('./commands/plan.js') },
   { command: 'apply', describe: 'Apply the plan (or a saved one), verify the result, optionally write an undo plan', load: () => import('./commands/apply.js') },
   { command: 'test', describe: 'Check which rule decides each test request (tests/*.yaml), against the rule files or a live snapshot', load: () => import('./commands/test.js') },
+  { command: 'diff <old> <new>', describe: 'Compare two rule sets by what they do: every class of requests they decide differently', load: () => import('./commands/diff.js') },
   { command: 'replay <logs..>', describe: 'Decide request logs under the live and the declared rules; report every change of outcome', load: () => import('./commands/replay.js') },
   { command: 'live', describe: 'Write the live rules of every app as a snapshot, for plan --live', load: () => import('./commands/live.js') },
   { command: 'import', describe: 'Write the live rules as rule files (with ruleId, in live order)', load: () => import('./commands/import.js') },

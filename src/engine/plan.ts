@@ -13,6 +13,7 @@ import { appProblems } from '../ruletests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { planRisks } from '../plan/risks.js';
 import type { AppPlan } from '../plan/types.js';
+import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayReport } from './replay.js';
 import { declaredInHistory, historyNote, markRemoved, type History } from './removed-rules.js';
@@ -25,6 +26,8 @@ export interface PlanRequest extends ProjectSelection, TransitionRequest {
   testsDir?: string;
   /** Request logs to replay against the plan (plan --replay; docs/replay.md). */
   replayLogs?: string[];
+  /** Compute the exhaustive behaviour diff (docs/behaviour.md, "Exhaustive behaviour diff"), within this budget. */
+  behaviourDiff?: DiffRun;
 }
 
 export interface PlannedProject {
@@ -49,6 +52,9 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     ? undefined
     : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));
   const behaviour = diff?.report;
+  const behaviourDiff = request.behaviourDiff === undefined
+    ? undefined
+    : plannedBehaviourDiffs(planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })), request.behaviourDiff);
   const removals = await recogniseRemovals(planned);
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
   const risks = planned.flatMap((p) => planRisks(p.app.name, p.live, p.plan.steps));
@@ -56,6 +62,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const plan = new Plan(removals.apps, {
     ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
     ...(behaviour === undefined ? {} : { behaviour }),
+    ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
     risks,
     excesses,
     notes: removals.notes,

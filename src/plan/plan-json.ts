@@ -12,7 +12,7 @@ import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
 import { normaliseLiveRule } from '../semantics/normalise.js';
 import type { UnmanagedFate } from './counts.js';
-import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
+import type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 import type { TransitionCheck } from './transitions.js';
 
 /** 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`. */
@@ -46,6 +46,8 @@ export interface SerialisedPlan {
   snapshot?: PlanSnapshot;
   apps: SerialisedApp[];
   summary: { patches: number; blocked: number; unmanaged: number } & Partial<Record<SummaryCount, number>>;
+  /** The exhaustive behaviour diff, when plan computed it; read back, it is ignored (docs/behaviour.md, "Plan format"). */
+  behaviourDiff?: AppBehaviourDiff[];
 }
 
 export interface ParsedPlan {

@@ -8,9 +8,9 @@ import { excessOf, unknownFieldDrops, type MaxChanges } from './safety.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
 import { windowSentence } from './transitions.js';
-import { positionChange, RULE_FIELDS, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
+import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
-export type { AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
+export type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
 export type { MaxChanges } from './safety.js';
 export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
 export type { PlanSnapshot, SerialisedPlan } from './plan-json.js';
@@ -29,6 +29,11 @@ export interface PlanOptions {
    * and Markdown: saved plans do not carry it (apply does not depend on it).
    */
   behaviour?: BehaviourReport;
+  /**
+   * Every class of requests the plan decides differently, per app (docs/behaviour.md,
+   * "Exhaustive behaviour diff"). A review aid: saved with the plan, ignored when read back.
+   */
+  behaviourDiff?: readonly AppBehaviourDiff[];
   /** What the plan loosens (risks.ts); a review aid like `behaviour`, absent from saved plans. */
   risks?: readonly Risk[];
   /** One sentence per app whose plan exceeds its change limit: apply refuses it without --force. */
@@ -42,6 +47,7 @@ export class Plan {
   readonly summary: PlanSummary;
   readonly snapshot?: PlanSnapshot;
   readonly behaviour?: BehaviourReport;
+  readonly behaviourDiff?: readonly AppBehaviourDiff[];
   readonly risks: readonly Risk[];
   readonly limitExcesses: readonly string[];
   readonly notes: readonly string[];
@@ -52,6 +58,7 @@ export class Plan {
     this.summary = summarise(this.apps);
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
+    if (options.behaviourDiff !== undefined) this.behaviourDiff = options.behaviourDiff;
     this.risks = options.risks ?? [];
     this.limitExcesses = options.excesses ?? [];
     this.notes = options.notes ?? [];
@@ -159,6 +166,7 @@ export class Plan {
         removed: this.summary.removed,
         removedActive: this.summary.removedActive,
       },
+      ...(this.behaviourDiff === undefined ? {} : { behaviourDiff: [...this.behaviourDiff] }),
     };
   }
 }

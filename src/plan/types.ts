@@ -151,3 +151,32 @@ export interface BehaviourReport {
   tests: number;
   changes: BehaviourChange[];
 }
+
+/** How much riskier an outcome change is, riskiest first (docs/behaviour.md, "Exhaustive behaviour diff"). */
+export type BehaviourRisk = 'allows' | 'weakens' | 'other-rule' | 'strengthens';
+
+/** A class of requests: its conditions in words, and one request of it the evaluator confirmed. */
+export interface RequestClass {
+  description: string;
+  example: ExampleRequest;
+}
+
+/** A request as test files write it (evaluate/request.ts, TestRequest), as plain data. */
+export type ExampleRequest = Readonly<Record<string, string | Readonly<Record<string, string>>>>;
+
+/** The classes of requests whose outcome changes the same way. */
+export interface OutcomeChange {
+  risk: BehaviourRisk;
+  before: Outcome;
+  after: Outcome;
+  classes: RequestClass[];
+}
+
+/** The exhaustive behaviour diff of one app: every class of requests the plan decides differently. */
+export interface AppBehaviourDiff {
+  app: string;
+  /** Risk first. */
+  changes: OutcomeChange[];
+  /** Parts the diff did not decide exactly (a pattern, the time budget), naming the rules. */
+  unchecked: { reason: string; rules: string[] }[];
+}

@@ -11,12 +11,13 @@ import { planProject, savePlan } from '../../engine/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import { replayRenderer } from '../../render/replay/index.js';
 import { safeText } from '../../render/sanitise.js';
+import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { UsageError, wholeNumber } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { transitionProgress } from '../transition-progress.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
-  return yargs
+  return diffBudgetOption(yargs)
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
     .option('format', { type: 'string', choices: PLAN_FORMATS, default: 'text', describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
@@ -25,6 +26,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('safe-order', { type: 'boolean', default: false, describe: 'When only an order with one more PATCH is free of windows, plan that order' })
     .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
     .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
+    .option('behaviour-diff', { type: 'boolean', default: true, describe: 'Show every class of requests the plan decides differently (--no-behaviour-diff: leave it out)' })
     .example('$0 plan', 'show what apply would change')
     .example('$0 plan --live live.json --format markdown', 'plan a pull request against the newest live snapshot, with no token')
     .example('$0 plan --out plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'save a plan and summarise it in CI') as unknown as Argv<GlobalArgs>;
@@ -41,15 +43,22 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
   const progress = transitionProgress(ctx);
+  // The flag is a yes/no; the engine takes the run (its budget and progress) or nothing.
+  const { behaviourDiff: wanted, ...selection } = args;
+  const diff = wanted === false ? undefined : diffRun(args, ctx);
   const { plan, excesses, undecided, replay } = await planProject({
-    ...args,
+    ...selection,
     ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
     ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
     ...(replayLogs === undefined ? {} : { replayLogs }),
     safeOrder: args.safeOrder === true,
     ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
     ...(progress === undefined ? {} : { onTransitionProgress: progress.update }),
-  }, ctx).finally(() => progress?.stop());
+    ...(diff === undefined ? {} : { behaviourDiff: diff.run }),
+  }, ctx).finally(() => {
+    diff?.stop();
+    progress?.stop();
+  });
   // Risk first: what the change does to traffic, then the changes themselves.
   if (replay !== undefined) {
     await replayRenderer(args.format === 'markdown' ? 'markdown' : 'text')(replay, ctx.io.stdout, { colors: ctx.colors });

@@ -3,11 +3,12 @@
 // tables. Cells and prose from rule files or the service go through markdownText.
 import { countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan.js';
 import { fieldChanges, positionChange, type AppPlan } from '../../plan/types.js';
+import { isLoosening } from '../behaviour/words.js';
 import { cell, htmlCode, markdownText, table } from '../markdown.js';
 import { ATTENTION_HEADING, REMOVED_ACTIVE, consoleSteps, counted, unmanagedInOrder, unmanagedText, type Quoting } from './describe.js';
 
 export interface Section {
-  kind: 'blocked' | 'unmanaged' | 'behaviour' | 'moves' | 'heading' | 'step' | 'note';
+  kind: 'blocked' | 'unmanaged' | 'behaviour' | 'behaviourDiff' | 'moves' | 'heading' | 'step' | 'note';
   text: string;
 }
 
@@ -33,6 +34,8 @@ export function alerts(plan: Plan): string[] {
   ];
   const changed = plan.behaviour?.changes.length ?? 0;
   if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${counted(plan.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);
+  const loosened = (plan.behaviourDiff ?? []).flatMap((diff) => diff.changes.filter(isLoosening)).reduce((sum, change) => sum + change.classes.length, 0);
+  if (loosened > 0) items.push(`It allows, or blocks less strongly, ${counted(loosened, 'class', 'classes')} of requests (listed below).`);
   const lines: string[] = [];
   if (items.length > 0) {
     const shown = items.slice(0, ALERT_ITEMS).map((item) => `> - ${item}`);

@@ -12,6 +12,7 @@ import { safeText } from '../sanitise.js';
 import { NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, counted, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
 import { alerts, blockedSection, movesTable, summaryTable, unmanagedTable, type Section } from './markdown-sections.js';
 import { transitionAlerts, transitionNote } from './markdown-transitions.js';
+import { behaviourDiffMarkdown, COMMENT_CAPS } from '../behaviour/markdown.js';
 import { changeLines } from './rule-diff.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 
@@ -41,6 +42,7 @@ export function markdownPlan(plan: Plan, limit: number): string {
   for (const app of plan.apps) doc.add({ kind: 'unmanaged', text: unmanagedTable(app, showApp) });
   doc.add({ kind: 'behaviour', text: behaviourSection(plan) });
   for (const app of plan.apps) doc.add({ kind: 'note', text: transitionNote(app, showApp) });
+  if (plan.behaviourDiff !== undefined && plan.behaviourDiff.length > 0) doc.add({ kind: 'behaviourDiff', text: behaviourDiffMarkdown(plan.behaviourDiff, COMMENT_CAPS, 'Run `botrules plan` for every class, or `botrules plan --format json` for the data.') });
   for (const app of plan.apps) doc.add({ kind: 'moves', text: movesTable(app, showApp) });
   const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0).map((step) => ({ app, step })));
   if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${counted(withFields.length, 'rule', 'rules')})\n\n` });
@@ -81,7 +83,7 @@ function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
 class BoundedDocument {
   private readonly parts: string[];
   private length: number;
-  private readonly left: Record<Section['kind'], number> = { blocked: 0, unmanaged: 0, behaviour: 0, moves: 0, heading: 0, step: 0, note: 0 };
+  private readonly left: Record<Section['kind'], number> = { blocked: 0, unmanaged: 0, behaviour: 0, behaviourDiff: 0, moves: 0, heading: 0, step: 0, note: 0 };
 
   constructor(
     head: string,
@@ -108,6 +110,7 @@ class BoundedDocument {
     if (this.left.blocked > 0) missing.push('the blocked rules');
     if (this.left.unmanaged > 0) missing.push('the table of rules not in the files');
     if (this.left.behaviour > 0) missing.push('the behaviour changes of the test requests');
+    if (this.left.behaviourDiff > 0) missing.push('the behaviour diff');
     if (this.left.moves > 0) missing.push('the table of moves');
     if (this.left.step > 0) missing.push(`${this.left.step} of ${stepTotal} rule diffs`);
     if (missing.length === 0) return this.parts.join('');

@@ -24,6 +24,7 @@ import {
   unmanagedText,
   whatChanges,
 } from './describe.js';
+import { writeBehaviourDiffText } from '../behaviour/text.js';
 import { changeLines } from './rule-diff.js';
 import { transitionText } from './transitions.js';
 import { safeText } from '../sanitise.js';
@@ -53,6 +54,10 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
     writeApp(app, out, c);
   }
   writeBehaviour(plan, out, c);
+  if (plan.behaviourDiff !== undefined && plan.behaviourDiff.length > 0) {
+    out.write('\n');
+    writeBehaviourDiffText(plan.behaviourDiff, out, c, 'plan --format json lists them all');
+  }
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) out.write(`\n${c.red('!')} ${safeText(blocked)}.\n  ${BLOCKED_ADVICE}\n`);
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);

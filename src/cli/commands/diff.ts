@@ -1,0 +1,33 @@
+// `botrules diff OLD NEW [--format text|json|markdown] [--diff-budget SECONDS]`: every class of
+// requests two rule sets decide differently (docs/behaviour.md, "Exhaustive behaviour diff").
+// Exit 0 when none is, 2 when some class is or a part is left unchecked, 1 on error.
+import type { Argv } from 'yargs';
+import { diffRuleSets } from '../../engine/diff-rule-sets.js';
+import { DIFF_FORMATS, DIFF_RENDERERS, type DiffFormat } from '../../render/behaviour/index.js';
+import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+
+export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  return diffBudgetOption(yargs)
+    .usage('$0 diff OLD NEW [--format text|json|markdown]\n\n' +
+      'Compare two rule sets by what they do: every class of requests whose deciding rule or actions differ, risk first ' +
+      '(now allowed, then weaker, then another rule, then stricter), each with an example request the evaluator confirmed. ' +
+      'Each side is a rules directory, a rule file, or a live snapshot (botrules live --out; --app chooses its app).')
+    .positional('old', { type: 'string', describe: 'The rule set before: a rules directory, a rule file or a live snapshot' })
+    .positional('new', { type: 'string', describe: 'The rule set after' })
+    .option('format', { type: 'string', choices: DIFF_FORMATS, default: 'text', describe: 'How to print the diff' })
+    .example('$0 diff live.json rules', 'what the rule files would change about the live rules, with no token')
+    .example('$0 diff old-rules rules --format markdown', 'a pull-request comment comparing two rules directories') as unknown as Argv<GlobalArgs>;
+}
+
+export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const diff = diffRun(args, ctx);
+  const result = await diffRuleSets({
+    old: String(args.old),
+    new: String(args.new),
+    ...(typeof args.app === 'string' ? { app: args.app } : {}),
+    run: diff.run,
+  }, ctx).finally(() => diff.stop());
+  await DIFF_RENDERERS[String(args.format) as DiffFormat]({ sides: result.sides, diff: result.diff }, ctx.io.stdout, { colors: ctx.colors });
+  return result.diff.changes.length === 0 && result.diff.unchecked.length === 0 ? 0 : 2;
+}

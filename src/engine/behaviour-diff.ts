@@ -1,0 +1,31 @@
+// The exhaustive behaviour diff of each planned app (docs/behaviour.md, "Exhaustive behaviour
+// diff"): the live rules against the live rules with every step applied — what apply then
+// verifies — under one time budget for all apps, so a large plan says what it left unchecked
+// instead of taking unbounded time.
+import { appBehaviourDiff, behaviourDiff } from '../behaviour/diff.js';
+import type { AppBehaviourDiff, PlanStep } from '../plan/types.js';
+import type { LiveRule, Rule } from '../rules/model.js';
+import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
+
+/** Seconds the diff may take by default, over all apps of a plan or both sides of `botrules diff`. */
+export const DEFAULT_DIFF_BUDGET_SECONDS = 20;
+
+export interface DiffRun {
+  /** Seconds the search may take in all. */
+  budgetSeconds: number;
+  /** Rules searched so far and in all, for a progress line. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export function plannedBehaviourDiffs(planned: readonly { app: string; live: readonly LiveRule[]; steps: readonly PlanStep[] }[], run: DiffRun): AppBehaviourDiff[] {
+  const deadline = Date.now() + run.budgetSeconds * 1000;
+  return planned
+    .filter((app) => app.steps.length > 0)
+    .map((app) => ruleSetsDiff(app.app, inPriorityOrder(app.live), simulateSteps(app.live, app.steps), { ...run, deadline }));
+}
+
+/** Two rule sets, each in priority order. */
+export function ruleSetsDiff(app: string, before: readonly Rule[], after: readonly Rule[], run: DiffRun & { deadline?: number }): AppBehaviourDiff {
+  const deadline = run.deadline ?? Date.now() + run.budgetSeconds * 1000;
+  return appBehaviourDiff(app, behaviourDiff(before, after, { deadline, ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }) }));
+}

@@ -1,0 +1,80 @@
+// `botrules diff OLD NEW`: the exhaustive behaviour diff of any two rule sets
+// (docs/behaviour.md, "Exhaustive behaviour diff"). Each side is a rules directory, one rule
+// file, or a live snapshot (`botrules live --out`; the app chosen with --app when it holds
+// several). Rule files are checked as validate checks them, every problem reported at its
+// line, before anything is compared.
+import { stat } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { UserError, ValidationError } from '../errors.js';
+import type { AppBehaviourDiff } from '../plan/types.js';
+import { loadRules } from '../rules/load.js';
+import { readRuleFile } from '../rules/rule-file.js';
+import type { Rule } from '../rules/model.js';
+import type { Runtime } from '../runtime.js';
+import { inPriorityOrder } from '../semantics/list-move.js';
+import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';
+
+export interface RuleSetsDiffRequest {
+  old: string;
+  new: string;
+  /** The app of a live snapshot that holds several. */
+  app?: string;
+  run: DiffRun;
+}
+
+export interface RuleSetsDiff {
+  diff: AppBehaviourDiff;
+  /** What each side was read as: `rules/ (12 rules)`, `live.json, app "default" (40 rules)`. */
+  sides: [string, string];
+}
+
+export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): Promise<RuleSetsDiff> {
+  const [before, after] = await Promise.all([ruleSet(request.old, request.app, ctx.cwd), ruleSet(request.new, request.app, ctx.cwd)]);
+  const app = before.app ?? after.app ?? request.app ?? 'default';
+  ctx.debug(`comparing ${before.rules.length} with ${after.rules.length} rules`);
+  return { diff: ruleSetsDiff(app, before.rules, after.rules, request.run), sides: [before.label, after.label] };
+}
+
+interface RuleSet {
+  rules: Rule[];
+  label: string;
+  app?: string;
+}
+
+async function ruleSet(given: string, app: string | undefined, cwd: string): Promise<RuleSet> {
+  const path = resolve(cwd, given);
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) throw new UserError(`cannot read ${given}: it does not exist`, [SIDES]);
+  if (info.isDirectory()) {
+    const loaded = await loadRules(given, { cwd });
+    if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
+    return { rules: loaded.rules, label: `${given} (${rulesCounted(loaded.rules.length)})` };
+  }
+  const extension = extname(given).toLowerCase();
+  if (extension === '.yaml' || extension === '.yml') {
+    const read = readRuleFile(path, given);
+    if (read.problems.length > 0) throw new ValidationError(read.problems);
+    return { rules: read.rules, label: `${given} (${rulesCounted(read.rules.length)})` };
+  }
+  if (extension === '.json') return snapshotSide(path, given, app);
+  throw new UserError(`cannot compare ${given}: it is neither a directory, a rule file (.yaml) nor a live snapshot (.json)`, [SIDES]);
+}
+
+const SIDES = 'Each side of botrules diff is a rules directory, a rule file, or a live snapshot written by botrules live --out FILE.';
+
+/** Loaded only for a snapshot, so comparing rule files never loads the snapshot reader. */
+async function snapshotSide(path: string, given: string, app: string | undefined): Promise<RuleSet> {
+  const [{ readSnapshotFile }, { rulesOf }] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
+  const snapshot = await readSnapshotFile(path, given);
+  const only = snapshot.apps.length === 1 ? snapshot.apps[0]?.app : undefined;
+  const chosen = app ?? only;
+  if (chosen === undefined) {
+    throw new UserError(`${given} holds snapshots of ${snapshot.apps.length} apps: choose one with --app`, [`Its apps: ${snapshot.apps.map((entry) => JSON.stringify(entry.app)).join(', ')}`]);
+  }
+  const rules = inPriorityOrder(rulesOf(snapshot, chosen, given));
+  return { rules, label: `${given}, app ${JSON.stringify(chosen)} at ${snapshot.takenAt} (${rulesCounted(rules.length)})`, app: chosen };
+}
+
+function rulesCounted(count: number): string {
+  return `${count} ${count === 1 ? 'rule' : 'rules'}`;
+}
