@@ -223,9 +223,16 @@ class Search {
     for (const way of ways) {
       if (way.some((leaf) => this.assignment.leafTruth(leaf) === false)) continue;
       const size = this.assignment.size;
-      for (const leaf of way) {
+      // A leaf pushed first may fix its field so that a later leaf of the way cannot hold.
+      const possible = way.every((leaf) => {
         const atom = this.assignment.atomOf(leaf);
-        if (atom !== undefined && this.assignment.truthOf(atom) === 'undecided') this.assignment.push(atom, true);
+        const truth = atom === undefined ? false : this.assignment.truthOf(atom);
+        if (atom !== undefined && truth === 'undecided') this.assignment.push(atom, true);
+        return truth !== false;
+      });
+      if (!possible) {
+        this.assignment.popTo(size);
+        continue;
       }
       const found = this.models.find(this.mustNotMatch);
       if ('request' in found) {

@@ -8,14 +8,15 @@
 // The state after a set of units does not depend on the order they ran in (src/plan/
 // transitions.ts), so the search runs over sets: a 0-1 breadth-first search whose cost is the
 // number of open states passed through, each state checked lazily (when the search reaches it)
-// and once. The planner's next unit is tried first, so a safe planner order costs one check per
-// state. The deadline bounds it all; what it leaves is said, never guessed.
+// and once, the planner's next unit tried first. A whole order (the planner's, the one chosen)
+// is checked in one region search over all its states, far cheaper than one per state. The
+// deadline bounds it all; what it leaves is said, never guessed.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { LiveRule } from '../semantics/model.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit, type TransitionCheck } from '../plan/transitions.js';
 import type { PlanStep } from '../plan/types.js';
-import { checkState, windowsOf, type StateCheck } from './transition-windows.js';
+import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './transition-windows.js';
 import type { Region } from './regions.js';
 
 export interface OrderOptions {
@@ -84,26 +85,49 @@ class OrderSearch {
     return this.options.deadline === undefined || Date.now() < this.options.deadline;
   }
 
+  private checkOptions(): StateCheckOptions {
+    return {
+      ...(this.options.deadline === undefined ? {} : { deadline: this.options.deadline }),
+      ...(this.options.evaluation === undefined ? {} : { evaluation: this.options.evaluation }),
+    };
+  }
+
+  /** Counts single states checked by the search, for the progress line. */
+  private counted(checks: number): void {
+    this.checked += checks;
+    this.options.onProgress?.(this.checked, Math.max(this.checked, this.steps.length - 1));
+  }
+
   /** The check of the state after `sent` (a prefix of an order); 'late' past the deadline. */
   private stateAfter(sent: readonly OrderUnit[]): StateCheck | 'late' {
     const key = setKey(sent);
     const known = this.checks.get(key);
     if (known !== undefined) return known;
     const during = simulateSteps(this.live, sendInOrder(this.live, this.steps, sent));
-    const check = this.timeLeft()
-      ? checkState(this.start, during, this.final, {
-        ...(this.options.deadline === undefined ? {} : { deadline: this.options.deadline }),
-        ...(this.options.evaluation === undefined ? {} : { evaluation: this.options.evaluation }),
-      })
-      : 'late';
+    const check = this.timeLeft() ? (checkStates([this.start, during, this.final], this.checkOptions()).states.get(1) as StateCheck) : 'late';
     this.checks.set(key, check);
-    this.checked += 1;
-    this.options.onProgress?.(this.checked, Math.max(this.checked, this.steps.length - 1));
+    this.counted(1);
     return check;
+  }
+
+  /** Checks every state of a whole order not checked yet, in one region search over all of them. */
+  private checkWhole(units: readonly OrderUnit[]): void {
+    const prefixes = units.slice(1).map((_, index) => units.slice(0, index + 1));
+    const missing = prefixes.filter((sent) => !this.checks.has(setKey(sent)));
+    if (missing.length === 0 || !this.timeLeft()) return;
+    const steps = sendInOrder(this.live, this.steps, units);
+    const lists = [this.start, ...prefixes.map((sent) => simulateSteps(this.live, steps.slice(0, sent.length))), this.final];
+    const progress = this.options.onProgress;
+    const checked = checkStates(lists, { ...this.checkOptions(), ...(progress === undefined ? {} : { onProgress: progress }) });
+    prefixes.forEach((sent, index) => {
+      const key = setKey(sent);
+      if (!this.checks.has(key)) this.checks.set(key, checked.states.get(index + 1) as StateCheck);
+    });
   }
 
   /** Open states of a whole order; undefined when the deadline left one unchecked. */
   costOf(units: readonly OrderUnit[]): number | undefined {
+    this.checkWhole(units);
     let cost = 0;
     for (let sent = 1; sent < units.length; sent += 1) {
       const check = this.stateAfter(units.slice(0, sent));
@@ -158,8 +182,9 @@ class OrderSearch {
   /** The steps of `units` with the windows and unchecked parts of their states. */
   result(units: readonly OrderUnit[], order: TransitionCheck['order'], plannerWindows?: number): ChosenOrder {
     const steps = reorderSteps(this.live, this.steps, units) ?? [...this.steps];
+    this.checkWhole(units);
     const open = new Map<number, Region[]>();
-    const unchecked: string[] = [];
+    const unchecked = new Set<string>();
     let late: number | undefined;
     for (let sent = 1; sent < units.length; sent += 1) {
       const check = this.stateAfter(units.slice(0, sent));
@@ -168,16 +193,17 @@ class OrderSearch {
         continue;
       }
       open.set(sent, check.open);
-      unchecked.push(...check.unchecked.map((part) => `after PATCH ${sent}: ${part}`));
+      for (const part of check.unchecked) unchecked.add(part);
     }
-    if (late !== undefined) {
-      const last = units.length - 1;
-      const states = late === last ? `the state after PATCH ${late} was` : `the states after PATCH ${late} to ${last} were`;
-      unchecked.unshift(`${states} not checked: the time budget ran out`);
-    }
-    const check: TransitionCheck = { windows: windowsOf(open), unchecked, order, ...(plannerWindows === undefined ? {} : { plannerWindows }) };
+    const notChecked = late === undefined ? [] : [lateSentence(late, units.length - 1)];
+    const check: TransitionCheck = { windows: windowsOf(open), unchecked: [...notChecked, ...unchecked], order, ...(plannerWindows === undefined ? {} : { plannerWindows }) };
     return { steps, check };
   }
+}
+
+function lateSentence(first: number, last: number): string {
+  const states = first === last ? `the state after PATCH ${first} was` : `the states after PATCH ${first} to ${last} were`;
+  return `${states} not checked: the time budget ran out`;
 }
 
 function sameUnit(a: OrderUnit, b: OrderUnit): boolean {

@@ -18,19 +18,27 @@ function undecided(outcome: Outcome): boolean {
 }
 
 /**
- * [start, during, final] could be a window: start and final block or challenge, the state in
- * between does not — or an undecided outcome leaves it open (then it is reported as unchecked).
+ * [start, …states in between…, final] could hold a window: start and final block or challenge,
+ * some state in between does not — or an undecided outcome leaves it open (reported as unchecked).
  */
 function couldOpen(outcomes: readonly Outcome[]): boolean {
-  const [start, during, final] = outcomes as [Outcome, Outcome, Outcome];
   const guarded = (o: Outcome): boolean => protects(o) || undecided(o);
-  return guarded(start) && guarded(final) && (!protects(during) || undecided(during));
+  const between = outcomes.slice(1, -1);
+  return guarded(outcomes[0] as Outcome) && guarded(outcomes[outcomes.length - 1] as Outcome) && between.some((o) => !protects(o) || undecided(o));
 }
 
 /** What one intermediate state lets through. */
 export interface StateCheck {
-  /** Request classes open in this state (start and final block or challenge, this state does not). */
+  /** Request classes open in this state, each with its outcomes [start, this state, final]. */
   open: Region[];
+  /** What the search that checked this state could not decide or ran out of time on. */
+  unchecked: string[];
+}
+
+/** The states between the PATCH requests of one order, checked together. */
+export interface StatesCheck {
+  /** By state (k: after k PATCH requests, 1 to n−1). */
+  states: Map<number, StateCheck>;
   /** One sentence per part the engine could not decide or ran out of time on. */
   unchecked: string[];
 }
@@ -38,21 +46,37 @@ export interface StateCheck {
 export interface StateCheckOptions {
   deadline?: number;
   evaluation?: EvaluationOptions;
+  onProgress?: (done: number, total: number) => void;
 }
 
-/** Compares one intermediate state with the start and the final rules (each in priority order). */
-export function checkState(start: readonly Rule[], during: readonly Rule[], final: readonly Rule[], options: StateCheckOptions = {}): StateCheck {
-  const search = regionsWhere([start, during, final], couldOpen, {
+/**
+ * Compares the states in between with the start and the final rules (`lists`: start, each
+ * state, final; each in priority order). One region search over all the lists, not one per
+ * state: they are nearly the same lists, and each class's outcomes say in which states it is open.
+ */
+export function checkStates(lists: readonly (readonly Rule[])[], options: StateCheckOptions = {}): StatesCheck {
+  const search = regionsWhere(lists, couldOpen, {
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     ...(options.evaluation === undefined ? {} : { evaluation: options.evaluation }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
-  const open = search.regions.filter((region) => region.outcomes.every((o) => !undecided(o)));
   const unsure = search.regions.filter((region) => region.outcomes.some(undecided));
   const unchecked = [
-    ...unsure.map((region) => `requests ${region.description}: ${undecidedReason(region.outcomes)}`),
+    ...unsure.map((region) => `${region.description}: ${undecidedReason(region.outcomes)}`),
     ...search.unchecked.map((part) => `${part.reason}${part.rules.length === 0 ? '' : ` (rules ${part.rules.map((r) => `"${r}"`).join(', ')})`}`),
   ];
-  return { open, unchecked };
+  const last = lists.length - 1;
+  const states = new Map<number, StateCheck>();
+  for (let state = 1; state < last; state += 1) states.set(state, { open: [], unchecked });
+  for (const region of search.regions) {
+    if (region.outcomes.some(undecided)) continue;
+    const [start, final] = [region.outcomes[0] as Outcome, region.outcomes[last] as Outcome];
+    region.outcomes.forEach((during, state) => {
+      if (state === 0 || state === last || protects(during)) return;
+      states.get(state)?.open.push({ ...region, outcomes: [start, during, final] });
+    });
+  }
+  return { states, unchecked };
 }
 
 function undecidedReason(outcomes: readonly Outcome[]): string {

@@ -1,5 +1,5 @@
 // The transition check's progress on a terminal (docs/behaviour.md, "Safe transitions"): the
-// states checked of an app, on the one progress line of progress-line.ts (stderr, only when it
+// region search's steps, then the states the order search checked, of an app, on the one progress line of progress-line.ts (stderr, only when it
 // is a terminal), once the check has taken a second — a check that ends sooner draws nothing —
 // and redrawn when the text changes; erased before the plan is printed.
 import type { CommandContext } from './context.js';
@@ -22,7 +22,7 @@ export function transitionProgress(ctx: CommandContext): TransitionProgress | un
   return {
     update(app, done, total) {
       if (Date.now() - started < QUIET_MS) return;
-      const text = barText(`transitions of ${safeText(app)}`, done, total, ' states');
+      const text = barText(`transitions of ${safeText(app)}`, done, total);
       if (text !== shown) line.update((shown = text));
     },
     stop: () => line.stop(),
