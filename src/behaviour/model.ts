@@ -23,6 +23,7 @@ export class Models {
   private readonly extra = new Map<string, string[]>();
   private readonly samples = new Map<string, Leaf>();
   private readonly cache = new Map<string, FieldValue>();
+  private readonly built = new Map<number, ModelResult>();
   private nodes = 0;
 
   constructor(
@@ -90,12 +91,20 @@ export class Models {
     return fallback;
   }
 
-  /** The request each field's literals call for (unconstrained fields: a path and a method only). */
+  /** The request each field's literals call for, remembered per assignment. */
   private build(): ModelResult {
+    const signature = this.assignment.signature;
+    let built = this.built.get(signature);
+    if (built === undefined) this.built.set(signature, (built = this.buildOnce()));
+    return built;
+  }
+
+  /** Unconstrained fields: a path and a method only. */
+  private buildOnce(): ModelResult {
     let request: TestRequest = { path: '/', method: 'GET' };
     for (const field of this.assignment.fields()) {
       const literals = this.assignment.fieldLiterals(field);
-      const key = `${field}\u0000${literals.map(({ atom, holds }) => `${holds ? '' : '!'}${atom.id}`).join(',')}`;
+      const key = `${field}\u0000${this.assignment.fieldSignature(field)}`;
       const sample = this.samples.get(field) as Leaf;
       let answer = this.cache.get(key);
       if (answer === undefined) this.cache.set(key, (answer = fieldValue(sample, literals, this.extra.get(field) ?? [], this.options)));
