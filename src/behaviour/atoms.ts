@@ -4,7 +4,7 @@
 // decides a request depends only on the truth of these atoms, so a set of requests with the
 // same truth values is decided the same way by every rule set.
 import { combine } from '../evaluate/evaluate.js';
-import { MATCH_WHEN_ABSENT, presentVerdict, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
+import { MATCH_WHEN_ABSENT, presentVerdict, valuesOf, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
 import { fieldKey } from '../evaluate/request.js';
 import { leafKey } from '../semantics/canonical.js';
 import type { Conditions, Leaf } from '../rules/model.js';
@@ -180,7 +180,7 @@ function fixedValue({ atom, holds }: Literal): string | null | undefined {
   const leaf = atom.leaf;
   if ((leaf.operator === '$notExists' && holds) || (leaf.operator === '$exists' && !holds)) return null;
   if (!holds || leaf.conditionType === 'socketIps') return undefined;
-  const values = Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+  const values = valuesOf(leaf);
   if ((leaf.operator === '$eq' || leaf.operator === '$in') && values.length === 1) return values[0] as string;
   return undefined;
 }

@@ -4,7 +4,7 @@
 // matches, the search gives one of that tree's unassigned atoms a truth value (the one that
 // would stop the match first) and tries again, undoing what fails (a small DPLL search).
 import { conditionsVerdict } from '../evaluate/evaluate.js';
-import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
+import { leafVerdict, valuesOf, type EvaluationOptions } from '../evaluate/leaf.js';
 import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../rules/model.js';
 import type { Assignment, Atom, AtomTable } from './atoms.js';
@@ -35,7 +35,7 @@ export class Models {
       if (!this.samples.has(atom.field)) this.samples.set(atom.field, atom.leaf);
       if (atom.leaf.operator === '$re') continue;
       const list = this.extra.get(atom.field) ?? [];
-      for (const value of Array.isArray(atom.leaf.value) ? atom.leaf.value : atom.leaf.value === undefined ? [] : [atom.leaf.value]) {
+      for (const value of valuesOf(atom.leaf)) {
         if (!list.includes(value)) list.push(value);
       }
       this.extra.set(atom.field, list);

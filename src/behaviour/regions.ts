@@ -6,12 +6,12 @@
 // conditions) and "it does not match" (its tree joins the trees no request of the branch may
 // match). A concrete request (model.ts) is kept for every state, so a branch no request can
 // reach is dropped at once. Nothing enumerates the product of the fields' values.
-import { canonicalConditions } from '../semantics/canonical.js';
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, Leaf, Rule } from '../rules/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
+import { activeEntries, NO_RULE, outcomeKey, type Entry } from './entries.js';
 import { regionDescription } from './describe.js';
 import { Models } from './model.js';
 
@@ -49,16 +49,6 @@ export interface RegionOptions {
 
 /** Rule names listed per unchecked part, at most. */
 const MAX_UNCHECKED_RULES = 20;
-const NO_RULE: DecidedOutcome = { rule: undefined, actions: [] };
-
-interface Entry {
-  rule: Rule;
-  /** Equal for rules with the same conditions. */
-  conditionsId: number;
-  /** Equal for rules with the same conditions and outcome. */
-  id: number;
-  outcome: DecidedOutcome;
-}
 
 /** `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. */
 export function regionsWhere(ruleSets: readonly (readonly Rule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
@@ -88,57 +78,18 @@ class Search {
     private readonly options: RegionOptions,
   ) {
     this.evaluation = options.evaluation ?? {};
-    const ids = new Map<string, number>();
-    const idOf = (key: string): number => {
-      let id = ids.get(key);
-      if (id === undefined) ids.set(key, (id = ids.size));
-      return id;
-    };
-    this.sets = ruleSets.map((rules) => rules.filter((rule) => rule.status === 'active').map((rule): Entry => {
-      for (const group of rule.conditions.children) for (const leaf of group.children) this.table.add(leaf, rule.name);
-      const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
-      const conditionsKey = JSON.stringify(canonicalConditions(rule.conditions));
-      return { rule, conditionsId: idOf(conditionsKey), id: idOf(`${conditionsKey}\u0000${outcomeKey(outcome)}`), outcome };
-    }));
+    const entries = activeEntries(ruleSets, this.table, interesting);
+    this.sets = entries.sets;
+    this.suffixIds = entries.suffixIds;
+    this.boringSuffix = entries.boringSuffix;
     this.assignment = new Assignment(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation);
-    ({ suffixIds: this.suffixIds, boringSuffix: this.boringSuffix } = this.suffixes(idOf));
   }
 
   run(): RegionSearch {
     this.explore(this.sets.map(() => 0), this.sets.map(() => undefined), true);
     const unchecked = [...this.unchecked].map(([reason, rules]) => ({ reason, rules: [...rules] }));
     return { regions: [...this.regions.values()], unchecked };
-  }
-
-  /**
-   * Per set and position, an id equal exactly when the rest of the lists are the same rules, and
-   * whether every request decided the same way by all sets from there is uninteresting.
-   */
-  private suffixes(idOf: (key: string) => number): { suffixIds: number[][]; boringSuffix: boolean[][] } {
-    const boringOutcome = new Map<string, boolean>();
-    const boring = (outcome: DecidedOutcome): boolean => {
-      const key = outcomeKey(outcome);
-      let known = boringOutcome.get(key);
-      if (known === undefined) boringOutcome.set(key, (known = !this.interesting(this.sets.map(() => outcome))));
-      return known;
-    };
-    const suffixIds: number[][] = [];
-    const boringSuffix: boolean[][] = [];
-    for (const entries of this.sets) {
-      const idsHere = new Array<number>(entries.length + 1);
-      const boringHere = new Array<boolean>(entries.length + 1);
-      idsHere[entries.length] = idOf('end');
-      boringHere[entries.length] = boring(NO_RULE);
-      for (let pos = entries.length - 1; pos >= 0; pos--) {
-        const entry = entries[pos] as Entry;
-        idsHere[pos] = idOf(`suffix ${entry.id} ${idsHere[pos + 1] as number}`);
-        boringHere[pos] = (boringHere[pos + 1] as boolean) && boring(entry.outcome);
-      }
-      suffixIds.push(idsHere);
-      boringSuffix.push(boringHere);
-    }
-    return { suffixIds, boringSuffix };
   }
 
   /**
@@ -316,8 +267,4 @@ class Search {
     const done = pos.reduce((sum, at) => sum + at, 0);
     if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, entries) => sum + entries.length, 0));
   }
-}
-
-function outcomeKey(outcome: DecidedOutcome): string {
-  return JSON.stringify([outcome.rule ?? null, [...outcome.actions].sort()]);
 }

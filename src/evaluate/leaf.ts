@@ -43,8 +43,16 @@ export function leafPatterns(leaf: Leaf, options: EvaluationOptions = {}): Compi
   return leaf.operator === '$re' ? valuesOf(leaf).map((source) => compilePattern(source, options.caseInsensitiveValues === true)) : [];
 }
 
-function valuesOf(leaf: Leaf): string[] {
+/** A leaf's values as a list: one for string operators, none for presence operators. */
+export function valuesOf(leaf: Leaf): string[] {
   return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+}
+
+const ADDRESS_OPERATORS: ReadonlySet<Leaf['operator']> = new Set(['$eq', '$ne', '$in', '$notIn']);
+
+/** A client-address leaf that tests whether the address lies in its ranges (not a text operator on it). */
+export function isAddressLeaf(leaf: Leaf): boolean {
+  return leaf.conditionType === 'socketIps' && ADDRESS_OPERATORS.has(leaf.operator);
 }
 
 function compileLeaf(leaf: Leaf, ignoreCase: boolean): PresentTest {
@@ -52,7 +60,7 @@ function compileLeaf(leaf: Leaf, ignoreCase: boolean): PresentTest {
   const written = valuesOf(leaf);
   const list = written.map(fold);
   const one = list[0] ?? '';
-  if (leaf.conditionType === 'socketIps' && ['$eq', '$ne', '$in', '$notIn'].includes(leaf.operator)) {
+  if (isAddressLeaf(leaf)) {
     const ranges = new AddressRanges(leaf.operator === '$eq' || leaf.operator === '$ne' ? [written[0] ?? ''] : written);
     const inside = leaf.operator === '$eq' || leaf.operator === '$in';
     return (address) => ranges.contain(address) === inside;
