@@ -16,6 +16,12 @@ export type ModelResult =
   /** No exact answer: why, and the rules whose leaves it was about. */
   | { unknown: string; rules: string[] };
 
+/** Condition trees that must not match, each with a serial number unique to its push. */
+export interface TreeStack {
+  list: readonly Conditions[];
+  serials: readonly number[];
+}
+
 /** Most states one witness search visits before it gives up (unknown, never a guess). */
 const MAX_NODES = 4000;
 
@@ -24,6 +30,7 @@ export class Models {
   private readonly samples = new Map<string, Leaf>();
   private readonly cache = new Map<string, FieldValue>();
   private readonly built = new Map<number, ModelResult>();
+  private readonly checked = new WeakMap<TestRequest, { count: number; serial: number }>();
   private nodes = 0;
 
   constructor(
@@ -43,7 +50,7 @@ export class Models {
   }
 
   /** A request meeting the assignment on which no tree of `mustNotMatch` matches. */
-  find(mustNotMatch: readonly Conditions[]): ModelResult {
+  find(mustNotMatch: TreeStack): ModelResult {
     this.nodes = 0;
     return this.search(mustNotMatch);
   }
@@ -53,12 +60,12 @@ export class Models {
     return conditionsVerdict(conditions, request, this.options) === false;
   }
 
-  private search(mustNotMatch: readonly Conditions[]): ModelResult {
+  private search(mustNotMatch: TreeStack): ModelResult {
     if (++this.nodes > MAX_NODES) return { unknown: 'the search for an example request grew too large', rules: [] };
     const built = this.build();
     if (!('request' in built)) return built;
     const request = built.request;
-    const matching = mustNotMatch.find((conditions) => conditionsVerdict(conditions, request, this.options) !== false);
+    const matching = this.firstMatching(mustNotMatch, request);
     if (matching === undefined) return built;
     if (this.assignment.conditionsTruth(matching) === true) return { unsat: true };
     const atom = this.atomToSplit(matching, request);
@@ -74,6 +81,24 @@ export class Models {
       if ('unknown' in result) unknown ??= result;
     }
     return unknown ?? { unsat: true };
+  }
+
+  /**
+   * The first tree that does not fail to match `request`. Requests are remembered per
+   * assignment (build), so the trees already found false for one are not asked again while they
+   * stay on the stack (their serials say so).
+   */
+  private firstMatching(trees: TreeStack, request: TestRequest): Conditions | undefined {
+    const known = this.checked.get(request);
+    const valid = known !== undefined && known.count <= trees.list.length && (known.count === 0 || trees.serials[known.count - 1] === known.serial);
+    for (let i = valid ? known.count : 0; i < trees.list.length; i++) {
+      const tree = trees.list[i] as Conditions;
+      if (conditionsVerdict(tree, request, this.options) === false) continue;
+      this.checked.set(request, { count: i, serial: i === 0 ? 0 : (trees.serials[i - 1] as number) });
+      return tree;
+    }
+    this.checked.set(request, { count: trees.list.length, serial: trees.serials[trees.list.length - 1] ?? 0 });
+    return undefined;
   }
 
   /** An unassigned atom of the tree, preferring one that holds for the request (so that it matches). */

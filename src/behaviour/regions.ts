@@ -13,7 +13,7 @@ import type { Action, Conditions, Leaf, Rule } from '../rules/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
 import { activeEntries, NO_RULE, outcomeKey, type Entry } from './entries.js';
 import { regionDescription } from './describe.js';
-import { Models } from './model.js';
+import { Models, type TreeStack } from './model.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
 export interface DecidedOutcome {
@@ -65,6 +65,9 @@ class Search {
   private readonly evaluation: EvaluationOptions;
   /** Trees no request of the current state matches, and their conditions ids (counted). */
   private readonly mustNotMatch: Conditions[] = [];
+  private readonly treeSerials: number[] = [];
+  private treesPushed = 0;
+  private readonly trees: TreeStack = { list: this.mustNotMatch, serials: this.treeSerials };
   private readonly notMatching = new Map<number, number>();
   private model: TestRequest = { path: '/', method: 'GET' };
   private readonly regions = new Map<string, Region>();
@@ -185,7 +188,7 @@ class Search {
         this.assignment.popTo(size);
         continue;
       }
-      const found = this.models.find(this.mustNotMatch);
+      const found = this.models.find(this.trees);
       if ('request' in found) {
         this.model = found.request;
         this.explore(pos, decided.map((outcome, i) => (i === index ? entry.outcome : outcome)));
@@ -201,10 +204,11 @@ class Search {
   private addMustNotMatch(entry: Entry): boolean {
     const conditions = entry.rule.conditions;
     this.mustNotMatch.push(conditions);
+    this.treeSerials.push(++this.treesPushed);
     this.notMatching.set(entry.conditionsId, (this.notMatching.get(entry.conditionsId) ?? 0) + 1);
     this.conditionsIds.push(entry.conditionsId);
     if (this.models.stillFits(this.model, conditions)) return true;
-    const found = this.models.find(this.mustNotMatch);
+    const found = this.models.find(this.trees);
     if ('request' in found) {
       this.model = found.request;
       return true;
@@ -217,6 +221,7 @@ class Search {
 
   private removeMustNotMatch(): void {
     this.mustNotMatch.pop();
+    this.treeSerials.pop();
     const id = this.conditionsIds.pop() as number;
     const count = (this.notMatching.get(id) as number) - 1;
     if (count === 0) this.notMatching.delete(id);
