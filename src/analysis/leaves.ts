@@ -3,7 +3,7 @@
 // every request under docs/evaluation.md; whatever is not decided exactly (regular expressions
 // other than identical ones, unrelated fields, mixed text and address operators) is false,
 // meaning "unknown", and is never reported. Values compare as written (case-sensitive).
-import { MATCH_WHEN_ABSENT, presentVerdict, type Verdict } from '../evaluate/leaf.js';
+import { isAddressLeaf, MATCH_WHEN_ABSENT, presentVerdict, type Verdict } from '../evaluate/leaf.js';
 import type { Leaf, LeafOperator } from '../rules/model.js';
 import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
 import { allWithin, rangesDisjoint } from './ranges.js';
@@ -21,8 +21,6 @@ const NEGATION: Partial<Record<LeafOperator, LeafOperator>> = {
   $eq: '$ne', $ne: '$eq', $in: '$notIn', $notIn: '$in', $exists: '$notExists', $notExists: '$exists',
   $endsWith: '$notEndsWith', $notEndsWith: '$endsWith',
 };
-
-const ADDRESS_OPERATORS = new Set<LeafOperator>(['$eq', '$ne', '$in', '$notIn']);
 
 function alwaysCarried(leaf: Leaf): boolean {
   return ALWAYS_CARRIED.has(leaf.conditionType);
@@ -80,10 +78,6 @@ function presentOnlyDisjoint(p: Leaf, q: Leaf): boolean {
   if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => verdictOn(q, value) === false);
   if (p.operator === '$startsWith' && q.operator === '$startsWith') return !one(p).startsWith(one(q)) && !one(q).startsWith(one(p));
   return false;
-}
-
-function isAddressLeaf(leaf: Leaf): boolean {
-  return leaf.conditionType === 'socketIps' && ADDRESS_OPERATORS.has(leaf.operator);
 }
 
 const patternVerdicts = new WeakMap<Leaf, Map<string, Verdict>>();

@@ -67,6 +67,13 @@ export class Assignment {
   private readonly truth: Int8Array;
   private readonly stack: Literal[] = [];
   private readonly perField = new Map<string, Literal[]>();
+  /**
+   * A number per distinct sequence of literals, for the whole assignment (one per stack depth)
+   * and per field, so that answers about it can be remembered without building a key.
+   */
+  private readonly signatureIds = new Map<string, number>();
+  private readonly signatures: number[] = [0];
+  private readonly fieldSignatures = new Map<string, number[]>();
   /** Fields whose value a literal fixes: the value, or null for "absent". */
   private readonly fixed = new Map<string, { value: string | null; by: Literal }>();
 
@@ -93,8 +100,29 @@ export class Assignment {
     return this.perField.keys();
   }
 
+  /** Equal for equal sequences of literals. */
+  get signature(): number {
+    return this.signatures[this.signatures.length - 1] as number;
+  }
+
+  fieldSignature(field: string): number {
+    const list = this.fieldSignatures.get(field);
+    return list === undefined ? 0 : (list[list.length - 1] as number);
+  }
+
+  private extended(signature: number, literal: Literal): number {
+    const key = `${signature},${literal.holds ? '' : '!'}${literal.atom.id}`;
+    let id = this.signatureIds.get(key);
+    if (id === undefined) this.signatureIds.set(key, (id = this.signatureIds.size + 1));
+    return id;
+  }
+
   push(atom: Atom, holds: boolean): void {
     const literal = { atom, holds };
+    this.signatures.push(this.extended(this.signature, literal));
+    const fieldList = this.fieldSignatures.get(atom.field) ?? [];
+    fieldList.push(this.extended(this.fieldSignature(atom.field), literal));
+    this.fieldSignatures.set(atom.field, fieldList);
     this.stack.push(literal);
     this.truth[atom.id] = holds ? 1 : 0;
     const list = this.perField.get(atom.field);
@@ -108,6 +136,8 @@ export class Assignment {
   popTo(size: number): void {
     while (this.stack.length > size) {
       const literal = this.stack.pop() as Literal;
+      this.signatures.pop();
+      (this.fieldSignatures.get(literal.atom.field) as number[]).pop();
       this.truth[literal.atom.id] = -1;
       const list = this.perField.get(literal.atom.field) as Literal[];
       list.pop();

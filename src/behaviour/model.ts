@@ -17,6 +17,12 @@ export type ModelResult =
   /** No exact answer: why, and the rules whose leaves it was about. */
   | { unknown: string; rules: string[] };
 
+/** Condition trees that must not match, each with a serial number unique to its push. */
+export interface TreeStack {
+  list: readonly Conditions[];
+  serials: readonly number[];
+}
+
 /** Most states one witness search visits before it gives up (unknown, never a guess). */
 const MAX_NODES = 4000;
 
@@ -24,6 +30,8 @@ export class Models {
   private readonly extra = new Map<string, string[]>();
   private readonly samples = new Map<string, Leaf>();
   private readonly cache = new Map<string, FieldValue>();
+  private readonly built = new Map<number, ModelResult>();
+  private readonly checked = new WeakMap<TestRequest, { count: number; serial: number }>();
   private nodes = 0;
 
   constructor(
@@ -43,7 +51,7 @@ export class Models {
   }
 
   /** A request meeting the assignment on which no tree of `mustNotMatch` matches. */
-  find(mustNotMatch: readonly Conditions[]): ModelResult {
+  find(mustNotMatch: TreeStack): ModelResult {
     this.nodes = 0;
     return this.search(mustNotMatch);
   }
@@ -53,12 +61,12 @@ export class Models {
     return conditionsVerdict(conditions, request, this.options) === false;
   }
 
-  private search(mustNotMatch: readonly Conditions[]): ModelResult {
+  private search(mustNotMatch: TreeStack): ModelResult {
     if (++this.nodes > MAX_NODES) return { unknown: 'the search for an example request grew too large', rules: [] };
     const built = this.build();
     if (!('request' in built)) return built;
     const request = built.request;
-    const matching = mustNotMatch.find((conditions) => conditionsVerdict(conditions, request, this.options) !== false);
+    const matching = this.firstMatching(mustNotMatch, request);
     if (matching === undefined) return built;
     if (this.assignment.conditionsTruth(matching) === true) return { unsat: true };
     const atom = this.atomToSplit(matching, request);
@@ -76,6 +84,24 @@ export class Models {
     return unknown ?? { unsat: true };
   }
 
+  /**
+   * The first tree that does not fail to match `request`. Requests are remembered per
+   * assignment (build), so the trees already found false for one are not asked again while they
+   * stay on the stack (their serials say so).
+   */
+  private firstMatching(trees: TreeStack, request: TestRequest): Conditions | undefined {
+    const known = this.checked.get(request);
+    const valid = known !== undefined && known.count <= trees.list.length && (known.count === 0 || trees.serials[known.count - 1] === known.serial);
+    for (let i = valid ? known.count : 0; i < trees.list.length; i++) {
+      const tree = trees.list[i] as Conditions;
+      if (conditionsVerdict(tree, request, this.options) === false) continue;
+      this.checked.set(request, { count: i, serial: i === 0 ? 0 : (trees.serials[i - 1] as number) });
+      return tree;
+    }
+    this.checked.set(request, { count: trees.list.length, serial: trees.serials[trees.list.length - 1] ?? 0 });
+    return undefined;
+  }
+
   /** An unassigned atom of the tree, preferring one that holds for the request (so that it matches). */
   private atomToSplit(conditions: Conditions, request: TestRequest): Atom | undefined {
     let fallback: Atom | undefined;
@@ -91,12 +117,20 @@ export class Models {
     return fallback;
   }
 
-  /** The request each field's literals call for (unconstrained fields: a path and a method only). */
+  /** The request each field's literals call for, remembered per assignment. */
   private build(): ModelResult {
+    const signature = this.assignment.signature;
+    let built = this.built.get(signature);
+    if (built === undefined) this.built.set(signature, (built = this.buildOnce()));
+    return built;
+  }
+
+  /** Unconstrained fields: a path and a method only. */
+  private buildOnce(): ModelResult {
     let request: TestRequest = { path: '/', method: 'GET' };
     for (const field of this.assignment.fields()) {
       const literals = this.assignment.fieldLiterals(field);
-      const key = `${field}\u0000${literals.map(({ atom, holds }) => `${holds ? '' : '!'}${atom.id}`).join(',')}`;
+      const key = `${field}\u0000${this.assignment.fieldSignature(field)}`;
       const sample = this.samples.get(field) as Leaf;
       let answer = this.cache.get(key);
       if (answer === undefined) this.cache.set(key, (answer = fieldValue(sample, literals, this.extra.get(field) ?? [], this.options)));

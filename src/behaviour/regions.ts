@@ -6,14 +6,14 @@
 // conditions) and "it does not match" (its tree joins the trees no request of the branch may
 // match). A concrete request (model.ts) is kept for every state, so a branch no request can
 // reach is dropped at once. Nothing enumerates the product of the fields' values.
-import { canonicalConditions } from '../semantics/canonical.js';
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, Leaf, Rule } from '../rules/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
+import { activeEntries, NO_RULE, outcomeKey, type Entry } from './entries.js';
 import { regionDescription } from './describe.js';
-import { Models } from './model.js';
+import { Models, type TreeStack } from './model.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
 export interface DecidedOutcome {
@@ -49,16 +49,6 @@ export interface RegionOptions {
 
 /** Rule names listed per unchecked part, at most. */
 const MAX_UNCHECKED_RULES = 20;
-const NO_RULE: DecidedOutcome = { rule: undefined, actions: [] };
-
-interface Entry {
-  rule: Rule;
-  /** Equal for rules with the same conditions. */
-  conditionsId: number;
-  /** Equal for rules with the same conditions and outcome. */
-  id: number;
-  outcome: DecidedOutcome;
-}
 
 /** `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. */
 export function regionsWhere(ruleSets: readonly (readonly Rule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
@@ -75,6 +65,9 @@ class Search {
   private readonly evaluation: EvaluationOptions;
   /** Trees no request of the current state matches, and their conditions ids (counted). */
   private readonly mustNotMatch: Conditions[] = [];
+  private readonly treeSerials: number[] = [];
+  private treesPushed = 0;
+  private readonly trees: TreeStack = { list: this.mustNotMatch, serials: this.treeSerials };
   private readonly notMatching = new Map<number, number>();
   private model: TestRequest = { path: '/', method: 'GET' };
   private readonly regions = new Map<string, Region>();
@@ -88,57 +81,18 @@ class Search {
     private readonly options: RegionOptions,
   ) {
     this.evaluation = options.evaluation ?? {};
-    const ids = new Map<string, number>();
-    const idOf = (key: string): number => {
-      let id = ids.get(key);
-      if (id === undefined) ids.set(key, (id = ids.size));
-      return id;
-    };
-    this.sets = ruleSets.map((rules) => rules.filter((rule) => rule.status === 'active').map((rule): Entry => {
-      for (const group of rule.conditions.children) for (const leaf of group.children) this.table.add(leaf, rule.name);
-      const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
-      const conditionsKey = JSON.stringify(canonicalConditions(rule.conditions));
-      return { rule, conditionsId: idOf(conditionsKey), id: idOf(`${conditionsKey}\u0000${outcomeKey(outcome)}`), outcome };
-    }));
+    const entries = activeEntries(ruleSets, this.table, interesting);
+    this.sets = entries.sets;
+    this.suffixIds = entries.suffixIds;
+    this.boringSuffix = entries.boringSuffix;
     this.assignment = new Assignment(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation);
-    ({ suffixIds: this.suffixIds, boringSuffix: this.boringSuffix } = this.suffixes(idOf));
   }
 
   run(): RegionSearch {
     this.explore(this.sets.map(() => 0), this.sets.map(() => undefined), true);
     const unchecked = [...this.unchecked].map(([reason, rules]) => ({ reason, rules: [...rules] }));
     return { regions: [...this.regions.values()], unchecked };
-  }
-
-  /**
-   * Per set and position, an id equal exactly when the rest of the lists are the same rules, and
-   * whether every request decided the same way by all sets from there is uninteresting.
-   */
-  private suffixes(idOf: (key: string) => number): { suffixIds: number[][]; boringSuffix: boolean[][] } {
-    const boringOutcome = new Map<string, boolean>();
-    const boring = (outcome: DecidedOutcome): boolean => {
-      const key = outcomeKey(outcome);
-      let known = boringOutcome.get(key);
-      if (known === undefined) boringOutcome.set(key, (known = !this.interesting(this.sets.map(() => outcome))));
-      return known;
-    };
-    const suffixIds: number[][] = [];
-    const boringSuffix: boolean[][] = [];
-    for (const entries of this.sets) {
-      const idsHere = new Array<number>(entries.length + 1);
-      const boringHere = new Array<boolean>(entries.length + 1);
-      idsHere[entries.length] = idOf('end');
-      boringHere[entries.length] = boring(NO_RULE);
-      for (let pos = entries.length - 1; pos >= 0; pos--) {
-        const entry = entries[pos] as Entry;
-        idsHere[pos] = idOf(`suffix ${entry.id} ${idsHere[pos + 1] as number}`);
-        boringHere[pos] = (boringHere[pos + 1] as boolean) && boring(entry.outcome);
-      }
-      suffixIds.push(idsHere);
-      boringSuffix.push(boringHere);
-    }
-    return { suffixIds, boringSuffix };
   }
 
   /**
@@ -234,7 +188,7 @@ class Search {
         this.assignment.popTo(size);
         continue;
       }
-      const found = this.models.find(this.mustNotMatch);
+      const found = this.models.find(this.trees);
       if ('request' in found) {
         this.model = found.request;
         this.explore(pos, decided.map((outcome, i) => (i === index ? entry.outcome : outcome)));
@@ -250,10 +204,11 @@ class Search {
   private addMustNotMatch(entry: Entry): boolean {
     const conditions = entry.rule.conditions;
     this.mustNotMatch.push(conditions);
+    this.treeSerials.push(++this.treesPushed);
     this.notMatching.set(entry.conditionsId, (this.notMatching.get(entry.conditionsId) ?? 0) + 1);
     this.conditionsIds.push(entry.conditionsId);
     if (this.models.stillFits(this.model, conditions)) return true;
-    const found = this.models.find(this.mustNotMatch);
+    const found = this.models.find(this.trees);
     if ('request' in found) {
       this.model = found.request;
       return true;
@@ -266,6 +221,7 @@ class Search {
 
   private removeMustNotMatch(): void {
     this.mustNotMatch.pop();
+    this.treeSerials.pop();
     const id = this.conditionsIds.pop() as number;
     const count = (this.notMatching.get(id) as number) - 1;
     if (count === 0) this.notMatching.delete(id);
@@ -316,8 +272,4 @@ class Search {
     const done = pos.reduce((sum, at) => sum + at, 0);
     if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, entries) => sum + entries.length, 0));
   }
-}
-
-function outcomeKey(outcome: DecidedOutcome): string {
-  return JSON.stringify([outcome.rule ?? null, [...outcome.actions].sort()]);
 }

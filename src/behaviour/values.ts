@@ -12,7 +12,7 @@
 // A `$re` pattern (tried on texts read off its syntax, pattern-examples.ts), or a text operator mixed with address ranges on the client address, has no
 // such argument: when no candidate fits, the answer is "unknown", never "none".
 import { formatAddress, parseRange, rangeBounds } from '../evaluate/addresses.js';
-import { presentVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
+import { isAddressLeaf, presentVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import type { Leaf } from '../rules/model.js';
 import { absentTruth, type Literal } from './atoms.js';
 import { patternExamples } from './pattern-examples.js';
@@ -28,13 +28,6 @@ const ALWAYS_CARRIED: Readonly<Record<string, string>> = { path: '/', httpMethod
 
 /** Characters tried, in order, as the separator no leaf value contains. */
 const SEPARATORS = ['x', 'q', 'z', '~', '_', '\u00b7', '\u2022'];
-
-const ADDRESS_OPERATORS = new Set(['$eq', '$ne', '$in', '$notIn']);
-
-export function isAddressLeaf(leaf: Leaf): boolean {
-  return leaf.conditionType === 'socketIps' && ADDRESS_OPERATORS.has(leaf.operator);
-}
-
 
 /**
  * A value (undefined: the field is absent) meeting every literal of one field, `sample` being

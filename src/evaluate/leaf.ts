@@ -44,12 +44,19 @@ export function leafPatterns(leaf: Leaf, options: EvaluationOptions = {}): Compi
   return leaf.operator === '$re' ? leafValues(leaf).map((source) => compilePattern(source, options.caseInsensitiveValues === true)) : [];
 }
 
+const ADDRESS_OPERATORS: ReadonlySet<Leaf['operator']> = new Set(['$eq', '$ne', '$in', '$notIn']);
+
+/** A client-address leaf that tests whether the address lies in its ranges (not a text operator on it). */
+export function isAddressLeaf(leaf: Leaf): boolean {
+  return leaf.conditionType === 'socketIps' && ADDRESS_OPERATORS.has(leaf.operator);
+}
+
 function compileLeaf(leaf: Leaf, ignoreCase: boolean): PresentTest {
   const fold = ignoreCase ? (text: string) => text.toLowerCase() : (text: string) => text;
   const written = leafValues(leaf);
   const list = written.map(fold);
   const one = fold(firstValue(leaf));
-  if (leaf.conditionType === 'socketIps' && ['$eq', '$ne', '$in', '$notIn'].includes(leaf.operator)) {
+  if (isAddressLeaf(leaf)) {
     const ranges = new AddressRanges(leaf.operator === '$eq' || leaf.operator === '$ne' ? [firstValue(leaf)] : written);
     const inside = leaf.operator === '$eq' || leaf.operator === '$in';
     return (address) => ranges.contain(address) === inside;
