@@ -56,6 +56,14 @@ export function matchesEveryPresentValue(leaf: Leaf): boolean {
 export function leafImplies(p: Leaf, q: Leaf): boolean {
   if (isTautology(q)) return true;
   if (fieldKey(p) !== fieldKey(q)) return false;
+  return impliesInField(p, q);
+}
+
+/**
+ * leafImplies for leaves of one field (equal fieldKey) when q is no tautology: the prover's leaf
+ * table knows both of its leaves already, and asks this for every pair it compares.
+ */
+export function impliesInField(p: Leaf, q: Leaf): boolean {
   const absentPossible = !alwaysCarried(p);
   if (absentPossible && MATCH_WHEN_ABSENT.has(p.operator) && !MATCH_WHEN_ABSENT.has(q.operator)) return false;
   return presentImplies(p, q);

@@ -12,7 +12,7 @@ import { describeLeaf } from '../evaluate/describe.js';
 import type { Conditions, Group, Leaf, LeafOperator } from '../rules/model.js';
 import { catchAll } from './conditions.js';
 import { fieldKey } from '../semantics/fields.js';
-import { impliableOperators, isTautology, leafImplies, matchesEveryPresentValue } from './leaves.js';
+import { impliableOperators, impliesInField, isTautology, matchesEveryPresentValue } from './leaves.js';
 
 export type Node =
   | { kind: 'leaf'; id: number; known: Map<Node, boolean> }
@@ -75,7 +75,7 @@ export class LeafTable {
         return list === undefined ? [] : [list];
       });
       const candidates = lists.length === 1 ? (lists[0] as number[]) : lists.flat().sort((a, b) => a - b);
-      set = new Set(candidates.filter((q) => leafImplies(leaf, this.leaves[q] as Leaf)));
+      set = new Set(candidates.filter((q) => this.tautology[q] === true || impliesInField(leaf, this.leaves[q] as Leaf)));
       this.implied[p] = set;
     }
     return set;
