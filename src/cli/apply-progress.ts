@@ -2,7 +2,7 @@
 // is never silent, and the log of an interrupted one shows what was sent), each correction
 // pass's heading, and on a terminal a progress line on stderr for long applies. The progress
 // line is cleared before every stdout line and at the end, so the two never share a line.
-import { correctionPassLine, outcomeLine } from '../apply/report.js';
+import { correctionPassLine, outcomeLine } from '../render/apply/index.js';
 import type { ApplyProgress } from '../engine/apply.js';
 import { safeText } from '../render/sanitise.js';
 import type { CommandContext } from './context.js';

@@ -6,13 +6,14 @@ import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import type { Plan } from '../../plan/plan.js';
 import { confirm } from '../../apply/confirm.js';
-import { appReportLines, plural } from '../../apply/report.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
 import { renderText } from '../../render/plan/text.js';
-import { safeText } from '../../render/sanitise.js';
+import { APPLY_OUTPUTS } from '../../render/apply/index.js';
 import { applyProgressWriter } from '../apply-progress.js';
 import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
 import { wholeNumber } from '../options.js';
+import { noun } from '../../plural.js';
+import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
 
 interface ApplyOptions {
@@ -58,7 +59,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
       },
     );
     progress.done();
-    return renderReport(report, ctx, args, interrupt.received);
+    return await renderReport(report, ctx, args, interrupt.received);
   } finally {
     progress.done();
     interrupt.stop();
@@ -76,27 +77,13 @@ function watchInterrupts(ctx: CommandContext): { controller: AbortController; re
   return watch;
 }
 
-function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): number {
-  const out = ctx.io.stdout;
+/** The report in text (src/render/apply/), then the exit code and the errors the handler prints. */
+async function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): Promise<number> {
+  await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }) }, ctx);
   const exitCode = signal === undefined ? 0 : INTERRUPT_EXIT_CODES[signal];
-  if (report.outcome === 'no-changes') {
-    out.write('No changes to apply.\n');
-    if (report.undo !== undefined) undoLines(report, ctx);
-    return exitCode;
-  }
-  if (report.outcome === 'cancelled') {
-    ctx.io.stderr.write(report.interrupted ? 'Apply interrupted before any change was sent.\n' : 'Apply cancelled.\n');
-    return report.interrupted ? exitCode : 1;
-  }
-  out.write('\n');
-  for (const result of report.results) {
-    if (report.results.length > 1) out.write(`App ${safeText(result.app)}:\n`);
-    for (const line of appReportLines(result, report.target, ctx.colors)) out.write(`${line}\n`);
-  }
-  undoLines(report, ctx);
-  const sum = report.totals;
+  if (report.outcome === 'no-changes') return exitCode;
+  if (report.outcome === 'cancelled') return report.interrupted ? exitCode : 1;
   if (report.interrupted) {
-    out.write(`Apply interrupted (${signal ?? 'interrupt'}): ${sum.sent - sum.failed} applied, ${sum.failed} failed, ${sum.notAttempted} not attempted.\n`);
     if (report.undoError !== undefined) throw report.undoError;
     return exitCode;
   }
@@ -105,17 +92,7 @@ function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs
     throw report.undoError;
   }
   if (report.failure !== undefined) throw report.failure;
-  out.write(`Apply complete: ${plural(sum.sent, 'PATCH request')}, ${sum.failed} failed.\n`);
   return 0;
-}
-
-function undoLines(report: ApplyReport, ctx: CommandContext): void {
-  const saved = report.undo;
-  if (saved === undefined) return;
-  for (const app of saved.unlisted) ctx.io.stderr.write(`warning: no undo plan for app ${safeText(app)}: its live rules could not be listed after the apply\n`);
-  const file = safeText(saved.file);
-  const what = saved.chosen === 'default' ? 'Undo plan of what was applied written to' : 'Undo plan written to';
-  ctx.io.stdout.write(`${what} ${file} (${plural(saved.undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${file}\n`);
 }
 
 /** The options as the builder's coerce functions left them: already checked. */
@@ -140,7 +117,7 @@ async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext, 
   const apps = plan.apps.filter((a) => a.steps.length > 0).map((a) => a.app);
   const question =
     `Apply ${plan.summary.patches === 1 ? 'this change' : `these ${plan.summary.patches} changes`} ` +
-    `to app${apps.length === 1 ? '' : 's'} ${apps.join(', ')}? ` +
+    `to ${noun(apps.length, 'app')} ${apps.join(', ')}? ` +
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report. An interrupt
   // while asking is a "no".

@@ -6,6 +6,7 @@ import { createTwoFilesPatch } from 'diff';
 import { updateFromLive, type UpdateResult } from '../../engine/import-update.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { safeJson, safeText } from '../../render/sanitise.js';
+import { plural } from '../../plural.js';
 
 export const UPDATE_FORMATS = ['diff', 'json-patch'] as const;
 
@@ -74,5 +75,5 @@ function printSummary(out: (line: string) => void, { app, dir, result, dryRun, p
   }
   const files = result.changes.length;
   if (files === 0) out(`App ${app}: the rule files in ${dir} already declare the live rules.`);
-  else out(`App ${app}: ${dryRun ? `${verb} change` : 'changed'} ${files} file${files === 1 ? '' : 's'} in ${dir}.${dryRun ? ' (dry run: nothing written)' : ` Run botrules plan to check: ${pin ? 'it shows the changes left to make' : 'it should show no changes'}.`}`);
+  else out(`App ${app}: ${dryRun ? `${verb} change` : 'changed'} ${plural(files, 'file')} in ${dir}.${dryRun ? ' (dry run: nothing written)' : ` Run botrules plan to check: ${pin ? 'it shows the changes left to make' : 'it should show no changes'}.`}`);
 }

@@ -8,6 +8,7 @@ import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { UsageError } from '../options.js';
 import { runUpdate, UPDATE_FORMATS } from './import-update.js';
+import { plural } from '../../plural.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   // No defaults on --force, --update, --prune and --dry-run: yargs counts an option with a
@@ -50,8 +51,4 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   });
   ctx.io.stdout.write('Run botrules plan to check: it should show no changes.\n');
   return 0;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

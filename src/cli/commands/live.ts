@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { takeLiveSnapshot } from '../../engine/live.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { safeJson, safeText } from '../../render/sanitise.js';
+import { plural } from '../../plural.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return yargs
@@ -21,6 +22,6 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     return 0;
   }
   const apps = snapshot.apps.length;
-  ctx.io.stderr.write(`Live snapshot of ${apps} app${apps === 1 ? '' : 's'} (${rules} rule${rules === 1 ? '' : 's'}) saved to ${safeText(out)}; plan against it with: botrules plan --live ${safeText(out)}\n`);
+  ctx.io.stderr.write(`Live snapshot of ${plural(apps, 'app')} (${plural(rules, 'rule')}) saved to ${safeText(out)}; plan against it with: botrules plan --live ${safeText(out)}\n`);
   return 0;
 }

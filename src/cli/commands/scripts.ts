@@ -12,6 +12,7 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import { commaList, wholeNumber } from '../options.js';
 import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
 import { pagesText, progressLine } from '../progress-line.js';
+import { noun } from '../../plural.js';
 
 /** Added to yargs' "Missing required argument" message. */
 const REPORT_HELP = 'See botrules scripts report --help.';
@@ -133,7 +134,7 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
 }
 
 function emptyWarning(appIds: string[], tlds: string[]): string {
-  const named = (noun: string, values: string[]) => `${noun}${values.length > 1 ? 's' : ''} ${values.map((value) => safeText(value)).join(', ')}`;
+  const named = (one: string, values: string[]) => `${noun(values.length, one)} ${values.map((value) => safeText(value)).join(', ')}`;
   return `warning: no scripts found for ${named('app id', appIds)} and ${named('domain', tlds)} in the period asked for; check --app-id, --tld and --from`;
 }
 
