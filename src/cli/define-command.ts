@@ -30,3 +30,37 @@ export interface CommandDefinition<Options> {
 export function defineCommand<Options extends GlobalArgs>(definition: CommandDefinition<Options>): CommandModule {
   return definition as unknown as CommandModule;
 }
+
+/** One action of a command with actions (`scripts report`, `github artifact`), typed as a command is. */
+export interface ActionDefinition<Options> extends CommandDefinition<Options> {
+  /** yargs command string: the action's name, then its positionals (`diff <old> <new>`). */
+  command: string;
+  describe: string;
+}
+
+/** An action, its options checked against its `run` by the compiler. */
+export function defineAction<Options extends GlobalArgs>(definition: ActionDefinition<Options>): ActionDefinition<GlobalArgs> {
+  return definition as unknown as ActionDefinition<GlobalArgs>;
+}
+
+/**
+ * A command whose first word names an action: each action's builder declares its options, and
+ * `run` runs the action the words name (`main` runs commands after parsing, so yargs' own
+ * handlers never run). `before` runs first for every action (a refusal they share).
+ */
+export function defineCommandWithActions(
+  actions: readonly ActionDefinition<GlobalArgs>[],
+  options: { missing: string; before?: (ctx: CommandContext) => void },
+): CommandModule {
+  return {
+    builder: (yargs) => actions.reduce((parser, action) => parser.command(action.command, action.describe, (y) => action.builder(y as Argv<GlobalArgs>)), yargs).demandCommand(1, options.missing),
+    run: async (args, ctx) => {
+      options.before?.(ctx);
+      const named = String((args as { _?: unknown[] })._?.[1] ?? '');
+      const action = actions.find((candidate) => candidate.command.split(' ')[0] === named);
+      // yargs refuses an unknown action before this runs (strict mode); never end without running one.
+      if (action === undefined) throw new Error(`the action "${named}" was parsed but is not defined`);
+      return action.run(args as unknown as CommandArgs<GlobalArgs>, ctx);
+    },
+  };
+}

@@ -15,17 +15,9 @@ import { wholeNumber } from '../options.js';
 import { noun } from '../../plural.js';
 import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
+import { defineCommand, type ArgsOf } from '../define-command.js';
 
-interface ApplyOptions {
-  plan?: string;
-  autoApprove: boolean;
-  maxChanges?: number;
-  force: boolean;
-  concurrency: number;
-  undoOut?: string;
-}
-
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+function options(yargs: Argv<GlobalArgs>) {
   return yargs
     .option('plan', { type: 'string', describe: 'Apply this saved plan (from plan --out) instead of planning afresh' })
     .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (required without a TTY)' })
@@ -34,18 +26,19 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1), describe: 'Field-only updates in flight at once (moves always run one at a time)' })
     .option('undo-out', { type: 'string', describe: 'Write a plan that restores what this apply changes (run it with apply --plan)' })
     .example('$0 apply', 'plan, show, ask, apply')
-    .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI') as unknown as Argv<GlobalArgs>;
+    .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI');
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const options = readOptions(args);
+type ApplyArgs = ArgsOf<typeof options>;
+
+async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number> {
   const interrupt = watchInterrupts(ctx);
   let target = 'the rule files';
   const progress = applyProgressWriter(ctx, () => target);
   try {
     const report = await applyProject(
-      { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: options.maxChanges, force: options.force,
-        concurrency: options.concurrency, undoOut: options.undoOut, planFile: options.plan },
+      { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: args.maxChanges, force: args.force,
+        concurrency: args.concurrency, undoOut: args.undoOut, planFile: args.plan },
       ctx,
       {
         show: (plan, shownTarget) => {
@@ -53,7 +46,7 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
           renderText(plan, ctx.io.stdout, { colors: ctx.colors });
           progress.start(plan.summary.patches, plan.apps.length);
         },
-        approve: (plan) => approved(options, plan, ctx, interrupt.controller.signal),
+        approve: (plan) => approved(args, plan, ctx, interrupt.controller.signal),
         onProgress: (event) => progress.event(event),
         signal: interrupt.controller.signal,
       },
@@ -95,20 +88,8 @@ async function renderReport(report: ApplyReport, ctx: CommandContext, args: Glob
   return 0;
 }
 
-/** The options as the builder's coerce functions left them: already checked. */
-function readOptions(args: Record<string, unknown>): ApplyOptions {
-  return {
-    plan: args.plan as string | undefined,
-    autoApprove: args.autoApprove === true,
-    maxChanges: args.maxChanges as number | undefined,
-    force: args.force === true,
-    concurrency: args.concurrency as number,
-    undoOut: args.undoOut as string | undefined,
-  };
-}
-
-async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {
-  if (options.autoApprove) return true;
+async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {
+  if (args.autoApprove) return true;
   if (!ctx.io.stdinIsTTY) {
     throw new UserError('refusing to apply without --auto-approve when standard input is not a terminal', [
       'Review the plan above, then run again with --auto-approve (in CI: apply a reviewed plan with --plan FILE --auto-approve).',
@@ -123,3 +104,5 @@ async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext, 
   // while asking is a "no".
   return confirm(question, ctx.io.stdin, ctx.io.stderr, signal);
 }
+
+export const { builder, run } = defineCommand({ builder: options, run: runCommand });

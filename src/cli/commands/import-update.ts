@@ -17,8 +17,16 @@ interface FilePatchJson {
   operations: unknown[];
 }
 
-export async function runUpdate(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const dryRun = args['dry-run'] === true;
+/** The options of `import --update` (import.ts declares them). */
+export interface UpdateArgs extends GlobalArgs {
+  dryRun?: boolean;
+  prune?: boolean;
+  pin?: boolean;
+  format?: (typeof UPDATE_FORMATS)[number];
+}
+
+export async function runUpdate(args: UpdateArgs, ctx: CommandContext): Promise<number> {
+  const dryRun = args.dryRun === true;
   const prune = args.prune === true;
   const jsonPatch = dryRun && args.format === 'json-patch';
   const patches: FilePatchJson[] = [];
