@@ -24,6 +24,7 @@ export const LAYERS = [
   ['semantics'],
   ['located', 'files', 'generated'],
   ['errors.ts', 'runtime.ts', 'version.ts'],
+  ['plural.ts'],
 ];
 const EMULATOR = 'emulator';
 const at = (names) => names.map((name) => `./src/${name}`);

@@ -5,7 +5,7 @@
 // rule PATCHed whole with its priority). Run through `npm run bench` (needs --expose-gc).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { planApp } from '../dist/plan/index.js';
+import { planApp } from '../dist/plan/planner.js';
 // The emulator's seeded generator (mulberry32), so every run uses the same rules.
 import { seededRandom as random } from '../dist/emulator/random.js';
 

@@ -4,6 +4,8 @@
 //  - RemoteError: the service or the network said no. An actionable sentence, exit 1.
 //  - anything else is a bug: a short "this is a bug" line; the stack only with --verbose.
 
+import { plural } from './plural.js';
+
 /** A problem located in a file, printed as `FILE:LINE:COL: message`. */
 export interface Problem {
   file: string;
@@ -27,7 +29,7 @@ export class ValidationError extends UserError {
   override readonly name = 'ValidationError';
   readonly problems: readonly Problem[];
   constructor(problems: readonly Problem[]) {
-    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} found`);
+    super(`${plural(problems.length, 'problem')} found`);
     this.problems = problems;
   }
 }

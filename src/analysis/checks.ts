@@ -10,6 +10,7 @@ import { firstAllowOverlaps } from './overlaps.js';
 import { Prover, type Node } from './prover.js';
 import { firstShadows } from './shadows.js';
 import { describeRequest } from './witness.js';
+import { plural } from '../plural.js';
 
 export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'empty-group', 'allow-before-block', 'redos-pattern'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
@@ -70,7 +71,7 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
     const reason = always[number];
     const later = rules.length - index - 1;
     if (reason !== undefined && later > 0) {
-      at(rule, 'catch-all', `rule ${quote(rule)} matches every request (${reason}), so none of the ${later} rule${later === 1 ? '' : 's'} after it can decide`);
+      at(rule, 'catch-all', `rule ${quote(rule)} matches every request (${reason}), so none of the ${plural(later, 'rule')} after it can decide`);
     }
     const twin = twins[index] as number;
     if (twin >= 0) at(rule, 'duplicate-conditions', `rule ${quote(rule)} has the same conditions as ${placedOf(rules[twin] as DeclaredRule)}`);

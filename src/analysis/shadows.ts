@@ -2,7 +2,7 @@
 // (which made `validate` quadratic: about 12 million tree comparisons at 5,000 rules).
 //
 // The answer is exactly the pairwise one: for rule P, the first earlier active rule Q for which
-// `implies(P, Q)` (conditions.ts) succeeds. Two things make it fast:
+// `implies(P, Q)` (prover.ts) succeeds, here asked as `Prover.proves`. Two things make it fast:
 // - the prover (prover.ts) works on interned leaves whose implications are worked out once
 //   per pair of distinct leaves, and remembers its answer for every pair of leaf or group nodes;
 // - an index skips the earlier rules that cannot succeed. Every proof of "P implies Q" ends in

@@ -10,6 +10,7 @@ import { isMove, type PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 import { executeSteps, type StepOutcome } from './execute.js';
 import { moveWindow, verifyApplied } from './verify.js';
+import { plural } from '../plural.js';
 
 export interface ApplyAppOptions {
   concurrency: number;
@@ -107,9 +108,9 @@ export async function applyAppPlan(
  * moves more rules than the plan moved, nor sends more than the change limit leaves.
  */
 function correctionRefused(needed: number, at: { pass: number; maxCorrections: number; moves: number; budget: number }): string | undefined {
-  const requests = `${needed} more PATCH request${needed === 1 ? '' : 's'}`;
+  const requests = plural(needed, 'more PATCH request');
   if (at.pass >= at.maxCorrections) return `after ${at.maxCorrections} correction passes`;
-  if (needed > at.moves) return `correcting would take ${requests}, more than the plan's own ${at.moves} move${at.moves === 1 ? '' : 's'}`;
+  if (needed > at.moves) return `correcting would take ${requests}, more than the plan's own ${plural(at.moves, 'move')}`;
   if (needed > at.budget) return `correcting would take ${requests}, more than the change limit leaves (${Math.max(0, at.budget)})`;
   return undefined;
 }

@@ -1,50 +1,35 @@
 // The interactive confirmation before apply, as Terraform asks it: only the exact word
-// "yes" goes ahead. Reads one line from the given stream and leaves the rest unread. An
-// interrupt while asking (the signal aborted) is a "no", and stops reading.
+// "yes" goes ahead. One line is read with node:readline; an input that ends first, or an
+// interrupt while asking (the signal aborted), is a "no", and reading stops.
+import { once } from 'node:events';
+import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 
 export async function confirm(question: string, input: Readable, output: Writable, signal?: AbortSignal): Promise<boolean> {
-  output.write(`${question} `);
-  const answer = await readLine(input, signal);
-  return answer?.trim() === 'yes';
+  if (interrupted(signal)) return false;
+  // Not a terminal interface: the terminal itself echoes the answer, and no raw mode is left behind after Ctrl-C.
+  const lines = createInterface({ input, output, terminal: false });
+  // A question pending when the input ends is never answered: readline emits the unfinished
+  // last line as a 'line' event instead, and an input with none left answers nothing.
+  const listening = new AbortController();
+  const lastLine = once(lines, 'line', listening).then(([line]) => String(line));
+  const ended = once(lines, 'close', listening).then(() => undefined);
+  const failed = once(input, 'error', listening).then(([err]) => Promise.reject(err as Error));
+  try {
+    const answer = await Promise.race([lines.question(`${question} `, signal === undefined ? {} : { signal }), lastLine, ended, failed]);
+    return answer?.trim() === 'yes';
+  } catch (err) {
+    if (interrupted(signal)) return false;
+    throw err;
+  } finally {
+    listening.abort();
+    lines.close();
+    // Stop reading so an interactive stdin does not keep the process alive.
+    input.pause();
+  }
 }
 
-/** One line from `input` (without its line break), or undefined when the input ends first with nothing or the signal aborts. */
-export function readLine(input: Readable, signal?: AbortSignal): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    const cleanup = () => {
-      input.off('data', onData);
-      input.off('end', onEnd);
-      input.off('error', onError);
-      signal?.removeEventListener('abort', onAbort);
-      // Stop reading so an interactive stdin does not keep the process alive.
-      input.pause();
-    };
-    const onData = (chunk: Buffer | string) => {
-      buffered += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-      const newline = buffered.indexOf('\n');
-      if (newline >= 0) {
-        cleanup();
-        resolve(buffered.slice(0, newline).replace(/\r$/, ''));
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(buffered === '' ? undefined : buffered);
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    const onAbort = () => {
-      cleanup();
-      resolve(undefined);
-    };
-    if (signal?.aborted === true) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    input.on('data', onData);
-    input.once('end', onEnd);
-    input.once('error', onError);
-  });
+/** Read at the moment it is called: the signal aborts while the question waits. */
+function interrupted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }

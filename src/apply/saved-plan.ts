@@ -19,6 +19,7 @@ import { pinnedDeclared } from '../semantics/pinned.js';
 import type { ApplyWork } from './work.js';
 import { refuseIfStale } from './stale.js';
 import { savedOrder, type TransitionRun } from '../behaviour/transitions.js';
+import { noun } from '../plural.js';
 
 const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';
 
@@ -96,7 +97,7 @@ function selectedApps(saved: ParsedPlan, config: ProjectConfig, file: string, on
   }
   const unknown = plans.filter((p) => !byName.has(p.app)).map((p) => p.app);
   if (unknown.length > 0) {
-    throw new UserError(`${file} plans app${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}, which the config does not name`, [
+    throw new UserError(`${file} plans ${noun(unknown.length, 'app')} ${unknown.join(', ')}, which the config does not name`, [
       'Apply the plan from the repository it was made in, with the same botrules.yaml.',
     ]);
   }

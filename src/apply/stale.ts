@@ -10,6 +10,7 @@ import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerpri
 import { simulateSteps } from '../plan/simulate.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
+import { plural } from '../plural.js';
 
 /** How many rules a refusal names before "and N more". */
 const NAMED_RULES = 10;
@@ -30,7 +31,7 @@ export function staleness(plan: AppPlan, live: readonly LiveRule[]): string | un
     ...removed.map((rule) => `${rule} was removed`),
   ];
   const parts = named.length > NAMED_RULES ? [...named.slice(0, NAMED_RULES), `${named.length - NAMED_RULES} more changed`] : named;
-  if (moved > 0) parts.push(`${moved} ${named.length > 0 ? 'other ' : ''}rule${moved === 1 ? '' : 's'} only moved`);
+  if (moved > 0) parts.push(`${plural(moved, named.length > 0 ? 'other rule' : 'rule')} only moved`);
   const what = parts.length > 0 ? `: ${parts.join(', ')}` : ' (the plan does not record which rules)';
   return `the live rules of app ${plan.app} changed since the plan was made${what}.`;
 }

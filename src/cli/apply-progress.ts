@@ -4,7 +4,7 @@
 // line is the one of progress-line.ts: erased before every stdout line and drawn again after
 // it, cut to the terminal's width, with notices (a retry, the interrupt) printed on their own
 // lines above it, and line wrapping never switched off.
-import { correctionPassLine, outcomeLine } from '../apply/report.js';
+import { correctionPassLine, outcomeLine } from '../render/apply/index.js';
 import type { ApplyProgress } from '../engine/apply.js';
 import { safeText } from '../render/sanitise.js';
 import type { CommandContext } from './context.js';

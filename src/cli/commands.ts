@@ -3,11 +3,12 @@
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from './context.js';
 
+/** A command as `main` runs it: each module exports the `builder` and `run` of its defineCommand (define-command.ts). */
 export interface CommandModule {
   /** Declares the command's own flags and positionals. */
-  builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs>;
-  /** Runs the command; resolves to the exit code. Throws UserError/RemoteError to fail. */
-  run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number>;
+  builder(yargs: Argv<GlobalArgs>): Argv<unknown>;
+  /** Runs the command with what yargs parsed; resolves to the exit code. Throws UserError/RemoteError to fail. */
+  run(args: GlobalArgs, ctx: CommandContext): Promise<number>;
 }
 
 export interface CommandEntry {

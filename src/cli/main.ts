@@ -5,7 +5,7 @@ import { COMMANDS, commandName, type CommandEntry } from './commands.js';
 import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
 import { reportError } from './report-error.js';
 import { timeoutSeconds, UsageError } from './options.js';
-import { usageMessage } from './usage-messages.js';
+import { usageMessage, YARGS_STRINGS } from './usage-messages.js';
 import { flushWorkflowGuard, guardWorkflowCommands } from './workflow-guard.js';
 import { annotationsFor, underGitHubActions } from './annotations.js';
 import { VERSION } from '../version.js';
@@ -50,7 +50,7 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
       }
       verbose = args.verbose;
       color = args.color;
-      exitCode = await module.run(args as GlobalArgs & Record<string, unknown>, createContext(io, args, annotations));
+      exitCode = await module.run(args, createContext(io, args, annotations));
     }
   } catch (err) {
     exitCode = reportError(err, io, { verbose, color }, annotations);
@@ -131,13 +131,16 @@ function globalOptions(parser: Argv, argv: readonly string[]): Argv<GlobalArgs> 
     .fail((message, error, instance) => {
       // yargs calls this for usage errors (unknown flag, missing argument, a failed `conflicts`,
       // `implies`, `choices`, `coerce` or `check` of a command definition): all go to the one
-      // handler in reportError. A coerce function's error arrives re-wrapped, its message kept.
-      if (error instanceof Error && error.name !== 'YError') throw error;
+      // handler in reportError. A coerce function's error arrives re-wrapped as yargs' YError
+      // (a class yargs does not export), its message kept; any other error is not a usage error.
+      if (error instanceof UsageError || (error instanceof Error && error.name !== 'YError')) throw error;
       const text = message ?? error?.message ?? 'invalid command line';
-      throw new UsageError(usageMessage(text, instance, argv));
+      throw new UsageError(usageMessage(text, instance, argv, COMMANDS.map(commandName)));
     })
     .env(false)
     .locale('en')
+    // botrules' wording of yargs' messages (usage-messages.ts); after locale(), which would reset it.
+    .updateStrings(YARGS_STRINGS as unknown as Record<string, string>)
     .showHelpOnFail(false)
     .epilogue('Environment: BOTRULES_CONSOLE_URL, BOTRULES_GATEWAY_URL, BOTRULES_TOKEN, BOTRULES_API_TOKEN, BOTRULES_TIMEOUT, NO_COLOR') as unknown as Argv<GlobalArgs>;
 }

@@ -4,6 +4,7 @@ import { RemoteError, UserError, ValidationError, formatProblem, sortProblems, t
 import { safeText } from '../render/sanitise.js';
 import { annotationsFor, type Annotations } from './annotations.js';
 import { colorEnabled, isBrokenPipe, type CliIo } from './context.js';
+import { UsageError } from './options.js';
 
 export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; color: boolean }, annotations: Annotations = annotationsFor(io)): number {
   // Output cut short by its reader (`| head`) ends quietly, as a successful command would.
@@ -32,8 +33,9 @@ export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; c
   return 1;
 }
 
-function isUsageError(err: unknown): err is Error {
-  return err instanceof Error && (err.name === 'UsageError' || err.name === 'YError');
+/** main.ts turns every yargs failure into a UsageError; coerce and check functions throw one. */
+function isUsageError(err: unknown): err is UsageError {
+  return err instanceof UsageError;
 }
 
 /** Warnings on stderr as `FILE:LINE:COL: warning: message`, and as annotations on GitHub Actions. */

@@ -4,10 +4,10 @@
 // score below --min-score.
 import { coverageOf, coverageShortfalls, mutationOf, qualityScope, scoreShortfalls, type QualityRequest } from '../engine/test-quality.js';
 import type { RuleTestRun, RuleTestSuite } from '../engine/rule-tests.js';
-import { QUALITY_RENDERERS, type CoverageView, type MutationView, type QualityFormat } from '../render/tests/quality.js';
-import { summary } from '../render/tests/text.js';
+import { QUALITY_OUTPUTS, type CoverageView, type MutationView, type QualityFormat } from '../render/tests/quality.js';
 import type { CommandContext } from './context.js';
 import { UsageError } from './options.js';
+import { writeReport } from './output.js';
 import { barText, progressLine } from './progress-line.js';
 
 export interface QualityArgs {
@@ -60,10 +60,8 @@ export async function reportTestQuality(args: QualityArgs, suite: RuleTestSuite,
     }
   }
   const view = { results: run.results, showApps: run.apps.length > 1, against: run.against, ...(coverage === undefined ? {} : { coverage }), ...(mutation === undefined ? {} : { mutation }) };
-  await QUALITY_RENDERERS[args.format](view, ctx.io.stdout, { colors: ctx.colors });
-  if (args.format !== 'text') ctx.io.stderr.write(`${summary(run.results)}\n`);
+  await writeReport(QUALITY_OUTPUTS[args.format], view, ctx);
   const shortfalls = [...(coverage?.shortfalls ?? []), ...(mutation?.shortfalls ?? [])];
-  if (args.format !== 'text') for (const shortfall of shortfalls) ctx.io.stderr.write(`${ctx.errColors.red(shortfall)}\n`);
   return failed > 0 || shortfalls.length > 0 ? 1 : 0;
 }
 

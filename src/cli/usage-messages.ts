@@ -1,78 +1,107 @@
-// yargs' usage errors said the way a user types options: each typo once with the nearest option,
-// a mistyped command with the nearest command, and the messages of `conflicts`, `implies`,
-// `choices`, `requiresArg` and `demandOption` with the options' dashes.
+// yargs' usage errors said the way a user types options. yargs' own strings are replaced
+// through `updateStrings()` (YARGS_STRINGS, set in main.ts): the messages it can say whole are
+// said in botrules' words there; the ones that carry a list (unknown arguments, missing
+// options, failed implications, invalid choices) come back as fields between NUL separators
+// that `usageMessage` lays out, so no English sentence of yargs is ever parsed.
 
-/** The message for yargs' failure `message`; `usage` is the usage object yargs passes to fail(). */
-export function usageMessage(message: string, usage: unknown, argv: readonly string[]): string {
-  return unknownArguments(message, knownOptions(usage)) ?? unknownCommand(message, argv) ?? messageWithFlags(message) ?? message;
-}
+const SEP = '\u0000';
+const UNKNOWN = `${SEP}unknown${SEP}`;
+const MISSING = `${SEP}missing${SEP}`;
+const IMPLIES = `${SEP}implies${SEP}`;
+const CHOICES = `${SEP}choices${SEP}`;
+
+/** yargs' message keys (its y18n strings) and botrules' wording of each. */
+export const YARGS_STRINGS = {
+  'Arguments %s and %s are mutually exclusive': '--%s and --%s cannot be used together',
+  'Not enough arguments following: %s': '--%s needs a value',
+  'Not enough non-option arguments: got %s, need at least %s': {
+    one: 'missing arguments: got %s, needs at least %s (see --help)',
+    other: 'missing arguments: got %s, needs at least %s (see --help)',
+  },
+  'Too many non-option arguments: got %s, maximum of %s': { one: 'too many arguments: got %s, at most %s', other: 'too many arguments: got %s, at most %s' },
+  'Unknown argument: %s': { one: `${UNKNOWN}%s`, other: `${UNKNOWN}%s` },
+  'Missing required argument: %s': { one: `${MISSING}%s`, other: `${MISSING}%s` },
+  'Implications failed:': IMPLIES,
+  'Invalid values:': CHOICES,
+  'Argument: %s, Given: %s, Choices: %s': `%s${SEP}%s${SEP}%s`,
+} as const;
 
 /**
- * Every described option of this command line, in kebab case. yargs passes its usage object
- * as the third argument of fail(); its descriptions are keyed by option name.
+ * The message for a yargs failure, once its strings are YARGS_STRINGS: the list-carrying ones
+ * laid out, the others as they are. `usage` is the usage object yargs passes to fail(); `argv`
+ * the command line, `commands` the names of botrules' commands.
  */
+export function usageMessage(message: string, usage: unknown, argv: readonly string[], commands: readonly string[]): string {
+  if (message.startsWith(UNKNOWN)) return unknownArguments(message.slice(UNKNOWN.length).split(', '), knownOptions(usage), argv, commands);
+  if (message.startsWith(MISSING)) return missingOptions(message.slice(MISSING.length));
+  if (message.startsWith(IMPLIES)) return implications(message.slice(IMPLIES.length));
+  if (message.startsWith(CHOICES)) return invalidChoices(message.slice(CHOICES.length));
+  const suggestion = /^Did you mean (\S+)\?$/.exec(message)?.[1];
+  return suggestion === undefined ? message : unknownCommand(suggestion, argv, message);
+}
+
+/** Every described option of this command line, in kebab case (yargs' descriptions are keyed by option name). */
 function knownOptions(usage: unknown): string[] {
   const described = (usage as { getDescriptions?: () => Record<string, unknown> } | undefined)?.getDescriptions?.() ?? {};
   return [...new Set(Object.keys(described).map(kebab))];
 }
 
 /**
- * yargs' "Unknown arguments: detailed-exitcod, detailedExitcod" names one typo twice (its
- * camel-case expansion) and suggests nothing: each typo once, as the user wrote it, with the
- * nearest known option when one is close. undefined for any other message.
+ * yargs names a typo twice (`detailed-exitcod, detailedExitcod`, its camel-case expansion) and
+ * a word it did not expect like an option: each typed option once, as typed, with the nearest
+ * known option when one is close; words said as words, with the command they do not belong to.
  */
-export function unknownArguments(message: string, known: readonly string[]): string | undefined {
-  const match = /^Unknown arguments?: (.*)$/.exec(message);
-  if (match === null) return undefined;
-  const typos = [...new Set((match[1] ?? '').split(', ').map(kebab))];
-  const described = typos.map((typo) => {
-    const near = nearest(typo, known);
-    const shown = /^\d|^-/.test(typo) || typo.length === 1 ? typo : `--${typo}`;
-    return near === undefined ? shown : `${shown} (did you mean --${near}?)`;
-  });
-  return `Unknown argument${typos.length === 1 ? '' : 's'}: ${described.join(', ')}`;
+export function unknownArguments(reported: readonly string[], known: readonly string[], argv: readonly string[], commands: readonly string[]): string {
+  const words = new Set(argv.filter((arg) => !arg.startsWith('-')));
+  const unknownWords = [...new Set(reported.filter((name) => words.has(name)))];
+  const typos = [...new Set(reported.filter((name) => !words.has(name)).map(kebab))];
+  const sentences: string[] = [];
+  if (typos.length > 0) {
+    const described = typos.map((typo) => {
+      const near = nearest(typo, known);
+      const shown = /^\d/.test(typo) || typo.length === 1 ? typo : `--${typo}`;
+      return near === undefined ? shown : `${shown} (did you mean --${near}?)`;
+    });
+    sentences.push(`Unknown argument${typos.length === 1 ? '' : 's'}: ${described.join(', ')}`);
+  }
+  if (unknownWords.length > 0) {
+    const command = argv.find((arg) => commands.includes(arg));
+    const quoted = unknownWords.map((word) => JSON.stringify(word)).join(', ');
+    sentences.push(command === undefined
+      ? `Unknown command ${quoted}: see botrules --help`
+      : `${quoted} ${unknownWords.length === 1 ? 'is' : 'are'} not an action or argument of botrules ${command}: see botrules ${command} --help`);
+  }
+  return sentences.join('\n');
 }
 
 /** recommendCommands() says only "Did you mean report?": say which word was not a command. */
-export function unknownCommand(message: string, argv: readonly string[]): string | undefined {
-  const match = /^Did you mean (\S+)\?$/.exec(message);
-  if (match === null) return undefined;
-  const suggestion = match[1] ?? '';
+function unknownCommand(suggestion: string, argv: readonly string[], message: string): string {
   const words = argv.filter((word) => !word.startsWith('-'));
   const typed = words.reduce<string | undefined>((best, word) => (best === undefined || editDistance(word, suggestion) < editDistance(best, suggestion) ? word : best), undefined);
   return typed === undefined ? message : `Unknown command ${JSON.stringify(typed)}. ${message}`;
 }
 
-/**
- * yargs' messages for `conflicts`, `implies`, `choices`, `requiresArg` and `demandOption` name
- * options without their dashes ("Arguments update and force are mutually exclusive"): said with
- * the flags as typed. undefined for any other message.
- */
-export function messageWithFlags(message: string): string | undefined {
-  const flag = (name: string) => `--${kebab(name)}`;
-  const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(message);
-  if (exclusive) return `${flag(exclusive[1] ?? '')} and ${flag(exclusive[2] ?? '')} cannot be used together`;
-  const [first, ...rest] = message.split('\n');
-  // yargs runs the failed implications together on one line: " dry-run -> update prune -> update".
-  // The heading is its English text, or the message key itself where yargs finds no locale files
-  // (the bundle).
-  if (first === 'Missing dependent arguments:' || first === 'Implications failed:') {
-    const needs = [...rest.join(' ').matchAll(/(\S+) -> (\S+)/g)].map((m) => `${flag(m[1] ?? '')} needs ${flag(m[2] ?? '')}`);
-    return needs.sort().join('; ');
-  }
-  // "Invalid values:\n  Argument: format, Given: "xml", Choices: "text", "json"", one line per option.
-  if (first === 'Invalid values:') {
-    const invalid = rest.map((line) => /^\s*Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(line)).filter((m) => m !== null);
-    return invalid.map((m) => `${flag(m[1] ?? '')} must be one of ${m[3] ?? ''}, not ${m[2] ?? ''}`).join('\n');
-  }
-  const valueless = /^Not enough arguments following: (\S+)$/.exec(message);
-  if (valueless) return `${flag(valueless[1] ?? '')} needs a value`;
-  const missing = /^Missing required arguments?: (.*)$/.exec(first ?? '');
-  if (missing) {
-    const names = (missing[1] ?? '').split(', ').map(flag);
-    return [`missing required option${names.length === 1 ? '' : 's'} ${names.join(', ')}`, ...rest].join('\n');
-  }
-  return undefined;
+/** `app-id, tld` plus yargs' custom text (the option's demandOption string, on its own line). */
+function missingOptions(fields: string): string {
+  const [names = '', ...rest] = fields.split('\n');
+  const flags = names.split(', ').map((name) => `--${kebab(name)}`);
+  return [`missing required option${flags.length === 1 ? '' : 's'} ${flags.join(', ')}`, ...rest].join('\n');
+}
+
+/** yargs runs the failed implications together: "\n dry-run -> update prune -> update". */
+function implications(fields: string): string {
+  const pairs = fields.trim().split(/\s+/);
+  const needs: string[] = [];
+  for (let i = 0; i + 2 < pairs.length + 1; i += 3) needs.push(`--${kebab(pairs[i] ?? '')} needs --${kebab(pairs[i + 2] ?? '')}`);
+  return needs.sort().join('; ');
+}
+
+/** One line per option: `\n  format NUL "xml" NUL "text", "json"`. */
+function invalidChoices(fields: string): string {
+  return fields.split('\n').map((line) => line.trim()).filter((line) => line !== '').map((line) => {
+    const [name = '', given = '', choices = ''] = line.split(SEP);
+    return `--${kebab(name)} must be one of ${choices}, not ${given}`;
+  }).join('\n');
 }
 
 function kebab(name: string): string {
@@ -91,7 +120,7 @@ function nearest(typo: string, known: readonly string[]): string | undefined {
   return best?.name;
 }
 
-/** Levenshtein distance, one row at a time. */
+/** Levenshtein distance, one row at a time (yargs keeps its own private; fastest-levenshtein is not a dependency). */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

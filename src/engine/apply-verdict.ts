@@ -3,8 +3,9 @@
 // plan's result in ways apply did not overwrite (drift); the order is still wrong after the
 // corrections allowed (docs/behaviour.md, "Verify, correct, and drift"). Every case exits 1.
 import type { AppApplyResult } from '../apply/apply-app.js';
-import { plural, totals } from '../apply/report.js';
+import { totals } from '../apply/report.js';
 import { RemoteError, UserError } from '../errors.js';
+import { noun, plural } from '../plural.js';
 
 /** Correction passes after the first (docs/behaviour.md, "Verify, correct, and drift"). */
 export const MAX_CORRECTIONS = 2;
@@ -15,7 +16,7 @@ export function applyVerdict(results: readonly AppApplyResult[], target: string)
   if (failedApps.length > 0) {
     return new RemoteError(
       `apply failed: ${plural(sum.failed, 'PATCH request')} failed, ${sum.sent - sum.failed} applied, ${sum.notAttempted} not attempted ` +
-        `(app${failedApps.length === 1 ? '' : 's'} ${failedApps.map((r) => r.app).join(', ')}); ` +
+        `(${noun(failedApps.length, 'app')} ${failedApps.map((r) => r.app).join(', ')}); ` +
         'once the cause is fixed, run botrules apply again: it plans from the live rules and sends only what remains',
       { operation: 'applying the plan' },
     );

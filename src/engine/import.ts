@@ -10,6 +10,7 @@ import { schemaReference } from '../import/rule-file.js';
 import { loadProjectConfig, type AppConfig } from '../rules/config.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
+import { plural } from '../plural.js';
 
 export interface ImportRequest extends ProjectSelection {
   /** One app's rules into this directory instead of its rules directory. */
@@ -67,7 +68,7 @@ function refuseToOverwrite(targets: readonly Target[], cwd: string): void {
   const occupied = targets.filter((t) => t.existing.length > 0);
   if (occupied.length === 0) return;
   const files = occupied.flatMap((t) => t.existing.map((file) => `  ${displayPath(cwd, file)}`));
-  throw new UserError(`refusing to overwrite ${files.length} existing rule file${files.length === 1 ? '' : 's'}:`, [
+  throw new UserError(`refusing to overwrite ${plural(files.length, 'existing rule file')}:`, [
     ...files,
     'Use --update to edit them in place so they declare the live rules (--update --pin only adds the ruleId of rules created in the console), ' +
       '--force to replace them (only *.yaml and *.yml files are removed), or --out to write elsewhere.',

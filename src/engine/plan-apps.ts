@@ -12,6 +12,7 @@ import type { AppPlan } from '../plan/types.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import { listApps, type ConnectApp } from './list-apps.js';
 import { orderedPlan, transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
+import { plural } from '../plural.js';
 
 /** One app, planned afresh from its rule files. */
 export interface PlannedApp {
@@ -41,7 +42,7 @@ export async function planApps(
   const readingStarted = performance.now();
   const loaded = await loadAllRules(config, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true });
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
-  ctx.debug(`read and checked ${files} rule file${files === 1 ? '' : 's'} in ${elapsed(readingStarted)}`);
+  ctx.debug(`read and checked ${plural(files, 'rule file')} in ${elapsed(readingStarted)}`);
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
   const listed = await listApps(config.apps, ctx, connect, config.otherApps);
   const planned: PlannedApp[] = [];

@@ -5,10 +5,12 @@ import { sortProblems, type Problem } from '../errors.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
+import type { ValidateReport } from '../render/validate/model.js';
 import { redosFindings } from './redos.js';
 import { DEFAULT_SHADOW_MAX_AGE_DAYS, shadowAgeWarnings } from './shadow-age.js';
 
 export type { Finding } from '../analysis/index.js';
+export type { ValidateReport } from '../render/validate/model.js';
 
 export interface ValidateRequest extends ProjectSelection {
   /** File warnings count as problems: the analysis does not run when there are any. */
@@ -56,4 +58,24 @@ function eachOnce(findings: readonly Finding[]): Finding[] {
   const byKey = new Map<string, Finding>();
   for (const finding of findings) byKey.set(JSON.stringify([finding.file, finding.line, finding.check, finding.message]), finding);
   return [...byKey.values()];
+}
+
+/**
+ * The verdict on a validated project. Problems fail it; under --strict, file warnings fail it
+ * (and the analysis does not run), and so do analysis warnings, said with their check's id.
+ */
+export function validateReport(project: ValidatedProject, strict: boolean): ValidateReport {
+  const { problems, fileWarnings, findings, apps, files, rules } = project;
+  const counts = { apps, files, rules, strict };
+  if (problems.length > 0 || (strict && fileWarnings.length > 0)) {
+    const warningsAsErrors = strict ? fileWarnings.map((w) => ({ ...w, message: `warning: ${w.message}` })) : [];
+    return { ...counts, errors: [...problems, ...warningsAsErrors], warnings: strict ? [] : fileWarnings, findings: [], found: { problems, fileWarnings, findings: [] } };
+  }
+  const found = { problems: [] as Problem[], fileWarnings, findings };
+  const findingWarnings = findings.filter((finding) => finding.severity === 'warning');
+  if (strict && findingWarnings.length > 0) {
+    const errors = findingWarnings.map((w) => ({ file: w.file, line: w.line, col: w.col, message: `${w.message} [${w.check}]` }));
+    return { ...counts, errors, warnings: fileWarnings, findings: [], found };
+  }
+  return { ...counts, errors: [], warnings: fileWarnings, findings, found };
 }

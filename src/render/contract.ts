@@ -35,6 +35,20 @@ export type Renderer<Model> = (model: Model, sink: Sink, options: RenderOptions)
 export type RendererRegistry<Model> = Readonly<Record<string, Renderer<Model>>>;
 
 /** The format names of a registry, in registration order. */
-export function formatNames<R extends RendererRegistry<never>>(registry: R): (keyof R & string)[] {
+export function formatNames<R extends Readonly<Record<string, unknown>>>(registry: R): (keyof R & string)[] {
   return Object.keys(registry) as (keyof R & string)[];
 }
+
+/**
+ * What one `--format` of a command's report writes, per stream: `stdout` holds the document
+ * (text for people, or JSON, SARIF, JUnit for tools), `stderr` the lines for people that must
+ * not mix into a document (warnings, the summary beside a SARIF or JUnit document). The CLI
+ * only picks the entry by format name and hands it the two streams.
+ */
+export interface StreamRenderers<Model> {
+  stdout: Renderer<Model>;
+  stderr?: Renderer<Model>;
+}
+
+/** A report's formats by name, each with what it writes on stdout and stderr. */
+export type OutputRegistry<Model> = Readonly<Record<string, StreamRenderers<Model>>>;

@@ -5,6 +5,7 @@
 // The period is also cut into interval-long buckets (weeks by default) for the calendar.
 import { UserError } from '../errors.js';
 import type { SeriesMember } from './series.js';
+import { plural } from '../plural.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 const INTERVAL = /^(\d+)([hdw])$/;
@@ -91,7 +92,6 @@ function buckets(checks: readonly number[], period: { from: number; to: number }
 export function describeDuration(ms: number): string {
   const days = Math.floor(ms / DAY_MS);
   const hours = Math.round((ms - days * DAY_MS) / (60 * 60 * 1000));
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (days === 0) return unit(hours, 'hour');
-  return hours === 0 ? unit(days, 'day') : `${unit(days, 'day')} ${unit(hours, 'hour')}`;
+  if (days === 0) return plural(hours, 'hour');
+  return hours === 0 ? plural(days, 'day') : `${plural(days, 'day')} ${plural(hours, 'hour')}`;
 }

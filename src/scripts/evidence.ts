@@ -10,6 +10,7 @@ import { recordIdentity, recordLabel, riskRank } from './records.js';
 import type { SeriesMember } from './series.js';
 import type { ChainState } from './verify.js';
 import { VERSION } from '../version.js';
+import { plural } from '../plural.js';
 
 export type ApprovalStatus = 'unapproved' | 'expired' | 'approved' | 'unknown';
 
@@ -97,7 +98,7 @@ function verdict(pack: EvidencePack): EvidencePack['verdict'] {
     reasons.push({ code: 'coverage-gap', message: `no snapshot for ${describeDuration(gap.durationMs)}, from ${gap.from} to ${gap.to} (longer than the ${pack.period.interval} interval)` });
   }
   const broken = pack.chain.breaks[0];
-  if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${broken.file} ${broken.kind} (${pack.chain.breaks.length} break${pack.chain.breaks.length === 1 ? '' : 's'})` });
+  if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${broken.file} ${broken.kind} (${plural(pack.chain.breaks.length, 'break')})` });
   if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${pack.unreadable.length} file(s) in the directory could not be read as snapshots` });
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
   if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${unapproved.length} script${unapproved.length === 1 ? ' is' : 's are'} not approved at the end of the period` });

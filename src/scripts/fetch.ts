@@ -9,6 +9,7 @@ import { RemoteError } from '../errors.js';
 import { KeySet } from './key-set.js';
 import type { InventoryQuery, ScriptQuery, ScriptRecord, ScriptsPage } from './model.js';
 import { recordIdentity } from './records.js';
+import { plural } from '../plural.js';
 
 /** One page request; in the CLI, `ScriptsApi.listScripts` (which retries on its own). */
 export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
@@ -218,7 +219,7 @@ class Pager {
       );
     }
     if (this.duplicates > 0) {
-      warnings.push(`${this.duplicates} duplicate record${this.duplicates === 1 ? '' : 's'} (same key on more than one page) dropped`);
+      warnings.push(`${plural(this.duplicates, 'duplicate record')} (same key on more than one page) dropped`);
     }
     if (this.stalledAt !== undefined) {
       warnings.push(`the server returned no records at skip ${this.stalledAt} although its count is ${this.counts.largest}; the export stops there`);

@@ -5,6 +5,7 @@
 // removed (a linked snapshot is missing), inserted (a snapshot the chain does not pass
 // through) or unlinked (a snapshot that starts a new chain in the middle of the series).
 import type { SeriesMember } from './series.js';
+import { plural } from '../plural.js';
 
 export type ChainBreakKind = 'altered' | 'removed' | 'inserted' | 'unlinked';
 
@@ -100,11 +101,10 @@ function checkLink(i: number, member: SeriesMember, members: readonly SeriesMemb
 
 function describeStart(members: readonly SeriesMember[], firstChained: number, legacyCount: number): string {
   if (members.length === 0) return 'no snapshots';
-  const plural = (n: number) => `${n} snapshot${n === 1 ? '' : 's'}`;
-  if (firstChained < 0) return `${plural(legacyCount)} written before the chain existed (no digests to check); accepted as they are`;
+  if (firstChained < 0) return `${plural(legacyCount, 'snapshot')} written before the chain existed (no digests to check); accepted as they are`;
   const first = members[firstChained] as SeriesMember;
   const parts: string[] = [];
-  if (legacyCount > 0) parts.push(`${plural(legacyCount)} written before the chain existed are accepted as its start`);
+  if (legacyCount > 0) parts.push(`${plural(legacyCount, 'snapshot')} written before the chain existed are accepted as its start`);
   const link = first.snapshot.chain?.previous;
   if (link && legacyCount === 0) parts.push(`the chain in this directory starts at ${first.file}, which links to a snapshot taken at ${link.takenAt} that is not here (accepted as the start)`);
   else if (!link) parts.push(`the chain starts at ${first.file}`);

@@ -1,7 +1,7 @@
 // The confirmation prompt: only "yes" goes ahead, one line is read, and a closed input
 // counts as no.
 import { PassThrough, Readable } from 'node:stream';
-import { confirm, readLine } from '../../src/apply/confirm.js';
+import { confirm } from '../../src/apply/confirm.js';
 
 function sink(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -25,14 +25,20 @@ describe('confirm', () => {
   });
 });
 
-describe('readLine', () => {
+describe('reading the answer', () => {
   it('joins chunks until the line break', async () => {
-    expect(await readLine(Readable.from(['ye', 's', '\nrest']))).toBe('yes');
+    expect(await confirm('Apply?', Readable.from(['ye', 's', '\nrest']), sink().stream)).toBe(true);
   });
 
-  it('returns the text of an input that ends without a line break, or undefined for none', async () => {
-    expect(await readLine(Readable.from(['yes']))).toBe('yes');
-    expect(await readLine(Readable.from([]))).toBeUndefined();
+  it('takes the text of an input that ends without a line break', async () => {
+    expect(await confirm('Apply?', Readable.from(['yes']), sink().stream)).toBe(true);
+  });
+
+  it('fails with the error of an input that breaks', async () => {
+    const input = new PassThrough();
+    const answer = confirm('Apply?', input, sink().stream);
+    input.destroy(new Error('EIO: the terminal went away'));
+    await expect(answer).rejects.toThrow('EIO: the terminal went away');
   });
 });
 

@@ -6,30 +6,21 @@ import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import type { Plan } from '../../plan/plan.js';
 import { confirm } from '../../apply/confirm.js';
-import { appReportLines, plural } from '../../apply/report.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
 import { sharePercent } from '../../plan/traffic-limit.js';
 import { renderText } from '../../render/plan/text.js';
+import { APPLY_OUTPUTS } from '../../render/apply/index.js';
 import { safeText } from '../../render/sanitise.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
 import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
 import { UsageError, wholeNumber } from '../options.js';
+import { noun, plural } from '../../plural.js';
+import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
 import { transitionProgress } from '../transition-progress.js';
+import { defineCommand, type ArgsOf } from '../define-command.js';
 
-interface ApplyOptions {
-  plan?: string;
-  autoApprove: boolean;
-  maxChanges?: number;
-  force: boolean;
-  concurrency: number;
-  undoOut?: string;
-  replay?: string[];
-  safeOrder: boolean;
-  transitionBudget?: number;
-}
-
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+function options(yargs: Argv<GlobalArgs>) {
   return yargs
     .option('plan', { type: 'string', describe: 'Apply this saved plan (from plan --out) instead of planning afresh' })
     .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (required without a TTY)' })
@@ -41,12 +32,13 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('safe-order', { type: 'boolean', default: false, describe: 'Use an order free of windows that costs one more PATCH, when only such an order is (see plan --safe-order)' })
     .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
     .example('$0 apply', 'plan, show, ask, apply')
-    .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI') as unknown as Argv<GlobalArgs>;
+    .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI');
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const options = readOptions(args);
-  if (options.safeOrder && options.plan !== undefined) {
+type ApplyArgs = ArgsOf<typeof options>;
+
+async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number> {
+  if (args.safeOrder && args.plan !== undefined) {
     throw new UsageError('--safe-order chooses the order when planning; a saved plan keeps the order it was saved with (make it with: botrules plan --safe-order --out FILE)');
   }
   let target = 'the rule files';
@@ -55,11 +47,11 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const checking = transitionProgress(ctx);
   try {
     const report = await applyProject(
-      { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: options.maxChanges, force: options.force,
-        concurrency: options.concurrency, undoOut: options.undoOut, planFile: options.plan, safeOrder: options.safeOrder,
-        ...(options.transitionBudget === undefined ? {} : { transitionBudget: options.transitionBudget }),
+      { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: args.maxChanges, force: args.force,
+        concurrency: args.concurrency, undoOut: args.undoOut, planFile: args.plan, safeOrder: args.safeOrder,
+        ...(args.transitionBudget === undefined ? {} : { transitionBudget: args.transitionBudget }),
         ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
-        ...(options.replay === undefined ? {} : { replayLogs: options.replay }) },
+        ...(args.replay === undefined ? {} : { replayLogs: args.replay.map(String) }) },
       // Retry notices print above the progress line, not glued to it.
       { ...ctx, notice: (line) => progress.notice(line) },
       {
@@ -70,13 +62,13 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
           renderText(plan, ctx.io.stdout, { colors: ctx.colors });
           progress.start(plan.summary.patches, plan.apps.length);
         },
-        approve: (plan) => approved(options, plan, ctx, interrupt.controller.signal),
+        approve: (plan) => approved(args, plan, ctx, interrupt.controller.signal),
         onProgress: (event) => progress.event(event),
         signal: interrupt.controller.signal,
       },
     );
     progress.done();
-    return renderReport(report, ctx, args, interrupt.received);
+    return await renderReport(report, ctx, args, interrupt.received);
   } finally {
     checking?.stop();
     progress.done();
@@ -95,27 +87,13 @@ function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { 
   return watch;
 }
 
-function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): number {
-  const out = ctx.io.stdout;
+/** The report in text (src/render/apply/), then the exit code and the errors the handler prints. */
+async function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): Promise<number> {
+  await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }) }, ctx);
   const exitCode = signal === undefined ? 0 : INTERRUPT_EXIT_CODES[signal];
-  if (report.outcome === 'no-changes') {
-    out.write('No changes to apply.\n');
-    if (report.undo !== undefined) undoLines(report, ctx);
-    return exitCode;
-  }
-  if (report.outcome === 'cancelled') {
-    ctx.io.stderr.write(report.interrupted ? 'Apply interrupted before any change was sent.\n' : 'Apply cancelled.\n');
-    return report.interrupted ? exitCode : 1;
-  }
-  out.write('\n');
-  for (const result of report.results) {
-    if (report.results.length > 1) out.write(`App ${safeText(result.app)}:\n`);
-    for (const line of appReportLines(result, report.target, ctx.colors)) out.write(`${line}\n`);
-  }
-  undoLines(report, ctx);
-  const sum = report.totals;
+  if (report.outcome === 'no-changes') return exitCode;
+  if (report.outcome === 'cancelled') return report.interrupted ? exitCode : 1;
   if (report.interrupted) {
-    out.write(`Apply interrupted (${signal ?? 'interrupt'}): ${sum.sent - sum.failed} applied, ${sum.failed} failed, ${sum.notAttempted} not attempted.\n`);
     if (report.undoError !== undefined) throw report.undoError;
     return exitCode;
   }
@@ -124,32 +102,7 @@ function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs
     throw report.undoError;
   }
   if (report.failure !== undefined) throw report.failure;
-  out.write(`Apply complete: ${plural(sum.sent, 'PATCH request')}, ${sum.failed} failed.\n`);
   return 0;
-}
-
-function undoLines(report: ApplyReport, ctx: CommandContext): void {
-  const saved = report.undo;
-  if (saved === undefined) return;
-  for (const app of saved.unlisted) ctx.io.stderr.write(`warning: no undo plan for app ${safeText(app)}: its live rules could not be listed after the apply\n`);
-  const file = safeText(saved.file);
-  const what = saved.chosen === 'default' ? 'Undo plan of what was applied written to' : 'Undo plan written to';
-  ctx.io.stdout.write(`${what} ${file} (${plural(saved.undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${file}\n`);
-}
-
-/** The options as the builder's coerce functions left them: already checked. */
-function readOptions(args: Record<string, unknown>): ApplyOptions {
-  return {
-    plan: args.plan as string | undefined,
-    autoApprove: args.autoApprove === true,
-    maxChanges: args.maxChanges as number | undefined,
-    force: args.force === true,
-    concurrency: args.concurrency as number,
-    undoOut: args.undoOut as string | undefined,
-    ...(Array.isArray(args.replay) ? { replay: args.replay.map(String) } : {}),
-    safeOrder: args.safeOrder === true,
-    transitionBudget: args.transitionBudget as number | undefined,
-  };
 }
 
 /** What the plan does to replayed traffic (apply --replay, or recorded by plan --replay --out), before the plan. */
@@ -162,8 +115,8 @@ function trafficLines(plan: Plan): string[] {
   });
 }
 
-async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {
-  if (options.autoApprove) return true;
+async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {
+  if (args.autoApprove) return true;
   if (!ctx.io.stdinIsTTY) {
     throw new UserError('refusing to apply without --auto-approve when standard input is not a terminal', [
       'Review the plan above, then run again with --auto-approve (in CI: apply a reviewed plan with --plan FILE --auto-approve).',
@@ -172,9 +125,11 @@ async function approved(options: ApplyOptions, plan: Plan, ctx: CommandContext, 
   const apps = plan.apps.filter((a) => a.steps.length > 0).map((a) => a.app);
   const question =
     `Apply ${plan.summary.patches === 1 ? 'this change' : `these ${plan.summary.patches} changes`} ` +
-    `to app${apps.length === 1 ? '' : 's'} ${apps.join(', ')}? ` +
+    `to ${noun(apps.length, 'app')} ${apps.join(', ')}? ` +
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report. An interrupt
   // while asking is a "no".
   return confirm(question, ctx.io.stdin, ctx.io.stderr, signal);
 }
+
+export const { builder, run } = defineCommand({ builder: options, run: runCommand });

@@ -7,12 +7,13 @@ import { createConsoleRule, deleteConsoleRule } from '../../emulator/console-cli
 import { UserError } from '../../errors.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import type { ArgsOf } from '../define-command.js';
 import { wholeNumber } from '../options.js';
 
-export function consoleOptions(yargs: Argv): Argv {
+export function consoleOptions(yargs: Argv<GlobalArgs>) {
   return yargs
-    .positional('action', { choices: ['create', 'delete'], describe: 'create a rule by name, or delete one by ruleId or name' })
-    .positional('rule', { type: 'string', describe: 'create: the new rule\'s name; delete: its ruleId or name' })
+    .positional('action', { choices: ['create', 'delete'] as const, demandOption: true, describe: 'create a rule by name, or delete one by ruleId or name' })
+    .positional('rule', { type: 'string', demandOption: true, describe: 'create: the new rule\'s name; delete: its ruleId or name' })
     .option('paused', { type: 'boolean', default: false, describe: 'create: save it paused (a console rule is live as soon as it is saved)' })
     .option('position', { type: 'number', requiresArg: true, coerce: wholeNumber('--position', 1), describe: 'create: its console position, 1 = first (default: last)' })
     .option('token-env', { type: 'string', default: 'BOTRULES_TOKEN', describe: 'The variable holding the token of the app to act on' })
@@ -20,19 +21,19 @@ export function consoleOptions(yargs: Argv): Argv {
     .example('$0 emulator console delete "Old rule"', 'what removing a rule from the service takes');
 }
 
-export async function runConsole(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+export async function runConsole(args: ArgsOf<typeof consoleOptions>, ctx: CommandContext): Promise<number> {
   const consoleUrl = ctx.env('BOTRULES_CONSOLE_URL');
-  const tokenEnv = String(args.tokenEnv ?? 'BOTRULES_TOKEN');
+  const { tokenEnv } = args;
   const token = ctx.env(tokenEnv);
   if (consoleUrl === undefined) throw new UserError('BOTRULES_CONSOLE_URL is not set: paste the export lines `botrules emulator` printed');
   if (token === undefined) throw new UserError(`${tokenEnv} is not set: the console acts for the app whose token it holds`);
   const target = { consoleUrl, token };
-  const rule = String(args.rule);
+  const { rule } = args;
   if (args.action === 'create') {
     const created = await createConsoleRule(target, {
       name: rule,
-      status: args.paused === true ? 'paused' : 'active',
-      ...(typeof args.position === 'number' ? { position: args.position } : {}),
+      status: args.paused ? 'paused' : 'active',
+      ...(args.position === undefined ? {} : { position: args.position }),
     });
     ctx.io.stdout.write(`Created "${safeText(created.name)}" (${safeText(created.ruleId)}) at position ${created.priority + 1}, ${created.status}.\n`);
     return 0;

@@ -13,13 +13,14 @@ import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { defineCommand, type ArgsOf } from '../define-command.js';
 import { UsageError, wholeNumber } from '../options.js';
 import { safeText } from '../../render/sanitise.js';
 import { consoleOptions, runConsole } from './emulator-console.js';
 
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+function options(yargs: Argv<GlobalArgs>) {
   return yargs
     .usage('$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.')
     .command('console <action> <rule>', 'Do in a running emulator what only the web console can: create or delete a rule (not part of the service API)', consoleOptions)
@@ -36,7 +37,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('fault', { type: 'string', array: true, coerce: faultSpecs, describe: 'Inject a fault, e.g. status=503,retry-after=1,path=/v1/scripts,times=2 or drop,method=PATCH,rate=0.1' })
     .option('log', { type: 'string', describe: 'Append one JSON line per request to FILE (never headers or tokens)' })
     .option('max-take', { type: 'number', default: 100, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
-    .option('move-semantics', { choices: ['list-move', 'swap'], default: 'list-move', describe: 'How a PATCH of priority reorders rules' })
+    .option('move-semantics', { choices: ['list-move', 'swap'] as const satisfies readonly MoveSemantics[], default: 'list-move' as const, describe: 'How a PATCH of priority reorders rules' })
     .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
     .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' })
     .option('write-traffic', { type: 'string', describe: 'Write a synthetic NDJSON request log (browsers, bots, monitors, partners) to FILE for botrules replay, and exit without serving' })
@@ -45,12 +46,17 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('exports-file', {
       type: 'string',
       describe: 'Also write the export lines to FILE once the emulator is listening (atomically; removed on stop)',
-    }) as unknown as Argv<GlobalArgs>;
+    });
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  if ((args._ as unknown[] | undefined)?.[1] === 'console') return runConsole(args, ctx);
-  if (typeof args.writeTraffic === 'string') return writeTrafficLog(args.writeTraffic, args.trafficRequests as number, args.randomSeed as number, ctx);
+type EmulatorArgs = ArgsOf<typeof options>;
+
+export const { builder, run } = defineCommand({ builder: options, run: runEmulator });
+
+async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<number> {
+  // `emulator console …` is parsed with consoleOptions (yargs runs a subcommand's builder in place of this one's).
+  if (args._[1] === 'console') return runConsole(args as unknown as ArgsOf<typeof consoleOptions>, ctx);
+  if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
   const onSignal = () => shutdown.abort();
@@ -73,11 +79,12 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
 }
 
 /** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
-export async function serve(args: Record<string, unknown>, ctx: CommandContext, shutdown: AbortSignal): Promise<number> {
+export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<number> {
   const options = emulatorOptions(args, ctx);
-  const envFile = typeof args.exportsFile === 'string' ? path.resolve(ctx.io.cwd, args.exportsFile) : undefined;
-  if (envFile !== undefined) {
-    await checkWritable(envFile, '--exports-file', String(args.exportsFile));
+  const { exportsFile } = args;
+  const envFile = exportsFile === undefined ? undefined : path.resolve(ctx.io.cwd, exportsFile);
+  if (envFile !== undefined && exportsFile !== undefined) {
+    await checkWritable(envFile, '--exports-file', exportsFile);
     await rm(envFile, { force: true });
   }
   const { startEmulator } = await import('../../emulator/index.js');
@@ -88,7 +95,7 @@ export async function serve(args: Record<string, unknown>, ctx: CommandContext, 
   });
   const exports = exportLines(emulator);
   ctx.io.stdout.write(exports);
-  if (envFile !== undefined) await writeEnvFile(envFile, exports, String(args.exportsFile), emulator);
+  if (envFile !== undefined && exportsFile !== undefined) await writeEnvFile(envFile, exports, exportsFile, emulator);
   printSummary(emulator, options, ctx);
   ctx.io.stdout.write(`emulator ready on ${emulator.url}\n`);
   await stopped;
@@ -115,29 +122,29 @@ async function writeTrafficLog(shown: string, count: number, seed: number, ctx: 
   return 0;
 }
 
-function emulatorOptions(args: Record<string, unknown>, ctx: CommandContext): EmulatorOptions {
+function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptions {
   // The numbers and --app-token were read and checked by the builder's coerce functions.
-  const apps = (args.appToken as EmulatorApp[] | undefined) ?? [];
+  const apps = args.appToken ?? [];
   const options: EmulatorOptions = {
-    port: args.port as number,
-    statePath: typeof args.state === 'string' ? args.state : DEFAULT_STATE_FILE,
-    reset: args.reset === true,
+    port: args.port,
+    statePath: args.state ?? DEFAULT_STATE_FILE,
+    reset: args.reset,
     cwd: ctx.io.cwd,
     env: { BOTRULES_TOKEN: ctx.env('BOTRULES_TOKEN'), BOTRULES_API_TOKEN: ctx.env('BOTRULES_API_TOKEN') },
-    generateRules: args.generateRules as number,
-    generateScripts: args.generateScripts as number,
+    generateRules: args.generateRules,
+    generateScripts: args.generateScripts,
     scriptAppIds: stringList(args.scriptAppId),
     scriptTlds: stringList(args.scriptTld),
-    randomSeed: args.randomSeed as number,
-    latencyMs: args.latency as number,
+    randomSeed: args.randomSeed,
+    latencyMs: args.latency,
     faults: stringList(args.fault),
-    maxTake: args.maxTake as number,
-    moveSemantics: args.moveSemantics as MoveSemantics,
+    maxTake: args.maxTake,
+    moveSemantics: args.moveSemantics,
   };
   if (apps.length > 0) options.apps = apps;
-  if (typeof args.seed === 'string') options.seed = args.seed;
-  if (typeof args.log === 'string') options.logFile = args.log;
-  if (typeof args.apiToken === 'string' && args.apiToken !== '') options.apiToken = args.apiToken;
+  if (args.seed !== undefined) options.seed = args.seed;
+  if (args.log !== undefined) options.logFile = args.log;
+  if (args.apiToken !== undefined && args.apiToken !== '') options.apiToken = args.apiToken;
   return options;
 }
 

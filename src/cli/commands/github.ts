@@ -12,18 +12,10 @@ import { driftBranch, proposeDrift } from '../../github/drift-pr.js';
 import { upsertPlanComments } from '../../github/plan-comment.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { wholeNumber } from '../options.js';
 
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
-  return yargs
-    .command('artifact', 'Choose the newest artifact of a name that a trusted run wrote (push, schedule or dispatch of this repository, on the default branch\'s history)', artifactOptions)
-    .command('plan-comment', 'Create or update one pull-request comment per app from the plans the plan jobs kept', planCommentOptions)
-    .command('drift-pr', 'Open, update or close the pull request that brings an app\'s console edits back to git', driftOptions)
-    .command('drift-issue', 'Open, update or close one drift issue per app from the plans the drift jobs kept', driftIssueOptions)
-    .demandCommand(1, 'Name an action: artifact, plan-comment, drift-pr or drift-issue') as unknown as Argv<GlobalArgs>;
-}
-
-function artifactOptions(yargs: Argv): Argv {
+function artifactOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .option('name', { type: 'string', demandOption: true, describe: 'The artifact\'s exact name' })
     .option('workflow', { type: 'string', array: true, demandOption: true, describe: 'A workflow file (botrules-apply.yml) whose runs may have written it; repeat for several' })
@@ -33,14 +25,14 @@ function artifactOptions(yargs: Argv): Argv {
     .epilogue('Writes found, run-id and artifact-id to GITHUB_OUTPUT when set. Reads GITHUB_REPOSITORY, GITHUB_API_URL and GH_TOKEN (or GITHUB_TOKEN).');
 }
 
-function planCommentOptions(yargs: Argv): Argv {
+function planCommentOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .option('pr', { type: 'number', demandOption: true, requiresArg: true, coerce: wholeNumber('--pr', 1, Number.MAX_SAFE_INTEGER), describe: 'The pull request\'s number' })
     .option('plans', { type: 'string', demandOption: true, describe: 'Directory of botrules-plan-APP/ folders, each with plan.md and exitcode' })
     .option('run-url', { type: 'string', default: '', describe: 'The run\'s address, linked from each comment' });
 }
 
-function driftOptions(yargs: Argv): Argv {
+function driftOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .option('app', { type: 'string', demandOption: true, describe: 'The app whose drift to propose' })
     .option('rules-dir', { type: 'string', demandOption: true, describe: 'The app\'s rulesDir: the patch may touch .yaml/.yml files under it only' })
@@ -49,21 +41,23 @@ function driftOptions(yargs: Argv): Argv {
     .epilogue('Run in a checkout of the default branch at GITHUB_SHA. Reads GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_SERVER_URL, GITHUB_API_URL and GH_TOKEN (or GITHUB_TOKEN), which also pushes the branch.');
 }
 
-function driftIssueOptions(yargs: Argv): Argv {
+function driftIssueOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .option('reports', { type: 'string', demandOption: true, describe: 'Directory of botrules-drift-APP/ folders, each with plan.md and has-changes' })
     .option('run-url', { type: 'string', default: '', describe: 'The run\'s address, linked from each issue' });
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  refuseRulesTokens(ctx);
-  const action = (args._ as unknown[] | undefined)?.[1];
-  if (action === 'artifact') return runArtifact(args, ctx);
-  if (action === 'plan-comment') return runPlanComment(args, ctx);
-  if (action === 'drift-pr') return runDriftPr(args, ctx);
-  if (action === 'drift-issue') return runDriftIssue(args, ctx);
-  throw new UserError(`unknown github action ${safeText(String(action))}: use artifact, plan-comment, drift-pr or drift-issue`);
-}
+export const { builder, run } = defineCommandWithActions([
+  defineAction({
+    command: 'artifact',
+    describe: 'Choose the newest artifact of a name that a trusted run wrote (push, schedule or dispatch of this repository, on the default branch\'s history)',
+    builder: artifactOptions,
+    run: runArtifact,
+  }),
+  defineAction({ command: 'plan-comment', describe: 'Create or update one pull-request comment per app from the plans the plan jobs kept', builder: planCommentOptions, run: runPlanComment }),
+  defineAction({ command: 'drift-pr', describe: 'Open, update or close the pull request that brings an app\'s console edits back to git', builder: driftOptions, run: runDriftPr }),
+  defineAction({ command: 'drift-issue', describe: 'Open, update or close one drift issue per app from the plans the drift jobs kept', builder: driftIssueOptions, run: runDriftIssue }),
+], { missing: 'Name an action: artifact, plan-comment, drift-pr or drift-issue', before: refuseRulesTokens });
 
 /** Variables of botrules' own that hold no secret; any other BOTRULES_ variable may hold a rules token. */
 const NOT_SECRET = /^BOTRULES_(CONSOLE_URL|GATEWAY_URL|TIMEOUT)$/;
@@ -78,20 +72,19 @@ function refuseRulesTokens(ctx: CommandContext): void {
   }
 }
 
-async function runArtifact(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandContext): Promise<number> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
-  const name = String(args.name);
-  const workflows = (args.workflow as unknown[]).map((value) => checkedWorkflowFile(String(value)));
-  const excludeRunId = typeof args.excludeRun === 'number' ? args.excludeRun : undefined;
+  const { name, excludeRun: excludeRunId } = args;
+  const workflows = args.workflow.map((value) => checkedWorkflowFile(String(value)));
   const selection = await selectArtifact(githubClientFor(ctx), {
-    repository, name, workflows, maxBytes: args.maxBytes as number, ...(excludeRunId === undefined ? {} : { excludeRunId }),
+    repository, name, workflows, maxBytes: args.maxBytes, ...(excludeRunId === undefined ? {} : { excludeRunId }),
   });
   for (const line of selection.skipped) ctx.io.stderr.write(`Passed over ${safeText(line)}\n`);
   const accepted = selection.accepted;
   if (accepted === undefined) {
     await writeOutputs(ctx, { found: 'false' });
     const sentence = `no artifact ${safeText(name)} written by a push, schedule or manual run of ${workflows.join(' or ')} in this repository on the history of refs/heads/${safeText(selection.defaultBranch)}`;
-    if (args.optional === true) {
+    if (args.optional) {
       ctx.io.stdout.write(`${sentence[0]?.toUpperCase()}${sentence.slice(1)}.\n`);
       return 0;
     }
@@ -104,26 +97,26 @@ async function runArtifact(args: Record<string, unknown>, ctx: CommandContext): 
   return 0;
 }
 
-async function runPlanComment(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: CommandContext): Promise<number> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
   const results = await upsertPlanComments(githubClientFor(ctx), {
-    repository, pullRequest: args.pr as number, plansDir: String(args.plans), runUrl: String(args.runUrl ?? ''), cwd: ctx.cwd,
+    repository, pullRequest: args.pr, plansDir: args.plans, runUrl: args.runUrl, cwd: ctx.cwd,
   });
   for (const { app, action, commentId } of results) ctx.io.stdout.write(`${action === 'created' ? 'Created' : 'Updated'} the plan comment of app ${safeText(app)} (${commentId})\n`);
   if (results.length === 0) ctx.io.stdout.write('No plans to comment on.\n');
   return 0;
 }
 
-async function runDriftPr(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext): Promise<number> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
-  const app = String(args.app);
+  const { app } = args;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(app)) throw new UserError('--app takes an app name of botrules.yaml (letters, digits, . _ -)');
   const sha = ctx.env('GITHUB_SHA');
   if (sha === undefined || !/^[0-9a-f]{40}$/.test(sha)) throw new UserError('GITHUB_SHA must name the commit this run checked out (GitHub Actions sets it)');
   const token = ctx.env('GH_TOKEN') ?? ctx.env('GITHUB_TOKEN') ?? '';
   const outcome = await proposeDrift(githubClientFor(ctx), {
     repository, app, sha, token, cwd: ctx.cwd,
-    rulesDir: String(args.rulesDir), driftDir: String(args.drift), runUrl: String(args.runUrl ?? ''),
+    rulesDir: args.rulesDir, driftDir: args.drift, runUrl: args.runUrl,
     serverUrl: ctx.env('GITHUB_SERVER_URL') ?? 'https://github.com',
   });
   const shownApp = safeText(app);
@@ -143,9 +136,9 @@ async function runDriftPr(args: Record<string, unknown>, ctx: CommandContext): P
   return 0;
 }
 
-async function runDriftIssue(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+async function runDriftIssue(args: ArgsOf<typeof driftIssueOptions>, ctx: CommandContext): Promise<number> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
-  const results = await reportDriftIssues(githubClientFor(ctx), { repository, reportsDir: String(args.reports), runUrl: String(args.runUrl ?? ''), cwd: ctx.cwd });
+  const results = await reportDriftIssues(githubClientFor(ctx), { repository, reportsDir: args.reports, runUrl: args.runUrl, cwd: ctx.cwd });
   const said = { opened: 'Opened the drift issue', updated: 'Updated the drift issue', closed: 'Closed the drift issue' } as const;
   for (const { app, action, number } of results) {
     ctx.io.stdout.write(action === 'none' ? `No drift for app ${safeText(app)}.\n` : `${said[action]} #${number ?? 0} of app ${safeText(app)}\n`);

@@ -6,6 +6,7 @@ import { createTwoFilesPatch } from 'diff';
 import { updateFromLive, type UpdateResult } from '../../engine/import-update.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { safeJson, safeText } from '../../render/sanitise.js';
+import { plural } from '../../plural.js';
 
 export const UPDATE_FORMATS = ['diff', 'json-patch'] as const;
 
@@ -16,8 +17,16 @@ interface FilePatchJson {
   operations: unknown[];
 }
 
-export async function runUpdate(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const dryRun = args['dry-run'] === true;
+/** The options of `import --update` (import.ts declares them). */
+export interface UpdateArgs extends GlobalArgs {
+  dryRun?: boolean;
+  prune?: boolean;
+  pin?: boolean;
+  format?: (typeof UPDATE_FORMATS)[number];
+}
+
+export async function runUpdate(args: UpdateArgs, ctx: CommandContext): Promise<number> {
+  const dryRun = args.dryRun === true;
   const prune = args.prune === true;
   const jsonPatch = dryRun && args.format === 'json-patch';
   const patches: FilePatchJson[] = [];
@@ -74,5 +83,5 @@ function printSummary(out: (line: string) => void, { app, dir, result, dryRun, p
   }
   const files = result.changes.length;
   if (files === 0) out(`App ${app}: the rule files in ${dir} already declare the live rules.`);
-  else out(`App ${app}: ${dryRun ? `${verb} change` : 'changed'} ${files} file${files === 1 ? '' : 's'} in ${dir}.${dryRun ? ' (dry run: nothing written)' : ` Run botrules plan to check: ${pin ? 'it shows the changes left to make' : 'it should show no changes'}.`}`);
+  else out(`App ${app}: ${dryRun ? `${verb} change` : 'changed'} ${plural(files, 'file')} in ${dir}.${dryRun ? ' (dry run: nothing written)' : ` Run botrules plan to check: ${pin ? 'it shows the changes left to make' : 'it should show no changes'}.`}`);
 }

@@ -8,8 +8,10 @@ import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { UsageError } from '../options.js';
 import { runUpdate, UPDATE_FORMATS } from './import-update.js';
+import { plural } from '../../plural.js';
+import { defineCommand, type ArgsOf } from '../define-command.js';
 
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+function options(yargs: Argv<GlobalArgs>) {
   // No defaults on --force, --update, --prune and --dry-run: yargs counts an option with a
   // default as given, and `conflicts`/`implies` must see only what the user wrote.
   return yargs
@@ -28,7 +30,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
       conflicts: 'prune',
       describe: 'With --update: only write the ruleId of declared rules matched by name (after creating a rule in the console); nothing else changes',
     })
-    .option('format', { type: 'string', choices: UPDATE_FORMATS, implies: 'dry-run', describe: 'With --dry-run: diff (a unified diff per file, the default) or json-patch (RFC 6902 operations per file)' })
+    .option('format', { choices: UPDATE_FORMATS, implies: 'dry-run', describe: 'With --dry-run: diff (a unified diff per file, the default) or json-patch (RFC 6902 operations per file)' })
     // `implies` asks only that --update be given: `--prune --no-update` would pass it.
     .check((argv) => {
       if (argv.update === false && (argv.prune === true || argv.dryRun === true || argv.pin === true)) throw new UsageError('--prune, --dry-run and --pin need --update, not --no-update');
@@ -38,13 +40,12 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .example('$0 import --app shop --out rules/shop --force', 'replace the rule files of app shop')
     .example('$0 import --update --dry-run', 'show how the rule files would change to declare the live rules')
     .example('$0 import --update --pin', 'pin the ruleId of a rule just created in the console, changing nothing else')
-    .example('$0 import --update --dry-run --format json-patch', 'the same change as RFC 6902 JSON Patch operations per file') as unknown as Argv<GlobalArgs>;
+    .example('$0 import --update --dry-run --format json-patch', 'the same change as RFC 6902 JSON Patch operations per file');
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
   if (args.update === true) return runUpdate(args, ctx);
-  const outDir = typeof args.out === 'string' ? args.out : undefined;
-  await importRules({ ...args, ...(outDir === undefined ? {} : { outDir }), force: args.force === true }, ctx, (imported) => {
+  await importRules({ ...args, ...(args.out === undefined ? {} : { outDir: args.out }), force: args.force === true }, ctx, (imported) => {
     const replaced = imported.replaced > 0 ? ` (replacing ${plural(imported.replaced, 'old rule file')})` : '';
     ctx.io.stdout.write(`Imported ${plural(imported.rules, 'rule')} of app ${safeText(imported.app)} into ${safeText(imported.dir)} as ${plural(imported.files, 'file')}${replaced}.\n`);
   });
@@ -52,6 +53,4 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   return 0;
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
+export const { builder, run } = defineCommand({ builder: options, run: runCommand });

@@ -5,22 +5,26 @@ import type { Argv } from 'yargs';
 import { takeLiveSnapshot } from '../../engine/live.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { safeJson, safeText } from '../../render/sanitise.js';
+import { plural } from '../../plural.js';
+import { defineCommand, type ArgsOf } from '../define-command.js';
 
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+function options(yargs: Argv<GlobalArgs>) {
   return yargs
     .option('out', { type: 'string', describe: 'Write the snapshot to FILE (default: standard output)' })
     .example('$0 live --out live.json', 'snapshot the live rules of every app')
-    .example('$0 plan --live live.json', 'plan against it, with no token and no request') as unknown as Argv<GlobalArgs>;
+    .example('$0 plan --live live.json', 'plan against it, with no token and no request');
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const out = typeof args.out === 'string' ? args.out : undefined;
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
+  const { out } = args;
   const { snapshot, rules } = await takeLiveSnapshot({ ...args, ...(out === undefined ? {} : { outFile: out }) }, ctx);
   if (out === undefined) {
     ctx.io.stdout.write(`${safeJson(JSON.stringify(snapshot, null, 2))}\n`);
     return 0;
   }
   const apps = snapshot.apps.length;
-  ctx.io.stderr.write(`Live snapshot of ${apps} app${apps === 1 ? '' : 's'} (${rules} rule${rules === 1 ? '' : 's'}) saved to ${safeText(out)}; plan against it with: botrules plan --live ${safeText(out)}\n`);
+  ctx.io.stderr.write(`Live snapshot of ${plural(apps, 'app')} (${plural(rules, 'rule')}) saved to ${safeText(out)}; plan against it with: botrules plan --live ${safeText(out)}\n`);
   return 0;
 }
+
+export const { builder, run } = defineCommand({ builder: options, run: runCommand });

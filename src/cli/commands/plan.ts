@@ -16,11 +16,12 @@ import { UsageError, wholeNumber } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { transitionProgress } from '../transition-progress.js';
+import { defineCommand, type ArgsOf } from '../define-command.js';
 
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
-    .option('format', { type: 'string', choices: PLAN_FORMATS, default: 'text', describe: 'How to print the plan' })
+    .option('format', { choices: PLAN_FORMATS, default: 'text' as const, describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
@@ -30,17 +31,17 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
     .option('behaviour-diff', { type: 'boolean', default: true, describe: 'Show every class of requests the plan decides differently (--no-behaviour-diff: leave it out)' })
     .example('$0 plan', 'show what apply would change')
     .example('$0 plan --live live.json --format markdown', 'plan a pull request against the newest live snapshot, with no token')
-    .example('$0 plan --out plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'save a plan and summarise it in CI') as unknown as Argv<GlobalArgs>;
+    .example('$0 plan --out plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'save a plan and summarise it in CI');
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const render = await loadPlanRenderer(String(args.format));
-  const replayLogs = Array.isArray(args.replay) ? args.replay.map(String) : undefined;
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
+  const render = await loadPlanRenderer(args.format);
+  const replayLogs = args.replay?.map(String);
   // A JSON plan is one document: the replay has its own (botrules replay --format json).
   if (replayLogs !== undefined && args.format === 'json') {
     throw new UsageError('plan --replay adds its summary to text and markdown plans; for JSON, run: botrules replay --format json LOG…');
   }
-  const out = typeof args.out === 'string' ? args.out : undefined;
+  const { out } = args;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
   const progress = replayProgressLine(ctx);
@@ -51,8 +52,8 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   const { plan, excesses, trafficExcesses, undecided, replay } = await planProject({
     ...selection,
     ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
-    ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
-    ...(typeof args.tests === 'string' ? { testsDir: args.tests } : {}),
+    ...(args.live === undefined ? {} : { liveFile: args.live }),
+    ...(args.tests === undefined ? {} : { testsDir: args.tests }),
     ...(replayLogs === undefined ? {} : { replayLogs }),
     safeOrder: args.safeOrder === true,
     ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
@@ -85,6 +86,8 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
   }
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);
-  if (args.detailedExitcode === true) return plan.hasChanges() ? 2 : 0;
+  if (args.detailedExitcode) return plan.hasChanges() ? 2 : 0;
   return 0;
 }
+
+export const { builder, run } = defineCommand({ builder: options, run: runCommand });

@@ -3,12 +3,13 @@
 // request changes outcome, 2 when some do, 1 on error (docs/replay.md).
 import type { Argv } from 'yargs';
 import { replayProject } from '../../engine/replay.js';
-import { REPLAY_FORMATS, replayRenderer, type ReplayFormat } from '../../render/replay/index.js';
-import { LOG_FORMATS, type LogFormat } from '../../traffic/formats.js';
+import { REPLAY_FORMATS, replayRenderer } from '../../render/replay/index.js';
+import { LOG_FORMATS } from '../../traffic/formats.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
+import { defineCommand, type ArgsOf } from '../define-command.js';
 
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+function options(yargs: Argv<GlobalArgs>) {
   return yargs
     .usage('$0 replay LOG… [--live FILE] [--format text|json|markdown]\n\n' +
       'Decide every request of the logs under the live rules and under the rules as apply would leave them, and report ' +
@@ -17,22 +18,24 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
       'Cookies, Authorization and secret-looking parameters are masked as they are read.')
     .positional('logs', { type: 'string', array: true, describe: 'Log files or directories' })
     .option('live', { type: 'string', describe: 'Compare against this live snapshot (botrules live --out) instead of listing: no token, no request' })
-    .option('format', { type: 'string', choices: REPLAY_FORMATS, default: 'text', describe: 'How to print the report' })
-    .option('log-format', { type: 'string', choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name or first line)' })
+    .option('format', { choices: REPLAY_FORMATS, default: 'text' as const, describe: 'How to print the report' })
+    .option('log-format', { choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name or first line)' })
     .example('$0 replay logs/', 'replay every log below logs/ against the live rules')
-    .example('$0 replay --live live.json --format markdown access.log.gz', 'a pull-request comment, with no token') as unknown as Argv<GlobalArgs>;
+    .example('$0 replay --live live.json --format markdown access.log.gz', 'a pull-request comment, with no token');
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const logs = (Array.isArray(args.logs) ? args.logs : []).map(String);
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
+  const logs = (args.logs ?? []).map(String);
   const progress = replayProgressLine(ctx);
   const report = await replayProject({
     ...args,
     logs,
-    ...(typeof args.live === 'string' ? { liveFile: args.live } : {}),
-    ...(typeof args.logFormat === 'string' ? { logFormat: args.logFormat as LogFormat } : {}),
+    ...(args.live === undefined ? {} : { liveFile: args.live }),
+    ...(args.logFormat === undefined ? {} : { logFormat: args.logFormat }),
     ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
   }, ctx).finally(() => progress.stop());
-  await replayRenderer(String(args.format) as ReplayFormat)(report, ctx.io.stdout, { colors: ctx.colors });
+  await replayRenderer(args.format)(report, ctx.io.stdout, { colors: ctx.colors });
   return report.transitions.length === 0 ? 0 : 2;
 }
+
+export const { builder, run } = defineCommand({ builder: options, run: runCommand });

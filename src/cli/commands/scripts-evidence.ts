@@ -4,25 +4,26 @@
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { evidencePack, verifySeries } from '../../engine/scripts-evidence.js';
-import { describeVerdict, EVIDENCE_FORMATS, EVIDENCE_RENDERERS, VERIFY_FORMATS, VERIFY_RENDERERS, verifyIsIntact, type EvidenceFormat, type VerifyFormat } from '../../render/scripts/evidence.js';
+import { describeVerdict, EVIDENCE_FORMATS, EVIDENCE_RENDERERS, VERIFY_FORMATS, VERIFY_RENDERERS, verifyIsIntact} from '../../render/scripts/evidence.js';
 import { safeText } from '../../render/sanitise.js';
 import { DAY_MS, parseInterval } from '../../scripts/coverage.js';
 import { openOutput } from '../../scripts/output.js';
 import { parseTimeArg, TIME_FORMATS_HINT } from '../../scripts/time.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import type { ArgsOf } from '../define-command.js';
 import { commaList } from '../options.js';
 
 /** A broken chain, or an evidence verdict that fails. */
 export const EXIT_FINDINGS = 2;
 
-export function verifyOptions(yargs: Argv): Argv {
+export function verifyOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .positional('directory', { type: 'string', describe: 'Directory of json snapshots (searched to four levels, e.g. downloaded CI artifacts)' })
-    .option('format', { choices: VERIFY_FORMATS, default: 'text', describe: 'Output format' })
+    .option('format', { choices: VERIFY_FORMATS, default: 'text' as const, describe: 'Output format' })
     .epilogue('Exit 0: every chain intact; 2: a snapshot was altered, removed or inserted, or a file cannot be read; 1: an error.');
 }
 
-export function evidenceOptions(yargs: Argv): Argv {
+export function evidenceOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .positional('directory', { type: 'string', describe: 'Directory of json snapshots (e.g. the CI artifacts of the period, downloaded)' })
     .option('from', { type: 'string', demandOption: 'See botrules scripts evidence --help.', describe: 'Start of the assessment period' })
@@ -31,31 +32,28 @@ export function evidenceOptions(yargs: Argv): Argv {
     .option('policy', { type: 'string', describe: 'Approval policy (default: scripts-policy.yaml if present); its git history says who approved what' })
     .option('app-id', { type: 'string', array: true, coerce: commaList('--app-id', 'app-demo'), describe: 'With --tld: the scope, when DIR holds several' })
     .option('tld', { type: 'string', array: true, coerce: commaList('--tld', 'shop.example.com'), describe: 'With --app-id: the scope, when DIR holds several' })
-    .option('format', { choices: EVIDENCE_FORMATS, default: 'html', describe: 'html (self-contained, prints to PDF) or json' })
+    .option('format', { choices: EVIDENCE_FORMATS, default: 'html' as const, describe: 'html (self-contained, prints to PDF) or json' })
     .option('out', { type: 'string', describe: 'Write to this file (written whole or not at all) instead of stdout' })
     .epilogue(`Times: ${TIME_FORMATS_HINT}.\nExit 0: the verdict passes; 2: it fails (a gap, a broken chain, an unapproved script); 1: an error.`);
 }
 
-export async function runVerify(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+export async function runVerify(args: ArgsOf<typeof verifyOptions>, ctx: CommandContext): Promise<number> {
   const model = await verifySeries(String(args.directory), ctx);
   if (model.scopes.length === 0 && model.unreadable.length === 0) {
     throw new UserError(`${String(args.directory)} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`.']);
   }
-  await VERIFY_RENDERERS[args.format as VerifyFormat](model, ctx.io.stdout);
+  await VERIFY_RENDERERS[args.format](model, ctx.io.stdout);
   return verifyIsIntact(model) ? 0 : EXIT_FINDINGS;
 }
 
-export async function runEvidence(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: CommandContext): Promise<number> {
   const now = ctx.io.now?.() ?? Date.now();
-  const from = parseTimeArg(String(args.from), now, '--from');
-  const to = args.to === undefined ? now : endOf(String(args.to), now);
+  const from = parseTimeArg(args.from, now, '--from');
+  const to = args.to === undefined ? now : endOf(args.to, now);
   if (from >= to) throw new UserError(`--from (${new Date(from).toISOString()}) is not before --to (${new Date(to).toISOString()})`);
-  const intervalText = String(args.interval);
-  const interval = { text: intervalText, ms: parseInterval(intervalText) };
-  const appId = args.appId as string[] | undefined;
-  const tld = args.tld as string[] | undefined;
+  const interval = { text: args.interval, ms: parseInterval(args.interval) };
+  const { appId, tld, out } = args;
   if ((appId === undefined) !== (tld === undefined)) throw new UserError('--app-id and --tld choose a scope together: give both or neither');
-  const out = args.out === undefined ? undefined : String(args.out);
   const output = await openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout });
   try {
     const pack = await evidencePack({
@@ -64,10 +62,10 @@ export async function runEvidence(args: Record<string, unknown>, ctx: CommandCon
       to,
       interval,
       now,
-      ...(args.policy === undefined ? {} : { policyFile: String(args.policy) }),
+      ...(args.policy === undefined ? {} : { policyFile: args.policy }),
       ...(appId && tld ? { appId, tld } : {}),
     }, ctx);
-    await EVIDENCE_RENDERERS[args.format as EvidenceFormat](pack, { write: output.emit });
+    await EVIDENCE_RENDERERS[args.format](pack, { write: output.emit });
     await output.commit();
     const paint = pack.verdict.pass ? ctx.errColors.green : ctx.errColors.red;
     for (const line of describeVerdict(pack)) ctx.io.stderr.write(`${paint(line)}\n`);

@@ -1,17 +1,19 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS, describeFailOn, type DiffFormat, type ReportFormat } from '../../render/scripts/index.js';
+import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS, describeFailOn } from '../../render/scripts/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/scripts/streamed.js';
 import { diffInventories, reportInventory, type ReportResult } from '../../engine/scripts.js';
-import { FAIL_ON_CONDITIONS, parseFailOn, type FailOnCondition } from '../../scripts/diff.js';
+import { FAIL_ON_CONDITIONS, parseFailOn } from '../../scripts/diff.js';
 import { dropPartialFiles, openOutput } from '../../scripts/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { commaList, wholeNumber } from '../options.js';
 import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
 import { pagesText, progressLine } from '../progress-line.js';
+import { noun } from '../../plural.js';
 
 /** Added to yargs' "Missing required argument" message. */
 const REPORT_HELP = 'See botrules scripts report --help.';
@@ -19,16 +21,7 @@ const REPORT_HELP = 'See botrules scripts report --help.';
 /** Exit code when a `--fail-on` condition matched (docs/behaviour.md, "Exit codes"). */
 export const EXIT_FAIL_ON = 3;
 
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
-  return yargs
-    .command('report', 'Fetch the whole inventory of a period and write a snapshot', reportOptions)
-    .command('diff <old> <new>', 'Compare two json snapshots: added, removed and changed scripts', diffOptions)
-    .command('verify <directory>', 'Check the chain of json snapshots in a directory: none altered, removed or inserted', verifyOptions)
-    .command('evidence <directory>', 'Build the evidence pack of an assessment period (HTML or JSON) from the snapshots in a directory', evidenceOptions)
-    .demandCommand(1, 'Name an action: report, diff, verify or evidence') as unknown as Argv<GlobalArgs>;
-}
-
-function reportOptions(yargs: Argv): Argv {
+function reportOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     // Required (checked by yargs before the command runs, so before any request); a list that is
     // empty once split at commas (`--app-id ,`) is refused by its coerce function.
@@ -36,7 +29,7 @@ function reportOptions(yargs: Argv): Argv {
     .option('tld', { type: 'string', array: true, demandOption: REPORT_HELP, coerce: commaList('--tld', 'shop.example.com'), describe: 'Host domain(s); repeat or separate with commas' })
     .option('from', { type: 'string', describe: 'Start of the period (default: 24 hours before --to)' })
     .option('to', { type: 'string', describe: 'End of the period (default: now)' })
-    .option('format', { choices: REPORT_FORMATS, default: 'json', describe: 'json snapshot (sorted), ndjson or csv (streamed, arrival order), markdown summary' })
+    .option('format', { choices: REPORT_FORMATS, default: 'json' as const, describe: 'json snapshot (sorted), ndjson or csv (streamed, arrival order), markdown summary' })
     .option('out', { type: 'string', describe: 'Write to this file (written whole or not at all) instead of stdout' })
     .option('page-size', { type: 'number', default: 50, requiresArg: true, coerce: wholeNumber('--page-size', 1, 10_000), describe: 'Records asked for per page' })
     .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1, 64), describe: 'Pages fetched at the same time' })
@@ -54,11 +47,11 @@ function reportOptions(yargs: Argv): Argv {
     );
 }
 
-function diffOptions(yargs: Argv): Argv {
+function diffOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .positional('old', { type: 'string', describe: 'The earlier snapshot (json)' })
     .positional('new', { type: 'string', describe: 'The later snapshot (json)' })
-    .option('format', { choices: DIFF_FORMATS, default: 'text', describe: 'Output format' })
+    .option('format', { choices: DIFF_FORMATS, default: 'text' as const, describe: 'Output format' })
     .option('fail-on', {
       type: 'string',
       array: true,
@@ -68,30 +61,23 @@ function diffOptions(yargs: Argv): Argv {
     .option('policy', { type: 'string', describe: 'Re-check approvals of NEW against this policy instead of the marks NEW carries' });
 }
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const action = (args._ as unknown[] | undefined)?.[1];
-  if (action === 'report') return runReport(args, ctx);
-  if (action === 'diff') return runDiff(args, ctx);
-  if (action === 'verify') return runVerify(args, ctx);
-  if (action === 'evidence') return runEvidence(args, ctx);
-  throw new UserError(`unknown scripts action ${String(action)}: use report, diff, verify or evidence`);
-}
+export const { builder, run } = defineCommandWithActions([
+  defineAction({ command: 'report', describe: 'Fetch the whole inventory of a period and write a snapshot', builder: reportOptions, run: runReport }),
+  defineAction({ command: 'diff <old> <new>', describe: 'Compare two json snapshots: added, removed and changed scripts', builder: diffOptions, run: runDiff }),
+  defineAction({ command: 'verify <directory>', describe: 'Check the chain of json snapshots in a directory: none altered, removed or inserted', builder: verifyOptions, run: runVerify }),
+  defineAction({ command: 'evidence <directory>', describe: 'Build the evidence pack of an assessment period (HTML or JSON) from the snapshots in a directory', builder: evidenceOptions, run: runEvidence }),
+], { missing: 'Name an action: report, diff, verify or evidence' });
 
-async function runReport(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext): Promise<number> {
   const now = ctx.io.now?.() ?? Date.now();
   // Read and checked by the builder's coerce functions.
-  const appId = args.appId as string[];
-  const tld = args.tld as string[];
-  const pageSize = args.pageSize as number;
-  const concurrency = args.concurrency as number;
+  const { appId, tld, pageSize, concurrency, out, previous } = args;
   // Relative times ("24h") are read against the same `now` the request uses, so they stay here.
-  const window = resolveWindow({ from: optionalString(args.from), to: optionalString(args.to) }, now);
-  const out = optionalString(args.out);
-  const policyFile = optionalString(args.policy);
-  const previous = optionalString(args.previous);
+  const window = resolveWindow({ from: args.from, to: args.to }, now);
+  const policyFile = args.policy;
   if (previous !== undefined && args.format !== 'json') throw new UserError('--previous links a json snapshot into the chain; use it with --format json');
-  const renderer = REPORT_RENDERERS[args.format as ReportFormat];
-  const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape !== false, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
+  const renderer = REPORT_RENDERERS[args.format];
+  const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
   const progress = progressBar(ctx);
   // Ctrl-C or a cancelled job: the progress line goes, no `.partial` file stays, and the
   // process ends by the same signal (exit 130/143 in a shell).
@@ -133,7 +119,7 @@ async function runReport(args: Record<string, unknown>, ctx: CommandContext): Pr
 }
 
 function emptyWarning(appIds: string[], tlds: string[]): string {
-  const named = (noun: string, values: string[]) => `${noun}${values.length > 1 ? 's' : ''} ${values.map((value) => safeText(value)).join(', ')}`;
+  const named = (one: string, values: string[]) => `${noun(values.length, one)} ${values.map((value) => safeText(value)).join(', ')}`;
   return `warning: no scripts found for ${named('app id', appIds)} and ${named('domain', tlds)} in the period asked for; check --app-id, --tld and --from`;
 }
 
@@ -146,11 +132,11 @@ function reportOutcome(result: ReportResult, file: string | undefined, ctx: Comm
   }
 }
 
-async function runDiff(args: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const failOn = (args.failOn as FailOnCondition[] | undefined) ?? [];
-  const policyFile = optionalString(args.policy);
+async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<number> {
+  const failOn = args.failOn ?? [];
+  const policyFile = args.policy;
   const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
-  await DIFF_RENDERERS[args.format as DiffFormat](compared, ctx.io.stdout, { colors: ctx.colors });
+  await DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
   if (!compared.failOn || compared.failOn.length === 0) return 0;
   for (const line of describeFailOn(compared.failOn)) ctx.io.stderr.write(`${ctx.errColors.red(line)}\n`);
   return EXIT_FAIL_ON;
@@ -165,8 +151,4 @@ function progressBar(ctx: CommandContext): { update(p: { done: number; total: nu
     notice: (text) => line.notice(safeText(text)),
     stop: () => line.stop(),
   };
-}
-
-function optionalString(value: unknown): string | undefined {
-  return value === undefined || value === null ? undefined : String(value);
 }

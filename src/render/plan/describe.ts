@@ -14,6 +14,7 @@ import {
   type UnmanagedRule,
 } from '../../plan/types.js';
 import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary } from '../../plan/plan.js';
+import { plural } from '../../plural.js';
 
 export const NO_CHANGES = 'No changes. Live rules match the rule files.';
 
@@ -33,8 +34,8 @@ export function summaryLine(summary: PlanSummary): string {
   if (summary.pauses > 0) requests.push(`${summary.pauses} unmanaged to pause`);
   const removed = summary.removedActive > 0 ? ` (${summary.removedActive} removed from the files, left ACTIVE)` : '';
   const parts = [
-    `${counted(summary.patches, 'PATCH request', 'PATCH requests')}: ${requests.join(', ')}`,
-    `${counted(summary.positionChanges, 'rule changes', 'rules change')} position`,
+    `${plural(summary.patches, 'PATCH request', 'PATCH requests')}: ${requests.join(', ')}`,
+    `${plural(summary.positionChanges, 'rule changes', 'rules change')} position`,
     `${summary.blocked} blocked`,
     `${summary.unmanagedKept} not in the files, kept${removed}`,
   ];
@@ -90,11 +91,6 @@ export function hasMoves(steps: readonly PlanStep[]): boolean {
   return steps.some(isMove);
 }
 
-/** `1 unmanaged live rule` / `3 unmanaged live rules`. */
-export function counted(count: number, singular: string, plural: string): string {
-  return `${count} ${count === 1 ? singular : plural}`;
-}
-
 /**
  * Said first when the plan was made from a live snapshot (`plan --live`). `takenAt` passed
  * the snapshot schema's date-time pattern, so it is safe to print as it is.
@@ -119,7 +115,7 @@ export function behaviourLine(change: BehaviourChange, showApp: boolean): string
 
 /** The heading of the behaviour section, or the one line that says nothing changes. */
 export function behaviourHeading(report: BehaviourReport): string {
-  const tests = counted(report.tests, 'test request', 'test requests');
+  const tests = plural(report.tests, 'test request', 'test requests');
   if (report.changes.length === 0) return `Behaviour: the plan changes the outcome of none of the ${tests}.`;
   return `Behaviour changes: the plan changes the outcome of ${report.changes.length} of the ${tests}:`;
 }

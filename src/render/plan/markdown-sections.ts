@@ -5,7 +5,8 @@ import { countSteps, positionChanges, removedLeftActive, type Plan } from '../..
 import { fieldChanges, positionChange, type AppPlan } from '../../plan/types.js';
 import { isLoosening } from '../behaviour/words.js';
 import { cell, htmlCode, markdownText, table } from '../markdown.js';
-import { ATTENTION_HEADING, REMOVED_ACTIVE, consoleSteps, counted, unmanagedInOrder, unmanagedText, type Quoting } from './describe.js';
+import { ATTENTION_HEADING, REMOVED_ACTIVE, consoleSteps, unmanagedInOrder, unmanagedText, type Quoting } from './describe.js';
+import { plural } from '../../plural.js';
 
 export interface Section {
   kind: 'blocked' | 'unmanaged' | 'behaviour' | 'behaviourDiff' | 'moves' | 'heading' | 'step' | 'note';
@@ -33,9 +34,9 @@ export function alerts(plan: Plan): string[] {
     ...plan.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(risk.what)}`),
   ];
   const changed = plan.behaviour?.changes.length ?? 0;
-  if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${counted(plan.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);
+  if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${plural(plan.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);
   const loosened = (plan.behaviourDiff ?? []).flatMap((diff) => diff.changes.filter(isLoosening)).reduce((sum, change) => sum + change.classes.length, 0);
-  if (loosened > 0) items.push(`It allows, or blocks less strongly, ${counted(loosened, 'class', 'classes')} of requests (listed below).`);
+  if (loosened > 0) items.push(`It allows, or blocks less strongly, ${plural(loosened, 'class', 'classes')} of requests (listed below).`);
   const lines: string[] = [];
   if (items.length > 0) {
     const shown = items.slice(0, ALERT_ITEMS).map((item) => `> - ${item}`);
@@ -82,7 +83,7 @@ export function unmanagedTable(app: AppPlan, showApp: boolean): string {
   if (app.unmanaged.length === 0) return '';
   const of = showApp ? ` of app ${markdownText(app.app)}` : '';
   const rows = unmanagedInOrder(app).map((rule) => [`**${cell(rule.name)}**`, htmlCode(rule.ruleId), cell(unmanagedText(app, rule))]);
-  const heading = `#### Not in the rule files (${counted(app.unmanaged.length, 'live rule', 'live rules')}${of})`;
+  const heading = `#### Not in the rule files (${plural(app.unmanaged.length, 'live rule', 'live rules')}${of})`;
   return `${[heading, '', ...table(['rule', 'ruleId', 'what happens to it'], rows)].join('\n')}\n\n`;
 }
 
@@ -102,7 +103,7 @@ export function movesTable(app: AppPlan, showApp: boolean): string {
   const of = showApp ? ` in app ${markdownText(app.app)}` : '';
   // Rules that end elsewhere without a PATCH of their own: the moves shift them.
   const shifted = positionChanges(app) - moves.filter(({ from, to }) => from !== to).length;
-  const heading = `#### Moves (${counted(moves.length, 'PATCH', 'PATCHes')} carrying a position${of}; ${counted(shifted, 'other rule shifts', 'other rules shift')} with them)`;
+  const heading = `#### Moves (${plural(moves.length, 'PATCH', 'PATCHes')} carrying a position${of}; ${plural(shifted, 'other rule shifts', 'other rules shift')} with them)`;
   const lines = [heading, '', ...table(['rule', 'ruleId', 'position', 'also updates'], rows)];
   if (moves.length > MOVE_ROWS) lines.push('', `_… and ${moves.length - MOVE_ROWS} more moves; \`botrules plan\` lists them all._`);
   return `${lines.join('\n')}\n\n`;

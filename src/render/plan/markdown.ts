@@ -9,12 +9,13 @@ import type { Plan } from '../../plan/plan.js';
 import { fieldChanges, type AppPlan, type PlanStep } from '../../plan/types.js';
 import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../markdown.js';
 import { safeText } from '../sanitise.js';
-import { NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, counted, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
+import { NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
 import { alerts, blockedSection, movesTable, summaryTable, unmanagedTable, type Section } from './markdown-sections.js';
 import { transitionAlerts, transitionNote } from './markdown-transitions.js';
 import { behaviourDiffMarkdown, COMMENT_CAPS } from '../behaviour/markdown.js';
 import { changeLines } from './rule-diff.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
+import { plural } from '../../plural.js';
 
 /** GitHub's limit on a comment body, in characters. */
 export const MARKDOWN_LIMIT = 65_536;
@@ -45,7 +46,7 @@ export function markdownPlan(plan: Plan, limit: number): string {
   if (plan.behaviourDiff !== undefined && plan.behaviourDiff.length > 0) doc.add({ kind: 'behaviourDiff', text: behaviourDiffMarkdown(plan.behaviourDiff, COMMENT_CAPS, 'Run `botrules plan` for every class, or `botrules plan --format json` for the data.') });
   for (const app of plan.apps) doc.add({ kind: 'moves', text: movesTable(app, showApp) });
   const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0).map((step) => ({ app, step })));
-  if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${counted(withFields.length, 'rule', 'rules')})\n\n` });
+  if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${plural(withFields.length, 'rule', 'rules')})\n\n` });
   for (const { app, step } of withFields) doc.add({ kind: 'step', text: stepSection(app, step, showApp) });
   if (plan.apps.some((app) => hasMoves(app.steps))) doc.add({ kind: 'note', text: `_${POSITIONS_NOTE}_\n\n` });
   for (const note of notes(plan)) doc.add({ kind: 'note', text: note });

@@ -5,7 +5,7 @@
 // names, values and a witness request from rule files and the service: callers sanitise them.
 import type { AppPlan } from '../../plan/types.js';
 import type { TransitionCheck, TransitionWindow } from '../../plan/transitions.js';
-import { counted } from './describe.js';
+import { plural } from '../../plural.js';
 
 export interface TransitionText {
   /** True when the order opens a window: the headline is a risk. */
@@ -27,25 +27,25 @@ export function transitionText(app: AppPlan): TransitionText | undefined {
 }
 
 function headline(check: TransitionCheck, states: number): string {
-  const between = `${counted(states, 'state', 'states')} between the PATCH requests`;
+  const between = `${plural(states, 'state', 'states')} between the PATCH requests`;
   if (check.windows.length > 0) {
     const refused = 'apply refuses it without --force';
     const planner = check.order === 'reordered' && check.plannerWindows !== undefined ? `; the fewest of any order of these requests (the planner's order opens ${check.plannerWindows})` : '';
-    return `Transitions: this order opens ${counted(check.windows.length, 'window', 'windows')} in the ${between}${planner}; ${refused}`;
+    return `Transitions: this order opens ${plural(check.windows.length, 'window', 'windows')} in the ${between}${planner}; ${refused}`;
   }
   const found = check.unchecked.length === 0 ? 'no window' : 'no window in the part checked';
   if (check.order === 'reordered') {
-    return `Transitions: ${found}; botrules chose this order because the planner's order opens ${counted(check.plannerWindows ?? 0, 'window', 'windows')} (${between} checked)`;
+    return `Transitions: ${found}; botrules chose this order because the planner's order opens ${plural(check.plannerWindows ?? 0, 'window', 'windows')} (${between} checked)`;
   }
   if (check.order === 'split') {
-    return `Transitions: ${found}, at the cost of 1 more PATCH (--safe-order sends one update-and-move as two requests); the planner's order opens ${counted(check.plannerWindows ?? 0, 'window', 'windows')}`;
+    return `Transitions: ${found}, at the cost of 1 more PATCH (--safe-order sends one update-and-move as two requests); the planner's order opens ${plural(check.plannerWindows ?? 0, 'window', 'windows')}`;
   }
   return `Transitions: ${found} in the ${between}`;
 }
 
 function offer(check: TransitionCheck): string[] {
   if (check.saferOrderCost === undefined) return [];
-  const more = counted(check.saferOrderCost, 'more PATCH', 'more PATCHes');
+  const more = plural(check.saferOrderCost, 'more PATCH', 'more PATCHes');
   return [`An order free of windows exists with ${more}: botrules plan --safe-order shows it, botrules apply --safe-order applies it.`];
 }
 
@@ -54,7 +54,7 @@ function windowText(window: TransitionWindow): TransitionText['windows'][number]
     ? `Window between PATCH ${window.opensAfter} and PATCH ${window.closesAt}`
     : `Window from PATCH ${window.opensAfter} until PATCH ${window.closesAt}`;
   return {
-    title: `${steps}: ${counted(window.classes.length, 'class of requests', 'classes of requests')} let through`,
+    title: `${steps}: ${plural(window.classes.length, 'class of requests', 'classes of requests')} let through`,
     classes: window.classes.map((open) => ({
       requests: open.requests,
       outcomes: `before: ${open.before}; during: ${open.during}; after: ${open.after}`,

@@ -1,13 +1,10 @@
 // Words shared by the replay renderers. Everything here is still untrusted text: callers pass
 // it through the sanitiser of their format.
 import type { OutcomeKind, ReplayExample, ReplayReport, RulePair, ShadowReport, Transition } from '../../traffic/tally.js';
+import { plural } from '../../plural.js';
 
 /** How many rule pairs each transition lists; the rest are summed up. */
 export const RULE_PAIRS_SHOWN = 5;
-
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
 
 /** A share of traffic as a percentage a reader can compare: never "0.0%" for a real share. */
 export function percent(share: number): string {

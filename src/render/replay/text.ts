@@ -2,7 +2,8 @@
 import type { ReplayReport, Transition } from '../../traffic/tally.js';
 import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, plural, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedSentence } from './describe.js';
+import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedSentence } from './describe.js';
+import { plural } from '../../plural.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
   const { colors } = options;

@@ -1,9 +1,11 @@
-// SARIF 2.1.0 (`validate --format sarif`, `test --format sarif`): the format GitHub code
+// SARIF 2.1.0 (`validate --format sarif`, `test --format sarif`; each report's model is its
+// sarif.ts: src/render/validate/sarif.ts, src/render/tests/sarif.ts): the format GitHub code
 // scanning reads, so findings show on the pull request's diff (docs/behaviour.md, "SARIF").
 // One run, one result per finding, each located by the file's path relative to the working
 // directory and a 1-based line and column. Text stays exact data: JSON escaping covers control
 // characters, and safeJson writes the characters that still reorder a line as \u escapes.
 import { VERSION } from '../../version.js';
+import type { Problem } from '../../errors.js';
 import type { Sink } from '../contract.js';
 import { safeJson } from '../sanitise.js';
 
@@ -77,4 +79,13 @@ export function sarifLog(model: SarifModel): object {
  */
 export function fileUri(file: string): string {
   return file.split('/').map((segment) => encodeURIComponent(segment)).join('/');
+}
+
+/** The kinds of finding more than one command reports. */
+export const INVALID_FILE: SarifRule = { id: 'invalid-file', description: 'A problem in a file that botrules cannot use as it is (schema, syntax or semantics).' };
+export const FILE_WARNING: SarifRule = { id: 'file-warning', description: 'A legal value that is probably a mistake (for example an uncommon HTTP method).' };
+
+/** A located problem, warning or finding as a SARIF result of the given kind and level. */
+export function located(where: Problem, ruleId: string, level: SarifFinding['level']): SarifFinding {
+  return { ruleId, level, file: where.file, line: where.line, col: where.col, message: where.message };
 }

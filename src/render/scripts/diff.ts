@@ -6,6 +6,7 @@ import { NO_COLORS, type Colors } from '../contract.js';
 import { capped, cell, codeSpan, table, withinBudget } from '../markdown.js';
 import { safeJson, safeText } from '../sanitise.js';
 import { byRisk, scriptCell } from './report-markdown.js';
+import { plural } from '../../plural.js';
 
 /** Each line is made safe before it is coloured: labels and vendors come from shop pages. */
 export function renderDiffText(diff: SnapshotDiff, colors: Colors = NO_COLORS): string {
@@ -90,7 +91,7 @@ export function describeChange(change: ScriptChange): string[] {
 export function describeFailOn(matches: readonly FailOnMatch[], limit = 20): string[] {
   const lines: string[] = [];
   for (const m of matches) {
-    lines.push(`fail-on ${m.condition}: ${m.scripts.length} script${m.scripts.length === 1 ? '' : 's'}`);
+    lines.push(`fail-on ${m.condition}: ${plural(m.scripts.length, 'script')}`);
     for (const s of m.scripts.slice(0, limit)) lines.push(`  ${safeText(s)}`);
     if (m.scripts.length > limit) lines.push(`  … and ${m.scripts.length - limit} more (--format json lists them all)`);
   }

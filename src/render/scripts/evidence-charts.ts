@@ -3,6 +3,7 @@
 import type { EvidencePack } from '../../scripts/evidence.js';
 import { RISK_SCALE } from '../../scripts/records.js';
 import { coord, html } from '../html.js';
+import { plural } from '../../plural.js';
 
 const WIDTH = 1000;
 
@@ -78,7 +79,7 @@ export function calendarChart(pack: EvidencePack): string {
   const parts = buckets.map((b, i) => {
     const x = i * cell;
     const label = cell >= 40 ? `<text class="small" x="${coord(x + 2)}" y="52">${html(b.from.slice(5, 10))}</text>` : '';
-    return `<rect class="${b.snapshots > 0 ? 'ok' : 'bad'}" x="${coord(x + 1)}" y="4" width="${coord(Math.max(1, cell - 2))}" height="32"><title>${html(`${b.from.slice(0, 10)} to ${b.to.slice(0, 10)}: ${b.snapshots} snapshot${b.snapshots === 1 ? '' : 's'}`)}</title></rect>${label}`;
+    return `<rect class="${b.snapshots > 0 ? 'ok' : 'bad'}" x="${coord(x + 1)}" y="4" width="${coord(Math.max(1, cell - 2))}" height="32"><title>${html(`${b.from.slice(0, 10)} to ${b.to.slice(0, 10)}: ${plural(b.snapshots, 'snapshot')}`)}</title></rect>${label}`;
   });
   return svg('chart-calendar', `Snapshots per interval (${pack.period.interval}) over the period`, height, parts);
 }

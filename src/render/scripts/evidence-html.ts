@@ -7,6 +7,7 @@ import type { EvidencePack, InventoryEntry } from '../../scripts/evidence.js';
 import type { PeriodChange } from '../../scripts/changes.js';
 import { el, html } from '../html.js';
 import { calendarChart, riskChart, scriptsOverTimeChart } from './evidence-charts.js';
+import { plural } from '../../plural.js';
 
 /** Unapproved scripts listed on the first screen; the inventory below has them all. */
 const FIRST_SCREEN_SCRIPTS = 8;
@@ -120,7 +121,7 @@ function chainBody(pack: EvidencePack): string {
   const c = pack.chain;
   const breaks = c.breaks.length === 0
     ? el('p', `Intact: ${c.snapshots} snapshots; ${c.start}.`, 'ok-text')
-    : `${el('p', `Broken: ${c.breaks.length} break${c.breaks.length === 1 ? '' : 's'}; ${c.start}.`, 'bad-text')}<ul>${c.breaks.map((b) => el('li', `${b.kind}: ${b.file} (taken ${b.takenAt}): ${b.message}`)).join('')}</ul>`;
+    : `${el('p', `Broken: ${plural(c.breaks.length, 'break')}; ${c.start}.`, 'bad-text')}<ul>${c.breaks.map((b) => el('li', `${b.kind}: ${b.file} (taken ${b.takenAt}): ${b.message}`)).join('')}</ul>`;
   const head = c.head ? el('p', `Newest snapshot ${c.head.file}, ${c.head.sha256}: compare with the digest the CI run printed when it wrote it.`) : '';
   const unreadable = pack.unreadable.length === 0 ? '' : `<ul>${pack.unreadable.map((u) => el('li', `${u.file}: ${u.reason}`)).join('')}</ul>`;
   return `${breaks}${head}${unreadable}`;

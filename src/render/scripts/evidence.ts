@@ -5,6 +5,7 @@ import type { ChainState } from '../../scripts/verify.js';
 import { formatNames, type RendererRegistry } from '../contract.js';
 import { safeJson, safeText } from '../sanitise.js';
 import { periodText, renderEvidenceHtml } from './evidence-html.js';
+import { plural } from '../../plural.js';
 
 export interface VerifyModel {
   dir: string;
@@ -20,8 +21,8 @@ export function verifyIsIntact(model: VerifyModel): boolean {
 export function renderVerifyText(model: VerifyModel): string {
   const lines: string[] = [];
   for (const scope of model.scopes) {
-    const state = scope.breaks.length === 0 ? 'intact' : `broken (${scope.breaks.length} break${scope.breaks.length === 1 ? '' : 's'})`;
-    lines.push(`Chain of ${scope.scope}: ${scope.snapshots} snapshot${scope.snapshots === 1 ? '' : 's'}, ${state}`);
+    const state = scope.breaks.length === 0 ? 'intact' : `broken (${plural(scope.breaks.length, 'break')})`;
+    lines.push(`Chain of ${scope.scope}: ${plural(scope.snapshots, 'snapshot')}, ${state}`);
     lines.push(`  ${scope.start}`);
     const first = scope.breaks[0];
     if (first) lines.push(`  first break: ${first.file} ${first.kind}`);
@@ -29,7 +30,7 @@ export function renderVerifyText(model: VerifyModel): string {
     if (scope.head) lines.push(`  newest: ${scope.head.file} ${scope.head.sha256}`);
   }
   for (const u of model.unreadable) lines.push(`unreadable: ${u.file}: ${u.reason}`);
-  if (model.skipped.length > 0) lines.push(`${model.skipped.length} other JSON file${model.skipped.length === 1 ? '' : 's'} (not snapshots) left out`);
+  if (model.skipped.length > 0) lines.push(`${plural(model.skipped.length, 'other JSON file')} (not snapshots) left out`);
   return `${lines.map(safeText).join('\n')}\n`;
 }
 

@@ -4,7 +4,7 @@
 import type { RenderOptions, Sink } from '../contract.js';
 import { formatPercent, percent, type Ratio } from '../../ruletests/coverage.js';
 import { renderSarif, type SarifFinding } from '../sarif/index.js';
-import { testSarif } from '../sarif/models.js';
+import { testSarif } from './sarif.js';
 import { safeJson } from '../sanitise.js';
 import { renderTestJunit } from './junit.js';
 import { mutantLine, notRunSentence, type CoverageView, type MutationView, type QualityView } from './quality-model.js';

@@ -7,6 +7,7 @@ import { formatPercent, percent, type CoverageSummary, type Ratio } from '../../
 import { safeText } from '../sanitise.js';
 import { mutantLine, notRunSentence, placeOf, type CoverageView, type MutationView, type QualityView } from './quality-model.js';
 import { renderTestText } from './text.js';
+import { plural } from '../../plural.js';
 
 export function renderQualityText(view: QualityView, out: Sink, options: RenderOptions): void {
   renderTestText(view.results, out, { colors: options.colors, showApps: view.showApps, against: view.against });
@@ -22,7 +23,7 @@ function coverageText(view: CoverageView, out: Sink, options: RenderOptions): vo
   const c = options.colors;
   const { report } = view;
   out.write('\n');
-  line(out, `Coverage${report.only === undefined ? '' : ` of ${report.only.length} selected rule${report.only.length === 1 ? '' : 's'}`}:`);
+  line(out, `Coverage${report.only === undefined ? '' : ` of ${plural(report.only.length, 'selected rule')}`}:`);
   for (const [label, ratio] of summaryRows(report.summary, report.only !== undefined)) line(out, `  ${label.padEnd(18)} ${ratioText(ratio)}`);
   const outcomes = report.outcomes.map((entry) => `${entry.outcome} ${entry.tests > 0 ? '✓' : '✗'}`);
   if (outcomes.length > 0) line(out, `  ${'outcome'.padEnd(18)} ${outcomes.join(', ')}`);
@@ -55,7 +56,7 @@ function mutationText(view: MutationView, out: Sink, options: RenderOptions): vo
     return;
   }
   const { summary } = view.report;
-  line(out, `Mutation testing: ${summary.total} mutants${view.report.only === undefined ? '' : ` of ${view.report.only.length} selected rule${view.report.only.length === 1 ? '' : 's'}`}; ${summary.killed} killed, ${summary.survived} survived, ${summary.equivalent} equivalent (not counted)`);
+  line(out, `Mutation testing: ${summary.total} mutants${view.report.only === undefined ? '' : ` of ${plural(view.report.only.length, 'selected rule')}`}; ${summary.killed} killed, ${summary.survived} survived, ${summary.equivalent} equivalent (not counted)`);
   const notRun = notRunSentence(view.report);
   if (notRun !== undefined) line(out, notRun);
   for (const result of view.report.results) {

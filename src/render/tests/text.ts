@@ -4,10 +4,11 @@
 import type { TestResult } from '../../ruletests/run.js';
 import type { Colors, TextSink } from '../plan/types.js';
 import { safeText } from '../sanitise.js';
+import { plural } from '../../plural.js';
 
 export function renderTestText(results: readonly TestResult[], out: TextSink, options: { colors: Colors; showApps: boolean; against: string }): void {
   const c = options.colors;
-  out.write(`${c.dim(`Testing ${countOf(results.length, 'request')} against ${safeText(options.against)}`)}\n`);
+  out.write(`${c.dim(`Testing ${plural(results.length, 'request')} against ${safeText(options.against)}`)}\n`);
   for (const result of results) {
     const app = options.showApps ? ` (app ${safeText(JSON.stringify(result.app))})` : '';
     const name = safeText(JSON.stringify(result.test.name));
@@ -24,9 +25,10 @@ export function renderTestText(results: readonly TestResult[], out: TextSink, op
 
 export function summary(results: readonly TestResult[]): string {
   const failed = results.filter((result) => !result.passed).length;
-  return `${countOf(results.length, 'test')}: ${results.length - failed} passed, ${failed} failed`;
+  return `${plural(results.length, 'test')}: ${results.length - failed} passed, ${failed} failed`;
 }
 
-function countOf(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** A failed test in one sentence, as SARIF and annotations say it. */
+export function failureMessage(result: TestResult): string {
+  return `test ${JSON.stringify(result.test.name)} failed: ${result.reasons.join('; ')}`;
 }

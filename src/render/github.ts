@@ -1,0 +1,23 @@
+// The GitHub format: annotations, which the runner shows on a line of a file in the pull
+// request. Each report that can be annotated has a `github.ts` beside its other formats that
+// turns it into annotations; this module says how one annotation is written as a workflow
+// command. Writing them is the CLI's (src/cli/annotations.ts): under GitHub Actions they go
+// through the workflow-command writer, past the guard that defuses every other `::` line.
+import { workflowCommandData, workflowCommandProperty } from './sanitise.js';
+
+/** A message GitHub shows on a line of a file in the pull request. */
+export interface Annotation {
+  level: 'error' | 'warning' | 'notice';
+  file: string;
+  line: number;
+  col: number;
+  /** Shown as the annotation's heading (GitHub's default is the level). */
+  title?: string;
+  message: string;
+}
+
+/** `::level file=…,line=…,col=…[,title=…]::message`, every value escaped as the runner unescapes it. */
+export function workflowCommand(a: Annotation): string {
+  const title = a.title === undefined ? '' : `,title=${workflowCommandProperty(a.title)}`;
+  return `::${a.level} file=${workflowCommandProperty(a.file)},line=${a.line},col=${a.col}${title}::${workflowCommandData(a.message)}`;
+}

@@ -1,0 +1,26 @@
+// validate's SARIF (`validate --format sarif`): every problem, file warning and analysis
+// finding as a located result, at --strict's levels (docs/behaviour.md, "SARIF"). Ids are
+// stable: the analysis checks keep the ids a rule file silences them by.
+import { CHECK_DESCRIPTIONS, CHECK_IDS } from '../../analysis/index.js';
+import type { Sink } from '../contract.js';
+import { FILE_WARNING, INVALID_FILE, located, renderSarif, type SarifModel, type SarifRule } from '../sarif/index.js';
+import type { ValidateReport } from './model.js';
+
+const ANALYSIS_RULES: SarifRule[] = CHECK_IDS.map((id) => ({ id, description: CHECK_DESCRIPTIONS[id] }));
+
+export function validateSarif(report: Pick<ValidateReport, 'found' | 'strict'>): SarifModel {
+  const { problems, fileWarnings, findings } = report.found;
+  const warningLevel = report.strict ? 'error' : 'warning';
+  return {
+    rules: [INVALID_FILE, FILE_WARNING, ...ANALYSIS_RULES],
+    results: [
+      ...problems.map((p) => located(p, INVALID_FILE.id, 'error')),
+      ...fileWarnings.map((w) => located(w, FILE_WARNING.id, warningLevel)),
+      ...findings.map((f) => located(f, f.check, f.severity === 'info' ? 'note' : warningLevel)),
+    ],
+  };
+}
+
+export function renderValidateSarif(report: ValidateReport, out: Sink): void {
+  renderSarif(validateSarif(report), out);
+}

@@ -1,0 +1,30 @@
+// validate's text: the one summary line when the files are valid, and each warning and finding
+// as FILE:LINE:COL: warning|info: … (on stderr, so stdout holds only the summary or, with
+// --format sarif, only the SARIF document). Files and messages quote rule files: untrusted.
+import { formatProblem, sortProblems } from '../../errors.js';
+import { plural } from '../../plural.js';
+import type { Sink } from '../contract.js';
+import { safeText } from '../sanitise.js';
+import type { ValidateReport } from './model.js';
+
+/** `2 apps, 3 files, 12 rules: valid (1 warning)`; the app count only when there are several. */
+export function validateSummary(report: ValidateReport): string {
+  const apps = report.apps > 1 ? `${plural(report.apps, 'app')}, ` : '';
+  const warningCount = report.warnings.length + report.findings.filter((finding) => finding.severity === 'warning').length;
+  const warned = warningCount > 0 ? ` (${plural(warningCount, 'warning')})` : '';
+  return `${apps}${plural(report.files, 'file')}, ${plural(report.rules, 'rule')}: valid${warned}`;
+}
+
+/** stdout of `--format text`: the summary, when valid (the errors are the error handler's). */
+export async function renderValidateText(report: ValidateReport, out: Sink): Promise<void> {
+  if (report.errors.length === 0) await out.write(`${validateSummary(report)}\n`);
+}
+
+/** The warnings of the files, then the findings of the analysis, one line each. */
+export async function renderValidateLog(report: ValidateReport, out: Sink): Promise<void> {
+  const lines = [
+    ...sortProblems(report.warnings).map((w) => formatProblem({ ...w, message: `warning: ${w.message}` })),
+    ...report.findings.map((f) => `${f.file}:${f.line}:${f.col}: ${f.severity}: ${f.message} [${f.check}]`),
+  ];
+  await out.write(lines.map((line) => `${safeText(line)}\n`).join(''));
+}
