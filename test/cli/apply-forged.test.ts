@@ -153,6 +153,7 @@ describe('apply --plan refuses a forged plan, sending nothing', () => {
     );
   });
 
+  // Three spawns of the binary: over 30 s with two test runs side by side on the loaded 2-core machine.
   it('an unedited plan applies, showing exactly what plan showed, derived from the live rules', async () => {
     await savedPlan();
     const shown = await binary(['plan']);
@@ -161,5 +162,5 @@ describe('apply --plan refuses a forged plan, sending nothing', () => {
     expect(result.stdout.startsWith(shown.stdout)).toBe(true);
     expect(result.stdout).toContain('-status: active\n    +status: paused');
     expect(result.stdout).toContain('Verified: live rules of app default match the plan.');
-  });
+  }, 120_000);
 });

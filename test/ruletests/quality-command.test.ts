@@ -79,6 +79,7 @@ describe('botrules test --coverage --mutate on the example project', () => {
 });
 
 describe('botrules test --coverage', () => {
+  // Over 30 s with two test runs side by side on the loaded 2-core machine.
   it('prints each uncovered item at FILE:LINE:COL with a request change that covers it', async () => {
     const result = await cli(['test', '--coverage']);
     expect(result.code).toBe(0);
@@ -99,7 +100,7 @@ describe('botrules test --coverage', () => {
       '    covered by, e.g., test "get" with method "DELETE"',
       '',
     ]);
-  });
+  }, 120_000);
 
   it('exits 1 below --fail-under (rules, then leaves) and 0 at or above it', async () => {
     const below = await cli(['test', '--coverage', '--fail-under', '50,40']);
