@@ -4,7 +4,9 @@
 // replayProject (read, parse, redact, decide under two compiled rule sets of 1,000 rules,
 // tally), and reports both times, their ratio and the child's peak RSS. Two log sizes show
 // whether memory stays flat in the number of requests. Run through `npm run bench -- replay`;
-// REPLAY_BENCH_SIZES=100000,1000000 sets the sizes.
+// REPLAY_BENCH_SIZES=100000,1000000 sets the sizes, REPLAY_BENCH_SHAPES=generated,themed,distinct the
+// rule shapes (generated: the emulator's rules, whose random extras make early catch-alls;
+// themed: their themes alone, no catch-all; distinct: every rule its own values).
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -18,12 +20,20 @@ import { generateRules } from '../dist/emulator/generate-rules.js';
 
 const RULES = 1_000;
 const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
-const SHAPES = ['generated', 'distinct'];
+const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct').split(',');
 const here = fileURLToPath(import.meta.url);
 
 /** Rules as the emulator generates them (ten themes, random extra groups, 15% paused). */
 function generatedRules() {
   return generateRules(seededRandom(7), RULES);
+}
+
+/**
+ * The generated rules' themes alone (no random extra groups): no rule is a catch-all, so most
+ * requests are tried against several rules before one decides or none does.
+ */
+function themedRules() {
+  return generatedRules().map((rule) => ({ ...rule, conditions: { operator: '$and', children: [rule.conditions.children[0]] } }));
 }
 
 /** Rules that each test their own values: the index's good case, no rule shares a guard. */
@@ -95,7 +105,7 @@ async function readAndParse(file) {
 /** A project: 1,000 live rules in a snapshot, and rule files changing every 20th rule's actions. */
 function project(dir, shape) {
   return import('../dist/live/snapshot.js').then(({ takeSnapshot }) => {
-    const rules = shape === 'generated' ? generatedRules() : distinctRules();
+    const rules = { generated: generatedRules, themed: themedRules, distinct: distinctRules }[shape]();
     const live = rules.map((rule, priority) => ({ ...rule, ruleId: `00000000-0000-4000-8000-${String(priority).padStart(12, '0')}`, priority }));
     const declared = live.map(({ priority: _p, ...rule }, i) => (i % 20 === 0 ? { ...rule, actions: ['hardBlock'] } : rule));
     mkdirSync(path.join(dir, 'rules'));

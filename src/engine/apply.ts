@@ -21,6 +21,7 @@ import { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { recogniseRemovals } from './removed-rules.js';
+import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
 import type { LogReading } from '../traffic/read.js';
@@ -44,6 +45,11 @@ export interface ApplyRequest extends ProjectSelection, TransitionRequest {
   undoOut?: string;
   /** --replay: request logs replayed against the plan, for the traffic limit (maxNewlyBlocked). */
   replayLogs?: string[];
+  /**
+   * The exhaustive behaviour diff, shown with the plan as `plan` shows it (absent with
+   * --no-behaviour-diff): worked out from the live rules just listed, never read from a saved plan.
+   */
+  behaviourDiff?: DiffRun;
 }
 
 /** What happens as the apply runs, for progress output. */
@@ -89,7 +95,10 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   const reviewed = await withReviewAids(prepared.work);
   const target = prepared.target;
   const work = replay === undefined ? reviewed.work : await withReplayVerdict(reviewed.work, replay, ctx);
-  const plan = new Plan(work.map((w) => w.plan), { risks: reviewed.risks, notes: reviewed.notes });
+  const behaviourDiff = request.behaviourDiff === undefined
+    ? undefined
+    : plannedBehaviourDiffs(work.map((w) => ({ app: w.plan.app, live: w.live, steps: w.plan.steps })), request.behaviourDiff);
+  const plan = new Plan(work.map((w) => w.plan), { risks: reviewed.risks, notes: reviewed.notes, ...(behaviourDiff === undefined ? {} : { behaviourDiff }) });
   hooks.show?.(plan, target);
   plan.raiseIfBlocked();
   const limits = changeLimits(request.maxChanges, work);

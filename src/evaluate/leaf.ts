@@ -2,7 +2,7 @@
 // (docs/evaluation.md, "Operators"). Pure: no I/O, no state other than compiled caches. Each
 // leaf is compiled once (its values folded, its patterns compiled, its address ranges in one
 // BlockList) and then only asked about the value a request carries.
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, SocketAddress } from 'node:net';
 import type { Leaf } from '../rules/model.js';
 import { firstValue, leafValues } from '../semantics/fields.js';
 import { compilePattern, type CompiledPattern, type Verdict } from './pattern.js';
@@ -90,12 +90,12 @@ function compileLeaf(leaf: Leaf, ignoreCase: boolean): PresentTest {
 
 /**
  * Addresses and CIDR ranges (IPv4 and IPv6) in one BlockList, built once per leaf; Node's
- * BlockList does the arithmetic (an IPv4-mapped IPv6 address lies in the IPv4 range). Each
- * address asked about is remembered: building the SocketAddress of a check costs more than the check.
+ * BlockList does the arithmetic (an IPv4-mapped IPv6 address lies in the IPv4 range). The
+ * address asked about is parsed once for all leaves (socketOf): building a SocketAddress costs
+ * more than the check, and a request's address is checked against every address leaf in turn.
  */
 class AddressRanges {
   private readonly list = new BlockList();
-  private readonly known = new Map<string, boolean>();
 
   constructor(ranges: readonly string[]) {
     for (const range of ranges) addRange(this.list, range);
@@ -103,14 +103,22 @@ class AddressRanges {
 
   /** An address that is not an IP address lies in no range. */
   contain(address: string): boolean {
-    let inside = this.known.get(address);
-    if (inside === undefined) {
-      const version = isIP(address);
-      inside = version !== 0 && this.list.check(address, version === 4 ? 'ipv4' : 'ipv6');
-      this.known.set(address, inside);
-    }
-    return inside;
+    const socket = socketOf(address);
+    return socket !== undefined && this.list.check(socket);
   }
+}
+
+/** Parsed addresses, bounded: a log of a million distinct addresses must not grow memory. */
+const SOCKETS_KEPT = 10_000;
+const sockets = new Map<string, SocketAddress | undefined>();
+
+function socketOf(address: string): SocketAddress | undefined {
+  if (sockets.has(address)) return sockets.get(address);
+  const version = isIP(address);
+  const socket = version === 0 ? undefined : new SocketAddress({ address, family: version === 4 ? 'ipv4' : 'ipv6' });
+  if (sockets.size >= SOCKETS_KEPT) sockets.clear();
+  sockets.set(address, socket);
+  return socket;
 }
 
 /** Whether `address` lies in any of the addresses or CIDR ranges. */

@@ -50,7 +50,17 @@ function compile(source: string, ignoreCase: boolean): CompiledPattern {
   const budgeted = new BudgetedRegex(regex);
   const linear = re2Of(source, ignoreCase);
   if (linear === undefined) return { source, engine: 'v8', test: (text) => budgeted.test(text) };
-  return { source, engine: 're2', test: (text) => (SURROGATE.test(text) ? budgeted.test(text) : linear.test(text)) };
+  // The last text's answer is kept: many rules of a rule set share a pattern, and a request's
+  // value is tested against each of them in turn (replay decides millions of requests).
+  let lastText: string | undefined;
+  let lastVerdict: Verdict = false;
+  const test = (text: string): Verdict => {
+    if (text === lastText) return lastVerdict;
+    lastVerdict = SURROGATE.test(text) ? budgeted.test(text) : linear.test(text);
+    lastText = text;
+    return lastVerdict;
+  };
+  return { source, engine: 're2', test };
 }
 
 function re2Of(source: string, ignoreCase: boolean): RE2JS | undefined {

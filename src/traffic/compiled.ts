@@ -4,7 +4,7 @@
 // request is tried, in priority order, only against the rules one of its values selects plus
 // the rules without a guard; each candidate is then decided by the reference evaluator
 // (src/evaluate/), so the answer is always the reference answer, only found sooner.
-import { conditionsVerdict, fieldOf, type Decision, type TestRequest } from '../evaluate/index.js';
+import { conditionsVerdict, fieldOf, type Decision, type TestRequest, type Verdict } from '../evaluate/index.js';
 import type { Group, Leaf, Rule } from '../rules/model.js';
 import { fieldKey } from '../semantics/fields.js';
 
@@ -40,21 +40,50 @@ export function compileRules<R extends Rule>(rules: readonly R[]): CompiledRules
     else for (const [leaf, guard] of guards) register(indexes, leaf, guard, position);
   });
   const tables = tablesOf(indexes);
-  const noMatch: Decision<R> = { rule: undefined, index: -1, actions: [] };
+  const noMatch: Decision<R> = Object.freeze({ rule: undefined, index: -1, actions: [] });
+  // One frozen decision per rule, made once: deciding a request allocates no result.
+  const matched = rules.map((rule, index): Decision<R> => Object.freeze({ rule, index, actions: Object.freeze([...rule.actions]) as Decision<R>['actions'] }));
+  // Rules with the same conditions share one verdict per request (a rule set often repeats a
+  // condition tree under several names or actions): each is evaluated once per request.
+  const conditionIds = new Map<string, number>();
+  const conditionOf = Int32Array.from(rules, (rule) => {
+    const key = JSON.stringify(rule.conditions);
+    let id = conditionIds.get(key);
+    if (id === undefined) conditionIds.set(key, (id = conditionIds.size));
+    return id;
+  });
+  const stamps = new Uint32Array(conditionIds.size);
+  const verdicts: Verdict[] = new Array<Verdict>(conditionIds.size).fill(false);
+  let generation = 0;
+  const verdictOf = (position: number, request: TestRequest): Verdict => {
+    const id = conditionOf[position] as number;
+    if (stamps[id] === generation) return verdicts[id] as Verdict;
+    const verdict = conditionsVerdict((rules[position] as R).conditions, request);
+    stamps[id] = generation;
+    verdicts[id] = verdict;
+    return verdict;
+  };
   const tried = (position: number, request: TestRequest): Decision<R> | undefined => {
     const rule = rules[position] as R;
-    const verdict = conditionsVerdict(rule.conditions, request);
-    if (verdict === true) return { rule, index: position, actions: [...rule.actions] };
+    const verdict = verdictOf(position, request);
+    if (verdict === true) return matched[position];
     // As the reference evaluator: a match undecided within its time budget decides nothing after it.
     return verdict === 'undecided' ? { rule: undefined, index: -1, actions: [], undecided: { rule, index: position } } : undefined;
   };
+  const found: (readonly number[])[] = [];
+  let heads = new Int32Array(16);
   return {
     decide(request) {
       // The lists the request's values select (each ascending), merged lazily in priority
       // order with the rules tried for every request: the first rule that matches decides, so
       // a broad early rule ends the search before the rest of the lists is read.
-      const lists = listsOf(tables, request, unguarded);
-      const heads = new Array<number>(lists.length).fill(0);
+      // A new request: no verdict of the last one is reused (stamps wrap after 2^32 - 1 requests).
+      generation = generation === 0xffffffff ? 1 : generation + 1;
+      if (generation === 1) stamps.fill(0);
+      // Scratch lists reused from request to request (decide is synchronous): no allocation here.
+      const lists = listsOf(tables, request, unguarded, found);
+      if (heads.length < lists.length) heads = new Int32Array(lists.length * 2);
+      heads.fill(0, 0, lists.length);
       for (;;) {
         let position = Infinity;
         for (let list = 0; list < lists.length; list++) {
@@ -95,9 +124,10 @@ function tablesOf(indexes: ReadonlyMap<string, FieldIndex>): Tables {
   return tables;
 }
 
-/** The lists of rule positions a request's values select (each ascending), and `always`. */
-function listsOf(tables: Tables, request: TestRequest, always: readonly number[]): (readonly number[])[] {
-  const found: (readonly number[])[] = [always];
+/** The lists of rule positions a request's values select (each ascending), and `always`, in `found`. */
+function listsOf(tables: Tables, request: TestRequest, always: readonly number[], found: (readonly number[])[]): (readonly number[])[] {
+  found.length = 0;
+  found.push(always);
   for (const table of tables.plain) collect(found, table, fieldOf(request, table.reader));
   if (request.headers !== undefined && tables.header.size > 0) {
     for (const name of Object.keys(request.headers)) {

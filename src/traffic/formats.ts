@@ -25,10 +25,12 @@ export type FieldMapping = Readonly<Record<string, string>>;
 
 /** A reader of NDJSON lines under a mapping (botrules.yaml `replay.fields`). */
 export function ndjsonReader(mapping: FieldMapping = {}): (line: string) => LineResult {
-  const paths = new Map<string, string[]>([...TEXT_FIELDS, ...MAP_FIELDS].map((field) => [field, (mapping[field] ?? field).split('.')]));
+  // Without a mapping every field is read by its own name: the direct reader (the common, fast case).
+  if ([...TEXT_FIELDS, ...MAP_FIELDS].every((field) => (mapping[field] ?? field) === field)) return (line) => ndjsonLine(line);
+  const paths: Readonly<Record<string, readonly string[]>> = Object.fromEntries([...TEXT_FIELDS, ...MAP_FIELDS].map((field) => [field, (mapping[field] ?? field).split('.')]));
   return (line) => ndjsonLine(line, (record, field) => {
     let value: unknown = record;
-    for (const key of paths.get(field) ?? [field]) {
+    for (const key of paths[field] ?? [field]) {
       if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
       value = (value as Record<string, unknown>)[key];
     }
@@ -77,7 +79,11 @@ function scalarText(value: unknown): string | undefined {
 function textMap(value: unknown): Record<string, string> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const map: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
+  const record = value as Record<string, unknown>;
+  // for…in over own keys: no entry arrays per header (a JSON object has no inherited enumerable keys).
+  for (const name in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, name)) continue;
+    const item = record[name];
     const text = Array.isArray(item) ? joinTexts(item) : scalarText(item);
     if (text === undefined) return undefined;
     map[name] = text;

@@ -4,6 +4,9 @@
 // Masking keeps the name, so `$exists`/`$notExists` still decide as they would on the original.
 import type { TestRequest } from '../evaluate/index.js';
 
+/** The words that start a credential in free text (tested before the full replacement). */
+const CREDENTIAL_WORD = /\b(?:Bearer|Basic|Token)\s/i;
+
 /** What a masked value reads as. */
 export const REDACTED = '[redacted]';
 
@@ -55,6 +58,8 @@ function maskSecrets(record: Record<string, string>, isSecret: (name: string) =>
  * credentials, and `name=value` pairs with a secret name (a Referer's `?token=…`).
  */
 function maskCredentialsInText(text: string, isSecret: (name: string) => boolean): string {
+  // Most values hold none of the three shapes: checked once, without the three replacements.
+  if (!text.includes('=') && !text.includes('@') && !CREDENTIAL_WORD.test(text)) return text;
   return text
     .replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
     .replace(/(\/\/)[^/@\s:]+:[^/@\s]+@/g, `$1${REDACTED}@`)

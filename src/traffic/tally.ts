@@ -8,7 +8,7 @@ import type { Action, Rule } from '../rules/model.js';
 /**
  * What a request meets: the strongest of the deciding rule's actions, no custom-rule outcome,
  * or `undecided` when a rule's `$re` ran out of its time budget before any rule decided
- * (docs/evaluation.md, "Bounded evaluation"): that rule and every rule after it might decide.
+ * (docs/evaluation.md, "Regular expressions"): that rule and every rule after it might decide.
  */
 export type OutcomeKind = 'none' | 'allow' | 'challenge' | 'block' | 'undecided';
 

@@ -31,6 +31,7 @@ describe('npm run demo', () => {
       'Apply the plan, keeping the plan that undoes it',
       'Plan again: the live rules now match the files',
       'Add a rule: declared in a new file, it is blocked until it exists live (exit 1)',
+      'Replay a day of synthetic traffic (botrules emulator --write-traffic) against the plan: who would be blocked',
       'Script inventory: last week and this week as JSON snapshots (audit evidence)',
       'What changed since last week, in short (exit 3 would say a --fail-on condition matched)',
     ]);

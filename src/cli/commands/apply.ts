@@ -18,10 +18,11 @@ import { noun, plural } from '../../plural.js';
 import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
 import { transitionProgress } from '../transition-progress.js';
+import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 
 function options(yargs: Argv<GlobalArgs>) {
-  return yargs
+  return diffBudgetOption(yargs)
     .option('plan', { type: 'string', describe: 'Apply this saved plan (from plan --out) instead of planning afresh' })
     .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (required without a TTY)' })
     .option('max-changes', { type: 'number', requiresArg: true, coerce: wholeNumber('--max-changes', 0), describe: 'Refuse a plan with more PATCH requests than this per app (overrides the config)' })
@@ -30,6 +31,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('undo-out', { type: 'string', describe: 'Write a plan that restores what this apply changes (run it with apply --plan)' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay against what apply will send: above maxNewlyBlocked of them newly blocked, apply refuses without --force' })
     .option('safe-order', { type: 'boolean', default: false, describe: 'Use an order free of windows that costs one more PATCH, when only such an order is (see plan --safe-order)' })
+    .option('behaviour-diff', { type: 'boolean', default: true, describe: 'Show every class of requests the plan decides differently, as plan does (--no-behaviour-diff: leave it out)' })
     .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
     .example('$0 apply', 'plan, show, ask, apply')
     .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI');
@@ -45,18 +47,21 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
   const progress = applyProgressWriter(ctx, () => target);
   const interrupt = watchInterrupts(ctx, progress);
   const checking = transitionProgress(ctx);
+  const diff = args.behaviourDiff === false ? undefined : diffRun(args, ctx);
   try {
     const report = await applyProject(
       { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: args.maxChanges, force: args.force,
         concurrency: args.concurrency, undoOut: args.undoOut, planFile: args.plan, safeOrder: args.safeOrder,
         ...(args.transitionBudget === undefined ? {} : { transitionBudget: args.transitionBudget }),
         ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
-        ...(args.replay === undefined ? {} : { replayLogs: args.replay.map(String) }) },
+        ...(args.replay === undefined ? {} : { replayLogs: args.replay.map(String) }),
+        ...(diff === undefined ? {} : { behaviourDiff: diff.run }) },
       // Retry notices print above the progress line, not glued to it.
       { ...ctx, notice: (line) => progress.notice(line) },
       {
         show: (plan, shownTarget) => {
           checking?.stop();
+          diff?.stop();
           target = shownTarget;
           for (const line of trafficLines(plan)) ctx.io.stdout.write(`${line}\n`);
           renderText(plan, ctx.io.stdout, { colors: ctx.colors });
@@ -71,6 +76,7 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
     return await renderReport(report, ctx, args, interrupt.received);
   } finally {
     checking?.stop();
+    diff?.stop();
     progress.done();
     interrupt.stop();
   }
