@@ -39,6 +39,9 @@ export interface WrittenRuleFile {
   rules: WrittenRule[];
 }
 
+/** The order the functions below write keys in, at every level (import --update inserts a missing key by it). */
+export const WRITTEN_KEY_ORDER: readonly string[] = ['name', 'ruleId', 'description', 'status', 'actions', 'conditions', 'conditionType', 'fieldOption', 'operator', 'value', 'children'];
+
 /**
  * A live rule as a rule file writes it (docs/behaviour.md, "Rule files"): identity first, then
  * what the rule does; `description` and `status` always written (the file is the whole

@@ -10,6 +10,7 @@ import type { Operation } from 'fast-json-patch';
 import { isCollection, isMap, isScalar, isSeq, Pair, Scalar, visit, YAMLMap, type Document, type Node, type YAMLSeq } from 'yaml';
 import { newNode, scalarText, valueText } from './render.js';
 import { columnOf, contentEnd, type TextEdit } from './text.js';
+import { WRITTEN_KEY_ORDER } from '../../semantics/written.js';
 
 /** One file as read (without its byte-order mark) and its one parse. */
 export interface SourceFile {
@@ -184,18 +185,15 @@ function takeNode(state: FileState, path: string, why: 'remove' | 'move'): Node 
  * under the `name`), else after the last key.
  */
 function keyPosition(map: YAMLMap, key: string): number {
-  const order = KEY_ORDER.indexOf(key);
+  const order = WRITTEN_KEY_ORDER.indexOf(key);
   if (order === -1) return map.items.length;
   let at = 0;
   map.items.forEach((pair, index) => {
-    const other = KEY_ORDER.indexOf(String(isScalar(pair.key) ? pair.key.value : pair.key));
+    const other = WRITTEN_KEY_ORDER.indexOf(String(isScalar(pair.key) ? pair.key.value : pair.key));
     if (other !== -1 && other < order) at = index + 1;
   });
   return at === 0 && map.items.length > 0 ? map.items.length : at;
 }
-
-/** The order `import` writes keys in (src/semantics/written.ts), at every level. */
-const KEY_ORDER = ['name', 'ruleId', 'description', 'status', 'actions', 'conditions', 'conditionType', 'fieldOption', 'operator', 'value', 'children'];
 
 function lastToken(path: string): string {
   return (path.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
