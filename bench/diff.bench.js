@@ -2,8 +2,10 @@
 // The exhaustive behaviour diff's cost inside `botrules plan` (docs/behaviour.md, "Exhaustive
 // behaviour diff"): whole `plan --live SNAPSHOT --format json` processes on 1,000 rules of which
 // 50 changed (a third moved, a third with other actions, a third with a changed leaf value),
-// with the diff (the default) and with --no-behaviour-diff, interleaved in one run so drift in
-// the machine's speed touches both alike; `node -e 0` alongside as the floor. Several rule shapes
+// with the diff (the default), with --no-behaviour-diff, and with neither the diff nor the
+// transition check (--transition-budget 0), interleaved in one run so drift in the machine's
+// speed touches all alike; `node -e 0` alongside as the floor. The last column is the issue's
+// figure: both analyses against neither. Several rule shapes
 // (bench/rule-shapes.js). Target (issue #26): the diff and the transition check add at most 2×
 // to plan's time. Usage: node bench/diff.bench.js (BENCH_ROUNDS, BENCH_SHAPES to narrow).
 import { spawnSync } from 'node:child_process';
@@ -67,6 +69,7 @@ async function measure(shape) {
     writeProject(dir, declared, 50);
     const without = [];
     const withDiff = [];
+    const neither = [];
     const floor = [];
     runPlan(dir, []); // warm-up (file cache)
     let last;
@@ -74,13 +77,14 @@ async function measure(shape) {
       const started = process.hrtime.bigint();
       spawnSync(process.execPath, ['-e', '0']);
       floor.push(Number(process.hrtime.bigint() - started) / 1e6);
+      neither.push(runPlan(dir, ['--no-behaviour-diff', '--transition-budget', '0']).ms);
       without.push(runPlan(dir, ['--no-behaviour-diff']).ms);
       last = runPlan(dir, ['--diff-budget', '600']);
       withDiff.push(last.ms);
     }
     const diff = last.plan.behaviourDiff[0];
     const classes = diff.changes.reduce((sum, change) => sum + change.classes.length, 0);
-    return { shape, steps: last.plan.summary.patches, without: median(without), with: median(withDiff), floor: median(floor), classes, changes: diff.changes.length, unchecked: diff.unchecked.length };
+    return { shape, steps: last.plan.summary.patches, neither: median(neither), without: median(without), with: median(withDiff), floor: median(floor), classes, changes: diff.changes.length, unchecked: diff.unchecked.length };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,8 +94,8 @@ const rows = [];
 for (const shape of SHAPES) rows.push(await measure(shape));
 process.stdout.write(`botrules plan --live on ${RULES.toLocaleString('en-US')} rules, ${CHANGED} changed; median of ${ROUNDS} interleaved runs.\n`);
 process.stdout.write(`Load average while measuring: ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores.\n\n`);
-process.stdout.write('| shape | PATCH requests | plan --no-behaviour-diff | plan (with the diff) | × without | node -e 0 | classes | changes of outcome | unchecked parts |\n');
-process.stdout.write('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n');
+process.stdout.write('| shape | PATCH requests | plan, neither | plan --no-behaviour-diff | plan (both) | diff: × without | both: × neither | node -e 0 | classes | changes of outcome | unchecked parts |\n');
+process.stdout.write('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n');
 for (const r of rows) {
-  process.stdout.write(`| ${r.shape} | ${r.steps} | ${r.without.toFixed(0)} ms | ${r.with.toFixed(0)} ms | ${(r.with / r.without).toFixed(2)}× | ${r.floor.toFixed(0)} ms | ${r.classes} | ${r.changes} | ${r.unchecked} |\n`);
+  process.stdout.write(`| ${r.shape} | ${r.steps} | ${r.neither.toFixed(0)} ms | ${r.without.toFixed(0)} ms | ${r.with.toFixed(0)} ms | ${(r.with / r.without).toFixed(2)}× | ${(r.with / r.neither).toFixed(2)}× | ${r.floor.toFixed(0)} ms | ${r.classes} | ${r.changes} | ${r.unchecked} |\n`);
 }
