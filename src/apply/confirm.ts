@@ -8,7 +8,9 @@ import type { Readable, Writable } from 'node:stream';
 export async function confirm(question: string, input: Readable, output: Writable, signal?: AbortSignal): Promise<boolean> {
   if (interrupted(signal)) return false;
   // Not a terminal interface: the terminal itself echoes the answer, and no raw mode is left behind after Ctrl-C.
-  const lines = createInterface({ input, output, terminal: false });
+  // No output either: the question is written here, because readline answers an aborted
+  // question by writing a line break of its own, a blank line under the interrupt's notice.
+  const lines = createInterface({ input, terminal: false });
   // A question pending when the input ends is never answered: readline emits the unfinished
   // last line as a 'line' event instead, and an input with none left answers nothing.
   const listening = new AbortController();
@@ -16,7 +18,8 @@ export async function confirm(question: string, input: Readable, output: Writabl
   const ended = once(lines, 'close', listening).then(() => undefined);
   const failed = once(input, 'error', listening).then(([err]) => Promise.reject(err as Error));
   try {
-    const answer = await Promise.race([lines.question(`${question} `, signal === undefined ? {} : { signal }), lastLine, ended, failed]);
+    output.write(`${question} `);
+    const answer = await Promise.race([lines.question('', signal === undefined ? {} : { signal }), lastLine, ended, failed]);
     return answer?.trim() === 'yes';
   } catch (err) {
     if (interrupted(signal)) return false;
