@@ -9,7 +9,6 @@
 // reads the rule files, without any request.
 // Peak RSS is the child's own `process.resourceUsage().maxRSS` (the kernel's high-water mark
 // of its resident set), written at exit by a module preloaded with `node --import`.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +18,7 @@ import { parse, stringify } from 'yaml';
 import { startEmulator } from '../dist/emulator/index.js';
 // The emulator's seeded generator (mulberry32), so every run uses the same rules.
 import { seededRandom as random } from '../dist/emulator/random.js';
+import { timedNode } from './timed-child.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
@@ -38,25 +38,11 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs a child asynchronously (the emulator answers from this process meanwhile). */
-function runNode(args, { cwd, env, expect = 0 }) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env, NO_COLOR: '1' } });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (b) => out.push(b));
-    child.stderr.on('data', (b) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      if (code !== expect) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
-      const rss = stderr.match(new RegExp(`${RSS_MARK}(\\d+)`));
-      resolve({ ms, stdout, stderr, maxRssKb: rss ? Number(rss[1]) : undefined });
-    });
-  });
+/** A timed child, with the peak RSS the REPORT_RSS preload wrote on its stderr. */
+async function runNode(args, options) {
+  const result = await timedNode(args, options);
+  const rss = result.stderr.match(new RegExp(`${RSS_MARK}(\\d+)`));
+  return { ...result, maxRssKb: rss ? Number(rss[1]) : undefined };
 }
 
 /** Rule files in declared (lexical) order, each with its ruleId. */
@@ -207,7 +193,8 @@ async function measureApply(work, env) {
     for (const concurrency of [4, 1]) {
       round += 1;
       await editDescriptions(rulesDir, round);
-      const args = [bin, 'apply', '--auto-approve', '--concurrency', String(concurrency), '--dir', rulesDir];
+      // Every rule is edited: the default change limit (30 %) would refuse it, so the limit is the edit count.
+      const args = [bin, 'apply', '--auto-approve', '--max-changes', String(APPLY_EDITS), '--concurrency', String(concurrency), '--dir', rulesDir];
       const result = await runNode(args, { cwd: work, env });
       if (!result.stdout.includes(`Apply complete: ${APPLY_EDITS} PATCH requests, 0 failed.`)) {
         throw new Error(`unexpected apply output: ${result.stdout.slice(-300)}`);

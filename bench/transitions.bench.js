@@ -7,7 +7,6 @@
 // of the medians. Also reported: the PATCH requests, the windows of the order chosen, whether
 // another order was chosen, and what the budget left unchecked.
 // Usage: `npm run bench -- transitions` (after `npm run compile`); BENCH_ROUNDS=N for more rounds.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +15,7 @@ import { parse, stringify } from 'yaml';
 import { startEmulator } from '../dist/emulator/index.js';
 import { seededRandom } from '../dist/emulator/random.js';
 import { ruleSet } from './rule-shapes.js';
+import { timedNode } from './timed-child.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
@@ -32,23 +32,9 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs the CLI asynchronously (the emulator answers from this process meanwhile). */
-function runCli(args, { cwd, env }) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env, NO_COLOR: '1' } });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (b) => out.push(b));
-    child.stderr.on('data', (b) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const stderr = Buffer.concat(err).toString('utf8');
-      if (code !== 0) reject(new Error(`botrules ${args.join(' ')} exited ${code}: ${stderr}`));
-      resolve({ ms, stdout: Buffer.concat(out).toString('utf8') });
-    });
-  });
+/** The CLI as a timed child (the emulator answers from this process meanwhile). */
+function runCli(args, options) {
+  return timedNode([bin, ...args], options);
 }
 
 async function readRuleFiles(dir) {

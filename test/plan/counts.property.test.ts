@@ -3,23 +3,13 @@
 // and the summary line of every format says exactly those numbers.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import pc from 'picocolors';
 import { Plan } from '../../src/plan/plan.js';
 import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/plan/simulate.js';
 import { fieldChanges } from '../../src/plan/types.js';
 import { summaryLine } from '../../src/render/plan/describe.js';
-import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { rendered } from './rendered.js';
 import { scenarios } from './scenarios.js';
-
-const markdown = await loadPlanRenderer('markdown');
-const text = await loadPlanRenderer('text');
-
-function rendered(plan: Plan, renderer: typeof text): string {
-  let out = '';
-  renderer(plan, { write: (chunk: string) => (out += chunk) }, { colors: pc.createColors(false) });
-  return out;
-}
 
 describe('plan summary counts', () => {
   test('equal what the typed steps do, and what running them does to positions', () => {
@@ -43,8 +33,8 @@ describe('plan summary counts', () => {
         // The line every format prints is made of these numbers, and it is the same everywhere.
         const line = summaryLine(plan.summary);
         if (plan.hasChanges()) {
-          expect(rendered(plan, text).split('\n')[0]).toBe(line);
-          expect(rendered(plan, markdown).split('\n')).toContain(`**${line}**`);
+          expect(rendered(plan, 'text').split('\n')[0]).toBe(line);
+          expect(rendered(plan, 'markdown').split('\n')).toContain(`**${line}**`);
         }
         expect(plan.toJSON().summary).toMatchObject({ patches: plan.summary.patches, moves: plan.summary.moves, positionChanges: plan.summary.positionChanges });
       }),

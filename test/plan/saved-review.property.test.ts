@@ -4,21 +4,11 @@
 // live rules and the file's steps is exactly what the file carries.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import pc from 'picocolors';
 import { Plan } from '../../src/plan/plan.js';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
-import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { rendered } from './rendered.js';
 import { scenarios } from './scenarios.js';
-
-const markdown = await loadPlanRenderer('markdown');
-const text = await loadPlanRenderer('text');
-
-function rendered(plan: Plan, renderer: typeof text): string {
-  let out = '';
-  renderer(plan, { write: (chunk: string) => (out += chunk) }, { colors: pc.createColors(false) });
-  return out;
-}
 
 describe('a saved plan', () => {
   test('renders as the fresh plan did, and apply works out the same loosenings from its steps', () => {
@@ -30,8 +20,8 @@ describe('a saved plan', () => {
         if (risks.length > 0) loosening += 1;
         const fresh = new Plan([planned], { risks, notes: withNote ? ['Rules removed from the files cannot be told apart from rules never declared: git log failed in the rules directory.'] : [] });
         const saved = Plan.parse(JSON.stringify(fresh), 'plan.json');
-        expect(rendered(saved, text)).toBe(rendered(fresh, text));
-        expect(rendered(saved, markdown)).toBe(rendered(fresh, markdown));
+        expect(rendered(saved, 'text')).toBe(rendered(fresh, 'text'));
+        expect(rendered(saved, 'markdown')).toBe(rendered(fresh, 'markdown'));
         // apply re-plans to exactly the file's steps, then works the loosenings out from them.
         expect(planRisks('default', s.live, saved.apps[0]?.steps ?? [])).toEqual(saved.risks);
       }),
