@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { createDefaultEsmPreset } from 'ts-jest';
-
-const preset = createDefaultEsmPreset({ tsconfig: 'tsconfig.json' });
 
 const shared = {
-  ...preset,
+  // TypeScript is transpiled only (test/helpers/transform.js): `npm run typecheck` checks it.
+  transform: { '\\.ts$': '<rootDir>/test/helpers/transform.js' },
+  extensionsToTreatAsEsm: ['.ts'],
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
