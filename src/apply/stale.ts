@@ -5,7 +5,7 @@
 // (the plan was already applied), and otherwise names the rules that changed, with the rules
 // that only moved (every rule below a moved one shifts) summarised as a count.
 import { UserError } from '../errors.js';
-import { canonicalJson } from '../plan/canonical.js';
+import { canonicalJson } from '../semantics/canonical.js';
 import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerprint.js';
 import { simulateSteps } from '../plan/simulate.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';

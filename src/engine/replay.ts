@@ -9,13 +9,13 @@ import { simulateSteps } from '../plan/simulate.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { compileRules } from '../traffic/compiled.js';
-import type { LogFormat } from '../traffic/formats.js';
-import { logFiles, readLog, type LogReading, type ReadOptions } from '../traffic/read.js';
-import { ReplayTally, type ReplayReport } from '../traffic/tally.js';
+import { compileRules } from '../requests/traffic/compiled.js';
+import type { LogFormat } from '../requests/traffic/formats.js';
+import { logFiles, readLog, type LogReading, type ReadOptions } from '../requests/traffic/read.js';
+import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 
-export type { ReplayReport } from '../traffic/tally.js';
+export type { ReplayReport } from '../requests/traffic/tally.js';
 
 export interface ReplayRequest extends ProjectSelection {
   /** Log files and directories, as the user named them. */

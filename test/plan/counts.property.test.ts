@@ -3,7 +3,7 @@
 // and the summary line of every format says exactly those numbers.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/plan/simulate.js';
 import { fieldChanges } from '../../src/plan/types.js';
