@@ -53,4 +53,4 @@ test('the README emulator walkthrough runs as pasted and leaves no emulator behi
   expect(live.content.length).toBeGreaterThan(20);
   // The exports file goes away with the emulator, so the next run's wait cannot see a stale one.
   expect(existsSync(path.join(dir, 'emulator.env'))).toBe(false);
-}, 90_000);
+});
