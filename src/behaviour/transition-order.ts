@@ -16,6 +16,7 @@ import type { LiveRule } from '../semantics/model.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit, type TransitionCheck } from '../plan/transitions.js';
 import type { PlanStep } from '../plan/types.js';
+import { statesAlong } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './transition-windows.js';
 import type { Region } from './regions.js';
 
@@ -115,13 +116,16 @@ class OrderSearch {
     const prefixes = units.slice(1).map((_, index) => units.slice(0, index + 1));
     const missing = prefixes.filter((sent) => !this.checks.has(setKey(sent)));
     if (missing.length === 0 || !this.timeLeft()) return;
-    const steps = sendInOrder(this.live, this.steps, units);
-    const lists = [this.start, ...prefixes.map((sent) => simulateSteps(this.live, steps.slice(0, sent.length))), this.final];
+    const states = statesAlong(this.live, sendInOrder(this.live, this.steps, units));
+    // A state equal to the one before it (a description changed) is searched once.
+    const between = states.slice(1, -1);
+    const distinct = [...new Set(between)];
+    const searched = new Map(distinct.map((list, index) => [list, index + 1]));
     const progress = this.options.onProgress;
-    const checked = checkStates(lists, { ...this.checkOptions(), ...(progress === undefined ? {} : { onProgress: progress }) });
+    const checked = checkStates([states[0] as LiveRule[], ...distinct, states[states.length - 1] as LiveRule[]], { ...this.checkOptions(), ...(progress === undefined ? {} : { onProgress: progress }) });
     prefixes.forEach((sent, index) => {
       const key = setKey(sent);
-      if (!this.checks.has(key)) this.checks.set(key, checked.states.get(index + 1) as StateCheck);
+      if (!this.checks.has(key)) this.checks.set(key, checked.states.get(searched.get(between[index] as LiveRule[]) as number) as StateCheck);
     });
   }
 
