@@ -7,7 +7,7 @@
 import { UserError } from '../errors.js';
 import { canonicalJson } from '../semantics/canonical.js';
 import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerprint.js';
-import { simulateSteps } from '../plan/simulate.js';
+import { simulateSteps } from '../semantics/list-move.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 import { plural } from '../plural.js';

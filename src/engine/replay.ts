@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
-import { simulateSteps } from '../plan/simulate.js';
+import { simulateSteps } from '../semantics/list-move.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';

@@ -1,5 +1,5 @@
 // Rules pinned as declared rules: what verification and undo plan against.
-import { pinnedDeclared } from '../../src/apply/pinned.js';
+import { pinnedDeclared } from '../../src/semantics/pinned.js';
 import type { LiveRule } from '../../src/rules/model.js';
 
 function live(names: string[]): LiveRule[] {
