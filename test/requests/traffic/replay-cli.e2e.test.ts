@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { botrules, COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
+import { botrulesBinary as botrules, COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
 
 let project: string;
 beforeAll(() => {
