@@ -14,15 +14,16 @@ import { UserError } from '../errors.js';
  * The rules in order after each of `patches` (index k: after the first k, so index 0 is
  * `live` in priority order), the order being the array's: `priority` is not renumbered, as
  * the region search and decide() read the order from the array. Equal lists are one array.
+ * One at a time, so a caller holds only the states it keeps.
  */
-export function statesAlong(live: readonly LiveRule[], patches: readonly Patch[]): LiveRule[][] {
+export function* statesAlong(live: readonly LiveRule[], patches: readonly Patch[]): Generator<LiveRule[]> {
   let current = inPriorityOrder(live);
-  const states = [current];
+  yield current;
   for (const patch of patches) {
     const { priority, ...fields } = patch.body;
     const fieldNames = Object.keys(fields);
     if (priority === undefined && fieldNames.every((name) => name === 'description')) {
-      states.push(current);
+      yield current;
       continue;
     }
     current = [...current];
@@ -30,7 +31,6 @@ export function statesAlong(live: readonly LiveRule[], patches: readonly Patch[]
     if (index < 0) throw new UserError(`the plan updates rule "${patch.name}" (${patch.ruleId}), which is not in the live rules`);
     if (fieldNames.length > 0) current[index] = { ...(current[index] as LiveRule), ...structuredClone(fields) };
     if (priority !== undefined) moveInList(current, index, priority);
-    states.push(current);
+    yield current;
   }
-  return states;
 }

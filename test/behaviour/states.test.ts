@@ -17,7 +17,7 @@ describe('statesAlong', () => {
     fc.assert(
       fc.property(smallPlans(6), ({ live, declared }) => {
         const { plan } = planApp({ app: 'default', declared, live, unmanaged: 'keep' });
-        const states = statesAlong(live, plan.steps);
+        const states = [...statesAlong(live, plan.steps)];
         expect(states).toHaveLength(plan.steps.length + 1);
         states.forEach((state, sent) => expect(withoutPriority(state)).toEqual(withoutPriority(simulateSteps(live, plan.steps.slice(0, sent)))));
       }),
@@ -30,11 +30,11 @@ describe('statesAlong', () => {
       ruleId: `id-${name}`, priority, name, description: '', status: 'active', actions: ['hardBlock'],
       conditions: { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: `/${name}` }] }] },
     }));
-    const states = statesAlong(live, [
+    const states = [...statesAlong(live, [
       { ruleId: 'id-b', name: 'b', body: { description: 'why' } },
       { ruleId: 'id-c', name: 'c', body: { actions: ['allow'] } },
       { ruleId: 'id-a', name: 'a', body: { priority: 2 } },
-    ]);
+    ])];
     expect(states[1]).toBe(states[0]);
     expect(states[2]).not.toBe(states[1]);
     expect(states[2]?.[0]).toBe(live[0]);
