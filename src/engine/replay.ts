@@ -6,17 +6,17 @@ import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { Decision } from '../evaluate/index.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
-import { simulateSteps } from '../plan/simulate.js';
+import { simulateSteps } from '../semantics/list-move.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { compileRuleSets } from '../traffic/compiled.js';
-import type { LogFormat } from '../traffic/formats.js';
-import { logFiles, readLog, type LogReading, type ReadOptions } from '../traffic/read.js';
-import { ReplayTally, type ReplayReport } from '../traffic/tally.js';
+import { compileRuleSets } from '../requests/traffic/compiled.js';
+import type { LogFormat } from '../requests/traffic/formats.js';
+import { logFiles, readLog, type LogReading, type ReadOptions } from '../requests/traffic/read.js';
+import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 
-export type { ReplayReport } from '../traffic/tally.js';
+export type { ReplayReport } from '../requests/traffic/tally.js';
 
 export interface ReplayRequest extends ProjectSelection {
   /** Log files and directories, as the user named them. */
