@@ -5,7 +5,7 @@
 // the rules without a guard; each candidate is then decided by the reference evaluator
 // (src/evaluate/), so the answer is always the reference answer, only found sooner.
 import { conditionsVerdict, fieldOf, type Decision, type TestRequest, type Verdict } from '../evaluate/index.js';
-import type { Group, Leaf, Rule } from '../rules/model.js';
+import type { Group, Leaf, NormalRule } from '../rules/model.js';
 import { fieldKey } from '../semantics/fields.js';
 
 /** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
@@ -26,11 +26,11 @@ interface FieldIndex {
   prefixLengths: number[];
 }
 
-export interface CompiledRules<R extends Rule> {
+export interface CompiledRules<R extends NormalRule> {
   decide(request: TestRequest): Decision<R>;
 }
 
-export function compileRules<R extends Rule>(rules: readonly R[]): CompiledRules<R> {
+export function compileRules<R extends NormalRule>(rules: readonly R[]): CompiledRules<R> {
   const indexes = new Map<string, FieldIndex>();
   const unguarded: number[] = [];
   rules.forEach((rule, position) => {
@@ -186,7 +186,7 @@ function listOf(map: Map<string, number[]>, key: string): number[] {
  * Guards of a rule, any one of which a matching request satisfies; undefined when the rule
  * has none (it is tried for every request). An empty list: the rule never matches.
  */
-function ruleGuards(rule: Rule): [Leaf, Guard][] | undefined {
+function ruleGuards(rule: NormalRule): [Leaf, Guard][] | undefined {
   const { operator, children } = rule.conditions;
   const perGroup = children.map(groupGuards);
   if (operator === '$or') return perGroup.some((guards) => guards === undefined) ? undefined : perGroup.flatMap((guards) => guards ?? []);
