@@ -10,7 +10,7 @@ import { checkedWorkflowFile, DEFAULT_MAX_ARTIFACT_BYTES, selectArtifact } from 
 import { reportDriftIssues } from '../../github/drift-issue.js';
 import { driftBranch, proposeDrift } from '../../github/drift-pr.js';
 import { upsertPlanComments } from '../../github/plan-comment.js';
-import { ARTIFACT_CHOICE, ARTIFACTS_SKIPPED, DRIFT_ISSUES, DRIFT_PROPOSAL, noArtifactSentence, PLAN_COMMENTS } from '../../render/github-steps/index.js';
+import { ARTIFACT_CHOICE, ARTIFACTS_SKIPPED, DRIFT_ISSUES, DRIFT_PROPOSAL, noArtifactSentence, PLAN_COMMENTS, stepOutputLines } from '../../render/github-steps/index.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
@@ -126,9 +126,9 @@ async function runDriftIssue(args: ArgsOf<typeof driftIssueOptions>, ctx: Comman
   return 0;
 }
 
-/** `name=value` lines for the step's outputs; every value here is a number or a word. */
+/** The step's outputs, appended to the file GitHub reads them from. */
 async function writeOutputs(ctx: CommandContext, outputs: Record<string, string>): Promise<void> {
   const file = ctx.env('GITHUB_OUTPUT');
   if (file === undefined) return;
-  await appendFile(file, Object.entries(outputs).map(([key, value]) => `${key}=${value}\n`).join(''));
+  await appendFile(file, stepOutputLines(outputs));
 }

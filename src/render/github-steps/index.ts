@@ -78,3 +78,8 @@ export const DRIFT_ISSUES: StreamRenderers<readonly { app: string; action: 'open
     ? ['No drift reports.']
     : results.map(({ app, action, number }) => (action === 'none' ? `No drift for app ${safeText(app)}.` : `${ISSUE_SAID[action]} #${number ?? 0} of app ${safeText(app)}`))),
 };
+
+/** The step's outputs as GITHUB_OUTPUT takes them: `name=value` lines (every value here is a number or a word). */
+export function stepOutputLines(outputs: Readonly<Record<string, string>>): string {
+  return Object.entries(outputs).map(([key, value]) => `${key}=${value}\n`).join('');
+}
