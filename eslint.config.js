@@ -10,19 +10,19 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * The layers of src/, top to bottom (docs/design.md, "Layering"). A file may import from its
  * own folder and from the layers below, never from a layer above nor from another folder of its
  * own layer, so the folders form no cycle; src/emulator/ stands beside them and may import only
- * the models of rules/ and scripts/ and the layers below rules/.
+ * the models of rules/ and inventory/ and the layers below rules/.
  */
 export const LAYERS = [
   ['cli'],
   ['engine'],
   ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
-  ['analysis', 'ruletests', 'scripts', 'traffic'],
+  ['analysis', 'inventory', 'requests/expectations', 'requests/traffic'],
   ['behaviour'],
   ['plan', 'evaluate'],
   ['rules'],
   ['semantics'],
-  ['located', 'files', 'generated'],
+  ['io', 'generated'],
   ['errors.ts', 'runtime.ts', 'version.ts'],
   ['plural.ts'],
 ];
@@ -42,7 +42,7 @@ function layerZones() {
     }
   });
   // The emulator serves the API the clients call: it shares only the models, never a client, a planner or a command.
-  const emulatorMay = new Set(['rules', 'scripts', ...LAYERS.slice(LAYERS.findIndex((l) => l.includes('rules'))).flat()]);
+  const emulatorMay = new Set(['rules', 'inventory', ...LAYERS.slice(LAYERS.findIndex((l) => l.includes('rules'))).flat()]);
   zones.push({
     target: at([EMULATOR]),
     from: at(LAYERS.flat().filter((name) => !emulatorMay.has(name))),
@@ -56,11 +56,11 @@ function layerZones() {
   return zones;
 }
 
-/** The `yaml` package parses only in src/located/ (docs/design.md, "One YAML reader"). */
+/** The `yaml` package parses only in src/io/ (docs/design.md, "One YAML reader"). */
 const YAML_PARSING = {
   name: 'yaml',
   importNames: ['parse', 'parseDocument', 'parseAllDocuments', 'Parser', 'Lexer', 'Composer'],
-  message: 'Parse YAML through src/located/yaml-source.ts (parseYamlText, parseYamlDocument): the one reader, with its limits (docs/design.md, "One YAML reader").',
+  message: 'Parse YAML through src/io/yaml-source.ts (parseYamlText, parseYamlDocument): the one reader, with its limits (docs/design.md, "One YAML reader").',
 };
 
 /**
@@ -132,10 +132,10 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones() }],
     },
   },
-  // One YAML reader: nothing outside src/located/ asks the yaml package to parse.
+  // One YAML reader: nothing outside src/io/ asks the yaml package to parse.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/located/**'],
+    ignores: ['src/io/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [YAML_PARSING] }] },
   },
   // One rule semantics: no second normaliser, canonical form or matcher outside src/semantics/.

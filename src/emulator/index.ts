@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import type { LiveRule, Rule } from '../rules/model.js';
-import type { ScriptRecord } from '../scripts/model.js';
+import type { ScriptRecord } from '../inventory/model.js';
 import { ensureCertificate } from './certificate.js';
 import { FaultSet, type FaultSpec } from './faults.js';
 import { RequestLog, type RequestLogEntry } from './log.js';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { relative } from 'node:path';
 import { promisify } from 'node:util';
 import { UserError } from '../errors.js';
-import { canonicalJson } from '../plan/canonical.js';
+import { canonicalJson } from '../semantics/canonical.js';
 import type { Rule } from '../rules/model.js';
 import { parseRuleFile } from '../rules/rule-file.js';
 

@@ -2,7 +2,7 @@
 // when one is named (docs/behaviour.md, "Live snapshots").
 import { resolve } from 'node:path';
 import { rulesClientFor } from '../api/index.js';
-import { checkWritable } from '../files/write.js';
+import { checkWritable } from '../io/atomic-write.js';
 import { writeSnapshotFile } from '../live/file.js';
 import { takeSnapshot, type LiveSnapshot } from '../live/snapshot.js';
 import { loadProjectConfig } from '../rules/config.js';

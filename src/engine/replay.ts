@@ -5,17 +5,17 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
-import { simulateSteps } from '../plan/simulate.js';
+import { simulateSteps } from '../semantics/list-move.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { compileRules } from '../traffic/compiled.js';
-import type { LogFormat } from '../traffic/formats.js';
-import { logFiles, readLog, type LogReading, type ReadOptions } from '../traffic/read.js';
-import { ReplayTally, type ReplayReport } from '../traffic/tally.js';
+import { compileRules } from '../requests/traffic/compiled.js';
+import type { LogFormat } from '../requests/traffic/formats.js';
+import { logFiles, readLog, type LogReading, type ReadOptions } from '../requests/traffic/read.js';
+import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 
-export type { ReplayReport } from '../traffic/tally.js';
+export type { ReplayReport } from '../requests/traffic/tally.js';
 
 export interface ReplayRequest extends ProjectSelection {
   /** Log files and directories, as the user named them. */

@@ -3,8 +3,8 @@
 // report points into. The rules were loaded without a problem, so a rule's place in its file
 // is its place among the rules loaded from that file.
 import { resolve } from 'node:path';
-import { parseYamlText, type YamlSource } from '../located/yaml-source.js';
-import { DEFAULT_MAX_BYTES, readSourceText } from '../located/source-text.js';
+import { parseYamlText, type YamlSource } from '../io/yaml-source.js';
+import { DEFAULT_MAX_BYTES, readSourceText } from '../io/source-text.js';
 import type { Rule, SourceLocation } from '../rules/model.js';
 
 type Located = Rule & { source?: SourceLocation };

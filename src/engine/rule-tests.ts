@@ -8,11 +8,11 @@ import { inPriorityOrder } from '../plan/fingerprint.js';
 import { loadProjectConfig, type ProjectConfig } from '../rules/config.js';
 import { loadRules } from '../rules/load.js';
 import type { Rule } from '../rules/model.js';
-import { defaultTestsDir, loadTests, type RuleTest } from '../ruletests/load.js';
-import { appOf, appProblems, runTest, type TestResult } from '../ruletests/run.js';
+import { defaultTestsDir, loadTests, type RuleTest } from '../requests/expectations/load.js';
+import { appOf, appProblems, runTest, type TestResult } from '../requests/expectations/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 
-export type { TestResult } from '../ruletests/run.js';
+export type { TestResult } from '../requests/expectations/run.js';
 
 export interface RuleTestRequest extends ProjectSelection {
   /** The test files' directory; else tests, beside the config file if there is one. */

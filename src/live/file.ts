@@ -2,8 +2,8 @@
 // set could be before reading it; writing goes to a temporary file that is renamed into
 // place, so a failed `botrules live` never leaves a snapshot that looks complete.
 import { stat } from 'node:fs/promises';
-import { readCappedText } from '../files/read.js';
-import { writeFileAtomic } from '../files/write.js';
+import { readCappedText } from '../io/capped-read.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { UserError } from '../errors.js';
 import { MAX_SNAPSHOT_BYTES, readLiveSnapshot, type LiveSnapshot } from './snapshot.js';
 

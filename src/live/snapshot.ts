@@ -9,11 +9,11 @@
 import { hash } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
 import { isNode } from 'yaml';
-import { parseYamlDocument } from '../located/yaml-source.js';
-import { MAX_JSON_FILE_BYTES } from '../files/read.js';
-import { jsonTooDeep } from '../located/json-depth.js';
+import { parseYamlDocument } from '../io/yaml-source.js';
+import { MAX_JSON_FILE_BYTES } from '../io/capped-read.js';
+import { jsonTooDeep } from '../io/json-depth.js';
 import { UserError, ValidationError, type Problem } from '../errors.js';
-import { pointerSegments } from '../located/json-pointer.js';
+import { pointerSegments } from '../io/json-pointer.js';
 import { validateLiveSnapshot } from '../generated/validators.js';
 import { duplicateRuleIdMessage, firstDuplicateRuleId, toLiveRule } from '../api/live-rule.js';
 import type { ApiRule } from '../api/rule-response.js';

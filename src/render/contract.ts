@@ -1,6 +1,6 @@
 // The one renderer contract, for every format of plans, script reports and diffs: a renderer
 // takes a model (what to show), a sink (where to write) and options (how), and is registered
-// by format name in its family's registry (src/render/plan, src/render/scripts). Renderers
+// by format name in its family's registry (src/render/plan, src/render/inventory). Renderers
 // never touch process streams and never read the environment: the CLI passes plain values.
 import pc from 'picocolors';
 

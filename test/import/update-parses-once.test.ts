@@ -8,7 +8,7 @@ import { updateRuleFiles } from '../../src/import/update/index.js';
 import type { LiveRule } from '../../src/rules/model.js';
 import { tempDir } from '../helpers/temp.js';
 
-// The package object src/located/yaml-source.ts loads (CommonJS, one instance per process).
+// The package object src/io/yaml-source.ts loads (CommonJS, one instance per process).
 const yaml = createRequire(import.meta.url)('yaml') as { parseDocument: (...args: unknown[]) => unknown };
 
 const leaf = (value: string) => ({ conditionType: 'path' as const, operator: '$eq' as const, value });

@@ -51,7 +51,7 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
     expected: ['import-x/no-cycle'],
   },
   promises: {
-    file: `src/scripts/${TAG}.ts`,
+    file: `src/inventory/${TAG}.ts`,
     text:
       'async function later(): Promise<void> {}\n' +
       'export function forgotten(): void {\n  later();\n}\n' +
@@ -136,7 +136,7 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
   clean: {
     file: `src/engine/${TAG}.ts`,
     text:
-      "import { Plan } from '../plan/plan.js';\nimport type { Runtime } from '../runtime.js';\n" +
+      "import { Plan } from '../plan/plan-value.js';\nimport type { Runtime } from '../runtime.js';\n" +
       'export async function probe(ctx: Runtime): Promise<Plan> {\n  ctx.debug(ctx.cwd);\n  return Promise.resolve(new Plan([]));\n}\n',
     expected: [],
   },

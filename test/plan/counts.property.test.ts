@@ -3,9 +3,9 @@
 // and the summary line of every format says exactly those numbers.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
-import { simulateSteps } from '../../src/plan/simulate.js';
+import { simulateSteps } from '../../src/semantics/list-move.js';
 import { fieldChanges } from '../../src/plan/types.js';
 import { summaryLine } from '../../src/render/plan/describe.js';
 import { rendered } from './rendered.js';

@@ -4,7 +4,7 @@
 // 130/143 interrupted by SIGINT/SIGTERM (docs/behaviour.md, "Interrupted applies").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import type { Plan } from '../../plan/plan.js';
+import type { Plan } from '../../plan/plan-value.js';
 import { confirm } from '../../apply/confirm.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
 import { renderApplyPreview } from '../../render/apply/preview.js';

@@ -8,7 +8,7 @@
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { checkWritable, temporaryBeside, writeFileAtomic } from '../../files/write.js';
+import { checkWritable, temporaryBeside, writeFileAtomic } from '../../io/atomic-write.js';
 import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';

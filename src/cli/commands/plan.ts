@@ -5,8 +5,8 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { checkWritable } from '../../files/write.js';
-import { BLOCKED_ADVICE } from '../../plan/plan.js';
+import { checkWritable } from '../../io/atomic-write.js';
+import { BLOCKED_ADVICE } from '../../plan/plan-value.js';
 import { planProject, savePlan } from '../../engine/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';

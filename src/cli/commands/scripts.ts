@@ -1,13 +1,13 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/scripts/index.js';
-import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/scripts/streamed.js';
-import { diffInventories, reportInventory } from '../../engine/scripts.js';
-import { FAIL_ON_CONDITIONS, parseFailOn } from '../../scripts/diff.js';
-import { dropPartialFiles, openOutput } from '../../scripts/output.js';
-import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
-import { FAIL_ON_MATCHES, REPORT_OUTCOME, writeInterrupted } from '../../render/scripts/outcome.js';
+import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/inventory/index.js';
+import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/inventory/streamed.js';
+import { diffInventories, reportInventory } from '../../engine/inventory.js';
+import { FAIL_ON_CONDITIONS, parseFailOn } from '../../inventory/diff.js';
+import { dropPartialFiles, openOutput } from '../../inventory/output.js';
+import { resolveWindow, TIME_FORMATS_HINT } from '../../inventory/time.js';
+import { FAIL_ON_MATCHES, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';

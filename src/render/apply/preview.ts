@@ -1,7 +1,7 @@
 // What apply shows before it asks: what the plan does to replayed traffic (apply --replay, or
 // recorded by plan --replay --out), then the plan as text. Written synchronously, because
 // apply's progress line starts right after it.
-import type { Plan } from '../../plan/plan.js';
+import type { Plan } from '../../plan/plan-value.js';
 import { sharePercent } from '../../plan/traffic-limit.js';
 import { plural } from '../../plural.js';
 import type { RenderOptions, Sink } from '../contract.js';

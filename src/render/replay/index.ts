@@ -1,5 +1,5 @@
 // Replay renderers by format name (`replay --format NAME`), registered like the plan's.
-import type { ReplayReport } from '../../traffic/tally.js';
+import type { ReplayReport } from '../../requests/traffic/tally.js';
 import type { Renderer, RendererRegistry, StreamRenderers } from '../contract.js';
 import { renderReplayJson } from './json.js';
 import { renderReplayMarkdown } from './markdown.js';
