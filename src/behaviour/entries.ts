@@ -36,9 +36,9 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   };
   // The transition check passes hundreds of lists that share nearly all their rule objects: each
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
-  const byRule = new Map<Rule, Entry & { boring: boolean }>();
+  const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
   const boringOutcome = new Map<string, boolean>();
-  const entryOf = (rule: Rule): Entry & { boring: boolean } => {
+  const entryOf = (rule: NormalRule): Entry & { boring: boolean } => {
     const known = byRule.get(rule);
     if (known !== undefined) return known;
     for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
