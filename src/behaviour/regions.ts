@@ -9,7 +9,7 @@
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Action, Conditions, Leaf, Rule } from '../rules/model.js';
+import type { Action, Conditions, Leaf, NormalRule } from '../rules/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
 import { activeEntries, NO_RULE, outcomeKey, type Entry } from './entries.js';
 import { regionDescription } from './describe.js';
@@ -58,7 +58,7 @@ export interface RegionOptions {
 const MAX_UNCHECKED_RULES = 20;
 
 /** `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. */
-export function regionsWhere(ruleSets: readonly (readonly Rule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
+export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
   return new Search(ruleSets, interesting, options).run();
 }
 
@@ -83,7 +83,7 @@ class Search {
   private timedOut = false;
 
   constructor(
-    private readonly ruleSets: readonly (readonly Rule[])[],
+    private readonly ruleSets: readonly (readonly NormalRule[])[],
     private readonly interesting: (outcomes: readonly Outcome[]) => boolean,
     private readonly options: RegionOptions,
   ) {

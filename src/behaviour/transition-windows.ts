@@ -4,7 +4,7 @@
 // is a class of requests with a witness the evaluator confirmed, never a sample that happened
 // to differ. Pure: rule lists in, regions out; the deadline bounds the work.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
-import type { Rule } from '../semantics/model.js';
+import type { NormalRule } from '../semantics/model.js';
 import type { TransitionWindow, WindowClass } from '../plan/transitions.js';
 import { regionsWhere, type Outcome, type Region } from './regions.js';
 
@@ -63,7 +63,7 @@ export interface StateCheckOptions {
  * state, final; each in priority order). One region search over all the lists, not one per
  * state: they are nearly the same lists, and each class's outcomes say in which states it is open.
  */
-export function checkStates(lists: readonly (readonly Rule[])[], options: StateCheckOptions = {}): StatesCheck {
+export function checkStates(lists: readonly (readonly NormalRule[])[], options: StateCheckOptions = {}): StatesCheck {
   const search = regionsWhere(lists, couldOpen, {
     hopeless: cannotOpen,
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),

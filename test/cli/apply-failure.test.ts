@@ -3,7 +3,7 @@
 // correct, or fail naming what differs), and concurrency of field-only updates.
 import { lettered, liveFields, names, patches } from '../apply/fixtures.js';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 import { emulatorProjectOnDemand } from '../helpers/emulator-project.js';
 
 const { start, current: project } = emulatorProjectOnDemand();
@@ -57,7 +57,7 @@ describe('partial failure', () => {
 describe('verify and correct', () => {
   it('corrects the order on a server that swaps instead of moving', async () => {
     await start({ seedRules: lettered(5), moveSemantics: 'swap' });
-    const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+    const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
     await project.writeRules([c, a, b, d, e]);
     const result = await run(['apply', '--auto-approve']);
     expect(result.stderr).toBe('');
@@ -69,7 +69,7 @@ describe('verify and correct', () => {
 
   it('gives up after two correction passes, naming what still differs', async () => {
     await start({ seedRules: lettered(5), moveSemantics: 'swap' });
-    const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+    const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
     await project.writeRules([e, a, b, c, d]);
     const result = await run(['apply', '--auto-approve']);
     expect(result.code).toBe(1);

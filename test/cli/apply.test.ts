@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lettered, liveFields, names, patches, rule } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
 const project = emulatorProjectForEachTest({ seedRules: lettered(5) });
@@ -14,7 +14,7 @@ const run = (argv: string[], options: { stdin?: string; tty?: boolean } = {}) =>
 
 /** E to the top, B described, C paused, A moved below D. */
 function desired(): Rule[] {
-  const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+  const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
   return [e, { ...b, description: 'now described' }, { ...c, status: 'paused' }, d, a];
 }
 
@@ -99,7 +99,7 @@ describe('botrules apply', () => {
   });
 
   it('policy keep: unmanaged rules keep their positions and fields', async () => {
-    const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+    const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
     // C is unmanaged; the managed rules are reversed around it.
     await project.writeRules([e, d, b, a]);
     const result = await run(['apply', '--auto-approve']);

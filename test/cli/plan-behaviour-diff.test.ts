@@ -4,13 +4,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decide, type TestRequest } from '../../src/evaluate/index.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 import { lettered } from '../apply/fixtures.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-const [a, b, c] = lettered(3) as [Rule, Rule, Rule];
+const [a, b, c] = lettered(3) as [NormalRule, NormalRule, NormalRule];
 // Declared: C first and allowing, then A, then B paused.
-const declared = [{ ...c, actions: ['allow'] }, a, { ...b, status: 'paused' }] as Rule[];
+const declared: NormalRule[] = [{ ...c, actions: ['allow'] }, a, { ...b, status: 'paused' }];
 
 const project = emulatorProjectForEachTest({ seedRules: lettered(3) });
 beforeEach(async () => {
