@@ -9,14 +9,15 @@ import { checkWritable } from '../../io/atomic-write.js';
 import { BLOCKED_ADVICE } from '../../plan/plan-value.js';
 import { planProject, savePlan } from '../../engine/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
-import { replayRenderer } from '../../render/replay/index.js';
-import { safeText } from '../../render/sanitise.js';
+import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';
+import { replayBeforePlan } from '../../render/replay/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { wholeNumber } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { transitionProgress } from '../transition-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
+import { writeReport } from '../output.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
@@ -62,24 +63,12 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   });
   // Risk first: what the change does to traffic, then the changes themselves. A JSON plan is
   // one document: the report is its `replay` field.
-  if (replay !== undefined && args.format !== 'json') {
-    await replayRenderer(args.format === 'markdown' ? 'markdown' : 'text')(replay, ctx.io.stdout, { colors: ctx.colors });
-    ctx.io.stdout.write('\n');
-  }
+  if (replay !== undefined && args.format !== 'json') await writeReport(replayBeforePlan(args.format === 'markdown' ? 'markdown' : 'text'), replay, ctx);
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
-  // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
-  for (const excess of excesses) ctx.io.stderr.write(`warning: ${safeText(excess)}; apply will refuse it without --force\n`);
-  for (const excess of trafficExcesses) {
-    ctx.io.stderr.write(`warning: ${safeText(excess.sentence)}; apply will refuse it without --force\n`);
-    for (const detail of excess.details) ctx.io.stderr.write(`  ${safeText(detail)}\n`);
-  }
-  for (const sentence of undecided) ctx.io.stderr.write(`warning: ${safeText(sentence)}\n`);
+  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided }, ctx);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);
-    // On stderr, so stdout stays exactly the plan in the chosen format.
-    ctx.io.stderr.write(plan.snapshot === undefined
-      ? `Plan saved to ${safeText(out)}; apply it with: botrules apply --plan ${safeText(out)}\n`
-      : `Plan saved to ${safeText(out)}, for review only: it was made from a live snapshot, and apply refuses it\n`);
+    await writeReport(SAVED_PLAN, { out, fromSnapshot: plan.snapshot !== undefined }, ctx);
   }
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);

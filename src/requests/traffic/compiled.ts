@@ -5,27 +5,27 @@
 // (verdicts.ts): a leaf or tree that several rules or both "before" and "after" hold is
 // evaluated once per request. The answer is always the reference evaluator's, only found sooner.
 import type { Decision, TestRequest, Verdict } from '../../evaluate/index.js';
-import type { Rule } from '../../rules/model.js';
+import type { NormalRule } from '../../rules/model.js';
 import { indexRules, listsOf } from './rule-index.js';
 import { SharedVerdicts } from './verdicts.js';
 
-export interface CompiledRules<R extends Rule> {
+export interface CompiledRules<R extends NormalRule> {
   decide(request: TestRequest): Decision<R>;
 }
 
-export interface CompiledRuleSets<R extends Rule> {
+export interface CompiledRuleSets<R extends NormalRule> {
   /** Each set's decision for the request, in the order the sets were given (the list is reused by the next call). */
   decide(request: TestRequest): readonly Decision<R>[];
 }
 
 /** One rule set (rules in priority order). */
-export function compileRules<R extends Rule>(rules: readonly R[]): CompiledRules<R> {
+export function compileRules<R extends NormalRule>(rules: readonly R[]): CompiledRules<R> {
   const sets = compileRuleSets([rules]);
   return { decide: (request) => sets.decide(request)[0] as Decision<R> };
 }
 
 /** Several rule sets that decide the same requests (live and declared, as replay compares them). */
-export function compileRuleSets<R extends Rule>(sets: readonly (readonly R[])[]): CompiledRuleSets<R> {
+export function compileRuleSets<R extends NormalRule>(sets: readonly (readonly R[])[]): CompiledRuleSets<R> {
   const verdicts = new SharedVerdicts();
   const compiled = sets.map((rules) => compileSet(rules, verdicts));
   const decisions: Decision<R>[] = [];
@@ -38,12 +38,12 @@ export function compileRuleSets<R extends Rule>(sets: readonly (readonly R[])[])
   };
 }
 
-interface CompiledSet<R extends Rule> {
+interface CompiledSet<R extends NormalRule> {
   /** The decision for the request the shared verdicts were begun with. */
   decide(): Decision<R>;
 }
 
-function compileSet<R extends Rule>(rules: readonly R[], verdicts: SharedVerdicts): CompiledSet<R> {
+function compileSet<R extends NormalRule>(rules: readonly R[], verdicts: SharedVerdicts): CompiledSet<R> {
   const treeOf = new Int32Array(rules.length);
   // Only the first active rule with a given condition tree can decide: a later one's tree has
   // the same verdict, so it matches (or is undecided) only when the first one already decided.

@@ -9,6 +9,7 @@ import { decide, type TestRequest } from '../../../src/evaluate/index.js';
 import type { Group, Leaf, Rule } from '../../../src/rules/model.js';
 import { compileRules, compileRuleSets } from '../../../src/requests/traffic/compiled.js';
 import { leaf as analysisLeaf, request as analysisRequest } from '../../analysis/arbitraries.js';
+import { normal } from '../../helpers/rules.js';
 
 const NAMES = ['q', 'Q', 'token', '__proto__'];
 const VALUES = ['', 'a', 'ab', 'b'];
@@ -39,7 +40,7 @@ const request: fc.Arbitrary<TestRequest> = fc.tuple(analysisRequest, parameters,
 
 test('the compiled rule set decides every request as the reference evaluator does', () => {
   fc.assert(fc.property(fc.array(rule, { minLength: 0, maxLength: 12 }), fc.array(request, { minLength: 1, maxLength: 8 }), (rules, requests) => {
-    const named = rules.map((r, i) => ({ ...r, name: `rule ${i}` }));
+    const named = rules.map((r, i) => normal({ ...r, name: `rule ${i}` }));
     const compiled = compileRules(named);
     for (const one of requests) expect(compiled.decide(one)).toEqual(decide(named, one));
   }), { numRuns: 10_000 });
@@ -48,9 +49,9 @@ test('the compiled rule set decides every request as the reference evaluator doe
 test('rule sets compiled together, with repeated condition trees, each decide as the reference evaluator does', () => {
   const repeats = fc.array(fc.nat(), { minLength: 12, maxLength: 12 });
   fc.assert(fc.property(fc.array(rule, { minLength: 1, maxLength: 12 }), repeats, fc.array(request, { minLength: 1, maxLength: 8 }), (rules, picks, requests) => {
-    const live = rules.map((r, i) => ({ ...r, name: `rule ${i}` }));
+    const live = rules.map((r, i) => normal({ ...r, name: `rule ${i}` }));
     // Each declared rule takes the conditions of some live rule: trees repeat within and across sets.
-    const declared = live.map((r, i) => ({ ...r, name: `declared ${i}`, conditions: (live[(picks[i] ?? 0) % live.length] as Rule).conditions }));
+    const declared = live.map((r, i) => normal({ ...r, name: `declared ${i}`, conditions: (live[(picks[i] ?? 0) % live.length] as Rule).conditions }));
     const sets = compileRuleSets([live, declared]);
     for (const one of requests) {
       const [underLive, underDeclared] = sets.decide(one);

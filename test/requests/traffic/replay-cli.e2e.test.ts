@@ -6,7 +6,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parsePlan, parsePlanText } from '../../../src/plan/file-format.js';
 import { runCli } from '../../helpers/cli.js';
-import { botrules, COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
+import { botrulesBinary as botrules, COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
 
 let project: string;
 beforeAll(() => {
