@@ -1,5 +1,5 @@
 // writeReport with an in-memory page source: formats, policy marks and failure handling.
-// The same paths run against the emulator in report-e2e.test.ts.
+// The same paths run against the emulator in report-cli.e2e.test.ts.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
