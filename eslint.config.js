@@ -10,19 +10,19 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * The layers of src/, top to bottom (docs/design.md, "Layering"). A file may import from its
  * own folder and from the layers below, never from a layer above nor from another folder of its
  * own layer, so the folders form no cycle; src/emulator/ stands beside them and may import only
- * the models of rules/ and scripts/ and the layers below rules/.
+ * the models of rules/ and inventory/ and the layers below rules/.
  */
 export const LAYERS = [
   ['cli'],
   ['engine'],
   ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
-  ['analysis', 'ruletests', 'scripts', 'traffic'],
+  ['analysis', 'inventory', 'requests/expectations', 'requests/traffic'],
   ['behaviour'],
   ['plan', 'evaluate'],
   ['rules'],
   ['semantics'],
-  ['located', 'files', 'generated'],
+  ['io', 'generated'],
   ['errors.ts', 'runtime.ts', 'version.ts'],
   ['plural.ts'],
 ];
@@ -42,7 +42,7 @@ function layerZones() {
     }
   });
   // The emulator serves the API the clients call: it shares only the models, never a client, a planner or a command.
-  const emulatorMay = new Set(['rules', 'scripts', ...LAYERS.slice(LAYERS.findIndex((l) => l.includes('rules'))).flat()]);
+  const emulatorMay = new Set(['rules', 'inventory', ...LAYERS.slice(LAYERS.findIndex((l) => l.includes('rules'))).flat()]);
   zones.push({
     target: at([EMULATOR]),
     from: at(LAYERS.flat().filter((name) => !emulatorMay.has(name))),
@@ -56,11 +56,11 @@ function layerZones() {
   return zones;
 }
 
-/** The `yaml` package parses only in src/located/ (docs/design.md, "One YAML reader"). */
+/** The `yaml` package parses only in src/io/ (docs/design.md, "One YAML reader"). */
 const YAML_PARSING = {
   name: 'yaml',
   importNames: ['parse', 'parseDocument', 'parseAllDocuments', 'Parser', 'Lexer', 'Composer'],
-  message: 'Parse YAML through src/located/yaml-source.ts (parseYamlText, parseYamlDocument): the one reader, with its limits (docs/design.md, "One YAML reader").',
+  message: 'Parse YAML through src/io/yaml-source.ts (parseYamlText, parseYamlDocument): the one reader, with its limits (docs/design.md, "One YAML reader").',
 };
 
 /**
@@ -80,6 +80,25 @@ const SECOND_SEMANTICS = [
   {
     selector: "ConditionalExpression[test.callee.object.name='Array'][test.callee.property.name='isArray'][test.arguments.0.property.name='value'][consequent.property.name='value']",
     message: 'A leaf\'s values as a list are leafValues (src/semantics/fields.ts): the normal form says what an omitted or single value means (docs/design.md, "One rule semantics").',
+  },
+];
+
+/**
+ * Commands never format lines (docs/design.md, "One output layer"): a module of src/cli/commands/
+ * picks a format and hands a model to src/render/ through writeReport; it neither writes to a
+ * stream itself nor builds a line (a string that ends with a line break).
+ */
+const COMMAND_FORMATS_OUTPUT = [
+  {
+    selector: "CallExpression[callee.property.name='write']:matches([callee.object.property.name=/^(stdout|stderr)$/], [callee.object.name=/^(stdout|stderr)$/])",
+    message: 'A command never writes to stdout or stderr itself: render the model with a renderer of src/render/ and write it with writeReport (src/cli/output.ts).',
+  },
+  {
+    // Help text (usage, epilogue, examples) has its own line breaks; a lone '\n' is a separator.
+    selector:
+      ":matches(TemplateElement[tail=true][value.cooked=/\\n$/], Literal[value=/.\\n$/])" +
+      ":not(CallExpression[callee.property.name=/^(usage|epilogue|example)$/] *)",
+    message: 'A command never builds an output line: the line belongs to a renderer of src/render/ (docs/design.md, "One output layer").',
   },
 ];
 
@@ -113,10 +132,10 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones() }],
     },
   },
-  // One YAML reader: nothing outside src/located/ asks the yaml package to parse.
+  // One YAML reader: nothing outside src/io/ asks the yaml package to parse.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/located/**'],
+    ignores: ['src/io/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [YAML_PARSING] }] },
   },
   // One rule semantics: no second normaliser, canonical form or matcher outside src/semantics/.
@@ -124,6 +143,11 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/semantics/**'],
     rules: { 'no-restricted-syntax': ['error', ...SECOND_SEMANTICS] },
+  },
+  // Commands never format lines; the block repeats the rule semantics' selectors, whose options it replaces.
+  {
+    files: ['src/cli/commands/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...SECOND_SEMANTICS, ...COMMAND_FORMATS_OUTPUT] },
   },
   // The planner is pure: no file system, no network (docs/design.md, "Pure planner"). (A later
   // block replaces the rule's options for its files, so the YAML restriction is repeated.)

@@ -38,23 +38,23 @@ const GROUPS = [
     },
   },
   {
-    site: 'src/plan/plan-json.ts',
+    site: 'src/plan/file-format.ts',
     options: { allErrors: true, strict: true },
     validators: { validatePlan: (ajv) => ajv.compile(readSchema('plan')) },
   },
   {
-    site: 'src/scripts/policy.ts',
+    site: 'src/inventory/policy.ts',
     // verbose: the error messages name the keys an entry allows (from the parent schema).
     options: { allErrors: true, strict: true, strictRequired: false, verbose: true },
     validators: { validatePolicy: (ajv) => ajv.compile(readSchema('scripts-policy')) },
   },
   {
-    site: 'src/scripts/snapshot.ts',
+    site: 'src/inventory/snapshot.ts',
     options: { allErrors: true, strict: true },
     validators: { validateSnapshot: (ajv) => ajv.compile(readSchema('scripts-snapshot')) },
   },
   {
-    site: 'src/ruletests/load.ts',
+    site: 'src/requests/expectations/load.ts',
     // verbose: the generic schema messages quote the offending value.
     options: { strict: true, allErrors: true, allowUnionTypes: true, verbose: true },
     validators: { validateTests: (ajv) => ajv.compile(readSchema('tests')) },

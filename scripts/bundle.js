@@ -22,7 +22,7 @@ const root = new URL('..', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /**
- * src/located/yaml-source.ts loads the `yaml` package lazily through createRequire, a call a
+ * src/io/yaml-source.ts loads the `yaml` package lazily through createRequire, a call a
  * bundler cannot follow. In the bundle it becomes a static import of the same package, so the
  * bundle needs nothing at run time. If that code changes shape, this fails the build loudly
  * rather than producing a bundle that looks for node_modules.
@@ -30,7 +30,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const lazyYaml = {
   name: 'botrules-lazy-yaml',
   setup(bundler) {
-    bundler.onLoad({ filter: /[\\/]located[\\/]yaml-source\.js$/ }, (args) => {
+    bundler.onLoad({ filter: /[\\/]io[\\/]yaml-source\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('createRequire')) return undefined;
       const call = /\brequireModule\('yaml'\)/g;

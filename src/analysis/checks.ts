@@ -95,7 +95,7 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
 
 /**
  * A key for interned conditions, equal exactly when their canonical forms are
- * (plan/canonical.ts: the root's operator, its groups as a set, each group's operator and its
+ * (semantics/canonical.ts: the root's operator, its groups as a set, each group's operator and its
  * leaves as a set, each leaf in canonical form). Leaves are numbered by their canonical JSON,
  * once per interned leaf; a group is its operator and its sorted distinct leaf numbers.
  */

@@ -5,7 +5,7 @@
 // difference is drift: reported, never overwritten. After an interrupt no new step starts and
 // nothing more is listed: the live rules are what the applied steps made of the ones listed.
 import type { RulesApi } from '../api/types.js';
-import { simulateSteps } from '../plan/simulate.js';
+import { simulateSteps } from '../semantics/list-move.js';
 import { isMove, type PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 import { executeSteps, type StepOutcome } from './execute.js';

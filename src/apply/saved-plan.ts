@@ -6,13 +6,13 @@
 // edited) is refused before any PATCH, naming the first difference.
 import { resolve } from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
-import { readCappedText } from '../files/read.js';
+import { readCappedText } from '../io/capped-read.js';
 import type { RulesApi } from '../api/types.js';
 import type { AppConfig, ProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import { firstStepDifference } from '../plan/compare.js';
-import { parsePlan, parsePlanText, type ParsedPlan } from '../plan/plan-json.js';
+import { parsePlan, parsePlanText, type ParsedPlan } from '../plan/file-format.js';
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
 import { pinnedDeclared } from '../semantics/pinned.js';
@@ -70,7 +70,7 @@ export function replanSavedPlan(loaded: LoadedSavedPlan, listed: readonly { api:
 async function readPlanFile(path: string, shown: string): Promise<ParsedPlan> {
   let text: string;
   try {
-    // Size checked before reading: a crafted multi-gigabyte plan costs a stat (src/files/read.ts).
+    // Size checked before reading: a crafted multi-gigabyte plan costs a stat (src/io/capped-read.ts).
     text = await readCappedText(path, `the plan file ${shown}`, 'a plan');
   } catch (err) {
     if (err instanceof UserError) throw err;

@@ -5,9 +5,9 @@
 // (the plan was already applied), and otherwise names the rules that changed, with the rules
 // that only moved (every rule below a moved one shifts) summarised as a count.
 import { UserError } from '../errors.js';
-import { canonicalJson } from '../plan/canonical.js';
+import { canonicalJson } from '../semantics/canonical.js';
 import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerprint.js';
-import { simulateSteps } from '../plan/simulate.js';
+import { simulateSteps } from '../semantics/list-move.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 import { plural } from '../plural.js';

@@ -5,9 +5,9 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { writeFileAtomic } from '../files/write.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { fingerprintRules } from '../plan/fingerprint.js';
-import { Plan } from '../plan/plan.js';
+import { Plan } from '../plan/plan-value.js';
 import { restoringPlan, undoAppPlan } from '../plan/undo.js';
 import type { AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';

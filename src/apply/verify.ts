@@ -11,7 +11,7 @@ import { planApp } from '../plan/planner.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { fieldChanges, isMove, type PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
-import { pinnedDeclared } from './pinned.js';
+import { pinnedDeclared } from '../semantics/pinned.js';
 
 export interface Verification {
   /** Priority-only PATCHes that would restore the plan's order; empty unless they may be sent. */

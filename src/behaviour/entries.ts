@@ -3,12 +3,12 @@
 // per position an id of the rest of the list, so that "every set has the same rules from here
 // on" is one comparison of numbers.
 import { canonicalConditions } from '../semantics/canonical.js';
-import type { Rule } from '../rules/model.js';
+import type { NormalRule } from '../rules/model.js';
 import type { AtomTable } from './atoms.js';
 import type { DecidedOutcome, Outcome } from './regions.js';
 
 export interface Entry {
-  rule: Rule;
+  rule: NormalRule;
   /** Equal for rules with the same conditions. */
   conditionsId: number;
   /** Equal for rules with the same conditions and outcome. */
@@ -27,7 +27,7 @@ export interface Entries {
 }
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
-export function activeEntries(ruleSets: readonly (readonly Rule[])[], table: AtomTable, interesting: (outcomes: readonly Outcome[]) => boolean): Entries {
+export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], table: AtomTable, interesting: (outcomes: readonly Outcome[]) => boolean): Entries {
   const ids = new Map<string, number>();
   const idOf = (key: string): number => {
     let id = ids.get(key);
@@ -36,9 +36,9 @@ export function activeEntries(ruleSets: readonly (readonly Rule[])[], table: Ato
   };
   // The transition check passes hundreds of lists that share nearly all their rule objects: each
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
-  const byRule = new Map<Rule, Entry & { boring: boolean }>();
+  const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
   const boringOutcome = new Map<string, boolean>();
-  const entryOf = (rule: Rule): Entry & { boring: boolean } => {
+  const entryOf = (rule: NormalRule): Entry & { boring: boolean } => {
     const known = byRule.get(rule);
     if (known !== undefined) return known;
     for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);

@@ -4,7 +4,7 @@
 // score below --min-score.
 import { coverageOf, coverageShortfalls, mutationOf, qualityScope, scoreShortfalls, type QualityRequest } from '../engine/test-quality.js';
 import type { RuleTestRun, RuleTestSuite } from '../engine/rule-tests.js';
-import { QUALITY_OUTPUTS, type CoverageView, type MutationView, type QualityFormat } from '../render/tests/quality.js';
+import { QUALITY_OUTPUTS, type CoverageView, type MutationView, type QualityFormat } from '../render/expectations/quality.js';
 import type { CommandContext } from './context.js';
 import { UsageError } from './options.js';
 import { writeReport } from './output.js';

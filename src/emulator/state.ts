@@ -5,12 +5,18 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import type { Rule } from '../rules/model.js';
-import type { ScriptRecord } from '../scripts/model.js';
+import type { ScriptRecord } from '../inventory/model.js';
 
 export const STATE_VERSION = 1;
 
 /** A rule as the emulator stores it: the wire's customRule without `priority` (= index). */
 export type StoredRule = Rule & { ruleId: string };
+
+/**
+ * A rule as the emulator lists it: the service's view, never the tool's normal form (a
+ * LiveRule is made only by the tool's normaliser, from what it reads over the wire).
+ */
+export type ListedRule = StoredRule & { priority: number };
 
 export interface StoredApp {
   /**

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { AppApplyResult } from '../apply/apply-app.js';
 import { unchangedUndo, undoForApp, writeUndoPlan } from '../apply/undo.js';
 import type { ApplyWork } from '../apply/work.js';
-import type { Plan } from '../plan/plan.js';
+import type { Plan } from '../plan/plan-value.js';
 import type { AppPlan } from '../plan/types.js';
 import { orderedPlan, type TransitionRun } from '../behaviour/transitions.js';
 

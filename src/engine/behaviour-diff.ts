@@ -5,7 +5,7 @@
 import { appBehaviourDiff, behaviourDiff } from '../behaviour/diff.js';
 import { OUT_OF_TIME } from '../behaviour/regions.js';
 import type { AppBehaviourDiff, PlanStep } from '../plan/types.js';
-import type { LiveRule, Rule } from '../rules/model.js';
+import type { LiveRule, NormalRule } from '../rules/model.js';
 import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
 
 /** Seconds the diff may take by default, over all apps of a plan or both sides of `botrules diff`. */
@@ -26,7 +26,7 @@ export function plannedBehaviourDiffs(planned: readonly { app: string; live: rea
 }
 
 /** Two rule sets, each in priority order. */
-export function ruleSetsDiff(app: string, before: readonly Rule[], after: readonly Rule[], run: DiffRun & { deadline?: number }): AppBehaviourDiff {
+export function ruleSetsDiff(app: string, before: readonly NormalRule[], after: readonly NormalRule[], run: DiffRun & { deadline?: number }): AppBehaviourDiff {
   const deadline = run.deadline ?? Date.now() + run.budgetSeconds * 1000;
   const diff = appBehaviourDiff(app, behaviourDiff(before, after, { deadline, ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }) }));
   // What ran out of time says how to give it more: the reader of a PR comment may not know the option.

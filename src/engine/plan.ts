@@ -4,17 +4,17 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ValidationError } from '../errors.js';
-import { writeFileAtomic } from '../files/write.js';
-import { Plan, type TrafficExcess } from '../plan/plan.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
+import { Plan, type TrafficExcess } from '../plan/plan-value.js';
 import { loadProjectConfig } from '../rules/config.js';
-import { behaviourReport } from '../ruletests/behaviour.js';
-import { defaultTestsDir, loadTests, type RuleTest } from '../ruletests/load.js';
-import { appProblems } from '../ruletests/run.js';
+import { behaviourReport } from '../requests/expectations/behaviour.js';
+import { defaultTestsDir, loadTests, type RuleTest } from '../requests/expectations/load.js';
+import { appProblems } from '../requests/expectations/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { planRisks } from '../plan/risks.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
-import { trafficVerdict } from '../traffic/verdict.js';
+import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import type { TransitionRequest } from '../behaviour/transitions.js';
@@ -76,6 +76,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
     ...(behaviour === undefined ? {} : { behaviour }),
     ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
+    ...(replay === undefined ? {} : { replay }),
     risks,
     excesses,
     notes: removals.notes,

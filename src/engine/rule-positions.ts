@@ -3,11 +3,11 @@
 // report points into. The rules were loaded without a problem, so a rule's place in its file
 // is its place among the rules loaded from that file.
 import { resolve } from 'node:path';
-import { parseYamlText, type YamlSource } from '../located/yaml-source.js';
-import { DEFAULT_MAX_BYTES, readSourceText } from '../located/source-text.js';
-import type { Rule, SourceLocation } from '../rules/model.js';
+import { parseYamlText, type YamlSource } from '../io/yaml-source.js';
+import { DEFAULT_MAX_BYTES, readSourceText } from '../io/source-text.js';
+import type { NormalRule, SourceLocation } from '../rules/model.js';
 
-type Located = Rule & { source?: SourceLocation };
+type Located = NormalRule & { source?: SourceLocation };
 
 export type PositionOf = (index: number, path: readonly (string | number)[]) => SourceLocation | undefined;
 

@@ -3,9 +3,9 @@
 // (and only those) are removed first, so rules deleted in the console do not linger as files.
 import { mkdir, rm } from 'node:fs/promises';
 import { isMap, isSeq } from 'yaml';
-import { parseYamlDocument } from '../located/yaml-source.js';
-import { DEFAULT_MAX_BYTES, readSourceText } from '../located/source-text.js';
-import { writeFileAtomic } from '../files/write.js';
+import { parseYamlDocument } from '../io/yaml-source.js';
+import { DEFAULT_MAX_BYTES, readSourceText } from '../io/source-text.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { listRuleFiles } from '../rules/load.js';

@@ -45,7 +45,7 @@ export function planApp(input: PlanInput): PlanResult {
 
   const liveJson = new Map(live.map((rule) => [rule, canonicalJson(rule)]));
   const jsonOf = (rule: LiveRule): string => liveJson.get(rule) ?? canonicalJson(rule);
-  const changes = new Map(matched.matches.map((m) => [m.live.ruleId, fieldChanges(m, jsonOf)]));
+  const changes = new Map(matched.matches.map((m) => [m.live.ruleId, changedMatch(m, jsonOf)]));
   const unmanagedIds = new Set(matched.unmanaged.map((rule) => rule.ruleId));
   const liveIds = live.map((rule) => rule.ruleId);
   const desiredIds = desiredOrder(liveIds, matched.matches.map((m) => m.live.ruleId));
@@ -70,13 +70,13 @@ export function planApp(input: PlanInput): PlanResult {
   return { plan, problems };
 }
 
-interface FieldChanges {
+interface ChangedMatch {
   match: Match;
   /** Changed top-level fields, in RULE_FIELDS order. */
   fields: RuleField[];
 }
 
-function fieldChanges(match: Match, jsonOf: (rule: LiveRule) => string): FieldChanges {
+function changedMatch(match: Match, jsonOf: (rule: LiveRule) => string): ChangedMatch {
   const same = identicalInOrder(match.live, match.declared) || jsonOf(match.live) === canonicalJson(match.declared);
   return { match, fields: same ? [] : changedFields(match.live, match.declared) };
 }
@@ -86,7 +86,7 @@ function fieldChanges(match: Match, jsonOf: (rule: LiveRule) => string): FieldCh
  * value sent), the body that sends exactly the after values, and the unknown live fields
  * that body removes (src/semantics/changes.ts).
  */
-function changesOf(change: FieldChanges | undefined): { changes: FieldChange[]; body: PatchBody; drops: UnknownFieldDrop[] } {
+function changesOf(change: ChangedMatch | undefined): { changes: FieldChange[]; body: PatchBody; drops: UnknownFieldDrop[] } {
   if (change === undefined || change.fields.length === 0) return { changes: [], body: {}, drops: [] };
   return ruleChanges(change.match.live, change.match.declared, change.fields);
 }
@@ -96,7 +96,7 @@ function dropsField(drops: readonly UnknownFieldDrop[]): { dropsUnknown?: Unknow
   return drops.length === 0 ? {} : { dropsUnknown: drops.map((drop) => ({ ...drop })) };
 }
 
-function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: ReadonlyMap<string, FieldChanges>): PlanStep[] {
+function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: ReadonlyMap<string, ChangedMatch>): PlanStep[] {
   return moves.map((move): PlanStep => {
     const rule = live[move.from] as LiveRule;
     const change = changes.get(move.ruleId);
@@ -110,7 +110,7 @@ function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: R
 
 function fieldOnlySteps(
   matches: readonly Match[],
-  changes: ReadonlyMap<string, FieldChanges>,
+  changes: ReadonlyMap<string, ChangedMatch>,
   moved: ReadonlySet<string>,
 ): PlanStep[] {
   const steps: PlanStep[] = [];

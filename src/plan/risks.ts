@@ -5,7 +5,7 @@
 // (counts.ts) and the behaviour changes are the test report; the renderers put all of them
 // together. Pure: computed from the live rules and the steps as they will run.
 import type { Action, LiveRule } from '../rules/model.js';
-import { simulateSteps } from './simulate.js';
+import { simulateSteps } from '../semantics/list-move.js';
 import type { PlanStep } from './types.js';
 
 export interface Risk {

@@ -1,6 +1,6 @@
 // The one renderer contract, for every format of plans, script reports and diffs: a renderer
 // takes a model (what to show), a sink (where to write) and options (how), and is registered
-// by format name in its family's registry (src/render/plan, src/render/scripts). Renderers
+// by format name in its family's registry (src/render/plan, src/render/inventory). Renderers
 // never touch process streams and never read the environment: the CLI passes plain values.
 import pc from 'picocolors';
 
@@ -46,7 +46,8 @@ export function formatNames<R extends Readonly<Record<string, unknown>>>(registr
  * only picks the entry by format name and hands it the two streams.
  */
 export interface StreamRenderers<Model> {
-  stdout: Renderer<Model>;
+  /** Absent for a report that has lines for people only (a notice beside a document written before). */
+  stdout?: Renderer<Model>;
   stderr?: Renderer<Model>;
 }
 

@@ -1,6 +1,6 @@
 // How schema problems in botrules.yaml are worded.
-import type { SchemaIssue, SchemaMessages } from '../located/schema-messages.js';
-import type { Path } from '../located/yaml-source.js';
+import type { SchemaIssue, SchemaMessages } from '../io/schema-messages.js';
+import type { Path } from '../io/yaml-source.js';
 
 /** Keys that look like a secret written into the file. */
 const SECRET_KEY = /token|secret|password|passwd|api[-_]?key|credential/i;

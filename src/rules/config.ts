@@ -9,8 +9,8 @@ import { UserError, ValidationError, type Problem } from '../errors.js';
 import { configFileMessages } from './config-messages.js';
 import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
-import { loadYamlFile, type YamlSource } from '../located/yaml-source.js';
-import { placement, placementMessage } from '../located/project-path.js';
+import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
+import { placement, placementMessage } from '../io/project-path.js';
 
 import type { UnmanagedPolicy } from './model.js';
 

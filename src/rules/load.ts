@@ -15,7 +15,7 @@ import type { DeclaredRule } from './model.js';
 import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
 import { readRuleFile, type ReadOptions, type RuleFileResult, type RuleFileSource } from './rule-file.js';
-import { placement, placementMessage } from '../located/project-path.js';
+import { placement, placementMessage } from '../io/project-path.js';
 import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
 
 export interface LoadedRules {

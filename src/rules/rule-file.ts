@@ -13,9 +13,9 @@ import { actionsNonEmptyUnique, priorityIsPosition } from './checks/rule-fields.
 import { unknownFieldFindings } from './checks/unknown-fields.js';
 import type { Located, RuleIdentity } from './checks/unique.js';
 import { whereIn } from './checks/where.js';
-import type { WrittenLeaf, WrittenRule } from './written.js';
-import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type SourceText } from '../located/source-text.js';
-import { parseYamlText, unreadable, type Path, type YamlSource } from '../located/yaml-source.js';
+import type { WrittenLeaf, WrittenRule } from '../semantics/written.js';
+import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type SourceText } from '../io/source-text.js';
+import { parseYamlText, unreadable, type Path, type YamlSource } from '../io/yaml-source.js';
 
 export interface RuleFileResult {
   /** The rules that passed every check, normalised, in file order. */

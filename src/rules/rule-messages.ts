@@ -4,8 +4,8 @@
 //   rules.N.conditions.children.G            a group
 //   rules.N.conditions.children.G.children.L a leaf condition
 import { FIELD_OPTION_TYPES } from './model.js';
-import { kindOf, typeMessage, type SchemaIssue, type SchemaMessages } from '../located/schema-messages.js';
-import type { Path } from '../located/yaml-source.js';
+import { kindOf, typeMessage, type SchemaIssue, type SchemaMessages } from '../io/schema-messages.js';
+import type { Path } from '../io/yaml-source.js';
 
 const TWO_LEVELS = 'conditions must have exactly two levels: root → groups → leaves';
 

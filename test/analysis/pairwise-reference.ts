@@ -4,7 +4,7 @@
 import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
 import type { Action, Conditions, DeclaredRule } from '../../src/rules/model.js';
-import { canonicalConditions } from '../../src/plan/canonical.js';
+import { canonicalConditions } from '../../src/semantics/canonical.js';
 import { catchAll, contradiction, unsatisfiable } from '../../src/analysis/conditions.js';
 import { implies } from '../../src/analysis/prover.js';
 import { candidatesForBoth, describeRequest } from '../../src/analysis/witness.js';

@@ -1,7 +1,7 @@
 // Normalising validated API rules into LiveRule, and the messages for answers botrules
 // cannot read. Pure functions: no server needed.
 import { validateListAnswer, validateUpdateAnswer } from '../../src/api/rule-response.js';
-import { readablePath } from '../../src/located/json-pointer.js';
+import { readablePath } from '../../src/io/json-pointer.js';
 import { toLiveRule, UnusableRule, DEFAULT_GROUP_OPERATOR } from '../../src/api/live-rule.js';
 import { RemoteError } from '../../src/errors.js';
 

@@ -9,6 +9,7 @@ import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import type { LiveRule } from '../../src/rules/model.js';
 import { smallPlans } from './transition-support.js';
+import { live as liveRule } from '../helpers/rules.js';
 
 const withoutPriority = (rules: readonly LiveRule[]) => rules.map(({ priority: _p, ...rule }) => rule);
 
@@ -26,7 +27,7 @@ describe('statesAlong', () => {
   });
 
   test('a description-only PATCH shares the list; any other copies only the rule it changes', () => {
-    const live: LiveRule[] = ['a', 'b', 'c'].map((name, priority) => ({
+    const live: LiveRule[] = ['a', 'b', 'c'].map((name, priority) => liveRule({
       ruleId: `id-${name}`, priority, name, description: '', status: 'active', actions: ['hardBlock'],
       conditions: { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: `/${name}` }] }] },
     }));

@@ -11,6 +11,7 @@ import { ruleSetsDiff } from '../../src/engine/behaviour-diff.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { DeclaredRule, Leaf, LiveRule, Rule } from '../../src/rules/model.js';
 import { holdsAgainstBruteForce, smallPlans } from './transition-support.js';
+import { declared as declaredRule, live as liveRule } from '../helpers/rules.js';
 
 function ruleOf(name: string, actions: Rule['actions'], leaf: Leaf): Rule {
   return { name, description: '', status: 'active', actions, conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf] }] } };
@@ -24,11 +25,11 @@ const france: Leaf = { conditionType: 'country', operator: '$in', value: ['FR'] 
 const admin: Leaf = { conditionType: 'path', operator: '$startsWith', value: '/admin' };
 
 function live(rules: readonly Rule[]): LiveRule[] {
-  return rules.map((rule, priority) => ({ ...structuredClone(rule), ruleId: `id-${rule.name.replace(/ /g, '-')}`, priority }));
+  return rules.map((rule, priority) => liveRule({ ...structuredClone(rule), ruleId: `id-${rule.name.replace(/ /g, '-')}` }, priority));
 }
 
 function declared(rules: readonly Rule[]): DeclaredRule[] {
-  return rules.map((rule, index) => ({ ...structuredClone(rule), source: { file: 'rules/all.yaml', line: index + 1, col: 3 } }));
+  return rules.map((rule, index) => declaredRule({ ...structuredClone(rule), source: { file: 'rules/all.yaml', line: index + 1, col: 3 } }));
 }
 
 function planned(liveRules: readonly Rule[], declaredRules: readonly Rule[]) {

@@ -4,8 +4,8 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { firstDifferingPointer, firstStepDifference } from '../../src/plan/compare.js';
-import { Plan } from '../../src/plan/plan.js';
-import { parsePlan } from '../../src/plan/plan-json.js';
+import { Plan } from '../../src/plan/plan-value.js';
+import { parsePlan } from '../../src/plan/file-format.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { PlanStep } from '../../src/plan/types.js';
 import { scenarios } from './scenarios.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { UserError } from '../../src/errors.js';
 import { changedSince, fingerprintRules, ruleDigest } from '../../src/plan/fingerprint.js';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import { declaredRules, idOf, liveRules, rule } from './fixtures.js';

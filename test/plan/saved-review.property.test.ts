@@ -4,7 +4,7 @@
 // live rules and the file's steps is exactly what the file carries.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
 import { rendered } from './rendered.js';

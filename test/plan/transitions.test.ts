@@ -6,8 +6,8 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { UserError } from '../../src/errors.js';
-import { parsePlan } from '../../src/plan/plan-json.js';
-import { Plan } from '../../src/plan/plan.js';
+import { parsePlan } from '../../src/plan/file-format.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { reorderSteps, splitUnits, unitsOf, type OrderUnit, type TransitionCheck } from '../../src/plan/transitions.js';
 import type { AppPlan } from '../../src/plan/types.js';

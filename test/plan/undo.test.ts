@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { planApp } from '../../src/plan/planner.js';
-import { simulateSteps } from '../../src/plan/simulate.js';
+import { simulateSteps } from '../../src/semantics/list-move.js';
 import { undoAppPlan } from '../../src/plan/undo.js';
 import { fingerprintRules } from '../../src/plan/fingerprint.js';
 import { conditionsFor, declaredRules, idOf, liveRules, rule } from './fixtures.js';

@@ -1,7 +1,7 @@
 // The diff of a changed rule is bounded (MAX_EDIT_LENGTH): a live rule of 100,000 leaves
 // replaced whole used to take minutes to render; now the change is one line saying so, in
 // text and Markdown alike, and small changes still show line by line.
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { changeLines, MAX_EDIT_LENGTH, TOO_LARGE_TO_SHOW } from '../../src/render/plan/rule-diff.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';

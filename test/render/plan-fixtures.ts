@@ -1,6 +1,6 @@
 // Plans to render: computed by the planner from small rule sets.
 import pc from 'picocolors';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
 import { markRemoved } from '../../src/engine/removed-rules.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';
 import { emptyPlan, movePlan, render, samplePlan } from './plan-fixtures.js';
 

@@ -1,7 +1,7 @@
 // Plans for the Markdown renderer's tests: a reversal of n rules, with an allow rule the
 // blocking rules end up below, a rule removed from the files and left active, and the change
 // limit apply will enforce, as the engine would put them together.
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
 import type { Rule } from '../../src/rules/model.js';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from '@jest/globals';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';
 import { MARKDOWN_LIMIT } from '../../src/render/plan/markdown.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../src/render/plan/index.js';
 import { planApp } from '../../src/plan/planner.js';
 import { undoAppPlan } from '../../src/plan/undo.js';

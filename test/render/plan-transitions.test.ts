@@ -3,7 +3,7 @@
 // its outcomes and witness, the --safe-order offer and what was not checked; hostile names and
 // values from rule files and the service printed through the sanitiser.
 import { describe, expect, test } from '@jest/globals';
-import { Plan } from '../../src/plan/plan.js';
+import { Plan } from '../../src/plan/plan-value.js';
 import type { TransitionCheck } from '../../src/plan/transitions.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';

@@ -3,7 +3,7 @@ import {
 } from '../../src/rules/checks/leaf-values.js';
 import { COUNTRY_CODES } from '../../src/rules/checks/countries.js';
 import type { Where } from '../../src/rules/checks/where.js';
-import type { WrittenLeaf } from '../../src/rules/written.js';
+import type { WrittenLeaf } from '../../src/semantics/written.js';
 
 /** Records problems as [path, message] so tests can see where each points. */
 const where: Where = { at: (path, message) => ({ file: JSON.stringify(path), line: 1, col: 1, message }) };

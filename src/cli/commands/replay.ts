@@ -4,7 +4,7 @@
 import type { Argv } from 'yargs';
 import { replayProject } from '../../engine/replay.js';
 import { REPLAY_FORMATS, replayRenderer } from '../../render/replay/index.js';
-import { LOG_FORMATS } from '../../traffic/formats.js';
+import { LOG_FORMATS } from '../../requests/traffic/formats.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';

@@ -2,10 +2,10 @@
 // test request evaluated against the declared rules (or a live snapshot) under the semantics
 // the tool assumes (docs/evaluation.md); exit 0 when every expectation holds, 1 otherwise.
 // `--coverage` and `--mutate` measure the tests themselves (src/cli/test-quality.ts). The
-// lines and documents are src/render/tests/'s.
+// lines and documents are src/render/expectations/'s.
 import { ValidationError } from '../../errors.js';
 import { loadRuleTests, runRuleTests } from '../../engine/rule-tests.js';
-import { TEST_OUTPUTS, isTestFormat, testAnnotations } from '../../render/tests/index.js';
+import { TEST_OUTPUTS, isTestFormat, testAnnotations } from '../../render/expectations/index.js';
 import type { Argv } from 'yargs';
 import type { GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';

@@ -1,10 +1,10 @@
 // Reading an app's rule files for `import --update` and writing the result: each changed file
-// is replaced atomically (src/files/write.ts: a temporary file beside it, then a rename), files the update empties
+// is replaced atomically (src/io/atomic-write.ts: a temporary file beside it, then a rename), files the update empties
 // are removed, and nothing is written through a symbolic link.
 import { lstat, rm, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { UserError, ValidationError } from '../../errors.js';
-import { writeFileAtomic } from '../../files/write.js';
+import { writeFileAtomic } from '../../io/atomic-write.js';
 import { loadRules } from '../../rules/load.js';
 import type { DeclaredRule } from '../../rules/model.js';
 import type { FileChange, RuleFileText } from './index.js';

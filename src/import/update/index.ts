@@ -6,7 +6,7 @@
 import jsonpatch from 'fast-json-patch';
 import { Document } from 'yaml';
 import { UserError } from '../../errors.js';
-import { parseYamlDocument } from '../../located/yaml-source.js';
+import { parseYamlDocument } from '../../io/yaml-source.js';
 import { matchRules } from '../../semantics/match.js';
 import { writtenRule } from '../../semantics/written.js';
 import type { DeclaredRule, LiveRule } from '../../semantics/model.js';

@@ -1,7 +1,7 @@
 // What the apply renderers read: the parts of apply's report they show. Declared here, in the
 // render layer, as the shapes they need, so that src/apply/ and src/engine/ (above this layer)
 // hand in their own values: a StepOutcome, an AppApplyResult and the ApplyReport all fit.
-import type { Plan } from '../../plan/plan.js';
+import type { Plan } from '../../plan/plan-value.js';
 import type { PlanStep } from '../../plan/types.js';
 
 /** One step as it ended: sent and taken, refused or failed in transit, or never sent. */

@@ -13,14 +13,14 @@ import {
   type PlanStep,
   type UnmanagedRule,
 } from '../../plan/types.js';
-import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary } from '../../plan/plan.js';
+import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary } from '../../plan/plan-value.js';
 import { plural } from '../../plural.js';
 
 export const NO_CHANGES = 'No changes. Live rules match the rule files.';
 
 export const POSITIONS_NOTE = 'Positions are console positions: 1 is the highest priority (API priority + 1).';
 
-export { BLOCKED_ADVICE } from '../../plan/plan.js';
+export { BLOCKED_ADVICE } from '../../plan/plan-value.js';
 
 /**
  * `Plan: 3 PATCH requests: 2 to update, 1 to move (1 does both); 4 rules change position;

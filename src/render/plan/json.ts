@@ -1,5 +1,5 @@
 // The plan JSON (docs/behaviour.md, "Plan format"): what `plan --format json` prints and `plan --out` saves.
-import type { Plan } from '../../plan/plan.js';
+import type { Plan } from '../../plan/plan-value.js';
 import { safeJson } from '../sanitise.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 

@@ -2,7 +2,7 @@
 // caution alert among the first lines, each window with its PATCH requests, outcomes and
 // witness (the first few; `botrules plan` lists them all); an order without is one line
 // beside the moves. Every string goes through markdownText.
-import type { Plan } from '../../plan/plan.js';
+import type { Plan } from '../../plan/plan-value.js';
 import type { AppPlan } from '../../plan/types.js';
 import { markdownText } from '../markdown.js';
 import { transitionText } from './transitions.js';

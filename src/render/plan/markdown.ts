@@ -5,7 +5,7 @@
 // change's diff collapsed. GitHub refuses comments over 65,536 characters, so the sections
 // after the alerts and the summary are added while they fit and a note says what was left
 // out. Every string from a rule file or the service goes through the sanitiser.
-import type { Plan } from '../../plan/plan.js';
+import type { Plan } from '../../plan/plan-value.js';
 import { fieldChanges, type AppPlan, type PlanStep } from '../../plan/types.js';
 import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../markdown.js';
 import { safeText } from '../sanitise.js';

@@ -4,7 +4,7 @@
 // diff of the fields it changes (before and after), blocked rules with the console steps that
 // unblock them, and the summary again last, where a long plan ends.
 // Names, ids, file names and values are untrusted: each goes through safeText before colour.
-import type { Plan } from '../../plan/plan.js';
+import type { Plan } from '../../plan/plan-value.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
 import {
   BLOCKED_ADVICE,

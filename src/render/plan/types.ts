@@ -1,6 +1,6 @@
 // What every plan renderer takes: the one renderer contract (../contract.ts) with the Plan
 // as its model.
-import type { Plan } from '../../plan/plan.js';
+import type { Plan } from '../../plan/plan-value.js';
 import type { Renderer, RenderOptions, Sink } from '../contract.js';
 
 export type { Colors } from '../contract.js';

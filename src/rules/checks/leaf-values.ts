@@ -5,8 +5,8 @@
 import { isIP } from 'node:net';
 import type { Problem } from '../../errors.js';
 import type { LeafOperator } from '../model.js';
-import type { WrittenLeaf } from '../written.js';
-import type { Path } from '../../located/yaml-source.js';
+import type { WrittenLeaf } from '../../semantics/written.js';
+import type { Path } from '../../io/yaml-source.js';
 import { COUNTRY_CODES, COUNTRY_CODE_HINTS } from './countries.js';
 import type { Where } from './where.js';
 

@@ -4,7 +4,7 @@
 // them and `validate` names each one in a warning. A key one or two letters away from a
 // known field is a typo, not data: that stays an error listing the allowed keys.
 import type { Problem } from '../../errors.js';
-import type { Path } from '../../located/yaml-source.js';
+import type { Path } from '../../io/yaml-source.js';
 import { KNOWN_FIELDS, unknownFieldNames, type Level } from '../../semantics/unknown.js';
 import type { Where } from './where.js';
 

@@ -1,6 +1,6 @@
 // What a semantic check gets to report with: problems located relative to the node it checks.
 import type { Problem } from '../../errors.js';
-import type { Path, YamlSource } from '../../located/yaml-source.js';
+import type { Path, YamlSource } from '../../io/yaml-source.js';
 
 export interface Where {
   /** A problem at `path` below the checked node (with `key`, at that key rather than its value). */

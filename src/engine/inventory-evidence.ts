@@ -1,0 +1,103 @@
+// The tamper-evident series and the evidence pack (docs/behaviour.md, "Script inventory"):
+// which snapshot a new report links to, `scripts verify DIR` and `scripts evidence DIR`.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { scopeOf } from '../inventory/chain.js';
+import { buildEvidence, type EvidencePack } from '../inventory/evidence.js';
+import type { InventoryQuery, Snapshot } from '../inventory/model.js';
+import { policyHistory } from '../inventory/policy-history.js';
+import { findPolicy } from '../inventory/policy.js';
+import { readSeries, scopeMembers, scopeOfQuery, scopesIn, type Series } from '../inventory/series.js';
+import { readSnapshotFile } from '../inventory/snapshot.js';
+import { verifyChain, type ChainState } from '../inventory/verify.js';
+import type { Runtime } from '../runtime.js';
+
+export interface PreviousSnapshot {
+  snapshot?: Snapshot;
+  /** What was linked to (or why nothing was), for stderr. */
+  note: string;
+}
+
+/**
+ * `--previous FILE|DIR`: a snapshot file of the same scope, or the newest snapshot of the same
+ * scope in a directory (what the scheduled workflow downloads). An empty directory, or one
+ * without that scope, starts the chain.
+ */
+export async function findPrevious(option: string, query: Pick<InventoryQuery, 'appId' | 'tld'>, cwd: string): Promise<PreviousSnapshot> {
+  const path = resolve(cwd, option);
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) {
+    const scope = scopeOfQuery(query);
+    const newest = scopeMembers(await readSeries(path, option), scope).at(-1);
+    if (!newest) return { note: `no earlier snapshot of ${scope} in ${option}: this snapshot starts the chain` };
+    return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})` };
+  }
+  const snapshot = await readSnapshotFile(path, '--previous');
+  // Checked before any request: the link would be refused after the whole export otherwise.
+  if (scopeOf(snapshot) !== scopeOfQuery(query)) {
+    throw new UserError(`--previous ${option} covers other apps or domains, so it cannot be this report's predecessor`, [
+      `${option}: ${scopeOf(snapshot)}`,
+      `this report: ${scopeOfQuery(query)}`,
+    ]);
+  }
+  return { snapshot, note: `linked to ${option} (taken ${snapshot.takenAt})` };
+}
+
+export interface SeriesVerification {
+  dir: string;
+  scopes: ChainState[];
+  unreadable: Series['unreadable'];
+  skipped: string[];
+}
+
+export async function verifySeries(dir: string, ctx: Runtime): Promise<SeriesVerification> {
+  const series = await readSeries(resolve(ctx.cwd, dir), dir);
+  const scopes = scopesIn(series).map((scope) => verifyChain(scope, scopeMembers(series, scope)));
+  return { dir, scopes, unreadable: series.unreadable, skipped: series.skipped };
+}
+
+export interface EvidenceRequest {
+  dir: string;
+  from: number;
+  to: number;
+  interval: { text: string; ms: number };
+  policyFile?: string;
+  /** Chooses the scope when the directory holds several. */
+  appId?: string[];
+  tld?: string[];
+  now: number;
+}
+
+export async function evidencePack(request: EvidenceRequest, ctx: Runtime): Promise<EvidencePack> {
+  const policy = await findPolicy(request.policyFile, ctx.cwd);
+  const series = await readSeries(resolve(ctx.cwd, request.dir), request.dir);
+  const scope = chooseScope(series, request);
+  const members = scopeMembers(series, scope);
+  const first = members[0]?.snapshot.query;
+  const history = policy ? await policyHistory(policy, ctx.cwd) : undefined;
+  ctx.debug(`evidence: ${members.length} snapshots of ${scope} in ${request.dir}${policy ? `, policy ${policy.file}` : ''}`);
+  return buildEvidence({
+    members,
+    scope: { appId: [...new Set(first?.appId ?? request.appId ?? [])].sort(), tld: [...new Set(first?.tld ?? request.tld ?? [])].sort() },
+    period: { from: request.from, to: request.to },
+    interval: request.interval,
+    ...(policy ? { policy } : {}),
+    ...(history ? { history } : {}),
+    chain: verifyChain(scope, members),
+    unreadable: series.unreadable,
+    now: request.now,
+  });
+}
+
+function chooseScope(series: Series, request: EvidenceRequest): string {
+  const scopes = scopesIn(series);
+  if (request.appId && request.tld) return scopeOfQuery({ appId: request.appId, tld: request.tld });
+  const [only, ...others] = scopes;
+  if (only !== undefined && others.length === 0) return only;
+  if (only === undefined) {
+    throw new UserError(`${request.dir} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`; download the CI artifacts into one directory.']);
+  }
+  throw new UserError(`${request.dir} holds snapshots of ${scopes.length} different scopes; choose one with --app-id and --tld`, scopes.map((s) => `  ${s}`));
+}
+

@@ -1,0 +1,96 @@
+// `scripts report` and `scripts diff` (docs/behaviour.md, "Script inventory"): the inventory
+// of a period fetched, marked against the approval policy and handed to a renderer; two
+// snapshots compared, and the --fail-on conditions judged.
+import { resolve } from 'node:path';
+import { scriptsClientFor } from '../api/index.js';
+import { UserError } from '../errors.js';
+import { diffSnapshots, evaluateFailOn, hasApprovalMarks, type FailOnCondition, type FailOnMatch, type SnapshotDiff } from '../inventory/diff.js';
+import type { InventoryQuery, SnapshotRecord } from '../inventory/model.js';
+import type { ReportOutput } from '../inventory/output.js';
+import { findPolicy, loadPolicy } from '../inventory/policy.js';
+import { compilePolicy, markRecord } from '../inventory/policy-match.js';
+import { writeReport, type InventoryModel, type ReportResult } from '../inventory/report.js';
+import { readSnapshotFile } from '../inventory/snapshot.js';
+import type { Runtime } from '../runtime.js';
+import { findPrevious } from './inventory-evidence.js';
+
+export type { ReportResult } from '../inventory/report.js';
+
+export interface InventoryReportRequest {
+  query: InventoryQuery;
+  pageSize: number;
+  concurrency: number;
+  /** When the report is taken (also the instant policy expiry is judged at). */
+  now: number;
+  /** --policy; else scripts-policy.yaml when present. */
+  policyFile?: string;
+  /** --previous FILE|DIR: the snapshot the new one links to in the chain. */
+  previous?: string;
+  /** Opened once the policy and the token are known to be good, so a refusal leaves no file. */
+  openOutput(): Promise<ReportOutput>;
+  /** Renders the model into the output (the chosen format's renderer). */
+  render(model: InventoryModel, output: ReportOutput): Promise<void>;
+  onProgress?(progress: { done: number; total: number }): void;
+}
+
+export async function reportInventory(request: InventoryReportRequest, ctx: Runtime): Promise<ReportResult & { file?: string; chainNote?: string }> {
+  const policy = await findPolicy(request.policyFile, ctx.cwd);
+  const previous = request.previous === undefined ? undefined : await findPrevious(request.previous, request.query, ctx.cwd);
+  const client = scriptsClientFor(ctx);
+  const output = await request.openOutput();
+  const { query } = request;
+  ctx.debug(`scripts: window ${new Date(query.from).toISOString()} → ${new Date(query.to).toISOString()}${policy ? `, policy ${policy.file}` : ''}`);
+  const result = await writeReport((page) => client.listScripts(page), {
+    query,
+    render: (model) => request.render(model, output),
+    pageSize: request.pageSize,
+    concurrency: request.concurrency,
+    now: request.now,
+    ...(policy ? { policy } : {}),
+    ...(previous?.snapshot ? { previous: previous.snapshot } : {}),
+    output,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+  });
+  if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
+  ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
+  return { ...result, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
+}
+
+export interface InventoryDiffRequest {
+  oldFile: string;
+  newFile: string;
+  /** Re-check NEW's approvals against this policy instead of the marks NEW carries. */
+  policyFile?: string;
+  failOn: readonly FailOnCondition[];
+}
+
+export interface InventoryDiff {
+  diff: SnapshotDiff;
+  /** The --fail-on conditions that matched; undefined when none were asked for. */
+  failOn?: FailOnMatch[];
+}
+
+export async function diffInventories(request: InventoryDiffRequest, ctx: Runtime): Promise<InventoryDiff> {
+  const older = await readSnapshotFile(resolve(ctx.cwd, request.oldFile), 'OLD');
+  const newer = await readSnapshotFile(resolve(ctx.cwd, request.newFile), 'NEW');
+  const diff = diffSnapshots(older, newer);
+  const newRecords = await approvalRecords(newer.records, request, ctx.cwd);
+  return request.failOn.length === 0 ? { diff } : { diff, failOn: evaluateFailOn(diff, newRecords, request.failOn) };
+}
+
+/**
+ * The records `unapproved` is judged on: NEW's own approval marks (the evidence as it was
+ * taken), or NEW re-checked against the policy today when one is given.
+ */
+async function approvalRecords(records: SnapshotRecord[], request: InventoryDiffRequest, cwd: string): Promise<SnapshotRecord[]> {
+  if (request.policyFile !== undefined) {
+    const matcher = compilePolicy(await loadPolicy(resolve(cwd, request.policyFile), cwd), Date.now());
+    return records.map((record) => markRecord(record, matcher));
+  }
+  if (request.failOn.includes('unapproved') && records.length > 0 && !hasApprovalMarks(records)) {
+    throw new UserError('--fail-on unapproved: the NEW snapshot carries no approval marks', [
+      'Take the report with a policy (scripts-policy.yaml or --policy), or pass --policy FILE to scripts diff.',
+    ]);
+  }
+  return records;
+}

@@ -1,0 +1,71 @@
+// The tamper-evident series (docs/behaviour.md, "Script inventory"): each json
+// snapshot records the SHA-256 of its own canonical content and the digest of the previous
+// snapshot of the same scope (apps and domains). Editing a snapshot afterwards changes its
+// digest, so either its own record or the link in the next snapshot no longer matches.
+// Pure: digests are computed from parsed values, exactly as a reader sees the file.
+import { createHash } from 'node:crypto';
+import { UserError } from '../errors.js';
+import type { ChainLink, Snapshot } from './model.js';
+
+/** `sha256:` and 64 lowercase hex digits. */
+export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Sorted-key JSON: object keys sorted by code unit, no whitespace, strings and numbers as
+ * JSON.stringify writes them. Written straight to text, so a key named `__proto__` stays data.
+ */
+export function sortedKeyJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => sortedKeyJson(item === undefined ? null : item)).join(',')}]`;
+  const entries = Object.keys(value)
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${sortedKeyJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+/**
+ * The digest of a snapshot: SHA-256 of its canonical JSON without `chain.sha256` (the field
+ * that holds the result), so the link to the previous snapshot is covered too. Any snapshot
+ * has one, including those written before the chain existed.
+ */
+export function snapshotDigest(snapshot: Snapshot): string {
+  // A round trip through JSON: the digest is of the data a reader of the file gets back.
+  const value = JSON.parse(JSON.stringify(snapshot)) as Record<string, unknown>;
+  const chain = value.chain as Record<string, unknown> | undefined;
+  if (chain && typeof chain === 'object') delete chain.sha256;
+  return `sha256:${createHash('sha256').update(sortedKeyJson(value), 'utf8').digest('hex')}`;
+}
+
+/** The scope a chain runs within: the sorted, de-duplicated apps and domains. */
+export function scopeOf(snapshot: Snapshot): string {
+  const sorted = (values: readonly string[]) => [...new Set(values)].sort().join(',');
+  return `appId ${sorted(snapshot.query.appId)}; tld ${sorted(snapshot.query.tld)}`;
+}
+
+/** The link a new snapshot records to its predecessor. */
+export function linkTo(previous: Snapshot): ChainLink {
+  return { takenAt: previous.takenAt, sha256: snapshotDigest(previous) };
+}
+
+/**
+ * Seals a snapshot: records the link (null when it starts a chain) and its own digest.
+ * The previous snapshot must be of the same scope and taken earlier.
+ */
+export function sealSnapshot(snapshot: Snapshot, previous: Snapshot | null): Snapshot {
+  if (previous) checkPredecessor(previous, snapshot);
+  const linked: Snapshot = { ...snapshot, chain: { previous: previous ? linkTo(previous) : null } };
+  return { ...linked, chain: { ...linked.chain!, sha256: snapshotDigest(linked) } };
+}
+
+function checkPredecessor(previous: Snapshot, next: Snapshot): void {
+  if (scopeOf(previous) !== scopeOf(next)) {
+    throw new UserError('--previous: that snapshot covers other apps or domains, so it cannot be this one\'s predecessor', [
+      `previous: ${scopeOf(previous)}`,
+      `this report: ${scopeOf(next)}`,
+    ]);
+  }
+  if (Date.parse(previous.takenAt) >= Date.parse(next.takenAt)) {
+    throw new UserError(`--previous: that snapshot was taken at ${previous.takenAt}, not before this report (${next.takenAt})`);
+  }
+}

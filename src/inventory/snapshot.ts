@@ -1,0 +1,83 @@
+// The snapshot value (the `json` report format) and reading one back for `scripts diff`.
+import type { ValidateFunction } from 'ajv';
+import { readCappedText } from '../io/capped-read.js';
+import { jsonTooDeep } from '../io/json-depth.js';
+import { UserError } from '../errors.js';
+import { schemaErrorLines } from '../io/schema-messages.js';
+import { validateSnapshot } from '../generated/validators.js';
+import { VERSION } from '../version.js';
+import type { InventoryQuery, Snapshot, SnapshotRecord } from './model.js';
+import { normaliseRecord, sortRecords } from './records.js';
+
+const MAX_SCHEMA_ERRORS = 20;
+
+export interface SnapshotInput {
+  query: InventoryQuery;
+  takenAt: number;
+  records: SnapshotRecord[];
+  policyFile?: string;
+  warnings: string[];
+}
+
+/** Builds the snapshot: records normalised and sorted by key, so two runs diff line by line. */
+export function buildSnapshot(input: SnapshotInput): Snapshot {
+  const records = sortRecords(input.records.map(normaliseRecord));
+  return {
+    formatVersion: 1,
+    query: {
+      appId: input.query.appId,
+      tld: input.query.tld,
+      from: new Date(input.query.from).toISOString(),
+      to: new Date(input.query.to).toISOString(),
+      fromMs: input.query.from,
+      toMs: input.query.to,
+    },
+    takenAt: new Date(input.takenAt).toISOString(),
+    tool: { name: 'botrules', version: VERSION },
+    ...(input.policyFile === undefined ? {} : { policy: { file: input.policyFile } }),
+    count: records.length,
+    ...(input.warnings.length === 0 ? {} : { warnings: input.warnings }),
+    records,
+  };
+}
+
+/** Reads and validates a snapshot file; `label` (OLD/NEW) says which argument was wrong. */
+export async function readSnapshotFile(path: string, label: string): Promise<Snapshot> {
+  let text: string;
+  try {
+    text = await readCappedText(path, `${label} snapshot ${path}`, 'a script inventory snapshot');
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    throw new UserError(`${label} snapshot ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(err)}`);
+  }
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) throw new UserError(`${label} snapshot ${path}:${tooDeep.line}:${tooDeep.col}: the snapshot ${tooDeep.message}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${label} snapshot ${path} is not JSON (${(err as Error).message})`, [
+      'Snapshots are written by `botrules scripts report --format json`.',
+    ]);
+  }
+  return parseSnapshot(value, `${label} snapshot ${path}`);
+}
+
+/** Checks a parsed value against schemas/scripts-snapshot.schema.json. */
+export function parseSnapshot(value: unknown, what: string): Snapshot {
+  const validate = snapshotValidator();
+  if (validate(value)) return value as Snapshot;
+  const all = schemaErrorLines(validate.errors ?? [], value);
+  const lines = all.slice(0, MAX_SCHEMA_ERRORS).map((line) => `  ${line}`);
+  if (all.length > MAX_SCHEMA_ERRORS) lines.push(`… and ${all.length - MAX_SCHEMA_ERRORS} more`);
+  throw new UserError(`${what} is not a botrules snapshot (formatVersion 1)`, [
+    ...lines,
+    'Snapshots are written by `botrules scripts report --format json`.',
+  ]);
+}
+
+/** Compiled from schemas/scripts-snapshot.schema.json at build time (scripts/build-validators.js). */
+function snapshotValidator(): ValidateFunction {
+  return validateSnapshot;
+}
+

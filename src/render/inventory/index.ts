@@ -1,0 +1,64 @@
+// Script inventory renderers, registered by format name (the `--format` choices), on the one
+// renderer contract (../contract.ts). Reports read an InventoryModel (page by page or as the
+// finished snapshot); diffs read the diff and the `--fail-on` matches.
+import type { FailOnMatch, SnapshotDiff } from '../../inventory/diff.js';
+import type { Snapshot } from '../../inventory/model.js';
+import type { InventoryModel } from '../../inventory/report.js';
+import { formatNames, type RendererRegistry, type Sink } from '../contract.js';
+import { safeJson } from '../sanitise.js';
+import { renderDiffJson, renderDiffMarkdown, renderDiffText } from './diff.js';
+import { renderReportMarkdown } from './report-markdown.js';
+import { csvSink, ndjsonSink, type RecordSink } from './streamed.js';
+
+export type { RecordSink } from './streamed.js';
+export { describeFailOn } from './diff.js';
+
+/** The snapshot file: two-space JSON, records already sorted by key, trailing newline. */
+export function renderSnapshotJson(snapshot: Snapshot): string {
+  return `${safeJson(JSON.stringify(snapshot, null, 2))}\n`;
+}
+
+/** Writes each page's records through a record sink as the pages arrive. */
+async function streamed(model: InventoryModel, records: RecordSink): Promise<void> {
+  await model.stream((page) => records.write(page));
+  await records.end();
+}
+
+const emitTo = (sink: Sink) => async (chunk: string) => {
+  await sink.write(chunk);
+};
+
+export const REPORT_RENDERERS = {
+  json: async (model, sink) => {
+    await sink.write(renderSnapshotJson(await model.snapshot()));
+  },
+  ndjson: (model, sink) => streamed(model, ndjsonSink(emitTo(sink))),
+  csv: (model, sink, options) => streamed(model, csvSink(emitTo(sink), { formulaEscape: options.csvFormulaEscape !== false, terminal: options.terminal === true })),
+  markdown: async (model, sink) => {
+    await sink.write(renderReportMarkdown(await model.snapshot()));
+  },
+} as const satisfies RendererRegistry<InventoryModel>;
+
+export type ReportFormat = keyof typeof REPORT_RENDERERS;
+export const REPORT_FORMATS = formatNames(REPORT_RENDERERS);
+
+/** What `scripts diff` shows: the diff, and the `--fail-on` matches when it was given. */
+export interface DiffModel {
+  diff: SnapshotDiff;
+  failOn?: FailOnMatch[];
+}
+
+export const DIFF_RENDERERS = {
+  text: async ({ diff }, sink, options) => {
+    await sink.write(renderDiffText(diff, options.colors));
+  },
+  json: async ({ diff, failOn }, sink) => {
+    await sink.write(renderDiffJson(diff, failOn));
+  },
+  markdown: async ({ diff }, sink) => {
+    await sink.write(renderDiffMarkdown(diff));
+  },
+} as const satisfies RendererRegistry<DiffModel>;
+
+export type DiffFormat = keyof typeof DIFF_RENDERERS;
+export const DIFF_FORMATS = formatNames(DIFF_RENDERERS);

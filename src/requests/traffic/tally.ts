@@ -1,0 +1,196 @@
+// The replay report (docs/replay.md, "The report"): counts of requests read and skipped, and
+// for each transition of outcome (none → challenge, allow → block, …) its count, the rules
+// involved and a few example requests. Memory is bounded by the number of distinct reasons,
+// transitions and rule pairs, never by the number of requests.
+import { undecidedPatterns, type Decision, type TestRequest } from '../../evaluate/index.js';
+import type { Action, NormalRule } from '../../rules/model.js';
+
+/**
+ * What a request meets: the strongest of the deciding rule's actions, no custom-rule outcome,
+ * or `undecided` when a rule's `$re` ran out of its time budget before any rule decided
+ * (docs/evaluation.md, "Regular expressions"): that rule and every rule after it might decide.
+ */
+export type OutcomeKind = 'none' | 'allow' | 'challenge' | 'block' | 'undecided';
+
+/** Decided outcomes from the least to the most disruptive, the order transitions are listed in. */
+export const OUTCOME_ORDER: readonly OutcomeKind[] = ['none', 'allow', 'challenge', 'block'];
+
+/** Outcomes that stop a request: a request meeting one after the plan but not before is newly blocked. */
+export const BLOCKING_OUTCOMES: ReadonlySet<OutcomeKind> = new Set(['challenge', 'block']);
+
+export function outcomeKind(actions: readonly Action[]): OutcomeKind {
+  if (actions.includes('hardBlock')) return 'block';
+  if (actions.includes('blockWithChallenge')) return 'challenge';
+  if (actions.includes('allow')) return 'allow';
+  return 'none';
+}
+
+/** The outcome of a decision: undecided when a rule's match was undecided before any rule matched. */
+export function outcomeOf(decision: Decision<NormalRule>): OutcomeKind {
+  return decision.undecided === undefined ? outcomeKind(decision.actions) : 'undecided';
+}
+
+/** How many example requests each transition keeps. */
+export const EXAMPLES_PER_TRANSITION = 3;
+
+export interface SkipCount {
+  reason: string;
+  count: number;
+  /** Where the reason first occurred. */
+  first: { file: string; line: number };
+}
+
+export interface RulePair {
+  /**
+   * The deciding rule's name under the live rules, or undefined for none; for an undecided
+   * outcome, the rule whose match was undecided.
+   */
+  before: string | undefined;
+  after: string | undefined;
+  /** For an undecided outcome: the patterns that ran out of time on the pair's first request. */
+  beforePatterns?: string[];
+  afterPatterns?: string[];
+  count: number;
+}
+
+export interface ReplayExample {
+  file: string;
+  line: number;
+  /** The request as read, secrets already masked. */
+  request: TestRequest;
+}
+
+export interface Transition {
+  from: OutcomeKind;
+  to: OutcomeKind;
+  count: number;
+  /** count / requests evaluated, 0..1. */
+  share: number;
+  /** Rule pairs, most frequent first. */
+  rules: RulePair[];
+  examples: ReplayExample[];
+}
+
+export interface ReplayReport {
+  app: string;
+  /** What "before" was: the live rules listed now, or a snapshot file. */
+  against: string;
+  files: string[];
+  /**
+   * Declared rules the plan cannot apply (plan's "blocked" rules): "after" is the rules as
+   * apply would leave them, so these are not in it.
+   */
+  notApplied: string[];
+  /** Non-empty lines read. */
+  read: number;
+  evaluated: number;
+  skipped: SkipCount[];
+  /** Requests decided by another rule with the same outcome (not a transition). */
+  sameOutcomeOtherRule: number;
+  /** Requests whose outcome is undecided under each rule set (a `$re` pattern ran out of time). */
+  undecided: { live: number; declared: number };
+  /** Riskiest first: towards blocking, then by count. */
+  transitions: Transition[];
+  /**
+   * With rules declared `mode: shadow` (applied paused): the outcomes they would change if they
+   * were active, from the declared rules' outcome to the outcome with them active
+   * (docs/replay.md, "Shadow rules").
+   */
+  shadow?: ShadowReport;
+}
+
+export interface ShadowReport {
+  /** The shadow rules' names, in priority order. */
+  rules: string[];
+  /** declared → as if active; shares of the evaluated requests. */
+  transitions: Transition[];
+  /** Requests undecided with the shadow rules active. */
+  undecided: number;
+}
+
+export class ReplayTally {
+  private read = 0;
+  private evaluated = 0;
+  private sameOutcomeOtherRule = 0;
+  private readonly undecided = { live: 0, declared: 0 };
+  private readonly skipped = new Map<string, SkipCount>();
+  private readonly transitions = new Map<string, { from: OutcomeKind; to: OutcomeKind; count: number; rules: Map<string, RulePair>; examples: ReplayExample[] }>();
+
+  /** Lines read so far (requests and skipped lines). */
+  get lines(): number {
+    return this.read;
+  }
+
+  skip(reason: string, file: string, line: number): void {
+    this.read += 1;
+    const known = this.skipped.get(reason);
+    if (known === undefined) this.skipped.set(reason, { reason, count: 1, first: { file, line } });
+    else known.count += 1;
+  }
+
+  add(example: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>): void {
+    this.read += 1;
+    this.evaluated += 1;
+    const from = outcomeOf(before);
+    const to = outcomeOf(after);
+    if (from === 'undecided') this.undecided.live += 1;
+    if (to === 'undecided') this.undecided.declared += 1;
+    if (from === to) {
+      if (decidingRule(before)?.name !== decidingRule(after)?.name) this.sameOutcomeOtherRule += 1;
+      return;
+    }
+    const key = `${from}>${to}`;
+    let transition = this.transitions.get(key);
+    if (transition === undefined) this.transitions.set(key, transition = { from, to, count: 0, rules: new Map(), examples: [] });
+    transition.count += 1;
+    const pairKey = `${decidingIndex(before)}>${decidingIndex(after)}`;
+    const pair = transition.rules.get(pairKey);
+    if (pair === undefined) transition.rules.set(pairKey, rulePair(before, after, example.request));
+    else pair.count += 1;
+    if (transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
+  }
+
+  report(context: Pick<ReplayReport, 'app' | 'against' | 'files' | 'notApplied'>): ReplayReport {
+    const evaluated = this.evaluated;
+    const transitions = [...this.transitions.values()].map((t): Transition => ({
+      from: t.from, to: t.to, count: t.count, share: evaluated === 0 ? 0 : t.count / evaluated,
+      rules: [...t.rules.values()].sort((a, b) => b.count - a.count),
+      examples: t.examples,
+    }));
+    transitions.sort((a, b) => riskOf(b) - riskOf(a) || b.count - a.count);
+    return {
+      ...context, read: this.read, evaluated, skipped: [...this.skipped.values()],
+      sameOutcomeOtherRule: this.sameOutcomeOtherRule, undecided: { ...this.undecided }, transitions,
+    };
+  }
+}
+
+/**
+ * Towards blocking is riskier than away from it; the size of the step breaks ties. An outcome
+ * that becomes undecided might be a block: it comes right after the steps towards blocking;
+ * one that stops being undecided comes after it.
+ */
+function riskOf(transition: Pick<Transition, 'from' | 'to'>): number {
+  if (transition.to === 'undecided') return 10;
+  if (transition.from === 'undecided') return 5;
+  const step = OUTCOME_ORDER.indexOf(transition.to) - OUTCOME_ORDER.indexOf(transition.from);
+  return step > 0 ? 10 + step : -step;
+}
+
+/** The rule that decides, or whose undecided match leaves the outcome open. */
+function decidingRule(decision: Decision<NormalRule>): NormalRule | undefined {
+  return decision.undecided?.rule ?? decision.rule;
+}
+
+function decidingIndex(decision: Decision<NormalRule>): number {
+  return decision.undecided?.index ?? decision.index;
+}
+
+/** A new rule pair; an undecided side names its rule and the patterns that ran out of time. */
+function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, request: TestRequest): RulePair {
+  const pair: RulePair = { before: decidingRule(before)?.name, after: decidingRule(after)?.name, count: 1 };
+  // Answers are remembered by the patterns: asking again runs nothing a second time.
+  if (before.undecided !== undefined) pair.beforePatterns = undecidedPatterns(before.undecided.rule, request).map((found) => found.pattern);
+  if (after.undecided !== undefined) pair.afterPatterns = undecidedPatterns(after.undecided.rule, request).map((found) => found.pattern);
+  return pair;
+}
