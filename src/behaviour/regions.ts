@@ -54,6 +54,9 @@ export interface RegionOptions {
   hopeless?: (known: readonly (Outcome | undefined)[]) => boolean;
 }
 
+/** The unchecked part's reason when the deadline came before the search ended. */
+export const OUT_OF_TIME = 'the time budget ran out before these rules and the ones after them were searched';
+
 /** Rule names listed per unchecked part, at most. */
 const MAX_UNCHECKED_RULES = 20;
 
@@ -114,7 +117,7 @@ class Search {
     try {
       for (;;) {
         if (this.outOfTime()) {
-          this.addUnchecked('the time budget ran out before these rules and the ones after them were searched', this.pendingRules(pos, decided));
+          this.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
           return;
         }
         this.settle(pos, decided);
