@@ -16,7 +16,7 @@ export interface Entry {
   outcome: DecidedOutcome;
 }
 
-export const NO_RULE: DecidedOutcome = { rule: undefined, actions: [] };
+export const NO_RULE_OUTCOME: DecidedOutcome = { rule: undefined, actions: [] };
 
 export interface Entries {
   sets: Entry[][];
@@ -53,7 +53,7 @@ export function activeEntries(ruleSets: readonly (readonly Rule[])[], table: Ato
     const idsHere = new Array<number>(entries.length + 1);
     const boringHere = new Array<boolean>(entries.length + 1);
     idsHere[entries.length] = idOf('end');
-    boringHere[entries.length] = boring(NO_RULE);
+    boringHere[entries.length] = boring(NO_RULE_OUTCOME);
     for (let pos = entries.length - 1; pos >= 0; pos--) {
       const entry = entries[pos] as Entry;
       idsHere[pos] = idOf(`suffix ${entry.id} ${idsHere[pos + 1] as number}`);

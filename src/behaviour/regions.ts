@@ -11,7 +11,7 @@ import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, Leaf, Rule } from '../rules/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
-import { activeEntries, NO_RULE, outcomeKey, type Entry } from './entries.js';
+import { activeEntries, NO_RULE_OUTCOME, outcomeKey, type Entry } from './entries.js';
 import { regionDescription } from './describe.js';
 import { Models, type TreeStack } from './model.js';
 
@@ -147,7 +147,7 @@ class Search {
         }
       }
       pos[i] = entries.length;
-      decided[i] = NO_RULE;
+      decided[i] = NO_RULE_OUTCOME;
     });
   }
 

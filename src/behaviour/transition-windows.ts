@@ -85,7 +85,7 @@ function undecidedReason(outcomes: readonly Outcome[]): string {
 }
 
 /** How an outcome reads in a window: the deciding rule and its actions, or that none decides. */
-export function outcomeText(outcome: Outcome): string {
+function windowOutcomeText(outcome: Outcome): string {
   if ('undecided' in outcome) return `undecided (${outcome.undecided})`;
   if (outcome.rule === undefined) return 'no rule (not blocked)';
   return `"${outcome.rule}" (${outcome.actions.join(', ')})`;
@@ -121,5 +121,5 @@ export function windowsOf(openByState: ReadonlyMap<number, readonly Region[]>): 
 
 function classOf(region: Region, state: number): WindowClass {
   const [before, during, after] = region.outcomes as [Outcome, Outcome, Outcome];
-  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: outcomeText(before), during: outcomeText(during), after: outcomeText(after) };
+  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: windowOutcomeText(before), during: windowOutcomeText(during), after: windowOutcomeText(after) };
 }

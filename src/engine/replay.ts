@@ -145,6 +145,6 @@ async function progressOf(files: readonly string[], cwd: string, tally: ReplayTa
 
 /** Loaded only for --live, as plan does. */
 async function snapshotSource(file: string, cwd: string): Promise<ConnectApp> {
-  const [{ readSnapshotFile }, live] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
-  return live.snapshotSource(await readSnapshotFile(resolve(cwd, file), file), file);
+  const [{ readLiveSnapshotFile }, live] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
+  return live.snapshotSource(await readLiveSnapshotFile(resolve(cwd, file), file), file);
 }

@@ -10,7 +10,7 @@ import { simulateSteps } from '../../semantics/list-move.js';
 import type { BehaviourChange, BehaviourReport, Outcome, PlanStep } from '../../plan/types.js';
 import type { LiveRule } from '../../rules/model.js';
 import type { RuleTest } from './load.js';
-import { appOf, undecidedSentence } from './run.js';
+import { appOf, undecidedRuleSentence } from './run.js';
 
 export interface AppBeforeAfter {
   app: string;
@@ -57,7 +57,7 @@ export function behaviourReport(tests: readonly RuleTest[], allApps: readonly st
 /** The outcome, or why it is undecided. */
 function outcome(rules: readonly LiveRule[], test: RuleTest, options: EvaluationOptions): Outcome | string {
   const decision = decide(rules, test.request, options);
-  if (decision.undecided !== undefined) return undecidedSentence(decision.undecided.rule, test, options);
+  if (decision.undecided !== undefined) return undecidedRuleSentence(decision.undecided.rule, test, options);
   return { rule: decision.rule?.name, actions: decision.actions };
 }
 

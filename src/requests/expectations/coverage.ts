@@ -160,7 +160,7 @@ function ratio<T>(items: readonly T[], covered: (item: T) => boolean): Ratio {
 }
 
 /** A ratio as a percentage; 100 when there is nothing to cover. */
-export function percent(value: Ratio): number {
+export function coveredPercent(value: Ratio): number {
   return value.total === 0 ? 100 : (100 * value.covered) / value.total;
 }
 
