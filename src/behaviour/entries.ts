@@ -5,7 +5,7 @@
 import { canonicalConditions } from '../semantics/canonical.js';
 import type { Rule } from '../rules/model.js';
 import type { AtomTable } from './atoms.js';
-import type { DecidedOutcome, Outcome } from './regions.js';
+import type { DecidedOutcome, RegionOutcome } from './regions.js';
 
 export interface Entry {
   rule: Rule;
@@ -27,7 +27,7 @@ export interface Entries {
 }
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
-export function activeEntries(ruleSets: readonly (readonly Rule[])[], table: AtomTable, interesting: (outcomes: readonly Outcome[]) => boolean): Entries {
+export function activeEntries(ruleSets: readonly (readonly Rule[])[], table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
   const ids = new Map<string, number>();
   const idOf = (key: string): number => {
     let id = ids.get(key);

@@ -22,7 +22,7 @@ export interface DecidedOutcome {
 }
 
 /** The deciding outcome under one rule set, or the rule whose `$re` ran out of its time budget. */
-export type Outcome = DecidedOutcome | { undecided: string };
+export type RegionOutcome = DecidedOutcome | { undecided: string };
 
 export interface Region {
   /** The conditions that characterise the class, as leaves that hold / do not hold (for text: "path starting /api/login and user agent containing python"). */
@@ -31,7 +31,7 @@ export interface Region {
   /** One concrete request, confirmed by the evaluator (decide()) to get `outcomes`. */
   witness: TestRequest;
   /** The deciding outcome under each rule set, same order as given. */
-  outcomes: Outcome[];
+  outcomes: RegionOutcome[];
 }
 
 export interface RegionSearch {
@@ -51,7 +51,7 @@ export interface RegionOptions {
 const MAX_UNCHECKED_RULES = 20;
 
 /** `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. */
-export function regionsWhere(ruleSets: readonly (readonly Rule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
+export function regionsWhere(ruleSets: readonly (readonly Rule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
   return new Search(ruleSets, interesting, options).run();
 }
 
@@ -77,7 +77,7 @@ class Search {
 
   constructor(
     private readonly ruleSets: readonly (readonly Rule[])[],
-    private readonly interesting: (outcomes: readonly Outcome[]) => boolean,
+    private readonly interesting: (outcomes: readonly RegionOutcome[]) => boolean,
     private readonly options: RegionOptions,
   ) {
     this.evaluation = options.evaluation ?? {};

@@ -11,7 +11,7 @@ import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRules } from '../requests/traffic/compiled.js';
 import type { LogFormat } from '../requests/traffic/formats.js';
-import { logFiles, readLog, type LogReading, type ReadOptions } from '../requests/traffic/read.js';
+import { logFiles, readLog, type LogReading, type TrafficReadOptions } from '../requests/traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 
@@ -85,7 +85,7 @@ export async function replayPlanned(
   const { app, live, plan } = planned;
   const { liveFile, format, fields, secretNames } = request;
   // Only the reading options: a caller's request may hold other options named alike (an output --format).
-  const reading: ReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
+  const reading: TrafficReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
   const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const before = compileRules<LiveRule>(inPriorityOrder(live));
   const after = compileRules<LiveRule>(afterRules);
@@ -136,7 +136,7 @@ async function progressOf(files: readonly string[], cwd: string, tally: ReplayTa
   const sizes = await Promise.all(files.map((file) => stat(resolve(cwd, file)).then((info) => info.size, () => 0)));
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   return {
-    of(file: string): Pick<ReadOptions, 'onBytes'> {
+    of(file: string): Pick<TrafficReadOptions, 'onBytes'> {
       const before = sizes.slice(0, files.indexOf(file)).reduce((a, b) => a + b, 0);
       return { onBytes: (bytesRead) => onProgress({ bytesRead: before + bytesRead, bytesTotal, lines: tally.lines }) };
     },

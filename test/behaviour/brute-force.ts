@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { decide, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
 import { fieldKey } from '../../src/semantics/fields.js';
 import type { Action, Leaf, Rule } from '../../src/rules/model.js';
-import type { DecidedOutcome, Outcome, RegionSearch } from '../../src/behaviour/regions.js';
+import type { DecidedOutcome, RegionOutcome, RegionSearch } from '../../src/behaviour/regions.js';
 import { leaf as anyLeaf } from '../analysis/arbitraries.js';
 
 const ALWAYS_CARRIED = new Set(['path', 'httpMethod']);
@@ -41,13 +41,13 @@ function merge(a: TestRequest, b: TestRequest): TestRequest {
   return { ...a, ...b, ...(b.headers ? { headers: { ...a.headers, ...b.headers } } : {}) };
 }
 
-export function outcomeUnder(rules: readonly Rule[], request: TestRequest): Outcome {
+export function outcomeUnder(rules: readonly Rule[], request: TestRequest): RegionOutcome {
   const decision = decide(rules, request);
   if (decision.undecided) return { undecided: decision.undecided.rule.name };
   return { rule: decision.rule?.name, actions: decision.actions };
 }
 
-export function outcomeText(outcome: Outcome): string {
+export function outcomeText(outcome: RegionOutcome): string {
   return 'undecided' in outcome ? `undecided ${outcome.undecided}` : `${outcome.rule ?? '(none)'} ${[...outcome.actions].sort().join('+')}`;
 }
 
@@ -56,7 +56,7 @@ export function outcomeText(outcome: Outcome): string {
  * says (and `interesting`), and every interesting request of the domain meets the constraints
  * of a region with its outcomes — unless the search said which part it left unchecked.
  */
-export function oracleProblems(sets: readonly (readonly Rule[])[], search: RegionSearch, interesting: (outcomes: readonly Outcome[]) => boolean): string[] {
+export function oracleProblems(sets: readonly (readonly Rule[])[], search: RegionSearch, interesting: (outcomes: readonly RegionOutcome[]) => boolean): string[] {
   const problems: string[] = [];
   for (const region of search.regions) {
     const actual = sets.map((rules) => outcomeUnder(rules, region.witness));
@@ -107,6 +107,6 @@ export function editedList(withPatterns: boolean): (rules: Rule[]) => fc.Arbitra
   );
 }
 
-export const differ = ([a, b]: readonly Outcome[]): boolean => outcomeText(a as Outcome) !== outcomeText(b as Outcome);
+export const differ = ([a, b]: readonly RegionOutcome[]): boolean => outcomeText(a as RegionOutcome) !== outcomeText(b as RegionOutcome);
 
 export type { DecidedOutcome };

@@ -18,7 +18,7 @@ export interface AppBeforeAfter {
   steps: readonly PlanStep[];
 }
 
-export interface BehaviourDiff {
+export interface TestBehaviourDiff {
   /** The tests decided both before and after, and those whose outcome the plan changes. */
   report: BehaviourReport;
   /** One sentence per test left out because its outcome is undecided, naming the test, the rule and the pattern. */
@@ -29,7 +29,7 @@ export interface BehaviourDiff {
  * `tests` of every app of the project (`allApps` resolves a test without `app:`); only tests
  * of the planned `apps` are evaluated.
  */
-export function behaviourReport(tests: readonly RuleTest[], allApps: readonly string[], apps: readonly AppBeforeAfter[], options: EvaluationOptions = {}): BehaviourDiff {
+export function behaviourReport(tests: readonly RuleTest[], allApps: readonly string[], apps: readonly AppBeforeAfter[], options: EvaluationOptions = {}): TestBehaviourDiff {
   let evaluated = 0;
   const changes: BehaviourChange[] = [];
   const undecided: string[] = [];
