@@ -83,6 +83,25 @@ const SECOND_SEMANTICS = [
   },
 ];
 
+/**
+ * Commands never format lines (docs/design.md, "One output layer"): a module of src/cli/commands/
+ * picks a format and hands a model to src/render/ through writeReport; it neither writes to a
+ * stream itself nor builds a line (a string that ends with a line break).
+ */
+const COMMAND_FORMATS_OUTPUT = [
+  {
+    selector: "CallExpression[callee.property.name='write']:matches([callee.object.property.name=/^(stdout|stderr)$/], [callee.object.name=/^(stdout|stderr)$/])",
+    message: 'A command never writes to stdout or stderr itself: render the model with a renderer of src/render/ and write it with writeReport (src/cli/output.ts).',
+  },
+  {
+    // Help text (usage, epilogue, examples) has its own line breaks; a lone '\n' is a separator.
+    selector:
+      ":matches(TemplateElement[tail=true][value.cooked=/\\n$/], Literal[value=/.\\n$/])" +
+      ":not(CallExpression[callee.property.name=/^(usage|epilogue|example)$/] *)",
+    message: 'A command never builds an output line: the line belongs to a renderer of src/render/ (docs/design.md, "One output layer").',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'dist-action/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
@@ -124,6 +143,11 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/semantics/**'],
     rules: { 'no-restricted-syntax': ['error', ...SECOND_SEMANTICS] },
+  },
+  // Commands never format lines; the block repeats the rule semantics' selectors, whose options it replaces.
+  {
+    files: ['src/cli/commands/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...SECOND_SEMANTICS, ...COMMAND_FORMATS_OUTPUT] },
   },
   // The planner is pure: no file system, no network (docs/design.md, "Pure planner"). (A later
   // block replaces the rule's options for its files, so the YAML restriction is repeated.)

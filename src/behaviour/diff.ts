@@ -5,7 +5,7 @@
 // what is now stricter.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from '../plan/types.js';
-import type { Rule } from '../rules/model.js';
+import type { NormalRule } from '../rules/model.js';
 import { regionsWhere, type DecidedOutcome, type RegionOutcome, type Region, type RegionSearch } from './regions.js';
 
 /** Ordered: the first is the riskiest (docs/behaviour.md, "Exhaustive behaviour diff"). */
@@ -33,7 +33,7 @@ export interface DiffOptions {
 }
 
 /** `before` and `after` each in priority order. */
-export function behaviourDiff(before: readonly Rule[], after: readonly Rule[], options: DiffOptions = {}): BehaviourDiff {
+export function behaviourDiff(before: readonly NormalRule[], after: readonly NormalRule[], options: DiffOptions = {}): BehaviourDiff {
   const search = regionsWhere([before, after], ([was, will]) => !sameOutcome(was as RegionOutcome, will as RegionOutcome), options);
   const groups = new Map<string, RegionOutcomeChange>();
   for (const region of search.regions) {
