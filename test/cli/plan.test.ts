@@ -110,7 +110,7 @@ describe('botrules plan', () => {
         { name: 'shop', rulesDir: 'shop', tokenEnv: 'BOTRULES_SHOP_TOKEN' },
       ],
     });
-    await project.writeRules([rule('A', { priority: 1 } as never)]);
+    await project.writeRules([{ ...rule('A'), priority: 1 } as never]);
     await writeRules(path.join(project.dir, 'shop'), [rule('S', { actions: ['explode'] } as never)]);
     const result = await run(['plan']);
     expect(result.code).toBe(1);
