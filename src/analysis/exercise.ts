@@ -3,7 +3,7 @@
 // Candidates come from the rules' own values (witness.ts); each is kept only when the evaluator
 // confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
 import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
-import type { Leaf, Rule } from '../rules/model.js';
+import type { Leaf, NormalRule } from '../rules/model.js';
 import { fieldName, leafValues, sameFieldName } from '../semantics/fields.js';
 import { BASE, candidates } from './witness.js';
 
@@ -24,7 +24,7 @@ const RECORDS: readonly RecordKey[] = ['headers', 'query', 'custom'];
  * `index` decides: each candidate put over each reaching test, then each changed field given
  * back its old value while the rule still decides; the fewest changes win, the first on a tie.
  */
-export function changeToDecide(rules: readonly Rule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
+export function changeToDecide(rules: readonly NormalRule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
   const rule = rules[index];
   if (rule === undefined || rule.status !== 'active') return undefined;
   const options = candidates(rule.conditions);
@@ -49,7 +49,7 @@ export function changeToDecide(rules: readonly Rule[], index: number, tests: rea
 }
 
 /** A test request that reaches rule `index` changed so that leaf (group, leaf) reads `wanted`. */
-export function changeToFlip(rules: readonly Rule[], index: number, at: { group: number; leaf: number }, wanted: boolean, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
+export function changeToFlip(rules: readonly NormalRule[], index: number, at: { group: number; leaf: number }, wanted: boolean, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
   const leaf = rules[index]?.conditions.children[at.group]?.children[at.leaf];
   if (leaf === undefined) return undefined;
   const values = wanted ? trueValues(leaf) : falseValues(leaf);
@@ -63,12 +63,12 @@ export function changeToFlip(rules: readonly Rule[], index: number, at: { group:
   return undefined;
 }
 
-function reachingTests(rules: readonly Rule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions): NamedRequest[] {
+function reachingTests(rules: readonly NormalRule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions): NamedRequest[] {
   return tests.filter((test) => reaches(rules, index, test.request, evaluation)).slice(0, MAX_TESTS);
 }
 
 /** No active rule before `index` matches the request. */
-function reaches(rules: readonly Rule[], index: number, request: TestRequest, evaluation: EvaluationOptions): boolean {
+function reaches(rules: readonly NormalRule[], index: number, request: TestRequest, evaluation: EvaluationOptions): boolean {
   const decision = decide(rules, request, evaluation);
   return decision.index === -1 || decision.index >= index;
 }

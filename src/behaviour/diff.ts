@@ -5,7 +5,7 @@
 // what is now stricter.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from '../plan/types.js';
-import type { Rule } from '../rules/model.js';
+import type { NormalRule } from '../rules/model.js';
 import { regionsWhere, type DecidedOutcome, type Outcome, type Region, type RegionSearch } from './regions.js';
 
 /** Ordered: the first is the riskiest (docs/behaviour.md, "Exhaustive behaviour diff"). */
@@ -34,7 +34,7 @@ export interface DiffOptions {
 }
 
 /** `before` and `after` each in priority order. */
-export function behaviourDiff(before: readonly Rule[], after: readonly Rule[], options: DiffOptions = {}): BehaviourDiff {
+export function behaviourDiff(before: readonly NormalRule[], after: readonly NormalRule[], options: DiffOptions = {}): BehaviourDiff {
   const search = regionsWhere([before, after], ([was, will]) => !sameOutcome(was as Outcome, will as Outcome), options);
   const groups = new Map<string, OutcomeChange>();
   for (const region of search.regions) {

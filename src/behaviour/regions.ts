@@ -9,7 +9,7 @@
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Action, Conditions, Leaf, Rule } from '../rules/model.js';
+import type { Action, Conditions, Leaf, NormalRule } from '../rules/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
 import { activeEntries, NO_RULE, outcomeKey, type Entry } from './entries.js';
 import { regionDescription } from './describe.js';
@@ -45,13 +45,20 @@ export interface RegionOptions {
   deadline?: number;
   onProgress?: (done: number, total: number) => void;
   evaluation?: EvaluationOptions;
+  /**
+   * True when the outcomes known so far (undefined: not known yet) make the class uninteresting
+   * whatever the others turn out to be: the search leaves that branch at once instead of
+   * splitting on every later rule of the other sets (the transition check knows this as soon as
+   * the start or the final rules let a class through).
+   */
+  hopeless?: (known: readonly (Outcome | undefined)[]) => boolean;
 }
 
 /** Rule names listed per unchecked part, at most. */
 const MAX_UNCHECKED_RULES = 20;
 
 /** `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. */
-export function regionsWhere(ruleSets: readonly (readonly Rule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
+export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
   return new Search(ruleSets, interesting, options).run();
 }
 
@@ -76,7 +83,7 @@ class Search {
   private timedOut = false;
 
   constructor(
-    private readonly ruleSets: readonly (readonly Rule[])[],
+    private readonly ruleSets: readonly (readonly NormalRule[])[],
     private readonly interesting: (outcomes: readonly Outcome[]) => boolean,
     private readonly options: RegionOptions,
   ) {
@@ -115,7 +122,7 @@ class Search {
           this.emit(decided as DecidedOutcome[]);
           return;
         }
-        if (this.sameFromHere(pos, decided)) return;
+        if (this.sameFromHere(pos, decided) || this.options.hopeless?.(decided) === true) return;
         const index = decided.findIndex((outcome) => outcome === undefined);
         const entry = (this.sets[index] as Entry[])[pos[index] as number] as Entry;
         if (this.matchCanMatter(entry, pos, decided)) this.splitOnMatch(index, entry, pos, decided);

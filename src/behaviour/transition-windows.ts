@@ -4,7 +4,7 @@
 // is a class of requests with a witness the evaluator confirmed, never a sample that happened
 // to differ. Pure: rule lists in, regions out; the deadline bounds the work.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
-import type { Rule } from '../semantics/model.js';
+import type { NormalRule } from '../semantics/model.js';
 import type { TransitionWindow, WindowClass } from '../plan/transitions.js';
 import { regionsWhere, type Outcome, type Region } from './regions.js';
 
@@ -22,9 +22,18 @@ function undecided(outcome: Outcome): boolean {
  * some state in between does not — or an undecided outcome leaves it open (reported as unchecked).
  */
 function couldOpen(outcomes: readonly Outcome[]): boolean {
-  const guarded = (o: Outcome): boolean => protects(o) || undecided(o);
   const between = outcomes.slice(1, -1);
   return guarded(outcomes[0] as Outcome) && guarded(outcomes[outcomes.length - 1] as Outcome) && between.some((o) => !protects(o) || undecided(o));
+}
+
+function guarded(outcome: Outcome): boolean {
+  return protects(outcome) || undecided(outcome);
+}
+
+/** The start or the final rules let the class through: no state in between opens a window for it. */
+function cannotOpen(known: readonly (Outcome | undefined)[]): boolean {
+  const [start, final] = [known[0], known[known.length - 1]];
+  return (start !== undefined && !guarded(start)) || (final !== undefined && !guarded(final));
 }
 
 /** What one intermediate state lets through. */
@@ -54,8 +63,9 @@ export interface StateCheckOptions {
  * state, final; each in priority order). One region search over all the lists, not one per
  * state: they are nearly the same lists, and each class's outcomes say in which states it is open.
  */
-export function checkStates(lists: readonly (readonly Rule[])[], options: StateCheckOptions = {}): StatesCheck {
+export function checkStates(lists: readonly (readonly NormalRule[])[], options: StateCheckOptions = {}): StatesCheck {
   const search = regionsWhere(lists, couldOpen, {
+    hopeless: cannotOpen,
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     ...(options.evaluation === undefined ? {} : { evaluation: options.evaluation }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

@@ -3,9 +3,9 @@
 // NODE_EXTRA_CA_CERTS, which Node trusts for every TLS connection), one HTTPS request.
 import https from 'node:https';
 import { UserError } from '../errors.js';
-import type { LiveRule } from '../rules/model.js';
 import { CONSOLE_PATH } from './console-api.js';
 import { RULES_PATH } from './server.js';
+import type { ListedRule } from './state.js';
 
 export interface ConsoleTarget {
   /** BOTRULES_CONSOLE_URL: the emulator's `https://127.0.0.1:PORT/api`. */
@@ -14,13 +14,13 @@ export interface ConsoleTarget {
 }
 
 /** Creates a rule as a console user would; resolves to the rule as the emulator stored it. */
-export async function createConsoleRule(target: ConsoleTarget, fields: { name: string; status: 'active' | 'paused'; position?: number }): Promise<LiveRule> {
-  return (await call(target, 'POST', CONSOLE_PATH, fields)) as LiveRule;
+export async function createConsoleRule(target: ConsoleTarget, fields: { name: string; status: 'active' | 'paused'; position?: number }): Promise<ListedRule> {
+  return (await call(target, 'POST', CONSOLE_PATH, fields)) as ListedRule;
 }
 
 /** Deletes the rule with this ruleId, or else the one rule with this name. */
-export async function deleteConsoleRule(target: ConsoleTarget, idOrName: string): Promise<LiveRule> {
-  const live = (await call(target, 'GET', RULES_PATH)) as LiveRule[];
+export async function deleteConsoleRule(target: ConsoleTarget, idOrName: string): Promise<ListedRule> {
+  const live = (await call(target, 'GET', RULES_PATH)) as ListedRule[];
   const byId = live.find((rule) => rule.ruleId === idOrName);
   const byName = live.filter((rule) => rule.name === idOrName);
   if (byId === undefined && byName.length > 1) {
@@ -28,7 +28,7 @@ export async function deleteConsoleRule(target: ConsoleTarget, idOrName: string)
   }
   const rule = byId ?? byName[0];
   if (rule === undefined) throw new UserError(`no rule has the ruleId or name ${JSON.stringify(idOrName)}`);
-  return (await call(target, 'DELETE', `${CONSOLE_PATH}/${encodeURIComponent(rule.ruleId)}`)) as LiveRule;
+  return (await call(target, 'DELETE', `${CONSOLE_PATH}/${encodeURIComponent(rule.ruleId)}`)) as ListedRule;
 }
 
 function call(target: ConsoleTarget, method: string, path: string, body?: unknown): Promise<unknown> {

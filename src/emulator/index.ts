@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import type { LiveRule, Rule } from '../rules/model.js';
+import type { Rule } from '../rules/model.js';
 import type { ScriptRecord } from '../inventory/model.js';
 import { ensureCertificate } from './certificate.js';
 import { FaultSet, type FaultSpec } from './faults.js';
@@ -16,7 +16,7 @@ import { seededRandom, randomUuid } from './random.js';
 import { MOVE_SEMANTICS, liveRule, type MoveSemantics } from './rules-api.js';
 import { initialState, type GeneratedTokens } from './seed.js';
 import { createEmulatorServer, type ServerSettings } from './server.js';
-import { StateStore, readState, type StoredApp } from './state.js';
+import { StateStore, readState, type ListedRule, type StoredApp } from './state.js';
 
 export type { EmulatorApp, EmulatorOptions } from './options.js';
 export type { RequestLogEntry } from './log.js';
@@ -44,9 +44,9 @@ export interface RunningEmulator {
   /** Every request answered so far (most recent 10 000), oldest first. */
   log: RequestLogEntry[];
   /** A copy of the app's live rules in priority order. */
-  rules(app?: string): LiveRule[];
+  rules(app?: string): ListedRule[];
   /** Replaces the app's rules (as if edited in the console); rules without ruleId get one. */
-  replaceRules(rules: Rule[], app?: string): LiveRule[];
+  replaceRules(rules: Rule[], app?: string): ListedRule[];
   /** A copy of the script inventory. */
   scripts(): ScriptRecord[];
   /** Replaces the script inventory (scripts appear, disappear or change while a client pages). */

@@ -2,9 +2,8 @@
 // Priority is a rule's index in its app's list; a PATCH that sets `priority` moves the rule
 // with list-move semantics (remove, insert at the index, the others shift), or, for tests
 // of the tool's verify-and-correct pass, swaps it with the rule at that index.
-import type { LiveRule } from '../rules/model.js';
 import { moveInList } from '../semantics/list-move.js';
-import type { StoredApp, StoredRule } from './state.js';
+import type { ListedRule, StoredApp, StoredRule } from './state.js';
 import { checkPatchBody, PatchInvalid } from './validate-patch.js';
 
 export type MoveSemantics = 'list-move' | 'swap';
@@ -16,7 +15,7 @@ export interface ApiAnswer {
 }
 
 /** A copy of a stored rule as the API shows it: ruleId first, priority = its index. */
-export function liveRule(rule: StoredRule, priority: number): LiveRule {
+export function liveRule(rule: StoredRule, priority: number): ListedRule {
   const { ruleId, ...fields } = structuredClone(rule);
   return { ruleId, ...fields, priority };
 }

@@ -12,6 +12,12 @@ export const STATE_VERSION = 1;
 /** A rule as the emulator stores it: the wire's customRule without `priority` (= index). */
 export type StoredRule = Rule & { ruleId: string };
 
+/**
+ * A rule as the emulator lists it: the service's view, never the tool's normal form (a
+ * LiveRule is made only by the tool's normaliser, from what it reads over the wire).
+ */
+export type ListedRule = StoredRule & { priority: number };
+
 export interface StoredApp {
   /**
    * The application's server token. Only tokens the emulator invented are written to the

@@ -4,7 +4,7 @@
 // instead of taking unbounded time.
 import { appBehaviourDiff, behaviourDiff } from '../behaviour/diff.js';
 import type { AppBehaviourDiff, PlanStep } from '../plan/types.js';
-import type { LiveRule, Rule } from '../rules/model.js';
+import type { LiveRule, NormalRule } from '../rules/model.js';
 import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
 
 /** Seconds the diff may take by default, over all apps of a plan or both sides of `botrules diff`. */
@@ -25,7 +25,7 @@ export function plannedBehaviourDiffs(planned: readonly { app: string; live: rea
 }
 
 /** Two rule sets, each in priority order. */
-export function ruleSetsDiff(app: string, before: readonly Rule[], after: readonly Rule[], run: DiffRun & { deadline?: number }): AppBehaviourDiff {
+export function ruleSetsDiff(app: string, before: readonly NormalRule[], after: readonly NormalRule[], run: DiffRun & { deadline?: number }): AppBehaviourDiff {
   const deadline = run.deadline ?? Date.now() + run.budgetSeconds * 1000;
   return appBehaviourDiff(app, behaviourDiff(before, after, { deadline, ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }) }));
 }

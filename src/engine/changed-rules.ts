@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { promisify } from 'node:util';
 import { UserError } from '../errors.js';
 import { canonicalJson } from '../semantics/canonical.js';
-import type { Rule } from '../rules/model.js';
+import type { NormalRule } from '../rules/model.js';
 import { parseRuleFile } from '../rules/rule-file.js';
 
 const run = promisify(execFile);
@@ -41,7 +41,7 @@ async function rulesAt(ref: string, rulesDir: string, cwd: string): Promise<Map<
 }
 
 /** Names of `rules` (one app's, from `rulesDir`) whose normal form is not the same at `ref`. */
-export async function rulesChangedSince(ref: string, rules: readonly Rule[], rulesDir: string, cwd: string): Promise<string[]> {
+export async function rulesChangedSince(ref: string, rules: readonly NormalRule[], rulesDir: string, cwd: string): Promise<string[]> {
   if (ref.startsWith('-')) throw new UserError(`--changed-since ${JSON.stringify(ref)}: a revision cannot start with "-"`);
   const before = await rulesAt(ref, rulesDir, cwd);
   return rules.filter((rule) => before.get(rule.name) !== canonicalJson(rule)).map((rule) => rule.name);

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { rulesClientFor } from '../api/index.js';
 import { checkWritable } from '../io/atomic-write.js';
 import { writeSnapshotFile } from '../live/file.js';
-import { takeSnapshot, type LiveSnapshot } from '../live/snapshot.js';
+import { takeSnapshot, type LiveSnapshot, type RecordedRule } from '../live/snapshot.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 
@@ -14,7 +14,7 @@ export interface LiveRequest extends ProjectSelection {
 }
 
 export interface TakenSnapshot {
-  snapshot: LiveSnapshot;
+  snapshot: LiveSnapshot<RecordedRule>;
   /** Rules across all apps. */
   rules: number;
 }

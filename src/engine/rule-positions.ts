@@ -5,9 +5,9 @@
 import { resolve } from 'node:path';
 import { parseYamlText, type YamlSource } from '../io/yaml-source.js';
 import { DEFAULT_MAX_BYTES, readSourceText } from '../io/source-text.js';
-import type { Rule, SourceLocation } from '../rules/model.js';
+import type { NormalRule, SourceLocation } from '../rules/model.js';
 
-type Located = Rule & { source?: SourceLocation };
+type Located = NormalRule & { source?: SourceLocation };
 
 export type PositionOf = (index: number, path: readonly (string | number)[]) => SourceLocation | undefined;
 

@@ -7,7 +7,7 @@ import { rulesOf } from '../live/snapshot.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { loadProjectConfig, type ProjectConfig } from '../rules/config.js';
 import { loadRules } from '../rules/load.js';
-import type { Rule } from '../rules/model.js';
+import type { NormalRule } from '../rules/model.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../requests/expectations/load.js';
 import { appOf, appProblems, runTest, type TestResult } from '../requests/expectations/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
@@ -53,7 +53,7 @@ export interface RuleTestRun {
   /** What the tests ran against, for the summary: the rule files or the live snapshot. */
   against: string;
   /** Each selected app's rules in priority order (what coverage and mutation work on). */
-  rules: Map<string, Rule[]>;
+  rules: Map<string, NormalRule[]>;
 }
 
 export async function runRuleTests(suite: RuleTestSuite, request: RuleTestRequest, ctx: Runtime): Promise<RuleTestRun> {
@@ -68,8 +68,8 @@ export async function runRuleTests(suite: RuleTestSuite, request: RuleTestReques
 }
 
 /** Each selected app's rules in priority order, from the rule files or from a snapshot. */
-async function rulesOfApps(config: ProjectConfig, live: string | undefined, cwd: string): Promise<Map<string, Rule[]>> {
-  const byApp = new Map<string, Rule[]>();
+async function rulesOfApps(config: ProjectConfig, live: string | undefined, cwd: string): Promise<Map<string, NormalRule[]>> {
+  const byApp = new Map<string, NormalRule[]>();
   if (live !== undefined) {
     const snapshot = await readSnapshotFile(resolve(cwd, live), live);
     for (const app of config.apps) byApp.set(app.name, inPriorityOrder(rulesOf(snapshot, app.name, live)));

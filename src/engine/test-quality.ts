@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
 import { changeToDecide, changeToFlip, type NamedRequest } from '../analysis/exercise.js';
 import { provedDisjoint, redundantLeaf, sameAddresses } from '../analysis/equivalence.js';
 import type { EvaluationOptions } from '../evaluate/index.js';
-import type { Group, Rule } from '../rules/model.js';
+import type { Group, NormalRule } from '../rules/model.js';
 import { formatPercent, measureCoverage, percent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../requests/expectations/coverage.js';
 import { mutantsOf, type Mutant } from '../requests/expectations/mutants.js';
 import { runMutants, type MutationReport } from '../requests/expectations/mutate.js';
@@ -111,9 +111,9 @@ export function mutationOf(scope: QualityScope, request: QualityRequest, progres
 }
 
 /** Equivalences the analysis proves exactly (values compared as written). */
-export function provedEquivalent(rules: readonly Rule[], mutant: Mutant): string | undefined {
-  const rule = rules[mutant.index] as Rule;
-  if (mutant.swapWith !== undefined) return provedDisjoint(rule.conditions, (rules[mutant.swapWith] as Rule).conditions);
+export function provedEquivalent(rules: readonly NormalRule[], mutant: Mutant): string | undefined {
+  const rule = rules[mutant.index] as NormalRule;
+  if (mutant.swapWith !== undefined) return provedDisjoint(rule.conditions, (rules[mutant.swapWith] as NormalRule).conditions);
   const path = mutant.path;
   if (mutant.kind === 'drop-leaf') return redundantLeaf(rule.conditions.children[path[2] as number] as Group, path[4] as number);
   if ((mutant.kind === 'cidr-widen' || mutant.kind === 'cidr-narrow') && mutant.leafChange !== undefined) {

@@ -3,11 +3,11 @@
 // its actions are the outcome; no match means no custom-rule outcome. A rule whose match is
 // undecided (a `$re` pattern ran out of its time budget, pattern.ts) leaves the outcome
 // undecided: the rule would decide if it matched, and every rule after it depends on it.
-import type { Action, Conditions, Group, Leaf, Rule } from '../rules/model.js';
+import type { Action, Conditions, Group, Leaf, NormalRule } from '../rules/model.js';
 import { leafPatterns, leafVerdict, type EvaluationOptions, type Verdict } from './leaf.js';
 import { fieldOf, type TestRequest } from './request.js';
 
-export interface Decision<R extends Rule = Rule> {
+export interface Decision<R extends NormalRule = NormalRule> {
   /** The deciding rule, or undefined when no active rule matches (or the outcome is undecided). */
   rule: R | undefined;
   /** Its position in the list given (priority order), or -1. */
@@ -18,7 +18,7 @@ export interface Decision<R extends Rule = Rule> {
 }
 
 /** `rules` in priority order (declared order, or live rules sorted by priority). */
-export function decide<R extends Rule>(rules: readonly R[], request: TestRequest, options: EvaluationOptions = {}): Decision<R> {
+export function decide<R extends NormalRule>(rules: readonly R[], request: TestRequest, options: EvaluationOptions = {}): Decision<R> {
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index] as R;
     if (rule.status !== 'active') continue;
@@ -64,7 +64,7 @@ export interface MissedLeaf {
  * failed. Under a root `$and` only the failing groups count (the others matched); under a root
  * `$or` every group failed. Empty when the conditions match (or their match is undecided).
  */
-export function missedLeaves(rule: Rule, request: TestRequest, options: EvaluationOptions = {}): MissedLeaf[] {
+export function missedLeaves(rule: NormalRule, request: TestRequest, options: EvaluationOptions = {}): MissedLeaf[] {
   if (conditionsVerdict(rule.conditions, request, options) !== false) return [];
   const missed: MissedLeaf[] = [];
   rule.conditions.children.forEach((group, groupIndex) => {
@@ -84,7 +84,7 @@ export interface UndecidedPattern {
 }
 
 /** The patterns of a rule left undecided for a request (answers are remembered: nothing runs twice). */
-export function undecidedPatterns(rule: Rule, request: TestRequest, options: EvaluationOptions = {}): UndecidedPattern[] {
+export function undecidedPatterns(rule: NormalRule, request: TestRequest, options: EvaluationOptions = {}): UndecidedPattern[] {
   return rule.conditions.children.flatMap((group) => group.children.flatMap((leaf) => {
     const value = fieldOf(request, leaf);
     if (value === undefined) return [];

@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { readCappedText } from '../io/capped-read.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { UserError } from '../errors.js';
-import { MAX_SNAPSHOT_BYTES, readLiveSnapshot, type LiveSnapshot } from './snapshot.js';
+import { MAX_SNAPSHOT_BYTES, readLiveSnapshot, type LiveSnapshot, type RecordedRule } from './snapshot.js';
 
 /** Reads and checks the snapshot at `path`; `shown` names it in messages. */
 export async function readSnapshotFile(path: string, shown: string): Promise<LiveSnapshot> {
@@ -22,6 +22,6 @@ export async function readSnapshotFile(path: string, shown: string): Promise<Liv
 }
 
 /** Writes the snapshot whole or not at all. */
-export async function writeSnapshotFile(path: string, snapshot: LiveSnapshot, shown: string = path): Promise<void> {
+export async function writeSnapshotFile(path: string, snapshot: LiveSnapshot<RecordedRule>, shown: string = path): Promise<void> {
   await writeFileAtomic(path, `${JSON.stringify(snapshot, null, 2)}\n`, 'the live snapshot', shown);
 }

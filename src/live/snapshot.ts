@@ -18,7 +18,7 @@ import { validateLiveSnapshot } from '../generated/validators.js';
 import { duplicateRuleIdMessage, firstDuplicateRuleId, toLiveRule } from '../api/live-rule.js';
 import type { ApiRule } from '../api/rule-response.js';
 import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule, Rule } from '../rules/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
 import type { RulesApi } from '../api/types.js';
 
@@ -35,16 +35,23 @@ export const MAX_SNAPSHOT_BYTES = MAX_JSON_FILE_BYTES;
  */
 const MAX_LOCATED_CHARS = 1024 * 1024;
 
-export interface SnapshotApp {
+/**
+ * A rule as a snapshot file records it: a listed rule's fields in a fixed order. Reading the
+ * file makes each one a LiveRule again through the live rules' normaliser, never by trust.
+ */
+export type RecordedRule = Rule & { ruleId: string; priority: number };
+
+/** An app's rules: LiveRules once read (the default), RecordedRules as written. */
+export interface SnapshotApp<R extends RecordedRule = LiveRule> {
   app: string;
   fingerprint: string;
-  rules: LiveRule[];
+  rules: R[];
 }
 
-export interface LiveSnapshot {
+export interface LiveSnapshot<R extends RecordedRule = LiveRule> {
   formatVersion: typeof LIVE_SNAPSHOT_FORMAT_VERSION;
   takenAt: string;
-  apps: SnapshotApp[];
+  apps: SnapshotApp<R>[];
   /** `sha256:<hex>` over formatVersion, takenAt and every app's name and fingerprint (see snapshotIntegrity). */
   integrity: string;
 }
@@ -66,7 +73,7 @@ export function snapshotIntegrity(snapshot: { formatVersion: number; takenAt: st
 }
 
 /** The snapshot of freshly listed rules; each app's rules in priority order. */
-export function takeSnapshot(listed: readonly { app: string; rules: readonly LiveRule[] }[], takenAt: Date): LiveSnapshot {
+export function takeSnapshot(listed: readonly { app: string; rules: readonly LiveRule[] }[], takenAt: Date): LiveSnapshot<RecordedRule> {
   const content = {
     formatVersion: LIVE_SNAPSHOT_FORMAT_VERSION as typeof LIVE_SNAPSHOT_FORMAT_VERSION,
     takenAt: takenAt.toISOString(),
@@ -79,7 +86,7 @@ export function takeSnapshot(listed: readonly { app: string; rules: readonly Liv
  * The rule's fields in a fixed order, so the file is stable and diff-friendly; fields
  * botrules does not know follow, kept as the service listed them (docs/behaviour.md, "Unknown fields").
  */
-function ownFields(rule: LiveRule): LiveRule {
+function ownFields(rule: LiveRule): RecordedRule {
   const { ruleId, name, description, status, actions, conditions, priority } = rule;
   return withUnknownFields({ ruleId, name, description, status, actions, conditions, priority }, rule, 'rule');
 }
@@ -100,7 +107,7 @@ export function readLiveSnapshot(text: string, file: string): LiveSnapshot {
   if (!validateLiveSnapshot(value)) {
     throw new ValidationError(locate(text, file, (validateLiveSnapshot.errors ?? []).map(schemaProblem)));
   }
-  const snapshot = value as LiveSnapshot;
+  const snapshot = value as LiveSnapshot<RecordedRule>;
   const found: Located[] = [];
   const apps = snapshot.apps.map((app, a) => checkedApp(app, a, found));
   snapshot.apps.forEach((app, a) => {
@@ -133,7 +140,7 @@ interface Located {
 }
 
 /** Normalises the rules as a listed answer is normalised and recomputes the fingerprint. */
-function checkedApp(app: SnapshotApp, a: number, found: Located[]): SnapshotApp {
+function checkedApp(app: SnapshotApp<RecordedRule>, a: number, found: Located[]): SnapshotApp {
   const rules: LiveRule[] = [];
   const duplicate = firstDuplicateRuleId(app.rules);
   if (duplicate) found.push({ path: ['apps', a, 'rules', duplicate.index, 'ruleId'], message: duplicateRuleIdMessage(duplicate.ruleId, app.app) });

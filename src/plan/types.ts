@@ -2,7 +2,7 @@
 // (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
 // it holds. Every step says what kind of change it is and carries each changed field with
 // its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
-import type { PatchBody, Rule, SourceLocation, Status } from '../semantics/model.js';
+import type { LiveRule, PatchBody, Rule, SourceLocation, Status } from '../semantics/model.js';
 import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
@@ -102,9 +102,9 @@ export interface AppPlan {
   /**
    * Only in an undo plan: the rules as they were before the apply it undoes, in priority
    * order. `apply` runs an undo plan only when its steps are exactly the ones that take the
-   * live rules back to these.
+   * live rules back to these. In normal form: a plan file's are normalised when it is read.
    */
-  restore?: RestoredRule[];
+  restore?: LiveRule[];
   /**
    * With plan --replay (or apply --replay): what the plan does to the replayed requests, which
    * the traffic safety limit compares (traffic-limit.ts). A saved plan carries it to apply.
@@ -117,7 +117,10 @@ export interface AppPlan {
   transitions?: TransitionCheck;
 }
 
-/** A rule as it was live: its fields, id and priority. */
+/**
+ * A rule as a plan file records it (its fields, id and priority); reading the file makes it a
+ * LiveRule again through the live rules' normaliser (plan-json.ts).
+ */
 export type RestoredRule = Rule & { ruleId: string; priority: number };
 
 /** A move runs alone, in plan order: its body carries `priority`. */

@@ -12,14 +12,14 @@
 // Fields botrules does not know (unknown.ts) are not part of the canonical form: they never
 // make two rules differ.
 import { isListOperator, isPresenceOperator } from './model.js';
-import type { Action, Conditions, Group, Leaf, Rule } from './model.js';
+import type { Action, Conditions, Group, Leaf, NormalRule } from './model.js';
 import { unknownFields, type Level } from './unknown.js';
 
 /** The top-level rule fields a PATCH can change, in the order changes and bodies list them. */
 export const RULE_FIELDS = ['name', 'description', 'status', 'actions', 'conditions'] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
-export type CanonicalRule = Pick<Rule, RuleField>;
+export type CanonicalRule = Pick<NormalRule, RuleField>;
 
 /** A leaf's value in the shape its operator implies (undefined for presence operators). */
 function canonicalValue(leaf: Leaf): string | string[] | undefined {
@@ -56,7 +56,7 @@ export function canonicalConditions(conditions: Conditions): Conditions {
 }
 
 /** The canonical form; its value lists are fresh copies, so it can be kept and changed freely. */
-export function canonicalRule(rule: Rule): CanonicalRule {
+export function canonicalRule(rule: NormalRule): CanonicalRule {
   return {
     name: rule.name,
     description: rule.description,
@@ -67,7 +67,7 @@ export function canonicalRule(rule: Rule): CanonicalRule {
 }
 
 /** JSON of the canonical form, keys in RULE_FIELDS order: equal exactly for equal rules. */
-export function canonicalJson(rule: Rule): string {
+export function canonicalJson(rule: NormalRule): string {
   return JSON.stringify(canonicalRule(rule));
 }
 
@@ -76,7 +76,7 @@ export function canonicalJson(rule: Rule): string {
  * the same order all the way down (the usual case for a rule that did not change). It
  * allocates nothing; when it says false the canonical forms decide.
  */
-export function identicalInOrder(a: Rule, b: Rule): boolean {
+export function identicalInOrder(a: NormalRule, b: NormalRule): boolean {
   return (
     a.name === b.name &&
     a.description === b.description &&
@@ -107,14 +107,14 @@ function sameLeafAsWritten(a: Leaf, b: Leaf): boolean {
 }
 
 /** The top-level fields whose canonical forms differ, in RULE_FIELDS order. */
-export function changedFields(live: Rule, declared: Rule): RuleField[] {
+export function changedFields(live: NormalRule, declared: NormalRule): RuleField[] {
   const before = canonicalRule(live);
   const after = canonicalRule(declared);
   return RULE_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 
 /** True when the two rules mean the same (their canonical forms are equal). */
-export function sameRule(a: Rule, b: Rule): boolean {
+export function sameRule(a: NormalRule, b: NormalRule): boolean {
   return identicalInOrder(a, b) || canonicalJson(a) === canonicalJson(b);
 }
 

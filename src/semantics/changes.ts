@@ -3,11 +3,11 @@
 // those values, and the unknown fields that sending them would remove (docs/behaviour.md,
 // "Plan semantics", "Unknown fields").
 import { changedFields, leafKey, RULE_FIELDS, type RuleField } from './canonical.js';
-import type { PatchBody, Rule } from './model.js';
+import type { PatchBody, NormalRule } from './model.js';
 import { carryUnknownFields, type UnknownFieldDrop } from './unknown.js';
 
 /** One changed rule field: the live value and the value the step sends. */
-export type FieldChange = { [F in RuleField]: { field: F; before: Rule[F]; after: Rule[F] } }[RuleField];
+export type FieldChange = { [F in RuleField]: { field: F; before: NormalRule[F]; after: NormalRule[F] } }[RuleField];
 
 export interface RuleChanges {
   /** In RULE_FIELDS order; empty when the rules mean the same. */
@@ -23,7 +23,7 @@ export interface RuleChanges {
  * when the caller already knows them (changedFields). A changed `conditions` is sent whole,
  * carrying every unknown field of a live part that stays (unknown.ts).
  */
-export function ruleChanges(live: Rule, declared: Rule, fields: readonly RuleField[] = changedFields(live, declared)): RuleChanges {
+export function ruleChanges(live: NormalRule, declared: NormalRule, fields: readonly RuleField[] = changedFields(live, declared)): RuleChanges {
   const result: RuleChanges = { changes: [], body: {}, drops: [] };
   for (const field of RULE_FIELDS) {
     if (!fields.includes(field)) continue;

@@ -65,6 +65,22 @@ export interface Rule {
   conditions: Conditions;
 }
 
+/**
+ * The mark of a rule in normal form (docs/design.md, "One rule semantics"). It exists only for
+ * the compiler: no value carries it at run time, and it is not exported, so nothing outside
+ * this module can name it to forge one.
+ */
+declare const normalForm: unique symbol;
+
+/**
+ * A rule in normal form. Only the normalisers of src/semantics/normalise.ts make one, at each
+ * boundary (rule file, server answer, live snapshot, plan file), so a function that takes a
+ * NormalRule cannot be handed a rule whose defaults were never filled in. A copy made with
+ * `{ ...rule }` keeps the mark, and so does one that changes a field to another value of its
+ * type; a rule built field by field as an object literal does not have it.
+ */
+export type NormalRule = Rule & { readonly [normalForm]: true };
+
 /** Where a declared rule was written, for messages that point at the file. */
 export interface SourceLocation {
   file: string;
@@ -73,7 +89,7 @@ export interface SourceLocation {
 }
 
 /** A rule declared in a rule file, in declared order (index in the list = desired position). */
-export interface DeclaredRule extends Rule {
+export interface DeclaredRule extends NormalRule {
   source: SourceLocation;
   /**
    * Set for `mode: shadow`: the rule is applied paused, and replay decides it as if active.
@@ -83,7 +99,7 @@ export interface DeclaredRule extends Rule {
 }
 
 /** A rule as the service lists it (normalised the same way as declared rules). */
-export interface LiveRule extends Rule {
+export interface LiveRule extends NormalRule {
   ruleId: string;
   priority: number;
 }

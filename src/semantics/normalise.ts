@@ -4,13 +4,14 @@
 // omitted description is "", an omitted status is active, a list operator's value is a list,
 // a scalar operator's one-element list is its string, presence operators carry no value, and
 // every field botrules does not know is kept as it was (unknown.ts). Code past a boundary
-// never fills in a default again.
-import { isListOperator, isPresenceOperator, type Conditions, type Group, type GroupOperator, type Leaf, type LeafOperator, type LiveRule, type Rule } from './model.js';
+// never fills in a default again, and the compiler holds it to that: the normal form is the
+// branded type NormalRule (model.ts), which only `inNormalForm` below makes.
+import { isListOperator, isPresenceOperator, type Conditions, type Group, type GroupOperator, type Leaf, type LeafOperator, type LiveRule, type NormalRule, type Rule } from './model.js';
 import { withUnknownFields } from './unknown.js';
 import type { WrittenLeaf, WrittenRule } from './written.js';
 
 /** Written rule → normal form. Input has passed the schema and the semantic checks. */
-export function normaliseRule(written: WrittenRule): Rule {
+export function normaliseRule(written: WrittenRule): NormalRule {
   const rule: Rule = {
     name: written.name,
     ...(written.ruleId === undefined ? {} : { ruleId: written.ruleId }),
@@ -29,7 +30,7 @@ export function normaliseRule(written: WrittenRule): Rule {
       'tree',
     ),
   };
-  return withUnknownFields(rule, written, 'rule');
+  return inNormalForm(withUnknownFields(rule, written, 'rule'));
 }
 
 export function normaliseLeaf(written: WrittenLeaf): Leaf {
@@ -96,7 +97,7 @@ export class UnusableRule extends Error {
  * Throws UnusableRule for a leaf without operator or conditionType (nothing to compare).
  */
 export function normaliseLiveRule(rule: LooseRule, path: string, ruleId: string, fallbackPriority: number): LiveRule {
-  const live: LiveRule = {
+  const live = {
     name: rule.name,
     ruleId,
     description: rule.description ?? '',
@@ -105,7 +106,17 @@ export function normaliseLiveRule(rule: LooseRule, path: string, ruleId: string,
     conditions: liveConditions(rule.conditions, `${path}.conditions`),
     priority: rule.priority ?? fallbackPriority,
   };
-  return withUnknownFields(live, rule, 'rule');
+  return inNormalForm(withUnknownFields(live, rule, 'rule'));
+}
+
+/**
+ * The one place a rule is declared to be in normal form: the brand of NormalRule exists only
+ * for the compiler, so this is a cast, and only the normalisers above call it, with a rule they
+ * have just built field by field. Lint refuses a cast to NormalRule, DeclaredRule or LiveRule
+ * anywhere else (docs/design.md, "One rule semantics").
+ */
+function inNormalForm<R extends Rule>(rule: R): R & NormalRule {
+  return rule as R & NormalRule;
 }
 
 function liveConditions(root: LooseTree<LooseTree<LooseLeaf>>, path: string): Conditions {

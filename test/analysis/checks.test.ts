@@ -2,9 +2,10 @@
 import { analyseRules, silenced, type Finding } from '../../src/analysis/index.js';
 import { loadRules } from '../../src/rules/load.js';
 import type { DeclaredRule, Leaf, Rule } from '../../src/rules/model.js';
+import { declared } from '../helpers/rules.js';
 
 let line = 0;
-const rule = (name: string, groups: Leaf[][], extra: Partial<Rule> = {}, operators: ['$or' | '$and', '$and' | '$or'] = ['$or', '$and']): DeclaredRule => ({
+const rule = (name: string, groups: Leaf[][], extra: Partial<Rule> = {}, operators: ['$or' | '$and', '$and' | '$or'] = ['$or', '$and']): DeclaredRule => declared({
   name, description: '', status: 'active', actions: ['hardBlock'],
   conditions: { operator: operators[0], children: groups.map((children) => ({ operator: operators[1], children })) },
   source: { file: 'rules/a.yaml', line: (line += 10), col: 5 }, ...extra,

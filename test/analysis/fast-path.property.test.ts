@@ -10,6 +10,7 @@ import { seededRandom } from '../../src/emulator/random.js';
 import type { Action, Conditions, DeclaredRule, Rule, Status } from '../../src/rules/model.js';
 import { leaf } from './arbitraries.js';
 import { analyseRulesPairwise } from './pairwise-reference.js';
+import { declared } from '../helpers/rules.js';
 
 const operator = fc.constantFrom<'$or' | '$and'>('$or', '$and');
 const conditions: fc.Arbitrary<Conditions> = fc.record({
@@ -41,7 +42,7 @@ const ruleSets: fc.Arbitrary<DeclaredRule[]> = fc.tuple(fc.array(written, { minL
   });
 
 function located(rules: readonly Rule[]): DeclaredRule[] {
-  return rules.map((rule, i) => ({ ...rule, source: { file: 'rules/a.yaml', line: i + 1, col: 5 } }));
+  return rules.map((rule, i) => declared({ ...rule, source: { file: 'rules/a.yaml', line: i + 1, col: 5 } }));
 }
 
 function counted(findings: readonly Finding[], into: Map<string, number>): void {

@@ -4,10 +4,11 @@ import { analyseRules } from '../../src/analysis/index.js';
 import { generateRules } from '../../src/emulator/generate-rules.js';
 import { seededRandom } from '../../src/emulator/random.js';
 import { analyseRulesPairwise } from './pairwise-reference.js';
+import { declared } from '../helpers/rules.js';
 
 describe('the indexed analysis', () => {
   it('reports exactly what the pairwise analysis reports on 300 generated rules', () => {
-    const rules = generateRules(seededRandom(300), 300).map((rule, i) => ({ ...rule, source: { file: `rules/${i}.yaml`, line: 3, col: 5 } }));
+    const rules = generateRules(seededRandom(300), 300).map((rule, i) => declared({ ...rule, source: { file: `rules/${i}.yaml`, line: 3, col: 5 } }));
     const findings = analyseRules(rules);
     expect(findings).toEqual(analyseRulesPairwise(rules));
     // Each check but catch-all and unsatisfiable-group (which the generator never writes) finds something.

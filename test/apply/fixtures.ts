@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { RequestLogEntry, RunningEmulator } from '../../src/emulator/index.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 import { rule } from '../plan/fixtures.js';
 
 export { conditionsFor, rule } from '../plan/fixtures.js';
 
 /** Rules named A, B, C… (as many as asked). */
-export function lettered(count: number): Rule[] {
+export function lettered(count: number): NormalRule[] {
   return Array.from({ length: count }, (_, i) => rule(String.fromCharCode(65 + i)));
 }
 

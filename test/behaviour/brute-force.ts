@@ -5,18 +5,19 @@
 import fc from 'fast-check';
 import { decide, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
 import { fieldKey } from '../../src/semantics/fields.js';
-import type { Action, Leaf, Rule } from '../../src/rules/model.js';
+import type { Action, Leaf, NormalRule } from '../../src/rules/model.js';
 import type { DecidedOutcome, Outcome, RegionSearch } from '../../src/behaviour/regions.js';
 import { leaf as anyLeaf } from '../analysis/arbitraries.js';
+import { normal } from '../helpers/rules.js';
 
 const ALWAYS_CARRIED = new Set(['path', 'httpMethod']);
 
-function leavesOf(sets: readonly (readonly Rule[])[]): Leaf[] {
+function leavesOf(sets: readonly (readonly NormalRule[])[]): Leaf[] {
   return sets.flatMap((rules) => rules.flatMap((rule) => rule.conditions.children.flatMap((group) => group.children)));
 }
 
 /** Every request of the domain (a product over the fields the rules test). */
-export function domain(sets: readonly (readonly Rule[])[]): TestRequest[] {
+export function domain(sets: readonly (readonly NormalRule[])[]): TestRequest[] {
   const byField = new Map<string, { leaf: Leaf; values: Set<string | undefined> }>();
   for (const leaf of leavesOf(sets)) {
     const key = fieldKey(leaf);
@@ -41,7 +42,7 @@ function merge(a: TestRequest, b: TestRequest): TestRequest {
   return { ...a, ...b, ...(b.headers ? { headers: { ...a.headers, ...b.headers } } : {}) };
 }
 
-export function outcomeUnder(rules: readonly Rule[], request: TestRequest): Outcome {
+export function outcomeUnder(rules: readonly NormalRule[], request: TestRequest): Outcome {
   const decision = decide(rules, request);
   if (decision.undecided) return { undecided: decision.undecided.rule.name };
   return { rule: decision.rule?.name, actions: decision.actions };
@@ -56,7 +57,7 @@ export function outcomeText(outcome: Outcome): string {
  * says (and `interesting`), and every interesting request of the domain meets the constraints
  * of a region with its outcomes — unless the search said which part it left unchecked.
  */
-export function oracleProblems(sets: readonly (readonly Rule[])[], search: RegionSearch, interesting: (outcomes: readonly Outcome[]) => boolean): string[] {
+export function oracleProblems(sets: readonly (readonly NormalRule[])[], search: RegionSearch, interesting: (outcomes: readonly Outcome[]) => boolean): string[] {
   const problems: string[] = [];
   for (const region of search.regions) {
     const actual = sets.map((rules) => outcomeUnder(rules, region.witness));
@@ -78,7 +79,7 @@ export function oracleProblems(sets: readonly (readonly Rule[])[], search: Regio
 const ACTION_SETS: Action[][] = [['allow'], ['hardBlock'], ['blockWithChallenge'], ['hardBlock', 'blockWithChallenge']];
 
 /** Small rule sets: one to four rules of one or two groups of one or two leaves, $re excluded unless asked. */
-export function ruleList(withPatterns: boolean, names = ['a', 'b', 'c', 'd']): fc.Arbitrary<Rule[]> {
+export function ruleList(withPatterns: boolean, names = ['a', 'b', 'c', 'd']): fc.Arbitrary<NormalRule[]> {
   const leaf = withPatterns ? anyLeaf : anyLeaf.filter((l) => l.operator !== '$re');
   const group = fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(leaf, { minLength: 1, maxLength: 2 }) });
   const rule = fc.record({
@@ -87,19 +88,19 @@ export function ruleList(withPatterns: boolean, names = ['a', 'b', 'c', 'd']): f
     paused: fc.boolean(),
   });
   return fc.array(rule, { minLength: 1, maxLength: names.length }).map((rules) =>
-    rules.map((r, i) => ({ name: names[i] as string, description: '', status: r.paused && i % 2 === 1 ? 'paused' : 'active', actions: [...r.actions], conditions: r.conditions })),
+    rules.map((r, i) => normal({ name: names[i] as string, description: '', status: r.paused && i % 2 === 1 ? 'paused' : 'active', actions: [...r.actions], conditions: r.conditions })),
   );
 }
 
 /** A second set from a first: the same rules edited (actions, a leaf, order, status) or a fresh list. */
-export function editedList(withPatterns: boolean): (rules: Rule[]) => fc.Arbitrary<Rule[]> {
+export function editedList(withPatterns: boolean): (rules: NormalRule[]) => fc.Arbitrary<NormalRule[]> {
   return (rules) => fc.oneof(
     ruleList(withPatterns),
     fc.tuple(fc.nat(rules.length - 1), fc.nat(rules.length - 1), fc.constantFrom(...ACTION_SETS), fc.boolean()).map(([from, to, actions, pause]) => {
       const copy = rules.map((rule) => structuredClone(rule));
       const [moved] = copy.splice(from, 1);
-      copy.splice(to, 0, moved as Rule);
-      const edited = copy[to] as Rule;
+      copy.splice(to, 0, moved as NormalRule);
+      const edited = copy[to] as NormalRule;
       if (pause) edited.status = edited.status === 'active' ? 'paused' : 'active';
       else edited.actions = [...actions];
       return copy;

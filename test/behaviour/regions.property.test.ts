@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { behaviourDiff } from '../../src/behaviour/diff.js';
 import { regionsWhere } from '../../src/behaviour/regions.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule } from '../../src/rules/model.js';
 import { differ, domain, editedList, oracleProblems, outcomeUnder, outcomeText, ruleList } from './brute-force.js';
 
 const pairs = (withPatterns: boolean) => ruleList(withPatterns).chain((before) => fc.tuple(fc.constant(before), editedList(withPatterns)(before)));
@@ -51,7 +51,7 @@ describe('regionsWhere against brute force', () => {
   it('groups the diff risk first: every change of outcome in the order of its risk', () => {
     const order = ['allows', 'weakens', 'other-rule', 'strengthens'];
     fc.assert(
-      fc.property(pairs(false), ([before, after]: [Rule[], Rule[]]) => {
+      fc.property(pairs(false), ([before, after]: [NormalRule[], NormalRule[]]) => {
         const risks = behaviourDiff(before, after).changes.map((change) => order.indexOf(change.risk));
         expect(risks).toEqual([...risks].sort((p, q) => p - q));
         for (const change of behaviourDiff(before, after).changes) {

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { regionsWhere } from '../../src/behaviour/regions.js';
-import type { Conditions, Rule } from '../../src/rules/model.js';
+import type { Conditions, NormalRule } from '../../src/rules/model.js';
 import { differ, domain, editedList, oracleProblems, ruleList } from './brute-force.js';
+import { normal } from '../helpers/rules.js';
 
-const rule = (name: string, conditions: Conditions, extra: Partial<Rule> = {}): Rule => ({
+const rule = (name: string, conditions: Conditions, extra: Partial<NormalRule> = {}): NormalRule => normal({
   name, description: '', status: 'active', actions: ['hardBlock'], conditions, ...extra,
 });
 const all = (...children: Conditions['children'][number]['children']): Conditions => ({ operator: '$and', children: [{ operator: '$and', children }] });
@@ -12,7 +13,7 @@ describe('regionsWhere', () => {
   it('finds the class a changed action affects, with a confirmed witness', () => {
     const login = all({ conditionType: 'path', operator: '$startsWith', value: '/api/login' }, { conditionType: 'userAgent', operator: '$contains', value: 'python' });
     const before = [rule('bots', login), rule('api', all({ conditionType: 'path', operator: '$startsWith', value: '/api' }), { actions: ['allow'] })];
-    const after = [rule('bots', login, { actions: ['blockWithChallenge'] }), before[1] as Rule];
+    const after = [rule('bots', login, { actions: ['blockWithChallenge'] }), before[1] as NormalRule];
     const search = regionsWhere([before, after], differ);
     expect(search.unchecked).toEqual([]);
     expect(search.regions.map((r) => r.description)).toEqual(['requests with path starting "/api/login" and user agent containing "python"']);

@@ -9,7 +9,8 @@ import { unitsOf, type TransitionCheck } from '../../src/plan/transitions.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import { decide } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
-import type { Action, Conditions, DeclaredRule, Leaf, LiveRule, Rule, Status } from '../../src/rules/model.js';
+import type { Action, Conditions, DeclaredRule, Leaf, LiveRule, NormalRule, Status } from '../../src/rules/model.js';
+import { live as liveRule } from '../helpers/rules.js';
 
 const LEAVES: Leaf[] = [
   { conditionType: 'path', operator: '$startsWith', value: '/api' },
@@ -84,7 +85,7 @@ function orderHolds(live: readonly LiveRule[], { steps, check }: ChosenOrder): v
   expect(openStates(check)).toBeLessThanOrEqual(Math.max(0, steps.length - 1));
 }
 
-export function protectedBy(rules: readonly Rule[], request: TestRequest): boolean {
+export function protectedBy(rules: readonly NormalRule[], request: TestRequest): boolean {
   const { actions } = decide(rules, request);
   return actions.includes('hardBlock') || actions.includes('blockWithChallenge');
 }
@@ -118,7 +119,7 @@ export function smallPlans(maxRules: number): fc.Arbitrary<SmallPlan> {
       edits: fc.array(edit, { minLength: n, maxLength: n }),
       keys: fc.array(fc.integer({ min: 0, max: 10 }), { minLength: n, maxLength: n }),
     }).map(({ live, edits, keys }) => {
-      const liveRules: LiveRule[] = live.map((f, i) => ({ ruleId: `id-${i}`, priority: i, name: `rule ${i}`, description: '', ...f }));
+      const liveRules: LiveRule[] = live.map((f, i) => liveRule({ ruleId: `id-${i}`, priority: i, name: `rule ${i}`, description: '', ...f }));
       const order = liveRules.map((_, i) => i).sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
       const declared = order.map((i, index): DeclaredRule => {
         const { ruleId: _id, priority: _p, ...rule } = structuredClone(liveRules[i] as LiveRule);

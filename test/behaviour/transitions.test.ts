@@ -9,6 +9,7 @@ import { chooseOrder } from '../../src/behaviour/transition-order.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { DeclaredRule, Leaf, LiveRule, Rule } from '../../src/rules/model.js';
 import { holdsAgainstBruteForce, smallPlans } from './transition-support.js';
+import { declared as declaredRule, live as liveRule } from '../helpers/rules.js';
 
 function ruleOf(name: string, actions: Rule['actions'], leaf: Leaf): Rule {
   return { name, description: '', status: 'active', actions, conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf] }] } };
@@ -22,11 +23,11 @@ const france: Leaf = { conditionType: 'country', operator: '$in', value: ['FR'] 
 const admin: Leaf = { conditionType: 'path', operator: '$startsWith', value: '/admin' };
 
 function live(rules: readonly Rule[]): LiveRule[] {
-  return rules.map((rule, priority) => ({ ...structuredClone(rule), ruleId: `id-${rule.name.replace(/ /g, '-')}`, priority }));
+  return rules.map((rule, priority) => liveRule({ ...structuredClone(rule), ruleId: `id-${rule.name.replace(/ /g, '-')}` }, priority));
 }
 
 function declared(rules: readonly Rule[]): DeclaredRule[] {
-  return rules.map((rule, index) => ({ ...structuredClone(rule), source: { file: 'rules/all.yaml', line: index + 1, col: 3 } }));
+  return rules.map((rule, index) => declaredRule({ ...structuredClone(rule), source: { file: 'rules/all.yaml', line: index + 1, col: 3 } }));
 }
 
 function planned(liveRules: readonly Rule[], declaredRules: readonly Rule[]) {
@@ -98,6 +99,19 @@ describe('choosing the order', () => {
     expect(steps).toEqual(plan.steps);
     expect(check.windows).toEqual([]);
     expect(check.unchecked).toEqual(['the state after PATCH 1 was not checked: the time budget ran out']);
+  });
+
+  test('an order searched in runs of states (bounded memory) gets the same check as one search over all its states', () => {
+    fc.assert(
+      fc.property(smallPlans(6), ({ live, declared }) => {
+        const { plan } = planApp({ app: 'default', declared, live, unmanaged: 'keep' });
+        const whole = chooseOrder(live, plan.steps);
+        // Fewer positions than one state holds: every state is a search of its own.
+        const oneByOne = chooseOrder(live, plan.steps, { maxPositions: 1 });
+        expect(oneByOne).toEqual(whole);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   test('random small plans against brute force', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { distinctiveToken, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, liveFields, rule, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 
 let emu: TestEmulator;
 let project: Project;
@@ -28,7 +28,7 @@ beforeEach(async () => {
       { name: 'shop', rulesDir: 'shop', tokenEnv: 'BOTRULES_SHOP_TOKEN' },
     ],
   });
-  const [a, b, c] = lettered(3) as [Rule, Rule, Rule];
+  const [a, b, c] = lettered(3) as [NormalRule, NormalRule, NormalRule];
   await writeRules(project.rulesDir, [c, a, { ...b, description: 'default app' }]);
   const [s1, s2, s3] = shopRules() as [Rule, Rule, Rule];
   await writeRules(path.join(project.dir, 'shop'), [s1, { ...s2, status: 'paused' }, s3]);

@@ -5,7 +5,8 @@
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, names, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
-import type { LiveRule, Rule } from '../../src/rules/model.js';
+import type { ListedRule } from '../../src/emulator/state.js';
+import type { NormalRule } from '../../src/rules/model.js';
 
 let emu: TestEmulator;
 let project: Project;
@@ -28,7 +29,7 @@ async function afterPatches(count: number): Promise<void> {
 }
 
 /** Edits live rules as an operator would in the console (the emulator's state, not its API). */
-function consoleEdit(edit: (rule: LiveRule) => LiveRule): void {
+function consoleEdit(edit: (rule: ListedRule) => ListedRule): void {
   emu.emulator.replaceRules(emu.emulator.rules().map((rule) => {
     const { priority: _priority, ...fields } = edit(rule);
     return fields;
@@ -41,7 +42,7 @@ describe('a console edit made during the apply', () => {
   it('is reported by rule and field, not reverted, and only the plan is sent', async () => {
     // 8 managed rules get a new description; 10 more are unmanaged (policy keep).
     await start({ seedRules: lettered(18), latencyMs: 60 });
-    const managed = lettered(8).map((r): Rule => ({ ...r, description: `reviewed ${r.name}` }));
+    const managed = lettered(8).map((r): NormalRule => ({ ...r, description: `reviewed ${r.name}` }));
     await writeRules(project.rulesDir, managed);
     const applying = run(['apply', '--auto-approve', '--concurrency', '1', '--max-changes', '8']);
     // An incident: the operator pauses unmanaged rule K while the apply runs.
@@ -69,7 +70,7 @@ describe('a console edit made during the apply', () => {
 describe('a server whose verifying LIST shows rules the plan never touched changed', () => {
   it('sends no more than --max-changes 1 and names every drifted rule', async () => {
     await start({ seedRules: lettered(26).concat(lettered(5).map((r) => ({ ...r, name: `Z${r.name}` }))), latencyMs: 150 });
-    const [first] = lettered(1) as [Rule];
+    const [first] = lettered(1) as [NormalRule];
     await writeRules(project.rulesDir, [{ ...first, description: 'reviewed' }]);
     const applying = run(['apply', '--auto-approve', '--max-changes', '1']);
     // Before the verifying LIST is answered, every unmanaged rule shows up paused.
@@ -94,7 +95,7 @@ describe('a server whose verifying LIST shows rules the plan never touched chang
 describe('corrections of the order', () => {
   it('count against the change limit: with --max-changes 1 a swapping server is not corrected', async () => {
     await start({ seedRules: lettered(5), moveSemantics: 'swap' });
-    const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+    const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
     await writeRules(project.rulesDir, [c, a, b, d, e]);
     const result = await run(['apply', '--auto-approve', '--max-changes', '1']);
     expect(result.code).toBe(1);
@@ -109,13 +110,13 @@ describe('corrections of the order', () => {
 
   it('a rule dragged in the console outside the positions the plan moved is drift, not corrected', async () => {
     await start({ seedRules: lettered(8), latencyMs: 80 });
-    const [a, b, ...rest] = lettered(8) as [Rule, Rule, ...Rule[]];
+    const [a, b, ...rest] = lettered(8) as [NormalRule, NormalRule, ...NormalRule[]];
     await writeRules(project.rulesDir, [b, a, ...rest]);
     const applying = run(['apply', '--auto-approve']);
     await afterPatches(1);
     // The operator drags H above G.
     const live = emu.emulator.rules();
-    const order = [...live.slice(0, 6), live[7] as LiveRule, live[6] as LiveRule];
+    const order = [...live.slice(0, 6), live[7] as ListedRule, live[6] as ListedRule];
     emu.emulator.replaceRules(order.map(({ priority: _p, ...fields }) => fields));
     const result = await applying;
     expect(result.code).toBe(1);

@@ -5,7 +5,7 @@ import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, liveFields, names, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 
 let emu: TestEmulator;
 let project: Project;
@@ -69,7 +69,7 @@ describe('partial failure', () => {
 describe('verify and correct', () => {
   it('corrects the order on a server that swaps instead of moving', async () => {
     await start({ seedRules: lettered(5), moveSemantics: 'swap' });
-    const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+    const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
     await writeRules(project.rulesDir, [c, a, b, d, e]);
     const result = await run(['apply', '--auto-approve']);
     expect(result.stderr).toBe('');
@@ -81,7 +81,7 @@ describe('verify and correct', () => {
 
   it('gives up after two correction passes, naming what still differs', async () => {
     await start({ seedRules: lettered(5), moveSemantics: 'swap' });
-    const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+    const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
     await writeRules(project.rulesDir, [e, a, b, c, d]);
     const result = await run(['apply', '--auto-approve']);
     expect(result.code).toBe(1);

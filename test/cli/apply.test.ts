@@ -6,7 +6,7 @@ import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, liveFields, names, patches, rule, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 
 let emu: TestEmulator;
 let project: Project;
@@ -26,7 +26,7 @@ const run = (argv: string[], options: { stdin?: string; tty?: boolean } = {}) =>
 
 /** E to the top, B described, C paused, A moved below D. */
 function desired(): Rule[] {
-  const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+  const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
   return [e, { ...b, description: 'now described' }, { ...c, status: 'paused' }, d, a];
 }
 
@@ -111,7 +111,7 @@ describe('botrules apply', () => {
   });
 
   it('policy keep: unmanaged rules keep their positions and fields', async () => {
-    const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+    const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
     // C is unmanaged; the managed rules are reversed around it.
     await writeRules(project.rulesDir, [e, d, b, a]);
     const result = await run(['apply', '--auto-approve']);

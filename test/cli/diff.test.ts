@@ -4,13 +4,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { lettered, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 
 let project: Project;
-const [a, b] = lettered(2) as [Rule, Rule];
+const [a, b] = lettered(2) as [NormalRule, NormalRule];
 const login: Rule = {
   name: 'Scrapers on login', description: '', status: 'active', actions: ['hardBlock'],
   conditions: { operator: '$and', children: [{ operator: '$and', children: [

@@ -4,16 +4,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decide, type TestRequest } from '../../src/evaluate/index.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 
 let emu: TestEmulator;
 let project: Project;
-const [a, b, c] = lettered(3) as [Rule, Rule, Rule];
+const [a, b, c] = lettered(3) as [NormalRule, NormalRule, NormalRule];
 // Declared: C first and allowing, then A, then B paused.
-const declared = [{ ...c, actions: ['allow'] }, a, { ...b, status: 'paused' }] as Rule[];
+const declared: NormalRule[] = [{ ...c, actions: ['allow'] }, a, { ...b, status: 'paused' }];
 
 beforeEach(async () => {
   emu = await startTestEmulator({ seedRules: lettered(3) });

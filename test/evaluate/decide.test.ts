@@ -1,7 +1,8 @@
 import { decide, missedLeaves } from '../../src/evaluate/index.js';
-import type { Conditions, Rule } from '../../src/rules/model.js';
+import type { Conditions, NormalRule, Rule } from '../../src/rules/model.js';
+import { normal } from '../helpers/rules.js';
 
-const rule = (name: string, conditions: Conditions, extra: Partial<Rule> = {}): Rule => ({
+const rule = (name: string, conditions: Conditions, extra: Partial<Rule> = {}): NormalRule => normal({
   name, description: '', status: 'active', actions: ['hardBlock'], conditions, ...extra,
 });
 const onPath = (op: '$and' | '$or', inner: '$and' | '$or', ...paths: string[]): Conditions => ({

@@ -3,8 +3,9 @@
 import { parse } from 'yaml';
 import { ruleFileNames, ruleFileText, schemaReference, schemaReferenceIn, slugify } from '../../src/import/rule-file.js';
 import type { LiveRule } from '../../src/rules/model.js';
+import { live } from '../helpers/rules.js';
 
-const rule: LiveRule = {
+const rule: LiveRule = live({
   name: 'Block scrapers: "bad" bots',
   ruleId: '3f2a9c1e-0000-4000-8000-000000000001',
   priority: 4,
@@ -25,7 +26,7 @@ const rule: LiveRule = {
       },
     ],
   },
-};
+});
 
 describe('ruleFileNames', () => {
   it('numbers files so lexical order is live order, in steps of ten', () => {

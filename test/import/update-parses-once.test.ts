@@ -7,12 +7,13 @@ import { readAppFiles } from '../../src/import/update/files.js';
 import { updateRuleFiles } from '../../src/import/update/index.js';
 import type { LiveRule } from '../../src/rules/model.js';
 import { tempDir } from '../helpers/temp.js';
+import { live as liveRule } from '../helpers/rules.js';
 
 // The package object src/io/yaml-source.ts loads (CommonJS, one instance per process).
 const yaml = createRequire(import.meta.url)('yaml') as { parseDocument: (...args: unknown[]) => unknown };
 
 const leaf = (value: string) => ({ conditionType: 'path' as const, operator: '$eq' as const, value });
-const live = (ruleId: string, name: string, priority: number, extra: Partial<LiveRule> = {}): LiveRule => ({
+const live = (ruleId: string, name: string, priority: number, extra: Partial<LiveRule> = {}): LiveRule => liveRule({
   ruleId, name, priority, description: '', status: 'active', actions: ['allow'],
   conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf(`/${ruleId}`)] }] },
   ...extra,

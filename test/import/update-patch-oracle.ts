@@ -16,6 +16,7 @@ import { reindent } from '../../src/import/update/text.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { Action, DeclaredRule, Leaf, LiveRule } from '../../src/rules/model.js';
 import { readRuleFileText, leafEdit, shuffle } from './update-support.js';
+import { live as liveRule } from '../helpers/rules.js';
 
 interface Spec {
   id: string;
@@ -93,11 +94,11 @@ function fileText(lines: string[], style: Style): string {
 const leafOf = (v: string, flagged: boolean): Leaf => ({ conditionType: 'path', operator: '$eq', value: `/${v}`, ...(flagged ? { caseSensitive: true } : {}) });
 
 function liveOf(spec: Spec, priority: number): LiveRule {
-  return {
+  return liveRule({
     ruleId: spec.id, name: spec.name, priority, description: spec.described ? `about ${spec.name}` : '',
     status: spec.paused ? 'paused' : 'active', actions: [spec.action],
     conditions: { operator: '$or', children: [{ operator: '$and', children: spec.leaves.map((v, i) => leafOf(v, spec.flagged && i === 0)) }] },
-  };
+  });
 }
 
 const style: fc.Arbitrary<Style> = fc.record({ crlf: fc.boolean(), bom: fc.boolean(), flowLeaves: fc.boolean(), flowActions: fc.boolean(), flowConditions: fc.boolean(), dashCol: fc.constantFrom<Style['dashCol']>(0, 2, 4), terminated: fc.boolean() });

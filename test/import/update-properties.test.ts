@@ -7,6 +7,7 @@ import { updateRuleFiles, type RuleFileText } from '../../src/import/update/inde
 import { planApp } from '../../src/plan/planner.js';
 import type { DeclaredRule, Leaf, LiveRule } from '../../src/rules/model.js';
 import { readRuleFileText, leafEdit, shuffle } from './update-support.js';
+import { live as liveRule } from '../helpers/rules.js';
 
 interface Spec {
   id: string;
@@ -38,11 +39,11 @@ function ruleText(spec: Spec, described: boolean): string {
 const leafOf = (v: string): Leaf => ({ conditionType: 'path', operator: '$eq', value: `/${v}` });
 
 function liveOf(spec: Spec, described: boolean, priority: number): LiveRule {
-  return {
+  return liveRule({
     ruleId: spec.id, name: spec.name, priority, description: described ? `about ${spec.name}` : '',
     status: spec.paused ? 'paused' : 'active', actions: ['allow'],
     conditions: { operator: '$or', children: [{ operator: '$and', children: spec.leaves.map(leafOf) }] },
-  };
+  });
 }
 
 const specs = fc.uniqueArray(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 7 }).chain((ids) =>

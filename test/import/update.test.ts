@@ -2,9 +2,10 @@
 import { updateRuleFiles, type RuleFileText } from '../../src/import/update/index.js';
 import type { DeclaredRule, LiveRule } from '../../src/rules/model.js';
 import { readRuleFileText } from './update-support.js';
+import { live as liveRule } from '../helpers/rules.js';
 
 const leaf = (value: string) => ({ conditionType: 'path' as const, operator: '$eq' as const, value });
-const live = (ruleId: string, name: string, priority: number, extra: Partial<LiveRule> = {}): LiveRule => ({
+const live = (ruleId: string, name: string, priority: number, extra: Partial<LiveRule> = {}): LiveRule => liveRule({
   ruleId, name, priority, description: '', status: 'active', actions: ['allow'],
   conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf(`/${name.toLowerCase()}`)] }] },
   ...extra,

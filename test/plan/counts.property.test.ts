@@ -10,6 +10,7 @@ import { fieldChanges } from '../../src/plan/types.js';
 import { summaryLine } from '../../src/render/plan/describe.js';
 import { rendered } from './rendered.js';
 import { scenarios } from './scenarios.js';
+import { declared as declaredRule, live as liveRule } from '../helpers/rules.js';
 
 describe('plan summary counts', () => {
   test('equal what the typed steps do, and what running them does to positions', () => {
@@ -44,8 +45,8 @@ describe('plan summary counts', () => {
 
   test('a 40-rule reversal: every PATCH carrying a position is a move, and the rules it shifts are counted too', () => {
     const names = Array.from({ length: 40 }, (_, i) => `r${i}`);
-    const live = names.map((name, priority) => ({ name, description: '', status: 'active' as const, actions: ['hardBlock' as const], conditions: { operator: '$or' as const, children: [] }, ruleId: `id-${name}`, priority }));
-    const declared = [...live].reverse().map(({ ruleId: _id, priority: _p, ...rule }, index) => ({ ...rule, source: { file: 'rules/a.yaml', line: index + 1, col: 1 } }));
+    const live = names.map((name, priority) => liveRule({ name, description: '', status: 'active', actions: ['hardBlock'], conditions: { operator: '$or', children: [] }, ruleId: `id-${name}`, priority }));
+    const declared = [...live].reverse().map(({ ruleId: _id, priority: _p, ...rule }, index) => declaredRule({ ...rule, source: { file: 'rules/a.yaml', line: index + 1, col: 1 } }));
     const plan = new Plan([planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan]);
     expect(summaryLine(plan.summary)).toBe('Plan: 39 PATCH requests: 0 to update, 39 to move; 40 rules change position; 0 blocked; 0 not in the files, kept');
   });

@@ -1,5 +1,6 @@
 // Small builders for rules in planner tests.
-import type { Conditions, DeclaredRule, LiveRule, Rule } from '../../src/rules/model.js';
+import type { Conditions, DeclaredRule, LiveRule, NormalRule, Rule } from '../../src/rules/model.js';
+import { declared, live, normal } from '../helpers/rules.js';
 
 export function conditionsFor(agent: string): Conditions {
   return {
@@ -16,15 +17,16 @@ export function conditionsFor(agent: string): Conditions {
   };
 }
 
-export function rule(name: string, overrides: Partial<Rule> = {}): Rule {
-  return {
+/** A rule in normal form (through the rule-file normaliser), `overrides` written as a file would. */
+export function rule(name: string, overrides: Partial<Rule> = {}): NormalRule {
+  return normal({
     name,
     description: '',
     status: 'active',
     actions: ['hardBlock'],
     conditions: conditionsFor(name),
     ...overrides,
-  };
+  });
 }
 
 export function idOf(name: string): string {
@@ -33,12 +35,12 @@ export function idOf(name: string): string {
 
 /** Live rules in the given order, ids derived from names. */
 export function liveRules(rules: readonly Rule[]): LiveRule[] {
-  return rules.map((r, priority) => ({ ...structuredClone(r), ruleId: r.ruleId ?? idOf(r.name), priority }));
+  return rules.map((r, priority) => live({ ...structuredClone(r), ruleId: r.ruleId ?? idOf(r.name) }, priority));
 }
 
 /** Declared rules in the given order, one file, one rule every 10 lines; no ruleId unless given. */
 export function declaredRules(rules: readonly Rule[], file = 'rules/10-main.yaml'): DeclaredRule[] {
-  return rules.map((r, index) => ({ ...structuredClone(r), source: { file, line: index * 10 + 2, col: 5 } }));
+  return rules.map((r, index) => declared({ ...structuredClone(r), source: { file, line: index * 10 + 2, col: 5 } }));
 }
 
 /** A declared copy of live rules (same order, same fields, matched by name). */

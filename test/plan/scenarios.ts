@@ -2,6 +2,7 @@
 // ones and cosmetic ones that must not count), random unmanaged and blocked rules.
 import fc from 'fast-check';
 import type { Action, Conditions, DeclaredRule, LiveRule, Rule, Status } from '../../src/rules/model.js';
+import { declared as declaredRule, live as liveRule } from '../helpers/rules.js';
 
 export type Policy = 'keep' | 'pause';
 
@@ -92,22 +93,24 @@ interface RawScenario {
 }
 
 function buildScenario(raw: RawScenario, withEdits: boolean): Scenario {
-  const live: LiveRule[] = raw.live.map((f, index) => ({
-    ruleId: `id-${index}`,
-    priority: index,
-    name: `rule ${index}`,
-    description: f.description,
-    status: f.status,
-    actions: f.actions,
-    conditions: structuredClone(CONDITION_POOL[f.conditions] as Conditions),
-  }));
+  const live: LiveRule[] = raw.live.map((f, index) =>
+    liveRule({
+      ruleId: `id-${index}`,
+      priority: index,
+      name: `rule ${index}`,
+      description: f.description,
+      status: f.status,
+      actions: f.actions,
+      conditions: structuredClone(CONDITION_POOL[f.conditions] as Conditions),
+    }),
+  );
   const managedIndices = live.map((_, i) => i).filter((i) => raw.managed[i]);
   const order = [...managedIndices].sort((a, b) => (raw.sortKeys[a] as number) - (raw.sortKeys[b] as number) || a - b);
   const declaredRules: Rule[] = order.map((i) => declaredVersion(live[i] as LiveRule, raw.edits[i] as RawScenario['edits'][number], withEdits));
   for (const [k, at] of raw.blockedAt.entries()) {
     declaredRules.splice(Math.min(at, declaredRules.length), 0, { ...fieldsOf(live[0]), name: `not live ${k}` } as Rule);
   }
-  const declared = declaredRules.map((r, index) => ({ ...r, source: { file: 'rules/all.yaml', line: index + 1, col: 3 } }));
+  const declared = declaredRules.map((r, index) => declaredRule({ ...r, source: { file: 'rules/all.yaml', line: index + 1, col: 3 } }));
   const unmanaged = new Set(live.filter((_, i) => !raw.managed[i]).map((r) => r.ruleId));
   return { live, declared, policy: raw.policy, unmanaged };
 }

@@ -1,36 +1,39 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { canonicalJson, changedFields, identicalInOrder } from '../../src/semantics/canonical.js';
-import type { Leaf, Rule } from '../../src/rules/model.js';
+import type { Leaf, NormalRule } from '../../src/rules/model.js';
 import { normaliseRule } from '../../src/semantics/normalise.js';
 import { conditionsFor, rule } from '../plan/fixtures.js';
+import type { WrittenRule } from '../../src/semantics/written.js';
+import { normal } from '../helpers/rules.js';
 
 const ua: Leaf = { conditionType: 'userAgent', operator: '$contains', value: 'bot' };
 const ips: Leaf = { conditionType: 'socketIps', operator: '$in', value: ['203.0.113.0/24'] };
 const header: Leaf = { conditionType: 'header', fieldOption: 'x-bot', operator: '$exists' };
 
-function withLeaves(...groups: Leaf[][]): Rule {
+/** A rule with these groups of leaves, made normal at the rule-file boundary as every rule is. */
+function withLeaves(...groups: Leaf[][]): NormalRule {
   return rule('r', { conditions: { operator: '$or', children: groups.map((children) => ({ operator: '$and', children })) } });
 }
 
 describe('canonical equality', () => {
-  test.each<[string, Rule, Rule]>([
+  test.each<[string, NormalRule, NormalRule]>([
     ['leaves reordered within a group', withLeaves([ua, ips, header]), withLeaves([header, ua, ips])],
     ['groups reordered within the root', withLeaves([ua], [ips, header]), withLeaves([header, ips], [ua])],
     ['a leaf repeated', withLeaves([ua, ips]), withLeaves([ua, ips, ua])],
     ['actions reordered', rule('r', { actions: ['allow', 'hardBlock'] }), rule('r', { actions: ['hardBlock', 'allow'] })],
-    ['a single string for $in', withLeaves([ips]), withLeaves([{ ...ips, value: '203.0.113.0/24' }])],
-    ['a one-element list for $contains', withLeaves([ua]), withLeaves([{ ...ua, value: ['bot'] }])],
-    ['a stray value on $exists', withLeaves([header]), withLeaves([{ ...header, value: 'x' }])],
+    ['a single string for $in (made normal at the file boundary)', withLeaves([ips]), withLeaves([{ ...ips, value: '203.0.113.0/24' }])],
+    ['a one-element list for $contains (likewise)', withLeaves([ua]), withLeaves([{ ...ua, value: ['bot'] }])],
+    ['a stray value on $exists (likewise)', withLeaves([header]), withLeaves([{ ...header, value: 'x' }])],
     ['description omitted vs "" (made normal at the file boundary)', rule('r'), normaliseRule({ ...rule('r'), description: undefined })],
     ['an unknown field of a leaf', withLeaves([ua, ips]), withLeaves([{ ...ua, caseSensitive: true } as Leaf, ips])],
-    ['unknown fields of the rule, the tree and a group', rule('r'), { ...rule('r'), createdBy: 'console', conditions: { ...conditionsFor('r'), mode: 'x', children: conditionsFor('r').children.map((g) => ({ ...g, label: 'g' })) } } as Rule],
+    ['unknown fields of the rule, the tree and a group', rule('r'), normal({ ...rule('r'), createdBy: 'console', conditions: { ...conditionsFor('r'), mode: 'x', children: conditionsFor('r').children.map((g) => ({ ...g, label: 'g' })) } } as WrittenRule)],
   ])('%s is not a change', (_what, a, b) => {
     expect(canonicalJson(a)).toBe(canonicalJson(b));
     expect(changedFields(a, b)).toEqual([]);
   });
 
-  test.each<[string, Rule, Rule, string[]]>([
+  test.each<[string, NormalRule, NormalRule, string[]]>([
     ['a value list reordered (values are not a set)', withLeaves([{ ...ips, value: ['a', 'b'] }]), withLeaves([{ ...ips, value: ['b', 'a'] }]), ['conditions']],
     ['a leaf moved to another group', withLeaves([ua, ips]), withLeaves([ua], [ips]), ['conditions']],
     ['a group operator', withLeaves([ua]), { ...withLeaves([ua]), conditions: { operator: '$or', children: [{ operator: '$or', children: [ua] }] } }, ['conditions']],

@@ -14,12 +14,13 @@ import { parseRuleFile } from '../../src/rules/rule-file.js';
 import { canonicalJson, changedFields, exactLeafKey } from '../../src/semantics/canonical.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import type { Conditions, DeclaredRule, Leaf, LiveRule } from '../../src/semantics/model.js';
-import { normaliseLiveRule } from '../../src/semantics/normalise.js';
+import { normaliseLiveRule, type LooseRule } from '../../src/semantics/normalise.js';
 import { unknownFieldNames } from '../../src/semantics/unknown.js';
 import { fieldKey, leafValues } from '../../src/semantics/fields.js';
 import { conditionsVerdict, fieldOf, leafVerdict } from '../../src/evaluate/index.js';
 import { requestWith } from '../../src/evaluate/request.js';
 import { leaf as analysedLeaf, request } from '../analysis/arbitraries.js';
+import { live as liveFrom } from '../helpers/rules.js';
 
 const RUNS = { numRuns: 60 };
 
@@ -56,7 +57,7 @@ const liveRule: fc.Arbitrary<LiveRule> = fc
     conditions,
     labels: fc.option(fc.constant(['edge']), { nil: undefined }),
   })
-  .map(({ labels, ...fields }) => ({ ...fields, ...(labels === undefined ? {} : { labels }), ruleId: 'r-1', priority: 0 }) as LiveRule);
+  .map(({ labels, ...fields }) => liveFrom({ ...fields, ...(labels === undefined ? {} : { labels }), ruleId: 'r-1', priority: 0 } as LooseRule & { ruleId: string }));
 
 /** A rule as its file declares it, read back through the rule-file boundary. */
 function declaredFrom(rule: LiveRule): DeclaredRule {
@@ -84,7 +85,7 @@ describe('one rule semantics: every consumer agrees', () => {
     fc.assert(
       fc.property(liveRule, (live) => {
         const declared = declaredFrom(live);
-        const listed = normaliseLiveRule(JSON.parse(JSON.stringify(live)) as LiveRule, 'content[0]', live.ruleId, 0);
+        const listed = normaliseLiveRule(JSON.parse(JSON.stringify(live)) as LooseRule, 'content[0]', live.ruleId, 0);
         expect(canonicalJson(declared)).toBe(canonicalJson(live));
         expect(canonicalJson(listed)).toBe(canonicalJson(live));
         const leaves = (rule: { conditions: Conditions }) => rule.conditions.children.flatMap((g) => g.children.map(exactLeafKey));
@@ -141,7 +142,7 @@ describe('one rule semantics: every consumer agrees', () => {
     );
     fc.assert(
       fc.property(moves, ([count, sequence]) => {
-        const live: LiveRule[] = Array.from({ length: count }, (_, i) => ({
+        const live: LiveRule[] = Array.from({ length: count }, (_, i) => liveFrom({
           name: `R${i}`, ruleId: `id-${i}`, description: '', status: 'active', actions: ['allow'], priority: i,
           conditions: { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: `/${i}` }] }] },
         }));
@@ -158,7 +159,7 @@ describe('one rule semantics: every consumer agrees', () => {
     fc.assert(
       fc.property(liveRule, fc.array(request, { minLength: 20, maxLength: 20 }), (live, requests) => {
         const declared = declaredFrom(live);
-        const listed = normaliseLiveRule(JSON.parse(JSON.stringify(live)) as LiveRule, 'content[0]', live.ruleId, 0);
+        const listed = normaliseLiveRule(JSON.parse(JSON.stringify(live)) as LooseRule, 'content[0]', live.ruleId, 0);
         for (const sample of requests) {
           const verdict = conditionsVerdict(live.conditions, sample);
           expect([conditionsVerdict(declared.conditions, sample), conditionsVerdict(listed.conditions, sample)]).toEqual([verdict, verdict]);

@@ -1,9 +1,10 @@
 // Rules pinned as declared rules: what verification and undo plan against.
 import { pinnedDeclared } from '../../src/semantics/pinned.js';
 import type { LiveRule } from '../../src/rules/model.js';
+import { live as liveRule } from '../helpers/rules.js';
 
 function live(names: string[]): LiveRule[] {
-  return names.map((name, priority) => ({
+  return names.map((name, priority) => liveRule({
     name,
     ruleId: `id-${name}`,
     priority,

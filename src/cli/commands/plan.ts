@@ -12,7 +12,7 @@ import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';
 import { replayBeforePlan } from '../../render/replay/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
-import { UsageError, wholeNumber } from '../options.js';
+import { wholeNumber } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { transitionProgress } from '../transition-progress.js';
@@ -24,7 +24,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
     .option('format', { choices: PLAN_FORMATS, default: 'text' as const, describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
-    .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
+    .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown) or is its `replay` field (json), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
     .option('safe-order', { type: 'boolean', default: false, describe: 'When only an order with one more PATCH is free of windows, plan that order' })
     .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
@@ -38,10 +38,6 @@ function options(yargs: Argv<GlobalArgs>) {
 async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
   const render = await loadPlanRenderer(args.format);
   const replayLogs = args.replay?.map(String);
-  // A JSON plan is one document: the replay has its own (botrules replay --format json).
-  if (replayLogs !== undefined && args.format === 'json') {
-    throw new UsageError('plan --replay adds its summary to text and markdown plans; for JSON, run: botrules replay --format json LOG…');
-  }
   const { out } = args;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
@@ -65,8 +61,9 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     checking?.stop();
     progress.stop();
   });
-  // Risk first: what the change does to traffic, then the changes themselves.
-  if (replay !== undefined) await writeReport(replayBeforePlan(args.format === 'markdown' ? 'markdown' : 'text'), replay, ctx);
+  // Risk first: what the change does to traffic, then the changes themselves. A JSON plan is
+  // one document: the report is its `replay` field.
+  if (replay !== undefined && args.format !== 'json') await writeReport(replayBeforePlan(args.format === 'markdown' ? 'markdown' : 'text'), replay, ctx);
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
   await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided }, ctx);
   if (out !== undefined) {

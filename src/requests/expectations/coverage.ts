@@ -5,7 +5,7 @@
 // reached rule is evaluated (no short cut), so "seen false" does not depend on leaf order.
 // Pure: the caller passes each app's rules in priority order and its tests.
 import { decide, describeLeaf, groupVerdict, leafVerdict, type EvaluationOptions, type Verdict } from '../../evaluate/index.js';
-import type { Action, Rule, SourceLocation } from '../../rules/model.js';
+import type { Action, NormalRule, SourceLocation } from '../../rules/model.js';
 import type { RuleTest } from './load.js';
 
 /** The outcomes of a rule set, by the actions of the deciding rule; none: no rule decided. */
@@ -14,7 +14,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 const OUTCOME_OF: Readonly<Record<Action, Outcome>> = { allow: 'allow', blockWithChallenge: 'challenge', hardBlock: 'block' };
 
-export interface CoveredRule extends Rule {
+export interface CoveredRule extends NormalRule {
   source?: SourceLocation;
 }
 
@@ -129,7 +129,7 @@ function count(seen: Seen, value: Verdict): void {
 }
 
 /** The outcomes a rule set can have: its active rules' actions, and none. */
-function outcomesOf(rules: readonly Rule[]): Outcome[] {
+function outcomesOf(rules: readonly NormalRule[]): Outcome[] {
   const found = new Set<Outcome>(['none']);
   for (const rule of rules) if (rule.status === 'active') for (const outcome of outcomeNames(rule.actions)) found.add(outcome);
   return OUTCOMES.filter((outcome) => found.has(outcome));

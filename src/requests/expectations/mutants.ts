@@ -4,7 +4,7 @@
 // differently: an operator is changed only where the group has two children or more.
 import { isIP } from 'node:net';
 import { describeLeaf } from '../../evaluate/index.js';
-import type { Action, Conditions, Group, Leaf, LeafOperator, Rule } from '../../rules/model.js';
+import type { Action, Conditions, Group, Leaf, LeafOperator, NormalRule } from '../../rules/model.js';
 import { leafValues } from '../../semantics/fields.js';
 
 /** Where in a rule a mutation is written, as a path below the rule (for FILE:LINE:COL). */
@@ -22,7 +22,7 @@ export interface Mutant {
   description: string;
   path: RulePath;
   /** The rule at `index` after the change (absent for a swap). */
-  replacement?: Rule;
+  replacement?: NormalRule;
   /** A swap: the position of the rule it trades places with (the next active rule). */
   swapWith?: number;
   /** A change to one leaf only (group, leaf, and the leaf before and after). */
@@ -36,15 +36,15 @@ const FLIPPED: Partial<Record<LeafOperator, LeafOperator>> = {
 const WEAKER: Partial<Record<Action, Action>> = { hardBlock: 'blockWithChallenge', blockWithChallenge: 'allow' };
 
 /** Every mutant of the active rules at `indexes` (all active rules when absent), in a fixed order. */
-export function mutantsOf(rules: readonly Rule[], indexes?: readonly number[]): Mutant[] {
+export function mutantsOf(rules: readonly NormalRule[], indexes?: readonly number[]): Mutant[] {
   const chosen = indexes ?? rules.map((_, index) => index);
-  return chosen.flatMap((index) => ((rules[index] as Rule).status === 'active' ? ruleMutants(rules, index) : []));
+  return chosen.flatMap((index) => ((rules[index] as NormalRule).status === 'active' ? ruleMutants(rules, index) : []));
 }
 
-function ruleMutants(rules: readonly Rule[], index: number): Mutant[] {
-  const rule = rules[index] as Rule;
+function ruleMutants(rules: readonly NormalRule[], index: number): Mutant[] {
+  const rule = rules[index] as NormalRule;
   const out: Mutant[] = [];
-  const replace = (kind: MutationKind, description: string, path: RulePath, replacement: Rule, leafChange?: Mutant['leafChange']): void => {
+  const replace = (kind: MutationKind, description: string, path: RulePath, replacement: NormalRule, leafChange?: Mutant['leafChange']): void => {
     out.push({ kind, index, description, path, replacement, ...(leafChange === undefined ? {} : { leafChange }) });
   };
   rule.actions.forEach((action, a) => {
@@ -55,7 +55,7 @@ function ruleMutants(rules: readonly Rule[], index: number): Mutant[] {
   });
   replace('pause', 'paused', ['status'], { ...rule, status: 'paused' });
   const next = nextActive(rules, index);
-  if (next !== -1) out.push({ kind: 'swap', index, description: `swapped with the next active rule ${JSON.stringify((rules[next] as Rule).name)}`, path: [], swapWith: next });
+  if (next !== -1) out.push({ kind: 'swap', index, description: `swapped with the next active rule ${JSON.stringify((rules[next] as NormalRule).name)}`, path: [], swapWith: next });
   const root = rule.conditions;
   if (root.children.length > 1) replace('group-operator', `conditions ${root.operator} → ${other(root.operator)}`, ['conditions', 'operator'], withConditions(rule, { ...root, operator: other(root.operator) }));
   root.children.forEach((group, g) => {
@@ -79,8 +79,8 @@ function ruleMutants(rules: readonly Rule[], index: number): Mutant[] {
   return out;
 }
 
-function nextActive(rules: readonly Rule[], index: number): number {
-  for (let next = index + 1; next < rules.length; next++) if ((rules[next] as Rule).status === 'active') return next;
+function nextActive(rules: readonly NormalRule[], index: number): number {
+  for (let next = index + 1; next < rules.length; next++) if ((rules[next] as NormalRule).status === 'active') return next;
   return -1;
 }
 
@@ -88,15 +88,15 @@ function other(operator: '$and' | '$or'): '$and' | '$or' {
   return operator === '$and' ? '$or' : '$and';
 }
 
-function withConditions(rule: Rule, conditions: Conditions): Rule {
+function withConditions(rule: NormalRule, conditions: Conditions): NormalRule {
   return { ...rule, conditions };
 }
 
-function withGroup(rule: Rule, g: number, group: Group): Rule {
+function withGroup(rule: NormalRule, g: number, group: Group): NormalRule {
   return withConditions(rule, { ...rule.conditions, children: rule.conditions.children.map((each, i) => (i === g ? group : each)) });
 }
 
-function withLeaf(rule: Rule, g: number, l: number, leaf: Leaf): Rule {
+function withLeaf(rule: NormalRule, g: number, l: number, leaf: Leaf): NormalRule {
   const group = rule.conditions.children[g] as Group;
   return withGroup(rule, g, { ...group, children: group.children.map((each, i) => (i === l ? leaf : each)) });
 }
@@ -137,11 +137,11 @@ function fieldText(leaf: Leaf): string {
 }
 
 /** The app's rules with the mutant applied (for the reference evaluation and for reports). */
-export function applyMutant(rules: readonly Rule[], mutant: Mutant): Rule[] {
+export function applyMutant(rules: readonly NormalRule[], mutant: Mutant): NormalRule[] {
   const out = [...rules];
   if (mutant.swapWith !== undefined) {
-    out[mutant.index] = rules[mutant.swapWith] as Rule;
-    out[mutant.swapWith] = rules[mutant.index] as Rule;
+    out[mutant.index] = rules[mutant.swapWith] as NormalRule;
+    out[mutant.swapWith] = rules[mutant.index] as NormalRule;
   } else if (mutant.replacement !== undefined) {
     out[mutant.index] = mutant.replacement;
   }

@@ -6,7 +6,7 @@
 // reads the request differently; a paused rule or a weaker action only the requests the rule
 // decided; a swap only those the first rule decided that the second also matches.
 import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions } from '../../evaluate/index.js';
-import type { Action, Rule, SourceLocation } from '../../rules/model.js';
+import type { Action, NormalRule, SourceLocation } from '../../rules/model.js';
 import { NO_RULE, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';
 
@@ -16,7 +16,7 @@ export interface MutantResult {
   app: string;
   mutant: Mutant;
   /** The original rule the mutant changes. */
-  rule: Rule;
+  rule: NormalRule;
   status: MutantStatus;
   /** The first test whose verdict the mutant changes (killed). */
   killedBy?: string;
@@ -46,7 +46,7 @@ export interface MutationReport {
 
 export interface AppMutants {
   app: string;
-  rules: readonly Rule[];
+  rules: readonly NormalRule[];
   tests: readonly RuleTest[];
   mutants: readonly Mutant[];
 }
@@ -60,7 +60,7 @@ export interface MutationOptions {
   /** Called after each mutant with the number done and the number to do. */
   progress?: (done: number, total: number) => void;
   /** An exact proof that a surviving mutant decides every request as the original, or undefined. */
-  equivalence?: (rules: readonly Rule[], mutant: Mutant) => string | undefined;
+  equivalence?: (rules: readonly NormalRule[], mutant: Mutant) => string | undefined;
   only?: string[];
 }
 
@@ -73,7 +73,7 @@ export function runMutants(apps: readonly AppMutants[], options: MutationOptions
   for (const app of apps) {
     const outcomes = new OriginalOutcomes(app.rules, app.tests, options.evaluation ?? {});
     for (const mutant of app.mutants) {
-      const rule = app.rules[mutant.index] as Rule;
+      const rule = app.rules[mutant.index] as NormalRule;
       if (stoppedBy === undefined && options.maxMutants !== undefined && run >= options.maxMutants) stoppedBy = 'max-mutants';
       if (stoppedBy === undefined && options.deadline !== undefined && now() > options.deadline) stoppedBy = 'time';
       if (stoppedBy !== undefined) {
@@ -110,7 +110,7 @@ class OriginalOutcomes {
   private readonly byReach: number[];
   private readonly decidedBy = new Map<number, number[]>();
 
-  constructor(private readonly rules: readonly Rule[], private readonly tests: readonly RuleTest[], private readonly evaluation: EvaluationOptions) {
+  constructor(private readonly rules: readonly NormalRule[], private readonly tests: readonly RuleTest[], private readonly evaluation: EvaluationOptions) {
     const decisions = tests.map((test) => decide(rules, test.request, evaluation));
     this.decidedAt = decisions.map((decision) => (decision.index === -1 ? rules.length : decision.index));
     this.passed = tests.map((test, t) => verdict(test, decisions[t]?.rule?.name, decisions[t]?.actions ?? []));
@@ -130,12 +130,12 @@ class OriginalOutcomes {
 
   private changedTests(mutant: Mutant): number | undefined {
     const i = mutant.index;
-    const original = this.rules[i] as Rule;
+    const original = this.rules[i] as NormalRule;
     if (mutant.swapWith !== undefined) {
-      const second = this.rules[mutant.swapWith] as Rule;
+      const second = this.rules[mutant.swapWith] as NormalRule;
       return this.first(this.decidedBy.get(i) ?? [], (t) => (this.matches(second, t) ? this.differs(t, second.name, second.actions) : false));
     }
-    const replacement = mutant.replacement as Rule;
+    const replacement = mutant.replacement as NormalRule;
     const sameConditions = replacement.conditions === original.conditions;
     const candidates = sameConditions || replacement.status === 'paused' ? (this.decidedBy.get(i) ?? []) : this.reaching(i);
     return this.first(candidates, (t) => {
@@ -167,13 +167,13 @@ class OriginalOutcomes {
     return found;
   }
 
-  private matches(rule: Rule, t: number): boolean {
+  private matches(rule: NormalRule, t: number): boolean {
     return conditionsVerdict(rule.conditions, (this.tests[t] as RuleTest).request, this.evaluation) === true;
   }
 
-  private nextMatch(t: number, from: number): Rule | undefined {
+  private nextMatch(t: number, from: number): NormalRule | undefined {
     for (let index = from; index < this.rules.length; index++) {
-      const rule = this.rules[index] as Rule;
+      const rule = this.rules[index] as NormalRule;
       if (rule.status === 'active' && this.matches(rule, t)) return rule;
     }
     return undefined;

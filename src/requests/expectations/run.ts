@@ -3,7 +3,7 @@
 // and which leaves of the expected rule did not match the request.
 import { decide, describeField, describeLeaf, fieldOf, missedLeaves, undecidedPatterns, MATCH_BUDGET_MS, type EvaluationOptions, type MissedLeaf } from '../../evaluate/index.js';
 import type { Problem } from '../../errors.js';
-import type { Action, Leaf, Rule } from '../../rules/model.js';
+import type { Action, Leaf, NormalRule } from '../../rules/model.js';
 import { NO_RULE, type RuleTest } from './load.js';
 
 export interface TestResult {
@@ -37,7 +37,7 @@ export function appOf(test: RuleTest, allApps: readonly string[]): string {
 }
 
 /** `rules` of the test's app in priority order. */
-export function runTest(test: RuleTest, app: string, rules: readonly Rule[], options: EvaluationOptions = {}): TestResult {
+export function runTest(test: RuleTest, app: string, rules: readonly NormalRule[], options: EvaluationOptions = {}): TestResult {
   const decision = decide(rules, test.request, options);
   const decidedBy = decision.rule?.name;
   const expected = test.expect.rule === NO_RULE ? undefined : test.expect.rule;
@@ -54,7 +54,7 @@ export function runTest(test: RuleTest, app: string, rules: readonly Rule[], opt
 }
 
 /** Why the expected rule did not decide. */
-function whyNot(expected: string, rules: readonly Rule[], decidedBy: string | undefined, test: RuleTest, options: EvaluationOptions): string[] {
+function whyNot(expected: string, rules: readonly NormalRule[], decidedBy: string | undefined, test: RuleTest, options: EvaluationOptions): string[] {
   const rule = rules.find((candidate) => candidate.name === expected);
   if (rule === undefined) return [`there is no rule named ${JSON.stringify(expected)}`];
   if (rule.status === 'paused') return [`${ruleText(expected)} is paused`];
@@ -67,7 +67,7 @@ function whyNot(expected: string, rules: readonly Rule[], decidedBy: string | un
  * Why a rule's match is undecided, naming the rule, the patterns and the values: a test that
  * cannot be decided fails rather than passing on a guess (docs/evaluation.md, "Regular expressions").
  */
-export function undecidedSentence(rule: Rule, test: RuleTest, options: EvaluationOptions = {}): string {
+export function undecidedSentence(rule: NormalRule, test: RuleTest, options: EvaluationOptions = {}): string {
   const patterns = undecidedPatterns(rule, test.request, options).map(({ leaf, pattern, value }) =>
     `${describeField(leaf)} $re ${JSON.stringify(pattern)} on ${JSON.stringify(shortened(value))}`);
   return `rule ${ruleText(rule.name)} could not be decided: ${patterns.join(', ')} ran out of its time budget (${MATCH_BUDGET_MS / 1000} s a match) on the backtracking engine the pattern needs`;

@@ -3,7 +3,7 @@
 // involved and a few example requests. Memory is bounded by the number of distinct reasons,
 // transitions and rule pairs, never by the number of requests.
 import { undecidedPatterns, type Decision, type TestRequest } from '../../evaluate/index.js';
-import type { Action, Rule } from '../../rules/model.js';
+import type { Action, NormalRule } from '../../rules/model.js';
 
 /**
  * What a request meets: the strongest of the deciding rule's actions, no custom-rule outcome,
@@ -26,7 +26,7 @@ export function outcomeKind(actions: readonly Action[]): OutcomeKind {
 }
 
 /** The outcome of a decision: undecided when a rule's match was undecided before any rule matched. */
-export function outcomeOf(decision: Decision<Rule>): OutcomeKind {
+export function outcomeOf(decision: Decision<NormalRule>): OutcomeKind {
   return decision.undecided === undefined ? outcomeKind(decision.actions) : 'undecided';
 }
 
@@ -128,7 +128,7 @@ export class ReplayTally {
     else known.count += 1;
   }
 
-  add(example: ReplayExample, before: Decision<Rule>, after: Decision<Rule>): void {
+  add(example: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>): void {
     this.read += 1;
     this.evaluated += 1;
     const from = outcomeOf(before);
@@ -178,16 +178,16 @@ function riskOf(transition: Pick<Transition, 'from' | 'to'>): number {
 }
 
 /** The rule that decides, or whose undecided match leaves the outcome open. */
-function decidingRule(decision: Decision<Rule>): Rule | undefined {
+function decidingRule(decision: Decision<NormalRule>): NormalRule | undefined {
   return decision.undecided?.rule ?? decision.rule;
 }
 
-function decidingIndex(decision: Decision<Rule>): number {
+function decidingIndex(decision: Decision<NormalRule>): number {
   return decision.undecided?.index ?? decision.index;
 }
 
 /** A new rule pair; an undecided side names its rule and the patterns that ran out of time. */
-function rulePair(before: Decision<Rule>, after: Decision<Rule>, request: TestRequest): RulePair {
+function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, request: TestRequest): RulePair {
   const pair: RulePair = { before: decidingRule(before)?.name, after: decidingRule(after)?.name, count: 1 };
   // Answers are remembered by the patterns: asking again runs nothing a second time.
   if (before.undecided !== undefined) pair.beforePatterns = undecidedPatterns(before.undecided.rule, request).map((found) => found.pattern);

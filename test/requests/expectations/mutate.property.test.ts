@@ -10,8 +10,9 @@ import type { RuleTest } from '../../../src/requests/expectations/load.js';
 import { applyMutant, mutantsOf } from '../../../src/requests/expectations/mutants.js';
 import { runMutants } from '../../../src/requests/expectations/mutate.js';
 import { runTest } from '../../../src/requests/expectations/run.js';
-import { ACTIONS, type Action, type Rule } from '../../../src/rules/model.js';
+import { ACTIONS, type Action, type NormalRule, type Rule } from '../../../src/rules/model.js';
 import { leaf, request as fullRequest } from '../../analysis/arbitraries.js';
+import { normal } from '../../helpers/rules.js';
 
 /** Requests that may also lack a path or a method, as test requests may. */
 const request: fc.Arbitrary<TestRequest> = fc.tuple(fullRequest, fc.boolean(), fc.boolean()).map(([r, dropPath, dropMethod]) => {
@@ -30,10 +31,10 @@ const ruleBody = fc.record({
   conditions: fc.record({ operator, children: fc.array(group, { minLength: 1, maxLength: 3 }) }),
 });
 
-const ruleSet: fc.Arbitrary<Rule[]> = fc.array(ruleBody, { minLength: 1, maxLength: 5 }).map((bodies) => bodies.map((body, i) => ({ name: `r${i}`, description: '', ...body })));
+const ruleSet: fc.Arbitrary<NormalRule[]> = fc.array(ruleBody, { minLength: 1, maxLength: 5 }).map((bodies) => bodies.map((body, i) => normal({ name: `r${i}`, description: '', ...body })));
 
 /** Tests whose expectations are mostly what the rules decide (so that mutants can break them), sometimes not. */
-function testsFor(rules: readonly Rule[]): fc.Arbitrary<RuleTest[]> {
+function testsFor(rules: readonly NormalRule[]): fc.Arbitrary<RuleTest[]> {
   const one = fc.tuple(request, fc.nat(3), fc.boolean(), fc.nat(9)).map(([req, style, withActions, pick]): Omit<RuleTest, 'name' | 'source'> => {
     const decision = decide(rules, req);
     const rule = style === 0 ? (rules[pick % rules.length]?.name ?? 'none') : (decision.rule?.name ?? 'none');
@@ -45,7 +46,7 @@ function testsFor(rules: readonly Rule[]): fc.Arbitrary<RuleTest[]> {
 
 const scenario = ruleSet.chain((rules) => fc.tuple(fc.constant(rules), testsFor(rules), fc.array(request, { minLength: 20, maxLength: 20 })));
 
-function verdicts(rules: readonly Rule[], tests: readonly RuleTest[]): boolean[] {
+function verdicts(rules: readonly NormalRule[], tests: readonly RuleTest[]): boolean[] {
   return tests.map((test) => runTest(test, 'a', rules).passed);
 }
 

@@ -5,6 +5,7 @@ import { applyMutant, mutantsOf } from '../../../src/requests/expectations/mutan
 import { runMutants } from '../../../src/requests/expectations/mutate.js';
 import type { DeclaredRule, Leaf } from '../../../src/rules/model.js';
 import { RULES, TESTS } from './quality-fixture.js';
+import { declared } from '../../helpers/rules.js';
 
 describe('the mutants of the fixture', () => {
   const mutants = mutantsOf(RULES);
@@ -73,7 +74,7 @@ describe('the mutants of the fixture', () => {
 
 describe('equivalent mutants', () => {
   const leaf = (conditionType: Leaf['conditionType'], operator: Leaf['operator'], value?: string | string[]): Leaf => ({ conditionType, operator, ...(value === undefined ? {} : { value }) });
-  const rule = (name: string, leaves: Leaf[], operator: '$and' | '$or' = '$and'): DeclaredRule => ({
+  const rule = (name: string, leaves: Leaf[], operator: '$and' | '$or' = '$and'): DeclaredRule => declared({
     name, description: '', status: 'active', actions: ['allow'], source: { file: 'r.yaml', line: 1, col: 1 },
     conditions: { operator: '$and', children: [{ operator, children: leaves }] },
   });

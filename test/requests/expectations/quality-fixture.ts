@@ -6,9 +6,10 @@
 //   3 "Challenge logins"  blockWithChallenge  $and [ $and [path $eq /login, method $eq POST] ]
 import type { RuleTest } from '../../../src/requests/expectations/load.js';
 import type { DeclaredRule, Leaf } from '../../../src/rules/model.js';
+import { declared } from '../../helpers/rules.js';
 
 function rule(name: string, line: number, fields: Partial<DeclaredRule> & Pick<DeclaredRule, 'actions' | 'conditions'>): DeclaredRule {
-  return { name, description: '', status: 'active', source: { file: 'rules/r.yaml', line, col: 5 }, ...fields };
+  return declared({ name, description: '', status: 'active', source: { file: 'rules/r.yaml', line, col: 5 }, ...fields });
 }
 
 const leaf = (conditionType: Leaf['conditionType'], operator: Leaf['operator'], value?: string | string[], fieldOption?: string): Leaf => ({

@@ -7,16 +7,17 @@ import { decide } from '../../../src/evaluate/index.js';
 import { generateRules } from '../../../src/emulator/generate-rules.js';
 import { trafficRequests } from '../../../src/emulator/generate-traffic.js';
 import { seededRandom } from '../../../src/emulator/random.js';
-import type { LiveRule, Rule } from '../../../src/rules/model.js';
+import type { LiveRule, NormalRule } from '../../../src/rules/model.js';
 import { redactRequest } from '../../../src/requests/traffic/redact.js';
 import { outcomeOf } from '../../../src/requests/traffic/tally.js';
 import { botrules, replayProject } from './fixtures.js';
+import { live } from '../../helpers/rules.js';
 
 const REQUESTS = 3000;
 
 /** Live: 80 generated rules; declared: every fourth one's status flipped (so outcomes move both ways). */
-const LIVE: LiveRule[] = generateRules(seededRandom(7), 80).map((rule, priority) => ({ ...rule, ruleId: `g-${priority}`, priority }));
-const DECLARED: Rule[] = LIVE.map(({ priority, ...rule }) => (priority % 4 === 0 ? { ...rule, status: rule.status === 'active' ? 'paused' : 'active' } : rule));
+const LIVE: LiveRule[] = generateRules(seededRandom(7), 80).map((rule, priority) => live({ ...rule, ruleId: `g-${priority}` }, priority));
+const DECLARED: NormalRule[] = LIVE.map(({ priority, ...rule }) => (priority % 4 === 0 ? { ...rule, status: rule.status === 'active' ? 'paused' : 'active' } : rule));
 
 it('writes the same log for the same seed, and says how to replay it', async () => {
   const project = replayProject(DECLARED, LIVE);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/rules/model.js';
 import { CLI_BINARY } from '../helpers/binary.js';
 
 const BIN = CLI_BINARY;
@@ -36,7 +36,7 @@ function binary(argv: string[]): Promise<{ code: number; stdout: string; stderr:
 
 /** D first, A's actions, B moved and described, E paused: a move-and-update, updates and a move. */
 function desired(): Rule[] {
-  const [a, b, c, d, e] = lettered(5) as [Rule, Rule, Rule, Rule, Rule];
+  const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
   return [d, { ...a, actions: ['allow'] }, c, { ...b, description: 'moved and described' }, { ...e, status: 'paused' }];
 }
 
@@ -162,5 +162,5 @@ describe('apply --plan refuses a forged plan, sending nothing', () => {
     expect(result.stdout.startsWith(shown.stdout)).toBe(true);
     expect(result.stdout).toContain('-status: active\n    +status: paused');
     expect(result.stdout).toContain('Verified: live rules of app default match the plan.');
-  }, 120_000);
+  });
 });
