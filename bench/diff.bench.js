@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeSnapshotFile } from '../dist/live/file.js';
+import { writeLiveSnapshotFile } from '../dist/live/file.js';
 import { takeSnapshot } from '../dist/live/snapshot.js';
 import { seededRandom } from '../dist/emulator/random.js';
 import { ruleSet, writeProject } from './rule-shapes.js';
@@ -67,7 +67,7 @@ async function measure(shape) {
   const dir = mkdtempSync(join(os.tmpdir(), 'botrules-diff-bench-'));
   try {
     const { live, declared } = scenario(shape);
-    await writeSnapshotFile(join(dir, 'live.json'), takeSnapshot([{ app: 'default', rules: live }], new Date()));
+    await writeLiveSnapshotFile(join(dir, 'live.json'), takeSnapshot([{ app: 'default', rules: live }], new Date()));
     writeProject(dir, declared, 50);
     const without = [];
     const withDiff = [];

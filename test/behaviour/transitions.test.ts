@@ -9,12 +9,12 @@ import { chooseOrder } from '../../src/behaviour/transition-order.js';
 import { orderedPlan } from '../../src/behaviour/transitions.js';
 import { ruleSetsDiff } from '../../src/engine/behaviour-diff.js';
 import { planApp } from '../../src/plan/planner.js';
-import type { DeclaredRule, Leaf, LiveRule, Rule } from '../../src/rules/model.js';
+import type { DeclaredRule, Leaf, LiveRule, NormalRule, Rule } from '../../src/rules/model.js';
 import { holdsAgainstBruteForce, smallPlans } from './transition-support.js';
-import { declared as declaredRule, live as liveRule } from '../helpers/rules.js';
+import { declared as declaredRule, live as liveRule, normal } from '../helpers/rules.js';
 
-function ruleOf(name: string, actions: Rule['actions'], leaf: Leaf): Rule {
-  return { name, description: '', status: 'active', actions, conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf] }] } };
+function ruleOf(name: string, actions: Rule['actions'], leaf: Leaf): NormalRule {
+  return normal({ name, description: '', status: 'active', actions, conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf] }] } });
 }
 
 const python: Leaf = { conditionType: 'userAgent', operator: '$contains', value: 'python' };
