@@ -83,6 +83,45 @@ const SECOND_SEMANTICS = [
   },
 ];
 
+/**
+ * The normal form is made at the boundaries only (docs/design.md, "One rule semantics"):
+ * NormalRule, and DeclaredRule and LiveRule built on it, carry a mark that exists only for
+ * the compiler, and src/semantics/normalise.ts is the one place that puts it on a rule. A type
+ * assertion anywhere else that gives a value the mark it did not already have (a literal, a
+ * parsed file, `unknown`) would be a second normaliser that normalises nothing, so it is an
+ * error; an assertion that only narrows (`rules[i] as LiveRule`, dropping `undefined`) is not.
+ */
+const NORMAL_FORM_MARK = /^__@normalForm@/;
+
+function carriesNormalForm(type, depth = 0) {
+  if (depth > 3) return false;
+  if (type.isUnionOrIntersection() && type.types.some((part) => carriesNormalForm(part, depth + 1))) return true;
+  if (type.getProperties().some((property) => NORMAL_FORM_MARK.test(String(property.escapedName)))) return true;
+  // Arrays, tuples and other generic containers of rules: `as LiveRule[]`.
+  return (type.typeArguments ?? type.aliasTypeArguments ?? []).some((argument) => carriesNormalForm(argument, depth + 1));
+}
+
+const forgedNormalForm = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      forged: 'Only src/semantics/normalise.ts makes a rule in normal form: pass it through normaliseRule or normaliseLiveRule instead of asserting its type (docs/design.md, "One rule semantics").',
+    },
+  },
+  create(context) {
+    const services = context.sourceCode.parserServices;
+    const checker = services.program.getTypeChecker();
+    const check = (node) => {
+      const target = services.getTypeAtLocation(node.typeAnnotation);
+      if (!carriesNormalForm(target)) return;
+      const source = checker.getNonNullableType(services.getTypeAtLocation(node.expression));
+      if (!checker.isTypeAssignableTo(source, target)) context.report({ node, messageId: 'forged' });
+    };
+    return { TSAsExpression: check, TSTypeAssertion: check };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'dist-action/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
@@ -145,5 +184,13 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
     },
+  },
+  // The normal form is made only in src/semantics/normalise.ts: no type assertion forges it.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/semantics/normalise.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.build.json', tsconfigRootDir: root } },
+    plugins: { botrules: { rules: { 'forged-normal-form': forgedNormalForm } } },
+    rules: { 'botrules/forged-normal-form': 'error' },
   },
 );

@@ -6,7 +6,7 @@
 // (src/evaluate/), so the answer is always the reference answer, only found sooner.
 import { conditionsVerdict, fieldOf, type Decision, type TestRequest, type Verdict } from '../../evaluate/index.js';
 import type { Group, Leaf, NormalRule } from '../../rules/model.js';
-import { fieldKey } from '../../semantics/fields.js';
+import { fieldKey, fieldName } from '../../semantics/fields.js';
 
 /** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
 type Guard =
@@ -116,9 +116,9 @@ interface Tables {
 function tablesOf(indexes: ReadonlyMap<string, FieldIndex>): Tables {
   const tables: Tables = { plain: [], header: new Map(), queryParam: new Map(), customParam: new Map() };
   for (const table of indexes.values()) {
-    const { conditionType, fieldOption } = table.reader;
-    if (conditionType === 'header') tables.header.set((fieldOption ?? '').toLowerCase(), table);
-    else if (conditionType === 'queryParam' || conditionType === 'customParam') tables[conditionType].set(fieldOption ?? '', table);
+    const { conditionType } = table.reader;
+    if (conditionType === 'header') tables.header.set(fieldName(table.reader).toLowerCase(), table);
+    else if (conditionType === 'queryParam' || conditionType === 'customParam') tables[conditionType].set(fieldName(table.reader), table);
     else tables.plain.push(table);
   }
   return tables;
