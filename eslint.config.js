@@ -89,16 +89,18 @@ const SECOND_SEMANTICS = [
  * the compiler, and src/semantics/normalise.ts is the one place that puts it on a rule. A type
  * assertion anywhere else that gives a value the mark it did not already have (a literal, a
  * parsed file, `unknown`) would be a second normaliser that normalises nothing, so it is an
- * error; an assertion that only narrows (`rules[i] as LiveRule`, dropping `undefined`) is not.
+ * error; an assertion from a type that has the mark already only narrows (`rules[i] as
+ * LiveRule`, dropping `undefined`; a list of decisions as a tuple) and is not.
  */
 const NORMAL_FORM_MARK = /^__@normalForm@/;
 
-function carriesNormalForm(type, depth = 0) {
+/** True when the type is a rule in normal form, or a union, array, tuple or generic of such rules. */
+function carriesNormalForm(checker, type, depth = 0) {
   if (depth > 3) return false;
-  if (type.isUnionOrIntersection() && type.types.some((part) => carriesNormalForm(part, depth + 1))) return true;
+  if (type.isUnionOrIntersection() && type.types.some((part) => carriesNormalForm(checker, part, depth + 1))) return true;
   if (type.getProperties().some((property) => NORMAL_FORM_MARK.test(String(property.escapedName)))) return true;
-  // Arrays, tuples and other generic containers of rules: `as LiveRule[]`.
-  return (type.typeArguments ?? type.aliasTypeArguments ?? []).some((argument) => carriesNormalForm(argument, depth + 1));
+  const typeArguments = [...(type.target === undefined ? [] : checker.getTypeArguments(type)), ...(type.aliasTypeArguments ?? [])];
+  return typeArguments.some((argument) => carriesNormalForm(checker, argument, depth + 1));
 }
 
 const forgedNormalForm = {
@@ -112,15 +114,33 @@ const forgedNormalForm = {
   create(context) {
     const services = context.sourceCode.parserServices;
     const checker = services.program.getTypeChecker();
+    // Forging: the asserted type has the mark and the value's type (less `undefined`) has none.
     const check = (node) => {
-      const target = services.getTypeAtLocation(node.typeAnnotation);
-      if (!carriesNormalForm(target)) return;
-      const source = checker.getNonNullableType(services.getTypeAtLocation(node.expression));
-      if (!checker.isTypeAssignableTo(source, target)) context.report({ node, messageId: 'forged' });
+      if (!carriesNormalForm(checker, services.getTypeAtLocation(node.typeAnnotation))) return;
+      if (!carriesNormalForm(checker, checker.getNonNullableType(services.getTypeAtLocation(node.expression)))) context.report({ node, messageId: 'forged' });
     };
     return { TSAsExpression: check, TSTypeAssertion: check };
   },
 };
+
+/**
+ * Commands never format lines (docs/design.md, "One output layer"): a module of src/cli/commands/
+ * picks a format and hands a model to src/render/ through writeReport; it neither writes to a
+ * stream itself nor builds a line (a string that ends with a line break).
+ */
+const COMMAND_FORMATS_OUTPUT = [
+  {
+    selector: "CallExpression[callee.property.name='write']:matches([callee.object.property.name=/^(stdout|stderr)$/], [callee.object.name=/^(stdout|stderr)$/])",
+    message: 'A command never writes to stdout or stderr itself: render the model with a renderer of src/render/ and write it with writeReport (src/cli/output.ts).',
+  },
+  {
+    // Help text (usage, epilogue, examples) has its own line breaks; a lone '\n' is a separator.
+    selector:
+      ":matches(TemplateElement[tail=true][value.cooked=/\\n$/], Literal[value=/.\\n$/])" +
+      ":not(CallExpression[callee.property.name=/^(usage|epilogue|example)$/] *)",
+    message: 'A command never builds an output line: the line belongs to a renderer of src/render/ (docs/design.md, "One output layer").',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'dist-action/', 'coverage/', 'node_modules/'] },
@@ -163,6 +183,11 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/semantics/**'],
     rules: { 'no-restricted-syntax': ['error', ...SECOND_SEMANTICS] },
+  },
+  // Commands never format lines; the block repeats the rule semantics' selectors, whose options it replaces.
+  {
+    files: ['src/cli/commands/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...SECOND_SEMANTICS, ...COMMAND_FORMATS_OUTPUT] },
   },
   // The planner is pure: no file system, no network (docs/design.md, "Pure planner"). (A later
   // block replaces the rule's options for its files, so the YAML restriction is repeated.)

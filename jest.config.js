@@ -1,29 +1,34 @@
 import { availableParallelism } from 'node:os';
-import { createDefaultEsmPreset } from 'ts-jest';
-
-const preset = createDefaultEsmPreset({ tsconfig: 'tsconfig.json' });
 
 const shared = {
-  ...preset,
+  // TypeScript is transpiled only (test/helpers/transform.js): `npm run typecheck` checks it.
+  transform: { '\\.ts$': '<rootDir>/test/helpers/transform.js' },
+  extensionsToTreatAsEsm: ['.ts'],
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testTimeout: 30000,
 };
 
 /**
- * Long-running property and fuzz tests, end-to-end suites that spawn git, bash and the CLI
- * (`*.e2e.test.ts`, whose time depends on how loaded the machine is) and end-to-end tests in a
- * real browser (`*.slow.test.ts`): their own project, `npm run test:slow`, which CI runs after
- * `npm test`, so the inner loop stays short and does not time out while typecheck and lint
- * share the cores.
+ * Two tiers (CONTRIBUTING.md, "Two test tiers").
+ *
+ * fast (`npm run jest`, inside `npm test`): unit tests and the CLI run in-process
+ * (test/helpers/cli.ts) against the in-process emulator; the inner loop, well under a minute.
+ *
+ * slow (`npm run test:slow`, which `.ci/run` runs after `npm test`): everything whose time is
+ * spent in other processes or in long searches, so it depends on the machine and its load:
+ * end-to-end suites (`*.e2e.test.ts`: the real binary, git, bash, ESLint over the tree, the
+ * README and the demo as pasted, the bundle, the package, hostile servers), the browser test
+ * (`*.slow.test.ts`, Chromium), and property and fuzz tests with many generated inputs.
  */
 const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*.test.ts', '**/*.e2e.test.ts', '**/*.slow.test.ts'];
 
 /** @type {import('jest').Config} */
 export default {
-  // Global: Jest ignores a testTimeout inside a project's configuration.
-  testTimeout: 30000,
+  // Global (Jest ignores a testTimeout inside a project's configuration): the fast tier's limit,
+  // which holds beside a type check, a lint and another test run on 2 cores. The slow project
+  // sets its own in test/helpers/e2e-timeout.js.
+  testTimeout: 60000,
   // The run's own temporary directory, checked empty at the end (test/helpers/temp.ts).
   globalSetup: '<rootDir>/test/helpers/global-setup.js',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
@@ -32,6 +37,6 @@ export default {
   maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.property\\.test\\.ts$', 'properties\\.test\\.ts$', '/fuzz[^/]*\\.test\\.ts$', '\\.e2e\\.test\\.ts$', '\\.slow\\.test\\.ts$'] },
-    { ...shared, displayName: 'slow', testMatch: SLOW_TESTS },
+    { ...shared, displayName: 'slow', testMatch: SLOW_TESTS, setupFilesAfterEnv: ['<rootDir>/test/helpers/e2e-timeout.js'] },
   ],
 };

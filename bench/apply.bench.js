@@ -8,7 +8,8 @@
 // `botrules validate` on the same files is timed alongside: it is the part of plan that
 // reads the rule files, without any request.
 // Peak RSS is the child's own `process.resourceUsage().maxRSS` (the kernel's high-water mark
-// of its resident set), written at exit by a module preloaded with `node --import`.
+// of its resident set), written at exit by a module preloaded with `node --import`
+// (bench/timed-child.js).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { parse, stringify } from 'yaml';
 import { startEmulator } from '../dist/emulator/index.js';
 // The emulator's seeded generator (mulberry32), so every run uses the same rules.
 import { seededRandom as random } from '../dist/emulator/random.js';
-import { timedNode } from './timed-child.js';
+import { timedNodeWithRss } from './timed-child.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
@@ -29,8 +30,6 @@ const LATENCY_MS = 20;
 const PLAN_RUNS = 5;
 const APPLY_EDITS = 500;
 const APPLY_RUNS = 3;
-const RSS_MARK = 'BENCH_MAX_RSS_KB=';
-const REPORT_RSS = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\n${RSS_MARK}'+process.resourceUsage().maxRSS+'\\n'))`;
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -38,11 +37,9 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** A timed child, with the peak RSS the REPORT_RSS preload wrote on its stderr. */
+/** A timed child, with its peak RSS. */
 async function runNode(args, options) {
-  const result = await timedNode(args, options);
-  const rss = result.stderr.match(new RegExp(`${RSS_MARK}(\\d+)`));
-  return { ...result, maxRssKb: rss ? Number(rss[1]) : undefined };
+  return timedNodeWithRss(args, { ...options, rssFile: join(options.cwd, 'max-rss.txt') });
 }
 
 /** Rule files in declared (lexical) order, each with its ruleId. */
@@ -140,8 +137,8 @@ async function measurePlan(emulator, work, env) {
   const declaredIds = (await readRuleFiles(rulesDir)).map(({ doc }) => doc.rules[0].ruleId);
   const bound = lowerBound(emulator.rules().map((r) => r.ruleId), declaredIds, edited);
 
-  const planArgs = ['--import', REPORT_RSS, bin, 'plan', '--format', 'json', '--dir', rulesDir];
-  const validateArgs = ['--import', REPORT_RSS, bin, 'validate', '--dir', rulesDir];
+  const planArgs = [bin, 'plan', '--format', 'json', '--dir', rulesDir];
+  const validateArgs = [bin, 'validate', '--dir', rulesDir];
   const baseline = [];
   const validations = [];
   const runs = [];

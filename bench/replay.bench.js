@@ -2,8 +2,11 @@
 // rule shape and log size, one child process reads and JSON.parses an NDJSON log (the
 // floor: nothing can replay faster than it reads), then replays the same log through
 // replayProject (read, parse, redact, decide under two compiled rule sets of 1,000 rules,
-// tally), and reports both times, their ratio and the child's peak RSS. Two log sizes show
-// whether memory stays flat in the number of requests. Run through `npm run bench -- replay`;
+// tally), and reports both times, their ratio and the child's peak RSS. A second, untimed replay
+// of the same log takes the live heap (heapUsed after a full collection) when a tenth of the
+// log has been decided and at its end: flat memory means the same figure at both points and at
+// both log sizes, whatever the collector lets the heap (and RSS) grow to between collections.
+// Two log sizes show whether memory stays flat in the number of requests. Run through `npm run bench -- replay`;
 // REPLAY_BENCH_SIZES=100000,1000000 sets the sizes, REPLAY_BENCH_SHAPES=generated,themed,distinct the
 // rule shapes (generated: the emulator's rules, whose random extras make early catch-alls;
 // themed: their themes alone, no catch-all; distinct: every rule its own values).
@@ -131,7 +134,28 @@ async function child(dir, log, shape) {
   const replayMs = performance.now() - replayStart;
   if (report.evaluated !== parsed) throw new Error(`replayed ${report.evaluated} of ${parsed} requests`);
   const changed = report.transitions.reduce((sum, t) => sum + t.count, 0);
-  process.stdout.write(JSON.stringify({ floorMs, replayMs, fixedMs, changed, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  const liveHeap = await liveHeapDuring(log, parsed, ctx, replayProject);
+  process.stdout.write(JSON.stringify({ floorMs, replayMs, fixedMs, changed, peakRssMb, ...liveHeap }));
+}
+
+/**
+ * heapUsed in MB after a full collection, during the replay (its compiled rules and tally
+ * alive): when a tenth of the log has been decided, and when all of it has.
+ */
+async function liveHeapDuring(log, requests, ctx, replayProject) {
+  const liveMb = () => {
+    global.gc();
+    return process.memoryUsage().heapUsed / 1048576;
+  };
+  let tenthHeapMb;
+  let endHeapMb;
+  const onProgress = ({ lines }) => {
+    if (tenthHeapMb === undefined && lines >= requests / 10) tenthHeapMb = liveMb();
+    if (endHeapMb === undefined && lines >= requests) endHeapMb = liveMb();
+  };
+  await replayProject({ logs: [log], liveFile: 'live.json', onProgress }, ctx);
+  return { tenthHeapMb, endHeapMb };
 }
 
 async function main() {
@@ -143,7 +167,7 @@ async function main() {
       await writeLog(log, size);
       for (const shape of SHAPES) {
         const work = mkdtempSync(path.join(dir, `${shape}-`));
-        const result = spawnSync(process.execPath, [here, '--child', work, log, shape], { encoding: 'utf8', maxBuffer: 1 << 20 });
+        const result = spawnSync(process.execPath, ['--expose-gc', here, '--child', work, log, shape], { encoding: 'utf8', maxBuffer: 1 << 20 });
         if (result.status !== 0) throw new Error(result.stderr);
         rows.push({ size, shape, ...JSON.parse(result.stdout) });
       }
@@ -151,9 +175,10 @@ async function main() {
     }
     process.stdout.write(`${RULES} rules per set, two sets (live and declared), NDJSON logs, ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}\n\n`);
     process.stdout.write('The fixed cost (config, 1,000 rule files\' rules, snapshot, plan, compiling both sets) is measured on a one-line log; "per request" subtracts it.\n\n');
-    process.stdout.write('| requests | rule shape | read + JSON.parse (floor) ms | replay ms | replay / floor | per request: (replay − fixed) / floor | requests/s | fixed cost ms | changed | peak RSS MB |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+    process.stdout.write('Live heap: heapUsed after a full collection, in a second (untimed) replay of the log, when a tenth of it is decided and at its end.\n\n');
+    process.stdout.write('| requests | rule shape | read + JSON.parse (floor) ms | replay ms | replay / floor | per request: (replay − fixed) / floor | requests/s | fixed cost ms | changed | live heap MB at 1/10 → end | peak RSS MB |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
     for (const r of rows) {
-      process.stdout.write(`| ${r.size} | ${r.shape} | ${r.floorMs.toFixed(0)} | ${r.replayMs.toFixed(0)} | ${(r.replayMs / r.floorMs).toFixed(2)}× | ${((r.replayMs - r.fixedMs) / r.floorMs).toFixed(2)}× | ${Math.round(r.size / (r.replayMs / 1000))} | ${r.fixedMs.toFixed(0)} | ${r.changed} | ${r.peakRssMb.toFixed(0)} |\n`);
+      process.stdout.write(`| ${r.size} | ${r.shape} | ${r.floorMs.toFixed(0)} | ${r.replayMs.toFixed(0)} | ${(r.replayMs / r.floorMs).toFixed(2)}× | ${((r.replayMs - r.fixedMs) / r.floorMs).toFixed(2)}× | ${Math.round(r.size / (r.replayMs / 1000))} | ${r.fixedMs.toFixed(0)} | ${r.changed} | ${r.tenthHeapMb.toFixed(1)} → ${r.endHeapMb.toFixed(1)} | ${r.peakRssMb.toFixed(0)} |\n`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -34,36 +34,55 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     if (id === undefined) ids.set(key, (id = ids.size));
     return id;
   };
-  const sets = ruleSets.map((rules) => rules.filter((rule) => rule.status === 'active').map((rule): Entry => {
+  // The transition check passes hundreds of lists that share nearly all their rule objects: each
+  // rule object is numbered (and its leaves added) once, whatever the number of lists.
+  const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
+  const boringOutcome = new Map<string, boolean>();
+  const entryOf = (rule: NormalRule): Entry & { boring: boolean } => {
+    const known = byRule.get(rule);
+    if (known !== undefined) return known;
     for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
     const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
     const conditionsKey = JSON.stringify(canonicalConditions(rule.conditions));
-    return { rule, conditionsId: idOf(conditionsKey), id: idOf(`${conditionsKey}\u0000${outcomeKey(outcome)}`), outcome };
-  }));
-  const boringOutcome = new Map<string, boolean>();
-  const boring = (outcome: DecidedOutcome): boolean => {
     const key = outcomeKey(outcome);
-    let known = boringOutcome.get(key);
-    if (known === undefined) boringOutcome.set(key, (known = !interesting(sets.map(() => outcome))));
-    return known;
+    let boring = boringOutcome.get(key);
+    if (boring === undefined) boringOutcome.set(key, (boring = !interesting(ruleSets.map(() => outcome))));
+    const entry = { rule, conditionsId: idOf(conditionsKey), id: idOf(`${conditionsKey}\u0000${key}`), outcome, boring };
+    byRule.set(rule, entry);
+    return entry;
   };
+  const sets: Entry[][] = ruleSets.map((rules) => rules.filter((rule) => rule.status === 'active').map(entryOf));
+  // A suffix is numbered by its first entry's id and the number of the rest: a number key, as
+  // the lists together may hold millions of positions.
+  const suffixes = new Map<number, number>();
+  const end = ids.size;
+  const suffixOf = (entryId: number, rest: number): number => {
+    const key = entryId * SUFFIX_KEY_SPAN + rest;
+    let id = suffixes.get(key);
+    if (id === undefined) suffixes.set(key, (id = end + 1 + suffixes.size));
+    return id;
+  };
+  const boringEnd = !interesting(ruleSets.map(() => NO_RULE));
   const suffixIds: number[][] = [];
   const boringSuffix: boolean[][] = [];
   for (const entries of sets) {
     const idsHere = new Array<number>(entries.length + 1);
     const boringHere = new Array<boolean>(entries.length + 1);
-    idsHere[entries.length] = idOf('end');
-    boringHere[entries.length] = boring(NO_RULE);
+    idsHere[entries.length] = end;
+    boringHere[entries.length] = boringEnd;
     for (let pos = entries.length - 1; pos >= 0; pos--) {
-      const entry = entries[pos] as Entry;
-      idsHere[pos] = idOf(`suffix ${entry.id} ${idsHere[pos + 1] as number}`);
-      boringHere[pos] = (boringHere[pos + 1] as boolean) && boring(entry.outcome);
+      const entry = entries[pos] as Entry & { boring: boolean };
+      idsHere[pos] = suffixOf(entry.id, idsHere[pos + 1] as number);
+      boringHere[pos] = (boringHere[pos + 1] as boolean) && entry.boring;
     }
     suffixIds.push(idsHere);
     boringSuffix.push(boringHere);
   }
   return { sets, suffixIds, boringSuffix };
 }
+
+/** Suffix numbers stay below this (2^26 positions in all), so entry id × span + suffix is an exact number key. */
+const SUFFIX_KEY_SPAN = 2 ** 26;
 
 /** Equal for outcomes with the same rule and the same set of actions. */
 export function outcomeKey(outcome: DecidedOutcome): string {

@@ -45,6 +45,13 @@ export interface RegionOptions {
   deadline?: number;
   onProgress?: (done: number, total: number) => void;
   evaluation?: EvaluationOptions;
+  /**
+   * True when the outcomes known so far (undefined: not known yet) make the class uninteresting
+   * whatever the others turn out to be: the search leaves that branch at once instead of
+   * splitting on every later rule of the other sets (the transition check knows this as soon as
+   * the start or the final rules let a class through).
+   */
+  hopeless?: (known: readonly (Outcome | undefined)[]) => boolean;
 }
 
 /** Rule names listed per unchecked part, at most. */
@@ -115,7 +122,7 @@ class Search {
           this.emit(decided as DecidedOutcome[]);
           return;
         }
-        if (this.sameFromHere(pos, decided)) return;
+        if (this.sameFromHere(pos, decided) || this.options.hopeless?.(decided) === true) return;
         const index = decided.findIndex((outcome) => outcome === undefined);
         const entry = (this.sets[index] as Entry[])[pos[index] as number] as Entry;
         if (this.matchCanMatter(entry, pos, decided)) this.splitOnMatch(index, entry, pos, decided);

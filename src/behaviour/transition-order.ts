@@ -16,6 +16,7 @@ import type { LiveRule } from '../semantics/model.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit, type TransitionCheck } from '../plan/transitions.js';
 import type { PlanStep } from '../plan/types.js';
+import { statesAlong } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './transition-windows.js';
 import type { Region } from './regions.js';
 
@@ -27,6 +28,8 @@ export interface OrderOptions {
   /** States checked so far and the states of the planner's order, for a progress line. */
   onProgress?: (done: number, total: number) => void;
   evaluation?: EvaluationOptions;
+  /** Rule positions one region search holds at most (MAX_POSITIONS unless given). */
+  maxPositions?: number;
 }
 
 export interface ChosenOrder {
@@ -64,6 +67,13 @@ export function checkOrder(live: readonly LiveRule[], steps: readonly PlanStep[]
   const order = same ? 'planner' : units.length > planner.length ? 'split' : 'reordered';
   return new OrderSearch(live, steps, options).result(units, order);
 }
+
+/**
+ * Rule positions (states × rules) one region search of a whole order holds at most, about
+ * 60 bytes each: longer orders are searched in consecutive runs of states, so memory stays
+ * near 120 MB whatever the plan's size (docs/behaviour.md, "Safe transitions").
+ */
+const MAX_POSITIONS = 2_000_000;
 
 /** The checks of the states of one unit list, memoised by the set of units sent. */
 class OrderSearch {
@@ -115,14 +125,40 @@ class OrderSearch {
     const prefixes = units.slice(1).map((_, index) => units.slice(0, index + 1));
     const missing = prefixes.filter((sent) => !this.checks.has(setKey(sent)));
     if (missing.length === 0 || !this.timeLeft()) return;
-    const steps = sendInOrder(this.live, this.steps, units);
-    const lists = [this.start, ...prefixes.map((sent) => simulateSteps(this.live, steps.slice(0, sent.length))), this.final];
-    const progress = this.options.onProgress;
-    const checked = checkStates(lists, { ...this.checkOptions(), ...(progress === undefined ? {} : { onProgress: progress }) });
-    prefixes.forEach((sent, index) => {
-      const key = setKey(sent);
-      if (!this.checks.has(key)) this.checks.set(key, checked.states.get(index + 1) as StateCheck);
-    });
+    const perSearch = Math.max(1, Math.floor((this.options.maxPositions ?? MAX_POSITIONS) / Math.max(1, this.live.length)));
+    const searches = Math.ceil(prefixes.length / perSearch);
+    let start: LiveRule[] = this.start;
+    let batch: { list: LiveRule[]; sent: number[] }[] = [];
+    let searched = 0;
+    const search = (): void => {
+      if (batch.length === 0 || !this.timeLeft()) return;
+      const progress = this.options.onProgress;
+      const onProgress = progress === undefined ? {} : { onProgress: (done: number, total: number) => progress(searched * total + done, searches * total) };
+      const checked = checkStates([start, ...batch.map((state) => state.list), this.final], { ...this.checkOptions(), ...onProgress });
+      batch.forEach((state, index) => {
+        for (const sent of state.sent) {
+          const key = setKey(prefixes[sent - 1] as OrderUnit[]);
+          if (!this.checks.has(key)) this.checks.set(key, checked.states.get(index + 1) as StateCheck);
+        }
+      });
+      searched += 1;
+      batch = [];
+    };
+    let sent = 0;
+    for (const state of statesAlong(this.live, sendInOrder(this.live, this.steps, units))) {
+      if (sent === 0) start = state;
+      else if (sent < units.length) {
+        // A state equal to the one before it (only a description changed) is searched once.
+        const last = batch[batch.length - 1];
+        if (last?.list === state) last.sent.push(sent);
+        else {
+          if (batch.length === perSearch) search();
+          batch.push({ list: state, sent: [sent] });
+        }
+      }
+      sent += 1;
+    }
+    search();
   }
 
   /** Open states of a whole order; undefined when the deadline left one unchecked. */

@@ -22,9 +22,18 @@ function undecided(outcome: Outcome): boolean {
  * some state in between does not — or an undecided outcome leaves it open (reported as unchecked).
  */
 function couldOpen(outcomes: readonly Outcome[]): boolean {
-  const guarded = (o: Outcome): boolean => protects(o) || undecided(o);
   const between = outcomes.slice(1, -1);
   return guarded(outcomes[0] as Outcome) && guarded(outcomes[outcomes.length - 1] as Outcome) && between.some((o) => !protects(o) || undecided(o));
+}
+
+function guarded(outcome: Outcome): boolean {
+  return protects(outcome) || undecided(outcome);
+}
+
+/** The start or the final rules let the class through: no state in between opens a window for it. */
+function cannotOpen(known: readonly (Outcome | undefined)[]): boolean {
+  const [start, final] = [known[0], known[known.length - 1]];
+  return (start !== undefined && !guarded(start)) || (final !== undefined && !guarded(final));
 }
 
 /** What one intermediate state lets through. */
@@ -56,6 +65,7 @@ export interface StateCheckOptions {
  */
 export function checkStates(lists: readonly (readonly NormalRule[])[], options: StateCheckOptions = {}): StatesCheck {
   const search = regionsWhere(lists, couldOpen, {
+    hopeless: cannotOpen,
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     ...(options.evaluation === undefined ? {} : { evaluation: options.evaluation }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

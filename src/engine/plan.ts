@@ -76,6 +76,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
     ...(behaviour === undefined ? {} : { behaviour }),
     ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
+    ...(replay === undefined ? {} : { replay }),
     risks,
     excesses,
     notes: removals.notes,

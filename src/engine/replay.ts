@@ -4,13 +4,14 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import type { Decision } from '../evaluate/index.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { matchRules } from '../semantics/match.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { compileRules } from '../requests/traffic/compiled.js';
+import { compileRuleSets } from '../requests/traffic/compiled.js';
 import type { LogFormat } from '../requests/traffic/formats.js';
 import { logFiles, readLog, type LogReading, type ReadOptions } from '../requests/traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
@@ -88,11 +89,11 @@ export async function replayPlanned(
   // Only the reading options: a caller's request may hold other options named alike (an output --format).
   const reading: ReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
   const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
-  const before = compileRules<LiveRule>(inPriorityOrder(live));
-  const after = compileRules<LiveRule>(afterRules);
   const shadow = shadowRules(planned.declared ?? [], afterRules);
   // Shadow rules (applied paused) decided as if active, compared with the declared rules.
-  const asIfActive = shadow.length === 0 ? undefined : compileRules<LiveRule>(afterRules.map((rule) => (shadow.includes(rule) ? { ...rule, status: 'active' as const } : rule)));
+  const asIfActive = shadow.length === 0 ? [] : [afterRules.map((rule) => (shadow.includes(rule) ? { ...rule, status: 'active' as const } : rule))];
+  // The sets compiled together share each leaf's and tree's verdict for a request.
+  const sets = compileRuleSets<LiveRule>([inPriorityOrder(live), afterRules, ...asIfActive]);
   const tally = new ReplayTally();
   const shadowTally = new ReplayTally();
   const started = performance.now();
@@ -105,16 +106,16 @@ export async function replayPlanned(
           continue;
         }
         const example = { file, line, request: result.request };
-        const underDeclared = after.decide(result.request);
-        tally.add(example, before.decide(result.request), underDeclared);
-        if (asIfActive !== undefined) shadowTally.add(example, underDeclared, asIfActive.decide(result.request));
+        const [underLive, underDeclared, underShadowActive] = sets.decide(result.request) as [Decision<LiveRule>, Decision<LiveRule>, Decision<LiveRule>?];
+        tally.add(example, underLive, underDeclared);
+        if (underShadowActive !== undefined) shadowTally.add(example, underDeclared, underShadowActive);
       }
     }
   }
   const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
   const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
   const report = tally.report(context);
-  if (asIfActive !== undefined) {
+  if (shadow.length > 0) {
     const { transitions, undecided } = shadowTally.report(context);
     report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };
   }

@@ -4,9 +4,10 @@
 // - RE2 (re2js, linear time) when it has an exact RE2 form (linear-pattern.ts) and the text has
 //   no surrogate code units (JavaScript without `u` sees those as separate characters, RE2 as
 //   one code point);
-// - otherwise V8 itself, interrupted after MATCH_BUDGET_MS, and no more than PATTERN_BUDGET_MS
-//   in all per pattern: a run that is interrupted, or that the pattern's budget no longer
-//   allows, is 'undecided', never a guess.
+// - otherwise V8 itself, each run interrupted after MATCH_BUDGET_MS: a run that is interrupted
+//   is 'undecided', never a guess. The budget is per text, not per pattern: a replay of millions
+//   of requests runs a lookahead pattern on each, and none of them must become undecided because
+//   the ones before it, each quick, added up.
 import { createContext, Script } from 'node:vm';
 import { RE2JS } from 're2js';
 import { linearForm } from './linear-pattern.js';
@@ -16,8 +17,14 @@ export type Verdict = boolean | 'undecided';
 
 /** Longest one match may run on V8's engine. */
 export const MATCH_BUDGET_MS = 1000;
-/** Longest all of one pattern's matches on V8's engine may run in one process. */
-export const PATTERN_BUDGET_MS = 4000;
+
+/**
+ * How many recent texts each backtracking pattern remembers the answer for: the evaluator asks
+ * again about the text it just decided (which patterns left a rule undecided), and an
+ * interrupted run must not be run, and perhaps answered differently, a second time. Bounded,
+ * so a long replay's distinct texts are not all kept.
+ */
+const REMEMBERED_TEXTS = 16;
 
 const SURROGATE = /[\ud800-\udfff]/;
 
@@ -76,37 +83,36 @@ function re2Of(source: string, ignoreCase: boolean): RE2JS | undefined {
 /** One context for every budgeted run: a run is `pattern.test(text)` with a timeout. */
 let sandbox: { context: object; script: Script } | undefined;
 
-/** A V8 regular expression whose runs are interrupted, remembered per text. */
+/** A V8 regular expression whose runs are interrupted, the last few texts' answers remembered. */
 class BudgetedRegex {
-  private left = PATTERN_BUDGET_MS;
   private readonly verdicts = new Map<string, Verdict>();
 
   constructor(private readonly regex: RegExp) {}
 
   test(text: string): Verdict {
     let verdict = this.verdicts.get(text);
-    if (verdict === undefined) {
+    if (verdict !== undefined) {
+      // The most recently asked last: the map's first key is the one to forget.
+      this.verdicts.delete(text);
+    } else {
       verdict = this.run(text);
-      this.verdicts.set(text, verdict);
+      if (this.verdicts.size >= REMEMBERED_TEXTS) this.verdicts.delete(this.verdicts.keys().next().value as string);
     }
+    this.verdicts.set(text, verdict);
     return verdict;
   }
 
   private run(text: string): Verdict {
-    const timeout = Math.min(MATCH_BUDGET_MS, Math.floor(this.left));
-    if (timeout < 1) return 'undecided';
     sandbox ??= { context: createContext(Object.create(null) as object), script: new Script('pattern.test(text)') };
     const context = sandbox.context as { pattern?: RegExp; text?: string };
     context.pattern = this.regex;
     context.text = text;
-    const start = performance.now();
     try {
-      return sandbox.script.runInContext(sandbox.context, { timeout }) === true;
+      return sandbox.script.runInContext(sandbox.context, { timeout: MATCH_BUDGET_MS }) === true;
     } catch (err) {
       if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return 'undecided';
       throw err;
     } finally {
-      this.left -= performance.now() - start;
       delete context.pattern;
       delete context.text;
     }

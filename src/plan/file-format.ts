@@ -22,7 +22,7 @@ import type { TransitionCheck } from './transitions.js';
  * 3: apps carry `risks` (what the plan loosens) and the plan its `notes`, so a saved plan
  * shows what a fresh one does; apps may carry `replay` (plan --replay's verdict, for
  * maxNewlyBlocked) and `transitions` (the transition check of the steps' order), the plan its
- * `behaviourDiff` (read back, ignored); steps may
+ * `behaviourDiff` and `replay` (the replay report; both read back, ignored); steps may
  * carry `dropsUnknown` (added without a new version before, so an older botrules refused such
  * files with a schema error instead of this message).
  */
@@ -67,6 +67,8 @@ export interface SerialisedPlan {
   summary: { patches: number; blocked: number; unmanaged: number } & Partial<Record<SummaryCount, number>>;
   /** The exhaustive behaviour diff, when plan computed it; read back, it is ignored (docs/behaviour.md, "Plan format"). */
   behaviourDiff?: AppBehaviourDiff[];
+  /** The replay report of plan --replay (docs/replay.md, "The report"); read back, it is ignored. */
+  replay?: object;
 }
 
 export interface ParsedPlan {

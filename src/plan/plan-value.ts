@@ -37,6 +37,11 @@ export interface PlanOptions {
    */
   behaviourDiff?: readonly AppBehaviourDiff[];
   /**
+   * With plan --replay: the replay report (docs/replay.md, "The report"), JSON data this layer
+   * does not read. A review aid: saved with the plan, ignored when read back.
+   */
+  replay?: object;
+  /**
    * What the plan loosens (risks.ts). Saved plans carry it, so a saved plan shows what a fresh
    * one does; apply works it out again from the live rules rather than trust the file.
    */
@@ -53,6 +58,7 @@ export class Plan {
   readonly snapshot?: PlanSnapshot;
   readonly behaviour?: BehaviourReport;
   readonly behaviourDiff?: readonly AppBehaviourDiff[];
+  readonly replay?: object;
   readonly risks: readonly Risk[];
   readonly limitExcesses: readonly string[];
   readonly notes: readonly string[];
@@ -64,6 +70,7 @@ export class Plan {
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
     if (options.behaviourDiff !== undefined) this.behaviourDiff = options.behaviourDiff;
+    if (options.replay !== undefined) this.replay = options.replay;
     this.risks = options.risks ?? [];
     this.limitExcesses = options.excesses ?? [];
     this.notes = options.notes ?? [];
@@ -182,6 +189,7 @@ export class Plan {
         removedActive: this.summary.removedActive,
       },
       ...(this.behaviourDiff === undefined ? {} : { behaviourDiff: [...this.behaviourDiff] }),
+      ...(this.replay === undefined ? {} : { replay: this.replay }),
     };
   }
 }

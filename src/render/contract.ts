@@ -46,7 +46,8 @@ export function formatNames<R extends Readonly<Record<string, unknown>>>(registr
  * only picks the entry by format name and hands it the two streams.
  */
 export interface StreamRenderers<Model> {
-  stdout: Renderer<Model>;
+  /** Absent for a report that has lines for people only (a notice beside a document written before). */
+  stdout?: Renderer<Model>;
   stderr?: Renderer<Model>;
 }
 

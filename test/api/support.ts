@@ -73,6 +73,12 @@ export interface TinyServer {
   requests: string[];
   /** Authorization headers received (to prove which token was sent). */
   authorizations: string[];
+  /**
+   * TCP connections accepted so far: one per attempt of a client whose requests time out (it
+   * destroys the socket). Counted before the TLS handshake, which a loaded machine can stretch
+   * past a short client timeout, so the request itself may never arrive.
+   */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -105,6 +111,10 @@ export async function startTinyServer(handler: Handler, certificateHost = '127.0
     req.resume();
     req.on('end', () => handler(req, res));
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
@@ -112,6 +122,7 @@ export async function startTinyServer(handler: Handler, certificateHost = '127.0
     caPath,
     requests,
     authorizations,
+    connections: () => connections,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

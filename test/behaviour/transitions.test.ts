@@ -101,6 +101,19 @@ describe('choosing the order', () => {
     expect(check.unchecked).toEqual(['the state after PATCH 1 was not checked: the time budget ran out']);
   });
 
+  test('an order searched in runs of states (bounded memory) gets the same check as one search over all its states', () => {
+    fc.assert(
+      fc.property(smallPlans(6), ({ live, declared }) => {
+        const { plan } = planApp({ app: 'default', declared, live, unmanaged: 'keep' });
+        const whole = chooseOrder(live, plan.steps);
+        // Fewer positions than one state holds: every state is a search of its own.
+        const oneByOne = chooseOrder(live, plan.steps, { maxPositions: 1 });
+        expect(oneByOne).toEqual(whole);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   test('random small plans against brute force', () => {
     fc.assert(fc.property(smallPlans(4), (p) => holdsAgainstBruteForce(p, false)), { numRuns: 25 });
   });

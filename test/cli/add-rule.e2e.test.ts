@@ -66,7 +66,7 @@ describe('adding a rule', () => {
 
     expect((await botrules(['apply', '--auto-approve'])).code).toBe(0);
     expect((await botrules(['plan', '--detailed-exitcode'])).code).toBe(0);
-  }, 120_000);
+  });
 
   it('import refuses to overwrite existing files and says what --update and --update --pin do', async () => {
     await writeRules(project.rulesDir, lettered(2));

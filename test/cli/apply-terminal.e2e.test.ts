@@ -107,7 +107,7 @@ describe('apply at a terminal', () => {
     const undone = await runCli(['apply', '--plan', 'undo.json', '--auto-approve'], { env: emu.env, cwd: project.dir });
     expect(undone.code).toBe(0);
     expect(emu.emulator.rules().map((rule) => rule.description ?? null)).toEqual(lettered(20).map((rule) => rule.description ?? null));
-  }, 60_000);
+  });
 
   it('a finished apply in a narrow terminal: the progress line is cut to the width and gone at the end', async () => {
     const run = await runInTerminal(APPLY, { cwd: project.dir, env: env(), columns: 30, rows: 50 });
@@ -122,7 +122,7 @@ describe('apply at a terminal', () => {
     expect(screen.lines.at(-1)).toBe('Apply complete: 20 PATCH requests, 0 failed.');
     expectNothingLeftOfTheProgressLine(run, screen.lines);
     expect(screen.wraps).toBe(true);
-  }, 60_000);
+  });
 
   it('a failed PATCH: the progress line is gone before the error, exit 1', async () => {
     emu.emulator.addFault('status=400,method=PATCH,after=12,times=1');
@@ -134,7 +134,7 @@ describe('apply at a terminal', () => {
     expect(screen.lines.some((line) => line.startsWith('error: '))).toBe(true);
     expectNothingLeftOfTheProgressLine(run, screen.lines);
     expect(screen.wraps).toBe(true);
-  }, 60_000);
+  });
 
   it('Ctrl-C at the approval prompt: nothing sent, exit 130', async () => {
     let typed = false;
@@ -159,5 +159,5 @@ describe('apply at a terminal', () => {
     ]);
     expect(screen.wraps).toBe(true);
     expect(existsSync(path.join(project.dir, 'undo.json'))).toBe(false);
-  }, 60_000);
+  });
 });

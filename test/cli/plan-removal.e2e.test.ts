@@ -89,7 +89,7 @@ describe('a rule file deleted', () => {
     expect(markdown).toContain(`| **C** | <code>${idOfC}</code> | ${REMOVED}; to stop it, keep its file with status: paused, or set unmanaged: pause |`);
     expect(markdown).not.toContain('No changes. Live rules match the rule files.');
     expect(patches(emu.emulator)).toHaveLength(0);
-  }, 120_000);
+  });
 
   it('under unmanaged: pause, removal means pausing: the plan pauses it, and apply does', async () => {
     await writeConfig(project.dir, { unmanaged: 'pause', apps: [{ name: 'default', rulesDir: 'rules' }] });
@@ -107,7 +107,7 @@ describe('a rule file deleted', () => {
       `  - "C" (${idOfC}): removed from the files: stays live, paused — the service cannot delete rules`,
       '',
     ]);
-  }, 120_000);
+  });
 
   it('outside a git repository, every undeclared rule is still named, and the plan says why removals cannot be told', async () => {
     await rm(path.join(project.rulesDir, '030-rule.yaml'));

@@ -12,7 +12,7 @@ import { samplePlan } from './plan-fixtures.js';
 async function streams<Model>(output: StreamRenderers<Model>, model: Model): Promise<{ stdout: string[]; stderr: string[] }> {
   const written = { stdout: '', stderr: '' };
   const colors = pc.createColors(false);
-  await output.stdout(model, { write: (chunk: string) => (written.stdout += chunk) }, { colors });
+  await output.stdout?.(model, { write: (chunk: string) => (written.stdout += chunk) }, { colors });
   await output.stderr?.(model, { write: (chunk: string) => (written.stderr += chunk) }, { colors });
   return { stdout: written.stdout.split('\n'), stderr: written.stderr.split('\n') };
 }

@@ -7,14 +7,12 @@ import { UserError } from '../../errors.js';
 import type { Plan } from '../../plan/plan-value.js';
 import { confirm } from '../../apply/confirm.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
-import { sharePercent } from '../../plan/traffic-limit.js';
-import { renderText } from '../../render/plan/text.js';
+import { renderApplyPreview } from '../../render/apply/preview.js';
 import { APPLY_OUTPUTS } from '../../render/apply/index.js';
-import { safeText } from '../../render/sanitise.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
 import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
 import { UsageError, wholeNumber } from '../options.js';
-import { noun, plural } from '../../plural.js';
+import { noun } from '../../plural.js';
 import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
 import { transitionProgress } from '../transition-progress.js';
@@ -63,8 +61,7 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
           checking?.stop();
           diff?.stop();
           target = shownTarget;
-          for (const line of trafficLines(plan)) ctx.io.stdout.write(`${line}\n`);
-          renderText(plan, ctx.io.stdout, { colors: ctx.colors });
+          renderApplyPreview(plan, ctx.io.stdout, { colors: ctx.colors });
           progress.start(plan.summary.patches, plan.apps.length);
         },
         approve: (plan) => approved(args, plan, ctx, interrupt.controller.signal),
@@ -109,16 +106,6 @@ async function renderReport(report: ApplyReport, ctx: CommandContext, args: Glob
   }
   if (report.failure !== undefined) throw report.failure;
   return 0;
-}
-
-/** What the plan does to replayed traffic (apply --replay, or recorded by plan --replay --out), before the plan. */
-function trafficLines(plan: Plan): string[] {
-  return plan.apps.flatMap(({ app, replay }) => {
-    if (replay === undefined) return [];
-    const share = replay.evaluated === 0 ? '' : ` (${sharePercent(replay.newlyBlocked / replay.evaluated)})`;
-    return [safeText(`Replay for app ${app} of ${plural(replay.logs.length, 'log')}: ${replay.newlyBlocked} of ${plural(replay.evaluated, 'request')}${share} ` +
-      'had no blocking outcome and would be blocked or challenged.')];
-  });
 }
 
 async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {

@@ -5,10 +5,11 @@
 import type { Argv } from 'yargs';
 import { createConsoleRule, deleteConsoleRule } from '../../emulator/console-client.js';
 import { UserError } from '../../errors.js';
-import { safeText } from '../../render/sanitise.js';
+import { CONSOLE_ACTION } from '../../render/emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import type { ArgsOf } from '../define-command.js';
 import { wholeNumber } from '../options.js';
+import { writeReport } from '../output.js';
 
 export function consoleOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -35,10 +36,10 @@ export async function runConsole(args: ArgsOf<typeof consoleOptions>, ctx: Comma
       status: args.paused ? 'paused' : 'active',
       ...(args.position === undefined ? {} : { position: args.position }),
     });
-    ctx.io.stdout.write(`Created "${safeText(created.name)}" (${safeText(created.ruleId)}) at position ${created.priority + 1}, ${created.status}.\n`);
+    await writeReport(CONSOLE_ACTION, { action: 'create', rule: created }, ctx);
     return 0;
   }
   const deleted = await deleteConsoleRule(target, rule);
-  ctx.io.stdout.write(`Deleted "${safeText(deleted.name)}" (${safeText(deleted.ruleId)}), which was at position ${deleted.priority + 1}.\n`);
+  await writeReport(CONSOLE_ACTION, { action: 'delete', rule: deleted }, ctx);
   return 0;
 }

@@ -15,7 +15,8 @@ import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } fro
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { UsageError, wholeNumber } from '../options.js';
-import { safeText } from '../../render/sanitise.js';
+import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_STOPPED, EMULATOR_SUMMARY, exportLines, TRAFFIC_WRITTEN, type EmulatorExportsView, type EmulatorSummaryView } from '../../render/emulator/index.js';
+import { writeReport } from '../output.js';
 import { consoleOptions, runConsole } from './emulator-console.js';
 
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
@@ -93,15 +94,15 @@ export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: A
     if (shutdown.aborted) resolve();
     else shutdown.addEventListener('abort', () => resolve(), { once: true });
   });
-  const exports = exportLines(emulator);
-  ctx.io.stdout.write(exports);
-  if (envFile !== undefined && exportsFile !== undefined) await writeEnvFile(envFile, exports, exportsFile, emulator);
-  printSummary(emulator, options, ctx);
-  ctx.io.stdout.write(`emulator ready on ${emulator.url}\n`);
+  const exports = exportsOf(emulator);
+  await writeReport(EMULATOR_EXPORTS, exports, ctx);
+  if (envFile !== undefined && exportsFile !== undefined) await writeEnvFile(envFile, exportLines(exports), exportsFile, emulator);
+  await writeReport(EMULATOR_SUMMARY, summaryOf(emulator, options), ctx);
+  await writeReport(EMULATOR_READY, { url: emulator.url }, ctx);
   await stopped;
   if (envFile !== undefined) await rm(envFile, { force: true });
   await emulator.stop();
-  ctx.io.stderr.write(`emulator stopped; state saved to ${safeText(emulator.statePath)}\n`);
+  await writeReport(EMULATOR_STOPPED, { statePath: emulator.statePath }, ctx);
   return 0;
 }
 
@@ -118,7 +119,7 @@ async function writeTrafficLog(shown: string, count: number, seed: number, ctx: 
     await rm(temporary, { force: true });
     throw new UserError(`cannot write --write-traffic ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'unwritable'}`);
   }
-  ctx.io.stdout.write(`Wrote ${count} synthetic requests to ${safeText(shown)}; replay them with: botrules replay ${safeText(shown)}\n`);
+  await writeReport(TRAFFIC_WRITTEN, { count, file: shown }, ctx);
   return 0;
 }
 
@@ -189,35 +190,25 @@ async function writeEnvFile(file: string, exports: string, shown: string, emulat
   }
 }
 
-function exportLines(emulator: RunningEmulator): string {
-  const lines = [
-    `export BOTRULES_CONSOLE_URL=${shellQuote(emulator.consoleUrl)}`,
-    `export BOTRULES_GATEWAY_URL=${shellQuote(emulator.gatewayUrl)}`,
-    `export NODE_EXTRA_CA_CERTS=${shellQuote(emulator.caPath)}`,
-  ];
-  // Only tokens the emulator invented are printed: the user could not know them otherwise.
+function exportsOf(emulator: RunningEmulator): EmulatorExportsView {
   const defaultToken = emulator.tokens.apps.default;
-  if (emulator.generatedTokens.apps.includes('default') && defaultToken !== undefined) {
-    lines.push(`export BOTRULES_TOKEN=${shellQuote(defaultToken)}`);
-  }
-  if (emulator.generatedTokens.api) lines.push(`export BOTRULES_API_TOKEN=${shellQuote(emulator.tokens.api)}`);
-  return `${lines.join('\n')}\n`;
+  return {
+    consoleUrl: emulator.consoleUrl,
+    gatewayUrl: emulator.gatewayUrl,
+    caPath: emulator.caPath,
+    ...(emulator.generatedTokens.apps.includes('default') && defaultToken !== undefined ? { inventedAppToken: defaultToken } : {}),
+    ...(emulator.generatedTokens.api ? { inventedApiToken: emulator.tokens.api } : {}),
+  };
 }
 
-function printSummary(emulator: RunningEmulator, options: EmulatorOptions, ctx: CommandContext): void {
+function summaryOf(emulator: RunningEmulator, options: EmulatorOptions): EmulatorSummaryView {
   const seeding = options.seed !== undefined || Boolean(options.generateRules) || Boolean(options.generateScripts);
-  if (emulator.resumed && seeding) {
-    ctx.io.stderr.write(`Resumed the existing state ${safeText(emulator.statePath)}: seed options ignored (use --reset to seed afresh).\n`);
-  }
-  const apps = Object.keys(emulator.tokens.apps)
-    .map((name) => `${name}: ${emulator.rules(name).length} rules`)
-    .join(', ');
-  ctx.io.stderr.write(`botrules emulator: ${safeText(apps)}; ${emulator.scripts().length} scripts; state ${safeText(emulator.statePath)}\n`);
-  ctx.io.stderr.write('Paste the export lines into your shell; stop with Ctrl-C (the state is saved).\n');
-}
-
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+  return {
+    statePath: emulator.statePath,
+    seedIgnored: emulator.resumed && seeding,
+    apps: Object.keys(emulator.tokens.apps).map((name) => ({ name, rules: emulator.rules(name).length })),
+    scripts: emulator.scripts().length,
+  };
 }
 
 function stringList(value: unknown): string[] {

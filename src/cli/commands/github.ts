@@ -10,10 +10,12 @@ import { checkedWorkflowFile, DEFAULT_MAX_ARTIFACT_BYTES, selectArtifact } from 
 import { reportDriftIssues } from '../../github/drift-issue.js';
 import { driftBranch, proposeDrift } from '../../github/drift-pr.js';
 import { upsertPlanComments } from '../../github/plan-comment.js';
+import { ARTIFACT_CHOICE, ARTIFACTS_SKIPPED, DRIFT_ISSUES, DRIFT_PROPOSAL, noArtifactSentence, PLAN_COMMENTS, stepOutputLines } from '../../render/github-steps/index.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { wholeNumber } from '../options.js';
+import { writeReport } from '../output.js';
 
 function artifactOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -79,21 +81,16 @@ async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandCon
   const selection = await selectArtifact(githubClientFor(ctx), {
     repository, name, workflows, maxBytes: args.maxBytes, ...(excludeRunId === undefined ? {} : { excludeRunId }),
   });
-  for (const line of selection.skipped) ctx.io.stderr.write(`Passed over ${safeText(line)}\n`);
-  const accepted = selection.accepted;
+  await writeReport(ARTIFACTS_SKIPPED, selection.skipped, ctx);
+  const { accepted } = selection;
+  const choice = { name, workflows, defaultBranch: selection.defaultBranch, ...(accepted === undefined ? {} : { accepted }) };
   if (accepted === undefined) {
     await writeOutputs(ctx, { found: 'false' });
-    const sentence = `no artifact ${safeText(name)} written by a push, schedule or manual run of ${workflows.join(' or ')} in this repository on the history of refs/heads/${safeText(selection.defaultBranch)}`;
-    if (args.optional) {
-      ctx.io.stdout.write(`${sentence[0]?.toUpperCase()}${sentence.slice(1)}.\n`);
-      return 0;
-    }
-    throw new UserError(sentence, [`Run ${workflows[0] ?? 'the workflow'} on ${safeText(selection.defaultBranch)} once to write one.`]);
+    if (!args.optional) throw new UserError(noArtifactSentence(choice), [`Run ${workflows[0] ?? 'the workflow'} on ${safeText(selection.defaultBranch)} once to write one.`]);
+  } else {
+    await writeOutputs(ctx, { found: 'true', 'run-id': String(accepted.runId), 'artifact-id': String(accepted.artifactId) });
   }
-  await writeOutputs(ctx, { found: 'true', 'run-id': String(accepted.runId), 'artifact-id': String(accepted.artifactId) });
-  ctx.io.stdout.write(
-    `Artifact ${safeText(name)} (${accepted.artifactId}, ${accepted.sizeInBytes} bytes) of run ${accepted.runId}: ${safeText(accepted.workflow)}, ${safeText(accepted.event)}, commit ${safeText(accepted.headSha)} on refs/heads/${safeText(selection.defaultBranch)}\n`,
-  );
+  await writeReport(ARTIFACT_CHOICE, choice, ctx);
   return 0;
 }
 
@@ -102,8 +99,7 @@ async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: Comm
   const results = await upsertPlanComments(githubClientFor(ctx), {
     repository, pullRequest: args.pr, plansDir: args.plans, runUrl: args.runUrl, cwd: ctx.cwd,
   });
-  for (const { app, action, commentId } of results) ctx.io.stdout.write(`${action === 'created' ? 'Created' : 'Updated'} the plan comment of app ${safeText(app)} (${commentId})\n`);
-  if (results.length === 0) ctx.io.stdout.write('No plans to comment on.\n');
+  await writeReport(PLAN_COMMENTS, results, ctx);
   return 0;
 }
 
@@ -119,37 +115,20 @@ async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext
     rulesDir: args.rulesDir, driftDir: args.drift, runUrl: args.runUrl,
     serverUrl: ctx.env('GITHUB_SERVER_URL') ?? 'https://github.com',
   });
-  const shownApp = safeText(app);
-  switch (outcome.kind) {
-    case 'no-record':
-      ctx.io.stderr.write(`warning: no drift record for app ${shownApp} (its detect job failed): nothing proposed\n`);
-      break;
-    case 'superseded':
-      ctx.io.stdout.write(`${sha} is no longer the tip of the default branch (${safeText(outcome.tip)}): a newer run proposes.\n`);
-      break;
-    case 'in-sync':
-      ctx.io.stdout.write(outcome.closed === undefined ? `No drift for app ${shownApp}.\n` : `Closed drift pull request #${outcome.closed} of ${shownApp} and deleted ${safeText(driftBranch(app))}\n`);
-      break;
-    default:
-      ctx.io.stdout.write(`${outcome.kind === 'opened' ? 'Opened' : 'Updated'} drift pull request #${outcome.number} of ${shownApp}\n`);
-  }
+  await writeReport(DRIFT_PROPOSAL, { app, sha, branch: driftBranch(app), outcome }, ctx);
   return 0;
 }
 
 async function runDriftIssue(args: ArgsOf<typeof driftIssueOptions>, ctx: CommandContext): Promise<number> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
   const results = await reportDriftIssues(githubClientFor(ctx), { repository, reportsDir: args.reports, runUrl: args.runUrl, cwd: ctx.cwd });
-  const said = { opened: 'Opened the drift issue', updated: 'Updated the drift issue', closed: 'Closed the drift issue' } as const;
-  for (const { app, action, number } of results) {
-    ctx.io.stdout.write(action === 'none' ? `No drift for app ${safeText(app)}.\n` : `${said[action]} #${number ?? 0} of app ${safeText(app)}\n`);
-  }
-  if (results.length === 0) ctx.io.stdout.write('No drift reports.\n');
+  await writeReport(DRIFT_ISSUES, results, ctx);
   return 0;
 }
 
-/** `name=value` lines for the step's outputs; every value here is a number or a word. */
+/** The step's outputs, appended to the file GitHub reads them from. */
 async function writeOutputs(ctx: CommandContext, outputs: Record<string, string>): Promise<void> {
   const file = ctx.env('GITHUB_OUTPUT');
   if (file === undefined) return;
-  await appendFile(file, Object.entries(outputs).map(([key, value]) => `${key}=${value}\n`).join(''));
+  await appendFile(file, stepOutputLines(outputs));
 }

@@ -4,11 +4,11 @@
 // refusal comes before any request.
 import type { Argv } from 'yargs';
 import { importRules } from '../../engine/import.js';
-import { safeText } from '../../render/sanitise.js';
+import { IMPORT_OUTPUT } from '../../render/import/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { UsageError } from '../options.js';
 import { runUpdate, UPDATE_FORMATS } from './import-update.js';
-import { plural } from '../../plural.js';
+import { reportInTurn, writeReport } from '../output.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 
 function options(yargs: Argv<GlobalArgs>) {
@@ -45,11 +45,14 @@ function options(yargs: Argv<GlobalArgs>) {
 
 async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
   if (args.update === true) return runUpdate(args, ctx);
-  await importRules({ ...args, ...(args.out === undefined ? {} : { outDir: args.out }), force: args.force === true }, ctx, (imported) => {
-    const replaced = imported.replaced > 0 ? ` (replacing ${plural(imported.replaced, 'old rule file')})` : '';
-    ctx.io.stdout.write(`Imported ${plural(imported.rules, 'rule')} of app ${safeText(imported.app)} into ${safeText(imported.dir)} as ${plural(imported.files, 'file')}${replaced}.\n`);
-  });
-  ctx.io.stdout.write('Run botrules plan to check: it should show no changes.\n');
+  // Each app's line as soon as its files are written, so a later app's failure keeps it.
+  const perApp = reportInTurn(IMPORT_OUTPUT, ctx);
+  try {
+    await importRules({ ...args, ...(args.out === undefined ? {} : { outDir: args.out }), force: args.force === true }, ctx, (imported) => perApp.write({ kind: 'app', imported }));
+  } finally {
+    await perApp.written();
+  }
+  await writeReport(IMPORT_OUTPUT, { kind: 'done' }, ctx);
   return 0;
 }
 

@@ -4,8 +4,8 @@
 import type { Argv } from 'yargs';
 import { takeLiveSnapshot } from '../../engine/live.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { safeJson, safeText } from '../../render/sanitise.js';
-import { plural } from '../../plural.js';
+import { LIVE_OUTPUT } from '../../render/live/index.js';
+import { writeReport } from '../output.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 
 function options(yargs: Argv<GlobalArgs>) {
@@ -18,12 +18,7 @@ function options(yargs: Argv<GlobalArgs>) {
 async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
   const { out } = args;
   const { snapshot, rules } = await takeLiveSnapshot({ ...args, ...(out === undefined ? {} : { outFile: out }) }, ctx);
-  if (out === undefined) {
-    ctx.io.stdout.write(`${safeJson(JSON.stringify(snapshot, null, 2))}\n`);
-    return 0;
-  }
-  const apps = snapshot.apps.length;
-  ctx.io.stderr.write(`Live snapshot of ${plural(apps, 'app')} (${plural(rules, 'rule')}) saved to ${safeText(out)}; plan against it with: botrules plan --live ${safeText(out)}\n`);
+  await writeReport(LIVE_OUTPUT, { snapshot, rules, ...(out === undefined ? {} : { out }) }, ctx);
   return 0;
 }
 

@@ -9,21 +9,22 @@ import { checkWritable } from '../../io/atomic-write.js';
 import { BLOCKED_ADVICE } from '../../plan/plan-value.js';
 import { planProject, savePlan } from '../../engine/plan.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
-import { replayRenderer } from '../../render/replay/index.js';
-import { safeText } from '../../render/sanitise.js';
+import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';
+import { replayBeforePlan } from '../../render/replay/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
-import { UsageError, wholeNumber } from '../options.js';
+import { wholeNumber } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { transitionProgress } from '../transition-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
+import { writeReport } from '../output.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
     .option('format', { choices: PLAN_FORMATS, default: 'text' as const, describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
-    .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
+    .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown) or is its `replay` field (json), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
     .option('safe-order', { type: 'boolean', default: false, describe: 'When only an order with one more PATCH is free of windows, plan that order' })
     .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
@@ -37,10 +38,6 @@ function options(yargs: Argv<GlobalArgs>) {
 async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
   const render = await loadPlanRenderer(args.format);
   const replayLogs = args.replay?.map(String);
-  // A JSON plan is one document: the replay has its own (botrules replay --format json).
-  if (replayLogs !== undefined && args.format === 'json') {
-    throw new UsageError('plan --replay adds its summary to text and markdown plans; for JSON, run: botrules replay --format json LOG…');
-  }
   const { out } = args;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
   if (out !== undefined) await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
@@ -64,25 +61,14 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     checking?.stop();
     progress.stop();
   });
-  // Risk first: what the change does to traffic, then the changes themselves.
-  if (replay !== undefined) {
-    await replayRenderer(args.format === 'markdown' ? 'markdown' : 'text')(replay, ctx.io.stdout, { colors: ctx.colors });
-    ctx.io.stdout.write('\n');
-  }
+  // Risk first: what the change does to traffic, then the changes themselves. A JSON plan is
+  // one document: the report is its `replay` field.
+  if (replay !== undefined && args.format !== 'json') await writeReport(replayBeforePlan(args.format === 'markdown' ? 'markdown' : 'text'), replay, ctx);
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
-  // Said at plan time, so a reviewer knows before apply refuses (on stderr: stdout is the plan).
-  for (const excess of excesses) ctx.io.stderr.write(`warning: ${safeText(excess)}; apply will refuse it without --force\n`);
-  for (const excess of trafficExcesses) {
-    ctx.io.stderr.write(`warning: ${safeText(excess.sentence)}; apply will refuse it without --force\n`);
-    for (const detail of excess.details) ctx.io.stderr.write(`  ${safeText(detail)}\n`);
-  }
-  for (const sentence of undecided) ctx.io.stderr.write(`warning: ${safeText(sentence)}\n`);
+  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided }, ctx);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);
-    // On stderr, so stdout stays exactly the plan in the chosen format.
-    ctx.io.stderr.write(plan.snapshot === undefined
-      ? `Plan saved to ${safeText(out)}; apply it with: botrules apply --plan ${safeText(out)}\n`
-      : `Plan saved to ${safeText(out)}, for review only: it was made from a live snapshot, and apply refuses it\n`);
+    await writeReport(SAVED_PLAN, { out, fromSnapshot: plan.snapshot !== undefined }, ctx);
   }
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);

@@ -4,14 +4,15 @@
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { evidencePack, verifySeries } from '../../engine/inventory-evidence.js';
-import { describeVerdict, EVIDENCE_FORMATS, EVIDENCE_RENDERERS, VERIFY_FORMATS, VERIFY_RENDERERS, verifyIsIntact} from '../../render/inventory/evidence.js';
-import { safeText } from '../../render/sanitise.js';
+import { EVIDENCE_FORMATS, EVIDENCE_RENDERERS, VERIFY_FORMATS, VERIFY_RENDERERS, verifyIsIntact} from '../../render/inventory/evidence.js';
+import { EVIDENCE_VERDICT } from '../../render/inventory/outcome.js';
 import { DAY_MS, parseInterval } from '../../inventory/coverage.js';
 import { openOutput } from '../../inventory/output.js';
 import { parseTimeArg, TIME_FORMATS_HINT } from '../../inventory/time.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import type { ArgsOf } from '../define-command.js';
 import { commaList } from '../options.js';
+import { writeReport } from '../output.js';
 
 /** A broken chain, or an evidence verdict that fails. */
 export const EXIT_FINDINGS = 2;
@@ -67,9 +68,7 @@ export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: Com
     }, ctx);
     await EVIDENCE_RENDERERS[args.format](pack, { write: output.emit });
     await output.commit();
-    const paint = pack.verdict.pass ? ctx.errColors.green : ctx.errColors.red;
-    for (const line of describeVerdict(pack)) ctx.io.stderr.write(`${paint(line)}\n`);
-    if (out !== undefined) ctx.io.stderr.write(`Wrote the evidence pack to ${safeText(out)}\n`);
+    await writeReport(EVIDENCE_VERDICT, { pack, ...(out === undefined ? {} : { out }) }, ctx);
     return pack.verdict.pass ? 0 : EXIT_FINDINGS;
   } catch (err) {
     await output.abort();

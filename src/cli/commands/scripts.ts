@@ -1,19 +1,20 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS, describeFailOn } from '../../render/inventory/index.js';
+import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/inventory/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/inventory/streamed.js';
-import { diffInventories, reportInventory, type ReportResult } from '../../engine/inventory.js';
+import { diffInventories, reportInventory } from '../../engine/inventory.js';
 import { FAIL_ON_CONDITIONS, parseFailOn } from '../../inventory/diff.js';
 import { dropPartialFiles, openOutput } from '../../inventory/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../inventory/time.js';
+import { FAIL_ON_MATCHES, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { commaList, wholeNumber } from '../options.js';
 import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
 import { pagesText, progressLine } from '../progress-line.js';
-import { noun } from '../../plural.js';
+import { writeReport } from '../output.js';
 
 /** Added to yargs' "Missing required argument" message. */
 const REPORT_HELP = 'See botrules scripts report --help.';
@@ -84,7 +85,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   const onSignal = (signal: NodeJS.Signals): void => {
     progress?.stop();
     dropPartialFiles();
-    ctx.io.stderr.write(`interrupted (${signal}): nothing was written${out === undefined ? '' : ` to ${safeText(out)}`}\n`);
+    writeInterrupted({ signal, ...(out === undefined ? {} : { out }) }, ctx.io.stderr);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.kill(process.pid, signal);
@@ -110,26 +111,15 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  reportOutcome(result, result.file, ctx);
-  if (result.chainNote !== undefined) ctx.io.stderr.write(`Chain: ${safeText(result.chainNote)}\n`);
-  // An empty inventory is more often a mistyped id than a quiet site: say what was asked for
-  // (docs/behaviour.md, "Script inventory"). Still exit 0: an empty result is a valid snapshot.
-  if (result.count === 0) ctx.io.stderr.write(`${ctx.errColors.yellow(emptyWarning(appId, tld))}\n`);
+  const { warnings, count, unapproved, file, chainNote } = result;
+  // An empty inventory still exits 0: an empty result is a valid snapshot (docs/behaviour.md, "Script inventory").
+  await writeReport(REPORT_OUTCOME, {
+    warnings, count, appIds: appId, tlds: tld,
+    ...(unapproved === undefined ? {} : { unapproved }),
+    ...(file === undefined ? {} : { file }),
+    ...(chainNote === undefined ? {} : { chainNote }),
+  }, ctx);
   return 0;
-}
-
-function emptyWarning(appIds: string[], tlds: string[]): string {
-  const named = (one: string, values: string[]) => `${noun(values.length, one)} ${values.map((value) => safeText(value)).join(', ')}`;
-  return `warning: no scripts found for ${named('app id', appIds)} and ${named('domain', tlds)} in the period asked for; check --app-id, --tld and --from`;
-}
-
-function reportOutcome(result: ReportResult, file: string | undefined, ctx: CommandContext): void {
-  const warn = ctx.errColors.yellow;
-  for (const warning of result.warnings) ctx.io.stderr.write(`${warn(`warning: ${safeText(warning)}`)}\n`);
-  if (file !== undefined) {
-    const approval = result.unapproved === undefined ? '' : `, ${result.unapproved} not approved`;
-    ctx.io.stderr.write(`Wrote ${result.count} scripts to ${safeText(file)}${approval}\n`);
-  }
 }
 
 async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<number> {
@@ -138,7 +128,7 @@ async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): P
   const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
   await DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
   if (!compared.failOn || compared.failOn.length === 0) return 0;
-  for (const line of describeFailOn(compared.failOn)) ctx.io.stderr.write(`${ctx.errColors.red(line)}\n`);
+  await writeReport(FAIL_ON_MATCHES, compared, ctx);
   return EXIT_FAIL_ON;
 }
 

@@ -1,87 +1,81 @@
-// A rule set compiled once for deciding many requests (docs/replay.md, "Throughput"). Each
-// active rule gets guards: leaves that every request it matches must satisfy, and that a map
-// lookup can test (`path $eq`, `country $in`, `header x $exists`, `path $startsWith`). A
-// request is tried, in priority order, only against the rules one of its values selects plus
-// the rules without a guard; each candidate is then decided by the reference evaluator
-// (src/evaluate/), so the answer is always the reference answer, only found sooner.
-import { conditionsVerdict, fieldOf, type Decision, type TestRequest, type Verdict } from '../../evaluate/index.js';
-import type { Group, Leaf, NormalRule } from '../../rules/model.js';
-import { fieldKey, fieldName } from '../../semantics/fields.js';
-
-/** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
-type Guard =
-  | { kind: 'value'; field: string; values: readonly string[] }
-  | { kind: 'present'; field: string }
-  | { kind: 'prefix'; field: string; prefix: string };
-
-/** Rules by a value of one field: the lookup tables of a compiled rule set. */
-interface FieldIndex {
-  /** The leaf (without operator and value) that reads the field from a request. */
-  reader: Leaf;
-  byValue: Map<string, number[]>;
-  /** Rules registered as requiring the field to be present. */
-  present: number[];
-  /** Rules by prefix; `prefixLengths` lists the distinct lengths to try. */
-  byPrefix: Map<string, number[]>;
-  prefixLengths: number[];
-}
+// Rule sets compiled once for deciding many requests (docs/replay.md, "Throughput"). Each set
+// indexes its active rules by guards (rule-index.ts), so a request is tried, in priority order,
+// only against the rules its values select plus the rules without a guard. Candidates are
+// decided by their condition tree's verdict, which the sets compiled together share
+// (verdicts.ts): a leaf or tree that several rules or both "before" and "after" hold is
+// evaluated once per request. The answer is always the reference evaluator's, only found sooner.
+import type { Decision, TestRequest, Verdict } from '../../evaluate/index.js';
+import type { NormalRule } from '../../rules/model.js';
+import { indexRules, listsOf } from './rule-index.js';
+import { SharedVerdicts } from './verdicts.js';
 
 export interface CompiledRules<R extends NormalRule> {
   decide(request: TestRequest): Decision<R>;
 }
 
+export interface CompiledRuleSets<R extends NormalRule> {
+  /** Each set's decision for the request, in the order the sets were given (the list is reused by the next call). */
+  decide(request: TestRequest): readonly Decision<R>[];
+}
+
+/** One rule set (rules in priority order). */
 export function compileRules<R extends NormalRule>(rules: readonly R[]): CompiledRules<R> {
-  const indexes = new Map<string, FieldIndex>();
-  const unguarded: number[] = [];
-  rules.forEach((rule, position) => {
-    if (rule.status !== 'active') return;
-    const guards = ruleGuards(rule);
-    if (guards === undefined) unguarded.push(position);
-    else for (const [leaf, guard] of guards) register(indexes, leaf, guard, position);
-  });
-  const tables = tablesOf(indexes);
-  const noMatch: Decision<R> = Object.freeze({ rule: undefined, index: -1, actions: [] });
-  // One frozen decision per rule, made once: deciding a request allocates no result.
-  const matched = rules.map((rule, index): Decision<R> => Object.freeze({ rule, index, actions: Object.freeze([...rule.actions]) as Decision<R>['actions'] }));
-  // Rules with the same conditions share one verdict per request (a rule set often repeats a
-  // condition tree under several names or actions): each is evaluated once per request.
-  const conditionIds = new Map<string, number>();
-  const conditionOf = Int32Array.from(rules, (rule) => {
-    const key = JSON.stringify(rule.conditions);
-    let id = conditionIds.get(key);
-    if (id === undefined) conditionIds.set(key, (id = conditionIds.size));
-    return id;
-  });
-  const stamps = new Uint32Array(conditionIds.size);
-  const verdicts: Verdict[] = new Array<Verdict>(conditionIds.size).fill(false);
-  let generation = 0;
-  const verdictOf = (position: number, request: TestRequest): Verdict => {
-    const id = conditionOf[position] as number;
-    if (stamps[id] === generation) return verdicts[id] as Verdict;
-    const verdict = conditionsVerdict((rules[position] as R).conditions, request);
-    stamps[id] = generation;
-    verdicts[id] = verdict;
-    return verdict;
-  };
-  const tried = (position: number, request: TestRequest): Decision<R> | undefined => {
-    const rule = rules[position] as R;
-    const verdict = verdictOf(position, request);
-    if (verdict === true) return matched[position];
-    // As the reference evaluator: a match undecided within its time budget decides nothing after it.
-    return verdict === 'undecided' ? { rule: undefined, index: -1, actions: [], undecided: { rule, index: position } } : undefined;
-  };
-  const found: (readonly number[])[] = [];
-  let heads = new Int32Array(16);
+  const sets = compileRuleSets([rules]);
+  return { decide: (request) => sets.decide(request)[0] as Decision<R> };
+}
+
+/** Several rule sets that decide the same requests (live and declared, as replay compares them). */
+export function compileRuleSets<R extends NormalRule>(sets: readonly (readonly R[])[]): CompiledRuleSets<R> {
+  const verdicts = new SharedVerdicts();
+  const compiled = sets.map((rules) => compileSet(rules, verdicts));
+  const decisions: Decision<R>[] = [];
   return {
     decide(request) {
+      verdicts.begin(request);
+      for (let set = 0; set < compiled.length; set++) decisions[set] = (compiled[set] as CompiledSet<R>).decide();
+      return decisions;
+    },
+  };
+}
+
+interface CompiledSet<R extends NormalRule> {
+  /** The decision for the request the shared verdicts were begun with. */
+  decide(): Decision<R>;
+}
+
+function compileSet<R extends NormalRule>(rules: readonly R[], verdicts: SharedVerdicts): CompiledSet<R> {
+  const treeOf = new Int32Array(rules.length);
+  // Only the first active rule with a given condition tree can decide: a later one's tree has
+  // the same verdict, so it matches (or is undecided) only when the first one already decided.
+  const seen = new Set<number>();
+  const reachable: number[] = [];
+  rules.forEach((rule, position) => {
+    if (rule.status !== 'active') return;
+    const tree = verdicts.treeOf(rule.conditions);
+    treeOf[position] = tree;
+    if (seen.has(tree)) return;
+    seen.add(tree);
+    reachable.push(position);
+  });
+  const index = indexRules(rules, reachable);
+  const noMatch: Decision<R> = Object.freeze({ rule: undefined, index: -1, actions: [] });
+  // One frozen decision per rule, made once: deciding a request allocates no result.
+  const matched = rules.map((rule, position): Decision<R> => Object.freeze({ rule, index: position, actions: Object.freeze([...rule.actions]) as Decision<R>['actions'] }));
+  // Scratch lists reused from request to request (decide is synchronous): no allocation here.
+  const found: (readonly number[])[] = [];
+  let heads = new Int32Array(16);
+  const tried = (position: number): Decision<R> | undefined => {
+    const verdict: Verdict = verdicts.tree(treeOf[position] as number);
+    if (verdict === true) return matched[position];
+    // As the reference evaluator: a match undecided within its time budget decides nothing after it.
+    return verdict === 'undecided' ? { rule: undefined, index: -1, actions: [], undecided: { rule: rules[position] as R, index: position } } : undefined;
+  };
+  return {
+    decide() {
       // The lists the request's values select (each ascending), merged lazily in priority
       // order with the rules tried for every request: the first rule that matches decides, so
       // a broad early rule ends the search before the rest of the lists is read.
-      // A new request: no verdict of the last one is reused (stamps wrap after 2^32 - 1 requests).
-      generation = generation === 0xffffffff ? 1 : generation + 1;
-      if (generation === 1) stamps.fill(0);
-      // Scratch lists reused from request to request (decide is synchronous): no allocation here.
-      const lists = listsOf(tables, request, unguarded, found);
+      const lists = listsOf(index, verdicts.current(), found);
       if (heads.length < lists.length) heads = new Int32Array(lists.length * 2);
       heads.fill(0, 0, lists.length);
       for (;;) {
@@ -94,137 +88,9 @@ export function compileRules<R extends NormalRule>(rules: readonly R[]): Compile
         for (let list = 0; list < lists.length; list++) {
           if ((lists[list] as readonly number[])[heads[list] as number] === position) heads[list] = (heads[list] as number) + 1;
         }
-        const decision = tried(position, request);
+        const decision = tried(position);
         if (decision !== undefined) return decision;
       }
     },
   };
 }
-
-/**
- * The tables split by how a request is looked up in them: a plain field (path, country…) is
- * read once per table; headers, query and custom parameters are looked up by the names the
- * request carries, so a thousand rules about a thousand header names cost a few lookups.
- */
-interface Tables {
-  plain: FieldIndex[];
-  header: Map<string, FieldIndex>;
-  queryParam: Map<string, FieldIndex>;
-  customParam: Map<string, FieldIndex>;
-}
-
-function tablesOf(indexes: ReadonlyMap<string, FieldIndex>): Tables {
-  const tables: Tables = { plain: [], header: new Map(), queryParam: new Map(), customParam: new Map() };
-  for (const table of indexes.values()) {
-    const { conditionType } = table.reader;
-    if (conditionType === 'header') tables.header.set(fieldName(table.reader).toLowerCase(), table);
-    else if (conditionType === 'queryParam' || conditionType === 'customParam') tables[conditionType].set(fieldName(table.reader), table);
-    else tables.plain.push(table);
-  }
-  return tables;
-}
-
-/** The lists of rule positions a request's values select (each ascending), and `always`, in `found`. */
-function listsOf(tables: Tables, request: TestRequest, always: readonly number[], found: (readonly number[])[]): (readonly number[])[] {
-  found.length = 0;
-  found.push(always);
-  for (const table of tables.plain) collect(found, table, fieldOf(request, table.reader));
-  if (request.headers !== undefined && tables.header.size > 0) {
-    for (const name of Object.keys(request.headers)) {
-      const table = tables.header.get(name.toLowerCase());
-      // The evaluator's reading of the header, so repeated spellings of a name resolve alike.
-      if (table !== undefined) collect(found, table, fieldOf(request, table.reader));
-    }
-  }
-  for (const kind of ['queryParam', 'customParam'] as const) {
-    const carried = kind === 'queryParam' ? request.query : request.custom;
-    if (carried === undefined || tables[kind].size === 0) continue;
-    for (const name of Object.keys(carried)) {
-      const table = tables[kind].get(name);
-      if (table !== undefined) collect(found, table, carried[name]);
-    }
-  }
-  return found;
-}
-
-/** The rules of one table that a request's value selects. */
-function collect(found: (readonly number[])[], table: FieldIndex, value: string | undefined): void {
-  if (value === undefined) return;
-  if (table.present.length > 0) found.push(table.present);
-  const byValue = table.byValue.get(value);
-  if (byValue !== undefined) found.push(byValue);
-  for (const length of table.prefixLengths) {
-    if (length > value.length) break;
-    const byPrefix = table.byPrefix.get(value.slice(0, length));
-    if (byPrefix !== undefined) found.push(byPrefix);
-  }
-}
-
-function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, position: number): void {
-  let table = indexes.get(guard.field);
-  if (table === undefined) {
-    const reader: Leaf = { conditionType: leaf.conditionType, operator: '$exists', ...(leaf.fieldOption === undefined ? {} : { fieldOption: leaf.fieldOption }) };
-    table = { reader, byValue: new Map(), present: [], byPrefix: new Map(), prefixLengths: [] };
-    indexes.set(guard.field, table);
-  }
-  if (guard.kind === 'present') table.present.push(position);
-  else if (guard.kind === 'value') for (const value of new Set(guard.values)) listOf(table.byValue, value).push(position);
-  else {
-    listOf(table.byPrefix, guard.prefix).push(position);
-    if (!table.prefixLengths.includes(guard.prefix.length)) table.prefixLengths.push(guard.prefix.length);
-    table.prefixLengths.sort((a, b) => a - b);
-  }
-}
-
-function listOf(map: Map<string, number[]>, key: string): number[] {
-  let list = map.get(key);
-  if (list === undefined) map.set(key, list = []);
-  return list;
-}
-
-/**
- * Guards of a rule, any one of which a matching request satisfies; undefined when the rule
- * has none (it is tried for every request). An empty list: the rule never matches.
- */
-function ruleGuards(rule: NormalRule): [Leaf, Guard][] | undefined {
-  const { operator, children } = rule.conditions;
-  const perGroup = children.map(groupGuards);
-  if (operator === '$or') return perGroup.some((guards) => guards === undefined) ? undefined : perGroup.flatMap((guards) => guards ?? []);
-  // Under $and every group must match: the group with the fewest guards stands for the rule.
-  let best: [Leaf, Guard][] | undefined;
-  for (const guards of perGroup) if (guards !== undefined && (best === undefined || guards.length < best.length)) best = guards;
-  return best;
-}
-
-function groupGuards(group: Group): [Leaf, Guard][] | undefined {
-  const guarded = group.children.map((leaf) => [leaf, leafGuard(leaf)] as const);
-  if (group.operator === '$or') {
-    if (guarded.some(([, guard]) => guard === undefined)) return undefined;
-    return guarded.map(([leaf, guard]) => [leaf, guard as Guard]);
-  }
-  // Under $and any leaf must hold: prefer exact values, then prefixes, then presence.
-  const rank = { value: 0, prefix: 1, present: 2 } as const;
-  let best: [Leaf, Guard] | undefined;
-  for (const [leaf, guard] of guarded) if (guard !== undefined && (best === undefined || rank[guard.kind] < rank[best[1].kind])) best = [leaf, guard];
-  return best === undefined ? undefined : [best];
-}
-
-/**
- * A leaf's guard, when the leaf can only match requests whose value passes a lookup. Addresses
- * compare as addresses (`2001:db8::1` = `2001:0db8::1`), so `socketIps` gets no value guard.
- * Presence guards only for named headers and parameters: nearly every request carries a path,
- * a method and a user agent, so "present" would select nearly every rule about them.
- */
-function leafGuard(leaf: Leaf): Guard | undefined {
-  const field = fieldKey(leaf);
-  const address = leaf.conditionType === 'socketIps';
-  const present: Guard | undefined = leaf.fieldOption === undefined ? undefined : { kind: 'present', field };
-  switch (leaf.operator) {
-    case '$eq': return address || typeof leaf.value !== 'string' ? undefined : { kind: 'value', field, values: [leaf.value] };
-    case '$in': return address || !Array.isArray(leaf.value) ? undefined : { kind: 'value', field, values: leaf.value };
-    case '$startsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'prefix', field, prefix: leaf.value } : present;
-    case '$exists': case '$contains': case '$endsWith': case '$re': return present;
-    default: return undefined;
-  }
-}
-

@@ -1,11 +1,13 @@
 // The compiled rule set (src/requests/traffic/compiled.ts) decides exactly as the reference evaluator
 // (src/evaluate/) on random rule lists and random requests: same deciding rule, same position,
 // same actions. Small vocabularies, so generated requests often hit generated leaves and the
-// index's value, prefix and presence lookups are all exercised; 10,000 rule lists.
+// index's value, prefix and presence lookups are all exercised; 10,000 rule lists. Sets compiled
+// together share leaf and tree verdicts, and a set skips rules whose tree an earlier rule has:
+// a second set made of the first's trees repeated under other rules checks both.
 import fc from 'fast-check';
 import { decide, type TestRequest } from '../../../src/evaluate/index.js';
 import type { Group, Leaf, Rule } from '../../../src/rules/model.js';
-import { compileRules } from '../../../src/requests/traffic/compiled.js';
+import { compileRules, compileRuleSets } from '../../../src/requests/traffic/compiled.js';
 import { leaf as analysisLeaf, request as analysisRequest } from '../../analysis/arbitraries.js';
 import { normal } from '../../helpers/rules.js';
 
@@ -41,5 +43,20 @@ test('the compiled rule set decides every request as the reference evaluator doe
     const named = rules.map((r, i) => normal({ ...r, name: `rule ${i}` }));
     const compiled = compileRules(named);
     for (const one of requests) expect(compiled.decide(one)).toEqual(decide(named, one));
+  }), { numRuns: 10_000 });
+});
+
+test('rule sets compiled together, with repeated condition trees, each decide as the reference evaluator does', () => {
+  const repeats = fc.array(fc.nat(), { minLength: 12, maxLength: 12 });
+  fc.assert(fc.property(fc.array(rule, { minLength: 1, maxLength: 12 }), repeats, fc.array(request, { minLength: 1, maxLength: 8 }), (rules, picks, requests) => {
+    const live = rules.map((r, i) => normal({ ...r, name: `rule ${i}` }));
+    // Each declared rule takes the conditions of some live rule: trees repeat within and across sets.
+    const declared = live.map((r, i) => normal({ ...r, name: `declared ${i}`, conditions: (live[(picks[i] ?? 0) % live.length] as Rule).conditions }));
+    const sets = compileRuleSets([live, declared]);
+    for (const one of requests) {
+      const [underLive, underDeclared] = sets.decide(one);
+      expect(underLive).toEqual(decide(live, one));
+      expect(underDeclared).toEqual(decide(declared, one));
+    }
   }), { numRuns: 10_000 });
 });

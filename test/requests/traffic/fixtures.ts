@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import { takeSnapshot } from '../../../src/live/snapshot.js';
 import type { Leaf, LiveRule, Rule } from '../../../src/rules/model.js';
 import { CLI_BINARY } from '../../helpers/binary.js';
+import { runCli } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
 
 function ruleOf(name: string, actions: Rule['actions'], leaves: Leaf[], ruleId?: string): Rule {
@@ -80,8 +81,13 @@ export interface BinaryResult {
   stderr: string;
 }
 
+/** The CLI run in-process (test/helpers/cli.ts) in `cwd`, as botrulesBinary runs it but without a process. */
+export function botrules(cwd: string, ...args: string[]): Promise<BinaryResult> {
+  return runCli(args, { cwd, env: {} });
+}
+
 /** The real binary, as a user runs it, in `cwd`; any exit code resolves. */
-export async function botrules(cwd: string, ...args: string[]): Promise<BinaryResult> {
+export async function botrulesBinary(cwd: string, ...args: string[]): Promise<BinaryResult> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI_BINARY, ...args], { cwd, env: { PATH: process.env.PATH ?? '' } });
     return { code: 0, stdout, stderr };

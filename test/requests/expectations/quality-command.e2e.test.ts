@@ -100,7 +100,7 @@ describe('botrules test --coverage', () => {
       '    covered by, e.g., test "get" with method "DELETE"',
       '',
     ]);
-  }, 120_000);
+  });
 
   it('exits 1 below --fail-under (rules, then leaves) and 0 at or above it', async () => {
     const below = await cli(['test', '--coverage', '--fail-under', '50,40']);

@@ -25,7 +25,7 @@ beforeAll(async () => {
   const html = await runCli([...EVIDENCE, '--out', 'pack.html'], { cwd: quarter.cwd, now: AFTER_QUARTER });
   expect(html.code).toBe(2);
   page = await readFile(join(quarter.cwd, 'pack.html'), 'utf8');
-}, 120_000);
+});
 afterAll(async () => {
   await quarter.close();
 });

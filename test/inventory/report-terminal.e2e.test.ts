@@ -29,7 +29,7 @@ describe('scripts report in a terminal and a job', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^Wrote \d+ scripts to inventory\.ndjson\n$/);
     expect(readFileSync(path.join(dir, 'inventory.ndjson'), 'utf8').split('\n').length).toBeGreaterThan(1000);
-  }, 60_000);
+  });
 
   it.each([['SIGINT'], ['SIGTERM']] as const)('%s while writing --out leaves no .partial file and no output file', async (signal) => {
     emu = await startTestEmulator({ generateScripts: 2000, randomSeed: 3, latencyMs: 200 });
@@ -51,7 +51,7 @@ describe('scripts report in a terminal and a job', () => {
     expect({ code, endedBy }).toEqual({ code: null, endedBy: signal });
     expect(stderr).toBe(`interrupted (${signal}): nothing was written to inventory.json\n`);
     expect(readdirSync(dir)).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('the progress line', () => {

@@ -15,7 +15,7 @@ const ROWS = [...section.matchAll(/^\| `botrules ([a-z]+(?: [a-z]+)?)([^`]*)` \|
 const EVERY_COMMAND = [...(/^Every command takes (.+)$/m.exec(section)?.[1] ?? '').matchAll(/`--([a-z-]+)/g)].map((option) => option[1] as string);
 
 function helpOf(command: string[]): { status: number | null; stdout: string } {
-  return spawnSync(process.execPath, [CLI_BINARY, ...command, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeout: 20_000 });
+  return spawnSync(process.execPath, [CLI_BINARY, ...command, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeout: 60_000 });
 }
 
 /** The long options --help lists (the README names a boolean by its negation, `--no-color`, where that is what users type). */

@@ -103,9 +103,11 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
   narrowingIsNotForging: {
     file: `src/apply/${TAG}-narrowing.ts`,
     text:
+      "import type { Decision } from '../evaluate/index.js';\n" +
       "import type { LiveRule, NormalRule } from '../semantics/model.js';\n" +
       'export const first = (rules: LiveRule[]): LiveRule => rules[0] as LiveRule;\n' +
-      'export const present = (rule: NormalRule | undefined): NormalRule => rule as NormalRule;\n',
+      'export const present = (rule: NormalRule | undefined): NormalRule => rule as NormalRule;\n' +
+      'export const pair = (decisions: Decision<LiveRule>[]) => decisions as [Decision<LiveRule>, Decision<LiveRule>?];\n',
     expected: [],
   },
   semanticsReachesUp: {
@@ -119,6 +121,37 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
       "import type { Rule } from './model.js';\n" +
       "export function normaliseRule(rule: Partial<Rule> & Pick<Rule, 'name' | 'actions' | 'conditions'>): Rule {\n" +
       "  return { ...rule, description: rule.description ?? '', status: rule.status ?? 'active' };\n}\n",
+    expected: [],
+  },
+  // Commands never format lines (docs/design.md, "One output layer").
+  commandWrites: {
+    file: `src/cli/commands/${TAG}-writes.ts`,
+    text:
+      "import type { CommandContext } from '../context.js';\n" +
+      'export function probe(ctx: CommandContext, n: number): void {\n  ctx.io.stdout.write(String(n));\n}\n',
+    expected: ['no-restricted-syntax'],
+  },
+  commandWritesDestructured: {
+    file: `src/cli/commands/${TAG}-stream.ts`,
+    text: "import type { CommandContext } from '../context.js';\nexport function probe(ctx: CommandContext): void {\n  const { stderr } = ctx.io;\n  stderr.write('x');\n}\n",
+    expected: ['no-restricted-syntax'],
+  },
+  commandBuildsTemplateLine: {
+    file: `src/cli/commands/${TAG}-template.ts`,
+    text: "export const probe = (n: number): string => `Wrote ${n} rules\\n`;\n",
+    expected: ['no-restricted-syntax'],
+  },
+  commandBuildsStringLine: {
+    file: `src/cli/commands/${TAG}-string.ts`,
+    text: "export const probe = (): string => 'Done.\\n';\n",
+    expected: ['no-restricted-syntax'],
+  },
+  commandHelpText: {
+    file: `src/cli/commands/${TAG}-help.ts`,
+    text:
+      "import type { Argv } from 'yargs';\n" +
+      "export const probe = (yargs: Argv, n: number): Argv => yargs.usage(`$0 probe\\n\\nSays ${n}.\\n`).epilogue('Exit 0.\\n');\n" +
+      "export const joined = (lines: string[]): string => lines.join('\\n');\n",
     expected: [],
   },
   clean: {

@@ -1,10 +1,12 @@
 // `botrules replay` through the real binary, on fixture logs where every request's outcome is
 // known: exact counts, shares, rules and examples in every format and log format, gzip and
 // directories, skipped lines with their first line numbers, and the exit codes.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { botrules, COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
+import { parsePlan, parsePlanText } from '../../../src/plan/file-format.js';
+import { runCli } from '../../helpers/cli.js';
+import { botrulesBinary as botrules, COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
 
 let project: string;
 beforeAll(() => {
@@ -185,11 +187,23 @@ describe('plan --replay', () => {
     ]);
   });
 
-  it('refuses JSON, which is one document, before reading anything', async () => {
-    const result = await botrules(project, 'plan', '--live', 'live.json', '--format', 'json', '--replay', 'logs/a.ndjson');
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr.split('\n')[0]).toBe('error: plan --replay adds its summary to text and markdown plans; for JSON, run: botrules replay --format json LOG…');
+  it('carries the replay report in a JSON plan, and the verdict in the app, printed and saved alike', async () => {
+    const result = await runCli(['plan', '--live', 'live.json', '--format', 'json', '--replay', 'logs/a.ndjson', '--out', 'plan.json'], { cwd: project });
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout) as { replay: Summary & { app: string }; apps: { replay: unknown }[] };
+    expect(printed.replay).toMatchObject({ app: 'shop', read: 7, evaluated: 6, skipped: [{ reason: 'not JSON', count: 1, first: { file: 'logs/a.ndjson', line: 6 } }] });
+    expect(printed.replay.transitions.map((t) => [t.from, t.to, t.count, t.rules, t.examples.map((e) => e.line)])).toEqual([
+      ['none', 'challenge', 1, [{ after: 'Challenge checkout', count: 1 }], [3]],
+      ['challenge', 'block', 2, [{ before: 'Challenge login', after: 'Block login', count: 2 }], [2, 5]],
+    ]);
+    expect(printed.apps[0]?.replay).toEqual({
+      logs: ['logs/a.ndjson'], evaluated: 6, newlyBlocked: 1, rules: [{ name: 'Challenge checkout', count: 1 }],
+      examples: ['logs/a.ndjson:3 {"path":"/checkout/pay","method":"GET","userAgent":"Mozilla/5.0","asn":"13335"}'],
+    });
+    const saved = readFileSync(path.join(project, 'plan.json'), 'utf8');
+    expect(JSON.parse(saved)).toEqual(printed);
+    // Read back, the file is a valid plan: the report is a review aid, the verdict is kept.
+    expect(parsePlan(parsePlanText(saved, 'plan.json'), 'plan.json').apps[0]?.replay).toEqual(printed.apps[0]?.replay);
   });
 });
 

@@ -49,5 +49,5 @@ describe('npm run demo', () => {
       expect(existsSync(file)).toBe(true);
     }
     expect(output).not.toMatch(/demo-(api-)?[0-9a-f]{24}/);
-  }, 90_000);
+  });
 });

@@ -162,5 +162,5 @@ describe('apply --plan refuses a forged plan, sending nothing', () => {
     expect(result.stdout.startsWith(shown.stdout)).toBe(true);
     expect(result.stdout).toContain('-status: active\n    +status: paused');
     expect(result.stdout).toContain('Verified: live rules of app default match the plan.');
-  }, 120_000);
+  });
 });

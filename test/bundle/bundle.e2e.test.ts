@@ -23,7 +23,7 @@ beforeAll(async () => {
   emu = await startTestEmulator({ seedRules: lettered(3) });
   const [a, b, c] = lettered(3) as [ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>];
   await writeRules(path.join(dir, 'project', 'rules'), [c, a, { ...b, description: 'bundled' }]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await emu.close();

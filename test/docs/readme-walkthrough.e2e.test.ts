@@ -39,7 +39,7 @@ test('the README emulator walkthrough runs as pasted and leaves no emulator behi
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, TMPDIR: process.env.TMPDIR ?? '' };
   // bash -e: any failing command fails the walkthrough. The run ends only when every process
   // holding its output has exited, so a lingering emulator would time the test out.
-  const { stdout, stderr } = await promisify(execFile)('bash', ['-e', 'walkthrough.sh'], { cwd: dir, env, timeout: 80_000 });
+  const { stdout, stderr } = await promisify(execFile)('bash', ['-e', 'walkthrough.sh'], { cwd: dir, env, timeout: 150_000 });
   expect(stderr).toContain('emulator stopped; state saved');
   expect(stdout).toMatch(/^\d+ files, \d+ rules: valid$/m);
   expect(stdout).toContain('No changes. Live rules match the rule files.');
@@ -53,4 +53,4 @@ test('the README emulator walkthrough runs as pasted and leaves no emulator behi
   expect(live.content.length).toBeGreaterThan(20);
   // The exports file goes away with the emulator, so the next run's wait cannot see a stale one.
   expect(existsSync(path.join(dir, 'emulator.env'))).toBe(false);
-}, 90_000);
+});

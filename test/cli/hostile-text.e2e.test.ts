@@ -41,7 +41,7 @@ beforeAll(async () => {
   await writeFile(path.join(project, 'rules', 'main.yaml'), stringify({ rules: [{ ...rule('Block bots'), description: 'clean' }] }));
   await mkdir(path.join(project, 'bad'));
   await writeFile(path.join(project, 'bad', `f\n::error::file\u001b[2J\u202e.yaml`), `rules:\n  - name: x\n    "k\\e[2J\\n::error::key\\u202e": 1\n`);
-}, 30_000);
+});
 
 afterAll(async () => {
   await emu.close();
@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 async function botrules(args: string[], env: Record<string, string> = emu.env): Promise<{ code: number; out: string; stdout: string }> {
-  const options = { cwd: project, encoding: 'utf8' as const, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', GITHUB_ACTIONS: 'true', ...env }, timeout: 20_000 };
+  const options = { cwd: project, encoding: 'utf8' as const, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', GITHUB_ACTIONS: 'true', ...env }, timeout: 60_000 };
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args], options);
     return { code: 0, out: stdout + stderr, stdout };

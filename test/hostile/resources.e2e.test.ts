@@ -90,7 +90,7 @@ describe('answers that would exhaust memory', () => {
     );
     expect(result.code).toBe(1);
     expect(server.requests).toEqual([LIST]);
-  }, 120_000);
+  });
 });
 
 describe('a server that accepts connections but never answers', () => {
@@ -102,6 +102,7 @@ describe('a server that accepts connections but never answers', () => {
     ['--timeout', ['--timeout', '0.3'], {}],
     ['BOTRULES_TIMEOUT', [], { BOTRULES_TIMEOUT: '0.3' }],
   ])('with %s is retried with a visible line per retry, then given up', async (_label, args, vars) => {
+    const connectionsBefore = server.connections();
     const result = await plan(args, vars);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
@@ -113,7 +114,11 @@ describe('a server that accepts connections but never answers', () => {
     }
     expect(lines[2]).toBe(`error: listing rules of app default failed after 3 attempts: no answer from ${host()} in time (Timeout awaiting 'request' for 300ms)`);
     expect(result.code).toBe(1);
-    expect(server.requests).toEqual([LIST, LIST, LIST]);
+    // Three attempts reached the server: three connections (the client destroys a timed-out
+    // one), each a LIST. The connections, not the requests, are counted: on a loaded machine
+    // the TLS handshake can outlast the 300 ms, and that attempt's request never arrives.
+    expect(server.connections() - connectionsBefore).toBe(3);
+    expect(server.requests.filter((request) => request !== LIST)).toEqual([]);
   });
 
   it('gives up by default in under a minute, timeouts and backoff included', () => {

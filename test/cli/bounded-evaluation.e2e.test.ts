@@ -53,7 +53,7 @@ afterAll(async () => {
 async function botrules(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI_BINARY, ...args], {
-      cwd: project.dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' }, timeout: 30_000,
+      cwd: project.dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' }, timeout: 60_000,
     });
     return { code: 0, stdout, stderr };
   } catch (err) {
@@ -75,7 +75,7 @@ describe('evaluation in bounded time', () => {
       '2 tests: 1 passed, 1 failed',
       '',
     ]);
-  }, 60_000);
+  });
 
   it('plan --live: the behaviour diff leaves the undecided test out and says so, naming the rule and the pattern', async () => {
     const result = await botrules('plan', '--live', 'live.json');
@@ -88,5 +88,5 @@ describe('evaluation in bounded time', () => {
     expect(result.stderr.split('\n')).toContain(
       `warning: test "attack" (tests/agents.yaml:2:5) is left out of the behaviour diff: under the live rules, rule "Lookahead" could not be decided: userAgent $re "^(?=(a+)+$)" on "${ATTACK}" ran out of its time budget (1 s a match) on the backtracking engine the pattern needs`,
     );
-  }, 60_000);
+  });
 });

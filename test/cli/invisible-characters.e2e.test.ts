@@ -29,7 +29,7 @@ let project: Project;
 beforeAll(async () => {
   emu = await startTestEmulator({ seedRules: [{ ...adminRule('/admin'), ruleId: 'id-admin' } as never] });
   project = await tempProject();
-}, 30_000);
+});
 
 afterAll(async () => {
   await emu.close();
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 async function botrules(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const options = { cwd: project.dir, encoding: 'utf8' as const, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...emu.env }, timeout: 20_000 };
+  const options = { cwd: project.dir, encoding: 'utf8' as const, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...emu.env }, timeout: 60_000 };
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args], options);
     return { code: 0, stdout, stderr };

@@ -1,0 +1,30 @@
+// What `botrules import` says: a line per app as soon as its files are written, then one
+// sentence when every app is done. Names and directories come from live rules and the
+// config, so they are made safe (docs/security.md, "Untrusted text").
+import { plural } from '../../plural.js';
+import type { StreamRenderers } from '../contract.js';
+import { writeLines } from '../lines.js';
+import { safeText } from '../sanitise.js';
+
+/** One app imported (src/engine/import.ts's ImportedApp fits). */
+export interface ImportedAppView {
+  app: string;
+  dir: string;
+  rules: number;
+  files: number;
+  replaced: number;
+}
+
+/** An app's files were written, or every app is done. */
+export type ImportEvent = { kind: 'app'; imported: ImportedAppView } | { kind: 'done' };
+
+function importLines(event: ImportEvent): string[] {
+  if (event.kind === 'done') return ['Run botrules plan to check: it should show no changes.'];
+  const { imported } = event;
+  const replaced = imported.replaced > 0 ? ` (replacing ${plural(imported.replaced, 'old rule file')})` : '';
+  return [`Imported ${plural(imported.rules, 'rule')} of app ${safeText(imported.app)} into ${safeText(imported.dir)} as ${plural(imported.files, 'file')}${replaced}.`];
+}
+
+export const IMPORT_OUTPUT: StreamRenderers<ImportEvent> = {
+  stdout: (event, sink) => writeLines(sink, importLines(event)),
+};

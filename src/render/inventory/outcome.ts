@@ -1,0 +1,67 @@
+// What the inventory commands say on stderr beside the document they write (docs/behaviour.md,
+// "Script inventory"): the report's warnings and where it went, the `--fail-on` matches of a
+// diff, an evidence pack's verdict. Every name passes through the sanitiser.
+import type { EvidencePack } from '../../inventory/evidence.js';
+import { noun } from '../../plural.js';
+import type { Sink, StreamRenderers } from '../contract.js';
+import { writeLines } from '../lines.js';
+import { safeText } from '../sanitise.js';
+import { describeFailOn } from './diff.js';
+import { describeVerdict } from './evidence.js';
+import type { DiffModel } from './index.js';
+
+export interface ReportOutcomeView {
+  warnings: readonly string[];
+  count: number;
+  /** Records the policy did not approve; undefined without a policy. */
+  unapproved?: number;
+  /** The file written, when the snapshot went to one. */
+  file?: string;
+  /** How the snapshot links into the chain of `--previous`. */
+  chainNote?: string;
+  /** What was asked for, named when nothing was found. */
+  appIds: readonly string[];
+  tlds: readonly string[];
+}
+
+function* reportLines(view: ReportOutcomeView, warn: (text: string) => string): Iterable<string> {
+  for (const warning of view.warnings) yield warn(`warning: ${safeText(warning)}`);
+  if (view.file !== undefined) {
+    const approval = view.unapproved === undefined ? '' : `, ${view.unapproved} not approved`;
+    yield `Wrote ${view.count} scripts to ${safeText(view.file)}${approval}`;
+  }
+  if (view.chainNote !== undefined) yield `Chain: ${safeText(view.chainNote)}`;
+  // An empty inventory is more often a mistyped id than a quiet site: say what was asked for.
+  if (view.count === 0) yield warn(emptyWarning(view.appIds, view.tlds));
+}
+
+function emptyWarning(appIds: readonly string[], tlds: readonly string[]): string {
+  const named = (one: string, values: readonly string[]) => `${noun(values.length, one)} ${values.map((value) => safeText(value)).join(', ')}`;
+  return `warning: no scripts found for ${named('app id', appIds)} and ${named('domain', tlds)} in the period asked for; check --app-id, --tld and --from`;
+}
+
+export const REPORT_OUTCOME: StreamRenderers<ReportOutcomeView> = {
+  stderr: (view, sink, { colors }) => writeLines(sink, reportLines(view, colors.yellow)),
+};
+
+/**
+ * Said when Ctrl-C or a cancelled job stops `scripts report`. Written in one synchronous
+ * call, because the signal handler that calls it ends the process right after.
+ */
+export function writeInterrupted({ signal, out }: { signal: string; out?: string }, sink: Sink): void {
+  sink.write(`interrupted (${signal}): nothing was written${out === undefined ? '' : ` to ${safeText(out)}`}\n`);
+}
+
+/** The `--fail-on` conditions a diff matched, in red. */
+export const FAIL_ON_MATCHES: StreamRenderers<DiffModel> = {
+  stderr: ({ failOn }, sink, { colors }) => writeLines(sink, describeFailOn(failOn ?? []).map((line) => colors.red(line))),
+};
+
+/** The verdict of an evidence pack, green when it passes, and where the pack went. */
+export const EVIDENCE_VERDICT: StreamRenderers<{ pack: EvidencePack; out?: string }> = {
+  stderr: ({ pack, out }, sink, { colors }) => {
+    const paint = pack.verdict.pass ? colors.green : colors.red;
+    const lines = describeVerdict(pack).map((line) => paint(line));
+    return writeLines(sink, out === undefined ? lines : [...lines, `Wrote the evidence pack to ${safeText(out)}`]);
+  },
+};

@@ -1,0 +1,41 @@
+// What `plan` says beside the plan, on stderr so stdout stays exactly the plan in the chosen
+// format: the limits apply would refuse, the tests the behaviour diff could not decide, and
+// where the plan was saved (docs/behaviour.md, "Output files").
+import type { TrafficExcess } from '../../plan/traffic-limit.js';
+import type { StreamRenderers } from '../contract.js';
+import { writeLines } from '../lines.js';
+import { safeText } from '../sanitise.js';
+
+export interface PlanWarningsView {
+  /** Said at plan time, so a reviewer knows before apply refuses. */
+  excesses: readonly string[];
+  trafficExcesses: readonly TrafficExcess[];
+  /** Tests the behaviour diff leaves out because their outcome is undecided. */
+  undecided: readonly string[];
+}
+
+function* warningLines({ excesses, trafficExcesses, undecided }: PlanWarningsView): Iterable<string> {
+  for (const excess of excesses) yield `warning: ${safeText(excess)}; apply will refuse it without --force`;
+  for (const excess of trafficExcesses) {
+    yield `warning: ${safeText(excess.sentence)}; apply will refuse it without --force`;
+    for (const detail of excess.details) yield `  ${safeText(detail)}`;
+  }
+  for (const sentence of undecided) yield `warning: ${safeText(sentence)}`;
+}
+
+export const PLAN_WARNINGS: StreamRenderers<PlanWarningsView> = {
+  stderr: (view, sink) => writeLines(sink, warningLines(view)),
+};
+
+export interface SavedPlanView {
+  /** The file, as the user named it. */
+  out: string;
+  /** Made from a live snapshot (`plan --live`): apply refuses it. */
+  fromSnapshot: boolean;
+}
+
+export const SAVED_PLAN: StreamRenderers<SavedPlanView> = {
+  stderr: ({ out, fromSnapshot }, sink) => writeLines(sink, [fromSnapshot
+    ? `Plan saved to ${safeText(out)}, for review only: it was made from a live snapshot, and apply refuses it`
+    : `Plan saved to ${safeText(out)}; apply it with: botrules apply --plan ${safeText(out)}`]),
+};

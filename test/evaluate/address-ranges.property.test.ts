@@ -1,0 +1,36 @@
+// The evaluator checks an IPv4 address against IPv4 ranges by its own arithmetic
+// (src/evaluate/leaf.ts, AddressRanges) instead of asking Node's BlockList: on random addresses,
+// including ones isIP refuses (leading zeros, parts over 255, IPv6 forms), and random ranges it
+// answers as a BlockList holding the same ranges does.
+import { BlockList, isIP, SocketAddress } from 'node:net';
+import fc from 'fast-check';
+import { inRanges } from '../../src/evaluate/index.js';
+
+const part = fc.oneof(fc.integer({ min: 0, max: 255 }).map(String), fc.constantFrom('0', '00', '010', '256', '999', '1000', ''));
+const ipv4Text = fc.tuple(part, part, part, part).map((parts) => parts.join('.'));
+const address = fc.oneof(ipv4Text, fc.constantFrom('10.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', 'not an address', '1.2.3', '1.2.3.4.5', ' 1.2.3.4'));
+const range = fc.oneof(
+  fc.tuple(ipv4Text, fc.integer({ min: 0, max: 33 })).map(([network, prefix]) => `${network}/${prefix}`),
+  ipv4Text,
+  fc.constantFrom('10.0.0.0/8', '0.0.0.0/0', '2001:db8::/32', '::ffff:0:0/96', '10.0.0.0/x'),
+);
+
+function blockListContains(ranges: readonly string[], text: string): boolean {
+  const list = new BlockList();
+  for (const written of ranges) {
+    const [network = '', prefix] = written.split('/');
+    const version = isIP(network);
+    if (version === 0) continue;
+    const type = version === 4 ? 'ipv4' : 'ipv6';
+    if (prefix === undefined) list.addAddress(network, type);
+    else if (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)) list.addSubnet(network, Number(prefix), type);
+  }
+  const version = isIP(text);
+  return version !== 0 && list.check(new SocketAddress({ address: text, family: version === 4 ? 'ipv4' : 'ipv6' }));
+}
+
+test('an address lies in ranges exactly when a BlockList of the ranges says so', () => {
+  fc.assert(fc.property(fc.array(range, { maxLength: 4 }), address, (ranges, text) => {
+    expect(inRanges(text, ranges)).toBe(blockListContains(ranges, text));
+  }), { numRuns: 20_000 });
+});

@@ -1,0 +1,23 @@
+// A pattern only JavaScript's backtracking engine can run (a lookahead) has a time budget per
+// text, not per pattern (docs/evaluation.md, "Regular expressions"): a replay runs it on
+// millions of requests, and none must become undecided because the texts before it, each
+// decided well within the budget, added up. Here about 100 texts of some 50 ms each: several
+// seconds in all, more than a budget shared by the pattern's texts would have allowed.
+import { compilePattern, MATCH_BUDGET_MS } from '../../src/evaluate/pattern.js';
+
+it('decides every text of a long run, each within its own budget', () => {
+  const pattern = compilePattern('^(?=(a+)+$)', false);
+  expect(pattern.engine).toBe('v8');
+  const started = performance.now();
+  const verdicts = new Set<unknown>();
+  let texts = 0;
+  // Distinct texts (no answer is remembered), until the run is well past four budgets.
+  while (performance.now() - started < 5 * MATCH_BUDGET_MS) {
+    verdicts.add(pattern.test(`${'a'.repeat(21)}!${texts}`));
+    texts += 1;
+  }
+  expect(texts).toBeGreaterThan(5);
+  expect([...verdicts]).toEqual([false]);
+  // A text without the '!' matches: decided true, as RegExp.test says.
+  expect(pattern.test('a'.repeat(21))).toBe(true);
+}, 60_000);
