@@ -18,8 +18,9 @@ const shared = {
  * slow (`npm run test:slow`, which `.ci/run` runs after `npm test`): everything whose time is
  * spent in other processes or in long searches, so it depends on the machine and its load:
  * end-to-end suites (`*.e2e.test.ts`: the real binary, git, bash, ESLint over the tree, the
- * README and the demo as pasted, the bundle, the package, hostile servers), the browser test
- * (`*.slow.test.ts`, Chromium), and property and fuzz tests with many generated inputs.
+ * README and the demo as pasted, the bundle, the package, hostile servers), long tests of one
+ * case (`*.slow.test.ts`: the browser, inputs far larger than real ones), and property and fuzz
+ * tests with many generated inputs (`*.property.test.ts`, `*properties.test.ts`, `fuzz*.test.ts`).
  */
 const SLOW_TESTS = ['**/*.property.test.ts', '**/*properties.test.ts', '**/fuzz*.test.ts', '**/*.e2e.test.ts', '**/*.slow.test.ts'];
 

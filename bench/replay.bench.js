@@ -145,7 +145,7 @@ async function child(dir, log, shape) {
  */
 async function liveHeapDuring(log, requests, ctx, replayProject) {
   const liveMb = () => {
-    global.gc();
+    globalThis.gc();
     return process.memoryUsage().heapUsed / 1048576;
   };
   let tenthHeapMb;

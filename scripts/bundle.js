@@ -72,8 +72,16 @@ const common = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Some dependencies are CommonJS and call require() for Node's own modules.
-  banner: { js: `// botrules ${version}: the bundled CLI (scripts/bundle.js). Do not edit.\nimport { createRequire as __botrulesCreateRequire } from 'node:module';\nconst require = __botrulesCreateRequire(import.meta.url);` },
+  // Some dependencies are CommonJS: they call require() for Node's own modules, and
+  // write-file-atomic hashes __filename into its temporary files' names.
+  banner: {
+    js:
+      `// botrules ${version}: the bundled CLI (scripts/bundle.js). Do not edit.\n` +
+      "import { createRequire as __botrulesCreateRequire } from 'node:module';\n" +
+      "import { fileURLToPath as __botrulesFileURLToPath } from 'node:url';\n" +
+      'const require = __botrulesCreateRequire(import.meta.url);\n' +
+      'const __filename = __botrulesFileURLToPath(import.meta.url);',
+  },
   legalComments: 'eof',
   logLevel: 'warning',
   metafile: true,

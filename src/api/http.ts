@@ -2,7 +2,7 @@
 // retries built in, every failure turned into a RemoteError that never carries the token.
 import got, { type Got, type Response } from 'got';
 import { Agent } from 'node:https';
-import { createSecureContext, rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { RemoteError, UserError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { describeFailure, extractServerMessage, type FailureContext } from './failures.js';
@@ -94,12 +94,13 @@ export function createHostClient(options: HostOptions): HostClient {
 /**
  * One keep-alive agent per host client, holding the trusted CAs as one secure context.
  * Node reads NODE_EXTRA_CA_CERTS only at start-up; trusting the PEM here makes a value given
- * to this process's commands (and in-process tests) count the same way. The CAs are parsed
- * once, here. Passed per request instead (got's `https.certificateAuthority`), Node's agent
- * joins all ~140 root certificates into its pool key on every request (a 0.2 MB string each
- * time, the largest share of a long export's garbage) and parses them again for every new
- * connection. Verification is unchanged: the context is the trust store, and the host name
- * is still checked. Sockets are bounded by the callers' own concurrency (the pager, apply).
+ * to this process's commands (and in-process tests) count the same way. Passed per request
+ * instead (got's `https.certificateAuthority`), Node's agent joins all ~140 root certificates
+ * into its pool key on every request (a 0.2 MB string each time, the largest share of a long
+ * export's garbage) and parses them again for every new connection; here they are parsed
+ * once per process and extra CA (trustStore). Verification is unchanged: the context is the
+ * trust store, and the host name is still checked. Sockets are bounded by the callers' own
+ * concurrency (the pager, apply).
  */
 function hostAgent(extraCaPem: string | undefined): Agent {
   return new Agent({
@@ -107,8 +108,21 @@ function hostAgent(extraCaPem: string | undefined): Agent {
     // As Node's global agent: reuse the most recently freed socket, drop idle ones after 5 s.
     scheduling: 'lifo',
     timeout: 5_000,
-    ...(extraCaPem ? { secureContext: createSecureContext({ ca: [...rootCertificates, extraCaPem] }) } : {}),
+    ...(extraCaPem ? { secureContext: trustStore(extraCaPem) } : {}),
   });
+}
+
+/** The trust stores built so far, by extra CA: a process's commands (and in-process tests) mostly share one. */
+const trustStores = new Map<string, SecureContext>();
+
+/** The root certificates and `extraCaPem` as one secure context, built once per process: parsing the ~140 roots takes tens of milliseconds. */
+function trustStore(extraCaPem: string): SecureContext {
+  let context = trustStores.get(extraCaPem);
+  if (context === undefined) {
+    context = createSecureContext({ ca: [...rootCertificates, extraCaPem] });
+    trustStores.set(extraCaPem, context);
+  }
+  return context;
 }
 
 /** Parses a base URL and refuses anything but https, before any connection is made. */

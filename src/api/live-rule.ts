@@ -11,9 +11,6 @@ import type { UnusableRule } from '../semantics/normalise.js';
  */
 export { DEFAULT_GROUP_OPERATOR, normaliseLiveRule as toLiveRule, UnusableRule } from '../semantics/normalise.js';
 
-/** Where a rule sits in the answer, for messages: "content[3]". */
-export type RulePath = string;
-
 /**
  * The first ruleId a list of rules holds twice, and where it appears the second time. Two live
  * rules with one id cannot be told apart (a plan would match one and lose the other), so every

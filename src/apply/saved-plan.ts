@@ -131,8 +131,9 @@ function replanned(
     ? { declared: pinnedDeclared(saved.restore ?? [], `rules recorded in ${file}`), unmanaged: 'keep' as const }
     : { declared: declared.get(app.name) ?? [], unmanaged: app.unmanaged };
   const { plan: planned, problems } = planApp({ app: app.name, live, ...input });
-  // The file's order of the same steps, its transitions checked again here (never read from the file).
-  const plan = undo ? planned : savedOrder(planned, saved.steps, live, transitions);
+  // The file's order of the same steps, its transitions checked again here (never read from the
+  // file): an undo plan's too, since its states are as live as any plan's.
+  const plan = savedOrder(planned, saved.steps, live, transitions);
   const what = undo ? 'the undo plan' : 'the plan';
   const from = undo ? 'the rules it records' : 'the rule files';
   if (problems.length > 0) {

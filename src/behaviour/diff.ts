@@ -6,15 +6,14 @@
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from '../plan/types.js';
 import type { NormalRule } from '../rules/model.js';
-import { regionsWhere, type DecidedOutcome, type Outcome, type Region, type RegionSearch } from './regions.js';
+import { regionsWhere, type DecidedOutcome, type RegionOutcome, type Region, type RegionSearch } from './regions.js';
 
 /** Ordered: the first is the riskiest (docs/behaviour.md, "Exhaustive behaviour diff"). */
-export const RISKS: readonly Risk[] = ['allows', 'weakens', 'other-rule', 'strengthens'];
-export type Risk = BehaviourRisk;
+export const RISKS: readonly BehaviourRisk[] = ['allows', 'weakens', 'other-rule', 'strengthens'];
 
 /** The requests whose outcome changes the same way. */
-export interface OutcomeChange {
-  risk: Risk;
+export interface RegionOutcomeChange {
+  risk: BehaviourRisk;
   before: DecidedOutcome;
   after: DecidedOutcome;
   regions: Region[];
@@ -22,7 +21,7 @@ export interface OutcomeChange {
 
 export interface BehaviourDiff {
   /** Risk first, then by how many classes, then by the rules' names. */
-  changes: OutcomeChange[];
+  changes: RegionOutcomeChange[];
   /** Parts not decided exactly: the diff says nothing about them. */
   unchecked: RegionSearch['unchecked'];
 }
@@ -35,8 +34,8 @@ export interface DiffOptions {
 
 /** `before` and `after` each in priority order. */
 export function behaviourDiff(before: readonly NormalRule[], after: readonly NormalRule[], options: DiffOptions = {}): BehaviourDiff {
-  const search = regionsWhere([before, after], ([was, will]) => !sameOutcome(was as Outcome, will as Outcome), options);
-  const groups = new Map<string, OutcomeChange>();
+  const search = regionsWhere([before, after], ([was, will]) => !sameOutcome(was as RegionOutcome, will as RegionOutcome), options);
+  const groups = new Map<string, RegionOutcomeChange>();
   for (const region of search.regions) {
     const [was, will] = region.outcomes as [DecidedOutcome, DecidedOutcome];
     const key = JSON.stringify([was, will]);
@@ -51,7 +50,7 @@ export function behaviourDiff(before: readonly NormalRule[], after: readonly Nor
   return { changes, unchecked: search.unchecked };
 }
 
-export function sameOutcome(a: Outcome, b: Outcome): boolean {
+export function sameOutcome(a: RegionOutcome, b: RegionOutcome): boolean {
   if ('undecided' in a || 'undecided' in b) return 'undecided' in a && 'undecided' in b && a.undecided === b.undecided;
   return a.rule === b.rule && [...a.actions].sort().join() === [...b.actions].sort().join();
 }
@@ -67,7 +66,7 @@ export function protection(outcome: DecidedOutcome): number {
   return 1;
 }
 
-export function riskOf(before: DecidedOutcome, after: DecidedOutcome): Risk {
+export function riskOf(before: DecidedOutcome, after: DecidedOutcome): BehaviourRisk {
   const was = protection(before);
   const will = protection(after);
   if (will === 0 && was > 0) return 'allows';
@@ -75,7 +74,7 @@ export function riskOf(before: DecidedOutcome, after: DecidedOutcome): Risk {
   return will === was ? 'other-rule' : 'strengthens';
 }
 
-function label(change: OutcomeChange): string {
+function label(change: RegionOutcomeChange): string {
   return `${change.before.rule ?? ''}\u0000${change.after.rule ?? ''}`;
 }
 

@@ -5,7 +5,7 @@
 import { canonicalConditions } from '../semantics/canonical.js';
 import type { NormalRule } from '../rules/model.js';
 import type { AtomTable } from './atoms.js';
-import type { DecidedOutcome, Outcome } from './regions.js';
+import type { DecidedOutcome, RegionOutcome } from './regions.js';
 
 export interface Entry {
   rule: NormalRule;
@@ -16,7 +16,7 @@ export interface Entry {
   outcome: DecidedOutcome;
 }
 
-export const NO_RULE: DecidedOutcome = { rule: undefined, actions: [] };
+export const NO_RULE_OUTCOME: DecidedOutcome = { rule: undefined, actions: [] };
 
 export interface Entries {
   sets: Entry[][];
@@ -27,7 +27,7 @@ export interface Entries {
 }
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
-export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], table: AtomTable, interesting: (outcomes: readonly Outcome[]) => boolean): Entries {
+export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
   const ids = new Map<string, number>();
   const idOf = (key: string): number => {
     let id = ids.get(key);
@@ -62,7 +62,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     if (id === undefined) suffixes.set(key, (id = end + 1 + suffixes.size));
     return id;
   };
-  const boringEnd = !interesting(ruleSets.map(() => NO_RULE));
+  const boringEnd = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
   const suffixIds: number[][] = [];
   const boringSuffix: boolean[][] = [];
   for (const entries of sets) {

@@ -11,7 +11,7 @@ import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, Leaf, NormalRule } from '../rules/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
-import { activeEntries, NO_RULE, outcomeKey, type Entry } from './entries.js';
+import { activeEntries, NO_RULE_OUTCOME, outcomeKey, type Entry } from './entries.js';
 import { regionDescription } from './describe.js';
 import { Models, type TreeStack } from './model.js';
 
@@ -22,7 +22,7 @@ export interface DecidedOutcome {
 }
 
 /** The deciding outcome under one rule set, or the rule whose `$re` ran out of its time budget. */
-export type Outcome = DecidedOutcome | { undecided: string };
+export type RegionOutcome = DecidedOutcome | { undecided: string };
 
 export interface Region {
   /** The conditions that characterise the class, as leaves that hold / do not hold (for text: "path starting /api/login and user agent containing python"). */
@@ -31,7 +31,7 @@ export interface Region {
   /** One concrete request, confirmed by the evaluator (decide()) to get `outcomes`. */
   witness: TestRequest;
   /** The deciding outcome under each rule set, same order as given. */
-  outcomes: Outcome[];
+  outcomes: RegionOutcome[];
 }
 
 export interface RegionSearch {
@@ -51,14 +51,17 @@ export interface RegionOptions {
    * splitting on every later rule of the other sets (the transition check knows this as soon as
    * the start or the final rules let a class through).
    */
-  hopeless?: (known: readonly (Outcome | undefined)[]) => boolean;
+  hopeless?: (known: readonly (RegionOutcome | undefined)[]) => boolean;
 }
+
+/** The unchecked part's reason when the deadline came before the search ended. */
+export const OUT_OF_TIME = 'the time budget ran out before these rules and the ones after them were searched';
 
 /** Rule names listed per unchecked part, at most. */
 const MAX_UNCHECKED_RULES = 20;
 
 /** `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. */
-export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly Outcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
+export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
   return new Search(ruleSets, interesting, options).run();
 }
 
@@ -84,7 +87,7 @@ class Search {
 
   constructor(
     private readonly ruleSets: readonly (readonly NormalRule[])[],
-    private readonly interesting: (outcomes: readonly Outcome[]) => boolean,
+    private readonly interesting: (outcomes: readonly RegionOutcome[]) => boolean,
     private readonly options: RegionOptions,
   ) {
     this.evaluation = options.evaluation ?? {};
@@ -114,7 +117,7 @@ class Search {
     try {
       for (;;) {
         if (this.outOfTime()) {
-          this.addUnchecked('the time budget ran out before these rules and the ones after them were searched', this.pendingRules(pos, decided));
+          this.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
           return;
         }
         this.settle(pos, decided);
@@ -154,7 +157,7 @@ class Search {
         }
       }
       pos[i] = entries.length;
-      decided[i] = NO_RULE;
+      decided[i] = NO_RULE_OUTCOME;
     });
   }
 

@@ -6,14 +6,14 @@
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { NormalRule } from '../semantics/model.js';
 import type { TransitionWindow, WindowClass } from '../plan/transitions.js';
-import { regionsWhere, type Outcome, type Region } from './regions.js';
+import { regionsWhere, type RegionOutcome, type Region } from './regions.js';
 
 /** Blocks or challenges: the outcome is decided and carries hardBlock or blockWithChallenge. */
-export function protects(outcome: Outcome): boolean {
+export function protects(outcome: RegionOutcome): boolean {
   return 'actions' in outcome && (outcome.actions.includes('hardBlock') || outcome.actions.includes('blockWithChallenge'));
 }
 
-function undecided(outcome: Outcome): boolean {
+function undecided(outcome: RegionOutcome): boolean {
   return 'undecided' in outcome;
 }
 
@@ -21,17 +21,17 @@ function undecided(outcome: Outcome): boolean {
  * [start, …states in between…, final] could hold a window: start and final block or challenge,
  * some state in between does not — or an undecided outcome leaves it open (reported as unchecked).
  */
-function couldOpen(outcomes: readonly Outcome[]): boolean {
+function couldOpen(outcomes: readonly RegionOutcome[]): boolean {
   const between = outcomes.slice(1, -1);
-  return guarded(outcomes[0] as Outcome) && guarded(outcomes[outcomes.length - 1] as Outcome) && between.some((o) => !protects(o) || undecided(o));
+  return guarded(outcomes[0] as RegionOutcome) && guarded(outcomes[outcomes.length - 1] as RegionOutcome) && between.some((o) => !protects(o) || undecided(o));
 }
 
-function guarded(outcome: Outcome): boolean {
+function guarded(outcome: RegionOutcome): boolean {
   return protects(outcome) || undecided(outcome);
 }
 
 /** The start or the final rules let the class through: no state in between opens a window for it. */
-function cannotOpen(known: readonly (Outcome | undefined)[]): boolean {
+function cannotOpen(known: readonly (RegionOutcome | undefined)[]): boolean {
   const [start, final] = [known[0], known[known.length - 1]];
   return (start !== undefined && !guarded(start)) || (final !== undefined && !guarded(final));
 }
@@ -80,7 +80,7 @@ export function checkStates(lists: readonly (readonly NormalRule[])[], options: 
   for (let state = 1; state < last; state += 1) states.set(state, { open: [], unchecked });
   for (const region of search.regions) {
     if (region.outcomes.some(undecided)) continue;
-    const [start, final] = [region.outcomes[0] as Outcome, region.outcomes[last] as Outcome];
+    const [start, final] = [region.outcomes[0] as RegionOutcome, region.outcomes[last] as RegionOutcome];
     region.outcomes.forEach((during, state) => {
       if (state === 0 || state === last || protects(during)) return;
       states.get(state)?.open.push({ ...region, outcomes: [start, during, final] });
@@ -89,13 +89,13 @@ export function checkStates(lists: readonly (readonly NormalRule[])[], options: 
   return { states, unchecked };
 }
 
-function undecidedReason(outcomes: readonly Outcome[]): string {
+function undecidedReason(outcomes: readonly RegionOutcome[]): string {
   const reasons = outcomes.flatMap((o) => ('undecided' in o ? [o.undecided] : []));
   return [...new Set(reasons)].join('; ');
 }
 
 /** How an outcome reads in a window: the deciding rule and its actions, or that none decides. */
-export function outcomeText(outcome: Outcome): string {
+function windowOutcomeText(outcome: RegionOutcome): string {
   if ('undecided' in outcome) return `undecided (${outcome.undecided})`;
   if (outcome.rule === undefined) return 'no rule (not blocked)';
   return `"${outcome.rule}" (${outcome.actions.join(', ')})`;
@@ -130,6 +130,6 @@ export function windowsOf(openByState: ReadonlyMap<number, readonly Region[]>): 
 }
 
 function classOf(region: Region, state: number): WindowClass {
-  const [before, during, after] = region.outcomes as [Outcome, Outcome, Outcome];
-  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: outcomeText(before), during: outcomeText(during), after: outcomeText(after) };
+  const [before, during, after] = region.outcomes as [RegionOutcome, RegionOutcome, RegionOutcome];
+  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: windowOutcomeText(before), during: windowOutcomeText(during), after: windowOutcomeText(after) };
 }

@@ -2,7 +2,7 @@
 // time budget for every app of the command, the order chosen per app (or, for a saved plan,
 // its own order checked again), and progress for a terminal.
 import { checkOrder, chooseOrder } from './transition-order.js';
-import { unitsOf } from '../plan/transitions.js';
+import { unitsOf, type TransitionCheck } from '../plan/transitions.js';
 import type { AppPlan, PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../rules/model.js';
 
@@ -21,6 +21,8 @@ export interface TransitionRequest {
 /** The check's settings for one command, its deadline counted from now; undefined when it is off. */
 export interface TransitionRun {
   deadline: number;
+  /** The seconds the deadline was set from, for the sentence that says how to give more. */
+  budgetSeconds: number;
   safeOrder: boolean;
   onProgress?: (app: string, done: number, total: number) => void;
 }
@@ -30,6 +32,7 @@ export function transitionRun(request: TransitionRequest): TransitionRun | undef
   if (budget <= 0) return undefined;
   return {
     deadline: Date.now() + budget * 1000,
+    budgetSeconds: budget,
     safeOrder: request.safeOrder === true,
     ...(request.onTransitionProgress === undefined ? {} : { onProgress: request.onTransitionProgress }),
   };
@@ -39,7 +42,7 @@ export function transitionRun(request: TransitionRequest): TransitionRun | undef
 export function orderedPlan(plan: AppPlan, live: readonly LiveRule[], run: TransitionRun | undefined): AppPlan {
   if (run === undefined || plan.steps.length < 2) return plan;
   const chosen = chooseOrder(live, plan.steps, { ...optionsFor(plan.app, run), safeOrder: run.safeOrder });
-  return { ...plan, steps: chosen.steps, transitions: chosen.check };
+  return { ...plan, steps: chosen.steps, transitions: withBudgetHint(chosen.check, run) };
 }
 
 /**
@@ -50,7 +53,13 @@ export function orderedPlan(plan: AppPlan, live: readonly LiveRule[], run: Trans
 export function savedOrder(plan: AppPlan, saved: readonly PlanStep[], live: readonly LiveRule[], run: TransitionRun | undefined): AppPlan {
   if (run === undefined || plan.steps.length < 2) return plan;
   const checked = checkOrder(live, plan.steps, unitsOf(saved), optionsFor(plan.app, run));
-  return checked === undefined ? plan : { ...plan, steps: checked.steps, transitions: checked.check };
+  return checked === undefined ? plan : { ...plan, steps: checked.steps, transitions: withBudgetHint(checked.check, run) };
+}
+
+/** When the budget left something unchecked, one more sentence says how to give the check more time. */
+function withBudgetHint(check: TransitionCheck, run: TransitionRun): TransitionCheck {
+  if (!check.unchecked.some((sentence) => sentence.includes('time budget'))) return check;
+  return { ...check, unchecked: [...check.unchecked, `the check had ${run.budgetSeconds} s for the whole command; --transition-budget SECONDS gives it more`] };
 }
 
 function optionsFor(app: string, run: TransitionRun): { deadline: number; onProgress?: (done: number, total: number) => void } {

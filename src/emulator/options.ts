@@ -57,7 +57,6 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
-export const DEFAULT_APP = 'default';
 export const DEFAULT_SCRIPT_APP_ID = 'app-demo';
 export const DEFAULT_SCRIPT_TLD = 'shop.example.com';
 export const DEFAULT_MAX_TAKE = 100;

@@ -5,11 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
+import { DEFAULT_APP } from '../rules/config.js';
 import type { Rule } from '../rules/model.js';
 import { generateRules } from './generate-rules.js';
 import { generateScripts } from './generate-scripts.js';
 import {
-  DEFAULT_APP, DEFAULT_SCRIPT_APP_ID, DEFAULT_SCRIPT_TLD,
+  DEFAULT_SCRIPT_APP_ID, DEFAULT_SCRIPT_TLD,
   type EmulatorApp, type EmulatorOptions,
 } from './options.js';
 import { randomUuid, type Random } from './random.js';

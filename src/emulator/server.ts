@@ -45,11 +45,14 @@ export function createEmulatorServer(tls: CertificatePair, ctx: ServerContext): 
 
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerContext): Promise<void> {
   const started = performance.now();
+  // The arrival, as `ms` counts from it: taken after the body was read, time + ms would end
+  // after the answer by the reading time, and requests sent one after another would seem to overlap.
+  const arrived = new Date(ctx.now()).toISOString();
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'https://emulator.invalid');
   const text = await readBody(req);
   const entry: RequestLogEntry = {
-    time: new Date(ctx.now()).toISOString(),
+    time: arrived,
     method,
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),

@@ -8,6 +8,7 @@ import { unchangedUndo, undoForApp, writeUndoPlan } from '../apply/undo.js';
 import type { ApplyWork } from '../apply/work.js';
 import type { Plan } from '../plan/plan-value.js';
 import type { AppPlan } from '../plan/types.js';
+import { orderedPlan, type TransitionRun } from '../behaviour/transitions.js';
 
 export interface SavedUndo {
   /** The path as the user named it, or the default file's name. */
@@ -27,13 +28,16 @@ export function undoFileFor(undoOut: string | undefined, interrupted: boolean, n
   return { file: `botrules-undo-${stamp}.json`, chosen: 'default' };
 }
 
-/** Writes the undo plan of an apply; `results` absent when nothing was sent. */
+/**
+ * Writes the undo plan of an apply; `results` absent when nothing was sent. With `transitions`
+ * (the check was on), each app's undo is put in the order the transition check chooses, as a
+ * forward plan is: `apply --plan` checks the undo's order again and refuses one with a window.
+ */
 export async function saveUndo(
   file: string,
   cwd: string,
   work: readonly ApplyWork[],
-  results?: readonly AppApplyResult[],
-  chosen: SavedUndo['chosen'] = 'asked',
+  { results, chosen = 'asked', transitions }: { results?: readonly AppApplyResult[]; chosen?: SavedUndo['chosen']; transitions?: TransitionRun } = {},
 ): Promise<SavedUndo> {
   const apps: AppPlan[] = [];
   const unlisted: string[] = [];
@@ -41,7 +45,8 @@ export async function saveUndo(
     const result = results?.[index];
     const undo = result === undefined ? unchangedUndo(w.plan.app, w.live) : undoForApp({ plan: w.plan, before: w.live, result });
     if (undo === undefined) unlisted.push(w.plan.app);
-    else apps.push(undo);
+    // The undo runs on the rules as the apply left them (its restore field rides along).
+    else apps.push(orderedPlan(undo, result?.after ?? w.live, transitions));
   });
   return { file, chosen, undo: await writeUndoPlan(resolve(cwd, file), apps, file), unlisted };
 }

@@ -121,7 +121,9 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   const undoFile = undoFileFor(request.undoOut, interrupted);
   if (undoFile !== undefined) {
     try {
-      applied.undo = await saveUndo(undoFile.file, ctx.cwd, work, results, undoFile.chosen);
+      // The undo's order gets a transition check of its own, with the same budget.
+      const transitions = transitionRun(request);
+      applied.undo = await saveUndo(undoFile.file, ctx.cwd, work, { results, chosen: undoFile.chosen, ...(transitions === undefined ? {} : { transitions }) });
     } catch (err) {
       applied.undoError = err instanceof Error ? err : new Error(String(err));
     }

@@ -3,6 +3,7 @@
 // verifies — under one time budget for all apps, so a large plan says what it left unchecked
 // instead of taking unbounded time.
 import { appBehaviourDiff, behaviourDiff } from '../behaviour/diff.js';
+import { OUT_OF_TIME } from '../behaviour/regions.js';
 import type { AppBehaviourDiff, PlanStep } from '../plan/types.js';
 import type { LiveRule, NormalRule } from '../rules/model.js';
 import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
@@ -27,5 +28,8 @@ export function plannedBehaviourDiffs(planned: readonly { app: string; live: rea
 /** Two rule sets, each in priority order. */
 export function ruleSetsDiff(app: string, before: readonly NormalRule[], after: readonly NormalRule[], run: DiffRun & { deadline?: number }): AppBehaviourDiff {
   const deadline = run.deadline ?? Date.now() + run.budgetSeconds * 1000;
-  return appBehaviourDiff(app, behaviourDiff(before, after, { deadline, ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }) }));
+  const diff = appBehaviourDiff(app, behaviourDiff(before, after, { deadline, ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }) }));
+  // What ran out of time says how to give it more: the reader of a PR comment may not know the option.
+  const outOfTime = `${OUT_OF_TIME} (the diff had ${run.budgetSeconds} s; --diff-budget SECONDS gives it more)`;
+  return { ...diff, unchecked: diff.unchecked.map((part) => (part.reason === OUT_OF_TIME ? { ...part, reason: outOfTime } : part)) };
 }

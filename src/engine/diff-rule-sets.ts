@@ -64,8 +64,8 @@ const SIDES = 'Each side of botrules diff is a rules directory, a rule file, or 
 
 /** Loaded only for a snapshot, so comparing rule files never loads the snapshot reader. */
 async function snapshotSide(path: string, given: string, app: string | undefined): Promise<RuleSet> {
-  const [{ readSnapshotFile }, { rulesOf }] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
-  const snapshot = await readSnapshotFile(path, given);
+  const [{ readLiveSnapshotFile }, { rulesOf }] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
+  const snapshot = await readLiveSnapshotFile(path, given);
   const only = snapshot.apps.length === 1 ? snapshot.apps[0]?.app : undefined;
   const chosen = app ?? only;
   if (chosen === undefined) {

@@ -9,7 +9,7 @@ import type { InventoryQuery, Snapshot } from '../inventory/model.js';
 import { policyHistory } from '../inventory/policy-history.js';
 import { findPolicy } from '../inventory/policy.js';
 import { readSeries, scopeMembers, scopeOfQuery, scopesIn, type Series } from '../inventory/series.js';
-import { readSnapshotFile } from '../inventory/snapshot.js';
+import { readInventorySnapshotFile } from '../inventory/snapshot.js';
 import { verifyChain, type ChainState } from '../inventory/verify.js';
 import type { Runtime } from '../runtime.js';
 
@@ -33,7 +33,7 @@ export async function findPrevious(option: string, query: Pick<InventoryQuery, '
     if (!newest) return { note: `no earlier snapshot of ${scope} in ${option}: this snapshot starts the chain` };
     return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})` };
   }
-  const snapshot = await readSnapshotFile(path, '--previous');
+  const snapshot = await readInventorySnapshotFile(path, '--previous');
   // Checked before any request: the link would be refused after the whole export otherwise.
   if (scopeOf(snapshot) !== scopeOfQuery(query)) {
     throw new UserError(`--previous ${option} covers other apps or domains, so it cannot be this report's predecessor`, [

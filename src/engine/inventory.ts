@@ -9,8 +9,8 @@ import type { InventoryQuery, SnapshotRecord } from '../inventory/model.js';
 import type { ReportOutput } from '../inventory/output.js';
 import { findPolicy, loadPolicy } from '../inventory/policy.js';
 import { compilePolicy, markRecord } from '../inventory/policy-match.js';
-import { writeReport, type InventoryModel, type ReportResult } from '../inventory/report.js';
-import { readSnapshotFile } from '../inventory/snapshot.js';
+import { writeInventoryReport, type InventoryModel, type ReportResult } from '../inventory/report.js';
+import { readInventorySnapshotFile } from '../inventory/snapshot.js';
 import type { Runtime } from '../runtime.js';
 import { findPrevious } from './inventory-evidence.js';
 
@@ -40,7 +40,7 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
   const output = await request.openOutput();
   const { query } = request;
   ctx.debug(`scripts: window ${new Date(query.from).toISOString()} → ${new Date(query.to).toISOString()}${policy ? `, policy ${policy.file}` : ''}`);
-  const result = await writeReport((page) => client.listScripts(page), {
+  const result = await writeInventoryReport((page) => client.listScripts(page), {
     query,
     render: (model) => request.render(model, output),
     pageSize: request.pageSize,
@@ -71,8 +71,8 @@ export interface InventoryDiff {
 }
 
 export async function diffInventories(request: InventoryDiffRequest, ctx: Runtime): Promise<InventoryDiff> {
-  const older = await readSnapshotFile(resolve(ctx.cwd, request.oldFile), 'OLD');
-  const newer = await readSnapshotFile(resolve(ctx.cwd, request.newFile), 'NEW');
+  const older = await readInventorySnapshotFile(resolve(ctx.cwd, request.oldFile), 'OLD');
+  const newer = await readInventorySnapshotFile(resolve(ctx.cwd, request.newFile), 'NEW');
   const diff = diffSnapshots(older, newer);
   const newRecords = await approvalRecords(newer.records, request, ctx.cwd);
   return request.failOn.length === 0 ? { diff } : { diff, failOn: evaluateFailOn(diff, newRecords, request.failOn) };

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { rulesClientFor } from '../api/index.js';
 import { checkWritable } from '../io/atomic-write.js';
-import { writeSnapshotFile } from '../live/file.js';
+import { writeLiveSnapshotFile } from '../live/file.js';
 import { takeSnapshot, type LiveSnapshot, type RecordedRule } from '../live/snapshot.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
@@ -27,6 +27,6 @@ export async function takeLiveSnapshot(request: LiveRequest, ctx: Runtime, now: 
   const clients = config.apps.map((app) => ({ app: app.name, api: rulesClientFor(app, ctx) }));
   const lists = await Promise.all(clients.map(async ({ app, api }) => ({ app, rules: await api.listRules() })));
   const snapshot = takeSnapshot(lists, now());
-  if (out !== undefined) await writeSnapshotFile(resolve(ctx.cwd, out), snapshot, out);
+  if (out !== undefined) await writeLiveSnapshotFile(resolve(ctx.cwd, out), snapshot, out);
   return { snapshot, rules: lists.reduce((sum, list) => sum + list.rules.length, 0) };
 }

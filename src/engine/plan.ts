@@ -92,8 +92,8 @@ export async function savePlan(plan: Plan, file: string, cwd: string): Promise<v
 
 /** Loaded only for --live, so a plan against the service never loads the snapshot reader. */
 async function loadSnapshot(file: string, cwd: string): Promise<{ takenAt: string; source: ConnectApp }> {
-  const [{ readSnapshotFile }, { snapshotSource }] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
-  const snapshot = await readSnapshotFile(resolve(cwd, file), file);
+  const [{ readLiveSnapshotFile }, { snapshotSource }] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
+  const snapshot = await readLiveSnapshotFile(resolve(cwd, file), file);
   return { takenAt: snapshot.takenAt, source: snapshotSource(snapshot, file) };
 }
 

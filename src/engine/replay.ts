@@ -13,7 +13,7 @@ import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRuleSets } from '../requests/traffic/compiled.js';
 import type { LogFormat } from '../requests/traffic/formats.js';
-import { logFiles, readLog, type LogReading, type ReadOptions } from '../requests/traffic/read.js';
+import { logFiles, readLog, type LogReading, type TrafficReadOptions } from '../requests/traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 
@@ -87,7 +87,7 @@ export async function replayPlanned(
   const { app, live, plan } = planned;
   const { liveFile, format, fields, secretNames } = request;
   // Only the reading options: a caller's request may hold other options named alike (an output --format).
-  const reading: ReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
+  const reading: TrafficReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
   const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const shadow = shadowRules(planned.declared ?? [], afterRules);
   // Shadow rules (applied paused) decided as if active, compared with the declared rules.
@@ -140,7 +140,7 @@ async function progressOf(files: readonly string[], cwd: string, tally: ReplayTa
   const sizes = await Promise.all(files.map((file) => stat(resolve(cwd, file)).then((info) => info.size, () => 0)));
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   return {
-    of(file: string): Pick<ReadOptions, 'onBytes'> {
+    of(file: string): Pick<TrafficReadOptions, 'onBytes'> {
       const before = sizes.slice(0, files.indexOf(file)).reduce((a, b) => a + b, 0);
       return { onBytes: (bytesRead) => onProgress({ bytesRead: before + bytesRead, bytesTotal, lines: tally.lines }) };
     },
@@ -149,6 +149,6 @@ async function progressOf(files: readonly string[], cwd: string, tally: ReplayTa
 
 /** Loaded only for --live, as plan does. */
 async function snapshotSource(file: string, cwd: string): Promise<ConnectApp> {
-  const [{ readSnapshotFile }, live] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
-  return live.snapshotSource(await readSnapshotFile(resolve(cwd, file), file), file);
+  const [{ readLiveSnapshotFile }, live] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
+  return live.snapshotSource(await readLiveSnapshotFile(resolve(cwd, file), file), file);
 }

@@ -2,7 +2,7 @@
 // snapshot, under the semantics the tool assumes (docs/evaluation.md).
 import { resolve } from 'node:path';
 import { ValidationError, type Problem } from '../errors.js';
-import { readSnapshotFile } from '../live/file.js';
+import { readLiveSnapshotFile } from '../live/file.js';
 import { rulesOf } from '../live/snapshot.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { loadProjectConfig, type ProjectConfig } from '../rules/config.js';
@@ -71,7 +71,7 @@ export async function runRuleTests(suite: RuleTestSuite, request: RuleTestReques
 async function rulesOfApps(config: ProjectConfig, live: string | undefined, cwd: string): Promise<Map<string, NormalRule[]>> {
   const byApp = new Map<string, NormalRule[]>();
   if (live !== undefined) {
-    const snapshot = await readSnapshotFile(resolve(cwd, live), live);
+    const snapshot = await readLiveSnapshotFile(resolve(cwd, live), live);
     for (const app of config.apps) byApp.set(app.name, inPriorityOrder(rulesOf(snapshot, app.name, live)));
     return byApp;
   }

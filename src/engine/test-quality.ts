@@ -7,7 +7,7 @@ import { changeToDecide, changeToFlip, type NamedRequest } from '../analysis/exe
 import { provedDisjoint, redundantLeaf, sameAddresses } from '../analysis/equivalence.js';
 import type { EvaluationOptions } from '../evaluate/index.js';
 import type { Group, NormalRule } from '../rules/model.js';
-import { formatPercent, measureCoverage, percent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../requests/expectations/coverage.js';
+import { formatPercent, measureCoverage, coveredPercent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../requests/expectations/coverage.js';
 import { mutantsOf, type Mutant } from '../requests/expectations/mutants.js';
 import { runMutants, type MutationReport } from '../requests/expectations/mutate.js';
 import { appOf } from '../requests/expectations/run.js';
@@ -129,7 +129,7 @@ export function provedEquivalent(rules: readonly NormalRule[], mutant: Mutant): 
 export function coverageShortfalls(report: CoverageReport, thresholds: { rules?: number; leaves?: number }): string[] {
   const out: string[] = [];
   const check = (what: string, ratio: Ratio, wanted: number | undefined) => {
-    if (wanted !== undefined && percent(ratio) < wanted) out.push(`${what} coverage ${percentText(ratio)} is below --fail-under ${wanted}%`);
+    if (wanted !== undefined && coveredPercent(ratio) < wanted) out.push(`${what} coverage ${percentText(ratio)} is below --fail-under ${wanted}%`);
   };
   check('rule', report.summary.rules, thresholds.rules);
   check('leaf', report.summary.leaves, thresholds.leaves);
@@ -143,5 +143,5 @@ export function scoreShortfalls(report: MutationReport, minScore: number | undef
 }
 
 function percentText(ratio: Ratio): string {
-  return `${formatPercent(percent(ratio))} (${ratio.covered}/${ratio.total})`;
+  return `${formatPercent(coveredPercent(ratio))} (${ratio.covered}/${ratio.total})`;
 }

@@ -117,7 +117,10 @@ class AddressRanges {
   /** An address that is not an IP address lies in no range. */
   contain(address: string): boolean {
     const number = this.ipv4 === undefined ? undefined : ipv4Number(address);
-    if (number !== undefined) return (this.ipv4 ?? []).some(({ network, mask }) => ((number & mask) >>> 0) === network);
+    if (this.ipv4 !== undefined && number !== undefined) {
+      for (const { network, mask } of this.ipv4) if (((number & mask) >>> 0) === network) return true;
+      return false;
+    }
     const socket = socketOf(address);
     return socket !== undefined && this.list.check(socket);
   }

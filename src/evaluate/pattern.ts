@@ -7,7 +7,9 @@
 // - otherwise V8 itself, each run interrupted after MATCH_BUDGET_MS: a run that is interrupted
 //   is 'undecided', never a guess. The budget is per text, not per pattern: a replay of millions
 //   of requests runs a lookahead pattern on each, and none of them must become undecided because
-//   the ones before it, each quick, added up.
+//   the ones before it, each quick, added up. A pattern interrupted MAX_INTERRUPTED_RUNS times
+//   is not run again: the texts after those are undecided too, so a log full of hostile texts
+//   (an attack is exactly that) costs a few seconds per pattern, not one second per request.
 import { createContext, Script } from 'node:vm';
 import { RE2JS } from 're2js';
 import { linearForm } from './linear-pattern.js';
@@ -17,6 +19,9 @@ export type Verdict = boolean | 'undecided';
 
 /** Longest one match may run on V8's engine. */
 export const MATCH_BUDGET_MS = 1000;
+
+/** Runs of one pattern that may be interrupted before the pattern is no longer run at all. */
+export const MAX_INTERRUPTED_RUNS = 3;
 
 /**
  * How many recent texts each backtracking pattern remembers the answer for: the evaluator asks
@@ -86,6 +91,7 @@ let sandbox: { context: object; script: Script } | undefined;
 /** A V8 regular expression whose runs are interrupted, the last few texts' answers remembered. */
 class BudgetedRegex {
   private readonly verdicts = new Map<string, Verdict>();
+  private interrupted = 0;
 
   constructor(private readonly regex: RegExp) {}
 
@@ -103,6 +109,7 @@ class BudgetedRegex {
   }
 
   private run(text: string): Verdict {
+    if (this.interrupted >= MAX_INTERRUPTED_RUNS) return 'undecided';
     sandbox ??= { context: createContext(Object.create(null) as object), script: new Script('pattern.test(text)') };
     const context = sandbox.context as { pattern?: RegExp; text?: string };
     context.pattern = this.regex;
@@ -110,7 +117,10 @@ class BudgetedRegex {
     try {
       return sandbox.script.runInContext(sandbox.context, { timeout: MATCH_BUDGET_MS }) === true;
     } catch (err) {
-      if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return 'undecided';
+      if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+        this.interrupted += 1;
+        return 'undecided';
+      }
       throw err;
     } finally {
       delete context.pattern;

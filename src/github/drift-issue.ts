@@ -4,7 +4,7 @@
 // workflow opened is touched: opened by exactly the workflow's bot, with the label and title.
 import path from 'node:path';
 import type { GitHubApi } from '../api/index.js';
-import { appFolders, readCappedText } from './files.js';
+import { appFolders, readArtifactText } from './files.js';
 import { cutAt, WORKFLOW_BOT } from './plan-comment.js';
 import { DRIFT_LABEL } from './drift-pr.js';
 
@@ -42,7 +42,7 @@ export async function reportDriftIssues(api: GitHubApi, request: DriftIssueReque
   const results: DriftIssueResult[] = [];
   for (const app of apps) {
     const folder = path.join(root, `${FOLDER_PREFIX}${app}`);
-    const hasChanges = (await readCappedText(path.join(folder, 'has-changes'), 16, `the drift result of app ${app}`)).trim() === 'true';
+    const hasChanges = (await readArtifactText(path.join(folder, 'has-changes'), 16, `the drift result of app ${app}`)).trim() === 'true';
     const existing = open.find((issue) => isOurs(issue, app));
     if (!hasChanges) {
       if (existing === undefined) {
@@ -54,7 +54,7 @@ export async function reportDriftIssues(api: GitHubApi, request: DriftIssueReque
       results.push({ app, action: 'closed', number: existing.number });
       continue;
     }
-    const plan = await readCappedText(path.join(folder, 'plan.md'), MAX_PLAN_BYTES, `the drift plan of app ${app}`);
+    const plan = await readArtifactText(path.join(folder, 'plan.md'), MAX_PLAN_BYTES, `the drift plan of app ${app}`);
     const body = driftIssueBody(app, plan, request.runUrl);
     if (existing !== undefined) {
       await api.send('PATCH', `repos/${request.repository}/issues/${existing.number}`, `updating #${existing.number}`, { body });

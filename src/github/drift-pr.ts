@@ -6,7 +6,7 @@ import path from 'node:path';
 import { branchPath, type GitHubApi } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { checkDriftPatch } from './drift-patch.js';
-import { readCappedText, readOptionalCappedText } from './files.js';
+import { readArtifactText, readOptionalArtifactText } from './files.js';
 import { git } from './git.js';
 import { cutAt, WORKFLOW_BOT } from './plan-comment.js';
 
@@ -66,7 +66,7 @@ export async function proposeDrift(api: GitHubApi, request: DriftRequest): Promi
   }
 
   const patchFile = path.resolve(request.cwd, request.driftDir, 'changes.patch');
-  await readCappedText(patchFile, MAX_PATCH_BYTES, `the drift patch of ${request.app}`);
+  await readArtifactText(patchFile, MAX_PATCH_BYTES, `the drift patch of ${request.app}`);
   await checkDriftPatch(patchFile, request.rulesDir, request.app, request.cwd);
   await commitAndPush(request, patchFile, branch);
 
@@ -86,7 +86,7 @@ export async function proposeDrift(api: GitHubApi, request: DriftRequest): Promi
 
 async function readRecord(request: DriftRequest): Promise<{ app: string; base: string; drift: boolean } | undefined> {
   const file = path.resolve(request.cwd, request.driftDir, 'drift.json');
-  const text = await readOptionalCappedText(file, 4096, `the drift record of ${request.app}`);
+  const text = await readOptionalArtifactText(file, 4096, `the drift record of ${request.app}`);
   if (text === undefined) return undefined;
   let value: unknown;
   try {
@@ -124,7 +124,7 @@ async function commitAndPush(request: DriftRequest, patchFile: string, branch: s
 }
 
 async function pullRequestBody(request: DriftRequest): Promise<string> {
-  const plan = await readCappedText(path.resolve(request.cwd, request.driftDir, 'plan.md'), MAX_PLAN_BYTES, `the drift plan of ${request.app}`);
+  const plan = await readArtifactText(path.resolve(request.cwd, request.driftDir, 'plan.md'), MAX_PLAN_BYTES, `the drift plan of ${request.app}`);
   const shown = plan.length > BODY_PLAN_LIMIT
     ? `${cutAt(plan, BODY_PLAN_LIMIT)}\n\n*The plan is cut here: a pull-request body holds at most 65,536 characters. The whole plan is in the summary of the [run](${request.runUrl}).*`
     : plan;

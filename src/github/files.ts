@@ -3,7 +3,11 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
 
-export async function readCappedText(file: string, maxBytes: number, what: string): Promise<string> {
+/**
+ * The text of an artifact file of at most `maxBytes`. Not src/io/capped-read.ts's reader: an
+ * artifact that is a link or not a regular file is refused, and its caps are a few bytes.
+ */
+export async function readArtifactText(file: string, maxBytes: number, what: string): Promise<string> {
   let info;
   try {
     info = await lstat(file);
@@ -15,14 +19,14 @@ export async function readCappedText(file: string, maxBytes: number, what: strin
   return readFile(file, 'utf8');
 }
 
-/** As readCappedText, or undefined when the file does not exist. */
-export async function readOptionalCappedText(file: string, maxBytes: number, what: string): Promise<string | undefined> {
+/** As readArtifactText, or undefined when the file does not exist. */
+export async function readOptionalArtifactText(file: string, maxBytes: number, what: string): Promise<string | undefined> {
   try {
     await lstat(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
   }
-  return readCappedText(file, maxBytes, what);
+  return readArtifactText(file, maxBytes, what);
 }
 
 /** An app name as an artifact folder may carry it: nothing a path or a shell could read otherwise. */

@@ -4,7 +4,7 @@
 // rewrite. The plans come from this run's plan jobs as artifacts, one folder per app.
 import path from 'node:path';
 import type { GitHubApi } from '../api/index.js';
-import { appFolders, readCappedText } from './files.js';
+import { appFolders, readArtifactText } from './files.js';
 
 /** The login of the workflow token's comments, pull requests and issues. */
 export const WORKFLOW_BOT = 'github-actions[bot]';
@@ -45,8 +45,8 @@ export async function upsertPlanComments(api: GitHubApi, request: PlanCommentReq
   const results: PlanCommentResult[] = [];
   for (const app of apps) {
     const folder = path.join(root, `${FOLDER_PREFIX}${app}`);
-    const plan = await readCappedText(path.join(folder, 'plan.md'), MAX_PLAN_BYTES, `the plan of app ${app}`);
-    const exitCode = (await readCappedText(path.join(folder, 'exitcode'), 16, `the exit code of app ${app}`)).trim();
+    const plan = await readArtifactText(path.join(folder, 'plan.md'), MAX_PLAN_BYTES, `the plan of app ${app}`);
+    const exitCode = (await readArtifactText(path.join(folder, 'exitcode'), 16, `the exit code of app ${app}`)).trim();
     const body = planCommentBody(app, plan, exitCode, request.runUrl);
     const previous = comments.find((comment) => isOurs(comment, app));
     if (previous) {

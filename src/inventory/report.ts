@@ -40,7 +40,7 @@ export interface ReportResult extends FetchSummary {
   unapproved?: number;
 }
 
-export async function writeReport(source: PageSource, options: ReportOptions): Promise<ReportResult> {
+export async function writeInventoryReport(source: PageSource, options: ReportOptions): Promise<ReportResult> {
   const mark = markerFor(options.policy, options.now);
   let unapproved = 0;
   const marked = (records: ScriptRecord[]): SnapshotRecord[] =>

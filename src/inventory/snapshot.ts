@@ -42,7 +42,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
 }
 
 /** Reads and validates a snapshot file; `label` (OLD/NEW) says which argument was wrong. */
-export async function readSnapshotFile(path: string, label: string): Promise<Snapshot> {
+export async function readInventorySnapshotFile(path: string, label: string): Promise<Snapshot> {
   let text: string;
   try {
     text = await readCappedText(path, `${label} snapshot ${path}`, 'a script inventory snapshot');

@@ -5,8 +5,9 @@
 // reason, never internal errors.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { access, lstat, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import atomicWrite from 'write-file-atomic';
 import { UserError } from '../errors.js';
 
 /**
@@ -31,24 +32,21 @@ export async function checkWritable(path: string, label: string, shown: string =
 }
 
 /**
- * Writes `text` to `path` atomically: a new temporary file beside it, then a rename. `mode`:
- * the new file's permissions (0o600 for a file that holds secrets), before the umask.
+ * Writes `text` to `path` atomically, with write-file-atomic: a temporary file beside the target
+ * (named `<path>.<number>`, the number from a hash of the process, thread and call), synced, then
+ * renamed over it. `mode`: the new file's permissions (0o600 for a file that holds secrets),
+ * less the umask as for any file created. The temporary file never outlives the command: the
+ * library removes it when the write fails, and on exit or a signal (SIGINT, SIGTERM, SIGHUP…)
+ * through signal-exit; when botrules handles the signal itself (apply, scripts report), the
+ * library's handler runs once botrules re-raises it. Only SIGKILL can leave one behind.
  */
 export async function writeFileAtomic(path: string, text: string, label: string, shown: string = path, mode = 0o644): Promise<void> {
+  // The library follows a symbolic link to its target: the check refuses one first.
   await checkWritable(path, label, shown);
-  const temporary = temporaryBeside(path);
   try {
-    const handle = await open(temporary, 'wx', mode);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
+    // The mode is given less the umask: the library sets it with chmod, which the umask does not touch.
+    await atomicWrite(path, text, { encoding: 'utf8', mode: mode & ~process.umask(), fsync: true });
   } catch (err) {
-    await rm(temporary, { force: true });
-    if (err instanceof UserError) throw err;
     throw cannotWrite(label, shown, describe(err as NodeJS.ErrnoException));
   }
 }

@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 import { MAX_SNAPSHOT_BYTES, readLiveSnapshot, type LiveSnapshot, type RecordedRule } from './snapshot.js';
 
 /** Reads and checks the snapshot at `path`; `shown` names it in messages. */
-export async function readSnapshotFile(path: string, shown: string): Promise<LiveSnapshot> {
+export async function readLiveSnapshotFile(path: string, shown: string): Promise<LiveSnapshot> {
   try {
     const info = await stat(path);
     if (!info.isFile()) throw new UserError(`${shown} is not a file: --live takes a snapshot written by botrules live --out FILE`);
@@ -22,6 +22,6 @@ export async function readSnapshotFile(path: string, shown: string): Promise<Liv
 }
 
 /** Writes the snapshot whole or not at all. */
-export async function writeSnapshotFile(path: string, snapshot: LiveSnapshot<RecordedRule>, shown: string = path): Promise<void> {
+export async function writeLiveSnapshotFile(path: string, snapshot: LiveSnapshot<RecordedRule>, shown: string = path): Promise<void> {
   await writeFileAtomic(path, `${JSON.stringify(snapshot, null, 2)}\n`, 'the live snapshot', shown);
 }

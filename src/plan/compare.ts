@@ -65,8 +65,12 @@ function shown(value: unknown): string {
 }
 
 /**
- * True when two JSON values are equal, object keys in any order. (Not util.isDeepStrictEqual:
- * a value read from a file and one computed here need not share prototypes.)
+ * True when two JSON values are equal, object keys in any order, as their JSON texts would be:
+ * a property whose value is undefined counts as absent, and an undefined list item as null, so
+ * a step planned here (which may hold `undefined` fields) equals the same step read back from
+ * its file. That is why it is not dequal, which counts `{ a: undefined }` and `{}` as different,
+ * nor util.isDeepStrictEqual (a value read from a file and one computed here need not share
+ * prototypes).
  */
 export function sameJson(a: unknown, b: unknown): boolean {
   return sortedJson(a) === sortedJson(b);

@@ -46,6 +46,7 @@ export interface ProjectConfig {
 }
 
 export const CONFIG_FILE = 'botrules.yaml';
+/** The app of a project whose config names none; the emulator serves it under the token of the environment. */
 export const DEFAULT_APP = 'default';
 export const DEFAULT_RULES_DIR = 'rules';
 export const DEFAULT_TOKEN_ENV = 'BOTRULES_TOKEN';

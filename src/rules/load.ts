@@ -14,7 +14,7 @@ import { UserError, sortProblems, type Problem } from '../errors.js';
 import type { DeclaredRule } from './model.js';
 import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
-import { readRuleFile, type ReadOptions, type RuleFileResult, type RuleFileSource } from './rule-file.js';
+import { readRuleFile, type RuleFileReadOptions, type RuleFileResult, type RuleFileSource } from './rule-file.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
 
@@ -69,7 +69,7 @@ export async function loadRules(dir: string, options: { cwd: string; keepSources
  * Only a symbolic link can lead elsewhere (the walk does not enter linked directories); it
  * must lead inside the project directory or the rules directory.
  */
-function readPlacedRuleFile(file: RuleFileEntry, shown: string, allowed: readonly string[], options: ReadOptions): RuleFileResult {
+function readPlacedRuleFile(file: RuleFileEntry, shown: string, allowed: readonly string[], options: RuleFileReadOptions): RuleFileResult {
   if (file.refusal !== undefined) return { rules: [], identities: [], warnings: [], problems: [{ file: shown, line: 1, col: 1, message: file.refusal }] };
   const places = file.link ? allowed.map((dir) => placement(file.abs, dir)) : ['inside'];
   const where = places.includes('inside') ? 'inside' : places.includes('outside') ? 'outside' : 'missing';

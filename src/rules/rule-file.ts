@@ -42,12 +42,12 @@ export interface RuleFileSource {
   document: Document;
 }
 
-export interface ReadOptions {
+export interface RuleFileReadOptions {
   /** Keep the text and the parsed document in the result. */
   keepSource?: boolean;
 }
 
-export function readRuleFile(absPath: string, displayPath: string, options: ReadOptions = {}): RuleFileResult {
+export function readRuleFile(absPath: string, displayPath: string, options: RuleFileReadOptions = {}): RuleFileResult {
   return fromSourceText(readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath, options);
 }
 
@@ -56,7 +56,7 @@ export function parseRuleFile(bytes: Uint8Array, displayPath: string): RuleFileR
   return fromSourceText(decodeUtf8(bytes), displayPath);
 }
 
-function fromSourceText(text: SourceText, displayPath: string, options: ReadOptions = {}): RuleFileResult {
+function fromSourceText(text: SourceText, displayPath: string, options: RuleFileReadOptions = {}): RuleFileResult {
   const source = text.ok
     ? parseYamlText(text.text, { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages })
     : unreadable(displayPath, text.problem);

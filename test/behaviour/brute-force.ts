@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { decide, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
 import { fieldKey } from '../../src/semantics/fields.js';
 import type { Action, Leaf, NormalRule } from '../../src/rules/model.js';
-import type { DecidedOutcome, Outcome, RegionSearch } from '../../src/behaviour/regions.js';
+import type { DecidedOutcome, RegionOutcome, RegionSearch } from '../../src/behaviour/regions.js';
 import { leaf as anyLeaf } from '../analysis/arbitraries.js';
 import { normal } from '../helpers/rules.js';
 
@@ -42,13 +42,13 @@ function merge(a: TestRequest, b: TestRequest): TestRequest {
   return { ...a, ...b, ...(b.headers ? { headers: { ...a.headers, ...b.headers } } : {}) };
 }
 
-export function outcomeUnder(rules: readonly NormalRule[], request: TestRequest): Outcome {
+export function outcomeUnder(rules: readonly NormalRule[], request: TestRequest): RegionOutcome {
   const decision = decide(rules, request);
   if (decision.undecided) return { undecided: decision.undecided.rule.name };
   return { rule: decision.rule?.name, actions: decision.actions };
 }
 
-export function outcomeText(outcome: Outcome): string {
+export function outcomeText(outcome: RegionOutcome): string {
   return 'undecided' in outcome ? `undecided ${outcome.undecided}` : `${outcome.rule ?? '(none)'} ${[...outcome.actions].sort().join('+')}`;
 }
 
@@ -57,7 +57,7 @@ export function outcomeText(outcome: Outcome): string {
  * says (and `interesting`), and every interesting request of the domain meets the constraints
  * of a region with its outcomes — unless the search said which part it left unchecked.
  */
-export function oracleProblems(sets: readonly (readonly NormalRule[])[], search: RegionSearch, interesting: (outcomes: readonly Outcome[]) => boolean): string[] {
+export function oracleProblems(sets: readonly (readonly NormalRule[])[], search: RegionSearch, interesting: (outcomes: readonly RegionOutcome[]) => boolean): string[] {
   const problems: string[] = [];
   for (const region of search.regions) {
     const actual = sets.map((rules) => outcomeUnder(rules, region.witness));
@@ -108,6 +108,6 @@ export function editedList(withPatterns: boolean): (rules: NormalRule[]) => fc.A
   );
 }
 
-export const differ = ([a, b]: readonly Outcome[]): boolean => outcomeText(a as Outcome) !== outcomeText(b as Outcome);
+export const differ = ([a, b]: readonly RegionOutcome[]): boolean => outcomeText(a as RegionOutcome) !== outcomeText(b as RegionOutcome);
 
 export type { DecidedOutcome };

@@ -6,13 +6,15 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { chooseOrder } from '../../src/behaviour/transition-order.js';
+import { orderedPlan } from '../../src/behaviour/transitions.js';
+import { ruleSetsDiff } from '../../src/engine/behaviour-diff.js';
 import { planApp } from '../../src/plan/planner.js';
-import type { DeclaredRule, Leaf, LiveRule, Rule } from '../../src/rules/model.js';
+import type { DeclaredRule, Leaf, LiveRule, NormalRule, Rule } from '../../src/rules/model.js';
 import { holdsAgainstBruteForce, smallPlans } from './transition-support.js';
-import { declared as declaredRule, live as liveRule } from '../helpers/rules.js';
+import { declared as declaredRule, live as liveRule, normal } from '../helpers/rules.js';
 
-function ruleOf(name: string, actions: Rule['actions'], leaf: Leaf): Rule {
-  return { name, description: '', status: 'active', actions, conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf] }] } };
+function ruleOf(name: string, actions: Rule['actions'], leaf: Leaf): NormalRule {
+  return normal({ name, description: '', status: 'active', actions, conditions: { operator: '$or', children: [{ operator: '$and', children: [leaf] }] } });
 }
 
 const python: Leaf = { conditionType: 'userAgent', operator: '$contains', value: 'python' };
@@ -112,6 +114,23 @@ describe('choosing the order', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  test('a command whose budget ran out says how to give the check and the diff more time', () => {
+    const narrowed = ruleOf('Allow API', ['allow'], publicApi);
+    const { liveList, plan } = planned([blockPython, allowApi, challengeFrance, blockAdmin], [narrowed, challengeFrance, blockAdmin, blockPython]);
+    const spent = { deadline: Date.now() - 1, budgetSeconds: 3, safeOrder: false };
+    expect(orderedPlan(plan, liveList, spent).transitions?.unchecked).toEqual([
+      'the state after PATCH 1 was not checked: the time budget ran out',
+      'the check had 3 s for the whole command; --transition-budget SECONDS gives it more',
+    ]);
+    // With time left, nothing is unchecked and no sentence is added.
+    expect(orderedPlan(plan, liveList, { ...spent, deadline: Date.now() + 60_000 }).transitions?.unchecked).toEqual([]);
+    const [python0, api1] = live([blockPython, allowApi]) as [LiveRule, LiveRule];
+    const diff = ruleSetsDiff('default', [python0, api1], [api1, python0], { budgetSeconds: 7, deadline: Date.now() - 1 });
+    expect(diff.unchecked.map((part) => part.reason)).toEqual([
+      'the time budget ran out before these rules and the ones after them were searched (the diff had 7 s; --diff-budget SECONDS gives it more)',
+    ]);
   });
 
   test('random small plans against brute force', () => {

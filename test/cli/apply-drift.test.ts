@@ -2,35 +2,24 @@
 // operator's console edit made while an apply runs, and a server whose verifying LIST shows
 // rules the plan never touched changed, are reported by rule and field and never overwritten;
 // no apply sends more PATCH requests than its change limit, corrections included.
-import { runCli, type CliResult } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, names, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { type CliResult } from '../helpers/cli.js';
+import { lettered, names, patches } from '../apply/fixtures.js';
 import type { ListedRule } from '../../src/emulator/state.js';
 import type { NormalRule } from '../../src/rules/model.js';
+import { emulatorProjectOnDemand } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
+const { start, current: project } = emulatorProjectOnDemand();
 
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-async function start(options: Parameters<typeof startTestEmulator>[0]): Promise<void> {
-  emu = await startTestEmulator(options);
-  project = await tempProject();
-}
-
-const run = (argv: string[]): Promise<CliResult> => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]): Promise<CliResult> => project.run(argv);
 
 /** Resolves once the emulator has answered `count` PATCH requests. */
 async function afterPatches(count: number): Promise<void> {
-  while (patches(emu.emulator).length < count) await new Promise((resolve) => setTimeout(resolve, 2));
+  while (patches(project.emulator).length < count) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
 /** Edits live rules as an operator would in the console (the emulator's state, not its API). */
 function consoleEdit(edit: (rule: ListedRule) => ListedRule): void {
-  emu.emulator.replaceRules(emu.emulator.rules().map((rule) => {
+  project.emulator.replaceRules(project.emulator.rules().map((rule) => {
     const { priority: _priority, ...fields } = edit(rule);
     return fields;
   }));
@@ -43,7 +32,7 @@ describe('a console edit made during the apply', () => {
     // 8 managed rules get a new description; 10 more are unmanaged (policy keep).
     await start({ seedRules: lettered(18), latencyMs: 60 });
     const managed = lettered(8).map((r): NormalRule => ({ ...r, description: `reviewed ${r.name}` }));
-    await writeRules(project.rulesDir, managed);
+    await project.writeRules(managed);
     const applying = run(['apply', '--auto-approve', '--concurrency', '1', '--max-changes', '8']);
     // An incident: the operator pauses unmanaged rule K while the apply runs.
     await afterPatches(2);
@@ -51,9 +40,9 @@ describe('a console edit made during the apply', () => {
     const result = await applying;
 
     expect(result.code).toBe(1);
-    expect(patches(emu.emulator)).toHaveLength(8);
-    expect(emu.emulator.rules().find((r) => r.name === 'K')?.status).toBe('paused');
-    const k = emu.emulator.rules().find((r) => r.name === 'K');
+    expect(patches(project.emulator)).toHaveLength(8);
+    expect(project.emulator.rules().find((r) => r.name === 'K')?.status).toBe('paused');
+    const k = project.emulator.rules().find((r) => r.name === 'K');
     expect(stderrLines(result)).toEqual([
       'error: the live rules differ from the rule files after the apply: 1 difference that the plan did not make ' +
         '(changed by someone else during the apply, or not stored by the service); botrules did not overwrite them:',
@@ -71,7 +60,7 @@ describe('a server whose verifying LIST shows rules the plan never touched chang
   it('sends no more than --max-changes 1 and names every drifted rule', async () => {
     await start({ seedRules: lettered(26).concat(lettered(5).map((r) => ({ ...r, name: `Z${r.name}` }))), latencyMs: 150 });
     const [first] = lettered(1) as [NormalRule];
-    await writeRules(project.rulesDir, [{ ...first, description: 'reviewed' }]);
+    await project.writeRules([{ ...first, description: 'reviewed' }]);
     const applying = run(['apply', '--auto-approve', '--max-changes', '1']);
     // Before the verifying LIST is answered, every unmanaged rule shows up paused.
     await afterPatches(1);
@@ -79,16 +68,16 @@ describe('a server whose verifying LIST shows rules the plan never touched chang
     const result = await applying;
 
     expect(result.code).toBe(1);
-    expect(patches(emu.emulator)).toHaveLength(1);
+    expect(patches(project.emulator)).toHaveLength(1);
     const drifted = stderrLines(result).filter((line) => line.startsWith('app default: '));
     expect(drifted).toHaveLength(30);
-    const b = emu.emulator.rules().find((r) => r.name === 'B');
+    const b = project.emulator.rules().find((r) => r.name === 'B');
     expect(drifted).toContain(`app default: "B" (${b?.ruleId}): status differs from the plan's result`);
     expect(stderrLines(result)[0]).toBe(
       'error: the live rules differ from the rule files after the apply: 30 differences that the plan did not make ' +
         '(changed by someone else during the apply, or not stored by the service); botrules did not overwrite them:',
     );
-    expect(emu.emulator.rules().filter((r) => r.status === 'paused')).toHaveLength(30);
+    expect(project.emulator.rules().filter((r) => r.status === 'paused')).toHaveLength(30);
   });
 });
 
@@ -96,32 +85,32 @@ describe('corrections of the order', () => {
   it('count against the change limit: with --max-changes 1 a swapping server is not corrected', async () => {
     await start({ seedRules: lettered(5), moveSemantics: 'swap' });
     const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
-    await writeRules(project.rulesDir, [c, a, b, d, e]);
+    await project.writeRules([c, a, b, d, e]);
     const result = await run(['apply', '--auto-approve', '--max-changes', '1']);
     expect(result.code).toBe(1);
-    expect(patches(emu.emulator)).toHaveLength(1);
+    expect(patches(project.emulator)).toHaveLength(1);
     expect(stderrLines(result)[0]).toBe(
       'error: the live rules still differ from the rule files: correcting would take 1 more PATCH request, ' +
         "more than the change limit leaves (0) (the service's priority semantics may not be list-move):",
     );
     expect(stderrLines(result)).toContain('app default: "A" is at position 3, expected 2');
-    expect(names(emu.emulator.rules())).toEqual(['C', 'B', 'A', 'D', 'E']);
+    expect(names(project.emulator.rules())).toEqual(['C', 'B', 'A', 'D', 'E']);
   });
 
   it('a rule dragged in the console outside the positions the plan moved is drift, not corrected', async () => {
     await start({ seedRules: lettered(8), latencyMs: 80 });
     const [a, b, ...rest] = lettered(8) as [NormalRule, NormalRule, ...NormalRule[]];
-    await writeRules(project.rulesDir, [b, a, ...rest]);
+    await project.writeRules([b, a, ...rest]);
     const applying = run(['apply', '--auto-approve']);
     await afterPatches(1);
     // The operator drags H above G.
-    const live = emu.emulator.rules();
+    const live = project.emulator.rules();
     const order = [...live.slice(0, 6), live[7] as ListedRule, live[6] as ListedRule];
-    emu.emulator.replaceRules(order.map(({ priority: _p, ...fields }) => fields));
+    project.emulator.replaceRules(order.map(({ priority: _p, ...fields }) => fields));
     const result = await applying;
     expect(result.code).toBe(1);
-    expect(patches(emu.emulator)).toHaveLength(1);
-    expect(names(emu.emulator.rules())).toEqual(['B', 'A', 'C', 'D', 'E', 'F', 'H', 'G']);
+    expect(patches(project.emulator)).toHaveLength(1);
+    expect(names(project.emulator.rules())).toEqual(['B', 'A', 'C', 'D', 'E', 'F', 'H', 'G']);
     expect(stderrLines(result)).toContain('app default: "G" is at position 8, expected 7');
     expect(stderrLines(result)).toContain('app default: "H" is at position 7, expected 8');
   });

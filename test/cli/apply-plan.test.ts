@@ -3,27 +3,15 @@
 // `apply --undo-out` restores the original live rules exactly.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, liveFields, patches, rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { lettered, liveFields, patches, rule } from '../apply/fixtures.js';
 import { fingerprintRules } from '../../src/plan/fingerprint.js';
 import type { NormalRule, Rule } from '../../src/rules/model.js';
 import { live } from '../helpers/rules.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
+const project = emulatorProjectForEachTest({ seedRules: lettered(5) });
 
-beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: lettered(5) });
-  project = await tempProject();
-});
-
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 
 function desired(): Rule[] {
   const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
@@ -32,19 +20,19 @@ function desired(): Rule[] {
 
 describe('apply --plan', () => {
   it('applies the saved plan and verifies it', async () => {
-    await writeRules(project.rulesDir, desired());
+    await project.writeRules(desired());
     expect((await run(['plan', '--out', 'plan.json'])).code).toBe(0);
     const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Verified: live rules of app default match the plan.');
-    expect(liveFields(emu.emulator)).toEqual(desired());
+    expect(liveFields(project.emulator)).toEqual(desired());
   });
 
   it('shows what the plan loosens and why removed rules cannot be told, as plan does, and the file carries both', async () => {
     const [a, b, c, d] = lettered(4) as [NormalRule, NormalRule, NormalRule, NormalRule];
     // A's hardBlock becomes allow; E is in no file; the project is not in a git repository.
-    await writeRules(project.rulesDir, [d, { ...a, actions: ['allow'] }, c, { ...b, description: 'moved and described' }]);
+    await project.writeRules([d, { ...a, actions: ['allow'] }, c, { ...b, description: 'moved and described' }]);
     const planned = await run(['plan', '--out', 'plan.json']);
     const applied = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(applied.code).toBe(0);
@@ -56,21 +44,21 @@ describe('apply --plan', () => {
     }
     const saved = JSON.parse(await readFile(path.join(project.dir, 'plan.json'), 'utf8'));
     expect(saved.notes).toEqual([note]);
-    expect(saved.apps[0].risks).toEqual([{ ruleId: emu.emulator.rules().find((r) => r.name === 'A')?.ruleId, name: 'A', what: 'actions weakened from hardBlock to allow' }]);
+    expect(saved.apps[0].risks).toEqual([{ ruleId: project.emulator.rules().find((r) => r.name === 'A')?.ruleId, name: 'A', what: 'actions weakened from hardBlock to allow' }]);
   });
 
   it('refuses a stale plan, naming what changed, before any PATCH', async () => {
-    await writeRules(project.rulesDir, desired());
+    await project.writeRules(desired());
     expect((await run(['plan', '--out', 'plan.json'])).code).toBe(0);
     // Someone edits B in the console after the plan was made.
-    const changed = emu.emulator.rules().map(({ priority: _p, ...r }) => (r.name === 'B' ? { ...r, description: 'edited in the console' } : r));
-    emu.emulator.replaceRules(changed);
+    const changed = project.emulator.rules().map(({ priority: _p, ...r }) => (r.name === 'B' ? { ...r, description: 'edited in the console' } : r));
+    project.emulator.replaceRules(changed);
     const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(result.code).toBe(1);
-    const b = emu.emulator.rules().find((r) => r.name === 'B');
+    const b = project.emulator.rules().find((r) => r.name === 'B');
     expect(result.stderr).toContain(`the live rules of app default changed since the plan was made: "B" (${b?.ruleId}) changed.`);
     expect(result.stderr).toContain('Run botrules plan again');
-    expect(patches(emu.emulator)).toHaveLength(0);
+    expect(patches(project.emulator)).toHaveLength(0);
   });
 
   it('refuses a plan file that is not a plan', async () => {
@@ -78,7 +66,7 @@ describe('apply --plan', () => {
     const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('plan.json is not a valid botrules plan');
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 
   it('refuses a plan of formatVersion 1 with what to do, before any request', async () => {
@@ -87,44 +75,44 @@ describe('apply --plan', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('error: plan.json is not a plan this botrules can apply: it has formatVersion 1, and this version reads formatVersion 3');
     expect(result.stderr).toContain('Write the plan again with this version: botrules plan --out FILE');
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 
   it('refuses a plan for an app the config does not name, before any request', async () => {
-    await writeRules(project.rulesDir, desired());
+    await project.writeRules(desired());
     await run(['plan', '--out', 'plan.json']);
     const file = path.join(project.dir, 'plan.json');
     const saved = JSON.parse(await readFile(file, 'utf8'));
     saved.apps[0].app = 'shop';
     await writeFile(file, JSON.stringify(saved));
-    const requestsBefore = emu.emulator.log.length;
+    const requestsBefore = project.emulator.log.length;
     const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('plan.json plans app shop, which the config does not name');
-    expect(emu.emulator.log).toHaveLength(requestsBefore);
+    expect(project.emulator.log).toHaveLength(requestsBefore);
   });
 });
 
 describe('apply --undo-out', () => {
   it('writes a plan that restores every field and position, and runs with apply --plan', async () => {
-    const original = emu.emulator.rules();
-    await writeRules(project.rulesDir, desired());
+    const original = project.emulator.rules();
+    await project.writeRules(desired());
     const applied = await run(['apply', '--auto-approve', '--undo-out', 'undo.json']);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Undo plan written to undo.json');
-    expect(liveFields(emu.emulator)).toEqual(desired());
+    expect(liveFields(project.emulator)).toEqual(desired());
 
     const undone = await run(['apply', '--plan', 'undo.json', '--auto-approve']);
     expect(undone.code).toBe(0);
-    expect(emu.emulator.rules()).toEqual(original);
+    expect(project.emulator.rules()).toEqual(original);
     // The fingerprint of what the tool reads: the listed rules in normal form.
-    expect(fingerprintRules(emu.emulator.rules().map((rule) => live(rule)))).toBe(fingerprintRules(original.map((rule) => live(rule))));
+    expect(fingerprintRules(project.emulator.rules().map((rule) => live(rule)))).toBe(fingerprintRules(original.map((rule) => live(rule))));
   });
 
   it('an undo plan is refused once the rules changed again', async () => {
-    await writeRules(project.rulesDir, desired());
+    await project.writeRules(desired());
     await run(['apply', '--auto-approve', '--undo-out', 'undo.json']);
-    await writeRules(project.rulesDir, [...desired().slice(0, 4), rule('E', { description: 'changed again' })]);
+    await project.writeRules([...desired().slice(0, 4), rule('E', { description: 'changed again' })]);
     expect((await run(['apply', '--auto-approve'])).code).toBe(0);
     const result = await run(['apply', '--plan', 'undo.json', '--auto-approve']);
     expect(result.code).toBe(1);

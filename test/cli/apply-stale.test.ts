@@ -1,29 +1,20 @@
 // The refusal of a stale saved plan says what happened (docs/behaviour.md, "Saved plans"): a plan
 // applied a second time is called "already applied", and otherwise the rules whose fields
 // changed are named while rules that only shifted position are counted.
-import { runCli, type CliResult } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { type CliResult } from '../helpers/cli.js';
+import { lettered, patches } from '../apply/fixtures.js';
 import type { Rule } from '../../src/rules/model.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
-
+const project = emulatorProjectForEachTest({ seedRules: lettered(26) });
 beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: lettered(26) });
-  project = await tempProject();
   // The last rule moves to the top (every other rule shifts down one) and B gets a description.
   const rules = lettered(26);
   const last = rules.pop() as Rule;
-  await writeRules(project.rulesDir, [last, ...rules.map((r) => (r.name === 'B' ? { ...r, description: 'reviewed' } : r))]);
+  await project.writeRules([last, ...rules.map((r) => (r.name === 'B' ? { ...r, description: 'reviewed' } : r))]);
 });
 
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]): Promise<CliResult> => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]): Promise<CliResult> => project.run(argv);
 
 it('says a plan was already applied when the live rules are exactly its result', async () => {
   expect((await run(['plan', '--out', 'plan.json'])).code).toBe(0);
@@ -35,16 +26,16 @@ it('says a plan was already applied when the live rules are exactly its result',
     'Nothing was sent, and nothing is left to do: botrules plan shows what, if anything, the rule files still change.',
     '',
   ]);
-  expect(patches(emu.emulator)).toHaveLength(2);
+  expect(patches(project.emulator)).toHaveLength(2);
 });
 
 it('names the rules that changed and counts the rules that only moved', async () => {
   expect((await run(['plan', '--out', 'plan.json'])).code).toBe(0);
   // In the console: M is dragged to the top (25 rules shift) and Q is paused.
-  const live = emu.emulator.rules().map(({ priority: _p, ...r }) => (r.name === 'Q' ? { ...r, status: 'paused' as const } : r));
+  const live = project.emulator.rules().map(({ priority: _p, ...r }) => (r.name === 'Q' ? { ...r, status: 'paused' as const } : r));
   const m = live.findIndex((r) => r.name === 'M');
-  emu.emulator.replaceRules([live[m] as Rule, ...live.slice(0, m), ...live.slice(m + 1)]);
-  const q = emu.emulator.rules().find((r) => r.name === 'Q');
+  project.emulator.replaceRules([live[m] as Rule, ...live.slice(0, m), ...live.slice(m + 1)]);
+  const q = project.emulator.rules().find((r) => r.name === 'Q');
   const result = await run(['apply', '--plan', 'plan.json', '--auto-approve']);
   expect(result.code).toBe(1);
   expect(result.stderr.split('\n')).toEqual([
@@ -52,5 +43,5 @@ it('names the rules that changed and counts the rules that only moved', async ()
     'Run botrules plan again, review it, and apply the new plan.',
     '',
   ]);
-  expect(patches(emu.emulator)).toHaveLength(0);
+  expect(patches(project.emulator)).toHaveLength(0);
 });

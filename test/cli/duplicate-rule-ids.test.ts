@@ -3,27 +3,17 @@
 // update is sent: plan, apply, import, import --update, live, and plan --live with a snapshot.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, patches, rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { lettered, patches, rule } from '../apply/fixtures.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
 const SENTENCE = 'ruleId "dup" appears twice in app "default": two live rules with one id cannot be told apart; botrules sends no update while the list holds them';
 
-let emu: TestEmulator;
-let project: Project;
-
+const project = emulatorProjectForEachTest({ seedRules: lettered(2) });
 beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: lettered(2) });
-  project = await tempProject();
-  await writeRules(project.rulesDir, [rule('A'), rule('B', { description: 'changed' })]);
+  await project.writeRules([rule('A'), rule('B', { description: 'changed' })]);
 });
 
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 
 describe('a ruleId listed twice', () => {
   it.each([
@@ -33,11 +23,11 @@ describe('a ruleId listed twice', () => {
     [['import', '--update']],
     [['live']],
   ])('%j refuses the list with the one sentence and sends nothing', async (argv) => {
-    emu.emulator.replaceRules([{ ...rule('A'), ruleId: 'dup' } as never, { ...rule('B'), ruleId: 'dup' } as never]);
+    project.emulator.replaceRules([{ ...rule('A'), ruleId: 'dup' } as never, { ...rule('B'), ruleId: 'dup' } as never]);
     const result = await run(argv);
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')).toContain(`error: the service returned a rule list botrules does not understand: content[1]: ${SENTENCE}`);
-    expect(patches(emu.emulator)).toHaveLength(0);
+    expect(patches(project.emulator)).toHaveLength(0);
   });
 
   it('plan --live refuses a snapshot holding it with the same sentence', async () => {

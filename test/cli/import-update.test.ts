@@ -3,24 +3,12 @@
 // listed and nothing written without --prune.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, patches, rule, tempProject, type Project } from '../apply/fixtures.js';
+import { lettered, patches, rule } from '../apply/fixtures.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
+const project = emulatorProjectForEachTest({ seedRules: lettered(3) });
 
-beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: lettered(3) });
-  project = await tempProject();
-});
-
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 
 async function importWithComments(): Promise<string> {
   const imported = await run(['import']);
@@ -34,8 +22,8 @@ async function importWithComments(): Promise<string> {
 describe('botrules import --update', () => {
   it('brings a console edit back into its file, keeping comments, and plan is clean afterwards', async () => {
     const before = await importWithComments();
-    const live = emu.emulator.rules();
-    emu.emulator.replaceRules([
+    const live = project.emulator.rules();
+    project.emulator.replaceRules([
       ...live.slice(0, 1),
       { ...(live[1] as (typeof live)[number]), status: 'paused' },
       rule('Added in the console'),
@@ -50,7 +38,7 @@ describe('botrules import --update', () => {
     expect(await readdir(project.rulesDir)).toEqual(['010-a.yaml', '020-b.yaml', '025-added-in-the-console.yaml', '030-c.yaml']);
     const plan = await run(['plan', '--detailed-exitcode']);
     expect(plan.code).toBe(0);
-    expect(patches(emu.emulator)).toHaveLength(0);
+    expect(patches(project.emulator)).toHaveLength(0);
   });
 
   it('keeps the $schema modeline of every file, and a new file names the one the files already name', async () => {
@@ -60,8 +48,8 @@ describe('botrules import --update', () => {
       const file = path.join(project.rulesDir, name);
       await writeFile(file, (await readFile(file, 'utf8')).replace(/^# yaml-language-server: .*\n/, custom));
     }
-    const live = emu.emulator.rules();
-    emu.emulator.replaceRules([...live.slice(0, 2), rule('Added in the console'), { ...(live[2] as (typeof live)[number]), description: 'edited' }]);
+    const live = project.emulator.rules();
+    project.emulator.replaceRules([...live.slice(0, 2), rule('Added in the console'), { ...(live[2] as (typeof live)[number]), description: 'edited' }]);
     expect(await run(['import', '--update'])).toMatchObject({ code: 0, stderr: '' });
     for (const name of await readdir(project.rulesDir)) {
       expect([name, (await readFile(path.join(project.rulesDir, name), 'utf8')).split('\n')[0]]).toEqual([name, custom.trimEnd()]);
@@ -71,8 +59,8 @@ describe('botrules import --update', () => {
 
   it('--dry-run prints the diff and writes nothing', async () => {
     const before = await importWithComments();
-    const live = emu.emulator.rules();
-    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), description: 'Changed at 3 a.m.' }, live[2]] as typeof live);
+    const live = project.emulator.rules();
+    project.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), description: 'Changed at 3 a.m.' }, live[2]] as typeof live);
     const result = await run(['import', '--update', '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--- a/rules/020-b.yaml');
@@ -83,8 +71,8 @@ describe('botrules import --update', () => {
 
   it('lists a rule gone live and writes nothing without --prune; removes it with --prune', async () => {
     await importWithComments();
-    const live = emu.emulator.rules();
-    emu.emulator.replaceRules([live[0], live[2]] as typeof live);
+    const live = project.emulator.rules();
+    project.emulator.replaceRules([live[0], live[2]] as typeof live);
     const refused = await run(['import', '--update']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('1 declared rule does not exist live:');
@@ -100,8 +88,8 @@ describe('botrules import --update', () => {
 
   it('--dry-run --format json-patch prints each file\'s RFC 6902 operations as one JSON document, the summary on stderr', async () => {
     const before = await importWithComments();
-    const live = emu.emulator.rules();
-    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }] as typeof live);
+    const live = project.emulator.rules();
+    project.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }] as typeof live);
     const result = await run(['import', '--update', '--dry-run', '--format', 'json-patch']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
@@ -122,8 +110,8 @@ describe('botrules import --update', () => {
 
   it('--dry-run shows the whole change when a rule is gone live, not only the refusal', async () => {
     await importWithComments();
-    const live = emu.emulator.rules();
-    emu.emulator.replaceRules([live[0], { ...(live[2] as (typeof live)[number]), description: 'edited' }] as typeof live);
+    const live = project.emulator.rules();
+    project.emulator.replaceRules([live[0], { ...(live[2] as (typeof live)[number]), description: 'edited' }] as typeof live);
     const result = await run(['import', '--update', '--dry-run']);
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
@@ -148,8 +136,8 @@ describe('botrules import --update', () => {
     const file = path.join(project.rulesDir, '020-b.yaml');
     const crlf = `\uFEFF${lf.replace(/\n/g, '\r\n')}`;
     await writeFile(file, crlf);
-    const live = emu.emulator.rules();
-    emu.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }, live[2]] as typeof live);
+    const live = project.emulator.rules();
+    project.emulator.replaceRules([live[0], { ...(live[1] as (typeof live)[number]), status: 'paused' }, live[2]] as typeof live);
 
     const dry = await run(['import', '--update', '--dry-run']);
     expect(dry.code).toBe(0);

@@ -2,40 +2,28 @@
 // clean, it never overwrites without --force, and --force leaves no stale rule file behind.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, patches, rule, tempProject, writeConfig, type Project } from '../apply/fixtures.js';
+import { lettered, patches, rule } from '../apply/fixtures.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
-
-beforeEach(async () => {
-  emu = await startTestEmulator({
-    seedRules: [
-      ...lettered(3),
-      rule('Allow monitors: "uptime"', {
-        description: 'Synthetic checks',
-        status: 'paused',
-        actions: ['allow', 'blockWithChallenge'],
-        conditions: {
-          operator: '$and',
-          children: [
-            { operator: '$or', children: [{ conditionType: 'header', fieldOption: 'x-monitor', operator: '$exists' }] },
-            { operator: '$and', children: [{ conditionType: 'path', operator: '$re', value: ['^/health$', '^/status#?'] }] },
-          ],
-        },
-      }),
-    ],
-  });
-  project = await tempProject();
+const project = emulatorProjectForEachTest({
+  seedRules: [
+    ...lettered(3),
+    rule('Allow monitors: "uptime"', {
+      description: 'Synthetic checks',
+      status: 'paused',
+      actions: ['allow', 'blockWithChallenge'],
+      conditions: {
+        operator: '$and',
+        children: [
+          { operator: '$or', children: [{ conditionType: 'header', fieldOption: 'x-monitor', operator: '$exists' }] },
+          { operator: '$and', children: [{ conditionType: 'path', operator: '$re', value: ['^/health$', '^/status#?'] }] },
+        ],
+      },
+    }),
+  ],
 });
 
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 
 describe('botrules import', () => {
   it('writes files that validate and plan with no changes', async () => {
@@ -46,13 +34,13 @@ describe('botrules import', () => {
     expect(files).toEqual(['010-a.yaml', '020-b.yaml', '030-c.yaml', '040-allow-monitors-uptime.yaml']);
     const text = await readFile(path.join(project.rulesDir, '040-allow-monitors-uptime.yaml'), 'utf8');
     expect(text.startsWith('# yaml-language-server: $schema=../node_modules/botrules/schemas/rules.schema.json\nrules:\n')).toBe(true);
-    expect(text).toContain(`ruleId: ${emu.emulator.rules()[3]?.ruleId}`);
+    expect(text).toContain(`ruleId: ${project.emulator.rules()[3]?.ruleId}`);
 
     expect(await run(['validate'])).toMatchObject({ code: 0 });
     const plan = await run(['plan', '--detailed-exitcode']);
     expect(plan.stdout).toContain('No changes.');
     expect(plan.code).toBe(0);
-    expect(patches(emu.emulator)).toHaveLength(0);
+    expect(patches(project.emulator)).toHaveLength(0);
   });
 
   it('refuses to overwrite existing rule files before any request', async () => {
@@ -62,7 +50,7 @@ describe('botrules import', () => {
     expect(result.stderr).toContain('refusing to overwrite 1 existing rule file');
     expect(result.stderr).toContain('rules/mine.yml');
     expect(result.stderr).toContain('--force');
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
     expect(await readFile(path.join(project.rulesDir, 'mine.yml'), 'utf8')).toBe('rules: []\n');
   });
 
@@ -92,7 +80,7 @@ describe('botrules import', () => {
   });
 
   it('needs --app with --out when the config names several apps', async () => {
-    await writeConfig(project.dir, {
+    await project.writeConfig({
       apps: [
         { name: 'default', rulesDir: 'rules', tokenEnv: 'BOTRULES_TOKEN' },
         { name: 'other', rulesDir: 'other', tokenEnv: 'BOTRULES_OTHER_TOKEN' },
@@ -101,13 +89,13 @@ describe('botrules import', () => {
     const result = await run(['import', '--out', 'x']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('--out writes one app, but the config has 2: default, other');
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 
   it('names the missing token variable before any request', async () => {
-    const result = await runCli(['import'], { env: { ...emu.env, BOTRULES_TOKEN: '' }, cwd: project.dir });
+    const result = await project.run(['import'], { env: { BOTRULES_TOKEN: '' } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('BOTRULES_TOKEN is not set');
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 });

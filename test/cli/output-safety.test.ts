@@ -3,25 +3,15 @@
 // rule files. Every failure is a user error naming the path and the reason.
 import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, patches, rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { lettered, patches, rule } from '../apply/fixtures.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
-
+const project = emulatorProjectForEachTest({ seedRules: lettered(3) });
 beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: lettered(3) });
-  project = await tempProject();
-  await writeRules(project.rulesDir, [rule('A', { description: 'changed' }), rule('B'), rule('C')]);
+  await project.writeRules([rule('A', { description: 'changed' }), rule('B'), rule('C')]);
 });
 
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 
 describe('output paths are checked before acting', () => {
   it('apply --undo-out into a missing directory sends nothing and names the path', async () => {
@@ -29,8 +19,8 @@ describe('output paths are checked before acting', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('error: cannot write --undo-out no/such/dir/undo.json: its directory');
     expect(result.stderr).not.toContain('internal error');
-    expect(emu.emulator.log).toHaveLength(0);
-    expect(patches(emu.emulator)).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
+    expect(patches(project.emulator)).toHaveLength(0);
   });
 
   it('apply --undo-out onto a directory sends nothing', async () => {
@@ -38,7 +28,7 @@ describe('output paths are checked before acting', () => {
     const result = await run(['apply', '--auto-approve', '--undo-out', 'undo.json']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('cannot write --undo-out undo.json: it is a directory');
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 
   it('apply writes the undo plan it was asked for', async () => {
@@ -54,7 +44,7 @@ describe('output paths are checked before acting', () => {
     const result = await run(['plan', '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`cannot write --out ${out}: ${reason}`);
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 
   it('plan --out never writes through a symbolic link', async () => {
@@ -82,7 +72,7 @@ describe('an empty rules directory', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('the rules directory empty (app default) holds no rule files');
     }
-    expect(patches(emu.emulator)).toHaveLength(0);
+    expect(patches(project.emulator)).toHaveLength(0);
     expect(await run(['validate', '--dir', 'empty', '--allow-empty'])).toMatchObject({ code: 0 });
     expect(await run(['--allow-empty', 'plan', '--dir', 'empty'])).toMatchObject({ code: 0 });
   });
@@ -98,7 +88,7 @@ describe('import writes only rule files', () => {
     expect(result.stderr).toContain('refusing --force: 2 YAML files are not botrules rule files:');
     expect(result.stderr).toContain('charts/values.yaml');
     expect(await readFile(path.join(project.dir, 'docker-compose.yml'), 'utf8')).toBe('services: {}\n');
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 
   it('never writes through a dangling symbolic link', async () => {
@@ -115,6 +105,6 @@ describe('import writes only rule files', () => {
     expect(forced.stderr).toContain('refusing --force: 1 YAML file is not a botrules rule file:\n  fresh/010-a.yaml');
     expect(await readdir(project.dir)).not.toContain('outside.yaml');
     expect((await lstat(path.join(target, '010-a.yaml'))).isSymbolicLink()).toBe(true);
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 });

@@ -5,28 +5,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decide, type TestRequest } from '../../src/evaluate/index.js';
 import type { NormalRule, Rule } from '../../src/rules/model.js';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { lettered } from '../apply/fixtures.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
 const [a, b, c] = lettered(3) as [NormalRule, NormalRule, NormalRule];
 // Declared: C first and allowing, then A, then B paused.
 const declared: NormalRule[] = [{ ...c, actions: ['allow'] }, a, { ...b, status: 'paused' }];
 
+const project = emulatorProjectForEachTest({ seedRules: lettered(3) });
 beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: lettered(3) });
-  project = await tempProject();
-  await writeRules(project.rulesDir, declared);
+  await project.writeRules(declared);
 });
 
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 
 const TEXT = [
   'Every request: 4 classes of requests are decided differently:',
@@ -88,7 +79,7 @@ describe('plan: exhaustive behaviour diff', () => {
   });
 
   it('makes rule names from files safe in text', async () => {
-    await writeRules(project.rulesDir, [{ ...c, name: 'C\u001b[2J\u202e', ruleId: emu.emulator.rules()[2]?.ruleId, actions: ['allow'] } as Rule, a, b]);
+    await project.writeRules([{ ...c, name: 'C\u001b[2J\u202e', ruleId: project.emulator.rules()[2]?.ruleId, actions: ['allow'] } as Rule, a, b]);
     const result = await run(['plan']);
     expect(result.stdout).toContain('\n  ! now allowed: "A" (hardBlock) → "C\\x1b[2J\\u202e" (allow)\n');
     expect(result.stdout).not.toContain('\u001b[2J');

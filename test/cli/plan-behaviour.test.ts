@@ -3,27 +3,17 @@
 // and Markdown; without tests it says nothing; bad test files stop it before any request.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { lettered, rule } from '../apply/fixtures.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
-
+const project = emulatorProjectForEachTest({ seedRules: lettered(4) });
 beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: lettered(4) });
-  project = await tempProject();
   const [a, b, c, d] = lettered(4) as [ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>];
   // Declared: D first, B paused, C allows instead of blocking.
-  await writeRules(project.rulesDir, [d, a, { ...b, status: 'paused' }, { ...c, actions: ['allow'] }]);
+  await project.writeRules([d, a, { ...b, status: 'paused' }, { ...c, actions: ['allow'] }]);
 });
 
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 const request = (agent: string) => `{ userAgent: "${agent}", ip: 203.0.113.7 }`;
 
 async function writeTests(body: string, dir = 'tests'): Promise<void> {
@@ -102,7 +92,7 @@ describe('plan: behaviour diff', () => {
     const result = await run(['plan']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^tests\/traffic\.yaml:5:5: /m);
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 
   it('neutralises test names in both formats', async () => {

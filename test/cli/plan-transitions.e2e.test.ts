@@ -2,7 +2,7 @@
 // transitions"): a reorder whose planner order opens a window is sent in an order without one
 // (the PATCHes in the emulator's log, the plan saying why), also from a saved plan; two rules
 // that trade what they block open a window whatever the order: the plan shows it, apply exits
-// 1 without --force and sends nothing.
+// 1 without --force and sends nothing, and so does apply of the undo plan of a forced apply.
 import type { Leaf, Rule } from '../../src/rules/model.js';
 import { execFile } from 'node:child_process';
 import { CLI_BINARY } from '../helpers/binary.js';
@@ -110,6 +110,18 @@ describe('two rules that trade what they block', () => {
     const forced = await run(['apply', '--auto-approve', '--force']);
     expect(forced.code).toBe(0);
     expect(patches(emu.emulator)).toHaveLength(2);
+  });
+
+  it('the undo plan of a forced apply trades them back through the same kind of window: checked and refused alike', async () => {
+    expect((await run(['apply', '--auto-approve', '--force', '--undo-out', 'undo.json'])).code).toBe(0);
+    expect(patches(emu.emulator)).toHaveLength(2);
+    const undoRefused = await run(['apply', '--plan', 'undo.json', '--auto-approve']);
+    expect(undoRefused.code).toBe(1);
+    expect(undoRefused.stdout.split('\n')).toContain('! Transitions: this order opens 1 window in the 1 state between the PATCH requests; apply refuses it without --force');
+    expect(undoRefused.stderr).toContain('opens a window in which requests that the live rules and the rule files both block or challenge get through');
+    expect(patches(emu.emulator)).toHaveLength(2);
+    expect((await run(['apply', '--plan', 'undo.json', '--auto-approve', '--force'])).code).toBe(0);
+    expect(emu.emulator.rules().map((rule) => rule.conditions.children[0]?.children[0]?.value)).toEqual(['python', 'curl']);
   });
 
   it('plan --format json carries the window', async () => {

@@ -2,29 +2,17 @@
 // matching errors, blocked rules, and what must hold before any request is sent.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { lettered, patches, rule, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
+import { lettered, patches, rule, writeRules } from '../apply/fixtures.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
-let emu: TestEmulator;
-let project: Project;
+const project = emulatorProjectForEachTest({ seedRules: lettered(4) });
 
-beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: lettered(4) });
-  project = await tempProject();
-});
-
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 
 /** Declared: D moved to the top, B with a new description. */
 async function declareChanges(): Promise<void> {
   const [a, b, c, d] = lettered(4) as [ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>];
-  await writeRules(project.rulesDir, [d, a, { ...b, description: 'now described' }, c]);
+  await project.writeRules([d, a, { ...b, description: 'now described' }, c]);
 }
 
 describe('botrules plan', () => {
@@ -35,7 +23,7 @@ describe('botrules plan', () => {
     expect(result.stdout.split('\n')[0]).toBe('Plan: 2 PATCH requests: 1 to update, 1 to move; 4 rules change position; 0 blocked; 0 not in the files, kept');
     expect(result.stdout).toContain('now described');
     expect(result.stdout).toMatch(/moves from position 4 to 1/);
-    expect(patches(emu.emulator)).toHaveLength(0);
+    expect(patches(project.emulator)).toHaveLength(0);
   });
 
   it('--verbose says how long reading the files, the LIST and planning took, on stderr', async () => {
@@ -60,8 +48,8 @@ describe('botrules plan', () => {
     ]);
     const saved = await readFile(path.join(project.dir, 'plan.json'), 'utf8');
     expect(JSON.parse(saved)).toEqual(printed);
-    expect(saved).not.toContain(emu.env.BOTRULES_TOKEN);
-    expect(result.stdout + result.stderr).not.toContain(emu.env.BOTRULES_TOKEN);
+    expect(saved).not.toContain(project.env.BOTRULES_TOKEN);
+    expect(result.stdout + result.stderr).not.toContain(project.env.BOTRULES_TOKEN);
   });
 
   it('prints markdown for a pull-request comment', async () => {
@@ -76,14 +64,14 @@ describe('botrules plan', () => {
     await declareChanges();
     expect((await run(['plan', '--detailed-exitcode'])).code).toBe(2);
     expect((await run(['plan'])).code).toBe(0);
-    await writeRules(project.rulesDir, lettered(4));
+    await project.writeRules(lettered(4));
     const clean = await run(['plan', '--detailed-exitcode']);
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain('No changes.');
   });
 
   it('blocked rules: prints the plan naming them, exits 1', async () => {
-    await writeRules(project.rulesDir, [...lettered(4), rule('Brand new')]);
+    await project.writeRules([...lettered(4), rule('Brand new')]);
     const result = await run(['plan', '--detailed-exitcode']);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('"Brand new"');
@@ -92,50 +80,50 @@ describe('botrules plan', () => {
   });
 
   it('a ruleId that is not live is an error naming the file and the id', async () => {
-    await writeRules(project.rulesDir, [...lettered(3), rule('D', { ruleId: 'no-such-id' })]);
+    await project.writeRules([...lettered(3), rule('D', { ruleId: 'no-such-id' })]);
     const result = await run(['plan']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/rules\/040-rule\.yaml:\d+:\d+: .*no-such-id/);
   });
 
   it('two live rules of the declared name is an error naming both ids', async () => {
-    const live = emu.emulator.replaceRules([rule('Twin'), rule('Twin', { description: 'other' })]);
-    await writeRules(project.rulesDir, [rule('Twin')]);
+    const live = project.emulator.replaceRules([rule('Twin'), rule('Twin', { description: 'other' })]);
+    await project.writeRules([rule('Twin')]);
     const result = await run(['plan']);
     expect(result.code).toBe(1);
     for (const r of live) expect(result.stderr).toContain(r.ruleId);
   });
 
   it('unmanaged: fail makes the plan an error; keep names them as kept', async () => {
-    await writeRules(project.rulesDir, lettered(3));
+    await project.writeRules(lettered(3));
     expect((await run(['plan'])).stdout).toMatch(/^ {2}- "D" \([\w-]+\): declared in no rule file: stays live and ACTIVE$/m);
-    await writeConfig(project.dir, { apps: [{ name: 'default', rulesDir: 'rules', unmanaged: 'fail' }] });
+    await project.writeConfig({ apps: [{ name: 'default', rulesDir: 'rules', unmanaged: 'fail' }] });
     const result = await run(['plan']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('"D"');
   });
 
   it('reports the problems of every app together, before any request', async () => {
-    await writeConfig(project.dir, {
+    await project.writeConfig({
       apps: [
         { name: 'default', rulesDir: 'rules' },
         { name: 'shop', rulesDir: 'shop', tokenEnv: 'BOTRULES_SHOP_TOKEN' },
       ],
     });
-    await writeRules(project.rulesDir, [rule('A', { priority: 1 } as never)]);
+    await project.writeRules([{ ...rule('A'), priority: 1 } as never]);
     await writeRules(path.join(project.dir, 'shop'), [rule('S', { actions: ['explode'] } as never)]);
     const result = await run(['plan']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^rules\/010-rule\.yaml:\d+:\d+: .*priority/m);
     expect(result.stderr).toMatch(/^shop\/010-rule\.yaml:\d+:\d+: .*/m);
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 
   it('a missing token is named before any request', async () => {
-    await writeRules(project.rulesDir, lettered(4));
-    const result = await runCli(['plan'], { env: { ...emu.env, BOTRULES_TOKEN: undefined }, cwd: project.dir });
+    await project.writeRules(lettered(4));
+    const result = await project.run(['plan'], { env: { BOTRULES_TOKEN: undefined } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('BOTRULES_TOKEN is not set');
-    expect(emu.emulator.log).toHaveLength(0);
+    expect(project.emulator.log).toHaveLength(0);
   });
 });

@@ -5,10 +5,9 @@
 // in every plan format and refused by apply unless --force.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { patches, rule, tempProject, type Project } from '../apply/fixtures.js';
+import { patches, rule } from '../apply/fixtures.js';
 import type { Rule } from '../../src/rules/model.js';
+import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
 /** Rule A as the console left it: a rule field, a group field and a leaf field botrules does not know. */
 function consoleRule(): Rule {
@@ -25,20 +24,9 @@ function consoleRule(): Rule {
   } as unknown as Rule;
 }
 
-let emu: TestEmulator;
-let project: Project;
+const project = emulatorProjectForEachTest({ seedRules: [consoleRule(), rule('B')] });
 
-beforeEach(async () => {
-  emu = await startTestEmulator({ seedRules: [consoleRule(), rule('B')] });
-  project = await tempProject();
-});
-
-afterEach(async () => {
-  await emu.close();
-  await project.close();
-});
-
-const run = (argv: string[]) => runCli(argv, { env: emu.env, cwd: project.dir });
+const run = (argv: string[]) => project.run(argv);
 const fileOfA = () => path.join(project.rulesDir, '010-a.yaml');
 
 async function editA(from: string, to: string): Promise<void> {
@@ -71,7 +59,7 @@ describe('fields botrules does not know', () => {
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.stdout).not.toContain('does not know');
     expect(await run(['apply', '--auto-approve'])).toMatchObject({ code: 0 });
-    const [kept] = emu.emulator.rules();
+    const [kept] = project.emulator.rules();
     expect(kept).toMatchObject({ name: 'A', labels: ['edge'] });
     expect(kept?.conditions.children).toEqual([
       {
@@ -100,7 +88,7 @@ describe('fields botrules does not know', () => {
       '! removes &quot;caseSensitive&quot; of conditions.children[0].children[0], a field botrules does not know (its leaf or group is replaced; apply needs --force)',
     );
 
-    const sentBefore = patches(emu.emulator).length;
+    const sentBefore = patches(project.emulator).length;
     const refused = await run(['apply', '--auto-approve']);
     expect(refused.code).toBe(1);
     expect(refused.stderr.split('\n')).toEqual([
@@ -108,10 +96,10 @@ describe('fields botrules does not know', () => {
         'which botrules does not know; review it and use --force to apply anyway; nothing was sent',
       '',
     ]);
-    expect(patches(emu.emulator)).toHaveLength(sentBefore);
+    expect(patches(project.emulator)).toHaveLength(sentBefore);
 
     expect(await run(['apply', '--auto-approve', '--force'])).toMatchObject({ code: 0 });
-    const [replaced] = emu.emulator.rules();
+    const [replaced] = project.emulator.rules();
     expect(replaced?.conditions.children[0]?.children[0]).toEqual({ conditionType: 'userAgent', operator: '$contains', value: 'A2', caseSensitive: true });
   });
 });

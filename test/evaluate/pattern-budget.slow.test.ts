@@ -21,3 +21,16 @@ it('decides every text of a long run, each within its own budget', () => {
   // A text without the '!' matches: decided true, as RegExp.test says.
   expect(pattern.test('a'.repeat(21))).toBe(true);
 }, 60_000);
+
+it('stops running a pattern after it was interrupted three times: a log of hostile texts costs seconds, not a second each', () => {
+  const pattern = compilePattern('^(?=(a+)+$)b', false);
+  expect(pattern.engine).toBe('v8');
+  const started = performance.now();
+  // Distinct hostile texts: each would run past the budget on its own.
+  const verdicts = Array.from({ length: 20 }, (_, i) => pattern.test(`${'a'.repeat(40 + i)}!`));
+  const elapsed = performance.now() - started;
+  expect(verdicts).toEqual(Array.from({ length: 20 }, () => 'undecided'));
+  // Three interrupted runs, then none: well under the twenty budgets the texts would have taken.
+  expect(elapsed).toBeLessThan(10 * MATCH_BUDGET_MS);
+  expect(elapsed).toBeGreaterThanOrEqual(3 * MATCH_BUDGET_MS * 0.9);
+}, 120_000);

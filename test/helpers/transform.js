@@ -4,14 +4,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { transformSync } from 'esbuild';
+import { transform as transformAsync, transformSync } from 'esbuild';
 
 const esbuildVersion = createRequire(import.meta.url)('esbuild/package.json').version;
 /** Changes whenever this file or esbuild changes, so Jest's cache never serves an older output. */
 const transformerKey = createHash('sha256').update(readFileSync(new URL(import.meta.url))).update(esbuildVersion).digest('hex');
 
-function transform(sourceText, sourcePath, options) {
-  const { code, map } = transformSync(sourceText, {
+function esbuildOptions(sourcePath, options) {
+  return {
     loader: 'ts',
     // Jest asks for ES modules when it runs with --experimental-vm-modules (extensionsToTreatAsEsm).
     format: options.supportsStaticESM ? 'esm' : 'cjs',
@@ -21,13 +21,25 @@ function transform(sourceText, sourcePath, options) {
     sourcemap: 'external',
     sourcefile: sourcePath,
     sourcesContent: false,
-  });
+  };
+}
+
+/** Synchronous: esbuild starts a process per call. Jest uses it only where it cannot wait. */
+function process(sourceText, sourcePath, options) {
+  const { code, map } = transformSync(sourceText, esbuildOptions(sourcePath, options));
+  return { code, map };
+}
+
+/** What Jest uses for ES modules: one long-lived esbuild service answers every file. */
+async function processAsync(sourceText, sourcePath, options) {
+  const { code, map } = await transformAsync(sourceText, esbuildOptions(sourcePath, options));
   return { code, map };
 }
 
 export default {
   canInstrument: false,
-  process: transform,
+  process,
+  processAsync,
   getCacheKey(sourceText, sourcePath, options) {
     return createHash('sha256')
       .update(transformerKey)

@@ -1,5 +1,5 @@
-// writeReport with an in-memory page source: formats, policy marks and failure handling.
-// The same paths run against the emulator in report-e2e.test.ts.
+// writeInventoryReport with an in-memory page source: formats, policy marks and failure handling.
+// The same paths run against the emulator in report-cli.e2e.test.ts.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { RemoteError } from '../../src/errors.js';
 import type { PageSource } from '../../src/inventory/fetch.js';
 import type { ScriptRecord, Snapshot } from '../../src/inventory/model.js';
 import { openOutput } from '../../src/inventory/output.js';
-import { writeReport } from '../../src/inventory/report.js';
+import { writeInventoryReport } from '../../src/inventory/report.js';
 import { REPORT_RENDERERS, type ReportFormat } from '../../src/render/inventory/index.js';
 import { NO_COLORS } from '../../src/render/contract.js';
 
@@ -33,7 +33,7 @@ const POLICY = {
   entries: [{ pattern: 'https://js.stripe.com/*', justification: 'payments', owner: 'payments', source: { file: 'scripts-policy.yaml', line: 2, col: 5 } }],
 };
 
-describe('writeReport', () => {
+describe('writeInventoryReport', () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'botrules-report-'));
@@ -45,7 +45,7 @@ describe('writeReport', () => {
   async function report(format: ReportFormat, failAtSkip?: number) {
     const output = await openOutput('out', { cwd: dir, stdout: new PassThrough() });
     const render = (model: Parameters<(typeof REPORT_RENDERERS)[ReportFormat]>[0]) => Promise.resolve(REPORT_RENDERERS[format](model, { write: output.emit }, { colors: NO_COLORS }));
-    return writeReport(source(failAtSkip), { query: QUERY, render, pageSize: 10, concurrency: 3, now: NOW, policy: POLICY, output });
+    return writeInventoryReport(source(failAtSkip), { query: QUERY, render, pageSize: 10, concurrency: 3, now: NOW, policy: POLICY, output });
   }
 
   it('writes a sorted snapshot with approval marks', async () => {
@@ -80,7 +80,7 @@ describe('writeReport', () => {
     });
     const output = await openOutput('out', { cwd: dir, stdout: new PassThrough() });
     const render = (model: Parameters<(typeof REPORT_RENDERERS)[ReportFormat]>[0]) => Promise.resolve(REPORT_RENDERERS[format as ReportFormat](model, { write: output.emit }, { colors: NO_COLORS }));
-    await expect(writeReport(endless, { query: QUERY, render, pageSize: 10, concurrency: 1, now: NOW, output })).rejects.toThrow(
+    await expect(writeInventoryReport(endless, { query: QUERY, render, pageSize: 10, concurrency: 1, now: NOW, output })).rejects.toThrow(
       'the inventory is larger than the 64 MiB a snapshot may hold (scripts diff, verify and evidence read no more)',
     );
     expect(await readdir(dir)).toEqual([]);

@@ -3,7 +3,7 @@
 // body, its name, its changes) or a step removed is found, at that step.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { firstDifferingPointer, firstStepDifference } from '../../src/plan/compare.js';
+import { firstDifferingPointer, firstStepDifference, sameJson } from '../../src/plan/compare.js';
 import { Plan } from '../../src/plan/plan-value.js';
 import { parsePlan } from '../../src/plan/file-format.js';
 import { planApp } from '../../src/plan/planner.js';
@@ -59,5 +59,17 @@ describe('saved plan check', () => {
     expect(firstDifferingPointer({ 'a/b~': 1 }, { 'a/b~': 2 }, '')).toBe('/a~1b~0');
     expect(firstDifferingPointer([1, 2], [1, 2, 3], '/x')).toBe('/x/2');
     expect(firstDifferingPointer({ a: 1 }, { a: 1, b: 2 }, '')).toBe('/b');
+  });
+});
+
+describe('sameJson', () => {
+  test('compares as JSON text does: keys in any order, an undefined property absent, an undefined list item null', () => {
+    expect(sameJson({ a: 1, b: [1, { c: 2, d: 3 }] }, { b: [1, { d: 3, c: 2 }], a: 1 })).toBe(true);
+    expect(sameJson({ name: 'A', description: undefined }, { name: 'A' })).toBe(true);
+    expect(sameJson([undefined], [null])).toBe(true);
+    expect(sameJson({ a: null }, {})).toBe(false);
+    expect(sameJson([1, 2], [2, 1])).toBe(false);
+    expect(sameJson(undefined, undefined)).toBe(true);
+    expect(sameJson(undefined, null)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
 // Exit 0 when none is, 2 when some class is or a part is left unchecked, 1 on error.
 import type { Argv } from 'yargs';
 import { diffRuleSets } from '../../engine/diff-rule-sets.js';
-import { DIFF_FORMATS, DIFF_RENDERERS, type DiffFormat } from '../../render/behaviour/index.js';
+import { RULE_SETS_DIFF_FORMATS, RULE_SETS_DIFF_RENDERERS, type RuleSetsDiffFormat } from '../../render/behaviour/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
@@ -15,7 +15,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
       'Each side is a rules directory, a rule file, or a live snapshot (botrules live --out; --app chooses its app).')
     .positional('old', { type: 'string', describe: 'The rule set before: a rules directory, a rule file or a live snapshot' })
     .positional('new', { type: 'string', describe: 'The rule set after' })
-    .option('format', { type: 'string', choices: DIFF_FORMATS, default: 'text', describe: 'How to print the diff' })
+    .option('format', { type: 'string', choices: RULE_SETS_DIFF_FORMATS, default: 'text', describe: 'How to print the diff' })
     .example('$0 diff live.json rules', 'what the rule files would change about the live rules, with no token')
     .example('$0 diff old-rules rules --format markdown', 'a pull-request comment comparing two rules directories') as unknown as Argv<GlobalArgs>;
 }
@@ -28,6 +28,6 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     ...(typeof args.app === 'string' ? { app: args.app } : {}),
     run: diff.run,
   }, ctx).finally(() => diff.stop());
-  await DIFF_RENDERERS[String(args.format) as DiffFormat]({ sides: result.sides, diff: result.diff }, ctx.io.stdout, { colors: ctx.colors });
+  await RULE_SETS_DIFF_RENDERERS[String(args.format) as RuleSetsDiffFormat]({ sides: result.sides, diff: result.diff }, ctx.io.stdout, { colors: ctx.colors });
   return result.diff.changes.length === 0 && result.diff.unchecked.length === 0 ? 0 : 2;
 }

@@ -1,7 +1,7 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { DIFF_FORMATS, DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/inventory/index.js';
+import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/inventory/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/inventory/streamed.js';
 import { diffInventories, reportInventory } from '../../engine/inventory.js';
 import { FAIL_ON_CONDITIONS, parseFailOn } from '../../inventory/diff.js';
@@ -52,7 +52,7 @@ function diffOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .positional('old', { type: 'string', describe: 'The earlier snapshot (json)' })
     .positional('new', { type: 'string', describe: 'The later snapshot (json)' })
-    .option('format', { choices: DIFF_FORMATS, default: 'text' as const, describe: 'Output format' })
+    .option('format', { choices: INVENTORY_DIFF_FORMATS, default: 'text' as const, describe: 'Output format' })
     .option('fail-on', {
       type: 'string',
       array: true,
@@ -126,7 +126,7 @@ async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): P
   const failOn = args.failOn ?? [];
   const policyFile = args.policy;
   const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
-  await DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
+  await INVENTORY_DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
   if (!compared.failOn || compared.failOn.length === 0) return 0;
   await writeReport(FAIL_ON_MATCHES, compared, ctx);
   return EXIT_FAIL_ON;

@@ -21,7 +21,7 @@ function options(yargs: Argv<GlobalArgs>) {
       'Check which rule decides each test request. Assumed semantics (docs/evaluation.md): active rules in priority ' +
       'order, paused rules skipped, the first match decides; a field the request lacks matches only ' +
       '$notExists, $ne, $notIn and $notEndsWith; header names ignore case, values compare as written.')
-    .option('tests', { type: 'string', describe: 'Directory of test files (default: tests, beside the config file if there is one)' })
+    .option('tests', { type: 'string', describe: 'Directory of test files (default: tests, beside the config file if there is one); --dir is the rules directory, as for every command' })
     .option('live', { type: 'string', describe: 'Evaluate against this live snapshot (botrules live --out) instead of the rule files' })
     .option('format', { choices: TEST_FORMATS, default: 'text' as const, describe: 'How to print the results (junit: JUnit XML; sarif: SARIF 2.1.0 for code scanning)' })
     .option('ignore-case', { type: 'boolean', default: false, describe: 'Compare condition values ignoring case, for a service that does' })

@@ -20,7 +20,7 @@ export interface WorkFile {
 }
 
 /** What happened to one rule, for the command's report. */
-export interface Placement {
+export interface RulePlacement {
   rule: LiveRule;
   kind: 'added' | 'moved';
   rel: string;
@@ -28,11 +28,11 @@ export interface Placement {
 }
 
 /** Rearranges `files` (in read order) in place so their blocks follow `live` order. */
-export function arrange(files: WorkFile[], live: readonly LiveRule[]): Placement[] {
+export function arrange(files: WorkFile[], live: readonly LiveRule[]): RulePlacement[] {
   const order = [...live].sort((a, b) => a.priority - b.priority);
   const liveIndex = new Map(order.map((rule, index) => [rule.ruleId, index]));
   const kept = keptRuleIds(files, liveIndex);
-  const placements: Placement[] = [];
+  const placements: RulePlacement[] = [];
   order.forEach((rule, index) => {
     if (kept.has(rule.ruleId)) return;
     const moving = takeBlock(files, rule.ruleId);
@@ -70,7 +70,7 @@ function takeBlock(files: readonly WorkFile[], ruleId: string): boolean {
   return true;
 }
 
-function place(files: WorkFile[], rule: LiveRule, moving: boolean, before: Where | undefined): Placement {
+function place(files: WorkFile[], rule: LiveRule, moving: boolean, before: Where | undefined): RulePlacement {
   const kind = moving ? 'moved' : 'added';
   const anchorFile = before === undefined ? files.findIndex((f) => f.ruleIds.length > 0) : before.file;
   const anchor = files[anchorFile];

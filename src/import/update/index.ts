@@ -11,7 +11,7 @@ import { matchRules } from '../../semantics/match.js';
 import { writtenRule } from '../../semantics/written.js';
 import type { DeclaredRule, LiveRule } from '../../semantics/model.js';
 import { schemaComment } from '../rule-file.js';
-import { arrange, type Placement, type WorkFile } from './arrange.js';
+import { arrange, type RulePlacement, type WorkFile } from './arrange.js';
 import { finishFiles } from './finish.js';
 import { interpretFile, type FileState, type SourceFile } from './interpret.js';
 import { filePatch, type Operation } from './patch.js';
@@ -53,7 +53,7 @@ export interface UpdateResult {
   gone: DeclaredRule[];
   /** Declared rules whose fields the update changed, with the fields. */
   edited: { rule: LiveRule; fields: string[] }[];
-  placements: Placement[];
+  placements: RulePlacement[];
   changes: FileChange[];
 }
 

@@ -4,6 +4,7 @@
 // replacement of every leaf after it. Items that changed between two that stayed are edited
 // in place; what is left is removed (from the last) and added (at its new index).
 import type { Operation } from 'fast-json-patch';
+import { sameJson } from '../../plan/compare.js';
 import { maxWeightIncreasingSubsequence } from '../../plan/order.js';
 
 /** The operations that turn `from` into `to`, at `path` (a JSON Pointer, "" for the root). */
@@ -85,10 +86,6 @@ function editedPairs(from: readonly unknown[], to: readonly unknown[], kept: rea
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return sortedJson(a) === sortedJson(b);
 }
 
 /** JSON with every object's keys sorted: equal text for equal values. */

@@ -16,7 +16,7 @@ export interface PatchSide {
   ruleIds: readonly string[];
 }
 
-export interface RuleChanges {
+export interface RuleFileChanges {
   /** The operations inside each declared rule that stays live, by its index in the file, relative to the rule. */
   inside: ReadonlyMap<number, readonly Operation[]>;
   /** Each rule's value as the file will hold it, by live ruleId. */
@@ -29,7 +29,7 @@ export interface RuleChanges {
  * come first, at its index as written, so a rule that leaves the file is removed as the file
  * will hold it elsewhere: the interpreter then writes its lines there (finish.ts).
  */
-export function filePatch(before: PatchSide, afterIds: readonly string[], changes: RuleChanges): Operation[] {
+export function filePatch(before: PatchSide, afterIds: readonly string[], changes: RuleFileChanges): Operation[] {
   const from = before.document ?? {};
   const operations = before.document === undefined ? [{ op: 'add' as const, path: '/rules', value: afterIds.map(changes.valueOf) }] : ruleFileOperations(from, before.ruleIds, afterIds, changes);
   const problem = jsonpatch.validate(operations, structuredClone(from));
@@ -37,7 +37,7 @@ export function filePatch(before: PatchSide, afterIds: readonly string[], change
   return operations;
 }
 
-function ruleFileOperations(from: Record<string, unknown>, fromIds: readonly string[], toIds: readonly string[], changes: RuleChanges): Operation[] {
+function ruleFileOperations(from: Record<string, unknown>, fromIds: readonly string[], toIds: readonly string[], changes: RuleFileChanges): Operation[] {
   const operations: Operation[] = [];
   for (const [index, inside] of changes.inside) operations.push(...inside.map((operation) => ({ ...operation, path: `/rules/${index}${operation.path}` })));
   const toIndex = new Set(toIds);

@@ -19,7 +19,7 @@ export const DIFF_FORMAT_VERSION = 1;
 
 const MORE = 'botrules diff --format json lists them all';
 
-export const DIFF_RENDERERS = {
+export const RULE_SETS_DIFF_RENDERERS = {
   text: (view: RuleSetsDiffView, out, options) => {
     out.write(`${options.colors.dim(`Comparing ${safeText(view.sides[0])} with ${safeText(view.sides[1])}.`)}\n`);
     writeBehaviourDiffText([view.diff], out, options.colors, MORE);
@@ -41,5 +41,5 @@ export const DIFF_RENDERERS = {
   },
 } satisfies RendererRegistry<RuleSetsDiffView>;
 
-export type DiffFormat = keyof typeof DIFF_RENDERERS;
-export const DIFF_FORMATS = Object.keys(DIFF_RENDERERS) as DiffFormat[];
+export type RuleSetsDiffFormat = keyof typeof RULE_SETS_DIFF_RENDERERS;
+export const RULE_SETS_DIFF_FORMATS = Object.keys(RULE_SETS_DIFF_RENDERERS) as RuleSetsDiffFormat[];

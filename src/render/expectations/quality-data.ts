@@ -2,7 +2,7 @@
 // tools), SARIF (failed tests as errors, uncovered rules and surviving mutants as notes on
 // their lines, for code scanning) and JUnit XML (the test results, the figures as properties).
 import type { RenderOptions, Sink } from '../contract.js';
-import { formatPercent, percent, type Ratio } from '../../requests/expectations/coverage.js';
+import { formatPercent, coveredPercent, type Ratio } from '../../requests/expectations/coverage.js';
 import { renderSarif, type SarifFinding } from '../sarif/index.js';
 import { testSarif } from './sarif.js';
 import { safeJson } from '../sanitise.js';
@@ -20,7 +20,7 @@ export function renderQualityJson(view: QualityView, out: Sink, _options?: Rende
 }
 
 function ratioJson(ratio: Ratio): object {
-  return { ...ratio, percent: Math.round(percent(ratio) * 100) / 100 };
+  return { ...ratio, percent: Math.round(coveredPercent(ratio) * 100) / 100 };
 }
 
 function coverageJson(view: CoverageView): object {
@@ -79,7 +79,7 @@ export function renderQualitySarif(view: QualityView, out: Sink, _options?: Rend
 
 export function renderQualityJunit(view: QualityView, out: Sink, _options?: RenderOptions): void {
   const properties: [string, string][] = [];
-  const ratio = (name: string, value: Ratio) => properties.push([`${name}.covered`, String(value.covered)], [`${name}.total`, String(value.total)], [`${name}.percent`, formatPercent(percent(value))]);
+  const ratio = (name: string, value: Ratio) => properties.push([`${name}.covered`, String(value.covered)], [`${name}.total`, String(value.total)], [`${name}.percent`, formatPercent(coveredPercent(value))]);
   const summary = view.coverage?.report.summary;
   if (summary !== undefined) {
     ratio('coverage.rules', summary.rules);

@@ -3,7 +3,7 @@
 // mutation score and every surviving mutant, each at FILE:LINE:COL. Names and values come from
 // rule and test files (untrusted): every line passes through the sanitiser.
 import type { RenderOptions, Sink } from '../contract.js';
-import { formatPercent, percent, type CoverageSummary, type Ratio } from '../../requests/expectations/coverage.js';
+import { formatPercent, coveredPercent, type CoverageSummary, type Ratio } from '../../requests/expectations/coverage.js';
 import { safeText } from '../sanitise.js';
 import { mutantLine, notRunSentence, placeOf, type CoverageView, type MutationView, type QualityView } from './quality-model.js';
 import { renderTestText } from './text.js';
@@ -45,7 +45,7 @@ export function summaryRows(summary: CoverageSummary, restricted: boolean): [str
 }
 
 export function ratioText(ratio: Ratio): string {
-  return `${ratio.covered}/${ratio.total} (${formatPercent(percent(ratio))})`;
+  return `${ratio.covered}/${ratio.total} (${formatPercent(coveredPercent(ratio))})`;
 }
 
 function mutationText(view: MutationView, out: Sink, options: RenderOptions): void {

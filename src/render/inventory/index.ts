@@ -48,7 +48,7 @@ export interface DiffModel {
   failOn?: FailOnMatch[];
 }
 
-export const DIFF_RENDERERS = {
+export const INVENTORY_DIFF_RENDERERS = {
   text: async ({ diff }, sink, options) => {
     await sink.write(renderDiffText(diff, options.colors));
   },
@@ -60,5 +60,5 @@ export const DIFF_RENDERERS = {
   },
 } as const satisfies RendererRegistry<DiffModel>;
 
-export type DiffFormat = keyof typeof DIFF_RENDERERS;
-export const DIFF_FORMATS = formatNames(DIFF_RENDERERS);
+export type InventoryDiffFormat = keyof typeof INVENTORY_DIFF_RENDERERS;
+export const INVENTORY_DIFF_FORMATS = formatNames(INVENTORY_DIFF_RENDERERS);

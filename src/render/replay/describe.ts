@@ -7,7 +7,7 @@ import { plural } from '../../plural.js';
 export const RULE_PAIRS_SHOWN = 5;
 
 /** A share of traffic as a percentage a reader can compare: never "0.0%" for a real share. */
-export function percent(share: number): string {
+export function shareText(share: number): string {
   if (share === 0) return '0%';
   if (share < 0.001) return '<0.1%';
   return `${(share * 100).toFixed(1)}%`;
@@ -36,7 +36,7 @@ export function rulePairText(pair: RulePair): string {
 }
 
 /** Said whenever an outcome is undecided, even when it is undecided under both rule sets alike. */
-export function undecidedSentence(report: ReplayReport): string | undefined {
+export function undecidedRequestsSentence(report: ReplayReport): string | undefined {
   const { live, declared } = report.undecided;
   if (live === 0 && declared === 0) return undefined;
   return `Undecided: ${plural(live, 'request')} under the live rules and ${plural(declared, 'request')} under the declared rules, ` +

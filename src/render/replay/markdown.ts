@@ -4,7 +4,7 @@ import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedSentence } from './describe.js';
+import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 
 export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options: RenderOptions): void {
   const parts = ['### Traffic replay\n\n', `${markdownText(headline(report))}\n\n`];
@@ -14,7 +14,7 @@ export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options:
   else parts.push(...transitionParts(report.transitions));
   const same = sameOutcomeSentence(report);
   if (same !== undefined) parts.push(`${same}\n\n`);
-  const undecided = undecidedSentence(report);
+  const undecided = undecidedRequestsSentence(report);
   if (undecided !== undefined) parts.push(`> [!WARNING]\n> ${markdownText(undecided)}\n\n`);
   if (report.skipped.length > 0) {
     const rows = report.skipped.map((skip) => [cell(skip.reason), String(skip.count), cell(`${skip.first.file}:${skip.first.line}`)]);
@@ -30,7 +30,7 @@ export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options:
 
 /** A table of transitions, then each one's rules and example requests, collapsed. */
 function transitionParts(transitions: readonly Transition[]): string[] {
-  const rows = transitions.map((t) => [cell(transitionTitle(t)), String(t.count), percent(t.share), cell(t.rules[0] === undefined ? '' : rulePairText(t.rules[0]))]);
+  const rows = transitions.map((t) => [cell(transitionTitle(t)), String(t.count), shareText(t.share), cell(t.rules[0] === undefined ? '' : rulePairText(t.rules[0]))]);
   const parts = [`${table(['Outcome change', 'Requests', 'Share', 'Main rules'], rows, ['l', 'r', 'r', 'l']).join('\n')}\n\n`];
   for (const transition of transitions) {
     const body = [

@@ -2,7 +2,7 @@
 import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
 import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, percent, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedSentence } from './describe.js';
+import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 import { plural } from '../../plural.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
@@ -23,7 +23,7 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
   }
   const same = sameOutcomeSentence(report);
   if (same !== undefined) lines.push(same);
-  const undecided = undecidedSentence(report);
+  const undecided = undecidedRequestsSentence(report);
   if (undecided !== undefined) lines.push(colors.yellow(undecided));
   if (report.shadow !== undefined) {
     lines.push(safeText(shadowHeading(report.shadow)));
@@ -36,7 +36,7 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
 function transitionLines(transitions: readonly Transition[], colors: Colors): string[] {
   const lines: string[] = [];
   for (const transition of transitions) {
-    const title = `${transitionTitle(transition)}: ${plural(transition.count, 'request')} (${percent(transition.share)})`;
+    const title = `${transitionTitle(transition)}: ${plural(transition.count, 'request')} (${shareText(transition.share)})`;
     lines.push(`    ${transition.to === 'block' || transition.to === 'challenge' ? colors.red(title) : colors.yellow(title)}`);
     for (const pair of transition.rules.slice(0, RULE_PAIRS_SHOWN)) lines.push(`        ${safeText(rulePairText(pair))}`);
     const more = transition.rules.length - RULE_PAIRS_SHOWN;

@@ -10,7 +10,7 @@ import { simulateSteps } from '../../semantics/list-move.js';
 import type { BehaviourChange, BehaviourReport, Outcome, PlanStep } from '../../plan/types.js';
 import type { LiveRule } from '../../rules/model.js';
 import type { RuleTest } from './load.js';
-import { appOf, undecidedSentence } from './run.js';
+import { appOf, undecidedRuleSentence } from './run.js';
 
 export interface AppBeforeAfter {
   app: string;
@@ -18,7 +18,7 @@ export interface AppBeforeAfter {
   steps: readonly PlanStep[];
 }
 
-export interface BehaviourDiff {
+export interface TestBehaviourDiff {
   /** The tests decided both before and after, and those whose outcome the plan changes. */
   report: BehaviourReport;
   /** One sentence per test left out because its outcome is undecided, naming the test, the rule and the pattern. */
@@ -29,7 +29,7 @@ export interface BehaviourDiff {
  * `tests` of every app of the project (`allApps` resolves a test without `app:`); only tests
  * of the planned `apps` are evaluated.
  */
-export function behaviourReport(tests: readonly RuleTest[], allApps: readonly string[], apps: readonly AppBeforeAfter[], options: EvaluationOptions = {}): BehaviourDiff {
+export function behaviourReport(tests: readonly RuleTest[], allApps: readonly string[], apps: readonly AppBeforeAfter[], options: EvaluationOptions = {}): TestBehaviourDiff {
   let evaluated = 0;
   const changes: BehaviourChange[] = [];
   const undecided: string[] = [];
@@ -57,7 +57,7 @@ export function behaviourReport(tests: readonly RuleTest[], allApps: readonly st
 /** The outcome, or why it is undecided. */
 function outcome(rules: readonly LiveRule[], test: RuleTest, options: EvaluationOptions): Outcome | string {
   const decision = decide(rules, test.request, options);
-  if (decision.undecided !== undefined) return undecidedSentence(decision.undecided.rule, test, options);
+  if (decision.undecided !== undefined) return undecidedRuleSentence(decision.undecided.rule, test, options);
   return { rule: decision.rule?.name, actions: decision.actions };
 }
 

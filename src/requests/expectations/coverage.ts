@@ -10,9 +10,9 @@ import type { RuleTest } from './load.js';
 
 /** The outcomes of a rule set, by the actions of the deciding rule; none: no rule decided. */
 export const OUTCOMES = ['allow', 'challenge', 'block', 'none'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export type CoveredOutcome = (typeof OUTCOMES)[number];
 
-const OUTCOME_OF: Readonly<Record<Action, Outcome>> = { allow: 'allow', blockWithChallenge: 'challenge', hardBlock: 'block' };
+const OUTCOME_OF: Readonly<Record<Action, CoveredOutcome>> = { allow: 'allow', blockWithChallenge: 'challenge', hardBlock: 'block' };
 
 export interface CoveredRule extends NormalRule {
   source?: SourceLocation;
@@ -44,7 +44,7 @@ export interface RuleCoverage {
 
 export interface OutcomeCoverage {
   app: string;
-  outcome: Outcome;
+  outcome: CoveredOutcome;
   /** Test requests with this outcome. */
   tests: number;
 }
@@ -88,7 +88,7 @@ export function measureCoverage(apps: readonly AppRules[], options: CoverageOpti
   const outcomes: OutcomeCoverage[] = [];
   for (const { app, rules: appRules, tests } of apps) {
     const coverage = appRules.map((rule, index) => emptyCoverage(app, rule, index));
-    const byOutcome = new Map<Outcome, number>(outcomesOf(appRules).map((outcome) => [outcome, 0]));
+    const byOutcome = new Map<CoveredOutcome, number>(outcomesOf(appRules).map((outcome) => [outcome, 0]));
     for (const test of tests) {
       const decision = decide(appRules, test.request, evaluation);
       const last = decision.index === -1 ? appRules.length - 1 : decision.index;
@@ -129,13 +129,13 @@ function count(seen: Seen, value: Verdict): void {
 }
 
 /** The outcomes a rule set can have: its active rules' actions, and none. */
-function outcomesOf(rules: readonly NormalRule[]): Outcome[] {
-  const found = new Set<Outcome>(['none']);
+function outcomesOf(rules: readonly NormalRule[]): CoveredOutcome[] {
+  const found = new Set<CoveredOutcome>(['none']);
   for (const rule of rules) if (rule.status === 'active') for (const outcome of outcomeNames(rule.actions)) found.add(outcome);
   return OUTCOMES.filter((outcome) => found.has(outcome));
 }
 
-function outcomeNames(actions: readonly Action[]): Outcome[] {
+function outcomeNames(actions: readonly Action[]): CoveredOutcome[] {
   return actions.length === 0 ? ['none'] : actions.map((action) => OUTCOME_OF[action]);
 }
 
@@ -160,7 +160,7 @@ function ratio<T>(items: readonly T[], covered: (item: T) => boolean): Ratio {
 }
 
 /** A ratio as a percentage; 100 when there is nothing to cover. */
-export function percent(value: Ratio): number {
+export function coveredPercent(value: Ratio): number {
   return value.total === 0 ? 100 : (100 * value.covered) / value.total;
 }
 

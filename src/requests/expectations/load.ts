@@ -15,7 +15,7 @@ import { placement, placementMessage } from '../../io/project-path.js';
 import { loadYamlFile, type Path, type YamlSource } from '../../io/yaml-source.js';
 
 /** What a test file writes for "no rule decides this request". */
-export const NO_RULE = 'none';
+export const NO_RULE_WORD = 'none';
 
 export interface RuleTest {
   name: string;

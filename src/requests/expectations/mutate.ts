@@ -7,7 +7,7 @@
 // decided; a swap only those the first rule decided that the second also matches.
 import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions } from '../../evaluate/index.js';
 import type { Action, NormalRule, SourceLocation } from '../../rules/model.js';
-import { NO_RULE, type RuleTest } from './load.js';
+import { NO_RULE_WORD, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';
 
 export type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'not-run';
@@ -96,7 +96,7 @@ export function runMutants(apps: readonly AppMutants[], options: MutationOptions
 
 /** Whether a test passes with this deciding rule (undefined: none) and actions. */
 export function verdict(test: RuleTest, rule: string | undefined, actions: readonly Action[]): boolean {
-  const expected = test.expect.rule === NO_RULE ? undefined : test.expect.rule;
+  const expected = test.expect.rule === NO_RULE_WORD ? undefined : test.expect.rule;
   if (rule !== expected) return false;
   const wanted = test.expect.actions;
   return wanted === undefined || (wanted.length === actions.length && wanted.every((action) => actions.includes(action)));

@@ -4,7 +4,7 @@
 import { decide, describeField, describeLeaf, fieldOf, missedLeaves, undecidedPatterns, MATCH_BUDGET_MS, type EvaluationOptions, type MissedLeaf } from '../../evaluate/index.js';
 import type { Problem } from '../../errors.js';
 import type { Action, Leaf, NormalRule } from '../../rules/model.js';
-import { NO_RULE, type RuleTest } from './load.js';
+import { NO_RULE_WORD, type RuleTest } from './load.js';
 
 export interface TestResult {
   test: RuleTest;
@@ -40,10 +40,10 @@ export function appOf(test: RuleTest, allApps: readonly string[]): string {
 export function runTest(test: RuleTest, app: string, rules: readonly NormalRule[], options: EvaluationOptions = {}): TestResult {
   const decision = decide(rules, test.request, options);
   const decidedBy = decision.rule?.name;
-  const expected = test.expect.rule === NO_RULE ? undefined : test.expect.rule;
+  const expected = test.expect.rule === NO_RULE_WORD ? undefined : test.expect.rule;
   const reasons: string[] = [];
   if (decision.undecided !== undefined) {
-    reasons.push(`the outcome is unknown: ${undecidedSentence(decision.undecided.rule, test, options)}`);
+    reasons.push(`the outcome is unknown: ${undecidedRuleSentence(decision.undecided.rule, test, options)}`);
   } else if (decidedBy !== expected) {
     reasons.push(`expected ${ruleText(expected)}, but ${decidedBy === undefined ? 'no rule matched' : `${ruleText(decidedBy)} decided (${decision.actions.join(', ')})`}`);
     if (expected !== undefined) reasons.push(...whyNot(expected, rules, decidedBy, test, options));
@@ -67,7 +67,7 @@ function whyNot(expected: string, rules: readonly NormalRule[], decidedBy: strin
  * Why a rule's match is undecided, naming the rule, the patterns and the values: a test that
  * cannot be decided fails rather than passing on a guess (docs/evaluation.md, "Regular expressions").
  */
-export function undecidedSentence(rule: NormalRule, test: RuleTest, options: EvaluationOptions = {}): string {
+export function undecidedRuleSentence(rule: NormalRule, test: RuleTest, options: EvaluationOptions = {}): string {
   const patterns = undecidedPatterns(rule, test.request, options).map(({ leaf, pattern, value }) =>
     `${describeField(leaf)} $re ${JSON.stringify(pattern)} on ${JSON.stringify(shortened(value))}`);
   return `rule ${ruleText(rule.name)} could not be decided: ${patterns.join(', ')} ran out of its time budget (${MATCH_BUDGET_MS / 1000} s a match) on the backtracking engine the pattern needs`;

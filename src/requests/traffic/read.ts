@@ -28,7 +28,7 @@ export interface LogReading {
   secretNames?: readonly string[];
 }
 
-export interface ReadOptions extends LogReading {
+export interface TrafficReadOptions extends LogReading {
   cwd: string;
   /** Called once each chunk's batch was taken, with the bytes of the file read so far (compressed bytes for gzip). */
   onBytes?: (bytesRead: number) => void;
@@ -61,7 +61,7 @@ async function filesBelow(dir: string): Promise<string[]> {
 }
 
 /** The lines of one log file, in batches (one per chunk read), parsed and redacted. */
-export async function* readLog(file: string, options: ReadOptions): AsyncGenerator<LogLine[]> {
+export async function* readLog(file: string, options: TrafficReadOptions): AsyncGenerator<LogLine[]> {
   const path = resolve(options.cwd, file);
   let parse: ((line: string) => LineResult) | undefined;
   let number = 0;
@@ -139,7 +139,7 @@ function isCsv(file: string, firstLine: string, format: LogFormat | undefined): 
   return formatOf(file, firstLine, format) === 'csv';
 }
 
-function parserFor(file: string, firstLine: string, options: ReadOptions): ((line: string) => LineResult) | undefined {
+function parserFor(file: string, firstLine: string, options: TrafficReadOptions): ((line: string) => LineResult) | undefined {
   switch (formatOf(file, firstLine, options.format)) {
     case 'ndjson': return ndjsonReader(options.fields);
     case 'combined': return accessLogLine;

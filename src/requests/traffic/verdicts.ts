@@ -42,12 +42,11 @@ export class SharedVerdicts {
 
   /** The id of a condition tree, the same for every tree with the same groups and leaves. */
   treeOf(conditions: Conditions): number {
-    const key = JSON.stringify(conditions.children.map((group) => [group.operator, group.children.map(leafKey)]));
-    const fullKey = `${conditions.operator}${key}`;
-    let id = this.treeIds.get(fullKey);
+    const key = JSON.stringify([conditions.operator, conditions.children.map((group) => [group.operator, group.children.map(leafKey)])]);
+    let id = this.treeIds.get(key);
     if (id === undefined) {
       id = this.trees.length;
-      this.treeIds.set(fullKey, id);
+      this.treeIds.set(key, id);
       this.trees.push({
         all: conditions.operator === '$and',
         groups: conditions.children.map((group) => ({ all: group.operator === '$and', leaves: Int32Array.from(group.children, (leaf) => this.leafOf(leaf)) })),

@@ -97,7 +97,7 @@ describe('hostile text through the real outputs under GitHub Actions', () => {
     await mkdir(path.join(project, 'tests'));
     await writeFile(path.join(project, 'rules', 'main.yaml'), stringify({ rules: [rule('Block bots')] }));
     expect((await cli([...REPORT, '--out', 'old.json'])).code).toBe(0);
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await emu.close();
@@ -125,7 +125,7 @@ describe('hostile text through the real outputs under GitHub Actions', () => {
       }),
       { numRuns: 12 },
     );
-  }, 120_000);
+  });
 
   test('test names in JUnit and in failure annotations', async () => {
     await fc.assert(
@@ -139,7 +139,7 @@ describe('hostile text through the real outputs under GitHub Actions', () => {
       }),
       { numRuns: 12 },
     );
-  }, 120_000);
+  });
 
   test('live rule names in plan (text and markdown)', async () => {
     await fc.assert(
@@ -153,5 +153,5 @@ describe('hostile text through the real outputs under GitHub Actions', () => {
       }),
       { numRuns: 12 },
     );
-  }, 120_000);
+  });
 });

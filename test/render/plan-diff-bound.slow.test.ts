@@ -23,7 +23,7 @@ describe('bounded diff rendering', () => {
     for (const format of ['text', 'markdown']) {
       expect(render(await loadPlanRenderer(format), plan)).toContain(TOO_LARGE_TO_SHOW.replace(/[()]/g, ''));
     }
-  }, 60_000);
+  });
 
   it('a change of more line edits than the bound in a rule under the size bound: the same line', () => {
     const many = (prefix: string) => rule('many', { description: Array.from({ length: MAX_EDIT_LENGTH + 10 }, (_, i) => `${prefix}${i}`).join('\n') });
