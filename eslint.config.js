@@ -84,6 +84,46 @@ const SECOND_SEMANTICS = [
 ];
 
 /**
+ * The normal form is made at the boundaries only (docs/design.md, "One rule semantics"):
+ * NormalRule, and DeclaredRule and LiveRule built on it, carry a mark that exists only for
+ * the compiler, and src/semantics/normalise.ts is the one place that puts it on a rule. A type
+ * assertion anywhere else that gives a value the mark it did not already have (a literal, a
+ * parsed file, `unknown`) would be a second normaliser that normalises nothing, so it is an
+ * error; an assertion from a type that has the mark already only narrows (`rules[i] as
+ * LiveRule`, dropping `undefined`; a list of decisions as a tuple) and is not.
+ */
+const NORMAL_FORM_MARK = /^__@normalForm@/;
+
+/** True when the type is a rule in normal form, or a union, array, tuple or generic of such rules. */
+function carriesNormalForm(checker, type, depth = 0) {
+  if (depth > 3) return false;
+  if (type.isUnionOrIntersection() && type.types.some((part) => carriesNormalForm(checker, part, depth + 1))) return true;
+  if (type.getProperties().some((property) => NORMAL_FORM_MARK.test(String(property.escapedName)))) return true;
+  const typeArguments = [...(type.target === undefined ? [] : checker.getTypeArguments(type)), ...(type.aliasTypeArguments ?? [])];
+  return typeArguments.some((argument) => carriesNormalForm(checker, argument, depth + 1));
+}
+
+const forgedNormalForm = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      forged: 'Only src/semantics/normalise.ts makes a rule in normal form: pass it through normaliseRule or normaliseLiveRule instead of asserting its type (docs/design.md, "One rule semantics").',
+    },
+  },
+  create(context) {
+    const services = context.sourceCode.parserServices;
+    const checker = services.program.getTypeChecker();
+    // Forging: the asserted type has the mark and the value's type (less `undefined`) has none.
+    const check = (node) => {
+      if (!carriesNormalForm(checker, services.getTypeAtLocation(node.typeAnnotation))) return;
+      if (!carriesNormalForm(checker, checker.getNonNullableType(services.getTypeAtLocation(node.expression)))) context.report({ node, messageId: 'forged' });
+    };
+    return { TSAsExpression: check, TSTypeAssertion: check };
+  },
+};
+
+/**
  * Commands never format lines (docs/design.md, "One output layer"): a module of src/cli/commands/
  * picks a format and hands a model to src/render/ through writeReport; it neither writes to a
  * stream itself nor builds a line (a string that ends with a line break).
@@ -169,5 +209,13 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
     },
+  },
+  // The normal form is made only in src/semantics/normalise.ts: no type assertion forges it.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/semantics/normalise.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.build.json', tsconfigRootDir: root } },
+    plugins: { botrules: { rules: { 'forged-normal-form': forgedNormalForm } } },
+    rules: { 'botrules/forged-normal-form': 'error' },
   },
 );

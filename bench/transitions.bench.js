@@ -6,7 +6,8 @@
 // default budget) back to back, so drift in the machine's speed touches both alike; the ratio is
 // of the medians. Also reported: the PATCH requests, the windows of the order chosen, whether
 // another order was chosen, and what the budget left unchecked.
-// Usage: `npm run bench -- transitions` (after `npm run compile`); BENCH_ROUNDS=N for more rounds.
+// Usage: `npm run bench -- transitions` (after `npm run compile`); BENCH_ROUNDS=N for more rounds,
+// BENCH_RULES=5000 for a large plan.
 import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,9 +20,10 @@ import { timedNode } from './timed-child.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
-const LIVE_RULES = 1_000;
-const MOVED = 25;
-const EDITED = 25;
+const LIVE_RULES = Number(process.env.BENCH_RULES ?? 1_000);
+/** One rule in forty moved and one in forty edited: 25 and 25 of 1,000. */
+const MOVED = Math.round(LIVE_RULES / 40);
+const EDITED = Math.round(LIVE_RULES / 40);
 const SHAPES = ['themes', 'random'];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TOKEN = 'bench-transitions-token';

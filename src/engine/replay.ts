@@ -7,6 +7,7 @@ import { UserError } from '../errors.js';
 import type { Decision } from '../evaluate/index.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
+import { matchRules } from '../semantics/match.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule } from '../rules/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
@@ -124,11 +125,13 @@ export async function replayPlanned(
 
 /**
  * The rules, as apply would leave them, that the files declare `mode: shadow` (paused there):
- * found by ruleId, else by name. A shadow rule the plan cannot apply (blocked) is not among them.
+ * matched as the planner matches (src/semantics/match.ts). A shadow rule the plan cannot
+ * apply (blocked) is not among them.
  */
 function shadowRules(declared: readonly DeclaredRule[], afterRules: readonly LiveRule[]): LiveRule[] {
   const shadowed = declared.filter((rule) => rule.shadow !== undefined);
-  return afterRules.filter((rule) => shadowed.some((d) => (d.ruleId === undefined ? d.name === rule.name : d.ruleId === rule.ruleId)));
+  const matched = new Set(matchRules(shadowed, afterRules).matches.map((match) => match.live));
+  return afterRules.filter((rule) => matched.has(rule));
 }
 
 /** Progress across the files: the bytes of the files before this one plus this one's. */

@@ -1,7 +1,7 @@
 // The canonical form of a rule: what "the same rule" means when comparing the rule files
 // with the live rules (docs/behaviour.md, "Plan semantics"). Leaves within a group, groups within the root and
-// actions are sets, so they are sorted by a total order and de-duplicated; a leaf's value
-// takes the shape its operator implies (normalise.ts made the rest normal). Two rules are equal
+// actions are sets, so they are sorted by a total order and de-duplicated; everything else,
+// a leaf's value included, is as the normal form (normalise.ts) has it. Two rules are equal
 // exactly when their canonical JSON is the same, which is also what makes a perpetual diff
 // impossible: after a PATCH the live form is the declared form.
 //
@@ -11,7 +11,6 @@
 //
 // Fields botrules does not know (unknown.ts) are not part of the canonical form: they never
 // make two rules differ.
-import { isListOperator, isPresenceOperator } from './model.js';
 import type { Action, Conditions, Group, Leaf, NormalRule } from './model.js';
 import { unknownFields, type Level } from './unknown.js';
 
@@ -21,20 +20,15 @@ export type RuleField = (typeof RULE_FIELDS)[number];
 
 export type CanonicalRule = Pick<NormalRule, RuleField>;
 
-/** A leaf's value in the shape its operator implies (undefined for presence operators). */
-function canonicalValue(leaf: Leaf): string | string[] | undefined {
-  if (isPresenceOperator(leaf.operator) || leaf.value === undefined) return undefined;
-  if (isListOperator(leaf.operator)) return Array.isArray(leaf.value) ? [...leaf.value] : [leaf.value];
-  // A one-element list for a string operator means the same string.
-  return Array.isArray(leaf.value) && leaf.value.length === 1 ? leaf.value[0] : leaf.value;
-}
-
-/** The leaf with its keys in a fixed order, so its JSON is stable. */
+/**
+ * The leaf with its keys in a fixed order, so its JSON is stable; a value list is a fresh
+ * copy. The leaf is part of a NormalRule, so its value already has the shape its operator
+ * implies (normalise.ts): nothing here shapes it again.
+ */
 export function canonicalLeaf(leaf: Leaf): Leaf {
   const out: Leaf = { conditionType: leaf.conditionType, operator: leaf.operator };
   if (leaf.fieldOption !== undefined) out.fieldOption = leaf.fieldOption;
-  const value = canonicalValue(leaf);
-  if (value !== undefined) out.value = value;
+  if (leaf.value !== undefined) out.value = typeof leaf.value === 'string' ? leaf.value : [...leaf.value];
   return out;
 }
 
@@ -99,7 +93,6 @@ function sameGroupAsWritten(a: Group, b: Group): boolean {
 
 function sameLeafAsWritten(a: Leaf, b: Leaf): boolean {
   if (a.conditionType !== b.conditionType || a.operator !== b.operator || a.fieldOption !== b.fieldOption) return false;
-  if (isPresenceOperator(a.operator)) return true;
   if (typeof a.value === 'string' || typeof b.value === 'string' || a.value === undefined || b.value === undefined) {
     return a.value === b.value;
   }

@@ -126,7 +126,8 @@ describe('choosing the order', () => {
     ]);
     // With time left, nothing is unchecked and no sentence is added.
     expect(orderedPlan(plan, liveList, { ...spent, deadline: Date.now() + 60_000 }).transitions?.unchecked).toEqual([]);
-    const diff = ruleSetsDiff('default', [blockPython, allowApi], [allowApi, blockPython], { budgetSeconds: 7, deadline: Date.now() - 1 });
+    const [python0, api1] = live([blockPython, allowApi]) as [LiveRule, LiveRule];
+    const diff = ruleSetsDiff('default', [python0, api1], [api1, python0], { budgetSeconds: 7, deadline: Date.now() - 1 });
     expect(diff.unchecked.map((part) => part.reason)).toEqual([
       'the time budget ran out before these rules and the ones after them were searched (the diff had 7 s; --diff-budget SECONDS gives it more)',
     ]);

@@ -89,6 +89,27 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
     text: "import type { Leaf } from '../semantics/model.js';\nexport const probe = (leaf: Leaf): string[] => (Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value]);\n",
     expected: ['no-restricted-syntax'],
   },
+  // The normal form is made only in src/semantics/normalise.ts: a type assertion that forges it fails.
+  forgedNormalForm: {
+    file: `src/plan/${TAG}-forged.ts`,
+    text:
+      "import type { DeclaredRule, LiveRule, NormalRule, Rule } from '../semantics/model.js';\n" +
+      'export const parsed = (raw: unknown): LiveRule => raw as LiveRule;\n' +
+      'export const unchecked = (rule: Rule): NormalRule => rule as NormalRule;\n' +
+      'export const twice = (rules: Rule[]): DeclaredRule[] => rules as unknown as DeclaredRule[];\n' +
+      "export const literal = (rule: Rule): LiveRule => ({ ...rule, ruleId: 'r', priority: 0 }) as LiveRule;\n",
+    expected: ['botrules/forged-normal-form'],
+  },
+  narrowingIsNotForging: {
+    file: `src/apply/${TAG}-narrowing.ts`,
+    text:
+      "import type { Decision } from '../evaluate/index.js';\n" +
+      "import type { LiveRule, NormalRule } from '../semantics/model.js';\n" +
+      'export const first = (rules: LiveRule[]): LiveRule => rules[0] as LiveRule;\n' +
+      'export const present = (rule: NormalRule | undefined): NormalRule => rule as NormalRule;\n' +
+      'export const pair = (decisions: Decision<LiveRule>[]) => decisions as [Decision<LiveRule>, Decision<LiveRule>?];\n',
+    expected: [],
+  },
   semanticsReachesUp: {
     file: `src/semantics/${TAG}.ts`,
     text: "import { loadRules } from '../rules/load.js';\nexport const probe = loadRules;\n",

@@ -3,8 +3,8 @@
 // `header x $exists`, `path $startsWith`), and is listed under each guard's value. A request's
 // values then select the rules worth trying; the rules without a guard are tried for every request.
 import { fieldOf, type TestRequest } from '../../evaluate/index.js';
-import type { Group, Leaf, Rule } from '../../rules/model.js';
-import { fieldKey } from '../../semantics/fields.js';
+import type { Group, Leaf, NormalRule } from '../../rules/model.js';
+import { fieldKey, fieldName } from '../../semantics/fields.js';
 
 /** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
 type Guard =
@@ -31,11 +31,11 @@ export interface RuleIndex {
 }
 
 /** The index of the rules at `positions` (ascending) of `rules`. */
-export function indexRules(rules: readonly Rule[], positions: readonly number[]): RuleIndex {
+export function indexRules(rules: readonly NormalRule[], positions: readonly number[]): RuleIndex {
   const indexes = new Map<string, FieldIndex>();
   const unguarded: number[] = [];
   for (const position of positions) {
-    const guards = ruleGuards(rules[position] as Rule);
+    const guards = ruleGuards(rules[position] as NormalRule);
     if (guards === undefined) unguarded.push(position);
     else for (const [leaf, guard] of guards) register(indexes, leaf, guard, position);
   }
@@ -57,9 +57,9 @@ export interface Tables {
 function tablesOf(indexes: ReadonlyMap<string, FieldIndex>): Tables {
   const tables: Tables = { plain: [], header: new Map(), queryParam: new Map(), customParam: new Map() };
   for (const table of indexes.values()) {
-    const { conditionType, fieldOption } = table.reader;
-    if (conditionType === 'header') tables.header.set((fieldOption ?? '').toLowerCase(), table);
-    else if (conditionType === 'queryParam' || conditionType === 'customParam') tables[conditionType].set(fieldOption ?? '', table);
+    const { conditionType } = table.reader;
+    if (conditionType === 'header') tables.header.set(fieldName(table.reader).toLowerCase(), table);
+    else if (conditionType === 'queryParam' || conditionType === 'customParam') tables[conditionType].set(fieldName(table.reader), table);
     else tables.plain.push(table);
   }
   return tables;
@@ -127,7 +127,7 @@ function listOf(map: Map<string, number[]>, key: string): number[] {
  * Guards of a rule, any one of which a matching request satisfies; undefined when the rule
  * has none (it is tried for every request). An empty list: the rule never matches.
  */
-function ruleGuards(rule: Rule): [Leaf, Guard][] | undefined {
+function ruleGuards(rule: NormalRule): [Leaf, Guard][] | undefined {
   const { operator, children } = rule.conditions;
   const perGroup = children.map(groupGuards);
   if (operator === '$or') return perGroup.some((guards) => guards === undefined) ? undefined : perGroup.flatMap((guards) => guards ?? []);
