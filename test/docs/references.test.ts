@@ -1,29 +1,15 @@
 // Every document a comment or a document refers to exists in the repository, with the section
 // it names; no comment cites section numbers of documents that are not in the repository.
-import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ROOT, scannedFiles } from './scanned-files.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const SCANNED_DIRS = ['src', 'test', 'bench', 'scripts', 'docs', '.github'];
 const SCANNED_FILES = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'action.yml'];
-const SKIPPED = new Set(['node_modules', 'generated', 'dist']);
 // Written in two parts so that this file does not match itself.
 const OUTSIDE_CITATION = new RegExp(['contract', 'api\\.md'].map((name) => `${name} \\u00a7`).join('|'));
 const DOC_REFERENCE = /docs\/([A-Za-z0-9_-]+\.md)((?:,\s*"[^"\n]+")*)/g;
 
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    if (SKIPPED.has(name)) return [];
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-function scannedFiles(): string[] {
-  const listed = SCANNED_FILES.map((name) => join(ROOT, name)).filter((path) => existsSync(path));
-  return [...SCANNED_DIRS.flatMap((dir) => filesUnder(join(ROOT, dir))), ...listed];
-}
 
 function headingsOf(doc: string): Set<string> {
   const text = readFileSync(join(ROOT, 'docs', doc), 'utf8');
@@ -42,7 +28,7 @@ function referencesIn(file: string): Reference[] {
 }
 
 describe('references to documents', () => {
-  const files = scannedFiles();
+  const files = scannedFiles(SCANNED_DIRS, SCANNED_FILES);
 
   it('scans the source and the documents', () => {
     expect(files.some((file) => file.endsWith(join('src', 'cli', 'main.ts')))).toBe(true);

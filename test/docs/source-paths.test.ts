@@ -1,31 +1,16 @@
 // Every src/ or test/ path a comment, a document, a workflow or a configuration cites exists, so
 // a moved or renamed file cannot leave its old path behind (CONTRIBUTING.md, "What a change
 // comes with"). CHANGELOG.md is history and keeps the paths of its time.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ROOT, scannedFiles } from './scanned-files.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const SCANNED_DIRS = ['src', 'test', 'bench', 'scripts', 'docs', 'examples', '.github'];
 const SCANNED_FILES = ['README.md', 'CONTRIBUTING.md', 'eslint.config.js', 'jest.config.js', 'package.json', 'action.yml'];
-const SKIPPED = new Set(['node_modules', 'generated', 'dist']);
 /** A path cited into src/ or test/: not preceded by a path character, so `dist/src/…` or `tests/…` are not. */
 const CITED = /(?<![\w./-])(?:src|test)\/[\w./-]*/g;
 /** Extensions of this project's files; a path with another (`.cs` in the GitHub runner's sources) is someone else's. */
 const OWN_EXTENSION = /(?:^|\/)(?:[^/.]+|[^/]*\.(?:ts|js|mjs|json|md|ya?ml))$/;
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    if (SKIPPED.has(name)) return [];
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-function scannedFiles(): string[] {
-  const listed = SCANNED_FILES.map((name) => join(ROOT, name)).filter((path) => existsSync(path));
-  return [...SCANNED_DIRS.flatMap((dir) => filesUnder(join(ROOT, dir))), ...listed];
-}
 
 /** The paths a text cites, without a sentence's closing full stop; a glob (`apply*`) or brace list is not a path. */
 function citedPaths(text: string): string[] {
@@ -42,7 +27,7 @@ function exists(path: string): boolean {
 }
 
 describe('paths cited into src/ and test/', () => {
-  const files = scannedFiles();
+  const files = scannedFiles(SCANNED_DIRS, SCANNED_FILES);
 
   it('reads paths as they are cited', () => {
     expect(citedPaths('(src/io/atomic-write.ts). See src/render/, test/cli/apply*, src/{a,b}/ and dist/src/x.')).toEqual([
