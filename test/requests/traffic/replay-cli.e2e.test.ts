@@ -20,6 +20,18 @@ beforeAll(() => {
   writeFileSync(path.join(project, 'notes.txt'), 'hello\n');
 });
 
+/** The first lines of the fixture log's Markdown report, the same from `replay` and before `plan --replay`'s plan. */
+const MARKDOWN_SUMMARY = [
+  '### Traffic replay',
+  '',
+  'Replayed 7 requests from 1 file for app &quot;shop&quot;: 6 evaluated, 1 skipped; live = the live snapshot &quot;live.json&quot;, declared = the rules as apply would leave them.',
+  '',
+  '| Outcome change | Requests | Share | Main rules |',
+  '| --- | ---: | ---: | --- |',
+  '| no rule → challenge | 1 | 16.7% | 1× no rule → &quot;Challenge checkout&quot; |',
+  '| challenge → block | 2 | 33.3% | 2× &quot;Challenge login&quot; → &quot;Block login&quot; |',
+];
+
 const replay = (...args: string[]) => botrules(project, 'replay', '--live', 'live.json', ...args);
 
 interface Summary {
@@ -100,14 +112,7 @@ describe('replay: exact counts on logs whose every outcome is known', () => {
   it('prints Markdown for a pull-request comment', async () => {
     const result = await replay('--format', 'markdown', 'logs/a.ndjson');
     expect(result.stdout).toBe([
-      '### Traffic replay',
-      '',
-      'Replayed 7 requests from 1 file for app &quot;shop&quot;: 6 evaluated, 1 skipped; live = the live snapshot &quot;live.json&quot;, declared = the rules as apply would leave them.',
-      '',
-      '| Outcome change | Requests | Share | Main rules |',
-      '| --- | ---: | ---: | --- |',
-      '| no rule → challenge | 1 | 16.7% | 1× no rule → &quot;Challenge checkout&quot; |',
-      '| challenge → block | 2 | 33.3% | 2× &quot;Challenge login&quot; → &quot;Block login&quot; |',
+      ...MARKDOWN_SUMMARY,
       '',
       '<details><summary>no rule → challenge: rules and example requests</summary>',
       '',
@@ -175,16 +180,7 @@ describe('plan --replay', () => {
   it('puts the replay table before the plan in Markdown', async () => {
     const result = await botrules(project, 'plan', '--live', 'live.json', '--format', 'markdown', '--replay', 'logs/a.ndjson');
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n').slice(0, 8)).toEqual([
-      '### Traffic replay',
-      '',
-      'Replayed 7 requests from 1 file for app &quot;shop&quot;: 6 evaluated, 1 skipped; live = the live snapshot &quot;live.json&quot;, declared = the rules as apply would leave them.',
-      '',
-      '| Outcome change | Requests | Share | Main rules |',
-      '| --- | ---: | ---: | --- |',
-      '| no rule → challenge | 1 | 16.7% | 1× no rule → &quot;Challenge checkout&quot; |',
-      '| challenge → block | 2 | 33.3% | 2× &quot;Challenge login&quot; → &quot;Block login&quot; |',
-    ]);
+    expect(result.stdout.split('\n').slice(0, 8)).toEqual(MARKDOWN_SUMMARY);
   });
 
   it('carries the replay report in a JSON plan, and the verdict in the app, printed and saved alike', async () => {
