@@ -60,6 +60,14 @@ const GROUPS = [
     validators: { validateTests: (ajv) => ajv.compile(readSchema('tests')) },
   },
   {
+    site: 'src/emulator/validate-patch.ts',
+    // allErrors off: a 400 names the first problem only. strictRequired off: `not: {required}`
+    // forbids a field the schema does not define there. verbose: the messages are worded from
+    // the schema that failed (its enum, whether a string may be blank) and the value sent.
+    options: { allErrors: false, strict: true, strictRequired: false, verbose: true },
+    validators: { validatePatchBody: (ajv) => ajv.compile(readSchema('patch-body')) },
+  },
+  {
     site: 'src/live/snapshot.ts',
     options: { allErrors: true, strict: true, allowUnionTypes: true },
     validators: { validateLiveSnapshot: (ajv) => ajv.compile(readSchema('live-snapshot')) },

@@ -1,13 +1,13 @@
-// Validation of PATCH bodies the way a real service would answer: known fields are checked
-// (enums, the two-level tree, value shapes), unknown top-level fields are ignored, and
-// fields it does not check inside `conditions` (a leaf's `caseSensitive`, say) are stored as
-// they were sent, as a newer service version would (docs/behaviour.md, "Unknown fields").
-// A failure is one message, sent back as a 400 `{ result: false, message }`.
-import {
-  ACTIONS, CONDITION_TYPES, GROUP_OPERATORS, LEAF_OPERATORS, STATUSES,
-  isListOperator, isPresenceOperator, needsFieldOption,
-  type Action, type Conditions, type Group, type Leaf, type PatchBody,
-} from '../rules/model.js';
+// Validation of PATCH bodies the way a real service would answer. The shape is
+// schemas/patch-body.schema.json, compiled at build time (enums, the two-level tree, value
+// shapes); two checks need more than the body and follow it here: the priority range (the
+// application's rule count) and that each `$re` pattern compiles. Unknown top-level fields are
+// ignored; fields the schema does not check inside `conditions` (a leaf's `caseSensitive`, say)
+// are stored as they were sent, as a newer service version would (docs/behaviour.md, "Unknown
+// fields"). A failure is one message, sent back as a 400 `{ result: false, message }`.
+import type { ErrorObject } from 'ajv';
+import { validatePatchBody } from '../generated/validators.js';
+import type { Conditions, Group, Leaf, PatchBody } from '../rules/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
 
 export class PatchInvalid extends Error {}
@@ -17,121 +17,138 @@ export interface CheckedPatch extends PatchBody {
   ruleId?: string;
 }
 
+/** A body the schema accepted: the known fields have their types; others may be present. */
+type AcceptedBody = CheckedPatch & Record<string, unknown>;
+
 /** Checks a parsed PATCH body; throws PatchInvalid with the message for the 400. */
 export function checkPatchBody(body: unknown, ruleCount: number): CheckedPatch {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new PatchInvalid('the request body must be a JSON object');
+  if (!validatePatchBody(body)) {
+    const [first] = validatePatchBody.errors ?? [];
+    throw new PatchInvalid(first ? messageOf(first, body) : 'the request body is not a valid update');
   }
-  const b = body as Record<string, unknown>;
+  const accepted = body as AcceptedBody;
+  if (accepted.priority !== undefined) checkPriorityRange(accepted.priority, ruleCount);
+  if (accepted.conditions !== undefined) checkPatterns(accepted.conditions);
+  return knownFields(accepted);
+}
+
+/** The fields the service updates, in their documented order; the tree keeps its unknown fields. */
+function knownFields(body: AcceptedBody): CheckedPatch {
   const patch: CheckedPatch = {};
-  if ('ruleId' in b) patch.ruleId = nonEmptyString(b.ruleId, 'ruleId');
-  if ('name' in b) patch.name = nonEmptyString(b.name, 'name');
-  if ('description' in b) patch.description = string(b.description, 'description');
-  if ('status' in b) patch.status = oneOf(b.status, STATUSES, 'status');
-  if ('actions' in b) patch.actions = checkActions(b.actions);
-  if ('conditions' in b) patch.conditions = checkConditions(b.conditions);
-  if ('priority' in b) patch.priority = checkPriority(b.priority, ruleCount);
+  if (body.ruleId !== undefined) patch.ruleId = body.ruleId;
+  if (body.name !== undefined) patch.name = body.name;
+  if (body.description !== undefined) patch.description = body.description;
+  if (body.status !== undefined) patch.status = body.status;
+  if (body.actions !== undefined) patch.actions = [...body.actions];
+  if (body.conditions !== undefined) patch.conditions = copyTree(body.conditions);
+  if (body.priority !== undefined) patch.priority = body.priority;
   return patch;
 }
 
-function checkPriority(value: unknown, ruleCount: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new PatchInvalid('priority must be an integer');
-  }
-  if (value < 0 || value > ruleCount - 1) {
-    throw new PatchInvalid(`priority ${value} is out of range: it must be between 0 and ${ruleCount - 1}`);
-  }
-  return value;
+function copyTree(tree: Conditions): Conditions {
+  return withUnknownFields({ operator: tree.operator, children: tree.children.map(copyGroup) }, tree, 'tree');
 }
 
-function checkActions(value: unknown): Action[] {
-  if (!Array.isArray(value) || value.length === 0) {
-    throw new PatchInvalid('actions must be a non-empty list');
-  }
-  const actions = value.map((a, i) => oneOf(a, ACTIONS, `actions[${i}]`));
-  if (new Set(actions).size !== actions.length) throw new PatchInvalid('actions must not repeat a value');
-  return actions;
+function copyGroup(group: Group): Group {
+  return withUnknownFields({ operator: group.operator, children: group.children.map(copyLeaf) }, group, 'tree');
 }
 
-function checkConditions(value: unknown): Conditions {
-  const root = object(value, 'conditions');
-  const operator = oneOf(root.operator, GROUP_OPERATORS, 'conditions.operator');
-  const children = list(root.children, 'conditions.children');
-  return withUnknownFields({ operator, children: children.map((g, i) => checkGroup(g, `conditions.children[${i}]`)) }, root, 'tree');
+function copyLeaf(leaf: Leaf): Leaf {
+  const copy: Leaf = { conditionType: leaf.conditionType, operator: leaf.operator };
+  if (leaf.fieldOption !== undefined) copy.fieldOption = leaf.fieldOption;
+  if (leaf.value !== undefined) copy.value = Array.isArray(leaf.value) ? [...leaf.value] : leaf.value;
+  return withUnknownFields(copy, leaf, 'leaf');
 }
 
-function checkGroup(value: unknown, where: string): Group {
-  const group = object(value, where);
-  const operator = oneOf(group.operator, GROUP_OPERATORS, `${where}.operator`);
-  const children = list(group.children, `${where}.children`);
-  return withUnknownFields({ operator, children: children.map((leaf, i) => checkLeaf(leaf, `${where}.children[${i}]`)) }, group, 'tree');
+function checkPriorityRange(priority: number, ruleCount: number): void {
+  if (priority < 0 || priority > ruleCount - 1) {
+    throw new PatchInvalid(`priority ${priority} is out of range: it must be between 0 and ${ruleCount - 1}`);
+  }
 }
 
-function checkLeaf(value: unknown, where: string): Leaf {
-  const leaf = object(value, where);
-  if ('children' in leaf) {
-    throw new PatchInvalid(`${where}: conditions have exactly two levels; a condition cannot have children`);
-  }
-  const operator = oneOf(leaf.operator, LEAF_OPERATORS, `${where}.operator`);
-  const conditionType = oneOf(leaf.conditionType, CONDITION_TYPES, `${where}.conditionType`);
-  const checked: Leaf = { conditionType, operator };
-  if (needsFieldOption(conditionType)) {
-    checked.fieldOption = nonEmptyString(leaf.fieldOption, `${where}.fieldOption`);
-  } else if (leaf.fieldOption !== undefined) {
-    throw new PatchInvalid(`${where}.fieldOption is only allowed for queryParam, header and customParam`);
-  }
-  if (isPresenceOperator(operator)) {
-    if (leaf.value !== undefined) throw new PatchInvalid(`${where}.value is not allowed with ${operator}`);
-  } else if (isListOperator(operator)) {
-    checked.value = checkListValue(leaf.value, operator, `${where}.value`);
-  } else {
-    checked.value = nonEmptyString(leaf.value, `${where}.value`);
-  }
-  return withUnknownFields(checked, leaf, 'leaf');
-}
-
-function checkListValue(value: unknown, operator: string, where: string): string[] {
-  if (!Array.isArray(value) || value.length === 0) {
-    throw new PatchInvalid(`${where} must be a non-empty list of strings for ${operator}`);
-  }
-  const values = value.map((v, i) => nonEmptyString(v, `${where}[${i}]`));
-  if (operator === '$re') {
-    for (const pattern of values) {
+function checkPatterns(tree: Conditions): void {
+  tree.children.forEach((group, g) => group.children.forEach((leaf, l) => {
+    if (leaf.operator !== '$re' || !Array.isArray(leaf.value)) return;
+    for (const pattern of leaf.value) {
       try {
         new RegExp(pattern);
       } catch {
+        const where = `conditions.children[${g}].children[${l}].value`;
         throw new PatchInvalid(`${where}: ${JSON.stringify(pattern)} is not a valid regular expression`);
       }
     }
+  }));
+}
+
+/** The part of the schema an error message is worded from (ajv's `verbose` hands it over). */
+interface SchemaPart {
+  type?: string;
+  enum?: string[];
+  pattern?: string;
+  items?: SchemaPart;
+  properties?: Record<string, SchemaPart>;
+  not?: { required?: string[] };
+}
+
+/** The 400's message for the first problem ajv found, in the service's words. */
+function messageOf(error: ErrorObject, body: unknown): string {
+  const path = segmentsOf(error.instancePath);
+  const schema = error.parentSchema as SchemaPart;
+  switch (error.keyword) {
+    case 'required': {
+      const field = String((error.params as { missingProperty: string }).missingProperty);
+      return expected(schema.properties?.[field] ?? {}, [...path, field], undefined, body);
+    }
+    case 'uniqueItems':
+      return `${where(path)} must not repeat a value`;
+    case 'not':
+      return forbidden(schema.not?.required?.[0] ?? '', path, body);
+    default:
+      return expected(schema, path, error.data, body);
   }
-  return values;
 }
 
-function object(value: unknown, where: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new PatchInvalid(`${where} must be an object`);
+/** What the schema part at `path` expects, said of the value found there. */
+function expected(schema: SchemaPart, path: string[], value: unknown, body: unknown): string {
+  const at = where(path);
+  if (schema.enum) return `${at} must be one of ${schema.enum.join(', ')}; got ${JSON.stringify(value)}`;
+  switch (schema.type) {
+    case 'object':
+      return path.length === 0 ? 'the request body must be a JSON object' : `${at} must be an object`;
+    case 'array':
+      return schema.items?.type === 'string'
+        ? `${at} must be a non-empty list of strings for ${String(operatorOf(path.slice(0, -1), body))}`
+        : `${at} must be a non-empty list`;
+    case 'integer':
+      return `${at} must be an integer`;
+    case 'string':
+      return schema.pattern === undefined ? `${at} must be a string` : `${at} must be a non-empty string`;
+    default:
+      return `${at} is not valid`;
   }
-  return value as Record<string, unknown>;
 }
 
-function list(value: unknown, where: string): unknown[] {
-  if (!Array.isArray(value) || value.length === 0) throw new PatchInvalid(`${where} must be a non-empty list`);
-  return value;
+/** The message for a field the leaf at `path` must not carry. */
+function forbidden(field: string, path: string[], body: unknown): string {
+  const at = where(path);
+  if (field === 'children') return `${at}: conditions have exactly two levels; a condition cannot have children`;
+  if (field === 'fieldOption') return `${at}.fieldOption is only allowed for queryParam, header and customParam`;
+  return `${at}.${field} is not allowed with ${String(operatorOf(path, body))}`;
 }
 
-function string(value: unknown, where: string): string {
-  if (typeof value !== 'string') throw new PatchInvalid(`${where} must be a string`);
-  return value;
+/** The `operator` of the leaf at `path` in the body. */
+function operatorOf(path: string[], body: unknown): unknown {
+  let node: unknown = body;
+  for (const segment of path) node = (node as Record<string, unknown>)[segment];
+  return (node as Record<string, unknown>).operator;
 }
 
-function nonEmptyString(value: unknown, where: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new PatchInvalid(`${where} must be a non-empty string`);
-  return value;
+/** `/conditions/children/0/operator` → its segments, JSON Pointer escapes undone. */
+function segmentsOf(instancePath: string): string[] {
+  return instancePath === '' ? [] : instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: string): T {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw new PatchInvalid(`${where} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
-  }
-  return value as T;
+/** The segments as the messages write them: `conditions.children[0].operator`. */
+function where(path: string[]): string {
+  return path.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }

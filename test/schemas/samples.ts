@@ -185,3 +185,28 @@ export const liveSnapshots: unknown[] = [
     integrity: `sha256:${'c'.repeat(64)}`,
   },
 ];
+
+/** PATCH bodies the emulator accepts: every field, every leaf shape, unknown fields inside the tree. */
+export const patchBodies: unknown[] = [
+  {
+    ruleId: 'r-1', name: 'block crawlers', description: '', status: 'paused', priority: 0,
+    actions: ['hardBlock', 'allow'],
+    conditions: {
+      operator: '$or',
+      children: [
+        {
+          operator: '$and',
+          children: [
+            { conditionType: 'userAgent', operator: '$contains', value: 'crawler', caseSensitive: true },
+            { conditionType: 'socketIps', operator: '$in', value: ['198.51.100.0/24'] },
+            { conditionType: 'header', fieldOption: 'x-client', operator: '$exists' },
+            { conditionType: 'path', operator: '$re', value: ['^/api/v[0-9]+'] },
+          ],
+        },
+        { operator: '$or', children: [{ conditionType: 'customParam', fieldOption: 'tier', operator: '$notIn', value: ['gold'] }] },
+      ],
+    },
+  },
+  {},
+  { status: 'active', unknownTopLevel: { kept: false } },
+];
