@@ -1,7 +1,7 @@
 // Rule-set analysis for `validate` (docs/evaluation.md, "Rule-set analysis"): findings that
 // are proved under the stated evaluation semantics, each from a named check with a stable id
 // a rule file can silence. Pure: declared rules in, located findings out.
-import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
+import type { Conditions, DeclaredRule, Group, Leaf } from '../semantics/model.js';
 import { canonicalLeaf } from '../semantics/canonical.js';
 import { catchAll, contradiction, unsatisfiable } from './conditions.js';
 import { emptyGroups } from './empty-groups.js';

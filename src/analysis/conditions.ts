@@ -1,7 +1,7 @@
 // What a group or a tree can be proved to do on its own, from the exact leaf relations
 // (leaves.ts): match no request, or match every request. (Implication between trees is the
 // prover's, prover.ts.) Sound, not complete: undefined or false means "not proved", never "disproved".
-import type { Conditions, Group, Leaf } from '../rules/model.js';
+import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { describeLeaf } from '../evaluate/describe.js';
 import { isTautology, leafImplies, leavesContradict, negation } from './leaves.js';
 

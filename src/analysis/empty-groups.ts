@@ -2,7 +2,7 @@
 // like every() and some(): an empty `$and` matches every request, an empty `$or` none. Either
 // is almost surely a mistake, and the first makes a blocking rule block everything wherever
 // the rule stands, so it is reported for every rule, not only when later rules exist.
-import type { DeclaredRule, Group } from '../rules/model.js';
+import type { DeclaredRule, Group } from '../semantics/model.js';
 
 /** One message per empty group of `rule`, or one for a rule with no groups at all. */
 export function emptyGroups(rule: DeclaredRule): string[] {

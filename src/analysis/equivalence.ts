@@ -6,7 +6,7 @@
 // compare ignoring case (the relations compare as written). Each answer says why, or is
 // undefined: not proved.
 import { describeLeaf, MATCH_WHEN_ABSENT } from '../evaluate/index.js';
-import type { Conditions, Group, Leaf } from '../rules/model.js';
+import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { leafImplies, leavesContradict } from './leaves.js';
 import { leafValues } from '../semantics/fields.js';
 import { rangesDisjoint, rangeWithin } from './ranges.js';

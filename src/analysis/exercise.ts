@@ -3,7 +3,7 @@
 // Candidates come from the rules' own values (witness.ts); each is kept only when the evaluator
 // confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
 import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
-import type { Leaf, NormalRule } from '../rules/model.js';
+import type { Leaf, NormalRule } from '../semantics/model.js';
 import { fieldName, leafValues, sameFieldName } from '../semantics/fields.js';
 import { BASE, candidates } from './witness.js';
 

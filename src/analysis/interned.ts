@@ -3,7 +3,7 @@
 // Interning makes each distinct leaf and each distinct group one object, so whatever is worked
 // out from a leaf or a group (its implications, contradictions, candidate requests, verdicts,
 // words) can be remembered by object and worked out once.
-import type { Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
+import type { Conditions, DeclaredRule, Group, Leaf } from '../semantics/model.js';
 
 export interface InternedRules {
   /**

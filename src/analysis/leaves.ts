@@ -4,7 +4,7 @@
 // other than identical ones, unrelated fields, mixed text and address operators) is false,
 // meaning "unknown", and is never reported. Values compare as written (case-sensitive).
 import { isAddressLeaf, MATCH_WHEN_ABSENT, presentVerdict, type Verdict } from '../evaluate/leaf.js';
-import type { Leaf, LeafOperator } from '../rules/model.js';
+import type { Leaf, LeafOperator } from '../semantics/model.js';
 import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
 import { allWithin, rangesDisjoint } from './ranges.js';
 

@@ -14,7 +14,7 @@
 // carries, left the rules that need another method or path trying every allow rule: 9,000 of
 // the 9,200 pairs tried on the benchmark's `duplicates` shape.)
 import { requestWith, type TestRequest } from '../evaluate/request.js';
-import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../rules/model.js';
+import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../semantics/model.js';
 import { fieldName } from '../semantics/fields.js';
 import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js';
 import { Verdicts } from './verdicts.js';

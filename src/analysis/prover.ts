@@ -9,7 +9,7 @@
 // for many pairs of rules); the proof itself, the leaf facts put in words, is walked again only
 // for the pairs that are reported, by the same steps in the same order.
 import { describeLeaf } from '../evaluate/describe.js';
-import type { Conditions, Group, Leaf, LeafOperator } from '../rules/model.js';
+import type { Conditions, Group, Leaf, LeafOperator } from '../semantics/model.js';
 import { catchAll } from './conditions.js';
 import { fieldKey } from '../semantics/fields.js';
 import { impliableOperators, impliesInField, isTautology, matchesEveryPresentValue } from './leaves.js';

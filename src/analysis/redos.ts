@@ -4,7 +4,7 @@
 // by the engine: validate); this module only says which patterns need asking and words the
 // finding. Quadratic patterns (any unanchored `.*x` is one, on a backtracking engine searching
 // every start position) are too common to be worth a warning and are not reported.
-import type { DeclaredRule, Leaf } from '../rules/model.js';
+import type { DeclaredRule, Leaf } from '../semantics/model.js';
 import { describeField } from '../evaluate/describe.js';
 import { leafValues } from '../semantics/fields.js';
 import type { Finding } from './checks.js';

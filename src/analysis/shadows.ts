@@ -9,7 +9,7 @@
 //   leaf facts "p implies q" with p a leaf of P, so Q can only succeed if the leaves P implies
 //   meet what Q requires (`requirement`: for each clause, at least one of its leaves). Each Q
 //   is filed under the leaves of one of its clauses; P looks up the leaves it implies.
-import type { DeclaredRule } from '../rules/model.js';
+import type { DeclaredRule } from '../semantics/model.js';
 import type { InternedRules } from './interned.js';
 import type { Node, Prover } from './prover.js';
 import { firstInLists, RequirementIndex, type Part, type Requirement } from './requirement-index.js';

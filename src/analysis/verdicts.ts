@@ -3,7 +3,7 @@
 // leaf is evaluated (by the evaluator, `leafVerdict`) once per distinct value and remembered.
 import { leafVerdict, presentVerdict } from '../evaluate/leaf.js';
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
-import type { Conditions, Group, Leaf } from '../rules/model.js';
+import type { Conditions, Group, Leaf } from '../semantics/model.js';
 
 /** The value a request carries in the field a leaf tests (undefined: absent), as `fieldOf` reads it. */
 export type FieldReader = (leaf: Leaf) => string | undefined;

@@ -2,7 +2,7 @@
 // only when the evaluator confirms they match: a finding that says "for example …" names a
 // request that really behaves so.
 import { requestWith, type TestRequest } from '../evaluate/request.js';
-import type { Conditions, Group, Leaf } from '../rules/model.js';
+import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { fieldName, leafValues } from '../semantics/fields.js';
 import type { Verdicts } from './verdicts.js';
 

@@ -6,7 +6,7 @@ import type { ErrorObject } from 'ajv';
 import { RemoteError } from '../errors.js';
 import { validateListEnvelope, validateUpdateEnvelope } from '../generated/validators.js';
 import { pointerSegments, readablePath, valueAt as valueAtPath } from '../io/json-pointer.js';
-import type { Action, ConditionType, GroupOperator, LeafOperator, Status } from '../rules/model.js';
+import type { Action, ConditionType, GroupOperator, LeafOperator, Status } from '../semantics/model.js';
 
 /** A leaf as the service may send it: api.md makes every field optional. */
 export interface ApiLeaf {

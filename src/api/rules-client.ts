@@ -1,6 +1,6 @@
 // The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule") on the management host.
 import { RemoteError, UserError } from '../errors.js';
-import type { LiveRule, PatchBody } from '../rules/model.js';
+import type { LiveRule, PatchBody } from '../semantics/model.js';
 import { createHostClient } from './http.js';
 import { duplicateRuleIdMessage, firstDuplicateRuleId, toLiveRule, UnusableRule, unusableAnswer } from './live-rule.js';
 import { validateListAnswer, validateUpdateAnswer, type ApiRule } from './rule-response.js';

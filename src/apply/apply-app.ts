@@ -7,7 +7,7 @@
 import type { RulesApi } from '../api/types.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { isMove, type PlanStep } from '../plan/types.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
 import { executeSteps, type StepOutcome } from './execute.js';
 import { moveWindow, verifyApplied } from './verify.js';
 import { plural } from '../plural.js';

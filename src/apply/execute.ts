@@ -6,7 +6,7 @@
 // flight finish, the rest are "not attempted".
 import pLimit from 'p-limit';
 import type { RulesApi } from '../api/types.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
 import { isMove, type PlanStep } from '../plan/types.js';
 import { behaviourNeutral } from '../plan/transitions.js';
 

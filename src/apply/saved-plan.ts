@@ -10,7 +10,7 @@ import { readCappedText } from '../io/capped-read.js';
 import type { RulesApi } from '../api/types.js';
 import type { AppConfig, ProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
-import type { DeclaredRule, LiveRule } from '../rules/model.js';
+import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import { firstStepDifference } from '../plan/compare.js';
 import { parsePlan, parsePlanText, type ParsedPlan } from '../plan/file-format.js';
 import { planApp } from '../plan/planner.js';

@@ -9,7 +9,7 @@ import { canonicalJson } from '../semantics/canonical.js';
 import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
 import { plural } from '../plural.js';
 
 /** How many rules a refusal names before "and N more". */

@@ -10,7 +10,7 @@ import { fingerprintRules } from '../plan/fingerprint.js';
 import { Plan } from '../plan/plan-value.js';
 import { restoringPlan, undoAppPlan } from '../plan/undo.js';
 import type { AppPlan } from '../plan/types.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
 import type { AppApplyResult } from './apply-app.js';
 
 export interface UndoInput {

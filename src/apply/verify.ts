@@ -10,7 +10,7 @@
 import { planApp } from '../plan/planner.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { fieldChanges, isMove, type PlanStep } from '../plan/types.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
 import { pinnedDeclared } from '../semantics/pinned.js';
 
 export interface Verification {

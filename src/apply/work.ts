@@ -4,7 +4,7 @@
 import type { RulesApi } from '../api/types.js';
 import type { AppConfig } from '../rules/config.js';
 import type { AppPlan } from '../plan/types.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
 
 export interface ApplyWork {
   app: AppConfig;

@@ -7,7 +7,7 @@ import { combine } from '../evaluate/evaluate.js';
 import { MATCH_WHEN_ABSENT, presentVerdict, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
 import { leafKey } from '../semantics/canonical.js';
-import type { Conditions, Leaf } from '../rules/model.js';
+import type { Conditions, Leaf } from '../semantics/model.js';
 
 export interface Atom {
   id: number;

@@ -1,7 +1,7 @@
 // Regions and leaves in words, for reviewers: "path starting "/api/login" and user agent
 // containing "python"". Values are quoted as JSON strings but not made safe here: renderers
 // pass the whole text through the sanitiser (src/render/sanitise.ts).
-import type { Leaf } from '../rules/model.js';
+import type { Leaf } from '../semantics/model.js';
 import { leafValues } from '../semantics/fields.js';
 
 const FIELD_NAMES: Readonly<Record<Leaf['conditionType'], string>> = {

@@ -5,7 +5,7 @@
 // what is now stricter.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from '../plan/types.js';
-import type { NormalRule } from '../rules/model.js';
+import type { NormalRule } from '../semantics/model.js';
 import { regionsWhere, type DecidedOutcome, type RegionOutcome, type Region, type RegionSearch } from './regions.js';
 
 /** Ordered: the first is the riskiest (docs/behaviour.md, "Exhaustive behaviour diff"). */

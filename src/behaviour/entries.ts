@@ -3,7 +3,7 @@
 // per position an id of the rest of the list, so that "every set has the same rules from here
 // on" is one comparison of numbers.
 import { canonicalConditions } from '../semantics/canonical.js';
-import type { NormalRule } from '../rules/model.js';
+import type { NormalRule } from '../semantics/model.js';
 import type { AtomTable } from './atoms.js';
 import type { DecidedOutcome, RegionOutcome } from './regions.js';
 

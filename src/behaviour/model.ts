@@ -6,7 +6,7 @@
 import { conditionsVerdict } from '../evaluate/evaluate.js';
 import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import { requestWith, type TestRequest } from '../evaluate/request.js';
-import type { Conditions, Leaf } from '../rules/model.js';
+import type { Conditions, Leaf } from '../semantics/model.js';
 import type { Assignment, Atom, AtomTable } from './atoms.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { leafValues } from '../semantics/fields.js';

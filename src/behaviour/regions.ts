@@ -9,7 +9,7 @@
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Action, Conditions, Leaf, NormalRule } from '../rules/model.js';
+import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
 import { activeEntries, NO_RULE_OUTCOME, outcomeKey, type Entry } from './entries.js';
 import { regionDescription } from './describe.js';

@@ -4,7 +4,7 @@
 import { checkOrder, chooseOrder } from './transition-order.js';
 import { unitsOf, type TransitionCheck } from '../plan/transitions.js';
 import type { AppPlan, PlanStep } from '../plan/types.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
 
 /** Seconds the transition check of one command may take when --transition-budget is not given. */
 export const DEFAULT_TRANSITION_BUDGET = 10;

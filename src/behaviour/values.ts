@@ -13,7 +13,7 @@
 // such argument: when no candidate fits, the answer is "unknown", never "none".
 import { formatAddress, parseRange, rangeBounds } from '../evaluate/addresses.js';
 import { isAddressLeaf, presentVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
-import type { Leaf } from '../rules/model.js';
+import type { Leaf } from '../semantics/model.js';
 import { absentTruth, type Literal } from './atoms.js';
 import { patternExamples } from './pattern-examples.js';
 import { leafValues } from '../semantics/fields.js';

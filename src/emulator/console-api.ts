@@ -4,7 +4,7 @@
 // and remove-a-rule stories can be rehearsed end to end. The app is the one whose server
 // token the request carries, as for the rule API.
 import { randomUUID } from 'node:crypto';
-import { STATUSES, type Conditions, type Rule, type Status } from '../rules/model.js';
+import { STATUSES, type Conditions, type Rule, type Status } from '../semantics/model.js';
 import type { ApiAnswer } from './rules-api.js';
 import { liveRule } from './rules-api.js';
 import type { StoredApp } from './state.js';

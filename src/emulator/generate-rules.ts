@@ -1,7 +1,7 @@
 // Realistic, valid custom rules for demos and benchmarks: each rule has a theme (a name, an
 // action, the conditions that express it) plus some random extra conditions drawn from a
 // pool that covers every condition type and operator. Deterministic for a given generator.
-import type { Action, Conditions, Group, GroupOperator, Leaf, Rule, Status } from '../rules/model.js';
+import type { Action, Conditions, Group, GroupOperator, Leaf, Rule, Status } from '../semantics/model.js';
 import { pick, pickSome, randomInt, type Random } from './random.js';
 
 interface Theme {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { DEFAULT_APP } from '../rules/config.js';
-import type { Rule } from '../rules/model.js';
+import type { Rule } from '../semantics/model.js';
 import type { ScriptRecord } from '../inventory/model.js';
 import { ensureCertificate } from './certificate.js';
 import { FaultSet, type FaultSpec } from './faults.js';

@@ -4,7 +4,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import type { Rule } from '../rules/model.js';
+import type { Rule } from '../semantics/model.js';
 import type { ScriptRecord } from '../inventory/model.js';
 
 export const STATE_VERSION = 1;

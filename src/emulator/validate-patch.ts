@@ -7,7 +7,7 @@
 // fields"). A failure is one message, sent back as a 400 `{ result: false, message }`.
 import type { ErrorObject } from 'ajv';
 import { validatePatchBody } from '../generated/validators.js';
-import type { Conditions, Group, Leaf, PatchBody } from '../rules/model.js';
+import type { Conditions, Group, Leaf, PatchBody } from '../semantics/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
 
 export class PatchInvalid extends Error {}

@@ -5,7 +5,7 @@
 import { appBehaviourDiff, behaviourDiff } from '../behaviour/diff.js';
 import { OUT_OF_TIME } from '../behaviour/regions.js';
 import type { AppBehaviourDiff, PlanStep } from '../plan/types.js';
-import type { LiveRule, NormalRule } from '../rules/model.js';
+import type { LiveRule, NormalRule } from '../semantics/model.js';
 import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
 
 /** Seconds the diff may take by default, over all apps of a plan or both sides of `botrules diff`. */

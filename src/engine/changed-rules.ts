@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { promisify } from 'node:util';
 import { UserError } from '../errors.js';
 import { canonicalJson } from '../semantics/canonical.js';
-import type { NormalRule } from '../rules/model.js';
+import type { NormalRule } from '../semantics/model.js';
 import { parseRuleFile } from '../rules/rule-file.js';
 
 const run = promisify(execFile);

@@ -9,7 +9,7 @@ import { UserError, ValidationError } from '../errors.js';
 import type { AppBehaviourDiff } from '../plan/types.js';
 import { loadRules } from '../rules/load.js';
 import { readRuleFile } from '../rules/rule-file.js';
-import type { NormalRule } from '../rules/model.js';
+import type { NormalRule } from '../semantics/model.js';
 import type { Runtime } from '../runtime.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
 import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';

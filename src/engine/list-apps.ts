@@ -10,7 +10,7 @@ import { rulesClientFor } from '../api/index.js';
 import type { RulesApi } from '../api/types.js';
 import type { AppConfig } from '../rules/config.js';
 import { loadRules } from '../rules/load.js';
-import type { DeclaredRule, LiveRule } from '../rules/model.js';
+import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import type { Runtime } from '../runtime.js';
 
 /** Where an app's live rules come from: the service (the default) or a live snapshot. */

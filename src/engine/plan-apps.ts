@@ -9,7 +9,7 @@ import { loadProjectConfig, type AppConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
-import type { DeclaredRule, LiveRule } from '../rules/model.js';
+import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import { listApps, type ConnectApp } from './list-apps.js';
 import { orderedPlan, transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
 import { plural } from '../plural.js';

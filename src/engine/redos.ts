@@ -5,7 +5,7 @@
 // checker, run in this process (the package's main entry starts a native binary or a worker
 // from paths inside node_modules, which the bundled CLI does not have).
 import { patternsToCheck, redosFinding, type ExponentialPattern, type Finding } from '../analysis/index.js';
-import type { DeclaredRule } from '../rules/model.js';
+import type { DeclaredRule } from '../semantics/model.js';
 
 /** How long the checker may spend on one pattern; a pattern it cannot decide in time is not reported. */
 const CHECK_TIMEOUT_MS = 3000;

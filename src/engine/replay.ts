@@ -9,7 +9,7 @@ import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { matchRules } from '../semantics/match.js';
 import { loadProjectConfig } from '../rules/config.js';
-import type { DeclaredRule, LiveRule } from '../rules/model.js';
+import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRuleSets } from '../requests/traffic/compiled.js';
 import type { LogFormat } from '../requests/traffic/formats.js';

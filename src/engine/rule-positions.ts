@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { parseYamlText, type YamlSource } from '../io/yaml-source.js';
 import { DEFAULT_MAX_BYTES, readSourceText } from '../io/source-text.js';
-import type { NormalRule, SourceLocation } from '../rules/model.js';
+import type { NormalRule, SourceLocation } from '../semantics/model.js';
 
 type Located = NormalRule & { source?: SourceLocation };
 

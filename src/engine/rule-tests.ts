@@ -7,7 +7,7 @@ import { rulesOf } from '../live/snapshot.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { loadProjectConfig, type ProjectConfig } from '../rules/config.js';
 import { loadRules } from '../rules/load.js';
-import type { NormalRule } from '../rules/model.js';
+import type { NormalRule } from '../semantics/model.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../requests/expectations/load.js';
 import { appOf, appProblems, runTest, type TestResult } from '../requests/expectations/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { basename, dirname, resolve } from 'node:path';
 import type { Problem } from '../errors.js';
-import type { DeclaredRule } from '../rules/model.js';
+import type { DeclaredRule } from '../semantics/model.js';
 
 /** Without shadowMaxAge in botrules.yaml: a month. */
 export const DEFAULT_SHADOW_MAX_AGE_DAYS = 30;

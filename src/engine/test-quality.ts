@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
 import { changeToDecide, changeToFlip, type NamedRequest } from '../analysis/exercise.js';
 import { provedDisjoint, redundantLeaf, sameAddresses } from '../analysis/equivalence.js';
 import type { EvaluationOptions } from '../evaluate/index.js';
-import type { Group, NormalRule } from '../rules/model.js';
+import type { Group, NormalRule } from '../semantics/model.js';
 import { formatPercent, measureCoverage, coveredPercent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../requests/expectations/coverage.js';
 import { mutantsOf, type Mutant } from '../requests/expectations/mutants.js';
 import { runMutants, type MutationReport } from '../requests/expectations/mutate.js';

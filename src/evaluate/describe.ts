@@ -1,5 +1,5 @@
 // Leaves in words, for messages: `path $startsWith "/api"`, `header "x-monitor" $exists`.
-import type { Leaf } from '../rules/model.js';
+import type { Leaf } from '../semantics/model.js';
 
 export function describeField(leaf: Leaf): string {
   return leaf.fieldOption === undefined ? leaf.conditionType : `${leaf.conditionType} ${JSON.stringify(leaf.fieldOption)}`;

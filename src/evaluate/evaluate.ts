@@ -3,7 +3,7 @@
 // its actions are the outcome; no match means no custom-rule outcome. A rule whose match is
 // undecided (a `$re` pattern ran out of its time budget, pattern.ts) leaves the outcome
 // undecided: the rule would decide if it matched, and every rule after it depends on it.
-import type { Action, Conditions, Group, Leaf, NormalRule } from '../rules/model.js';
+import type { Action, Conditions, Group, Leaf, NormalRule } from '../semantics/model.js';
 import { leafPatterns, leafVerdict, type EvaluationOptions, type Verdict } from './leaf.js';
 import { fieldOf, type TestRequest } from './request.js';
 

@@ -3,7 +3,7 @@
 // leaf is compiled once (its values folded, its patterns compiled, its address ranges in one
 // BlockList) and then only asked about the value a request carries.
 import { BlockList, isIP, SocketAddress } from 'node:net';
-import type { Leaf } from '../rules/model.js';
+import type { Leaf } from '../semantics/model.js';
 import { firstValue, leafValues } from '../semantics/fields.js';
 import { compilePattern, type CompiledPattern, type Verdict } from './pattern.js';
 import { fieldOf, type TestRequest } from './request.js';

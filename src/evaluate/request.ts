@@ -1,6 +1,6 @@
 // The request a test describes, and how a leaf's condition type reads a field from it
 // (docs/evaluation.md, "Fields of a request").
-import type { Leaf } from '../rules/model.js';
+import type { Leaf } from '../semantics/model.js';
 import { fieldName } from '../semantics/fields.js';
 
 /** A request as a test file describes it; every field is optional (absent = not carried). */

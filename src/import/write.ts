@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../io/atomic-write.js';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { listRuleFiles } from '../rules/load.js';
-import type { LiveRule } from '../rules/model.js';
+import type { LiveRule } from '../semantics/model.js';
 import { ruleFileNames, ruleFileText } from './rule-file.js';
 
 /**

@@ -18,7 +18,7 @@ import { validateLiveSnapshot } from '../generated/validators.js';
 import { duplicateRuleIdMessage, firstDuplicateRuleId, toLiveRule } from '../api/live-rule.js';
 import type { ApiRule } from '../api/rule-response.js';
 import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
-import type { LiveRule, Rule } from '../rules/model.js';
+import type { LiveRule, Rule } from '../semantics/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
 import type { RulesApi } from '../api/types.js';
 

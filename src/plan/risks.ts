@@ -4,7 +4,7 @@
 // through). Rules removed from the files but left active are the plan's unmanaged rules
 // (counts.ts) and the behaviour changes are the test report; the renderers put all of them
 // together. Pure: computed from the live rules and the steps as they will run.
-import type { Action, LiveRule } from '../rules/model.js';
+import type { Action, LiveRule } from '../semantics/model.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import type { PlanStep } from './types.js';
 

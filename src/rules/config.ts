@@ -11,10 +11,7 @@ import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
 import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
-
-import type { UnmanagedPolicy } from './model.js';
-
-export type { UnmanagedPolicy } from './model.js';
+import type { UnmanagedPolicy } from '../semantics/model.js';
 
 export interface AppConfig {
   name: string;

@@ -11,7 +11,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError, sortProblems, type Problem } from '../errors.js';
-import type { DeclaredRule } from './model.js';
+import type { DeclaredRule } from '../semantics/model.js';
 import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
 import { readRuleFile, type RuleFileReadOptions, type RuleFileResult, type RuleFileSource } from './rule-file.js';

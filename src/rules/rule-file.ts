@@ -4,7 +4,7 @@
 // Only rules without any problem are normalised and returned.
 import type { Document } from 'yaml';
 import { sortProblems, type Problem } from '../errors.js';
-import type { DeclaredRule } from './model.js';
+import type { DeclaredRule } from '../semantics/model.js';
 import { normaliseRule } from '../semantics/normalise.js';
 import { ruleFileMessages } from './rule-messages.js';
 import { schemaValidator } from './schemas.js';

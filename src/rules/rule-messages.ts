@@ -3,7 +3,7 @@
 //   rules.N.conditions                       the root of its condition tree
 //   rules.N.conditions.children.G            a group
 //   rules.N.conditions.children.G.children.L a leaf condition
-import { FIELD_OPTION_TYPES } from './model.js';
+import { FIELD_OPTION_TYPES } from '../semantics/model.js';
 import { kindOf, typeMessage, type SchemaIssue, type SchemaMessages } from '../io/schema-messages.js';
 import type { Path } from '../io/yaml-source.js';
 

@@ -2,7 +2,7 @@
 // requests often hit generated leaves and generated leaves often relate to each other.
 import fc from 'fast-check';
 import type { TestRequest } from '../../src/evaluate/index.js';
-import type { Leaf, LeafOperator } from '../../src/rules/model.js';
+import type { Leaf, LeafOperator } from '../../src/semantics/model.js';
 
 const TEXTS = ['/', '/a', '/ab', '/b', 'a', 'b', 'ab', 'ba', ''];
 const IPS = ['10.0.0.1', '10.1.0.1', '192.0.2.1', '2001:db8::1', '2001:db9::1'];

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { analyseRules, type Finding } from '../../src/analysis/index.js';
 import { generateRules } from '../../src/emulator/generate-rules.js';
 import { seededRandom } from '../../src/emulator/random.js';
-import type { Action, Conditions, DeclaredRule, Rule, Status } from '../../src/rules/model.js';
+import type { Action, Conditions, DeclaredRule, Rule, Status } from '../../src/semantics/model.js';
 import { leaf } from './arbitraries.js';
 import { analyseRulesPairwise } from './pairwise-reference.js';
 import { declared } from '../helpers/rules.js';

@@ -3,7 +3,7 @@
 // agree with exactly (same findings, same messages, same order): see fast-path.property.test.ts.
 import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
-import type { Action, Conditions, DeclaredRule } from '../../src/rules/model.js';
+import type { Action, Conditions, DeclaredRule } from '../../src/semantics/model.js';
 import { canonicalConditions } from '../../src/semantics/canonical.js';
 import { catchAll, contradiction, unsatisfiable } from '../../src/analysis/conditions.js';
 import { implies } from '../../src/analysis/prover.js';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { analyseRules } from '../../src/analysis/index.js';
 import { leafImplies, leavesContradict } from '../../src/analysis/leaves.js';
 import { conditionsVerdict, decide, leafVerdict, type TestRequest } from '../../src/evaluate/index.js';
-import type { DeclaredRule } from '../../src/rules/model.js';
+import type { DeclaredRule } from '../../src/semantics/model.js';
 import { leaf, request } from './arbitraries.js';
 
 const conditionsMatch = (conditions: DeclaredRule['conditions'], r: TestRequest) => conditionsVerdict(conditions, r) === true;

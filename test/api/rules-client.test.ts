@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRulesClient, rulesClientFor, type RulesApi } from '../../src/api/index.js';
 import { RemoteError } from '../../src/errors.js';
 import type { AppConfig } from '../../src/rules/config.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { capturedContext, everyRendering, FAST_RETRY, SENTINEL_TOKEN, thrownBy } from './support.js';
 

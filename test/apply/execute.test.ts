@@ -3,7 +3,7 @@
 // failure nothing new starts. (End-to-end behaviour over HTTPS is in test/cli/apply*.)
 import { executeSteps } from '../../src/apply/execute.js';
 import type { RulesApi } from '../../src/api/types.js';
-import type { LiveRule, PatchBody } from '../../src/rules/model.js';
+import type { LiveRule, PatchBody } from '../../src/semantics/model.js';
 import type { PlanStep } from '../../src/plan/types.js';
 
 interface Call { ruleId: string; body: PatchBody; overlapping: string[] }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { RequestLogEntry, RunningEmulator } from '../../src/emulator/index.js';
-import type { NormalRule, Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { rule } from '../plan/fixtures.js';
 
 export { conditionsFor, rule } from '../plan/fixtures.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { moveWindow, verifyApplied } from '../../src/apply/verify.js';
 import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
-import type { LiveRule } from '../../src/rules/model.js';
+import type { LiveRule } from '../../src/semantics/model.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 
 const NAMES = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { behaviourDiff } from '../../src/behaviour/diff.js';
 import { regionsWhere } from '../../src/behaviour/regions.js';
-import type { NormalRule } from '../../src/rules/model.js';
+import type { NormalRule } from '../../src/semantics/model.js';
 import { differ, domain, editedList, oracleProblems, outcomeUnder, outcomeText, ruleList } from './brute-force.js';
 
 const pairs = (withPatterns: boolean) => ruleList(withPatterns).chain((before) => fc.tuple(fc.constant(before), editedList(withPatterns)(before)));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { regionsWhere } from '../../src/behaviour/regions.js';
-import type { Conditions, NormalRule } from '../../src/rules/model.js';
+import type { Conditions, NormalRule } from '../../src/semantics/model.js';
 import { differ, domain, editedList, oracleProblems, ruleList } from './brute-force.js';
 import { normal } from '../helpers/rules.js';
 

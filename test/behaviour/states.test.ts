@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { statesAlong } from '../../src/behaviour/states.js';
 import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
-import type { LiveRule } from '../../src/rules/model.js';
+import type { LiveRule } from '../../src/semantics/model.js';
 import { smallPlans } from './transition-support.js';
 import { live as liveRule } from '../helpers/rules.js';
 

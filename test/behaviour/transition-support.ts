@@ -9,7 +9,7 @@ import { unitsOf, type TransitionCheck } from '../../src/plan/transitions.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import { decide } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
-import type { Action, Conditions, DeclaredRule, Leaf, LiveRule, NormalRule, Status } from '../../src/rules/model.js';
+import type { Action, Conditions, DeclaredRule, Leaf, LiveRule, NormalRule, Status } from '../../src/semantics/model.js';
 import { live as liveRule } from '../helpers/rules.js';
 
 const LEAVES: Leaf[] = [

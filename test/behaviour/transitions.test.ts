@@ -9,7 +9,7 @@ import { chooseOrder } from '../../src/behaviour/transition-order.js';
 import { orderedPlan } from '../../src/behaviour/transitions.js';
 import { ruleSetsDiff } from '../../src/engine/behaviour-diff.js';
 import { planApp } from '../../src/plan/planner.js';
-import type { DeclaredRule, Leaf, LiveRule, NormalRule, Rule } from '../../src/rules/model.js';
+import type { DeclaredRule, Leaf, LiveRule, NormalRule, Rule } from '../../src/semantics/model.js';
 import { holdsAgainstBruteForce, smallPlans } from './transition-support.js';
 import { declared as declaredRule, live as liveRule, normal } from '../helpers/rules.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { distinctiveToken, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, liveFields, rule, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
-import type { NormalRule, Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/semantics/model.js';
 
 let emu: TestEmulator;
 let project: Project;

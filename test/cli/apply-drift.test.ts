@@ -5,7 +5,7 @@
 import { type CliResult } from '../helpers/cli.js';
 import { lettered, names, patches } from '../apply/fixtures.js';
 import type { ListedRule } from '../../src/emulator/state.js';
-import type { NormalRule } from '../../src/rules/model.js';
+import type { NormalRule } from '../../src/semantics/model.js';
 import { emulatorProjectOnDemand } from '../helpers/emulator-project.js';
 
 const { start, current: project } = emulatorProjectOnDemand();

@@ -3,7 +3,7 @@
 // correct, or fail naming what differs), and concurrency of field-only updates.
 import { lettered, liveFields, names, patches } from '../apply/fixtures.js';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
-import type { NormalRule, Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { emulatorProjectOnDemand } from '../helpers/emulator-project.js';
 
 const { start, current: project } = emulatorProjectOnDemand();

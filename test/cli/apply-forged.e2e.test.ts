@@ -7,7 +7,7 @@ import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
-import type { NormalRule, Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { CLI_BINARY } from '../helpers/binary.js';
 
 const BIN = CLI_BINARY;

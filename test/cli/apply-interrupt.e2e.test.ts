@@ -9,7 +9,7 @@ import { runCli } from '../helpers/cli.js';
 import { CLI_BINARY } from '../helpers/binary.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { lettered, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 
 let emu: TestEmulator;
 let project: Project;

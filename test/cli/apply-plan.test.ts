@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lettered, liveFields, patches, rule } from '../apply/fixtures.js';
 import { fingerprintRules } from '../../src/plan/fingerprint.js';
-import type { NormalRule, Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { live } from '../helpers/rules.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 

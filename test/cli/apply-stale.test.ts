@@ -3,7 +3,7 @@
 // changed are named while rules that only shifted position are counted.
 import { type CliResult } from '../helpers/cli.js';
 import { lettered, patches } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
 const project = emulatorProjectForEachTest({ seedRules: lettered(26) });

@@ -11,7 +11,7 @@ import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { hasScript, runInTerminal, screenLines, type TerminalRun } from '../helpers/terminal.js';
 import { lettered, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 
 let emu: TestEmulator;
 let project: Project;

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lettered, liveFields, names, patches, rule } from '../apply/fixtures.js';
-import type { NormalRule, Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
 const project = emulatorProjectForEachTest({ seedRules: lettered(5) });

@@ -12,7 +12,7 @@ import { CLI_BINARY } from '../helpers/binary.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 
 const ATTACK = `${'a'.repeat(36)}!`;
 

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { NormalRule, Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { lettered, tempProject, writeRules, type Project } from '../apply/fixtures.js';

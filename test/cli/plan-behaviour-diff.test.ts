@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decide, type TestRequest } from '../../src/evaluate/index.js';
-import type { NormalRule, Rule } from '../../src/rules/model.js';
+import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { lettered } from '../apply/fixtures.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 

@@ -3,7 +3,7 @@
 // (the PATCHes in the emulator's log, the plan saying why), also from a saved plan; two rules
 // that trade what they block open a window whatever the order: the plan shows it, apply exits
 // 1 without --force and sends nothing, and so does apply of the undo plan of a forced apply.
-import type { Leaf, Rule } from '../../src/rules/model.js';
+import type { Leaf, Rule } from '../../src/semantics/model.js';
 import { execFile } from 'node:child_process';
 import { CLI_BINARY } from '../helpers/binary.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { patches, rule } from '../apply/fixtures.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 
 /** Rule A as the console left it: a rule field, a group field and a leaf field botrules does not know. */

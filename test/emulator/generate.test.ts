@@ -4,7 +4,7 @@ import { checkPatchBody } from '../../src/emulator/validate-patch.js';
 import { generateRules } from '../../src/emulator/generate-rules.js';
 import { generateScripts, isoWithOffset } from '../../src/emulator/generate-scripts.js';
 import { seededRandom } from '../../src/emulator/random.js';
-import { CONDITION_TYPES, LEAF_OPERATORS } from '../../src/rules/model.js';
+import { CONDITION_TYPES, LEAF_OPERATORS } from '../../src/semantics/model.js';
 
 const NOW = Date.parse('2024-06-15T12:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 // The custom-rule operations over real HTTPS: listing, PATCH semantics (only sent fields,
 // list-move and swap priority), validation answers, unknown ids and token handling.
-import { CONDITION_TYPES, LEAF_OPERATORS, type Rule } from '../../src/rules/model.js';
+import { CONDITION_TYPES, LEAF_OPERATORS, type Rule } from '../../src/semantics/model.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { RULES, listRules, patchRule, request } from './https-request.js';
 

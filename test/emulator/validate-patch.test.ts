@@ -4,7 +4,7 @@
 // place that exists in the body sent (or a field missing from a part that exists).
 import { readFileSync } from 'node:fs';
 import { checkPatchBody, PatchInvalid } from '../../src/emulator/validate-patch.js';
-import { ACTIONS, CONDITION_TYPES, GROUP_OPERATORS, LEAF_OPERATORS, LIST_OPERATORS, PRESENCE_OPERATORS, FIELD_OPTION_TYPES, STATUSES } from '../../src/rules/model.js';
+import { ACTIONS, CONDITION_TYPES, GROUP_OPERATORS, LEAF_OPERATORS, LIST_OPERATORS, PRESENCE_OPERATORS, FIELD_OPTION_TYPES, STATUSES } from '../../src/semantics/model.js';
 import { documentsFrom } from '../schemas/mutations.js';
 import { patchBodies } from '../schemas/samples.js';
 

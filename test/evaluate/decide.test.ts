@@ -1,5 +1,5 @@
 import { decide, missedLeaves } from '../../src/evaluate/index.js';
-import type { Conditions, NormalRule, Rule } from '../../src/rules/model.js';
+import type { Conditions, NormalRule, Rule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
 
 const rule = (name: string, conditions: Conditions, extra: Partial<Rule> = {}): NormalRule => normal({

@@ -1,7 +1,7 @@
 // Hand-written cases for every operator × condition type, including absent fields.
 import { leafVerdict as leafMatches, MATCH_WHEN_ABSENT } from '../../src/evaluate/index.js';
 import type { TestRequest } from '../../src/evaluate/index.js';
-import { CONDITION_TYPES, LEAF_OPERATORS, type ConditionType, type Leaf, type LeafOperator } from '../../src/rules/model.js';
+import { CONDITION_TYPES, LEAF_OPERATORS, type ConditionType, type Leaf, type LeafOperator } from '../../src/semantics/model.js';
 
 const request: TestRequest = {
   path: '/api/login', method: 'POST', userAgent: 'python-requests/2.31', ip: '203.0.113.7', asn: '13335',

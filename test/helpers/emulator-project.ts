@@ -3,7 +3,7 @@
 // emulator's URLs, tokens and certificate in its environment (test/helpers/cli.ts). One per
 // test, so no test sees another's live rules or files.
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 import { tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
 import { runCli, type CliResult, type RunOptions } from './cli.js';
 import { startTestEmulator, type TestEmulator } from './emulator.js';

@@ -2,7 +2,7 @@
 // field order, and YAML that reads back to the same rule.
 import { parse } from 'yaml';
 import { ruleFileNames, ruleFileText, schemaReference, schemaReferenceIn, slugify } from '../../src/import/rule-file.js';
-import type { LiveRule } from '../../src/rules/model.js';
+import type { LiveRule } from '../../src/semantics/model.js';
 import { live } from '../helpers/rules.js';
 
 const rule: LiveRule = live({

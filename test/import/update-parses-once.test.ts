@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { readAppFiles } from '../../src/import/update/files.js';
 import { updateRuleFiles } from '../../src/import/update/index.js';
-import type { LiveRule } from '../../src/rules/model.js';
+import type { LiveRule } from '../../src/semantics/model.js';
 import { tempDir } from '../helpers/temp.js';
 import { live as liveRule } from '../helpers/rules.js';
 

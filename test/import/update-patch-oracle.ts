@@ -14,7 +14,7 @@ import { parse } from 'yaml';
 import { updateRuleFiles, type RuleFileText } from '../../src/import/update/index.js';
 import { reindent } from '../../src/import/update/text.js';
 import { planApp } from '../../src/plan/planner.js';
-import type { Action, DeclaredRule, Leaf, LiveRule } from '../../src/rules/model.js';
+import type { Action, DeclaredRule, Leaf, LiveRule } from '../../src/semantics/model.js';
 import { readRuleFileText, leafEdit, shuffle } from './update-support.js';
 import { live as liveRule } from '../helpers/rules.js';
 

@@ -1,7 +1,7 @@
 // import --update as JSON Patch and in the file's own line endings: golden cases a reviewer
 // can read, and a few runs of the oracle (the slow tier runs hundreds).
 import { updateRuleFiles, type RuleFileText } from '../../src/import/update/index.js';
-import type { DeclaredRule, LiveRule } from '../../src/rules/model.js';
+import type { DeclaredRule, LiveRule } from '../../src/semantics/model.js';
 import { checkOracle } from './update-patch-oracle.js';
 import { readRuleFileText } from './update-support.js';
 import { live as liveRule } from '../helpers/rules.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { diffLines } from 'diff';
 import { updateRuleFiles, type RuleFileText } from '../../src/import/update/index.js';
 import { planApp } from '../../src/plan/planner.js';
-import type { DeclaredRule, Leaf, LiveRule } from '../../src/rules/model.js';
+import type { DeclaredRule, Leaf, LiveRule } from '../../src/semantics/model.js';
 import { readRuleFileText, leafEdit, shuffle } from './update-support.js';
 import { live as liveRule } from '../helpers/rules.js';
 

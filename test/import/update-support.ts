@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RuleFileText } from '../../src/import/update/index.js';
-import type { DeclaredRule } from '../../src/rules/model.js';
+import type { DeclaredRule } from '../../src/semantics/model.js';
 import { readRuleFile } from '../../src/rules/rule-file.js';
 
 export function readRuleFileText(file: RuleFileText): DeclaredRule[] {

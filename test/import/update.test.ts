@@ -1,6 +1,6 @@
 // import --update as a pure function: golden cases a reviewer can read.
 import { updateRuleFiles, type RuleFileText } from '../../src/import/update/index.js';
-import type { DeclaredRule, LiveRule } from '../../src/rules/model.js';
+import type { DeclaredRule, LiveRule } from '../../src/semantics/model.js';
 import { readRuleFileText } from './update-support.js';
 import { live as liveRule } from '../helpers/rules.js';
 

@@ -7,7 +7,7 @@ import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
 import { scenarios, type Scenario } from '../plan/scenarios.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 
 let emu: TestEmulator;
 let project: Project;

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { readLiveSnapshot, snapshotIntegrity, takeSnapshot } from '../../src/live/snapshot.js';
 import { ValidationError } from '../../src/errors.js';
-import type { LiveRule } from '../../src/rules/model.js';
+import type { LiveRule } from '../../src/semantics/model.js';
 
 const conditions = { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: '/login' }] }] };
 const rules = ['A', 'B', 'C'].map(

@@ -1,5 +1,5 @@
 // Small builders for rules in planner tests.
-import type { Conditions, DeclaredRule, LiveRule, NormalRule, Rule } from '../../src/rules/model.js';
+import type { Conditions, DeclaredRule, LiveRule, NormalRule, Rule } from '../../src/semantics/model.js';
 import { declared, live, normal } from '../helpers/rules.js';
 
 export function conditionsFor(agent: string): Conditions {

@@ -1,7 +1,7 @@
 // A model of the service's custom rules for property tests, written independently of the
 // planner: PATCH with `priority` removes the rule and inserts it at that index (list-move),
 // every other body field replaces the rule's field.
-import type { LiveRule, PatchBody } from '../../src/rules/model.js';
+import type { LiveRule, PatchBody } from '../../src/semantics/model.js';
 
 export class ModelServer {
   private rules: LiveRule[];

@@ -1,6 +1,6 @@
 // What the plan must achieve and how few requests it may use, computed independently of
 // the planner for property tests.
-import type { DeclaredRule, LiveRule } from '../../src/rules/model.js';
+import type { DeclaredRule, LiveRule } from '../../src/semantics/model.js';
 import { sameRuleFields } from './model-server.js';
 import type { Scenario } from './scenarios.js';
 

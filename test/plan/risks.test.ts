@@ -3,7 +3,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 import { declaredRules, liveRules, rule } from './fixtures.js';
 
 function risksOf(live: Rule[], declared: Rule[]): string[] {

@@ -1,7 +1,7 @@
 // Random live/declared pairs for property tests: random order, random field edits (real
 // ones and cosmetic ones that must not count), random unmanaged and blocked rules.
 import fc from 'fast-check';
-import type { Action, Conditions, DeclaredRule, LiveRule, Rule, Status } from '../../src/rules/model.js';
+import type { Action, Conditions, DeclaredRule, LiveRule, Rule, Status } from '../../src/semantics/model.js';
 import { declared as declaredRule, live as liveRule } from '../helpers/rules.js';
 
 export type Policy = 'keep' | 'pause';

@@ -4,7 +4,7 @@
 import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 
 /**

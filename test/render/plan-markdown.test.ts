@@ -4,7 +4,7 @@ import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';
 import { MARKDOWN_LIMIT } from '../../src/render/plan/markdown.js';
-import type { Rule } from '../../src/rules/model.js';
+import type { Rule } from '../../src/semantics/model.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { planRisks } from '../../src/plan/risks.js';
 import { emptyPlan, render, riskyPlan, samplePlan, SHALLOW_NOTE } from './plan-fixtures.js';

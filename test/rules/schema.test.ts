@@ -3,7 +3,7 @@
 import { readSchema, schemaValidator } from '../../src/rules/schemas.js';
 import {
   ACTIONS, CONDITION_TYPES, FIELD_OPTION_TYPES, GROUP_OPERATORS, LEAF_OPERATORS, LIST_OPERATORS, PRESENCE_OPERATORS, STATUSES,
-} from '../../src/rules/model.js';
+} from '../../src/semantics/model.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { canonicalJson, changedFields, identicalInOrder } from '../../src/semantics/canonical.js';
-import type { Leaf, NormalRule } from '../../src/rules/model.js';
+import type { Leaf, NormalRule } from '../../src/semantics/model.js';
 import { normaliseRule } from '../../src/semantics/normalise.js';
 import { conditionsFor, rule } from '../plan/fixtures.js';
 import type { WrittenRule } from '../../src/semantics/written.js';

@@ -1,6 +1,6 @@
 // Rules pinned as declared rules: what verification and undo plan against.
 import { pinnedDeclared } from '../../src/semantics/pinned.js';
-import type { LiveRule } from '../../src/rules/model.js';
+import type { LiveRule } from '../../src/semantics/model.js';
 import { live as liveRule } from '../helpers/rules.js';
 
 function live(names: string[]): LiveRule[] {

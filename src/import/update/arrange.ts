@@ -7,7 +7,7 @@
 // patch.ts turns the result into operations.
 import { posix } from 'node:path';
 import { maxWeightIncreasingSubsequence } from '../../plan/order.js';
-import type { LiveRule } from '../../rules/model.js';
+import type { LiveRule } from '../../semantics/model.js';
 import { slugify } from '../rule-file.js';
 
 export interface WorkFile {

@@ -6,7 +6,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { UserError, ValidationError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
 import { loadRules } from '../../rules/load.js';
-import type { DeclaredRule } from '../../rules/model.js';
+import type { DeclaredRule } from '../../semantics/model.js';
 import type { FileChange, RuleFileText } from './index.js';
 
 export interface AppFiles {

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { UserError, sortProblems, type Problem } from '../../errors.js';
 import type { TestRequest } from '../../evaluate/index.js';
 import { validateTests } from '../../generated/validators.js';
-import type { Action, SourceLocation } from '../../rules/model.js';
+import type { Action, SourceLocation } from '../../semantics/model.js';
 import { displayPath } from '../../rules/display-path.js';
 import { listRuleFiles } from '../../rules/load.js';
 import { placement, placementMessage } from '../../io/project-path.js';

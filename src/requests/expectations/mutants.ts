@@ -4,7 +4,7 @@
 // differently: an operator is changed only where the group has two children or more.
 import { isIP } from 'node:net';
 import { describeLeaf } from '../../evaluate/index.js';
-import type { Action, Conditions, Group, Leaf, LeafOperator, NormalRule } from '../../rules/model.js';
+import type { Action, Conditions, Group, Leaf, LeafOperator, NormalRule } from '../../semantics/model.js';
 import { leafValues } from '../../semantics/fields.js';
 
 /** Where in a rule a mutation is written, as a path below the rule (for FILE:LINE:COL). */

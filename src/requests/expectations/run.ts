@@ -3,7 +3,7 @@
 // and which leaves of the expected rule did not match the request.
 import { decide, describeField, describeLeaf, fieldOf, missedLeaves, undecidedPatterns, MATCH_BUDGET_MS, type EvaluationOptions, type MissedLeaf } from '../../evaluate/index.js';
 import type { Problem } from '../../errors.js';
-import type { Action, Leaf, NormalRule } from '../../rules/model.js';
+import type { Action, Leaf, NormalRule } from '../../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';
 
 export interface TestResult {

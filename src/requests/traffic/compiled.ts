@@ -5,7 +5,7 @@
 // (verdicts.ts): a leaf or tree that several rules or both "before" and "after" hold is
 // evaluated once per request. The answer is always the reference evaluator's, only found sooner.
 import type { Decision, TestRequest, Verdict } from '../../evaluate/index.js';
-import type { NormalRule } from '../../rules/model.js';
+import type { NormalRule } from '../../semantics/model.js';
 import { indexRules, listsOf } from './rule-index.js';
 import { SharedVerdicts } from './verdicts.js';
 

@@ -3,7 +3,7 @@
 // `header x $exists`, `path $startsWith`), and is listed under each guard's value. A request's
 // values then select the rules worth trying; the rules without a guard are tried for every request.
 import { fieldOf, type TestRequest } from '../../evaluate/index.js';
-import type { Group, Leaf, NormalRule } from '../../rules/model.js';
+import type { Group, Leaf, NormalRule } from '../../semantics/model.js';
 import { fieldKey, fieldName } from '../../semantics/fields.js';
 
 /** A guard: the field a leaf reads and what the request's value must be for the rule to match. */

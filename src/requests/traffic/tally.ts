@@ -3,7 +3,7 @@
 // involved and a few example requests. Memory is bounded by the number of distinct reasons,
 // transitions and rule pairs, never by the number of requests.
 import { undecidedPatterns, type Decision, type TestRequest } from '../../evaluate/index.js';
-import type { Action, NormalRule } from '../../rules/model.js';
+import type { Action, NormalRule } from '../../semantics/model.js';
 
 /**
  * What a request meets: the strongest of the deciding rule's actions, no custom-rule outcome,

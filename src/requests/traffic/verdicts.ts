@@ -5,7 +5,7 @@
 // each distinct leaf and tree is evaluated at most once per request, by the reference
 // evaluator's own compiled leaf test (src/evaluate/leaf.ts), so the verdicts are its verdicts.
 import { fieldOf, leafTest, MATCH_WHEN_ABSENT, type PresentTest, type TestRequest, type Verdict } from '../../evaluate/index.js';
-import type { Conditions, Leaf } from '../../rules/model.js';
+import type { Conditions, Leaf } from '../../semantics/model.js';
 import { fieldName, leafValues } from '../../semantics/fields.js';
 
 /** A verdict as a small number, so the per-request cache is a byte array. */

@@ -4,7 +4,7 @@
 // operators ($contains, $startsWith, ...) take fragments and are not checked.
 import { isIP } from 'node:net';
 import type { Problem } from '../../errors.js';
-import type { LeafOperator } from '../model.js';
+import type { LeafOperator } from '../../semantics/model.js';
 import type { WrittenLeaf } from '../../semantics/written.js';
 import type { Path } from '../../io/yaml-source.js';
 import { COUNTRY_CODES, COUNTRY_CODE_HINTS } from './countries.js';

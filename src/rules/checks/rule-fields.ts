@@ -1,6 +1,6 @@
 // Semantic checks of a rule's own fields.
 import type { Problem } from '../../errors.js';
-import { ACTIONS, type Action } from '../model.js';
+import { ACTIONS, type Action } from '../../semantics/model.js';
 import type { Where } from './where.js';
 
 /** `actions` names at least one action, each once (actions are compared as a set). */

@@ -1,7 +1,7 @@
 // Checks across every rule file of one app: names and ruleIds identify rules, so each may
 // appear once. The problem is reported at each repeat and names the first place.
 import type { Problem } from '../../errors.js';
-import type { SourceLocation } from '../model.js';
+import type { SourceLocation } from '../../semantics/model.js';
 
 export interface Located<T> extends SourceLocation {
   value: T;

@@ -10,7 +10,7 @@ import type { RuleTest } from '../../../src/requests/expectations/load.js';
 import { applyMutant, mutantsOf } from '../../../src/requests/expectations/mutants.js';
 import { runMutants } from '../../../src/requests/expectations/mutate.js';
 import { runTest } from '../../../src/requests/expectations/run.js';
-import { ACTIONS, type Action, type NormalRule, type Rule } from '../../../src/rules/model.js';
+import { ACTIONS, type Action, type NormalRule, type Rule } from '../../../src/semantics/model.js';
 import { leaf, request as fullRequest } from '../../analysis/arbitraries.js';
 import { normal } from '../../helpers/rules.js';
 

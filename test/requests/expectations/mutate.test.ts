@@ -3,7 +3,7 @@
 import { provedEquivalent } from '../../../src/engine/test-quality.js';
 import { applyMutant, mutantsOf } from '../../../src/requests/expectations/mutants.js';
 import { runMutants } from '../../../src/requests/expectations/mutate.js';
-import type { DeclaredRule, Leaf } from '../../../src/rules/model.js';
+import type { DeclaredRule, Leaf } from '../../../src/semantics/model.js';
 import { RULES, TESTS } from './quality-fixture.js';
 import { declared } from '../../helpers/rules.js';
 

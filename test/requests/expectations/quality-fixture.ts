@@ -5,7 +5,7 @@
 //   2 "Allow partners"    allow               $or  [ $and [ip $in 10.0.0.0/8, header x-key $exists] ]
 //   3 "Challenge logins"  blockWithChallenge  $and [ $and [path $eq /login, method $eq POST] ]
 import type { RuleTest } from '../../../src/requests/expectations/load.js';
-import type { DeclaredRule, Leaf } from '../../../src/rules/model.js';
+import type { DeclaredRule, Leaf } from '../../../src/semantics/model.js';
 import { declared } from '../../helpers/rules.js';
 
 function rule(name: string, line: number, fields: Partial<DeclaredRule> & Pick<DeclaredRule, 'actions' | 'conditions'>): DeclaredRule {

@@ -6,7 +6,7 @@
 // a second set made of the first's trees repeated under other rules checks both.
 import fc from 'fast-check';
 import { decide, type TestRequest } from '../../../src/evaluate/index.js';
-import type { Group, Leaf, Rule } from '../../../src/rules/model.js';
+import type { Group, Leaf, Rule } from '../../../src/semantics/model.js';
 import { compileRules, compileRuleSets } from '../../../src/requests/traffic/compiled.js';
 import { leaf as analysisLeaf, request as analysisRequest } from '../../analysis/arbitraries.js';
 import { normal } from '../../helpers/rules.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { takeSnapshot } from '../../../src/live/snapshot.js';
-import type { Leaf, LiveRule, Rule } from '../../../src/rules/model.js';
+import type { Leaf, LiveRule, Rule } from '../../../src/semantics/model.js';
 import { CLI_BINARY } from '../../helpers/binary.js';
 import { runCli } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';

@@ -4,7 +4,7 @@
 // tallied as "no rule" and the transition read as harmless.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LiveRule, Rule } from '../../../src/rules/model.js';
+import type { LiveRule, Rule } from '../../../src/semantics/model.js';
 import { botrules, replayProject } from './fixtures.js';
 
 const ATTACK = `${'a'.repeat(36)}!`;

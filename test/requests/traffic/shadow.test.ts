@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { Rule } from '../../../src/rules/model.js';
+import type { Rule } from '../../../src/semantics/model.js';
 import { botrules, DECLARED, NDJSON, replayProject } from './fixtures.js';
 
 const [MONITORS, SCRAPERS, LOGIN, CHECKOUT] = DECLARED as [Rule, Rule, Rule, Rule];

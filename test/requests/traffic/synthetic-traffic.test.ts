@@ -7,7 +7,7 @@ import { decide } from '../../../src/evaluate/index.js';
 import { generateRules } from '../../../src/emulator/generate-rules.js';
 import { trafficRequests } from '../../../src/emulator/generate-traffic.js';
 import { seededRandom } from '../../../src/emulator/random.js';
-import type { LiveRule, NormalRule } from '../../../src/rules/model.js';
+import type { LiveRule, NormalRule } from '../../../src/semantics/model.js';
 import { redactRequest } from '../../../src/requests/traffic/redact.js';
 import { outcomeOf } from '../../../src/requests/traffic/tally.js';
 import { botrules, replayProject } from './fixtures.js';
