@@ -1,6 +1,5 @@
-// TLS: the emulator's certificate verifies as its own CA (Node and curl), verification is
-// never switched off, an untrusted client is refused, and plain HTTP gets no answer.
-import { execFile } from 'node:child_process';
+// TLS: the emulator's certificate verifies as its own CA (Node here, curl in tls-curl.e2e), verification
+// is never switched off, an untrusted client is refused, and plain HTTP gets no answer.
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -40,17 +39,6 @@ test('a client that does not trust the certificate is refused', async () => {
 
 test('plain HTTP to the port gets no HTTP answer', async () => {
   await expect(get(http, `http://127.0.0.1:${t.emulator.port}${RULES}`, {})).rejects.toThrow();
-});
-
-test('curl --cacert lists the rules', async () => {
-  const output = await new Promise<string>((resolve, reject) => {
-    execFile(
-      'curl',
-      ['-sS', '--fail', '--cacert', t.emulator.caPath, '-H', `Authorization: Bearer ${t.env.BOTRULES_TOKEN}`, `${t.emulator.consoleUrl}/v2/botProtection/customRules`],
-      (err, stdout, stderr) => (err ? reject(new Error(`curl failed: ${stderr}`)) : resolve(stdout)),
-    );
-  });
-  expect((JSON.parse(output) as { content: unknown[] }).content).toHaveLength(2);
 });
 
 test('generated certificates are leaf certificates for 127.0.0.1, ::1 and localhost only, valid for a year', async () => {

@@ -3,12 +3,10 @@
 // mathematics. cmark-gfm does not make GitHub's cross-references itself (`#123`, `org/repo#1`,
 // commit SHAs, `@mentions`): GitHub adds those afterwards in the HTML's text, skipping `code`,
 // `pre` and `a` elements, so for those the test checks that every one sits inside `<code>`.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { markdownHtml, markdownText } from '../../src/render/sanitise.js';
+import { githubHtml, hasCmark } from '../helpers/cmark.js';
 
-const CMARK = '/usr/bin/cmark-gfm';
 const SHA = 'a5c3785ed8d6a35868bc169f07e40e889087fd2e';
 const PIECES = ['#123', 'org/repo#1', 'user#2', 'GH-5', SHA, SHA.slice(0, 7), `jlord@${SHA}`, '@user', '@org/team', 'a@b.co', 'https://evil.example/x', 'www.evil.example', 'ftp://x.example', '$x$', '$$', '$', '\\$', '|', '*', '_', '`', ' ', 'x', '(', ')', '[', ']', '<', '&'];
 const hostile = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 10 }).map((pieces) => pieces.join(''));
@@ -16,17 +14,15 @@ const hostile = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 
 /** GitHub's cross-reference patterns (github.com's documented forms, as html-pipeline's filters write them). */
 const GITHUB_REFERENCE = /#\d|\bGH-\d|@[\w-]|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/i;
 
-function render(markdown: string): string {
-  // --unsafe: github.com keeps raw HTML (through its sanitiser, which allows <code>, <span>, <details>).
-  return execFileSync(CMARK, ['--unsafe', '-e', 'autolink', '-e', 'table', '-e', 'strikethrough', '-e', 'tagfilter'], { input: markdown, encoding: 'utf8' });
-}
+/** github.com keeps raw HTML (through its sanitiser, which allows <code>, <span>, <details>). */
+const render = (markdown: string): string => githubHtml(markdown, { unsafe: true });
 
 /** The HTML's text outside `<code>` elements, which GitHub's reference filters would read. */
 function textOutsideCode(html: string): string {
   return html.replace(/<code>[\s\S]*?<\/code>/g, ' ').replace(/<span>\$<\/span>/g, ' ').replace(/<[^>]*>/g, ' ');
 }
 
-const describeWithCmark = existsSync(CMARK) ? describe : describe.skip;
+const describeWithCmark = hasCmark ? describe : describe.skip;
 
 describeWithCmark('Markdown from data through cmark-gfm', () => {
   test('known attacks: no link, every reference in code, no bare dollar sign', () => {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
@@ -9,6 +8,7 @@ import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { planRisks } from '../../src/plan/risks.js';
 import { emptyPlan, render, riskyPlan, samplePlan, SHALLOW_NOTE } from './plan-fixtures.js';
 import { reviewPlan } from './plan-markdown-fixtures.js';
+import { renderGfm } from '../helpers/cmark.js';
 
 const markdown = await loadPlanRenderer('markdown');
 
@@ -19,17 +19,6 @@ function hugePlan(n: number): Plan {
   const live = liveRules(Array.from({ length: n }, (_, i) => long(i, 'old')));
   const declared = declaredRules([...Array.from({ length: n }, (_, i) => long(i, 'new')), rule('not live <b>')]);
   return new Plan([planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan]);
-}
-
-/**
- * The HTML GitHub's Markdown engine makes of `markdown`, as lines. --unsafe keeps raw HTML as
- * GitHub does before its own allow-list (which keeps details, summary, code and b); the
- * tagfilter extension drops what GitHub drops.
- */
-function githubHtml(markdown: string): string[] {
-  const args = ['-e', 'table', '-e', 'strikethrough', '-e', 'autolink', '-e', 'tagfilter', '--unsafe'];
-  const html = execFileSync('/usr/bin/cmark-gfm', args, { input: markdown, encoding: 'utf8' });
-  return html.split('\n');
 }
 
 describe('markdown plan renderer', () => {
@@ -138,7 +127,7 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
   test.each([1, 40, 400])('%i changes: under the comment limit, the removed rule and the change limit in the first screen', (n) => {
     const out = render(markdown, reviewPlan(n));
     expect(out.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
-    const html = githubHtml(out);
+    const html = renderGfm(out, { unsafe: true });
     const firstScreen = html.slice(0, 30);
     expect(firstScreen).toContain('<p>[!CAUTION]');
     expect(firstScreen).toContain(
@@ -162,7 +151,7 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
     const declared = declaredRules([rule('Allow partners', { actions: ['allow'] }), rule('Block bots', { actions: ['hardBlock'] })]);
     const app = planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan;
     const plan = new Plan([app], { risks: planRisks('default', live, app.steps) });
-    const html = githubHtml(render(markdown, plan));
+    const html = renderGfm(render(markdown, plan), { unsafe: true });
     expect(html.slice(0, 8)).toEqual([
       '<h3>botrules plan</h3>',
       '<blockquote>',

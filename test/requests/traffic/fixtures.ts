@@ -1,15 +1,12 @@
 // A replay project where every request's outcome is known: a live snapshot of three rules,
 // rule files that change one rule's action and add a fourth, and the same requests written
 // as NDJSON, CSV and a combined access log (each with one unreadable line).
-import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { takeSnapshot } from '../../../src/live/snapshot.js';
 import type { Leaf, LiveRule, Rule } from '../../../src/semantics/model.js';
-import { CLI_BINARY } from '../../helpers/binary.js';
-import { runCli } from '../../helpers/cli.js';
+import { runCli, type CliResult } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
 
 function ruleOf(name: string, actions: Rule['actions'], leaves: Leaf[], ruleId?: string): Rule {
@@ -75,24 +72,7 @@ export function replayProject(declared: readonly Rule[] = DECLARED, live: readon
   return dir;
 }
 
-export interface BinaryResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI run in-process (test/helpers/cli.ts) in `cwd`, as botrulesBinary runs it but without a process. */
-export function botrules(cwd: string, ...args: string[]): Promise<BinaryResult> {
+/** The CLI run in-process (test/helpers/cli.ts) in `cwd`, as `runBinary` (test/helpers/binary.ts) runs it but without a process. */
+export function botrules(cwd: string, ...args: string[]): Promise<CliResult> {
   return runCli(args, { cwd, env: {} });
-}
-
-/** The real binary, as a user runs it, in `cwd`; any exit code resolves. */
-export async function botrulesBinary(cwd: string, ...args: string[]): Promise<BinaryResult> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI_BINARY, ...args], { cwd, env: { PATH: process.env.PATH ?? '' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
 }

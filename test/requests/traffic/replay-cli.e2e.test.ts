@@ -6,7 +6,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parsePlan, parsePlanText } from '../../../src/plan/file-format.js';
 import { runCli } from '../../helpers/cli.js';
-import { botrulesBinary as botrules, COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
+import { runBinary as botrules } from '../../helpers/binary.js';
+import { COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
 
 let project: string;
 beforeAll(() => {

@@ -1,5 +1,6 @@
 // validate warns about a rule left in shadow longer than shadowMaxAge, dated by the file's
-// shadowSince or else by git (the commit that last changed its mode line), through the binary.
+// shadowSince or else by git (the commit that last changed its mode line): git runs for real, so
+// this suite is in the end-to-end tier.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
