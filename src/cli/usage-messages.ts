@@ -3,6 +3,7 @@
 // said in botrules' words there; the ones that carry a list (unknown arguments, missing
 // options, failed implications, invalid choices) come back as fields between NUL separators
 // that `usageMessage` lays out, so no English sentence of yargs is ever parsed.
+import { distance as levenshtein } from 'fastest-levenshtein';
 
 const SEP = '\u0000';
 const UNKNOWN = `${SEP}unknown${SEP}`;
@@ -77,7 +78,7 @@ export function unknownArguments(reported: readonly string[], known: readonly st
 /** recommendCommands() says only "Did you mean report?": say which word was not a command. */
 function unknownCommand(suggestion: string, argv: readonly string[], message: string): string {
   const words = argv.filter((word) => !word.startsWith('-'));
-  const typed = words.reduce<string | undefined>((best, word) => (best === undefined || editDistance(word, suggestion) < editDistance(best, suggestion) ? word : best), undefined);
+  const typed = words.reduce<string | undefined>((best, word) => (best === undefined || levenshtein(word, suggestion) < levenshtein(best, suggestion) ? word : best), undefined);
   return typed === undefined ? message : `Unknown command ${JSON.stringify(typed)}. ${message}`;
 }
 
@@ -114,21 +115,8 @@ function nearest(typo: string, known: readonly string[]): string | undefined {
   let best: { name: string; distance: number } | undefined;
   for (const name of known) {
     if (name.length <= 1) continue;
-    const distance = editDistance(typo, name);
+    const distance = levenshtein(typo, name);
     if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
-}
-
-/** Levenshtein distance, one row at a time (yargs keeps its own private; fastest-levenshtein is not a dependency). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }

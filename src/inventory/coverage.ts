@@ -5,18 +5,18 @@
 // The period is also cut into interval-long buckets (weeks by default) for the calendar.
 import { UserError } from '../errors.js';
 import type { SeriesMember } from './series.js';
+import { durationMs } from './time.js';
 import { plural } from '../plural.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-const INTERVAL = /^(\d+)([hdw])$/;
-const UNIT_MS: Record<string, number> = { h: 60 * 60 * 1000, d: DAY_MS, w: 7 * DAY_MS };
+/** The shortest interval: checks more often than hourly are not a cadence an audit plans for. */
+const HOUR_MS = 60 * 60 * 1000;
 /** More buckets than this would not show as a calendar (a 1h interval over a year). */
 const MAX_BUCKETS = 2000;
 
 export function parseInterval(text: string): number {
-  const match = INTERVAL.exec(text.trim());
-  const ms = match ? Number(match[1]) * (UNIT_MS[match[2] ?? ''] ?? 0) : 0;
-  if (!match || ms <= 0) throw new UserError(`--interval ${text}: write a length such as 7d (the default: weekly, as PCI DSS 11.6.1 asks), 1d or 2w`);
+  const ms = durationMs(text) ?? 0;
+  if (ms < HOUR_MS) throw new UserError(`--interval ${text}: write a length of at least 1h, such as 7d (the default: weekly, as PCI DSS 11.6.1 asks), 1d or 2w`);
   return ms;
 }
 

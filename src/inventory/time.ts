@@ -6,7 +6,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60 * 1000, h: 60 * 60 * 1000, d: DAY_MS, w: 7 * DAY_MS };
 
 const EPOCH_MS = /^\d+$/;
+// One grammar for every length the tool reads (--from/--to, --interval): whole units, s to w.
+// Not the `ms` package: it reads a bare number as milliseconds (here a bare number is an
+// epoch instant), and fractions, years and words ("1.5h", "1y", "2 days") the contract never
+// promised and a typo would land in.
 const DURATION = /^(\d+)([smhdw])$/;
+
+/** The length `text` writes (`90m`, `24h`, `7d`, `2w`) in milliseconds, or undefined when it is not one. */
+export function durationMs(text: string): number | undefined {
+  const match = DURATION.exec(text.trim());
+  return match ? Number(match[1]) * (UNIT_MS[match[2] ?? ''] ?? 0) : undefined;
+}
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A date-time must carry its offset: without one the instant would depend on the machine's zone.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -31,8 +41,8 @@ export function parseTimeArg(value: string, now: number, flag = '--from'): numbe
     }
     return ms;
   }
-  const duration = DURATION.exec(text);
-  if (duration) return now - Number(duration[1]) * (UNIT_MS[duration[2] ?? ''] ?? 0);
+  const duration = durationMs(text);
+  if (duration !== undefined) return now - duration;
   const date = DATE_ONLY.exec(text);
   if (date) {
     checkCalendarDate(date[1], date[2], date[3], value, flag);

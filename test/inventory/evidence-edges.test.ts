@@ -75,7 +75,7 @@ it('asks for a scope when the directory holds several', async () => {
 });
 
 it('refuses an interval it cannot read, and a period that ends before it starts', async () => {
-  expect((await evidence(['--interval', 'weekly'])).stderr).toBe('error: --interval weekly: write a length such as 7d (the default: weekly, as PCI DSS 11.6.1 asks), 1d or 2w\n');
+  expect((await evidence(['--interval', 'weekly'])).stderr).toBe('error: --interval weekly: write a length of at least 1h, such as 7d (the default: weekly, as PCI DSS 11.6.1 asks), 1d or 2w\n');
   const backwards = await runCli(['scripts', 'evidence', '.', '--from', '2026-02-01', '--to', '2026-01-01'], { cwd: dir, env: {} });
   expect(backwards).toMatchObject({ code: 1, stderr: 'error: --from (2026-02-01T00:00:00.000Z) is not before --to (2026-01-02T00:00:00.000Z)\n' });
 });

@@ -1,5 +1,6 @@
 import { UserError } from '../../src/errors.js';
-import { parseTimeArg, resolveWindow } from '../../src/inventory/time.js';
+import { parseInterval } from '../../src/inventory/coverage.js';
+import { durationMs, parseTimeArg, resolveWindow } from '../../src/inventory/time.js';
 
 const NOW = Date.UTC(2025, 5, 15, 12, 0, 0); // 2025-06-15T12:00:00Z
 const HOUR = 3_600_000;
@@ -62,5 +63,23 @@ describe('resolveWindow', () => {
 
   it('accepts an empty window (from equals to)', () => {
     expect(resolveWindow({ from: '2025-06-01', to: '2025-06-01' }, NOW)).toEqual({ from: Date.UTC(2025, 5, 1), to: Date.UTC(2025, 5, 1) });
+  });
+});
+
+describe('durationMs and the evidence interval: one grammar of lengths', () => {
+  it.each([
+    ['30s', 30_000], ['90m', 90 * 60_000], [' 24h ', 24 * HOUR], ['7d', 7 * 24 * HOUR], ['2w', 14 * 24 * HOUR], ['0d', 0],
+    ['1.5h', undefined], ['1y', undefined], ['2 days', undefined], ['100', undefined], ['-1d', undefined], ['7D', undefined], ['', undefined],
+  ])('%j is %j ms', (text, expected) => {
+    expect(durationMs(text)).toBe(expected);
+  });
+
+  it('takes any length of at least an hour as the interval, and refuses shorter ones or other words', () => {
+    expect(parseInterval('7d')).toBe(7 * 24 * HOUR);
+    expect(parseInterval('90m')).toBe(90 * 60_000);
+    expect(parseInterval('1h')).toBe(HOUR);
+    for (const text of ['59m', '0h', 'weekly', '1.5d']) {
+      expect(() => parseInterval(text)).toThrow(new UserError(`--interval ${text}: write a length of at least 1h, such as 7d (the default: weekly, as PCI DSS 11.6.1 asks), 1d or 2w`));
+    }
   });
 });
