@@ -6,7 +6,8 @@
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from '../plan/types.js';
 import type { NormalRule } from '../semantics/model.js';
-import { regionsWhere, type DecidedOutcome, type RegionOutcome, type Region, type RegionSearch } from './regions.js';
+import type { DecidedOutcome, RegionOutcome } from './entries.js';
+import { regionsWhere, type Region, type RegionSearch } from './regions.js';
 
 /** Ordered: the first is the riskiest (docs/behaviour.md, "Exhaustive behaviour diff"). */
 export const RISKS: readonly BehaviourRisk[] = ['allows', 'weakens', 'other-rule', 'strengthens'];

@@ -3,9 +3,17 @@
 // per position an id of the rest of the list, so that "every set has the same rules from here
 // on" is one comparison of numbers.
 import { canonicalConditions } from '../semantics/canonical.js';
-import type { NormalRule } from '../semantics/model.js';
+import type { Action, NormalRule } from '../semantics/model.js';
 import type { AtomTable } from './atoms.js';
-import type { DecidedOutcome, RegionOutcome } from './regions.js';
+
+/** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
+export interface DecidedOutcome {
+  rule: string | undefined;
+  actions: Action[];
+}
+
+/** The deciding outcome under one rule set, or the rule whose `$re` ran out of its time budget. */
+export type RegionOutcome = DecidedOutcome | { undecided: string };
 
 export interface Entry {
   rule: NormalRule;

@@ -9,20 +9,11 @@
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
+import type { Conditions, Leaf, NormalRule } from '../semantics/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
-import { activeEntries, NO_RULE_OUTCOME, outcomeKey, type Entry } from './entries.js';
+import { activeEntries, NO_RULE_OUTCOME, outcomeKey, type DecidedOutcome, type Entry, type RegionOutcome } from './entries.js';
 import { regionDescription } from './describe.js';
 import { Models, type TreeStack } from './model.js';
-
-/** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
-export interface DecidedOutcome {
-  rule: string | undefined;
-  actions: Action[];
-}
-
-/** The deciding outcome under one rule set, or the rule whose `$re` ran out of its time budget. */
-export type RegionOutcome = DecidedOutcome | { undecided: string };
 
 export interface Region {
   /** The conditions that characterise the class, as leaves that hold / do not hold (for text: "path starting /api/login and user agent containing python"). */

@@ -14,7 +14,8 @@
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { LiveRule } from '../semantics/model.js';
 import { simulateSteps } from '../semantics/list-move.js';
-import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit, type TransitionCheck } from '../plan/transitions.js';
+import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit } from '../plan/transitions.js';
+import type { TransitionCheck } from '../plan/types.js';
 import type { PlanStep } from '../plan/types.js';
 import { statesAlong } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './transition-windows.js';

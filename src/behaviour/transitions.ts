@@ -2,7 +2,8 @@
 // time budget for every app of the command, the order chosen per app (or, for a saved plan,
 // its own order checked again), and progress for a terminal.
 import { checkOrder, chooseOrder } from './transition-order.js';
-import { unitsOf, type TransitionCheck } from '../plan/transitions.js';
+import { unitsOf } from '../plan/transitions.js';
+import type { TransitionCheck } from '../plan/types.js';
 import type { AppPlan, PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../semantics/model.js';
 

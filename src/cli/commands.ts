@@ -1,15 +1,6 @@
 // The command table. Only the module of the command being run is imported, so
 // `botrules --version` and `--help` load almost nothing (the start-up benchmark checks it).
-import type { Argv } from 'yargs';
-import type { CommandContext, GlobalArgs } from './context.js';
-
-/** A command as `main` runs it: each module exports the `builder` and `run` of its defineCommand (define-command.ts). */
-export interface CommandModule {
-  /** Declares the command's own flags and positionals. */
-  builder(yargs: Argv<GlobalArgs>): Argv<unknown>;
-  /** Runs the command with what yargs parsed; resolves to the exit code. Throws UserError/RemoteError to fail. */
-  run(args: GlobalArgs, ctx: CommandContext): Promise<number>;
-}
+import type { CommandModule } from './define-command.js';
 
 export interface CommandEntry {
   /** yargs command string, e.g. `validate`; a command with actions declares them in its builder. */

@@ -2,8 +2,15 @@
 // arguments its `run` receives, each under one name (the camel-case one: `--dry-run` is
 // `args.dryRun`), so a misspelt or undeclared option is a compile error, not `undefined`.
 import type { Argv } from 'yargs';
-import type { CommandModule } from './commands.js';
 import type { CommandContext, GlobalArgs } from './context.js';
+
+/** A command as `main` runs it (commands.ts loads the module of the command being run). */
+export interface CommandModule {
+  /** Declares the command's own flags and positionals. */
+  builder(yargs: Argv<GlobalArgs>): Argv<unknown>;
+  /** Runs the command with what yargs parsed; resolves to the exit code. Throws UserError/RemoteError to fail. */
+  run(args: GlobalArgs, ctx: CommandContext): Promise<number>;
+}
 
 /** `dry-run` → `dryRun`, as yargs' camel-case expansion names it. */
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

@@ -15,7 +15,7 @@ import type { UnmanagedFate } from './counts.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
 import type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
-import type { TransitionCheck } from './transitions.js';
+import type { TransitionCheck } from './types.js';
 
 /**
  * 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`.

@@ -13,55 +13,12 @@
 // where that predecessor is the declared one, so its priorities come out unchanged.
 import type { LiveRule } from '../semantics/model.js';
 import { inPriorityOrder, moveInList } from '../semantics/list-move.js';
-import { fieldChanges, isMove, positionChange, type PlanStep } from './types.js';
+import { fieldChanges, isMove, positionChange, type PlanStep, type TransitionCheck } from './types.js';
 
 /** One PATCH of an order: a planner step whole, or the fields or the move of an update-and-move. */
 export interface OrderUnit {
   ruleId: string;
   part: 'whole' | 'fields' | 'move';
-}
-
-/** A class of requests a window lets through, with one request of it. */
-export interface WindowClass {
-  /** The requests, in words (untrusted text: values come from rule files and live rules). */
-  requests: string;
-  /** The state the class was found in (after this many PATCHes), the first of the window it is in. */
-  seenAfter: number;
-  /** One request of the class, confirmed by the evaluator in that state (the fields of a test request, docs/evaluation.md). */
-  witness: Record<string, unknown>;
-  /** What decides the witness: before the plan, while the window is open, once the plan has run. */
-  before: string;
-  during: string;
-  after: string;
-}
-
-/**
- * A run of intermediate states that let through requests which both the starting and the final
- * rules block or challenge, and those requests.
- */
-export interface TransitionWindow {
-  /** Open from the state after this many PATCHes (1-based)… */
-  opensAfter: number;
-  /** …until the PATCH with this number closes it. */
-  closesAt: number;
-  /** The classes of requests let through, each described once (where it first appears). */
-  classes: WindowClass[];
-}
-
-export interface TransitionCheck {
-  /** Windows of the order the steps are in, by when they open. */
-  windows: TransitionWindow[];
-  /** What was not checked, one sentence each (time budget, undecidable patterns); empty when all was. */
-  unchecked: string[];
-  /** How the order was chosen. */
-  order: 'planner' | 'reordered' | 'split';
-  /** Windows of the planner's own order, when another one was chosen because of them. */
-  plannerWindows?: number;
-  /**
-   * When no order at the fewest PATCHes is free of windows but one with more PATCHes is:
-   * how many more (`plan --safe-order` uses it).
-   */
-  saferOrderCost?: number;
 }
 
 /** The units of steps as they stand (an update-and-move split in two shows as its two halves). */

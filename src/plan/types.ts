@@ -7,7 +7,6 @@ import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
 import type { TrafficVerdict } from './traffic-limit.js';
-import type { TransitionCheck } from './transitions.js';
 
 /** What to do with live rules that no rule file declares; set per app in the config. */
 export type { UnmanagedPolicy } from '../semantics/model.js';
@@ -188,4 +187,47 @@ export interface AppBehaviourDiff {
   changes: OutcomeChange[];
   /** Parts the diff did not decide exactly (a pattern, the time budget), naming the rules. */
   unchecked: { reason: string; rules: string[] }[];
+}
+
+/** A class of requests a window lets through, with one request of it. */
+export interface WindowClass {
+  /** The requests, in words (untrusted text: values come from rule files and live rules). */
+  requests: string;
+  /** The state the class was found in (after this many PATCHes), the first of the window it is in. */
+  seenAfter: number;
+  /** One request of the class, confirmed by the evaluator in that state (the fields of a test request, docs/evaluation.md). */
+  witness: Record<string, unknown>;
+  /** What decides the witness: before the plan, while the window is open, once the plan has run. */
+  before: string;
+  during: string;
+  after: string;
+}
+
+/**
+ * A run of intermediate states that let through requests which both the starting and the final
+ * rules block or challenge, and those requests.
+ */
+export interface TransitionWindow {
+  /** Open from the state after this many PATCHes (1-based)… */
+  opensAfter: number;
+  /** …until the PATCH with this number closes it. */
+  closesAt: number;
+  /** The classes of requests let through, each described once (where it first appears). */
+  classes: WindowClass[];
+}
+
+export interface TransitionCheck {
+  /** Windows of the order the steps are in, by when they open. */
+  windows: TransitionWindow[];
+  /** What was not checked, one sentence each (time budget, undecidable patterns); empty when all was. */
+  unchecked: string[];
+  /** How the order was chosen. */
+  order: 'planner' | 'reordered' | 'split';
+  /** Windows of the planner's own order, when another one was chosen because of them. */
+  plannerWindows?: number;
+  /**
+   * When no order at the fewest PATCHes is free of windows but one with more PATCHes is:
+   * how many more (`plan --safe-order` uses it).
+   */
+  saferOrderCost?: number;
 }

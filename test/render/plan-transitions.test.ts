@@ -4,7 +4,7 @@
 // values from rule files and the service printed through the sanitiser.
 import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan-value.js';
-import type { TransitionCheck } from '../../src/plan/transitions.js';
+import type { TransitionCheck } from '../../src/plan/types.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';
 import { render } from './plan-fixtures.js';

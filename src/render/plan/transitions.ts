@@ -4,7 +4,7 @@
 // and a witness), then what was not checked. Never "no window" when part of it went unchecked. The strings hold rule
 // names, values and a witness request from rule files and the service: callers sanitise them.
 import type { AppPlan } from '../../plan/types.js';
-import type { TransitionCheck, TransitionWindow } from '../../plan/transitions.js';
+import type { TransitionCheck, TransitionWindow } from '../../plan/types.js';
 import { plural } from '../../plural.js';
 
 export interface TransitionText {
