@@ -11,12 +11,6 @@ const EPOCH_MS = /^\d+$/;
 // epoch instant), and fractions, years and words ("1.5h", "1y", "2 days") the contract never
 // promised and a typo would land in.
 const DURATION = /^(\d+)([smhdw])$/;
-
-/** The length `text` writes (`90m`, `24h`, `7d`, `2w`) in milliseconds, or undefined when it is not one. */
-export function durationMs(text: string): number | undefined {
-  const match = DURATION.exec(text.trim());
-  return match ? Number(match[1]) * (UNIT_MS[match[2] ?? ''] ?? 0) : undefined;
-}
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A date-time must carry its offset: without one the instant would depend on the machine's zone.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -24,6 +18,12 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,
 export const TIME_FORMATS_HINT =
   'use epoch milliseconds (1735689600000), an ISO 8601 date (2025-01-01) or date-time with offset ' +
   '(2025-01-01T08:00:00Z), or a duration back from now (90m, 24h, 7d, 2w)';
+
+/** The length `text` writes (`90m`, `24h`, `7d`, `2w`) in milliseconds, or undefined when it is not one. */
+export function durationMs(text: string): number | undefined {
+  const match = DURATION.exec(text.trim());
+  return match ? Number(match[1]) * (UNIT_MS[match[2] ?? ''] ?? 0) : undefined;
+}
 
 /**
  * Parses one time argument to epoch milliseconds. `flag` names the option in error messages.
