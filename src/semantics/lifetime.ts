@@ -9,7 +9,7 @@ import { plural } from '../plural.js';
 import { matchRules } from './match.js';
 import type { DeclaredRule, LifetimeBound, LiveRule, RuleLifetime, SourceLocation, Status } from './model.js';
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How far ahead `plan` names the rules whose state a lifetime changes. */
 export const UPCOMING_HORIZON_MS = 7 * DAY_MS;

@@ -1,9 +1,10 @@
 // Rule lifetimes (src/semantics/lifetime.ts): reading the instants, where a moment falls in the
 // window [activeFrom, expires), what is coming within seven days, and validate's warning.
-import { DAY_MS, lifetimePhase, liveAsLifetimesDeclare, longExpiredWarnings, parseInstant, statusAt, timeAhead, upcomingChange } from '../../src/semantics/lifetime.js';
+import { lifetimePhase, liveAsLifetimesDeclare, longExpiredWarnings, parseInstant, statusAt, timeAhead, upcomingChange } from '../../src/semantics/lifetime.js';
 import type { DeclaredRule, RuleLifetime } from '../../src/semantics/model.js';
 import { declared, live } from '../helpers/rules.js';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 const at = (line: number) => ({ file: 'rules/10.yaml', line, col: 14 });
 const T = Date.parse('2026-12-01T00:00:00Z');
 const window: RuleLifetime = { status: 'active', activeFrom: { time: T, at: at(3) }, expires: { time: T + 7 * DAY_MS, at: at(4) } };
