@@ -1,7 +1,7 @@
 // The rule sets as the behaviour search walks them (regions.ts): active rules only (decide()
 // skips paused ones), each numbered by its conditions and by its conditions and outcome, and
-// per position an id of the rest of the list, so that "every set has the same rules from here
-// on" is one comparison of numbers.
+// per set how long a tail it shares with the first, so that "every set has the same rules from
+// here on" is a comparison of lengths.
 import { canonicalConditions } from '../semantics/canonical.js';
 import type { Action, NormalRule } from '../semantics/model.js';
 import type { AtomTable } from './atoms.js';
@@ -28,10 +28,14 @@ export const NO_RULE_OUTCOME: DecidedOutcome = { rule: undefined, actions: [] };
 
 export interface Entries {
   sets: Entry[][];
-  /** Per set and position (the end included): equal exactly when the rest of the lists are the same rules. */
-  suffixIds: number[][];
-  /** Per set and position: every request all sets decide alike from there on is uninteresting. */
-  boringSuffix: boolean[][];
+  /**
+   * Per set: how many entries at its end are the same, one by one, as those at the end of the
+   * first set. The rest of set i from position p is the rest of the first set from q exactly
+   * when both have the same length and that length is at most this.
+   */
+  sharedTail: number[];
+  /** Per position of the first set (its end included): every request all sets decide alike from there on is uninteresting. */
+  boringFrom: boolean[];
 }
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
@@ -59,38 +63,26 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     byRule.set(rule, entry);
     return entry;
   };
-  const sets: Entry[][] = ruleSets.map((rules) => rules.filter((rule) => rule.status === 'active').map(entryOf));
-  // A suffix is numbered by its first entry's id and the number of the rest: a number key, as
-  // the lists together may hold millions of positions.
-  const suffixes = new Map<number, number>();
-  const end = ids.size;
-  const suffixOf = (entryId: number, rest: number): number => {
-    const key = entryId * SUFFIX_KEY_SPAN + rest;
-    let id = suffixes.get(key);
-    if (id === undefined) suffixes.set(key, (id = end + 1 + suffixes.size));
-    return id;
-  };
-  const boringEnd = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
-  const suffixIds: number[][] = [];
-  const boringSuffix: boolean[][] = [];
-  for (const entries of sets) {
-    const idsHere = new Array<number>(entries.length + 1);
-    const boringHere = new Array<boolean>(entries.length + 1);
-    idsHere[entries.length] = end;
-    boringHere[entries.length] = boringEnd;
-    for (let pos = entries.length - 1; pos >= 0; pos--) {
-      const entry = entries[pos] as Entry & { boring: boolean };
-      idsHere[pos] = suffixOf(entry.id, idsHere[pos + 1] as number);
-      boringHere[pos] = (boringHere[pos + 1] as boolean) && entry.boring;
-    }
-    suffixIds.push(idsHere);
-    boringSuffix.push(boringHere);
-  }
-  return { sets, suffixIds, boringSuffix };
+  // Equal lists (the transition check's states a description apart are one array) are filtered once.
+  const filtered = new Map<readonly NormalRule[], Entry[]>();
+  const sets: Entry[][] = ruleSets.map((rules) => {
+    let entries = filtered.get(rules);
+    if (entries === undefined) filtered.set(rules, (entries = rules.filter((rule) => rule.status === 'active').map(entryOf)));
+    return entries;
+  });
+  // Compared from the end, entry by entry: no number per position of every list (the lists
+  // together may hold millions of positions), and a list that differs near its end costs little.
+  const first = sets[0] ?? [];
+  const sharedTail = sets.map((entries) => {
+    let shared = 0;
+    while (shared < entries.length && shared < first.length && (entries[entries.length - 1 - shared] as Entry).id === (first[first.length - 1 - shared] as Entry).id) shared += 1;
+    return shared;
+  });
+  const boringFrom = new Array<boolean>(first.length + 1);
+  boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
+  for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
+  return { sets, sharedTail, boringFrom };
 }
-
-/** Suffix numbers stay below this (2^26 positions in all), so entry id × span + suffix is an exact number key. */
-const SUFFIX_KEY_SPAN = 2 ** 26;
 
 /** Equal for outcomes with the same rule and the same set of actions. */
 export function outcomeKey(outcome: DecidedOutcome): string {

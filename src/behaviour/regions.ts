@@ -58,8 +58,8 @@ export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], inter
 
 class Search {
   private readonly sets: Entry[][];
-  private readonly suffixIds: number[][];
-  private readonly boringSuffix: boolean[][];
+  private readonly sharedTail: number[];
+  private readonly boringFrom: boolean[];
   private readonly table = new AtomTable();
   private readonly assignment: Assignment;
   private readonly models: Models;
@@ -84,8 +84,8 @@ class Search {
     this.evaluation = options.evaluation ?? {};
     const entries = activeEntries(ruleSets, this.table, interesting);
     this.sets = entries.sets;
-    this.suffixIds = entries.suffixIds;
-    this.boringSuffix = entries.boringSuffix;
+    this.sharedTail = entries.sharedTail;
+    this.boringFrom = entries.boringFrom;
     this.assignment = new Assignment(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation);
   }
@@ -155,8 +155,9 @@ class Search {
   /** Every set undecided and at the same rules from here on: all decide alike, and that is not interesting. */
   private sameFromHere(pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): boolean {
     if (decided.some((outcome) => outcome !== undefined)) return false;
-    const first = (this.suffixIds[0] as number[])[pos[0] as number];
-    return this.suffixIds.every((ids, i) => ids[pos[i] as number] === first) && (this.boringSuffix[0] as boolean[])[pos[0] as number] === true;
+    const rest = (this.sets[0] as Entry[]).length - (pos[0] as number);
+    const same = this.sets.every((entries, i) => entries.length - (pos[i] as number) === rest && rest <= (this.sharedTail[i] as number));
+    return same && this.boringFrom[pos[0] as number] === true;
   }
 
   /**
