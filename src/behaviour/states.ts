@@ -34,3 +34,10 @@ export function* statesAlong(live: readonly LiveRule[], patches: readonly Patch[
     yield current;
   }
 }
+
+/** The rules in order once every one of `patches` has run, sharing the rule objects no PATCH changed (statesAlong's last state). */
+export function finalState(live: readonly LiveRule[], patches: readonly Patch[]): LiveRule[] {
+  let last: LiveRule[] = [];
+  for (const state of statesAlong(live, patches)) last = state;
+  return last;
+}

@@ -13,11 +13,11 @@
 // deadline bounds it all; what it leaves is said, never guessed.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { LiveRule } from '../semantics/model.js';
-import { simulateSteps } from '../semantics/list-move.js';
+import { inPriorityOrder } from '../semantics/list-move.js';
 import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit } from '../plan/transitions.js';
 import type { TransitionCheck } from '../plan/types.js';
 import type { PlanStep } from '../plan/types.js';
-import { statesAlong } from './states.js';
+import { finalState, statesAlong } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './transition-windows.js';
 import type { Region } from './regions.js';
 
@@ -89,8 +89,9 @@ class OrderSearch {
     private readonly steps: readonly PlanStep[],
     private readonly options: OrderOptions,
   ) {
-    this.start = simulateSteps(live, []);
-    this.final = simulateSteps(live, steps);
+    // The states share the rule objects no PATCH changed, so each search numbers a rule once.
+    this.start = inPriorityOrder(live);
+    this.final = finalState(live, steps);
   }
 
   private timeLeft(): boolean {
@@ -114,7 +115,7 @@ class OrderSearch {
   private stateAfter(key: string, sent: () => readonly OrderUnit[]): StateCheck | 'late' {
     const known = this.checks.get(key);
     if (known !== undefined) return known;
-    const during = simulateSteps(this.live, sendInOrder(this.live, this.steps, sent()));
+    const during = finalState(this.live, sendInOrder(this.live, this.steps, sent()));
     const check = this.timeLeft() ? (checkStates([this.start, during, this.final], this.checkOptions()).states.get(1) as StateCheck) : 'late';
     this.checks.set(key, check);
     this.counted(1);

@@ -6,7 +6,8 @@ import { appBehaviourDiff, behaviourDiff } from '../behaviour/diff.js';
 import { OUT_OF_TIME } from '../behaviour/regions.js';
 import type { AppBehaviourDiff, PlanStep } from '../plan/types.js';
 import type { LiveRule, NormalRule } from '../semantics/model.js';
-import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
+import { inPriorityOrder } from '../semantics/list-move.js';
+import { finalState } from '../behaviour/states.js';
 
 /** Seconds the diff may take by default, over all apps of a plan or both sides of `botrules diff`. */
 export const DEFAULT_DIFF_BUDGET_SECONDS = 20;
@@ -22,7 +23,8 @@ export function plannedBehaviourDiffs(planned: readonly { app: string; live: rea
   const deadline = Date.now() + run.budgetSeconds * 1000;
   return planned
     .filter((app) => app.steps.length > 0)
-    .map((app) => ruleSetsDiff(app.app, inPriorityOrder(app.live), simulateSteps(app.live, app.steps), { ...run, deadline }));
+    // The final state shares the rule objects no PATCH changed with the live list: the search numbers each once.
+    .map((app) => ruleSetsDiff(app.app, inPriorityOrder(app.live), finalState(app.live, app.steps), { ...run, deadline }));
 }
 
 /** Two rule sets, each in priority order. */
