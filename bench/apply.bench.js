@@ -1,35 +1,49 @@
 // Plan and apply as whole processes against the emulator (in this process, 20 ms latency):
-//  1. `botrules plan --format json` over 5,000 live rules whose rule files (written by
-//     `botrules import`) then had 5% of the rules moved and 10% edited: wall time (median)
-//     and the child's peak RSS, and its PATCH count against the lower bound (computed here
-//     independently) and against a naive full sync;
+//  1. `botrules plan --format json` over 5,000 live rules of each rule shape (bench/rule-shapes.js)
+//     whose rule files (written by `botrules import`) then had 5% of the rules moved and 10%
+//     edited: the plan as a user runs it (transition check and behaviour diff on, the defaults)
+//     against the same plan with both off (`--no-behaviour-diff --transition-budget 0`), in
+//     interleaved rounds with `node -e 0`; wall time (median of the rounds' paired ratios) and
+//     the child's peak RSS, and the PATCH count against the lower bound (computed here
+//     independently) and a naive full sync;
 //  2. `botrules apply --auto-approve` of 500 field-only edits (an emulator of 500 rules, so
 //     the time is the PATCH requests'), --concurrency 4 against 1.
-// `botrules validate` on the same files is timed alongside: it is the part of plan that
-// reads the rule files, without any request.
+// Targets (issue #42), per shape: the plan with its analyses costs at most 2× the plan without
+// them, its peak RSS at most 1.3×; neither analysis may run out of its budget (a budget that
+// runs out is no pass); the plan sends no more PATCH requests than the lower bound. The
+// benchmark exits 1 when any is missed. BENCH_ROUNDS sets the rounds (default 5),
+// BENCH_SHAPES the shapes (default all), BENCH_RULES the live rules (default 5,000),
+// BENCH_APPLY_RUNS the apply runs (default 3; 0 leaves apply out).
 // Peak RSS is the child's own `process.resourceUsage().maxRSS` (the kernel's high-water mark
 // of its resident set), written at exit by a module preloaded with `node --import`
 // (bench/timed-child.js).
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { parse, stringify } from 'yaml';
 import { startEmulator } from '../dist/emulator/index.js';
 // The emulator's seeded generator (mulberry32), so every run uses the same rules.
 import { seededRandom as random } from '../dist/emulator/random.js';
 import { timedNodeWithRss } from './timed-child.js';
+import { ruleSet, SHAPES } from './rule-shapes.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
-const LIVE_RULES = 5_000;
+const LIVE_RULES = Number(process.env.BENCH_RULES ?? 5_000);
 const MOVED_SHARE = 0.05;
 const EDITED_SHARE = 0.1;
 const LATENCY_MS = 20;
-const PLAN_RUNS = 5;
+const PLAN_RUNS = Number(process.env.BENCH_ROUNDS ?? 5);
+const PLAN_SHAPES = (process.env.BENCH_SHAPES ?? SHAPES.join(',')).split(',');
+const TIME_TARGET = 2;
+const RSS_TARGET = 1.3;
+const ANALYSES_OFF = ['--no-behaviour-diff', '--transition-budget', '0'];
 const APPLY_EDITS = 500;
-const APPLY_RUNS = 3;
+const APPLY_RUNS = Number(process.env.BENCH_APPLY_RUNS ?? 3);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -105,13 +119,14 @@ function lowerBound(liveIds, declaredIds, changed) {
   return changed.size + (unchanged.length - tails.length);
 }
 
-/** An emulator of `count` generated rules. */
-function startBenchEmulator(work, name, count, token) {
+/** An emulator of `count` rules of `shape` (`themes`: the emulator's own generator). */
+function startBenchEmulator(work, name, count, token, shape = 'themes') {
+  const rules = shape === 'themes' ? { generateRules: count } : { seedRules: ruleSet(shape, count).map(({ ruleId: _id, priority: _p, ...rule }) => rule) };
   return startEmulator({
     statePath: join(work, name, 'state.json'),
     reset: true,
     apps: [{ name: 'default', token }],
-    generateRules: count,
+    ...rules,
     randomSeed: 7,
     latencyMs: LATENCY_MS,
   });
@@ -121,16 +136,24 @@ function envFor(emulator, token) {
   return { BOTRULES_CONSOLE_URL: emulator.consoleUrl, BOTRULES_TOKEN: token, NODE_EXTRA_CA_CERTS: emulator.caPath };
 }
 
-async function benchPlan(work, token) {
-  const emulator = await startBenchEmulator(work, 'plan-emulator', LIVE_RULES, token);
+async function benchPlan(work, token, shape) {
+  const emulator = await startBenchEmulator(work, `plan-emulator-${shape}`, LIVE_RULES, token, shape);
   try {
-    return await measurePlan(emulator, work, envFor(emulator, token));
+    return { shape, ...(await measurePlan(emulator, join(work, `plan-${shape}`), envFor(emulator, token))) };
   } finally {
     await emulator.stop();
   }
 }
 
+/** What a plan's JSON says its analyses left unchecked for lack of time. */
+function outOfBudget(plan) {
+  const transitions = plan.apps.flatMap((app) => app.transitions?.unchecked ?? []).filter((part) => part.includes('time budget'));
+  const diff = (plan.behaviourDiff ?? []).flatMap((app) => app.unchecked).filter((part) => part.reason.includes('time budget')).map((part) => part.reason);
+  return [...transitions, ...diff];
+}
+
 async function measurePlan(emulator, work, env) {
+  await mkdir(work, { recursive: true });
   const rulesDir = join(work, 'rules');
   await runNode([bin, 'import', '--out', rulesDir], { cwd: work, env });
   const edited = await editAndMove(rulesDir, random(42));
@@ -138,27 +161,31 @@ async function measurePlan(emulator, work, env) {
   const bound = lowerBound(emulator.rules().map((r) => r.ruleId), declaredIds, edited);
 
   const planArgs = [bin, 'plan', '--format', 'json', '--dir', rulesDir];
-  const validateArgs = [bin, 'validate', '--dir', rulesDir];
   const baseline = [];
-  const validations = [];
+  const offRuns = [];
   const runs = [];
   await runNode(planArgs, { cwd: work, env }); // warm-up (file cache)
   for (let i = 0; i < PLAN_RUNS; i += 1) {
     // Interleaved, so drift in the machine's speed touches every case alike.
     baseline.push((await runNode(['-e', '0'], { cwd: work, env })).ms);
-    validations.push(await runNode(validateArgs, { cwd: work, env }));
+    offRuns.push(await runNode([...planArgs, ...ANALYSES_OFF], { cwd: work, env }));
     runs.push(await runNode(planArgs, { cwd: work, env }));
   }
-  const plan = JSON.parse(runs[0].stdout);
+  const plans = runs.map((run) => JSON.parse(run.stdout));
+  const plan = plans[0];
   const peakMb = (results) => Math.max(...results.map((r) => r.maxRssKb)) / 1024;
   return {
     planMs: median(runs.map((r) => r.ms)),
-    validateMs: median(validations.map((r) => r.ms)),
+    offMs: median(offRuns.map((r) => r.ms)),
+    timeRatio: median(runs.map((r, i) => r.ms / offRuns[i].ms)),
     nodeMs: median(baseline),
     maxRssMb: peakMb(runs),
-    validateRssMb: peakMb(validations),
+    offRssMb: peakMb(offRuns),
     patches: plan.summary.patches,
     moves: plan.apps[0].steps.filter((s) => s.body.priority !== undefined).length,
+    windows: plan.apps[0].transitions?.windows.length ?? 0,
+    classes: (plan.behaviourDiff ?? []).flatMap((app) => app.changes).reduce((sum, change) => sum + change.classes.length, 0),
+    outOfBudget: [...new Set(plans.flatMap(outOfBudget))],
     bound,
   };
 }
@@ -202,29 +229,49 @@ async function measureApply(work, env) {
   return { c1: median(times[1]), c4: median(times[4]) };
 }
 
+/** The commit measured, and whether the work tree differs from it. */
+function commit() {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head} with uncommitted changes` : head;
+  } catch {
+    return 'unknown (no git)';
+  }
+}
+
 const work = await mkdtemp(join(tmpdir(), 'botrules-bench-apply-'));
 const token = `bench-${randomBytes(12).toString('hex')}`;
+const missed = [];
 try {
-  const plan = await benchPlan(work, token);
-  const apply = await benchApply(work, token);
+  const loadBefore = os.loadavg()[0];
+  const plans = [];
+  for (const shape of PLAN_SHAPES) plans.push(await benchPlan(work, token, shape));
+  const apply = APPLY_RUNS > 0 ? await benchApply(work, token) : undefined;
   const n = LIVE_RULES.toLocaleString('en-US');
-  console.log(`Emulator in this process, ${LATENCY_MS} ms latency per request, ${n} live rules, Node ${process.version}.`);
-  console.log(`Rule files written by \`botrules import\`, then ${MOVED_SHARE * 100}% of the rules moved and ${EDITED_SHARE * 100}% edited.\n`);
-  console.log(`| \`botrules plan --format json\` (whole process, median of ${PLAN_RUNS}) | value |`);
-  console.log('|---|---:|');
-  console.log(`| wall time | ${plan.planMs.toFixed(0)} ms |`);
-  console.log(`| peak RSS (highest of the runs) | ${plan.maxRssMb.toFixed(0)} MB |`);
-  console.log(`| \`botrules validate\` of the same files: wall time, peak RSS | ${plan.validateMs.toFixed(0)} ms, ${plan.validateRssMb.toFixed(0)} MB |`);
-  console.log(`| \`node -e 0\` in the same rounds | ${plan.nodeMs.toFixed(0)} ms |`);
-  console.log(`| PATCH requests in the plan (of which carry priority) | ${plan.patches} (${plan.moves}) |`);
-  console.log(`| lower bound | ${plan.bound} |`);
-  console.log(`| naive full sync (every rule PATCHed whole with its priority) | ${n} |`);
+  console.log(`Commit ${commit()}, Node ${process.version}, ${os.availableParallelism()} cores, load average ${loadBefore.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end.`);
+  console.log(`Emulator in this process, ${LATENCY_MS} ms latency per request, ${n} live rules per shape.`);
+  console.log(`Rule files written by \`botrules import\`, then ${MOVED_SHARE * 100}% of the rules moved and ${EDITED_SHARE * 100}% edited; median of ${PLAN_RUNS} interleaved rounds.\n`);
+  console.log(`| shape | plan, analyses off | plan (defaults) | time × off (target ${TIME_TARGET}×) | peak RSS off | peak RSS (defaults) | RSS × off (target ${RSS_TARGET}×) | \`node -e 0\` | plan ÷ \`node -e 0\` | PATCH requests (with priority) | lower bound | naive full sync | windows | diff classes |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const p of plans) {
+    const rssRatio = p.maxRssMb / p.offRssMb;
+    const verdict = (ratio, target) => `${ratio.toFixed(2)}× ${ratio <= target ? 'met' : '**MISSED**'}`;
+    console.log(`| ${p.shape} | ${p.offMs.toFixed(0)} ms | ${p.planMs.toFixed(0)} ms | ${verdict(p.timeRatio, TIME_TARGET)} | ${p.offRssMb.toFixed(0)} MB | ${p.maxRssMb.toFixed(0)} MB | ${verdict(rssRatio, RSS_TARGET)} | ${p.nodeMs.toFixed(0)} ms | ${(p.planMs / p.nodeMs).toFixed(1)}× | ${p.patches} (${p.moves}) | ${p.bound} | ${n} | ${p.windows} | ${p.classes} |`);
+    if (p.timeRatio > TIME_TARGET) missed.push(`${p.shape}: the plan with its analyses took ${p.timeRatio.toFixed(2)}× the plan without them (target ${TIME_TARGET}×)`);
+    if (rssRatio > RSS_TARGET) missed.push(`${p.shape}: peak RSS ${rssRatio.toFixed(2)}× the plan without analyses (target ${RSS_TARGET}×)`);
+    if (p.patches > p.bound) missed.push(`${p.shape}: the plan has ${p.patches} PATCH requests, the lower bound is ${p.bound}`);
+    for (const part of p.outOfBudget) missed.push(`${p.shape}: an analysis ran out of its budget: ${part}`);
+  }
+  if (apply !== undefined) {
   console.log(`\n| \`botrules apply\` of ${APPLY_EDITS} field-only edits, ${APPLY_EDITS} live rules (median of ${APPLY_RUNS}) | wall time |`);
   console.log('|---|---:|');
   console.log(`| --concurrency 1 | ${(apply.c1 / 1000).toFixed(2)} s |`);
   console.log(`| --concurrency 4 (default) | ${(apply.c4 / 1000).toFixed(2)} s |`);
   console.log(`| speed-up | ${(apply.c1 / apply.c4).toFixed(2)}× |`);
-  if (plan.patches !== plan.bound) throw new Error(`the plan has ${plan.patches} PATCH requests, the lower bound is ${plan.bound}`);
+  }
+  console.log(missed.length === 0 ? '\nEvery target met.' : `\nTargets missed:\n${missed.map((line) => `- ${line}`).join('\n')}`);
 } finally {
   await rm(work, { recursive: true, force: true });
 }
+process.exitCode = missed.length === 0 ? 0 : 1;
