@@ -98,6 +98,11 @@ process.stdout.write(`botrules plan --live on ${RULES.toLocaleString('en-US')} r
 process.stdout.write(`Load average while measuring: ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores.\n\n`);
 process.stdout.write('| shape | PATCH requests | plan, neither | plan --no-behaviour-diff | plan (both) | diff: × without | both: × neither | node -e 0 | classes | changes of outcome | unchecked parts |\n');
 process.stdout.write('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n');
+const TARGET = 2;
 for (const r of rows) {
   process.stdout.write(`| ${r.shape} | ${r.steps} | ${r.neither.toFixed(0)} ms | ${r.without.toFixed(0)} ms | ${r.with.toFixed(0)} ms | ${(r.with / r.without).toFixed(2)}× | ${(r.with / r.neither).toFixed(2)}× | ${r.floor.toFixed(0)} ms | ${r.classes} | ${r.changes} | ${r.unchecked} |\n`);
 }
+// Target (issue #26): both analyses together cost at most 2× the plan with neither.
+const missed = rows.filter((r) => r.with / r.neither > TARGET);
+process.stdout.write(missed.length === 0 ? `\nTarget met: both analyses within ${TARGET}× the plan with neither on every shape.\n` : `\nTarget MISSED (${TARGET}×): ${missed.map((r) => `${r.shape} ${(r.with / r.neither).toFixed(2)}×`).join(', ')}\n`);
+if (missed.length > 0) process.exitCode = 1;

@@ -158,6 +158,8 @@ async function liveHeapDuring(log, requests, ctx, replayProject) {
   return { tenthHeapMb, endHeapMb };
 }
 
+const REPLAY_TARGET = 10;
+
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'botrules-replay-bench-'));
   try {
@@ -180,6 +182,10 @@ async function main() {
     for (const r of rows) {
       process.stdout.write(`| ${r.size} | ${r.shape} | ${r.floorMs.toFixed(0)} | ${r.replayMs.toFixed(0)} | ${(r.replayMs / r.floorMs).toFixed(2)}× | ${((r.replayMs - r.fixedMs) / r.floorMs).toFixed(2)}× | ${Math.round(r.size / (r.replayMs / 1000))} | ${r.fixedMs.toFixed(0)} | ${r.changed} | ${r.tenthHeapMb.toFixed(1)} → ${r.endHeapMb.toFixed(1)} | ${r.peakRssMb.toFixed(0)} |\n`);
     }
+    // Target (bench/README.md, "Replay"): at 1,000,000 requests or more, replay within 10× of the floor.
+    const missed = rows.filter((r) => r.size >= 1_000_000 && r.replayMs / r.floorMs > REPLAY_TARGET);
+    if (rows.some((r) => r.size >= 1_000_000)) process.stdout.write(missed.length === 0 ? `\nTarget met: replay within ${REPLAY_TARGET}× the floor at 1,000,000 requests on every shape.\n` : `\nTarget MISSED (${REPLAY_TARGET}× the floor at 1,000,000 requests): ${missed.map((r) => `${r.shape} ${(r.replayMs / r.floorMs).toFixed(2)}×`).join(', ')}\n`);
+    if (missed.length > 0) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
