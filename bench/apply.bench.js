@@ -233,7 +233,7 @@ async function measureApply(work, env) {
 function commit() {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench/*.js'], { cwd: root, encoding: 'utf8' }).trim() !== '';
     return dirty ? `${head} with uncommitted changes` : head;
   } catch {
     return 'unknown (no git)';
