@@ -232,8 +232,9 @@ async function measureApply(work, env) {
 /** The commit measured, and whether the work tree differs from it. */
 function commit() {
   try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench/*.js'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    const quiet = { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] };
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], quiet).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench/*.js'], quiet).trim() !== '';
     return dirty ? `${head} with uncommitted changes` : head;
   } catch {
     return 'unknown (no git)';
