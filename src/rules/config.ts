@@ -61,7 +61,8 @@ interface WrittenApp {
 }
 
 interface WrittenConfig {
-  apps: WrittenApp[];
+  /** Absent: the one app of a project without a config (writtenApps). */
+  apps?: WrittenApp[];
   replay?: { fields?: Record<string, string>; secretNames?: string[] };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
@@ -73,6 +74,7 @@ interface WrittenConfig {
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
   const configPath = await findConfigFile(options.cwd, options.config);
   if (configPath === undefined) {
+    if (options.dir === undefined) await refuseSubdirectory(options.cwd);
     const app: AppConfig = {
       name: DEFAULT_APP,
       rulesDir: resolve(options.cwd, options.dir ?? DEFAULT_RULES_DIR),
@@ -93,7 +95,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const problems = [...source.problems, ...(source.problems.length === 0 ? [...configChecks(source), ...confinedRulesDirs(source, dirname(configPath), options.cwd)] : [])];
   if (problems.length > 0) throw new ValidationError(problems);
   const written = source.value as WrittenConfig;
-  const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
+  const apps = writtenApps(written).map((app) => toAppConfig(app, written, dirname(configPath)));
   const replayFields = written.replay?.fields;
   const replaySecretNames = written.replay?.secretNames;
   const selected = selectApps(apps, options.app, file);
@@ -115,12 +117,42 @@ async function findConfigFile(cwd: string, explicit: string | undefined): Promis
   return undefined;
 }
 
+/**
+ * Run from a subdirectory of a project (no botrules.yaml and no rules/ here, a botrules.yaml
+ * above): say where the project is rather than report a missing rules directory. botrules works
+ * on the directory it runs in, as Terraform does (paths in messages, files inside the project),
+ * so it names the directory to run from instead of moving there on its own.
+ */
+async function refuseSubdirectory(cwd: string): Promise<void> {
+  if (await isDirectoryAt(resolve(cwd, DEFAULT_RULES_DIR))) return;
+  for (let dir = dirname(cwd), below = cwd; dir !== below; below = dir, dir = dirname(dir)) {
+    const candidate = resolve(dir, CONFIG_FILE);
+    if (!(await lstat(candidate).then((s) => s.isFile(), () => false))) continue;
+    const up = relative(cwd, dir) || '.';
+    throw new UserError(`there is no ${CONFIG_FILE} and no ${DEFAULT_RULES_DIR}/ directory here, but ${relative(cwd, candidate)} is the config of the project in ${dir}`, [
+      `botrules works on the directory it runs in: run it there (cd ${up}), or name a rules directory with --dir.`,
+    ]);
+  }
+}
+
+async function isDirectoryAt(path: string): Promise<boolean> {
+  return lstat(path).then((s) => s.isDirectory() || s.isSymbolicLink(), () => false);
+}
+
 function isLink(path: string): boolean {
   try {
     return lstatSync(path).isSymbolicLink();
   } catch {
     return false;
   }
+}
+
+/**
+ * The apps a config names; a config that names none (only `replay:` or limits, say) describes
+ * the one app "default" of a project without a config, its rules in ./rules beside it.
+ */
+function writtenApps(config: WrittenConfig): WrittenApp[] {
+  return config.apps ?? [{ name: DEFAULT_APP, rulesDir: DEFAULT_RULES_DIR }];
 }
 
 function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {
@@ -155,17 +187,17 @@ function selectApps(apps: AppConfig[], wanted: string | undefined, file: string 
  * quote what it finds there. The value is the config's own; nothing of the place is read.
  */
 export function confinedRulesDirs(source: YamlSource, configDir: string, projectDir: string): Problem[] {
-  return (source.value as WrittenConfig).apps.flatMap((app, i) => {
+  return (source.value as WrittenConfig).apps?.flatMap((app, i) => {
     const outside = isAbsolute(app.rulesDir) || relative(projectDir, resolve(configDir, app.rulesDir)).split(/[\\/]/)[0] === '..';
     if (!outside) return [];
     const why = isAbsolute(app.rulesDir) ? 'is an absolute path' : 'leads outside the project directory';
     return [source.problemAt(['apps', i, 'rulesDir'], `rulesDir ${why}; a rules directory must be inside the directory botrules runs in, named relative to the config file`)];
-  });
+  }) ?? [];
 }
 
 /** Semantic checks of a schema-valid config: app names and token variables each used once. */
 export function configChecks(source: YamlSource): Problem[] {
-  const apps = (source.value as WrittenConfig).apps;
+  const apps = (source.value as WrittenConfig).apps ?? [];
   return [...uniqueAppNames(apps, source), ...uniqueTokenEnvs(apps, source)];
 }
 
