@@ -22,7 +22,8 @@ import { consoleOptions, runConsole } from './emulator-console.js';
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
 function options(yargs: Argv<GlobalArgs>) {
-  return yargs
+  const inherited = new Set(declaredOptions(yargs));
+  const serving = yargs
     .usage('$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.')
     .command('console <action> <rule>', 'Do in a running emulator what only the web console can: create or delete a rule (not part of the service API)', consoleOptions)
     .option('port', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--port', 0, 65_535), describe: 'Port on 127.0.0.1 (0: a free one)' })
@@ -48,6 +49,19 @@ function options(yargs: Argv<GlobalArgs>) {
       type: 'string',
       describe: 'Also write the export lines to FILE once the emulator is listening (atomically; removed on stop)',
     });
+  // yargs makes options global by default: the server's own stay out of `emulator console`'s help and parsing.
+  (serving as unknown as YargsScoping).global(declaredOptions(serving).filter((name) => !inherited.has(name)), false);
+  return serving;
+}
+
+/** yargs' own API beyond its typings (@types/yargs 17 has neither getOptions nor global's second argument). */
+interface YargsScoping {
+  getOptions(): { key: Record<string, unknown> };
+  global(keys: string[], global: boolean): unknown;
+}
+
+function declaredOptions(yargs: Argv<GlobalArgs>): string[] {
+  return Object.keys((yargs as unknown as YargsScoping).getOptions().key);
 }
 
 type EmulatorArgs = ArgsOf<typeof options>;
