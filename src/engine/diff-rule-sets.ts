@@ -5,14 +5,16 @@
 // line, before anything is compared.
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { UserError, ValidationError } from '../errors.js';
+import { sortProblems, UserError, ValidationError } from '../errors.js';
 import type { AppBehaviourDiff } from '../plan/types.js';
+import { uniqueNames, uniqueRuleIds } from '../rules/checks/unique.js';
 import { loadRules } from '../rules/load.js';
 import { readRuleFile } from '../rules/rule-file.js';
 import type { NormalRule } from '../semantics/model.js';
 import type { Runtime } from '../runtime.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
 import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';
+import { ruleFilesAt } from './changed-rules.js';
 
 export interface RuleSetsDiffRequest {
   old: string;
@@ -46,6 +48,8 @@ interface RuleSet {
 async function ruleSet(given: string, app: string | undefined, cwd: string, now: number): Promise<RuleSet> {
   const path = resolve(cwd, given);
   const info = await stat(path).catch(() => undefined);
+  const revision = REVISION_SIDE.exec(given);
+  if (info === undefined && revision !== null) return revisionSide(revision[1] ?? '', revision[2] ?? '', given, cwd, now);
   if (info === undefined) throw new UserError(`cannot read ${given}: it does not exist`, [SIDES]);
   if (info.isDirectory()) {
     const loaded = await loadRules(given, { cwd, now });
@@ -62,7 +66,21 @@ async function ruleSet(given: string, app: string | undefined, cwd: string, now:
   throw new UserError(`cannot compare ${given}: it is neither a directory, a rule file (.yaml) nor a live snapshot (.json)`, [SIDES]);
 }
 
-const SIDES = 'Each side of botrules diff is a rules directory, a rule file, or a live snapshot written by botrules live --out FILE.';
+const SIDES = 'Each side of botrules diff is a rules directory, a rule file, a live snapshot written by botrules live --out FILE, or REV:DIR (a rules directory at a git revision, main:rules).';
+
+/** `REV:PATH` (`main:rules`, `HEAD~1:rules`, `origin/main:rules/shop`), as git names a path at a revision. */
+const REVISION_SIDE = /^([^:\s]+):(.+)$/;
+
+/** A rules directory as git has it at `ref`: its files read and checked like files on disk. */
+async function revisionSide(ref: string, dir: string, given: string, cwd: string, now: number): Promise<RuleSet> {
+  const read = await ruleFilesAt(ref, resolve(cwd, dir), cwd, `the side ${JSON.stringify(given)} names revision`, now);
+  if (read.length === 0) throw new UserError(`${given}: revision ${JSON.stringify(ref)} has no rule files (*.yaml, *.yml) in ${dir}`, [SIDES]);
+  const identities = read.flatMap(({ result }) => result.identities);
+  const problems = [...read.flatMap(({ result }) => result.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
+  if (problems.length > 0) throw new ValidationError(sortProblems(problems));
+  const rules = read.flatMap(({ result }) => result.rules);
+  return { rules, label: `${given} (${rulesCounted(rules.length)})` };
+}
 
 /** Loaded only for a snapshot, so comparing rule files never loads the snapshot reader. */
 async function snapshotSide(path: string, given: string, app: string | undefined): Promise<RuleSet> {

@@ -17,7 +17,7 @@ describe('regionsWhere', () => {
     const search = regionsWhere([before, after], differ);
     expect(search.unchecked).toEqual([]);
     expect(search.regions.map((r) => r.description)).toEqual(['requests with path starting "/api/login" and user agent containing "python"']);
-    expect(search.regions[0]?.witness).toEqual({ path: '/api/loginx', method: 'GET', userAgent: 'xpythonx' });
+    expect(search.regions[0]?.witness).toEqual({ path: '/api/login', method: 'GET', userAgent: 'python' });
   });
 
   it('finds the requests a reorder hands to another rule, and nothing else', () => {

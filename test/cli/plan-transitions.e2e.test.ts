@@ -93,7 +93,7 @@ describe('two rules that trade what they block', () => {
       '  ! Window between PATCH 1 and PATCH 2: 1 class of requests let through',
       '    - requests with user agent containing "python"',
       '      before: "Tools" (hardBlock); during: no rule (not blocked); after: "Scripts" (hardBlock)',
-      '      for example {"path":"/","method":"GET","userAgent":"xpythonx"}',
+      '      for example {"path":"/","method":"GET","userAgent":"python"}',
     ]);
 
     const refused = await run(['apply', '--auto-approve']);
@@ -137,7 +137,7 @@ describe('two rules that trade what they block', () => {
         classes: [{
           requests: 'requests with user agent containing "python"',
           seenAfter: 1,
-          witness: { method: 'GET', path: '/', userAgent: 'xpythonx' },
+          witness: { method: 'GET', path: '/', userAgent: 'python' },
           before: '"Tools" (hardBlock)',
           during: 'no rule (not blocked)',
           after: '"Scripts" (hardBlock)',
