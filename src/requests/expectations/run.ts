@@ -46,7 +46,7 @@ export function runTest(test: RuleTest, app: string, rules: readonly NormalRule[
     reasons.push(`the outcome is unknown: ${undecidedRuleSentence(decision.undecided.rule, test, options)}`);
   } else if (decidedBy !== expected) {
     reasons.push(`expected ${ruleText(expected)}, but ${decidedBy === undefined ? 'no rule matched' : `${ruleText(decidedBy)} decided (${decision.actions.join(', ')})`}`);
-    if (decision.rule !== undefined) reasons.push(...whyDecided(decision.rule, test, options));
+    if (decision.rule !== undefined && expected === undefined) reasons.push(...whyDecided(decision.rule, test, options));
     if (expected !== undefined) reasons.push(...whyNot(expected, rules, decidedBy, test, options));
   } else if (test.expect.actions !== undefined && !sameSet(test.expect.actions, decision.actions)) {
     reasons.push(`${ruleText(decidedBy)} decided, but its actions are [${decision.actions.join(', ')}], not [${test.expect.actions.join(', ')}]`);
