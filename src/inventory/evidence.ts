@@ -2,7 +2,8 @@
 // the end of the period with each script's approval, every change, who approved what, and
 // the chain's state, with a verdict. Pure: the series, the policy and its git history come in.
 import { periodChanges, type JudgedSnapshot, type PeriodChange } from './changes.js';
-import { coverage, describeDuration, type Coverage, type SnapshotRef } from './coverage.js';
+import { coverage, type Coverage, type CoverageGap, type SnapshotRef } from './coverage.js';
+import { describeDuration, describeSpan, intervalName } from './duration.js';
 import type { SnapshotRecord } from './model.js';
 import type { PolicyHistory, PolicyCommit } from './policy-history.js';
 import { compilePolicy, decidingEntry, entryLabel, type Policy } from './policy-match.js';
@@ -94,9 +95,7 @@ export function buildEvidence(input: EvidenceInput): EvidencePack {
 function verdict(pack: EvidencePack): EvidencePack['verdict'] {
   const reasons: EvidencePack['verdict']['reasons'] = [];
   if (pack.snapshots.length === 0) reasons.push({ code: 'no-snapshots', message: 'no snapshot of these apps and domains was taken in the period' });
-  for (const gap of pack.coverage.gaps) {
-    reasons.push({ code: 'coverage-gap', message: `no snapshot for ${describeDuration(gap.durationMs)}, from ${gap.from} to ${gap.to} (longer than the ${pack.period.interval} interval)` });
-  }
+  for (const gap of pack.coverage.gaps) reasons.push({ code: 'coverage-gap', message: describeGap(gap, pack.period.intervalMs) });
   const broken = pack.chain.breaks[0];
   if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${broken.file} ${broken.kind} (${plural(pack.chain.breaks.length, 'break')})` });
   if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${pack.unreadable.length} file(s) in the directory could not be read as snapshots` });
@@ -106,6 +105,13 @@ function verdict(pack: EvidencePack): EvidencePack['verdict'] {
   const unknown = pack.inventory.scripts.filter((s) => s.status === 'unknown').length;
   if (unknown > 0) reasons.push({ code: 'unapproved-scripts', message: `${unknown} script${unknown === 1 ? ' has' : 's have'} no approval record: no policy marked or judged ${unknown === 1 ? 'it' : 'them'}` });
   return { pass: reasons.length === 0, reasons };
+}
+
+/** `no snapshot in the interval 2026-01-19 to 2026-01-25: 14 days without one, from … to …, 7 days over the 7-day interval`. */
+export function describeGap(gap: CoverageGap, intervalMs: number): string {
+  const where = gap.intervals.count === 1 ? 'the interval' : `the ${gap.intervals.count} intervals`;
+  const over = gap.overMs > 0 ? `${describeDuration(gap.overMs)} over` : 'the whole of';
+  return `no snapshot in ${where} ${describeSpan(gap.intervals.from, gap.intervals.to)}: ${describeDuration(gap.durationMs)} without one, from ${gap.from} to ${gap.to}, ${over} the ${intervalName(intervalMs)} interval`;
 }
 
 function inside(member: SeriesMember, period: { from: number; to: number }): boolean {

@@ -2,8 +2,9 @@
 // print. No script, no external resource (a Content-Security-Policy says so to the browser),
 // charts as inline SVG, print CSS for a clean PDF. The first screen holds what decides the
 // assessment: the verdict, the gaps in coverage and the scripts not approved.
-import { DAY_MS, describeDuration } from '../../inventory/coverage.js';
-import type { EvidencePack, InventoryEntry } from '../../inventory/evidence.js';
+import { DAY_MS } from '../../inventory/coverage.js';
+import { describeDuration, intervalName } from '../../inventory/duration.js';
+import { describeGap, type EvidencePack, type InventoryEntry } from '../../inventory/evidence.js';
 import type { PeriodChange } from '../../inventory/changes.js';
 import { el, html } from '../html.js';
 import { calendarChart, riskChart, scriptsOverTimeChart } from './evidence-charts.js';
@@ -48,7 +49,7 @@ function verdictHeader(pack: EvidencePack, status: string, scope: string): strin
   return [
     `<header id="verdict" class="verdict ${pack.verdict.pass ? 'pass' : 'fail'}">`,
     `<h1>Verdict: ${status}</h1>`,
-    `<p class="scope">${html(`Payment-page scripts (PCI DSS 6.4.3, 11.6.1) of ${scope}, ${periodText(pack)}; ${pack.snapshots.length} snapshots, checked every ${pack.period.interval} at least.`)}</p>`,
+    `<p class="scope">${html(`Payment-page scripts (PCI DSS 6.4.3, 11.6.1) of ${scope}, ${periodText(pack)}; ${plural(pack.snapshots.length, 'snapshot')}, one required in every ${intervalName(pack.period.intervalMs)} interval.`)}</p>`,
     reasons,
     '</header>',
   ].join('');
@@ -57,8 +58,8 @@ function verdictHeader(pack: EvidencePack, status: string, scope: string): strin
 function attention(pack: EvidencePack): string {
   const gaps = pack.coverage.gaps;
   const gapList = gaps.length === 0
-    ? '<p>None: no stretch without a snapshot was longer than the interval.</p>'
-    : `<ul>${gaps.map((g) => el('li', `${day(g.from)} to ${day(g.to)}: ${describeDuration(g.durationMs)} without a snapshot`)).join('')}</ul>`;
+    ? `<p>${html(`None: every ${intervalName(pack.period.intervalMs)} interval of the period holds a snapshot.`)}</p>`
+    : `<ul>${gaps.map((g) => el('li', describeGap(g, pack.period.intervalMs))).join('')}</ul>`;
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
   const shown = unapproved.slice(0, FIRST_SCREEN_SCRIPTS);
   const rows = shown.map((s) => `<tr>${el('td', s.label, 'url')}${el('td', s.risk?.level, `risk ${riskClass(s)}`)}${el('td', statusText(s))}</tr>`).join('');
@@ -79,7 +80,7 @@ function coverageBody(pack: EvidencePack): string {
     .map((s) => `<tr>${el('td', s.takenAt)}${el('td', s.file, 'url')}${el('td', s.scripts, 'num')}${el('td', s.unapproved ?? 'unknown', 'num')}</tr>`)
     .join('');
   return [
-    el('p', `${pack.coverage.checks} snapshots in the period; the longest stretch without one: ${describeDuration(pack.coverage.longestWithoutCheckMs)} (allowed: ${pack.period.interval}). Red cells are intervals without a snapshot.`),
+    el('p', `${plural(pack.coverage.checks, 'snapshot')} in the period. Coverage is judged by interval: the period is cut into ${intervalName(pack.period.intervalMs)} intervals from its start, and each must hold a snapshot (red cells hold none; a grey last cell is shorter than the interval and not yet due). The longest stretch between snapshots: ${describeDuration(pack.coverage.longestWithoutCheckMs)}.`),
     calendarChart(pack),
     `<table><thead><tr><th>Taken</th><th>File</th><th class="num">Scripts</th><th class="num">Not approved</th></tr></thead><tbody>${rows}</tbody></table>`,
   ].join('');

@@ -60,6 +60,7 @@ export const EVIDENCE_FORMATS = formatNames(EVIDENCE_RENDERERS);
 
 /** The verdict in a few lines for stderr (the pack itself goes to --out or stdout). */
 export function describeVerdict(pack: EvidencePack): string[] {
-  const head = `Evidence ${periodText(pack)}: ${pack.verdict.pass ? 'PASS' : 'FAIL'} (${pack.snapshots.length} snapshots, ${pack.coverage.gaps.length} gaps, ${pack.changes.length} changes, chain ${pack.chain.breaks.length === 0 ? 'intact' : 'broken'})`;
+  const head = `Evidence ${periodText(pack)}: ${pack.verdict.pass ? 'PASS' : 'FAIL'} (${plural(pack.snapshots.length, 'snapshot')}, ${plural(pack.coverage.gaps.length, 'gap')}, ${plural(pack.changes.length, 'change')}, chain ${pack.chain.breaks.length === 0 ? 'intact' : 'broken'})`;
   return [head, ...pack.verdict.reasons.map((r) => `  ${r.message}`)].map(safeText);
 }
+
