@@ -6,7 +6,7 @@ import { coverage, type Coverage, type CoverageGap, type SnapshotRef } from './c
 import { describeDuration, describeSpan, intervalName } from './duration.js';
 import type { SnapshotRecord } from './model.js';
 import type { PolicyHistory, PolicyCommit } from './policy-history.js';
-import { compilePolicy, decidingEntry, entryLabel, type Policy } from './policy-match.js';
+import { compilePolicy, decidingEntry, entryLabel, expiryInstant, type Policy } from './policy-match.js';
 import { recordIdentity, recordLabel, riskRank } from './records.js';
 import type { SeriesMember } from './series.js';
 import type { ChainState } from './verify.js';
@@ -62,6 +62,8 @@ export interface EvidenceInput {
   now: number;
 }
 
+/** How a snapshot's approval mark names a lapsed approval (policy-match.ts, compilePolicy). */
+const EXPIRED_ON = /\bexpired on (\d{4}-\d{2}-\d{2})\b/;
 const STATUS_ORDER: Record<ApprovalStatus, number> = { unapproved: 0, expired: 1, unknown: 2, approved: 3 };
 
 export function buildEvidence(input: EvidenceInput): EvidencePack {
@@ -128,10 +130,17 @@ function judge(member: SeriesMember, policy: Policy | undefined): JudgedSnapshot
   const snapshot = member.snapshot;
   const matcher = !snapshot.policy && policy ? compilePolicy(policy, Date.parse(snapshot.takenAt)) : undefined;
   const verdicts = new Map<SnapshotRecord, boolean>();
+  const taken = Date.parse(snapshot.takenAt);
   return {
     member,
     ref: ref(member),
     records: snapshot.records,
+    lapsedAt(record) {
+      // The marks say which date the approval ran to; else the policy's entry, as judged then.
+      const marked = EXPIRED_ON.exec(record.approvalNote ?? '')?.[1];
+      const expires = marked ?? (policy && !snapshot.policy ? decidingEntry(policy, record, taken)?.entry.expires : undefined);
+      return expires === undefined ? undefined : expiryInstant(expires);
+    },
     approved(record) {
       if (snapshot.policy) return record.approved === true;
       if (!matcher) return undefined;

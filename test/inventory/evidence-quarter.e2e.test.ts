@@ -78,7 +78,8 @@ describe('the evidence pack of the quarter (JSON)', () => {
   it('lists exactly the planted changes, each with the snapshot that first showed it', () => {
     const end = Date.parse('2026-04-06T00:00:00Z');
     expect(pack.changes.map(({ kind, label, snapshot, unapproved }) => ({ kind, label, snapshot: snapshot.file, unapproved }))).toEqual([
-      { kind: 'approval-lapsed', label: quarter.expiring.id, snapshot: file('2026-02-23'), unapproved: { since: '2026-02-23T05:23:00.000Z', resolution: 'open', durationMs: end - at('2026-02-23') } },
+      // Unapproved from the end of its expires day, not from the snapshot that first saw it lapsed.
+      { kind: 'approval-lapsed', label: quarter.expiring.id, snapshot: file('2026-02-23'), unapproved: { since: '2026-02-21T00:00:00.000Z', resolution: 'open', durationMs: end - Date.parse('2026-02-21T00:00:00Z') } },
       { kind: 'added', label: PLANTED_URL, snapshot: file('2026-03-02'), unapproved: { since: '2026-03-02T05:23:00.000Z', resolution: 'open', durationMs: end - at('2026-03-02') } },
     ]);
   });
@@ -122,7 +123,8 @@ describe('the evidence pack of the quarter (HTML)', () => {
     expect(page).toContain(`<tr><td class="url">${PLANTED_URL}</td><td class="risk high">high</td><td>unapproved</td></tr>`);
     expect(page).toContain(`<tr><td class="url">${quarter.expiring.id ?? ''}</td><td class="risk medium">medium</td><td>approval expired ${EXPIRES}</td></tr>`);
     expect(page).toContain(`<li>altered: ${file('2026-02-02')} (taken 2026-02-02T05:23:00.000Z): its content no longer matches the digest it recorded when it was written</li>`);
-    expect(page).toContain(`<tr><td>added</td><td class="url">${PLANTED_URL}</td><td>high</td><td>2026-03-02T05:23:00.000Z (${file('2026-03-02')})</td><td>34 days 19 hours, still unapproved at the end</td></tr>`);
+    expect(page).toContain(`<tr><td>added</td><td class="url">${PLANTED_URL}</td><td>high</td><td>2026-03-02T05:23:00.000Z (${file('2026-03-02')})</td><td>34 days 19 hours from 2026-03-02T05:23:00.000Z, still unapproved at the end</td></tr>`);
+    expect(page).toContain(`<tr><td>approval lapsed</td><td class="url">${quarter.expiring.id ?? ''}</td><td>medium</td><td>2026-02-23T05:23:00.000Z (${file('2026-02-23')})</td><td>44 days from 2026-02-21T00:00:00.000Z, still unapproved at the end</td></tr>`);
     expect(page.indexOf('id="verdict"')).toBeLessThan(page.indexOf('id="gaps"'));
     expect(page.indexOf('id="unapproved"')).toBeLessThan(page.indexOf('id="coverage"'));
   });

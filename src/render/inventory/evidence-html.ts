@@ -101,8 +101,8 @@ function changesBody(changes: readonly PeriodChange[]): string {
   const rows = changes.map((c) => {
     const what = c.kind === 'risk-raised' ? `risk raised ${c.riskBefore ?? '?'} → ${c.risk ?? '?'}` : c.kind.replace('-', ' ');
     const stayed = !c.unapproved ? '' : c.unapproved.resolution === 'open'
-      ? `${describeDuration(c.unapproved.durationMs)}, still unapproved at the end`
-      : `${describeDuration(c.unapproved.durationMs)}, until ${c.unapproved.resolution} (${c.unapproved.until ?? ''})`;
+      ? `${describeDuration(c.unapproved.durationMs)} from ${c.unapproved.since}, still unapproved at the end`
+      : `${describeDuration(c.unapproved.durationMs)} from ${c.unapproved.since}, until ${c.unapproved.resolution} (${c.unapproved.until ?? ''})`;
     return `<tr>${el('td', what)}${el('td', c.label, 'url')}${el('td', c.risk)}${el('td', `${c.snapshot.takenAt} (${c.snapshot.file})`)}${el('td', stayed)}</tr>`;
   });
   return `<table><thead><tr><th>Change</th><th>Script</th><th>Risk</th><th>First shown by</th><th>Unapproved for</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
