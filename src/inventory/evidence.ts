@@ -9,7 +9,7 @@ import type { PolicyHistory, PolicyCommit } from './policy-history.js';
 import { compilePolicy, decidingEntry, entryLabel, expiryInstant, type Policy } from './policy-match.js';
 import { recordIdentity, recordLabel, riskRank } from './records.js';
 import type { SeriesMember } from './series.js';
-import type { ChainState } from './verify.js';
+import { breakSummary, type ChainState } from './verify.js';
 import { VERSION } from '../version.js';
 import { plural } from '../plural.js';
 
@@ -99,7 +99,7 @@ function verdict(pack: EvidencePack): EvidencePack['verdict'] {
   if (pack.snapshots.length === 0) reasons.push({ code: 'no-snapshots', message: 'no snapshot of these apps and domains was taken in the period' });
   for (const gap of pack.coverage.gaps) reasons.push({ code: 'coverage-gap', message: describeGap(gap, pack.period.intervalMs) });
   const broken = pack.chain.breaks[0];
-  if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${broken.file} ${broken.kind} (${plural(pack.chain.breaks.length, 'break')})` });
+  if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${breakSummary(broken)} (${plural(pack.chain.breaks.length, 'break')})` });
   if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${pack.unreadable.length} file(s) in the directory could not be read as snapshots` });
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
   if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${unapproved.length} script${unapproved.length === 1 ? ' is' : 's are'} not approved at the end of the period` });

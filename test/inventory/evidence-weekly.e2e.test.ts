@@ -78,5 +78,18 @@ describe('four weekly runs, each a few seconds late', () => {
     ]);
     expect(pack.coverage.buckets.map((b) => b.snapshots)).toEqual([1, 1, 0, 1]);
     expect(result.stderr).toContain('FAIL (3 snapshots, 1 gap,');
+    expect(pack.verdict.reasons.find((r) => r.code === 'chain-broken')?.message)
+      .toBe('the chain is broken: the snapshot taken at 2026-01-19T05:23:14.000Z is missing, between missed/run-1/scripts-snapshot.json and missed/run-3/scripts-snapshot.json (1 break)');
+  });
+
+  it('name the missing middle run in scripts verify, not the run after it', async () => {
+    const result = await runBinary(cwd, 'scripts', 'verify', 'missed');
+    expect(result.code).toBe(2);
+    expect(result.stdout.split('\n').slice(0, 4)).toEqual([
+      'Chain of appId app-demo; tld shop.example.com: 3 snapshots, broken (1 break)',
+      '  the chain starts at missed/run-0/scripts-snapshot.json',
+      '  first break: the snapshot taken at 2026-01-19T05:23:14.000Z is missing, between missed/run-1/scripts-snapshot.json and missed/run-3/scripts-snapshot.json',
+      '  removed: missed/run-3/scripts-snapshot.json (taken 2026-01-26T05:23:21.000Z): links to a snapshot taken at 2026-01-19T05:23:14.000Z, which is missing between missed/run-1/scripts-snapshot.json and it',
+    ]);
   });
 });
