@@ -58,3 +58,9 @@ export function describeSpan(from: string, to: string): string {
 function utcMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/** A time from elsewhere (the service, git) in UTC, as the pack writes every time; text that is no time stays as it is. */
+export function utcInstant(text: string): string {
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? text : new Date(ms).toISOString();
+}

@@ -3,7 +3,7 @@
 // the chain's state, with a verdict. Pure: the series, the policy and its git history come in.
 import { periodChanges, type JudgedSnapshot, type PeriodChange } from './changes.js';
 import { coverage, type Coverage, type CoverageGap, type SnapshotRef } from './coverage.js';
-import { describeDuration, describeSpan, intervalName } from './duration.js';
+import { describeDuration, describeSpan, intervalName, utcInstant } from './duration.js';
 import type { SnapshotRecord } from './model.js';
 import type { PolicyHistory, PolicyCommit } from './policy-history.js';
 import { compilePolicy, decidingEntry, entryLabel, expiryInstant, type Policy } from './policy-match.js';
@@ -48,7 +48,17 @@ export interface EvidencePack {
   approvals: { git: boolean; note: string; policyFile?: string; entries: { entry: string; justification: string; owner: string; expires?: string; line: number; history: PolicyCommit[] }[] };
   chain: ChainState;
   unreadable: { file: string; reason: string }[];
+  /** What the pack does not prove, said in the pack itself. */
+  limitations: string[];
 }
+
+/**
+ * PCI DSS 11.6.1 covers security-impacting HTTP headers of the payment pages as well as their
+ * scripts; the service's scripts API lists scripts only, so the pack proves nothing about headers.
+ */
+export const LIMITATIONS = [
+  'Security-impacting HTTP headers of the payment pages (which PCI DSS 11.6.1 also covers) are outside this pack: it proves the script inventory only, so monitor and evidence headers separately.',
+];
 
 export interface EvidenceInput {
   members: readonly SeriesMember[];
@@ -89,6 +99,7 @@ export function buildEvidence(input: EvidenceInput): EvidencePack {
     approvals: approvals(input.policy, input.history),
     chain: input.chain,
     unreadable: input.unreadable,
+    limitations: [...LIMITATIONS],
   };
   pack.verdict = verdict(pack);
   return pack;
@@ -188,8 +199,8 @@ function inventoryAtEnd(judged: readonly (JudgedSnapshot & { member: SeriesMembe
       status: approved === undefined ? 'unknown' : approved ? 'approved' : expired ? 'expired' : 'unapproved',
       ...(decided ? { approval: { entry: entryLabel(decided.entry), justification: decided.entry.justification, owner: decided.entry.owner, ...(decided.entry.expires ? { expires: decided.entry.expires } : {}) } } : {}),
       ...(record.approvalNote ? { note: record.approvalNote } : {}),
-      ...(record.first_seen ? { firstSeen: record.first_seen } : {}),
-      ...(record.last_seen ? { lastSeen: record.last_seen } : {}),
+      ...(record.first_seen ? { firstSeen: utcInstant(record.first_seen) } : {}),
+      ...(record.last_seen ? { lastSeen: utcInstant(record.last_seen) } : {}),
       firstSnapshot: seen.first,
       lastSnapshot: seen.last,
     };

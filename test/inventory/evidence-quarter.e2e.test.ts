@@ -120,12 +120,20 @@ describe('the evidence pack of the quarter (HTML)', () => {
   it('shows the verdict, the gap, the break, the changes and the unapproved scripts first', () => {
     expect(page).toContain('<h1>Verdict: FAIL</h1>');
     expect(page).toContain('<h2>Gaps in coverage (1)</h2><ul><li>no snapshot in the interval 2026-02-16 to 2026-02-22: 14 days without one, from 2026-02-09T05:23:00.000Z to 2026-02-23T05:23:00.000Z, 7 days over the 7-day interval</li></ul>');
-    expect(page).toContain(`<tr><td class="url">${PLANTED_URL}</td><td class="risk high">high</td><td>unapproved</td></tr>`);
-    expect(page).toContain(`<tr><td class="url">${quarter.expiring.id ?? ''}</td><td class="risk medium">medium</td><td>approval expired ${EXPIRES}</td></tr>`);
+    // A script location wraps only between its parts: after each separator, never inside a token.
+    expect(page).toContain('<tr><td class="url">https://<wbr>cdn.metrics-cache.example/<wbr>skim.js?<wbr>v=<wbr>7</td><td class="risk high">high</td><td>unapproved</td></tr>');
+    expect(page).not.toContain('break-all');
+    const text = page.replaceAll('<wbr>', '');
+    expect(text).toContain(`<tr><td class="url">${quarter.expiring.id ?? ''}</td><td class="risk medium">medium</td><td>approval expired ${EXPIRES}</td></tr>`);
     expect(page).toContain(`<li>altered: ${file('2026-02-02')} (taken 2026-02-02T05:23:00.000Z): its content no longer matches the digest it recorded when it was written</li>`);
-    expect(page).toContain(`<tr><td>added</td><td class="url">${PLANTED_URL}</td><td>high</td><td>2026-03-02T05:23:00.000Z (${file('2026-03-02')})</td><td>34 days 19 hours from 2026-03-02T05:23:00.000Z, still unapproved at the end</td></tr>`);
-    expect(page).toContain(`<tr><td>approval lapsed</td><td class="url">${quarter.expiring.id ?? ''}</td><td>medium</td><td>2026-02-23T05:23:00.000Z (${file('2026-02-23')})</td><td>44 days from 2026-02-21T00:00:00.000Z, still unapproved at the end</td></tr>`);
+    expect(text).toContain(`<tr><td>added</td><td class="url">${PLANTED_URL}</td><td>high</td><td>2026-03-02T05:23:00.000Z (${file('2026-03-02')})</td><td>34 days 19 hours from 2026-03-02T05:23:00.000Z, still unapproved at the end</td></tr>`);
+    expect(text).toContain(`<tr><td>approval lapsed</td><td class="url">${quarter.expiring.id ?? ''}</td><td>medium</td><td>2026-02-23T05:23:00.000Z (${file('2026-02-23')})</td><td>44 days from 2026-02-21T00:00:00.000Z, still unapproved at the end</td></tr>`);
     expect(page.indexOf('id="verdict"')).toBeLessThan(page.indexOf('id="gaps"'));
+    // What the pack does not prove, on the first screen and in the JSON.
+    const headers = 'Security-impacting HTTP headers of the payment pages (which PCI DSS 11.6.1 also covers) are outside this pack: it proves the script inventory only, so monitor and evidence headers separately.';
+    expect(page).toContain(`<p class="limits">Not covered: ${headers}</p></header>`);
+    expect(pack.limitations).toEqual([headers]);
+    expect(page).toContain('<footer>All times are UTC.');
     expect(page.indexOf('id="unapproved"')).toBeLessThan(page.indexOf('id="coverage"'));
   });
 });

@@ -59,7 +59,7 @@ it('names the one commit that added each entry, in UTC, and no change to the ent
 it('shows the same in the HTML pack', async () => {
   await runBinary(cwd, ...EVIDENCE, '--out', 'pack.html');
   const page = await readFile(join(cwd, 'pack.html'), 'utf8');
-  const rows = [...page.matchAll(/<tr><td class="url">([^<]*)<\/td>(?:<td>[^<]*<\/td>){3}<td>([^<]*)<\/td><\/tr>/g)].map((m) => `${m[1] ?? ''}: ${(m[2] ?? '').replace(/ in [0-9a-f]{12} /, ' in COMMIT ')}`);
+  const rows = [...page.replaceAll('<wbr>', '').matchAll(/<tr><td class="url">([^<]*)<\/td>(?:<td>[^<]*<\/td>){3}<td>([^<]*)<\/td><\/tr>/g)].map((m) => `${m[1] ?? ''}: ${(m[2] ?? '').replace(/ in [0-9a-f]{12} /, ' in COMMIT ')}`);
   expect(rows).toEqual([
     'pattern: https://js.stripe.com/*: added 2026-01-05T08:00:00.000Z by Alice Approver in COMMIT (Approve Stripe)',
     'vendor: Zendesk: added 2026-01-12T14:30:00.000Z by Bob Support in COMMIT (Approve the support widget)',
