@@ -6,7 +6,7 @@ import { coverage, type Coverage, type CoverageGap, type SnapshotRef } from './c
 import { describeDuration, describeSpan, intervalName, utcInstant } from './duration.js';
 import type { SnapshotRecord } from './model.js';
 import type { PolicyHistory, PolicyCommit } from './policy-history.js';
-import { compilePolicy, decidingEntry, entryLabel, expiryInstant, type Policy } from './policy-match.js';
+import { compilePolicy, decidingEntry, entryLabel, entryUsage, expiryInstant, unmatchedWarning, type Policy } from './policy-match.js';
 import { recordIdentity, recordLabel, riskRank } from './records.js';
 import type { SeriesMember } from './series.js';
 import { breakSummary, type ChainState } from './verify.js';
@@ -45,7 +45,7 @@ export interface EvidencePack {
   coverage: Coverage;
   inventory: { snapshot?: SnapshotRef; approvalSource: string; scripts: InventoryEntry[] };
   changes: PeriodChange[];
-  approvals: { git: boolean; note: string; policyFile?: string; entries: { entry: string; justification: string; owner: string; expires?: string; line: number; history: PolicyCommit[] }[] };
+  approvals: { git: boolean; note: string; policyFile?: string; unmatched?: string[]; entries: { entry: string; justification: string; owner: string; expires?: string; line: number; history: PolicyCommit[] }[] };
   chain: ChainState;
   unreadable: { file: string; reason: string }[];
   /** What the pack does not prove, said in the pack itself. */
@@ -96,7 +96,7 @@ export function buildEvidence(input: EvidenceInput): EvidencePack {
     coverage: covered,
     inventory: { ...(final ? { snapshot: ref(final) } : {}), approvalSource: approvalSource(final, input.policy), scripts },
     changes: periodChanges(judged, period.to),
-    approvals: approvals(input.policy, input.history),
+    approvals: { ...approvals(input.policy, input.history), ...unmatched(input.policy, judged) },
     chain: input.chain,
     unreadable: input.unreadable,
     limitations: [...LIMITATIONS],
@@ -212,6 +212,15 @@ function inventoryAtEnd(judged: readonly (JudgedSnapshot & { member: SeriesMembe
 export function byAttention(a: InventoryEntry, b: InventoryEntry): number {
   const risk = (e: InventoryEntry) => riskRank(e.risk?.level) ?? -1;
   return STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || risk(b) - risk(a) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+}
+
+/** Policy entries that match no script of any snapshot walked (the period's, and the one before it). */
+function unmatched(policy: Policy | undefined, judged: readonly JudgedSnapshot[]): { unmatched?: string[] } {
+  if (!policy || judged.every((step) => step.records.length === 0)) return {};
+  const usage = entryUsage(policy);
+  for (const step of judged) for (const record of step.records) usage.note(record);
+  const warnings = usage.unmatched().map((entry) => unmatchedWarning(entry, 'in the snapshots of the period'));
+  return warnings.length > 0 ? { unmatched: warnings } : {};
 }
 
 function approvals(policy: Policy | undefined, history: PolicyHistory | undefined): EvidencePack['approvals'] {

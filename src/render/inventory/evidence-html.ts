@@ -116,7 +116,8 @@ function approvalsBody(pack: EvidencePack): string {
     return `<tr>${urlCell(e.entry)}${el('td', e.justification)}${el('td', e.owner)}${el('td', e.expires ?? 'no expiry')}${el('td', history)}</tr>`;
   });
   const table = rows.length === 0 ? '' : `<table><thead><tr><th>Entry</th><th>Justification</th><th>Owner</th><th>Expires</th><th>Added and changed (commit, author, date)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
-  return `${el('p', `${a.git ? 'From git' : 'No git history'}: ${a.note}.`)}${table}`;
+  const unmatched = !a.unmatched ? '' : `${el('p', 'Entries that match no script in the period (a typo, or a URL that changed): they approve nothing.', 'bad-text')}<ul>${a.unmatched.map((w) => el('li', w)).join('')}</ul>`;
+  return `${el('p', `${a.git ? 'From git' : 'No git history'}: ${a.note}.`)}${unmatched}${table}`;
 }
 
 function chainBody(pack: EvidencePack): string {

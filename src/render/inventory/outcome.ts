@@ -57,11 +57,17 @@ export const FAIL_ON_MATCHES: StreamRenderers<DiffModel> = {
   stderr: ({ failOn }, sink, { colors }) => writeLines(sink, describeFailOn(failOn ?? []).map((line) => colors.red(line))),
 };
 
+/** Policy entries that matched no script where the policy was applied, in yellow. */
+export const POLICY_WARNINGS: StreamRenderers<{ policyWarnings?: readonly string[] }> = {
+  stderr: ({ policyWarnings = [] }, sink, { colors }) => writeLines(sink, policyWarnings.map((line) => colors.yellow(`warning: ${safeText(line)}`))),
+};
+
 /** The verdict of an evidence pack, green when it passes, and where the pack went. */
 export const EVIDENCE_VERDICT: StreamRenderers<{ pack: EvidencePack; out?: string }> = {
   stderr: ({ pack, out }, sink, { colors }) => {
     const paint = pack.verdict.pass ? colors.green : colors.red;
     const lines = describeVerdict(pack).map((line) => paint(line));
-    return writeLines(sink, out === undefined ? lines : [...lines, `Wrote the evidence pack to ${safeText(out)}`]);
+    const warnings = (pack.approvals.unmatched ?? []).map((line) => colors.yellow(`warning: ${safeText(line)}`));
+    return writeLines(sink, [...lines, ...warnings, ...(out === undefined ? [] : [`Wrote the evidence pack to ${safeText(out)}`])]);
   },
 };
