@@ -26,8 +26,9 @@ beforeAll(async () => {
   const test = await startTestEmulator({ generateScripts: 4, randomSeed: 7, scriptAppIds: ['app-demo'], scriptTlds: ['shop.example.com'] });
   cwd = await mkdtemp(join(tmpdir(), 'botrules-weekly-'));
   try {
-    // Seen all along, so every run's window holds every script.
-    test.emulator.replaceScripts(test.emulator.scripts().map((s) => ({ ...s, first_seen: '2025-11-01T00:00:00.000Z', last_seen: '2026-06-30T00:00:00.000Z' })));
+    // Seen all along, so every run's window holds every script; the service writes times with
+    // the offset of wherever it saw them, and the pack in UTC.
+    test.emulator.replaceScripts(test.emulator.scripts().map((s) => ({ ...s, first_seen: '2025-11-01T05:30:00.000+05:30', last_seen: '2026-06-29T19:00:00.000-05:00' })));
     await writeFile(join(cwd, 'scripts-policy.yaml'), 'approved:\n  - pattern: "*"\n    justification: Every script of the test shop\n    owner: team-web\n');
     for (const k of [0, 1, 2, 3]) {
       const dir = `series/run-${k}`;
@@ -77,6 +78,8 @@ describe('four weekly runs, each a few seconds late', () => {
       'no snapshot in the interval 2026-01-19 to 2026-01-25: 14 days without one, from 2026-01-12T05:23:07.000Z to 2026-01-26T05:23:21.000Z, 7 days over the 7-day interval',
     ]);
     expect(pack.coverage.buckets.map((b) => b.snapshots)).toEqual([1, 1, 0, 1]);
+    expect(pack.inventory.scripts.length).toBeGreaterThan(0);
+    expect(new Set(pack.inventory.scripts.map((e) => `${e.firstSeen ?? ''} ${e.lastSeen ?? ''}`))).toEqual(new Set(['2025-11-01T00:00:00.000Z 2026-06-30T00:00:00.000Z']));
     expect(result.stderr).toContain('FAIL (3 snapshots, 1 gap,');
     expect(pack.verdict.reasons.find((r) => r.code === 'chain-broken')?.message)
       .toBe('the chain is broken: the snapshot taken at 2026-01-19T05:23:14.000Z is missing, between missed/run-1/scripts-snapshot.json and missed/run-3/scripts-snapshot.json (1 break)');
