@@ -111,7 +111,7 @@ function verdict(pack: EvidencePack): EvidencePack['verdict'] {
   for (const gap of pack.coverage.gaps) reasons.push({ code: 'coverage-gap', message: describeGap(gap, pack.period.intervalMs) });
   const broken = pack.chain.breaks[0];
   if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${breakSummary(broken)} (${plural(pack.chain.breaks.length, 'break')})` });
-  if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${pack.unreadable.length} file(s) in the directory could not be read as snapshots` });
+  if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${plural(pack.unreadable.length, 'file')} in the directory could not be read as snapshots` });
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
   if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${unapproved.length} script${unapproved.length === 1 ? ' is' : 's are'} not approved at the end of the period` });
   // Without marks or a policy nothing shows the scripts were authorised (6.4.3): that fails too.

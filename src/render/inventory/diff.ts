@@ -119,7 +119,7 @@ function describeApproval(r: SnapshotRecord): string {
 }
 
 function describeSide(side: SnapshotSide): string {
-  return `${side.from} → ${side.to}, ${side.count} scripts, taken ${side.takenAt}`;
+  return `${side.from} → ${side.to}, ${plural(side.count, 'script')}, taken ${side.takenAt}`;
 }
 
 function sideRow(name: string, side: SnapshotSide): string[] {
