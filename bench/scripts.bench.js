@@ -56,9 +56,16 @@ function report(emulator, { format, concurrency, label }) {
       const maxRssKb = Number(await readFile(rssFile, 'utf8'));
       const bytes = (await stat(out)).size;
       const records = Number(/Wrote (\d+) scripts/.exec(stderr)?.[1] ?? NaN);
-      resolve({ label, format, concurrency, wallMs, rssMb: maxRssKb / 1024, bytes, records });
+      resolve({ label, format, concurrency, wallMs, rssMb: maxRssKb / 1024, bytes, records, written: await recordsWritten(out, format) });
     });
   });
+}
+
+/** How many script records the file holds, counted from the file itself (not from what the CLI says). */
+async function recordsWritten(file, format) {
+  const text = await readFile(file, 'utf8');
+  if (format === 'ndjson') return text.split('\n').filter((line) => line.trim() !== '').length;
+  return JSON.parse(text).records.length;
 }
 
 async function withEmulator(count, run) {
@@ -87,12 +94,18 @@ try {
   ]);
 
   const rows = [small, middle, concurrent, sequential, snapshot];
+  // A fast report that lost or repeated records would be no figure at all: every run must write
+  // every generated record once, and say so.
+  const expected = new Map([[small, SMALL], [middle, MIDDLE], [concurrent, LARGE], [sequential, LARGE], [snapshot, LARGE]]);
+  const wrong = rows.filter((r) => r.records !== expected.get(r) || r.written !== expected.get(r));
+  for (const r of wrong) console.error(`${r.label}: wrote ${r.written} records and said ${r.records}, not the ${expected.get(r)} generated`);
+  if (wrong.length > 0) process.exitCode = 1;
   const line = (cells) => `| ${cells.join(' | ')} |`;
   console.log(`Emulator: ${LATENCY_MS} ms latency, take capped at ${MAX_TAKE}, page size ${MAX_TAKE}. One run each.\n`);
-  console.log(line(['run', 'records', 'format', 'concurrency', 'wall time', 'peak RSS', 'output']));
+  console.log(line(['run', 'records written', 'format', 'concurrency', 'wall time', 'peak RSS', 'output']));
   console.log(line(['---', '---:', '---', '---:', '---:', '---:', '---:']));
   for (const r of rows) {
-    console.log(line([r.label, r.records, r.format, r.concurrency, `${(r.wallMs / 1000).toFixed(1)} s`, `${r.rssMb.toFixed(0)} MB`, `${(r.bytes / 1048576).toFixed(1)} MiB`]));
+    console.log(line([r.label, r.written, r.format, r.concurrency, `${(r.wallMs / 1000).toFixed(1)} s`, `${r.rssMb.toFixed(0)} MB`, `${(r.bytes / 1048576).toFixed(1)} MiB`]));
   }
   console.log('');
   console.log(`- speed-up of concurrency 4 over the sequential pager (${size(LARGE)}): **${(sequential.wallMs / concurrent.wallMs).toFixed(2)}x**`);

@@ -22,4 +22,9 @@ export interface ProjectSelection {
   app?: string;
   /** Accept a rules directory with no rule files (validate, plan, apply). */
   allowEmpty?: boolean;
+  /**
+   * `--now`: the moment rule lifetimes are evaluated at, in epoch milliseconds, to rehearse
+   * another moment (docs/behaviour.md, "Rules with a lifetime"). Absent: the time the command started.
+   */
+  now?: number;
 }

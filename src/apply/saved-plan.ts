@@ -31,6 +31,8 @@ export interface SavedPlanInput {
   config: ProjectConfig;
   /** --app as given: only that app's part of the plan is applied. */
   app?: string;
+  /** --now: the moment rule lifetimes are evaluated at (else the time of the apply). */
+  now?: number;
 }
 
 /** A saved plan checked as far as it can be before any request: each app with its config and declared rules. */
@@ -51,7 +53,7 @@ export async function loadSavedPlan(input: SavedPlanInput): Promise<LoadedSavedP
   const saved = await readPlanFile(resolve(cwd, file), file);
   refuseSnapshotPlan(saved, file);
   const selected = selectedApps(saved, config, file, input.app);
-  return { file, selected, declared: await declaredRules(config, selected, cwd) };
+  return { file, selected, declared: await declaredRules(config, selected, cwd, input.now) };
 }
 
 /**
@@ -105,12 +107,13 @@ function selectedApps(saved: ParsedPlan, config: ProjectConfig, file: string, on
 }
 
 /** The declared rules of every app with a forward plan; all problems together, before any request. */
-async function declaredRules(config: ProjectConfig, selected: readonly { app: AppConfig; plan: AppPlan }[], cwd: string) {
+async function declaredRules(config: ProjectConfig, selected: readonly { app: AppConfig; plan: AppPlan }[], cwd: string, now: number | undefined) {
   const forward = selected.filter(({ plan }) => plan.restore === undefined).map(({ app }) => app);
   const byApp = new Map<string, DeclaredRule[]>();
   if (forward.length === 0) return byApp;
   // The saved plan's own steps decide whether an empty rules directory was meant.
-  const loaded = await loadAllRules({ ...config, apps: forward }, { cwd, allowEmpty: true });
+  // Lifetimes at the moment of this apply: a rule that expired since the plan was saved makes the plan stale.
+  const loaded = await loadAllRules({ ...config, apps: forward }, { cwd, allowEmpty: true, ...(now === undefined ? {} : { now }) });
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
   for (const app of forward) byApp.set(app.name, loaded.byApp.get(app.name)?.rules ?? []);
   return byApp;

@@ -3,6 +3,7 @@
 // the option, the value given and what is accepted. yargs hands the error to the CLI's one
 // failure handler (main.ts), so a bad value is exit 1 before the command runs (docs/behaviour.md,
 // "Exit codes").
+import { parseInstant } from '../semantics/lifetime.js';
 
 /** A command-line usage error (unknown flag, missing argument, a value out of range). */
 export class UsageError extends Error {
@@ -58,3 +59,26 @@ export function timeoutSeconds(value: unknown): number | undefined {
   }
   return seconds;
 }
+
+/**
+ * `--now TIME` (validate, plan, apply, test, replay): the moment rule lifetimes are evaluated at,
+ * to rehearse one (docs/behaviour.md, "Rules with a lifetime"). An ISO 8601 date-time with an
+ * offset, or epoch milliseconds: the same instant on every machine.
+ */
+export function lifetimeMoment(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const given = single(value, '--now');
+  const text = String(given).trim();
+  if (/^\d{11,}$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
+  const instant = parseInstant(text);
+  if (instant !== undefined) return instant;
+  throw new UsageError(`--now takes an ISO 8601 date-time with an offset (2026-12-01T09:00:00Z) or epoch milliseconds, not ${shown(given)}`);
+}
+
+/** The `--now` option, as every command that reads rule lifetimes declares it. */
+export const NOW_OPTION = {
+  type: 'string',
+  requiresArg: true,
+  coerce: lifetimeMoment,
+  describe: 'Evaluate rule lifetimes (activeFrom, expires) at this moment instead of now, to rehearse it: 2026-12-01T09:00:00Z',
+} as const;

@@ -142,7 +142,7 @@ async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work:
     return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files' };
   }
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
-  const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }) });
+  const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }), ...(request.now === undefined ? {} : { now: request.now }) });
   const apps = saved.selected.map((s) => s.app);
   // The configured apps the plan (or --app) leaves out are compared too, without a request.
   const others = [...config.apps, ...(config.otherApps ?? [])].filter((app) => !apps.includes(app));

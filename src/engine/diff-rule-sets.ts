@@ -29,7 +29,9 @@ export interface RuleSetsDiff {
 }
 
 export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): Promise<RuleSetsDiff> {
-  const [before, after] = await Promise.all([ruleSet(request.old, request.app, ctx.cwd), ruleSet(request.new, request.app, ctx.cwd)]);
+  // Both sides' lifetimes at one moment.
+  const now = Date.now();
+  const [before, after] = await Promise.all([ruleSet(request.old, request.app, ctx.cwd, now), ruleSet(request.new, request.app, ctx.cwd, now)]);
   const app = before.app ?? after.app ?? request.app ?? 'default';
   ctx.debug(`comparing ${before.rules.length} with ${after.rules.length} rules`);
   return { diff: ruleSetsDiff(app, before.rules, after.rules, request.run), sides: [before.label, after.label] };
@@ -41,18 +43,18 @@ interface RuleSet {
   app?: string;
 }
 
-async function ruleSet(given: string, app: string | undefined, cwd: string): Promise<RuleSet> {
+async function ruleSet(given: string, app: string | undefined, cwd: string, now: number): Promise<RuleSet> {
   const path = resolve(cwd, given);
   const info = await stat(path).catch(() => undefined);
   if (info === undefined) throw new UserError(`cannot read ${given}: it does not exist`, [SIDES]);
   if (info.isDirectory()) {
-    const loaded = await loadRules(given, { cwd });
+    const loaded = await loadRules(given, { cwd, now });
     if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
     return { rules: loaded.rules, label: `${given} (${rulesCounted(loaded.rules.length)})` };
   }
   const extension = extname(given).toLowerCase();
   if (extension === '.yaml' || extension === '.yml') {
-    const read = readRuleFile(path, given);
+    const read = readRuleFile(path, given, { now });
     if (read.problems.length > 0) throw new ValidationError(read.problems);
     return { rules: read.rules, label: `${given} (${rulesCounted(read.rules.length)})` };
   }

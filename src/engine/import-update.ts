@@ -11,6 +11,7 @@ import { schemaReference, schemaReferenceIn } from '../import/rule-file.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
+import { liveAsLifetimesDeclare } from '../semantics/lifetime.js';
 
 export type { UpdateResult } from '../import/update/index.js';
 
@@ -34,12 +35,13 @@ export interface UpdatedApp {
 export async function updateFromLive(request: UpdateRequest, ctx: Runtime, onUpdated: (app: UpdatedApp) => void): Promise<void> {
   const { cwd } = ctx;
   const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
-  const apps = await Promise.all(config.apps.map(async (app) => ({ app, ...(await readAppFiles(app.rulesDir, cwd)) })));
+  const now = request.now ?? Date.now();
+  const apps = await Promise.all(config.apps.map(async (app) => ({ app, ...(await readAppFiles(app.rulesDir, cwd, now)) })));
   const lives = await Promise.all(apps.map(({ app }) => rulesClientFor(app, ctx).listRules()));
   const results = apps.map((app, index) => {
     // New files name the schema the app's files already name (their modeline is the user's), or the installed package's.
     const schema = app.files.map((file) => schemaReferenceIn(file.text)).find((reference) => reference !== undefined) ?? schemaReference(app.app.rulesDir, cwd);
-    const input = { files: app.files, declared: app.declared, live: lives[index] ?? [], schema };
+    const input = { files: app.files, declared: app.declared, live: liveAsLifetimesDeclare(lives[index] ?? [], app.declared), schema };
     return { ...app, result: request.pin === true ? pinRuleIds(input) : updateRuleFiles(input) };
   });
 

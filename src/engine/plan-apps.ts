@@ -40,7 +40,7 @@ export async function planApps(
 ): Promise<PlannedApp[]> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   const readingStarted = performance.now();
-  const loaded = await loadAllRules(config, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true });
+  const loaded = await loadAllRules(config, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true, ...(selection.now === undefined ? {} : { now: selection.now }) });
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${plural(files, 'rule file')} in ${elapsed(readingStarted)}`);
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);

@@ -17,6 +17,7 @@ import { planApps, type ConnectApp } from './plan-apps.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
+import { lifetimeEvents } from '../plan/lifetimes.js';
 import type { TransitionRequest } from '../behaviour/transitions.js';
 
 export interface PlanRequest extends ProjectSelection, TransitionRequest {
@@ -44,7 +45,10 @@ export interface PlannedProject {
   trafficExcesses: TrafficExcess[];
 }
 
-export async function planProject(request: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
+export async function planProject(given: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
+  // One moment for every rule lifetime of the plan (--now rehearses another).
+  const now = given.now ?? Date.now();
+  const request = { ...given, now };
   const fromSnapshot = request.liveFile === undefined ? undefined : await loadSnapshot(request.liveFile, ctx.cwd);
   // Test files are checked with the rule files, before any request.
   const tests = await loadPlanTests(request, ctx);
@@ -80,6 +84,7 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     risks,
     excesses,
     notes: removals.notes,
+    lifetimes: { evaluatedAt: new Date(now).toISOString(), events: planned.flatMap((p) => lifetimeEvents(p.app.name, p.declared, p.plan.steps, now)) },
   });
   const trafficExcesses = plan.trafficExcesses(Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])));
   return { plan, excesses, trafficExcesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };

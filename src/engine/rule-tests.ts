@@ -57,7 +57,7 @@ export interface RuleTestRun {
 }
 
 export async function runRuleTests(suite: RuleTestSuite, request: RuleTestRequest, ctx: Runtime): Promise<RuleTestRun> {
-  const rulesByApp = await rulesOfApps(suite.selected, request.liveFile, ctx.cwd);
+  const rulesByApp = await rulesOfApps(suite.selected, request.liveFile, ctx.cwd, request.now ?? Date.now());
   const options = { caseInsensitiveValues: request.ignoreCase };
   const results = suite.tests.map((test) => {
     const app = appOf(test, suite.allApps);
@@ -68,7 +68,7 @@ export async function runRuleTests(suite: RuleTestSuite, request: RuleTestReques
 }
 
 /** Each selected app's rules in priority order, from the rule files or from a snapshot. */
-async function rulesOfApps(config: ProjectConfig, live: string | undefined, cwd: string): Promise<Map<string, NormalRule[]>> {
+async function rulesOfApps(config: ProjectConfig, live: string | undefined, cwd: string, now: number): Promise<Map<string, NormalRule[]>> {
   const byApp = new Map<string, NormalRule[]>();
   if (live !== undefined) {
     const snapshot = await readLiveSnapshotFile(resolve(cwd, live), live);
@@ -76,7 +76,7 @@ async function rulesOfApps(config: ProjectConfig, live: string | undefined, cwd:
     return byApp;
   }
   for (const app of config.apps) {
-    const loaded = await loadRules(app.rulesDir, { cwd });
+    const loaded = await loadRules(app.rulesDir, { cwd, now });
     if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
     byApp.set(app.name, loaded.rules);
   }

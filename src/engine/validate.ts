@@ -8,6 +8,7 @@ import type { ProjectSelection, Runtime } from '../runtime.js';
 import type { ValidateReport } from '../render/validate/model.js';
 import { redosFindings } from './redos.js';
 import { DEFAULT_SHADOW_MAX_AGE_DAYS, shadowAgeWarnings } from './shadow-age.js';
+import { longExpiredWarnings } from '../semantics/lifetime.js';
 
 export type { Finding } from '../analysis/index.js';
 export type { ValidateReport } from '../render/validate/model.js';
@@ -32,10 +33,13 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
   const { cwd } = ctx;
   const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
-  const { byApp, problems, warnings } = await loadAllRules(config, { cwd, allowEmpty: request.allowEmpty === true });
-  const shadowRules = [...byApp.values()].flatMap((loaded) => loaded.rules);
+  // One moment for every lifetime and age this run judges (--now rehearses another).
+  const now = request.now ?? Date.now();
+  const { byApp, problems, warnings } = await loadAllRules(config, { cwd, allowEmpty: request.allowEmpty === true, now });
+  const declared = [...byApp.values()].flatMap((loaded) => loaded.rules);
   const maxAgeDays = config.shadowMaxAgeDays ?? DEFAULT_SHADOW_MAX_AGE_DAYS;
-  const fileWarnings = sortProblems([...warnings, ...(await shadowAgeWarnings(shadowRules, { cwd, maxAgeDays, now: Date.now() }))]);
+  const ageWarnings = [...(await shadowAgeWarnings(declared, { cwd, maxAgeDays, now })), ...eachOnceByPlace(longExpiredWarnings(declared, now))];
+  const fileWarnings = sortProblems([...warnings, ...ageWarnings]);
   const validated: ValidatedProject = { problems, fileWarnings, findings: [], apps: byApp.size, files: 0, rules: 0 };
   if (problems.length > 0 || (request.strict && fileWarnings.length > 0)) return validated;
 
@@ -78,4 +82,9 @@ export function validateReport(project: ValidatedProject, strict: boolean): Vali
     return { ...counts, errors, warnings: fileWarnings, findings: [], found };
   }
   return { ...counts, errors: [], warnings: fileWarnings, findings, found };
+}
+
+/** Apps may share a rules directory: a warning at one place once. */
+function eachOnceByPlace(problems: readonly Problem[]): Problem[] {
+  return [...new Map(problems.map((p) => [JSON.stringify([p.file, p.line, p.col]), p])).values()];
 }

@@ -12,6 +12,7 @@ import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
 import { normaliseLiveRule } from '../semantics/normalise.js';
 import type { UnmanagedFate } from './counts.js';
+import type { PlanLifetimes } from './lifetimes.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
 import type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
@@ -63,6 +64,8 @@ export interface SerialisedPlan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   snapshot?: PlanSnapshot;
   notes?: string[];
+  /** Rule lifetimes the plan names (lifetimes.ts): a review aid, read back for rendering only. */
+  lifetimes?: PlanLifetimes;
   apps: SerialisedApp[];
   summary: { patches: number; blocked: number; unmanaged: number } & Partial<Record<SummaryCount, number>>;
   /** The exhaustive behaviour diff, when plan computed it; read back, it is ignored (docs/behaviour.md, "Plan format"). */
@@ -77,6 +80,7 @@ export interface ParsedPlan {
   /** Review aids the file carries: a renderer of the file shows them; apply works them out again. */
   risks: Risk[];
   notes: string[];
+  lifetimes?: PlanLifetimes;
 }
 
 /** Parses plan text (the content of a `plan --out` file). `source` names it in messages. */
@@ -121,6 +125,7 @@ export function parsePlan(value: unknown, source: string): ParsedPlan {
     ...(plan.snapshot === undefined ? {} : { snapshot: { takenAt: plan.snapshot.takenAt } }),
     risks: plan.apps.flatMap((app) => (app.risks ?? []).map((risk) => ({ app: app.app, ruleId: risk.ruleId, name: risk.name, what: risk.what }))),
     notes: [...(plan.notes ?? [])],
+    ...(plan.lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: plan.lifetimes.evaluatedAt, events: plan.lifetimes.events.map((event) => ({ ...event, source: { ...event.source } })) } }),
   };
 }
 

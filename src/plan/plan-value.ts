@@ -9,6 +9,7 @@ import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './tra
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
 import { windowSentence } from './transitions.js';
+import type { PlanLifetimes } from './lifetimes.js';
 import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
@@ -17,6 +18,7 @@ export type { MaxNewlyBlocked, TrafficExcess, TrafficVerdict } from './traffic-l
 export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
 export type { PlanSnapshot, SerialisedPlan } from './file-format.js';
 export type { Risk } from './risks.js';
+export type { LifetimeEvent, LifetimeEventKind, PlanLifetimes } from './lifetimes.js';
 
 /** What to do about blocked rules, said once under their list. */
 export const BLOCKED_ADVICE =
@@ -50,6 +52,11 @@ export interface PlanOptions {
   excesses?: readonly string[];
   /** Said once with the plan, e.g. why rules removed from the files could not be recognised (saved, like risks). */
   notes?: readonly string[];
+  /**
+   * Rules whose lifetime changes their state within seven days, or explains a status this plan
+   * changes (lifetimes.ts). A review aid, saved like notes; apply evaluates lifetimes afresh.
+   */
+  lifetimes?: PlanLifetimes;
 }
 
 export class Plan {
@@ -62,6 +69,7 @@ export class Plan {
   readonly risks: readonly Risk[];
   readonly limitExcesses: readonly string[];
   readonly notes: readonly string[];
+  readonly lifetimes?: PlanLifetimes;
 
   constructor(apps: readonly AppPlan[], options: PlanOptions = {}) {
     // An order the transition check chose is kept as it is; any other is put in execution order.
@@ -74,12 +82,18 @@ export class Plan {
     this.risks = options.risks ?? [];
     this.limitExcesses = options.excesses ?? [];
     this.notes = options.notes ?? [];
+    if (options.lifetimes !== undefined && options.lifetimes.events.length > 0) this.lifetimes = options.lifetimes;
   }
 
   /** Parsed JSON of a saved plan → Plan. Throws UserError naming `source` when it is not a valid plan. */
   static fromJSON(value: unknown, source = 'the plan file'): Plan {
     const parsed = parsePlan(value, source);
-    return new Plan(parsed.apps, { ...(parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot }), risks: parsed.risks, notes: parsed.notes });
+    return new Plan(parsed.apps, {
+      ...(parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot }),
+      ...(parsed.lifetimes === undefined ? {} : { lifetimes: parsed.lifetimes }),
+      risks: parsed.risks,
+      notes: parsed.notes,
+    });
   }
 
   /** The text of a saved plan → Plan (JSON syntax errors are UserErrors too). */
@@ -175,6 +189,7 @@ export class Plan {
       formatVersion: PLAN_FORMAT_VERSION,
       ...(this.snapshot === undefined ? {} : { snapshot: { ...this.snapshot } }),
       ...(this.notes.length === 0 ? {} : { notes: [...this.notes] }),
+      ...(this.lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: this.lifetimes.evaluatedAt, events: [...this.lifetimes.events] } }),
       apps: this.apps.map((app) => serialiseApp(app, this.risks.filter((risk) => risk.app === app.app))),
       summary: {
         patches: this.summary.patches,

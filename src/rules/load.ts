@@ -41,7 +41,17 @@ export interface LoadedRules {
 export const MAX_RULES_PER_APP = 5000;
 export const MAX_RULE_FILES_PER_APP = 5000;
 
-export async function loadRules(dir: string, options: { cwd: string; keepSources?: boolean }): Promise<LoadedRules> {
+/** Where rules are read from, and the moment their lifetimes are evaluated at (rule-file.ts). */
+export interface LoadOptions {
+  cwd: string;
+  /**
+   * `--now`, else the time the command started: one instant for every rule of the run. Absent:
+   * the time of this call (a use case that reads rules more than once passes its own).
+   */
+  now?: number;
+}
+
+export async function loadRules(dir: string, options: LoadOptions & { keepSources?: boolean }): Promise<LoadedRules> {
   const absDir = resolve(options.cwd, dir);
   const shownDir = displayPath(options.cwd, absDir);
   await requireDirectory(absDir, shownDir);
@@ -49,11 +59,12 @@ export async function loadRules(dir: string, options: { cwd: string; keepSources
     throw new UserError(`rules directory "${shownDir}" is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in`);
   }
   const files = await ruleFilesBelow(absDir, options.cwd);
+  const now = options.now ?? Date.now();
   if (files.length > MAX_RULE_FILES_PER_APP) throw tooMany(`${files.length} rule files`, MAX_RULE_FILES_PER_APP, 'rule files', shownDir);
   // Joined to the directory's own display path: the same text as displayPath() of each file,
   // without resolving thousands of paths against the working directory.
   const shown = files.map((file) => (shownDir === '.' ? file.rel : `${shownDir}/${file.rel}`));
-  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir], { keepSource: options.keepSources === true }));
+  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir], { keepSource: options.keepSources === true, now }));
   const ruleCount = results.reduce((sum, r) => sum + r.rules.length, 0);
   if (ruleCount > MAX_RULES_PER_APP) throw tooMany(`${ruleCount} rules`, MAX_RULES_PER_APP, 'rules', shownDir);
   const identities = results.flatMap((r) => r.identities);
@@ -90,12 +101,13 @@ export interface LoadedApps {
  * it would leave every live rule unmanaged, and with `unmanaged: pause` pause them all
  * (docs/behaviour.md, "Safety limits").
  */
-export async function loadAllRules(config: ProjectConfig, options: { cwd: string; allowEmpty?: boolean }): Promise<LoadedApps> {
+export async function loadAllRules(config: ProjectConfig, options: LoadOptions & { allowEmpty?: boolean }): Promise<LoadedApps> {
   const byApp = new Map<string, LoadedRules>();
   const problems = new Map<string, Problem>();
   const warnings = new Map<string, Problem>();
+  const now = options.now ?? Date.now();
   for (const app of config.apps) {
-    const loaded = await loadRules(app.rulesDir, options);
+    const loaded = await loadRules(app.rulesDir, { ...options, now });
     if (loaded.files.length === 0 && options.allowEmpty !== true) throw emptyRulesDirectory(app.name, displayPath(options.cwd, app.rulesDir));
     byApp.set(app.name, loaded);
     for (const p of loaded.problems) problems.set(JSON.stringify([p.file, p.line, p.col, p.message]), p);

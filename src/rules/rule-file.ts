@@ -4,7 +4,8 @@
 // Only rules without any problem are normalised and returned.
 import type { Document } from 'yaml';
 import { sortProblems, type Problem } from '../errors.js';
-import type { DeclaredRule } from '../semantics/model.js';
+import type { DeclaredRule, LifetimeBound, RuleLifetime, Status } from '../semantics/model.js';
+import { parseInstant, statusAt } from '../semantics/lifetime.js';
 import { normaliseRule } from '../semantics/normalise.js';
 import { ruleFileMessages } from './rule-messages.js';
 import { schemaValidator } from './schemas.js';
@@ -45,22 +46,27 @@ export interface RuleFileSource {
 export interface RuleFileReadOptions {
   /** Keep the text and the parsed document in the result. */
   keepSource?: boolean;
+  /**
+   * The moment rule lifetimes are evaluated at (`--now`, else the time the command started):
+   * outside [activeFrom, expires) a rule is declared paused (semantics/lifetime.ts).
+   */
+  now: number;
 }
 
-export function readRuleFile(absPath: string, displayPath: string, options: RuleFileReadOptions = {}): RuleFileResult {
+export function readRuleFile(absPath: string, displayPath: string, options: RuleFileReadOptions = { now: Date.now() }): RuleFileResult {
   return fromSourceText(readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath, options);
 }
 
-/** The same from bytes in memory (used by the fuzz tests). */
-export function parseRuleFile(bytes: Uint8Array, displayPath: string): RuleFileResult {
-  return fromSourceText(decodeUtf8(bytes), displayPath);
+/** The same from bytes in memory (a file at a git revision; the fuzz tests). */
+export function parseRuleFile(bytes: Uint8Array, displayPath: string, now = Date.now()): RuleFileResult {
+  return fromSourceText(decodeUtf8(bytes), displayPath, { now });
 }
 
-function fromSourceText(text: SourceText, displayPath: string, options: RuleFileReadOptions = {}): RuleFileResult {
+function fromSourceText(text: SourceText, displayPath: string, options: RuleFileReadOptions): RuleFileResult {
   const source = text.ok
     ? parseYamlText(text.text, { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages })
     : unreadable(displayPath, text.problem);
-  const result = checkRuleFile(source);
+  const result = checkRuleFile(source, options.now);
   if (text.ok && text.text.includes(SILENCING_MARK)) result.silencingText = text.text;
   if (options.keepSource === true && text.ok && source.document !== undefined) result.source = { text: text.text, bom: text.bom, document: source.document };
   return result;
@@ -69,7 +75,7 @@ function fromSourceText(text: SourceText, displayPath: string, options: RuleFile
 /** What every silencing comment contains (`# botrules-ignore: …`, `# botrules-ignore-file: …`). */
 const SILENCING_MARK = 'botrules-ignore';
 
-export function checkRuleFile(source: YamlSource): RuleFileResult {
+export function checkRuleFile(source: YamlSource, now: number): RuleFileResult {
   const result: RuleFileResult = { rules: [], identities: [], problems: [...source.problems], warnings: [...source.warnings] };
   const written = isObject(source.value) && Array.isArray(source.value.rules) ? source.value.rules : [];
   written.forEach((rule: unknown, index) => {
@@ -81,7 +87,10 @@ export function checkRuleFile(source: YamlSource): RuleFileResult {
     result.warnings.push(...warnings);
     if (problems.length === 0 && source.isSchemaValid(path)) {
       const declared = normaliseRule(rule as unknown as WrittenRule);
-      result.rules.push({ ...declared, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source) });
+      const lifetime = lifetimeOf(rule, declared.status, path, source);
+      // Outside its window a rule is declared paused whatever its status (semantics/lifetime.ts).
+      const status = lifetime === undefined ? declared.status : statusAt(lifetime, now);
+      result.rules.push({ ...declared, status, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source), ...(lifetime === undefined ? {} : { lifetime }) });
     }
   });
   result.problems = sortProblems(result.problems);
@@ -108,8 +117,45 @@ function shadowProblems(rule: Record<string, unknown>, path: Path, source: YamlS
   return problems;
 }
 
+const LIFETIME_KEYS = ['activeFrom', 'expires'] as const;
+
+/**
+ * A lifetime's ends must name real instants, and `expires` must come after `activeFrom`: a
+ * window that closes before it opens would leave the rule paused for ever, which a file says
+ * more plainly with `status: paused`. The schema has already checked the offset.
+ */
+function lifetimeProblems(rule: Record<string, unknown>, path: Path, source: YamlSource): Problem[] {
+  const problems: Problem[] = [];
+  const times = new Map<string, number>();
+  for (const key of LIFETIME_KEYS) {
+    const text = rule[key];
+    if (typeof text !== 'string' || !source.isSchemaValid([...path, key])) continue;
+    const time = parseInstant(text);
+    if (time === undefined) problems.push(source.problemAt([...path, key], `${key} ${JSON.stringify(text)} is not a real date and time (check the day of the month and the clock)`));
+    else times.set(key, time);
+  }
+  const from = times.get('activeFrom');
+  const until = times.get('expires');
+  if (from !== undefined && until !== undefined && until <= from) {
+    problems.push(source.problemAt([...path, 'expires'], `expires (${String(rule.expires)}) is not after activeFrom (${String(rule.activeFrom)}): the rule would never be active; fix the dates, or write status: paused`));
+  }
+  return problems;
+}
+
+/** The rule's lifetime, when its file gives one; `status` is the status the file declares. */
+function lifetimeOf(rule: Record<string, unknown>, status: Status, path: Path, source: YamlSource): RuleLifetime | undefined {
+  const bound = (key: (typeof LIFETIME_KEYS)[number]): LifetimeBound | undefined => {
+    const time = typeof rule[key] === 'string' ? parseInstant(rule[key]) : undefined;
+    return time === undefined ? undefined : { time, at: { file: source.file, ...source.locate([...path, key]) } };
+  };
+  const activeFrom = bound('activeFrom');
+  const expires = bound('expires');
+  if (activeFrom === undefined && expires === undefined) return undefined;
+  return { status, ...(activeFrom === undefined ? {} : { activeFrom }), ...(expires === undefined ? {} : { expires }) };
+}
+
 function checkRule(rule: Record<string, unknown>, path: Path, source: YamlSource): { problems: Problem[]; warnings: Problem[] } {
-  const problems = [...priorityIsPosition(rule, whereIn(source, path)), ...shadowProblems(rule, path, source)];
+  const problems = [...priorityIsPosition(rule, whereIn(source, path)), ...shadowProblems(rule, path, source), ...lifetimeProblems(rule, path, source)];
   const unknown = unknownFieldFindings(rule, whereIn(source, path));
   problems.push(...unknown.problems);
   const warnings: Problem[] = [...unknown.warnings];

@@ -7,6 +7,9 @@ import { FIELD_OPTION_TYPES } from '../semantics/model.js';
 import { kindOf, typeMessage, type SchemaIssue, type SchemaMessages } from '../io/schema-messages.js';
 import type { Path } from '../io/yaml-source.js';
 
+/** A rule's lifetime keys (docs/behaviour.md, "Rules with a lifetime"). */
+const LIFETIME_KEYS: readonly string[] = ['activeFrom', 'expires'];
+
 const TWO_LEVELS = 'conditions must have exactly two levels: root → groups → leaves';
 
 const FIELD_NAMES: Record<string, string> = {
@@ -39,6 +42,9 @@ function explain(issue: SchemaIssue): string | null | undefined {
   if (isLeafPath(path.slice(0, -1)) && path.at(-1) === 'value') return explainValue(issue, issue.parent);
   if (isLeafPath(path.slice(0, -1)) && path.at(-1) === 'fieldOption' && keyword === 'false schema') {
     return `fieldOption is only for ${FIELD_OPTION_TYPES.join(', ')}, not ${fieldsOf(issue.parent).conditionType}`;
+  }
+  if (keyword === 'pattern' && isRulePath(path.slice(0, -1)) && LIFETIME_KEYS.includes(String(path.at(-1)))) {
+    return `${String(path.at(-1))} must be an ISO 8601 date-time with an offset, such as 2026-12-01T00:00:00Z or 2026-12-01T09:00:00+01:00, not ${JSON.stringify(issue.data)} (without an offset the instant would depend on the machine's time zone)`;
   }
   if (keyword === 'minItems' && path.length === 1 && path[0] === 'rules') return 'rules is an empty list; a rule file lists at least one rule (delete the file instead)';
   return undefined;

@@ -88,6 +88,23 @@ export interface SourceLocation {
   col: number;
 }
 
+/** One end of a rule's lifetime: the instant, and where the file writes it. */
+export interface LifetimeBound {
+  time: number;
+  at: SourceLocation;
+}
+
+/**
+ * A declared rule's lifetime as its file writes it (lifetime.ts; docs/behaviour.md, "Rules with
+ * a lifetime"): outside [activeFrom, expires) the rule is declared paused.
+ */
+export interface RuleLifetime {
+  activeFrom?: LifetimeBound;
+  expires?: LifetimeBound;
+  /** The status the file writes, which holds inside the window. */
+  status: Status;
+}
+
 /** A rule declared in a rule file, in declared order (index in the list = desired position). */
 export interface DeclaredRule extends NormalRule {
   source: SourceLocation;
@@ -96,6 +113,11 @@ export interface DeclaredRule extends NormalRule {
    * `at` is where the `mode` key is written; `since` the file's `shadowSince`, when given.
    */
   shadow?: { at: SourceLocation; since?: string };
+  /**
+   * Set when the file gives `activeFrom` or `expires` (lifetime.ts): `status` above is then the
+   * status at the moment the rules were read, paused outside the window.
+   */
+  lifetime?: RuleLifetime;
 }
 
 /** A rule as the service lists it (normalised the same way as declared rules). */

@@ -9,10 +9,11 @@ import type { Conditions, Group, Leaf } from './model.js';
  * The fields botrules knows at each level of a rule (docs/service-api.md, "Custom rule",
  * "Condition tree"). `source` is where a declared rule is written: the tool's own field, so
  * a live top-level field of that name is not carried into files (it stays on the server); so
- * are `mode` and `shadowSince`, the files' own words for shadow rules (docs/replay.md, "Shadow rules").
+ * are `mode` and `shadowSince`, the files' own words for shadow rules (docs/replay.md, "Shadow rules"),
+ * and `activeFrom` and `expires`, a rule's lifetime (lifetime.ts), which are never sent.
  */
 export const KNOWN_FIELDS = {
-  rule: ['name', 'ruleId', 'description', 'status', 'actions', 'conditions', 'priority', 'source', 'mode', 'shadowSince', 'shadow'],
+  rule: ['name', 'ruleId', 'description', 'status', 'actions', 'conditions', 'priority', 'source', 'mode', 'shadowSince', 'shadow', 'activeFrom', 'expires', 'lifetime'],
   tree: ['operator', 'children'],
   leaf: ['conditionType', 'operator', 'value', 'fieldOption'],
 } as const;

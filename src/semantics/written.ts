@@ -31,6 +31,9 @@ export interface WrittenRule {
   mode?: 'active' | 'shadow';
   /** YYYY-MM-DD: when the rule went into shadow. */
   shadowSince?: string;
+  /** ISO 8601 date-times with an offset: outside [activeFrom, expires) the rule is declared paused (lifetime.ts). */
+  activeFrom?: string;
+  expires?: string;
   actions: Action[];
   conditions: WrittenConditions;
 }

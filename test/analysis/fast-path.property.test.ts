@@ -57,11 +57,12 @@ describe('the indexed analysis', () => {
       expect(findings).toEqual(analyseRulesPairwise(rules));
       counted(findings, seen);
     }), { numRuns: 400, seed: 21 });
-    // The comparison says something only if every check finds things.
-    for (const check of ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block']) {
-      expect([check, seen.get(check) ?? 0]).toEqual([check, expect.any(Number)]);
-      expect(seen.get(check) ?? 0).toBeGreaterThan(30);
-    }
+    // The comparison says something only if every check finds things: more than 30 findings of
+    // each (the check's name stands beside its count, so a failure names the check).
+    const rare = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'allow-before-block']
+      .map((check) => [check, seen.get(check) ?? 0] as const)
+      .filter(([, count]) => count <= 30);
+    expect(rare).toEqual([]);
   });
 
   it('reports exactly what the pairwise analysis reports on realistic generated rules', () => {

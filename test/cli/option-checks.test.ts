@@ -2,7 +2,10 @@
 // (exit 1, one line naming the option, the value given and what is accepted) before the
 // command reads a file or the environment. The real binary runs the same checks in
 // test/cli/command-matrix.e2e.test.ts.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { startEmulatorProject } from '../helpers/emulator-project.js';
 import { tempDir } from '../helpers/temp.js';
 
 let dir: string;
@@ -42,11 +45,19 @@ it('never repeats a token given to --app-token', async () => {
   expect(result.stderr).not.toContain('tok-secret-123');
 });
 
-it('accepts comma-separated and repeated lists, blanks ignored', async () => {
-  // No gateway in the environment: the list was accepted and the command went on to need it.
-  const result = await runCli(['scripts', 'report', '--app-id', 'a,b', '--app-id', 'a', '--tld', ' t ,'], { cwd: dir, env: {} });
-  expect(result.code).toBe(1);
-  expect(result.stderr).toContain('BOTRULES_GATEWAY_URL is not set');
+it('accepts comma-separated and repeated lists: split, trimmed, blanks dropped, each value once', async () => {
+  const project = await startEmulatorProject();
+  try {
+    const result = await project.run(['scripts', 'report', '--app-id', 'a,b', '--app-id', 'a', '--tld', ' t ,', '--out', 'snapshot.json']);
+    expect(result.code).toBe(0);
+    // What the gateway was asked for, and what the snapshot records.
+    const asked = project.emulator.log.filter((entry) => entry.path === '/v1/scripts').map((entry) => [entry.query.appId, entry.query.tld]);
+    expect(asked).toEqual([['["a","b"]', '["t"]']]);
+    const snapshot = JSON.parse(readFileSync(path.join(project.dir, 'snapshot.json'), 'utf8'));
+    expect([snapshot.query.appId, snapshot.query.tld]).toEqual([['a', 'b'], ['t']]);
+  } finally {
+    await project.close();
+  }
 });
 
 it.each([

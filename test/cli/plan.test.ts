@@ -56,8 +56,30 @@ describe('botrules plan', () => {
     await declareChanges();
     const result = await run(['plan', '--format', 'markdown']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('|');
-    expect(result.stdout).toContain('<details>');
+    const lines = result.stdout.split('\n');
+    expect(lines.slice(0, 7)).toEqual([
+      '### botrules plan',
+      '',
+      '**Plan: 2 PATCH requests: 1 to update, 1 to move; 4 rules change position; 0 blocked; 0 not in the files, kept**',
+      '',
+      '| app | PATCH requests | to update | to move | to pause | rules changing position | blocked | not in the files, kept |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| default | 2 | 1 | 1 | 0 | 4 | 0 | 0 |',
+    ]);
+    const ids = new Map(project.emulator.rules().map((live) => [live.name, live.ruleId]));
+    expect(lines).toContain(`| **D** | <code>${ids.get('D')}</code> | 4 → 1 |  |`);
+    const changed = lines.indexOf(`<details><summary><b>B</b> <code>${ids.get('B')}</code>: updates description</summary>`);
+    expect(lines.slice(changed, changed + 9)).toEqual([
+      `<details><summary><b>B</b> <code>${ids.get('B')}</code>: updates description</summary>`,
+      '',
+      '```diff',
+      '@@ -1,1 +1,1 @@',
+      '-description: ""',
+      '+description: now described',
+      '```',
+      '',
+      '</details>',
+    ]);
   });
 
   it('--detailed-exitcode: 2 with changes, 0 without', async () => {
@@ -74,9 +96,15 @@ describe('botrules plan', () => {
     await project.writeRules([...lettered(4), rule('Brand new')]);
     const result = await run(['plan', '--detailed-exitcode']);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('"Brand new"');
-    expect(result.stdout).toContain('import');
-    expect(result.stderr).toContain('1 declared rule does not exist live');
+    const lines = result.stdout.split('\n');
+    const blocked = lines.indexOf('    "Brand new" (rules/050-rule.yaml:2:5)');
+    expect(lines.slice(blocked, blocked + 4)).toEqual([
+      '    "Brand new" (rules/050-rule.yaml:2:5)',
+      '      1. In the console, create a rule named "Brand new" with status paused, at position 5 (directly below "D").',
+      '      2. Run `botrules import --update --pin` to write its ruleId into the file (nothing else in the files changes).',
+      '      3. Run `botrules plan`: it shows only the remaining field changes, and apply sets them (its status too).',
+    ]);
+    expect(result.stderr.split('\n')[0]).toBe('error: 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied');
   });
 
   it('a ruleId that is not live is an error naming the file and the id', async () => {

@@ -195,10 +195,10 @@ describe('the apply job', () => {
   const steps = job.steps as YamlMap[];
   const tip = steps.find((s) => s.id === 'tip') as YamlMap;
 
-  it('runs only for the default branch, on push to it or by hand, one at a time per app', () => {
-    expect(triggers(apply).sort()).toEqual(['push', 'workflow_dispatch']);
+  it('runs only for the default branch, on push to it, daily (rule lifetimes) or by hand, one at a time per app', () => {
+    expect(triggers(apply).sort()).toEqual(['push', 'schedule', 'workflow_dispatch']);
     expect(mapAt(mapAt(apply.data, 'on'), 'push').branches).toEqual(['main']);
-    expect(String(job.if)).toBe(DEFAULT_BRANCH_ONLY);
+    expect(String(job.if)).toBe(SCHEDULED_OR_DEFAULT_BRANCH);
     expect(mapAt(job, 'concurrency')['cancel-in-progress']).toBe(false);
   });
 
@@ -211,10 +211,11 @@ describe('the apply job', () => {
   });
 
   /** Runs the tip step's script with a stand-in `gh` that answers `tip` as the branch head. */
-  function runTip(sha: string, head: string): { status: number | null; outputs: string; stdout: string; ghArgs: string } {
+  function runTip(sha: string, head: string, defaultBranch = 'main'): { status: number | null; outputs: string; stdout: string; ghArgs: string } {
     const dir = tempDir('botrules-tip-');
     mkdirSync(path.join(dir, 'bin'));
-    writeFileSync(path.join(dir, 'bin', 'gh'), `#!/bin/sh\necho "$*" > "${dir}/gh-args"\necho "${head}"\n`);
+    // Asked for the repository, it names its default branch; asked for a ref, the head.
+    writeFileSync(path.join(dir, 'bin', 'gh'), `#!/bin/sh\necho "$*" >> "${dir}/gh-args"\ncase "$2" in */git/ref/*) echo "${head}";; *) echo main;; esac\n`);
     chmodSync(path.join(dir, 'bin', 'gh'), 0o755);
     writeFileSync(path.join(dir, 'output'), '');
     const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', String(tip.run)], {
@@ -224,7 +225,7 @@ describe('the apply job', () => {
         GITHUB_OUTPUT: path.join(dir, 'output'),
         GITHUB_SHA: sha,
         GITHUB_REPOSITORY: 'acme/rules',
-        DEFAULT_BRANCH: 'main',
+        DEFAULT_BRANCH: defaultBranch,
         GH_TOKEN: 'read-only',
       },
     });
@@ -236,6 +237,12 @@ describe('the apply job', () => {
     expect(run).toMatchObject({ status: 0, outputs: 'current=true\n', stdout: '' });
     // The branch by its full ref: commits/main would answer for a tag named main.
     expect(run.ghArgs.trim()).toBe('api repos/acme/rules/git/ref/heads/main --jq .object.sha');
+  });
+
+  it('a scheduled run, whose event names no default branch, asks for it and then checks the tip', () => {
+    const run = runTip('a'.repeat(40), 'a'.repeat(40), '');
+    expect(run).toMatchObject({ status: 0, outputs: 'current=true\n', stdout: '' });
+    expect(run.ghArgs.trim().split('\n')).toEqual(['api repos/acme/rules --jq .default_branch', 'api repos/acme/rules/git/ref/heads/main --jq .object.sha']);
   });
 
   it('the tip check stops an older commit with a one-line note, and succeeds', () => {

@@ -21,9 +21,12 @@ const DATA: ScriptRecord[] = Array.from({ length: 45 }, (_, i) => ({
   risk: { level: i % 5 === 0 ? 'high' : 'low' },
 }));
 
+/** What the source throws for the page at `failAtSkip`: the report must hand on this very error. */
+const PAGE_FAILURE = new RemoteError('listing scripts (skip 30, take 10) failed after 5 attempts: the service answered 500', { operation: 'listing scripts', status: 500 });
+
 function source(failAtSkip?: number): PageSource {
   return async (query) => {
-    if (query.skip === failAtSkip) throw new RemoteError('listing scripts (skip 30, take 10) failed after 5 attempts: the service answered 500', { operation: 'listing scripts', status: 500 });
+    if (query.skip === failAtSkip) throw PAGE_FAILURE;
     return { paging: { previous: '', current: '', next: '', count: DATA.length }, data: DATA.slice(query.skip, query.skip + query.take) };
   };
 }
@@ -60,7 +63,8 @@ describe('writeInventoryReport', () => {
   });
 
   it.each(['json', 'ndjson', 'csv', 'markdown'] as const)('leaves no %s file when a page fails', async (format) => {
-    await expect(report(format, 30)).rejects.toThrow('(skip 30, take 10) failed after 5 attempts');
+    // The client's own error (its status, its sentence for the user), not one rewrapped or swallowed.
+    await expect(report(format, 30)).rejects.toBe(PAGE_FAILURE);
     expect(await readdir(dir)).toEqual([]);
   });
 

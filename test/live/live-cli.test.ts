@@ -83,15 +83,20 @@ describe('botrules plan --live', () => {
   });
 
   it('saves a plan that apply refuses, sending nothing', async () => {
-    await snapshotText();
+    const takenAt = JSON.parse(await snapshotText()).takenAt as string;
     const saved = await offline(['plan', '--live', 'live.json', '--out', 'plan.json']);
     expect(saved.stderr).toContain('for review only');
     const logged = emu.emulator.log.length;
     const applied = await runCli(['apply', '--plan', 'plan.json', '--auto-approve'], { env: env(), cwd: project.dir });
     expect(applied.code).toBe(1);
-    expect(applied.stderr).toContain('snapshot');
+    expect(applied.stderr).toBe([
+      `error: plan.json was planned against a snapshot of the live rules taken at "${takenAt}" (plan --live), not against the live rules themselves; such a plan is for review and can never be applied`,
+      'Nothing was sent. Apply from a trusted job: botrules plan --out FILE against the live rules, then botrules apply --plan FILE.',
+      '',
+    ].join('\n'));
     expect(patches(emu.emulator)).toHaveLength(0);
-    expect(emu.emulator.log.length).toBeGreaterThanOrEqual(logged);
+    // Refused from the file alone: not even a LIST.
+    expect(emu.emulator.log.slice(logged)).toEqual([]);
   });
 
   it('refuses a snapshot without the app being planned, naming the apps it has', async () => {

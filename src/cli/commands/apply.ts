@@ -11,7 +11,7 @@ import { renderApplyPreview } from '../../render/apply/preview.js';
 import { APPLY_OUTPUTS } from '../../render/apply/index.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
 import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
-import { UsageError, wholeNumber } from '../options.js';
+import { NOW_OPTION, UsageError, wholeNumber } from '../options.js';
 import { noun } from '../../plural.js';
 import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
@@ -21,6 +21,7 @@ import { defineCommand, type ArgsOf } from '../define-command.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
+    .option('now', NOW_OPTION)
     .option('plan', { type: 'string', describe: 'Apply this saved plan (from plan --out) instead of planning afresh' })
     .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (required without a TTY)' })
     .option('max-changes', { type: 'number', requiresArg: true, coerce: wholeNumber('--max-changes', 0), describe: 'Refuse a plan with more PATCH requests than this per app (overrides the config)' })
@@ -50,6 +51,7 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
     const report = await applyProject(
       { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: args.maxChanges, force: args.force,
         concurrency: args.concurrency, undoOut: args.undoOut, planFile: args.plan, safeOrder: args.safeOrder,
+        ...(args.now === undefined ? {} : { now: args.now }),
         ...(args.transitionBudget === undefined ? {} : { transitionBudget: args.transitionBudget }),
         ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
         ...(args.replay === undefined ? {} : { replayLogs: args.replay.map(String) }),

@@ -12,7 +12,7 @@ import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';
 import { replayBeforePlan } from '../../render/replay/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
-import { wholeNumber } from '../options.js';
+import { NOW_OPTION, wholeNumber } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { transitionProgress } from '../transition-progress.js';
@@ -21,6 +21,7 @@ import { writeReport } from '../output.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
+    .option('now', NOW_OPTION)
     .option('out', { type: 'string', describe: 'Also save the plan as JSON, for apply --plan' })
     .option('format', { choices: PLAN_FORMATS, default: 'text' as const, describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })

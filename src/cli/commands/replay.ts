@@ -8,6 +8,7 @@ import { LOG_FORMATS } from '../../requests/traffic/formats.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
+import { NOW_OPTION } from '../options.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -17,6 +18,7 @@ function options(yargs: Argv<GlobalArgs>) {
       'Logs: NDJSON, CSV with a header row, or common/combined access logs; gzip and directories too. ' +
       'Cookies, Authorization and secret-looking parameters are masked as they are read.')
     .positional('logs', { type: 'string', array: true, describe: 'Log files or directories' })
+    .option('now', NOW_OPTION)
     .option('live', { type: 'string', describe: 'Compare against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('format', { choices: REPLAY_FORMATS, default: 'text' as const, describe: 'How to print the report' })
     .option('log-format', { choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name or first line)' })

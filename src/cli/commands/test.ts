@@ -9,7 +9,7 @@ import { TEST_OUTPUTS, isTestFormat, testAnnotations } from '../../render/expect
 import type { Argv } from 'yargs';
 import type { GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
-import { UsageError, wholeNumber } from '../options.js';
+import { NOW_OPTION, UsageError, wholeNumber } from '../options.js';
 import { writeReport } from '../output.js';
 import { failUnder, percentage, reportTestQuality, type QualityArgs } from '../test-quality.js';
 
@@ -21,6 +21,7 @@ function options(yargs: Argv<GlobalArgs>) {
       'Check which rule decides each test request. Assumed semantics (docs/evaluation.md): active rules in priority ' +
       'order, paused rules skipped, the first match decides; a field the request lacks matches only ' +
       '$notExists, $ne, $notIn and $notEndsWith; header names ignore case, values compare as written.')
+    .option('now', NOW_OPTION)
     .option('tests', { type: 'string', describe: 'Directory of test files (default: tests, beside the config file if there is one); --dir is the rules directory, as for every command' })
     .option('live', { type: 'string', describe: 'Evaluate against this live snapshot (botrules live --out) instead of the rule files' })
     .option('format', { choices: TEST_FORMATS, default: 'text' as const, describe: 'How to print the results (junit: JUnit XML; sarif: SARIF 2.1.0 for code scanning)' })

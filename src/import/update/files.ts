@@ -15,8 +15,8 @@ export interface AppFiles {
 }
 
 /** The app's rule files and declared rules; the files must be valid first. Each file is read and parsed once, by the loader. */
-export async function readAppFiles(absDir: string, cwd: string): Promise<AppFiles> {
-  const loaded = await loadRules(absDir, { cwd, keepSources: true });
+export async function readAppFiles(absDir: string, cwd: string, now = Date.now()): Promise<AppFiles> {
+  const loaded = await loadRules(absDir, { cwd, keepSources: true, now });
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
   const files = loaded.files.map((shown) => {
     const source = loaded.sources?.get(shown);

@@ -14,6 +14,7 @@ import { alerts, blockedSection, movesTable, summaryTable, unmanagedTable, type 
 import { transitionAlerts, transitionNote } from './markdown-transitions.js';
 import { behaviourDiffMarkdown, COMMENT_CAPS } from '../behaviour/markdown.js';
 import { changeLines } from './rule-diff.js';
+import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 import { plural } from '../../plural.js';
 
@@ -34,9 +35,9 @@ export function markdownPlan(plan: Plan, limit: number): string {
   const showApp = plan.apps.length > 1;
   if (!plan.hasChanges()) {
     const unmanaged = plan.apps.map((app) => unmanagedTable(app, showApp)).filter((table) => table !== '');
-    return [...head, NO_CHANGES, '', ...unmanaged, ...notes(plan)].join('\n');
+    return [...head, NO_CHANGES, '', ...unmanaged, ...lifetimes(plan), ...notes(plan)].join('\n');
   }
-  head.push(...alerts(plan), ...transitionAlerts(plan), `**${summaryLine(plan.summary)}**`, '', ...summaryTable(plan.apps), '', '');
+  head.push(...alerts(plan), ...transitionAlerts(plan), `**${summaryLine(plan.summary)}**`, '', ...summaryTable(plan.apps), '', ...lifetimes(plan), '');
 
   const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
   doc.add(blockedSection(plan));
@@ -52,6 +53,13 @@ export function markdownPlan(plan: Plan, limit: number): string {
   for (const note of notes(plan)) doc.add({ kind: 'note', text: note });
   // The summary again last, where a long plan ends; the reserve keeps room for it.
   return `${doc.finish(withFields.length)}\n**${summaryLine(plan.summary)}**\n`;
+}
+
+/** Rules whose lifetime changes their state soon, or explains a status this plan changes: a list. */
+function lifetimes(plan: Plan): string[] {
+  const sentences = lifetimeSentences(plan);
+  if (sentences.length === 0) return [];
+  return [`**${LIFETIMES_HEADING}**`, '', ...sentences.map((sentence) => `- ${markdownText(sentence)}`), '', ''];
 }
 
 /** The plan's notes (why removed rules could not be recognised), one paragraph each. */

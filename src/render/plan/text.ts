@@ -25,6 +25,7 @@ import {
 import { writeBehaviourDiffText } from '../behaviour/text.js';
 import { changeLines } from './rule-diff.js';
 import { transitionText } from './transitions.js';
+import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import { safeText } from '../sanitise.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
 import { plural } from '../../plural.js';
@@ -42,12 +43,14 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   if (!plan.hasChanges()) {
     out.write(`${NO_CHANGES}\n`);
     for (const app of plan.apps) writeUnmanaged(app, showAppNames, out, c);
+    writeLifetimes(plan, out, c);
     writeNotes(plan, out, c);
     return;
   }
   const summary = c.bold(summaryLine(plan.summary));
   out.write(`${summary}\n`);
   writeRisks(plan, out, c);
+  writeLifetimes(plan, out, c);
   for (const app of plan.apps) {
     out.write('\n');
     if (showAppNames) out.write(`${c.bold(`App ${safeText(app.app)}`)}\n`);
@@ -76,6 +79,14 @@ function writeRisks(plan: Plan, out: TextSink, c: Colors): void {
     const app = showApp ? `app ${safeText(risk.app)}: ` : '';
     out.write(`  ${c.red('!')} ${app}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}\n`);
   }
+}
+
+/** Rules whose lifetime changes their state soon, or explains a status this plan changes. */
+function writeLifetimes(plan: Plan, out: TextSink, c: Colors): void {
+  const sentences = lifetimeSentences(plan);
+  if (sentences.length === 0) return;
+  out.write(`\n${c.bold(LIFETIMES_HEADING)}\n`);
+  for (const sentence of sentences) out.write(`  ${c.yellow('-')} ${safeText(sentence)}\n`);
 }
 
 /** Said once, after the rules not in the files (why removed rules could not be recognised). */
