@@ -50,3 +50,13 @@ it('a run before the period does not cover its first interval, but starts the st
 it('a run exactly at the end of the period counts in the last interval', () => {
   expect(states([FROM + DAY, FROM + 2 * WEEK], FROM + 2 * WEEK)).toEqual(['covered', 'covered']);
 });
+
+it('passes the example workflow weekly pack: from midnight a week before the run to just after it', () => {
+  const run = FROM + WEEK + 5 * HOUR + 23 * 60_000 + 40_000;
+  const previous = FROM + 5 * HOUR + 23 * 60_000 + 5_000;
+  const result = cover([previous, run], run + 2 * 60_000);
+  expect(result.buckets.map((b) => b.state)).toEqual(['covered', 'covered']);
+  expect(result.gaps).toEqual([]);
+  // Without last week's run, the first week is missed.
+  expect(cover([run], run + 2 * 60_000).buckets.map((b) => b.state)).toEqual(['missed', 'covered']);
+});
