@@ -8,7 +8,7 @@ import { MAX_JSON_FILE_BYTES } from '../io/capped-read.js';
 import { fetchInventory, type FetchSummary, type PageSource } from './fetch.js';
 import type { InventoryQuery, ScriptRecord, Snapshot, SnapshotRecord } from './model.js';
 import type { ReportOutput } from './output.js';
-import { compilePolicy, markRecord, type Policy } from './policy-match.js';
+import { compilePolicy, entryUsage, markRecord, unmatchedWarning, type Policy } from './policy-match.js';
 import { sealSnapshot } from './chain.js';
 import { buildSnapshot } from './snapshot.js';
 
@@ -38,13 +38,17 @@ export interface ReportOptions {
 export interface ReportResult extends FetchSummary {
   /** Records the policy did not approve; undefined without a policy. */
   unapproved?: number;
+  /** Warnings naming the policy entries that matched no record of the report. */
+  unmatchedEntries?: string[];
 }
 
 export async function writeInventoryReport(source: PageSource, options: ReportOptions): Promise<ReportResult> {
   const mark = markerFor(options.policy, options.now);
+  const usage = options.policy ? entryUsage(options.policy) : undefined;
   let unapproved = 0;
   const marked = (records: ScriptRecord[]): SnapshotRecord[] =>
     records.map((record) => {
+      usage?.note(record);
       const result = mark(record);
       if (result.approved === false) unapproved += 1;
       return result;
@@ -85,7 +89,8 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
     await options.render(model);
     if (summary === undefined) throw new Error('the report renderer never read the inventory');
     await options.output.commit();
-    return { ...summary, ...(options.policy ? { unapproved } : {}) };
+    const unmatchedEntries = usage?.unmatched().map((entry) => unmatchedWarning(entry, 'in this report'));
+    return { ...summary, ...(options.policy ? { unapproved } : {}), ...(unmatchedEntries ? { unmatchedEntries } : {}) };
   } catch (err) {
     await options.output.abort();
     throw err;

@@ -15,6 +15,8 @@ export interface ChainBreak {
   file: string;
   takenAt: string;
   message: string;
+  /** For `removed`: the missing snapshot, as the link names it, and the one before the gap. */
+  missing?: { takenAt: string; after?: string };
 }
 
 export interface ChainState {
@@ -32,9 +34,9 @@ export interface ChainState {
 
 export function verifyChain(scope: string, members: readonly SeriesMember[]): ChainState {
   const found: (ChainBreak & { position: number })[] = [];
-  const report = (position: number, kind: ChainBreakKind, member: SeriesMember, message: string) => {
+  const report: Report = (position, kind, member, message, missing) => {
     if (found.some((b) => b.kind === kind && b.file === member.file)) return;
-    found.push({ position, kind, file: member.file, takenAt: member.snapshot.takenAt, message });
+    found.push({ position, kind, file: member.file, takenAt: member.snapshot.takenAt, message, ...(missing ? { missing } : {}) });
   };
   const firstChained = members.findIndex((m) => m.snapshot.chain !== undefined);
   const legacy = (firstChained < 0 ? members : members.slice(0, firstChained)).map((m) => m.file);
@@ -63,7 +65,17 @@ export function verifyChain(scope: string, members: readonly SeriesMember[]): Ch
   };
 }
 
-type Report = (position: number, kind: ChainBreakKind, member: SeriesMember, message: string) => void;
+type Report = (position: number, kind: ChainBreakKind, member: SeriesMember, message: string, missing?: ChainBreak['missing']) => void;
+
+/**
+ * A break in a few words, for summaries: `series/b.json altered`; for a removed snapshot, which
+ * is not there to name, when it was taken and between which files it is missing.
+ */
+export function breakSummary(b: ChainBreak): string {
+  if (b.kind !== 'removed' || !b.missing) return `${b.file} ${b.kind}`;
+  const where = b.missing.after ? `between ${b.missing.after} and ${b.file}` : `before ${b.file}`;
+  return `the snapshot taken at ${b.missing.takenAt} is missing, ${where}`;
+}
 
 /** The first chained snapshot may link to the last one written before the chain, or to one not in DIR. */
 function checkFirstLink(i: number, member: SeriesMember, members: readonly SeriesMember[], report: Report): void {
@@ -74,7 +86,7 @@ function checkFirstLink(i: number, member: SeriesMember, members: readonly Serie
   if (link.takenAt === before.snapshot.takenAt) {
     report(i - 1, 'altered', before, `its content changed after ${member.file} linked to it`);
   } else {
-    report(i - 0.5, 'removed', member, `links to a snapshot taken at ${link.takenAt}, which is missing after ${before.file}`);
+    report(i - 0.5, 'removed', member, `links to a snapshot taken at ${link.takenAt}, which is missing after ${before.file}`, { takenAt: link.takenAt, after: before.file });
   }
 }
 
@@ -95,7 +107,7 @@ function checkLink(i: number, member: SeriesMember, members: readonly SeriesMemb
   } else if (before.snapshot.chain?.sha256 === link.sha256 || before.snapshot.takenAt === link.takenAt) {
     report(i - 1, 'altered', before, `its content changed after ${member.file} linked to it`);
   } else {
-    report(i - 0.5, 'removed', member, `links to a snapshot taken at ${link.takenAt}, which is missing between ${before.file} and it`);
+    report(i - 0.5, 'removed', member, `links to a snapshot taken at ${link.takenAt}, which is missing between ${before.file} and it`, { takenAt: link.takenAt, after: before.file });
   }
 }
 

@@ -92,13 +92,13 @@ describe('scripts verify', () => {
     expect(result.lines[0]).toBe('Chain of appId app-demo; tld shop.example.com: 4 snapshots, intact');
   });
 
-  it('names a removed snapshot by the one that links to it', async () => {
+  it('names a removed snapshot by when it was taken and the files around it', async () => {
     await writeAll(series(4));
     await unlink(join(dir, 'week-2.json'));
     expect(await verifyDir()).toEqual({ code: 2, stderr: '', lines: [
       'Chain of appId app-demo; tld shop.example.com: 3 snapshots, broken (1 break)',
       '  the chain starts at series/week-1.json',
-      '  first break: series/week-3.json removed',
+      '  first break: the snapshot taken at 2026-01-19T05:23:00.000Z is missing, between series/week-1.json and series/week-3.json',
       '  removed: series/week-3.json (taken 2026-01-26T05:23:00.000Z): links to a snapshot taken at 2026-01-19T05:23:00.000Z, which is missing between series/week-1.json and it',
     ] });
   });

@@ -76,7 +76,7 @@ describeInBrowser('the evidence report in headless Chromium', () => {
     expect(screen).toBeGreaterThan(600);
     expect(layout.heading).toBe('Verdict: FAIL');
     expect(layout.verdict.bottom).toBeLessThan(screen);
-    expect(layout.gapItems.map((g) => g.text)).toEqual(['2026-02-09 to 2026-02-23: 14 days without a snapshot']);
+    expect(layout.gapItems.map((g) => g.text)).toEqual(['no snapshot in the interval 2026-02-16 to 2026-02-22: 14 days without one, from 2026-02-09T05:23:00.000Z to 2026-02-23T05:23:00.000Z, 7 days over the 7-day interval']);
     expect(layout.rows.map((r) => r.cells)).toEqual([
       [PLANTED_URL, 'high', 'unapproved'],
       [quarter.expiring.id, 'medium', 'approval expired 2026-02-20'],

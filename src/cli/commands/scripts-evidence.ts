@@ -29,7 +29,7 @@ export function evidenceOptions(yargs: Argv<GlobalArgs>) {
     .positional('directory', { type: 'string', describe: 'Directory of json snapshots (e.g. the CI artifacts of the period, downloaded)' })
     .option('from', { type: 'string', demandOption: 'See botrules scripts evidence --help.', describe: 'Start of the assessment period' })
     .option('to', { type: 'string', describe: 'End of the period (default: now); a date alone includes that whole day' })
-    .option('interval', { type: 'string', default: '7d', describe: 'Longest stretch allowed without a snapshot (PCI DSS 11.6.1: weekly)' })
+    .option('interval', { type: 'string', default: '7d', describe: 'Each interval of this length, counted from --from, must hold a snapshot (PCI DSS 11.6.1: weekly)' })
     .option('policy', { type: 'string', describe: 'Approval policy (default: scripts-policy.yaml if present); its git history says who approved what' })
     .option('app-id', { type: 'string', array: true, coerce: commaList('--app-id', 'app-demo'), describe: 'With --tld: the scope, when DIR holds several' })
     .option('tld', { type: 'string', array: true, coerce: commaList('--tld', 'shop.example.com'), describe: 'With --app-id: the scope, when DIR holds several' })

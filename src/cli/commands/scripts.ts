@@ -7,7 +7,7 @@ import { diffInventories, reportInventory } from '../../engine/inventory.js';
 import { FAIL_ON_CONDITIONS, parseFailOn } from '../../inventory/diff.js';
 import { dropPartialFiles, openOutput } from '../../inventory/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../inventory/time.js';
-import { FAIL_ON_MATCHES, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
+import { FAIL_ON_MATCHES, POLICY_WARNINGS, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
@@ -111,10 +111,11 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const { warnings, count, unapproved, file, chainNote } = result;
+  const { warnings, count, unapproved, file, chainNote, unmatchedEntries = [] } = result;
   // An empty inventory still exits 0: an empty result is a valid snapshot (docs/behaviour.md, "Script inventory").
+  // It says so itself; then every policy entry matches nothing, which is no news.
   await writeReport(REPORT_OUTCOME, {
-    warnings, count, appIds: appId, tlds: tld,
+    warnings: count === 0 ? warnings : [...warnings, ...unmatchedEntries], count, appIds: appId, tlds: tld,
     ...(unapproved === undefined ? {} : { unapproved }),
     ...(file === undefined ? {} : { file }),
     ...(chainNote === undefined ? {} : { chainNote }),
@@ -127,6 +128,7 @@ async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): P
   const policyFile = args.policy;
   const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
   await INVENTORY_DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
+  await writeReport(POLICY_WARNINGS, compared, ctx);
   if (!compared.failOn || compared.failOn.length === 0) return 0;
   await writeReport(FAIL_ON_MATCHES, compared, ctx);
   return EXIT_FAIL_ON;

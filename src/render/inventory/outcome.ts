@@ -2,7 +2,7 @@
 // "Script inventory"): the report's warnings and where it went, the `--fail-on` matches of a
 // diff, an evidence pack's verdict. Every name passes through the sanitiser.
 import type { EvidencePack } from '../../inventory/evidence.js';
-import { noun } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 import type { Sink, StreamRenderers } from '../contract.js';
 import { writeLines } from '../lines.js';
 import { safeText } from '../sanitise.js';
@@ -28,7 +28,7 @@ function* reportLines(view: ReportOutcomeView, warn: (text: string) => string): 
   for (const warning of view.warnings) yield warn(`warning: ${safeText(warning)}`);
   if (view.file !== undefined) {
     const approval = view.unapproved === undefined ? '' : `, ${view.unapproved} not approved`;
-    yield `Wrote ${view.count} scripts to ${safeText(view.file)}${approval}`;
+    yield `Wrote ${plural(view.count, 'script')} to ${safeText(view.file)}${approval}`;
   }
   if (view.chainNote !== undefined) yield `Chain: ${safeText(view.chainNote)}`;
   // An empty inventory is more often a mistyped id than a quiet site: say what was asked for.
@@ -57,11 +57,17 @@ export const FAIL_ON_MATCHES: StreamRenderers<DiffModel> = {
   stderr: ({ failOn }, sink, { colors }) => writeLines(sink, describeFailOn(failOn ?? []).map((line) => colors.red(line))),
 };
 
+/** Policy entries that matched no script where the policy was applied, in yellow. */
+export const POLICY_WARNINGS: StreamRenderers<{ policyWarnings?: readonly string[] }> = {
+  stderr: ({ policyWarnings = [] }, sink, { colors }) => writeLines(sink, policyWarnings.map((line) => colors.yellow(`warning: ${safeText(line)}`))),
+};
+
 /** The verdict of an evidence pack, green when it passes, and where the pack went. */
 export const EVIDENCE_VERDICT: StreamRenderers<{ pack: EvidencePack; out?: string }> = {
   stderr: ({ pack, out }, sink, { colors }) => {
     const paint = pack.verdict.pass ? colors.green : colors.red;
     const lines = describeVerdict(pack).map((line) => paint(line));
-    return writeLines(sink, out === undefined ? lines : [...lines, `Wrote the evidence pack to ${safeText(out)}`]);
+    const warnings = (pack.approvals.unmatched ?? []).map((line) => colors.yellow(`warning: ${safeText(line)}`));
+    return writeLines(sink, [...lines, ...warnings, ...(out === undefined ? [] : [`Wrote the evidence pack to ${safeText(out)}`])]);
   },
 };
