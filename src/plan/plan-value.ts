@@ -184,6 +184,8 @@ export class Plan {
         moves: this.summary.moves,
         updatesAndMoves: this.summary.updatesAndMoves,
         pauses: this.summary.pauses,
+        ...(this.summary.creates === 0 ? {} : { creates: this.summary.creates }),
+        ...(this.summary.deletes === 0 ? {} : { deletes: this.summary.deletes }),
         positionChanges: this.summary.positionChanges,
         removed: this.summary.removed,
         removedActive: this.summary.removedActive,
@@ -200,7 +202,10 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
     fingerprint: app.fingerprint,
     liveRules: app.liveRules,
     steps: app.steps.map((step) => ({
-      ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body,
+      ruleId: step.ruleId, name: step.name, kind: step.kind,
+      // A DELETE sends no body; a POST's body is the whole rule and its priority.
+      ...(step.kind === 'delete' ? {} : { body: step.body }),
+      ...(step.kind === 'create' || step.kind === 'delete' ? { position: step.position } : {}),
       ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
       changes: step.changes,
     })),
@@ -214,11 +219,11 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
   };
 }
 
-const KIND_ORDER = { move: 0, 'update-and-move': 0, update: 1, 'pause-unmanaged': 2 } as const;
+const KIND_ORDER = { delete: -1, create: 0, move: 0, 'update-and-move': 0, update: 1, 'pause-unmanaged': 2 } as const;
 
 /**
- * Moves first in ascending target position (each body's priority is computed for that
- * order), then field-only updates, then pauses; each step's changes in RULE_FIELDS order,
+ * Deletes first, then moves and creates in ascending target position (each body's priority is
+ * computed for that order), then field-only updates, then pauses; each step's changes in RULE_FIELDS order,
  * its position last. The planner emits this order already; a Plan keeps it whatever it is
  * built from.
  */
@@ -229,6 +234,7 @@ function inExecutionOrder(steps: readonly PlanStep[]): PlanStep[] {
 }
 
 function target(step: PlanStep): number {
+  if (step.kind === 'create') return step.position;
   return positionChange(step)?.after ?? 0;
 }
 

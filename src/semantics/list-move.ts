@@ -24,20 +24,45 @@ export function inPriorityOrder(live: readonly LiveRule[]): LiveRule[] {
     .map(({ rule }) => rule);
 }
 
-/** One PATCH request as a plan holds it. */
+/**
+ * One request as a plan holds it: a PATCH, or (`kind`) a POST that creates the rule `ruleId`
+ * stands for at `body.priority` (list-insert), or a DELETE of `ruleId` (the rules below move up).
+ */
 export interface Patch {
   ruleId: string;
   name: string;
   body: PatchBody;
+  kind?: string;
+}
+
+/** The rule a create step's POST makes, as a live rule with the step's (placeholder) id. */
+export function createdRule(patch: Patch): LiveRule {
+  const { priority = 0, ...fields } = structuredClone(patch.body);
+  return { ruleId: patch.ruleId, description: '', ...fields, priority } as LiveRule;
+}
+
+/** Inserts `item` at `index` clamped to the list (list-insert); returns the index it took. */
+export function insertInList<T>(list: T[], index: number, item: T): number {
+  const target = Math.min(Math.max(index, 0), list.length);
+  list.splice(target, 0, item);
+  return target;
 }
 
 /** What the live rules become when `patches` run, in order, on a list-move server. */
 export function simulateSteps(live: readonly LiveRule[], patches: readonly Patch[]): LiveRule[] {
   const list = inPriorityOrder(live).map((rule) => ({ ...rule }));
   for (const patch of patches) {
+    if (patch.kind === 'create') {
+      insertInList(list, patch.body.priority ?? list.length, createdRule(patch));
+      continue;
+    }
     const index = list.findIndex((rule) => rule.ruleId === patch.ruleId);
     if (index < 0) {
       throw new UserError(`the plan updates rule "${patch.name}" (${patch.ruleId}), which is not in the live rules`);
+    }
+    if (patch.kind === 'delete') {
+      list.splice(index, 1);
+      continue;
     }
     const { priority, ...fields } = patch.body;
     Object.assign(list[index] as LiveRule, structuredClone(fields));
