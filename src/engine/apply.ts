@@ -103,7 +103,8 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   plan.raiseIfBlocked();
   const limits = changeLimits(request.maxChanges, work);
   const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
-  plan.raiseIfUnsafe({ maxChanges: limits, maxNewlyBlocked, force: request.force === true });
+  const maxDeletes = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes]));
+  plan.raiseIfUnsafe({ maxChanges: limits, maxDeletes, maxNewlyBlocked, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.

@@ -4,7 +4,7 @@
 // rules, and serialises to the plan JSON (docs/behaviour.md, "Plan format").
 import { UserError } from '../errors.js';
 import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
-import { excessOf, unknownFieldDrops, type MaxChanges } from './safety.js';
+import { deleteExcessOf, excessOf, unknownFieldDrops, type MaxChanges, type MaxDeletes } from './safety.js';
 import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
@@ -12,7 +12,7 @@ import { windowSentence } from './transitions.js';
 import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
-export type { MaxChanges } from './safety.js';
+export type { MaxChanges, MaxDeletes } from './safety.js';
 export type { MaxNewlyBlocked, TrafficExcess, TrafficVerdict } from './traffic-limit.js';
 export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
 export type { PlanSnapshot, SerialisedPlan } from './file-format.js';
@@ -131,9 +131,9 @@ export class Plan {
    * blocks more of its replayed traffic than maxNewlyBlocked allows, unless `force` is set: the
    * configured limits, else the defaults (see safety.ts and traffic-limit.ts).
    */
-  raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
+  raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
     if (options.force) return;
-    const excesses = this.excesses(options.maxChanges);
+    const excesses = this.excesses(options.maxChanges, options.maxDeletes);
     // Steps that drop unknown fields, orders that open windows (transitions.ts), and traffic
     // newly blocked beyond maxNewlyBlocked (traffic-limit.ts).
     const traffic = this.trafficExcesses(options.maxNewlyBlocked);
@@ -164,9 +164,11 @@ export class Plan {
     });
   }
 
-  /** One sentence per app whose plan exceeds its change limit (see safety.ts). */
-  excesses(maxChanges?: MaxChanges): string[] {
-    return this.apps.map((app) => excessOf(app, maxChanges)).filter((e): e is string => e !== undefined);
+  /** One sentence per app whose plan exceeds its change limit, or its limit of deletes (see safety.ts). */
+  excesses(maxChanges?: MaxChanges, maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>): string[] {
+    return this.apps
+      .flatMap((app) => [excessOf(app, maxChanges), deleteExcessOf(app, maxDeletes?.[app.app])])
+      .filter((e): e is string => e !== undefined);
   }
 
   /** The plan JSON (formatVersion in file-format.ts). */

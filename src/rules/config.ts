@@ -12,6 +12,7 @@ import { schemaValidator } from './schemas.js';
 import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import type { ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
+import type { MaxDeletes } from '../plan/safety.js';
 
 export interface AppConfig {
   name: string;
@@ -29,8 +30,6 @@ export interface AppConfig {
   maxDeletes?: MaxDeletes;
 }
 
-/** A limit of deletes: a count, or a share of the app's live rules. */
-export type MaxDeletes = { count: number } | { share: number };
 
 /** `service` as written: each key may be left out. */
 type WrittenService = Partial<ServiceCapabilities>;
