@@ -8,6 +8,8 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { planApp } from '../../src/plan/planner.js';
 import { restoringPlan } from '../../src/plan/undo.js';
+import { reorderSteps, unitsOf } from '../../src/plan/transitions.js';
+import { simulateSteps } from '../../src/semantics/list-move.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import type { LiveRule, ServiceCapabilities, UnmanagedPolicy } from '../../src/semantics/model.js';
 import { LifecycleModelServer, sameRuleFields } from './model-server.js';
@@ -245,6 +247,23 @@ describe('planner properties with create and delete (model server: list-move, li
         }
       }),
       { numRuns: 80 },
+    );
+  });
+
+  test('any order of the steps (the transition check may choose one) reaches the same rules, creates and deletes included', () => {
+    fc.assert(
+      fc.property(lifecycleScenarios(60).chain((s) => fc.tuple(fc.constant(s), fc.shuffledSubarray(unitsOf(plan(s).steps), { minLength: plan(s).steps.length }))), ([s, units]) => {
+        const planned = plan(s);
+        const reordered = reorderSteps(s.live, planned.steps, units);
+        expect(reordered).toBeDefined();
+        expect(reordered).toHaveLength(planned.steps.length);
+        expect(simulateSteps(s.live, reordered ?? [])).toEqual(simulateSteps(s.live, planned.steps));
+        // And on the model server, which knows nothing of the planner's simulation.
+        const server = new LifecycleModelServer(s.live);
+        run(server, { ...planned, steps: reordered ?? [] });
+        expect(server.list().map((r) => r.name)).toEqual(expectedNames(s));
+      }),
+      { numRuns: 120 },
     );
   });
 
