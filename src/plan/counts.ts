@@ -19,10 +19,10 @@ export interface PlanSummary {
   updatesAndMoves: number;
   /** PATCHes that pause an unmanaged rule. */
   pauses: number;
-  /** POSTs that create a declared rule (service.create). */
-  creates: number;
-  /** DELETEs of unmanaged rules (service.delete, unmanaged: delete). */
-  deletes: number;
+  /** POSTs that create a declared rule (service.create); present only when there are some. */
+  creates?: number;
+  /** DELETEs of unmanaged rules (service.delete, unmanaged: delete); present only when there are some. */
+  deletes?: number;
   /** Live rules whose position once the plan has run differs from their position now. */
   positionChanges: number;
   /** Unmanaged rules left as they are (all of them under `keep`; the already paused under `pause`). */
@@ -49,7 +49,7 @@ export function removedLeftActive(app: AppPlan): UnmanagedRule[] {
 
 export function summarise(apps: readonly AppPlan[]): PlanSummary {
   const summary: PlanSummary = {
-    patches: 0, blocked: 0, unmanaged: 0, updates: 0, moves: 0, updatesAndMoves: 0, pauses: 0, creates: 0, deletes: 0,
+    patches: 0, blocked: 0, unmanaged: 0, updates: 0, moves: 0, updatesAndMoves: 0, pauses: 0,
     positionChanges: 0, unmanagedKept: 0, removed: 0, removedActive: 0,
   };
   for (const app of apps) {
@@ -61,8 +61,9 @@ export function summarise(apps: readonly AppPlan[]): PlanSummary {
     summary.moves += counts.moves;
     summary.updatesAndMoves += counts.updatesAndMoves;
     summary.pauses += counts.pauses;
-    summary.creates += counts.creates;
-    summary.deletes += counts.deletes;
+    // Only a plan that creates or deletes says so: every other summary is the one it always was.
+    if (counts.creates > 0) summary.creates = (summary.creates ?? 0) + counts.creates;
+    if (counts.deletes > 0) summary.deletes = (summary.deletes ?? 0) + counts.deletes;
     summary.positionChanges += positionChanges(app);
     summary.unmanagedKept += app.unmanaged.filter((rule) => !unmanagedFate(app, rule).endsWith('by this plan')).length;
     summary.removed += app.unmanaged.filter((rule) => rule.removedFromFiles === true).length;
@@ -71,7 +72,7 @@ export function summarise(apps: readonly AppPlan[]): PlanSummary {
   return summary;
 }
 
-export type StepCounts = Pick<PlanSummary, 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'creates' | 'deletes'>;
+export type StepCounts = Pick<PlanSummary, 'updates' | 'moves' | 'updatesAndMoves' | 'pauses'> & { creates: number; deletes: number };
 
 /** One app's PATCH counts by what each PATCH does (see PlanSummary). */
 export function countSteps(steps: readonly PlanStep[]): StepCounts {

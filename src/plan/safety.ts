@@ -4,14 +4,14 @@
 // changes more than 30 % of an app's live rules and more than 10 of them, which catches an
 // empty or mistaken rules directory while leaving small, everyday plans alone.
 import type { AppPlan } from './types.js';
+import type { MaxDeletes } from '../semantics/model.js';
 
 /** The default share of an app's live rules one plan may delete (docs/behaviour.md, "Creating and deleting rules"). */
 export const DEFAULT_MAX_DELETE_SHARE = 0.3;
 /** Apps with fewer live rules than this are not held to the default share of deletes. */
 export const DEFAULT_DELETE_MIN_RULES = 10;
 
-/** A limit of deletes as the config says it: a count, or a share of the app's live rules. */
-export type MaxDeletes = { count: number } | { share: number };
+export type { MaxDeletes } from '../semantics/model.js';
 
 /** The default share of an app's live rules one plan may change. */
 export const DEFAULT_MAX_SHARE = 0.3;

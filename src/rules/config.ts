@@ -11,8 +11,7 @@ import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
 import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
-import type { ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
-import type { MaxDeletes } from '../plan/safety.js';
+import type { MaxDeletes, ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
 
 export interface AppConfig {
   name: string;

@@ -5,6 +5,7 @@
 // so the two cannot disagree.
 import { UserError } from '../errors.js';
 import type { LiveRule, PatchBody } from './model.js';
+import { normaliseLiveRule } from './normalise.js';
 
 /** Moves `list[from]` to index `to` (clamped to the list), shifting the rules between; returns its new index. */
 export function moveInList<T>(list: T[], from: number, to: number): number {
@@ -37,8 +38,12 @@ export interface Patch {
 
 /** The rule a create step's POST makes, as a live rule with the step's (placeholder) id. */
 export function createdRule(patch: Patch): LiveRule {
-  const { priority = 0, ...fields } = structuredClone(patch.body);
-  return { ruleId: patch.ruleId, description: '', ...fields, priority } as LiveRule;
+  const { priority, name, description, status, actions, conditions } = structuredClone(patch.body);
+  if (name === undefined || status === undefined || actions === undefined || conditions === undefined) {
+    throw new UserError(`the plan creates rule "${patch.name}" without its whole rule (name, status, actions and conditions)`);
+  }
+  const sent = { name, status, actions, conditions, ...(description === undefined ? {} : { description }) };
+  return normaliseLiveRule(sent, 'a created rule', patch.ruleId, priority ?? 0);
 }
 
 /** Inserts `item` at `index` clamped to the list (list-insert); returns the index it took. */

@@ -46,6 +46,9 @@ export interface ServiceCapabilities {
   delete: boolean;
 }
 
+/** A limit of deletes per apply (config `maxDeletes`): a count, or a share (0..1) of the app's live rules. */
+export type MaxDeletes = { count: number } | { share: number };
+
 export const NO_CAPABILITIES: ServiceCapabilities = Object.freeze({ create: false, delete: false });
 
 export interface Leaf {

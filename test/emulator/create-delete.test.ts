@@ -26,7 +26,7 @@ async function start(capabilities?: ('create' | 'delete')[]): Promise<void> {
 }
 afterEach(() => t.close());
 
-const names = async (): Promise<string[]> => (await listRules(t.emulator, token)).map((r) => r.name);
+const names = async (): Promise<string[]> => (await listRules(t.emulator, token)).map((r) => String(r.name));
 const idOf = (name: string): string => t.emulator.rules().find((r) => r.name === name)?.ruleId as string;
 
 describe('without --capabilities', () => {

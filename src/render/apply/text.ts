@@ -81,9 +81,10 @@ function undoLine(report: ApplyOutput['report']): string[] {
   const file = safeText(saved.file);
   const what = saved.chosen === 'default' ? 'Undo plan of what was applied written to' : 'Undo plan written to';
   const summary = saved.undo.summary;
-  const noun = summary.creates + summary.deletes > 0 ? 'request' : 'PATCH request';
+  const creates = summary.creates ?? 0;
+  const noun = creates + (summary.deletes ?? 0) > 0 ? 'request' : 'PATCH request';
   // A rule the apply deleted comes back by a POST, under an id the service gives it then.
-  const recreated = summary.creates > 0 ? `. It creates ${plural(summary.creates, 'deleted rule')} again: ${summary.creates === 1 ? 'its ruleId' : 'their ruleIds'} will differ.` : '';
+  const recreated = creates > 0 ? `. It creates ${plural(creates, 'deleted rule')} again: ${creates === 1 ? 'its ruleId' : 'their ruleIds'} will differ.` : '';
   return [`${what} ${file} (${plural(summary.patches, noun)}); run: botrules apply --plan ${file}${recreated}`];
 }
 

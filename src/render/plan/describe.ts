@@ -33,9 +33,11 @@ export function summaryLine(summary: PlanSummary): string {
   const requests = [`${summary.updates} to update`, `${summary.moves} to move${both}`];
   if (summary.pauses > 0) requests.push(`${summary.pauses} unmanaged to pause`);
   // With creates or deletes the requests are not all PATCHes (docs/behaviour.md, "Creating and deleting rules").
-  const lifecycle = summary.creates + summary.deletes > 0;
-  if (summary.creates > 0) requests.push(`${summary.creates} to create`);
-  if (summary.deletes > 0) requests.push(`${summary.deletes} to delete`);
+  const creates = summary.creates ?? 0;
+  const deletes = summary.deletes ?? 0;
+  const lifecycle = creates + deletes > 0;
+  if (creates > 0) requests.push(`${creates} to create`);
+  if (deletes > 0) requests.push(`${deletes} to delete`);
   const removed = summary.removedActive > 0 ? ` (${summary.removedActive} removed from the files, left ACTIVE)` : '';
   const parts = [
     `${lifecycle ? plural(summary.patches, 'request', 'requests') : plural(summary.patches, 'PATCH request', 'PATCH requests')}: ${requests.join(', ')}`,
@@ -169,8 +171,8 @@ const PLAIN: Quoting = { name: (name) => `"${name}"`, code: (command) => `\`${co
 export function lifecycleCautions(app: AppPlan): { name: string; what: string }[] {
   return app.steps.flatMap((step) => {
     if (step.kind === 'delete') return [{ name: step.name, what: `(${step.ruleId}) is deleted by this plan; its undo creates it again under a new ruleId` }];
-    if (step.kind !== 'create' || step.body.status !== 'active') return [];
-    const blocking = (step.body.actions ?? []).filter((action) => action !== 'allow');
+    if (step.kind !== 'create' || step.body.status !== 'active' || step.body.actions === undefined) return [];
+    const blocking = step.body.actions.filter((action) => action !== 'allow');
     if (blocking.length === 0) return [];
     return [{ name: step.name, what: `is a new active rule that ${blocking.includes('hardBlock') ? 'blocks' : 'challenges'} requests (${blocking.join(', ')}) from position ${step.position + 1}` }];
   });
