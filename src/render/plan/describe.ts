@@ -168,9 +168,9 @@ const PLAIN: Quoting = { name: (name) => `"${name}"`, code: (command) => `\`${co
  * What a reviewer must see on the first screen about creates and deletes (as cautions): every
  * rule the plan deletes, and every new rule that blocks or challenges requests once active.
  */
-export function lifecycleCautions(app: AppPlan): { name: string; what: string }[] {
+export function lifecycleCautions(app: AppPlan): { name: string; ruleId?: string; what: string }[] {
   return app.steps.flatMap((step) => {
-    if (step.kind === 'delete') return [{ name: step.name, what: `(${step.ruleId}) is deleted by this plan; its undo creates it again under a new ruleId` }];
+    if (step.kind === 'delete') return [{ name: step.name, ruleId: step.ruleId, what: 'is deleted by this plan; its undo creates it again under a new ruleId' }];
     if (step.kind !== 'create' || step.body.status !== 'active' || step.body.actions === undefined) return [];
     const blocking = step.body.actions.filter((action) => action !== 'allow');
     if (blocking.length === 0) return [];

@@ -32,7 +32,8 @@ export function alerts(plan: Plan): string[] {
       removedLeftActive(app).map((rule) => `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(rule.name)}** ${REMOVED_ACTIVE}`),
     ),
     ...plan.apps.flatMap((app) =>
-      lifecycleCautions(app).map((caution) => `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(caution.name)}** ${markdownText(caution.what)}`),
+      lifecycleCautions(app).map((caution) =>
+        `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(caution.name)}** ${caution.ruleId === undefined ? '' : `${htmlCode(caution.ruleId)} `}${markdownText(caution.what)}`),
     ),
     ...plan.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(risk.what)}`),
   ];
