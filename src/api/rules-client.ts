@@ -144,7 +144,9 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
       path: `${RULES_PATH}/${encodeURIComponent(ruleId)}`,
       operation,
       explainStatus: (status) => {
-        if (status === 404 || status === 405) return unsupported(status, 'delete rules, or rule ' + ruleId + ' is gone', 'service.delete');
+        if (status === 405) return unsupported(status, 'delete rules', 'service.delete');
+        // A 404 may also mean the rule went between the LIST and the DELETE: both are said.
+        if (status === 404) return `rule ${ruleId} is gone (deleted in the console), or ${unsupported(status, 'delete rules', 'service.delete')}`;
         if (status === 401 || status === 403) return `the server token was not accepted (${status}): ${tokenHint}`;
         return undefined;
       },

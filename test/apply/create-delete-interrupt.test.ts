@@ -21,7 +21,7 @@ it('an interrupt after a create: the created rule is reported under its new id, 
     tokenVariable: 'BOTRULES_TOKEN', extraCaPem: await readFile(t.emulator.caPath, 'utf8'), app: 'default',
   });
   const live = await api.listRules();
-  const [a, b, c] = lettered(3);
+  const [a, b, c] = lettered(3) as [ReturnType<typeof rule>, ReturnType<typeof rule>, ReturnType<typeof rule>];
   const files = [a, rule('New first', { conditions: conditionsFor('first') }), b, rule('New last', { conditions: conditionsFor('last') }), c];
   const declared = files.map((r, index) => declaredRule({ ...r, source: { file: 'rules/all.yaml', line: index + 1, col: 3 } }));
   const service = { create: true, delete: true };
