@@ -31,7 +31,9 @@ export function excessOf(app: AppPlan, maxChanges: MaxChanges | undefined): stri
   if (limit !== undefined) {
     if (changes <= limit) return undefined;
     const source = typeof maxChanges === 'number' ? `--max-changes ${limit}` : `maxChanges ${limit} (set for this app)`;
-    return `plan for app ${app.app} has ${changes} PATCH requests, more than ${source} allows`;
+    // POSTs and DELETEs count like PATCHes (docs/behaviour.md, "Creating and deleting rules").
+    const requests = app.steps.some((step) => step.kind === 'create' || step.kind === 'delete') ? 'requests' : 'PATCH requests';
+    return `plan for app ${app.app} has ${changes} ${requests}, more than ${source} allows`;
   }
   if (changes <= DEFAULT_MIN_CHANGES || changes <= DEFAULT_MAX_SHARE * app.liveRules) return undefined;
   const share = Math.round((100 * changes) / Math.max(1, app.liveRules));
