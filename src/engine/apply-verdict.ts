@@ -66,7 +66,7 @@ export function applyVerdict(results: readonly AppApplyResult[], target: string)
  * The message of a create or delete step that failed because the service does not offer POST or
  * DELETE (the client's message names `service.create: false` or `service.delete: false`).
  */
-function unsupportedRequest(results: readonly AppApplyResult[]): string | undefined {
+export function unsupportedRequest(results: readonly AppApplyResult[]): string | undefined {
   for (const outcome of results.flatMap((r) => r.passes.flat())) {
     if (outcome.state !== 'failed' || (outcome.step.kind !== 'create' && outcome.step.kind !== 'delete')) continue;
     if (/service\.(create|delete): false/.test(outcome.error.message)) return outcome.error.message;

@@ -119,14 +119,15 @@ describe('a pull request that creates, deletes and reorders rules', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(project.rulesDir));
     await writeFiles({ '010-a.yaml': A, '015-middle.yaml': MIDDLE, '020-b.yaml': B, '030-c.yaml': C });
     const logged = await logLength().catch(() => 0);
-    const applied = await botrules(['apply', '--auto-approve', '--undo-out', 'undo.json']);
+    const applied = await botrules(['apply', '--auto-approve']);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toMatch(/^error: apply stopped: .*the service does not create rules \(405 to the request\): set service\.create: false for app default in botrules\.yaml/);
     expect(applied.stdout).toContain('✗ failed: created "Challenge scrapers" at position 2');
     expect(await changesLogged(logged)).toEqual(['POST']);
     expect(emu.emulator.rules().map((r) => r.name)).toEqual(['A', 'B', 'C']);
-    // The undo plan is written all the same: nothing was applied, so it changes nothing.
-    const undo = JSON.parse(await readFile(path.join(project.dir, 'undo.json'), 'utf8')) as { summary: { patches: number } };
+    // The undo plan is written without --undo-out, as after an interrupt: nothing was applied, so it changes nothing.
+    const undoFile = /Undo plan of what was applied written to (botrules-undo-\d{8}T\d{6}Z\.json)/.exec(applied.stdout)?.[1] ?? '';
+    const undo = JSON.parse(await readFile(path.join(project.dir, undoFile), 'utf8')) as { summary: { patches: number } };
     expect(undo.summary.patches).toBe(0);
   });
 });
