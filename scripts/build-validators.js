@@ -65,7 +65,14 @@ const GROUPS = [
     // forbids a field the schema does not define there. verbose: the messages are worded from
     // the schema that failed (its enum, whether a string may be blank) and the value sent.
     options: { allErrors: false, strict: true, strictRequired: false, verbose: true },
-    validators: { validatePatchBody: (ajv) => ajv.compile(readSchema('patch-body')) },
+    validators: {
+      validatePatchBody: (ajv) => ajv.compile(readSchema('patch-body')),
+      // A POST body is a PATCH body with the whole rule: its schema refers to the PATCH body's.
+      validatePostBody: (ajv) => {
+        if (!ajv.schemas['patch-body.schema.json']) ajv.addSchema(readSchema('patch-body'), 'patch-body.schema.json');
+        return ajv.compile(readSchema('post-body'));
+      },
+    },
   },
   {
     site: 'src/live/snapshot.ts',

@@ -17,7 +17,7 @@ import { planRisks, type Risk } from '../plan/risks.js';
 import type { AppPlan, PlanStep } from '../plan/types.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
+import { applyVerdict, MAX_CORRECTIONS, unsupportedRequest } from './apply-verdict.js';
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { recogniseRemovals } from './removed-rules.js';
@@ -103,7 +103,8 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   plan.raiseIfBlocked();
   const limits = changeLimits(request.maxChanges, work);
   const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
-  plan.raiseIfUnsafe({ maxChanges: limits, maxNewlyBlocked, force: request.force === true });
+  const maxDeletes = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes]));
+  plan.raiseIfUnsafe({ maxChanges: limits, maxDeletes, maxNewlyBlocked, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
@@ -118,7 +119,8 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   // An interrupt after the last step (while verifying) still counts: the user gets the undo plan.
   const interrupted = results.some((r) => r.interrupted) || aborted();
   const applied: ApplyReport = { ...report, outcome: 'applied', results, totals: totals(results), interrupted };
-  const undoFile = undoFileFor(request.undoOut, interrupted);
+  // A service that refused a POST or DELETE stopped the apply part-way, as an interrupt does: the undo is written either way.
+  const undoFile = undoFileFor(request.undoOut, interrupted || unsupportedRequest(results) !== undefined);
   if (undoFile !== undefined) {
     try {
       // The undo's order gets a transition check of its own, with the same budget.

@@ -51,7 +51,7 @@ export async function planApps(
   listed.forEach(({ live, ...connection }) => {
     const declared = loaded.byApp.get(connection.app.name)?.rules ?? [];
     const planningStarted = performance.now();
-    const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged });
+    const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged, ...(connection.app.service === undefined ? {} : { service: connection.app.service }) });
     ctx.debug(`planned app ${connection.app.name} (${declared.length} declared, ${live.length} live rules) in ${elapsed(planningStarted)}`);
     problems.push(...result.problems);
     const orderingStarted = performance.now();

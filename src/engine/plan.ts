@@ -66,7 +66,8 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Pla
   const removals = await recogniseRemovals(planned);
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
   const risks = planned.flatMap((p) => planRisks(p.app.name, p.live, p.plan.steps));
-  const excesses = new Plan(planned.map((p) => p.plan)).excesses(limits);
+  const maxDeletes = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxDeletes]));
+  const excesses = new Plan(planned.map((p) => p.plan)).excesses(limits, maxDeletes);
   const replay = replayed === undefined
     ? undefined
     : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {

@@ -11,7 +11,7 @@ import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
 import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
-import type { UnmanagedPolicy } from '../semantics/model.js';
+import type { MaxDeletes, ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
 
 export interface AppConfig {
   name: string;
@@ -23,7 +23,15 @@ export interface AppConfig {
   maxChanges?: number;
   /** Share (0..1) of replayed traffic one plan may newly block (docs/replay.md, "A limit in traffic"). */
   maxNewlyBlocked?: number;
+  /** What the app's service accepts besides list and PATCH (docs/behaviour.md, "Creating and deleting rules"); absent: nothing. */
+  service?: ServiceCapabilities;
+  /** Most live rules one apply may delete: a count, or a share (0..1) of the live rules. */
+  maxDeletes?: MaxDeletes;
 }
+
+
+/** `service` as written: each key may be left out. */
+type WrittenService = Partial<ServiceCapabilities>;
 
 export interface ProjectConfig {
   /** The config file as given or found, relative to the working directory; absent without one. */
@@ -58,6 +66,8 @@ interface WrittenApp {
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
+  service?: WrittenService;
+  maxDeletes?: number | string;
 }
 
 interface WrittenConfig {
@@ -67,6 +77,8 @@ interface WrittenConfig {
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
+  service?: WrittenService;
+  maxDeletes?: number | string;
   /** `30d`. */
   shadowMaxAge?: string;
 }
@@ -158,13 +170,24 @@ function writtenApps(config: WrittenConfig): WrittenApp[] {
 function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {
   const maxChanges = app.maxChanges ?? defaults.maxChanges;
   const maxNewlyBlocked = app.maxNewlyBlocked ?? defaults.maxNewlyBlocked;
+  const maxDeletes = app.maxDeletes ?? defaults.maxDeletes;
   return {
     name: app.name,
     rulesDir: resolve(configDir, app.rulesDir),
     tokenEnv: app.tokenEnv ?? DEFAULT_TOKEN_ENV,
     unmanaged: app.unmanaged ?? defaults.unmanaged ?? 'keep',
+    ...(app.service === undefined && defaults.service === undefined ? {} : { service: serviceOf(app, defaults) }),
+    ...(maxDeletes === undefined ? {} : { maxDeletes: typeof maxDeletes === 'number' ? { count: maxDeletes } : { share: shareOf(maxDeletes) } }),
     ...(maxChanges === undefined ? {} : { maxChanges }),
     ...(maxNewlyBlocked === undefined ? {} : { maxNewlyBlocked: shareOf(maxNewlyBlocked) }),
+  };
+}
+
+/** Each capability as the app says, else as the top level says, else off. */
+function serviceOf(app: WrittenApp, defaults: WrittenConfig): ServiceCapabilities {
+  return {
+    create: app.service?.create ?? defaults.service?.create ?? false,
+    delete: app.service?.delete ?? defaults.service?.delete ?? false,
   };
 }
 
@@ -195,10 +218,32 @@ export function confinedRulesDirs(source: YamlSource, configDir: string, project
   }) ?? [];
 }
 
-/** Semantic checks of a schema-valid config: app names and token variables each used once. */
+/**
+ * Semantic checks of a schema-valid config: app names and token variables each used once, and
+ * no `unmanaged: delete` for an app whose service does not delete.
+ */
 export function configChecks(source: YamlSource): Problem[] {
-  const apps = (source.value as WrittenConfig).apps ?? [];
-  return [...uniqueAppNames(apps, source), ...uniqueTokenEnvs(apps, source)];
+  const written = source.value as WrittenConfig;
+  const apps = written.apps ?? [];
+  return [...uniqueAppNames(apps, source), ...uniqueTokenEnvs(apps, source), ...deleteWithoutService(written, source)];
+}
+
+/** `unmanaged: delete` where service.delete is not true: said at the `unmanaged` that applies, once. */
+export function deleteWithoutService(written: WrittenConfig, source: YamlSource): Problem[] {
+  const message = (where: string): string =>
+    `unmanaged: delete needs service.delete: true (${where}): botrules deletes rules only on a service that accepts DELETE; ` +
+    'set service.delete: true if it does, or choose unmanaged: keep, pause or fail';
+  const problems: Problem[] = [];
+  let topLevelReported = false;
+  writtenApps(written).forEach((app, i) => {
+    if ((app.unmanaged ?? written.unmanaged) !== 'delete' || serviceOf(app, written).delete) return;
+    if (app.unmanaged === 'delete') problems.push(source.problemAt(['apps', i, 'unmanaged'], message(`app "${app.name}"`)));
+    else if (!topLevelReported) {
+      topLevelReported = true;
+      problems.push(source.problemAt(['unmanaged'], message(`app "${app.name}" takes it from the top level`)));
+    }
+  });
+  return problems;
 }
 
 export function uniqueAppNames(apps: readonly WrittenApp[], source: YamlSource): Problem[] {

@@ -35,7 +35,21 @@ export const FIELD_OPTION_TYPES: readonly ConditionType[] = ['queryParam', 'head
  * What plan and apply do with a live rule no rule file declares (docs/behaviour.md, "Plan
  * semantics"): leave it, pause it, or refuse to plan.
  */
-export type UnmanagedPolicy = 'keep' | 'pause' | 'fail';
+export type UnmanagedPolicy = 'keep' | 'pause' | 'fail' | 'delete';
+
+/**
+ * What the service accepts besides list and PATCH (docs/behaviour.md, "Creating and deleting
+ * rules"): set in the config, both false unless it says otherwise.
+ */
+export interface ServiceCapabilities {
+  create: boolean;
+  delete: boolean;
+}
+
+/** A limit of deletes per apply (config `maxDeletes`): a count, or a share (0..1) of the app's live rules. */
+export type MaxDeletes = { count: number } | { share: number };
+
+export const NO_CAPABILITIES: ServiceCapabilities = Object.freeze({ create: false, delete: false });
 
 export interface Leaf {
   conditionType: ConditionType;

@@ -11,6 +11,7 @@ import type { Argv } from 'yargs';
 import { checkWritable, temporaryBeside, writeFileAtomic } from '../../io/atomic-write.js';
 import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
+import { CAPABILITIES, type Capability } from '../../emulator/options.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
@@ -40,6 +41,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('log', { type: 'string', describe: 'Append one JSON line per request to FILE (never headers or tokens)' })
     .option('max-take', { type: 'number', default: 100, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
     .option('move-semantics', { choices: ['list-move', 'swap'] as const satisfies readonly MoveSemantics[], default: 'list-move' as const, describe: 'How a PATCH of priority reorders rules' })
+    .option('capabilities', { type: 'string', coerce: capabilityList, describe: 'What the rule API accepts besides list and PATCH: create (POST), delete (DELETE), or create,delete; without it both answer 405' })
     .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
     .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' })
     .option('write-traffic', { type: 'string', describe: 'Write a synthetic NDJSON request log (browsers, bots, monitors, partners) to FILE for botrules replay, and exit without serving' })
@@ -155,12 +157,21 @@ function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptio
     faults: stringList(args.fault),
     maxTake: args.maxTake,
     moveSemantics: args.moveSemantics,
+    ...(args.capabilities === undefined ? {} : { capabilities: args.capabilities }),
   };
   if (apps.length > 0) options.apps = apps;
   if (args.seed !== undefined) options.seed = args.seed;
   if (args.log !== undefined) options.logFile = args.log;
   if (args.apiToken !== undefined && args.apiToken !== '') options.apiToken = args.apiToken;
   return options;
+}
+
+/** `--capabilities create,delete`: read now, so a wrong word is a usage error before the emulator starts. */
+function capabilityList(value: unknown): Capability[] {
+  const words = String(value).split(',').map((word) => word.trim()).filter((word) => word !== '');
+  const unknown = words.find((word) => !CAPABILITIES.includes(word as Capability));
+  if (unknown !== undefined) throw new UserError(`--capabilities: unknown capability "${unknown}"; use ${CAPABILITIES.join(', ')}, separated by commas`);
+  return [...new Set(words)] as Capability[];
 }
 
 /** `--fault SPEC`, repeatable: each spec read now, so a bad one is a usage error before the emulator starts. */

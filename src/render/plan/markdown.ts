@@ -10,10 +10,10 @@ import { fieldChanges, type AppPlan, type PlanStep } from '../../plan/types.js';
 import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../markdown.js';
 import { safeText } from '../sanitise.js';
 import { NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
-import { alerts, blockedSection, movesTable, summaryTable, unmanagedTable, type Section } from './markdown-sections.js';
+import { alerts, blockedSection, lifecycleTable, movesTable, summaryTable, unmanagedTable, type Section } from './markdown-sections.js';
 import { transitionAlerts, transitionNote } from './markdown-transitions.js';
 import { behaviourDiffMarkdown, COMMENT_CAPS } from '../behaviour/markdown.js';
-import { changeLines } from './rule-diff.js';
+import { changeLines, createdLines } from './rule-diff.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 import { plural } from '../../plural.js';
@@ -41,12 +41,13 @@ export function markdownPlan(plan: Plan, limit: number): string {
 
   const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
   doc.add(blockedSection(plan));
+  for (const app of plan.apps) doc.add({ kind: 'lifecycle', text: lifecycleTable(app, showApp) });
   for (const app of plan.apps) doc.add({ kind: 'unmanaged', text: unmanagedTable(app, showApp) });
   doc.add({ kind: 'behaviour', text: behaviourSection(plan) });
   for (const app of plan.apps) doc.add({ kind: 'note', text: transitionNote(app, showApp) });
   if (plan.behaviourDiff !== undefined && plan.behaviourDiff.length > 0) doc.add({ kind: 'behaviourDiff', text: behaviourDiffMarkdown(plan.behaviourDiff, COMMENT_CAPS, 'Run `botrules plan` for every class, or `botrules plan --format json` for the data.') });
   for (const app of plan.apps) doc.add({ kind: 'moves', text: movesTable(app, showApp) });
-  const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0).map((step) => ({ app, step })));
+  const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0 || step.kind === 'create').map((step) => ({ app, step })));
   if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${plural(withFields.length, 'rule', 'rules')})\n\n` });
   for (const { app, step } of withFields) doc.add({ kind: 'step', text: stepSection(app, step, showApp) });
   if (plan.apps.some((app) => hasMoves(app.steps))) doc.add({ kind: 'note', text: `_${POSITIONS_NOTE}_\n\n` });
@@ -82,7 +83,7 @@ function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
   const prefix = showApp ? `${markdownHtml(app.app)} · ` : '';
   const title = `${prefix}<b>${markdownHtml(step.name)}</b> ${htmlCode(step.ruleId)}: ${markdownHtml(whatChanges(step))}`;
   // Inside a code fence Markdown adds no structure; control characters still become visible.
-  const body = changeLines(step).map(safeText).join('\n');
+  const body = [...changeLines(step), ...createdLines(step)].map(safeText).join('\n');
   const drops = unknownDropLines(step).map((line) => `${markdownHtml(line)}\n\n`).join('');
   const fence = codeFence(body);
   return details(title, `${drops}${fence}diff\n${body}\n${fence}`);
@@ -92,7 +93,7 @@ function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
 class BoundedDocument {
   private readonly parts: string[];
   private length: number;
-  private readonly left: Record<Section['kind'], number> = { blocked: 0, unmanaged: 0, behaviour: 0, behaviourDiff: 0, moves: 0, heading: 0, step: 0, note: 0 };
+  private readonly left: Record<Section['kind'], number> = { blocked: 0, lifecycle: 0, unmanaged: 0, behaviour: 0, behaviourDiff: 0, moves: 0, heading: 0, step: 0, note: 0 };
 
   constructor(
     head: string,
@@ -117,6 +118,7 @@ class BoundedDocument {
   finish(stepTotal: number): string {
     const missing: string[] = [];
     if (this.left.blocked > 0) missing.push('the blocked rules');
+    if (this.left.lifecycle > 0) missing.push('the table of rules created and deleted');
     if (this.left.unmanaged > 0) missing.push('the table of rules not in the files');
     if (this.left.behaviour > 0) missing.push('the behaviour changes of the test requests');
     if (this.left.behaviourDiff > 0) missing.push('the behaviour diff');
