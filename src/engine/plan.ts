@@ -18,6 +18,9 @@ import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import type { TransitionRequest } from '../behaviour/transitions.js';
+import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
+import type { PolicyFinding } from '../render/policies/model.js';
+import { DEFAULT_POLICY_BUDGET_SECONDS, plannedPolicyFindings, policyRun } from './policies.js';
 
 export interface PlanRequest extends ProjectSelection, TransitionRequest {
   /** A live snapshot file (plan --live) to plan against instead of listing: no token, no request. */
@@ -30,6 +33,8 @@ export interface PlanRequest extends ProjectSelection, TransitionRequest {
   onReplayProgress?: (progress: ReplayProgress) => void;
   /** Compute the exhaustive behaviour diff (docs/behaviour.md, "Exhaustive behaviour diff"), within this budget. */
   behaviourDiff?: DiffRun;
+  /** Seconds the policy checks may take in all (docs/behaviour.md, "Policies"). */
+  policyBudget?: number;
 }
 
 export interface PlannedProject {
@@ -42,12 +47,19 @@ export interface PlannedProject {
   replay?: ReplayReport;
   /** With replayLogs: the app whose replayed traffic the plan newly blocks beyond maxNewlyBlocked (apply refuses it without --force). */
   trafficExcesses: TrafficExcess[];
+  /** Every policy for every planned app over the rules as apply would leave them, and the built-in policies' findings. */
+  policies: PolicyFinding[];
 }
 
 export async function planProject(request: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
+  const started = Date.now();
   const fromSnapshot = request.liveFile === undefined ? undefined : await loadSnapshot(request.liveFile, ctx.cwd);
   // Test files are checked with the rule files, before any request.
   const tests = await loadPlanTests(request, ctx);
+  // Policy files too; whether a decidedBy names a rule is known once the rule files are read.
+  const policyConfig = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
+  const policies = await loadPolicies(policyConfig, ctx.cwd);
+  if (policies.problems.length > 0) throw new ValidationError(policies.problems);
   const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
   const reading = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
@@ -59,6 +71,15 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
     : plannedBehaviourDiffs(planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })), request.behaviourDiff);
+  const allApps = [...policyConfig.apps, ...(policyConfig.otherApps ?? [])].map((app) => app.name);
+  const references = policyReferenceProblems(policies.policies, new Map(planned.map((p) => [p.app.name, p.declared])), allApps);
+  if (references.length > 0) throw new ValidationError(references);
+  const policyFindings = plannedPolicyFindings(
+    policies.policies,
+    planned.map((p) => ({ app: p.app.name, declared: p.declared, live: p.live, steps: p.plan.steps })),
+    policyConfig.builtinPolicies,
+    policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started),
+  );
   const removals = await recogniseRemovals(planned);
   const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
   const risks = planned.flatMap((p) => planRisks(p.app.name, p.live, p.plan.steps));
@@ -77,12 +98,13 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     ...(behaviour === undefined ? {} : { behaviour }),
     ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
     ...(replay === undefined ? {} : { replay }),
+    ...(policyFindings.length === 0 ? {} : { policies: policyFindings }),
     risks,
     excesses,
     notes: removals.notes,
   });
   const trafficExcesses = plan.trafficExcesses(Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])));
-  return { plan, excesses, trafficExcesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
+  return { plan, excesses, trafficExcesses, policies: policyFindings, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
 }
 
 /** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */

@@ -6,9 +6,12 @@ import { builtinFindings } from '../analysis/builtin-policies.js';
 import { provePolicy, type PolicyVerdict } from '../behaviour/policy.js';
 import { describeRequest } from '../analysis/witness.js';
 import type { PolicyFinding } from '../render/policies/model.js';
+import type { PolicyChange } from '../render/behaviour/index.js';
 import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/config.js';
 import { appliesTo, type RequestPolicy } from '../rules/policies.js';
-import type { DeclaredRule, NormalRule, SourceLocation } from '../semantics/model.js';
+import type { DeclaredRule, LiveRule, NormalRule, SourceLocation } from '../semantics/model.js';
+import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
+import type { PlanStep } from '../plan/types.js';
 
 /** Seconds all policy checks of one command may take by default. */
 export const DEFAULT_POLICY_BUDGET_SECONDS = 30;
@@ -75,4 +78,42 @@ export function builtinPolicyFindings(app: string, rules: readonly DeclaredRule[
 /** Where each declared rule is written, by name. */
 export function ruleLocations(rules: readonly DeclaredRule[]): Map<string, SourceLocation> {
   return new Map(rules.map((rule) => [rule.name, rule.source]));
+}
+
+/**
+ * The policies over the rules as apply would leave each app (the live rules with the plan's
+ * steps), each violated or unchecked one also proved over the live rules as they are, so the
+ * report can say whether the plan breaks it or the past did. The built-in policies run over
+ * the declared rules, as validate runs them.
+ */
+export function plannedPolicyFindings(
+  policies: readonly RequestPolicy[],
+  planned: readonly { app: string; declared: readonly DeclaredRule[]; live: readonly LiveRule[]; steps: readonly PlanStep[] }[],
+  levels: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>> | undefined,
+  run: PolicyRun,
+): PolicyFinding[] {
+  return planned.flatMap(({ app, declared, live, steps }) => {
+    const after = simulateSteps(live, steps);
+    const before = inPriorityOrder(live);
+    const target = { app, locations: ruleLocations(declared) };
+    const own = policies.filter((policy) => appliesTo(policy, app)).map((policy): PolicyFinding => {
+      const finding = findingOf(policy, target, prove(policy, after, run));
+      return finding.verdict === 'holds' ? finding : { ...finding, live: prove(policy, before, run).verdict };
+    });
+    return [...own, ...builtinPolicyFindings(app, declared, levels)];
+  });
+}
+
+/** The policies for `app` whose verdict differs between `before` and `after` (each in priority order). */
+export function policyChanges(policies: readonly RequestPolicy[], app: string, before: readonly NormalRule[], after: readonly NormalRule[], run: PolicyRun): PolicyChange[] {
+  return policies.filter((policy) => appliesTo(policy, app)).flatMap((policy) => {
+    const was = findingOf(policy, { app, locations: declaredLocations(before) }, prove(policy, before, run));
+    const will = findingOf(policy, { app, locations: declaredLocations(after) }, prove(policy, after, run));
+    return was.verdict === will.verdict ? [] : [{ before: was, after: will }];
+  });
+}
+
+/** Where the rules of a rules directory or file are written (a snapshot's rules have no place). */
+function declaredLocations(rules: readonly NormalRule[]): Map<string, SourceLocation> {
+  return new Map(rules.flatMap((rule) => ('source' in rule ? [[rule.name, (rule as DeclaredRule).source] as const] : [])));
 }

@@ -42,6 +42,11 @@ export interface PlanOptions {
    */
   replay?: object;
   /**
+   * The policy checks of the planned rules (docs/behaviour.md, "Policies"), JSON data this layer
+   * does not read. A review aid: saved with the plan, ignored when read back.
+   */
+  policies?: readonly object[];
+  /**
    * What the plan loosens (risks.ts). Saved plans carry it, so a saved plan shows what a fresh
    * one does; apply works it out again from the live rules rather than trust the file.
    */
@@ -59,6 +64,7 @@ export class Plan {
   readonly behaviour?: BehaviourReport;
   readonly behaviourDiff?: readonly AppBehaviourDiff[];
   readonly replay?: object;
+  readonly policies?: readonly object[];
   readonly risks: readonly Risk[];
   readonly limitExcesses: readonly string[];
   readonly notes: readonly string[];
@@ -71,6 +77,7 @@ export class Plan {
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
     if (options.behaviourDiff !== undefined) this.behaviourDiff = options.behaviourDiff;
     if (options.replay !== undefined) this.replay = options.replay;
+    if (options.policies !== undefined) this.policies = options.policies;
     this.risks = options.risks ?? [];
     this.limitExcesses = options.excesses ?? [];
     this.notes = options.notes ?? [];
@@ -190,6 +197,7 @@ export class Plan {
       },
       ...(this.behaviourDiff === undefined ? {} : { behaviourDiff: [...this.behaviourDiff] }),
       ...(this.replay === undefined ? {} : { replay: this.replay }),
+      ...(this.policies === undefined ? {} : { policies: [...this.policies] }),
     };
   }
 }
