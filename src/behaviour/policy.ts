@@ -8,8 +8,7 @@
 import { conditionsVerdict, decide, groupVerdict } from '../evaluate/evaluate.js';
 import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import { outcomeKind, type OutcomeKind } from '../requests/traffic/tally.js';
-import type { RequestPolicy, PolicyExpectation } from '../rules/policies.js';
+import type { PolicyExpectation, PolicyOutcome, RequestPolicy } from '../rules/policies.js';
 import type { Action, Conditions, NormalRule } from '../semantics/model.js';
 import { leafPhrase } from './describe.js';
 import type { DecidedOutcome, RegionOutcome } from './entries.js';
@@ -31,7 +30,7 @@ export type PolicyVerdict =
     witness: TestRequest;
     /** The deciding rule (undefined: no rule decides) and its actions. */
     decided: { rule: string | undefined; actions: Action[] };
-    outcome: OutcomeKind;
+    outcome: PolicyOutcome;
     /** The conditions of the deciding rule that let the witness through (empty when no rule decides). */
     through: ConditionStep[];
     /** The class of violating requests the witness stands for, in words. */
@@ -68,10 +67,17 @@ export function provePolicy(policy: Pick<RequestPolicy, 'requests' | 'expect'>, 
   return { verdict: 'unchecked', unchecked: search.unchecked.map((part) => ({ reason: part.reason === OUT_OF_TIME ? `${OUT_OF_TIME}${hint}` : part.reason, rules: part.rules })) };
 }
 
+/** What a request meets, as a policy names it: the strongest action of the deciding rule, or none. */
+export function policyOutcome(actions: readonly Action[]): PolicyOutcome {
+  if (actions.includes('hardBlock')) return 'block';
+  if (actions.includes('blockWithChallenge')) return 'challenge';
+  return actions.includes('allow') ? 'allow' : 'none';
+}
+
 /** Whether the outcome of the rules breaks the expectation. */
 export function breaks(expect: PolicyExpectation, outcome: DecidedOutcome): boolean {
   if ('decidedBy' in expect) return outcome.rule !== expect.decidedBy;
-  return !(expect.outcome as readonly OutcomeKind[]).includes(outcomeKind(outcome.actions));
+  return !expect.outcome.includes(policyOutcome(outcome.actions));
 }
 
 /** The search's region, confirmed once more by the evaluator: in the class, and decided as it said. */
@@ -81,7 +87,7 @@ function violation(witness: TestRequest, description: string, requests: Conditio
   const confirmed = decision.undecided === undefined && breaks(expect, decided) && (requests === undefined || conditionsVerdict(requests, witness, evaluation) === true);
   if (!confirmed) return { verdict: 'unchecked', unchecked: [{ reason: 'the example request the search found is decided otherwise by the evaluator', rules: decided.rule === undefined ? [] : [decided.rule] }] };
   const through = decision.rule === undefined ? [] : conditionSteps(decision.rule.conditions, witness, evaluation);
-  return { verdict: 'violated', witness, decided, outcome: outcomeKind(decided.actions), through, description };
+  return { verdict: 'violated', witness, decided, outcome: policyOutcome(decided.actions), through, description };
 }
 
 /**

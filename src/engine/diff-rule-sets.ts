@@ -34,8 +34,8 @@ export interface RuleSetsDiff {
   diff: AppBehaviourDiff;
   /** What each side was read as: `rules/ (12 rules)`, `live.json, app "default" (40 rules)`. */
   sides: [string, string];
-  /** The project's policies whose verdict differs between the two sides. */
-  policies: PolicyChange[];
+  /** The project's policies whose verdict differs between the two sides; undefined when it has none. */
+  policies?: PolicyChange[];
 }
 
 export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): Promise<RuleSetsDiff> {
@@ -49,6 +49,7 @@ export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): 
   ctx.debug(`comparing ${before.rules.length} with ${after.rules.length} rules`);
   const diff = ruleSetsDiff(app, before.rules, after.rules, request.run);
   const run = policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started);
+  if (policies.policies.length === 0) return { diff, sides: [before.label, after.label] };
   return { diff, sides: [before.label, after.label], policies: policyChanges(policies.policies, app, before.rules, after.rules, run) };
 }
 

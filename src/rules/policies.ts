@@ -195,6 +195,8 @@ function describe(path: Path): string {
   if (path.length === 0) return 'the top level';
   if (path.length === 2 && path[0] === 'policies') return 'policy';
   const last = path.at(-1);
+  if (typeof last === 'number' && path.at(-2) === 'outcome') return 'outcome';
+  if (typeof last === 'number' && path.at(-2) === 'apps') return 'app';
   if (typeof last === 'number') return `item ${last + 1} of ${String(path.at(-2))}`;
   return String(last);
 }

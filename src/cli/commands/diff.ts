@@ -32,6 +32,6 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     ...(typeof args.config === 'string' ? { config: args.config } : {}),
     ...(typeof args.policyBudget === 'number' ? { policyBudget: args.policyBudget } : {}),
   }, ctx).finally(() => diff.stop());
-  await RULE_SETS_DIFF_RENDERERS[String(args.format) as RuleSetsDiffFormat]({ sides: result.sides, diff: result.diff, policies: result.policies }, ctx.io.stdout, { colors: ctx.colors });
-  return result.diff.changes.length === 0 && result.diff.unchecked.length === 0 && result.policies.length === 0 ? 0 : 2;
+  await RULE_SETS_DIFF_RENDERERS[String(args.format) as RuleSetsDiffFormat]({ sides: result.sides, diff: result.diff, ...(result.policies === undefined ? {} : { policies: result.policies }) }, ctx.io.stdout, { colors: ctx.colors });
+  return result.diff.changes.length === 0 && result.diff.unchecked.length === 0 && (result.policies ?? []).length === 0 ? 0 : 2;
 }

@@ -41,7 +41,7 @@ export const RULE_SETS_DIFF_RENDERERS = {
     if (changes.length > 0) out.write(`Policies whose verdict changes:\n${changes.map((change) => `  ${safeText(policyChangeLine(change))}\n`).join('')}`);
   },
   json: (view: RuleSetsDiffView, out) => {
-    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, policies: view.policies ?? [] };
+    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, ...(view.policies === undefined ? {} : { policies: view.policies }) };
     out.write(`${safeJson(JSON.stringify(document, null, 2))}\n`);
   },
   markdown: (view: RuleSetsDiffView, out) => {
