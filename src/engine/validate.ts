@@ -63,10 +63,12 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
   const silencingTexts = new Map([...byApp.values()].flatMap((loaded) => [...loaded.silencingTexts]));
   const run = policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started);
   const targets = [...byApp].map(([app, loaded]) => ({ app, rules: loaded.rules, locations: ruleLocations(loaded.rules) }));
+  const proving = performance.now();
   validated.policies = [
     ...checkPolicies(policies.policies, targets, run),
     ...[...byApp].flatMap(([app, loaded]) => builtinPolicyFindings(app, loaded.rules, config.builtinPolicies)),
   ];
+  ctx.debug(`checked ${policies.policies.length} policies and the built-in ones in ${Math.round(performance.now() - proving)} ms`);
   validated.findings = silenced(findingsOfApps.length === 1 ? (findingsOfApps[0] as Finding[]) : eachOnce(findingsOfApps.flat()), (file) => silencingTexts.get(file));
   return validated;
 }
