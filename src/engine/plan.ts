@@ -63,7 +63,8 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
   const reading = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
-  const planned = await planApps(request, ctx, fromSnapshot?.source, request);
+  const allApps = [...policyConfig.apps, ...(policyConfig.otherApps ?? [])].map((app) => app.name);
+  const planned = await planApps(request, ctx, fromSnapshot?.source, request, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
   const diff = tests === undefined
     ? undefined
     : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));
@@ -71,9 +72,6 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
     : plannedBehaviourDiffs(planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })), request.behaviourDiff);
-  const allApps = [...policyConfig.apps, ...(policyConfig.otherApps ?? [])].map((app) => app.name);
-  const references = policyReferenceProblems(policies.policies, new Map(planned.map((p) => [p.app.name, p.declared])), allApps);
-  if (references.length > 0) throw new ValidationError(references);
   const policyFindings = plannedPolicyFindings(
     policies.policies,
     planned.map((p) => ({ app: p.app.name, declared: p.declared, live: p.live, steps: p.plan.steps })),

@@ -73,4 +73,13 @@ describe('plan: policies', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('(the live rules already violate it: not new in this plan) [policy]');
   });
+
+  it('refuses a decidedBy that names no rule at its line, before any request', async () => {
+    await declare([allowHealth, blockCurl]);
+    await writeFile(path.join(project.dir, 'policies', 'health.yaml'), POLICY.replace('LEVEL', 'error').replace('      outcome: [allow]', '      decidedBy: Allow everything'));
+    const result = await project.run(['plan']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('policies/health.yaml:12:18: decidedBy "Allow everything" names no rule of app default');
+    expect(project.emulator.log).toEqual([]);
+  });
 });
