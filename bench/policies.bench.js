@@ -70,7 +70,7 @@ function policiesFor(rules, seed) {
   const leaves = rules.flatMap((rule) => rule.conditions.children.flatMap((group) => group.children));
   const outcomeOf = (actions) => (actions.includes('hardBlock') ? 'block' : actions.includes('blockWithChallenge') ? 'challenge' : 'allow');
   const leafClass = () => {
-    const groups = Array.from({ length: randomInt(random, 1, 2) }, () => ({ operator: '$and', children: Array.from({ length: randomInt(random, 1, 2) }, () => structuredClone(pick(random, leaves))) }));
+    const groups = Array.from({ length: randomInt(random, 1, 2) }, () => ({ operator: '$and', children: Array.from({ length: randomInt(random, 1, 2) }, () => copyOf(pick(random, leaves))) }));
     return { operator: groups.length > 1 ? '$or' : '$and', children: groups };
   };
   return Array.from({ length: POLICIES }, (_, i) => {
@@ -79,7 +79,7 @@ function policiesFor(rules, seed) {
       const at = randomInt(random, 0, Math.min(active.length, 200) - 1);
       const rule = active[at];
       const group = pick(random, rule.conditions.children);
-      const requests = { operator: '$and', children: rule.conditions.operator === '$and' ? rule.conditions.children.map((g) => structuredClone(g)) : [structuredClone(group)] };
+      const requests = { operator: '$and', children: rule.conditions.operator === '$and' ? rule.conditions.children.map((g) => copyOf(g)) : [copyOf(group)] };
       const outcome = [...new Set(active.slice(0, at + 1).map((r) => outcomeOf(r.actions)))];
       return { name, level: 'warning', requests, expect: { outcome } };
     }
@@ -164,4 +164,9 @@ function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** A deep copy of a leaf or group (plain JSON data). */
+function copyOf(value) {
+  return JSON.parse(JSON.stringify(value));
 }

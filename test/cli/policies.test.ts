@@ -110,6 +110,18 @@ describe('policies in validate', () => {
     ['an outcome not one of the four', policyFile('error', ['      outcome: [allow, deny]']), 'policies/p.yaml:11:24: outcome "deny" is not one of allow, challenge, block, none'],
   ];
 
+  it('reads the directory policiesDir names, and refuses one outside the project or missing', async () => {
+    const config = (dir: string) => `apps:\n  - name: default\n    rulesDir: rules\npoliciesDir: ${dir}\n`;
+    const elsewhere = writeTree({ 'rules/a.yaml': RULES, 'checks/p.yaml': policyFile('error', OUTCOME), 'botrules.yaml': config('checks') });
+    expect((await runCli(['validate'], { cwd: elsewhere })).stderr).toMatch(/^checks\/p\.yaml:2:5: Policy violated: /);
+    const outside = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('../checks') });
+    const refused = await runCli(['validate'], { cwd: outside });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('botrules.yaml:4:14: policiesDir leads outside the project directory');
+    const missing = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('checks') });
+    expect((await runCli(['validate'], { cwd: missing })).stderr).toContain('botrules.yaml:1:1: policiesDir "checks" is not a directory of policy files');
+  });
+
   it.each(BAD)('rejects %s at its FILE:LINE:COL', async (_what, content, expected) => {
     const cwd = writeTree({ 'rules/a.yaml': RULES, 'policies/p.yaml': content });
     const result = await runCli(['validate'], { cwd });
