@@ -32,19 +32,27 @@ async function renderText(findings: readonly PolicyFinding[], sink: Sink): Promi
   await sink.write(`${lines.map((line) => safeText(line)).join('\n')}\n\n`);
 }
 
+/**
+ * Alerts and built-in findings the Markdown comment shows at most, so that the plan after them
+ * stays within a pull-request comment; the JSON plan lists them all.
+ */
+export const MARKDOWN_POLICY_CAP = 20;
+
 async function renderMarkdown(findings: readonly PolicyFinding[], sink: Sink): Promise<void> {
   const reported = findings.filter(isReported);
   const violated = reported.filter((finding) => !finding.builtin);
   const lines: string[] = [];
-  for (const finding of violated) {
+  for (const finding of violated.slice(0, MARKDOWN_POLICY_CAP)) {
     const where = `${finding.at.file}:${finding.at.line}`;
     const kind = finding.level === 'error' ? 'CAUTION' : 'WARNING';
     lines.push(`> [!${kind}]`, `> ${markdownText(finding.message + pastOrPresent(finding))} (\`${markdownText(where).replace(/`/g, '')}\`)`, '');
   }
+  if (violated.length > MARKDOWN_POLICY_CAP) lines.push(`${violated.length - MARKDOWN_POLICY_CAP} more policies are not proved to hold: botrules plan --format json lists them all.`, '');
   const builtin = reported.filter((finding) => finding.builtin);
   if (builtin.length > 0) {
     lines.push(`Built-in policies: ${plural(builtin.length, 'finding')}`, '');
-    for (const finding of builtin) lines.push(`- ${markdownText(`${finding.at.file}:${finding.at.line}: ${finding.message} [${finding.policy}]`)}`);
+    for (const finding of builtin.slice(0, MARKDOWN_POLICY_CAP)) lines.push(`- ${markdownText(`${finding.at.file}:${finding.at.line}: ${finding.message} [${finding.policy}]`)}`);
+    if (builtin.length > MARKDOWN_POLICY_CAP) lines.push(`- and ${builtin.length - MARKDOWN_POLICY_CAP} more: botrules plan --format json lists them all`);
     lines.push('');
   }
   if (findings.some((finding) => !finding.builtin)) lines.push(markdownText(countsLine(findings)), '');
