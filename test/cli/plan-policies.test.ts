@@ -4,6 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NormalRule } from '../../src/semantics/model.js';
+import { parsePlan, parsePlanText } from '../../src/plan/file-format.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
 import { normal } from '../helpers/rules.js';
 
@@ -64,6 +65,8 @@ describe('plan: policies', () => {
     const json = await project.run(['plan', '--format', 'json']);
     const plan = JSON.parse(json.stdout) as { policies: { policy: string; verdict: string; live: string; rule: { name: string } }[] };
     expect(plan.policies.map((one) => [one.policy, one.verdict, one.live, one.rule.name])).toEqual([['Internal health checks are allowed', 'violated', 'holds', 'Block curl']]);
+    // A saved plan carries them as a review aid, and reads back (apply --plan ignores them).
+    expect(() => parsePlan(parsePlanText(json.stdout, 'plan.json'), 'plan.json')).not.toThrow();
   });
 
   it('says a violation is already live, and exits 0 at level warning', async () => {
