@@ -29,6 +29,17 @@ const GROUPS = [
     },
   },
   {
+    site: 'src/rules/policies.ts',
+    // verbose, as for rule files: the class of requests is worded by the rule-file messages.
+    options: { strict: true, allErrors: true, allowUnionTypes: true, verbose: true },
+    validators: {
+      validatePolicies: (ajv) => {
+        ajv.addSchema(readSchema('rules'), 'rules.schema.json');
+        return ajv.compile(readSchema('policies'));
+      },
+    },
+  },
+  {
     site: 'src/api/rule-response.ts',
     // strictRequired off: a listed rule adds `required: [ruleId]` on top of the customRule it refers to.
     options: { allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true },

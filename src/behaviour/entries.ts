@@ -3,7 +3,7 @@
 // per position an id of the rest of the list, so that "every set has the same rules from here
 // on" is one comparison of numbers.
 import { canonicalConditions } from '../semantics/canonical.js';
-import type { Action, NormalRule } from '../semantics/model.js';
+import type { Action, Conditions, NormalRule } from '../semantics/model.js';
 import type { AtomTable } from './atoms.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
@@ -51,7 +51,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     if (known !== undefined) return known;
     for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
     const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
-    const conditionsKey = JSON.stringify(canonicalConditions(rule.conditions));
+    const conditionsKey = conditionsKeyOf(rule.conditions);
     const key = outcomeKey(outcome);
     let boring = boringOutcome.get(key);
     if (boring === undefined) boringOutcome.set(key, (boring = !interesting(ruleSets.map(() => outcome))));
@@ -87,6 +87,15 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     boringSuffix.push(boringHere);
   }
   return { sets, suffixIds, boringSuffix };
+}
+
+/** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */
+const CONDITIONS_KEYS = new WeakMap<Conditions, string>();
+
+function conditionsKeyOf(conditions: Conditions): string {
+  let key = CONDITIONS_KEYS.get(conditions);
+  if (key === undefined) CONDITIONS_KEYS.set(conditions, (key = JSON.stringify(canonicalConditions(conditions))));
+  return key;
 }
 
 /** Suffix numbers stay below this (2^26 positions in all), so entry id × span + suffix is an exact number key. */

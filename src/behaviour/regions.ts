@@ -43,6 +43,11 @@ export interface RegionOptions {
    * the start or the final rules let a class through).
    */
   hopeless?: (known: readonly (RegionOutcome | undefined)[]) => boolean;
+  /**
+   * Stop once this many regions are found (a policy needs one witness, not every class that
+   * breaks it): what is left is not searched, and is not reported as unchecked either.
+   */
+  maxRegions?: number;
 }
 
 /** The unchecked part's reason when the deadline came before the search ended. */
@@ -75,6 +80,8 @@ class Search {
   private readonly unchecked = new Map<string, Set<string>>();
   private steps = 0;
   private timedOut = false;
+  /** maxRegions reached: the search is over, nothing is left unchecked that matters to the caller. */
+  private enough = false;
 
   constructor(
     private readonly ruleSets: readonly (readonly NormalRule[])[],
@@ -107,6 +114,7 @@ class Search {
     const model = this.model;
     try {
       for (;;) {
+        if (this.enough) return;
         if (this.outOfTime()) {
           this.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
           return;
@@ -197,7 +205,7 @@ class Search {
         this.addUnchecked(found.unknown, [entry.rule.name, ...found.rules]);
       }
       this.assignment.popTo(size);
-      if (this.timedOut) return;
+      if (this.timedOut || this.enough) return;
     }
   }
 
@@ -249,6 +257,7 @@ class Search {
     }
     const constraints = literals.map(({ atom, holds }) => ({ leaf: atom.leaf, holds }));
     this.regions.set(key, { description: regionDescription(constraints), constraints, witness, outcomes: outcomes.map((o) => ({ rule: o.rule, actions: [...o.actions] })) });
+    if (this.options.maxRegions !== undefined && this.regions.size >= this.options.maxRegions) this.enough = true;
   }
 
   private pendingRules(pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): string[] {

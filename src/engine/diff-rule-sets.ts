@@ -15,6 +15,10 @@ import type { Runtime } from '../runtime.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
 import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';
 import { ruleFilesAt } from './changed-rules.js';
+import { loadProjectConfig } from '../rules/config.js';
+import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
+import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './policies.js';
+import type { PolicyChange } from '../render/behaviour/index.js';
 
 export interface RuleSetsDiffRequest {
   old: string;
@@ -22,21 +26,35 @@ export interface RuleSetsDiffRequest {
   /** The app of a live snapshot that holds several. */
   app?: string;
   run: DiffRun;
+  /** The project's config (for its policies; docs/behaviour.md, "Policies"). */
+  config?: string;
+  /** Seconds the policy checks may take in all. */
+  policyBudget?: number;
 }
 
 export interface RuleSetsDiff {
   diff: AppBehaviourDiff;
   /** What each side was read as: `rules/ (12 rules)`, `live.json, app "default" (40 rules)`. */
   sides: [string, string];
+  /** The project's policies whose verdict differs between the two sides; undefined when it has none. */
+  policies?: PolicyChange[];
 }
 
 export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): Promise<RuleSetsDiff> {
+  const started = Date.now();
   // Both sides' lifetimes at one moment.
-  const now = Date.now();
+  const now = started;
+  const config = await loadProjectConfig({ cwd: ctx.cwd, ...(request.config === undefined ? {} : { config: request.config }) });
+  const policies = await loadPolicies(config, ctx.cwd);
   const [before, after] = await Promise.all([ruleSet(request.old, request.app, ctx.cwd, now), ruleSet(request.new, request.app, ctx.cwd, now)]);
   const app = before.app ?? after.app ?? request.app ?? 'default';
+  const references = policyReferenceProblems(policies.policies.filter((policy) => !('decidedBy' in policy.expect)), new Map(), [...config.apps, ...(config.otherApps ?? [])].map((one) => one.name));
+  if (policies.problems.length > 0 || references.length > 0) throw new ValidationError([...policies.problems, ...references]);
   ctx.debug(`comparing ${before.rules.length} with ${after.rules.length} rules`);
-  return { diff: ruleSetsDiff(app, before.rules, after.rules, request.run), sides: [before.label, after.label] };
+  const diff = ruleSetsDiff(app, before.rules, after.rules, request.run);
+  const run = policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started);
+  if (policies.policies.length === 0) return { diff, sides: [before.label, after.label] };
+  return { diff, sides: [before.label, after.label], policies: policyChanges(policies.policies, app, before.rules, after.rules, run) };
 }
 
 interface RuleSet {

@@ -75,6 +75,8 @@ export interface SerialisedPlan {
   behaviourDiff?: AppBehaviourDiff[];
   /** The replay report of plan --replay (docs/replay.md, "The report"); read back, it is ignored. */
   replay?: object;
+  /** The policy checks of the planned rules (docs/behaviour.md, "Policies"); read back, they are ignored. */
+  policies?: object[];
 }
 
 export interface ParsedPlan {

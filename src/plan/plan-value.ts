@@ -44,6 +44,11 @@ export interface PlanOptions {
    */
   replay?: object;
   /**
+   * The policy checks of the planned rules (docs/behaviour.md, "Policies"), JSON data this layer
+   * does not read. A review aid: saved with the plan, ignored when read back.
+   */
+  policies?: readonly object[];
+  /**
    * What the plan loosens (risks.ts). Saved plans carry it, so a saved plan shows what a fresh
    * one does; apply works it out again from the live rules rather than trust the file.
    */
@@ -66,6 +71,7 @@ export class Plan {
   readonly behaviour?: BehaviourReport;
   readonly behaviourDiff?: readonly AppBehaviourDiff[];
   readonly replay?: object;
+  readonly policies?: readonly object[];
   readonly risks: readonly Risk[];
   readonly limitExcesses: readonly string[];
   readonly notes: readonly string[];
@@ -79,6 +85,7 @@ export class Plan {
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
     if (options.behaviourDiff !== undefined) this.behaviourDiff = options.behaviourDiff;
     if (options.replay !== undefined) this.replay = options.replay;
+    if (options.policies !== undefined) this.policies = options.policies;
     this.risks = options.risks ?? [];
     this.limitExcesses = options.excesses ?? [];
     this.notes = options.notes ?? [];
@@ -209,6 +216,7 @@ export class Plan {
       },
       ...(this.behaviourDiff === undefined ? {} : { behaviourDiff: [...this.behaviourDiff] }),
       ...(this.replay === undefined ? {} : { replay: this.replay }),
+      ...(this.policies === undefined ? {} : { policies: [...this.policies] }),
     };
   }
 }

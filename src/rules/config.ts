@@ -12,6 +12,7 @@ import { schemaValidator } from './schemas.js';
 import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import type { MaxDeletes, ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
+import { policiesDirOf } from './policies.js';
 
 export interface AppConfig {
   name: string;
@@ -48,7 +49,14 @@ export interface ProjectConfig {
   replaySecretNames?: string[];
   /** shadowMaxAge in days: validate warns about a rule in shadow longer (docs/replay.md, "Shadow rules"). */
   shadowMaxAgeDays?: number;
+  /** policiesDir, absolute; absent: `policies` beside the config file (docs/behaviour.md, "Policies"). */
+  policiesDir?: string;
+  /** builtinPolicies: the level of each built-in policy the config sets (default warning). */
+  builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
 }
+
+export type BuiltinPolicyId = 'abusable-allow' | 'operator-matrix';
+export type BuiltinPolicyLevel = 'error' | 'warning' | 'advisory' | 'off';
 
 export const CONFIG_FILE = 'botrules.yaml';
 /** The app of a project whose config names none; the emulator serves it under the token of the environment. */
@@ -81,6 +89,8 @@ interface WrittenConfig {
   maxDeletes?: number | string;
   /** `30d`. */
   shadowMaxAge?: string;
+  policiesDir?: string;
+  builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
 }
 
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
@@ -104,7 +114,9 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const where = isLink(configPath) ? placement(configPath, options.cwd) : 'inside';
   if (where !== 'inside') throw new ValidationError([{ file, line: 1, col: 1, message: placementMessage(where, 'the config file') }]);
   const source = await loadYamlFile(configPath, { displayPath: file, validate: schemaValidator('config'), messages: configFileMessages });
-  const problems = [...source.problems, ...(source.problems.length === 0 ? [...configChecks(source), ...confinedRulesDirs(source, dirname(configPath), options.cwd)] : [])];
+  const policies = policiesDirOf(source.problems.length === 0 ? (source.value as WrittenConfig).policiesDir : undefined, dirname(configPath), options.cwd);
+  const policiesOutside = policies.outside === undefined ? [] : [source.problemAt(['policiesDir'], policies.outside)];
+  const problems = [...source.problems, ...(source.problems.length === 0 ? [...configChecks(source), ...confinedRulesDirs(source, dirname(configPath), options.cwd), ...policiesOutside] : [])];
   if (problems.length > 0) throw new ValidationError(problems);
   const written = source.value as WrittenConfig;
   const apps = writtenApps(written).map((app) => toAppConfig(app, written, dirname(configPath)));
@@ -118,6 +130,8 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
     ...(replayFields === undefined ? {} : { replayFields }),
     ...(replaySecretNames === undefined ? {} : { replaySecretNames }),
     ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
+    ...(policies.dir === undefined ? {} : { policiesDir: policies.dir }),
+    ...(written.builtinPolicies === undefined ? {} : { builtinPolicies: { ...written.builtinPolicies } }),
   };
 }
 

@@ -6,6 +6,7 @@
 // and documents are src/render/validate/'s.
 import { ValidationError } from '../../errors.js';
 import { validateProject, validateReport } from '../../engine/validate.js';
+import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { VALIDATE_FORMATS, VALIDATE_OUTPUTS, validateAnnotations } from '../../render/validate/index.js';
 import { defineCommand } from '../define-command.js';
 import { NOW_OPTION } from '../options.js';
@@ -16,6 +17,7 @@ export const { builder, run } = defineCommand({
     .usage('$0 validate [--dir rules] [--config botrules.yaml] [--app NAME] [--strict] [--format text|sarif]\n\nCheck every rule file (schema and semantics) and analyse the rule set (shadowed rules, duplicates, unsatisfiable groups, catch-alls); no network.')
     .option('now', NOW_OPTION)
     .option('strict', { type: 'boolean', default: false, describe: 'Treat warnings (file warnings and analysis findings) as errors (exit 1)' })
+    .option('policy-budget', { type: 'number', default: DEFAULT_POLICY_BUDGET_SECONDS, describe: 'Seconds the policy checks may take in all; what is left is reported unchecked, never passed' })
     .option('format', { choices: VALIDATE_FORMATS, default: 'text' as const, describe: 'text, or sarif: SARIF 2.1.0 on stdout for code scanning (lines stay on stderr)' })
     .example('$0 validate --format sarif > botrules.sarif', 'findings for GitHub code scanning'),
 
