@@ -52,7 +52,7 @@ describe('plan: policies', () => {
     expect(result.code).toBe(1);
     const [counts, line] = result.stdout.split('\n');
     expect(counts).toBe('Policies: 1 check, 0 hold, 1 violated, 0 unchecked');
-    expect(line).toMatch(/^ {2}policies\/health\.yaml:2:5: error: Policy violated: "Internal health checks are allowed" for app default: for example the request path "\/health\w*", .*userAgent "xcurlx".* gets block from rule "Block curl" \(rules\/\S+:2:5\).*\(the live rules hold it: this plan breaks it\) \[policy\]$/);
+    expect(line).toMatch(/^ {2}policies\/health\.yaml:2:5: error: Policy violated: "Internal health checks are allowed" for app default: for example the request path "\/health\w*", .*userAgent "curl".* gets block from rule "Block curl" \(rules\/\S+:2:5\).*\(the live rules hold it: this plan breaks it\) \[policy\]$/);
     expect(result.stderr).toContain('1 error-level policy is not proved to hold for the rules as apply would leave them');
   });
 

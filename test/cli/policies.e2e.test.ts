@@ -40,7 +40,7 @@ it('the example policies hold, a planted rule violates them, and the fix restore
   const lines = violated.stderr.split('\n').filter((line) => line.includes('Policy violated'));
   expect(lines.map((line) => line.slice(0, line.indexOf(': Policy violated')))).toEqual(['policies/trusted-traffic.yaml:5:5', 'policies/trusted-traffic.yaml:18:5', 'policies/trusted-traffic.yaml:31:5']);
   expect(lines[2]).toBe(
-    'policies/trusted-traffic.yaml:31:5: Policy violated: "Verified Googlebot is never blocked" for app default: for example the request path "/", method "GET", userAgent "xGooglebotx", asn "15169" ' +
+    'policies/trusted-traffic.yaml:31:5: Policy violated: "Verified Googlebot is never blocked" for app default: for example the request path "/", method "GET", userAgent "Googlebot", asn "15169" ' +
     'gets block from rule "Block cloud networks" (rules/05-block-cloud.yaml:2:5) through conditions.children[0].children[0] (client ASN one of "15169", "16509"); the policy allows allow [policy]',
   );
 

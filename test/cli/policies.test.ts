@@ -56,7 +56,7 @@ describe('policies in validate', () => {
     const result = await runCli(['validate'], { cwd });
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')[0]).toBe(
-      'policies/p.yaml:2:5: Policy violated: "Health is never blocked" for app default: for example the request path "/healthx", method "GET", userAgent "xcurlx" ' +
+      'policies/p.yaml:2:5: Policy violated: "Health is never blocked" for app default: for example the request path "/health", method "GET", userAgent "curl" ' +
       'gets block from rule "Block curl" (rules/a.yaml:2:5) through conditions.children[0].children[0] (user agent containing "curl"); the policy allows allow, none [policy]',
     );
   });
