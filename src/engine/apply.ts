@@ -65,6 +65,11 @@ export interface ApplyHooks {
   onProgress?: (event: ApplyProgress) => void;
   /** An interrupt: no new request starts once it is aborted; the ones in flight finish. */
   signal?: AbortSignal;
+  /**
+   * True when the report can no longer reach its reader (stdout failed: a full disk). The undo
+   * plan is then written to its default file as after an interrupt, since nobody saw what was sent.
+   */
+  outputLost?: () => boolean;
 }
 
 export interface ApplyReport {
@@ -118,7 +123,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   // An interrupt after the last step (while verifying) still counts: the user gets the undo plan.
   const interrupted = results.some((r) => r.interrupted) || aborted();
   const applied: ApplyReport = { ...report, outcome: 'applied', results, totals: totals(results), interrupted };
-  const undoFile = undoFileFor(request.undoOut, interrupted);
+  const undoFile = undoFileFor(request.undoOut, interrupted || hooks.outputLost?.() === true);
   if (undoFile !== undefined) {
     try {
       // The undo's order gets a transition check of its own, with the same budget.

@@ -17,7 +17,7 @@ import { UserError } from '../errors.js';
 export async function checkWritable(path: string, label: string, shown: string = path): Promise<void> {
   const dir = dirname(path);
   const dirStat = await stat(dir).catch((err: NodeJS.ErrnoException) => {
-    throw cannotWrite(label, shown, err.code === 'ENOENT' ? `its directory ${dir} does not exist` : describe(err));
+    throw cannotWrite(label, shown, err.code === 'ENOENT' ? `its directory ${dir} does not exist` : describeWriteError(err));
   });
   if (!dirStat.isDirectory()) throw cannotWrite(label, shown, `${dir} is not a directory`);
   await access(dir, constants.W_OK).catch(() => {
@@ -25,7 +25,7 @@ export async function checkWritable(path: string, label: string, shown: string =
   });
   const existing = await lstat(path).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
-    throw cannotWrite(label, shown, describe(err));
+    throw cannotWrite(label, shown, describeWriteError(err));
   });
   if (existing?.isDirectory()) throw cannotWrite(label, shown, 'it is a directory');
   if (existing?.isSymbolicLink()) throw cannotWrite(label, shown, 'it is a symbolic link, and botrules never writes through one');
@@ -47,7 +47,7 @@ export async function writeFileAtomic(path: string, text: string, label: string,
     // The mode is given less the umask: the library sets it with chmod, which the umask does not touch.
     await atomicWrite(path, text, { encoding: 'utf8', mode: mode & ~process.umask(), fsync: true });
   } catch (err) {
-    throw cannotWrite(label, shown, describe(err as NodeJS.ErrnoException));
+    throw cannotWrite(label, shown, describeWriteError(err as NodeJS.ErrnoException));
   }
 }
 
@@ -60,13 +60,20 @@ function cannotWrite(label: string, shown: string, reason: string): UserError {
   return new UserError(`cannot write ${label} ${shown}: ${reason}`);
 }
 
-function describe(err: NodeJS.ErrnoException): string {
+/** Why a write failed, in words a user can act on (the code kept for a search). */
+export function describeWriteError(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case 'EACCES':
     case 'EPERM':
       return 'permission denied';
     case 'ENOSPC':
-      return 'the disk is full';
+      return 'the disk is full (ENOSPC)';
+    case 'EDQUOT':
+      return 'the disk quota is used up (EDQUOT)';
+    case 'EFBIG':
+      return 'the file is larger than this system allows (EFBIG; see ulimit -f)';
+    case 'EIO':
+      return 'an input/output error of the device (EIO)';
     case 'EROFS':
       return 'the file system is read-only';
     case 'EISDIR':

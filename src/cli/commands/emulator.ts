@@ -1,4 +1,4 @@
-// `botrules emulator`: runs the embedded HTTPS emulator of both hosts until SIGINT/SIGTERM.
+// `botrules emulator`: runs the embedded HTTPS emulator of both hosts until SIGHUP/SIGINT/SIGTERM.
 // It prints the exports a shell needs (URLs, the CA to trust, and the tokens it invented
 // itself; tokens taken from the environment or flags are never printed), then a ready line
 // that scripts can wait for. With --exports-file it also writes the exports to a file, atomically
@@ -60,9 +60,7 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<num
   if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
-  const onSignal = () => shutdown.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopListening = ctx.io.interrupts?.finish(() => shutdown.abort());
   // A launcher such as `npx` may die of `kill %1` without passing the signal on: an emulator
   // whose parent is gone stops too instead of lingering on its port.
   const parent = process.ppid;
@@ -74,8 +72,7 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<num
     return await serve(args, ctx, shutdown.signal);
   } finally {
     clearInterval(orphanWatch);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening?.();
   }
 }
 
