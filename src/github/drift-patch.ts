@@ -3,7 +3,7 @@
 // name (docs/security.md, "The pipeline").
 import { UserError } from '../errors.js';
 import { safeText } from '../render/sanitise.js';
-import { git } from './git.js';
+import { git } from '../io/git.js';
 
 /** `rules`, `./rules`, `rules/` → `rules/`: git names paths with neither a leading ./ nor a trailing /. */
 export function rulesPrefix(rulesDir: string): string {
