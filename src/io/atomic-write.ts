@@ -5,7 +5,7 @@
 // reason, never internal errors.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, lstat, stat } from 'node:fs/promises';
+import { access, lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import atomicWrite from 'write-file-atomic';
 import { UserError } from '../errors.js';
@@ -48,6 +48,54 @@ export async function writeFileAtomic(path: string, text: string, label: string,
     await atomicWrite(path, text, { encoding: 'utf8', mode: mode & ~process.umask(), fsync: true });
   } catch (err) {
     throw cannotWrite(label, shown, describeWriteError(err as NodeJS.ErrnoException));
+  }
+}
+
+/** One file of `writeFilesAtomically`. */
+export interface FileToWrite {
+  path: string;
+  text: string;
+  /** What the file is, for a message (`the rule file`), and its name as the user knows it. */
+  label: string;
+  shown: string;
+}
+
+/**
+ * Writes several files so that a failure (a full disk) changes none of them: every text goes to
+ * a temporary file of its own beside its target first (created exclusively, synced), and only
+ * once all are written are they renamed into place, which takes no space. A failure removes the
+ * temporary files and throws a UserError naming the file and the reason.
+ */
+export async function writeFilesAtomically(files: readonly FileToWrite[], mode = 0o644): Promise<void> {
+  const staged: { temporary: string; file: FileToWrite }[] = [];
+  try {
+    for (const file of files) {
+      await checkWritable(file.path, file.label, file.shown);
+      const temporary = temporaryBeside(file.path);
+      staged.push({ temporary, file });
+      await writeSynced(temporary, file.text, mode & ~process.umask()).catch((err: NodeJS.ErrnoException) => {
+        throw cannotWrite(file.label, file.shown, describeWriteError(err));
+      });
+    }
+  } catch (err) {
+    await Promise.all(staged.map(({ temporary }) => rm(temporary, { force: true })));
+    throw err;
+  }
+  for (const { temporary, file } of staged) {
+    await rename(temporary, file.path).catch(async (err: NodeJS.ErrnoException) => {
+      await Promise.all(staged.map(({ temporary: left }) => rm(left, { force: true })));
+      throw cannotWrite(file.label, file.shown, describeWriteError(err));
+    });
+  }
+}
+
+async function writeSynced(path: string, text: string, mode: number): Promise<void> {
+  const handle = await open(path, 'wx', mode);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
