@@ -23,6 +23,9 @@ export interface TreeStack {
   serials: readonly number[];
 }
 
+/** Values added between two looks at the clock while the candidates are gathered. */
+const SETUP_CHECK_EVERY = 4096;
+
 /** Most states one witness search visits before it gives up (unknown, never a guess). */
 const MAX_NODES = 4000;
 
@@ -38,16 +41,27 @@ export class Models {
     table: AtomTable,
     private readonly assignment: Assignment,
     private readonly options: EvaluationOptions,
+    deadline?: number,
   ) {
+    // The values the rule sets mention, per field, each once: a Set per field keeps this linear
+    // in the values (a list searched for each value was quadratic: wide `$in` lists of 1,000
+    // rules took minutes here, before the search and its deadline began). It is part of the
+    // diff's work, so the deadline is checked here too; the search then stops at once.
+    const seen = new Map<string, Set<string>>();
+    let counted = 0;
     for (const atom of table.atoms) {
       if (!this.samples.has(atom.field)) this.samples.set(atom.field, atom.leaf);
       if (atom.leaf.operator === '$re') continue;
-      const list = this.extra.get(atom.field) ?? [];
-      for (const value of leafValues(atom.leaf)) {
-        if (!list.includes(value)) list.push(value);
+      const values = seen.get(atom.field) ?? new Set<string>();
+      seen.set(atom.field, values);
+      for (const value of leafValues(atom.leaf)) values.add(value);
+      counted += leafValues(atom.leaf).length;
+      if (deadline !== undefined && counted > SETUP_CHECK_EVERY) {
+        counted = 0;
+        if (Date.now() > deadline) break;
       }
-      this.extra.set(atom.field, list);
     }
+    for (const [field, values] of seen) this.extra.set(field, [...values]);
   }
 
   /** A request meeting the assignment on which no tree of `mustNotMatch` matches. */

@@ -94,7 +94,7 @@ class Search {
     this.suffixIds = entries.suffixIds;
     this.boringSuffix = entries.boringSuffix;
     this.assignment = new Assignment(this.table, this.evaluation);
-    this.models = new Models(this.table, this.assignment, this.evaluation);
+    this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
   }
 
   run(): RegionSearch {

@@ -3,24 +3,20 @@
 // that coverage and mutation testing judge a pull request on the rules it touches. The files
 // at REF are read with `git ls-tree` and `git show` and checked like any rule file; a rule that
 // did not load there counts as changed.
-import { execFile } from 'node:child_process';
 import { relative } from 'node:path';
-import { promisify } from 'node:util';
 import { UserError } from '../errors.js';
+import { GitError, gitBytes } from '../io/git.js';
 import { canonicalJson } from '../semantics/canonical.js';
 import type { NormalRule } from '../semantics/model.js';
 import { parseRuleFile, type RuleFileResult } from '../rules/rule-file.js';
 
-const run = promisify(execFile);
-
 /** Output of one git command as bytes; a failure is a UserError naming the revision (`what` says where it was given). */
 async function git(args: readonly string[], cwd: string, ref: string, what = '--changed-since'): Promise<Buffer> {
   try {
-    const { stdout } = await run('git', [...args], { cwd, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
-    return stdout;
+    return await gitBytes(args, { cwd, maxBytes: 256 * 1024 * 1024 });
   } catch (err) {
-    const stderr = (err as { stderr?: Buffer }).stderr?.toString('utf8').split('\n')[0] ?? '';
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : stderr.trim() || 'git failed';
+    if (!(err instanceof GitError)) throw err;
+    const why = err.failure === 'missing' ? 'git is not installed' : err.failure === 'failed' ? err.stderr.split('\n')[0]?.trim() || 'git failed' : err.message;
     throw new UserError(`${what} ${JSON.stringify(ref)}: cannot read the rule files at that revision (${why})`, [
       'Name a branch, tag or commit of this repository (in CI, fetch the base branch first: actions/checkout with fetch-depth: 0).',
     ]);

@@ -6,7 +6,7 @@ import { loadProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import type { ValidateReport } from '../render/validate/model.js';
-import { redosFindings } from './redos.js';
+import { redosFindings, redosRun } from './redos.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import type { PolicyFinding } from '../render/policies/model.js';
 import { failsCommand, isReported } from '../render/policies/model.js';
@@ -56,12 +56,12 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
   if (problems.length > 0 || (request.strict && fileWarnings.length > 0)) return validated;
 
   const findingsOfApps: Finding[][] = [];
-  const redosVerdicts = new Map();
+  const redos = redosRun();
   for (const [app, loaded] of byApp) {
     ctx.debug(`app ${app}: ${loaded.files.length} files, ${loaded.rules.length} rules`);
     validated.files += loaded.files.length;
     validated.rules += loaded.rules.length;
-    findingsOfApps.push([...analyseRules(loaded.rules), ...(await redosFindings(loaded.rules, redosVerdicts))]);
+    findingsOfApps.push([...analyseRules(loaded.rules), ...(await redosFindings(loaded.rules, redos))]);
   }
   // The silencing comments as the files held them when read: no file is read twice.
   const silencingTexts = new Map([...byApp.values()].flatMap((loaded) => [...loaded.silencingTexts]));

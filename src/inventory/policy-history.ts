@@ -2,9 +2,9 @@
 // read with `git log -L` over the entry's lines (git follows the lines through earlier
 // versions of the file). git runs without a shell, with arguments as a list; what it prints
 // (author names, subjects) is data and goes through the sanitiser when rendered.
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
+import { git as runGit } from '../io/git.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
 
 export interface PolicyCommit {
@@ -96,10 +96,5 @@ function utc(date: string): string {
 }
 
 function git(args: string[], cwd: string): Promise<string> {
-  return new Promise((done, fail) => {
-    execFile('git', ['-c', 'core.quotepath=off', ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' } }, (err, stdout) => {
-      if (err) fail(err);
-      else done(stdout);
-    });
-  });
+  return runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, maxBytes: 16 * 1024 * 1024 });
 }

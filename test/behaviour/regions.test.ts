@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { regionsWhere } from '../../src/behaviour/regions.js';
 import type { Conditions, NormalRule } from '../../src/semantics/model.js';
@@ -45,6 +46,25 @@ describe('regionsWhere', () => {
     const rules = Array.from({ length: 50 }, (_, i) => rule(`r${i}`, all({ conditionType: 'path', operator: '$startsWith', value: `/p${i}` })));
     const search = regionsWhere([rules, [...rules].reverse()], differ, { deadline: Date.now() - 1 });
     expect(search.unchecked).toEqual([{ reason: 'the time budget ran out before these rules and the ones after them were searched', rules: ['r0', 'r49'] }]);
+  });
+
+  it('counts its set-up against the deadline: a clock that passes it while the values are gathered leaves everything unchecked', () => {
+    // Wide `$in` lists (issue #41: the set-up over their values ran before the deadline was ever
+    // looked at). The clock moves a second each time it is read, so the deadline, ten seconds
+    // away, passes during the set-up only if the set-up reads the clock; the search alone reads
+    // it once before its first step.
+    const wide = (i: number) => Array.from({ length: 200 }, (_, k) => `/p/${i}/${k}`);
+    const rules = Array.from({ length: 300 }, (_, i) => rule(`r${i}`, all({ conditionType: 'path', operator: '$in', value: wide(i) })));
+    let now = Date.now();
+    const deadline = now + 10_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => (now += 1000));
+    try {
+      const search = regionsWhere([rules, [...rules].reverse()], differ, { deadline });
+      expect(search.regions).toEqual([]);
+      expect(search.unchecked).toEqual([{ reason: 'the time budget ran out before these rules and the ones after them were searched', rules: ['r0', 'r299'] }]);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('agrees with brute force over the values the rules mention (a few random cases)', () => {

@@ -1,7 +1,7 @@
 // `botrules apply`: wires the options, the prompt, progress and interrupts to the engine's
 // applyProject (which plans, refuses, runs, verifies and writes the undo plan), renders the
 // report it returns, and chooses the exit code: 0 applied and verified, 1 anything else,
-// 130/143 interrupted by SIGINT/SIGTERM (docs/behaviour.md, "Interrupted applies").
+// 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM (docs/behaviour.md, "Interrupted applies").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import type { Plan } from '../../plan/plan-value.js';
@@ -69,6 +69,7 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
         approve: (plan) => approved(args, plan, ctx, interrupt.controller.signal),
         onProgress: (event) => progress.event(event),
         signal: interrupt.controller.signal,
+        outputLost: () => stdoutLost(ctx),
       },
     );
     progress.done();
@@ -84,7 +85,7 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
 /** Interrupts abort the apply's signal while the command runs (CliIo.interrupts). */
 function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { controller: AbortController; received?: InterruptSignal; stop: () => void } {
   const watch: { controller: AbortController; received?: InterruptSignal; stop: () => void } = { controller: new AbortController(), stop: () => {} };
-  watch.stop = ctx.io.interrupts?.((signal) => {
+  watch.stop = ctx.io.interrupts?.finish((signal) => {
     watch.received = signal;
     progress.interrupted(`Interrupted (${signal}): no new change is sent; waiting for the requests in flight (interrupt again to stop at once, without the report and the undo plan).`);
     watch.controller.abort();
@@ -94,7 +95,7 @@ function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { 
 
 /** The report in text (src/render/apply/), then the exit code and the errors the handler prints. */
 async function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): Promise<number> {
-  await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }) }, ctx);
+  await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }), ...(stdoutLost(ctx) ? { stdoutLost: true } : {}) }, ctx);
   const exitCode = signal === undefined ? 0 : INTERRUPT_EXIT_CODES[signal];
   if (report.outcome === 'no-changes') return exitCode;
   if (report.outcome === 'cancelled') return report.interrupted ? exitCode : 1;
@@ -108,6 +109,11 @@ async function renderReport(report: ApplyReport, ctx: CommandContext, args: Glob
   }
   if (report.failure !== undefined) throw report.failure;
   return 0;
+}
+
+/** stdout failed (not a closed pipe): main reports it and the exit code says so (CliIo.writeFailures). */
+function stdoutLost(ctx: CommandContext): boolean {
+  return ctx.io.writeFailures?.().some((failure) => failure.stream === 'stdout') === true;
 }
 
 async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {

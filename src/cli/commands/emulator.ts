@@ -1,11 +1,11 @@
-// `botrules emulator`: runs the embedded HTTPS emulator of both hosts until SIGINT/SIGTERM.
+// `botrules emulator`: runs the embedded HTTPS emulator of both hosts until SIGHUP/SIGINT/SIGTERM.
 // It prints the exports a shell needs (URLs, the CA to trust, and the tokens it invented
 // itself; tokens taken from the environment or flags are never printed), then a ready line
 // that scripts can wait for. With --exports-file it also writes the exports to a file, atomically
 // and only once it is listening, so `until [ -s FILE ]` in a script is a race-free wait; the file
 // is removed first (a stale one from an earlier run never looks ready) and again on stop.
 // On a signal it saves the state and exits 0.
-import { rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { checkWritable, temporaryBeside, writeFileAtomic } from '../../io/atomic-write.js';
@@ -16,7 +16,7 @@ import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } fro
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { UsageError, wholeNumber } from '../options.js';
-import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_STOPPED, EMULATOR_SUMMARY, exportLines, TRAFFIC_WRITTEN, type EmulatorExportsView, type EmulatorSummaryView } from '../../render/emulator/index.js';
+import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_TOKEN_ON_COMMAND_LINE, EMULATOR_STOPPED, EMULATOR_SUMMARY, exportLines, TRAFFIC_WRITTEN, type EmulatorExportsView, type EmulatorSummaryView } from '../../render/emulator/index.js';
 import { writeReport } from '../output.js';
 import { consoleOptions, runConsole } from './emulator-console.js';
 
@@ -42,7 +42,9 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('max-take', { type: 'number', default: 100, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
     .option('move-semantics', { choices: ['list-move', 'swap'] as const satisfies readonly MoveSemantics[], default: 'list-move' as const, describe: 'How a PATCH of priority reorders rules' })
     .option('capabilities', { type: 'string', coerce: capabilityList, describe: 'What the rule API accepts besides list and PATCH: create (POST), delete (DELETE), or create,delete; without it both answer 405' })
-    .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
+    .option('app-token-file', { type: 'string', describe: 'A file of NAME=TOKEN lines: the apps served and their server tokens (default: app "default" with BOTRULES_TOKEN)' })
+    .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; the token shows in the process list: prefer --app-token-file)' })
+    .conflicts('app-token', 'app-token-file')
     .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' })
     .option('write-traffic', { type: 'string', describe: 'Write a synthetic NDJSON request log (browsers, bots, monitors, partners) to FILE for botrules replay, and exit without serving' })
     .option('traffic-requests', { type: 'number', default: 10_000, requiresArg: true, coerce: wholeNumber('--traffic-requests', 1), describe: 'Requests in the --write-traffic log' })
@@ -76,9 +78,7 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<num
   if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
-  const onSignal = () => shutdown.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopListening = ctx.io.interrupts?.finish(() => shutdown.abort());
   // A launcher such as `npx` may die of `kill %1` without passing the signal on: an emulator
   // whose parent is gone stops too instead of lingering on its port.
   const parent = process.ppid;
@@ -90,14 +90,16 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<num
     return await serve(args, ctx, shutdown.signal);
   } finally {
     clearInterval(orphanWatch);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening?.();
   }
 }
 
 /** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
 export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<number> {
   const options = emulatorOptions(args, ctx);
+  if (args.appTokenFile !== undefined) options.apps = await appTokenFile(args.appTokenFile, ctx.io.cwd);
+  // Anyone on the machine can read a command line (ps): say so, once, without the token.
+  if ((args.appToken ?? []).length > 0) await writeReport(EMULATOR_TOKEN_ON_COMMAND_LINE, undefined, ctx);
   const { exportsFile } = args;
   const envFile = exportsFile === undefined ? undefined : path.resolve(ctx.io.cwd, exportsFile);
   if (envFile !== undefined && exportsFile !== undefined) {
@@ -191,16 +193,36 @@ function faultSpecs(values: unknown[]): string[] {
 
 /** `--app-token NAME=TOKEN`, repeatable: the apps the emulator serves, each with its token. */
 function appTokens(values: unknown[]): EmulatorApp[] {
+  return parsedAppTokens(values.map(String), (problem) =>
+    new UsageError(problem === 'not NAME=TOKEN' ? '--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"' : `--app-token ${problem}`));
+}
+
+/** `NAME=TOKEN` specs; a problem never repeats the spec, which holds a token. */
+function parsedAppTokens(specs: readonly string[], problem: (what: string) => Error): EmulatorApp[] {
   const apps: EmulatorApp[] = [];
-  for (const spec of values.map(String)) {
+  for (const spec of specs) {
     const eq = spec.indexOf('=');
     const name = spec.slice(0, eq);
     const token = spec.slice(eq + 1);
-    // The message never repeats the spec: it holds a token.
-    if (eq <= 0 || token === '') throw new UsageError('--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"');
-    if (apps.some((a) => a.name === name)) throw new UsageError(`--app-token names the app ${JSON.stringify(name)} twice`);
+    if (eq <= 0 || token === '') throw problem('not NAME=TOKEN');
+    if (apps.some((a) => a.name === name)) throw problem(`names the app ${JSON.stringify(name)} twice`);
     apps.push({ name, token });
   }
+  return apps;
+}
+
+/** Most bytes of an --app-token-file: a few apps' lines. */
+const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+/** `--app-token-file FILE`: `NAME=TOKEN` lines; blank lines and `#` comments are skipped. */
+async function appTokenFile(shown: string, cwd: string): Promise<EmulatorApp[]> {
+  const text = await readFile(path.resolve(cwd, shown), 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UserError(`cannot read --app-token-file ${shown}: ${err.code === 'ENOENT' ? 'it does not exist' : (err.code ?? 'unreadable')}`);
+  });
+  if (Buffer.byteLength(text) > MAX_TOKEN_FILE_BYTES) throw new UserError(`--app-token-file ${shown} is larger than ${MAX_TOKEN_FILE_BYTES} bytes`);
+  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const apps = parsedAppTokens(lines, (problem) => new UserError(`--app-token-file ${shown}: ${problem === 'not NAME=TOKEN' ? 'each line takes NAME=TOKEN' : `it ${problem}`}`));
+  if (apps.length === 0) throw new UserError(`--app-token-file ${shown}: it names no app (each line takes NAME=TOKEN)`);
   return apps;
 }
 

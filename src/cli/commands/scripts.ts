@@ -80,18 +80,13 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   const renderer = REPORT_RENDERERS[args.format];
   const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
   const progress = progressBar(ctx);
-  // Ctrl-C or a cancelled job: the progress line goes, no `.partial` file stays, and the
-  // process ends by the same signal (exit 130/143 in a shell).
-  const onSignal = (signal: NodeJS.Signals): void => {
+  // Ctrl-C, a closed terminal or a cancelled job: the progress line goes, no `.partial` file
+  // stays, and the process ends by the same signal (exit 129/130/143 in a shell).
+  const stopListening = ctx.io.interrupts?.stop((signal) => {
     progress?.stop();
     dropPartialFiles();
     writeInterrupted({ signal, ...(out === undefined ? {} : { out }) }, ctx.io.stderr);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.kill(process.pid, signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
   let result: Awaited<ReturnType<typeof reportInventory>>;
   try {
     result = await reportInventory({
@@ -108,8 +103,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
     }, progress ? { ...ctx, notice: progress.notice } : ctx);
   } finally {
     progress?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening?.();
   }
   const { warnings, count, unapproved, file, chainNote, unmatchedEntries = [] } = result;
   // An empty inventory still exits 0: an empty result is a valid snapshot (docs/behaviour.md, "Script inventory").

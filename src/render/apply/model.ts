@@ -32,8 +32,10 @@ export interface ApplyReportView {
   undoError?: unknown;
 }
 
-/** The report and the signal that interrupted the apply, if one did (SIGINT, SIGTERM). */
+/** The report and the signal that interrupted the apply, if one did (SIGHUP, SIGINT, SIGTERM). */
 export interface ApplyOutput {
   report: ApplyReportView;
   signal?: string;
+  /** stdout could not be written (a full disk): stderr repeats where the undo plan went. */
+  stdoutLost?: boolean;
 }

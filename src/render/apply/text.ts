@@ -67,10 +67,11 @@ export async function renderApplyText({ report, signal }: ApplyOutput, out: Sink
   await out.write(lines.map((line) => `${line}\n`).join(''));
 }
 
-/** stderr: a cancelled apply, and apps left without an undo plan. */
-export async function renderApplyLog({ report }: ApplyOutput, out: Sink): Promise<void> {
+/** stderr: a cancelled apply, apps left without an undo plan, and the undo plan when stdout was lost. */
+export async function renderApplyLog({ report, stdoutLost }: ApplyOutput, out: Sink): Promise<void> {
   const lines: string[] = [];
   if (report.outcome === 'cancelled') lines.push(report.interrupted ? 'Apply interrupted before any change was sent.' : 'Apply cancelled.');
+  if (stdoutLost === true) lines.push(...undoLine(report));
   for (const app of report.undo?.unlisted ?? []) lines.push(`warning: no undo plan for app ${safeText(app)}: its live rules could not be listed after the apply`);
   await out.write(lines.map((line) => `${line}\n`).join(''));
 }

@@ -60,6 +60,11 @@ export const EMULATOR_READY: StreamRenderers<{ url: string }> = {
   stdout: ({ url }, sink) => writeLines(sink, [`emulator ready on ${url}`]),
 };
 
+/** Said when --app-token put a token on the command line. */
+export const EMULATOR_TOKEN_ON_COMMAND_LINE: StreamRenderers<undefined> = {
+  stderr: (_view, sink) => writeLines(sink, ['warning: --app-token puts the token on the command line, where other users of this machine can read it; use --app-token-file FILE (NAME=TOKEN lines) or BOTRULES_TOKEN']),
+};
+
 export const EMULATOR_STOPPED: StreamRenderers<{ statePath: string }> = {
   stderr: ({ statePath }, sink) => writeLines(sink, [`emulator stopped; state saved to ${safeText(statePath)}`]),
 };
