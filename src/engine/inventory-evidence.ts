@@ -10,7 +10,8 @@ import { policyHistory } from '../inventory/policy-history.js';
 import { findPolicy } from '../inventory/policy.js';
 import { readSeries, scopeMembers, scopeOfQuery, scopesIn, type Series } from '../inventory/series.js';
 import { readInventorySnapshotFile } from '../inventory/snapshot.js';
-import { verifyChain, type ChainState } from '../inventory/verify.js';
+import { verifyChain, type ChainAnchor, type ChainState } from '../inventory/verify.js';
+import { readAnchor } from '../inventory/anchor.js';
 import type { Runtime } from '../runtime.js';
 
 export interface PreviousSnapshot {
@@ -51,10 +52,24 @@ export interface SeriesVerification {
   skipped: string[];
 }
 
-export async function verifySeries(dir: string, ctx: Runtime): Promise<SeriesVerification> {
+/** `anchorOption`: `--anchor FILE|DIGEST`, the head recorded outside the series. */
+export async function verifySeries(dir: string, ctx: Runtime, anchorOption?: string): Promise<SeriesVerification> {
+  const anchor = anchorOption === undefined ? undefined : await readAnchor(anchorOption, resolve(ctx.cwd, anchorOption));
   const series = await readSeries(resolve(ctx.cwd, dir), dir);
-  const scopes = scopesIn(series).map((scope) => verifyChain(scope, scopeMembers(series, scope)));
-  return { dir, scopes, unreadable: series.unreadable, skipped: series.skipped };
+  const scopes = scopesIn(series);
+  const anchoredScope = anchor ? scopeHolding(series, scopes, anchor) : undefined;
+  const states = scopes.map((scope) => verifyChain(scope, scopeMembers(series, scope), anchorFor(scope, anchor, anchoredScope)));
+  return { dir, scopes: states, unreadable: series.unreadable, skipped: series.skipped };
+}
+
+/** The scope whose snapshot the anchor names; undefined when none does (then every scope is held to it). */
+function scopeHolding(series: Series, scopes: readonly string[], anchor: ChainAnchor): string | undefined {
+  return scopes.find((scope) => scopeMembers(series, scope).some((m) => m.digest === anchor.sha256));
+}
+
+function anchorFor(scope: string, anchor: ChainAnchor | undefined, anchoredScope: string | undefined): ChainAnchor | null | undefined {
+  if (anchor === undefined) return undefined;
+  return anchoredScope === undefined || anchoredScope === scope ? anchor : null;
 }
 
 export interface EvidenceRequest {
@@ -66,11 +81,14 @@ export interface EvidenceRequest {
   /** Chooses the scope when the directory holds several. */
   appId?: string[];
   tld?: string[];
+  /** `--anchor FILE|DIGEST`: the head recorded outside the series. */
+  anchor?: string;
   now: number;
 }
 
 export async function evidencePack(request: EvidenceRequest, ctx: Runtime): Promise<EvidencePack> {
   const policy = await findPolicy(request.policyFile, ctx.cwd);
+  const anchor = request.anchor === undefined ? undefined : await readAnchor(request.anchor, resolve(ctx.cwd, request.anchor));
   const series = await readSeries(resolve(ctx.cwd, request.dir), request.dir);
   const scope = chooseScope(series, request);
   const members = scopeMembers(series, scope);
@@ -84,7 +102,7 @@ export async function evidencePack(request: EvidenceRequest, ctx: Runtime): Prom
     interval: request.interval,
     ...(policy ? { policy } : {}),
     ...(history ? { history } : {}),
-    chain: verifyChain(scope, members),
+    chain: verifyChain(scope, members, anchor),
     unreadable: series.unreadable,
     now: request.now,
   });

@@ -37,6 +37,25 @@ export function snapshotDigest(snapshot: Snapshot): string {
   return `sha256:${createHash('sha256').update(sortedKeyJson(value), 'utf8').digest('hex')}`;
 }
 
+/**
+ * The last release that wrote no chain. Its snapshots (and older ones) may start a series
+ * unchained; a snapshot of any later version without a chain had it removed. The version is
+ * part of the sealed content, so changing it in a chained snapshot breaks the chain too.
+ */
+export const LAST_VERSION_WITHOUT_CHAIN = '0.1.0';
+
+/** Whether botrules `version` writes a chain into every json snapshot (anything it cannot read as x.y.z does). */
+export function writesChain(version: string): boolean {
+  const parts = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(version);
+  if (!parts) return true;
+  const last = LAST_VERSION_WITHOUT_CHAIN.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const difference = Number(parts[i + 1]) - (last[i] ?? 0);
+    if (difference !== 0) return difference > 0;
+  }
+  return false;
+}
+
 /** The scope a chain runs within: the sorted, de-duplicated apps and domains. */
 export function scopeOf(snapshot: Snapshot): string {
   const sorted = (values: readonly string[]) => [...new Set(values)].sort().join(',');

@@ -38,6 +38,8 @@ export interface ReportOptions {
 export interface ReportResult extends FetchSummary {
   /** Records the policy did not approve; undefined without a policy. */
   unapproved?: number;
+  /** The sealed snapshot's own digest (`chain.sha256`), when the renderer read the snapshot. */
+  chainHead?: string;
 }
 
 export async function writeInventoryReport(source: PageSource, options: ReportOptions): Promise<ReportResult> {
@@ -50,6 +52,7 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
       return result;
     });
   let summary: FetchSummary | undefined;
+  let chainHead: string | undefined;
   const fetchAll = async (onRecords: (records: ScriptRecord[]) => void | Promise<void>): Promise<FetchSummary> => {
     summary = await fetchInventory(source, options.query, {
       pageSize: options.pageSize,
@@ -78,14 +81,16 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
         warnings: fetched.warnings,
         ...(options.policy ? { policyFile: options.policy.file } : {}),
       });
-      return sealSnapshot(snapshot, options.previous ?? null);
+      const sealed = sealSnapshot(snapshot, options.previous ?? null);
+      chainHead = sealed.chain?.sha256;
+      return sealed;
     },
   };
   try {
     await options.render(model);
     if (summary === undefined) throw new Error('the report renderer never read the inventory');
     await options.output.commit();
-    return { ...summary, ...(options.policy ? { unapproved } : {}) };
+    return { ...summary, ...(options.policy ? { unapproved } : {}), ...(chainHead === undefined ? {} : { chainHead }) };
   } catch (err) {
     await options.output.abort();
     throw err;

@@ -53,7 +53,7 @@ async function verifyDir(): Promise<{ code: number; lines: string[]; stderr: str
   try {
     await cp(dir, join(parent, 'series'), { recursive: true });
     const result = await runCli(['scripts', 'verify', 'series'], { cwd: parent });
-    return { code: result.code, stderr: result.stderr, lines: result.stdout.split('\n').filter((l) => !l.startsWith('  newest: ') && l !== '') };
+    return { code: result.code, stderr: result.stderr, lines: result.stdout.split('\n').filter((l) => !l.startsWith('  newest: ') && !l.startsWith('  not anchored: ') && l !== '') };
   } finally {
     await rm(parent, { recursive: true, force: true });
   }
