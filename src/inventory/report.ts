@@ -100,8 +100,9 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
 /**
  * A snapshot (json, markdown) is sorted and sealed, so it holds every record in memory; what it
  * holds is capped at the size `scripts diff`, `verify` and `evidence` read back
- * (src/io/capped-read.ts), so a gateway that answers endlessly cannot exhaust the heap, and no
- * snapshot is written that the other commands would refuse. ndjson and csv stream instead.
+ * (src/io/capped-read.ts), so a gateway that answers endlessly cannot exhaust the heap. The
+ * records' compact size is less than what the file takes (indented, escaped): the json file
+ * itself is measured as written before a byte of it is (checkSnapshotSize). ndjson and csv stream.
  */
 class HeldBytes {
   private total = 0;
