@@ -47,12 +47,28 @@ export function normaliseRecord<T extends ScriptRecord>(record: T): T {
   const out = Object.create(null) as Record<string, unknown>;
   for (const field of FIELD_ORDER) {
     if (source[field] === undefined) continue;
-    out[field] = field === 'risk' ? normaliseRisk(source[field]) : source[field];
+    out[field] = wellFormed(field === 'risk' ? normaliseRisk(source[field]) : source[field]);
   }
   for (const field of Object.keys(source).filter((f) => !KNOWN.has(f)).sort()) {
-    if (source[field] !== undefined) out[field] = source[field];
+    if (source[field] !== undefined) out[field] = wellFormed(source[field]);
   }
   return out as T;
+}
+
+/** Half a UTF-16 surrogate pair with no other half: not text, and RFC 8785 refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The value with every lone surrogate in its strings replaced by U+FFFD, as a UTF-8 decoder
+ * would: records become I-JSON, so their snapshot has an RFC 8785 digest (chain.ts).
+ */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\uFFFD');
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value === null || typeof value !== 'object') return value;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) out[key.replace(LONE_SURROGATE, '\uFFFD')] = wellFormed(item);
+  return out;
 }
 
 function normaliseRisk(risk: unknown): unknown {
