@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { plural } from '../plural.js';
 import { scopeOf } from '../inventory/chain.js';
 import { buildEvidence, type EvidencePack } from '../inventory/evidence.js';
 import type { InventoryQuery, Snapshot } from '../inventory/model.js';
@@ -18,23 +19,28 @@ export interface PreviousSnapshot {
   snapshot?: Snapshot;
   /** What was linked to (or why nothing was), for stderr. */
   note: string;
+  /** Snapshots passed over (taken after this report), said as warnings. */
+  warnings: string[];
 }
 
 /**
  * `--previous FILE|DIR`: a snapshot file of the same scope, or the newest snapshot of the same
- * scope in a directory (what the scheduled workflow downloads). An empty directory, or one
- * without that scope, starts the chain.
+ * scope in a directory (what the scheduled workflow downloads) taken before `now`. An empty
+ * directory, or one without that scope, starts the chain. A file in DIR that cannot be read is
+ * an error: it may be the snapshot this one should link to. One taken after `now` (a clock
+ * that ran ahead, or a forged date) is passed over with a warning rather than blocking every
+ * report until that date; `scripts verify` then names it.
  */
-export async function findPrevious(option: string, query: Pick<InventoryQuery, 'appId' | 'tld'>, cwd: string): Promise<PreviousSnapshot> {
+export async function findPrevious(option: string, query: Pick<InventoryQuery, 'appId' | 'tld'>, cwd: string, now: number): Promise<PreviousSnapshot> {
   const path = resolve(cwd, option);
   const info = await stat(path).catch(() => undefined);
-  if (info?.isDirectory()) {
-    const scope = scopeOfQuery(query);
-    const newest = scopeMembers(await readSeries(path, option), scope).at(-1);
-    if (!newest) return { note: `no earlier snapshot of ${scope} in ${option}: this snapshot starts the chain` };
-    return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})` };
-  }
+  if (info?.isDirectory()) return newestBefore(await readSeries(path, option), option, scopeOfQuery(query), now);
   const snapshot = await readInventorySnapshotFile(path, '--previous');
+  if (!(Date.parse(snapshot.takenAt) < now)) {
+    throw new UserError(`--previous ${option} was taken at ${snapshot.takenAt}, not before this report (${new Date(now).toISOString()}), so it cannot be its predecessor`, [
+      'A clock that ran ahead, or a forged date: name an earlier snapshot, or a directory (its newest snapshot taken before now is used).',
+    ]);
+  }
   // Checked before any request: the link would be refused after the whole export otherwise.
   if (scopeOf(snapshot) !== scopeOfQuery(query)) {
     throw new UserError(`--previous ${option} covers other apps or domains, so it cannot be this report's predecessor`, [
@@ -42,7 +48,22 @@ export async function findPrevious(option: string, query: Pick<InventoryQuery, '
       `this report: ${scopeOfQuery(query)}`,
     ]);
   }
-  return { snapshot, note: `linked to ${option} (taken ${snapshot.takenAt})` };
+  return { snapshot, note: `linked to ${option} (taken ${snapshot.takenAt})`, warnings: [] };
+}
+
+function newestBefore(series: Series, option: string, scope: string, now: number): PreviousSnapshot {
+  if (series.unreadable.length > 0) {
+    throw new UserError(`--previous ${option}: ${plural(series.unreadable.length, 'file')} cannot be read as a snapshot, and one may be the snapshot to link to`, [
+      ...series.unreadable.map((u) => `  ${u.file}: ${u.reason}`),
+      'Remove or replace them, or name the previous snapshot as --previous FILE.',
+    ]);
+  }
+  const members = scopeMembers(series, scope);
+  const later = members.filter((m) => Date.parse(m.snapshot.takenAt) >= now);
+  const warnings = later.map((m) => `--previous ${option}: ${m.file} was taken at ${m.snapshot.takenAt}, not before this report (${new Date(now).toISOString()}): a clock that ran ahead, or a forged date; not linked to, and scripts verify will name it`);
+  const newest = members.filter((m) => !later.includes(m)).at(-1);
+  if (!newest) return { note: `no earlier snapshot of ${scope} in ${option}: this snapshot starts the chain`, warnings };
+  return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})`, warnings };
 }
 
 export interface SeriesVerification {
