@@ -1,4 +1,5 @@
 // Identity, field order and sort order of script records: what makes snapshots stable in git.
+import { createHash } from 'node:crypto';
 import type { ScriptRecord, SnapshotRecord } from './model.js';
 
 /** Wire fields in the order of docs/service-api.md, "Script records", then the approval fields; unknown fields follow, sorted. */
@@ -29,6 +30,19 @@ const KNOWN = new Set<string>(FIELD_ORDER);
 export function recordIdentity(record: ScriptRecord): string {
   if (typeof record.key === 'string' && record.key !== '') return record.key;
   return `${record.id ?? ''}\u0000${record.app_id ?? ''}\u0000${record.host_domain ?? ''}`;
+}
+
+/** Identities longer than this are remembered by their digest. */
+const LONGEST_KEPT_IDENTITY = 44;
+
+/**
+ * What the duplicate check remembers of an identity: itself when short, else a 22-character
+ * SHA-256 prefix (132 bits), so a hostile gateway's megabyte keys cost no more than short ones.
+ * The prefixes keep the two kinds apart.
+ */
+export function rememberedIdentity(identity: string): string {
+  if (identity.length <= LONGEST_KEPT_IDENTITY) return `=${identity}`;
+  return `#${createHash('sha256').update(identity, 'utf8').digest('base64').slice(0, 22)}`;
 }
 
 /** A readable label for lists and messages: the script location, else the key. */
