@@ -21,7 +21,7 @@ export const CANONICAL_JSON = 'rfc8785';
  * `chain.canonical` existed hashed sorted-key JSON built the same way, which is the same text
  * for any value read from JSON (test/inventory/chain-canonical.e2e.test.ts holds both).
  */
-export function canonicalJson(value: unknown): string {
+export function rfc8785Json(value: unknown): string {
   let text: string | undefined;
   try {
     text = canonicalize(value);
@@ -43,7 +43,7 @@ export function snapshotDigest(snapshot: Snapshot): string {
   const value = JSON.parse(JSON.stringify(snapshot)) as Record<string, unknown>;
   const chain = value.chain as Record<string, unknown> | undefined;
   if (chain && typeof chain === 'object') delete chain.sha256;
-  return `sha256:${createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex')}`;
+  return `sha256:${createHash('sha256').update(rfc8785Json(value), 'utf8').digest('hex')}`;
 }
 
 /**

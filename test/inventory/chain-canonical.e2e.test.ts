@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalJson, sealSnapshot } from '../../src/inventory/chain.js';
+import { rfc8785Json, sealSnapshot } from '../../src/inventory/chain.js';
 import type { Snapshot } from '../../src/inventory/model.js';
 import { buildSnapshot } from '../../src/inventory/snapshot.js';
 import { renderSnapshotJson } from '../../src/render/inventory/index.js';
@@ -68,5 +68,5 @@ test('a new snapshot records rfc8785, and Python recomputes every digest, old an
 test('records are made well-formed text, so every snapshot has a canonical form', () => {
   const snapshot = sealSnapshot(buildSnapshot({ query: { appId: ['a'], tld: ['t'], from: START - 1000, to: START }, takenAt: START, records: [{ key: 'k', id: 'https://x.example/\ud800.js', page_types: ['\udc00'] }], warnings: [] }), null);
   expect(snapshot.records[0]).toMatchObject({ id: 'https://x.example/\ufffd.js', page_types: ['\ufffd'] });
-  expect(() => canonicalJson({ id: '\ud800' })).toThrow('the snapshot is not canonical JSON (RFC 8785): Lone surrogate is not allowed');
+  expect(() => rfc8785Json({ id: '\ud800' })).toThrow('the snapshot is not canonical JSON (RFC 8785): Lone surrogate is not allowed');
 });

@@ -3,7 +3,7 @@
 import { cp, mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalJson, sealSnapshot, snapshotDigest } from '../../src/inventory/chain.js';
+import { rfc8785Json, sealSnapshot, snapshotDigest } from '../../src/inventory/chain.js';
 import type { Snapshot } from '../../src/inventory/model.js';
 import { buildSnapshot } from '../../src/inventory/snapshot.js';
 import { renderSnapshotJson } from '../../src/render/inventory/index.js';
@@ -65,12 +65,12 @@ describe('the digest', () => {
     const { records, ...rest } = one;
     const reordered = JSON.parse(JSON.stringify({ records, ...rest }, null, 4)) as Snapshot;
     expect(snapshotDigest(reordered)).toBe(one.chain?.sha256);
-    expect(canonicalJson({ b: 1, a: [true, null, 'x'], __proto__x: 2 })).toBe('{"__proto__x":2,"a":[true,null,"x"],"b":1}');
+    expect(rfc8785Json({ b: 1, a: [true, null, 'x'], __proto__x: 2 })).toBe('{"__proto__x":2,"a":[true,null,"x"],"b":1}');
   });
 
   it('keeps a field named __proto__ as data', () => {
     const value = JSON.parse('{"__proto__": {"x": 1}, "a": 2}') as unknown;
-    expect(canonicalJson(value)).toBe('{"__proto__":{"x":1},"a":2}');
+    expect(rfc8785Json(value)).toBe('{"__proto__":{"x":1},"a":2}');
   });
 });
 
