@@ -29,7 +29,7 @@ export interface PreviousSnapshot {
  * directory, or one without that scope, starts the chain. A file in DIR that cannot be read is
  * an error: it may be the snapshot this one should link to. One taken after `now` (a clock
  * that ran ahead, or a forged date) is passed over with a warning rather than blocking every
- * report until that date; `scripts verify` then names it.
+ * report until that date; `scripts verify` then reports the fork.
  */
 export async function findPrevious(option: string, query: Pick<InventoryQuery, 'appId' | 'tld'>, cwd: string, now: number): Promise<PreviousSnapshot> {
   const path = resolve(cwd, option);
@@ -60,7 +60,7 @@ function newestBefore(series: Series, option: string, scope: string, now: number
   }
   const members = scopeMembers(series, scope);
   const later = members.filter((m) => Date.parse(m.snapshot.takenAt) >= now);
-  const warnings = later.map((m) => `--previous ${option}: ${m.file} was taken at ${m.snapshot.takenAt}, not before this report (${new Date(now).toISOString()}): a clock that ran ahead, or a forged date; not linked to, and scripts verify will name it`);
+  const warnings = later.map((m) => `--previous ${option}: ${m.file} was taken at ${m.snapshot.takenAt}, not before this report (${new Date(now).toISOString()}): a clock that ran ahead, or a forged date; not linked to, so scripts verify will report the chain forking there`);
   const newest = members.filter((m) => !later.includes(m)).at(-1);
   if (!newest) return { note: `no earlier snapshot of ${scope} in ${option}: this snapshot starts the chain`, warnings };
   return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})`, warnings };

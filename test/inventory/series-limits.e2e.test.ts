@@ -3,7 +3,7 @@
 // cannot be read is no quiet `--previous`; and one snapshot dated in the future does not block
 // every later report until that date. Real binary, against the emulator where it fetches.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sealSnapshot } from '../../src/inventory/chain.js';
@@ -80,11 +80,16 @@ test('a snapshot dated in the future is passed over with a warning, not a block 
   writeFileSync(path.join(cwd, 'previous', 'past.json'), renderSnapshotJson(past));
   writeFileSync(path.join(cwd, 'previous', 'future.json'), renderSnapshotJson(snapshotAt(Date.parse('2099-01-01T00:00:00Z'), past)));
   const result = await report(cwd, '--previous', 'previous');
-  expect(result.stderr).toMatch(/^warning: --previous previous: previous\/future\.json was taken at 2099-01-01T00:00:00\.000Z, not before this report \(\S+\): a clock that ran ahead, or a forged date; not linked to, and scripts verify will name it\n/);
+  expect(result.stderr).toMatch(/^warning: --previous previous: previous\/future\.json was taken at 2099-01-01T00:00:00\.000Z, not before this report \(\S+\): a clock that ran ahead, or a forged date; not linked to, so scripts verify will report the chain forking there\n/);
   expect(result.stderr).toContain('Chain: linked to previous/past.json');
   expect(result.code).toBe(0);
   const written = JSON.parse(readFileSync(path.join(cwd, 'snap.json'), 'utf8')) as Snapshot;
   expect(written.chain?.previous?.sha256).toBe(past.chain?.sha256);
+  // The fork is no quiet all-clear: verify over all three reports a break.
+  renameSync(path.join(cwd, 'snap.json'), path.join(cwd, 'previous', 'now.json'));
+  const verified = await runBinary(cwd, 'scripts', 'verify', 'previous');
+  expect(verified.stdout).toContain('broken');
+  expect(verified.code).toBe(2);
 });
 
 test('--previous FILE dated in the future is refused before any request', async () => {
