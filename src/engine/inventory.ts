@@ -35,7 +35,7 @@ export interface InventoryReportRequest {
 
 export async function reportInventory(request: InventoryReportRequest, ctx: Runtime): Promise<ReportResult & { file?: string; chainNote?: string }> {
   const policy = await findPolicy(request.policyFile, ctx.cwd);
-  const previous = request.previous === undefined ? undefined : await findPrevious(request.previous, request.query, ctx.cwd);
+  const previous = request.previous === undefined ? undefined : await findPrevious(request.previous, request.query, ctx.cwd, request.now);
   const client = scriptsClientFor(ctx);
   const output = await request.openOutput();
   const { query } = request;
@@ -53,7 +53,8 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
   });
   if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
   ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
-  return { ...result, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
+  const warnings = [...result.warnings, ...(previous?.warnings ?? [])];
+  return { ...result, warnings, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
 }
 
 export interface InventoryDiffRequest {

@@ -40,6 +40,8 @@ export interface ReportResult extends FetchSummary {
   unapproved?: number;
   /** Warnings naming the policy entries that matched no record of the report. */
   unmatchedEntries?: string[];
+  /** The sealed snapshot's own digest (`chain.sha256`), when the renderer read the snapshot. */
+  chainHead?: string;
 }
 
 export async function writeInventoryReport(source: PageSource, options: ReportOptions): Promise<ReportResult> {
@@ -54,6 +56,7 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
       return result;
     });
   let summary: FetchSummary | undefined;
+  let chainHead: string | undefined;
   const fetchAll = async (onRecords: (records: ScriptRecord[]) => void | Promise<void>): Promise<FetchSummary> => {
     summary = await fetchInventory(source, options.query, {
       pageSize: options.pageSize,
@@ -82,7 +85,9 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
         warnings: fetched.warnings,
         ...(options.policy ? { policyFile: options.policy.file } : {}),
       });
-      return sealSnapshot(snapshot, options.previous ?? null);
+      const sealed = sealSnapshot(snapshot, options.previous ?? null);
+      chainHead = sealed.chain?.sha256;
+      return sealed;
     },
   };
   try {
@@ -90,7 +95,12 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
     if (summary === undefined) throw new Error('the report renderer never read the inventory');
     await options.output.commit();
     const unmatchedEntries = usage?.unmatched().map((entry) => unmatchedWarning(entry, 'in this report'));
-    return { ...summary, ...(options.policy ? { unapproved } : {}), ...(unmatchedEntries ? { unmatchedEntries } : {}) };
+    return {
+      ...summary,
+      ...(options.policy ? { unapproved } : {}),
+      ...(unmatchedEntries ? { unmatchedEntries } : {}),
+      ...(chainHead === undefined ? {} : { chainHead }),
+    };
   } catch (err) {
     await options.output.abort();
     throw err;
@@ -100,8 +110,9 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
 /**
  * A snapshot (json, markdown) is sorted and sealed, so it holds every record in memory; what it
  * holds is capped at the size `scripts diff`, `verify` and `evidence` read back
- * (src/io/capped-read.ts), so a gateway that answers endlessly cannot exhaust the heap, and no
- * snapshot is written that the other commands would refuse. ndjson and csv stream instead.
+ * (src/io/capped-read.ts), so a gateway that answers endlessly cannot exhaust the heap. The
+ * records' compact size is less than what the file takes (indented, escaped): the json file
+ * itself is measured as written before a byte of it is (checkSnapshotSize). ndjson and csv stream.
  */
 class HeldBytes {
   private total = 0;

@@ -28,7 +28,7 @@ import {
 
 const EXAMPLES_README = 'examples/github-workflows/README.md';
 /** Outputs `botrules github artifact` appends to GITHUB_OUTPUT itself. */
-const BOTRULES_WRITES = ['found', 'run-id', 'artifact-id'];
+const BOTRULES_WRITES = ['found', 'run-id', 'artifact-id', 'chain-head'];
 
 const action = readAction();
 const workflows = workflowFiles().map(readYamlFile);
@@ -59,7 +59,7 @@ describe('action.yml', () => {
     expect(Object.keys(actionInputs(action)).sort()).toEqual(
       ['app', 'args', 'command', 'config', 'format', 'node-version', 'token-env', 'working-directory'].sort(),
     );
-    expect(Object.keys(actionOutputs(action)).sort()).toEqual(['exitcode', 'has-changes', 'markdown-file', 'output-file', 'plan-file', 'sarif-file', 'found', 'run-id', 'artifact-id'].sort());
+    expect(Object.keys(actionOutputs(action)).sort()).toEqual(['exitcode', 'has-changes', 'markdown-file', 'output-file', 'plan-file', 'sarif-file', 'found', 'run-id', 'artifact-id', 'chain-head'].sort());
     expect(mapAt(actionInputs(action), 'node-version').default).toBe('24');
   });
 
@@ -78,7 +78,8 @@ describe('action.yml', () => {
       expect({ name, mapsToStepOutput: match !== null }).toEqual({ name, mapsToStepOutput: true });
       const step = steps.find((s) => s.id === match?.[1]);
       expect(String(step?.run)).toContain('>> "$GITHUB_OUTPUT"');
-      // found, run-id and artifact-id: botrules github artifact writes them itself (test/github/artifact-provenance.test.ts).
+      // found, run-id and artifact-id: botrules github artifact writes them itself (test/github/artifact-provenance.test.ts);
+      // chain-head: scripts report does (test/inventory/report-chain-head.e2e.test.ts).
       if (BOTRULES_WRITES.includes(name)) continue;
       expect(String(step?.run)).toContain(`echo "${match?.[2]}=`);
     }

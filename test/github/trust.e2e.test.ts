@@ -59,6 +59,8 @@ describe('permissions', () => {
       'examples/github-workflows/drift.yml report: issues',
       'examples/github-workflows/plan.yml comment: pull-requests',
       'examples/github-workflows/plan.yml validate: security-events',
+      // The chain head, committed through the contents API by a job without secrets.
+      'examples/github-workflows/scripts-inventory.yml anchor: contents',
     ]);
   });
 

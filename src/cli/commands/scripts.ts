@@ -1,4 +1,5 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
+import { appendFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/inventory/index.js';
@@ -7,7 +8,8 @@ import { diffInventories, reportInventory } from '../../engine/inventory.js';
 import { FAIL_ON_CONDITIONS, parseFailOn } from '../../inventory/diff.js';
 import { dropPartialFiles, openOutput } from '../../inventory/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../inventory/time.js';
-import { FAIL_ON_MATCHES, POLICY_WARNINGS, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
+import { chainHeadSummary, FAIL_ON_MATCHES, POLICY_WARNINGS, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
+import { stepOutputLines } from '../../render/github-steps/index.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
@@ -106,6 +108,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
     stopListening?.();
   }
   const { warnings, count, unapproved, file, chainNote, unmatchedEntries = [] } = result;
+  const chainHead = args.format === 'json' ? result.chainHead : undefined;
   // An empty inventory still exits 0: an empty result is a valid snapshot (docs/behaviour.md, "Script inventory").
   // It says so itself; then every policy entry matches nothing, which is no news.
   await writeReport(REPORT_OUTCOME, {
@@ -113,8 +116,21 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
     ...(unapproved === undefined ? {} : { unapproved }),
     ...(file === undefined ? {} : { file }),
     ...(chainNote === undefined ? {} : { chainNote }),
+    ...(chainHead === undefined ? {} : { chainHead }),
   }, ctx);
+  if (chainHead !== undefined) await recordChainHead(ctx, chainHead, file);
   return 0;
+}
+
+/**
+ * The head digest, kept where the run's record outlives the artifacts: the job's step summary
+ * and the `chain-head` step output (for a job that commits it; `scripts verify --anchor`).
+ */
+async function recordChainHead(ctx: CommandContext, chainHead: string, file: string | undefined): Promise<void> {
+  const summary = ctx.env('GITHUB_STEP_SUMMARY');
+  const output = ctx.env('GITHUB_OUTPUT');
+  if (summary !== undefined) await appendFile(summary, chainHeadSummary(chainHead, file));
+  if (output !== undefined) await appendFile(output, stepOutputLines({ 'chain-head': chainHead }));
 }
 
 async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<number> {

@@ -127,7 +127,7 @@ function chainBody(pack: EvidencePack): string {
     : `${el('p', `Broken: ${plural(c.breaks.length, 'break')}; ${c.start}.`, 'bad-text')}<ul>${c.breaks.map((b) => el('li', `${b.kind}: ${b.file} (taken ${b.takenAt}): ${b.message}`)).join('')}</ul>`;
   const head = c.head ? el('p', `Newest snapshot ${c.head.file}, ${c.head.sha256}: compare with the digest the CI run printed when it wrote it.`) : '';
   const unreadable = pack.unreadable.length === 0 ? '' : `<ul>${pack.unreadable.map((u) => el('li', `${u.file}: ${u.reason}`)).join('')}</ul>`;
-  return `${breaks}${head}${unreadable}`;
+  return `${breaks}${head}${el('p', `${c.anchor.charAt(0).toUpperCase()}${c.anchor.slice(1)}.`)}${unreadable}`;
 }
 
 /** A script location or file name: wraps only between its parts (breakableUrl). */

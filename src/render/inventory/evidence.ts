@@ -28,6 +28,7 @@ export function renderVerifyText(model: VerifyModel): string {
     if (first) lines.push(`  first break: ${breakSummary(first)}`);
     for (const b of scope.breaks) lines.push(`  ${b.kind}: ${b.file} (taken ${b.takenAt}): ${b.message}`);
     if (scope.head) lines.push(`  newest: ${scope.head.file} ${scope.head.sha256}`);
+    lines.push(`  ${scope.anchor}`);
   }
   for (const u of model.unreadable) lines.push(`unreadable: ${u.file}: ${u.reason}`);
   if (model.skipped.length > 0) lines.push(`${plural(model.skipped.length, 'other JSON file')} (not snapshots) left out`);

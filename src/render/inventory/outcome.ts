@@ -19,6 +19,8 @@ export interface ReportOutcomeView {
   file?: string;
   /** How the snapshot links into the chain of `--previous`. */
   chainNote?: string;
+  /** The json snapshot's own digest: the head of its chain, to record outside the artifacts. */
+  chainHead?: string;
   /** What was asked for, named when nothing was found. */
   appIds: readonly string[];
   tlds: readonly string[];
@@ -31,6 +33,7 @@ function* reportLines(view: ReportOutcomeView, warn: (text: string) => string): 
     yield `Wrote ${plural(view.count, 'script')} to ${safeText(view.file)}${approval}`;
   }
   if (view.chainNote !== undefined) yield `Chain: ${safeText(view.chainNote)}`;
+  if (view.chainHead !== undefined) yield `Chain head: ${view.chainHead} (record it outside the artifacts; scripts verify --anchor checks against it)`;
   // An empty inventory is more often a mistyped id than a quiet site: say what was asked for.
   if (view.count === 0) yield warn(emptyWarning(view.appIds, view.tlds));
 }
@@ -43,6 +46,12 @@ function emptyWarning(appIds: readonly string[], tlds: readonly string[]): strin
 export const REPORT_OUTCOME: StreamRenderers<ReportOutcomeView> = {
   stderr: (view, sink, { colors }) => writeLines(sink, reportLines(view, colors.yellow)),
 };
+
+/** The step summary's line about the head digest (Markdown). */
+export function chainHeadSummary(chainHead: string, file: string | undefined): string {
+  const where = file === undefined ? 'the snapshot written to stdout' : `\`${safeText(file).replace(/`/g, "'")}\``;
+  return `Script inventory chain head: \`${chainHead}\` (${where}); \`botrules scripts verify --anchor ${chainHead}\` checks a series against it.\n`;
+}
 
 /**
  * Said when Ctrl-C or a cancelled job stops `scripts report`. Written in one synchronous
