@@ -33,6 +33,8 @@ export default {
   // The run's own temporary directory, checked empty at the end (test/helpers/temp.ts).
   globalSetup: '<rootDir>/test/helpers/global-setup.js',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
+  // Ends every run with its skipped tests, each with its reason, and a line of counts.
+  reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
   // Jest's default (one worker fewer than the processors) runs everything in one process on a
   // 2-core machine; most suites wait on child processes and sockets, so two workers use both.
   maxWorkers: Math.max(2, availableParallelism() - 1),
