@@ -73,3 +73,14 @@ test('no fast suite loads a test module that starts another program', () => {
   }
   expect([...offenders]).toEqual([]);
 });
+
+test('npm run test:slow builds first, and both tiers take paths of test files', () => {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  // Run alone, the slow tier must not test whatever binary an earlier build left.
+  expect(scripts['test:slow']).toMatch(/^npm run build && /);
+  for (const tier of ['jest', 'test:slow']) {
+    // `npm run jest -- test/plan` appends the path: after `--selectProjects NAME` it would be read
+    // as one more project name (and the whole tier would run), so another option must follow.
+    expect(scripts[tier]).toMatch(/ jest --selectProjects (fast|slow) --\w/);
+  }
+});
