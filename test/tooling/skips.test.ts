@@ -1,5 +1,5 @@
-// No test is skipped unnoticed (contract §10.5 asks that tests needing a program the machine
-// lacks say so and are counted): a suite skips only through describeUnless
+// No test is skipped unnoticed (tests that need a program the machine lacks say so and are
+// counted, as the contract's promise of a fresh machine asks): a suite skips only through describeUnless
 // (test/helpers/programs.ts), whose title says why, and the run's summary
 // (test/helpers/summary-reporter.js) lists every skipped test and counts it.
 import { jest } from '@jest/globals';
@@ -35,14 +35,14 @@ test('the run ends with every skipped test, its reason, and the counts', () => {
   const results: RunResults = {
     numPassedTests: 3, numFailedTests: 1, numRuntimeErrorTestSuites: 0,
     testResults: [
-      { testFilePath: join(ROOT, 'test/a.test.ts'), testResults: [{ status: 'passed', fullName: 'a works' }, { status: 'failed', fullName: 'a fails' }] },
-      { testFilePath: join(ROOT, 'test/b.slow.test.ts'), testResults: [{ status: 'pending', fullName: 'in a browser [skipped: no Chromium] renders' }, { status: 'todo', fullName: 'later' }] },
+      { testFilePath: join(ROOT, 'suites/a.test.ts'), testResults: [{ status: 'passed', fullName: 'a works' }, { status: 'failed', fullName: 'a fails' }] },
+      { testFilePath: join(ROOT, 'suites/b.slow.test.ts'), testResults: [{ status: 'pending', fullName: 'in a browser [skipped: no Chromium] renders' }, { status: 'todo', fullName: 'later' }] },
     ],
   };
   expect(reporter.summaryLines(reporter.tally(results, ROOT))).toEqual([
     'Skipped (2):',
-    '  test/b.slow.test.ts › in a browser [skipped: no Chromium] renders',
-    '  test/b.slow.test.ts › later',
+    '  suites/b.slow.test.ts › in a browser [skipped: no Chromium] renders',
+    '  suites/b.slow.test.ts › later',
     '3 passed, 1 failed, 2 skipped',
   ]);
   expect(reporter.summaryLines({ passed: 5, failed: 0, skipped: [], suitesNotRun: 1 })).toEqual(['5 passed, 0 failed, 0 skipped, 1 test file could not run']);
