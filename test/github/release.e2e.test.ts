@@ -5,9 +5,9 @@
 // own shell step and its bundle, against the emulator. What a team adopting the workflows does,
 // but for GitHub itself.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
 import { lettered } from '../apply/fixtures.js';
 import { isMap, mapAt, readYamlFile, REPO_ROOT, type YamlMap } from './workflow-files.js';
@@ -62,7 +62,6 @@ async function runRelease(work: string, summary: string): Promise<string[]> {
 }
 
 describe('the release workflow, run locally, and the action from its tag', () => {
-  let emu: TestEmulator;
   let root: string;
   let origin: string;
   let released: string;
@@ -81,10 +80,6 @@ describe('the release workflow, run locally, and the action from its tag', () =>
     writeFileSync(summary, '');
     log = await runRelease(work, summary);
     released = git(origin, 'rev-parse', `refs/tags/v${VERSION}^{commit}`);
-    emu = await startTestEmulator({ seedRules: lettered(3) });
-  });
-  afterAll(async () => {
-    await emu.close();
   });
 
   it('runs every step of the release job, or says what stood in for it', () => {
@@ -118,27 +113,33 @@ describe('the release workflow, run locally, and the action from its tag', () =>
     mkdirSync(rulesRepo);
     mkdirSync(runnerTemp);
     const pin = `your-org/botrules@${released}`;
-    const records = await runJob([
-      { id: 'import', uses: pin, with: { command: 'import' }, env: { BOTRULES_TOKEN: '${{ secrets.BOTRULES_TOKEN }}' } },
-      { id: 'plan', uses: pin, with: { command: 'plan' }, env: { BOTRULES_TOKEN: '${{ secrets.BOTRULES_TOKEN }}' } },
-    ], {
-      cwd: rulesRepo,
-      actionPath: action,
-      context: { 'secrets.BOTRULES_TOKEN': emu.env.BOTRULES_TOKEN ?? '' },
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: root,
-        RUNNER_TEMP: runnerTemp,
-        BOTRULES_CONSOLE_URL: emu.env.BOTRULES_CONSOLE_URL ?? '',
-        NODE_EXTRA_CA_CERTS: emu.env.NODE_EXTRA_CA_CERTS ?? '',
-      },
-      otherAction: () => false,
-    });
-    expect(records.map((r) => [r.id, r.result?.status, r.outputs.exitcode, r.outputs['has-changes']])).toEqual([
-      ['import', 0, '0', 'false'],
-      ['plan', 0, '0', 'false'],
-    ]);
-    expect(records[1]?.result?.stdout).toContain('No changes');
-    expect(emu.emulator.log.filter((entry) => entry.method === 'PATCH')).toEqual([]);
+    const emu = await startTestEmulator({ seedRules: lettered(3) });
+    try {
+      const records = await runJob([
+        { id: 'import', uses: pin, with: { command: 'import' }, env: { BOTRULES_TOKEN: '${{ secrets.BOTRULES_TOKEN }}' } },
+        { id: 'plan', uses: pin, with: { command: 'plan' }, env: { BOTRULES_TOKEN: '${{ secrets.BOTRULES_TOKEN }}' } },
+      ], {
+        cwd: rulesRepo,
+        actionPath: action,
+        context: { 'secrets.BOTRULES_TOKEN': emu.env.BOTRULES_TOKEN ?? '' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: root,
+          RUNNER_TEMP: runnerTemp,
+          BOTRULES_CONSOLE_URL: emu.env.BOTRULES_CONSOLE_URL ?? '',
+          NODE_EXTRA_CA_CERTS: emu.env.NODE_EXTRA_CA_CERTS ?? '',
+        },
+        otherAction: () => false,
+      });
+      expect(records.map((r) => [r.id, r.result?.status, r.outputs.exitcode, r.outputs['has-changes']])).toEqual([
+        ['import', 0, '0', 'false'],
+        ['plan', 0, '0', 'false'],
+      ]);
+      expect(readdirSync(path.join(rulesRepo, 'rules'))).toHaveLength(3);
+      expect(records[1]?.result?.stdout).toContain('No changes');
+      expect(emu.emulator.log.filter((entry) => entry.method === 'PATCH')).toEqual([]);
+    } finally {
+      await emu.close();
+    }
   });
 });
