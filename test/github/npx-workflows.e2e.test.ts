@@ -62,7 +62,10 @@ describe('the npx workflows: a rules repository that runs the packed tarball', (
     mkdirSync(runnerTemp, { recursive: true });
     const records = await runJob(stepsOf(APPLY).filter((ref) => ref.where.startsWith('jobs.apply.')).map((ref) => ref.step), {
       cwd: rulesRepo,
+      // The apps job's answer for a repository without botrules.yaml.
       context: {
+        'matrix.app': 'default',
+        'matrix.tokenEnv': 'BOTRULES_TOKEN',
         'secrets.BOTRULES_TOKEN': emu.env.BOTRULES_TOKEN ?? '',
         'github.token': 'workflow-token',
         'github.event.repository.default_branch': 'main',
@@ -96,6 +99,6 @@ describe('the npx workflows: a rules repository that runs the packed tarball', (
     expect(emu.emulator.rules().map((r) => r.status)).toEqual(['active', 'active', 'active']);
     const snapshot = JSON.parse(readFileSync(path.join(artifacts, 'botrules-live-snapshot-default', 'live.json'), 'utf8')) as unknown;
     expect(JSON.stringify(snapshot)).toContain('"B"');
-    expect(readFileSync(path.join(artifacts, 'botrules-undo-7', 'undo.json'), 'utf8')).toContain('paused');
+    expect(readFileSync(path.join(artifacts, 'botrules-undo-default-7', 'undo-default.json'), 'utf8')).toContain('paused');
   });
 });
