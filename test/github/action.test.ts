@@ -138,9 +138,19 @@ describe('action.yml', () => {
 });
 
 describe('botrules command lines in the workflows', () => {
-  it('are found: every example and CI runs the action (the release workflow only builds it)', () => {
+  it('are found: every example and CI runs the action (the release workflow only builds it, the npx variant runs the tarball)', () => {
     const files = new Set(actionUses.map((ref) => ref.file));
-    for (const file of workflows.map((w) => w.file).filter((f) => f !== '.github/workflows/release.yml')) expect({ file, runsTheAction: files.has(file) }).toEqual({ file, runsTheAction: true });
+    const npxVariant = (file: string) => file.startsWith('examples/github-workflows/npx/');
+    for (const file of workflows.map((w) => w.file).filter((f) => f !== '.github/workflows/release.yml' && !npxVariant(f))) expect({ file, runsTheAction: files.has(file) }).toEqual({ file, runsTheAction: true });
+    const variant = workflows.filter((w) => npxVariant(w.file));
+    expect(variant.map((w) => w.file)).toEqual(['examples/github-workflows/npx/apply.yml', 'examples/github-workflows/npx/plan.yml']);
+    for (const w of variant) {
+      expect({ file: w.file, runsTheAction: files.has(w.file) }).toEqual({ file: w.file, runsTheAction: false });
+      // The installed tarball and nothing else: npx must never fetch a package named botrules from a registry.
+      const npx = stepsOf(w).map((ref) => ref.step.run).filter((run): run is string => typeof run === 'string' && run.includes('npx '));
+      expect(npx.length).toBeGreaterThan(0);
+      for (const run of npx) expect(run.match(/npx (?!--no-install botrules )\S*/g)).toBeNull();
+    }
   });
 
   it('give the action only inputs it declares, and every input it requires', () => {

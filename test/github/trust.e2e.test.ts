@@ -82,6 +82,7 @@ describe('the rules token', () => {
       'examples/github-workflows/apply.yml apply',
       'examples/github-workflows/drift-pr.yml detect',
       'examples/github-workflows/drift.yml drift',
+      'examples/github-workflows/npx/apply.yml apply',
     ]);
   });
 
