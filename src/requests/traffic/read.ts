@@ -9,6 +9,7 @@ import { createGunzip } from 'node:zlib';
 import { UserError } from '../../errors.js';
 import type { TestRequest } from '../../evaluate/index.js';
 import { accessLogLine, csvColumns, csvLine, isAccessLogLine, ndjsonReader, type CsvColumns, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
+import { gzipGuard, LONG_LINE_REASON, streamLines, TOO_LONG } from './lines.js';
 import { redactRequest, secretNameTest } from './redact.js';
 
 /** One line of a log: a redacted request, or why it was skipped, with where it was. */
@@ -66,12 +67,22 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
   let parse: ((line: string) => LineResult) | undefined;
   let number = 0;
   const isSecret = secretNameTest(options.secretNames);
+  let source: ReadStream | undefined;
   try {
-    const { file: raw, lines: stream } = await openLog(path);
-    for await (const lines of linesOf(stream)) {
+    const opened = await openLog(path);
+    source = opened.file;
+    const { lines: stream, gzip } = opened;
+    const read = source;
+    const guard = gzip ? gzipGuard(file, () => read.bytesRead) : undefined;
+    for await (const lines of streamLines(stream, guard === undefined ? {} : { onBytes: guard })) {
       const batch: LogLine[] = [];
       for (const raw of lines) {
         number += 1;
+        // A line too long to read is skipped where it stands: never silent, never held whole.
+        if (raw === TOO_LONG) {
+          batch.push({ file, line: number, result: { skip: LONG_LINE_REASON } });
+          continue;
+        }
         const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
         if (text.trim() === '') continue;
         if (parse === undefined) {
@@ -86,11 +97,14 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
       }
       yield batch;
       // After the consumer has taken the batch: progress counts what was decided.
-      options.onBytes?.(raw.bytesRead);
+      options.onBytes?.(read.bytesRead);
     }
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`cannot read the log ${file}${number === 0 ? '' : ` after line ${number}`} (${describe(error)})`);
+  } finally {
+    // A stop before the end (an error, a bomb) closes the file under a gunzip too.
+    source?.destroy();
   }
 }
 
@@ -101,7 +115,7 @@ function describe(error: unknown): string {
 }
 
 /** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read). */
-async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable }> {
+async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable; gzip: boolean }> {
   const handle = await open(path, 'r');
   const magic = Buffer.alloc(2);
   try {
@@ -110,19 +124,8 @@ async function openLog(path: string): Promise<{ file: ReadStream; lines: Readabl
     await handle.close();
   }
   const stream = createReadStream(path);
-  return { file: stream, lines: magic[0] === 0x1f && magic[1] === 0x8b ? stream.pipe(createGunzip()) : stream };
-}
-
-/** Lines of a stream, one array per chunk: one await per chunk, not per line. */
-async function* linesOf(stream: Readable): AsyncGenerator<string[]> {
-  stream.setEncoding('utf8');
-  let rest = '';
-  for await (const chunk of stream as AsyncIterable<string>) {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
-    yield lines;
-  }
-  if (rest !== '') yield [rest];
+  const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
+  return { file: stream, lines: gzip ? stream.pipe(createGunzip()) : stream, gzip };
 }
 
 function formatOf(file: string, firstLine: string, format: LogFormat | undefined): LogFormat | undefined {
