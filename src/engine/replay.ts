@@ -9,7 +9,8 @@ import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { matchRules } from '../semantics/match.js';
 import { loadProjectConfig } from '../rules/config.js';
-import type { DeclaredRule, LiveRule } from '../semantics/model.js';
+import type { DeclaredRule, LiveRule, NormalRule } from '../semantics/model.js';
+import { MissingFieldCheck } from '../requests/traffic/missing.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRuleSets } from '../requests/traffic/compiled.js';
 import type { LogFormat } from '../requests/traffic/formats.js';
@@ -94,6 +95,8 @@ export async function replayPlanned(
   const asIfActive = shadow.length === 0 ? [] : [afterRules.map((rule) => (shadow.includes(rule) ? { ...rule, status: 'active' as const } : rule))];
   // The sets compiled together share each leaf's and tree's verdict for a request.
   const sets = compileRuleSets<LiveRule>([inPriorityOrder(live), afterRules, ...asIfActive]);
+  const touched = touchedRules(live, afterRules, plan.steps);
+  const missing = new MissingFieldCheck([inPriorityOrder(live), afterRules].map((rules) => ({ rules, touched })));
   const tally = new ReplayTally();
   const shadowTally = new ReplayTally();
   const started = performance.now();
@@ -106,8 +109,16 @@ export async function replayPlanned(
           continue;
         }
         const example = { file, line, request: result.request };
+        const carriage = result.carriage ?? {};
+        // A line carrying no request field is a mapping problem, never an empty request decided.
+        if (!tally.fields.count(result.request, example, carriage, result.keys)) {
+          tally.undecidedByMissing(example, []);
+          continue;
+        }
         const [underLive, underDeclared, underShadowActive] = sets.decide(result.request) as [Decision<LiveRule>, Decision<LiveRule>, Decision<LiveRule>?];
-        tally.add(example, underLive, underDeclared);
+        const lacking = missing.dependsOn(result.request, carriage, [underLive, underDeclared]);
+        if (lacking.length > 0) tally.undecidedByMissing(example, lacking);
+        else tally.add(example, underLive, underDeclared);
         if (underShadowActive !== undefined) shadowTally.add(example, underDeclared, underShadowActive);
       }
     }
@@ -115,12 +126,28 @@ export async function replayPlanned(
   const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
   const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
   const report = tally.report(context);
+  report.coverage = tally.coverage(missing.rulesReading);
   if (shadow.length > 0) {
     const { transitions, undecided } = shadowTally.report(context);
     report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };
   }
   ctx.debug(`replayed ${report.read} log lines in ${Math.round(performance.now() - started)} ms`);
   return report;
+}
+
+/**
+ * Whether a rule is one the change touches: a step changes or moves it, or it is only on one
+ * side (created or removed). Only their fields decide whether a lacking field leaves an outcome
+ * unknown: the other rules are the same on both sides.
+ */
+function touchedRules(live: readonly LiveRule[], afterRules: readonly LiveRule[], steps: readonly { ruleId: string }[]): (rule: NormalRule) => boolean {
+  const stepped = new Set(steps.map((step) => step.ruleId));
+  const before = new Set(live.map((rule) => rule.ruleId));
+  const after = new Set(afterRules.map((rule) => rule.ruleId));
+  return (rule) => {
+    const id = (rule as Partial<LiveRule>).ruleId;
+    return id === undefined || stepped.has(id) || !before.has(id) || !after.has(id);
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { replayProject } from '../../engine/replay.js';
 import { REPLAY_FORMATS, replayRenderer } from '../../render/replay/index.js';
 import { LOG_FORMATS } from '../../requests/traffic/formats.js';
+import { isAllClear } from '../../requests/traffic/tally.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
@@ -35,7 +36,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
   }, ctx).finally(() => progress.stop());
   await replayRenderer(args.format)(report, ctx.io.stdout, { colors: ctx.colors });
-  return report.transitions.length === 0 ? 0 : 2;
+  return isAllClear(report) ? 0 : 2;
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

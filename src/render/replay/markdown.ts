@@ -4,14 +4,22 @@ import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';
+import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeAmongDecided } from './coverage.js';
 import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 
 export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options: RenderOptions): void {
   const parts = ['### Traffic replay\n\n', `${markdownText(headline(report))}\n\n`];
   const notApplied = notAppliedSentence(report);
   if (notApplied !== undefined) parts.push(`> [!WARNING]\n> ${markdownText(notApplied)}\n\n`);
-  if (report.transitions.length === 0) parts.push(`${NO_CHANGE_SENTENCE}\n\n`);
-  else parts.push(...transitionParts(report.transitions));
+  const coverage = report.coverage;
+  if (hasCoverageProblem(coverage)) {
+    const warnings = coverageWarnings(report).map((warning) => `> ${markdownText(warning)}`).join('\n>\n');
+    parts.push(`> [!WARNING]\n${warnings}\n\n${markdownText(fieldCountsText(coverage, report.evaluated))}\n\n`);
+    if (coverage.examples.length > 0) parts.push(details('Undecided for lack of fields: example requests', exampleBlock(coverage.examples.map(exampleText))));
+  }
+  if (report.transitions.length === 0) {
+    parts.push(`${hasCoverageProblem(coverage) && coverage.undecided > 0 ? markdownText(noChangeAmongDecided(coverage, report.evaluated)) : NO_CHANGE_SENTENCE}\n\n`);
+  } else parts.push(...transitionParts(report.transitions));
   const same = sameOutcomeSentence(report);
   if (same !== undefined) parts.push(`${same}\n\n`);
   const undecided = undecidedRequestsSentence(report);

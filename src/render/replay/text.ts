@@ -4,6 +4,7 @@ import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 import { plural } from '../../plural.js';
+import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeAmongDecided } from './coverage.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
   const { colors } = options;
@@ -16,7 +17,13 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
       lines.push(`    ${skip.count} ${safeText(skip.reason)} (first at ${safeText(`${skip.first.file}:${skip.first.line}`)})`);
     }
   }
-  if (report.transitions.length === 0) lines.push(NO_CHANGE_SENTENCE);
+  const coverage = report.coverage;
+  if (hasCoverageProblem(coverage)) {
+    lines.push(...coverageWarnings(report).map((warning) => colors.yellow(safeText(warning))));
+    lines.push(`    ${safeText(fieldCountsText(coverage, report.evaluated))}`);
+    for (const example of coverage.examples) lines.push(`    e.g. ${safeText(exampleText(example))}`);
+  }
+  if (report.transitions.length === 0) lines.push(hasCoverageProblem(coverage) && coverage.undecided > 0 ? noChangeAmongDecided(coverage, report.evaluated) : NO_CHANGE_SENTENCE);
   else {
     lines.push(`Outcome changes, live → declared (riskiest first):`);
     lines.push(...transitionLines(report.transitions, colors));

@@ -9,6 +9,7 @@ import { createGunzip } from 'node:zlib';
 import { UserError } from '../../errors.js';
 import type { TestRequest } from '../../evaluate/index.js';
 import { accessLogLine, csvColumns, csvLine, isAccessLogLine, ndjsonReader, type CsvColumns, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
+import { normaliseRequest } from './coverage.js';
 import { gzipGuard, LONG_LINE_REASON, streamLines, TOO_LONG } from './lines.js';
 import { redactRequest, secretNameTest } from './redact.js';
 
@@ -16,7 +17,7 @@ import { redactRequest, secretNameTest } from './redact.js';
 export interface LogLine {
   file: string;
   line: number;
-  result: { request: TestRequest } | { skip: string };
+  result: LineResult;
 }
 
 /** How logs are read: the command's --log-format and the project's `replay` settings. */
@@ -92,7 +93,7 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
           if (parse === undefined) throw new UserError(`cannot tell the format of ${file} from its first line: use --log-format ndjson, csv or combined`);
         }
         const result = parse(text);
-        if ('request' in result) redactRequest(result.request, isSecret);
+        if ('request' in result) redactRequest(normaliseRequest(result.request), isSecret);
         batch.push({ file, line: number, result });
       }
       yield batch;

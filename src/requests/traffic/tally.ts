@@ -4,6 +4,7 @@
 // transitions and rule pairs, never by the number of requests.
 import { undecidedPatterns, type Decision, type TestRequest } from '../../evaluate/index.js';
 import type { Action, NormalRule } from '../../semantics/model.js';
+import { FieldCounter, type FieldCoverage, type RequestField } from './coverage.js';
 
 /**
  * What a request meets: the strongest of the deciding rule's actions, no custom-rule outcome,
@@ -97,6 +98,31 @@ export interface ReplayReport {
    * (docs/replay.md, "Shadow rules").
    */
   shadow?: ShadowReport;
+  /**
+   * Which request fields the log carries, and the requests whose outcome depends on a field
+   * their line lacks (docs/replay.md, "Fields the log lacks"). Always present in new reports.
+   */
+  coverage?: ReplayCoverage;
+}
+
+/** The log's fields, and what the rules the change touches needed of them. */
+export interface ReplayCoverage extends FieldCoverage {
+  /** Fields read by the rules the change touches that some evaluated requests lack, most lacking first. */
+  missing: MissingField[];
+  /** Requests whose outcome depends on a field their line lacks, or that carry no request field: undecided, in no transition. */
+  undecided: number;
+  /** count / requests evaluated, 0..1. */
+  undecidedShare: number;
+  /** The first undecided requests. */
+  examples: ReplayExample[];
+}
+
+export interface MissingField {
+  field: RequestField;
+  /** The rules touched by the change that read it. */
+  rules: string[];
+  /** Evaluated requests whose outcome depends on it. */
+  undecided: number;
 }
 
 export interface ShadowReport {
@@ -115,6 +141,11 @@ export class ReplayTally {
   private readonly undecided = { live: 0, declared: 0 };
   private readonly skipped = new Map<string, SkipCount>();
   private readonly transitions = new Map<string, { from: OutcomeKind; to: OutcomeKind; count: number; rules: Map<string, RulePair>; examples: ReplayExample[] }>();
+  /** Per-field presence, counted by whoever parses the lines (`fields.count` for each request). */
+  readonly fields = new FieldCounter();
+  private readonly missing = new Map<RequestField, number>();
+  private readonly undecidedExamples: ReplayExample[] = [];
+  private undecidedByField = 0;
 
   /** Lines read so far (requests and skipped lines). */
   get lines(): number {
@@ -126,6 +157,18 @@ export class ReplayTally {
     const known = this.skipped.get(reason);
     if (known === undefined) this.skipped.set(reason, { reason, count: 1, first: { file, line } });
     else known.count += 1;
+  }
+
+  /**
+   * A request whose outcome is not known from its line: it lacks fields the rules touched by the
+   * change read (`lacking`), or carries none at all (`lacking` empty). Counted undecided.
+   */
+  undecidedByMissing(example: ReplayExample, lacking: readonly RequestField[]): void {
+    this.read += 1;
+    this.evaluated += 1;
+    this.undecidedByField += 1;
+    for (const field of lacking) this.missing.set(field, (this.missing.get(field) ?? 0) + 1);
+    if (this.undecidedExamples.length < EXAMPLES_PER_TRANSITION) this.undecidedExamples.push(example);
   }
 
   add(example: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>): void {
@@ -148,6 +191,16 @@ export class ReplayTally {
     if (pair === undefined) transition.rules.set(pairKey, rulePair(before, after, example.request));
     else pair.count += 1;
     if (transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
+  }
+
+  /** The coverage part, given which touched rules read each field. */
+  coverage(rulesReading: ReadonlyMap<RequestField, readonly string[]>): ReplayCoverage {
+    const missing = [...this.missing].map(([field, undecided]): MissingField => ({ field, rules: [...(rulesReading.get(field) ?? [])], undecided }))
+      .sort((a, b) => b.undecided - a.undecided);
+    return {
+      ...this.fields.coverage(), missing, undecided: this.undecidedByField,
+      undecidedShare: this.evaluated === 0 ? 0 : this.undecidedByField / this.evaluated, examples: [...this.undecidedExamples],
+    };
   }
 
   report(context: Pick<ReplayReport, 'app' | 'against' | 'files' | 'notApplied'>): ReplayReport {
@@ -193,4 +246,14 @@ function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, req
   if (before.undecided !== undefined) pair.beforePatterns = undecidedPatterns(before.undecided.rule, request).map((found) => found.pattern);
   if (after.undecided !== undefined) pair.afterPatterns = undecidedPatterns(after.undecided.rule, request).map((found) => found.pattern);
   return pair;
+}
+
+/**
+ * Whether the report is an all-clear: every request decided (no `$re` out of time, no outcome
+ * depending on a field its line lacks, no line without a request field) and none changed
+ * outcome. `replay` exits 0 only then (contract: no silent all-clear).
+ */
+export function isAllClear(report: Pick<ReplayReport, 'transitions' | 'undecided' | 'coverage'>): boolean {
+  return report.transitions.length === 0 && report.undecided.live === 0 && report.undecided.declared === 0 &&
+    (report.coverage === undefined || report.coverage.undecided === 0);
 }
