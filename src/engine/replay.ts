@@ -65,6 +65,7 @@ export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usa
   return {
     ...(config.replayFields === undefined ? {} : { fields: config.replayFields }),
     ...(config.replaySecretNames === undefined ? {} : { secretNames: config.replaySecretNames }),
+    ...(config.replayIpField === undefined ? {} : { ipField: config.replayIpField }),
   };
 }
 
@@ -86,9 +87,12 @@ export async function replayPlanned(
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
-  const { liveFile, format, fields, secretNames } = request;
+  const { liveFile, format, fields, secretNames, ipField } = request;
   // Only the reading options: a caller's request may hold other options named alike (an output --format).
-  const reading: TrafficReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
+  const reading: TrafficReadOptions = {
+    cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }),
+    ...(secretNames === undefined ? {} : { secretNames }), ...(ipField === undefined ? {} : { ipField }),
+  };
   const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const shadow = shadowRules(planned.declared ?? [], afterRules);
   // Shadow rules (applied paused) decided as if active, compared with the declared rules.

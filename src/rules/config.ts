@@ -38,6 +38,8 @@ export interface ProjectConfig {
   replayFields?: Record<string, string>;
   /** replay.secretNames: header and parameter names masked beside the built-in ones (docs/replay.md, "Secrets in logs"). */
   replaySecretNames?: string[];
+  /** replay.ipField: which Data Export address is a request's `ip` (docs/replay.md, "The Data Export"). */
+  replayIpField?: 'client_ip' | 'true_ip';
   /** shadowMaxAge in days: validate warns about a rule in shadow longer (docs/replay.md, "Shadow rules"). */
   shadowMaxAgeDays?: number;
 }
@@ -62,7 +64,7 @@ interface WrittenApp {
 
 interface WrittenConfig {
   apps: WrittenApp[];
-  replay?: { fields?: Record<string, string>; secretNames?: string[] };
+  replay?: { fields?: Record<string, string>; secretNames?: string[]; ipField?: 'client_ip' | 'true_ip' };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
@@ -96,6 +98,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
   const replayFields = written.replay?.fields;
   const replaySecretNames = written.replay?.secretNames;
+  const replayIpField = written.replay?.ipField;
   const selected = selectApps(apps, options.app, file);
   const otherApps = apps.filter((app) => !selected.includes(app));
   return {
@@ -103,6 +106,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
     ...(otherApps.length === 0 ? {} : { otherApps }),
     ...(replayFields === undefined ? {} : { replayFields }),
     ...(replaySecretNames === undefined ? {} : { replaySecretNames }),
+    ...(replayIpField === undefined ? {} : { replayIpField }),
     ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
   };
 }

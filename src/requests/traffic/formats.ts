@@ -4,9 +4,10 @@
 // never an error: logs are large and a few bad lines must not stop a replay.
 import type { TestRequest } from '../../evaluate/index.js';
 import { MAP_FIELDS, TEXT_FIELDS, type Carriage, type MapField, type TextField } from './coverage.js';
+import type { RecordedDecision } from './presets.js';
 import { splitTarget } from './redact.js';
 
-export const LOG_FORMATS = ['ndjson', 'csv', 'combined'] as const;
+export const LOG_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /**
@@ -14,7 +15,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
  * request may say what its format records (`carriage`) and, when it carries no request field,
  * the keys its line had (`keys`), for the report's mapping hint.
  */
-export type LineResult = { request: TestRequest; carriage?: Carriage; keys?: string[] } | { skip: string };
+export type LineResult = { request: TestRequest; carriage?: Carriage; keys?: string[]; decision?: RecordedDecision } | { skip: string };
 
 const isTextField = (name: string): name is TextField => (TEXT_FIELDS as readonly string[]).includes(name);
 const isMapField = (name: string): name is MapField => (MAP_FIELDS as readonly string[]).includes(name);
