@@ -15,6 +15,7 @@ import { planRisks } from '../plan/risks.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
+import { disagreementWarning } from '../requests/traffic/agreement.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import type { TransitionRequest } from '../behaviour/transitions.js';
@@ -38,6 +39,8 @@ export interface PlannedProject {
   excesses: string[];
   /** One sentence per test the behaviour diff leaves out because its outcome is undecided (a pattern out of time). */
   undecided: string[];
+  /** With replayLogs of a log recording production's decisions: the live rules disagree with it beyond replay.maxDisagreement. */
+  modelWarnings?: string[];
   /** With replayLogs: what the plan does to the logged requests. */
   replay?: ReplayReport;
   /** With replayLogs: the app whose replayed traffic the plan newly blocks beyond maxNewlyBlocked (apply refuses it without --force). */
@@ -82,7 +85,11 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     notes: removals.notes,
   });
   const trafficExcesses = plan.trafficExcesses(Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])));
-  return { plan, excesses, trafficExcesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
+  const disagreement = replay?.production === undefined ? undefined : disagreementWarning(replay.production, reading?.maxDisagreement);
+  return {
+    plan, excesses, trafficExcesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }),
+    ...(disagreement === undefined ? {} : { modelWarnings: [disagreement] }),
+  };
 }
 
 /** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */

@@ -11,6 +11,7 @@ import { matchRules } from '../semantics/match.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule, NormalRule } from '../semantics/model.js';
 import { MissingFieldCheck } from '../requests/traffic/missing.js';
+import { AgreementTally } from '../requests/traffic/agreement.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRuleSets } from '../requests/traffic/compiled.js';
 import type { LogFormat } from '../requests/traffic/formats.js';
@@ -59,13 +60,15 @@ export async function replayedFiles(logs: readonly string[], cwd: string): Promi
 }
 
 /** Before any request: the selection names one app, or an error asks to name it. */
-export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<LogReading> {
+export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<LogReading & { maxDisagreement?: number }> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   onlyApp(config.apps, usage);
   return {
     ...(config.replayFields === undefined ? {} : { fields: config.replayFields }),
     ...(config.replaySecretNames === undefined ? {} : { secretNames: config.replaySecretNames }),
     ...(config.replayIpField === undefined ? {} : { ipField: config.replayIpField }),
+    ...(config.replayMaxDisagreement === undefined ? {} : { maxDisagreement: config.replayMaxDisagreement }),
+    ...(config.replayDecision === undefined ? {} : { decision: config.replayDecision }),
   };
 }
 
@@ -87,11 +90,11 @@ export async function replayPlanned(
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
-  const { liveFile, format, fields, secretNames, ipField } = request;
+  const { liveFile, format, fields, secretNames, ipField, decision } = request;
   // Only the reading options: a caller's request may hold other options named alike (an output --format).
   const reading: TrafficReadOptions = {
     cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }),
-    ...(secretNames === undefined ? {} : { secretNames }), ...(ipField === undefined ? {} : { ipField }),
+    ...(secretNames === undefined ? {} : { secretNames }), ...(ipField === undefined ? {} : { ipField }), ...(decision === undefined ? {} : { decision }),
   };
   const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const shadow = shadowRules(planned.declared ?? [], afterRules);
@@ -101,6 +104,9 @@ export async function replayPlanned(
   const sets = compileRuleSets<LiveRule>([inPriorityOrder(live), afterRules, ...asIfActive]);
   const touched = touchedRules(live, afterRules, plan.steps);
   const missing = new MissingFieldCheck([inPriorityOrder(live), afterRules].map((rules) => ({ rules, touched })));
+  // Production's decisions are compared with every live rule: any of them may have decided.
+  const liveMissing = new MissingFieldCheck([{ rules: inPriorityOrder(live), touched: () => true }]);
+  const agreement = new AgreementTally(new Map(live.map((rule) => [rule.ruleId, rule])));
   const tally = new ReplayTally();
   const shadowTally = new ReplayTally();
   const started = performance.now();
@@ -117,9 +123,15 @@ export async function replayPlanned(
         // A line carrying no request field is a mapping problem, never an empty request decided.
         if (!tally.fields.count(result.request, example, carriage, result.keys)) {
           tally.undecidedByMissing(example, []);
+          if (result.decision !== undefined) agreement.add(example, result.decision, undefined);
           continue;
         }
         const [underLive, underDeclared, underShadowActive] = sets.decide(result.request) as [Decision<LiveRule>, Decision<LiveRule>, Decision<LiveRule>?];
+        if (result.decision !== undefined) {
+          // Compared with production only where the live outcome does not hang on a lacking field.
+          const known = liveMissing.dependsOn(result.request, carriage, [underLive]).length === 0;
+          agreement.add(example, result.decision, known ? underLive : undefined);
+        }
         const lacking = missing.dependsOn(result.request, carriage, [underLive, underDeclared]);
         if (lacking.length > 0) tally.undecidedByMissing(example, lacking);
         else tally.add(example, underLive, underDeclared);
@@ -131,6 +143,8 @@ export async function replayPlanned(
   const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
   const report = tally.report(context);
   report.coverage = tally.coverage(missing.rulesReading);
+  const production = agreement.report();
+  if (production !== undefined) report.production = production;
   if (shadow.length > 0) {
     const { transitions, undecided } = shadowTally.report(context);
     report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };

@@ -40,6 +40,10 @@ export interface ProjectConfig {
   replaySecretNames?: string[];
   /** replay.ipField: which Data Export address is a request's `ip` (docs/replay.md, "The Data Export"). */
   replayIpField?: 'client_ip' | 'true_ip';
+  /** replay.maxDisagreement: share (0..1) of compared requests on which the live rules may disagree with production before plan --replay warns. */
+  replayMaxDisagreement?: number;
+  /** replay.decision: where a JSON log records production's decision (docs/replay.md, "Production's own decisions"). */
+  replayDecision?: { type: string; origin?: string; filterId?: string; simulatedBlock?: string };
   /** shadowMaxAge in days: validate warns about a rule in shadow longer (docs/replay.md, "Shadow rules"). */
   shadowMaxAgeDays?: number;
 }
@@ -64,7 +68,7 @@ interface WrittenApp {
 
 interface WrittenConfig {
   apps: WrittenApp[];
-  replay?: { fields?: Record<string, string>; secretNames?: string[]; ipField?: 'client_ip' | 'true_ip' };
+  replay?: { fields?: Record<string, string>; secretNames?: string[]; ipField?: 'client_ip' | 'true_ip'; maxDisagreement?: WrittenShare; decision?: { type: string; origin?: string; filterId?: string; simulatedBlock?: string } };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
@@ -99,6 +103,8 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const replayFields = written.replay?.fields;
   const replaySecretNames = written.replay?.secretNames;
   const replayIpField = written.replay?.ipField;
+  const replayMaxDisagreement = written.replay?.maxDisagreement;
+  const replayDecision = written.replay?.decision;
   const selected = selectApps(apps, options.app, file);
   const otherApps = apps.filter((app) => !selected.includes(app));
   return {
@@ -107,6 +113,8 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
     ...(replayFields === undefined ? {} : { replayFields }),
     ...(replaySecretNames === undefined ? {} : { replaySecretNames }),
     ...(replayIpField === undefined ? {} : { replayIpField }),
+    ...(replayMaxDisagreement === undefined ? {} : { replayMaxDisagreement: shareOf(replayMaxDisagreement) }),
+    ...(replayDecision === undefined ? {} : { replayDecision }),
     ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
   };
 }

@@ -46,7 +46,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // The flag is a yes/no; the engine takes the run (its budget and progress) or nothing.
   const { behaviourDiff: wanted, ...selection } = args;
   const diff = wanted === false ? undefined : diffRun(args, ctx);
-  const { plan, excesses, trafficExcesses, undecided, replay } = await planProject({
+  const { plan, excesses, trafficExcesses, undecided, replay, modelWarnings } = await planProject({
     ...selection,
     ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
     ...(args.live === undefined ? {} : { liveFile: args.live }),
@@ -65,7 +65,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // one document: the report is its `replay` field.
   if (replay !== undefined && args.format !== 'json') await writeReport(replayBeforePlan(args.format === 'markdown' ? 'markdown' : 'text'), replay, ctx);
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
-  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided }, ctx);
+  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided, ...(modelWarnings === undefined ? {} : { modelWarnings }) }, ctx);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);
     await writeReport(SAVED_PLAN, { out, fromSnapshot: plan.snapshot !== undefined }, ctx);

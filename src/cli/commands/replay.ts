@@ -15,7 +15,8 @@ function options(yargs: Argv<GlobalArgs>) {
     .usage('$0 replay LOG… [--live FILE] [--format text|json|markdown]\n\n' +
       'Decide every request of the logs under the live rules and under the rules as apply would leave them, and report ' +
       'each change of outcome (no rule → challenge, allow → block, …) with its share of traffic, rules and examples. ' +
-      'Logs: NDJSON, CSV with a header row, or common/combined access logs; gzip and directories too. ' +
+      'Logs: NDJSON, CSV with a header row, common/combined access logs, CloudFront and ALB logs, Cloudflare Logpush, ' +
+      'the service\'s Data Export (human) and HAR; gzip and directories too. Exit 0 only when every request was decided and none changed. ' +
       'Cookies, Authorization and secret-looking parameters are masked as they are read.')
     .positional('logs', { type: 'string', array: true, describe: 'Log files or directories' })
     .option('live', { type: 'string', describe: 'Compare against this live snapshot (botrules live --out) instead of listing: no token, no request' })

@@ -4,6 +4,7 @@ import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';
+import { agreementLine, disagreementTitle } from './production.js';
 import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeAmongDecided } from './coverage.js';
 import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 
@@ -27,6 +28,12 @@ export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options:
   if (report.skipped.length > 0) {
     const rows = report.skipped.map((skip) => [cell(skip.reason), String(skip.count), cell(`${skip.first.file}:${skip.first.line}`)]);
     parts.push(`${table(['Skipped because', 'Lines', 'First at'], rows, ['l', 'r', 'l']).join('\n')}\n\n`);
+  }
+  if (report.production !== undefined) {
+    parts.push(`#### Production's decisions\n\n${markdownText(agreementLine(report.production))}\n\n`);
+    for (const group of report.production.disagreements) {
+      parts.push(details(markdownHtml(disagreementTitle(group)), exampleBlock(group.examples.map(exampleText))));
+    }
   }
   if (report.shadow !== undefined) {
     parts.push(`#### Shadow rules\n\n${markdownText(shadowHeading(report.shadow))}\n\n`);

@@ -4,6 +4,7 @@ import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 import { plural } from '../../plural.js';
+import { agreementLine, disagreementTitle } from './production.js';
 import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeAmongDecided } from './coverage.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
@@ -32,6 +33,13 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
   if (same !== undefined) lines.push(same);
   const undecided = undecidedRequestsSentence(report);
   if (undecided !== undefined) lines.push(colors.yellow(undecided));
+  if (report.production !== undefined) {
+    lines.push(safeText(agreementLine(report.production)));
+    for (const group of report.production.disagreements) {
+      lines.push(`    ${colors.yellow(safeText(disagreementTitle(group)))}`);
+      for (const example of group.examples) lines.push(`        e.g. ${safeText(exampleText(example))}`);
+    }
+  }
   if (report.shadow !== undefined) {
     lines.push(safeText(shadowHeading(report.shadow)));
     if (report.shadow.transitions.length === 0) lines.push(`    ${shadowNoChangeSentence(report.shadow)}`);

@@ -7,7 +7,7 @@ import { albLine, cloudfrontParser, isAlbLine, isCloudFrontHeader } from './cdn-
 import { accessLogLine, csvColumns, csvLine, isAccessLogLine, ndjsonReader, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
 import { isHarStart } from './har.js';
 import { REQUEST_FIELDS } from './coverage.js';
-import { cloudflareLine, humanLine, parseObject, presetForKeys, type IpField } from './presets.js';
+import { cloudflareLine, humanLine, parseObject, presetForKeys, type IpField, type RecordedDecision } from './presets.js';
 
 export type LineParser = (line: string, number: number) => LineResult | undefined;
 
@@ -15,6 +15,16 @@ export interface ParserOptions {
   format?: LogFormat;
   fields?: FieldMapping;
   ipField?: IpField;
+  /** Where a JSON log records production's decision (botrules.yaml `replay.decision`): dotted paths. */
+  decision?: DecisionMapping;
+}
+
+/** `replay.decision`: the keys of a JSON log's decision, as dotted paths (`type` required). */
+export interface DecisionMapping {
+  type: string;
+  origin?: string;
+  filterId?: string;
+  simulatedBlock?: string;
 }
 
 /** The format of a file: named, else by its name, else by its first non-empty line. */
@@ -46,8 +56,43 @@ function jsonFormat(firstLine: string): 'ndjson' | 'cloudflare' | 'human' {
   return 'ndjson';
 }
 
-/** The line parser of a line-based format (not HAR, read whole). */
+/** The line parser of a line-based format (not HAR, read whole), with `replay.decision` read beside a JSON format's fields. */
 export function lineParser(file: string, format: Exclude<LogFormat, 'har'>, options: ParserOptions): LineParser {
+  const parse = formatParser(file, format, options);
+  const { decision } = options;
+  if (decision === undefined || (format !== 'ndjson' && format !== 'cloudflare' && format !== 'human')) return parse;
+  return (line, number) => {
+    const result = parse(line, number);
+    if (result === undefined || 'skip' in result) return result;
+    const parsed = parseObject(line);
+    const recorded = 'skip' in parsed ? undefined : decisionOf(parsed.record, decision);
+    return recorded === undefined ? result : { ...result, decision: recorded };
+  };
+}
+
+function decisionOf(record: Record<string, unknown>, mapping: DecisionMapping): RecordedDecision | undefined {
+  const at = (path: string | undefined): unknown => {
+    if (path === undefined) return undefined;
+    let value: unknown = record;
+    for (const key of path.split('.')) {
+      if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+      value = (value as Record<string, unknown>)[key];
+    }
+    return value;
+  };
+  const text = (path: string | undefined): string | undefined => {
+    const value = at(path);
+    return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+  };
+  const type = text(mapping.type);
+  if (type === undefined) return undefined;
+  const origin = text(mapping.origin);
+  const filterId = text(mapping.filterId);
+  const simulated = at(mapping.simulatedBlock);
+  return { type, simulatedBlock: simulated === true || simulated === 'true', ...(origin === undefined ? {} : { origin }), ...(filterId === undefined ? {} : { filterId }) };
+}
+
+function formatParser(file: string, format: Exclude<LogFormat, 'har'>, options: ParserOptions): LineParser {
   switch (format) {
     case 'ndjson': {
       const { preset, ...named } = options.fields ?? {};

@@ -10,7 +10,7 @@ import { UserError } from '../../errors.js';
 import { LOG_FORMATS, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
 import { normaliseRequest } from './coverage.js';
 import { readHarEntries, type HarEntry } from './har.js';
-import { formatOf, lineParser, type LineParser } from './parsers.js';
+import { formatOf, lineParser, type DecisionMapping, type LineParser } from './parsers.js';
 import type { IpField } from './presets.js';
 import { gzipGuard, LONG_LINE_REASON, streamLines, TOO_LONG } from './lines.js';
 import { redactRequest, secretNameTest } from './redact.js';
@@ -32,6 +32,8 @@ export interface LogReading {
   secretNames?: readonly string[];
   /** Which Data Export address is the request's `ip` (`replay.ipField`; default client_ip). */
   ipField?: IpField;
+  /** Where another JSON log records production's decision (`replay.decision`). */
+  decision?: DecisionMapping;
 }
 
 export interface TrafficReadOptions extends LogReading {

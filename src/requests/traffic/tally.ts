@@ -103,6 +103,8 @@ export interface ReplayReport {
    * their line lacks (docs/replay.md, "Fields the log lacks"). Always present in new reports.
    */
   coverage?: ReplayCoverage;
+  /** Where the log records production's decisions: how often the live rules agree with them. */
+  production?: ProductionAgreement;
 }
 
 /** The log's fields, and what the rules the change touches needed of them. */
@@ -115,6 +117,39 @@ export interface ReplayCoverage extends FieldCoverage {
   undecidedShare: number;
   /** The first undecided requests. */
   examples: ReplayExample[];
+}
+
+/** Production's own decisions compared with the live rules (docs/replay.md, "Production's own decisions"). */
+/** We say block (or challenge) where production let the request through, or the reverse. */
+export type DisagreementDirection = 'we-block-production-allowed' | 'production-blocked-we-allow';
+
+export interface Disagreement {
+  direction: DisagreementDirection;
+  /**
+   * The rule each side names: ours when we block, production's (its `filter_id`, named by the
+   * live rule of that id when there is one) when production blocked.
+   */
+  rule: string | undefined;
+  count: number;
+  examples: ReplayExample[];
+}
+
+export interface ProductionAgreement {
+  /** Lines that recorded a decision. */
+  recorded: number;
+  /** Decided by a custom rule or by none, and decided by us: the requests compared. */
+  compared: number;
+  agreed: number;
+  /** agreed / compared, 0..1 (1 when nothing was compared). */
+  agreement: number;
+  /** Largest first. */
+  disagreements: Disagreement[];
+  /** Blocked by the service itself (filter_origin not `customer`): kept apart. */
+  byService: number;
+  /** Our outcome is undecided (a `$re` out of time, a field the line lacks): not compared. */
+  undecided: number;
+  /** Production decisions recorded as simulated blocks (monitor mode), compared as blocks. */
+  simulated: number;
 }
 
 export interface MissingField {
