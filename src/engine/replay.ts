@@ -12,6 +12,7 @@ import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule, NormalRule } from '../semantics/model.js';
 import { MissingFieldCheck } from '../requests/traffic/missing.js';
 import { AgreementTally } from '../requests/traffic/agreement.js';
+import { compareWithBaseline, readBaseline } from '../requests/traffic/baseline.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRuleSets } from '../requests/traffic/compiled.js';
 import type { LogFormat } from '../requests/traffic/formats.js';
@@ -28,6 +29,8 @@ export interface ReplayRequest extends ProjectSelection {
   liveFile?: string;
   /** One format for every log; else told per file. */
   logFormat?: LogFormat;
+  /** An earlier `replay --format json` report to compare with (read before any request). */
+  baseline?: string;
   /** Called as the logs are read, for a progress line (at most a few times a second is the caller's business). */
   onProgress?: (progress: ReplayProgress) => void;
 }
@@ -41,15 +44,18 @@ export interface ReplayProgress {
 
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
   const files = await replayedFiles(request.logs, ctx.cwd);
+  const baseline = request.baseline === undefined ? undefined : await readBaseline(request.baseline, ctx.cwd);
   const settings = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
   const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(request, ctx, connect);
-  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
+  const report = await replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
     ...settings,
     ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
     ...(request.logFormat === undefined ? {} : { format: request.logFormat }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
   }, ctx);
+  if (baseline !== undefined) report.baseline = compareWithBaseline(report, baseline);
+  return report;
 }
 
 /** The log files named, checked before any request is sent; none is an error. */

@@ -21,6 +21,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .positional('logs', { type: 'string', array: true, describe: 'Log files or directories' })
     .option('live', { type: 'string', describe: 'Compare against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('format', { choices: REPLAY_FORMATS, default: 'text' as const, describe: 'How to print the report' })
+    .option('baseline', { type: 'string', describe: 'Compare with an earlier report (replay --format json): name what newly changes outcome and what stopped' })
     .option('log-format', { choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name or first line)' })
     .example('$0 replay logs/', 'replay every log below logs/ against the live rules')
     .example('$0 replay --live live.json --format markdown access.log.gz', 'a pull-request comment, with no token');
@@ -34,6 +35,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     logs,
     ...(args.live === undefined ? {} : { liveFile: args.live }),
     ...(args.logFormat === undefined ? {} : { logFormat: args.logFormat }),
+    ...(args.baseline === undefined ? {} : { baseline: args.baseline }),
     ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
   }, ctx).finally(() => progress.stop());
   await replayRenderer(args.format)(report, ctx.io.stdout, { colors: ctx.colors });

@@ -5,6 +5,7 @@ import type { RenderOptions, Sink } from '../contract.js';
 import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';
 import { agreementLine, disagreementTitle } from './production.js';
+import { baselineHeading, baselineLines } from './baseline.js';
 import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeAmongDecided } from './coverage.js';
 import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 
@@ -28,6 +29,10 @@ export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options:
   if (report.skipped.length > 0) {
     const rows = report.skipped.map((skip) => [cell(skip.reason), String(skip.count), cell(`${skip.first.file}:${skip.first.line}`)]);
     parts.push(`${table(['Skipped because', 'Lines', 'First at'], rows, ['l', 'r', 'l']).join('\n')}\n\n`);
+  }
+  if (report.baseline !== undefined) {
+    const lines = baselineLines(report.baseline).map((line) => `- ${markdownText(line)}`);
+    parts.push(`#### Since the baseline\n\n${markdownText(baselineHeading(report.baseline))}\n\n${lines.length === 0 ? '' : `${lines.join('\n')}\n\n`}`);
   }
   if (report.production !== undefined) {
     parts.push(`#### Production's decisions\n\n${markdownText(agreementLine(report.production))}\n\n`);

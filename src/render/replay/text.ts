@@ -5,6 +5,7 @@ import { safeText } from '../sanitise.js';
 import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 import { plural } from '../../plural.js';
 import { agreementLine, disagreementTitle } from './production.js';
+import { baselineHeading, baselineLines } from './baseline.js';
 import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeAmongDecided } from './coverage.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
@@ -33,6 +34,10 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
   if (same !== undefined) lines.push(same);
   const undecided = undecidedRequestsSentence(report);
   if (undecided !== undefined) lines.push(colors.yellow(undecided));
+  if (report.baseline !== undefined) {
+    lines.push(safeText(baselineHeading(report.baseline)));
+    for (const line of baselineLines(report.baseline)) lines.push(`    ${safeText(line)}`);
+  }
   if (report.production !== undefined) {
     lines.push(safeText(agreementLine(report.production)));
     for (const group of report.production.disagreements) {

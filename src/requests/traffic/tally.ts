@@ -4,6 +4,7 @@
 // transitions and rule pairs, never by the number of requests.
 import { undecidedPatterns, type Decision, type TestRequest } from '../../evaluate/index.js';
 import type { Action, NormalRule } from '../../semantics/model.js';
+import type { BaselineComparison } from './baseline.js';
 import { FieldCounter, type FieldCoverage, type RequestField } from './coverage.js';
 
 /**
@@ -105,6 +106,8 @@ export interface ReplayReport {
   coverage?: ReplayCoverage;
   /** Where the log records production's decisions: how often the live rules agree with them. */
   production?: ProductionAgreement;
+  /** With `--baseline REPORT.json`: what newly changes outcome and what stopped since that report. */
+  baseline?: BaselineComparison;
 }
 
 /** The log's fields, and what the rules the change touches needed of them. */
