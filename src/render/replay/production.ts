@@ -12,8 +12,10 @@ export function agreementLine(production: ProductionAgreement): string {
     production.undecided > 0 ? `${plural(production.undecided, 'request')} undecided here, not compared` : undefined,
     production.simulated > 0 ? `${plural(production.simulated, 'simulated block')} (monitor mode) compared as blocks` : undefined,
   ].filter((part): part is string => part !== undefined);
-  return `Production's decisions (${plural(production.recorded, 'request')} recorded one): the live rules agree on ${agreementShare(production)} ` +
-    `(${production.agreed} of ${production.compared} compared)${apart.length === 0 ? '' : `; ${apart.join('; ')}`}.`;
+  const agreement = production.compared === 0
+    ? 'no request could be compared with the live rules'
+    : `the live rules agree on ${agreementShare(production)} (${production.agreed} of ${production.compared} compared)`;
+  return `Production's decisions (${plural(production.recorded, 'request')} recorded one): ${agreement}${apart.length === 0 ? '' : `; ${apart.join('; ')}`}.`;
 }
 
 /** The agreement as a percentage; exact 100% only when every compared request agreed. */

@@ -191,8 +191,8 @@ export function accessLogLine(line: string): LineResult {
   return { request, carriage: agent === undefined ? COMMON_CARRIAGE : COMBINED_CARRIAGE };
 }
 
-/** The combined format records two headers (the User-Agent as the field); the common one none. */
-const COMBINED_CARRIAGE: Carriage = { partialHeaders: ['referer', 'user-agent'] };
+/** The combined format records the Referer header (and the User-Agent, as its own field); the common one no header. */
+const COMBINED_CARRIAGE: Carriage = { partialHeaders: ['referer'] };
 const COMMON_CARRIAGE: Carriage = { partialHeaders: [] };
 
 /** `\"`, `\\` and `\xHH` as access logs escape them. */
