@@ -38,7 +38,7 @@ export interface ProjectConfig {
   replayFields?: Record<string, string>;
   /** replay.secretNames: header and parameter names masked beside the built-in ones (docs/replay.md, "Secrets in logs"). */
   replaySecretNames?: string[];
-  /** replay.ipField: which Data Export address is a request's `ip` (docs/replay.md, "The Data Export"). */
+  /** replay.ipField: which Data Export address is a request's `ip` (docs/replay.md, "Presets: the logs users have"). */
   replayIpField?: 'client_ip' | 'true_ip';
   /** replay.maxDisagreement: share (0..1) of compared requests on which the live rules may disagree with production before plan --replay warns. */
   replayMaxDisagreement?: number;

@@ -20,7 +20,7 @@ export interface RecordedDecision {
 
 export type JsonLineResult = { request: TestRequest; carriage?: Carriage; keys?: string[]; decision?: RecordedDecision } | { skip: string };
 
-/** Which Data Export address stands for the rules' `socketIps` (docs/replay.md, "The Data Export"). */
+/** Which Data Export address stands for the rules' `socketIps` (docs/replay.md, "Presets: the logs users have"). */
 export type IpField = 'client_ip' | 'true_ip';
 export const DEFAULT_IP_FIELD: IpField = 'client_ip';
 
