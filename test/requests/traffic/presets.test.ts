@@ -50,6 +50,19 @@ const INDEPENDENT: Record<string, () => Seen[]> = {
     const record = JSON.parse(line) as { full_url: string; user_agent: string };
     return { path: pathOf(record.full_url), agent: record.user_agent, monitor: false };
   }),
+  'requests.ndjson': () => raw('requests.ndjson').split('\n').filter((line) => line !== '').map((line) => {
+    const record = JSON.parse(line) as { path: string; userAgent: string; headers: Record<string, unknown> };
+    return { path: pathOf(record.path), agent: record.userAgent, monitor: record.headers['x-monitor'] !== undefined };
+  }),
+  // Quoted cells hold commas (the user agents) but no line breaks: a comma outside quotes separates.
+  'requests.csv': () => raw('requests.csv').split('\r\n').slice(1).filter((line) => line !== '').map((line) => {
+    const cells = line.match(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)?.map((cell) => cell.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"')) ?? [];
+    return { path: pathOf(cells[0] ?? ''), agent: cells[2] ?? '', monitor: (cells[5] ?? '') !== '' };
+  }),
+  'access.log': () => raw('access.log').split('\n').filter((line) => line !== '').map((line) => {
+    const [, target = '', agent = ''] = /"\S+ (\S+) HTTP\/1\.1" .* "((?:[^"\\]|\\.)*)"$/.exec(line) ?? [];
+    return { path: pathOf(target), agent: agent.replace(/\\"/g, '"'), monitor: false };
+  }),
   'session.har': () => (JSON.parse(raw('session.har')) as { log: { entries: { request: { url: string; headers: { name: string; value: string }[] } }[] } }).log.entries.map(({ request }) => ({
     path: pathOf(request.url),
     agent: request.headers.find((header) => header.name.toLowerCase() === 'user-agent')?.value ?? '',
@@ -57,7 +70,7 @@ const INDEPENDENT: Record<string, () => Seen[]> = {
   })),
 };
 
-const PRESETS: [string, string][] = [['cloudfront.log', 'cloudfront'], ['alb.log', 'alb'], ['cloudflare.ndjson', 'cloudflare'], ['human.ndjson', 'human'], ['session.har', 'har']];
+const PRESETS: [string, string][] = [['requests.ndjson', 'ndjson'], ['requests.csv', 'csv'], ['access.log', 'combined'], ['cloudfront.log', 'cloudfront'], ['alb.log', 'alb'], ['cloudflare.ndjson', 'cloudflare'], ['human.ndjson', 'human'], ['session.har', 'har']];
 
 let project: string;
 beforeAll(() => {
