@@ -5,7 +5,7 @@ import type { ReplayCoverage, ReplayReport } from '../../requests/traffic/tally.
 import { REQUEST_FIELDS } from '../../requests/traffic/coverage.js';
 import { presetForKeys } from '../../requests/traffic/presets.js';
 import { plural } from '../../plural.js';
-import { shareText } from './describe.js';
+import { NO_CHANGE_SENTENCE, shareText } from './describe.js';
 
 /** Whether the report has anything to say about the log's fields. */
 export function hasCoverageProblem(coverage: ReplayCoverage | undefined): coverage is ReplayCoverage {
@@ -54,8 +54,14 @@ function share(count: number, report: ReplayReport): number {
   return report.evaluated === 0 ? 0 : count / report.evaluated;
 }
 
-/** Said instead of the all-clear sentence when some requests are undecided for lack of fields. */
-export function noChangeAmongDecided(coverage: ReplayCoverage, evaluated: number): string {
-  return `No outcome changes among the ${plural(evaluated - coverage.undecided, 'decided request')}; ` +
-    `${plural(coverage.undecided, 'request')} undecided for lack of fields (below).`;
+/**
+ * The sentence when no request changes outcome: the all-clear only when every request was
+ * decided; else how many were decided and how many not, or that nothing was evaluated at all.
+ */
+export function noChangeSentence(report: ReplayReport): string {
+  if (report.evaluated === 0) return 'No request was evaluated: this replay says nothing about the change (it is not an all-clear).';
+  const coverage = report.coverage;
+  if (coverage === undefined || coverage.undecided === 0) return NO_CHANGE_SENTENCE;
+  return `No outcome changes among the ${plural(report.evaluated - coverage.undecided, 'decided request')}; ` +
+    `${plural(coverage.undecided, 'request')} undecided for lack of fields (above).`;
 }

@@ -6,8 +6,8 @@ import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';
 import { agreementLine, disagreementTitle } from './production.js';
 import { baselineHeading, baselineLines } from './baseline.js';
-import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeAmongDecided } from './coverage.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
+import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeSentence } from './coverage.js';
+import { exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 
 export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options: RenderOptions): void {
   const parts = ['### Traffic replay\n\n', `${markdownText(headline(report))}\n\n`];
@@ -20,7 +20,7 @@ export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options:
     if (coverage.examples.length > 0) parts.push(details('Undecided for lack of fields: example requests', exampleBlock(coverage.examples.map(exampleText))));
   }
   if (report.transitions.length === 0) {
-    parts.push(`${hasCoverageProblem(coverage) && coverage.undecided > 0 ? markdownText(noChangeAmongDecided(coverage, report.evaluated)) : NO_CHANGE_SENTENCE}\n\n`);
+    parts.push(`${markdownText(noChangeSentence(report))}\n\n`);
   } else parts.push(...transitionParts(report.transitions));
   const same = sameOutcomeSentence(report);
   if (same !== undefined) parts.push(`${same}\n\n`);

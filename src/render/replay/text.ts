@@ -2,11 +2,11 @@
 import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
 import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
+import { exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 import { plural } from '../../plural.js';
 import { agreementLine, disagreementTitle } from './production.js';
 import { baselineHeading, baselineLines } from './baseline.js';
-import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeAmongDecided } from './coverage.js';
+import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeSentence } from './coverage.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
   const { colors } = options;
@@ -25,7 +25,7 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
     lines.push(`    ${safeText(fieldCountsText(coverage, report.evaluated))}`);
     for (const example of coverage.examples) lines.push(`    e.g. ${safeText(exampleText(example))}`);
   }
-  if (report.transitions.length === 0) lines.push(hasCoverageProblem(coverage) && coverage.undecided > 0 ? noChangeAmongDecided(coverage, report.evaluated) : NO_CHANGE_SENTENCE);
+  if (report.transitions.length === 0) lines.push(safeText(noChangeSentence(report)));
   else {
     lines.push(`Outcome changes, live → declared (riskiest first):`);
     lines.push(...transitionLines(report.transitions, colors));

@@ -287,11 +287,11 @@ function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, req
 }
 
 /**
- * Whether the report is an all-clear: every request decided (no `$re` out of time, no outcome
- * depending on a field its line lacks, no line without a request field) and none changed
- * outcome. `replay` exits 0 only then (contract: no silent all-clear).
+ * Whether the report is an all-clear: some request evaluated, every request decided (no `$re`
+ * out of time, no outcome depending on a field its line lacks, no line without a request field)
+ * and none changed outcome. `replay` exits 0 only then (contract: no silent all-clear).
  */
-export function isAllClear(report: Pick<ReplayReport, 'transitions' | 'undecided' | 'coverage'>): boolean {
-  return report.transitions.length === 0 && report.undecided.live === 0 && report.undecided.declared === 0 &&
+export function isAllClear(report: Pick<ReplayReport, 'evaluated' | 'transitions' | 'undecided' | 'coverage'>): boolean {
+  return report.evaluated > 0 && report.transitions.length === 0 && report.undecided.live === 0 && report.undecided.declared === 0 &&
     (report.coverage === undefined || report.coverage.undecided === 0);
 }

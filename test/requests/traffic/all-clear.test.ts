@@ -47,15 +47,31 @@ async function json(file: string): Promise<{ code: number; report: { evaluated: 
 }
 
 it('names lines whose keys map to no request field, suggests the preset, and exits 2', async () => {
-  const { code, report } = await json('logpush.ndjson');
-  expect(code).toBe(2);
+  // Named as plain NDJSON, the Logpush names map to nothing.
+  const result = await botrules(project, 'replay', '--live', 'live.json', '--format', 'json', '--log-format', 'ndjson', 'logpush.ndjson');
+  const report = (JSON.parse(result.stdout) as { transitions: unknown[]; coverage: Coverage });
+  expect(result.code).toBe(2);
   expect(report.transitions).toEqual([]);
   expect(report.coverage.empty).toEqual({ count: 12, keys: ['ClientRequestPath', 'ClientRequestMethod', 'ClientRequestUserAgent', 'ClientIP', 'ClientCountry', 'EdgeResponseStatus'], first: { file: 'logpush.ndjson', line: 1 } });
   expect(report.coverage.undecided).toBe(12);
-  const text = await botrules(project, 'replay', '--live', 'live.json', 'logpush.ndjson');
+  const text = await botrules(project, 'replay', '--live', 'live.json', '--log-format', 'ndjson', 'logpush.ndjson');
   expect(text.code).toBe(2);
   expect(text.stdout).toContain('Not read as requests: 12 lines carry none of the request fields, so their outcome is unknown (first at logpush.ndjson:1; its keys: ClientRequestPath, ClientRequestMethod, ClientRequestUserAgent, ClientIP, ClientCountry, EdgeResponseStatus). They look like the cloudflare format: name it with --log-format cloudflare');
   expect(text.stdout).not.toContain('No outcome changes: every evaluated request');
+});
+
+it('names keys of no known format with the replay.fields mapping to write', async () => {
+  writeFileSync(path.join(project, 'pipeline.ndjson'), `${requests.map((r) => JSON.stringify({ url: { path: r.path }, ua: r.userAgent })).join('\n')}\n`);
+  const text = await botrules(project, 'replay', '--live', 'live.json', 'pipeline.ndjson');
+  expect(text.code).toBe(2);
+  expect(text.stdout).toContain('(first at pipeline.ndjson:1; its keys: url, ua). Map the log\'s keys onto the request fields in botrules.yaml (replay.fields)');
+});
+
+it('tells a Logpush file by its keys and reads its lower-case countries as the service does', async () => {
+  const { code, report } = await json('logpush.ndjson');
+  expect(report.coverage.undecided).toBe(0);
+  expect(report.transitions.map((t) => [t.from, t.to, t.count])).toEqual([['none', 'block', germansNotScrapers]]);
+  expect(code).toBe(2);
 });
 
 it('names a field the changed rule reads that an access log lacks, with the share undecided, and exits 2', async () => {
@@ -68,7 +84,7 @@ it('names a field the changed rule reads that an access log lacks, with the shar
   const markdown = await botrules(project, 'replay', '--live', 'live.json', '--format', 'markdown', 'access.log');
   expect(markdown.code).toBe(2);
   expect(markdown.stdout).toContain(`> Field country lacking: &quot;Block countries&quot;, touched by the change, reads it, and ${requests.length - scrapers} requests (75.0%) lack it where their outcome depends on it.`);
-  expect(markdown.stdout).toContain('No outcome changes among the 3 decided requests; 9 requests undecided for lack of fields (below).');
+  expect(markdown.stdout).toContain('No outcome changes among the 3 decided requests; 9 requests undecided for lack of fields (above).');
 });
 
 it('compares lower-case countries as the service does (upper-case) and finds the change', async () => {
@@ -83,4 +99,11 @@ it('exits 0 when every request carries what the change reads and none changes ou
   expect(report.coverage.undecided).toBe(0);
   expect(report.transitions).toEqual([]);
   expect(code).toBe(0);
+});
+
+it('an empty log is no all-clear: nothing was evaluated, exit 2', async () => {
+  writeFileSync(path.join(project, 'empty.ndjson'), '\n\n');
+  const text = await botrules(project, 'replay', '--live', 'live.json', 'empty.ndjson');
+  expect(text.stdout).toContain('No request was evaluated: this replay says nothing about the change (it is not an all-clear).');
+  expect(text.code).toBe(2);
 });
