@@ -8,7 +8,7 @@ import { combine } from '../../evaluate/evaluate.js';
 import { leafVerdict, type Decision, type TestRequest, type Verdict } from '../../evaluate/index.js';
 import type { Leaf, NormalRule } from '../../semantics/model.js';
 import { fieldName } from '../../semantics/fields.js';
-import { lackedFields, type Carriage, type RequestField } from './coverage.js';
+import { carries, lackedFields, unusableForm, type Carriage, type RequestField, type TextField } from './coverage.js';
 
 /** The request field a leaf reads. */
 export function leafField(leaf: Leaf): RequestField {
@@ -69,8 +69,13 @@ export class MissingFieldCheck {
   /** The lacking fields the request's outcome depends on under any set (empty: decided as read). */
   dependsOn(request: TestRequest, carriage: Carriage, decisions: readonly Decision[]): RequestField[] {
     if (this.fieldsRead.size === 0) return [];
+    // The common case, a line carrying every field the touched rules read, allocates nothing.
+    let lacking = false;
+    for (const field of this.fieldsRead) {
+      if (lacks1(request, field, carriage)) { lacking = true; break; }
+    }
+    if (!lacking) return [];
     const lacked = lackedFields(request, carriage);
-    if (![...this.fieldsRead].some((field) => lacked.has(field))) return [];
     const blamed = new Set<RequestField>();
     this.sets.forEach((touched, set) => {
       const decision = decisions[set];
@@ -85,6 +90,13 @@ export class MissingFieldCheck {
     });
     return [...blamed];
   }
+}
+
+/** Whether the request lacks one field: not carried, or carried in a form no rule matches. */
+function lacks1(request: TestRequest, field: RequestField, carriage: Carriage): boolean {
+  if (!carries(request, field, carriage)) return true;
+  const value = field === 'headers' || field === 'query' || field === 'custom' ? undefined : request[field];
+  return value !== undefined && unusableForm(field as TextField, value);
 }
 
 /** The rule's match with every leaf on a lacking field unknown. */
