@@ -12,7 +12,7 @@ type Result = { request: TestRequest; carriage?: Carriage } | { skip: string };
 export type TextLineParser = (line: string, number: number) => Result | undefined;
 
 /** CloudFront records these headers (besides the User-Agent, its own field). */
-const CLOUDFRONT_CARRIAGE: Carriage = { partialHeaders: ['cookie', 'referer', 'host'] };
+const CLOUDFRONT_CARRIAGE: Carriage = { partialHeaders: ['cookie', 'referer', 'host'], noCustom: true };
 
 /** Whether a first line starts a CloudFront standard log. */
 export function isCloudFrontHeader(line: string): boolean {
@@ -77,7 +77,7 @@ function cloudfrontRequest(cell: (name: string) => string | undefined): TestRequ
 }
 
 /** ALB records no header but the User-Agent (its own field). */
-const ALB_CARRIAGE: Carriage = { partialHeaders: [] };
+const ALB_CARRIAGE: Carriage = { partialHeaders: [], noCustom: true };
 
 /** The request types an ALB log line starts with. */
 const ALB_TYPES = /^(?:http|https|h2|grpcs|ws|wss) \d{4}-\d{2}-\d{2}T/;

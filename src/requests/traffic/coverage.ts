@@ -20,6 +20,12 @@ export type RequestField = (typeof REQUEST_FIELDS)[number];
  */
 export interface Carriage {
   partialHeaders?: readonly string[];
+  /**
+   * The format records no custom parameters (an access log, a CDN log, a HAR): a rule on one
+   * reads a field the log lacks. Where a format can record them (NDJSON, CSV, the Data Export),
+   * a line without any means the request had none.
+   */
+  noCustom?: true;
 }
 
 /** Values as the service compares them: countries upper-case, an ASN as its number (`AS13335` → `13335`). */
@@ -42,11 +48,15 @@ export function unusableForm(field: TextField, value: string): boolean {
   return usable !== undefined && !usable(value);
 }
 
-/** Whether a request carries the field (query comes with the path: a target without `?` has none). */
+/**
+ * Whether a request carries the field as far as rules can tell (query comes with the path: a
+ * target without `?` has none; custom parameters wherever the format records them).
+ */
 export function carries(request: TestRequest, field: RequestField, carriage: Carriage = {}): boolean {
   switch (field) {
     case 'headers': return request.headers !== undefined && carriage.partialHeaders === undefined;
     case 'query': return request.query !== undefined || request.path !== undefined;
+    case 'custom': return carriage.noCustom !== true;
     default: return request[field] !== undefined;
   }
 }
@@ -66,7 +76,7 @@ export function lackedFields(request: TestRequest, carriage: Carriage = {}): Set
 
 /** The coverage part of the report: counts of lines per field (additive to the report's JSON). */
 export interface FieldCoverage {
-  /** Per request field, how many evaluated lines carry it (`headers` only when the format records all headers). */
+  /** Per request field, how many evaluated lines carry it (`headers` only when the format records all headers; `custom` when the line has some). */
   carried: Record<RequestField, number>;
   /** Header names a format records when it records only some (access logs, CDN logs); absent when all. */
   partialHeaders?: string[];
@@ -89,7 +99,8 @@ export class FieldCounter {
   count(request: TestRequest, where: { file: string; line: number }, carriage: Carriage = {}, keys?: readonly string[]): boolean {
     let any = false;
     for (const field of REQUEST_FIELDS) {
-      if (carries(request, field, carriage)) {
+      // Custom parameters count where a line has some; the others where rules can read them.
+      if (field === 'custom' ? request.custom !== undefined : carries(request, field, carriage)) {
         this.carried[field] += 1;
         any = true;
       }

@@ -192,8 +192,8 @@ export function accessLogLine(line: string): LineResult {
 }
 
 /** The combined format records the Referer header (and the User-Agent, as its own field); the common one no header. */
-const COMBINED_CARRIAGE: Carriage = { partialHeaders: ['referer'] };
-const COMMON_CARRIAGE: Carriage = { partialHeaders: [] };
+const COMBINED_CARRIAGE: Carriage = { partialHeaders: ['referer'], noCustom: true };
+const COMMON_CARRIAGE: Carriage = { partialHeaders: [], noCustom: true };
 
 /** `\"`, `\\` and `\xHH` as access logs escape them. */
 function unescapeLogText(text: string): string {

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { UserError } from '../../errors.js';
 import { parseYamlDocument } from '../../io/yaml-source.js';
 import type { TestRequest } from '../../evaluate/index.js';
+import type { Carriage } from './coverage.js';
 import { splitUrl } from './redact.js';
 
 /** The largest HAR read (decompressed bytes); a recording of real traffic is far smaller. */
@@ -16,7 +17,10 @@ export function isHarStart(line: string): boolean {
   return start === '{' || /^\{\s*"log"\s*:\s*\{/.test(start);
 }
 
-export type HarEntry = { request: TestRequest } | { skip: string };
+export type HarEntry = { request: TestRequest; carriage: Carriage } | { skip: string };
+
+/** A HAR records every header but no custom parameter (those are the enforcer's). */
+const HAR_CARRIAGE: Carriage = { noCustom: true };
 
 /** The entries of a HAR stream as requests; a stream that is not a HAR document is an error naming the file and where. */
 export async function readHarEntries(stream: Readable, file: string): Promise<HarEntry[]> {
@@ -101,5 +105,5 @@ function harEntry(entry: unknown): HarEntry {
   const params = url.query ?? (Object.create(null) as Record<string, string>);
   for (const { name, value } of query) if (!Object.prototype.hasOwnProperty.call(params, name)) params[name] = value;
   if (Object.keys(params).length > 0 || url.query !== undefined) read.query = params;
-  return { request: read };
+  return { request: read, carriage: HAR_CARRIAGE };
 }

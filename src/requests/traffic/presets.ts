@@ -91,7 +91,7 @@ export function cloudflareLine(line: string): JsonLineResult {
   if (cookies !== undefined) headers.cookie = Object.entries(cookies).map(([name, value]) => `${name}=${value}`).join('; ');
   const recorded = Object.keys(headers);
   if (recorded.length > 0) request.headers = headers;
-  return { request, carriage: { partialHeaders: recorded } };
+  return { request, carriage: { partialHeaders: recorded, noCustom: true } };
 }
 
 const HUMAN_KEYS = ['path', 'full_url', 'http_method', 'user_agent', 'client_ip', 'true_ip', 'px_app_id', 'request_id', 'country', 'domain'];

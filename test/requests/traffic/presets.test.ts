@@ -159,6 +159,6 @@ describe('value normalisation per preset', () => {
 
   it('ALB: IPv6 client, the URL host as domain, an unparsed request line "- - - "', () => {
     const line = 'https 2026-11-20T08:00:00.000000Z app/a/1 2001:db8::7:46000 10.0.1.0:80 0 0 0 400 - 0 0 "- - - " "-" - - - "-" "-" "-" - 2026-11-20T08:00:00.000000Z "-" "-" "-" "-" "-" "-" "-" -';
-    expect(albLine(line)).toEqual({ request: { ip: '2001:db8::7' }, carriage: { partialHeaders: [] } });
+    expect(albLine(line)).toEqual({ request: { ip: '2001:db8::7' }, carriage: { partialHeaders: [], noCustom: true } });
   });
 });
