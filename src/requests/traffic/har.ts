@@ -82,7 +82,7 @@ function nameValues(value: unknown): NameValue[] | undefined {
  * User-Agent also as the field, HTTP/2's `:authority` as the host), `queryString` and `cookies`
  * (as the Cookie header, masked). A HAR records the server's address, not the client's: no `ip`.
  */
-function harEntry(entry: unknown): HarEntry {
+export function harEntry(entry: unknown): HarEntry {
   const request = (entry as { request?: unknown } | null)?.request as { method?: unknown; url?: unknown; headers?: unknown; queryString?: unknown; cookies?: unknown } | undefined;
   if (typeof request !== 'object' || request === null || typeof request.url !== 'string') return { skip: 'HAR entry without a request URL' };
   const headers = nameValues(request.headers);

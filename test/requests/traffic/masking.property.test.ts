@@ -1,7 +1,8 @@
 // Generated secrets in every carrier a log line can hold them in — a query string, a fragment,
 // a redirect URL nested (percent-encoded) in a parameter, a Referer, a Bearer credential with
 // an encoded tail, a percent-encoded parameter name, Cookie and Authorization headers, custom
-// parameters — read through the NDJSON, Cloudflare, Data Export and CloudFront readers, never
+// parameters — read through every format's reader (NDJSON, CSV, access log, ALB, CloudFront,
+// Cloudflare, Data Export, HAR; each carries what its format can), never
 // reach any output format of the replay report.
 import fc from 'fast-check';
 import type { TestRequest } from '../../../src/evaluate/index.js';
@@ -9,9 +10,10 @@ import { renderReplayJson } from '../../../src/render/replay/json.js';
 import { renderReplayMarkdown } from '../../../src/render/replay/markdown.js';
 import { renderReplayText } from '../../../src/render/replay/text.js';
 import { NO_COLORS } from '../../../src/render/contract.js';
-import { cloudfrontParser } from '../../../src/requests/traffic/cdn-logs.js';
+import { albLine, cloudfrontParser } from '../../../src/requests/traffic/cdn-logs.js';
 import { normaliseRequest } from '../../../src/requests/traffic/coverage.js';
-import { ndjsonLine, type LineResult } from '../../../src/requests/traffic/formats.js';
+import { accessLogLine, csvColumns, csvLine, ndjsonLine, type LineResult } from '../../../src/requests/traffic/formats.js';
+import { harEntry } from '../../../src/requests/traffic/har.js';
 import { cloudflareLine, humanLine } from '../../../src/requests/traffic/presets.js';
 import { redactRequest } from '../../../src/requests/traffic/redact.js';
 import type { ReplayReport } from '../../../src/requests/traffic/tally.js';
@@ -46,6 +48,19 @@ const READERS: Record<string, (request: TestRequest) => LineResult | undefined> 
   ndjson: (request) => ndjsonLine(JSON.stringify(request)),
   cloudflare: (request) => cloudflareLine(JSON.stringify({ ClientRequestURI: request.path, ClientRequestUserAgent: request.userAgent, RequestHeaders: { ...request.headers, ...request.custom } })),
   human: (request) => humanLine(JSON.stringify({ px_app_id: 'PX1', full_url: `https://shop.example${request.path ?? '/'}`, user_agent: request.userAgent, referrer: request.headers?.referer })),
+  combined: (request) => accessLogLine(`203.0.113.1 - - [20/Nov/2026:08:00:00 +0000] "GET ${request.path ?? '/'} HTTP/1.1" 200 1 "${request.headers?.referer ?? '-'}" "${(request.userAgent ?? '-').replace(/"/g, '\\"')}"`),
+  alb: (request) => albLine(`https 2026-11-20T08:00:00.000000Z app/a/1 203.0.113.1:4000 10.0.0.1:80 0 0 0 200 200 1 1 "GET https://shop.example:443${request.path ?? '/'} HTTP/1.1" "${(request.userAgent ?? '-').replace(/"/g, '\\"')}" - - - "-" "-" "-" 0 2026-11-20T08:00:00.000000Z "forward" "-" "-" "-" "-" "-" "-" -`),
+  csv: (request) => {
+    const columns = csvColumns('path,userAgent,headers.referer,headers.cookie,headers.authorization,headers.x-upstream') ?? [];
+    const cell = (text: string | undefined) => `"${(text ?? '').replace(/"/g, '""')}"`;
+    const headers = request.headers ?? {};
+    return csvLine([request.path, request.userAgent, headers.referer, headers.Cookie, headers.Authorization, headers['x-upstream']].map(cell).join(','), columns);
+  },
+  har: (request) => harEntry({ request: {
+    method: 'GET', url: `https://shop.example${request.path ?? '/'}`,
+    headers: Object.entries({ ...request.headers, ...(request.userAgent === undefined ? {} : { 'User-Agent': request.userAgent }) }).map(([name, value]) => ({ name, value })),
+    cookies: request.headers?.Cookie === undefined ? [] : request.headers.Cookie.split('; ').map((pair) => ({ name: pair.split('=')[0] ?? '', value: pair.split('=').slice(1).join('=') })),
+  } }),
   cloudfront: (request) => {
     const parse = cloudfrontParser('log');
     parse('#Fields: c-ip cs-uri-stem cs-uri-query cs(User-Agent) cs(Referer) cs(Cookie)', 1);
@@ -82,5 +97,5 @@ it('no generated secret in any carrier, read by any reader, reaches text, JSON o
     if (result === undefined || !('request' in result)) return;
     const output = rendered(reportOf(redactRequest(normaliseRequest(result.request))));
     expect(output).not.toContain(value);
-  }), { numRuns: 2000 });
+  }), { numRuns: 4000 });
 });
