@@ -85,11 +85,27 @@ export async function planProject(request: PlanRequest, ctx: Runtime): Promise<P
     notes: removals.notes,
   });
   const trafficExcesses = plan.trafficExcesses(Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])));
-  const disagreement = replay?.production === undefined ? undefined : disagreementWarning(replay.production, reading?.maxDisagreement);
+  const modelWarnings = replay === undefined ? [] : replayWarnings(replay, reading?.maxDisagreement);
   return {
     plan, excesses, trafficExcesses, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }),
-    ...(disagreement === undefined ? {} : { modelWarnings: [disagreement] }),
+    ...(modelWarnings.length === 0 ? {} : { modelWarnings }),
   };
+}
+
+/**
+ * What the replayed traffic cannot vouch for: requests undecided for lack of fields (the traffic
+ * limit counts only decided requests), and live rules that disagree with production's decisions.
+ */
+function replayWarnings(replay: ReplayReport, maxDisagreement: number | undefined): string[] {
+  const warnings: string[] = [];
+  const undecided = replay.coverage?.undecided ?? 0;
+  if (undecided > 0) {
+    warnings.push(`${undecided} of the ${replay.evaluated} replayed requests are undecided for lack of fields the changed rules read ` +
+      '(see the replay report): the traffic limit counts only decided requests');
+  }
+  const disagreement = replay.production === undefined ? undefined : disagreementWarning(replay.production, maxDisagreement);
+  if (disagreement !== undefined) warnings.push(disagreement);
+  return warnings;
 }
 
 /** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */

@@ -107,3 +107,8 @@ it('an empty log is no all-clear: nothing was evaluated, exit 2', async () => {
   expect(text.stdout).toContain('No request was evaluated: this replay says nothing about the change (it is not an all-clear).');
   expect(text.code).toBe(2);
 });
+
+it('plan --replay warns that undecided requests are outside the traffic limit', async () => {
+  const result = await botrules(project, 'plan', '--live', 'live.json', '--replay', 'access.log');
+  expect(result.stderr).toContain(`warning: ${requests.length - scrapers} of the ${requests.length} replayed requests are undecided for lack of fields the changed rules read (see the replay report): the traffic limit counts only decided requests`);
+});
