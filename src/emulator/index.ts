@@ -26,6 +26,7 @@ export type { MoveSemantics } from './rules-api.js';
 export type { CertificatePair } from './certificate.js';
 export { parseFault, type FaultSpec } from './faults.js';
 export { trafficRequests, writeTraffic, type TrafficRequest } from './generate-traffic.js';
+export { TRAFFIC_FORMATS, type TrafficFormat } from './traffic-formats.js';
 
 export interface RunningEmulator {
   /** https://127.0.0.1:PORT */

@@ -15,6 +15,7 @@ import { planRisks } from '../plan/risks.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
+import { disagreementWarning } from '../requests/traffic/agreement.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { lifetimeEvents } from '../plan/lifetimes.js';
@@ -44,6 +45,8 @@ export interface PlannedProject {
   excesses: string[];
   /** One sentence per test the behaviour diff leaves out because its outcome is undecided (a pattern out of time). */
   undecided: string[];
+  /** With replayLogs of a log recording production's decisions: the live rules disagree with it beyond replay.maxDisagreement. */
+  modelWarnings?: string[];
   /** With replayLogs: what the plan does to the logged requests. */
   replay?: ReplayReport;
   /** With replayLogs: the app whose replayed traffic the plan newly blocks beyond maxNewlyBlocked (apply refuses it without --force). */
@@ -108,7 +111,27 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Pla
     lifetimes: { evaluatedAt: new Date(now).toISOString(), events: planned.flatMap((p) => lifetimeEvents(p.app.name, p.declared, p.plan.steps, now)) },
   });
   const trafficExcesses = plan.trafficExcesses(Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])));
-  return { plan, excesses, trafficExcesses, policies: policyFindings, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }) };
+  const modelWarnings = replay === undefined ? [] : replayWarnings(replay, reading?.maxDisagreement);
+  return {
+    plan, excesses, trafficExcesses, policies: policyFindings, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }),
+    ...(modelWarnings.length === 0 ? {} : { modelWarnings }),
+  };
+}
+
+/**
+ * What the replayed traffic cannot vouch for: requests undecided for lack of fields (the traffic
+ * limit counts only decided requests), and live rules that disagree with production's decisions.
+ */
+function replayWarnings(replay: ReplayReport, maxDisagreement: number | undefined): string[] {
+  const warnings: string[] = [];
+  const undecided = replay.coverage?.undecided ?? 0;
+  if (undecided > 0) {
+    warnings.push(`${undecided} of the ${replay.evaluated} replayed requests are undecided for lack of fields the changed rules read ` +
+      '(see the replay report): the traffic limit counts only decided requests');
+  }
+  const disagreement = replay.production === undefined ? undefined : disagreementWarning(replay.production, maxDisagreement);
+  if (disagreement !== undefined) warnings.push(disagreement);
+  return warnings;
 }
 
 /** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */

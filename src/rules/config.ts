@@ -47,6 +47,12 @@ export interface ProjectConfig {
   replayFields?: Record<string, string>;
   /** replay.secretNames: header and parameter names masked beside the built-in ones (docs/replay.md, "Secrets in logs"). */
   replaySecretNames?: string[];
+  /** replay.ipField: which Data Export address is a request's `ip` (docs/replay.md, "Presets: the logs users have"). */
+  replayIpField?: 'client_ip' | 'true_ip';
+  /** replay.maxDisagreement: share (0..1) of compared requests on which the live rules may disagree with production before plan --replay warns. */
+  replayMaxDisagreement?: number;
+  /** replay.decision: where a JSON log records production's decision (docs/replay.md, "Production's own decisions"). */
+  replayDecision?: { type: string; origin?: string; filterId?: string; simulatedBlock?: string };
   /** shadowMaxAge in days: validate warns about a rule in shadow longer (docs/replay.md, "Shadow rules"). */
   shadowMaxAgeDays?: number;
   /** policiesDir, absolute; absent: `policies` beside the config file (docs/behaviour.md, "Policies"). */
@@ -81,7 +87,7 @@ interface WrittenApp {
 interface WrittenConfig {
   /** Absent: the one app of a project without a config (writtenApps). */
   apps?: WrittenApp[];
-  replay?: { fields?: Record<string, string>; secretNames?: string[] };
+  replay?: { fields?: Record<string, string>; secretNames?: string[]; ipField?: 'client_ip' | 'true_ip'; maxDisagreement?: WrittenShare; decision?: { type: string; origin?: string; filterId?: string; simulatedBlock?: string } };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
@@ -122,6 +128,9 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const apps = writtenApps(written).map((app) => toAppConfig(app, written, dirname(configPath)));
   const replayFields = written.replay?.fields;
   const replaySecretNames = written.replay?.secretNames;
+  const replayIpField = written.replay?.ipField;
+  const replayMaxDisagreement = written.replay?.maxDisagreement;
+  const replayDecision = written.replay?.decision;
   const selected = selectApps(apps, options.app, file);
   const otherApps = apps.filter((app) => !selected.includes(app));
   return {
@@ -129,6 +138,9 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
     ...(otherApps.length === 0 ? {} : { otherApps }),
     ...(replayFields === undefined ? {} : { replayFields }),
     ...(replaySecretNames === undefined ? {} : { replaySecretNames }),
+    ...(replayIpField === undefined ? {} : { replayIpField }),
+    ...(replayMaxDisagreement === undefined ? {} : { replayMaxDisagreement: shareOf(replayMaxDisagreement) }),
+    ...(replayDecision === undefined ? {} : { replayDecision }),
     ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
     ...(policies.dir === undefined ? {} : { policiesDir: policies.dir }),
     ...(written.builtinPolicies === undefined ? {} : { builtinPolicies: { ...written.builtinPolicies } }),

@@ -12,6 +12,7 @@ import { checkWritable, temporaryBeside, writeFileAtomic } from '../../io/atomic
 import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
 import { CAPABILITIES, type Capability } from '../../emulator/options.js';
+import { TRAFFIC_FORMATS, type TrafficFormat } from '../../emulator/traffic-formats.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
@@ -47,6 +48,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .conflicts('app-token', 'app-token-file')
     .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' })
     .option('write-traffic', { type: 'string', describe: 'Write a synthetic NDJSON request log (browsers, bots, monitors, partners) to FILE for botrules replay, and exit without serving' })
+    .option('traffic-format', { choices: TRAFFIC_FORMATS, default: 'ndjson' as const, describe: 'The log format of --write-traffic: any format replay reads (docs/replay.md, "Log formats")' })
     .option('traffic-requests', { type: 'number', default: 10_000, requiresArg: true, coerce: wholeNumber('--traffic-requests', 1), describe: 'Requests in the --write-traffic log' })
     // Not `--env-file`: Node 20 takes that flag for itself even after the script name.
     .option('exports-file', {
@@ -75,7 +77,7 @@ export const { builder, run } = defineCommand({ builder: options, run: runEmulat
 async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<number> {
   // `emulator console …` is parsed with consoleOptions (yargs runs a subcommand's builder in place of this one's).
   if (args._[1] === 'console') return runConsole(args as unknown as ArgsOf<typeof consoleOptions>, ctx);
-  if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, ctx);
+  if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, args.trafficFormat, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
   const stopListening = ctx.io.interrupts?.finish(() => shutdown.abort());
@@ -125,13 +127,13 @@ export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: A
 }
 
 /** `--write-traffic FILE`: the synthetic log, written beside FILE and renamed into place once whole. */
-async function writeTrafficLog(shown: string, count: number, seed: number, ctx: CommandContext): Promise<number> {
+async function writeTrafficLog(shown: string, count: number, seed: number, format: TrafficFormat, ctx: CommandContext): Promise<number> {
   const file = path.resolve(ctx.io.cwd, shown);
   await checkWritable(file, '--write-traffic', shown);
   const { writeTraffic } = await import('../../emulator/index.js');
   const temporary = temporaryBeside(file);
   try {
-    await writeTraffic(temporary, count, seed);
+    await writeTraffic(temporary, count, seed, format);
     await rename(temporary, file);
   } catch (err) {
     await rm(temporary, { force: true });

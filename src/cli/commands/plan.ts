@@ -51,7 +51,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // The flag is a yes/no; the engine takes the run (its budget and progress) or nothing.
   const { behaviourDiff: wanted, ...selection } = args;
   const diff = wanted === false ? undefined : diffRun(args, ctx);
-  const { plan, excesses, trafficExcesses, undecided, replay, policies } = await planProject({
+  const { plan, excesses, trafficExcesses, undecided, replay, policies, modelWarnings } = await planProject({
     ...selection,
     ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
     ...(args.live === undefined ? {} : { liveFile: args.live }),
@@ -73,7 +73,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   if (args.format !== 'json') await writeReport(POLICIES_BEFORE_PLAN[args.format], policies, ctx);
   ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
-  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided }, ctx);
+  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided, ...(modelWarnings === undefined ? {} : { modelWarnings }) }, ctx);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);
     await writeReport(SAVED_PLAN, { out, fromSnapshot: plan.snapshot !== undefined }, ctx);
