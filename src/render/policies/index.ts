@@ -22,6 +22,8 @@ export function pastOrPresent(finding: PolicyFinding): string {
 function countsLine(findings: readonly PolicyFinding[]): string {
   const own = findings.filter((finding) => !finding.builtin);
   const of = (verdict: PolicyFinding['verdict']) => own.filter((finding) => finding.verdict === verdict).length;
+  // A project without policies of its own hears of the built-in ones alone.
+  if (own.length === 0) return `Built-in policies: ${plural(findings.length, 'finding')}`;
   return `Policies: ${plural(own.length, 'check')}, ${of('holds')} hold, ${of('violated')} violated, ${of('unchecked')} unchecked` +
     `${own.length === findings.length ? '' : `; built-in policies: ${plural(findings.length - own.length, 'finding')}`}`;
 }
