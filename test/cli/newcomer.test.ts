@@ -3,7 +3,7 @@
 // sets replay fields, a run from a subdirectory, --tests outside the project, a test that
 // expected no rule, the emulator console's help, a leaf written under the root, an action in
 // the wrong case, a console URL without /api.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lettered, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 import { runCli } from '../helpers/cli.js';
@@ -56,11 +56,17 @@ describe('the project a newcomer has', () => {
 
   it('--tests outside the project names the directory, not a symbolic link', async () => {
     await write('rules/10.yaml', monitors);
-    await write('../outside-tests/t.yaml', 'tests:\n  - name: t\n    request: { path: / }\n    expect: { rule: none }\n');
-    const result = await runCli(['test', '--tests', '../outside-tests'], { cwd: project.dir, env: {} });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe('error: the tests directory "../outside-tests" is outside the project directory; botrules reads test files only inside the directory it runs in\n' +
-      'Move the tests into the project (the default is tests/ beside botrules.yaml), or run botrules from a directory that holds both.\n');
+    // Beside the project directory, and removed again: the run's temporary directory must end empty.
+    const outside = `../${path.basename(project.dir)}-tests`;
+    try {
+      await write(`${outside}/t.yaml`, 'tests:\n  - name: t\n    request: { path: / }\n    expect: { rule: none }\n');
+      const result = await runCli(['test', '--tests', outside], { cwd: project.dir, env: {} });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`error: the tests directory "${outside}" is outside the project directory; botrules reads test files only inside the directory it runs in\n` +
+        'Move the tests into the project (the default is tests/ beside botrules.yaml), or run botrules from a directory that holds both.\n');
+    } finally {
+      await rm(path.join(project.dir, outside), { recursive: true, force: true });
+    }
   });
 
   it('a test that expected no rule names the conditions of the rule that decided', async () => {

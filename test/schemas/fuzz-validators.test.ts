@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import * as generated from '../../src/generated/validators.js';
 import { documentsFrom, type Json } from './mutations.js';
-import { configFiles, listAnswers, liveSnapshots, patchBodies, plans, policies, ruleFiles, snapshots, updateAnswers } from './samples.js';
+import { configFiles, listAnswers, liveSnapshots, patchBodies, plans, policies, postBodies, ruleFiles, snapshots, updateAnswers } from './samples.js';
 
 /** A small test file (botrules test): every field kind once. */
 const TEST_FILE: Json = {
@@ -67,6 +67,13 @@ const CASES: Case[] = [
     schema: 'patch-body',
     options: { allErrors: false, strict: true, strictRequired: false, verbose: true },
     samples: patchBodies,
+  },
+  {
+    name: 'validatePostBody',
+    schema: 'post-body',
+    uses: 'patch-body',
+    options: { allErrors: false, strict: true, strictRequired: false, verbose: true },
+    samples: postBodies,
   },
   { name: 'validateLiveSnapshot', schema: 'live-snapshot', options: { allErrors: true, strict: true, allowUnionTypes: true }, samples: liveSnapshots },
 ];
