@@ -180,4 +180,15 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
       '</blockquote>',
     ]);
   });
+
+  test('the hint after a capped class list shows its commands as code, one a reviewer without a token can run', () => {
+    const classes = Array.from({ length: 5 }, (_, i) => ({ description: `requests with path starting "/p${i}"`, example: { path: `/p${i}`, method: 'GET' } }));
+    const diff = { app: 'default', changes: [{ risk: 'weakens' as const, before: { rule: 'a', actions: ['hardBlock'] }, after: { rule: undefined, actions: [] }, classes }], unchecked: [] };
+    const app = planApp({ app: 'default', declared: declaredRules([rule('a', { status: 'paused' })]), live: liveRules([rule('a')]), unmanaged: 'keep' }).plan;
+    const html = renderGfm(render(markdown, new Plan([app], { behaviourDiff: [diff] })), { unsafe: true });
+    expect(html).toContain('<li>… and 2 more</li>');
+    expect(html).toContain(
+      '<p><em>Run <code>botrules plan --live live.json</code> (a snapshot from <code>botrules live</code>; no token needed) for every class, with <code>--format json</code> for the data.</em></p>',
+    );
+  });
 });
