@@ -114,7 +114,12 @@ describe('botrules plan', () => {
       '      2. Run `botrules import --update --pin` to write its ruleId into the file (nothing else in the files changes).',
       '      3. Run `botrules plan`: it shows only the remaining field changes, and apply sets them (its status too).',
     ]);
-    expect(result.stderr.split('\n')[0]).toBe('error: 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied');
+    // The advice is the plan's own paragraph (stdout): on a terminal both streams show, so
+    // stderr points at it instead of saying it again. JSON has no advice: stderr gives it.
+    expect(result.stdout.split('\n').filter((line) => line.includes('Create each in the console'))).toHaveLength(1);
+    expect(result.stderr).toBe('error: 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied (the plan lists the console steps for each)\n');
+    const json = await run(['plan', '--format', 'json']);
+    expect(json.stderr).toContain('\nCreate each in the console under the name shown');
   });
 
   it('a ruleId that is not live is an error naming the file and the id', async () => {
