@@ -149,7 +149,7 @@ describe('the plan comment of a typical pull request', () => {
     );
     expect(html.slice(-3)).toEqual([
       '<p><strong>Plan: 3 PATCH requests: 2 to update, 1 to move; 2 rules change position; 1 blocked; 1 not in the files, kept (1 removed from the files, left ACTIVE)</strong></p>',
-      '<p>App <code>default</code>: plan failed: see the run log. <a href="https://github.com/o/r/actions/runs/1">Run log</a></p>',
+      '<p>App <code>default</code>: the plan cannot be applied as it stands: the warnings above say why. <a href="https://github.com/o/r/actions/runs/1">Run log</a></p>',
       '',
     ]);
     // Nothing a reviewer cannot run (they hold no token), and no code shown as backticks.
