@@ -7,7 +7,8 @@ import { conditionsVerdict } from '../evaluate/evaluate.js';
 import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import type { Assignment, Atom, AtomTable } from './atoms.js';
+import type { Assignment, Atom, AtomTable, Literal } from './atoms.js';
+import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { leafValues } from '../semantics/fields.js';
 
@@ -153,10 +154,26 @@ export class Models {
         continue;
       }
       if (answer.unknown === undefined) return { unsat: true };
-      return { unknown: answer.unknown, rules: [...new Set(literals.flatMap(({ atom }) => [...atom.rules]))] };
+      return unknownOf(answer.unknown, literals);
     }
     return { request };
   }
+}
+
+/**
+ * Why no value was found. When a pattern is the cause, the reason names the patterns and the
+ * conditions they overlap (the rules follow, pattern rules first), so a rule without a regular
+ * expression is never named as if it held one.
+ */
+function unknownOf(reason: string, literals: readonly Literal[]): ModelResult {
+  const rulesOf = (some: readonly Literal[]): string[] => [...new Set(some.flatMap(({ atom }) => [...atom.rules]))];
+  const patterns = literals.filter(({ atom }) => atom.leaf.operator === '$re');
+  if (patterns.length === 0) return { unknown: reason, rules: rulesOf(literals) };
+  // The conditions a request must meet; those it must fail only come from "must not match".
+  const overlapped = literals.filter(({ atom, holds }) => holds && atom.leaf.operator !== '$re');
+  const phrases = (some: readonly Literal[]): string => some.map(({ atom, holds }) => leafPhrase(atom.leaf, holds)).join(' and ');
+  const overlaps = overlapped.length === 0 ? '' : `, where ${patterns.length === 1 ? 'it overlaps' : 'they overlap'} ${phrases(overlapped)}`;
+  return { unknown: `${reason}: ${phrases(patterns)}${overlaps}`, rules: [...new Set([...rulesOf(patterns), ...rulesOf(overlapped)])] };
 }
 
 /** `request` with the field of `leaf` set to `value` (undefined: left absent). */

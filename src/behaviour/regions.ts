@@ -202,7 +202,7 @@ class Search {
         this.model = found.request;
         this.explore(pos, decided.map((outcome, i) => (i === index ? entry.outcome : outcome)));
       } else if ('unknown' in found) {
-        this.addUnchecked(found.unknown, [entry.rule.name, ...found.rules]);
+        this.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
       }
       this.assignment.popTo(size);
       if (this.timedOut || this.enough) return;
@@ -222,7 +222,7 @@ class Search {
       this.model = found.request;
       return true;
     }
-    if ('unknown' in found) this.addUnchecked(found.unknown, [entry.rule.name, ...found.rules]);
+    if ('unknown' in found) this.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
     return false;
   }
 
@@ -282,4 +282,12 @@ class Search {
     const done = pos.reduce((sum, at) => sum + at, 0);
     if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, entries) => sum + entries.length, 0));
   }
+}
+
+/**
+ * The rules an unchecked part names: those whose conditions the search could not satisfy when
+ * it knows them, else the rule it was exploring.
+ */
+function uncheckedRules(entry: Entry, rules: readonly string[]): string[] {
+  return rules.length > 0 ? [...rules] : [entry.rule.name];
 }

@@ -204,7 +204,7 @@ function placeBlocked(
       sinceLast = 0;
     } else if (found !== undefined) {
       sinceLast += 1;
-      placed.push({ ...found, position: lastLiveIndex + 1 + sinceLast, ...(previous === undefined ? {} : { below: previous }) });
+      placed.push({ ...found, actions: [...rule.actions], position: lastLiveIndex + 1 + sinceLast, ...(previous === undefined ? {} : { below: previous }) });
     } else continue;
     previous = rule.name;
   }

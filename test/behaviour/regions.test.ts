@@ -39,7 +39,17 @@ describe('regionsWhere', () => {
     const pattern = rule('pattern', all({ conditionType: 'userAgent', operator: '$re', value: ['^(?=a)b'] }));
     const search = regionsWhere([[pattern], [{ ...pattern, actions: ['allow'] }]], differ);
     expect(search.regions).toEqual([]);
-    expect(search.unchecked).toEqual([{ reason: 'a regular expression the search cannot reason about', rules: ['pattern'] }]);
+    expect(search.unchecked).toEqual([{ reason: 'a regular expression the search cannot reason about: user agent matching "^(?=a)b"', rules: ['pattern'] }]);
+  });
+
+  it('names the pattern it cannot decide and what it overlaps, the pattern\'s rule first', () => {
+    const bots = (value: string) => rule('bots', all({ conditionType: 'userAgent', operator: '$contains', value }));
+    const legacy = rule('legacy', all({ conditionType: 'userAgent', operator: '$re', value: '^Legacy' }));
+    const search = regionsWhere([[bots('BadBot'), legacy], [bots('BadBot/2'), legacy]], differ);
+    expect(search.unchecked).toEqual([{
+      reason: 'a regular expression the search cannot reason about: user agent matching "^Legacy", where it overlaps user agent containing "BadBot/2"',
+      rules: ['legacy', 'bots'],
+    }]);
   });
 
   it('stops at its deadline and names what is left', () => {

@@ -91,7 +91,7 @@ describe('botrules diff', () => {
     expect(result.stdout.split('\n')).toEqual([
       'Comparing old (1 rule) with new (1 rule).',
       'Every request: none is decided differently in the parts checked (some parts unchecked, listed below)',
-      '  ? unchecked: a regular expression the search cannot reason about (rule "Pattern")',
+      '  ? unchecked: a regular expression the search cannot reason about: user agent matching "^(?=x)y" (rule "Pattern")',
       '',
     ]);
   });

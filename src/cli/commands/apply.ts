@@ -7,7 +7,7 @@ import { UserError } from '../../errors.js';
 import type { Plan } from '../../plan/plan-value.js';
 import { confirm } from '../../apply/confirm.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
-import { renderApplyPreview } from '../../render/apply/preview.js';
+import { APPROVAL_REMINDER, renderApplyPreview } from '../../render/apply/preview.js';
 import { APPLY_OUTPUTS } from '../../render/apply/index.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
 import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
@@ -129,7 +129,8 @@ async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal
     `to ${noun(apps.length, 'app')} ${apps.join(', ')}? ` +
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report. An interrupt
-  // while asking is a "no".
+  // while asking is a "no". The loosenings again, next to the question, not a screen above it.
+  await writeReport(APPROVAL_REMINDER, plan, ctx);
   return confirm(question, ctx.io.stdin, ctx.io.stderr, signal);
 }
 

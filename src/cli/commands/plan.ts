@@ -83,7 +83,9 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     throw new UserError(`${plural(failing.length, 'error-level policy', 'error-level policies')} ${failing.length === 1 ? 'is' : 'are'} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
   }
   const blocked = plan.blockedSentence();
-  if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);
+  // The text and Markdown plans end with the advice and each rule's console steps; on a terminal
+  // stdout and stderr show together, so the error only points at them. JSON holds no advice.
+  if (blocked !== undefined) throw args.format === 'json' ? new UserError(blocked, [BLOCKED_ADVICE]) : new UserError(`${blocked} (the plan lists the console steps for each)`);
   if (args.detailedExitcode) return plan.hasChanges() ? 2 : 0;
   return 0;
 }

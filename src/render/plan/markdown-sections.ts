@@ -7,6 +7,7 @@ import { isLoosening } from '../behaviour/words.js';
 import { cell, htmlCode, markdownText, table } from '../markdown.js';
 import { ATTENTION_HEADING, REMOVED_ACTIVE, consoleSteps, lifecycleCautions, unmanagedInOrder, unmanagedText, whatChanges, type Quoting } from './describe.js';
 import { plural } from '../../plural.js';
+import { newRuleItems } from './markdown-changes.js';
 
 export interface Section {
   kind: 'blocked' | 'unmanaged' | 'lifecycle' | 'behaviour' | 'behaviourDiff' | 'moves' | 'heading' | 'step' | 'note';
@@ -36,6 +37,7 @@ export function alerts(plan: Plan): string[] {
         `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(caution.name)}** ${caution.ruleId === undefined ? '' : `${htmlCode(caution.ruleId)} `}${markdownText(caution.what)}`),
     ),
     ...plan.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(risk.what)}`),
+    ...newRuleItems(plan),
   ];
   const changed = plan.behaviour?.changes.length ?? 0;
   if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${plural(plan.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);
@@ -126,6 +128,6 @@ export function movesTable(app: AppPlan, showApp: boolean): string {
   const shifted = positionChanges(app) - moves.filter(({ from, to }) => from !== to).length;
   const heading = `#### Moves (${plural(moves.length, 'PATCH', 'PATCHes')} carrying a position${of}; ${plural(shifted, 'other rule shifts', 'other rules shift')} with them)`;
   const lines = [heading, '', ...table(['rule', 'ruleId', 'position', 'also updates'], rows)];
-  if (moves.length > MOVE_ROWS) lines.push('', `_… and ${moves.length - MOVE_ROWS} more moves; \`botrules plan\` lists them all._`);
+  if (moves.length > MOVE_ROWS) lines.push('', `_… and ${moves.length - MOVE_ROWS} more moves; \`botrules plan --live live.json\` lists them all._`);
   return `${lines.join('\n')}\n\n`;
 }
