@@ -10,6 +10,7 @@ import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerpri
 import { createdRule, simulateSteps } from '../semantics/list-move.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../semantics/model.js';
+import { normaliseLiveRule } from '../semantics/normalise.js';
 import { plural } from '../plural.js';
 
 /** How many rules a refusal names before "and N more". */
@@ -87,8 +88,13 @@ function createdRules(plan: AppPlan, ordered: readonly LiveRule[]): Map<string, 
   return created;
 }
 
-/** A deleted rule's place in the rules as they were: its id only (its fields are gone with it). */
-type Placeholder = LiveRule & { deleted: true };
+/**
+ * A deleted rule's place in the rules as they were: its id and name; its other fields are gone
+ * with it, so it stands in with none (`recorded` checks only its id).
+ */
+function placeholder(ruleId: string, name: string, priority: number): LiveRule {
+  return normaliseLiveRule({ name, status: 'paused', actions: [], conditions: { operator: '$or', children: [] } }, 'a deleted rule', ruleId, priority);
+}
 
 function undone(plan: AppPlan, live: readonly LiveRule[], createdIds: ReadonlySet<string>): LiveRule[] | undefined {
   const kept = live.filter((rule) => !createdIds.has(rule.ruleId));
@@ -99,7 +105,7 @@ function undone(plan: AppPlan, live: readonly LiveRule[], createdIds: ReadonlySe
     if (step.kind === 'create') continue;
     if (step.kind === 'delete') {
       if (rules.has(step.ruleId) || step.position >= slots.length || slots[step.position] !== undefined) return undefined;
-      slots[step.position] = { ruleId: step.ruleId, name: step.name, deleted: true } as unknown as Placeholder;
+      slots[step.position] = placeholder(step.ruleId, step.name, step.position);
       continue;
     }
     const rule = rules.get(step.ruleId);
@@ -121,14 +127,11 @@ function undone(plan: AppPlan, live: readonly LiveRule[], createdIds: ReadonlySe
  * deleted rule's fields are gone, every other rule's recorded digest and the deleted rules' ids.
  */
 function recorded(plan: AppPlan, before: readonly LiveRule[]): boolean {
-  if (!before.some(isPlaceholder)) return fingerprintRules(before) === plan.fingerprint;
+  const deleted = new Set(plan.steps.filter((step) => step.kind === 'delete').map((step) => step.ruleId));
+  if (deleted.size === 0) return fingerprintRules(before) === plan.fingerprint;
   const digests = plan.liveDigests;
   if (digests === undefined || Object.keys(digests).length !== before.length) return false;
-  return before.every((rule) => Object.hasOwn(digests, rule.ruleId) && (isPlaceholder(rule) || digests[rule.ruleId] === ruleDigest(rule)));
-}
-
-function isPlaceholder(rule: LiveRule): rule is Placeholder {
-  return (rule as Partial<Placeholder>).deleted === true;
+  return before.every((rule) => Object.hasOwn(digests, rule.ruleId) && (deleted.has(rule.ruleId) || digests[rule.ruleId] === ruleDigest(rule)));
 }
 
 interface ChangesSince {

@@ -86,6 +86,23 @@ describe('plan and apply with service.create and service.delete', () => {
     void b;
   });
 
+  it('undoes a delete whose rule name another rule took over: the deleted rule is created again', async () => {
+    const [a, b, c] = (await start(3)) as [Rule, Rule, Rule];
+    const bId = project.emulator.rules().find((r) => r.name === 'B')?.ruleId ?? '';
+    // B is renamed "A" (pinned by its ruleId); the old A, declared no more, is deleted.
+    await project.writeRules([{ ...b, name: 'A', ruleId: bId }, c]);
+    const applied = await project.run(['apply', '--auto-approve', '--undo-out', 'undo.json']);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(project.emulator.rules().map((r) => [r.name, r.ruleId === bId])).toEqual([['A', true], ['C', false]]);
+    const undone = await project.run(['apply', '--plan', 'undo.json', '--auto-approve']);
+    expect(undone.stderr).toBe('');
+    expect(undone.code).toBe(0);
+    const restored = project.emulator.rules();
+    expect(restored.map(({ ruleId: _id, priority: _p, ...fields }) => fields)).toEqual([a, b, c]);
+    expect(restored[1]?.ruleId).toBe(bId);
+  });
+
   it('refuses a saved plan whose create step was edited', async () => {
     const [a] = (await start(2)) as [Rule, Rule];
     await project.writeRules([a, NEW]);
