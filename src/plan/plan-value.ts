@@ -20,10 +20,15 @@ export type { PlanSnapshot, SerialisedPlan } from './file-format.js';
 export type { Risk } from './risks.js';
 export type { LifetimeEvent, LifetimeEventKind, PlanLifetimes } from './lifetimes.js';
 
+/** The other way out of a blocked rule, when the service accepts POST (it is off by default: api.md shows list and PATCH only). */
+export const CREATE_INSTEAD_ADVICE =
+  'If your service accepts POST ("Create custom rule" in its API reference), `service.create: true` in botrules.yaml ' +
+  'makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").';
+
 /** What to do about blocked rules, said once under their list. */
 export const BLOCKED_ADVICE =
   'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
-  'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule").';
+  `to pin its ruleId, and \`botrules plan\` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ${CREATE_INSTEAD_ADVICE}`;
 
 export interface PlanOptions {
   /** Set when the plan was computed from a live snapshot (`plan --live`): it can never be applied. */

@@ -8,6 +8,7 @@
 // service.create and service.delete, a rule the apply created is deleted (paused when the
 // service does not delete), and a rule it deleted is created again from `restore`: its ruleId
 // will differ, since the service gives every new rule its own.
+import { UserError } from '../errors.js';
 import { NO_CAPABILITIES, type LiveRule, type ServiceCapabilities, type UnmanagedPolicy } from '../semantics/model.js';
 import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
 import { pinnedDeclared } from '../semantics/pinned.js';
@@ -31,29 +32,33 @@ export function undoPolicy(service: ServiceCapabilities): UnmanagedPolicy {
 
 /**
  * The restored rules as the planner takes them: pinned by ruleId while live; a rule that is no
- * longer live (the apply deleted it) is declared by name only, so that it is created again
- * (with service.create) and gets a new ruleId from the service.
+ * longer live (the apply deleted it) is declared to be created again (with service.create),
+ * never matched by its name, which another live rule may carry now; it gets a new ruleId from
+ * the service.
  */
 export function restoredDeclared(restore: readonly LiveRule[], liveNow: readonly LiveRule[], origin: string): DeclaredRule[] {
   const liveIds = new Set(liveNow.map((rule) => rule.ruleId));
   return pinnedDeclared(restore, origin).map((rule) => {
     if (rule.ruleId === undefined || liveIds.has(rule.ruleId)) return rule;
     const { ruleId: _gone, ...unpinned } = rule;
-    return unpinned as DeclaredRule;
+    return { ...unpinned, recreate: true } as DeclaredRule;
   });
 }
 
 /**
- * The plan that takes `liveNow` back to exactly `restore` (rules matched by ruleId; live
- * rules not in `restore` are left alone), recording `restore` in the plan. Every restored
- * rule must be live: callers pass rules listed from the same app, so a problem is a bug.
+ * The plan that takes `liveNow` back to exactly `restore` (rules matched by ruleId, rules no
+ * longer live created again; live rules not in `restore` are left alone), recording `restore`
+ * in the plan. Callers pass rules listed from the same app, so planning them has no problem to
+ * report; should one appear all the same, the user is told how to roll back without the undo plan.
  */
 export function restoringPlan(app: string, restore: readonly LiveRule[], liveNow: readonly LiveRule[], service: ServiceCapabilities = NO_CAPABILITIES): AppPlan {
   const ordered = inPriorityOrder(restore);
   const declared = restoredDeclared(ordered, liveNow, `live rules of app ${app} before apply`);
   const planned = planApp({ app, declared, live: liveNow, unmanaged: undoPolicy(service), service });
   if (planned.problems.length > 0) {
-    throw new Error(`restoring app ${app}: ${planned.problems.map((p) => p.message).join('; ')}`);
+    throw new UserError(`cannot plan the undo of app ${app}: ${planned.problems.map((p) => p.message).join('; ')}`, [
+      'To roll back without an undo plan, check out the rule files as they were and run botrules plan, then botrules apply.',
+    ]);
   }
   return { ...planned.plan, restore: ordered.map((rule) => structuredClone(rule)) };
 }

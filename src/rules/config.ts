@@ -57,6 +57,8 @@ export interface ProjectConfig {
   shadowMaxAgeDays?: number;
   /** policiesDir, absolute; absent: `policies` beside the config file (docs/behaviour.md, "Policies"). */
   policiesDir?: string;
+  /** Where policiesDir is written in the config file, so that a missing directory is reported there. */
+  policiesDirAt?: { file: string; line: number; col: number };
   /** builtinPolicies: the level of each built-in policy the config sets (default warning). */
   builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
 }
@@ -142,7 +144,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
     ...(replayMaxDisagreement === undefined ? {} : { replayMaxDisagreement: shareOf(replayMaxDisagreement) }),
     ...(replayDecision === undefined ? {} : { replayDecision }),
     ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
-    ...(policies.dir === undefined ? {} : { policiesDir: policies.dir }),
+    ...(policies.dir === undefined ? {} : { policiesDir: policies.dir, policiesDirAt: { file, ...source.locate(['policiesDir']) } }),
     ...(written.builtinPolicies === undefined ? {} : { builtinPolicies: { ...written.builtinPolicies } }),
   };
 }

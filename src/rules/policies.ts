@@ -70,15 +70,16 @@ interface WrittenPolicy {
  * The policies of the project. The default directory may be missing (no policies); a directory
  * the config names must exist. Apps and rule names are checked by `policyReferenceProblems`.
  */
-export async function loadPolicies(config: Pick<ProjectConfig, 'file' | 'policiesDir'>, cwd: string): Promise<LoadedPolicies> {
+export async function loadPolicies(config: Pick<ProjectConfig, 'file' | 'policiesDir' | 'policiesDirAt'>, cwd: string): Promise<LoadedPolicies> {
   const named = config.policiesDir;
   const absDir = named ?? resolve(cwd, config.file === undefined ? '.' : dirname(config.file), DEFAULT_POLICIES_DIR);
   const isDirectory = await stat(absDir).then((s) => s.isDirectory(), () => undefined);
   if (isDirectory === undefined && named === undefined) return { policies: [], problems: [], files: [] };
   const shownDir = displayPath(cwd, absDir);
   if (isDirectory !== true) {
-    const file = config.file ?? shownDir;
-    return { policies: [], problems: [{ file, line: 1, col: 1, message: `policiesDir "${shownDir}" is not a directory of policy files` }], files: [] };
+    // At the policiesDir key's value in the config, as its other problems are.
+    const at = config.policiesDirAt ?? { file: config.file ?? shownDir, line: 1, col: 1 };
+    return { policies: [], problems: [{ ...at, message: `policiesDir "${shownDir}" is not a directory of policy files` }], files: [] };
   }
   const policies: RequestPolicy[] = [];
   const problems: Problem[] = [];

@@ -82,6 +82,7 @@ function findLiveRule(
   liveByName: ReadonlyMap<string, LiveRule[]>,
   policy: MatchPolicy,
 ): Found {
+  if (rule.recreate === true) return { kind: 'none' };
   if (rule.ruleId !== undefined) {
     const pinned = liveById.get(rule.ruleId);
     if (pinned !== undefined) return { kind: 'rule', rule: pinned };

@@ -132,6 +132,11 @@ export interface DeclaredRule extends NormalRule {
    * status at the moment the rules were read, paused outside the window.
    */
   lifetime?: RuleLifetime;
+  /**
+   * Only in an undo plan: a rule the apply deleted, to be created again. It matches no live
+   * rule, not even one that carries its name now (the apply may have given the name to another).
+   */
+  recreate?: true;
 }
 
 /** A rule as the service lists it (normalised the same way as declared rules). */

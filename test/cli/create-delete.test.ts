@@ -54,11 +54,53 @@ describe('plan and apply with service.create and service.delete', () => {
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
     expect(project.emulator.rules().map((r) => r.name)).toEqual(['A', 'Block scrapers', 'C']);
-    // Applied once, the same plan is refused: the live rules are no longer the ones it was made from.
+    // Applied once, the same plan is refused, and said to be applied (the created rule has the id the service gave it).
+    const createdId = project.emulator.rules().find((r) => r.name === 'Block scrapers')?.ruleId ?? '';
     const again = await project.run(['apply', '--plan', 'plan.json', '--auto-approve']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('changed since the plan was made');
+    expect(again.stderr.split('\n')).toEqual([
+      `error: this plan was already applied: the live rules of app default are exactly what its 2 steps make them (the service gave the rule it created its ruleId: "Block scrapers" (${createdId})).`,
+      'Nothing was sent, and nothing is left to do: botrules plan shows what, if anything, the rule files still change.',
+      '',
+    ]);
     void b;
+  });
+
+  it('says a saved plan of deletes, moves and updates was already applied, and names what changed once it is not exactly its result', async () => {
+    const [a, b, c, d, e] = (await start(5)) as [Rule, Rule, Rule, Rule, Rule];
+    await project.writeRules([e, a, { ...c, description: 'reviewed' }, d]);
+    expect((await project.run(['plan', '--out', 'plan.json'])).code).toBe(0);
+    expect((await project.run(['apply', '--plan', 'plan.json', '--auto-approve'])).code).toBe(0);
+    expect(project.emulator.rules().map((r) => r.name)).toEqual(['E', 'A', 'C', 'D']);
+    const again = await project.run(['apply', '--plan', 'plan.json', '--auto-approve']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^error: this plan was already applied: the live rules of app default are exactly what its 3 steps make them\.\n/);
+    // In the console: D is paused. The rules are no longer the plan's result, and D is named.
+    const dId = project.emulator.rules().find((r) => r.name === 'D')?.ruleId ?? '';
+    project.emulator.replaceRules(project.emulator.rules().map(({ priority: _p, ...r }) => (r.name === 'D' ? { ...r, status: 'paused' as const } : r)));
+    const changed = await project.run(['apply', '--plan', 'plan.json', '--auto-approve']);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain('the live rules of app default changed since the plan was made');
+    expect(changed.stderr).toContain(`"D" (${dId}) changed`);
+    expect(changed.stderr).not.toContain('already applied');
+    void b;
+  });
+
+  it('undoes a delete whose rule name another rule took over: the deleted rule is created again', async () => {
+    const [a, b, c] = (await start(3)) as [Rule, Rule, Rule];
+    const bId = project.emulator.rules().find((r) => r.name === 'B')?.ruleId ?? '';
+    // B is renamed "A" (pinned by its ruleId); the old A, declared no more, is deleted.
+    await project.writeRules([{ ...b, name: 'A', ruleId: bId }, c]);
+    const applied = await project.run(['apply', '--auto-approve', '--undo-out', 'undo.json']);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(project.emulator.rules().map((r) => [r.name, r.ruleId === bId])).toEqual([['A', true], ['C', false]]);
+    const undone = await project.run(['apply', '--plan', 'undo.json', '--auto-approve']);
+    expect(undone.stderr).toBe('');
+    expect(undone.code).toBe(0);
+    const restored = project.emulator.rules();
+    expect(restored.map(({ ruleId: _id, priority: _p, ...fields }) => fields)).toEqual([a, b, c]);
+    expect(restored[1]?.ruleId).toBe(bId);
   });
 
   it('refuses a saved plan whose create step was edited', async () => {

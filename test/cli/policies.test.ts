@@ -119,7 +119,7 @@ describe('policies in validate', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('botrules.yaml:4:14: policiesDir leads outside the project directory');
     const missing = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('checks') });
-    expect((await runCli(['validate'], { cwd: missing })).stderr).toContain('botrules.yaml:1:1: policiesDir "checks" is not a directory of policy files');
+    expect((await runCli(['validate'], { cwd: missing })).stderr).toContain('botrules.yaml:4:14: policiesDir "checks" is not a directory of policy files');
   });
 
   it.each(BAD)('rejects %s at its FILE:LINE:COL', async (_what, content, expected) => {

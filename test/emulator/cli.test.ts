@@ -88,6 +88,20 @@ test('serves with the environment tokens, prints the exports but never a given t
   expect(everything).not.toContain('SECRET');
 });
 
+test('the start-up summary says what the rule API serves beside list and PATCH (--capabilities)', async () => {
+  const env = { BOTRULES_TOKEN: 'tok-cli-app' };
+  const plain = await runUntilStopped(['--generate-rules', '2'], env, async () => {});
+  const summary = (result: CliResult): string | undefined => result.stderr.split('\n').find((line) => line.startsWith('botrules emulator: '));
+  expect(summary(plain)).toBe(
+    `botrules emulator: default: 2 rules; 0 scripts; capabilities: none (list and PATCH; POST and DELETE answer 405 without --capabilities create,delete); state ${path.join(dir, 'state', 'state.json')}`,
+  );
+  const both = await runUntilStopped(['--capabilities', 'delete,create'], env, async (emulator) => {
+    const created = await request(emulator, RULES, { method: 'POST', token: env.BOTRULES_TOKEN, body: { name: 'N', description: '', status: 'paused', actions: ['allow'], conditions: { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'userAgent', operator: '$contains', value: 'bot' }] }] }, priority: 0 } });
+    expect(created.status).toBeLessThan(300);
+  });
+  expect(summary(both)).toBe(`botrules emulator: default: 2 rules; 0 scripts; capabilities: create, delete; state ${path.join(dir, 'state', 'state.json')}`);
+});
+
 test('prints the tokens it generated, and they work', async () => {
   let printed = '';
   const result = await runUntilStopped([], {}, async (emulator) => {

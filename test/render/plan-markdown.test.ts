@@ -58,6 +58,7 @@ describe('markdown plan renderer', () => {
       '> - **missing** (rules/10-main.yaml:32:5)',
       '>   1. In the console, create a rule named **missing** with status paused, at position 4 (directly below **c**).',
       '>   2. Run `botrules import --update --pin` to write its ruleId into the file (nothing else in the files changes).',
+      '> If your service accepts POST ("Create custom rule" in its API reference), `service.create: true` in botrules.yaml makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").',
       '#### Not in the rule files (2 live rules)',
       '| **u** | <code>id-u</code> | declared in no rule file: paused by this plan (unmanaged: pause) |',
       '| **p** | <code>id-p</code> | declared in no rule file: stays live, paused |',

@@ -64,7 +64,7 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
           diff?.stop();
           target = shownTarget;
           renderApplyPreview(plan, ctx.io.stdout, { colors: ctx.colors });
-          progress.start(plan.summary.patches, plan.apps.length);
+          progress.start(plan.summary.patches, plan.apps.length, (plan.summary.creates ?? 0) + (plan.summary.deletes ?? 0) > 0);
         },
         approve: (plan) => approved(args, plan, ctx, interrupt.controller.signal),
         onProgress: (event) => progress.event(event),

@@ -257,6 +257,7 @@ function summaryOf(emulator: RunningEmulator, options: EmulatorOptions): Emulato
     seedIgnored: emulator.resumed && seeding,
     apps: Object.keys(emulator.tokens.apps).map((name) => ({ name, rules: emulator.rules(name).length })),
     scripts: emulator.scripts().length,
+    capabilities: CAPABILITIES.filter((capability) => options.capabilities?.includes(capability) === true),
   };
 }
 

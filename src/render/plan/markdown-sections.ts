@@ -1,7 +1,7 @@
 // The parts of the Markdown plan (markdown.ts): the alerts a reviewer reads first, the summary
 // table, blocked rules with their console steps, the rules not in the files and the moves as
 // tables. Cells and prose from rule files or the service go through markdownText.
-import { countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan-value.js';
+import { CREATE_INSTEAD_ADVICE, countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan-value.js';
 import { fieldChanges, positionChange, type AppPlan } from '../../plan/types.js';
 import { isLoosening } from '../behaviour/words.js';
 import { cell, htmlCode, markdownText, table } from '../markdown.js';
@@ -98,6 +98,7 @@ export function blockedSection(plan: Plan): Section {
     lines.push(`> - ${prefix}**${markdownText(rule.name)}**${where}`);
     for (const step of consoleSteps(rule, MARKDOWN_QUOTING)) lines.push(`>   ${step}`);
   }
+  lines.push('>', `> ${CREATE_INSTEAD_ADVICE}`);
   return { kind: 'blocked', text: `${lines.join('\n')}\n\n` };
 }
 
