@@ -9,6 +9,9 @@
 //                 to one to three path prefixes, with a user-agent or country test besides:
 //                 rules overlap within a tenant only. Added after the plan analyses were made
 //                 to meet their targets (issue #42), and not tuned for.
+//   - wide-in:    `$in`/`$notIn` lists of 50 to 200 values each over paths, user agents, addresses
+//                 and countries, drawn from large pools, so rules share many values (the set-up of
+//                 the behaviour diff over `$in` values was quadratic in them, issue #41).
 // Usage as a module: `ruleSet(shape, count)`; as a program: `node bench/rule-shapes.js SHAPE COUNT DIR`
 // writes the project (DIR/rules/*.yaml, one rule a file) for a look at its findings.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,8 @@ import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
 import { ruleFileText } from '../dist/import/rule-file.js';
 
 export const SHAPES = ['themes', 'random', 'duplicates', 'tenants'];
+/** Shapes for one benchmark each, left out of the SHAPES every shape-wide benchmark runs. */
+export const SPECIAL_SHAPES = ['wide-in'];
 
 /** Values per field: few, overlapping (prefixes of each other, ranges inside ranges). */
 const VALUES = {
@@ -56,6 +61,23 @@ function randomLeaf(random, values = VALUES) {
   else if (operator === '$in' || operator === '$notIn') leaf.value = [...new Set([pick(random, pool), pick(random, pool)])];
   else if (operator !== '$exists' && operator !== '$notExists') leaf.value = pick(random, pool);
   return leaf;
+}
+
+/** Large pools: nearly every value of a wide list is its own (the hostile case: all distinct). */
+const WIDE_POOLS = {
+  path: Array.from({ length: 200_000 }, (_, i) => `/p/${i}`),
+  userAgent: Array.from({ length: 200_000 }, (_, i) => `agent-${i}/1.0`),
+  socketIps: Array.from({ length: 60_000 }, (_, i) => `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`),
+  country: ['US', 'CA', 'DE', 'FR', 'KP', 'IR', 'GB', 'NL', 'BR', 'IN', 'CN', 'RU', 'JP', 'AU', 'ES', 'IT', 'SE', 'PL', 'MX', 'ZA'],
+};
+
+function wideInLeaf(random) {
+  const conditionType = pick(random, Object.keys(WIDE_POOLS));
+  const pool = WIDE_POOLS[conditionType];
+  const size = Math.min(pool.length, randomInt(random, 50, 200));
+  const values = new Set();
+  while (values.size < size) values.add(pick(random, pool));
+  return { conditionType, operator: random() < 0.8 ? '$in' : '$notIn', value: [...values] };
 }
 
 const ACTION_SETS = [['allow'], ['hardBlock'], ['blockWithChallenge'], ['hardBlock', 'blockWithChallenge']];
@@ -118,7 +140,8 @@ export function ruleSet(shape, count) {
     const leaves = Array.from({ length: 12 }, () => randomLeaf(random));
     rules = randomRules(random, count, (r) => JSON.parse(JSON.stringify(pick(r, leaves))), 2, 2);
   } else if (shape === 'tenants') rules = tenantRules(random, count);
-  else throw new Error(`unknown shape ${shape}: one of ${SHAPES.join(', ')}`);
+  else if (shape === 'wide-in') rules = randomRules(random, count, wideInLeaf, 2, 2);
+  else throw new Error(`unknown shape ${shape}: one of ${[...SHAPES, ...SPECIAL_SHAPES].join(', ')}`);
   return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
 }
 

@@ -29,6 +29,17 @@ const GROUPS = [
     },
   },
   {
+    site: 'src/rules/policies.ts',
+    // verbose, as for rule files: the class of requests is worded by the rule-file messages.
+    options: { strict: true, allErrors: true, allowUnionTypes: true, verbose: true },
+    validators: {
+      validatePolicies: (ajv) => {
+        ajv.addSchema(readSchema('rules'), 'rules.schema.json');
+        return ajv.compile(readSchema('policies'));
+      },
+    },
+  },
+  {
     site: 'src/api/rule-response.ts',
     // strictRequired off: a listed rule adds `required: [ruleId]` on top of the customRule it refers to.
     options: { allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true },
@@ -65,7 +76,14 @@ const GROUPS = [
     // forbids a field the schema does not define there. verbose: the messages are worded from
     // the schema that failed (its enum, whether a string may be blank) and the value sent.
     options: { allErrors: false, strict: true, strictRequired: false, verbose: true },
-    validators: { validatePatchBody: (ajv) => ajv.compile(readSchema('patch-body')) },
+    validators: {
+      validatePatchBody: (ajv) => ajv.compile(readSchema('patch-body')),
+      // A POST body is a PATCH body with the whole rule: its schema refers to the PATCH body's.
+      validatePostBody: (ajv) => {
+        if (!ajv.schemas['patch-body.schema.json']) ajv.addSchema(readSchema('patch-body'), 'patch-body.schema.json');
+        return ajv.compile(readSchema('post-body'));
+      },
+    },
   },
   {
     site: 'src/live/snapshot.ts',

@@ -47,7 +47,7 @@ try {
   console.log('Someone edited rules in the console: a description, a status and an order changed.');
 
   await step('Validate the rule files', ['validate'], [0]);
-  await step('Plan: what would change (exit 2 = changes present)', ['plan', '--detailed-exitcode', '--no-color'], [2]);
+  await step('Plan: what would change (exit 2 = changes present)', ['plan', '--detailed-exitcode', '--no-color'], [2], { show: shortPlan() });
   // Apply prints the plan again before its steps: only what it did is shown here.
   await step('Apply the plan, keeping the plan that undoes it', ['apply', '--auto-approve', '--undo-out', files.undo, '--no-color'], [0], { show: (line) => /^(✓|Verified|Apply complete)/.test(line) });
   await step('Plan again: the live rules now match the files', ['plan', '--detailed-exitcode', '--no-color'], [0], { show: (line) => line.startsWith('No changes') });
@@ -59,9 +59,8 @@ try {
   const diff = await step('What changed since last week, in short (exit 3 would say a --fail-on condition matched)', ['scripts', 'diff', files.lastWeek, files.thisWeek, '--format', 'json', '--fail-on', 'risk-up'], [0, 3], { capture: true });
   summariseDiff(JSON.parse(diff.stdout));
 
-  console.log(bold('\nDemo complete. Kept:'));
-  for (const file of Object.values(files)) console.log(`  ${file}`);
-  console.log(`Delete ${kept} when you are done with them.`);
+  console.log(bold(`\nDemo complete. Kept in ${kept}:`));
+  console.log(`  ${Object.values(files).map((file) => path.relative(kept, file)).join(', ')} (delete the directory when you are done with them)`);
 } catch (err) {
   failed = true;
   console.error(`\nDemo failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -98,16 +97,34 @@ async function addARule() {
     '        - operator: $and', '          children:', '            - { conditionType: userAgent, operator: $contains, value: curl/ }'];
   await writeFile(path.join(dir, '50-block-scrapers.yaml'), `${rule.join('\n')}\n`);
   const about = (line) => line.includes('"Block scrapers"') || /^ {6}\d\. |^Verified/.test(line);
-  const blocked = await step('Add a rule: declared in a new file, it is blocked until it exists live (exit 1)', ['plan', '--dir', dir, '--no-color'], [1], { show: about });
+  // stderr repeats the console steps in one sentence: its first line says why the exit is 1.
+  const blocked = await step('Add a rule: declared in a new file, it is blocked until it exists live (exit 1)', ['plan', '--dir', dir, '--no-color'], [1], { show: about, showErr: (line) => line.startsWith('error: ') });
   // Where the plan says to create it.
   const position = /at position (\d+)/.exec(blocked.stdout)?.[1] ?? '1';
   await step('', ['emulator', 'console', 'create', 'Block scrapers', '--paused', '--position', position], [0]);
   await step('', ['import', '--update', '--pin', '--dir', dir], [0], { show: about });
   // What activating it does to traffic, before it does it: a synthetic day of the site's visitors.
   await writeTraffic(files.traffic, 20_000, 7);
-  const replayed = (line) => /^(Replayed|Outcome changes|No outcome changes| {4}(no rule|allow|challenge|block|undecided) → | {8}(\d+×|e\.g\.))/.test(line);
-  await step('Replay a day of synthetic traffic (botrules emulator --write-traffic) against the plan: who would be blocked', ['plan', '--dir', dir, '--replay', files.traffic, '--no-color'], [0], { show: replayed });
-  await step('', ['apply', '--auto-approve', '--dir', dir, '--no-color'], [0], { show: about });
+  const replayed = (line) => /^(Replayed|No outcome changes| {4}(no rule|allow|challenge|block|undecided) → | {8}\d+×)/.test(line);
+  const replay = await step('Replay a day of synthetic traffic (botrules emulator --write-traffic) against the plan: who would be blocked', ['plan', '--dir', dir, '--replay', files.traffic, '--no-color'], [0], { show: replayed, showErr: (line) => line.startsWith('warning: ') });
+  // Above maxNewlyBlocked apply refuses the plan without --force: the requests it would block
+  // here are the curl/ scrapers the rule is for, so the demo accepts them, as a reviewer would.
+  const newlyBlocked = /(\d+) of the \d+ replayed requests/.exec(replay.stderr)?.[1] ?? 'the';
+  console.log(`The ${newlyBlocked} newly blocked requests are the curl/ scrapers this rule is for: apply with the same traffic, and --force to accept them.`);
+  await step('', ['apply', '--auto-approve', '--dir', dir, '--replay', files.traffic, '--force', '--no-color'], [0], { show: about });
+}
+
+/**
+ * The first plan, shorter than `botrules plan` prints it: each class of requests decided
+ * differently by its headline only (not its requests and example), without the note on
+ * console positions and the summary repeated at the end (both are for long plans).
+ */
+function shortPlan() {
+  let summaries = 0;
+  return (line) => {
+    if (line.startsWith('Plan: ') && ++summaries > 1) return false;
+    return !/^ {6}requests /.test(line) && !line.startsWith('Positions are console positions');
+  };
 }
 
 /** One line from `scripts diff --format json`: its counts (the snapshots kept hold every script). */
@@ -123,27 +140,50 @@ function summariseDiff(report) {
  */
 async function step(title, args, expectedCodes, options = {}) {
   console.log(bold(`${title === '' ? '' : `\n=== ${title}\n`}$ botrules ${args.map(displayArg).join(' ')}`));
-  const result = await run(args, { capture: options.capture === true || options.show !== undefined });
-  if (options.show !== undefined) for (const line of result.stdout.split('\n').filter(options.show)) console.log(line);
-  if (!expectedCodes.includes(result.code)) throw new Error(`botrules ${args[0]} exited ${result.code}, expected ${expectedCodes.join(' or ')}`);
-  console.log(`(exit ${result.code})`);
+  const result = await run(args, { capture: options.capture === true || options.show !== undefined, captureErr: options.showErr !== undefined });
+  if (options.showErr !== undefined) for (const line of result.stderr.split('\n').filter(options.showErr)) console.log(line);
+  if (options.show !== undefined) for (const line of withoutBlankRuns(result.stdout.split('\n').filter(options.show))) console.log(line);
+  if (!expectedCodes.includes(result.code)) {
+    if (options.showErr !== undefined) process.stderr.write(result.stderr);
+    throw new Error(`botrules ${args[0]} exited ${result.code}, expected ${expectedCodes.join(' or ')}`);
+  }
+  // An exit code is news when it is not 0 or when it carries meaning (--detailed-exitcode, --fail-on).
+  if (result.code !== 0 || expectedCodes.length > 1 || args.includes('--detailed-exitcode')) console.log(`(exit ${result.code})`);
   return result;
 }
 
-/** Runs the CLI; its output goes to the terminal, or is captured with `capture`. */
-function run(args, { capture = false } = {}) {
+/** Lines with no blank line first, last or after another (what a filter leaves of paragraphs). */
+function withoutBlankRuns(lines) {
+  const kept = lines.filter((line, index) => line !== '' || (index > 0 && lines[index - 1] !== ''));
+  while (kept.at(-1) === '') kept.pop();
+  while (kept[0] === '') kept.shift();
+  return kept;
+}
+
+/** Runs the CLI; its output goes to the terminal, or is captured with `capture` (stdout) and `captureErr`. */
+function run(args, { capture = false, captureErr = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', captureErr ? 'pipe' : 'inherit'] });
     let stdout = '';
+    let stderr = '';
     child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
 
-/** Shows kept paths as $DEMO/… and project paths relative to the project. */
+/**
+ * An argument as it can be pasted into a POSIX shell: kept paths as $DEMO/…, project paths
+ * relative to the project, anything else single-quoted unless it is plainly one word.
+ */
 function displayArg(arg) {
-  if (arg.startsWith(kept)) return `$DEMO/${path.relative(kept, arg)}`;
-  if (arg.startsWith(root)) return path.relative(root, arg);
-  return arg;
+  if (arg.startsWith(kept)) return `"$DEMO"/${shellQuoted(path.relative(kept, arg))}`;
+  if (arg.startsWith(root)) return shellQuoted(path.relative(root, arg));
+  return shellQuoted(arg);
+}
+
+function shellQuoted(word) {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", "'\\''")}'`;
 }

@@ -89,3 +89,11 @@ export function redosFinding({ rule, leaf, pattern }: PatternOfRule, { attack }:
     message: `rule ${JSON.stringify(rule.name)}: pattern ${JSON.stringify(pattern)} of ${describeField(leaf)} $re can take exponential time on a backtracking engine such as the service's (for example on ${attack}); rewrite it without a repeated group that can match the same text in more than one way`,
   };
 }
+
+/** A pattern the checker gave no verdict on: said, never passed over as safe. */
+export function redosUnchecked({ rule, leaf, pattern }: PatternOfRule, why: string): Finding {
+  return {
+    check: 'redos-pattern', severity: 'warning', file: rule.source.file, line: rule.source.line, col: rule.source.col,
+    message: `rule ${JSON.stringify(rule.name)}: pattern ${JSON.stringify(pattern)} of ${describeField(leaf)} $re was not checked for exponential time: ${why}`,
+  };
+}

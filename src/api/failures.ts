@@ -11,6 +11,8 @@ import { parseRetryAfter, retryAfterTooLong } from './retry-after.js';
 export interface FailureContext {
   /** host:port of the base URL. */
   host: string;
+  /** The base URL's path (`/api/` for a console URL that names the API base). */
+  basePath?: string;
   urlVariable: string;
   tokenVariable: string;
   /** Removes the token (whole, cut, encoded) from text that came from elsewhere. */
@@ -61,7 +63,20 @@ function statusDetail(status: number, error: HTTPError, request: ApiRequest, con
   if (status === 429) return `${answered}: the service is rate limiting; wait a little and try again`;
   if (RETRY_STATUS_CODES.includes(status)) return `${answered}: the service is having trouble; try again later`;
   if (status === 401 || status === 403) return `${answered}: the token was not accepted: check ${context.tokenVariable}`;
+  if (status === 404) return `${answered}: ${notFoundAdvice(context)}`;
   return `${answered}, which botrules did not expect`;
+}
+
+/**
+ * A 404 from the very first request is most often a base URL without its API path: the
+ * management host's rule paths hang below `/api` (docs/behaviour.md, "Configuration and environment").
+ */
+function notFoundAdvice(context: FailureContext): string {
+  const path = context.basePath ?? '/';
+  if (context.urlVariable === 'BOTRULES_CONSOLE_URL' && !/\/api\/?$/.test(path)) {
+    return `check ${context.urlVariable}: it names the management host's API base, which ends in /api (https://console.example.com/api), and this one ends in ${JSON.stringify(path)}`;
+  }
+  return `check that ${context.urlVariable} names the service's API base address`;
 }
 
 function connectionDetail(error: RequestError, context: FailureContext): string {

@@ -57,7 +57,7 @@ export function createHostClient(options: HostOptions): HostClient {
   });
   const redact = createRedactor([options.token]);
   const failureContext = {
-    host: base.host, urlVariable: options.urlVariable, tokenVariable: options.tokenVariable, redact, maxRetryAfterMs: policy.maxRetryAfterMs,
+    host: base.host, basePath: base.pathname, urlVariable: options.urlVariable, tokenVariable: options.tokenVariable, redact, maxRetryAfterMs: policy.maxRetryAfterMs,
   };
 
   async function send(request: ApiRequest): Promise<unknown> {

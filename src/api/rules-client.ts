@@ -99,7 +99,61 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
     return convert(content, 'content', ruleId, patch.priority ?? -1, 'an updated rule', operation);
   }
 
-  return { listRules, patchRule };
+  /**
+   * 404 or 405 to a POST or DELETE: the service (or this URL) does not offer it, whatever the
+   * config says; the sentence names the setting to turn off (docs/behaviour.md, "Creating and deleting rules").
+   */
+  const unsupported = (status: number, what: string, setting: string): string =>
+    `the service does not ${what} (${status} to the request): set ${setting}: false for app ${options.app} in botrules.yaml, ` +
+    'and botrules plans for a service without it';
+
+  async function createRule(body: PatchBody): Promise<LiveRule> {
+    const operation = `creating rule ${JSON.stringify(body.name ?? '')} in app ${options.app}`;
+    // Never retried (http.ts retries GET and PATCH only): a POST sent twice makes two rules.
+    const answer = await host.send({
+      method: 'POST',
+      path: RULES_PATH,
+      json: body,
+      operation,
+      explainStatus: (status, serverMessage) => {
+        const said = serverMessage ? `: ${serverMessage}` : '';
+        if (status === 404 || status === 405) return unsupported(status, 'create rules', 'service.create');
+        if (status === 400) return `the service refused the new rule (400)${said}`;
+        if (status === 401 || status === 403) return `the server token was not accepted (${status}): ${tokenHint}`;
+        return undefined;
+      },
+    });
+    const content = validateUpdateAnswer(answer, operation).content;
+    if (content?.ruleId === undefined || !RULE_ID_PATTERN.test(content.ruleId)) {
+      // The rule was (probably) created, but without its id botrules cannot name or undo it.
+      throw new RemoteError(
+        `the service accepted the new rule ${JSON.stringify(body.name ?? '')} but did not return it with a usable ruleId: run plan to see the result`,
+        { operation },
+      );
+    }
+    return convert(content, 'content', content.ruleId, body.priority ?? -1, 'a created rule', operation);
+  }
+
+  async function deleteRule(ruleId: string): Promise<void> {
+    if (!RULE_ID_PATTERN.test(ruleId)) {
+      throw new UserError(`refusing to delete the rule with id ${quotedId(ruleId)} of app ${options.app}: a ruleId is 1 to 128 letters, digits, "_" or "-"; nothing was sent`);
+    }
+    const operation = `deleting rule ${ruleId} of app ${options.app}`;
+    await host.send({
+      method: 'DELETE',
+      path: `${RULES_PATH}/${encodeURIComponent(ruleId)}`,
+      operation,
+      explainStatus: (status) => {
+        if (status === 405) return unsupported(status, 'delete rules', 'service.delete');
+        // A 404 may also mean the rule went between the LIST and the DELETE: both are said.
+        if (status === 404) return `rule ${ruleId} is gone (deleted in the console), or ${unsupported(status, 'delete rules', 'service.delete')}`;
+        if (status === 401 || status === 403) return `the server token was not accepted (${status}): ${tokenHint}`;
+        return undefined;
+      },
+    });
+  }
+
+  return { listRules, patchRule, createRule, deleteRule };
 }
 
 function convert(rule: ApiRule, path: string, ruleId: string, fallbackPriority: number, what: string, operation: string): LiveRule {

@@ -34,6 +34,14 @@ export interface RulesApi {
    * `priority` is the one sent when the answer does not carry it, and -1 when neither says.
    */
   patchRule(ruleId: string, body: PatchBody): Promise<LiveRule>;
+  /**
+   * Creates a rule from `body` (the whole rule and the `priority` to insert it at; config
+   * `service.create`) and returns it as the service answered, with its new ruleId. Absent on
+   * sources that cannot change anything (a live snapshot).
+   */
+  createRule?(body: PatchBody): Promise<LiveRule>;
+  /** Deletes the rule `ruleId` (config `service.delete`); absent where nothing can be changed. */
+  deleteRule?(ruleId: string): Promise<void>;
 }
 
 /** The script-inventory query (docs/service-api.md, "Get scripts"). */

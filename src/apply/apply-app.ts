@@ -54,7 +54,7 @@ export async function applyAppPlan(
   api: RulesApi,
   options: ApplyAppOptions,
 ): Promise<AppApplyResult> {
-  const expected = simulateSteps(before, steps);
+  let expected = simulateSteps(before, steps);
   const window = moveWindow(before, steps);
   const result: AppApplyResult = { app, passes: [], verified: false, differences: [], drift: [], interrupted: false };
   let pending: readonly PlanStep[] = steps;
@@ -69,6 +69,8 @@ export async function applyAppPlan(
       onOutcome: (outcome) => options.onOutcome?.(outcome, pass),
     });
     result.passes.push(outcomes);
+    // Created rules stand in the expected state under their plan placeholders until the service names them.
+    if (pass === 0) expected = withCreatedIds(expected, outcomes);
     if (options.signal?.aborted === true) {
       // Sent nothing more, listed nothing more: the undo plan is planned from this.
       result.interrupted = true;
@@ -115,7 +117,22 @@ function correctionRefused(needed: number, at: { pass: number; maxCorrections: n
   return undefined;
 }
 
-/** The steps that were applied, in plan order. */
-function applied(outcomes: readonly StepOutcome[]): PlanStep[] {
-  return outcomes.filter((o) => o.state === 'applied').map((o) => o.step);
+/** The steps that were applied, in plan order; a create step under the ruleId the service gave its rule. */
+export function applied(outcomes: readonly StepOutcome[]): PlanStep[] {
+  return outcomes.flatMap((o) => {
+    if (o.state !== 'applied') return [];
+    return o.step.kind === 'create' && o.result !== undefined ? [{ ...o.step, ruleId: o.result.ruleId }] : [o.step];
+  });
+}
+
+/** The ids the service gave the rules the plan created, by their placeholders. */
+export function createdIds(outcomes: readonly StepOutcome[]): Map<string, string> {
+  return new Map(outcomes.flatMap((o) => (o.state === 'applied' && o.step.kind === 'create' && o.result !== undefined ? [[o.step.ruleId, o.result.ruleId] as const] : [])));
+}
+
+/** `rules` with each created rule's placeholder id replaced by the id the service gave it. */
+function withCreatedIds(rules: readonly LiveRule[], outcomes: readonly StepOutcome[]): LiveRule[] {
+  const ids = createdIds(outcomes);
+  if (ids.size === 0) return [...rules];
+  return rules.map((rule) => ({ ...rule, ruleId: ids.get(rule.ruleId) ?? rule.ruleId }));
 }

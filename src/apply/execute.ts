@@ -7,11 +7,15 @@
 import pLimit from 'p-limit';
 import type { RulesApi } from '../api/types.js';
 import type { LiveRule } from '../semantics/model.js';
-import { isMove, type PlanStep } from '../plan/types.js';
+import { isLifecycle, isMove, type PlanStep } from '../plan/types.js';
 import { behaviourNeutral } from '../plan/transitions.js';
 
+/**
+ * `result`: the rule as the service answered (a created rule with its new ruleId); for a
+ * delete, the rule as it was listed is not known here, and `result` is absent.
+ */
 export type StepOutcome =
-  | { state: 'applied'; step: PlanStep; result: LiveRule }
+  | { state: 'applied'; step: PlanStep; result?: LiveRule }
   | { state: 'failed'; step: PlanStep; error: Error }
   | { state: 'not-attempted'; step: PlanStep };
 
@@ -47,7 +51,7 @@ export async function executeSteps(
     const step = steps[index] as PlanStep;
     let outcome: StepOutcome;
     try {
-      outcome = { state: 'applied', step, result: await api.patchRule(step.ruleId, step.body) };
+      outcome = await send(step, api);
     } catch (err) {
       failed = true;
       outcome = { state: 'failed', step, error: err instanceof Error ? err : new Error(String(err)) };
@@ -59,8 +63,9 @@ export async function executeSteps(
   let inFlight: Promise<void>[] = [];
   for (let index = 0; index < steps.length && !stopped(); index += 1) {
     const step = steps[index] as PlanStep;
-    if (isMove(step) || (options.ordered === true && !behaviourNeutral(step))) {
-      // A move (or a step of a checked order) never overlaps anything: drain the batch, then run it alone.
+    if (isMove(step) || isLifecycle(step) || (options.ordered === true && !behaviourNeutral(step))) {
+      // A move, a create or a delete (or a step of a checked order) never overlaps anything:
+      // each shifts the positions of others. Drain the batch, then run it alone.
       await Promise.all(inFlight);
       inFlight = [];
       if (stopped()) break;
@@ -71,4 +76,19 @@ export async function executeSteps(
   }
   await Promise.all(inFlight);
   return outcomes;
+}
+
+/** One step's request: a PATCH, or the POST of a create step, or the DELETE of a delete step. */
+async function send(step: PlanStep, api: RulesApi): Promise<StepOutcome> {
+  if (step.kind === 'create') return { state: 'applied', step, result: await lifecycle(api.createRule, 'create')(step.body) };
+  if (step.kind === 'delete') {
+    await lifecycle(api.deleteRule, 'delete')(step.ruleId);
+    return { state: 'applied', step };
+  }
+  return { state: 'applied', step, result: await api.patchRule(step.ruleId, step.body) };
+}
+
+function lifecycle<F>(operation: F | undefined, what: string): F {
+  if (operation === undefined) throw new Error(`internal: the rules source cannot ${what} rules`);
+  return operation;
 }

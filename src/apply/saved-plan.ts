@@ -10,12 +10,12 @@ import { readCappedText } from '../io/capped-read.js';
 import type { RulesApi } from '../api/types.js';
 import type { AppConfig, ProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
-import type { DeclaredRule, LiveRule } from '../semantics/model.js';
+import { NO_CAPABILITIES, type DeclaredRule, type LiveRule } from '../semantics/model.js';
 import { firstStepDifference } from '../plan/compare.js';
 import { parsePlan, parsePlanText, type ParsedPlan } from '../plan/file-format.js';
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
-import { pinnedDeclared } from '../semantics/pinned.js';
+import { restoredDeclared, undoPolicy } from '../plan/undo.js';
 import type { ApplyWork } from './work.js';
 import { refuseIfStale } from './stale.js';
 import { savedOrder, type TransitionRun } from '../behaviour/transitions.js';
@@ -131,9 +131,9 @@ function replanned(
 ): AppPlan {
   const undo = saved.restore !== undefined;
   const input = undo
-    ? { declared: pinnedDeclared(saved.restore ?? [], `rules recorded in ${file}`), unmanaged: 'keep' as const }
+    ? { declared: restoredDeclared(saved.restore ?? [], live, `rules recorded in ${file}`), unmanaged: undoPolicy(app.service ?? NO_CAPABILITIES) }
     : { declared: declared.get(app.name) ?? [], unmanaged: app.unmanaged };
-  const { plan: planned, problems } = planApp({ app: app.name, live, ...input });
+  const { plan: planned, problems } = planApp({ app: app.name, live, ...input, ...(app.service === undefined ? {} : { service: app.service }) });
   // The file's order of the same steps, its transitions checked again here (never read from the
   // file): an undo plan's too, since its states are as live as any plan's.
   const plan = savedOrder(planned, saved.steps, live, transitions);

@@ -7,9 +7,10 @@
 import { UserError } from '../errors.js';
 import { canonicalJson } from '../semantics/canonical.js';
 import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerprint.js';
-import { simulateSteps } from '../semantics/list-move.js';
+import { createdRule, simulateSteps } from '../semantics/list-move.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../semantics/model.js';
+import { normaliseLiveRule } from '../semantics/normalise.js';
 import { plural } from '../plural.js';
 
 /** How many rules a refusal names before "and N more". */
@@ -21,8 +22,10 @@ const MOVED_SEARCH_LIMIT = 200_000;
 export function staleness(plan: AppPlan, live: readonly LiveRule[]): string | undefined {
   const now = fingerprintRules(live);
   if (now === plan.fingerprint) return undefined;
-  if (alreadyApplied(plan, live, now)) {
-    return `this plan was already applied: the live rules of app ${plan.app} are exactly what its ${plan.steps.length} steps make them.`;
+  const created = alreadyApplied(plan, live, now);
+  if (created !== undefined) {
+    const steps = `this plan was already applied: the live rules of app ${plan.app} are exactly what its ${plan.steps.length} steps make them`;
+    return created.length === 0 ? `${steps}.` : `${steps} (the service gave the ${created.length === 1 ? 'rule it created its ruleId' : 'rules it created their ruleIds'}: ${created.join(', ')}).`;
   }
   const { changed, added, removed, moved } = changesSince(plan, live);
   const named = [
@@ -50,19 +53,61 @@ export function refuseIfStale(apps: readonly { plan: AppPlan; live: readonly Liv
 /**
  * True when `live` is exactly what the plan makes of the rules it was computed from: the plan's
  * steps are undone on the live rules (each field back to its `before`, each moved rule back to
- * its position, the others in their order), and that must give the plan's fingerprint and,
- * re-applied, the live rules again.
+ * its position, each created rule taken out, each deleted rule's place held open, the others in
+ * their order), and that must give the rules the plan records and, re-applied, the live rules again.
+ * Returns the created rules as `"Name" (ruleId)` (none for a plan that creates none); undefined: not applied.
  */
-function alreadyApplied(plan: AppPlan, live: readonly LiveRule[], liveFingerprint: string): boolean {
-  if (plan.steps.length === 0) return false;
-  const before = undone(plan, inPriorityOrder(live));
-  return before !== undefined && fingerprintRules(before) === plan.fingerprint && fingerprintRules(simulateSteps(before, plan.steps)) === liveFingerprint;
+function alreadyApplied(plan: AppPlan, live: readonly LiveRule[], liveFingerprint: string): string[] | undefined {
+  if (plan.steps.length === 0) return undefined;
+  const ordered = inPriorityOrder(live);
+  const created = createdRules(plan, ordered);
+  if (created === undefined) return undefined;
+  // The service gave each created rule its own id: the plan's placeholder stands for it again.
+  const renamed = ordered.map((rule) => (created.has(rule.ruleId) ? { ...rule, ruleId: created.get(rule.ruleId) as string } : rule));
+  const before = undone(plan, renamed, new Set(created.values()));
+  if (before === undefined || !recorded(plan, before)) return undefined;
+  const again = fingerprintRules(simulateSteps(before, plan.steps));
+  if (again !== (created.size === 0 ? liveFingerprint : fingerprintRules(renamed))) return undefined;
+  return ordered.filter((rule) => created.has(rule.ruleId)).map((rule) => label(rule.name, rule.ruleId));
 }
 
-function undone(plan: AppPlan, live: readonly LiveRule[]): LiveRule[] | undefined {
-  const rules = new Map(live.map((rule) => [rule.ruleId, { ...rule } as LiveRule]));
-  const slots: (LiveRule | undefined)[] = Array.from({ length: live.length }, () => undefined);
+/**
+ * The live rules the plan's create steps made (live ruleId → the step's placeholder id): the
+ * rule at each step's final position, with the step's fields and an id the plan never saw.
+ * Undefined when one is not there.
+ */
+function createdRules(plan: AppPlan, ordered: readonly LiveRule[]): Map<string, string> | undefined {
+  const created = new Map<string, string>();
   for (const step of plan.steps) {
+    if (step.kind !== 'create') continue;
+    const rule = ordered[step.position];
+    const known = rule !== undefined && (created.has(rule.ruleId) || (plan.liveDigests !== undefined && Object.hasOwn(plan.liveDigests, rule.ruleId)));
+    if (rule === undefined || known || canonicalJson(rule) !== canonicalJson(createdRule(step))) return undefined;
+    created.set(rule.ruleId, step.ruleId);
+  }
+  return created;
+}
+
+/**
+ * A deleted rule's place in the rules as they were: its id and name; its other fields are gone
+ * with it, so it stands in with none (`recorded` checks only its id).
+ */
+function placeholder(ruleId: string, name: string, priority: number): LiveRule {
+  return normaliseLiveRule({ name, status: 'paused', actions: [], conditions: { operator: '$or', children: [] } }, 'a deleted rule', ruleId, priority);
+}
+
+function undone(plan: AppPlan, live: readonly LiveRule[], createdIds: ReadonlySet<string>): LiveRule[] | undefined {
+  const kept = live.filter((rule) => !createdIds.has(rule.ruleId));
+  const rules = new Map(kept.map((rule) => [rule.ruleId, { ...rule } as LiveRule]));
+  const deletes = plan.steps.filter((step) => step.kind === 'delete').length;
+  const slots: (LiveRule | undefined)[] = Array.from({ length: kept.length + deletes }, () => undefined);
+  for (const step of plan.steps) {
+    if (step.kind === 'create') continue;
+    if (step.kind === 'delete') {
+      if (rules.has(step.ruleId) || step.position >= slots.length || slots[step.position] !== undefined) return undefined;
+      slots[step.position] = placeholder(step.ruleId, step.name, step.position);
+      continue;
+    }
     const rule = rules.get(step.ruleId);
     if (rule === undefined) return undefined;
     for (const change of fieldChanges(step)) Object.assign(rule, { [change.field]: structuredClone(change.before) });
@@ -72,8 +117,21 @@ function undone(plan: AppPlan, live: readonly LiveRule[]): LiveRule[] | undefine
     slots[position.before] = rule;
   }
   const placed = new Set(slots.filter((rule) => rule !== undefined).map((rule) => rule.ruleId));
-  const others = live.filter((rule) => !placed.has(rule.ruleId)).map((rule) => rules.get(rule.ruleId) as LiveRule);
+  const others = kept.filter((rule) => !placed.has(rule.ruleId)).map((rule) => rules.get(rule.ruleId) as LiveRule);
+  if (others.length !== slots.filter((slot) => slot === undefined).length) return undefined;
   return slots.map((slot, priority) => ({ ...(slot ?? (others.shift() as LiveRule)), priority }));
+}
+
+/**
+ * True when `before` are the rules the plan was computed from: its fingerprint, or, when a
+ * deleted rule's fields are gone, every other rule's recorded digest and the deleted rules' ids.
+ */
+function recorded(plan: AppPlan, before: readonly LiveRule[]): boolean {
+  const deleted = new Set(plan.steps.filter((step) => step.kind === 'delete').map((step) => step.ruleId));
+  if (deleted.size === 0) return fingerprintRules(before) === plan.fingerprint;
+  const digests = plan.liveDigests;
+  if (digests === undefined || Object.keys(digests).length !== before.length) return false;
+  return before.every((rule) => Object.hasOwn(digests, rule.ruleId) && (deleted.has(rule.ruleId) || digests[rule.ruleId] === ruleDigest(rule)));
 }
 
 interface ChangesSince {

@@ -10,7 +10,7 @@ import { fingerprintRules } from '../plan/fingerprint.js';
 import { Plan } from '../plan/plan-value.js';
 import { restoringPlan, undoAppPlan } from '../plan/undo.js';
 import type { AppPlan } from '../plan/types.js';
-import type { LiveRule } from '../semantics/model.js';
+import { NO_CAPABILITIES, type LiveRule, type ServiceCapabilities } from '../semantics/model.js';
 import type { AppApplyResult } from './apply-app.js';
 
 export interface UndoInput {
@@ -18,6 +18,8 @@ export interface UndoInput {
   /** The live rules the plan started from. */
   before: readonly LiveRule[];
   result: AppApplyResult;
+  /** What the service accepts: a created rule is undone by a DELETE (a pause without it), a deleted one by a POST. */
+  service?: ServiceCapabilities;
 }
 
 /**
@@ -26,15 +28,16 @@ export interface UndoInput {
  * the planner's undo of the plan applies. Otherwise (a step failed, or the server left
  * something else) the undo is planned from the live rules as listed after the apply.
  */
-export function undoForApp({ plan, before, result }: UndoInput): AppPlan | undefined {
+export function undoForApp({ plan, before, result, service = NO_CAPABILITIES }: UndoInput): AppPlan | undefined {
   const after = result.after;
   if (after === undefined) return undefined;
   const afterFingerprint = fingerprintRules(after);
-  if (result.verified) {
-    const undo = undoAppPlan(plan, before);
+  // A plan that created rules reaches its result under ids the service chose, not its placeholders.
+  if (result.verified && !plan.steps.some((step) => step.kind === 'create')) {
+    const undo = undoAppPlan(plan, before, service);
     if (undo.fingerprint === afterFingerprint) return undo;
   }
-  return restoringPlan(plan.app, before, after);
+  return restoringPlan(plan.app, before, after, service);
 }
 
 /** The undo plan of an apply that changes nothing: no steps, the live rules recorded as they are. */

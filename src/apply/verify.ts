@@ -33,6 +33,9 @@ export function moveWindow(before: readonly LiveRule[], steps: readonly PlanStep
   const ids = inPriorityOrder(before).map((rule) => rule.ruleId);
   let window: MoveWindow | undefined;
   for (const step of steps) {
+    // A create inserts and a delete removes: the moves after them count from the list they leave.
+    if (step.kind === 'create') ids.splice(Math.min(Math.max(step.body.priority ?? ids.length, 0), ids.length), 0, step.ruleId);
+    if (step.kind === 'delete' && ids.includes(step.ruleId)) ids.splice(ids.indexOf(step.ruleId), 1);
     const index = ids.indexOf(step.ruleId);
     if (index < 0 || !isMove(step) || step.body.priority === undefined) continue;
     ids.splice(index, 1);

@@ -24,6 +24,20 @@ export interface Literal {
   holds: boolean;
 }
 
+/**
+ * The canonical key of each leaf object, worked out once: the policy checks search the same
+ * rule objects once per policy, and the key is most of a search's set-up. Rules in normal form
+ * are not changed in place (a changed rule is a copy: states.ts, the mutants), so a leaf's key
+ * stays its key.
+ */
+const LEAF_KEYS = new WeakMap<Leaf, string>();
+
+function keyOf(leaf: Leaf): string {
+  let key = LEAF_KEYS.get(leaf);
+  if (key === undefined) LEAF_KEYS.set(leaf, (key = leafKey(leaf)));
+  return key;
+}
+
 export class AtomTable {
   readonly atoms: Atom[] = [];
   private readonly byKey = new Map<string, Atom>();
@@ -39,7 +53,7 @@ export class AtomTable {
   of(leaf: Leaf): Atom | undefined {
     const known = this.byLeaf.get(leaf);
     if (known !== undefined) return known;
-    const atom = this.byKey.get(leafKey(leaf));
+    const atom = this.byKey.get(keyOf(leaf));
     if (atom !== undefined) this.byLeaf.set(leaf, atom);
     return atom;
   }
@@ -47,7 +61,7 @@ export class AtomTable {
   private created(leaf: Leaf): Atom {
     const atom: Atom = { id: this.atoms.length, leaf, field: fieldKey(leaf), rules: new Set() };
     this.atoms.push(atom);
-    this.byKey.set(leafKey(leaf), atom);
+    this.byKey.set(keyOf(leaf), atom);
     this.byLeaf.set(leaf, atom);
     return atom;
   }

@@ -3,7 +3,7 @@
 // per set how long a tail it shares with the first, so that "every set has the same rules from
 // here on" is a comparison of lengths.
 import { canonicalConditions } from '../semantics/canonical.js';
-import type { Action, NormalRule } from '../semantics/model.js';
+import type { Action, Conditions, NormalRule } from '../semantics/model.js';
 import type { AtomTable } from './atoms.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
@@ -55,7 +55,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     if (known !== undefined) return known;
     for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
     const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
-    const conditionsKey = JSON.stringify(canonicalConditions(rule.conditions));
+    const conditionsKey = conditionsKeyOf(rule.conditions);
     const key = outcomeKey(outcome);
     let boring = boringOutcome.get(key);
     if (boring === undefined) boringOutcome.set(key, (boring = !interesting(ruleSets.map(() => outcome))));
@@ -82,6 +82,15 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
   return { sets, sharedTail, boringFrom };
+}
+
+/** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */
+const CONDITIONS_KEYS = new WeakMap<Conditions, string>();
+
+function conditionsKeyOf(conditions: Conditions): string {
+  let key = CONDITIONS_KEYS.get(conditions);
+  if (key === undefined) CONDITIONS_KEYS.set(conditions, (key = JSON.stringify(canonicalConditions(conditions))));
+  return key;
 }
 
 /** Equal for outcomes with the same rule and the same set of actions. */

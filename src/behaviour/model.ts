@@ -7,7 +7,8 @@ import { conditionsVerdict } from '../evaluate/evaluate.js';
 import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import type { Assignment, Atom, AtomTable } from './atoms.js';
+import type { Assignment, Atom, AtomTable, Literal } from './atoms.js';
+import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { leafValues } from '../semantics/fields.js';
 
@@ -22,6 +23,9 @@ export interface TreeStack {
   list: readonly Conditions[];
   serials: readonly number[];
 }
+
+/** Values added between two looks at the clock while the candidates are gathered. */
+const SETUP_CHECK_EVERY = 4096;
 
 /** Most states one witness search visits before it gives up (unknown, never a guess). */
 const MAX_NODES = 4000;
@@ -38,16 +42,27 @@ export class Models {
     table: AtomTable,
     private readonly assignment: Assignment,
     private readonly options: EvaluationOptions,
+    deadline?: number,
   ) {
+    // The values the rule sets mention, per field, each once: a Set per field keeps this linear
+    // in the values (a list searched for each value was quadratic: wide `$in` lists of 1,000
+    // rules took minutes here, before the search and its deadline began). It is part of the
+    // diff's work, so the deadline is checked here too; the search then stops at once.
+    const seen = new Map<string, Set<string>>();
+    let counted = 0;
     for (const atom of table.atoms) {
       if (!this.samples.has(atom.field)) this.samples.set(atom.field, atom.leaf);
       if (atom.leaf.operator === '$re') continue;
-      const list = this.extra.get(atom.field) ?? [];
-      for (const value of leafValues(atom.leaf)) {
-        if (!list.includes(value)) list.push(value);
+      const values = seen.get(atom.field) ?? new Set<string>();
+      seen.set(atom.field, values);
+      for (const value of leafValues(atom.leaf)) values.add(value);
+      counted += leafValues(atom.leaf).length;
+      if (deadline !== undefined && counted > SETUP_CHECK_EVERY) {
+        counted = 0;
+        if (Date.now() > deadline) break;
       }
-      this.extra.set(atom.field, list);
     }
+    for (const [field, values] of seen) this.extra.set(field, [...values]);
   }
 
   /** A request meeting the assignment on which no tree of `mustNotMatch` matches. */
@@ -139,10 +154,26 @@ export class Models {
         continue;
       }
       if (answer.unknown === undefined) return { unsat: true };
-      return { unknown: answer.unknown, rules: [...new Set(literals.flatMap(({ atom }) => [...atom.rules]))] };
+      return unknownOf(answer.unknown, literals);
     }
     return { request };
   }
+}
+
+/**
+ * Why no value was found. When a pattern is the cause, the reason names the patterns and the
+ * conditions they overlap (the rules follow, pattern rules first), so a rule without a regular
+ * expression is never named as if it held one.
+ */
+function unknownOf(reason: string, literals: readonly Literal[]): ModelResult {
+  const rulesOf = (some: readonly Literal[]): string[] => [...new Set(some.flatMap(({ atom }) => [...atom.rules]))];
+  const patterns = literals.filter(({ atom }) => atom.leaf.operator === '$re');
+  if (patterns.length === 0) return { unknown: reason, rules: rulesOf(literals) };
+  // The conditions a request must meet; those it must fail only come from "must not match".
+  const overlapped = literals.filter(({ atom, holds }) => holds && atom.leaf.operator !== '$re');
+  const phrases = (some: readonly Literal[]): string => some.map(({ atom, holds }) => leafPhrase(atom.leaf, holds)).join(' and ');
+  const overlaps = overlapped.length === 0 ? '' : `, where ${patterns.length === 1 ? 'it overlaps' : 'they overlap'} ${phrases(overlapped)}`;
+  return { unknown: `${reason}: ${phrases(patterns)}${overlaps}`, rules: [...new Set([...rulesOf(patterns), ...rulesOf(overlapped)])] };
 }
 
 /** `request` with the field of `leaf` set to `value` (undefined: left absent). */

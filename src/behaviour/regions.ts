@@ -43,6 +43,11 @@ export interface RegionOptions {
    * the start or the final rules let a class through).
    */
   hopeless?: (known: readonly (RegionOutcome | undefined)[]) => boolean;
+  /**
+   * Stop once this many regions are found (a policy needs one witness, not every class that
+   * breaks it): what is left is not searched, and is not reported as unchecked either.
+   */
+  maxRegions?: number;
 }
 
 /** The unchecked part's reason when the deadline came before the search ended. */
@@ -75,6 +80,8 @@ class Search {
   private readonly unchecked = new Map<string, Set<string>>();
   private steps = 0;
   private timedOut = false;
+  /** maxRegions reached: the search is over, nothing is left unchecked that matters to the caller. */
+  private enough = false;
 
   constructor(
     private readonly ruleSets: readonly (readonly NormalRule[])[],
@@ -87,7 +94,7 @@ class Search {
     this.sharedTail = entries.sharedTail;
     this.boringFrom = entries.boringFrom;
     this.assignment = new Assignment(this.table, this.evaluation);
-    this.models = new Models(this.table, this.assignment, this.evaluation);
+    this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
   }
 
   run(): RegionSearch {
@@ -107,6 +114,7 @@ class Search {
     const model = this.model;
     try {
       for (;;) {
+        if (this.enough) return;
         if (this.outOfTime()) {
           this.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
           return;
@@ -195,10 +203,10 @@ class Search {
         this.model = found.request;
         this.explore(pos, decided.map((outcome, i) => (i === index ? entry.outcome : outcome)));
       } else if ('unknown' in found) {
-        this.addUnchecked(found.unknown, [entry.rule.name, ...found.rules]);
+        this.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
       }
       this.assignment.popTo(size);
-      if (this.timedOut) return;
+      if (this.timedOut || this.enough) return;
     }
   }
 
@@ -215,7 +223,7 @@ class Search {
       this.model = found.request;
       return true;
     }
-    if ('unknown' in found) this.addUnchecked(found.unknown, [entry.rule.name, ...found.rules]);
+    if ('unknown' in found) this.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
     return false;
   }
 
@@ -250,6 +258,7 @@ class Search {
     }
     const constraints = literals.map(({ atom, holds }) => ({ leaf: atom.leaf, holds }));
     this.regions.set(key, { description: regionDescription(constraints), constraints, witness, outcomes: outcomes.map((o) => ({ rule: o.rule, actions: [...o.actions] })) });
+    if (this.options.maxRegions !== undefined && this.regions.size >= this.options.maxRegions) this.enough = true;
   }
 
   private pendingRules(pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): string[] {
@@ -274,4 +283,12 @@ class Search {
     const done = pos.reduce((sum, at) => sum + at, 0);
     if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, entries) => sum + entries.length, 0));
   }
+}
+
+/**
+ * The rules an unchecked part names: those whose conditions the search could not satisfy when
+ * it knows them, else the rule it was exploring.
+ */
+function uncheckedRules(entry: Entry, rules: readonly string[]): string[] {
+  return rules.length > 0 ? [...rules] : [entry.rule.name];
 }

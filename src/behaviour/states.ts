@@ -6,7 +6,7 @@
 // and share their rule objects: a rule is copied only when a PATCH changes its fields, so the
 // search numbers each rule object once (entries.ts), and a PATCH that changes only what the
 // search never reads (the description) leaves the very same list.
-import { inPriorityOrder, moveInList, type Patch } from '../semantics/list-move.js';
+import { createdRule, inPriorityOrder, insertInList, moveInList, type Patch } from '../semantics/list-move.js';
 import type { LiveRule } from '../semantics/model.js';
 import { UserError } from '../errors.js';
 
@@ -20,6 +20,11 @@ export function* statesAlong(live: readonly LiveRule[], patches: readonly Patch[
   let current = inPriorityOrder(live);
   yield current;
   for (const patch of patches) {
+    if (patch.kind === 'create' || patch.kind === 'delete') {
+      current = withLifecycle(current, patch);
+      yield current;
+      continue;
+    }
     const { priority, ...fields } = patch.body;
     const fieldNames = Object.keys(fields);
     if (priority === undefined && fieldNames.every((name) => name === 'description')) {
@@ -40,4 +45,17 @@ export function finalState(live: readonly LiveRule[], patches: readonly Patch[])
   let last: LiveRule[] = [];
   for (const state of statesAlong(live, patches)) last = state;
   return last;
+}
+
+/** The list after a POST (the rule inserted) or a DELETE (the rule gone). */
+function withLifecycle(current: readonly LiveRule[], patch: Patch): LiveRule[] {
+  const next = [...current];
+  if (patch.kind === 'create') {
+    insertInList(next, patch.body.priority ?? next.length, createdRule(patch));
+    return next;
+  }
+  const index = next.findIndex((rule) => rule.ruleId === patch.ruleId);
+  if (index < 0) throw new UserError(`the plan deletes rule "${patch.name}" (${patch.ruleId}), which is not in the live rules`);
+  next.splice(index, 1);
+  return next;
 }

@@ -73,6 +73,10 @@ function* candidates(sample: Leaf, literals: readonly Literal[], extra: readonly
   const carried = ALWAYS_CARRIED[sample.conditionType];
   if (carried !== undefined) yield carried;
   yield* addressCandidates(literals);
+  // A readable text first ("HeadlessChrome bingbot", "/api/login/admin"), kept only when it
+  // meets every condition; the separated one below is what the "none" argument rests on.
+  const readable = readableText(sample, literals);
+  if (readable !== undefined) yield readable;
   const joined = joinedText(sample, literals, [], extra, options);
   if (joined !== undefined) yield joined;
   yield* extra;
@@ -80,9 +84,27 @@ function* candidates(sample: Leaf, literals: readonly Literal[], extra: readonly
   const guesses = literals.filter(({ atom, holds }) => holds && atom.leaf.operator === '$re').flatMap(({ atom }) => leafValues(atom.leaf).flatMap(patternExamples));
   yield* guesses;
   for (const guess of guesses) {
+    const readableWithGuess = readableText(sample, literals, [guess]);
+    if (readableWithGuess !== undefined) yield readableWithGuess;
     const withGuess = joinedText(sample, literals, [guess], extra, options);
     if (withGuess !== undefined) yield withGuess;
   }
+}
+
+/** The positive text conditions' values (and `moreParts`) joined by a space (by "/" in a path), each once; undefined when there are none. */
+function readableText(sample: Leaf, literals: readonly Literal[], moreParts: readonly string[] = []): string | undefined {
+  const parts: string[] = [...moreParts];
+  for (const { atom, holds } of literals) {
+    const op = atom.leaf.operator;
+    if (isAddressLeaf(atom.leaf) || !holds || !['$startsWith', '$contains', '$endsWith'].includes(op)) continue;
+    const value = leafValues(atom.leaf)[0] ?? '';
+    if (value !== '' && !parts.includes(value)) parts.push(value);
+  }
+  if (parts.length === 0) return undefined;
+  const starts = literals.filter(({ atom, holds }) => holds && atom.leaf.operator === '$startsWith').map(({ atom }) => leafValues(atom.leaf)[0] ?? '');
+  const ordered = [...starts.filter((value) => parts.includes(value)), ...parts.filter((value) => !starts.includes(value))];
+  if (sample.conditionType !== 'path') return ordered.join(' ');
+  return ordered.map((part, i) => (i === 0 ? part : part.replace(/^\/+/, ''))).join('/').replace(/^(?!\/)/, '/');
 }
 
 /** PREFIX·x·PART·x·…·x·SUFFIX for the positive text conditions, or undefined when the prefixes (or suffixes) disagree. */

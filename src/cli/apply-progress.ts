@@ -10,12 +10,15 @@ import { safeText } from '../render/sanitise.js';
 import type { CommandContext } from './context.js';
 import { progressLine } from './progress-line.js';
 
-/** Applies of fewer PATCH requests finish too soon for a progress line to help. */
+/** Applies of fewer requests finish too soon for a progress line to help. */
 const PROGRESS_FROM_STEPS = 10;
 
 export interface ApplyProgressWriter {
-  /** The plan's total PATCH requests and the number of apps, once known. */
-  start(total: number, apps: number): void;
+  /**
+   * The plan's total requests and the number of apps, once known; `lifecycle` when some are
+   * POSTs or DELETEs (the line then counts "requests", not "PATCH requests").
+   */
+  start(total: number, apps: number, lifecycle?: boolean): void;
   event(event: ApplyProgress): void;
   /** A line for stderr while the apply runs (a retry): above the progress line, if shown. */
   notice(line: string): void;
@@ -33,11 +36,12 @@ export function applyProgressWriter(ctx: CommandContext, target: () => string): 
   let finished = 0;
   let several = false;
   let shown = false;
+  let noun = 'PATCH requests';
   const bar = progressLine(ctx.io.stderr);
   const showProgress = () => ctx.io.stderrIsTTY && total >= PROGRESS_FROM_STEPS;
   const draw = () => {
     if (!showProgress() || finished === 0) return;
-    bar.update(`Applying: ${finished} of ${total} PATCH requests done`);
+    bar.update(`Applying: ${finished} of ${total} ${noun} done`);
     shown = true;
   };
   const line = (text: string, app: string) => {
@@ -46,9 +50,10 @@ export function applyProgressWriter(ctx: CommandContext, target: () => string): 
     draw();
   };
   return {
-    start(patches, apps) {
-      total = patches;
+    start(requests, apps, lifecycle = false) {
+      total = requests;
       several = apps > 1;
+      noun = lifecycle ? 'requests' : 'PATCH requests';
     },
     event(event) {
       if (event.kind === 'pass') {

@@ -18,19 +18,37 @@ export interface CliIo {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
-  /**
-   * Listens for SIGINT/SIGTERM until the returned function is called; while it listens, an
-   * interrupt calls `onInterrupt` instead of ending the process. Absent: interrupts are not caught.
-   */
-  interrupts?: (onInterrupt: (signal: InterruptSignal) => void) => () => void;
+  /** The interrupt service (SIGHUP, SIGINT, SIGTERM). Absent: interrupts are not caught. */
+  interrupts?: Interrupts;
+  /** Writes to stdout or stderr that failed other than by a closed pipe (a full disk, an I/O error). */
+  writeFailures?: () => readonly WriteFailure[];
   /** The clock; Date.now unless a test simulates time (a quarter of weekly reports in seconds). */
   now?: () => number;
 }
 
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+export type InterruptSignal = 'SIGHUP' | 'SIGINT' | 'SIGTERM';
+
+export const INTERRUPT_SIGNALS: readonly InterruptSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
 
 /** The exit code of a command stopped by an interrupt: 128 + the signal's number, as shells report it. */
-export const INTERRUPT_EXIT_CODES: Readonly<Record<InterruptSignal, number>> = { SIGINT: 130, SIGTERM: 143 };
+export const INTERRUPT_EXIT_CODES: Readonly<Record<InterruptSignal, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * How a command lives with interrupts, while it listens (until the returned function is called).
+ * Outside that, an interrupt ends the process as Node does by default.
+ */
+export interface Interrupts {
+  /** The first interrupt calls `onInterrupt` and the command finishes; a second ends the process at once with the signal's exit code. */
+  finish(onInterrupt: (signal: InterruptSignal) => void): () => void;
+  /** An interrupt runs `cleanUp` (synchronously), then the process ends by the same signal. */
+  stop(cleanUp: (signal: InterruptSignal) => void): () => void;
+}
+
+/** A standard stream that could not be written (its first failure). */
+export interface WriteFailure {
+  stream: 'stdout' | 'stderr';
+  error: NodeJS.ErrnoException;
+}
 
 /** Options every command accepts (docs/behaviour.md, "Commands"). */
 export interface GlobalArgs extends ProjectSelection {
@@ -84,46 +102,6 @@ export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbo
       const value = io.env[name];
       return value === undefined || value === '' ? undefined : value;
     },
-  };
-}
-
-export function processIo(): CliIo {
-  // A reader that closes the pipe early (`botrules plan | head -1`) is not an error: the command
-  // runs on and ends with the exit code it would have had (docs/behaviour.md, "Exit codes").
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (!isBrokenPipe(err)) throw err;
-    });
-  }
-  return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-    cwd: process.cwd(),
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
-    interrupts: processInterrupts,
-  };
-}
-
-/**
- * The first interrupt goes to `onInterrupt` (the command finishes what is in flight and reports);
- * a second one ends the process at once with the signal's exit code, as Terraform does.
- */
-function processInterrupts(onInterrupt: (signal: InterruptSignal) => void): () => void {
-  let received = false;
-  const handler = (signal: InterruptSignal) => {
-    if (received) process.exit(INTERRUPT_EXIT_CODES[signal]);
-    received = true;
-    onInterrupt(signal);
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
   };
 }
 

@@ -2,8 +2,9 @@
 // This directory is the only place that writes to stdout/stderr.
 import type { Argv, Options } from 'yargs';
 import { COMMANDS, commandName, type CommandEntry } from './commands.js';
-import { createContext, processIo, type CliIo, type GlobalArgs } from './context.js';
-import { reportError } from './report-error.js';
+import { createContext, type CliIo, type GlobalArgs } from './context.js';
+import { processIo } from './process-io.js';
+import { reportError, reportWriteFailures } from './report-error.js';
 import { timeoutSeconds, UsageError } from './options.js';
 import { usageMessage, YARGS_STRINGS } from './usage-messages.js';
 import { flushWorkflowGuard, guardWorkflowCommands } from './workflow-guard.js';
@@ -57,7 +58,7 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
   }
   flushWorkflowGuard(io.stdout);
   flushWorkflowGuard(io.stderr);
-  return exitCode;
+  return reportWriteFailures(rawIo, exitCode);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The one top-level error handler: turns any thrown value into lines on stderr and an exit code.
 import pc from 'picocolors';
 import { RemoteError, UserError, ValidationError, formatProblem, sortProblems, type Problem } from '../errors.js';
+import { describeWriteError } from '../io/atomic-write.js';
 import { safeText } from '../render/sanitise.js';
 import { annotationsFor, type Annotations } from './annotations.js';
 import { colorEnabled, isBrokenPipe, type CliIo } from './context.js';
@@ -43,4 +44,20 @@ export function reportWarnings(warnings: readonly Problem[], io: CliIo, annotati
   const sorted = sortProblems(warnings);
   for (const w of sorted) io.stderr.write(`${safeText(formatProblem({ ...w, message: `warning: ${w.message}` }))}\n`);
   annotations.write(sorted.map((w) => ({ level: 'warning', file: w.file, line: w.line, col: w.col, message: w.message })));
+}
+
+/**
+ * Output that could not be written (a full disk, an I/O error; not a closed pipe) is said on
+ * stderr when stderr still works, and never ends as success: the exit code becomes 1 unless the
+ * command already chose a failing one (docs/behaviour.md, "Output that cannot be written").
+ */
+export function reportWriteFailures(io: CliIo, exitCode: number): number {
+  const failures = io.writeFailures?.() ?? [];
+  if (failures.length === 0) return exitCode;
+  if (!failures.some((failure) => failure.stream === 'stderr')) {
+    for (const { stream, error } of failures) {
+      io.stderr.write(`${safeText(`error: could not write to ${stream}: ${describeWriteError(error)}; what botrules printed there is incomplete`)}\n`);
+    }
+  }
+  return exitCode === 0 ? 1 : exitCode;
 }

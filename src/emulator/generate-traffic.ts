@@ -7,6 +7,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { pick, randomInt, seededRandom, type Random } from './random.js';
+import { trafficWriter, type TrafficFormat } from './traffic-formats.js';
 
 /** A request as a log line holds it (the field names of docs/evaluation.md). */
 export interface TrafficRequest {
@@ -55,18 +56,20 @@ export function* trafficRequests(count: number, seed = 1): Generator<TrafficRequ
   }
 }
 
-/** Writes `count` requests as NDJSON to `file`, streaming (memory flat in `count`). */
-export async function writeTraffic(file: string, count: number, seed = 1): Promise<void> {
+/** Writes `count` requests to `file` in a log format (NDJSON by default), streaming (memory flat in `count`). */
+export async function writeTraffic(file: string, count: number, seed = 1, format: TrafficFormat = 'ndjson'): Promise<void> {
   const out = createWriteStream(file, { flags: 'wx' });
-  let chunk = '';
+  const writer = trafficWriter(format);
+  let chunk = writer.start;
+  let i = 0;
   for (const request of trafficRequests(count, seed)) {
-    chunk += `${JSON.stringify(request)}\n`;
+    chunk += writer.request(request, i++);
     if (chunk.length > 1 << 16) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';
     }
   }
-  out.end(chunk);
+  out.end(chunk + writer.end);
   await once(out, 'finish');
 }
 

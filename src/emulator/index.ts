@@ -15,6 +15,7 @@ import { RequestLog, type RequestLogEntry } from './log.js';
 import { DEFAULT_MAX_TAKE, type EmulatorOptions } from './options.js';
 import { seededRandom, randomUuid } from './random.js';
 import { MOVE_SEMANTICS, liveRule, type MoveSemantics } from './rules-api.js';
+import { CAPABILITIES, type Capability } from './options.js';
 import { initialState, type GeneratedTokens } from './seed.js';
 import { createEmulatorServer, type ServerSettings } from './server.js';
 import { StateStore, readState, type ListedRule, type StoredApp } from './state.js';
@@ -25,6 +26,7 @@ export type { MoveSemantics } from './rules-api.js';
 export type { CertificatePair } from './certificate.js';
 export { parseFault, type FaultSpec } from './faults.js';
 export { trafficRequests, writeTraffic, type TrafficRequest } from './generate-traffic.js';
+export { TRAFFIC_FORMATS, type TrafficFormat } from './traffic-formats.js';
 
 export interface RunningEmulator {
   /** https://127.0.0.1:PORT */
@@ -146,7 +148,14 @@ function checkedSettings(options: EmulatorOptions): ServerSettings {
     latencyMs: nonNegativeInteger(options.latencyMs ?? 0, 'latency'),
     moveSemantics: checkedMoveSemantics(options.moveSemantics ?? 'list-move'),
     maxTake,
+    capabilities: checkedCapabilities(options.capabilities ?? []),
   };
+}
+
+function checkedCapabilities(values: readonly string[]): Set<Capability> {
+  const unknown = values.filter((value) => !CAPABILITIES.includes(value as Capability));
+  if (unknown.length > 0) throw new UserError(`invalid capability "${unknown[0]}": use ${CAPABILITIES.join(', ')}`);
+  return new Set(values as Capability[]);
 }
 
 function checkedMoveSemantics(value: string): MoveSemantics {

@@ -4,6 +4,10 @@ import type { ScriptRecord } from '../inventory/model.js';
 import type { CertificatePair } from './certificate.js';
 import type { MoveSemantics } from './rules-api.js';
 
+/** What `--capabilities` switches on beside list and PATCH (a small module: the CLI reads it at start-up). */
+export type Capability = 'create' | 'delete';
+export const CAPABILITIES: readonly Capability[] = ['create', 'delete'];
+
 export interface EmulatorApp {
   name: string;
   token: string;
@@ -53,6 +57,8 @@ export interface EmulatorOptions {
   /** Largest `take` honoured on the script inventory. Default 100. */
   maxTake?: number;
   moveSemantics?: MoveSemantics;
+  /** POST (create) and DELETE (delete) on the rule API; without them both answer 405. */
+  capabilities?: Capability[];
   /** Clock, for generated timestamps and the script query's default window. */
   now?: () => number;
 }

@@ -1,13 +1,18 @@
-// The two custom-rule operations (docs/service-api.md, "List custom rules", "Update a rule") over the stored state.
+// The custom-rule operations (docs/service-api.md, "List custom rules", "Update a rule") over
+// the stored state, and, behind `--capabilities create,delete`, creating and deleting a rule
+// as the service's public reference documents them ("Create custom rule", "Delete rule by ID").
 // Priority is a rule's index in its app's list; a PATCH that sets `priority` moves the rule
 // with list-move semantics (remove, insert at the index, the others shift), or, for tests
 // of the tool's verify-and-correct pass, swaps it with the rule at that index.
 import { moveInList } from '../semantics/list-move.js';
 import type { ListedRule, StoredApp, StoredRule } from './state.js';
-import { checkPatchBody, PatchInvalid } from './validate-patch.js';
+import { randomUUID } from 'node:crypto';
+import { insertInList } from '../semantics/list-move.js';
+import { checkPatchBody, checkPostBody, PatchInvalid } from './validate-patch.js';
 
 export type MoveSemantics = 'list-move' | 'swap';
 export const MOVE_SEMANTICS: readonly MoveSemantics[] = ['list-move', 'swap'];
+export { CAPABILITIES, type Capability } from './options.js';
 
 export interface ApiAnswer {
   status: number;
@@ -62,6 +67,33 @@ export function patchRuleAnswer(
   const finalIndex = priority === undefined ? index : move(app.rules, index, priority, semantics);
   const changed = Object.keys(fields).length > 0 || finalIndex !== index;
   return { status: 200, body: { result: true, message: 'ok', content: liveRule(rule, finalIndex) }, changed };
+}
+
+/**
+ * POST on the collection: a new rule from the whole rule in the body, inserted at `priority`
+ * (list-insert: the rule there and those below move down one; at the end without one). The
+ * answer's `content` is the rule with its new ruleId and its priority.
+ */
+export function createRuleAnswer(app: StoredApp, body: unknown): ApiAnswer & { changed: boolean } {
+  let checked;
+  try {
+    checked = checkPostBody(body, app.rules.length);
+  } catch (err) {
+    if (err instanceof PatchInvalid) return failure(400, err.message);
+    throw err;
+  }
+  const { ruleId: _none, priority, ...fields } = checked;
+  const rule: StoredRule = { ruleId: randomUUID(), description: '', ...fields } as StoredRule;
+  const index = insertInList(app.rules, priority ?? app.rules.length, rule);
+  return { status: 200, body: { result: true, message: 'created', content: liveRule(rule, index) }, changed: true };
+}
+
+/** DELETE by ruleId: the rule is gone and the rules below it move up one; the answer holds the rule as it was. */
+export function deleteRuleAnswer(app: StoredApp, ruleId: string): ApiAnswer & { changed: boolean } {
+  const index = app.rules.findIndex((rule) => rule.ruleId === ruleId);
+  if (index < 0) return failure(404, `no custom rule with ruleId ${ruleId}`);
+  const [removed] = app.rules.splice(index, 1) as [StoredRule];
+  return { status: 200, body: { result: true, message: 'deleted', content: liveRule(removed, index) }, changed: true };
 }
 
 /** Moves rules[from] to position `to` (within the list: checkPatchBody checked it); returns the rule's new index. */

@@ -9,7 +9,7 @@ import type { CertificatePair } from './certificate.js';
 import type { FaultSet, FaultSpec } from './faults.js';
 import type { RequestLog, RequestLogEntry } from './log.js';
 import { CONSOLE_PATH, consoleCreate, consoleDelete } from './console-api.js';
-import { listRulesAnswer, patchRuleAnswer, type ApiAnswer, type MoveSemantics } from './rules-api.js';
+import { createRuleAnswer, deleteRuleAnswer, listRulesAnswer, patchRuleAnswer, type ApiAnswer, type Capability, type MoveSemantics } from './rules-api.js';
 import { listScriptsAnswer } from './scripts-api.js';
 import type { StateStore, StoredApp } from './state.js';
 
@@ -22,6 +22,8 @@ export interface ServerSettings {
   latencyMs: number;
   moveSemantics: MoveSemantics;
   maxTake: number;
+  /** What the rule API accepts besides list and PATCH (--capabilities); without one, 405. */
+  capabilities: ReadonlySet<Capability>;
 }
 
 export interface ServerContext {
@@ -77,21 +79,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
 function route(method: string, url: URL, authorization: string | undefined, text: string, ctx: ServerContext): ApiAnswer {
   const path = url.pathname;
   if (path === RULES_PATH || path === `${RULES_PATH}/`) {
-    if (method !== 'GET') return notAllowed(method, path);
+    const creates = method === 'POST' && ctx.settings.capabilities.has('create');
+    if (method !== 'GET' && !creates) return notAllowed(method, path);
     const app = appFor(authorization, ctx);
-    return app ? listRulesAnswer(app) : rulesUnauthenticated();
+    if (!app) return rulesUnauthenticated();
+    if (method === 'GET') return listRulesAnswer(app);
+    return changing(createRuleAnswer(app, parseJson(text) ?? text), ctx);
   }
   if (path.startsWith(`${RULES_PATH}/`)) {
     const ruleId = decodeSegment(path.slice(RULES_PATH.length + 1));
     if (ruleId === undefined) return { status: 404, body: { result: false, message: `no such path: ${path}` } };
-    if (method !== 'PATCH') return notAllowed(method, path);
+    const deletes = method === 'DELETE' && ctx.settings.capabilities.has('delete');
+    if (method !== 'PATCH' && !deletes) return notAllowed(method, path);
     const app = appFor(authorization, ctx);
     if (!app) return rulesUnauthenticated();
+    if (deletes) return changing(deleteRuleAnswer(app, ruleId), ctx);
     const body = parseJson(text);
     if (body === undefined) return { status: 400, body: { result: false, message: 'the request body must be a JSON object' } };
-    const answer = patchRuleAnswer(app, ruleId, body, ctx.settings.moveSemantics);
-    if (answer.changed) ctx.store.changed();
-    return answer;
+    return changing(patchRuleAnswer(app, ruleId, body, ctx.settings.moveSemantics), ctx);
   }
   if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)) return consoleRoute(method, path, authorization, text, ctx);
   if (path === SCRIPTS_PATH) {
@@ -103,6 +108,12 @@ function route(method: string, url: URL, authorization: string | undefined, text
     return listScriptsAnswer(ctx.store.state.scripts, url.searchParams, options);
   }
   return { status: 404, body: { message: `no such path: ${path}` } };
+}
+
+/** An answer that may have changed the state: saved soon when it did. */
+function changing(answer: ApiAnswer & { changed: boolean }, ctx: ServerContext): ApiAnswer {
+  if (answer.changed) ctx.store.changed();
+  return { status: answer.status, body: answer.body };
 }
 
 /** The console's own path (console-api.ts): not part of the service API. */

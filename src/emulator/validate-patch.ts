@@ -6,7 +6,7 @@
 // are stored as they were sent, as a newer service version would (docs/behaviour.md, "Unknown
 // fields"). A failure is one message, sent back as a 400 `{ result: false, message }`.
 import type { ErrorObject } from 'ajv';
-import { validatePatchBody } from '../generated/validators.js';
+import { validatePatchBody, validatePostBody } from '../generated/validators.js';
 import type { Conditions, Group, Leaf, PatchBody } from '../semantics/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
 
@@ -30,6 +30,25 @@ export function checkPatchBody(body: unknown, ruleCount: number): CheckedPatch {
   if (accepted.priority !== undefined) checkPriorityRange(accepted.priority, ruleCount);
   if (accepted.conditions !== undefined) checkPatterns(accepted.conditions);
   return knownFields(accepted);
+}
+
+/**
+ * Checks a parsed POST body (a new rule: `--capabilities create`) as strictly as a PATCH body,
+ * against schemas/post-body.schema.json: the whole rule, no ruleId, and a priority from 0 to
+ * `ruleCount` (list-insert: at the end is allowed). Throws PatchInvalid with the 400's message.
+ */
+export function checkPostBody(body: unknown, ruleCount: number): CheckedPatch & { name: string } {
+  if (body !== null && typeof body === 'object' && 'ruleId' in body) {
+    throw new PatchInvalid('a new rule must not carry a ruleId: the service gives it one');
+  }
+  if (!validatePostBody(body)) {
+    const [first] = validatePostBody.errors ?? [];
+    throw new PatchInvalid(first ? messageOf(first, body) : 'the request body is not a valid rule');
+  }
+  const accepted = body as AcceptedBody & { name: string };
+  if (accepted.priority !== undefined) checkPriorityRange(accepted.priority, ruleCount + 1);
+  if (accepted.conditions !== undefined) checkPatterns(accepted.conditions);
+  return { ...knownFields(accepted), name: accepted.name };
 }
 
 /** The fields the service updates, in their documented order; the tree keeps its unknown fields. */
@@ -97,6 +116,8 @@ function messageOf(error: ErrorObject, body: unknown): string {
   switch (error.keyword) {
     case 'required': {
       const field = String((error.params as { missingProperty: string }).missingProperty);
+      // The root of a POST body: the whole rule is required, and the schema part says only that.
+      if (path.length === 0 && schema.properties === undefined) return `a new rule needs ${field}`;
       return expected(schema.properties?.[field] ?? {}, [...path, field], undefined, body);
     }
     case 'uniqueItems':

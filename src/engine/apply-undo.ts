@@ -43,7 +43,7 @@ export async function saveUndo(
   const unlisted: string[] = [];
   work.forEach((w, index) => {
     const result = results?.[index];
-    const undo = result === undefined ? unchangedUndo(w.plan.app, w.live) : undoForApp({ plan: w.plan, before: w.live, result });
+    const undo = result === undefined ? unchangedUndo(w.plan.app, w.live) : undoForApp({ plan: w.plan, before: w.live, result, ...(w.app.service === undefined ? {} : { service: w.app.service }) });
     if (undo === undefined) unlisted.push(w.plan.app);
     // The undo runs on the rules as the apply left them (its restore field rides along).
     else apps.push(orderedPlan(undo, result?.after ?? w.live, transitions));

@@ -13,9 +13,19 @@ export const MAX_CORRECTIONS = 2;
 export function applyVerdict(results: readonly AppApplyResult[], target: string): Error | undefined {
   const sum = totals(results);
   const failedApps = results.filter((r) => r.passes.some((p) => p.some((o) => o.state === 'failed')));
+  const lifecycle = results.some((r) => r.passes.flat().some((o) => o.step.kind === 'create' || o.step.kind === 'delete'));
+  const unsupported = unsupportedRequest(results);
+  if (unsupported !== undefined) {
+    // A POST or DELETE the service does not offer: said first, with the setting to turn off.
+    return new RemoteError(
+      `apply stopped: ${unsupported}; ${sum.sent - sum.failed} applied, ${sum.notAttempted} not attempted; ` +
+        'run botrules plan once the setting is changed: it plans for the service as it is',
+      { operation: 'applying the plan' },
+    );
+  }
   if (failedApps.length > 0) {
     return new RemoteError(
-      `apply failed: ${plural(sum.failed, 'PATCH request')} failed, ${sum.sent - sum.failed} applied, ${sum.notAttempted} not attempted ` +
+      `apply failed: ${plural(sum.failed, lifecycle ? 'request' : 'PATCH request')} failed, ${sum.sent - sum.failed} applied, ${sum.notAttempted} not attempted ` +
         `(${noun(failedApps.length, 'app')} ${failedApps.map((r) => r.app).join(', ')}); ` +
         'once the cause is fixed, run botrules apply again: it plans from the live rules and sends only what remains',
       { operation: 'applying the plan' },
@@ -48,6 +58,18 @@ export function applyVerdict(results: readonly AppApplyResult[], target: string)
       `the live rules still differ from ${target}${why} (the service's priority semantics may not be list-move):`,
       [...differing.flatMap((r) => r.differences.map((d) => `app ${r.app}: ${d}`)), 'Nothing more was sent. Check the rules in the console, then run botrules plan.'],
     );
+  }
+  return undefined;
+}
+
+/**
+ * The message of a create or delete step that failed because the service does not offer POST or
+ * DELETE (the client's message names `service.create: false` or `service.delete: false`).
+ */
+export function unsupportedRequest(results: readonly AppApplyResult[]): string | undefined {
+  for (const outcome of results.flatMap((r) => r.passes.flat())) {
+    if (outcome.state !== 'failed' || (outcome.step.kind !== 'create' && outcome.step.kind !== 'delete')) continue;
+    if (/service\.(create|delete): false/.test(outcome.error.message)) return outcome.error.message;
   }
   return undefined;
 }

@@ -10,6 +10,7 @@ import type { StepOutcome } from '../apply/execute.js';
 import { totals, type ApplyTotals } from '../apply/report.js';
 import { loadSavedPlan, replanSavedPlan } from '../apply/saved-plan.js';
 import type { ApplyWork } from '../apply/work.js';
+import { UserError } from '../errors.js';
 import { checkWritable } from '../io/atomic-write.js';
 import { Plan } from '../plan/plan-value.js';
 import { changeAllowance, type MaxChanges } from '../plan/safety.js';
@@ -17,7 +18,7 @@ import { planRisks, type Risk } from '../plan/risks.js';
 import type { AppPlan, PlanStep } from '../plan/types.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
+import { applyVerdict, MAX_CORRECTIONS, unsupportedRequest } from './apply-verdict.js';
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { recogniseRemovals } from './removed-rules.js';
@@ -65,6 +66,11 @@ export interface ApplyHooks {
   onProgress?: (event: ApplyProgress) => void;
   /** An interrupt: no new request starts once it is aborted; the ones in flight finish. */
   signal?: AbortSignal;
+  /**
+   * True when the report can no longer reach its reader (stdout failed: a full disk). The undo
+   * plan is then written to its default file as after an interrupt, since nobody saw what was sent.
+   */
+  outputLost?: () => boolean;
 }
 
 export interface ApplyReport {
@@ -94,7 +100,8 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   const prepared = await prepareWork(request, ctx);
   const reviewed = await withReviewAids(prepared.work);
   const target = prepared.target;
-  const work = replay === undefined ? reviewed.work : await withReplayVerdict(reviewed.work, replay, ctx);
+  const replayed = replay ?? (await recordedReplay(reviewed.work, request, ctx));
+  const work = replayed === undefined ? reviewed.work : await withReplayVerdict(reviewed.work, replayed, ctx);
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
     : plannedBehaviourDiffs(work.map((w) => ({ app: w.plan.app, live: w.live, steps: w.plan.steps })), request.behaviourDiff);
@@ -103,7 +110,8 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   plan.raiseIfBlocked();
   const limits = changeLimits(request.maxChanges, work);
   const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
-  plan.raiseIfUnsafe({ maxChanges: limits, maxNewlyBlocked, force: request.force === true });
+  const maxDeletes = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes]));
+  plan.raiseIfUnsafe({ maxChanges: limits, maxDeletes, maxNewlyBlocked, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
@@ -118,7 +126,9 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   // An interrupt after the last step (while verifying) still counts: the user gets the undo plan.
   const interrupted = results.some((r) => r.interrupted) || aborted();
   const applied: ApplyReport = { ...report, outcome: 'applied', results, totals: totals(results), interrupted };
-  const undoFile = undoFileFor(request.undoOut, interrupted);
+  // A service that refused a POST or DELETE stopped the apply part-way, as an interrupt does, and so
+  // did output that could not be written: the undo is written either way.
+  const undoFile = undoFileFor(request.undoOut, interrupted || unsupportedRequest(results) !== undefined || hooks.outputLost?.() === true);
   if (undoFile !== undefined) {
     try {
       // The undo's order gets a transition check of its own, with the same budget.
@@ -167,6 +177,23 @@ const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';
 async function replayInput(request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading } | undefined> {
   if (request.replayLogs === undefined) return undefined;
   const files = await replayedFiles(request.replayLogs, ctx.cwd);
+  return { files, reading: await checkOneApp(request, ctx, REPLAY_USAGE) };
+}
+
+/**
+ * A saved plan's replay verdict is never taken from the file, which anyone could edit to hide
+ * newly blocked traffic: the logs it names are replayed again against what apply will send (as
+ * with --replay). Logs that cannot be read here are an error, before any change is sent.
+ */
+async function recordedReplay(work: readonly ApplyWork[], request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading } | undefined> {
+  const recorded = work.map((w) => w.plan.replay as { logs?: unknown } | undefined).find((verdict) => verdict !== undefined);
+  if (recorded === undefined || request.planFile === undefined) return undefined;
+  const logs = Array.isArray(recorded.logs) ? recorded.logs.map(String) : [];
+  const files = await replayedFiles(logs, ctx.cwd).catch((err: unknown) => {
+    throw new UserError(`${request.planFile} records a replay verdict, which apply does not take from the file but replays again, and its logs cannot be read here: ${err instanceof Error ? err.message : String(err)}`, [
+      'Run apply where the logs are (they are named relative to where the plan was made), give them with --replay LOG…, or plan again.',
+    ]);
+  });
   return { files, reading: await checkOneApp(request, ctx, REPLAY_USAGE) };
 }
 

@@ -58,8 +58,9 @@ export async function importRules(request: ImportRequest, ctx: Runtime, onImport
   const lives = await Promise.all(clients.map((client) => client.listRules()));
   for (const [index, target] of targets.entries()) {
     const live = lives[index] ?? [];
-    await removeRuleFiles(target.existing);
+    // New files first, old ones after: a write that fails (a full disk) leaves the old files whole.
     const written = await writeRuleFiles(target.dir, live, schemaReference(target.dir, cwd));
+    await removeRuleFiles(target.existing, written.map((name) => resolve(target.dir, name)));
     onImported({ app: target.app.name, dir: displayPath(cwd, target.dir), rules: live.length, files: written.length, replaced: target.existing.length });
   }
 }

@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { plural } from '../plural.js';
 import { scopeOf } from '../inventory/chain.js';
 import { buildEvidence, type EvidencePack } from '../inventory/evidence.js';
 import type { InventoryQuery, Snapshot } from '../inventory/model.js';
@@ -10,30 +11,36 @@ import { policyHistory } from '../inventory/policy-history.js';
 import { findPolicy } from '../inventory/policy.js';
 import { readSeries, scopeMembers, scopeOfQuery, scopesIn, type Series } from '../inventory/series.js';
 import { readInventorySnapshotFile } from '../inventory/snapshot.js';
-import { verifyChain, type ChainState } from '../inventory/verify.js';
+import { verifyChain, type ChainAnchor, type ChainState } from '../inventory/verify.js';
+import { readAnchor } from '../inventory/anchor.js';
 import type { Runtime } from '../runtime.js';
 
 export interface PreviousSnapshot {
   snapshot?: Snapshot;
   /** What was linked to (or why nothing was), for stderr. */
   note: string;
+  /** Snapshots passed over (taken after this report), said as warnings. */
+  warnings: string[];
 }
 
 /**
  * `--previous FILE|DIR`: a snapshot file of the same scope, or the newest snapshot of the same
- * scope in a directory (what the scheduled workflow downloads). An empty directory, or one
- * without that scope, starts the chain.
+ * scope in a directory (what the scheduled workflow downloads) taken before `now`. An empty
+ * directory, or one without that scope, starts the chain. A file in DIR that cannot be read is
+ * an error: it may be the snapshot this one should link to. One taken after `now` (a clock
+ * that ran ahead, or a forged date) is passed over with a warning rather than blocking every
+ * report until that date; `scripts verify` then reports the fork.
  */
-export async function findPrevious(option: string, query: Pick<InventoryQuery, 'appId' | 'tld'>, cwd: string): Promise<PreviousSnapshot> {
+export async function findPrevious(option: string, query: Pick<InventoryQuery, 'appId' | 'tld'>, cwd: string, now: number): Promise<PreviousSnapshot> {
   const path = resolve(cwd, option);
   const info = await stat(path).catch(() => undefined);
-  if (info?.isDirectory()) {
-    const scope = scopeOfQuery(query);
-    const newest = scopeMembers(await readSeries(path, option), scope).at(-1);
-    if (!newest) return { note: `no earlier snapshot of ${scope} in ${option}: this snapshot starts the chain` };
-    return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})` };
-  }
+  if (info?.isDirectory()) return newestBefore(await readSeries(path, option), option, scopeOfQuery(query), now);
   const snapshot = await readInventorySnapshotFile(path, '--previous');
+  if (!(Date.parse(snapshot.takenAt) < now)) {
+    throw new UserError(`--previous ${option} was taken at ${snapshot.takenAt}, not before this report (${new Date(now).toISOString()}), so it cannot be its predecessor`, [
+      'A clock that ran ahead, or a forged date: name an earlier snapshot, or a directory (its newest snapshot taken before now is used).',
+    ]);
+  }
   // Checked before any request: the link would be refused after the whole export otherwise.
   if (scopeOf(snapshot) !== scopeOfQuery(query)) {
     throw new UserError(`--previous ${option} covers other apps or domains, so it cannot be this report's predecessor`, [
@@ -41,7 +48,22 @@ export async function findPrevious(option: string, query: Pick<InventoryQuery, '
       `this report: ${scopeOfQuery(query)}`,
     ]);
   }
-  return { snapshot, note: `linked to ${option} (taken ${snapshot.takenAt})` };
+  return { snapshot, note: `linked to ${option} (taken ${snapshot.takenAt})`, warnings: [] };
+}
+
+function newestBefore(series: Series, option: string, scope: string, now: number): PreviousSnapshot {
+  if (series.unreadable.length > 0) {
+    throw new UserError(`--previous ${option}: ${plural(series.unreadable.length, 'file')} cannot be read as a snapshot, and one may be the snapshot to link to`, [
+      ...series.unreadable.map((u) => `  ${u.file}: ${u.reason}`),
+      'Remove or replace them, or name the previous snapshot as --previous FILE.',
+    ]);
+  }
+  const members = scopeMembers(series, scope);
+  const later = members.filter((m) => Date.parse(m.snapshot.takenAt) >= now);
+  const warnings = later.map((m) => `--previous ${option}: ${m.file} was taken at ${m.snapshot.takenAt}, not before this report (${new Date(now).toISOString()}): a clock that ran ahead, or a forged date; not linked to, so scripts verify will report the chain forking there`);
+  const newest = members.filter((m) => !later.includes(m)).at(-1);
+  if (!newest) return { note: `no earlier snapshot of ${scope} in ${option}: this snapshot starts the chain`, warnings };
+  return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})`, warnings };
 }
 
 export interface SeriesVerification {
@@ -51,10 +73,24 @@ export interface SeriesVerification {
   skipped: string[];
 }
 
-export async function verifySeries(dir: string, ctx: Runtime): Promise<SeriesVerification> {
+/** `anchorOption`: `--anchor FILE|DIGEST`, the head recorded outside the series. */
+export async function verifySeries(dir: string, ctx: Runtime, anchorOption?: string): Promise<SeriesVerification> {
+  const anchor = anchorOption === undefined ? undefined : await readAnchor(anchorOption, resolve(ctx.cwd, anchorOption));
   const series = await readSeries(resolve(ctx.cwd, dir), dir);
-  const scopes = scopesIn(series).map((scope) => verifyChain(scope, scopeMembers(series, scope)));
-  return { dir, scopes, unreadable: series.unreadable, skipped: series.skipped };
+  const scopes = scopesIn(series);
+  const anchoredScope = anchor ? scopeHolding(series, scopes, anchor) : undefined;
+  const states = scopes.map((scope) => verifyChain(scope, scopeMembers(series, scope), anchorFor(scope, anchor, anchoredScope)));
+  return { dir, scopes: states, unreadable: series.unreadable, skipped: series.skipped };
+}
+
+/** The scope whose snapshot the anchor names; undefined when none does (then every scope is held to it). */
+function scopeHolding(series: Series, scopes: readonly string[], anchor: ChainAnchor): string | undefined {
+  return scopes.find((scope) => scopeMembers(series, scope).some((m) => m.digest === anchor.sha256));
+}
+
+function anchorFor(scope: string, anchor: ChainAnchor | undefined, anchoredScope: string | undefined): ChainAnchor | null | undefined {
+  if (anchor === undefined) return undefined;
+  return anchoredScope === undefined || anchoredScope === scope ? anchor : null;
 }
 
 export interface EvidenceRequest {
@@ -66,11 +102,14 @@ export interface EvidenceRequest {
   /** Chooses the scope when the directory holds several. */
   appId?: string[];
   tld?: string[];
+  /** `--anchor FILE|DIGEST`: the head recorded outside the series. */
+  anchor?: string;
   now: number;
 }
 
 export async function evidencePack(request: EvidenceRequest, ctx: Runtime): Promise<EvidencePack> {
   const policy = await findPolicy(request.policyFile, ctx.cwd);
+  const anchor = request.anchor === undefined ? undefined : await readAnchor(request.anchor, resolve(ctx.cwd, request.anchor));
   const series = await readSeries(resolve(ctx.cwd, request.dir), request.dir);
   const scope = chooseScope(series, request);
   const members = scopeMembers(series, scope);
@@ -84,7 +123,7 @@ export async function evidencePack(request: EvidenceRequest, ctx: Runtime): Prom
     interval: request.interval,
     ...(policy ? { policy } : {}),
     ...(history ? { history } : {}),
-    chain: verifyChain(scope, members),
+    chain: verifyChain(scope, members, anchor),
     unreadable: series.unreadable,
     now: request.now,
   });

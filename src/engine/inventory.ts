@@ -8,7 +8,7 @@ import { diffSnapshots, evaluateFailOn, hasApprovalMarks, type FailOnCondition, 
 import type { InventoryQuery, SnapshotRecord } from '../inventory/model.js';
 import type { ReportOutput } from '../inventory/output.js';
 import { findPolicy, loadPolicy } from '../inventory/policy.js';
-import { compilePolicy, markRecord } from '../inventory/policy-match.js';
+import { compilePolicy, entryUsage, markRecord, unmatchedWarning } from '../inventory/policy-match.js';
 import { writeInventoryReport, type InventoryModel, type ReportResult } from '../inventory/report.js';
 import { readInventorySnapshotFile } from '../inventory/snapshot.js';
 import type { Runtime } from '../runtime.js';
@@ -35,7 +35,7 @@ export interface InventoryReportRequest {
 
 export async function reportInventory(request: InventoryReportRequest, ctx: Runtime): Promise<ReportResult & { file?: string; chainNote?: string }> {
   const policy = await findPolicy(request.policyFile, ctx.cwd);
-  const previous = request.previous === undefined ? undefined : await findPrevious(request.previous, request.query, ctx.cwd);
+  const previous = request.previous === undefined ? undefined : await findPrevious(request.previous, request.query, ctx.cwd, request.now);
   const client = scriptsClientFor(ctx);
   const output = await request.openOutput();
   const { query } = request;
@@ -53,7 +53,8 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
   });
   if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
   ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
-  return { ...result, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
+  const warnings = [...result.warnings, ...(previous?.warnings ?? [])];
+  return { ...result, warnings, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
 }
 
 export interface InventoryDiffRequest {
@@ -66,6 +67,8 @@ export interface InventoryDiffRequest {
 
 export interface InventoryDiff {
   diff: SnapshotDiff;
+  /** With --policy: the entries that matched no script of NEW. */
+  policyWarnings?: string[];
   /** The --fail-on conditions that matched; undefined when none were asked for. */
   failOn?: FailOnMatch[];
 }
@@ -73,24 +76,32 @@ export interface InventoryDiff {
 export async function diffInventories(request: InventoryDiffRequest, ctx: Runtime): Promise<InventoryDiff> {
   const older = await readInventorySnapshotFile(resolve(ctx.cwd, request.oldFile), 'OLD');
   const newer = await readInventorySnapshotFile(resolve(ctx.cwd, request.newFile), 'NEW');
-  const diff = diffSnapshots(older, newer);
-  const newRecords = await approvalRecords(newer.records, request, ctx.cwd);
-  return request.failOn.length === 0 ? { diff } : { diff, failOn: evaluateFailOn(diff, newRecords, request.failOn) };
+  const { records: newRecords, policyWarnings } = await approvalRecords(newer.records, request, ctx.cwd);
+  // Diffed with the approvals judged, so the added scripts say whether they are approved.
+  const diff = diffSnapshots(older, { ...newer, records: newRecords });
+  const warned = policyWarnings.length > 0 ? { policyWarnings } : {};
+  return request.failOn.length === 0 ? { diff, ...warned } : { diff, ...warned, failOn: evaluateFailOn(diff, newRecords, request.failOn) };
 }
 
 /**
  * The records `unapproved` is judged on: NEW's own approval marks (the evidence as it was
  * taken), or NEW re-checked against the policy today when one is given.
  */
-async function approvalRecords(records: SnapshotRecord[], request: InventoryDiffRequest, cwd: string): Promise<SnapshotRecord[]> {
+async function approvalRecords(records: SnapshotRecord[], request: InventoryDiffRequest, cwd: string): Promise<{ records: SnapshotRecord[]; policyWarnings: string[] }> {
   if (request.policyFile !== undefined) {
-    const matcher = compilePolicy(await loadPolicy(resolve(cwd, request.policyFile), cwd), Date.now());
-    return records.map((record) => markRecord(record, matcher));
+    const policy = await loadPolicy(resolve(cwd, request.policyFile), cwd);
+    const matcher = compilePolicy(policy, Date.now());
+    const usage = entryUsage(policy);
+    const marked = records.map((record) => {
+      usage.note(record);
+      return markRecord(record, matcher);
+    });
+    return { records: marked, policyWarnings: records.length === 0 ? [] : usage.unmatched().map((entry) => unmatchedWarning(entry, 'in NEW')) };
   }
   if (request.failOn.includes('unapproved') && records.length > 0 && !hasApprovalMarks(records)) {
     throw new UserError('--fail-on unapproved: the NEW snapshot carries no approval marks', [
       'Take the report with a policy (scripts-policy.yaml or --policy), or pass --policy FILE to scripts diff.',
     ]);
   }
-  return records;
+  return { records, policyWarnings: [] };
 }

@@ -37,13 +37,16 @@ export async function planApps(
   ctx: Runtime,
   connect?: ConnectApp,
   transitions?: TransitionRequest,
+  /** Problems of other files that depend on the declared rules (a policy's decidedBy), reported with theirs before any request. */
+  declaredChecks?: (declared: ReadonlyMap<string, readonly DeclaredRule[]>) => Problem[],
 ): Promise<PlannedApp[]> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   const readingStarted = performance.now();
   const loaded = await loadAllRules(config, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true, ...(selection.now === undefined ? {} : { now: selection.now }) });
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${plural(files, 'rule file')} in ${elapsed(readingStarted)}`);
-  if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
+  const dependent = loaded.problems.length > 0 || declaredChecks === undefined ? [] : declaredChecks(new Map([...loaded.byApp].map(([app, rules]) => [app, rules.rules])));
+  if (loaded.problems.length > 0 || dependent.length > 0) throw new ValidationError([...loaded.problems, ...dependent]);
   const listed = await listApps(config.apps, ctx, connect, config.otherApps);
   const planned: PlannedApp[] = [];
   const problems: Problem[] = [];
@@ -51,7 +54,7 @@ export async function planApps(
   listed.forEach(({ live, ...connection }) => {
     const declared = loaded.byApp.get(connection.app.name)?.rules ?? [];
     const planningStarted = performance.now();
-    const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged });
+    const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged, ...(connection.app.service === undefined ? {} : { service: connection.app.service }) });
     ctx.debug(`planned app ${connection.app.name} (${declared.length} declared, ${live.length} live rules) in ${elapsed(planningStarted)}`);
     problems.push(...result.problems);
     const orderingStarted = performance.now();

@@ -5,7 +5,7 @@
 // HEAD, plus the uncommitted changes. It works locally and in a pull request's checkout
 // with full history; without git, outside a repository, or in a shallow clone the plan
 // says it could not tell, and lists the undeclared rules all the same.
-import { execFile } from 'node:child_process';
+import { gitOrUndefined } from '../io/git.js';
 import type { AppPlan } from '../plan/types.js';
 import type { AppConfig } from '../rules/config.js';
 
@@ -110,9 +110,5 @@ function scalar(text: string): string | undefined {
 
 /** stdout of a git command run in `dir`, or undefined when it failed or git is missing. */
 function git(dir: string, args: string[]): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile('git', args, { cwd: dir, maxBuffer: MAX_HISTORY_BYTES, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
-      resolve(error === null ? stdout : undefined);
-    });
-  });
+  return gitOrUndefined(args, { cwd: dir, maxBytes: MAX_HISTORY_BYTES, timeoutMs: GIT_TIMEOUT_MS });
 }

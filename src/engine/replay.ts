@@ -9,7 +9,10 @@ import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { matchRules } from '../semantics/match.js';
 import { loadProjectConfig } from '../rules/config.js';
-import type { DeclaredRule, LiveRule } from '../semantics/model.js';
+import type { DeclaredRule, LiveRule, NormalRule } from '../semantics/model.js';
+import { MissingFieldCheck } from '../requests/traffic/missing.js';
+import { AgreementTally } from '../requests/traffic/agreement.js';
+import { compareWithBaseline, readBaseline } from '../requests/traffic/baseline.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { compileRuleSets } from '../requests/traffic/compiled.js';
 import type { LogFormat } from '../requests/traffic/formats.js';
@@ -26,6 +29,8 @@ export interface ReplayRequest extends ProjectSelection {
   liveFile?: string;
   /** One format for every log; else told per file. */
   logFormat?: LogFormat;
+  /** An earlier `replay --format json` report to compare with (read before any request). */
+  baseline?: string;
   /** Called as the logs are read, for a progress line (at most a few times a second is the caller's business). */
   onProgress?: (progress: ReplayProgress) => void;
 }
@@ -39,15 +44,18 @@ export interface ReplayProgress {
 
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
   const files = await replayedFiles(request.logs, ctx.cwd);
+  const baseline = request.baseline === undefined ? undefined : await readBaseline(request.baseline, ctx.cwd);
   const settings = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
   const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(request, ctx, connect);
-  return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
+  const report = await replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
     ...settings,
     ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
     ...(request.logFormat === undefined ? {} : { format: request.logFormat }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
   }, ctx);
+  if (baseline !== undefined) report.baseline = compareWithBaseline(report, baseline);
+  return report;
 }
 
 /** The log files named, checked before any request is sent; none is an error. */
@@ -58,12 +66,15 @@ export async function replayedFiles(logs: readonly string[], cwd: string): Promi
 }
 
 /** Before any request: the selection names one app, or an error asks to name it. */
-export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<LogReading> {
+export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<LogReading & { maxDisagreement?: number }> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   onlyApp(config.apps, usage);
   return {
     ...(config.replayFields === undefined ? {} : { fields: config.replayFields }),
     ...(config.replaySecretNames === undefined ? {} : { secretNames: config.replaySecretNames }),
+    ...(config.replayIpField === undefined ? {} : { ipField: config.replayIpField }),
+    ...(config.replayMaxDisagreement === undefined ? {} : { maxDisagreement: config.replayMaxDisagreement }),
+    ...(config.replayDecision === undefined ? {} : { decision: config.replayDecision }),
   };
 }
 
@@ -85,15 +96,23 @@ export async function replayPlanned(
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
-  const { liveFile, format, fields, secretNames } = request;
+  const { liveFile, format, fields, secretNames, ipField, decision } = request;
   // Only the reading options: a caller's request may hold other options named alike (an output --format).
-  const reading: TrafficReadOptions = { cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }), ...(secretNames === undefined ? {} : { secretNames }) };
+  const reading: TrafficReadOptions = {
+    cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }),
+    ...(secretNames === undefined ? {} : { secretNames }), ...(ipField === undefined ? {} : { ipField }), ...(decision === undefined ? {} : { decision }),
+  };
   const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const shadow = shadowRules(planned.declared ?? [], afterRules);
   // Shadow rules (applied paused) decided as if active, compared with the declared rules.
   const asIfActive = shadow.length === 0 ? [] : [afterRules.map((rule) => (shadow.includes(rule) ? { ...rule, status: 'active' as const } : rule))];
   // The sets compiled together share each leaf's and tree's verdict for a request.
   const sets = compileRuleSets<LiveRule>([inPriorityOrder(live), afterRules, ...asIfActive]);
+  const touched = touchedRules(live, afterRules, plan.steps);
+  const missing = new MissingFieldCheck([inPriorityOrder(live), afterRules].map((rules) => ({ rules, touched })));
+  // Production's decisions are compared with every live rule: any of them may have decided.
+  const liveMissing = new MissingFieldCheck([{ rules: inPriorityOrder(live), touched: () => true }]);
+  const agreement = new AgreementTally(new Map(live.map((rule) => [rule.ruleId, rule])));
   const tally = new ReplayTally();
   const shadowTally = new ReplayTally();
   const started = performance.now();
@@ -106,8 +125,22 @@ export async function replayPlanned(
           continue;
         }
         const example = { file, line, request: result.request };
+        const carriage = result.carriage ?? {};
+        // A line carrying no request field is a mapping problem, never an empty request decided.
+        if (!tally.fields.count(result.request, example, carriage, result.keys)) {
+          tally.undecidedByMissing(example, []);
+          if (result.decision !== undefined) agreement.add(example, result.decision, undefined);
+          continue;
+        }
         const [underLive, underDeclared, underShadowActive] = sets.decide(result.request) as [Decision<LiveRule>, Decision<LiveRule>, Decision<LiveRule>?];
-        tally.add(example, underLive, underDeclared);
+        if (result.decision !== undefined) {
+          // Compared with production only where the live outcome does not hang on a lacking field.
+          const known = liveMissing.dependsOn(result.request, carriage, [underLive]).length === 0;
+          agreement.add(example, result.decision, known ? underLive : undefined);
+        }
+        const lacking = missing.dependsOn(result.request, carriage, [underLive, underDeclared]);
+        if (lacking.length > 0) tally.undecidedByMissing(example, lacking);
+        else tally.add(example, underLive, underDeclared);
         if (underShadowActive !== undefined) shadowTally.add(example, underDeclared, underShadowActive);
       }
     }
@@ -115,12 +148,30 @@ export async function replayPlanned(
   const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
   const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
   const report = tally.report(context);
+  report.coverage = tally.coverage(missing.rulesReading);
+  const production = agreement.report();
+  if (production !== undefined) report.production = production;
   if (shadow.length > 0) {
     const { transitions, undecided } = shadowTally.report(context);
     report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };
   }
   ctx.debug(`replayed ${report.read} log lines in ${Math.round(performance.now() - started)} ms`);
   return report;
+}
+
+/**
+ * Whether a rule is one the change touches: a step changes or moves it, or it is only on one
+ * side (created or removed). Only their fields decide whether a lacking field leaves an outcome
+ * unknown: the other rules are the same on both sides.
+ */
+function touchedRules(live: readonly LiveRule[], afterRules: readonly LiveRule[], steps: readonly { ruleId: string }[]): (rule: NormalRule) => boolean {
+  const stepped = new Set(steps.map((step) => step.ruleId));
+  const before = new Set(live.map((rule) => rule.ruleId));
+  const after = new Set(afterRules.map((rule) => rule.ruleId));
+  return (rule) => {
+    const id = (rule as Partial<LiveRule>).ruleId;
+    return id === undefined || stepped.has(id) || !before.has(id) || !after.has(id);
+  };
 }
 
 /**

@@ -4,9 +4,9 @@
 // from git: the date of the commit that last changed its `mode` line (`git blame`). A line not
 // yet committed is new; without git (or with shallow history hiding the line) no age is known
 // and nothing is said, as for any rule whose history cannot be read.
-import { execFile } from 'node:child_process';
 import { basename, dirname, resolve } from 'node:path';
 import type { Problem } from '../errors.js';
+import { gitOrUndefined } from '../io/git.js';
 import type { DeclaredRule } from '../semantics/model.js';
 
 /** Without shadowMaxAge in botrules.yaml: a month. */
@@ -36,14 +36,8 @@ export async function shadowAgeWarnings(rules: readonly DeclaredRule[], options:
 
 /** When the line was last changed by a commit (git blame), or undefined: not committed, or no git history. */
 async function lineCommitted(file: string, line: number): Promise<{ time: number; from: string } | undefined> {
-  const blame = await gitOutput(dirname(file), ['blame', '--porcelain', '-L', `${line},${line}`, '--', basename(file)]);
+  const blame = await gitOrUndefined(['blame', '--porcelain', '-L', `${line},${line}`, '--', basename(file)], { cwd: dirname(file), timeoutMs: GIT_TIMEOUT_MS });
   if (blame === undefined || /^0{40} /.test(blame)) return undefined;
   const seconds = /^committer-time (\d+)$/m.exec(blame)?.[1];
   return seconds === undefined ? undefined : { time: Number(seconds) * 1000, from: 'git blame of its mode line' };
-}
-
-function gitOutput(cwd: string, args: string[]): Promise<string | undefined> {
-  return new Promise((done) => {
-    execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, windowsHide: true, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => done(error ? undefined : stdout));
-  });
 }

@@ -6,7 +6,11 @@ import { loadProjectConfig } from '../rules/config.js';
 import { loadAllRules } from '../rules/load.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import type { ValidateReport } from '../render/validate/model.js';
-import { redosFindings } from './redos.js';
+import { redosFindings, redosRun } from './redos.js';
+import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
+import type { PolicyFinding } from '../render/policies/model.js';
+import { failsCommand, isReported } from '../render/policies/model.js';
+import { builtinPolicyFindings, checkPolicies, DEFAULT_POLICY_BUDGET_SECONDS, policyRun, ruleLocations } from './policies.js';
 import { DEFAULT_SHADOW_MAX_AGE_DAYS, shadowAgeWarnings } from './shadow-age.js';
 import { longExpiredWarnings } from '../semantics/lifetime.js';
 
@@ -16,6 +20,8 @@ export type { ValidateReport } from '../render/validate/model.js';
 export interface ValidateRequest extends ProjectSelection {
   /** File warnings count as problems: the analysis does not run when there are any. */
   strict: boolean;
+  /** Seconds the policy checks may take in all (docs/behaviour.md, "Policies"). */
+  policyBudget?: number;
 }
 
 export interface ValidatedProject {
@@ -24,6 +30,8 @@ export interface ValidatedProject {
   fileWarnings: Problem[];
   /** The analysis findings not silenced in the files; none when the analysis did not run. */
   findings: Finding[];
+  /** Every policy for every app (holds included), and the built-in policies' findings; none when they did not run. */
+  policies?: PolicyFinding[];
   apps: number;
   files: number;
   rules: number;
@@ -31,6 +39,7 @@ export interface ValidatedProject {
 
 export async function validateProject(request: ValidateRequest, ctx: Runtime): Promise<ValidatedProject> {
   const { cwd } = ctx;
+  const started = Date.now();
   const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
   // One moment for every lifetime and age this run judges (--now rehearses another).
@@ -40,19 +49,30 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
   const maxAgeDays = config.shadowMaxAgeDays ?? DEFAULT_SHADOW_MAX_AGE_DAYS;
   const ageWarnings = [...(await shadowAgeWarnings(declared, { cwd, maxAgeDays, now })), ...eachOnceByPlace(longExpiredWarnings(declared, now))];
   const fileWarnings = sortProblems([...warnings, ...ageWarnings]);
-  const validated: ValidatedProject = { problems, fileWarnings, findings: [], apps: byApp.size, files: 0, rules: 0 };
+  const policies = await loadPolicies(config, cwd);
+  const allApps = [...config.apps, ...(config.otherApps ?? [])].map((app) => app.name);
+  problems.push(...policies.problems, ...policyReferenceProblems(policies.policies, new Map([...byApp].map(([app, loaded]) => [app, loaded.rules])), allApps));
+  const validated: ValidatedProject = { problems: sortProblems(problems), fileWarnings, findings: [], policies: [], apps: byApp.size, files: 0, rules: 0 };
   if (problems.length > 0 || (request.strict && fileWarnings.length > 0)) return validated;
 
   const findingsOfApps: Finding[][] = [];
-  const redosVerdicts = new Map();
+  const redos = redosRun();
   for (const [app, loaded] of byApp) {
     ctx.debug(`app ${app}: ${loaded.files.length} files, ${loaded.rules.length} rules`);
     validated.files += loaded.files.length;
     validated.rules += loaded.rules.length;
-    findingsOfApps.push([...analyseRules(loaded.rules), ...(await redosFindings(loaded.rules, redosVerdicts))]);
+    findingsOfApps.push([...analyseRules(loaded.rules), ...(await redosFindings(loaded.rules, redos))]);
   }
   // The silencing comments as the files held them when read: no file is read twice.
   const silencingTexts = new Map([...byApp.values()].flatMap((loaded) => [...loaded.silencingTexts]));
+  const run = policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started);
+  const targets = [...byApp].map(([app, loaded]) => ({ app, rules: loaded.rules, locations: ruleLocations(loaded.rules) }));
+  const proving = performance.now();
+  validated.policies = [
+    ...checkPolicies(policies.policies, targets, run),
+    ...[...byApp].flatMap(([app, loaded]) => builtinPolicyFindings(app, loaded.rules, config.builtinPolicies)),
+  ];
+  ctx.debug(`checked ${policies.policies.length} policies and the built-in ones in ${Math.round(performance.now() - proving)} ms`);
   validated.findings = silenced(findingsOfApps.length === 1 ? (findingsOfApps[0] as Finding[]) : eachOnce(findingsOfApps.flat()), (file) => silencingTexts.get(file));
   return validated;
 }
@@ -70,18 +90,21 @@ function eachOnce(findings: readonly Finding[]): Finding[] {
  */
 export function validateReport(project: ValidatedProject, strict: boolean): ValidateReport {
   const { problems, fileWarnings, findings, apps, files, rules } = project;
-  const counts = { apps, files, rules, strict };
+  const counts = { apps, files, rules, strict, policies: project.policies ?? [] };
   if (problems.length > 0 || (strict && fileWarnings.length > 0)) {
     const warningsAsErrors = strict ? fileWarnings.map((w) => ({ ...w, message: `warning: ${w.message}` })) : [];
     return { ...counts, errors: [...problems, ...warningsAsErrors], warnings: strict ? [] : fileWarnings, findings: [], found: { problems, fileWarnings, findings: [] } };
   }
   const found = { problems: [] as Problem[], fileWarnings, findings };
+  // An error-level policy not proved to hold fails validate; under --strict, a warning-level one too.
+  const failing = counts.policies.filter((finding) => failsCommand(finding) || (strict && finding.level === 'warning' && isReported(finding)));
+  const policyErrors = failing.map((finding) => ({ ...finding.at, message: `${finding.message} [${finding.builtin ? finding.policy : 'policy'}]` }));
   const findingWarnings = findings.filter((finding) => finding.severity === 'warning');
   if (strict && findingWarnings.length > 0) {
     const errors = findingWarnings.map((w) => ({ file: w.file, line: w.line, col: w.col, message: `${w.message} [${w.check}]` }));
-    return { ...counts, errors, warnings: fileWarnings, findings: [], found };
+    return { ...counts, errors: sortProblems([...errors, ...policyErrors]), warnings: fileWarnings, findings: [], found };
   }
-  return { ...counts, errors: [], warnings: fileWarnings, findings, found };
+  return { ...counts, errors: sortProblems(policyErrors), warnings: fileWarnings, findings, found };
 }
 
 /** Apps may share a rules directory: a warning at one place once. */

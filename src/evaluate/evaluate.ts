@@ -76,6 +76,21 @@ export function missedLeaves(rule: NormalRule, request: TestRequest, options: Ev
   return missed;
 }
 
+/**
+ * Why a rule's conditions match a request: the leaves that decided it. Under a root `$or` the
+ * first group that matches, under a root `$and` every group; in a group under `$and` every
+ * leaf, under `$or` the first that matches. Empty when the conditions do not match (or their
+ * match is undecided).
+ */
+export function matchedLeaves(rule: NormalRule, request: TestRequest, options: EvaluationOptions = {}): MissedLeaf[] {
+  if (conditionsVerdict(rule.conditions, request, options) !== true) return [];
+  const groups = rule.conditions.children.map((group, index) => ({ group, index })).filter(({ group }) => groupVerdict(group, request, options) === true);
+  return (rule.conditions.operator === '$or' ? groups.slice(0, 1) : groups).flatMap(({ group, index }) => {
+    const leaves = group.children.map((condition, leaf) => ({ group: index, leaf, condition })).filter(({ condition }) => leafVerdict(condition, request, options) === true);
+    return group.operator === '$or' ? leaves.slice(0, 1) : leaves;
+  });
+}
+
 /** A pattern that ran out of its time budget on the value a request carries, and its leaf. */
 export interface UndecidedPattern {
   leaf: Leaf;

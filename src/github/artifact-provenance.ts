@@ -15,8 +15,13 @@ export const TRUSTED_EVENTS: readonly string[] = ['push', 'schedule', 'workflow_
 /** Artifacts larger than this (as stored, zipped) are not downloaded: 64 MiB, the live snapshot cap. */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
 
-/** How many artifacts of the name are looked at, newest first (GitHub lists 100 a page). */
-const MAX_ARTIFACT_PAGES = 3;
+/**
+ * How many pages of artifacts of the name are looked at, newest first, 100 a page: anyone who
+ * can open a pull request can add artifacts of any name, so a few pages of them must not hide
+ * the trusted one. Past this many, the search stops with an error (never "none found").
+ */
+export const MAX_ARTIFACT_PAGES = 50;
+const ARTIFACTS_PER_PAGE = 100;
 
 export interface ArtifactQuery {
   /** owner/name */
@@ -47,7 +52,14 @@ export interface ArtifactSelection {
 }
 
 interface Repository { id: number; full_name: string; default_branch: string }
-interface Artifact { id: number; name: string; size_in_bytes: number; expired: boolean; workflow_run?: { id?: number; head_sha?: string } | null }
+interface Artifact {
+  id: number;
+  name: string;
+  size_in_bytes: number;
+  expired: boolean;
+  /** GitHub's record of the run; `head_branch` and `head_repository_id` let most strangers' artifacts go without a request. */
+  workflow_run?: { id?: number; head_sha?: string; head_branch?: string | null; head_repository_id?: number } | null;
+}
 interface Run {
   id: number;
   event: string;
@@ -74,17 +86,12 @@ export async function selectArtifact(api: GitHubApi, query: ArtifactQuery): Prom
   const tipSha = head.object?.sha;
   if (typeof tipSha !== 'string' || !/^[0-9a-f]{40}$/.test(tipSha)) throw new UserError(`GitHub gave no commit for refs/heads/${defaultBranch}`);
 
-  const artifacts = await api.list<Artifact>(`repos/${query.repository}/actions/artifacts`, `listing artifacts named ${query.name}`, {
-    searchParams: { name: query.name },
-    key: 'artifacts',
-    maxPages: MAX_ARTIFACT_PAGES,
-  });
   const skipped: string[] = [];
   const checkedRuns = new Map<number, string | undefined>();
-  for (const artifact of artifacts) {
+  for await (const artifact of artifactsNamed(api, query)) {
     const runId = artifact.workflow_run?.id;
     const label = `artifact ${artifact.id} of run ${runId ?? 'unknown'}`;
-    const refusal = artifactRefusal(artifact, query);
+    const refusal = artifactRefusal(artifact, query) ?? recordRefusal(artifact, repo);
     if (refusal !== undefined) {
       skipped.push(`${label}: ${refusal}`);
       continue;
@@ -101,6 +108,34 @@ export async function selectArtifact(api: GitHubApi, query: ArtifactQuery): Prom
     return { accepted, skipped, defaultBranch };
   }
   return { skipped, defaultBranch };
+}
+
+/**
+ * The artifacts of the name, newest first, a page at a time (the search stops at the first one
+ * accepted). A last page that is full means more exist: that is an error, not "none".
+ */
+async function* artifactsNamed(api: GitHubApi, query: ArtifactQuery): AsyncGenerator<Artifact> {
+  for (let page = 1; page <= MAX_ARTIFACT_PAGES; page += 1) {
+    const answer = await api.get<{ artifacts?: unknown }>(`repos/${query.repository}/actions/artifacts`, `listing artifacts named ${query.name}`, {
+      name: query.name, per_page: String(ARTIFACTS_PER_PAGE), page: String(page),
+    });
+    if (!Array.isArray(answer.artifacts)) throw new UserError(`listing artifacts named ${query.name} failed: GitHub answered something other than a list`);
+    yield* answer.artifacts as Artifact[];
+    if (answer.artifacts.length < ARTIFACTS_PER_PAGE) return;
+  }
+  throw new UserError(
+    `the newest ${MAX_ARTIFACT_PAGES * ARTIFACTS_PER_PAGE} artifacts named ${query.name} hold none from a trusted run, and there are more: ` +
+      'botrules will not conclude that there is none (--optional does not apply)',
+    ['Someone may be uploading artifacts of this name from pull requests: look at the repository\'s recent runs.'],
+  );
+}
+
+/** What the artifact's own record of its run already refuses, without asking for the run. */
+function recordRefusal(artifact: Artifact, repo: Repository): string | undefined {
+  const run = artifact.workflow_run;
+  if (typeof run?.head_repository_id === 'number' && run.head_repository_id !== repo.id) return `its head repository is another (id ${run.head_repository_id}), not ${repo.full_name}`;
+  if (typeof run?.head_branch === 'string' && run.head_branch !== repo.default_branch) return `it ran for ${run.head_branch}, not ${repo.default_branch}`;
+  return undefined;
 }
 
 function artifactRefusal(artifact: Artifact, query: ArtifactQuery): string | undefined {

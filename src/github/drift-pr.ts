@@ -7,7 +7,7 @@ import { branchPath, type GitHubApi } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { checkDriftPatch } from './drift-patch.js';
 import { readArtifactText, readOptionalArtifactText } from './files.js';
-import { git } from './git.js';
+import { git } from '../io/git.js';
 import { cutAt, WORKFLOW_BOT } from './plan-comment.js';
 
 export const DRIFT_LABEL = 'botrules-drift';
@@ -113,6 +113,9 @@ async function findOpenPullRequest(api: GitHubApi, request: DriftRequest, branch
   return ours?.number;
 }
 
+/** A push of one small commit; generous for a slow network. */
+const PUSH_TIMEOUT_MS = 120_000;
+
 async function commitAndPush(request: DriftRequest, patchFile: string, branch: string): Promise<void> {
   const { cwd } = request;
   await git(['switch', '--quiet', '-C', branch], { cwd });
@@ -120,7 +123,7 @@ async function commitAndPush(request: DriftRequest, patchFile: string, branch: s
   await git(['-c', `user.name=${WORKFLOW_BOT}`, '-c', `user.email=${BOT_EMAIL}`, 'commit', '--quiet', '-m', `botrules: bring console edits of ${request.app} back to git`, '-m', `Written by botrules import --update from the live rules (${request.runUrl}).`], { cwd });
   // The token goes to this one push, through the environment: never into .git/config or argv.
   const auth = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${request.token}`).toString('base64')}`;
-  await git(['push', '--quiet', '--force', 'origin', `HEAD:refs/heads/${branch}`], { cwd, config: { [`http.${request.serverUrl.replace(/\/*$/, '/')}.extraheader`]: auth } });
+  await git(['push', '--quiet', '--force', 'origin', `HEAD:refs/heads/${branch}`], { cwd, timeoutMs: PUSH_TIMEOUT_MS, config: { [`http.${request.serverUrl.replace(/\/*$/, '/')}.extraheader`]: auth } });
 }
 
 async function pullRequestBody(request: DriftRequest): Promise<string> {

@@ -62,12 +62,24 @@ export async function upsertPlanComments(api: GitHubApi, request: PlanCommentReq
 
 /** The marker, the plan (cut on a character boundary when too long), and the outcome with the run's link. */
 export function planCommentBody(app: string, plan: string, exitCode: string, runUrl: string): string {
-  const outcome = ({ '0': 'no changes', '2': 'changes will be applied on merge' } as Record<string, string>)[exitCode] ?? 'plan failed: see the run log';
   const trimmed = plan.trim();
+  const outcome = ({ '0': 'no changes', '2': 'changes will be applied on merge' } as Record<string, string>)[exitCode] ?? failedOutcome(exitCode, trimmed);
   const shown = trimmed.length > PLAN_COMMENT_LIMIT ? `${cutAt(trimmed, PLAN_COMMENT_LIMIT)}\n\n…truncated: see the run log.` : trimmed || '_No plan output._';
   const link = runUrl === '' ? '' : ` [Run log](${runUrl})`;
   return [planMarker(app), shown, '', `App \`${app}\`: ${outcome}.${link}`].join('\n');
 }
+
+/**
+ * A plan that exits 1 after printing itself was refused as it stands (a rule the API cannot
+ * create): the plan above says why, and "failed" would send a reviewer to the log for nothing.
+ * One that exits 1 before printing failed; the run log has the error.
+ */
+function failedOutcome(exitCode: string, plan: string): string {
+  if (exitCode === '1' && plan.startsWith(PLAN_HEADING)) return 'the plan cannot be applied as it stands: the warnings above say why';
+  return 'plan failed: see the run log';
+}
+
+const PLAN_HEADING = '### botrules plan';
 
 /** At most `limit` UTF-16 units, never half of a surrogate pair. */
 export function cutAt(text: string, limit: number): string {

@@ -1,11 +1,12 @@
 // Writes live rules into a rules directory. Existing rule files are never overwritten
-// silently: without `force` the caller refuses (listing them); with it, the old rule files
-// (and only those) are removed first, so rules deleted in the console do not linger as files.
+// silently: without `force` the caller refuses (listing them); with it, every new file is
+// written first and the old rule files (and only those) are removed after, so rules deleted in
+// the console do not linger as files and a failed write (a full disk) leaves the old files whole.
 import { mkdir, rm } from 'node:fs/promises';
 import { isMap, isSeq } from 'yaml';
 import { parseYamlDocument } from '../io/yaml-source.js';
 import { DEFAULT_MAX_BYTES, readSourceText } from '../io/source-text.js';
-import { writeFileAtomic } from '../io/atomic-write.js';
+import { writeFilesAtomically } from '../io/atomic-write.js';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { listRuleFiles } from '../rules/load.js';
@@ -47,9 +48,10 @@ export async function refuseForeignYaml(files: readonly string[], shown: (file: 
   ]);
 }
 
-/** Removes the given rule files, leaving every other file alone. */
-export async function removeRuleFiles(files: readonly string[]): Promise<void> {
-  await Promise.all(files.map((file) => rm(file, { force: true })));
+/** Removes the given rule files except those just written (`keep`), leaving every other file alone. */
+export async function removeRuleFiles(files: readonly string[], keep: readonly string[] = []): Promise<void> {
+  const kept = new Set(keep);
+  await Promise.all(files.filter((file) => !kept.has(file)).map((file) => rm(file, { force: true })));
 }
 
 /** Writes one file per rule, in live order, naming `schema` for editors; resolves to the file names written. */
@@ -57,11 +59,11 @@ export async function writeRuleFiles(dir: string, rules: readonly LiveRule[], sc
   const ordered = [...rules].sort((a, b) => a.priority - b.priority);
   const names = ruleFileNames(ordered.map((rule) => rule.name));
   await mkdir(dir, { recursive: true });
-  // One by one and never through a symbolic link: a dangling link must not send a rule file
+  // All or none, and never through a symbolic link: a dangling link must not send a rule file
   // outside the directory.
-  for (const [index, rule] of ordered.entries()) {
+  await writeFilesAtomically(ordered.map((rule, index) => {
     const name = names[index] as string;
-    await writeFileAtomic(join(dir, name), ruleFileText(rule, schema), 'the rule file', name);
-  }
+    return { path: join(dir, name), text: ruleFileText(rule, schema), label: 'the rule file', shown: name };
+  }));
   return names;
 }

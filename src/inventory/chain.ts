@@ -1,27 +1,36 @@
 // The tamper-evident series (docs/behaviour.md, "Script inventory"): each json
 // snapshot records the SHA-256 of its own canonical content and the digest of the previous
-// snapshot of the same scope (apps and domains). Editing a snapshot afterwards changes its
+// snapshot of the same scope (apps and domains), over RFC 8785 canonical JSON so that anyone can
+// recompute it with any tool (docs/inventory-chain.md). Editing a snapshot afterwards changes its
 // digest, so either its own record or the link in the next snapshot no longer matches.
 // Pure: digests are computed from parsed values, exactly as a reader sees the file.
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import { UserError } from '../errors.js';
 import type { ChainLink, Snapshot } from './model.js';
 
 /** `sha256:` and 64 lowercase hex digits. */
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
+/** How the chain's digests serialise a snapshot, recorded in `chain.canonical` (docs/inventory-chain.md). */
+export const CANONICAL_JSON = 'rfc8785';
+
 /**
- * Sorted-key JSON: object keys sorted by code unit, no whitespace, strings and numbers as
- * JSON.stringify writes them. Written straight to text, so a key named `__proto__` stays data.
+ * RFC 8785 canonical JSON (the `canonicalize` package): keys sorted by UTF-16 code unit, no
+ * whitespace, strings and numbers as ECMAScript writes them. Chains written before
+ * `chain.canonical` existed hashed sorted-key JSON built the same way, which is the same text
+ * for any value read from JSON (test/inventory/chain-canonical.e2e.test.ts holds both).
  */
-export function sortedKeyJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => sortedKeyJson(item === undefined ? null : item)).join(',')}]`;
-  const entries = Object.keys(value)
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${sortedKeyJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
+export function rfc8785Json(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = canonicalize(value);
+  } catch (err) {
+    // A lone surrogate (never in text botrules writes: records are made well-formed) or a non-finite number.
+    throw new UserError(`the snapshot is not canonical JSON (RFC 8785): ${(err as Error).message}`);
+  }
+  if (text === undefined) throw new UserError('the snapshot is not canonical JSON (RFC 8785): nothing to serialise');
+  return text;
 }
 
 /**
@@ -34,7 +43,26 @@ export function snapshotDigest(snapshot: Snapshot): string {
   const value = JSON.parse(JSON.stringify(snapshot)) as Record<string, unknown>;
   const chain = value.chain as Record<string, unknown> | undefined;
   if (chain && typeof chain === 'object') delete chain.sha256;
-  return `sha256:${createHash('sha256').update(sortedKeyJson(value), 'utf8').digest('hex')}`;
+  return `sha256:${createHash('sha256').update(rfc8785Json(value), 'utf8').digest('hex')}`;
+}
+
+/**
+ * The last release that wrote no chain. Its snapshots (and older ones) may start a series
+ * unchained; a snapshot of any later version without a chain had it removed. The version is
+ * part of the sealed content, so changing it in a chained snapshot breaks the chain too.
+ */
+export const LAST_VERSION_WITHOUT_CHAIN = '0.1.0';
+
+/** Whether botrules `version` writes a chain into every json snapshot (anything it cannot read as x.y.z does). */
+export function writesChain(version: string): boolean {
+  const parts = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(version);
+  if (!parts) return true;
+  const last = LAST_VERSION_WITHOUT_CHAIN.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const difference = Number(parts[i + 1]) - (last[i] ?? 0);
+    if (difference !== 0) return difference > 0;
+  }
+  return false;
 }
 
 /** The scope a chain runs within: the sorted, de-duplicated apps and domains. */
@@ -54,7 +82,7 @@ export function linkTo(previous: Snapshot): ChainLink {
  */
 export function sealSnapshot(snapshot: Snapshot, previous: Snapshot | null): Snapshot {
   if (previous) checkPredecessor(previous, snapshot);
-  const linked: Snapshot = { ...snapshot, chain: { previous: previous ? linkTo(previous) : null } };
+  const linked: Snapshot = { ...snapshot, chain: { previous: previous ? linkTo(previous) : null, canonical: CANONICAL_JSON } };
   return { ...linked, chain: { ...linked.chain!, sha256: snapshotDigest(linked) } };
 }
 

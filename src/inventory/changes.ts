@@ -35,6 +35,8 @@ export interface JudgedSnapshot {
   records: readonly SnapshotRecord[];
   /** undefined: no approval known (no marks and no policy). */
   approved(record: SnapshotRecord): boolean | undefined;
+  /** For a record whose approval expired: the instant it stopped holding (the day after `expires`, UTC). */
+  lapsedAt?(record: SnapshotRecord): number | undefined;
 }
 
 const CHANGE_ORDER: Record<ChangeKind, number> = { added: 0, 'risk-raised': 1, 'approval-lapsed': 2, removed: 3 };
@@ -64,7 +66,8 @@ export function periodChanges(steps: readonly JudgedSnapshot[], periodEnd: numbe
         found.push({ ...change('risk-raised', record, step, stretch(steps, maps, i, id, periodEnd)), ...(then.risk?.level ? { riskBefore: then.risk.level } : {}) });
       }
       if (prev.approved(then) === true && step.approved(record) === false) {
-        found.push({ ...change('approval-lapsed', record, step, stretch(steps, maps, i, id, periodEnd)), ...(record.approvalNote ? { note: record.approvalNote } : {}) });
+        const lapsed = lapseInstant(step, record, Date.parse(prev.ref.takenAt));
+        found.push({ ...change('approval-lapsed', record, step, stretch(steps, maps, i, id, periodEnd, lapsed)), ...(record.approvalNote ? { note: record.approvalNote } : {}) });
       }
     }
     for (const [id, record] of before) if (!after.has(id)) found.push(change('removed', record, step, undefined));
@@ -85,18 +88,31 @@ function change(kind: ChangeKind, record: SnapshotRecord, step: JudgedSnapshot, 
   };
 }
 
-/** From step `i`, while the script is present and unapproved; undefined when it was approved at `i`. */
-function stretch(steps: readonly JudgedSnapshot[], maps: readonly Map<string, SnapshotRecord>[], i: number, id: string, periodEnd: number): UnapprovedStretch | undefined {
+/**
+ * When an approval that held at the snapshot before (taken at `after`) lapsed: its expiry,
+ * when the approval says one in between; else the snapshot that first showed it lapsed.
+ */
+function lapseInstant(step: JudgedSnapshot, record: SnapshotRecord, after: number): number | undefined {
+  const at = step.lapsedAt?.(record);
+  return at !== undefined && at > after && at <= Date.parse(step.ref.takenAt) ? at : undefined;
+}
+
+/**
+ * From step `i` (or from `lapsed`, when an approval's expiry says when it stopped holding),
+ * while the script is present and unapproved; undefined when it was approved at `i`.
+ */
+function stretch(steps: readonly JudgedSnapshot[], maps: readonly Map<string, SnapshotRecord>[], i: number, id: string, periodEnd: number, lapsed?: number): UnapprovedStretch | undefined {
   const first = maps[i]?.get(id);
   const start = steps[i] as JudgedSnapshot;
   if (!first || start.approved(first) !== false) return undefined;
-  const since = Date.parse(start.ref.takenAt);
+  const since = lapsed ?? Date.parse(start.ref.takenAt);
+  const sinceText = new Date(since).toISOString();
   for (let k = i + 1; k < steps.length; k++) {
     const step = steps[k] as JudgedSnapshot;
     const record = maps[k]?.get(id);
     if (record && step.approved(record) === false) continue;
     const until = Date.parse(step.ref.takenAt);
-    return { since: start.ref.takenAt, until: step.ref.takenAt, resolution: record ? 'approved' : 'removed', durationMs: until - since };
+    return { since: sinceText, until: step.ref.takenAt, resolution: record ? 'approved' : 'removed', durationMs: until - since };
   }
-  return { since: start.ref.takenAt, resolution: 'open', durationMs: Math.max(0, periodEnd - since) };
+  return { since: sinceText, resolution: 'open', durationMs: Math.max(0, periodEnd - since) };
 }

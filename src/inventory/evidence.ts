@@ -2,13 +2,14 @@
 // the end of the period with each script's approval, every change, who approved what, and
 // the chain's state, with a verdict. Pure: the series, the policy and its git history come in.
 import { periodChanges, type JudgedSnapshot, type PeriodChange } from './changes.js';
-import { coverage, describeDuration, type Coverage, type SnapshotRef } from './coverage.js';
+import { coverage, type Coverage, type CoverageGap, type SnapshotRef } from './coverage.js';
+import { describeDuration, describeSpan, intervalName, utcInstant } from './duration.js';
 import type { SnapshotRecord } from './model.js';
 import type { PolicyHistory, PolicyCommit } from './policy-history.js';
-import { compilePolicy, decidingEntry, entryLabel, type Policy } from './policy-match.js';
+import { compilePolicy, decidingEntry, entryLabel, entryUsage, expiryInstant, unmatchedWarning, type Policy } from './policy-match.js';
 import { recordIdentity, recordLabel, riskRank } from './records.js';
 import type { SeriesMember } from './series.js';
-import type { ChainState } from './verify.js';
+import { breakSummary, type ChainState } from './verify.js';
 import { VERSION } from '../version.js';
 import { plural } from '../plural.js';
 
@@ -44,10 +45,20 @@ export interface EvidencePack {
   coverage: Coverage;
   inventory: { snapshot?: SnapshotRef; approvalSource: string; scripts: InventoryEntry[] };
   changes: PeriodChange[];
-  approvals: { git: boolean; note: string; policyFile?: string; entries: { entry: string; justification: string; owner: string; expires?: string; line: number; history: PolicyCommit[] }[] };
+  approvals: { git: boolean; note: string; policyFile?: string; unmatched?: string[]; entries: { entry: string; justification: string; owner: string; expires?: string; line: number; history: PolicyCommit[] }[] };
   chain: ChainState;
   unreadable: { file: string; reason: string }[];
+  /** What the pack does not prove, said in the pack itself. */
+  limitations: string[];
 }
+
+/**
+ * PCI DSS 11.6.1 covers security-impacting HTTP headers of the payment pages as well as their
+ * scripts; the service's scripts API lists scripts only, so the pack proves nothing about headers.
+ */
+export const LIMITATIONS = [
+  'Security-impacting HTTP headers of the payment pages (which PCI DSS 11.6.1 also covers) are outside this pack: it proves the script inventory only, so monitor and evidence headers separately.',
+];
 
 export interface EvidenceInput {
   members: readonly SeriesMember[];
@@ -61,6 +72,8 @@ export interface EvidenceInput {
   now: number;
 }
 
+/** How a snapshot's approval mark names a lapsed approval (policy-match.ts, compilePolicy). */
+const EXPIRED_ON = /\bexpired on (\d{4}-\d{2}-\d{2})\b/;
 const STATUS_ORDER: Record<ApprovalStatus, number> = { unapproved: 0, expired: 1, unknown: 2, approved: 3 };
 
 export function buildEvidence(input: EvidenceInput): EvidencePack {
@@ -83,9 +96,10 @@ export function buildEvidence(input: EvidenceInput): EvidencePack {
     coverage: covered,
     inventory: { ...(final ? { snapshot: ref(final) } : {}), approvalSource: approvalSource(final, input.policy), scripts },
     changes: periodChanges(judged, period.to),
-    approvals: approvals(input.policy, input.history),
+    approvals: { ...approvals(input.policy, input.history), ...unmatched(input.policy, judged) },
     chain: input.chain,
     unreadable: input.unreadable,
+    limitations: [...LIMITATIONS],
   };
   pack.verdict = verdict(pack);
   return pack;
@@ -94,18 +108,23 @@ export function buildEvidence(input: EvidenceInput): EvidencePack {
 function verdict(pack: EvidencePack): EvidencePack['verdict'] {
   const reasons: EvidencePack['verdict']['reasons'] = [];
   if (pack.snapshots.length === 0) reasons.push({ code: 'no-snapshots', message: 'no snapshot of these apps and domains was taken in the period' });
-  for (const gap of pack.coverage.gaps) {
-    reasons.push({ code: 'coverage-gap', message: `no snapshot for ${describeDuration(gap.durationMs)}, from ${gap.from} to ${gap.to} (longer than the ${pack.period.interval} interval)` });
-  }
+  for (const gap of pack.coverage.gaps) reasons.push({ code: 'coverage-gap', message: describeGap(gap, pack.period.intervalMs) });
   const broken = pack.chain.breaks[0];
-  if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${broken.file} ${broken.kind} (${plural(pack.chain.breaks.length, 'break')})` });
-  if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${pack.unreadable.length} file(s) in the directory could not be read as snapshots` });
+  if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${breakSummary(broken)} (${plural(pack.chain.breaks.length, 'break')})` });
+  if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${plural(pack.unreadable.length, 'file')} in the directory could not be read as snapshots` });
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
   if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${unapproved.length} script${unapproved.length === 1 ? ' is' : 's are'} not approved at the end of the period` });
   // Without marks or a policy nothing shows the scripts were authorised (6.4.3): that fails too.
   const unknown = pack.inventory.scripts.filter((s) => s.status === 'unknown').length;
   if (unknown > 0) reasons.push({ code: 'unapproved-scripts', message: `${unknown} script${unknown === 1 ? ' has' : 's have'} no approval record: no policy marked or judged ${unknown === 1 ? 'it' : 'them'}` });
   return { pass: reasons.length === 0, reasons };
+}
+
+/** `no snapshot in the interval 2026-01-19 to 2026-01-25: 14 days without one, from … to …, 7 days over the 7-day interval`. */
+export function describeGap(gap: CoverageGap, intervalMs: number): string {
+  const where = gap.intervals.count === 1 ? 'the interval' : `the ${gap.intervals.count} intervals`;
+  const over = gap.overMs > 0 ? `${describeDuration(gap.overMs)} over` : 'the whole of';
+  return `no snapshot in ${where} ${describeSpan(gap.intervals.from, gap.intervals.to)}: ${describeDuration(gap.durationMs)} without one, from ${gap.from} to ${gap.to}, ${over} the ${intervalName(intervalMs)} interval`;
 }
 
 function inside(member: SeriesMember, period: { from: number; to: number }): boolean {
@@ -122,10 +141,17 @@ function judge(member: SeriesMember, policy: Policy | undefined): JudgedSnapshot
   const snapshot = member.snapshot;
   const matcher = !snapshot.policy && policy ? compilePolicy(policy, Date.parse(snapshot.takenAt)) : undefined;
   const verdicts = new Map<SnapshotRecord, boolean>();
+  const taken = Date.parse(snapshot.takenAt);
   return {
     member,
     ref: ref(member),
     records: snapshot.records,
+    lapsedAt(record) {
+      // The marks say which date the approval ran to; else the policy's entry, as judged then.
+      const marked = EXPIRED_ON.exec(record.approvalNote ?? '')?.[1];
+      const expires = marked ?? (policy && !snapshot.policy ? decidingEntry(policy, record, taken)?.entry.expires : undefined);
+      return expires === undefined ? undefined : expiryInstant(expires);
+    },
     approved(record) {
       if (snapshot.policy) return record.approved === true;
       if (!matcher) return undefined;
@@ -173,8 +199,8 @@ function inventoryAtEnd(judged: readonly (JudgedSnapshot & { member: SeriesMembe
       status: approved === undefined ? 'unknown' : approved ? 'approved' : expired ? 'expired' : 'unapproved',
       ...(decided ? { approval: { entry: entryLabel(decided.entry), justification: decided.entry.justification, owner: decided.entry.owner, ...(decided.entry.expires ? { expires: decided.entry.expires } : {}) } } : {}),
       ...(record.approvalNote ? { note: record.approvalNote } : {}),
-      ...(record.first_seen ? { firstSeen: record.first_seen } : {}),
-      ...(record.last_seen ? { lastSeen: record.last_seen } : {}),
+      ...(record.first_seen ? { firstSeen: utcInstant(record.first_seen) } : {}),
+      ...(record.last_seen ? { lastSeen: utcInstant(record.last_seen) } : {}),
       firstSnapshot: seen.first,
       lastSnapshot: seen.last,
     };
@@ -186,6 +212,15 @@ function inventoryAtEnd(judged: readonly (JudgedSnapshot & { member: SeriesMembe
 export function byAttention(a: InventoryEntry, b: InventoryEntry): number {
   const risk = (e: InventoryEntry) => riskRank(e.risk?.level) ?? -1;
   return STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || risk(b) - risk(a) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+}
+
+/** Policy entries that match no script of any snapshot walked (the period's, and the one before it). */
+function unmatched(policy: Policy | undefined, judged: readonly JudgedSnapshot[]): { unmatched?: string[] } {
+  if (!policy || judged.every((step) => step.records.length === 0)) return {};
+  const usage = entryUsage(policy);
+  for (const step of judged) for (const record of step.records) usage.note(record);
+  const warnings = usage.unmatched().map((entry) => unmatchedWarning(entry, 'in the snapshots of the period'));
+  return warnings.length > 0 ? { unmatched: warnings } : {};
 }
 
 function approvals(policy: Policy | undefined, history: PolicyHistory | undefined): EvidencePack['approvals'] {

@@ -2,12 +2,13 @@
 // first page tells it `count`, then the rest is split into ranges fetched concurrently.
 // A server that caps `take` returns fewer records than asked; each range then keeps asking
 // from where the last answer ended, so nothing is lost, and later ranges use the observed cap.
-// Memory does not grow with the inventory beyond the set of keys delivered (kept off the
-// heap): ranges are handed out one at a time to `concurrency` workers, not planned as one
-// promise each, and only the counts the server reported that differ are remembered.
+// Memory does not grow with the inventory beyond the set of identities delivered, each held in
+// at most 46 characters (a long one by its digest), and at most MAX_RECORDS of them: ranges are
+// handed out one at a time to `concurrency` workers, not planned as one promise each, and only
+// the counts the server reported that differ are remembered.
 import { RemoteError } from '../errors.js';
 import type { InventoryQuery, ScriptQuery, ScriptRecord, ScriptsPage } from './model.js';
-import { recordIdentity } from './records.js';
+import { recordIdentity, rememberedIdentity } from './records.js';
 import { plural } from '../plural.js';
 
 /** One page request; in the CLI, `ScriptsApi.listScripts` (which retries on its own). */
@@ -20,10 +21,19 @@ export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
  */
 export const MAX_PAGES = 20_000;
 
+/**
+ * The most distinct records one export takes (a million, as MAX_PAGES at the default page
+ * size): every format remembers each identity to drop duplicates, so a gateway that pages
+ * without end is refused here, before the identities outgrow memory (about 80 MB at the cap).
+ */
+export const MAX_RECORDS = 1_000_000;
+
 export interface FetchOptions {
   pageSize: number;
   /** MAX_PAGES unless given. */
   maxPages?: number;
+  /** MAX_RECORDS unless given. */
+  maxRecords?: number;
   concurrency: number;
   /** Receives each page's records not seen before, as pages arrive. Calls never overlap. */
   onRecords(records: ScriptRecord[]): void | Promise<void>;
@@ -146,6 +156,19 @@ class Pager {
     return this.options.maxPages ?? MAX_PAGES;
   }
 
+  private get maxRecords(): number {
+    return this.options.maxRecords ?? MAX_RECORDS;
+  }
+
+  private tooManyRecords(): RemoteError {
+    this.failed = true;
+    return new RemoteError(
+      `the script inventory sent more than ${this.maxRecords} distinct records, the most botrules takes in one export; ` +
+        'nothing more was requested and no --out file is kept. Narrow the window (--from, --to, --app-id, --tld)',
+      { operation: 'listing scripts' },
+    );
+  }
+
   private tooManyPages(count: number): RemoteError {
     this.failed = true;
     return new RemoteError(
@@ -185,10 +208,11 @@ class Pager {
   private deliver(records: ScriptRecord[]): Promise<void> {
     const fresh: ScriptRecord[] = [];
     for (const record of records) {
-      const identity = recordIdentity(record);
+      const identity = rememberedIdentity(recordIdentity(record));
       if (this.seen.has(identity)) {
         this.duplicates += 1;
       } else {
+        if (this.seen.size >= this.maxRecords) return Promise.reject(this.tooManyRecords());
         this.seen.add(identity);
         fresh.push(record);
       }

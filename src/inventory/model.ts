@@ -99,5 +99,10 @@ export interface Snapshot {
    * chain) and the digest of this snapshot's own canonical content. Absent in snapshots written
    * before the chain existed.
    */
-  chain?: { previous: ChainLink | null; sha256?: string };
+  chain?: {
+    previous: ChainLink | null;
+    /** How the digests serialise the snapshot: RFC 8785. Absent in chains written before it was recorded (the same text). */
+    canonical?: 'rfc8785';
+    sha256?: string;
+  };
 }

@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { UserError } from '../errors.js';
-import { checkWritable } from '../io/atomic-write.js';
+import { checkWritable, describeWriteError } from '../io/atomic-write.js';
 
 /** Writes a chunk, waiting for the stream to drain when its buffer is full (flat memory). */
 export type Emit = (chunk: string) => Promise<void>;
@@ -42,7 +42,11 @@ export function dropPartialFiles(): void {
 
 export async function openOutput(out: string | undefined, options: { cwd: string; stdout: Writable }): Promise<ReportOutput> {
   if (out === undefined || out === '-') {
-    return { emit: emitter(options.stdout), commit: async () => undefined, abort: async () => undefined };
+    // stdout that fails other than by a closed pipe (a full disk) ends the report the same way:
+    // the CLI records the stream's failure and says it, with a failing exit code.
+    const emit = emitter(options.stdout);
+    const stdoutEmit: Emit = (chunk) => emit(chunk).catch(() => Promise.reject(brokenPipe()));
+    return { emit: stdoutEmit, commit: async () => undefined, abort: async () => undefined };
   }
   const target = resolve(options.cwd, out);
   await checkWritable(target, '--out', out);
@@ -62,7 +66,11 @@ export async function openOutput(out: string | undefined, options: { cwd: string
     file: out,
     emit: async (chunk) => {
       if (failure) throw outputError(out, failure);
-      await emit(chunk);
+      // A failed write destroys the stream: the wait for it ends in its error, never in a
+      // broken pipe (that is for a reader that went away, not for a file).
+      await emit(chunk).catch((err: unknown) => {
+        throw outputError(out, failure ?? (err as Error));
+      });
     },
     async commit() {
       stream.end();
@@ -125,7 +133,9 @@ async function openedOrFailed(stream: WriteStream, out: string): Promise<void> {
 }
 
 function outputError(out: string, err: Error): UserError {
+  if (err instanceof UserError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? 'the directory does not exist' : code === 'EACCES' ? 'permission denied' : err.message;
-  return new UserError(`cannot write ${out}: ${reason}`);
+  const reason = code === 'ENOENT' ? 'the directory does not exist' : describeWriteError(err as NodeJS.ErrnoException);
+  const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
+  return new UserError(`cannot write ${out}: ${reason}; nothing was written to it`, full ? ['Free some space (or choose another --out) and run the report again.'] : []);
 }

@@ -2,15 +2,15 @@
 // read with `git log -L` over the entry's lines (git follows the lines through earlier
 // versions of the file). git runs without a shell, with arguments as a list; what it prints
 // (author names, subjects) is data and goes through the sanitiser when rendered.
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
+import { git as runGit } from '../io/git.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
 
 export interface PolicyCommit {
   commit: string;
   author: string;
-  /** ISO 8601, as git wrote the author date. */
+  /** The author date, ISO 8601 in UTC. */
   date: string;
   subject: string;
   /** The oldest commit touching the entry added it; later ones changed it. */
@@ -38,10 +38,10 @@ export async function policyHistory(policy: Policy, cwd: string): Promise<Policy
   const path = relative(top, file).split('\\').join('/');
   const tracked = await git(['log', '-1', '--format=%H', '--', path], top).catch(() => '');
   if (tracked.trim() === '') return none(`${policy.file} has never been committed to git: no record of who approved what, when`);
-  const lineCount = (await readFile(file, 'utf8')).split('\n').length;
+  const lines = (await readFile(file, 'utf8')).split('\n');
   const entries: PolicyCommit[][] = [];
   for (const [index, entry] of policy.entries.entries()) {
-    entries.push(await entryHistory(top, path, entry, endLine(policy.entries, index, lineCount)));
+    entries.push(await entryHistory(top, path, entry, endLine(policy.entries, index, lines)));
   }
   const dirty = await git(['status', '--porcelain', '--', path], top).catch(() => '');
   const shallow = await git(['rev-parse', '--is-shallow-repository'], top).catch(() => 'false');
@@ -51,11 +51,22 @@ export async function policyHistory(policy: Policy, cwd: string): Promise<Policy
   return { git: true, note: notes.join('; '), entries };
 }
 
-/** An entry runs from its first line to the line before the next entry (or the end of the file). */
-function endLine(entries: readonly PolicyEntry[], index: number, lineCount: number): number {
+/**
+ * An entry runs from its first line to its last line of content: the blank lines and comments
+ * after it (up to the next entry, or the end of the file) are not its own. Counted in, an entry
+ * appended after a blank line would show as a change to the entry above it, by whoever appended it.
+ */
+function endLine(entries: readonly PolicyEntry[], index: number, lines: readonly string[]): number {
   const next = entries[index + 1];
   const start = entries[index]?.source.line ?? 1;
-  return Math.max(start, next ? next.source.line - 1 : lineCount);
+  let end = next ? next.source.line - 1 : lines.length;
+  while (end > start && isBlankOrComment(lines[end - 1] ?? '')) end--;
+  return end;
+}
+
+function isBlankOrComment(line: string): boolean {
+  const text = line.trim();
+  return text === '' || text.startsWith('#');
 }
 
 async function entryHistory(root: string, path: string, entry: PolicyEntry, end: number): Promise<PolicyCommit[]> {
@@ -73,16 +84,17 @@ async function entryHistory(root: string, path: string, entry: PolicyEntry, end:
     .filter((line) => line.includes(FIELD))
     .map((line) => {
       const [commit = '', author = '', date = '', subject = ''] = line.split(FIELD);
-      return { commit, author, date, subject, change: 'changed' as const };
+      return { commit, author, date: utc(date), subject, change: 'changed' as const };
     });
   return commits.map((c, i) => (i === commits.length - 1 ? { ...c, change: 'added' as const } : c));
 }
 
+/** git writes the author's own offset (2026-01-20T11:00:00+02:00); the pack is in UTC throughout. */
+function utc(date: string): string {
+  const ms = Date.parse(date);
+  return Number.isNaN(ms) ? date : new Date(ms).toISOString();
+}
+
 function git(args: string[], cwd: string): Promise<string> {
-  return new Promise((done, fail) => {
-    execFile('git', ['-c', 'core.quotepath=off', ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' } }, (err, stdout) => {
-      if (err) fail(err);
-      else done(stdout);
-    });
-  });
+  return runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, maxBytes: 16 * 1024 * 1024 });
 }

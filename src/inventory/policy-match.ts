@@ -131,3 +131,25 @@ export function decidingEntry(policy: Policy, record: ScriptRecord, now: number)
   }
   return lapsed ? { entry: lapsed, expired: true } : undefined;
 }
+
+/**
+ * Which entries matched at least one record, whether or not they decided it (an earlier entry
+ * may have): an entry that matches nothing is most often a typo or a URL that changed, and
+ * approves nothing while it looks like an approval. Each record is tested only against the
+ * entries not matched yet, so a long inventory soon costs nothing.
+ */
+export function entryUsage(policy: Policy): { note(record: ScriptRecord): void; unmatched(): PolicyEntry[] } {
+  const waiting = new Map(policy.entries.map((entry) => [entry, entryTest(entry)]));
+  return {
+    note(record) {
+      for (const [entry, matches] of waiting) if (matches(record)) waiting.delete(entry);
+    },
+    unmatched: () => [...waiting.keys()],
+  };
+}
+
+/** `scripts-policy.yaml:47:5: approved entry "id: …" matches no script in NEW; check its id`. */
+export function unmatchedWarning(entry: PolicyEntry, where: string): string {
+  const field = entry.id !== undefined ? 'id' : entry.pattern !== undefined ? 'pattern' : 'vendor';
+  return `${entry.source.file}:${entry.source.line}:${entry.source.col}: approved entry "${entryLabel(entry)}" matches no script ${where}; check its ${field}, or remove the entry`;
+}

@@ -1,4 +1,5 @@
 // Identity, field order and sort order of script records: what makes snapshots stable in git.
+import { createHash } from 'node:crypto';
 import type { ScriptRecord, SnapshotRecord } from './model.js';
 
 /** Wire fields in the order of docs/service-api.md, "Script records", then the approval fields; unknown fields follow, sorted. */
@@ -31,6 +32,19 @@ export function recordIdentity(record: ScriptRecord): string {
   return `${record.id ?? ''}\u0000${record.app_id ?? ''}\u0000${record.host_domain ?? ''}`;
 }
 
+/** Identities longer than this are remembered by their digest. */
+const LONGEST_KEPT_IDENTITY = 44;
+
+/**
+ * What the duplicate check remembers of an identity: itself when short, else a 22-character
+ * SHA-256 prefix (132 bits), so a hostile gateway's megabyte keys cost no more than short ones.
+ * The prefixes keep the two kinds apart.
+ */
+export function rememberedIdentity(identity: string): string {
+  if (identity.length <= LONGEST_KEPT_IDENTITY) return `=${identity}`;
+  return `#${createHash('sha256').update(identity, 'utf8').digest('base64').slice(0, 22)}`;
+}
+
 /** A readable label for lists and messages: the script location, else the key. */
 export function recordLabel(record: ScriptRecord): string {
   if (typeof record.id === 'string' && record.id !== '') return record.id;
@@ -47,12 +61,28 @@ export function normaliseRecord<T extends ScriptRecord>(record: T): T {
   const out = Object.create(null) as Record<string, unknown>;
   for (const field of FIELD_ORDER) {
     if (source[field] === undefined) continue;
-    out[field] = field === 'risk' ? normaliseRisk(source[field]) : source[field];
+    out[field] = wellFormed(field === 'risk' ? normaliseRisk(source[field]) : source[field]);
   }
   for (const field of Object.keys(source).filter((f) => !KNOWN.has(f)).sort()) {
-    if (source[field] !== undefined) out[field] = source[field];
+    if (source[field] !== undefined) out[field] = wellFormed(source[field]);
   }
   return out as T;
+}
+
+/** Half a UTF-16 surrogate pair with no other half: not text, and RFC 8785 refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The value with every lone surrogate in its strings replaced by U+FFFD, as a UTF-8 decoder
+ * would: records become I-JSON, so their snapshot has an RFC 8785 digest (chain.ts).
+ */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\uFFFD');
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value === null || typeof value !== 'object') return value;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) out[key.replace(LONE_SURROGATE, '\uFFFD')] = wellFormed(item);
+  return out;
 }
 
 function normaliseRisk(risk: unknown): unknown {

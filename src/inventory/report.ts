@@ -8,7 +8,7 @@ import { MAX_JSON_FILE_BYTES } from '../io/capped-read.js';
 import { fetchInventory, type FetchSummary, type PageSource } from './fetch.js';
 import type { InventoryQuery, ScriptRecord, Snapshot, SnapshotRecord } from './model.js';
 import type { ReportOutput } from './output.js';
-import { compilePolicy, markRecord, type Policy } from './policy-match.js';
+import { compilePolicy, entryUsage, markRecord, unmatchedWarning, type Policy } from './policy-match.js';
 import { sealSnapshot } from './chain.js';
 import { buildSnapshot } from './snapshot.js';
 
@@ -38,18 +38,25 @@ export interface ReportOptions {
 export interface ReportResult extends FetchSummary {
   /** Records the policy did not approve; undefined without a policy. */
   unapproved?: number;
+  /** Warnings naming the policy entries that matched no record of the report. */
+  unmatchedEntries?: string[];
+  /** The sealed snapshot's own digest (`chain.sha256`), when the renderer read the snapshot. */
+  chainHead?: string;
 }
 
 export async function writeInventoryReport(source: PageSource, options: ReportOptions): Promise<ReportResult> {
   const mark = markerFor(options.policy, options.now);
+  const usage = options.policy ? entryUsage(options.policy) : undefined;
   let unapproved = 0;
   const marked = (records: ScriptRecord[]): SnapshotRecord[] =>
     records.map((record) => {
+      usage?.note(record);
       const result = mark(record);
       if (result.approved === false) unapproved += 1;
       return result;
     });
   let summary: FetchSummary | undefined;
+  let chainHead: string | undefined;
   const fetchAll = async (onRecords: (records: ScriptRecord[]) => void | Promise<void>): Promise<FetchSummary> => {
     summary = await fetchInventory(source, options.query, {
       pageSize: options.pageSize,
@@ -78,14 +85,22 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
         warnings: fetched.warnings,
         ...(options.policy ? { policyFile: options.policy.file } : {}),
       });
-      return sealSnapshot(snapshot, options.previous ?? null);
+      const sealed = sealSnapshot(snapshot, options.previous ?? null);
+      chainHead = sealed.chain?.sha256;
+      return sealed;
     },
   };
   try {
     await options.render(model);
     if (summary === undefined) throw new Error('the report renderer never read the inventory');
     await options.output.commit();
-    return { ...summary, ...(options.policy ? { unapproved } : {}) };
+    const unmatchedEntries = usage?.unmatched().map((entry) => unmatchedWarning(entry, 'in this report'));
+    return {
+      ...summary,
+      ...(options.policy ? { unapproved } : {}),
+      ...(unmatchedEntries ? { unmatchedEntries } : {}),
+      ...(chainHead === undefined ? {} : { chainHead }),
+    };
   } catch (err) {
     await options.output.abort();
     throw err;
@@ -95,8 +110,9 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
 /**
  * A snapshot (json, markdown) is sorted and sealed, so it holds every record in memory; what it
  * holds is capped at the size `scripts diff`, `verify` and `evidence` read back
- * (src/io/capped-read.ts), so a gateway that answers endlessly cannot exhaust the heap, and no
- * snapshot is written that the other commands would refuse. ndjson and csv stream instead.
+ * (src/io/capped-read.ts), so a gateway that answers endlessly cannot exhaust the heap. The
+ * records' compact size is less than what the file takes (indented, escaped): the json file
+ * itself is measured as written before a byte of it is (checkSnapshotSize). ndjson and csv stream.
  */
 class HeldBytes {
   private total = 0;

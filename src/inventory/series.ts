@@ -2,7 +2,9 @@
 // all side by side): every `.json` file below it that is a botrules snapshot, with its digest.
 // The same snapshot downloaded twice (as one run's snapshot and the next run's "previous")
 // is one member of the series.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { readCappedText } from '../io/capped-read.js';
+import { jsonTooDeep } from '../io/json-depth.js';
 import { join, relative } from 'node:path';
 import { UserError } from '../errors.js';
 import { scopeOf, snapshotDigest } from './chain.js';
@@ -81,8 +83,14 @@ type Read = { kind: 'member'; snapshot: Snapshot; digest: string } | { kind: 'sk
 async function readMember(path: string, file: string): Promise<Read> {
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(path, 'utf8'));
+    // The same caps as any snapshot read (src/io/capped-read.ts, json-depth.ts): a crafted
+    // file costs a stat, not the heap.
+    const text = await readCappedText(path, file, 'a script inventory snapshot');
+    const tooDeep = jsonTooDeep(text);
+    if (tooDeep) return { kind: 'unreadable', reason: `line ${tooDeep.line}, column ${tooDeep.col}: it ${tooDeep.message}` };
+    value = JSON.parse(text);
   } catch (err) {
+    if (err instanceof UserError) return { kind: 'unreadable', reason: err.message.startsWith(`${file} `) ? err.message.slice(file.length + 1) : err.message };
     return { kind: 'unreadable', reason: `not JSON (${(err as Error).message})` };
   }
   if (!looksLikeSnapshot(value)) return { kind: 'skipped' };

@@ -1,6 +1,6 @@
 // The snapshot value (the `json` report format) and reading one back for `scripts diff`.
 import type { ValidateFunction } from 'ajv';
-import { readCappedText } from '../io/capped-read.js';
+import { MAX_JSON_FILE_BYTES, readCappedText } from '../io/capped-read.js';
 import { jsonTooDeep } from '../io/json-depth.js';
 import { UserError } from '../errors.js';
 import { schemaErrorLines } from '../io/schema-messages.js';
@@ -39,6 +39,21 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     ...(input.warnings.length === 0 ? {} : { warnings: input.warnings }),
     records,
   };
+}
+
+/**
+ * The snapshot file as it will be written, refused when it is larger than what `scripts diff`,
+ * `verify`, `evidence` and `--previous` read back (src/io/capped-read.ts): the bytes counted are
+ * the bytes written (indented, escaped, UTF-8), so no report writes a file the others refuse.
+ */
+export function checkSnapshotSize(text: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= MAX_JSON_FILE_BYTES) return;
+  const mebibytes = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  throw new UserError(`the snapshot would be ${mebibytes(bytes)} as written, more than the ${mebibytes(MAX_JSON_FILE_BYTES)} scripts diff, verify, evidence and --previous read back`, [
+    'Narrow the window (--from, --to) or the --app-id / --tld lists, or write --format ndjson or csv, which stream.',
+    'Nothing was written.',
+  ]);
 }
 
 /** Reads and validates a snapshot file; `label` (OLD/NEW) says which argument was wrong. */

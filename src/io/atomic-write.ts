@@ -5,7 +5,7 @@
 // reason, never internal errors.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, lstat, stat } from 'node:fs/promises';
+import { access, lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import atomicWrite from 'write-file-atomic';
 import { UserError } from '../errors.js';
@@ -17,7 +17,7 @@ import { UserError } from '../errors.js';
 export async function checkWritable(path: string, label: string, shown: string = path): Promise<void> {
   const dir = dirname(path);
   const dirStat = await stat(dir).catch((err: NodeJS.ErrnoException) => {
-    throw cannotWrite(label, shown, err.code === 'ENOENT' ? `its directory ${dir} does not exist` : describe(err));
+    throw cannotWrite(label, shown, err.code === 'ENOENT' ? `its directory ${dir} does not exist` : describeWriteError(err));
   });
   if (!dirStat.isDirectory()) throw cannotWrite(label, shown, `${dir} is not a directory`);
   await access(dir, constants.W_OK).catch(() => {
@@ -25,7 +25,7 @@ export async function checkWritable(path: string, label: string, shown: string =
   });
   const existing = await lstat(path).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
-    throw cannotWrite(label, shown, describe(err));
+    throw cannotWrite(label, shown, describeWriteError(err));
   });
   if (existing?.isDirectory()) throw cannotWrite(label, shown, 'it is a directory');
   if (existing?.isSymbolicLink()) throw cannotWrite(label, shown, 'it is a symbolic link, and botrules never writes through one');
@@ -47,7 +47,55 @@ export async function writeFileAtomic(path: string, text: string, label: string,
     // The mode is given less the umask: the library sets it with chmod, which the umask does not touch.
     await atomicWrite(path, text, { encoding: 'utf8', mode: mode & ~process.umask(), fsync: true });
   } catch (err) {
-    throw cannotWrite(label, shown, describe(err as NodeJS.ErrnoException));
+    throw cannotWrite(label, shown, describeWriteError(err as NodeJS.ErrnoException));
+  }
+}
+
+/** One file of `writeFilesAtomically`. */
+export interface FileToWrite {
+  path: string;
+  text: string;
+  /** What the file is, for a message (`the rule file`), and its name as the user knows it. */
+  label: string;
+  shown: string;
+}
+
+/**
+ * Writes several files so that a failure (a full disk) changes none of them: every text goes to
+ * a temporary file of its own beside its target first (created exclusively, synced), and only
+ * once all are written are they renamed into place, which takes no space. A failure removes the
+ * temporary files and throws a UserError naming the file and the reason.
+ */
+export async function writeFilesAtomically(files: readonly FileToWrite[], mode = 0o644): Promise<void> {
+  const staged: { temporary: string; file: FileToWrite }[] = [];
+  try {
+    for (const file of files) {
+      await checkWritable(file.path, file.label, file.shown);
+      const temporary = temporaryBeside(file.path);
+      staged.push({ temporary, file });
+      await writeSynced(temporary, file.text, mode & ~process.umask()).catch((err: NodeJS.ErrnoException) => {
+        throw cannotWrite(file.label, file.shown, describeWriteError(err));
+      });
+    }
+  } catch (err) {
+    await Promise.all(staged.map(({ temporary }) => rm(temporary, { force: true })));
+    throw err;
+  }
+  for (const { temporary, file } of staged) {
+    await rename(temporary, file.path).catch(async (err: NodeJS.ErrnoException) => {
+      await Promise.all(staged.map(({ temporary: left }) => rm(left, { force: true })));
+      throw cannotWrite(file.label, file.shown, describeWriteError(err));
+    });
+  }
+}
+
+async function writeSynced(path: string, text: string, mode: number): Promise<void> {
+  const handle = await open(path, 'wx', mode);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -60,13 +108,20 @@ function cannotWrite(label: string, shown: string, reason: string): UserError {
   return new UserError(`cannot write ${label} ${shown}: ${reason}`);
 }
 
-function describe(err: NodeJS.ErrnoException): string {
+/** Why a write failed, in words a user can act on (the code kept for a search). */
+export function describeWriteError(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case 'EACCES':
     case 'EPERM':
       return 'permission denied';
     case 'ENOSPC':
-      return 'the disk is full';
+      return 'the disk is full (ENOSPC)';
+    case 'EDQUOT':
+      return 'the disk quota is used up (EDQUOT)';
+    case 'EFBIG':
+      return 'the file is larger than this system allows (EFBIG; see ulimit -f)';
+    case 'EIO':
+      return 'an input/output error of the device (EIO)';
     case 'EROFS':
       return 'the file system is read-only';
     case 'EISDIR':

@@ -2,6 +2,7 @@
 // reports bookkeeping errors ("must match then schema") and several errors for one mistake;
 // this module drops the bookkeeping, lets a file type explain or summarise its own shapes,
 // words the rest generically, and removes duplicates. Never a raw ajv dump.
+import { distance as levenshtein } from 'fastest-levenshtein';
 import type { ErrorObject } from 'ajv';
 import { pointerSegments, readablePathOf, resolvePath, valueAt, type Path } from './json-pointer.js';
 
@@ -155,7 +156,17 @@ export function typeMessage(label: string, expected: readonly string[], data: un
 
 function enumMessage(label: string, data: unknown, allowed: readonly unknown[]): string {
   const list = allowed.map(String).join(', ');
-  return typeof data === 'string' ? `${label} "${data}" is not one of ${list}` : `${label} must be one of ${list}, not ${kindOf(data)}`;
+  if (typeof data !== 'string') return `${label} must be one of ${list}, not ${kindOf(data)}`;
+  const near = nearest(data, allowed.map(String));
+  return `${label} "${data}" is not one of ${list}${near === undefined ? '' : `; did you mean "${near}"?`}`;
+}
+
+/** The allowed value `typed` most likely meant: the same but for case, else one within two edits. */
+function nearest(typed: string, allowed: readonly string[]): string | undefined {
+  const sameButCase = allowed.find((value) => value.toLowerCase() === typed.toLowerCase());
+  if (sameButCase !== undefined) return sameButCase;
+  const scored = allowed.map((value) => ({ value, edits: levenshtein(typed.toLowerCase(), value.toLowerCase()) })).filter(({ edits }) => edits <= 2);
+  return scored.sort((a, b) => a.edits - b.edits)[0]?.value;
 }
 
 export function kindOf(data: unknown): string {

@@ -25,7 +25,9 @@ import type { TransitionCheck } from './types.js';
  * maxNewlyBlocked) and `transitions` (the transition check of the steps' order), the plan its
  * `behaviourDiff` and `replay` (the replay report; both read back, ignored); steps may
  * carry `dropsUnknown` (added without a new version before, so an older botrules refused such
- * files with a schema error instead of this message).
+ * files with a schema error instead of this message). Steps of kind `create` and `delete`
+ * (service.create / service.delete) came without a new version: an older botrules refuses
+ * them with a schema error, and a plan without them reads as before.
  */
 export const PLAN_FORMAT_VERSION = 3;
 
@@ -47,7 +49,8 @@ export interface SerialisedApp {
   app: string;
   fingerprint: string;
   liveRules: number;
-  steps: Pick<PlanStep, 'ruleId' | 'name' | 'kind' | 'body' | 'dropsUnknown' | 'changes'>[];
+  /** A delete step has no body; create and delete steps carry their position. */
+  steps: (Pick<PlanStep, 'ruleId' | 'name' | 'kind' | 'dropsUnknown' | 'changes'> & { body?: PlanStep['body']; position?: number })[];
   blocked: BlockedRule[];
   unmanaged: (UnmanagedRule & { fate?: UnmanagedFate })[];
   liveDigests?: Record<string, string>;
@@ -58,7 +61,7 @@ export interface SerialisedApp {
 }
 
 /** The summary's further counts (see counts.ts); the required three come first. */
-type SummaryCount = 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'positionChanges' | 'removed' | 'removedActive';
+type SummaryCount = 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'creates' | 'deletes' | 'positionChanges' | 'removed' | 'removedActive';
 
 export interface SerialisedPlan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
@@ -72,6 +75,8 @@ export interface SerialisedPlan {
   behaviourDiff?: AppBehaviourDiff[];
   /** The replay report of plan --replay (docs/replay.md, "The report"); read back, it is ignored. */
   replay?: object;
+  /** The policy checks of the planned rules (docs/behaviour.md, "Policies"); read back, they are ignored. */
+  policies?: object[];
 }
 
 export interface ParsedPlan {
@@ -146,7 +151,8 @@ function refuseOtherVersions(value: unknown, source: string): void {
  * values of its field changes (plus `priority` for a move), and its kind must match.
  */
 function inconsistency(step: SerialisedApp['steps'][number]): string | undefined {
-  const { priority, ...fields } = step.body;
+  if (step.kind === 'create' || step.kind === 'delete') return undefined;
+  const { priority, ...fields } = step.body ?? {};
   const fieldChanges = step.changes.filter((c) => c.field !== 'priority');
   const moves = step.changes.filter((c) => c.field === 'priority');
   const seen = new Set(step.changes.map((c) => c.field));
@@ -173,7 +179,8 @@ function toAppPlan(app: SerialisedApp): AppPlan {
     steps: app.steps.map(
       (step) =>
         structuredClone({
-          ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body,
+          ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body ?? {},
+          ...(step.position === undefined ? {} : { position: step.position }),
           ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
           changes: step.changes,
         }) as PlanStep,

@@ -19,6 +19,11 @@
 // true for k. (Sending the final index instead is wrong: live [c,d,a,b] with a,b kept,
 // moving c to 2 then d to 3 gives [a,c,b,d].)
 
+// Creates and deletes (docs/design.md, "Creates and deletes in the order search") change none
+// of this: a DELETE takes a rule out and a POST inserts one at any index, and neither changes
+// the relative order of the rules that stay, so those are kept or moved exactly as above; a
+// rule to create is placed like a moving one, right after its desired predecessor.
+
 /** How much keeping a rule in place is worth. */
 export type KeepWeight = 'pinned' | 'unchanged' | 'changed';
 
@@ -33,39 +38,73 @@ export interface Move {
 }
 
 /**
- * The desired full list of rule ids: unmanaged rules keep their positions, and the
- * positions managed rules occupy are filled with the managed rules in declared order.
+ * The desired full list of rule ids. Rules that are deleted leave the list; unmanaged rules
+ * keep their positions among the rest; the positions managed rules occupy are filled with the
+ * managed rules in declared order, each followed by the rules to be created that the files
+ * declare after it (rules created before any matched one go right before the first; with no
+ * matched rule at all, at the top). Without creates and deletes it is the live list with the
+ * managed rules permuted into declared order.
  */
-export function desiredOrder(liveIds: readonly string[], managedInDeclaredOrder: readonly string[]): string[] {
-  const managed = new Set(managedInDeclaredOrder);
+export function desiredOrder(
+  liveIds: readonly string[],
+  declaredIds: readonly string[],
+  created: ReadonlySet<string> = new Set(),
+  deleted: ReadonlySet<string> = new Set(),
+): string[] {
+  const matched = declaredIds.filter((id) => !created.has(id));
+  const managed = new Set(matched);
+  const leading: string[] = [];
+  const following = new Map<string, string[]>();
+  let last: string | undefined;
+  for (const id of declaredIds) {
+    if (!created.has(id)) last = id;
+    else if (last === undefined) leading.push(id);
+    else following.set(last, [...(following.get(last) ?? []), id]);
+  }
+  const desired: string[] = matched.length === 0 ? [...leading] : [];
   let next = 0;
-  return liveIds.map((id) => (managed.has(id) ? (managedInDeclaredOrder[next++] as string) : id));
+  for (const id of liveIds) {
+    if (deleted.has(id)) continue;
+    if (!managed.has(id)) {
+      desired.push(id);
+      continue;
+    }
+    if (next === 0) desired.push(...leading);
+    const rule = matched[next++] as string;
+    desired.push(rule, ...(following.get(rule) ?? []));
+  }
+  return desired;
 }
 
 /**
- * The moves (in execution order) that turn `liveIds` into `desiredIds`, a permutation of
- * it, leaving in place the max-weight increasing subsequence. `weightOf` must say
- * 'pinned' only for rules whose live and desired indices are equal and mutually
- * consistent (unmanaged rules under `desiredOrder`), or they cannot all stay.
+ * The moves and inserts (in execution order) that turn `liveIds` into `desiredIds` once the
+ * `deleted` rules are gone, leaving in place the max-weight increasing subsequence of the
+ * rules that stay. An id of `desiredIds` that is not live is created: a Move with `from` -1
+ * whose `priority` is where the POST inserts it. `weightOf` must say 'pinned' only for rules
+ * whose desired indices are increasing in live order (unmanaged rules under `desiredOrder`),
+ * or they cannot all stay. The priorities assume the deletes ran first.
  */
 export function planMoves(
   liveIds: readonly string[],
   desiredIds: readonly string[],
   weightOf: (ruleId: string) => KeepWeight,
+  deleted: ReadonlySet<string> = new Set(),
 ): Move[] {
   const desiredIndex = new Map(desiredIds.map((id, index) => [id, index]));
-  const sequence = liveIds.map((id) => indexIn(desiredIndex, id));
-  const values = liveIds.map((id) => keepValue(weightOf(id), liveIds.length));
-  const kept = maxWeightIncreasingSubsequence(sequence, values);
+  const staying = liveIds.map((id, from) => ({ id, from })).filter(({ id }) => !deleted.has(id));
+  const sequence = staying.map(({ id }) => indexIn(desiredIndex, id));
+  const values = staying.map(({ id }) => keepValue(weightOf(id), staying.length));
+  const kept = maxWeightIncreasingSubsequence(sequence, values, desiredIds.length);
 
-  const moving = liveIds
-    .map((id, from) => ({ id, from, to: sequence[from] as number }))
-    .filter((_, position) => !kept[position])
-    .sort((a, b) => a.to - b.to);
+  const liveSet = new Set(liveIds);
+  const moving = [
+    ...staying.map(({ id, from }, position) => ({ id, from, to: sequence[position] as number })).filter((_, position) => !kept[position]),
+    ...desiredIds.map((id, to) => ({ id, from: -1, to })).filter(({ id }) => !liveSet.has(id)),
+  ].sort((a, b) => a.to - b.to);
 
-  const list = new RuleList(sequence);
+  const list = new RuleList(sequence, desiredIds.length);
   return moving.map(({ id, from, to }) => {
-    list.remove(to);
+    if (from >= 0) list.remove(to);
     const priority = to === 0 ? 0 : list.indexOf(to - 1) + 1;
     list.insert(priority, to);
     return { ruleId: id, priority, from, to };
@@ -80,8 +119,9 @@ class RuleList {
   private readonly items: Int32Array;
   private length: number;
 
-  constructor(initial: readonly number[]) {
-    this.items = Int32Array.from(initial);
+  constructor(initial: readonly number[], capacity: number) {
+    this.items = new Int32Array(Math.max(capacity, initial.length));
+    this.items.set(initial);
     this.length = initial.length;
   }
 
@@ -119,12 +159,13 @@ function indexIn(desiredIndex: ReadonlyMap<string, number>, id: string): number 
 }
 
 /**
- * For a permutation `sequence` of 0..n-1 and a value per position, marks the positions of a
- * strictly increasing subsequence with the greatest total value. O(n log n).
+ * For distinct values `sequence` in 0..range-1 (a permutation of 0..n-1 by default) and a value
+ * per position, marks the positions of a strictly increasing subsequence with the greatest
+ * total value. O(n log range).
  */
-export function maxWeightIncreasingSubsequence(sequence: readonly number[], values: readonly number[]): boolean[] {
+export function maxWeightIncreasingSubsequence(sequence: readonly number[], values: readonly number[], range = sequence.length): boolean[] {
   const n = sequence.length;
-  const prefixBest = new PrefixMax(n);
+  const prefixBest = new PrefixMax(range);
   const total = new Float64Array(n);
   const parent = new Int32Array(n).fill(-1);
   let bestEnd = -1;

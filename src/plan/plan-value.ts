@@ -4,7 +4,7 @@
 // rules, and serialises to the plan JSON (docs/behaviour.md, "Plan format").
 import { UserError } from '../errors.js';
 import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
-import { excessOf, unknownFieldDrops, type MaxChanges } from './safety.js';
+import { deleteExcessOf, excessOf, unknownFieldDrops, type MaxChanges, type MaxDeletes } from './safety.js';
 import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
@@ -13,17 +13,22 @@ import type { PlanLifetimes } from './lifetimes.js';
 import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
 export type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
-export type { MaxChanges } from './safety.js';
+export type { MaxChanges, MaxDeletes } from './safety.js';
 export type { MaxNewlyBlocked, TrafficExcess, TrafficVerdict } from './traffic-limit.js';
 export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
 export type { PlanSnapshot, SerialisedPlan } from './file-format.js';
 export type { Risk } from './risks.js';
 export type { LifetimeEvent, LifetimeEventKind, PlanLifetimes } from './lifetimes.js';
 
+/** The other way out of a blocked rule, when the service accepts POST (it is off by default: api.md shows list and PATCH only). */
+export const CREATE_INSTEAD_ADVICE =
+  'If your service accepts POST ("Create custom rule" in its API reference), `service.create: true` in botrules.yaml ' +
+  'makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").';
+
 /** What to do about blocked rules, said once under their list. */
 export const BLOCKED_ADVICE =
   'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
-  'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule").';
+  `to pin its ruleId, and \`botrules plan\` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ${CREATE_INSTEAD_ADVICE}`;
 
 export interface PlanOptions {
   /** Set when the plan was computed from a live snapshot (`plan --live`): it can never be applied. */
@@ -43,6 +48,11 @@ export interface PlanOptions {
    * does not read. A review aid: saved with the plan, ignored when read back.
    */
   replay?: object;
+  /**
+   * The policy checks of the planned rules (docs/behaviour.md, "Policies"), JSON data this layer
+   * does not read. A review aid: saved with the plan, ignored when read back.
+   */
+  policies?: readonly object[];
   /**
    * What the plan loosens (risks.ts). Saved plans carry it, so a saved plan shows what a fresh
    * one does; apply works it out again from the live rules rather than trust the file.
@@ -66,6 +76,7 @@ export class Plan {
   readonly behaviour?: BehaviourReport;
   readonly behaviourDiff?: readonly AppBehaviourDiff[];
   readonly replay?: object;
+  readonly policies?: readonly object[];
   readonly risks: readonly Risk[];
   readonly limitExcesses: readonly string[];
   readonly notes: readonly string[];
@@ -79,6 +90,7 @@ export class Plan {
     if (options.behaviour !== undefined) this.behaviour = options.behaviour;
     if (options.behaviourDiff !== undefined) this.behaviourDiff = options.behaviourDiff;
     if (options.replay !== undefined) this.replay = options.replay;
+    if (options.policies !== undefined) this.policies = options.policies;
     this.risks = options.risks ?? [];
     this.limitExcesses = options.excesses ?? [];
     this.notes = options.notes ?? [];
@@ -145,9 +157,9 @@ export class Plan {
    * blocks more of its replayed traffic than maxNewlyBlocked allows, unless `force` is set: the
    * configured limits, else the defaults (see safety.ts and traffic-limit.ts).
    */
-  raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
+  raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
     if (options.force) return;
-    const excesses = this.excesses(options.maxChanges);
+    const excesses = this.excesses(options.maxChanges, options.maxDeletes);
     // Steps that drop unknown fields, orders that open windows (transitions.ts), and traffic
     // newly blocked beyond maxNewlyBlocked (traffic-limit.ts).
     const traffic = this.trafficExcesses(options.maxNewlyBlocked);
@@ -178,9 +190,11 @@ export class Plan {
     });
   }
 
-  /** One sentence per app whose plan exceeds its change limit (see safety.ts). */
-  excesses(maxChanges?: MaxChanges): string[] {
-    return this.apps.map((app) => excessOf(app, maxChanges)).filter((e): e is string => e !== undefined);
+  /** One sentence per app whose plan exceeds its change limit, or its limit of deletes (see safety.ts). */
+  excesses(maxChanges?: MaxChanges, maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>): string[] {
+    return this.apps
+      .flatMap((app) => [excessOf(app, maxChanges), deleteExcessOf(app, maxDeletes?.[app.app])])
+      .filter((e): e is string => e !== undefined);
   }
 
   /** The plan JSON (formatVersion in file-format.ts). */
@@ -199,12 +213,15 @@ export class Plan {
         moves: this.summary.moves,
         updatesAndMoves: this.summary.updatesAndMoves,
         pauses: this.summary.pauses,
+        ...(this.summary.creates === undefined ? {} : { creates: this.summary.creates }),
+        ...(this.summary.deletes === undefined ? {} : { deletes: this.summary.deletes }),
         positionChanges: this.summary.positionChanges,
         removed: this.summary.removed,
         removedActive: this.summary.removedActive,
       },
       ...(this.behaviourDiff === undefined ? {} : { behaviourDiff: [...this.behaviourDiff] }),
       ...(this.replay === undefined ? {} : { replay: this.replay }),
+      ...(this.policies === undefined ? {} : { policies: [...this.policies] }),
     };
   }
 }
@@ -215,7 +232,10 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
     fingerprint: app.fingerprint,
     liveRules: app.liveRules,
     steps: app.steps.map((step) => ({
-      ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body,
+      ruleId: step.ruleId, name: step.name, kind: step.kind,
+      // A DELETE sends no body; a POST's body is the whole rule and its priority.
+      ...(step.kind === 'delete' ? {} : { body: step.body }),
+      ...(step.kind === 'create' || step.kind === 'delete' ? { position: step.position } : {}),
       ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
       changes: step.changes,
     })),
@@ -229,11 +249,11 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
   };
 }
 
-const KIND_ORDER = { move: 0, 'update-and-move': 0, update: 1, 'pause-unmanaged': 2 } as const;
+const KIND_ORDER = { delete: -1, create: 0, move: 0, 'update-and-move': 0, update: 1, 'pause-unmanaged': 2 } as const;
 
 /**
- * Moves first in ascending target position (each body's priority is computed for that
- * order), then field-only updates, then pauses; each step's changes in RULE_FIELDS order,
+ * Deletes first, then moves and creates in ascending target position (each body's priority is
+ * computed for that order), then field-only updates, then pauses; each step's changes in RULE_FIELDS order,
  * its position last. The planner emits this order already; a Plan keeps it whatever it is
  * built from.
  */
@@ -244,6 +264,7 @@ function inExecutionOrder(steps: readonly PlanStep[]): PlanStep[] {
 }
 
 function target(step: PlanStep): number {
+  if (step.kind === 'create') return step.position;
   return positionChange(step)?.after ?? 0;
 }
 

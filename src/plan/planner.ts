@@ -2,7 +2,7 @@
 // live rules equal the rule files, fewest first (docs/behaviour.md, "Plan semantics"). Pure and synchronous: no
 // I/O, no clock, no randomness; everything it needs is passed in.
 import type { Problem } from '../errors.js';
-import type { DeclaredRule, LiveRule, PatchBody, SourceLocation, UnmanagedPolicy } from '../semantics/model.js';
+import { NO_CAPABILITIES, type DeclaredRule, type LiveRule, type PatchBody, type ServiceCapabilities, type SourceLocation, type UnmanagedPolicy } from '../semantics/model.js';
 import { canonicalJson, changedFields, identicalInOrder, type RuleField } from '../semantics/canonical.js';
 import { ruleChanges } from '../semantics/changes.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
@@ -10,7 +10,7 @@ import { matchRules, problemAt, type Match } from '../semantics/match.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
 import { liveSnapshot } from './fingerprint.js';
 import { desiredOrder, planMoves, type KeepWeight, type Move } from './order.js';
-import type { AppPlan, BlockedRule, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
+import type { AppPlan, BlockedRule, CreateStep, DeleteStep, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
 
 export interface PlanInput {
   app: string;
@@ -24,6 +24,8 @@ export interface PlanInput {
    * no rule file to point at). Default: botrules.yaml, line 1, column 1.
    */
   policySource?: SourceLocation;
+  /** What the service accepts besides PATCH (`service` in the config); none when absent. */
+  service?: ServiceCapabilities;
 }
 
 export interface PlanResult {
@@ -37,37 +39,65 @@ const NAMED_UNMANAGED = 10;
 
 export function planApp(input: PlanInput): PlanResult {
   const live = inPriorityOrder(input.live);
+  const service = input.service ?? NO_CAPABILITIES;
   const matched = matchRules(input.declared, live);
   const problems = [...matched.problems];
   if (input.unmanaged === 'fail' && matched.unmanaged.length > 0) {
     problems.push(unmanagedProblem(input, matched.unmanaged));
   }
+  if (input.unmanaged === 'delete' && !service.delete) problems.push(deleteWithoutServiceProblem(input));
 
   const liveJson = new Map(live.map((rule) => [rule, canonicalJson(rule)]));
   const jsonOf = (rule: LiveRule): string => liveJson.get(rule) ?? canonicalJson(rule);
   const changes = new Map(matched.matches.map((m) => [m.live.ruleId, changedMatch(m, jsonOf)]));
   const unmanagedIds = new Set(matched.unmanaged.map((rule) => rule.ruleId));
   const liveIds = live.map((rule) => rule.ruleId);
-  const desiredIds = desiredOrder(liveIds, matched.matches.map((m) => m.live.ruleId));
+  const toCreate = service.create ? createdRules(input.declared, matched.blocked, liveIds) : new Map<DeclaredRule, string>();
+  const deleted = input.unmanaged === 'delete' && service.delete ? unmanagedIds : new Set<string>();
+  const declaredIds = declaredIdsInOrder(input.declared, matched.matches, toCreate);
+  const desiredIds = desiredOrder(liveIds, declaredIds, new Set(toCreate.values()), deleted);
   const weightOf = (ruleId: string): KeepWeight =>
     unmanagedIds.has(ruleId) ? 'pinned' : (changes.get(ruleId)?.fields.length ?? 0) > 0 ? 'changed' : 'unchanged';
-  const moves = planMoves(liveIds, desiredIds, weightOf);
+  const moves = planMoves(liveIds, desiredIds, weightOf, deleted);
   const snapshot = liveSnapshot(live, jsonOf);
+  const declaredById = new Map([...toCreate].map(([rule, id]) => [id, rule]));
 
   const plan: AppPlan = {
     app: input.app,
     fingerprint: snapshot.fingerprint,
     liveRules: live.length,
     steps: [
-      ...moveSteps(moves, live, changes),
+      ...deleteSteps(live, deleted),
+      ...moveSteps(moves, live, changes, declaredById),
       ...fieldOnlySteps(matched.matches, changes, new Set(moves.map((m) => m.ruleId))),
       ...(input.unmanaged === 'pause' ? pauseSteps(matched.unmanaged) : []),
     ],
-    blocked: placeBlocked(input.declared, matched.matches, matched.blocked, desiredIds),
+    blocked: service.create ? [] : placeBlocked(input.declared, matched.matches, matched.blocked, desiredIds),
     unmanaged: matched.unmanaged.map((rule) => ({ ruleId: rule.ruleId, name: rule.name, status: rule.status })),
     liveDigests: snapshot.digests,
   };
   return { plan, problems };
+}
+
+/**
+ * The declared rules no live rule matches (the blocked ones), each with the placeholder id
+ * its create step carries: `new-1`, `new-2`, … in declared order, behind a prefix no live id
+ * starts with, so a placeholder can never name a live rule.
+ */
+function createdRules(declared: readonly DeclaredRule[], blocked: readonly BlockedRule[], liveIds: readonly string[]): Map<DeclaredRule, string> {
+  const at = (source: SourceLocation | undefined): string => (source === undefined ? '' : `${source.file}:${source.line}:${source.col}`);
+  const blockedAt = new Set(blocked.map((rule) => at(rule.source)));
+  let prefix = 'new-';
+  while (liveIds.some((id) => id.startsWith(prefix))) prefix = `n${prefix}`;
+  const created = new Map<DeclaredRule, string>();
+  for (const rule of declared) if (blockedAt.has(at(rule.source))) created.set(rule, `${prefix}${created.size + 1}`);
+  return created;
+}
+
+/** The ids of the declared rules in declared order: the live rule each matches, or its placeholder. */
+function declaredIdsInOrder(declared: readonly DeclaredRule[], matches: readonly Match[], created: ReadonlyMap<DeclaredRule, string>): string[] {
+  const liveIdOf = new Map(matches.map((m) => [m.declared, m.live.ruleId]));
+  return declared.map((rule) => liveIdOf.get(rule) ?? created.get(rule)).filter((id): id is string => id !== undefined);
 }
 
 interface ChangedMatch {
@@ -96,8 +126,14 @@ function dropsField(drops: readonly UnknownFieldDrop[]): { dropsUnknown?: Unknow
   return drops.length === 0 ? {} : { dropsUnknown: drops.map((drop) => ({ ...drop })) };
 }
 
-function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: ReadonlyMap<string, ChangedMatch>): PlanStep[] {
+function moveSteps(
+  moves: readonly Move[],
+  live: readonly LiveRule[],
+  changes: ReadonlyMap<string, ChangedMatch>,
+  created: ReadonlyMap<string, DeclaredRule>,
+): PlanStep[] {
   return moves.map((move): PlanStep => {
+    if (move.from < 0) return createStep(move, created.get(move.ruleId) as DeclaredRule);
     const rule = live[move.from] as LiveRule;
     const change = changes.get(move.ruleId);
     const fields = changesOf(change);
@@ -106,6 +142,25 @@ function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: R
     if (fields.changes.length === 0) return { ...common, kind: 'move', changes: [position] };
     return { ...common, kind: 'update-and-move', changes: [...fields.changes, position] };
   });
+}
+
+/** One POST: the declared rule whole, and the index to insert it at; never its ruleId. */
+function createStep(move: Move, rule: DeclaredRule): CreateStep {
+  const body: PatchBody = {
+    name: rule.name,
+    description: rule.description,
+    status: rule.status,
+    actions: [...rule.actions],
+    conditions: structuredClone(rule.conditions),
+    priority: move.priority,
+  };
+  return { ruleId: move.ruleId, name: rule.name, kind: 'create', body, changes: [], position: move.to };
+}
+
+/** Policy `delete` with service.delete: one DELETE per unmanaged rule, first, in live order. */
+function deleteSteps(live: readonly LiveRule[], deleted: ReadonlySet<string>): DeleteStep[] {
+  return live.flatMap((rule, position): DeleteStep[] =>
+    deleted.has(rule.ruleId) ? [{ ruleId: rule.ruleId, name: rule.name, kind: 'delete', body: {}, changes: [], position }] : []);
 }
 
 function fieldOnlySteps(
@@ -149,7 +204,7 @@ function placeBlocked(
       sinceLast = 0;
     } else if (found !== undefined) {
       sinceLast += 1;
-      placed.push({ ...found, position: lastLiveIndex + 1 + sinceLast, ...(previous === undefined ? {} : { below: previous }) });
+      placed.push({ ...found, actions: [...rule.actions], position: lastLiveIndex + 1 + sinceLast, ...(previous === undefined ? {} : { below: previous }) });
     } else continue;
     previous = rule.name;
   }
@@ -178,5 +233,13 @@ function unmanagedProblem(input: PlanInput, unmanaged: readonly LiveRule[]): Pro
     `app "${input.app}" has unmanaged: fail, and ${count} no rule file declares: ${named.join(', ')}` +
       `${more > 0 ? ` and ${more} more` : ''}; declare them (\`botrules import\` writes them as files) ` +
       'or set unmanaged: keep or pause',
+  );
+}
+
+function deleteWithoutServiceProblem(input: PlanInput): Problem {
+  return problemAt(
+    input.policySource ?? { file: 'botrules.yaml', line: 1, col: 1 },
+    `app "${input.app}" has unmanaged: delete, but its service does not delete rules: set service.delete: true ` +
+      '(when the service accepts DELETE) or choose unmanaged: keep, pause or fail',
   );
 }

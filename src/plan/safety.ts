@@ -4,6 +4,14 @@
 // changes more than 30 % of an app's live rules and more than 10 of them, which catches an
 // empty or mistaken rules directory while leaving small, everyday plans alone.
 import type { AppPlan } from './types.js';
+import type { MaxDeletes } from '../semantics/model.js';
+
+/** The default share of an app's live rules one plan may delete (docs/behaviour.md, "Creating and deleting rules"). */
+export const DEFAULT_MAX_DELETE_SHARE = 0.3;
+/** Apps with fewer live rules than this are not held to the default share of deletes. */
+export const DEFAULT_DELETE_MIN_RULES = 10;
+
+export type { MaxDeletes } from '../semantics/model.js';
 
 /** The default share of an app's live rules one plan may change. */
 export const DEFAULT_MAX_SHARE = 0.3;
@@ -23,7 +31,9 @@ export function excessOf(app: AppPlan, maxChanges: MaxChanges | undefined): stri
   if (limit !== undefined) {
     if (changes <= limit) return undefined;
     const source = typeof maxChanges === 'number' ? `--max-changes ${limit}` : `maxChanges ${limit} (set for this app)`;
-    return `plan for app ${app.app} has ${changes} PATCH requests, more than ${source} allows`;
+    // POSTs and DELETEs count like PATCHes (docs/behaviour.md, "Creating and deleting rules").
+    const requests = app.steps.some((step) => step.kind === 'create' || step.kind === 'delete') ? 'requests' : 'PATCH requests';
+    return `plan for app ${app.app} has ${changes} ${requests}, more than ${source} allows`;
   }
   if (changes <= DEFAULT_MIN_CHANGES || changes <= DEFAULT_MAX_SHARE * app.liveRules) return undefined;
   const share = Math.round((100 * changes) / Math.max(1, app.liveRules));
@@ -57,4 +67,27 @@ export function unknownFieldDrops(app: AppPlan): string[] {
     const noun = drops.length === 1 ? 'field' : 'fields';
     return [`plan for app ${app.app} would remove ${noun} ${fields} of rule "${step.name}" (${step.ruleId}), which botrules does not know`];
   });
+}
+
+/**
+ * The sentence saying how `app` deletes more live rules than allowed, or undefined. Without a
+ * configured maxDeletes, an app with at least 10 live rules may lose at most 30 % of them in one
+ * apply: the first adoption of a project with many unmanaged rules must not wipe them.
+ */
+export function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined): string | undefined {
+  const deletes = app.steps.filter((step) => step.kind === 'delete').length;
+  if (deletes === 0) return undefined;
+  const share = Math.round((100 * deletes) / Math.max(1, app.liveRules));
+  const said = `plan for app ${app.app} deletes ${deletes} of its ${app.liveRules} live rules (${share} %)`;
+  if (maxDeletes !== undefined) {
+    const limit = 'count' in maxDeletes ? maxDeletes.count : Math.floor(maxDeletes.share * app.liveRules);
+    if (deletes <= limit) return undefined;
+    const written = 'count' in maxDeletes ? `${maxDeletes.count}` : `${+(maxDeletes.share * 100).toFixed(4)}%`;
+    return `${said}, more than maxDeletes ${written} allows`;
+  }
+  if (app.liveRules < DEFAULT_DELETE_MIN_RULES || deletes <= DEFAULT_MAX_DELETE_SHARE * app.liveRules) return undefined;
+  return (
+    `${said}, more than the default limit of ${DEFAULT_MAX_DELETE_SHARE * 100} % (for apps with at least ${DEFAULT_DELETE_MIN_RULES}); ` +
+    'declare the rules to keep (botrules import writes them as files), or set maxDeletes in botrules.yaml'
+  );
 }

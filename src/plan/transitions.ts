@@ -12,8 +12,8 @@
 // are settled the list is the declared one. The planner's ascending order is the special case
 // where that predecessor is the declared one, so its priorities come out unchanged.
 import type { LiveRule } from '../semantics/model.js';
-import { inPriorityOrder, moveInList } from '../semantics/list-move.js';
-import { fieldChanges, isMove, positionChange, type PlanStep, type TransitionCheck } from './types.js';
+import { inPriorityOrder, insertInList, moveInList } from '../semantics/list-move.js';
+import { fieldChanges, isLifecycle, isMove, positionChange, type PlanStep, type TransitionCheck } from './types.js';
 
 /** One PATCH of an order: a planner step whole, or the fields or the move of an update-and-move. */
 export interface OrderUnit {
@@ -79,13 +79,17 @@ class ListState {
 
   constructor(live: readonly LiveRule[], steps: readonly PlanStep[]) {
     this.ids = inPriorityOrder(live).map((rule) => rule.ruleId);
-    const moving = new Map(steps.filter(isMove).map((step) => [step.ruleId, positionChange(step)?.after ?? 0]));
-    this.settled = new Set(this.ids.filter((id) => !moving.has(id)));
+    // A rule to create is placed like a moving one; a rule to delete leaves the final list.
+    const moving = new Map(steps.flatMap((step): [string, number][] =>
+      step.kind === 'create' ? [[step.ruleId, step.position]] : isMove(step) ? [[step.ruleId, positionChange(step)?.after ?? 0]] : []));
+    const deleted = new Set(steps.filter((step) => step.kind === 'delete').map((step) => step.ruleId));
+    const staying = this.ids.filter((id) => !deleted.has(id));
+    this.settled = new Set(staying.filter((id) => !moving.has(id)));
     // Rules that do not move keep their relative order; the moving ones take their final indices.
-    const finalIds = new Array<string>(this.ids.length);
+    const finalIds = new Array<string>(staying.length + [...moving.keys()].filter((id) => !this.ids.includes(id)).length);
     for (const [id, index] of moving) finalIds[index] = id;
     let next = 0;
-    for (const id of this.ids) {
+    for (const id of staying) {
       if (moving.has(id)) continue;
       while (finalIds[next] !== undefined) next += 1;
       finalIds[next] = id;
@@ -96,6 +100,16 @@ class ListState {
 
   send(step: PlanStep, part: OrderUnit['part']): PlanStep {
     if (part === 'fields') return fieldsHalf(step);
+    if (step.kind === 'delete') {
+      this.ids.splice(this.ids.indexOf(step.ruleId), 1);
+      return step;
+    }
+    if (step.kind === 'create') {
+      const priority = this.insertionIndex(step.ruleId);
+      insertInList(this.ids, priority, step.ruleId);
+      this.settled.add(step.ruleId);
+      return { ...step, body: { ...step.body, priority } };
+    }
     if (!isMove(step)) return step;
     const priority = this.insertionIndex(step.ruleId);
     moveInList(this.ids, this.ids.indexOf(step.ruleId), priority);
@@ -132,7 +146,7 @@ function moveHalf(step: PlanStep, priority: number): PlanStep {
  * not seen; every other step of a checked order runs alone (src/apply/execute.ts).
  */
 export function behaviourNeutral(step: PlanStep): boolean {
-  return !isMove(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
+  return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
 }
 
 /** How many PATCH requests `check` says are open in windows, for the sentence a plan shows. */

@@ -28,7 +28,7 @@ export interface PositionChange {
 
 export type Change = FieldChange | PositionChange;
 
-export const STEP_KINDS = ['update', 'move', 'update-and-move', 'pause-unmanaged'] as const;
+export const STEP_KINDS = ['update', 'move', 'update-and-move', 'pause-unmanaged', 'create', 'delete'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 interface StepCommon {
@@ -70,8 +70,39 @@ export interface PauseUnmanagedStep extends StepCommon {
   changes: [{ field: 'status'; before: 'active'; after: 'paused' }];
 }
 
-/** One PATCH request, in execution order. */
-export type PlanStep = UpdateStep | MoveStep | UpdateAndMoveStep | PauseUnmanagedStep;
+/**
+ * Creates a declared rule no live rule matches (`service.create`): one POST whose body holds
+ * the whole rule and `priority`, the index to insert it at when the step runs (list-insert:
+ * the rule there and those below move down one). `ruleId` is a placeholder no live rule has
+ * (see planner.ts, `placeholderIds`); the service gives the rule its id, which apply reports.
+ */
+export interface CreateStep extends StepCommon {
+  kind: 'create';
+  changes: [];
+  /** The rule's 0-based index once the whole plan has run. */
+  position: number;
+}
+
+/**
+ * Deletes a live rule no rule file declares (`service.delete` with `unmanaged: delete`): one
+ * DELETE; the rules below move up one. Nothing is sent in a body, so `body` is empty (and a
+ * plan file leaves it out).
+ */
+export interface DeleteStep extends StepCommon {
+  kind: 'delete';
+  changes: [];
+  body: Record<string, never>;
+  /** The rule's 0-based index in the live list before the plan runs. */
+  position: number;
+}
+
+/** One request (PATCH, POST or DELETE), in execution order. */
+export type PlanStep = UpdateStep | MoveStep | UpdateAndMoveStep | PauseUnmanagedStep | CreateStep | DeleteStep;
+
+/** A step that creates or deletes a rule rather than PATCHing one. */
+export function isLifecycle(step: PlanStep): step is CreateStep | DeleteStep {
+  return step.kind === 'create' || step.kind === 'delete';
+}
 
 /** A live rule that no rule file declares. */
 export interface UnmanagedRule {

@@ -25,3 +25,24 @@ export function el(tag: string, text: string | number | undefined, className?: s
 export function coord(value: number): string {
   return Number.isFinite(value) ? String(Math.round(value * 100) / 100) : '0';
 }
+
+/** After a run of URL separators: the places a script location may wrap. */
+const URL_BREAK = /(?<=[/?&#=])(?![/?&#=])/;
+/** Past this many characters, a part of a URL may also wrap after `.`, `-` or `_`. */
+const LONG_PART = 32;
+const LONG_PART_BREAK = /(?<=[._-])(?![._-])/;
+
+/**
+ * Untrusted URL-like text (a script location, a file path) for element content, with `<wbr>`
+ * after its separators: a narrow column wraps it between path segments and query parameters,
+ * never inside one, so every token stays whole and copyable (`<wbr>` adds no character).
+ * Only a part longer than LONG_PART characters also wraps after `.`, `-` or `_`.
+ */
+export function breakableUrl(text: string | undefined): string {
+  if (text === undefined) return '';
+  return text
+    .split(URL_BREAK)
+    .flatMap((part) => (part.length > LONG_PART ? part.split(LONG_PART_BREAK) : [part]))
+    .map((part) => html(part))
+    .join('<wbr>');
+}

@@ -11,7 +11,8 @@ import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
 import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
-import type { UnmanagedPolicy } from '../semantics/model.js';
+import type { MaxDeletes, ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
+import { policiesDirOf } from './policies.js';
 
 export interface AppConfig {
   name: string;
@@ -23,7 +24,15 @@ export interface AppConfig {
   maxChanges?: number;
   /** Share (0..1) of replayed traffic one plan may newly block (docs/replay.md, "A limit in traffic"). */
   maxNewlyBlocked?: number;
+  /** What the app's service accepts besides list and PATCH (docs/behaviour.md, "Creating and deleting rules"); absent: nothing. */
+  service?: ServiceCapabilities;
+  /** Most live rules one apply may delete: a count, or a share (0..1) of the live rules. */
+  maxDeletes?: MaxDeletes;
 }
+
+
+/** `service` as written: each key may be left out. */
+type WrittenService = Partial<ServiceCapabilities>;
 
 export interface ProjectConfig {
   /** The config file as given or found, relative to the working directory; absent without one. */
@@ -38,9 +47,24 @@ export interface ProjectConfig {
   replayFields?: Record<string, string>;
   /** replay.secretNames: header and parameter names masked beside the built-in ones (docs/replay.md, "Secrets in logs"). */
   replaySecretNames?: string[];
+  /** replay.ipField: which Data Export address is a request's `ip` (docs/replay.md, "Presets: the logs users have"). */
+  replayIpField?: 'client_ip' | 'true_ip';
+  /** replay.maxDisagreement: share (0..1) of compared requests on which the live rules may disagree with production before plan --replay warns. */
+  replayMaxDisagreement?: number;
+  /** replay.decision: where a JSON log records production's decision (docs/replay.md, "Production's own decisions"). */
+  replayDecision?: { type: string; origin?: string; filterId?: string; simulatedBlock?: string };
   /** shadowMaxAge in days: validate warns about a rule in shadow longer (docs/replay.md, "Shadow rules"). */
   shadowMaxAgeDays?: number;
+  /** policiesDir, absolute; absent: `policies` beside the config file (docs/behaviour.md, "Policies"). */
+  policiesDir?: string;
+  /** Where policiesDir is written in the config file, so that a missing directory is reported there. */
+  policiesDirAt?: { file: string; line: number; col: number };
+  /** builtinPolicies: the level of each built-in policy the config sets (default warning). */
+  builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
 }
+
+export type BuiltinPolicyId = 'abusable-allow' | 'operator-matrix';
+export type BuiltinPolicyLevel = 'error' | 'warning' | 'advisory' | 'off';
 
 export const CONFIG_FILE = 'botrules.yaml';
 /** The app of a project whose config names none; the emulator serves it under the token of the environment. */
@@ -58,21 +82,29 @@ interface WrittenApp {
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
+  service?: WrittenService;
+  maxDeletes?: number | string;
 }
 
 interface WrittenConfig {
-  apps: WrittenApp[];
-  replay?: { fields?: Record<string, string>; secretNames?: string[] };
+  /** Absent: the one app of a project without a config (writtenApps). */
+  apps?: WrittenApp[];
+  replay?: { fields?: Record<string, string>; secretNames?: string[]; ipField?: 'client_ip' | 'true_ip'; maxDisagreement?: WrittenShare; decision?: { type: string; origin?: string; filterId?: string; simulatedBlock?: string } };
   unmanaged?: UnmanagedPolicy;
   maxChanges?: number;
   maxNewlyBlocked?: WrittenShare;
+  service?: WrittenService;
+  maxDeletes?: number | string;
   /** `30d`. */
   shadowMaxAge?: string;
+  policiesDir?: string;
+  builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
 }
 
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
   const configPath = await findConfigFile(options.cwd, options.config);
   if (configPath === undefined) {
+    if (options.dir === undefined) await refuseSubdirectory(options.cwd);
     const app: AppConfig = {
       name: DEFAULT_APP,
       rulesDir: resolve(options.cwd, options.dir ?? DEFAULT_RULES_DIR),
@@ -90,12 +122,17 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const where = isLink(configPath) ? placement(configPath, options.cwd) : 'inside';
   if (where !== 'inside') throw new ValidationError([{ file, line: 1, col: 1, message: placementMessage(where, 'the config file') }]);
   const source = await loadYamlFile(configPath, { displayPath: file, validate: schemaValidator('config'), messages: configFileMessages });
-  const problems = [...source.problems, ...(source.problems.length === 0 ? [...configChecks(source), ...confinedRulesDirs(source, dirname(configPath), options.cwd)] : [])];
+  const policies = policiesDirOf(source.problems.length === 0 ? (source.value as WrittenConfig).policiesDir : undefined, dirname(configPath), options.cwd);
+  const policiesOutside = policies.outside === undefined ? [] : [source.problemAt(['policiesDir'], policies.outside)];
+  const problems = [...source.problems, ...(source.problems.length === 0 ? [...configChecks(source), ...confinedRulesDirs(source, dirname(configPath), options.cwd), ...policiesOutside] : [])];
   if (problems.length > 0) throw new ValidationError(problems);
   const written = source.value as WrittenConfig;
-  const apps = written.apps.map((app) => toAppConfig(app, written, dirname(configPath)));
+  const apps = writtenApps(written).map((app) => toAppConfig(app, written, dirname(configPath)));
   const replayFields = written.replay?.fields;
   const replaySecretNames = written.replay?.secretNames;
+  const replayIpField = written.replay?.ipField;
+  const replayMaxDisagreement = written.replay?.maxDisagreement;
+  const replayDecision = written.replay?.decision;
   const selected = selectApps(apps, options.app, file);
   const otherApps = apps.filter((app) => !selected.includes(app));
   return {
@@ -103,7 +140,12 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
     ...(otherApps.length === 0 ? {} : { otherApps }),
     ...(replayFields === undefined ? {} : { replayFields }),
     ...(replaySecretNames === undefined ? {} : { replaySecretNames }),
+    ...(replayIpField === undefined ? {} : { replayIpField }),
+    ...(replayMaxDisagreement === undefined ? {} : { replayMaxDisagreement: shareOf(replayMaxDisagreement) }),
+    ...(replayDecision === undefined ? {} : { replayDecision }),
     ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
+    ...(policies.dir === undefined ? {} : { policiesDir: policies.dir, policiesDirAt: { file, ...source.locate(['policiesDir']) } }),
+    ...(written.builtinPolicies === undefined ? {} : { builtinPolicies: { ...written.builtinPolicies } }),
   };
 }
 
@@ -115,6 +157,28 @@ async function findConfigFile(cwd: string, explicit: string | undefined): Promis
   return undefined;
 }
 
+/**
+ * Run from a subdirectory of a project (no botrules.yaml and no rules/ here, a botrules.yaml
+ * above): say where the project is rather than report a missing rules directory. botrules works
+ * on the directory it runs in, as Terraform does (paths in messages, files inside the project),
+ * so it names the directory to run from instead of moving there on its own.
+ */
+async function refuseSubdirectory(cwd: string): Promise<void> {
+  if (await isDirectoryAt(resolve(cwd, DEFAULT_RULES_DIR))) return;
+  for (let dir = dirname(cwd), below = cwd; dir !== below; below = dir, dir = dirname(dir)) {
+    const candidate = resolve(dir, CONFIG_FILE);
+    if (!(await lstat(candidate).then((s) => s.isFile(), () => false))) continue;
+    const up = relative(cwd, dir) || '.';
+    throw new UserError(`there is no ${CONFIG_FILE} and no ${DEFAULT_RULES_DIR}/ directory here, but ${relative(cwd, candidate)} is the config of the project in ${dir}`, [
+      `botrules works on the directory it runs in: run it there (cd ${up}), or name a rules directory with --dir.`,
+    ]);
+  }
+}
+
+async function isDirectoryAt(path: string): Promise<boolean> {
+  return lstat(path).then((s) => s.isDirectory() || s.isSymbolicLink(), () => false);
+}
+
 function isLink(path: string): boolean {
   try {
     return lstatSync(path).isSymbolicLink();
@@ -123,16 +187,35 @@ function isLink(path: string): boolean {
   }
 }
 
+/**
+ * The apps a config names; a config that names none (only `replay:` or limits, say) describes
+ * the one app "default" of a project without a config, its rules in ./rules beside it.
+ */
+function writtenApps(config: WrittenConfig): WrittenApp[] {
+  return config.apps ?? [{ name: DEFAULT_APP, rulesDir: DEFAULT_RULES_DIR }];
+}
+
 function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {
   const maxChanges = app.maxChanges ?? defaults.maxChanges;
   const maxNewlyBlocked = app.maxNewlyBlocked ?? defaults.maxNewlyBlocked;
+  const maxDeletes = app.maxDeletes ?? defaults.maxDeletes;
   return {
     name: app.name,
     rulesDir: resolve(configDir, app.rulesDir),
     tokenEnv: app.tokenEnv ?? DEFAULT_TOKEN_ENV,
     unmanaged: app.unmanaged ?? defaults.unmanaged ?? 'keep',
+    ...(app.service === undefined && defaults.service === undefined ? {} : { service: serviceOf(app, defaults) }),
+    ...(maxDeletes === undefined ? {} : { maxDeletes: typeof maxDeletes === 'number' ? { count: maxDeletes } : { share: shareOf(maxDeletes) } }),
     ...(maxChanges === undefined ? {} : { maxChanges }),
     ...(maxNewlyBlocked === undefined ? {} : { maxNewlyBlocked: shareOf(maxNewlyBlocked) }),
+  };
+}
+
+/** Each capability as the app says, else as the top level says, else off. */
+function serviceOf(app: WrittenApp, defaults: WrittenConfig): ServiceCapabilities {
+  return {
+    create: app.service?.create ?? defaults.service?.create ?? false,
+    delete: app.service?.delete ?? defaults.service?.delete ?? false,
   };
 }
 
@@ -155,18 +238,40 @@ function selectApps(apps: AppConfig[], wanted: string | undefined, file: string 
  * quote what it finds there. The value is the config's own; nothing of the place is read.
  */
 export function confinedRulesDirs(source: YamlSource, configDir: string, projectDir: string): Problem[] {
-  return (source.value as WrittenConfig).apps.flatMap((app, i) => {
+  return (source.value as WrittenConfig).apps?.flatMap((app, i) => {
     const outside = isAbsolute(app.rulesDir) || relative(projectDir, resolve(configDir, app.rulesDir)).split(/[\\/]/)[0] === '..';
     if (!outside) return [];
     const why = isAbsolute(app.rulesDir) ? 'is an absolute path' : 'leads outside the project directory';
     return [source.problemAt(['apps', i, 'rulesDir'], `rulesDir ${why}; a rules directory must be inside the directory botrules runs in, named relative to the config file`)];
-  });
+  }) ?? [];
 }
 
-/** Semantic checks of a schema-valid config: app names and token variables each used once. */
+/**
+ * Semantic checks of a schema-valid config: app names and token variables each used once, and
+ * no `unmanaged: delete` for an app whose service does not delete.
+ */
 export function configChecks(source: YamlSource): Problem[] {
-  const apps = (source.value as WrittenConfig).apps;
-  return [...uniqueAppNames(apps, source), ...uniqueTokenEnvs(apps, source)];
+  const written = source.value as WrittenConfig;
+  const apps = written.apps ?? [];
+  return [...uniqueAppNames(apps, source), ...uniqueTokenEnvs(apps, source), ...deleteWithoutService(written, source)];
+}
+
+/** `unmanaged: delete` where service.delete is not true: said at the `unmanaged` that applies, once. */
+export function deleteWithoutService(written: WrittenConfig, source: YamlSource): Problem[] {
+  const message = (where: string): string =>
+    `unmanaged: delete needs service.delete: true (${where}): botrules deletes rules only on a service that accepts DELETE; ` +
+    'set service.delete: true if it does, or choose unmanaged: keep, pause or fail';
+  const problems: Problem[] = [];
+  let topLevelReported = false;
+  writtenApps(written).forEach((app, i) => {
+    if ((app.unmanaged ?? written.unmanaged) !== 'delete' || serviceOf(app, written).delete) return;
+    if (app.unmanaged === 'delete') problems.push(source.problemAt(['apps', i, 'unmanaged'], message(`app "${app.name}"`)));
+    else if (!topLevelReported) {
+      topLevelReported = true;
+      problems.push(source.problemAt(['unmanaged'], message(`app "${app.name}" takes it from the top level`)));
+    }
+  });
+  return problems;
 }
 
 export function uniqueAppNames(apps: readonly WrittenApp[], source: YamlSource): Problem[] {

@@ -5,7 +5,7 @@
 // `import --update` both match here; they differ only in the policy for a pinned ruleId
 // that is not live (an error for the planner, a rule gone live for the update).
 import type { Problem } from '../errors.js';
-import type { DeclaredRule, LiveRule, SourceLocation } from './model.js';
+import type { Action, DeclaredRule, LiveRule, SourceLocation } from './model.js';
 
 /** A declared rule with no live counterpart: the API cannot create rules. */
 export interface BlockedRule {
@@ -18,6 +18,8 @@ export interface BlockedRule {
   position?: number;
   /** The name of the declared rule it follows, when there is one: "directly below" it in the console. */
   below?: string;
+  /** The declared rule's actions: what the new rule will do once created. */
+  actions?: Action[];
 }
 
 export interface MatchPolicy {
@@ -80,6 +82,7 @@ function findLiveRule(
   liveByName: ReadonlyMap<string, LiveRule[]>,
   policy: MatchPolicy,
 ): Found {
+  if (rule.recreate === true) return { kind: 'none' };
   if (rule.ruleId !== undefined) {
     const pinned = liveById.get(rule.ruleId);
     if (pinned !== undefined) return { kind: 'rule', rule: pinned };

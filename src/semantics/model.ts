@@ -35,7 +35,21 @@ export const FIELD_OPTION_TYPES: readonly ConditionType[] = ['queryParam', 'head
  * What plan and apply do with a live rule no rule file declares (docs/behaviour.md, "Plan
  * semantics"): leave it, pause it, or refuse to plan.
  */
-export type UnmanagedPolicy = 'keep' | 'pause' | 'fail';
+export type UnmanagedPolicy = 'keep' | 'pause' | 'fail' | 'delete';
+
+/**
+ * What the service accepts besides list and PATCH (docs/behaviour.md, "Creating and deleting
+ * rules"): set in the config, both false unless it says otherwise.
+ */
+export interface ServiceCapabilities {
+  create: boolean;
+  delete: boolean;
+}
+
+/** A limit of deletes per apply (config `maxDeletes`): a count, or a share (0..1) of the app's live rules. */
+export type MaxDeletes = { count: number } | { share: number };
+
+export const NO_CAPABILITIES: ServiceCapabilities = Object.freeze({ create: false, delete: false });
 
 export interface Leaf {
   conditionType: ConditionType;
@@ -118,6 +132,11 @@ export interface DeclaredRule extends NormalRule {
    * status at the moment the rules were read, paused outside the window.
    */
   lifetime?: RuleLifetime;
+  /**
+   * Only in an undo plan: a rule the apply deleted, to be created again. It matches no live
+   * rule, not even one that carries its name now (the apply may have given the name to another).
+   */
+  recreate?: true;
 }
 
 /** A rule as the service lists it (normalised the same way as declared rules). */

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { regionsWhere } from '../../src/behaviour/regions.js';
 import type { Conditions, NormalRule } from '../../src/semantics/model.js';
@@ -17,7 +18,7 @@ describe('regionsWhere', () => {
     const search = regionsWhere([before, after], differ);
     expect(search.unchecked).toEqual([]);
     expect(search.regions.map((r) => r.description)).toEqual(['requests with path starting "/api/login" and user agent containing "python"']);
-    expect(search.regions[0]?.witness).toEqual({ path: '/api/loginx', method: 'GET', userAgent: 'xpythonx' });
+    expect(search.regions[0]?.witness).toEqual({ path: '/api/login', method: 'GET', userAgent: 'python' });
   });
 
   it('finds the requests a reorder hands to another rule, and nothing else', () => {
@@ -38,13 +39,42 @@ describe('regionsWhere', () => {
     const pattern = rule('pattern', all({ conditionType: 'userAgent', operator: '$re', value: ['^(?=a)b'] }));
     const search = regionsWhere([[pattern], [{ ...pattern, actions: ['allow'] }]], differ);
     expect(search.regions).toEqual([]);
-    expect(search.unchecked).toEqual([{ reason: 'a regular expression the search cannot reason about', rules: ['pattern'] }]);
+    expect(search.unchecked).toEqual([{ reason: 'a regular expression the search cannot reason about: user agent matching "^(?=a)b"', rules: ['pattern'] }]);
+  });
+
+  it('names the pattern it cannot decide and what it overlaps, the pattern\'s rule first', () => {
+    const bots = (value: string) => rule('bots', all({ conditionType: 'userAgent', operator: '$contains', value }));
+    const legacy = rule('legacy', all({ conditionType: 'userAgent', operator: '$re', value: '^Legacy' }));
+    const search = regionsWhere([[bots('BadBot'), legacy], [bots('BadBot/2'), legacy]], differ);
+    expect(search.unchecked).toEqual([{
+      reason: 'a regular expression the search cannot reason about: user agent matching "^Legacy", where it overlaps user agent containing "BadBot/2"',
+      rules: ['legacy', 'bots'],
+    }]);
   });
 
   it('stops at its deadline and names what is left', () => {
     const rules = Array.from({ length: 50 }, (_, i) => rule(`r${i}`, all({ conditionType: 'path', operator: '$startsWith', value: `/p${i}` })));
     const search = regionsWhere([rules, [...rules].reverse()], differ, { deadline: Date.now() - 1 });
     expect(search.unchecked).toEqual([{ reason: 'the time budget ran out before these rules and the ones after them were searched', rules: ['r0', 'r49'] }]);
+  });
+
+  it('counts its set-up against the deadline: a clock that passes it while the values are gathered leaves everything unchecked', () => {
+    // Wide `$in` lists (issue #41: the set-up over their values ran before the deadline was ever
+    // looked at). The clock moves a second each time it is read, so the deadline, ten seconds
+    // away, passes during the set-up only if the set-up reads the clock; the search alone reads
+    // it once before its first step.
+    const wide = (i: number) => Array.from({ length: 200 }, (_, k) => `/p/${i}/${k}`);
+    const rules = Array.from({ length: 300 }, (_, i) => rule(`r${i}`, all({ conditionType: 'path', operator: '$in', value: wide(i) })));
+    let now = Date.now();
+    const deadline = now + 10_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => (now += 1000));
+    try {
+      const search = regionsWhere([rules, [...rules].reverse()], differ, { deadline });
+      expect(search.regions).toEqual([]);
+      expect(search.unchecked).toEqual([{ reason: 'the time budget ran out before these rules and the ones after them were searched', rules: ['r0', 'r299'] }]);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('agrees with brute force over the values the rules mention (a few random cases)', () => {

@@ -43,6 +43,8 @@ describe('adding a rule', () => {
     expect(blocked.code).toBe(1);
     expect(blocked.stdout.split('\n')).toContain('      1. In the console, create a rule named "Block scrapers" with status paused, at position 2 (directly below "A").');
     expect(blocked.stdout.split('\n')).toContain('      2. Run `botrules import --update --pin` to write its ruleId into the file (nothing else in the files changes).');
+    // The other way, where the service accepts POST: a create step.
+    expect(blocked.stdout).toContain('`service.create: true` in botrules.yaml makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").');
 
     const created = await botrules(['emulator', 'console', 'create', 'Block scrapers', '--paused', '--position', '2']);
     expect(created.code).toBe(0);

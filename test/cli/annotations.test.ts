@@ -40,7 +40,7 @@ describe('GitHub annotations under GITHUB_ACTIONS=true', () => {
     });
     const result = await runCli(['test'], { cwd, env: ON_ACTIONS });
     expect(result.code).toBe(1);
-    const message = 'test "a: b, c" failed: expected no rule, but "Block login posts" decided (hardBlock)';
+    const message = 'test "a: b, c" failed: expected no rule, but "Block login posts" decided (hardBlock); "Block login posts" matches at group 1, condition 1: path $eq "/login" (the request\'s path is "/login")';
     expect(result.stderr.split('\n')).toContain(`::error file=tests/a.yaml,line=2,col=5::${message}`);
     expect(runnerAnnotations(result.stderr)).toEqual([{ level: 'error', file: 'tests/a.yaml', line: '2', col: '5', message }]);
   });

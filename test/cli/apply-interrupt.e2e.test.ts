@@ -1,8 +1,8 @@
 // An interrupted apply, through the real binary as a user or a cancelled CI job stops it
 // (docs/behaviour.md, "Interrupted applies"): no new PATCH after the signal, the ones in flight
 // finish, the report names what was applied and what was not attempted, the undo plan of what
-// was applied is written (to --undo-out, else a default file), and the exit code is 130 for
-// SIGINT, 143 for SIGTERM. Applying that undo plan gives back exactly the rules as they were.
+// was applied is written (to --undo-out, else a default file), and the exit code is 129 for
+// SIGHUP (a closed terminal or SSH session), 130 for SIGINT, 143 for SIGTERM. Applying that undo plan gives back exactly the rules as they were.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { runCli } from '../helpers/cli.js';
@@ -58,6 +58,7 @@ const lines = (text: string): string[] => text.split('\n');
 describe.each([
   ['SIGINT', 130, []],
   ['SIGTERM', 143, ['--undo-out', 'undo.json']],
+  ['SIGHUP', 129, ['--undo-out', 'undo.json']],
 ] as const)('%s during apply', (signal, exitCode, undoArgs) => {
   it(`stops sending, reports, writes the undo plan of what was applied, and exits ${exitCode}`, async () => {
     const original = emu.emulator.rules();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { hasScript, runInTerminal, screenLines, type TerminalRun } from '../helpers/terminal.js';
-import { lettered, patches, tempProject, writeRules, type Project } from '../apply/fixtures.js';
+import { lettered, patches, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
 import type { Rule } from '../../src/semantics/model.js';
 
 let emu: TestEmulator;
@@ -122,6 +122,20 @@ describe('apply at a terminal', () => {
     expect(screen.lines.at(-1)).toBe('Apply complete: 20 PATCH requests, 0 failed.');
     expectNothingLeftOfTheProgressLine(run, screen.lines);
     expect(screen.wraps).toBe(true);
+  });
+
+  it('a plan with POST requests counts "requests", not "PATCH requests", in the progress line', async () => {
+    await emu.close();
+    emu = await startTestEmulator({ seedRules: [], capabilities: ['create'] });
+    await writeConfig(project.dir, { service: { create: true }, apps: [{ name: 'default', rulesDir: 'rules' }] });
+    const run = await runInTerminal(APPLY, { cwd: project.dir, env: env(), columns: 200, rows: 60 });
+    const screen = screenLines(run.output, 200);
+
+    expect(run.code).toBe(0);
+    expect(progressDraws(run)).toEqual(Array.from({ length: 20 }, (_, i) => `Applying: ${i + 1} of 20 requests done`));
+    expect(screen.lines.at(-1)).toBe('Apply complete: 20 requests, 0 failed.');
+    expect(emu.emulator.rules()).toHaveLength(20);
+    expectNothingLeftOfTheProgressLine(run, screen.lines);
   });
 
   it('a failed PATCH: the progress line is gone before the error, exit 1', async () => {

@@ -73,6 +73,23 @@ describe('botrules apply', () => {
     expect(liveFields(project.emulator)).toEqual(desired());
   });
 
+  it('on a TTY names what the plan loosens again right above the question', async () => {
+    const [a, b, c, d, e] = lettered(5) as [NormalRule, NormalRule, NormalRule, NormalRule, NormalRule];
+    await project.writeRules([{ ...a, status: 'paused' }, { ...b, actions: ['blockWithChallenge'] }, c, d, e]);
+    const declined = await run(['apply', '--no-color'], { tty: true, stdin: 'no\n' });
+    expect(declined.stderr.split('\n').slice(0, 5)).toEqual([
+      '',
+      'Before you answer: this plan loosens 2 rules:',
+      '  ! "A" (hardBlock) is paused',
+      '  ! "B" actions weakened from hardBlock to blockWithChallenge',
+      "Apply these 2 changes to app default? Only 'yes' will be accepted: Apply cancelled.",
+    ]);
+    // Without loosenings, only the question.
+    await project.writeRules([{ ...a, description: 'only words' }, b, c, d, e]);
+    const plain = await run(['apply', '--no-color'], { tty: true, stdin: 'no\n' });
+    expect(plain.stderr.split('\n').slice(0, 1)).toEqual(["Apply this change to app default? Only 'yes' will be accepted: Apply cancelled."]);
+  });
+
   it('refuses a plan with blocked rules before any PATCH', async () => {
     await project.writeRules([...desired(), rule('Not in the console')]);
     const result = await run(['apply', '--auto-approve']);

@@ -1,6 +1,6 @@
 // `botrules import` end to end against the emulator: the files it writes validate and plan
 // clean, it never overwrites without --force, and --force leaves no stale rule file behind.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lettered, patches, rule } from '../apply/fixtures.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
@@ -61,6 +61,18 @@ describe('botrules import', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('replacing 1 old rule file');
     expect((await readdir(project.rulesDir)).sort()).toEqual(['010-a.yaml', '020-b.yaml', '030-c.yaml', '040-allow-monitors-uptime.yaml', 'README.md']);
+  });
+
+  it('with --force writes every new file before removing an old one: a write that fails leaves the old rule files whole', async () => {
+    await writeFile(path.join(project.rulesDir, '010-a.yaml'), 'rules: []\n');
+    await writeFile(path.join(project.rulesDir, '999-deleted-in-console.yaml'), 'rules: []\n');
+    // The fourth file cannot be written (a folder has its name), as a full disk stops a write part-way.
+    await mkdir(path.join(project.rulesDir, '040-allow-monitors-uptime.yaml'));
+    const result = await run(['import', '--force']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: cannot write the rule file 040-allow-monitors-uptime.yaml: it is a directory\n');
+    expect((await readdir(project.rulesDir)).sort()).toEqual(['010-a.yaml', '040-allow-monitors-uptime.yaml', '999-deleted-in-console.yaml']);
+    expect(await readFile(path.join(project.rulesDir, '010-a.yaml'), 'utf8')).toBe('rules: []\n');
   });
 
   it('writes to --out, which plan then reads with --dir', async () => {

@@ -57,14 +57,24 @@ describe('botrules plan', () => {
     const result = await run(['plan', '--format', 'markdown']);
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
-    expect(lines.slice(0, 7)).toEqual([
+    expect(lines.slice(0, 17)).toEqual([
       '### botrules plan',
       '',
       '**Plan: 2 PATCH requests: 1 to update, 1 to move; 4 rules change position; 0 blocked; 0 not in the files, kept**',
       '',
+      '#### Rule changes (2 rules)',
+      '',
+      '| rule | change | before | after |',
+      '| --- | --- | --- | --- |',
+      '| **D** | position | position 4 | position 1 |',
+      '| **B** | description | (empty) | &quot;now described&quot; |',
+      '',
+      '_The moves shift 3 other rules by a position or more, without a PATCH of their own (see Moves below)._',
+      '',
       '| app | PATCH requests | to update | to move | to pause | rules changing position | blocked | not in the files, kept |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       '| default | 2 | 1 | 1 | 0 | 4 | 0 | 0 |',
+      '',
     ]);
     const ids = new Map(project.emulator.rules().map((live) => [live.name, live.ruleId]));
     expect(lines).toContain(`| **D** | <code>${ids.get('D')}</code> | 4 → 1 |  |`);
@@ -104,7 +114,12 @@ describe('botrules plan', () => {
       '      2. Run `botrules import --update --pin` to write its ruleId into the file (nothing else in the files changes).',
       '      3. Run `botrules plan`: it shows only the remaining field changes, and apply sets them (its status too).',
     ]);
-    expect(result.stderr.split('\n')[0]).toBe('error: 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied');
+    // The advice is the plan's own paragraph (stdout): on a terminal both streams show, so
+    // stderr points at it instead of saying it again. JSON has no advice: stderr gives it.
+    expect(result.stdout.split('\n').filter((line) => line.includes('Create each in the console'))).toHaveLength(1);
+    expect(result.stderr).toBe('error: 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied (the plan lists the console steps for each)\n');
+    const json = await run(['plan', '--format', 'json']);
+    expect(json.stderr).toContain('\nCreate each in the console under the name shown');
   });
 
   it('a ruleId that is not live is an error naming the file and the id', async () => {

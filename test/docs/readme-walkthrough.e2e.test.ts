@@ -3,7 +3,7 @@
 // resolving to this checkout's bin/botrules.js), against the emulator the block itself starts.
 // A renamed option, a wrong path or a race in the README makes this test fail.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { tempDir } from '../helpers/temp.js';
@@ -51,6 +51,11 @@ test('the README emulator walkthrough runs as pasted and leaves no emulator behi
   expect(stdout).toMatch(/^Verified: live rules of app default match the rule files\.$/m);
   const live = JSON.parse(readFileSync(path.join(dir, 'live-rules.json'), 'utf8')) as { content: unknown[] };
   expect(live.content.length).toBeGreaterThan(20);
+  // It worked on a copy: the example rules are exactly as in the clone, so `npm run demo` (which
+  // adds "Block scrapers" itself) still runs afterwards.
+  const files = (rulesDir: string): [string, string][] => readdirSync(rulesDir).sort().map((name) => [name, readFileSync(path.join(rulesDir, name), 'utf8')]);
+  expect(files(path.join(dir, 'rules'))).toEqual(files(path.join(ROOT, 'rules')));
+  expect(files(path.join(dir, 'walkthrough-rules')).map(([name]) => name)).toContain('90-block-scrapers.yaml');
   // The exports file goes away with the emulator, so the next run's wait cannot see a stale one.
   expect(existsSync(path.join(dir, 'emulator.env'))).toBe(false);
 });

@@ -2,7 +2,7 @@
 // and the ready line, serves over HTTPS, and on SIGTERM saves its state and exits 0.
 // Signals are delivered with process.emit, which reaches only the command's listeners.
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, access, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, access, stat, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -88,6 +88,20 @@ test('serves with the environment tokens, prints the exports but never a given t
   expect(everything).not.toContain('SECRET');
 });
 
+test('the start-up summary says what the rule API serves beside list and PATCH (--capabilities)', async () => {
+  const env = { BOTRULES_TOKEN: 'tok-cli-app' };
+  const plain = await runUntilStopped(['--generate-rules', '2'], env, async () => {});
+  const summary = (result: CliResult): string | undefined => result.stderr.split('\n').find((line) => line.startsWith('botrules emulator: '));
+  expect(summary(plain)).toBe(
+    `botrules emulator: default: 2 rules; 0 scripts; capabilities: none (list and PATCH; POST and DELETE answer 405 without --capabilities create,delete); state ${path.join(dir, 'state', 'state.json')}`,
+  );
+  const both = await runUntilStopped(['--capabilities', 'delete,create'], env, async (emulator) => {
+    const created = await request(emulator, RULES, { method: 'POST', token: env.BOTRULES_TOKEN, body: { name: 'N', description: '', status: 'paused', actions: ['allow'], conditions: { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'userAgent', operator: '$contains', value: 'bot' }] }] }, priority: 0 } });
+    expect(created.status).toBeLessThan(300);
+  });
+  expect(summary(both)).toBe(`botrules emulator: default: 2 rules; 0 scripts; capabilities: create, delete; state ${path.join(dir, 'state', 'state.json')}`);
+});
+
 test('prints the tokens it generated, and they work', async () => {
   let printed = '';
   const result = await runUntilStopped([], {}, async (emulator) => {
@@ -128,4 +142,36 @@ test('--exports-file holds the exports once it serves, readable by its owner onl
   expect(mode).toBe(0o600);
   expect(text).toMatch(/^export BOTRULES_TOKEN=\S+$/m);
   await expect(access(file)).rejects.toThrow();
+});
+
+test('--app-token-file serves each app with its token, keeps the tokens off the command line and out of every output', async () => {
+  await writeFile(path.join(dir, 'tokens'), '# apps of the demo\nshop=tok-file-shop-SECRET\n\nstaging=tok-file-staging-SECRET\n', { mode: 0o600 });
+  const result = await runUntilStopped(['--app-token-file', 'tokens'], {}, async (emulator) => {
+    expect((await request(emulator, RULES, { token: 'tok-file-shop-SECRET' })).status).toBe(200);
+    expect((await request(emulator, RULES, { token: 'tok-file-staging-SECRET' })).status).toBe(200);
+    expect((await request(emulator, RULES, { token: 'tok-other' })).status).not.toBe(200);
+  });
+  expect(result.code).toBe(0);
+  expect(result.stdout + result.stderr + (await readFile(path.join(dir, 'state', 'state.json'), 'utf8'))).not.toContain('SECRET');
+  expect(result.stderr).not.toContain('warning');
+});
+
+test('--app-token on the command line still works, with a warning that names no token', async () => {
+  const result = await runUntilStopped(['--app-token', 'shop=tok-flag-shop-SECRET'], {}, async (emulator) => {
+    expect((await request(emulator, RULES, { token: 'tok-flag-shop-SECRET' })).status).toBe(200);
+  });
+  expect(result.code).toBe(0);
+  expect(result.stderr.split('\n')).toContain('warning: --app-token puts the token on the command line, where other users of this machine can read it; use --app-token-file FILE (NAME=TOKEN lines) or BOTRULES_TOKEN');
+  expect(result.stdout + result.stderr).not.toContain('SECRET');
+});
+
+test.each([
+  ['a line without NAME=', 'shop=tok-a-SECRET\nnot-a-pair-SECRET\n', '--app-token-file tokens: each line takes NAME=TOKEN'],
+  ['an app twice', 'shop=tok-a-SECRET\nshop=tok-b-SECRET\n', '--app-token-file tokens: it names the app "shop" twice'],
+  ['no app', '# nothing\n', '--app-token-file tokens: it names no app (each line takes NAME=TOKEN)'],
+])('--app-token-file with %s fails before serving, naming no token', async (_what, text, message) => {
+  await writeFile(path.join(dir, 'tokens'), text);
+  const result = await runCli(['emulator', '--state', 'state/state.json', '--app-token-file', 'tokens'], { cwd: dir });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toBe(`error: ${message}\n`);
 });

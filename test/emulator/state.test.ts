@@ -1,6 +1,6 @@
 // The state file: written at start, kept up to date atomically, surviving a restart
 // (rules, order, tokens, certificate); damaged files, --reset, and seeding from rule files.
-import { mkdtemp, readFile, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UserError, ValidationError } from '../../src/errors.js';
@@ -142,4 +142,16 @@ describe('seeding from a rules directory', () => {
     await writeFile(path.join(dir, 'rules', 'bad.yaml'), 'rules:\n  - name: Bad\n    actions: [explode]\n');
     await expect(start({ seed: 'rules', cwd: dir })).rejects.toThrow(ValidationError);
   });
+});
+
+test('a save never writes through a link planted at a temporary name (random, created exclusively)', async () => {
+  // The name an earlier version used, predictable from the process id, as another user of the machine could plant it.
+  const victim = path.join(dir, 'victim.txt');
+  await writeFile(victim, 'untouched\n');
+  await symlink(victim, path.join(dir, `state.json.${process.pid}.tmp`));
+  const emulator = await start({ generateRules: 2 });
+  await emulator.stop();
+  expect(await readFile(victim, 'utf8')).toBe('untouched\n');
+  expect(JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8'))).toHaveProperty('apps');
+  expect((await readdir(dir)).filter((name) => name.endsWith('.tmp') && name !== `state.json.${process.pid}.tmp`)).toEqual([]);
 });

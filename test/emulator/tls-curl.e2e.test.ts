@@ -2,20 +2,25 @@
 // verifies the certificate and lists the rules (test/emulator/tls.test.ts holds the rest).
 import { execFile } from 'node:child_process';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describeUnless, findProgram } from '../helpers/programs.js';
 
-let t: TestEmulator;
-beforeAll(async () => {
-  t = await startTestEmulator({ generateRules: 2 });
-});
-afterAll(() => t.close());
+const curl = findProgram('curl');
 
-test('curl --cacert lists the rules', async () => {
-  const output = await new Promise<string>((resolve, reject) => {
-    execFile(
-      'curl',
-      ['-sS', '--fail', '--cacert', t.emulator.caPath, '-H', `Authorization: Bearer ${t.env.BOTRULES_TOKEN}`, `${t.emulator.consoleUrl}/v2/botProtection/customRules`],
-      (err, stdout, stderr) => (err ? reject(new Error(`curl failed: ${stderr}`)) : resolve(stdout)),
-    );
+describeUnless(curl === undefined ? 'no curl on PATH' : undefined, 'a client that is not Node', () => {
+  let t: TestEmulator;
+  beforeAll(async () => {
+    t = await startTestEmulator({ generateRules: 2 });
   });
-  expect((JSON.parse(output) as { content: unknown[] }).content).toHaveLength(2);
+  afterAll(() => t.close());
+
+  test('curl --cacert lists the rules', async () => {
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        curl ?? 'curl',
+        ['-sS', '--fail', '--cacert', t.emulator.caPath, '-H', `Authorization: Bearer ${t.env.BOTRULES_TOKEN}`, `${t.emulator.consoleUrl}/v2/botProtection/customRules`],
+        (err, stdout, stderr) => (err ? reject(new Error(`curl failed: ${stderr}`)) : resolve(stdout)),
+      );
+    });
+    expect((JSON.parse(output) as { content: unknown[] }).content).toHaveLength(2);
+  });
 });

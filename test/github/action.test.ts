@@ -28,7 +28,7 @@ import {
 
 const EXAMPLES_README = 'examples/github-workflows/README.md';
 /** Outputs `botrules github artifact` appends to GITHUB_OUTPUT itself. */
-const BOTRULES_WRITES = ['found', 'run-id', 'artifact-id'];
+const BOTRULES_WRITES = ['found', 'run-id', 'artifact-id', 'chain-head'];
 
 const action = readAction();
 const workflows = workflowFiles().map(readYamlFile);
@@ -59,7 +59,7 @@ describe('action.yml', () => {
     expect(Object.keys(actionInputs(action)).sort()).toEqual(
       ['app', 'args', 'command', 'config', 'format', 'node-version', 'token-env', 'working-directory'].sort(),
     );
-    expect(Object.keys(actionOutputs(action)).sort()).toEqual(['exitcode', 'has-changes', 'markdown-file', 'output-file', 'plan-file', 'sarif-file', 'found', 'run-id', 'artifact-id'].sort());
+    expect(Object.keys(actionOutputs(action)).sort()).toEqual(['exitcode', 'has-changes', 'markdown-file', 'output-file', 'plan-file', 'sarif-file', 'found', 'run-id', 'artifact-id', 'chain-head'].sort());
     expect(mapAt(actionInputs(action), 'node-version').default).toBe('24');
   });
 
@@ -78,7 +78,8 @@ describe('action.yml', () => {
       expect({ name, mapsToStepOutput: match !== null }).toEqual({ name, mapsToStepOutput: true });
       const step = steps.find((s) => s.id === match?.[1]);
       expect(String(step?.run)).toContain('>> "$GITHUB_OUTPUT"');
-      // found, run-id and artifact-id: botrules github artifact writes them itself (test/github/artifact-provenance.test.ts).
+      // found, run-id and artifact-id: botrules github artifact writes them itself (test/github/artifact-provenance.test.ts);
+      // chain-head: scripts report does (test/inventory/report-chain-head.e2e.test.ts).
       if (BOTRULES_WRITES.includes(name)) continue;
       expect(String(step?.run)).toContain(`echo "${match?.[2]}=`);
     }
@@ -137,9 +138,19 @@ describe('action.yml', () => {
 });
 
 describe('botrules command lines in the workflows', () => {
-  it('are found: every example and CI runs the action (the release workflow only builds it)', () => {
+  it('are found: every example and CI runs the action (the release workflow only builds it, the npx variant runs the tarball)', () => {
     const files = new Set(actionUses.map((ref) => ref.file));
-    for (const file of workflows.map((w) => w.file).filter((f) => f !== '.github/workflows/release.yml')) expect({ file, runsTheAction: files.has(file) }).toEqual({ file, runsTheAction: true });
+    const npxVariant = (file: string) => file.startsWith('examples/github-workflows/npx/');
+    for (const file of workflows.map((w) => w.file).filter((f) => f !== '.github/workflows/release.yml' && !npxVariant(f))) expect({ file, runsTheAction: files.has(file) }).toEqual({ file, runsTheAction: true });
+    const variant = workflows.filter((w) => npxVariant(w.file));
+    expect(variant.map((w) => w.file)).toEqual(['examples/github-workflows/npx/apply.yml', 'examples/github-workflows/npx/plan.yml']);
+    for (const w of variant) {
+      expect({ file: w.file, runsTheAction: files.has(w.file) }).toEqual({ file: w.file, runsTheAction: false });
+      // The installed tarball and nothing else: npx must never fetch a package named botrules from a registry.
+      const npx = stepsOf(w).map((ref) => ref.step.run).filter((run): run is string => typeof run === 'string' && run.includes('npx '));
+      expect(npx.length).toBeGreaterThan(0);
+      for (const run of npx) expect(run.match(/npx (?!--no-install botrules )\S*/g)).toBeNull();
+    }
   });
 
   it('give the action only inputs it declares, and every input it requires', () => {

@@ -106,6 +106,8 @@ describe('botrules github artifact', () => {
       `Passed over artifact ${expired * 10} of run ${expired}: expired`,
       `Passed over artifact ${large * 10} of run ${large}: 73400320 bytes, more than the 67108864 allowed`,
       `Passed over artifact ${current * 10} of run ${current}: written by this run`,
+      // --optional goes on, but never quietly.
+      `warning: no artifact ${NAME} written by a push, schedule or manual run of botrules-apply.yml or botrules-drift.yml in this repository on the history of refs/heads/main; --optional: found=false, and the job goes on without one`,
     ]);
     expect(result.stdout).toBe(`No artifact ${NAME} written by a push, schedule or manual run of botrules-apply.yml or botrules-drift.yml in this repository on the history of refs/heads/main.\n`);
     expect(outputs()).toBe('found=false\n');
@@ -117,6 +119,33 @@ describe('botrules github artifact', () => {
     const result = await pick();
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')).toContain(`Passed over artifact ${id * 10} of run ${id}: its record names another commit than its run`);
+  });
+
+  it('finds the trusted artifact below 300 newer ones of the same name from forks, without a request for each', async () => {
+    const trusted = addRun({ event: 'schedule', head_sha: C3 });
+    const flood = Array.from({ length: 300 }, (_, i) => ({
+      id: 500_000 + i, name: NAME, size_in_bytes: 10, expired: false,
+      workflow_run: { id: 600_000 + i, head_sha: FORKED, head_branch: 'main', head_repository_id: FORK.id },
+    }));
+    // Newest first, as GitHub lists them: the flood above the trusted run's artifact.
+    github.artifacts.unshift(...flood);
+    const result = await pick(['--optional']);
+    expect(result.code).toBe(0);
+    expect(outputs()).toBe(`found=true\nrun-id=${trusted}\nartifact-id=${trusted * 10}\n`);
+    expect(result.stderr.split('\n')).toContain(`Passed over artifact 500000 of run 600000: its head repository is another (id ${FORK.id}), not acme/rules`);
+    expect(github.requests.filter((r) => r.startsWith('GET /repos/acme/rules/actions/runs/'))).toEqual([`GET /repos/acme/rules/actions/runs/${trusted}`]);
+  });
+
+  it('stops with an error, even with --optional, when the page limit is reached without a trusted artifact', async () => {
+    github.artifacts.push(...Array.from({ length: 5_000 }, (_, i) => ({
+      id: 700_000 + i, name: NAME, size_in_bytes: 10, expired: false,
+      workflow_run: { id: 800_000 + i, head_sha: C3, head_branch: 'pr-branch' },
+    })));
+    addRun({ event: 'schedule', head_sha: C3 });
+    const result = await pick(['--optional']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`error: the newest 5000 artifacts named ${NAME} hold none from a trusted run, and there are more: botrules will not conclude that there is none (--optional does not apply)`);
+    expect(outputs()).toBe('');
   });
 
   it('refuses to run where a rules token is in scope, before any request', async () => {

@@ -160,6 +160,29 @@ describe('botrules github drift-pr', () => {
     expect(github.pulls).toEqual([]);
   });
 
+  it('refuses a patch to a rule file through a symbolic link to a folder, by its own check, pushing nothing', async () => {
+    const work = path.join(root, 'work');
+    mkdirSync(path.join(work, 'outside'));
+    writeFileSync(path.join(work, 'outside', 'keep'), 'x\n');
+    symlinkSync('../outside', path.join(work, 'rules', 'linked'));
+    git(work, 'add', '--all');
+    commit(work, 'a folder of rules that is a link');
+    git(work, 'push', '--quiet', 'origin', 'main');
+    mainSha = git(work, 'rev-parse', 'HEAD');
+    github.heads.set('main', mainSha);
+    const drift = driftArtifact(pauseB);
+    // What the detect job could never make from a checkout (git add refuses a path beyond a link), written by hand.
+    const patch = [
+      'diff --git a/rules/linked/x.yaml b/rules/linked/x.yaml', 'new file mode 100644', 'index 0000000..1b2f7e6', '--- /dev/null', '+++ b/rules/linked/x.yaml', '@@ -0,0 +1 @@', '+rules: []', '',
+    ].join('\n');
+    writeFileSync(path.join(drift, 'changes.patch'), patch);
+    const result = await propose(drift);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toContain('error: the drift patch of default touches a path that goes through a symbolic link (rules/linked): refused (rules/linked/x.yaml)');
+    expect(driftBranches()).toBe('');
+    expect(github.pulls).toEqual([]);
+  });
+
   it('cuts a plan too long for a pull-request body on a character, with a note', async () => {
     const drift = driftArtifact(pauseB);
     writeFileSync(path.join(drift, 'plan.md'), 'é'.repeat(70_000));

@@ -27,7 +27,7 @@ export interface FakeArtifact {
   name: string;
   size_in_bytes: number;
   expired: boolean;
-  workflow_run: { id: number; head_sha: string; head_branch: string };
+  workflow_run: { id: number; head_sha: string; head_branch: string; head_repository_id?: number };
 }
 
 export interface FakeComment {

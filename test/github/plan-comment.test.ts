@@ -46,6 +46,10 @@ describe('botrules github plan-comment', () => {
       'App `shop`: plan failed: see the run log. [Run log](https://github.example/run/1)',
     ]);
     expect(new Set(github.authorizations)).toEqual(new Set(['Bearer workflow-token-7f3a']));
+    // Exit 1 after the plan printed itself: refused as it stands (a new rule), not a failure.
+    keepPlan('shop', '### botrules plan\n\n> [!WARNING]\n> 1 declared rule does not exist live\n', '1');
+    await comment();
+    expect(github.comments.get(7)?.[1]?.body.split('\n').at(-1)).toBe('App `shop`: the plan cannot be applied as it stands: the warnings above say why. [Run log](https://github.example/run/1)');
   });
 
   it('never edits a comment someone else wrote with the marker, nor a bot comment that only mentions it', async () => {

@@ -59,6 +59,8 @@ describe('permissions', () => {
       'examples/github-workflows/drift.yml report: issues',
       'examples/github-workflows/plan.yml comment: pull-requests',
       'examples/github-workflows/plan.yml validate: security-events',
+      // The chain head, committed through the contents API by a job without secrets.
+      'examples/github-workflows/scripts-inventory.yml anchor: contents',
     ]);
   });
 
@@ -80,6 +82,7 @@ describe('the rules token', () => {
       'examples/github-workflows/apply.yml apply',
       'examples/github-workflows/drift-pr.yml detect',
       'examples/github-workflows/drift.yml drift',
+      'examples/github-workflows/npx/apply.yml apply',
     ]);
   });
 

@@ -7,7 +7,8 @@ import { parse } from 'yaml';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ACTION_FILE = 'action.yml';
-const WORKFLOW_DIRS = ['.github/workflows', 'examples/github-workflows'];
+// examples/github-workflows/npx/: the variant that runs the packed tarball with npx, no action.
+const WORKFLOW_DIRS = ['.github/workflows', 'examples/github-workflows', 'examples/github-workflows/npx'];
 
 /** Stands for a `${{ … }}` expression whose value is only known on the runner. */
 export const EXPRESSION_TOKEN = '<expression>';

@@ -42,6 +42,8 @@ export interface JobRun {
   jobEnv?: unknown;
   /** Does what a step of another action does; returns false to say "not handled". */
   otherAction(step: YamlMap, evaluated: Record<string, string>): boolean;
+  /** A checkout of the action to run (one holding its bundle); by default the built CLI stands in for the bundle. */
+  actionPath?: string;
 }
 
 export interface StepRecord {
@@ -76,7 +78,7 @@ export async function runJob(steps: YamlMap[], job: JobRun): Promise<StepRecord[
     if (typeof step.run === 'string') {
       result = await runStepScript(step.run, job.cwd, env);
     } else if (usesBotrulesAction(step)) {
-      result = await runBotrulesAction(evaluateMap(step.with), job.cwd, env);
+      result = await runBotrulesAction(evaluateMap(step.with), job.cwd, env, job.actionPath);
     } else if (job.otherAction(step, evaluateMap(step.with))) {
       result = { status: 0, stdout: '', stderr: '', outputsFile: {} };
     } else {
@@ -90,9 +92,13 @@ export async function runJob(steps: YamlMap[], job: JobRun): Promise<StepRecord[
   return records;
 }
 
-/** `steps.A.outputs.B == 'V'` terms joined by `&&`: the only conditions the tested jobs use on steps. */
+/**
+ * `steps.A.outputs.B == 'V'` terms joined by `&&`: the only conditions the tested jobs use on
+ * steps, with `always()` (true: the job stops at its first failing step here anyway).
+ */
 function conditionHolds(condition: string, outputs: Record<string, Record<string, string>>): boolean {
   return condition.split('&&').every((term) => {
+    if (term.trim() === 'always()') return true;
     const match = /^\s*steps\.([\w-]+)\.outputs\.([\w-]+)\s*==\s*'([^']*)'\s*$/.exec(term);
     if (!match) throw new Error(`no stand-in for the condition ${condition}`);
     return outputs[match[1] ?? '']?.[match[2] ?? ''] === match[3];
@@ -110,14 +116,11 @@ async function runStepScript(script: string, cwd: string, env: Record<string, st
   return { ...result, outputsFile: parseOutputs(readFileSync(outputFile, 'utf8')) };
 }
 
-/** The action's "Run botrules" step, with the built CLI (or the bundle CI names) as its bundle. */
-async function runBotrulesAction(given: Record<string, string>, cwd: string, env: Record<string, string>): Promise<StepResult> {
+/** The action's "Run botrules" step, from `actionPath`, or with the built CLI (or the bundle CI names) as its bundle. */
+async function runBotrulesAction(given: Record<string, string>, cwd: string, env: Record<string, string>, actionPath = builtCliAsAction()): Promise<StepResult> {
   const action = readAction();
   const runStep = actionSteps(action).find((s) => s.id === 'run');
   if (!runStep || typeof runStep.run !== 'string') throw new Error('action.yml has no step with id "run"');
-  const actionPath = tempDir('botrules-action-path-');
-  mkdirSync(path.join(actionPath, 'dist-action'));
-  writeFileSync(path.join(actionPath, 'dist-action', 'botrules.mjs'), `import ${JSON.stringify(pathToFileURL(path.resolve(CLI_BINARY)).href)};\n`);
   const inputs: Record<string, string> = {};
   for (const [name, input] of Object.entries(actionInputs(action))) {
     inputs[name] = given[name] ?? (isMap(input) && typeof input.default === 'string' ? input.default : '');
@@ -130,6 +133,14 @@ async function runBotrulesAction(given: Record<string, string>, cwd: string, env
     }),
   );
   return runStepScript(runStep.run, cwd, { ...env, ...stepEnv });
+}
+
+/** An action directory whose bundle is the built CLI. */
+function builtCliAsAction(): string {
+  const actionPath = tempDir('botrules-action-path-');
+  mkdirSync(path.join(actionPath, 'dist-action'));
+  writeFileSync(path.join(actionPath, 'dist-action', 'botrules.mjs'), `import ${JSON.stringify(pathToFileURL(path.resolve(CLI_BINARY)).href)};\n`);
+  return actionPath;
 }
 
 function parseOutputs(text: string): Record<string, string> {

@@ -58,6 +58,8 @@ describe('actionlint', () => {
         'examples/github-workflows/drift-pr.yml',
         'examples/github-workflows/plan.yml',
         'examples/github-workflows/scripts-inventory.yml',
+        'examples/github-workflows/npx/apply.yml',
+        'examples/github-workflows/npx/plan.yml',
       ]),
     );
   });

@@ -47,9 +47,10 @@ describe('botrules scripts diff', () => {
     const result = await runCli(['scripts', 'diff', oldFile, newFile], { cwd: dir });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('+ https://cdn.evil.example/x.js');
+    // NEW's marks say whether the added script is approved.
+    expect(result.stdout).toContain('+ https://cdn.evil.example/x.js  (Unknown, risk critical, pages checkout)  NOT approved\n');
     expect(result.stdout).toContain('~ https://www.googletagmanager.com/gtm.js  risk medium → high (up)');
-    expect(result.stdout).toContain('1 added, 0 removed, 1 changed, 1 unchanged');
+    expect(result.stdout).toContain('1 added (0 approved, 1 not approved), 0 removed, 1 changed, 1 unchanged');
   });
 
   it.each([

@@ -2,28 +2,22 @@
 // (evidence-series.ts) at 1280×800, and the first screen, read from the screenshot and from
 // the DOM, shows the verdict, the gap and the unapproved scripts. Skips, saying why, only
 // where no Chromium binary can be had (.ci/run installs Debian's `chromium` where it can).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../helpers/cli.js';
 import { decodePng } from '../helpers/png.js';
+import { describeUnless, findProgram } from '../helpers/programs.js';
 import { PLANTED_URL, simulateQuarter, type Quarter } from './evidence-series.js';
 
 const run = promisify(execFile);
 const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
-const chromium = process.env.BOTRULES_CHROMIUM ?? CANDIDATES.map(located).find((path) => path !== undefined);
-if (!chromium) process.stderr.write(`SKIPPED evidence-chromium: no Chromium binary (looked for ${CANDIDATES.join(', ')} on PATH and BOTRULES_CHROMIUM); install Debian's chromium package to run it\n`);
-const describeInBrowser = chromium ? describe : describe.skip;
-
-function located(name: string): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
+const chromium = findProgram(...(process.env.BOTRULES_CHROMIUM ? [process.env.BOTRULES_CHROMIUM] : CANDIDATES));
+const noChromium = chromium === undefined
+  ? `no Chromium (${process.env.BOTRULES_CHROMIUM ? `BOTRULES_CHROMIUM=${process.env.BOTRULES_CHROMIUM} is not an executable file` : `none of ${CANDIDATES.join(', ')} on PATH`}); install Debian's chromium package or set BOTRULES_CHROMIUM`
+  : undefined;
 
 let quarter: Quarter;
 let work: string;
@@ -50,7 +44,7 @@ out.textContent = JSON.stringify({
 document.body.appendChild(out);
 </script>`;
 
-describeInBrowser('the evidence report in headless Chromium', () => {
+describeUnless(noChromium, 'the evidence report in headless Chromium', () => {
   beforeAll(async () => {
     quarter = await simulateQuarter();
     work = await mkdtemp(join(tmpdir(), 'botrules-chromium-'));
@@ -76,7 +70,7 @@ describeInBrowser('the evidence report in headless Chromium', () => {
     expect(screen).toBeGreaterThan(600);
     expect(layout.heading).toBe('Verdict: FAIL');
     expect(layout.verdict.bottom).toBeLessThan(screen);
-    expect(layout.gapItems.map((g) => g.text)).toEqual(['2026-02-09 to 2026-02-23: 14 days without a snapshot']);
+    expect(layout.gapItems.map((g) => g.text)).toEqual(['no snapshot in the interval 2026-02-16 to 2026-02-22: 14 days without one, from 2026-02-09T05:23:00.000Z to 2026-02-23T05:23:00.000Z, 7 days over the 7-day interval']);
     expect(layout.rows.map((r) => r.cells)).toEqual([
       [PLANTED_URL, 'high', 'unapproved'],
       [quarter.expiring.id, 'medium', 'approval expired 2026-02-20'],

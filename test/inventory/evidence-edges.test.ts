@@ -79,3 +79,22 @@ it('refuses an interval it cannot read, and a period that ends before it starts'
   const backwards = await runCli(['scripts', 'evidence', '.', '--from', '2026-02-01', '--to', '2026-01-01'], { cwd: dir, env: {} });
   expect(backwards).toMatchObject({ code: 1, stderr: 'error: --from (2026-02-01T00:00:00.000Z) is not before --to (2026-01-02T00:00:00.000Z)\n' });
 });
+
+it('counts a lapsed approval as unapproved from the end of its expires day, judged by the policy', async () => {
+  await writeFile(join(dir, 'scripts-policy.yaml'), 'approved:\n  - vendor: A\n    justification: Needed\n    owner: team-web\n    expires: 2026-01-13\n');
+  const result = await evidence([]);
+  expect(result.code).toBe(2);
+  const pack = JSON.parse(result.stdout) as EvidencePack;
+  expect(pack.changes.map((c) => [c.kind, c.snapshot.takenAt, c.unapproved])).toEqual([
+    ['approval-lapsed', '2026-01-19T05:23:00.000Z', { since: '2026-01-14T00:00:00.000Z', resolution: 'open', durationMs: Date.parse('2026-01-20T00:00:00Z') - Date.parse('2026-01-14T00:00:00Z') }],
+  ]);
+});
+
+it('counts unreadable files in words: "1 file", not "1 file(s)"', async () => {
+  await writeFile(join(dir, 'scripts-policy.yaml'), 'approved:\n  - vendor: A\n    justification: Needed\n    owner: team-web\n');
+  await writeFile(join(dir, 'broken.json'), '{"tool":{"name":"botrules"},"query":{},"records":"none"}');
+  const result = await evidence([]);
+  expect(result.code).toBe(2);
+  const pack = JSON.parse(result.stdout) as EvidencePack;
+  expect(pack.verdict.reasons).toEqual([{ code: 'unreadable-files', message: '1 file in the directory could not be read as snapshots' }]);
+});

@@ -56,7 +56,7 @@ describe('the evidence pack of the quarter (JSON)', () => {
     expect(pack.verdict).toEqual({
       pass: false,
       reasons: [
-        { code: 'coverage-gap', message: 'no snapshot for 14 days, from 2026-02-09T05:23:00.000Z to 2026-02-23T05:23:00.000Z (longer than the 7d interval)' },
+        { code: 'coverage-gap', message: 'no snapshot in the interval 2026-02-16 to 2026-02-22: 14 days without one, from 2026-02-09T05:23:00.000Z to 2026-02-23T05:23:00.000Z, 7 days over the 7-day interval' },
         { code: 'chain-broken', message: `the chain is broken: ${file('2026-02-02')} altered (1 break)` },
         { code: 'unapproved-scripts', message: '2 scripts are not approved at the end of the period' },
       ],
@@ -65,18 +65,21 @@ describe('the evidence pack of the quarter (JSON)', () => {
 
   it('has one gap, the missed week, and one empty week in the calendar', () => {
     expect(pack.coverage.gaps).toEqual([{
-      from: '2026-02-09T05:23:00.000Z', to: '2026-02-23T05:23:00.000Z', durationMs: 14 * 86_400_000,
+      intervals: { from: '2026-02-16T00:00:00.000Z', to: '2026-02-23T00:00:00.000Z', count: 1 },
+      from: '2026-02-09T05:23:00.000Z', to: '2026-02-23T05:23:00.000Z', durationMs: 14 * 86_400_000, overMs: 7 * 86_400_000,
       after: { file: file('2026-02-09'), takenAt: '2026-02-09T05:23:00.000Z' },
       before: { file: file('2026-02-23'), takenAt: '2026-02-23T05:23:00.000Z' },
     }]);
     expect(pack.coverage.buckets.filter((b) => b.snapshots === 0).map((b) => b.from)).toEqual(['2026-02-16T00:00:00.000Z']);
+    expect(pack.coverage.buckets.filter((b) => b.state !== 'covered').map((b) => [b.from, b.state])).toEqual([['2026-02-16T00:00:00.000Z', 'missed']]);
     expect(pack.snapshots).toHaveLength(12);
   });
 
   it('lists exactly the planted changes, each with the snapshot that first showed it', () => {
     const end = Date.parse('2026-04-06T00:00:00Z');
     expect(pack.changes.map(({ kind, label, snapshot, unapproved }) => ({ kind, label, snapshot: snapshot.file, unapproved }))).toEqual([
-      { kind: 'approval-lapsed', label: quarter.expiring.id, snapshot: file('2026-02-23'), unapproved: { since: '2026-02-23T05:23:00.000Z', resolution: 'open', durationMs: end - at('2026-02-23') } },
+      // Unapproved from the end of its expires day, not from the snapshot that first saw it lapsed.
+      { kind: 'approval-lapsed', label: quarter.expiring.id, snapshot: file('2026-02-23'), unapproved: { since: '2026-02-21T00:00:00.000Z', resolution: 'open', durationMs: end - Date.parse('2026-02-21T00:00:00Z') } },
       { kind: 'added', label: PLANTED_URL, snapshot: file('2026-03-02'), unapproved: { since: '2026-03-02T05:23:00.000Z', resolution: 'open', durationMs: end - at('2026-03-02') } },
     ]);
   });
@@ -116,12 +119,21 @@ describe('the evidence pack of the quarter (HTML)', () => {
 
   it('shows the verdict, the gap, the break, the changes and the unapproved scripts first', () => {
     expect(page).toContain('<h1>Verdict: FAIL</h1>');
-    expect(page).toContain('<h2>Gaps in coverage (1)</h2><ul><li>2026-02-09 to 2026-02-23: 14 days without a snapshot</li></ul>');
-    expect(page).toContain(`<tr><td class="url">${PLANTED_URL}</td><td class="risk high">high</td><td>unapproved</td></tr>`);
-    expect(page).toContain(`<tr><td class="url">${quarter.expiring.id ?? ''}</td><td class="risk medium">medium</td><td>approval expired ${EXPIRES}</td></tr>`);
+    expect(page).toContain('<h2>Gaps in coverage (1)</h2><ul><li>no snapshot in the interval 2026-02-16 to 2026-02-22: 14 days without one, from 2026-02-09T05:23:00.000Z to 2026-02-23T05:23:00.000Z, 7 days over the 7-day interval</li></ul>');
+    // A script location wraps only between its parts: after each separator, never inside a token.
+    expect(page).toContain('<tr><td class="url">https://<wbr>cdn.metrics-cache.example/<wbr>skim.js?<wbr>v=<wbr>7</td><td class="risk high">high</td><td>unapproved</td></tr>');
+    expect(page).not.toContain('break-all');
+    const text = page.replaceAll('<wbr>', '');
+    expect(text).toContain(`<tr><td class="url">${quarter.expiring.id ?? ''}</td><td class="risk medium">medium</td><td>approval expired ${EXPIRES}</td></tr>`);
     expect(page).toContain(`<li>altered: ${file('2026-02-02')} (taken 2026-02-02T05:23:00.000Z): its content no longer matches the digest it recorded when it was written</li>`);
-    expect(page).toContain(`<tr><td>added</td><td class="url">${PLANTED_URL}</td><td>high</td><td>2026-03-02T05:23:00.000Z (${file('2026-03-02')})</td><td>34 days 19 hours, still unapproved at the end</td></tr>`);
+    expect(text).toContain(`<tr><td>added</td><td class="url">${PLANTED_URL}</td><td>high</td><td>2026-03-02T05:23:00.000Z (${file('2026-03-02')})</td><td>34 days 19 hours from 2026-03-02T05:23:00.000Z, still unapproved at the end</td></tr>`);
+    expect(text).toContain(`<tr><td>approval lapsed</td><td class="url">${quarter.expiring.id ?? ''}</td><td>medium</td><td>2026-02-23T05:23:00.000Z (${file('2026-02-23')})</td><td>44 days from 2026-02-21T00:00:00.000Z, still unapproved at the end</td></tr>`);
     expect(page.indexOf('id="verdict"')).toBeLessThan(page.indexOf('id="gaps"'));
+    // What the pack does not prove, on the first screen and in the JSON.
+    const headers = 'Security-impacting HTTP headers of the payment pages (which PCI DSS 11.6.1 also covers) are outside this pack: it proves the script inventory only, so monitor and evidence headers separately.';
+    expect(page).toContain(`<p class="limits">Not covered: ${headers}</p></header>`);
+    expect(pack.limitations).toEqual([headers]);
+    expect(page).toContain('<footer>All times are UTC.');
     expect(page.indexOf('id="unapproved"')).toBeLessThan(page.indexOf('id="coverage"'));
   });
 });

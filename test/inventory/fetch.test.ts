@@ -3,6 +3,7 @@
 // duplicates, a failing page among concurrent ones). The cap is also tested end to end.
 import { RemoteError } from '../../src/errors.js';
 import { fetchInventory, splitRange, type PageSource } from '../../src/inventory/fetch.js';
+import { rememberedIdentity } from '../../src/inventory/records.js';
 import type { ScriptQuery, ScriptRecord } from '../../src/inventory/model.js';
 
 const QUERY = { appId: ['app'], tld: ['example.com'], from: 1_000, to: 2_000 };
@@ -201,5 +202,33 @@ describe('splitRange', () => {
       { start: 25, end: 27 },
     ]);
     expect([...splitRange({ start: 5, end: 5 }, 10)]).toEqual([]);
+  });
+});
+
+describe('bounded memory under a hostile gateway', () => {
+  it('remembers a long identity by a digest of fixed size, and tells distinct ones apart', () => {
+    const long = 'k'.repeat(1024 * 1024);
+    expect(rememberedIdentity(long)).toMatch(/^#[A-Za-z0-9+/]{22}$/);
+    expect(rememberedIdentity(`${long}x`)).not.toBe(rememberedIdentity(long));
+    expect(rememberedIdentity('short-key')).toBe('=short-key');
+    // A short identity that looks like a digest stays apart from the digest itself.
+    expect(rememberedIdentity(rememberedIdentity(long).slice(1))).not.toBe(rememberedIdentity(long));
+  });
+
+  it('drops a duplicate of a megabyte key as it does a short one', async () => {
+    const key = 'k'.repeat(1024 * 1024);
+    const server = fakeServer([{ key, id: 'a' }, { key, id: 'b' }, { key: 'other', id: 'c' }]);
+    const { got, summary } = await collect(server.source, { pageSize: 1, concurrency: 1 });
+    expect(got.map((r) => r.id)).toEqual(['a', 'c']);
+    expect(summary.duplicates).toBe(1);
+  });
+
+  it('refuses an export past the record cap and asks for no more pages', async () => {
+    const server = fakeServer(records(100));
+    const delivered: ScriptRecord[] = [];
+    const run = fetchInventory(server.source, QUERY, { pageSize: 10, concurrency: 1, maxRecords: 35, onRecords: (page) => void delivered.push(...page) });
+    await expect(run).rejects.toThrow('the script inventory sent more than 35 distinct records, the most botrules takes in one export; nothing more was requested');
+    expect(server.requests.length).toBe(4);
+    expect(delivered.length).toBe(30);
   });
 });

@@ -8,7 +8,7 @@ import { buildSnapshot } from '../../src/inventory/snapshot.js';
 import { renderDiffMarkdown } from '../../src/render/inventory/diff.js';
 import { renderReportMarkdown } from '../../src/render/inventory/report-markdown.js';
 import { codeSpan } from '../../src/render/markdown.js';
-import { hasCmark, renderGfm } from '../helpers/cmark.js';
+import { renderGfm } from '../helpers/cmark.js';
 
 const HOSTILE_URL = 'https://cdn.evil.example/x.js?a=1|b=`2`&c=@org/team <script>alert(1)</script>';
 const records: SnapshotRecord[] = [
@@ -63,7 +63,7 @@ describe('scripts report --format markdown', () => {
     expect(md.join('\n')).not.toContain('mermaid');
   });
 
-  (hasCmark ? it : it.skip)('renders on GitHub with copyable URLs that are not links', () => {
+  it('renders on GitHub with copyable URLs that are not links', () => {
     const html = renderGfm(md.join('\n'));
     expect(html).toContain('<td><code>https://cdn.evil.example/x.js?a=1|b=`2`&amp;c=@org/team &lt;script&gt;alert(1)&lt;/script&gt;</code></td>');
     expect(html).toContain('<td><code>https://www.googletagmanager.com/gtm.js</code></td>');
@@ -87,7 +87,7 @@ describe('scripts diff --format markdown', () => {
     ]);
   });
 
-  (hasCmark ? it : it.skip)('renders the URLs exactly, as code', () => {
+  it('renders the URLs exactly, as code', () => {
     const html = renderGfm(lines.join('\n'));
     expect(html).toContain('<td><code>https://x.example/plain.js</code></td>');
     expect(html.join('\n')).not.toMatch(/<a |<script|\u200b|&#8203;/);
@@ -105,7 +105,7 @@ describe('codeSpan', () => {
     expect(codeSpan(text)).toBe(expected);
   });
 
-  (hasCmark ? it : it.skip)('round-trips through cmark-gfm for awkward text', () => {
+  it('round-trips through cmark-gfm for awkward text', () => {
     for (const text of ['`edge`', 'a``b`c', ' spaced ', '<b>&amp;</b>', 'x|y']) {
       const html = renderGfm(`| a |\n| --- |\n| ${codeSpan(text, { inTable: true })} |\n`);
       const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -35,7 +35,7 @@ describe('scripts report against the emulator', () => {
   it('writes a sorted json snapshot of every record, adapting to the take cap', async () => {
     const before = test.emulator.log.length;
     const result = await runCli([...BASE, '--out', 'snap.json'], { cwd, env: test.env });
-    expect(result.stderr).toBe('Wrote 260 scripts to snap.json\n');
+    expect(result.stderr).toMatch(/^Wrote 260 scripts to snap\.json\nChain head: sha256:[0-9a-f]{64} /);
     expect(result.code).toBe(0);
     const snapshot = JSON.parse(await readFile(join(cwd, 'snap.json'), 'utf8')) as Snapshot;
     expect(snapshot).toMatchObject({ formatVersion: 1, count: 260, tool: { name: 'botrules' }, query: { appId: ['app-demo'], tld: ['shop.example.com'] } });
@@ -70,7 +70,7 @@ describe('scripts report against the emulator', () => {
     const dir = await mkdtemp(join(cwd, 'policy-'));
     await copyFile('scripts-policy.yaml', join(dir, 'scripts-policy.yaml'));
     const json = await runCli([...BASE, '--out', 'snap.json'], { cwd: dir, env: test.env });
-    expect(json.stderr).toMatch(/^Wrote 260 scripts to snap\.json, \d+ not approved\n$/);
+    expect(json.stderr).toMatch(/^Wrote 260 scripts to snap\.json, \d+ not approved\nChain head: sha256:[0-9a-f]{64} .*\n$/);
     const snapshot = JSON.parse(await readFile(join(dir, 'snap.json'), 'utf8')) as Snapshot;
     expect(snapshot.policy).toEqual({ file: 'scripts-policy.yaml' });
     const stripe = snapshot.records.filter((r) => r.vendor === 'Stripe');

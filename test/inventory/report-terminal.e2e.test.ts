@@ -1,8 +1,9 @@
 // `scripts report` as a terminal and a CI job see it, through the real binary: no Node warning
-// reaches the user however long the streamed output, Ctrl-C (or a cancelled job's SIGTERM)
-// leaves no `.partial` file beside the output, and the progress line composes with notices.
+// reaches the user however long the streamed output, Ctrl-C (or a cancelled job's SIGTERM, or a
+// closed terminal's SIGHUP) leaves no `.partial` file beside the output, a full disk is said as
+// such (never as a bug, never as success), and the progress line composes with notices.
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CLI_BINARY } from '../helpers/binary.js';
@@ -31,7 +32,7 @@ describe('scripts report in a terminal and a job', () => {
     expect(readFileSync(path.join(dir, 'inventory.ndjson'), 'utf8').split('\n').length).toBeGreaterThan(1000);
   });
 
-  it.each([['SIGINT'], ['SIGTERM']] as const)('%s while writing --out leaves no .partial file and no output file', async (signal) => {
+  it.each([['SIGINT'], ['SIGTERM'], ['SIGHUP']] as const)('%s while writing --out leaves no .partial file and no output file', async (signal) => {
     emu = await startTestEmulator({ generateScripts: 2000, randomSeed: 3, latencyMs: 200 });
     const dir = tempDir('botrules-report-signal-');
     const child = spawn(process.execPath, [CLI_BINARY, ...REPORT, '--from', '30d', '--page-size', '10', '--concurrency', '1', '--out', 'inventory.json'], {
@@ -47,10 +48,47 @@ describe('scripts report in a terminal and a job', () => {
     }
     child.kill(signal);
     const { code, signal: endedBy } = await ended;
-    // Ended by the signal itself: a shell shows 130 (SIGINT) or 143 (SIGTERM).
+    // Ended by the signal itself: a shell shows 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
     expect({ code, endedBy }).toEqual({ code: null, endedBy: signal });
     expect(stderr).toBe(`interrupted (${signal}): nothing was written to inventory.json\n`);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('scripts report on a full disk', () => {
+  /** The binary in a shell whose file-size limit (ulimit -f, in 512-byte blocks) makes every larger write fail with EFBIG. */
+  function reportWithFileLimit(dir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const command = `ulimit -f 8 && exec "$0" "$@"`;
+      execFile('/bin/sh', ['-c', command, process.execPath, CLI_BINARY, ...args], { cwd: dir, env: { ...emu.env, PATH: process.env.PATH } }, (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : ((error as { code?: number }).code ?? null), stdout, stderr }),
+      );
+    });
+  }
+
+  it.each([['json'], ['ndjson']])('--format %s --out FILE that cannot grow: an actionable message, no file, no .partial, exit 1', async (format) => {
+    emu = await startTestEmulator({ generateScripts: 400, randomSeed: 3 });
+    const dir = tempDir('botrules-report-full-');
+    const result = await reportWithFileLimit(dir, [...REPORT, '--from', '30d', '--format', format, '--out', 'inventory.out']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'error: cannot write inventory.out: the file is larger than this system allows (EFBIG; see ulimit -f); nothing was written to it\n' +
+        'Free some space (or choose another --out) and run the report again.\n',
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('stdout on a full disk is an error, not a quiet success', async () => {
+    emu = await startTestEmulator({ generateScripts: 50, randomSeed: 3 });
+    const devFull = openSync('/dev/full', 'w');
+    const ended = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI_BINARY, ...REPORT, '--from', '30d', '--format', 'ndjson'], { env: { ...emu.env, PATH: process.env.PATH }, stdio: ['ignore', devFull, 'pipe'] });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    closeSync(devFull);
+    expect(ended).toEqual({ code: 1, stderr: 'error: could not write to stdout: the disk is full (ENOSPC); what botrules printed there is incomplete\n' });
   });
 });
 

@@ -1,5 +1,6 @@
 // writeInventoryReport with an in-memory page source: formats, policy marks and failure handling.
 // The same paths run against the emulator in report-cli.e2e.test.ts.
+import { checkSnapshotSize } from '../../src/inventory/snapshot.js';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,5 +89,13 @@ describe('writeInventoryReport', () => {
       'the inventory is larger than the 64 MiB a snapshot may hold (scripts diff, verify and evidence read no more)',
     );
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('checkSnapshotSize', () => {
+  it('counts UTF-8 bytes as written: exactly 64 MiB passes, one byte more is refused', () => {
+    const cap = 64 * 1024 * 1024;
+    expect(() => checkSnapshotSize('x'.repeat(cap))).not.toThrow();
+    expect(() => checkSnapshotSize('x'.repeat(cap - 1) + 'é')).toThrow('the snapshot would be 64.0 MiB as written, more than the 64.0 MiB scripts diff, verify, evidence and --previous read back');
   });
 });

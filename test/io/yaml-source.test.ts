@@ -60,7 +60,7 @@ describe('parseYamlText', () => {
     const source = parseYamlText('apps:\n  - name: a\n    secret: x\n', { displayPath: file, validate: schemaValidator('config') });
     expect(source.problems).toEqual([
       { file, line: 2, col: 5, message: 'missing "rulesDir" in item 1 of apps' },
-      { file, line: 3, col: 5, message: 'unknown key "secret" in item 1 of apps (allowed: name, rulesDir, tokenEnv, unmanaged, maxChanges, maxNewlyBlocked)' },
+      { file, line: 3, col: 5, message: 'unknown key "secret" in item 1 of apps (allowed: name, rulesDir, tokenEnv, unmanaged, service, maxDeletes, maxChanges, maxNewlyBlocked)' },
     ]);
     expect(source.isSchemaValid(['apps', 0])).toBe(false);
     expect(source.isSchemaValid(['apps', 0, 'name'])).toBe(true);

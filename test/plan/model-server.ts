@@ -4,7 +4,7 @@
 import type { LiveRule, PatchBody } from '../../src/semantics/model.js';
 
 export class ModelServer {
-  private rules: LiveRule[];
+  protected rules: LiveRule[];
   patches = 0;
 
   constructor(live: readonly LiveRule[]) {
@@ -29,6 +29,45 @@ export class ModelServer {
       if (priority < 0 || priority > this.rules.length) throw new Error(`priority ${priority} out of range`);
       this.rules.splice(priority, 0, updated);
     }
+  }
+}
+
+/**
+ * The same model with the service's create and delete: POST inserts a new rule at
+ * `priority` (list-insert; at the end without one) under an id the server makes up; DELETE removes
+ * one, the rules below moving up.
+ */
+export class LifecycleModelServer extends ModelServer {
+  posts = 0;
+  deletes = 0;
+  private nextId = 1;
+
+  post(body: PatchBody): string {
+    if ('ruleId' in body) throw new Error('ruleId sent in a POST body');
+    const { priority, ...fields } = structuredClone(body);
+    for (const field of ['name', 'description', 'status', 'actions', 'conditions'] as const) {
+      if (fields[field] === undefined) throw new Error(`POST body without ${field}`);
+    }
+    const rules = this.rules;
+    const at = priority ?? rules.length;
+    if (at < 0 || at > rules.length) throw new Error(`priority ${at} out of range for an insert`);
+    const ruleId = `srv-${this.nextId++}`;
+    rules.splice(at, 0, { ruleId, priority: 0, ...fields } as LiveRule);
+    this.posts += 1;
+    return ruleId;
+  }
+
+  delete(ruleId: string): void {
+    const rules = this.rules;
+    const index = rules.findIndex((r) => r.ruleId === ruleId);
+    if (index < 0) throw new Error(`no rule ${ruleId} to delete`);
+    rules.splice(index, 1);
+    this.deletes += 1;
+  }
+
+  /** Every request: PATCH, POST and DELETE. */
+  get requests(): number {
+    return this.patches + this.posts + this.deletes;
   }
 }
 

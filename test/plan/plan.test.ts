@@ -184,7 +184,9 @@ describe('Plan', () => {
     expect(error.details).toEqual([
       'app default: "missing" (rules/10-main.yaml:32:5)',
       'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
-        'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule").',
+        'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ' +
+        'If your service accepts POST ("Create custom rule" in its API reference), `service.create: true` in botrules.yaml ' +
+        'makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").',
     ]);
     expect(new Plan([]).canApply()).toBe(true);
     expect(new Plan([]).hasChanges()).toBe(false);

@@ -67,6 +67,8 @@ describe('matching', () => {
         // Where to create it in the console: below the declared rule before it.
         position: 2,
         below: 'a',
+        // What it will do once created: the reviewer's table and caution name it.
+        actions: ['hardBlock'],
       },
     ]);
     expect(plan.steps).toEqual([]);

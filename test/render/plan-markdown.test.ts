@@ -26,10 +26,27 @@ describe('markdown plan renderer', () => {
     const out = render(markdown, samplePlan('pause'));
     const lines = out.split('\n');
     const summary = '**Plan: 3 PATCH requests: 2 to update, 1 to move (1 does both), 1 unmanaged to pause; 2 rules change position; 1 blocked; 1 not in the files, kept**';
-    expect(lines.slice(0, 7)).toEqual([
+    expect(lines.slice(0, 23)).toEqual([
       '### botrules plan',
       '',
+      '> [!CAUTION]',
+      "> **Needs a reviewer's attention: what this plan loosens or leaves active, and what it changes**",
+      '>',
+      '> - **missing** (hardBlock) is new: the API cannot create it, so nothing is applied until it is created in the console (steps below)',
+      '',
       summary,
+      '',
+      // Every rule change, one row each, before the details.
+      '#### Rule changes (4 rules)',
+      '',
+      '| rule | change | before | after |',
+      '| --- | --- | --- | --- |',
+      '| **b** | description, position | (empty); position 2 | &quot;new&quot;; position 1 |',
+      '| **c** | status | active | paused |',
+      '| **u** | paused: in no rule file | active | paused |',
+      '| **missing** | new rule: blocked, the API cannot create it (steps below) | not live | hardBlock, position 4 |',
+      '',
+      '_The moves shift 1 other rule by a position or more, without a PATCH of its own (see Moves below)._',
       '',
       '| app | PATCH requests | to update | to move | to pause | rules changing position | blocked | not in the files, kept |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -41,6 +58,7 @@ describe('markdown plan renderer', () => {
       '> - **missing** (rules/10-main.yaml:32:5)',
       '>   1. In the console, create a rule named **missing** with status paused, at position 4 (directly below **c**).',
       '>   2. Run `botrules import --update --pin` to write its ruleId into the file (nothing else in the files changes).',
+      '> If your service accepts POST ("Create custom rule" in its API reference), `service.create: true` in botrules.yaml makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").',
       '#### Not in the rule files (2 live rules)',
       '| **u** | <code>id-u</code> | declared in no rule file: paused by this plan (unmanaged: pause) |',
       '| **p** | <code>id-p</code> | declared in no rule file: stays live, paused |',
@@ -110,7 +128,7 @@ describe('markdown plan renderer', () => {
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(400);
     expect(out.split('\n')).toContain(
-      `> This plan is truncated: ${400 - shown} of 400 rule diffs are not shown, to stay within GitHub's limit of 65,536 characters per comment. Run \`botrules plan\` to see the whole plan.`,
+      `> This plan is truncated: ${400 - shown} of 400 rule diffs are not shown, to stay within GitHub's limit of 65,536 characters per comment. Run \`botrules plan --live live.json\` (a snapshot from \`botrules live\`; no token needed) to see the whole plan.`,
     );
     expect(out.match(/<details>/g)?.length).toBe(out.match(/<\/details>/g)?.length);
     expect(out.split('\n')).toContain('| default | 400 | 400 | 0 | 0 | 0 | 1 | 0 |');
@@ -162,5 +180,16 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
       '</ul>',
       '</blockquote>',
     ]);
+  });
+
+  test('the hint after a capped class list shows its commands as code, one a reviewer without a token can run', () => {
+    const classes = Array.from({ length: 5 }, (_, i) => ({ description: `requests with path starting "/p${i}"`, example: { path: `/p${i}`, method: 'GET' } }));
+    const diff = { app: 'default', changes: [{ risk: 'weakens' as const, before: { rule: 'a', actions: ['hardBlock'] }, after: { rule: undefined, actions: [] }, classes }], unchecked: [] };
+    const app = planApp({ app: 'default', declared: declaredRules([rule('a', { status: 'paused' })]), live: liveRules([rule('a')]), unmanaged: 'keep' }).plan;
+    const html = renderGfm(render(markdown, new Plan([app], { behaviourDiff: [diff] })), { unsafe: true });
+    expect(html).toContain('<li>… and 2 more</li>');
+    expect(html).toContain(
+      '<p><em>Run <code>botrules plan --live live.json</code> (a snapshot from <code>botrules live</code>; no token needed) for every class, with <code>--format json</code> for the data.</em></p>',
+    );
   });
 });

@@ -35,7 +35,9 @@ describe('text plan renderer', () => {
       '',
       '! 1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied.',
       '  Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
-        'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule").',
+        'to pin its ruleId, and `botrules plan` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ' +
+        'If your service accepts POST ("Create custom rule" in its API reference), `service.create: true` in botrules.yaml ' +
+        'makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").',
       '',
       'Positions are console positions: 1 is the highest priority (API priority + 1).',
       '',

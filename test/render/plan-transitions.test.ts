@@ -71,6 +71,9 @@ describe('windows in the plan', () => {
   test('an order without windows is one quiet line; one that was reordered says why', () => {
     expect(render(text, planWith({ order: 'planner', windows: [], unchecked: [] })).split('\n')[2]).toBe('Transitions: no window in the 2 states between the PATCH requests');
     const reordered = render(markdown, planWith({ order: 'reordered', windows: [], unchecked: [], plannerWindows: 2 })).split('\n');
-    expect(reordered).toContain('_Transitions: no window; botrules chose this order because the planner&#39;s order opens 2 windows (2 states between the PATCH requests checked)_');
+    expect(reordered).toContain('_Transitions: no window; botrules chose this order because the planner&#39;s order opens 2 windows (2 states between the PATCH requests checked)._');
+    // Two sentences, not one run on: the headline ends before "Not checked".
+    const partial = render(markdown, planWith({ order: 'planner', windows: [], unchecked: ['the time budget ran out'] })).split('\n');
+    expect(partial).toContain('_Transitions: no window in the part checked in the 2 states between the PATCH requests. Not checked: the time budget ran out._');
   });
 });

@@ -89,9 +89,9 @@ describe('loadProjectConfig', () => {
   });
 
   it('words schema problems for people', async () => {
-    const cwd = writeTree({ 'botrules.yaml': 'unmanaged: delete\napps:\n  - { name: "a b", maxChanges: -1 }\n' });
+    const cwd = writeTree({ 'botrules.yaml': 'unmanaged: erase\napps:\n  - { name: "a b", maxChanges: -1 }\n' });
     expect(await problemsOf(loadProjectConfig({ cwd }))).toEqual([
-      'botrules.yaml:1:12: unmanaged "delete" is not one of keep, pause, fail',
+      'botrules.yaml:1:12: unmanaged "erase" is not one of keep, pause, fail, delete',
       'botrules.yaml:3:5: missing "rulesDir" in app',
       'botrules.yaml:3:13: app name "a b" may hold only letters, digits, ".", "_" and "-", starting with a letter or digit',
       'botrules.yaml:3:32: maxChanges must be at least 0',

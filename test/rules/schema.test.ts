@@ -86,8 +86,8 @@ describe('schemas/config.schema.json', () => {
     expect(typeof schemaValidator('config')).toBe('function');
     expect(config.additionalProperties).toBe(false);
     expect(config.definitions.app.additionalProperties).toBe(false);
-    expect(Object.keys(config.definitions.app.properties)).toEqual(['name', 'rulesDir', 'tokenEnv', 'unmanaged', 'maxChanges', 'maxNewlyBlocked']);
+    expect(Object.keys(config.definitions.app.properties)).toEqual(['name', 'rulesDir', 'tokenEnv', 'unmanaged', 'service', 'maxDeletes', 'maxChanges', 'maxNewlyBlocked']);
     expect(config.definitions.app.properties.tokenEnv.pattern).toBe('^BOTRULES_[A-Z0-9_]+$');
-    expect(config.properties.unmanaged.enum).toEqual(['keep', 'pause', 'fail']);
+    expect(config.properties.unmanaged.enum).toEqual(['keep', 'pause', 'fail', 'delete']);
   });
 });

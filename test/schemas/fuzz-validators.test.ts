@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import * as generated from '../../src/generated/validators.js';
 import { documentsFrom, type Json } from './mutations.js';
-import { configFiles, listAnswers, liveSnapshots, patchBodies, plans, policies, ruleFiles, snapshots, updateAnswers } from './samples.js';
+import { configFiles, listAnswers, liveSnapshots, patchBodies, plans, policies, postBodies, ruleFiles, snapshots, updateAnswers } from './samples.js';
 
 /** A small test file (botrules test): every field kind once. */
 const TEST_FILE: Json = {
@@ -20,9 +20,23 @@ const TEST_FILE: Json = {
   }],
 };
 
+/** Policy files (docs/behaviour.md, "Policies"): each expectation, a class and none, apps. */
+const POLICY_FILES: Json[] = [{
+  policies: [
+    {
+      name: 'Health checks are allowed', level: 'error', apps: ['shop'],
+      requests: { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$startsWith', value: '/health' }, { conditionType: 'header', fieldOption: 'x-a', operator: '$exists' }] }] },
+      expect: { outcome: ['allow', 'none'] },
+    },
+    { name: 'Partners decide', level: 'advisory', expect: { decidedBy: 'Allow partners' } },
+  ],
+}];
+
 interface Case {
   name: keyof typeof generated;
   schema: string;
+  /** Another schema it refers to, added under its file name first. */
+  uses?: string;
   /** A definition of the schema, compiled as `getSchema(key#/definitions/NAME)` compiles it. */
   definition?: string;
   /** The options of the call site that used to compile it (stated here, not read from the generator). */
@@ -47,11 +61,19 @@ const CASES: Case[] = [
   },
   { name: 'validateSnapshot', schema: 'scripts-snapshot', options: { allErrors: true, strict: true }, samples: snapshots },
   { name: 'validateTests', schema: 'tests', options: RULE_FILES, samples: [TEST_FILE] },
+  { name: 'validatePolicies', schema: 'policies', uses: 'rules', options: RULE_FILES, samples: POLICY_FILES },
   {
     name: 'validatePatchBody',
     schema: 'patch-body',
     options: { allErrors: false, strict: true, strictRequired: false, verbose: true },
     samples: patchBodies,
+  },
+  {
+    name: 'validatePostBody',
+    schema: 'post-body',
+    uses: 'patch-body',
+    options: { allErrors: false, strict: true, strictRequired: false, verbose: true },
+    samples: postBodies,
   },
   { name: 'validateLiveSnapshot', schema: 'live-snapshot', options: { allErrors: true, strict: true, allowUnionTypes: true }, samples: liveSnapshots },
 ];
@@ -62,6 +84,7 @@ function readSchema(name: string): object {
 
 function freshlyCompiled(c: Case): ValidateFunction {
   const ajv = new Ajv(c.options);
+  if (c.uses !== undefined) ajv.addSchema(readSchema(c.uses), `${c.uses}.schema.json`);
   if (c.definition === undefined) return ajv.compile(readSchema(c.schema));
   ajv.addSchema(readSchema(c.schema), c.schema);
   const validate = ajv.getSchema(`${c.schema}#/definitions/${c.definition}`);

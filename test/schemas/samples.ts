@@ -210,3 +210,8 @@ export const patchBodies: unknown[] = [
   {},
   { status: 'active', unknownTopLevel: { kept: false } },
 ];
+
+/** POST bodies the emulator accepts (--capabilities create): a whole rule, never its ruleId. */
+export const postBodies: unknown[] = patchBodies
+  .filter((body): body is Record<string, unknown> => typeof body === 'object' && body !== null && 'conditions' in body)
+  .map(({ ruleId: _id, ...rule }) => rule);

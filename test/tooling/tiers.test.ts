@@ -1,14 +1,13 @@
 // The fast tier is unit tests and the CLI run in-process (jest.config.js): no test module it
-// loads starts another program, except the one that renders Markdown through GitHub's engine
-// (test/helpers/cmark.ts). A test that needs the binary, git, curl or a shell is an end-to-end
-// suite (`*.e2e.test.ts`) in the slow tier. This follows every relative import of every fast
+// loads starts another program (GitHub's Markdown engine is an npm package, test/helpers/cmark.ts),
+// so `npm test` needs nothing but Node and `npm ci`. A test that needs the binary, git, curl or a
+// shell is an end-to-end suite (`*.e2e.test.ts`) in the slow tier. This follows every relative import of every fast
 // suite through test/, so a helper that spawns cannot slip into the inner loop unnoticed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TEST = join(ROOT, 'test');
-const MAY_SPAWN = new Set(['test/helpers/cmark.ts']);
 
 interface Project { displayName: string; testPathIgnorePatterns?: string[] }
 // jest.config.js is plain JavaScript without types: its projects are read as this shape.
@@ -64,14 +63,24 @@ test('the fast tier has suites to check', () => {
   expect(fastSuites.some((f) => f.endsWith('.e2e.test.ts'))).toBe(false);
 });
 
-test('no fast suite loads a test module that starts another program, except the Markdown engine', () => {
+test('no fast suite loads a test module that starts another program', () => {
   const offenders = new Set<string>();
   for (const suite of fastSuites) {
     for (const [file, chain] of reachedFrom(suite)) {
-      const name = relative(ROOT, file);
-      if (MAY_SPAWN.has(name) || !importsOf(file).bare.some((spec) => SPAWNING.has(spec))) continue;
+      if (!importsOf(file).bare.some((spec) => SPAWNING.has(spec))) continue;
       offenders.add(chain.map((f) => relative(ROOT, f)).join(' → '));
     }
   }
   expect([...offenders]).toEqual([]);
+});
+
+test('npm run test:slow builds first, and both tiers take paths of test files', () => {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  // Run alone, the slow tier must not test whatever binary an earlier build left.
+  expect(scripts['test:slow']).toMatch(/^npm run build && /);
+  for (const tier of ['jest', 'test:slow']) {
+    // `npm run jest -- test/plan` appends the path: after `--selectProjects NAME` it would be read
+    // as one more project name (and the whole tier would run), so another option must follow.
+    expect(scripts[tier]).toMatch(/ jest --selectProjects (fast|slow) --\w/);
+  }
 });

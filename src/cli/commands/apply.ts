@@ -1,13 +1,13 @@
 // `botrules apply`: wires the options, the prompt, progress and interrupts to the engine's
 // applyProject (which plans, refuses, runs, verifies and writes the undo plan), renders the
 // report it returns, and chooses the exit code: 0 applied and verified, 1 anything else,
-// 130/143 interrupted by SIGINT/SIGTERM (docs/behaviour.md, "Interrupted applies").
+// 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM (docs/behaviour.md, "Interrupted applies").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import type { Plan } from '../../plan/plan-value.js';
 import { confirm } from '../../apply/confirm.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
-import { renderApplyPreview } from '../../render/apply/preview.js';
+import { APPROVAL_REMINDER, renderApplyPreview } from '../../render/apply/preview.js';
 import { APPLY_OUTPUTS } from '../../render/apply/index.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
 import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
@@ -64,11 +64,12 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
           diff?.stop();
           target = shownTarget;
           renderApplyPreview(plan, ctx.io.stdout, { colors: ctx.colors });
-          progress.start(plan.summary.patches, plan.apps.length);
+          progress.start(plan.summary.patches, plan.apps.length, (plan.summary.creates ?? 0) + (plan.summary.deletes ?? 0) > 0);
         },
         approve: (plan) => approved(args, plan, ctx, interrupt.controller.signal),
         onProgress: (event) => progress.event(event),
         signal: interrupt.controller.signal,
+        outputLost: () => stdoutLost(ctx),
       },
     );
     progress.done();
@@ -84,7 +85,7 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
 /** Interrupts abort the apply's signal while the command runs (CliIo.interrupts). */
 function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { controller: AbortController; received?: InterruptSignal; stop: () => void } {
   const watch: { controller: AbortController; received?: InterruptSignal; stop: () => void } = { controller: new AbortController(), stop: () => {} };
-  watch.stop = ctx.io.interrupts?.((signal) => {
+  watch.stop = ctx.io.interrupts?.finish((signal) => {
     watch.received = signal;
     progress.interrupted(`Interrupted (${signal}): no new change is sent; waiting for the requests in flight (interrupt again to stop at once, without the report and the undo plan).`);
     watch.controller.abort();
@@ -94,7 +95,7 @@ function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { 
 
 /** The report in text (src/render/apply/), then the exit code and the errors the handler prints. */
 async function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): Promise<number> {
-  await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }) }, ctx);
+  await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }), ...(stdoutLost(ctx) ? { stdoutLost: true } : {}) }, ctx);
   const exitCode = signal === undefined ? 0 : INTERRUPT_EXIT_CODES[signal];
   if (report.outcome === 'no-changes') return exitCode;
   if (report.outcome === 'cancelled') return report.interrupted ? exitCode : 1;
@@ -110,6 +111,11 @@ async function renderReport(report: ApplyReport, ctx: CommandContext, args: Glob
   return 0;
 }
 
+/** stdout failed (not a closed pipe): main reports it and the exit code says so (CliIo.writeFailures). */
+function stdoutLost(ctx: CommandContext): boolean {
+  return ctx.io.writeFailures?.().some((failure) => failure.stream === 'stdout') === true;
+}
+
 async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {
   if (args.autoApprove) return true;
   if (!ctx.io.stdinIsTTY) {
@@ -123,7 +129,8 @@ async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal
     `to ${noun(apps.length, 'app')} ${apps.join(', ')}? ` +
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report. An interrupt
-  // while asking is a "no".
+  // while asking is a "no". The loosenings again, next to the question, not a screen above it.
+  await writeReport(APPROVAL_REMINDER, plan, ctx);
   return confirm(question, ctx.io.stdin, ctx.io.stderr, signal);
 }
 

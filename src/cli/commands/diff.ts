@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { diffRuleSets } from '../../engine/diff-rule-sets.js';
 import { RULE_SETS_DIFF_FORMATS, RULE_SETS_DIFF_RENDERERS, type RuleSetsDiffFormat } from '../../render/behaviour/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
+import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
@@ -15,6 +16,7 @@ export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
       'Each side is a rules directory, a rule file, or a live snapshot (botrules live --out; --app chooses its app).')
     .positional('old', { type: 'string', describe: 'The rule set before: a rules directory, a rule file or a live snapshot' })
     .positional('new', { type: 'string', describe: 'The rule set after' })
+    .option('policy-budget', { type: 'number', default: DEFAULT_POLICY_BUDGET_SECONDS, describe: 'Seconds the checks of the project\'s policies may take in all (both sides)' })
     .option('format', { type: 'string', choices: RULE_SETS_DIFF_FORMATS, default: 'text', describe: 'How to print the diff' })
     .example('$0 diff live.json rules', 'what the rule files would change about the live rules, with no token')
     .example('$0 diff old-rules rules --format markdown', 'a pull-request comment comparing two rules directories') as unknown as Argv<GlobalArgs>;
@@ -27,7 +29,9 @@ export async function run(args: GlobalArgs & Record<string, unknown>, ctx: Comma
     new: String(args.new),
     ...(typeof args.app === 'string' ? { app: args.app } : {}),
     run: diff.run,
+    ...(typeof args.config === 'string' ? { config: args.config } : {}),
+    ...(typeof args.policyBudget === 'number' ? { policyBudget: args.policyBudget } : {}),
   }, ctx).finally(() => diff.stop());
-  await RULE_SETS_DIFF_RENDERERS[String(args.format) as RuleSetsDiffFormat]({ sides: result.sides, diff: result.diff }, ctx.io.stdout, { colors: ctx.colors });
-  return result.diff.changes.length === 0 && result.diff.unchecked.length === 0 ? 0 : 2;
+  await RULE_SETS_DIFF_RENDERERS[String(args.format) as RuleSetsDiffFormat]({ sides: result.sides, diff: result.diff, ...(result.policies === undefined ? {} : { policies: result.policies }) }, ctx.io.stdout, { colors: ctx.colors });
+  return result.diff.changes.length === 0 && result.diff.unchecked.length === 0 && (result.policies ?? []).length === 0 ? 0 : 2;
 }

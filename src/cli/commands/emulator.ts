@@ -1,28 +1,31 @@
-// `botrules emulator`: runs the embedded HTTPS emulator of both hosts until SIGINT/SIGTERM.
+// `botrules emulator`: runs the embedded HTTPS emulator of both hosts until SIGHUP/SIGINT/SIGTERM.
 // It prints the exports a shell needs (URLs, the CA to trust, and the tokens it invented
 // itself; tokens taken from the environment or flags are never printed), then a ready line
 // that scripts can wait for. With --exports-file it also writes the exports to a file, atomically
 // and only once it is listening, so `until [ -s FILE ]` in a script is a race-free wait; the file
 // is removed first (a stale one from an earlier run never looks ready) and again on stop.
 // On a signal it saves the state and exits 0.
-import { rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { checkWritable, temporaryBeside, writeFileAtomic } from '../../io/atomic-write.js';
 import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
+import { CAPABILITIES, type Capability } from '../../emulator/options.js';
+import { TRAFFIC_FORMATS, type TrafficFormat } from '../../emulator/traffic-formats.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { UsageError, wholeNumber } from '../options.js';
-import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_STOPPED, EMULATOR_SUMMARY, exportLines, TRAFFIC_WRITTEN, type EmulatorExportsView, type EmulatorSummaryView } from '../../render/emulator/index.js';
+import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_TOKEN_ON_COMMAND_LINE, EMULATOR_STOPPED, EMULATOR_SUMMARY, exportLines, TRAFFIC_WRITTEN, type EmulatorExportsView, type EmulatorSummaryView } from '../../render/emulator/index.js';
 import { writeReport } from '../output.js';
 import { consoleOptions, runConsole } from './emulator-console.js';
 
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
 function options(yargs: Argv<GlobalArgs>) {
-  return yargs
+  const inherited = new Set(declaredOptions(yargs));
+  const serving = yargs
     .usage('$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.')
     .command('console <action> <rule>', 'Do in a running emulator what only the web console can: create or delete a rule (not part of the service API)', consoleOptions)
     .option('port', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--port', 0, 65_535), describe: 'Port on 127.0.0.1 (0: a free one)' })
@@ -39,15 +42,32 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('log', { type: 'string', describe: 'Append one JSON line per request to FILE (never headers or tokens)' })
     .option('max-take', { type: 'number', default: 100, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
     .option('move-semantics', { choices: ['list-move', 'swap'] as const satisfies readonly MoveSemantics[], default: 'list-move' as const, describe: 'How a PATCH of priority reorders rules' })
-    .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; default: app "default" with BOTRULES_TOKEN)' })
+    .option('capabilities', { type: 'string', coerce: capabilityList, describe: 'What the rule API accepts besides list and PATCH: create (POST), delete (DELETE), or create,delete; without it both answer 405' })
+    .option('app-token-file', { type: 'string', describe: 'A file of NAME=TOKEN lines: the apps served and their server tokens (default: app "default" with BOTRULES_TOKEN)' })
+    .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; the token shows in the process list: prefer --app-token-file)' })
+    .conflicts('app-token', 'app-token-file')
     .option('api-token', { type: 'string', describe: 'Script-inventory token (default: BOTRULES_API_TOKEN, else BOTRULES_TOKEN)' })
     .option('write-traffic', { type: 'string', describe: 'Write a synthetic NDJSON request log (browsers, bots, monitors, partners) to FILE for botrules replay, and exit without serving' })
+    .option('traffic-format', { choices: TRAFFIC_FORMATS, default: 'ndjson' as const, describe: 'The log format of --write-traffic: any format replay reads (docs/replay.md, "Log formats")' })
     .option('traffic-requests', { type: 'number', default: 10_000, requiresArg: true, coerce: wholeNumber('--traffic-requests', 1), describe: 'Requests in the --write-traffic log' })
     // Not `--env-file`: Node 20 takes that flag for itself even after the script name.
     .option('exports-file', {
       type: 'string',
       describe: 'Also write the export lines to FILE once the emulator is listening (atomically; removed on stop)',
     });
+  // yargs makes options global by default: the server's own stay out of `emulator console`'s help and parsing.
+  (serving as unknown as YargsScoping).global(declaredOptions(serving).filter((name) => !inherited.has(name)), false);
+  return serving;
+}
+
+/** yargs' own API beyond its typings (@types/yargs 17 has neither getOptions nor global's second argument). */
+interface YargsScoping {
+  getOptions(): { key: Record<string, unknown> };
+  global(keys: string[], global: boolean): unknown;
+}
+
+function declaredOptions(yargs: Argv<GlobalArgs>): string[] {
+  return Object.keys((yargs as unknown as YargsScoping).getOptions().key);
 }
 
 type EmulatorArgs = ArgsOf<typeof options>;
@@ -57,12 +77,10 @@ export const { builder, run } = defineCommand({ builder: options, run: runEmulat
 async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<number> {
   // `emulator console …` is parsed with consoleOptions (yargs runs a subcommand's builder in place of this one's).
   if (args._[1] === 'console') return runConsole(args as unknown as ArgsOf<typeof consoleOptions>, ctx);
-  if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, ctx);
+  if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, args.trafficFormat, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
-  const onSignal = () => shutdown.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopListening = ctx.io.interrupts?.finish(() => shutdown.abort());
   // A launcher such as `npx` may die of `kill %1` without passing the signal on: an emulator
   // whose parent is gone stops too instead of lingering on its port.
   const parent = process.ppid;
@@ -74,14 +92,16 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<num
     return await serve(args, ctx, shutdown.signal);
   } finally {
     clearInterval(orphanWatch);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening?.();
   }
 }
 
 /** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
 export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<number> {
   const options = emulatorOptions(args, ctx);
+  if (args.appTokenFile !== undefined) options.apps = await appTokenFile(args.appTokenFile, ctx.io.cwd);
+  // Anyone on the machine can read a command line (ps): say so, once, without the token.
+  if ((args.appToken ?? []).length > 0) await writeReport(EMULATOR_TOKEN_ON_COMMAND_LINE, undefined, ctx);
   const { exportsFile } = args;
   const envFile = exportsFile === undefined ? undefined : path.resolve(ctx.io.cwd, exportsFile);
   if (envFile !== undefined && exportsFile !== undefined) {
@@ -107,13 +127,13 @@ export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: A
 }
 
 /** `--write-traffic FILE`: the synthetic log, written beside FILE and renamed into place once whole. */
-async function writeTrafficLog(shown: string, count: number, seed: number, ctx: CommandContext): Promise<number> {
+async function writeTrafficLog(shown: string, count: number, seed: number, format: TrafficFormat, ctx: CommandContext): Promise<number> {
   const file = path.resolve(ctx.io.cwd, shown);
   await checkWritable(file, '--write-traffic', shown);
   const { writeTraffic } = await import('../../emulator/index.js');
   const temporary = temporaryBeside(file);
   try {
-    await writeTraffic(temporary, count, seed);
+    await writeTraffic(temporary, count, seed, format);
     await rename(temporary, file);
   } catch (err) {
     await rm(temporary, { force: true });
@@ -141,12 +161,21 @@ function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptio
     faults: stringList(args.fault),
     maxTake: args.maxTake,
     moveSemantics: args.moveSemantics,
+    ...(args.capabilities === undefined ? {} : { capabilities: args.capabilities }),
   };
   if (apps.length > 0) options.apps = apps;
   if (args.seed !== undefined) options.seed = args.seed;
   if (args.log !== undefined) options.logFile = args.log;
   if (args.apiToken !== undefined && args.apiToken !== '') options.apiToken = args.apiToken;
   return options;
+}
+
+/** `--capabilities create,delete`: read now, so a wrong word is a usage error before the emulator starts. */
+function capabilityList(value: unknown): Capability[] {
+  const words = String(value).split(',').map((word) => word.trim()).filter((word) => word !== '');
+  const unknown = words.find((word) => !CAPABILITIES.includes(word as Capability));
+  if (unknown !== undefined) throw new UserError(`--capabilities: unknown capability "${unknown}"; use ${CAPABILITIES.join(', ')}, separated by commas`);
+  return [...new Set(words)] as Capability[];
 }
 
 /** `--fault SPEC`, repeatable: each spec read now, so a bad one is a usage error before the emulator starts. */
@@ -166,16 +195,36 @@ function faultSpecs(values: unknown[]): string[] {
 
 /** `--app-token NAME=TOKEN`, repeatable: the apps the emulator serves, each with its token. */
 function appTokens(values: unknown[]): EmulatorApp[] {
+  return parsedAppTokens(values.map(String), (problem) =>
+    new UsageError(problem === 'not NAME=TOKEN' ? '--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"' : `--app-token ${problem}`));
+}
+
+/** `NAME=TOKEN` specs; a problem never repeats the spec, which holds a token. */
+function parsedAppTokens(specs: readonly string[], problem: (what: string) => Error): EmulatorApp[] {
   const apps: EmulatorApp[] = [];
-  for (const spec of values.map(String)) {
+  for (const spec of specs) {
     const eq = spec.indexOf('=');
     const name = spec.slice(0, eq);
     const token = spec.slice(eq + 1);
-    // The message never repeats the spec: it holds a token.
-    if (eq <= 0 || token === '') throw new UsageError('--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"');
-    if (apps.some((a) => a.name === name)) throw new UsageError(`--app-token names the app ${JSON.stringify(name)} twice`);
+    if (eq <= 0 || token === '') throw problem('not NAME=TOKEN');
+    if (apps.some((a) => a.name === name)) throw problem(`names the app ${JSON.stringify(name)} twice`);
     apps.push({ name, token });
   }
+  return apps;
+}
+
+/** Most bytes of an --app-token-file: a few apps' lines. */
+const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+/** `--app-token-file FILE`: `NAME=TOKEN` lines; blank lines and `#` comments are skipped. */
+async function appTokenFile(shown: string, cwd: string): Promise<EmulatorApp[]> {
+  const text = await readFile(path.resolve(cwd, shown), 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UserError(`cannot read --app-token-file ${shown}: ${err.code === 'ENOENT' ? 'it does not exist' : (err.code ?? 'unreadable')}`);
+  });
+  if (Buffer.byteLength(text) > MAX_TOKEN_FILE_BYTES) throw new UserError(`--app-token-file ${shown} is larger than ${MAX_TOKEN_FILE_BYTES} bytes`);
+  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const apps = parsedAppTokens(lines, (problem) => new UserError(`--app-token-file ${shown}: ${problem === 'not NAME=TOKEN' ? 'each line takes NAME=TOKEN' : `it ${problem}`}`));
+  if (apps.length === 0) throw new UserError(`--app-token-file ${shown}: it names no app (each line takes NAME=TOKEN)`);
   return apps;
 }
 
@@ -208,6 +257,7 @@ function summaryOf(emulator: RunningEmulator, options: EmulatorOptions): Emulato
     seedIgnored: emulator.resumed && seeding,
     apps: Object.keys(emulator.tokens.apps).map((name) => ({ name, rules: emulator.rules(name).length })),
     scripts: emulator.scripts().length,
+    capabilities: CAPABILITIES.filter((capability) => options.capabilities?.includes(capability) === true),
   };
 }
 

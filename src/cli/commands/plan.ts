@@ -18,6 +18,9 @@ import { replayProgressLine } from '../replay-progress.js';
 import { transitionProgress } from '../transition-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { writeReport } from '../output.js';
+import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
+import { failsCommand, isReported, policyAnnotation, POLICIES_BEFORE_PLAN } from '../../render/policies/index.js';
+import { plural } from '../../plural.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
@@ -29,6 +32,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
     .option('safe-order', { type: 'boolean', default: false, describe: 'When only an order with one more PATCH is free of windows, plan that order' })
     .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
+    .option('policy-budget', { type: 'number', default: DEFAULT_POLICY_BUDGET_SECONDS, describe: 'Seconds the policy checks may take in all; what is left is reported unchecked, never passed' })
     .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
     .option('behaviour-diff', { type: 'boolean', default: true, describe: 'Show every class of requests the plan decides differently (--no-behaviour-diff: leave it out)' })
     .example('$0 plan', 'show what apply would change')
@@ -47,7 +51,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // The flag is a yes/no; the engine takes the run (its budget and progress) or nothing.
   const { behaviourDiff: wanted, ...selection } = args;
   const diff = wanted === false ? undefined : diffRun(args, ctx);
-  const { plan, excesses, trafficExcesses, undecided, replay } = await planProject({
+  const { plan, excesses, trafficExcesses, undecided, replay, policies, modelWarnings } = await planProject({
     ...selection,
     ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
     ...(args.live === undefined ? {} : { liveFile: args.live }),
@@ -65,14 +69,23 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // Risk first: what the change does to traffic, then the changes themselves. A JSON plan is
   // one document: the report is its `replay` field.
   if (replay !== undefined && args.format !== 'json') await writeReport(replayBeforePlan(args.format === 'markdown' ? 'markdown' : 'text'), replay, ctx);
+  // A violated policy is what a reviewer must see first (docs/behaviour.md, "Policies").
+  if (args.format !== 'json') await writeReport(POLICIES_BEFORE_PLAN[args.format], policies, ctx);
+  ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
   await render(plan, ctx.io.stdout, { colors: ctx.colors });
-  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided }, ctx);
+  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided, ...(modelWarnings === undefined ? {} : { modelWarnings }) }, ctx);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);
     await writeReport(SAVED_PLAN, { out, fromSnapshot: plan.snapshot !== undefined }, ctx);
   }
+  const failing = policies.filter(failsCommand);
+  if (failing.length > 0) {
+    throw new UserError(`${plural(failing.length, 'error-level policy', 'error-level policies')} ${failing.length === 1 ? 'is' : 'are'} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
+  }
   const blocked = plan.blockedSentence();
-  if (blocked !== undefined) throw new UserError(blocked, [BLOCKED_ADVICE]);
+  // The text and Markdown plans end with the advice and each rule's console steps; on a terminal
+  // stdout and stderr show together, so the error only points at them. JSON holds no advice.
+  if (blocked !== undefined) throw args.format === 'json' ? new UserError(blocked, [BLOCKED_ADVICE]) : new UserError(`${blocked} (the plan lists the console steps for each)`);
   if (args.detailedExitcode) return plan.hasChanges() ? 2 : 0;
   return 0;
 }

@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { replayProject } from '../../engine/replay.js';
 import { REPLAY_FORMATS, replayRenderer } from '../../render/replay/index.js';
 import { LOG_FORMATS } from '../../requests/traffic/formats.js';
+import { isAllClear } from '../../requests/traffic/tally.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
@@ -15,12 +16,14 @@ function options(yargs: Argv<GlobalArgs>) {
     .usage('$0 replay LOG… [--live FILE] [--format text|json|markdown]\n\n' +
       'Decide every request of the logs under the live rules and under the rules as apply would leave them, and report ' +
       'each change of outcome (no rule → challenge, allow → block, …) with its share of traffic, rules and examples. ' +
-      'Logs: NDJSON, CSV with a header row, or common/combined access logs; gzip and directories too. ' +
+      'Logs: NDJSON, CSV with a header row, common/combined access logs, CloudFront and ALB logs, Cloudflare Logpush, ' +
+      'the service\'s Data Export (human) and HAR; gzip and directories too. Exit 0 only when every request was decided and none changed. ' +
       'Cookies, Authorization and secret-looking parameters are masked as they are read.')
     .positional('logs', { type: 'string', array: true, describe: 'Log files or directories' })
     .option('now', NOW_OPTION)
     .option('live', { type: 'string', describe: 'Compare against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('format', { choices: REPLAY_FORMATS, default: 'text' as const, describe: 'How to print the report' })
+    .option('baseline', { type: 'string', describe: 'Compare with an earlier report (replay --format json): name what newly changes outcome and what stopped' })
     .option('log-format', { choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name or first line)' })
     .example('$0 replay logs/', 'replay every log below logs/ against the live rules')
     .example('$0 replay --live live.json --format markdown access.log.gz', 'a pull-request comment, with no token');
@@ -34,10 +37,11 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     logs,
     ...(args.live === undefined ? {} : { liveFile: args.live }),
     ...(args.logFormat === undefined ? {} : { logFormat: args.logFormat }),
+    ...(args.baseline === undefined ? {} : { baseline: args.baseline }),
     ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
   }, ctx).finally(() => progress.stop());
   await replayRenderer(args.format)(report, ctx.io.stdout, { colors: ctx.colors });
-  return report.transitions.length === 0 ? 0 : 2;
+  return isAllClear(report) ? 0 : 2;
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

@@ -14,6 +14,8 @@ import type { ArgsOf } from '../define-command.js';
 import { commaList } from '../options.js';
 import { writeReport } from '../output.js';
 
+const ANCHOR_HELP = 'A head digest recorded outside DIR (sha256:…), or a file of them, newest last (the chain-head lines scripts report printed): it must be one of the snapshots';
+
 /** A broken chain, or an evidence verdict that fails. */
 export const EXIT_FINDINGS = 2;
 
@@ -21,7 +23,13 @@ export function verifyOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .positional('directory', { type: 'string', describe: 'Directory of json snapshots (searched to four levels, e.g. downloaded CI artifacts)' })
     .option('format', { choices: VERIFY_FORMATS, default: 'text' as const, describe: 'Output format' })
-    .epilogue('Exit 0: every chain intact; 2: a snapshot was altered, removed or inserted, or a file cannot be read; 1: an error.');
+    .option('anchor', { type: 'string', requiresArg: true, describe: ANCHOR_HELP })
+    .epilogue(
+      'Without --anchor the chain shows only that the snapshots present agree with each other: removing the newest, ' +
+        'or editing snapshots and sealing them again, shows only against a head digest recorded elsewhere.\n' +
+        'Exit 0: every chain intact; 2: a snapshot was altered, removed, inserted or stripped of its chain, a scope has no chain, ' +
+        'the anchor is not among the snapshots, or a file cannot be read; 1: an error.',
+    );
 }
 
 export function evidenceOptions(yargs: Argv<GlobalArgs>) {
@@ -29,17 +37,18 @@ export function evidenceOptions(yargs: Argv<GlobalArgs>) {
     .positional('directory', { type: 'string', describe: 'Directory of json snapshots (e.g. the CI artifacts of the period, downloaded)' })
     .option('from', { type: 'string', demandOption: 'See botrules scripts evidence --help.', describe: 'Start of the assessment period' })
     .option('to', { type: 'string', describe: 'End of the period (default: now); a date alone includes that whole day' })
-    .option('interval', { type: 'string', default: '7d', describe: 'Longest stretch allowed without a snapshot (PCI DSS 11.6.1: weekly)' })
+    .option('interval', { type: 'string', default: '7d', describe: 'Each interval of this length, counted from --from, must hold a snapshot (PCI DSS 11.6.1: weekly)' })
     .option('policy', { type: 'string', describe: 'Approval policy (default: scripts-policy.yaml if present); its git history says who approved what' })
     .option('app-id', { type: 'string', array: true, coerce: commaList('--app-id', 'app-demo'), describe: 'With --tld: the scope, when DIR holds several' })
     .option('tld', { type: 'string', array: true, coerce: commaList('--tld', 'shop.example.com'), describe: 'With --app-id: the scope, when DIR holds several' })
     .option('format', { choices: EVIDENCE_FORMATS, default: 'html' as const, describe: 'html (self-contained, prints to PDF) or json' })
+    .option('anchor', { type: 'string', requiresArg: true, describe: ANCHOR_HELP })
     .option('out', { type: 'string', describe: 'Write to this file (written whole or not at all) instead of stdout' })
     .epilogue(`Times: ${TIME_FORMATS_HINT}.\nExit 0: the verdict passes; 2: it fails (a gap, a broken chain, an unapproved script); 1: an error.`);
 }
 
 export async function runVerify(args: ArgsOf<typeof verifyOptions>, ctx: CommandContext): Promise<number> {
-  const model = await verifySeries(String(args.directory), ctx);
+  const model = await verifySeries(String(args.directory), ctx, args.anchor);
   if (model.scopes.length === 0 && model.unreadable.length === 0) {
     throw new UserError(`${String(args.directory)} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`.']);
   }
@@ -65,6 +74,7 @@ export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: Com
       now,
       ...(args.policy === undefined ? {} : { policyFile: args.policy }),
       ...(appId && tld ? { appId, tld } : {}),
+      ...(args.anchor === undefined ? {} : { anchor: args.anchor }),
     }, ctx);
     await EVIDENCE_RENDERERS[args.format](pack, { write: output.emit });
     await output.commit();

@@ -1,4 +1,5 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
+import { appendFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/inventory/index.js';
@@ -7,7 +8,8 @@ import { diffInventories, reportInventory } from '../../engine/inventory.js';
 import { FAIL_ON_CONDITIONS, parseFailOn } from '../../inventory/diff.js';
 import { dropPartialFiles, openOutput } from '../../inventory/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../inventory/time.js';
-import { FAIL_ON_MATCHES, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
+import { chainHeadSummary, FAIL_ON_MATCHES, POLICY_WARNINGS, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
+import { stepOutputLines } from '../../render/github-steps/index.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
@@ -80,18 +82,13 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   const renderer = REPORT_RENDERERS[args.format];
   const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
   const progress = progressBar(ctx);
-  // Ctrl-C or a cancelled job: the progress line goes, no `.partial` file stays, and the
-  // process ends by the same signal (exit 130/143 in a shell).
-  const onSignal = (signal: NodeJS.Signals): void => {
+  // Ctrl-C, a closed terminal or a cancelled job: the progress line goes, no `.partial` file
+  // stays, and the process ends by the same signal (exit 129/130/143 in a shell).
+  const stopListening = ctx.io.interrupts?.stop((signal) => {
     progress?.stop();
     dropPartialFiles();
     writeInterrupted({ signal, ...(out === undefined ? {} : { out }) }, ctx.io.stderr);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.kill(process.pid, signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
   let result: Awaited<ReturnType<typeof reportInventory>>;
   try {
     result = await reportInventory({
@@ -108,18 +105,32 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
     }, progress ? { ...ctx, notice: progress.notice } : ctx);
   } finally {
     progress?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening?.();
   }
-  const { warnings, count, unapproved, file, chainNote } = result;
+  const { warnings, count, unapproved, file, chainNote, unmatchedEntries = [] } = result;
+  const chainHead = args.format === 'json' ? result.chainHead : undefined;
   // An empty inventory still exits 0: an empty result is a valid snapshot (docs/behaviour.md, "Script inventory").
+  // It says so itself; then every policy entry matches nothing, which is no news.
   await writeReport(REPORT_OUTCOME, {
-    warnings, count, appIds: appId, tlds: tld,
+    warnings: count === 0 ? warnings : [...warnings, ...unmatchedEntries], count, appIds: appId, tlds: tld,
     ...(unapproved === undefined ? {} : { unapproved }),
     ...(file === undefined ? {} : { file }),
     ...(chainNote === undefined ? {} : { chainNote }),
+    ...(chainHead === undefined ? {} : { chainHead }),
   }, ctx);
+  if (chainHead !== undefined) await recordChainHead(ctx, chainHead, file);
   return 0;
+}
+
+/**
+ * The head digest, kept where the run's record outlives the artifacts: the job's step summary
+ * and the `chain-head` step output (for a job that commits it; `scripts verify --anchor`).
+ */
+async function recordChainHead(ctx: CommandContext, chainHead: string, file: string | undefined): Promise<void> {
+  const summary = ctx.env('GITHUB_STEP_SUMMARY');
+  const output = ctx.env('GITHUB_OUTPUT');
+  if (summary !== undefined) await appendFile(summary, chainHeadSummary(chainHead, file));
+  if (output !== undefined) await appendFile(output, stepOutputLines({ 'chain-head': chainHead }));
 }
 
 async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<number> {
@@ -127,6 +138,7 @@ async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): P
   const policyFile = args.policy;
   const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
   await INVENTORY_DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
+  await writeReport(POLICY_WARNINGS, compared, ctx);
   if (!compared.failOn || compared.failOn.length === 0) return 0;
   await writeReport(FAIL_ON_MATCHES, compared, ctx);
   return EXIT_FAIL_ON;

@@ -6,7 +6,8 @@ import type { PlanStep } from '../../plan/types.js';
 
 /** One step as it ended: sent and taken, refused or failed in transit, or never sent. */
 export type StepOutcomeView =
-  | { state: 'applied'; step: PlanStep }
+  /** `result`: a created rule as the service answered, with the ruleId it gave it. */
+  | { state: 'applied'; step: PlanStep; result?: { ruleId: string } }
   | { state: 'failed'; step: PlanStep; error: { message: string } }
   | { state: 'not-attempted'; step: PlanStep };
 
@@ -31,8 +32,10 @@ export interface ApplyReportView {
   undoError?: unknown;
 }
 
-/** The report and the signal that interrupted the apply, if one did (SIGINT, SIGTERM). */
+/** The report and the signal that interrupted the apply, if one did (SIGHUP, SIGINT, SIGTERM). */
 export interface ApplyOutput {
   report: ApplyReportView;
   signal?: string;
+  /** stdout could not be written (a full disk): stderr repeats where the undo plan went. */
+  stdoutLost?: boolean;
 }

@@ -1,10 +1,11 @@
 // What apply shows before it asks: what the plan does to replayed traffic (apply --replay, or
 // recorded by plan --replay --out), then the plan as text. Written synchronously, because
-// apply's progress line starts right after it.
+// apply's progress line starts right after it. When apply asks, the loosenings come again
+// right above its question.
 import type { Plan } from '../../plan/plan-value.js';
 import { sharePercent } from '../../plan/traffic-limit.js';
 import { plural } from '../../plural.js';
-import type { RenderOptions, Sink } from '../contract.js';
+import type { Colors, RenderOptions, Sink, StreamRenderers } from '../contract.js';
 import { renderText } from '../plan/text.js';
 import { safeText } from '../sanitise.js';
 
@@ -21,3 +22,27 @@ function trafficLines(plan: Plan): string[] {
       'had no blocking outcome and would be blocked or challenged.')];
   });
 }
+
+/** Loosenings repeated right above apply's question, before "… and N more". */
+const REMINDER_ITEMS = 5;
+
+/**
+ * What the plan loosens, again, as the last lines before apply asks: a long plan puts its
+ * diffs and classes between the list under the summary and the question. Empty when nothing loosens.
+ */
+function loosensReminder(plan: Plan, c: Colors): string {
+  if (plan.risks.length === 0) return '';
+  const showApp = plan.apps.length > 1;
+  const lines = plan.risks.slice(0, REMINDER_ITEMS).map((risk) => `  ${c.red('!')} ${showApp ? `app ${safeText(risk.app)}: ` : ''}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}`);
+  const more = plan.risks.length - REMINDER_ITEMS;
+  if (more > 0) lines.push(`  … and ${more} more, listed under the summary above`);
+  return `${c.bold(c.red(`Before you answer: this plan loosens ${plural(plan.risks.length, 'rule', 'rules')}:`))}\n${lines.join('\n')}\n`;
+}
+
+/** On stderr, beside the question apply asks there (stdout holds only the plan and the report). */
+export const APPROVAL_REMINDER: StreamRenderers<Plan> = {
+  stderr: (plan, sink, { colors }) => {
+    const reminder = loosensReminder(plan, colors);
+    if (reminder !== '') sink.write(`\n${reminder}`);
+  },
+};

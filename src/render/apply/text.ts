@@ -12,6 +12,8 @@ export function outcomeLine(outcome: StepOutcomeView, c: Colors): string {
   const what = describeStep(outcome.step);
   switch (outcome.state) {
     case 'applied':
+      // The ruleId the service gave a created rule: the one thing about it the plan could not say.
+      if (outcome.step.kind === 'create' && outcome.result !== undefined) return `${c.green('✓')} ${what}: new ruleId ${safeText(outcome.result.ruleId)}`;
       return `${c.green('✓')} ${what}`;
     case 'failed':
       return `${c.red('✗')} failed: ${what}: ${safeText(outcome.error.message)}`;
@@ -23,6 +25,8 @@ export function outcomeLine(outcome: StepOutcomeView, c: Colors): string {
 function describeStep(step: StepOutcomeView['step']): string {
   const name = `"${safeText(step.name)}"`;
   if (step.kind === 'pause-unmanaged') return `paused unmanaged rule ${name}`;
+  if (step.kind === 'create') return `created ${name} at position ${step.position + 1}`;
+  if (step.kind === 'delete') return `deleted ${name} (${safeText(step.ruleId)})`;
   const fields = fieldChanges(step).map((change) => change.field);
   const position = positionChange(step);
   const moveTo = position === undefined ? undefined : `position ${position.after + 1}`;
@@ -58,15 +62,16 @@ export async function renderApplyText({ report, signal }: ApplyOutput, out: Sink
     lines.push(...undoLine(report));
     const sum = report.totals;
     if (report.interrupted) lines.push(`Apply interrupted (${signal ?? 'interrupt'}): ${sum.sent - sum.failed} applied, ${sum.failed} failed, ${sum.notAttempted} not attempted.`);
-    else if (report.failure === undefined && report.undoError === undefined) lines.push(`Apply complete: ${plural(sum.sent, 'PATCH request')}, ${sum.failed} failed.`);
+    else if (report.failure === undefined && report.undoError === undefined) lines.push(`Apply complete: ${plural(sum.sent, requestNoun(report))}, ${sum.failed} failed.`);
   }
   await out.write(lines.map((line) => `${line}\n`).join(''));
 }
 
-/** stderr: a cancelled apply, and apps left without an undo plan. */
-export async function renderApplyLog({ report }: ApplyOutput, out: Sink): Promise<void> {
+/** stderr: a cancelled apply, apps left without an undo plan, and the undo plan when stdout was lost. */
+export async function renderApplyLog({ report, stdoutLost }: ApplyOutput, out: Sink): Promise<void> {
   const lines: string[] = [];
   if (report.outcome === 'cancelled') lines.push(report.interrupted ? 'Apply interrupted before any change was sent.' : 'Apply cancelled.');
+  if (stdoutLost === true) lines.push(...undoLine(report));
   for (const app of report.undo?.unlisted ?? []) lines.push(`warning: no undo plan for app ${safeText(app)}: its live rules could not be listed after the apply`);
   await out.write(lines.map((line) => `${line}\n`).join(''));
 }
@@ -76,5 +81,16 @@ function undoLine(report: ApplyOutput['report']): string[] {
   if (saved === undefined) return [];
   const file = safeText(saved.file);
   const what = saved.chosen === 'default' ? 'Undo plan of what was applied written to' : 'Undo plan written to';
-  return [`${what} ${file} (${plural(saved.undo.summary.patches, 'PATCH request')}); run: botrules apply --plan ${file}`];
+  const summary = saved.undo.summary;
+  const creates = summary.creates ?? 0;
+  const noun = creates + (summary.deletes ?? 0) > 0 ? 'request' : 'PATCH request';
+  // A rule the apply deleted comes back by a POST, under an id the service gives it then.
+  const recreated = creates > 0 ? `. It creates ${plural(creates, 'deleted rule')} again: ${creates === 1 ? 'its ruleId' : 'their ruleIds'} will differ.` : '';
+  return [`${what} ${file} (${plural(summary.patches, noun)}); run: botrules apply --plan ${file}${recreated}`];
+}
+
+/** "PATCH request", unless the apply also created or deleted rules. */
+function requestNoun(report: ApplyOutput['report']): string {
+  const lifecycle = report.results.some((result) => result.passes.flat().some((o) => o.step.kind === 'create' || o.step.kind === 'delete'));
+  return lifecycle ? 'request' : 'PATCH request';
 }

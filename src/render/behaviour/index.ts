@@ -3,6 +3,7 @@
 // escaped); text and Markdown pass every string from a rule file through the sanitiser.
 import type { AppBehaviourDiff } from '../../plan/types.js';
 import type { RendererRegistry } from '../contract.js';
+import type { PolicyFinding } from '../policies/model.js';
 import { MARKDOWN_LIMIT } from '../plan/markdown.js';
 import { markdownText, safeJson, safeText } from '../sanitise.js';
 import { behaviourDiffMarkdown } from './markdown.js';
@@ -12,6 +13,19 @@ export interface RuleSetsDiffView {
   /** What each side was read as. */
   sides: readonly [string, string];
   diff: AppBehaviourDiff;
+  /** The project's policies whose verdict differs between the sides (docs/behaviour.md, "Policies"). */
+  policies?: readonly PolicyChange[];
+}
+
+/** A policy's verdict on each side. */
+export interface PolicyChange {
+  before: PolicyFinding;
+  after: PolicyFinding;
+}
+
+function policyChangeLine(change: PolicyChange): string {
+  const { after } = change;
+  return `${after.at.file}:${after.at.line}:${after.at.col}: policy ${JSON.stringify(after.policy)}: ${change.before.verdict} → ${after.verdict}: ${after.message}`;
 }
 
 /** The version of `botrules diff --format json`. */
@@ -23,13 +37,17 @@ export const RULE_SETS_DIFF_RENDERERS = {
   text: (view: RuleSetsDiffView, out, options) => {
     out.write(`${options.colors.dim(`Comparing ${safeText(view.sides[0])} with ${safeText(view.sides[1])}.`)}\n`);
     writeBehaviourDiffText([view.diff], out, options.colors, MORE);
+    const changes = view.policies ?? [];
+    if (changes.length > 0) out.write(`Policies whose verdict changes:\n${changes.map((change) => `  ${safeText(policyChangeLine(change))}\n`).join('')}`);
   },
   json: (view: RuleSetsDiffView, out) => {
-    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff };
+    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, ...(view.policies === undefined ? {} : { policies: view.policies }) };
     out.write(`${safeJson(JSON.stringify(document, null, 2))}\n`);
   },
   markdown: (view: RuleSetsDiffView, out) => {
-    const head = `### botrules diff\n\nComparing ${markdownText(view.sides[0])} with ${markdownText(view.sides[1])}.\n\n`;
+    const changes = view.policies ?? [];
+    const policies = changes.length === 0 ? '' : `**Policies whose verdict changes:**\n\n${changes.map((change) => `- ${markdownText(policyChangeLine(change))}\n`).join('')}\n`;
+    const head = `### botrules diff\n\nComparing ${markdownText(view.sides[0])} with ${markdownText(view.sides[1])}.\n\n${policies}`;
     // Fewer classes and changes until it fits a pull-request comment.
     let caps = { changes: 200, classes: 10 };
     let body = behaviourDiffMarkdown([view.diff], caps, MORE);

@@ -29,6 +29,14 @@ export function behaviourDiffMarkdown(diffs: readonly AppBehaviourDiff[], caps: 
   const moreChanges = changes.length - caps.changes;
   if (moreChanges > 0) lines.push(`- … and ${moreChanges} more changes of outcome`);
   for (const diff of diffs) for (const part of diff.unchecked) lines.push(`- ${markdownText(uncheckedLine(part, showApp ? diff.app : undefined))}`);
-  if (moreChanges > 0 || changes.some(({ change }) => change.classes.length > caps.classes)) lines.push('', `_${markdownText(moreHint)}_`);
+  if (moreChanges > 0 || changes.some(({ change }) => change.classes.length > caps.classes)) lines.push('', `_${hintMarkdown(moreHint)}_`);
   return `${lines.join('\n')}\n\n`;
+}
+
+/**
+ * A hint of ours with commands in backticks: the commands as code spans, the words through the
+ * sanitiser (escaped backticks inside italics would show literally).
+ */
+function hintMarkdown(hint: string): string {
+  return hint.split('`').map((part, index) => (index % 2 === 1 ? `\`${part}\`` : markdownText(part))).join('');
 }

@@ -42,14 +42,20 @@ export interface EmulatorSummaryView {
   seedIgnored: boolean;
   apps: readonly { name: string; rules: number }[];
   scripts: number;
+  /** What the rule API serves beside list and PATCH (--capabilities): `create`, `delete`. */
+  capabilities: readonly string[];
 }
 
 export const EMULATOR_SUMMARY: StreamRenderers<EmulatorSummaryView> = {
-  stderr: ({ statePath, seedIgnored, apps, scripts }, sink) => {
+  stderr: ({ statePath, seedIgnored, apps, scripts, capabilities }, sink) => {
     const shownApps = apps.map(({ name, rules }) => `${name}: ${rules} rules`).join(', ');
+    // Said at start-up, so a rehearsal of creates and deletes does not first meet a 405.
+    const served = capabilities.length === 0
+      ? 'capabilities: none (list and PATCH; POST and DELETE answer 405 without --capabilities create,delete)'
+      : `capabilities: ${capabilities.join(', ')}`;
     return writeLines(sink, [
       ...(seedIgnored ? [`Resumed the existing state ${safeText(statePath)}: seed options ignored (use --reset to seed afresh).`] : []),
-      `botrules emulator: ${safeText(shownApps)}; ${scripts} scripts; state ${safeText(statePath)}`,
+      `botrules emulator: ${safeText(shownApps)}; ${scripts} scripts; ${served}; state ${safeText(statePath)}`,
       'Paste the export lines into your shell; stop with Ctrl-C (the state is saved).',
     ]);
   },
@@ -58,6 +64,11 @@ export const EMULATOR_SUMMARY: StreamRenderers<EmulatorSummaryView> = {
 /** The line scripts wait for. */
 export const EMULATOR_READY: StreamRenderers<{ url: string }> = {
   stdout: ({ url }, sink) => writeLines(sink, [`emulator ready on ${url}`]),
+};
+
+/** Said when --app-token put a token on the command line. */
+export const EMULATOR_TOKEN_ON_COMMAND_LINE: StreamRenderers<undefined> = {
+  stderr: (_view, sink) => writeLines(sink, ['warning: --app-token puts the token on the command line, where other users of this machine can read it; use --app-token-file FILE (NAME=TOKEN lines) or BOTRULES_TOKEN']),
 };
 
 export const EMULATOR_STOPPED: StreamRenderers<{ statePath: string }> = {

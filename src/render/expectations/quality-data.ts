@@ -67,7 +67,7 @@ export function renderQualitySarif(view: QualityView, out: Sink, _options?: Rend
   const notes: SarifFinding[] = [];
   for (const item of view.coverage?.uncovered ?? []) {
     if (item.kind !== 'rule' || item.where === undefined) continue;
-    const hint = item.suggestion === undefined ? '' : `; covered by, e.g., ${item.suggestion}`;
+    const hint = item.suggestion === undefined ? '' : `; a test request that would cover it: ${item.suggestion}`;
     notes.push({ ruleId: UNCOVERED_RULE.id, level: 'note', ...item.where, message: `rule ${JSON.stringify(item.rule.name)} ${item.missing}${hint}` });
   }
   for (const result of view.mutation?.report?.results ?? []) {

@@ -29,7 +29,7 @@ function coverageSection(view: CoverageView, maxRows: number): string[] {
   const { shown, note } = capped(view.uncovered, maxRows, 'run `botrules test --coverage` for the full list');
   for (const item of shown) {
     const what = item.kind === 'rule' ? '' : ` ${item.label}`;
-    const hint = item.suggestion === undefined ? '' : ` — covered by, e.g., ${item.suggestion}`;
+    const hint = item.suggestion === undefined ? '' : ` — a test request that would cover it: ${item.suggestion}`;
     lines.push(`- ${htmlCode(placeOf(item.where))} ${markdownText(`${JSON.stringify(item.rule.name)}${what} ${item.missing}${hint}`)}`);
   }
   if (note !== undefined) lines.push('', note);

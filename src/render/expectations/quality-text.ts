@@ -33,7 +33,7 @@ function coverageText(view: CoverageView, out: Sink, options: RenderOptions): vo
     const where = placeOf(item.where);
     const what = item.kind === 'rule' ? JSON.stringify(item.rule.name) : `${JSON.stringify(item.rule.name)}: ${item.label}`;
     line(out, `${where === '' ? '' : `${where}: `}${what} ${item.missing}`);
-    if (item.suggestion !== undefined) line(out, `    covered by, e.g., ${item.suggestion}`);
+    if (item.suggestion !== undefined) line(out, `    a test request that would cover it: ${item.suggestion}`);
   }
   for (const shortfall of view.shortfalls) out.write(`${c.red(safeText(shortfall))}\n`);
 }

@@ -35,6 +35,11 @@ export const ARTIFACT_CHOICE: StreamRenderers<ArtifactChoiceView> = {
       `Artifact ${safeText(view.name)} (${accepted.artifactId}, ${accepted.sizeInBytes} bytes) of run ${accepted.runId}: ${safeText(accepted.workflow)}, ${safeText(accepted.event)}, commit ${safeText(accepted.headSha)} on refs/heads/${safeText(view.defaultBranch)}`,
     ]);
   },
+  // Only with --optional when none qualifies (else the command fails): the job goes on without
+  // one (for the script inventory, a new chain), and says so.
+  stderr: (view, sink) => writeLines(sink, view.accepted === undefined
+    ? [`warning: ${noArtifactSentence(view)}; --optional: found=false, and the job goes on without one`]
+    : []),
 };
 
 export const PLAN_COMMENTS: StreamRenderers<readonly { app: string; action: 'created' | 'updated'; commentId: number }[]> = {

@@ -16,7 +16,7 @@ export function renderDiffText(diff: SnapshotDiff, colors: Colors = NO_COLORS): 
     safeText(`  NEW ${describeSide(diff.new)}`),
     '',
   ];
-  for (const r of [...diff.added].sort(byRisk)) lines.push(colors.green(safeText(`+ ${recordLabel(r)}  ${describeRecord(r)}`)));
+  for (const r of [...diff.added].sort(byRisk)) lines.push(colors.green(safeText(`+ ${recordLabel(r)}  ${[describeRecord(r), describeApproval(r)].filter((p) => p !== '').join('  ')}`)));
   for (const r of diff.removed) lines.push(colors.red(safeText(`- ${recordLabel(r)}  ${describeRecord(r)}`)));
   for (const c of diff.changed) lines.push(colors.yellow(safeText(`~ ${c.label}  ${describeChange(c).join('; ')}`)));
   if (diff.added.length + diff.removed.length + diff.changed.length > 0) lines.push('');
@@ -108,8 +108,18 @@ function describeRecord(r: SnapshotRecord): string {
   return text === '' ? '' : `(${text})`;
 }
 
+/**
+ * An added script's approval, as NEW's marks (or --policy) judged it: `approved by pattern: …`,
+ * `NOT approved` (with why, when the mark says); nothing when NEW carries no approval marks.
+ */
+function describeApproval(r: SnapshotRecord): string {
+  if (r.approved === true) return `approved by ${r.approvedBy ?? 'the policy'}`;
+  if (r.approved === false) return `NOT approved${r.approvalNote ? `: ${r.approvalNote}` : ''}`;
+  return '';
+}
+
 function describeSide(side: SnapshotSide): string {
-  return `${side.from} → ${side.to}, ${side.count} scripts, taken ${side.takenAt}`;
+  return `${side.from} → ${side.to}, ${plural(side.count, 'script')}, taken ${side.takenAt}`;
 }
 
 function sideRow(name: string, side: SnapshotSide): string[] {
@@ -117,5 +127,13 @@ function sideRow(name: string, side: SnapshotSide): string[] {
 }
 
 function summaryLine(diff: SnapshotDiff): string {
-  return `${diff.added.length} added, ${diff.removed.length} removed, ${diff.changed.length} changed, ${diff.unchanged} unchanged`;
+  return `${diff.added.length} added${addedApprovals(diff.added)}, ${diff.removed.length} removed, ${diff.changed.length} changed, ${diff.unchanged} unchanged`;
+}
+
+/** ` (2 approved, 1 not approved)` after the added count, when NEW's approvals are known. */
+function addedApprovals(added: readonly SnapshotRecord[]): string {
+  const judged = added.filter((r) => typeof r.approved === 'boolean');
+  if (added.length === 0 || judged.length === 0) return '';
+  const approved = judged.filter((r) => r.approved === true).length;
+  return ` (${approved} approved, ${added.length - approved} not approved)`;
 }

@@ -1,5 +1,7 @@
 // The evidence report's charts, drawn as inline SVG (no script, no external resource, prints
 // as vectors). Every coordinate is a number the code computes; every text goes through html().
+import type { BucketState } from '../../inventory/coverage.js';
+import { describeSpan } from '../../inventory/duration.js';
 import type { EvidencePack } from '../../inventory/evidence.js';
 import { RISK_SCALE } from '../../inventory/records.js';
 import { coord, html } from '../html.js';
@@ -71,7 +73,9 @@ export function riskChart(pack: EvidencePack): string {
   return svg('chart-risk', 'Scripts at the end of the period by risk level', height, parts);
 }
 
-/** One cell per interval of the period: with a snapshot, or without one. */
+const BUCKET_CLASS: Record<BucketState, string> = { covered: 'ok', missed: 'bad', 'not-due': 'unknown' };
+
+/** One cell per interval of the period, coloured by the state the verdict reads. */
 export function calendarChart(pack: EvidencePack): string {
   const buckets = pack.coverage.buckets;
   const cell = Math.min(80, WIDTH / Math.max(1, buckets.length));
@@ -79,7 +83,8 @@ export function calendarChart(pack: EvidencePack): string {
   const parts = buckets.map((b, i) => {
     const x = i * cell;
     const label = cell >= 40 ? `<text class="small" x="${coord(x + 2)}" y="52">${html(b.from.slice(5, 10))}</text>` : '';
-    return `<rect class="${b.snapshots > 0 ? 'ok' : 'bad'}" x="${coord(x + 1)}" y="4" width="${coord(Math.max(1, cell - 2))}" height="32"><title>${html(`${b.from.slice(0, 10)} to ${b.to.slice(0, 10)}: ${plural(b.snapshots, 'snapshot')}`)}</title></rect>${label}`;
+    const title = `${describeSpan(b.from, b.to)}: ${plural(b.snapshots, 'snapshot')}${b.state === 'not-due' ? ' (shorter than the interval, not yet due)' : ''}`;
+    return `<rect class="${BUCKET_CLASS[b.state]}" x="${coord(x + 1)}" y="4" width="${coord(Math.max(1, cell - 2))}" height="32"><title>${html(title)}</title></rect>${label}`;
   });
   return svg('chart-calendar', `Snapshots per interval (${pack.period.interval}) over the period`, height, parts);
 }

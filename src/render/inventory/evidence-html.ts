@@ -2,10 +2,11 @@
 // print. No script, no external resource (a Content-Security-Policy says so to the browser),
 // charts as inline SVG, print CSS for a clean PDF. The first screen holds what decides the
 // assessment: the verdict, the gaps in coverage and the scripts not approved.
-import { DAY_MS, describeDuration } from '../../inventory/coverage.js';
-import type { EvidencePack, InventoryEntry } from '../../inventory/evidence.js';
+import { DAY_MS } from '../../inventory/coverage.js';
+import { describeDuration, intervalName } from '../../inventory/duration.js';
+import { describeGap, type EvidencePack, type InventoryEntry } from '../../inventory/evidence.js';
 import type { PeriodChange } from '../../inventory/changes.js';
-import { el, html } from '../html.js';
+import { breakableUrl, el, html } from '../html.js';
 import { calendarChart, riskChart, scriptsOverTimeChart } from './evidence-charts.js';
 import { plural } from '../../plural.js';
 
@@ -34,7 +35,7 @@ export function renderEvidenceHtml(pack: EvidencePack): string {
     section('changes', `Changes in the period (${pack.changes.length})`, changesBody(pack.changes)),
     section('approvals', 'Who approved what, when', approvalsBody(pack)),
     section('chain', 'Tamper evidence: the chain of snapshots', chainBody(pack)),
-    `<footer>${html(`Generated ${pack.generatedAt} by botrules ${pack.tool.version}. The same content is available as JSON (scripts evidence --format json).`)}</footer>`,
+    `<footer>${html(`All times are UTC. Generated ${pack.generatedAt} by botrules ${pack.tool.version}. The same content is available as JSON (scripts evidence --format json).`)}</footer>`,
     '</body>',
     '</html>',
     '',
@@ -48,8 +49,9 @@ function verdictHeader(pack: EvidencePack, status: string, scope: string): strin
   return [
     `<header id="verdict" class="verdict ${pack.verdict.pass ? 'pass' : 'fail'}">`,
     `<h1>Verdict: ${status}</h1>`,
-    `<p class="scope">${html(`Payment-page scripts (PCI DSS 6.4.3, 11.6.1) of ${scope}, ${periodText(pack)}; ${pack.snapshots.length} snapshots, checked every ${pack.period.interval} at least.`)}</p>`,
+    `<p class="scope">${html(`Payment-page scripts (PCI DSS 6.4.3, 11.6.1) of ${scope}, ${periodText(pack)}; ${plural(pack.snapshots.length, 'snapshot')}, one required in every ${intervalName(pack.period.intervalMs)} interval.`)}</p>`,
     reasons,
+    ...pack.limitations.map((text) => el('p', `Not covered: ${text}`, 'limits')),
     '</header>',
   ].join('');
 }
@@ -57,11 +59,11 @@ function verdictHeader(pack: EvidencePack, status: string, scope: string): strin
 function attention(pack: EvidencePack): string {
   const gaps = pack.coverage.gaps;
   const gapList = gaps.length === 0
-    ? '<p>None: no stretch without a snapshot was longer than the interval.</p>'
-    : `<ul>${gaps.map((g) => el('li', `${day(g.from)} to ${day(g.to)}: ${describeDuration(g.durationMs)} without a snapshot`)).join('')}</ul>`;
+    ? `<p>${html(`None: every ${intervalName(pack.period.intervalMs)} interval of the period holds a snapshot.`)}</p>`
+    : `<ul>${gaps.map((g) => el('li', describeGap(g, pack.period.intervalMs))).join('')}</ul>`;
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
   const shown = unapproved.slice(0, FIRST_SCREEN_SCRIPTS);
-  const rows = shown.map((s) => `<tr>${el('td', s.label, 'url')}${el('td', s.risk?.level, `risk ${riskClass(s)}`)}${el('td', statusText(s))}</tr>`).join('');
+  const rows = shown.map((s) => `<tr>${urlCell(s.label)}${el('td', s.risk?.level, `risk ${riskClass(s)}`)}${el('td', statusText(s))}</tr>`).join('');
   const more = unapproved.length > shown.length ? el('p', `… and ${unapproved.length - shown.length} more in the inventory below.`) : '';
   const table = unapproved.length === 0
     ? '<p>None: every script at the end of the period is approved.</p>'
@@ -76,10 +78,10 @@ function attention(pack: EvidencePack): string {
 
 function coverageBody(pack: EvidencePack): string {
   const rows = pack.snapshots
-    .map((s) => `<tr>${el('td', s.takenAt)}${el('td', s.file, 'url')}${el('td', s.scripts, 'num')}${el('td', s.unapproved ?? 'unknown', 'num')}</tr>`)
+    .map((s) => `<tr>${el('td', s.takenAt)}${urlCell(s.file)}${el('td', s.scripts, 'num')}${el('td', s.unapproved ?? 'unknown', 'num')}</tr>`)
     .join('');
   return [
-    el('p', `${pack.coverage.checks} snapshots in the period; the longest stretch without one: ${describeDuration(pack.coverage.longestWithoutCheckMs)} (allowed: ${pack.period.interval}). Red cells are intervals without a snapshot.`),
+    el('p', `${plural(pack.coverage.checks, 'snapshot')} in the period. Coverage is judged by interval: the period is cut into ${intervalName(pack.period.intervalMs)} intervals from its start, and each must hold a snapshot (red cells hold none; a grey last cell is shorter than the interval and not yet due). The longest stretch between snapshots: ${describeDuration(pack.coverage.longestWithoutCheckMs)}.`),
     calendarChart(pack),
     `<table><thead><tr><th>Taken</th><th>File</th><th class="num">Scripts</th><th class="num">Not approved</th></tr></thead><tbody>${rows}</tbody></table>`,
   ].join('');
@@ -90,7 +92,7 @@ function inventoryBody(pack: EvidencePack): string {
   const rows = pack.inventory.scripts.map((s) => {
     const approval = s.approval ? `${s.approval.entry}: ${s.approval.justification} (owner ${s.approval.owner}${s.approval.expires ? `, expires ${s.approval.expires}` : ''})` : 'no policy entry';
     const seen = `${s.firstSeen ?? s.firstSnapshot.takenAt} to ${s.lastSeen ?? s.lastSnapshot.takenAt}`;
-    return `<tr class="${s.status}">${el('td', s.label, 'url')}${el('td', s.vendor)}${el('td', s.risk?.level, `risk ${riskClass(s)}`)}${el('td', s.pageTypes.join(', '))}${el('td', statusText(s))}${el('td', approval)}${el('td', seen)}</tr>`;
+    return `<tr class="${s.status}">${urlCell(s.label)}${el('td', s.vendor)}${el('td', s.risk?.level, `risk ${riskClass(s)}`)}${el('td', s.pageTypes.join(', '))}${el('td', statusText(s))}${el('td', approval)}${el('td', seen)}</tr>`;
   });
   return `${el('p', `Approvals: ${pack.inventory.approvalSource}.`)}<table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -100,9 +102,9 @@ function changesBody(changes: readonly PeriodChange[]): string {
   const rows = changes.map((c) => {
     const what = c.kind === 'risk-raised' ? `risk raised ${c.riskBefore ?? '?'} → ${c.risk ?? '?'}` : c.kind.replace('-', ' ');
     const stayed = !c.unapproved ? '' : c.unapproved.resolution === 'open'
-      ? `${describeDuration(c.unapproved.durationMs)}, still unapproved at the end`
-      : `${describeDuration(c.unapproved.durationMs)}, until ${c.unapproved.resolution} (${c.unapproved.until ?? ''})`;
-    return `<tr>${el('td', what)}${el('td', c.label, 'url')}${el('td', c.risk)}${el('td', `${c.snapshot.takenAt} (${c.snapshot.file})`)}${el('td', stayed)}</tr>`;
+      ? `${describeDuration(c.unapproved.durationMs)} from ${c.unapproved.since}, still unapproved at the end`
+      : `${describeDuration(c.unapproved.durationMs)} from ${c.unapproved.since}, until ${c.unapproved.resolution} (${c.unapproved.until ?? ''})`;
+    return `<tr>${el('td', what)}${urlCell(c.label)}${el('td', c.risk)}${el('td', `${c.snapshot.takenAt} (${c.snapshot.file})`)}${el('td', stayed)}</tr>`;
   });
   return `<table><thead><tr><th>Change</th><th>Script</th><th>Risk</th><th>First shown by</th><th>Unapproved for</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -111,20 +113,26 @@ function approvalsBody(pack: EvidencePack): string {
   const a = pack.approvals;
   const rows = a.entries.map((e) => {
     const history = e.history.length === 0 ? 'no commit' : e.history.map((c) => `${c.change} ${c.date} by ${c.author} in ${c.commit.slice(0, 12)} (${c.subject})`).join('; ');
-    return `<tr>${el('td', e.entry, 'url')}${el('td', e.justification)}${el('td', e.owner)}${el('td', e.expires ?? 'no expiry')}${el('td', history)}</tr>`;
+    return `<tr>${urlCell(e.entry)}${el('td', e.justification)}${el('td', e.owner)}${el('td', e.expires ?? 'no expiry')}${el('td', history)}</tr>`;
   });
   const table = rows.length === 0 ? '' : `<table><thead><tr><th>Entry</th><th>Justification</th><th>Owner</th><th>Expires</th><th>Added and changed (commit, author, date)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
-  return `${el('p', `${a.git ? 'From git' : 'No git history'}: ${a.note}.`)}${table}`;
+  const unmatched = !a.unmatched ? '' : `${el('p', 'Entries that match no script in the period (a typo, or a URL that changed): they approve nothing.', 'bad-text')}<ul>${a.unmatched.map((w) => el('li', w)).join('')}</ul>`;
+  return `${el('p', `${a.git ? 'From git' : 'No git history'}: ${a.note}.`)}${unmatched}${table}`;
 }
 
 function chainBody(pack: EvidencePack): string {
   const c = pack.chain;
   const breaks = c.breaks.length === 0
-    ? el('p', `Intact: ${c.snapshots} snapshots; ${c.start}.`, 'ok-text')
+    ? el('p', `Intact: ${plural(c.snapshots, 'snapshot')}; ${c.start}.`, 'ok-text')
     : `${el('p', `Broken: ${plural(c.breaks.length, 'break')}; ${c.start}.`, 'bad-text')}<ul>${c.breaks.map((b) => el('li', `${b.kind}: ${b.file} (taken ${b.takenAt}): ${b.message}`)).join('')}</ul>`;
   const head = c.head ? el('p', `Newest snapshot ${c.head.file}, ${c.head.sha256}: compare with the digest the CI run printed when it wrote it.`) : '';
   const unreadable = pack.unreadable.length === 0 ? '' : `<ul>${pack.unreadable.map((u) => el('li', `${u.file}: ${u.reason}`)).join('')}</ul>`;
-  return `${breaks}${head}${unreadable}`;
+  return `${breaks}${head}${el('p', `${c.anchor.charAt(0).toUpperCase()}${c.anchor.slice(1)}.`)}${unreadable}`;
+}
+
+/** A script location or file name: wraps only between its parts (breakableUrl). */
+function urlCell(text: string | undefined): string {
+  return `<td class="url">${breakableUrl(text)}</td>`;
 }
 
 function section(id: string, title: string, body: string): string {
@@ -158,13 +166,13 @@ body{margin:0 auto;max-width:1240px;padding:12px 20px}
 h1{margin:0 0 4px;font-size:26px}h2{font-size:17px;margin:14px 0 6px}
 .verdict{padding:10px 16px;border-radius:6px;border:2px solid}
 .verdict.fail{background:#fdecea;border-color:#c62828}.verdict.pass{background:#e8f5e9;border-color:#2e7d32}
-.verdict ul{margin:4px 0 0;padding-left:20px}.verdict p{margin:2px 0}
+.verdict ul{margin:4px 0 0;padding-left:20px}.verdict p{margin:2px 0}.verdict p.limits{margin-top:6px;font-size:13px}
 .attention{display:grid;grid-template-columns:1fr 2fr;gap:16px}
 .attention h2{margin-top:10px}
 table{border-collapse:collapse;width:100%;margin:4px 0 8px}
 th,td{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f3f4f6}td.num,th.num{text-align:right}
-td.url{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all;font-size:12px}
+td.url{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:normal;overflow-wrap:break-word;font-size:12px}
 td.risk.high{color:#b71c1c;font-weight:bold}td.risk.medium{color:#8a5a00}
 tr.unapproved td,tr.expired td{background:#fff4f2}
 .chart{width:100%;height:auto;margin:6px 0;font-size:12px}

@@ -1,7 +1,7 @@
 // `scripts verify` (text, json) and `scripts evidence` (html, json), and the lines both print
 // on stderr. Every file name, script and message passes through the sanitiser.
 import type { EvidencePack } from '../../inventory/evidence.js';
-import type { ChainState } from '../../inventory/verify.js';
+import { breakSummary, type ChainState } from '../../inventory/verify.js';
 import { formatNames, type RendererRegistry } from '../contract.js';
 import { safeJson, safeText } from '../sanitise.js';
 import { periodText, renderEvidenceHtml } from './evidence-html.js';
@@ -25,9 +25,10 @@ export function renderVerifyText(model: VerifyModel): string {
     lines.push(`Chain of ${scope.scope}: ${plural(scope.snapshots, 'snapshot')}, ${state}`);
     lines.push(`  ${scope.start}`);
     const first = scope.breaks[0];
-    if (first) lines.push(`  first break: ${first.file} ${first.kind}`);
+    if (first) lines.push(`  first break: ${breakSummary(first)}`);
     for (const b of scope.breaks) lines.push(`  ${b.kind}: ${b.file} (taken ${b.takenAt}): ${b.message}`);
     if (scope.head) lines.push(`  newest: ${scope.head.file} ${scope.head.sha256}`);
+    lines.push(`  ${scope.anchor}`);
   }
   for (const u of model.unreadable) lines.push(`unreadable: ${u.file}: ${u.reason}`);
   if (model.skipped.length > 0) lines.push(`${plural(model.skipped.length, 'other JSON file')} (not snapshots) left out`);
@@ -60,6 +61,7 @@ export const EVIDENCE_FORMATS = formatNames(EVIDENCE_RENDERERS);
 
 /** The verdict in a few lines for stderr (the pack itself goes to --out or stdout). */
 export function describeVerdict(pack: EvidencePack): string[] {
-  const head = `Evidence ${periodText(pack)}: ${pack.verdict.pass ? 'PASS' : 'FAIL'} (${pack.snapshots.length} snapshots, ${pack.coverage.gaps.length} gaps, ${pack.changes.length} changes, chain ${pack.chain.breaks.length === 0 ? 'intact' : 'broken'})`;
+  const head = `Evidence ${periodText(pack)}: ${pack.verdict.pass ? 'PASS' : 'FAIL'} (${plural(pack.snapshots.length, 'snapshot')}, ${plural(pack.coverage.gaps.length, 'gap')}, ${plural(pack.changes.length, 'change')}, chain ${pack.chain.breaks.length === 0 ? 'intact' : 'broken'})`;
   return [head, ...pack.verdict.reasons.map((r) => `  ${r.message}`)].map(safeText);
 }
+

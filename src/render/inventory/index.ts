@@ -3,6 +3,7 @@
 // finished snapshot); diffs read the diff and the `--fail-on` matches.
 import type { FailOnMatch, SnapshotDiff } from '../../inventory/diff.js';
 import type { Snapshot } from '../../inventory/model.js';
+import { checkSnapshotSize } from '../../inventory/snapshot.js';
 import type { InventoryModel } from '../../inventory/report.js';
 import { formatNames, type RendererRegistry, type Sink } from '../contract.js';
 import { safeJson } from '../sanitise.js';
@@ -30,7 +31,9 @@ const emitTo = (sink: Sink) => async (chunk: string) => {
 
 export const REPORT_RENDERERS = {
   json: async (model, sink) => {
-    await sink.write(renderSnapshotJson(await model.snapshot()));
+    const text = renderSnapshotJson(await model.snapshot());
+    checkSnapshotSize(text);
+    await sink.write(text);
   },
   ndjson: (model, sink) => streamed(model, ndjsonSink(emitTo(sink))),
   csv: (model, sink, options) => streamed(model, csvSink(emitTo(sink), { formulaEscape: options.csvFormulaEscape !== false, terminal: options.terminal === true })),

@@ -2,7 +2,7 @@
 // "Script inventory"): the report's warnings and where it went, the `--fail-on` matches of a
 // diff, an evidence pack's verdict. Every name passes through the sanitiser.
 import type { EvidencePack } from '../../inventory/evidence.js';
-import { noun } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 import type { Sink, StreamRenderers } from '../contract.js';
 import { writeLines } from '../lines.js';
 import { safeText } from '../sanitise.js';
@@ -19,6 +19,8 @@ export interface ReportOutcomeView {
   file?: string;
   /** How the snapshot links into the chain of `--previous`. */
   chainNote?: string;
+  /** The json snapshot's own digest: the head of its chain, to record outside the artifacts. */
+  chainHead?: string;
   /** What was asked for, named when nothing was found. */
   appIds: readonly string[];
   tlds: readonly string[];
@@ -28,9 +30,10 @@ function* reportLines(view: ReportOutcomeView, warn: (text: string) => string): 
   for (const warning of view.warnings) yield warn(`warning: ${safeText(warning)}`);
   if (view.file !== undefined) {
     const approval = view.unapproved === undefined ? '' : `, ${view.unapproved} not approved`;
-    yield `Wrote ${view.count} scripts to ${safeText(view.file)}${approval}`;
+    yield `Wrote ${plural(view.count, 'script')} to ${safeText(view.file)}${approval}`;
   }
   if (view.chainNote !== undefined) yield `Chain: ${safeText(view.chainNote)}`;
+  if (view.chainHead !== undefined) yield `Chain head: ${view.chainHead} (record it outside the artifacts; scripts verify --anchor checks against it)`;
   // An empty inventory is more often a mistyped id than a quiet site: say what was asked for.
   if (view.count === 0) yield warn(emptyWarning(view.appIds, view.tlds));
 }
@@ -43,6 +46,12 @@ function emptyWarning(appIds: readonly string[], tlds: readonly string[]): strin
 export const REPORT_OUTCOME: StreamRenderers<ReportOutcomeView> = {
   stderr: (view, sink, { colors }) => writeLines(sink, reportLines(view, colors.yellow)),
 };
+
+/** The step summary's line about the head digest (Markdown). */
+export function chainHeadSummary(chainHead: string, file: string | undefined): string {
+  const where = file === undefined ? 'the snapshot written to stdout' : `\`${safeText(file).replace(/`/g, "'")}\``;
+  return `Script inventory chain head: \`${chainHead}\` (${where}); \`botrules scripts verify --anchor ${chainHead}\` checks a series against it.\n`;
+}
 
 /**
  * Said when Ctrl-C or a cancelled job stops `scripts report`. Written in one synchronous
@@ -57,11 +66,17 @@ export const FAIL_ON_MATCHES: StreamRenderers<DiffModel> = {
   stderr: ({ failOn }, sink, { colors }) => writeLines(sink, describeFailOn(failOn ?? []).map((line) => colors.red(line))),
 };
 
+/** Policy entries that matched no script where the policy was applied, in yellow. */
+export const POLICY_WARNINGS: StreamRenderers<{ policyWarnings?: readonly string[] }> = {
+  stderr: ({ policyWarnings = [] }, sink, { colors }) => writeLines(sink, policyWarnings.map((line) => colors.yellow(`warning: ${safeText(line)}`))),
+};
+
 /** The verdict of an evidence pack, green when it passes, and where the pack went. */
 export const EVIDENCE_VERDICT: StreamRenderers<{ pack: EvidencePack; out?: string }> = {
   stderr: ({ pack, out }, sink, { colors }) => {
     const paint = pack.verdict.pass ? colors.green : colors.red;
     const lines = describeVerdict(pack).map((line) => paint(line));
-    return writeLines(sink, out === undefined ? lines : [...lines, `Wrote the evidence pack to ${safeText(out)}`]);
+    const warnings = (pack.approvals.unmatched ?? []).map((line) => colors.yellow(`warning: ${safeText(line)}`));
+    return writeLines(sink, [...lines, ...warnings, ...(out === undefined ? [] : [`Wrote the evidence pack to ${safeText(out)}`])]);
   },
 };

@@ -32,9 +32,15 @@ export function summaryLine(summary: PlanSummary): string {
   const both = summary.updatesAndMoves > 0 ? ` (${summary.updatesAndMoves} ${summary.updatesAndMoves === 1 ? 'does' : 'do'} both)` : '';
   const requests = [`${summary.updates} to update`, `${summary.moves} to move${both}`];
   if (summary.pauses > 0) requests.push(`${summary.pauses} unmanaged to pause`);
+  // With creates or deletes the requests are not all PATCHes (docs/behaviour.md, "Creating and deleting rules").
+  const creates = summary.creates ?? 0;
+  const deletes = summary.deletes ?? 0;
+  const lifecycle = creates + deletes > 0;
+  if (creates > 0) requests.push(`${creates} to create`);
+  if (deletes > 0) requests.push(`${deletes} to delete`);
   const removed = summary.removedActive > 0 ? ` (${summary.removedActive} removed from the files, left ACTIVE)` : '';
   const parts = [
-    `${plural(summary.patches, 'PATCH request', 'PATCH requests')}: ${requests.join(', ')}`,
+    `${lifecycle ? plural(summary.patches, 'request', 'requests') : plural(summary.patches, 'PATCH request', 'PATCH requests')}: ${requests.join(', ')}`,
     `${plural(summary.positionChanges, 'rule changes', 'rules change')} position`,
     `${summary.blocked} blocked`,
     `${summary.unmanagedKept} not in the files, kept${removed}`,
@@ -48,6 +54,9 @@ export function summaryLine(summary: PlanSummary): string {
  */
 export function unmanagedText(app: AppPlan, rule: UnmanagedRule): string {
   const fate = unmanagedFate(app, rule);
+  if (fate === 'deleted by this plan') {
+    return `${rule.removedFromFiles === true ? 'removed from the files' : 'declared in no rule file'}: deleted by this plan (unmanaged: delete)`;
+  }
   if (rule.removedFromFiles !== true) {
     const declared = 'declared in no rule file';
     return fate === 'paused by this plan' ? `${declared}: paused by this plan (unmanaged: pause)` : `${declared}: ${fate}`;
@@ -62,6 +71,8 @@ export const REMOVED_ACTIVE = 'removed from the files: stays live and ACTIVE —
 /** `updates description, conditions; moves from position 8 to 3`, or `pauses it (…)`. */
 export function whatChanges(step: PlanStep): string {
   if (step.kind === 'pause-unmanaged') return 'pauses it (no rule file declares it)';
+  if (step.kind === 'create') return `creates it at position ${step.position + 1} (POST; the service gives it its ruleId)`;
+  if (step.kind === 'delete') return `deletes it from position ${step.position + 1} (DELETE; no rule file declares it)`;
   const fields = fieldChanges(step).map((change) => change.field);
   const parts = fields.length > 0 ? [`updates ${fields.join(', ')}`] : [];
   const position = positionChange(step);
@@ -152,3 +163,17 @@ export interface Quoting {
 }
 
 const PLAIN: Quoting = { name: (name) => `"${name}"`, code: (command) => `\`${command}\`` };
+
+/**
+ * What a reviewer must see on the first screen about creates and deletes (as cautions): every
+ * rule the plan deletes, and every new rule that blocks or challenges requests once active.
+ */
+export function lifecycleCautions(app: AppPlan): { name: string; ruleId?: string; what: string }[] {
+  return app.steps.flatMap((step) => {
+    if (step.kind === 'delete') return [{ name: step.name, ruleId: step.ruleId, what: 'is deleted by this plan; its undo creates it again under a new ruleId' }];
+    if (step.kind !== 'create' || step.body.status !== 'active' || step.body.actions === undefined) return [];
+    const blocking = step.body.actions.filter((action) => action !== 'allow');
+    if (blocking.length === 0) return [];
+    return [{ name: step.name, what: `is a new active rule that ${blocking.includes('hardBlock') ? 'blocks' : 'challenges'} requests (${blocking.join(', ')}) from position ${step.position + 1}` }];
+  });
+}

@@ -1,15 +1,16 @@
 // The parts of the Markdown plan (markdown.ts): the alerts a reviewer reads first, the summary
 // table, blocked rules with their console steps, the rules not in the files and the moves as
 // tables. Cells and prose from rule files or the service go through markdownText.
-import { countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan-value.js';
+import { CREATE_INSTEAD_ADVICE, countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan-value.js';
 import { fieldChanges, positionChange, type AppPlan } from '../../plan/types.js';
 import { isLoosening } from '../behaviour/words.js';
 import { cell, htmlCode, markdownText, table } from '../markdown.js';
-import { ATTENTION_HEADING, REMOVED_ACTIVE, consoleSteps, unmanagedInOrder, unmanagedText, type Quoting } from './describe.js';
+import { ATTENTION_HEADING, REMOVED_ACTIVE, consoleSteps, lifecycleCautions, unmanagedInOrder, unmanagedText, whatChanges, type Quoting } from './describe.js';
 import { plural } from '../../plural.js';
+import { newRuleItems } from './markdown-changes.js';
 
 export interface Section {
-  kind: 'blocked' | 'unmanaged' | 'behaviour' | 'behaviourDiff' | 'moves' | 'heading' | 'step' | 'note';
+  kind: 'blocked' | 'unmanaged' | 'lifecycle' | 'behaviour' | 'behaviourDiff' | 'moves' | 'heading' | 'step' | 'note';
   text: string;
 }
 
@@ -31,7 +32,12 @@ export function alerts(plan: Plan): string[] {
     ...plan.apps.flatMap((app) =>
       removedLeftActive(app).map((rule) => `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(rule.name)}** ${REMOVED_ACTIVE}`),
     ),
+    ...plan.apps.flatMap((app) =>
+      lifecycleCautions(app).map((caution) =>
+        `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(caution.name)}** ${caution.ruleId === undefined ? '' : `${htmlCode(caution.ruleId)} `}${markdownText(caution.what)}`),
+    ),
     ...plan.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(risk.what)}`),
+    ...newRuleItems(plan),
   ];
   const changed = plan.behaviour?.changes.length ?? 0;
   if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${plural(plan.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);
@@ -53,13 +59,30 @@ export function alerts(plan: Plan): string[] {
 }
 
 export function summaryTable(apps: readonly AppPlan[]): string[] {
+  // The create and delete columns only when a plan has such steps: otherwise the table is the one it always was.
+  const lifecycle = apps.some((app) => app.steps.some((step) => step.kind === 'create' || step.kind === 'delete'));
   const rows = apps.map((app) => {
     const counts = countSteps(app.steps);
-    const kept = app.unmanaged.length - counts.pauses;
-    return [cell(app.app), app.steps.length, counts.updates, counts.moves, counts.pauses, positionChanges(app), app.blocked.length, kept].map(String);
+    const kept = app.unmanaged.length - counts.pauses - counts.deletes;
+    const created = lifecycle ? [counts.creates, counts.deletes] : [];
+    return [cell(app.app), app.steps.length, counts.updates, counts.moves, counts.pauses, ...created, positionChanges(app), app.blocked.length, kept].map(String);
   });
-  const headers = ['app', 'PATCH requests', 'to update', 'to move', 'to pause', 'rules changing position', 'blocked', 'not in the files, kept'];
-  return table(headers, rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+  const headers = ['app', lifecycle ? 'requests' : 'PATCH requests', 'to update', 'to move', 'to pause', ...(lifecycle ? ['to create', 'to delete'] : []), 'rules changing position', 'blocked', 'not in the files, kept'];
+  return table(headers, rows, headers.map((_, index) => (index === 0 ? 'l' : 'r')));
+}
+
+/** The rules the plan creates (POST) and deletes (DELETE), one row each, in the order they run. */
+export function lifecycleTable(app: AppPlan, showApp: boolean): string {
+  const steps = app.steps.filter((step) => step.kind === 'create' || step.kind === 'delete');
+  if (steps.length === 0) return '';
+  const rows = steps.map((step) => [
+    `**${cell(step.name)}**`,
+    step.kind === 'create' ? `new (${htmlCode(step.ruleId)} in the plan)` : htmlCode(step.ruleId),
+    cell(whatChanges(step)),
+  ]);
+  const of = showApp ? ` in app ${markdownText(app.app)}` : '';
+  const heading = `#### Rules created and deleted (${plural(steps.length, 'request', 'requests')}${of})`;
+  return `${[heading, '', ...table(['rule', 'ruleId', 'what happens to it'], rows)].join('\n')}\n\n`;
 }
 
 const BLOCKED_STEPS_INTRO = 'To add each, follow its steps (docs/behaviour.md, "Adding a rule"):';
@@ -75,6 +98,7 @@ export function blockedSection(plan: Plan): Section {
     lines.push(`> - ${prefix}**${markdownText(rule.name)}**${where}`);
     for (const step of consoleSteps(rule, MARKDOWN_QUOTING)) lines.push(`>   ${step}`);
   }
+  lines.push('>', `> ${CREATE_INSTEAD_ADVICE}`);
   return { kind: 'blocked', text: `${lines.join('\n')}\n\n` };
 }
 
@@ -105,6 +129,6 @@ export function movesTable(app: AppPlan, showApp: boolean): string {
   const shifted = positionChanges(app) - moves.filter(({ from, to }) => from !== to).length;
   const heading = `#### Moves (${plural(moves.length, 'PATCH', 'PATCHes')} carrying a position${of}; ${plural(shifted, 'other rule shifts', 'other rules shift')} with them)`;
   const lines = [heading, '', ...table(['rule', 'ruleId', 'position', 'also updates'], rows)];
-  if (moves.length > MOVE_ROWS) lines.push('', `_… and ${moves.length - MOVE_ROWS} more moves; \`botrules plan\` lists them all._`);
+  if (moves.length > MOVE_ROWS) lines.push('', `_… and ${moves.length - MOVE_ROWS} more moves; \`botrules plan --live live.json\` lists them all._`);
   return `${lines.join('\n')}\n\n`;
 }

@@ -1,6 +1,6 @@
 // The transition check in the Markdown plan (markdown.ts): an order that opens windows is a
 // caution alert among the first lines, each window with its PATCH requests, outcomes and
-// witness (the first few; `botrules plan` lists them all); an order without is one line
+// witness (the first few; `botrules plan --live` lists them all); an order without is one line
 // beside the moves. Every string goes through markdownText.
 import type { Plan } from '../../plan/plan-value.js';
 import type { AppPlan } from '../../plan/types.js';
@@ -22,7 +22,7 @@ export function transitionAlerts(plan: Plan): string[] {
       lines.push(`> - ${markdownText(window.title)}: ${markdownText(open.requests)}<br>${markdownText(open.outcomes)}<br>${markdownText(open.example)}`);
     }
     const more = classes.length - ALERT_CLASSES;
-    if (more > 0) lines.push(`> - … and ${more} more; \`botrules plan\` lists them all`);
+    if (more > 0) lines.push(`> - … and ${more} more; \`botrules plan --live live.json\` (a snapshot from \`botrules live\`, no token) lists them all`);
     for (const note of text.notes) lines.push('>', `> ${markdownText(note)}`);
     lines.push('');
   }
@@ -34,5 +34,6 @@ export function transitionNote(app: AppPlan, showApp: boolean): string {
   const text = transitionText(app);
   if (text === undefined || text.risky) return '';
   const of = showApp ? `${markdownText(app.app)}: ` : '';
-  return `_${of}${[text.headline, ...text.notes].map(markdownText).join(' ')}_\n\n`;
+  // The headline is a sentence without its full stop (the alert shows it bold, alone).
+  return `_${of}${[`${text.headline}.`, ...text.notes].map(markdownText).join(' ')}_\n\n`;
 }

@@ -10,10 +10,11 @@ import { fieldChanges, type AppPlan, type PlanStep } from '../../plan/types.js';
 import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../markdown.js';
 import { safeText } from '../sanitise.js';
 import { NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, hasMoves, snapshotNote, summaryLine, unknownDropLines, whatChanges } from './describe.js';
-import { alerts, blockedSection, movesTable, summaryTable, unmanagedTable, type Section } from './markdown-sections.js';
+import { alerts, blockedSection, lifecycleTable, movesTable, summaryTable, unmanagedTable, type Section } from './markdown-sections.js';
 import { transitionAlerts, transitionNote } from './markdown-transitions.js';
+import { changesTable } from './markdown-changes.js';
 import { behaviourDiffMarkdown, COMMENT_CAPS } from '../behaviour/markdown.js';
-import { changeLines } from './rule-diff.js';
+import { changeLines, createdLines } from './rule-diff.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 import { plural } from '../../plural.js';
@@ -22,6 +23,12 @@ import { plural } from '../../plural.js';
 export const MARKDOWN_LIMIT = 65_536;
 /** Kept free for the truncation note and the closing lines. */
 const NOTE_RESERVE = 600;
+/**
+ * Where a reviewer finds everything a comment leaves out: they hold no token, so from a live
+ * snapshot (`botrules live` writes one; `plan --live` needs no token and sends no request).
+ */
+const WHOLE_PLAN = '`botrules plan --live live.json` (a snapshot from `botrules live`; no token needed)';
+const FULL_DIFF_HINT = `Run ${WHOLE_PLAN} for every class, with \`--format json\` for the data.`;
 
 export function renderMarkdown(plan: Plan, out: TextSink, _options?: PlanRenderOptions): void {
   out.write(markdownPlan(plan, MARKDOWN_LIMIT));
@@ -37,22 +44,43 @@ export function markdownPlan(plan: Plan, limit: number): string {
     const unmanaged = plan.apps.map((app) => unmanagedTable(app, showApp)).filter((table) => table !== '');
     return [...head, NO_CHANGES, '', ...unmanaged, ...lifetimes(plan), ...notes(plan)].join('\n');
   }
-  head.push(...alerts(plan), ...transitionAlerts(plan), `**${summaryLine(plan.summary)}**`, '', ...summaryTable(plan.apps), '', ...lifetimes(plan), '');
+  head.push(...firstScreen(plan));
 
   const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
   doc.add(blockedSection(plan));
+  for (const app of plan.apps) doc.add({ kind: 'lifecycle', text: lifecycleTable(app, showApp) });
   for (const app of plan.apps) doc.add({ kind: 'unmanaged', text: unmanagedTable(app, showApp) });
   doc.add({ kind: 'behaviour', text: behaviourSection(plan) });
   for (const app of plan.apps) doc.add({ kind: 'note', text: transitionNote(app, showApp) });
-  if (plan.behaviourDiff !== undefined && plan.behaviourDiff.length > 0) doc.add({ kind: 'behaviourDiff', text: behaviourDiffMarkdown(plan.behaviourDiff, COMMENT_CAPS, 'Run `botrules plan` for every class, or `botrules plan --format json` for the data.') });
   for (const app of plan.apps) doc.add({ kind: 'moves', text: movesTable(app, showApp) });
-  const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0).map((step) => ({ app, step })));
+  const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0 || step.kind === 'create').map((step) => ({ app, step })));
   if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${plural(withFields.length, 'rule', 'rules')})\n\n` });
   for (const { app, step } of withFields) doc.add({ kind: 'step', text: stepSection(app, step, showApp) });
   if (plan.apps.some((app) => hasMoves(app.steps))) doc.add({ kind: 'note', text: `_${POSITIONS_NOTE}_\n\n` });
+  // Every class of requests decided differently: long, so after the edits themselves.
+  if (plan.behaviourDiff !== undefined && plan.behaviourDiff.length > 0) doc.add({ kind: 'behaviourDiff', text: behaviourDiffMarkdown(plan.behaviourDiff, COMMENT_CAPS, FULL_DIFF_HINT) });
   for (const note of notes(plan)) doc.add({ kind: 'note', text: note });
   // The summary again last, where a long plan ends; the reserve keeps room for it.
   return `${doc.finish(withFields.length)}\n**${summaryLine(plan.summary)}**\n`;
+}
+
+/**
+ * What a reviewer sees before scrolling, in this order: what needs their attention (alerts),
+ * the counts, every rule change as one row, the counts per app, lifetimes. Sections meant for
+ * the first screen go in this list; the long ones (classes, diffs) go after it.
+ */
+function firstScreen(plan: Plan): string[] {
+  return [
+    ...alerts(plan),
+    ...transitionAlerts(plan),
+    `**${summaryLine(plan.summary)}**`,
+    '',
+    ...changesTable(plan),
+    ...summaryTable(plan.apps),
+    '',
+    ...lifetimes(plan),
+    '',
+  ];
 }
 
 /** Rules whose lifetime changes their state soon, or explains a status this plan changes: a list. */
@@ -82,7 +110,7 @@ function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
   const prefix = showApp ? `${markdownHtml(app.app)} · ` : '';
   const title = `${prefix}<b>${markdownHtml(step.name)}</b> ${htmlCode(step.ruleId)}: ${markdownHtml(whatChanges(step))}`;
   // Inside a code fence Markdown adds no structure; control characters still become visible.
-  const body = changeLines(step).map(safeText).join('\n');
+  const body = [...changeLines(step), ...createdLines(step)].map(safeText).join('\n');
   const drops = unknownDropLines(step).map((line) => `${markdownHtml(line)}\n\n`).join('');
   const fence = codeFence(body);
   return details(title, `${drops}${fence}diff\n${body}\n${fence}`);
@@ -92,7 +120,7 @@ function stepSection(app: AppPlan, step: PlanStep, showApp: boolean): string {
 class BoundedDocument {
   private readonly parts: string[];
   private length: number;
-  private readonly left: Record<Section['kind'], number> = { blocked: 0, unmanaged: 0, behaviour: 0, behaviourDiff: 0, moves: 0, heading: 0, step: 0, note: 0 };
+  private readonly left: Record<Section['kind'], number> = { blocked: 0, lifecycle: 0, unmanaged: 0, behaviour: 0, behaviourDiff: 0, moves: 0, heading: 0, step: 0, note: 0 };
 
   constructor(
     head: string,
@@ -117,6 +145,7 @@ class BoundedDocument {
   finish(stepTotal: number): string {
     const missing: string[] = [];
     if (this.left.blocked > 0) missing.push('the blocked rules');
+    if (this.left.lifecycle > 0) missing.push('the table of rules created and deleted');
     if (this.left.unmanaged > 0) missing.push('the table of rules not in the files');
     if (this.left.behaviour > 0) missing.push('the behaviour changes of the test requests');
     if (this.left.behaviourDiff > 0) missing.push('the behaviour diff');
@@ -126,7 +155,7 @@ class BoundedDocument {
     const note =
       `\n> [!NOTE]\n> This plan is truncated: ${missing.join(', ')} ${missing.length === 1 && this.left.step === 0 ? 'is' : 'are'} not shown, to stay within ` +
       `GitHub's limit of ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters per comment. ` +
-      'Run `botrules plan` to see the whole plan.\n';
+      `Run ${WHOLE_PLAN} to see the whole plan.\n`;
     return this.parts.join('') + note;
   }
 }

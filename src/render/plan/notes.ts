@@ -12,15 +12,18 @@ export interface PlanWarningsView {
   trafficExcesses: readonly TrafficExcess[];
   /** Tests the behaviour diff leaves out because their outcome is undecided. */
   undecided: readonly string[];
+  /** The replayed log's recorded decisions disagree with the live rules (docs/replay.md, "Production's own decisions"). */
+  modelWarnings?: readonly string[];
 }
 
-function* warningLines({ excesses, trafficExcesses, undecided }: PlanWarningsView): Iterable<string> {
+function* warningLines({ excesses, trafficExcesses, undecided, modelWarnings = [] }: PlanWarningsView): Iterable<string> {
   for (const excess of excesses) yield `warning: ${safeText(excess)}; apply will refuse it without --force`;
   for (const excess of trafficExcesses) {
     yield `warning: ${safeText(excess.sentence)}; apply will refuse it without --force`;
     for (const detail of excess.details) yield `  ${safeText(detail)}`;
   }
   for (const sentence of undecided) yield `warning: ${safeText(sentence)}`;
+  for (const sentence of modelWarnings) yield `warning: ${safeText(sentence)}`;
 }
 
 export const PLAN_WARNINGS: StreamRenderers<PlanWarningsView> = {

@@ -40,6 +40,19 @@ export function changeLines(step: PlanStep): string[] {
   ]);
 }
 
+/** The rule a create step sends, as `+` lines of canonical YAML (its position is said elsewhere). */
+export function createdLines(step: PlanStep): string[] {
+  if (step.kind !== 'create') return [];
+  const { priority: _priority, ...fields } = step.body;
+  if (JSON.stringify(fields).length > MAX_SHOWN_CHARS) return [TOO_LARGE_TO_SHOW];
+  const shownFields = {
+    ...fields,
+    ...(fields.actions === undefined ? {} : { actions: canonicalActions(fields.actions) }),
+    ...(fields.conditions === undefined ? {} : { conditions: canonicalConditions(fields.conditions) }),
+  };
+  return yamlOf(shownFields).trimEnd().split('\n').map((line) => `+${line}`);
+}
+
 function shown(change: FieldChange, side: 'before' | 'after'): unknown {
   if (change.field === 'conditions') return canonicalConditions(change[side]);
   if (change.field === 'actions') return canonicalActions(change[side]);

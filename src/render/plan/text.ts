@@ -23,7 +23,7 @@ import {
   whatChanges,
 } from './describe.js';
 import { writeBehaviourDiffText } from '../behaviour/text.js';
-import { changeLines } from './rule-diff.js';
+import { changeLines, createdLines } from './rule-diff.js';
 import { transitionText } from './transitions.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import { safeText } from '../sanitise.js';
@@ -151,8 +151,11 @@ function writeApp(app: AppPlan, out: TextSink, c: Colors): void {
 }
 
 function writeStep(step: PlanStep, out: TextSink, c: Colors): void {
-  out.write(`${c.yellow('~')} ${c.bold(`"${safeText(step.name)}"`)} ${c.dim(`(${safeText(step.ruleId)})`)}: ${safeText(whatChanges(step))}\n`);
-  for (const line of changeLines(step)) out.write(`    ${colourLine(safeText(line), c)}\n`);
+  const mark = step.kind === 'create' ? c.green('+') : step.kind === 'delete' ? c.red('-') : c.yellow('~');
+  // A create step's ruleId is the plan's placeholder, said as such.
+  const id = step.kind === 'create' ? `new rule, ${step.ruleId} in the plan` : step.ruleId;
+  out.write(`${mark} ${c.bold(`"${safeText(step.name)}"`)} ${c.dim(`(${safeText(id)})`)}: ${safeText(whatChanges(step))}\n`);
+  for (const line of [...changeLines(step), ...createdLines(step)]) out.write(`    ${colourLine(safeText(line), c)}\n`);
   for (const line of unknownDropLines(step)) out.write(`    ${c.red(safeText(line))}\n`);
 }
 

@@ -4,14 +4,24 @@ import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
+import { agreementLine, disagreementTitle } from './production.js';
+import { baselineHeading, baselineLines } from './baseline.js';
+import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeSentence } from './coverage.js';
+import { exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 
 export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options: RenderOptions): void {
   const parts = ['### Traffic replay\n\n', `${markdownText(headline(report))}\n\n`];
   const notApplied = notAppliedSentence(report);
   if (notApplied !== undefined) parts.push(`> [!WARNING]\n> ${markdownText(notApplied)}\n\n`);
-  if (report.transitions.length === 0) parts.push(`${NO_CHANGE_SENTENCE}\n\n`);
-  else parts.push(...transitionParts(report.transitions));
+  const coverage = report.coverage;
+  if (hasCoverageProblem(coverage)) {
+    const warnings = coverageWarnings(report).map((warning) => `> ${markdownText(warning)}`).join('\n>\n');
+    parts.push(`> [!WARNING]\n${warnings}\n\n${markdownText(fieldCountsText(coverage, report.evaluated))}\n\n`);
+    if (coverage.examples.length > 0) parts.push(details('Undecided for lack of fields: example requests', exampleBlock(coverage.examples.map(exampleText))));
+  }
+  if (report.transitions.length === 0) {
+    parts.push(`${markdownText(noChangeSentence(report))}\n\n`);
+  } else parts.push(...transitionParts(report.transitions));
   const same = sameOutcomeSentence(report);
   if (same !== undefined) parts.push(`${same}\n\n`);
   const undecided = undecidedRequestsSentence(report);
@@ -19,6 +29,16 @@ export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options:
   if (report.skipped.length > 0) {
     const rows = report.skipped.map((skip) => [cell(skip.reason), String(skip.count), cell(`${skip.first.file}:${skip.first.line}`)]);
     parts.push(`${table(['Skipped because', 'Lines', 'First at'], rows, ['l', 'r', 'l']).join('\n')}\n\n`);
+  }
+  if (report.baseline !== undefined) {
+    const lines = baselineLines(report.baseline).map((line) => `- ${markdownText(line)}`);
+    parts.push(`#### Since the baseline\n\n${markdownText(baselineHeading(report.baseline))}\n\n${lines.length === 0 ? '' : `${lines.join('\n')}\n\n`}`);
+  }
+  if (report.production !== undefined) {
+    parts.push(`#### Production's decisions\n\n${markdownText(agreementLine(report.production))}\n\n`);
+    for (const group of report.production.disagreements) {
+      parts.push(details(markdownHtml(disagreementTitle(group)), exampleBlock(group.examples.map(exampleText))));
+    }
   }
   if (report.shadow !== undefined) {
     parts.push(`#### Shadow rules\n\n${markdownText(shadowHeading(report.shadow))}\n\n`);

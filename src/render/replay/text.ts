@@ -2,8 +2,11 @@
 import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
 import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, NO_CHANGE_SENTENCE, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
+import { exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 import { plural } from '../../plural.js';
+import { agreementLine, disagreementTitle } from './production.js';
+import { baselineHeading, baselineLines } from './baseline.js';
+import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeSentence } from './coverage.js';
 
 export function renderReplayText(report: ReplayReport, sink: Sink, options: RenderOptions): void {
   const { colors } = options;
@@ -16,7 +19,13 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
       lines.push(`    ${skip.count} ${safeText(skip.reason)} (first at ${safeText(`${skip.first.file}:${skip.first.line}`)})`);
     }
   }
-  if (report.transitions.length === 0) lines.push(NO_CHANGE_SENTENCE);
+  const coverage = report.coverage;
+  if (hasCoverageProblem(coverage)) {
+    lines.push(...coverageWarnings(report).map((warning) => colors.yellow(safeText(warning))));
+    lines.push(`    ${safeText(fieldCountsText(coverage, report.evaluated))}`);
+    for (const example of coverage.examples) lines.push(`    e.g. ${safeText(exampleText(example))}`);
+  }
+  if (report.transitions.length === 0) lines.push(safeText(noChangeSentence(report)));
   else {
     lines.push(`Outcome changes, live → declared (riskiest first):`);
     lines.push(...transitionLines(report.transitions, colors));
@@ -25,6 +34,17 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
   if (same !== undefined) lines.push(same);
   const undecided = undecidedRequestsSentence(report);
   if (undecided !== undefined) lines.push(colors.yellow(undecided));
+  if (report.baseline !== undefined) {
+    lines.push(safeText(baselineHeading(report.baseline)));
+    for (const line of baselineLines(report.baseline)) lines.push(`    ${safeText(line)}`);
+  }
+  if (report.production !== undefined) {
+    lines.push(safeText(agreementLine(report.production)));
+    for (const group of report.production.disagreements) {
+      lines.push(`    ${colors.yellow(safeText(disagreementTitle(group)))}`);
+      for (const example of group.examples) lines.push(`        e.g. ${safeText(exampleText(example))}`);
+    }
+  }
   if (report.shadow !== undefined) {
     lines.push(safeText(shadowHeading(report.shadow)));
     if (report.shadow.transitions.length === 0) lines.push(`    ${shadowNoChangeSentence(report.shadow)}`);

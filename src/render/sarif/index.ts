@@ -24,6 +24,8 @@ export interface SarifFinding {
   line: number;
   col: number;
   message: string;
+  /** Other places the finding involves (a policy's deciding rule), each with what it is. */
+  related?: readonly { file: string; line: number; col: number; message: string }[];
 }
 
 export interface SarifModel {
@@ -65,6 +67,13 @@ export function sarifLog(model: SarifModel): object {
               },
             },
           ],
+          ...(finding.related === undefined ? {} : {
+            relatedLocations: finding.related.map((place, id) => ({
+              id,
+              physicalLocation: { artifactLocation: { uri: fileUri(place.file) }, region: { startLine: Math.max(1, place.line), startColumn: Math.max(1, place.col) } },
+              message: { text: place.message },
+            })),
+          }),
         })),
       },
     ],

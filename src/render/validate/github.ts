@@ -3,6 +3,8 @@
 import { sortProblems } from '../../errors.js';
 import type { Annotation } from '../github.js';
 import type { ValidateReport } from './model.js';
+import { shownPolicies } from './text.js';
+import { policyAnnotation } from '../policies/github.js';
 
 export function validateAnnotations(report: ValidateReport): Annotation[] {
   return [
@@ -10,5 +12,6 @@ export function validateAnnotations(report: ValidateReport): Annotation[] {
     ...report.findings.map((f): Annotation => ({
       level: f.severity === 'warning' ? 'warning' : 'notice', file: f.file, line: f.line, col: f.col, title: `botrules ${f.check}`, message: f.message,
     })),
+    ...shownPolicies(report).map(policyAnnotation),
   ];
 }

@@ -2,12 +2,18 @@
 // its formats: what fails it, what it shows as warnings, and everything found.
 import type { Problem } from '../../errors.js';
 import type { Finding } from '../../analysis/index.js';
+import type { PolicyFinding } from '../policies/model.js';
 
 export interface ValidateReport {
   apps: number;
   files: number;
   rules: number;
   strict: boolean;
+  /**
+   * Every policy for every app, holds included, and the built-in policies' findings; those that
+   * fail validate are also among `errors` (docs/behaviour.md, "Policies").
+   */
+  policies: readonly PolicyFinding[];
   /** What makes validate fail (exit 1), each at its FILE:LINE:COL; empty when the files are valid. */
   errors: readonly Problem[];
   /** File warnings shown as warnings (under --strict they are among the errors instead). */

@@ -5,18 +5,20 @@ import { CHECK_DESCRIPTIONS, CHECK_IDS } from '../../analysis/index.js';
 import type { Sink } from '../contract.js';
 import { FILE_WARNING, INVALID_FILE, located, renderSarif, type SarifModel, type SarifRule } from '../sarif/index.js';
 import type { ValidateReport } from './model.js';
+import { POLICY_SARIF_RULES, policySarifResult } from '../policies/sarif.js';
 
 const ANALYSIS_RULES: SarifRule[] = CHECK_IDS.map((id) => ({ id, description: CHECK_DESCRIPTIONS[id] }));
 
-export function validateSarif(report: Pick<ValidateReport, 'found' | 'strict'>): SarifModel {
+export function validateSarif(report: Pick<ValidateReport, 'found' | 'strict' | 'policies'>): SarifModel {
   const { problems, fileWarnings, findings } = report.found;
   const warningLevel = report.strict ? 'error' : 'warning';
   return {
-    rules: [INVALID_FILE, FILE_WARNING, ...ANALYSIS_RULES],
+    rules: [INVALID_FILE, FILE_WARNING, ...ANALYSIS_RULES, ...POLICY_SARIF_RULES],
     results: [
       ...problems.map((p) => located(p, INVALID_FILE.id, 'error')),
       ...fileWarnings.map((w) => located(w, FILE_WARNING.id, warningLevel)),
       ...findings.map((f) => located(f, f.check, f.severity === 'info' ? 'note' : warningLevel)),
+      ...report.policies.filter((finding) => finding.verdict !== 'holds').map((finding) => policySarifResult(finding, report.strict)),
     ],
   };
 }

@@ -53,6 +53,12 @@ export async function loadTests(dir: string, options: { cwd: string }): Promise<
     throw new UserError(`tests directory "${shownDir}" does not exist`, ['Create it with test files (see docs/evaluation.md), or name another with --tests DIR.']);
   }
   if (!isDirectory) throw new UserError(`"${shownDir}" is not a directory; --tests names the directory that holds the test files`);
+  // The directory itself outside the project: say so once, rather than blame each file in it.
+  if (placement(absDir, options.cwd) !== 'inside') {
+    throw new UserError(`the tests directory "${shownDir}" is outside the project directory; botrules reads test files only inside the directory it runs in`, [
+      'Move the tests into the project (the default is tests/ beside botrules.yaml), or run botrules from a directory that holds both.',
+    ]);
+  }
   const files = await listRuleFiles(absDir, options.cwd);
   if (files.length === 0) throw new UserError(`no test files (*.yaml, *.yml) in "${shownDir}"`);
   const tests: RuleTest[] = [];

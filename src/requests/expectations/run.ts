@@ -1,7 +1,7 @@
 // Runs tests against rule sets: pure, no I/O. Each result says whether the expected rule
 // decided and, when not, why in sentences a reviewer can act on: which rule decided instead
 // and which leaves of the expected rule did not match the request.
-import { decide, describeField, describeLeaf, fieldOf, missedLeaves, undecidedPatterns, MATCH_BUDGET_MS, type EvaluationOptions, type MissedLeaf } from '../../evaluate/index.js';
+import { decide, describeField, describeLeaf, fieldOf, matchedLeaves, missedLeaves, undecidedPatterns, MATCH_BUDGET_MS, type EvaluationOptions, type MissedLeaf } from '../../evaluate/index.js';
 import type { Problem } from '../../errors.js';
 import type { Action, Leaf, NormalRule } from '../../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';
@@ -46,11 +46,17 @@ export function runTest(test: RuleTest, app: string, rules: readonly NormalRule[
     reasons.push(`the outcome is unknown: ${undecidedRuleSentence(decision.undecided.rule, test, options)}`);
   } else if (decidedBy !== expected) {
     reasons.push(`expected ${ruleText(expected)}, but ${decidedBy === undefined ? 'no rule matched' : `${ruleText(decidedBy)} decided (${decision.actions.join(', ')})`}`);
+    if (decision.rule !== undefined && expected === undefined) reasons.push(...whyDecided(decision.rule, test, options));
     if (expected !== undefined) reasons.push(...whyNot(expected, rules, decidedBy, test, options));
   } else if (test.expect.actions !== undefined && !sameSet(test.expect.actions, decision.actions)) {
     reasons.push(`${ruleText(decidedBy)} decided, but its actions are [${decision.actions.join(', ')}], not [${test.expect.actions.join(', ')}]`);
   }
   return { test, app, passed: reasons.length === 0, decidedBy, actions: decision.actions, reasons };
+}
+
+/** Why a rule the test did not expect decided: the conditions of it that matched. */
+function whyDecided(rule: NormalRule, test: RuleTest, options: EvaluationOptions): string[] {
+  return matchedLeaves(rule, test.request, options).map((hit) => `${ruleText(rule.name)} matches at ${leafPlace(hit)}: ${describeLeaf(hit.condition)} (${requestHas(test, hit.condition)})`);
 }
 
 /** Why the expected rule did not decide. */

@@ -3,19 +3,19 @@
 // common/combined access-log format. A line that cannot be read is a skip with a fixed reason,
 // never an error: logs are large and a few bad lines must not stop a replay.
 import type { TestRequest } from '../../evaluate/index.js';
+import { MAP_FIELDS, TEXT_FIELDS, type Carriage, type MapField, type TextField } from './coverage.js';
+import type { RecordedDecision } from './presets.js';
 import { splitTarget } from './redact.js';
 
-export const LOG_FORMATS = ['ndjson', 'csv', 'combined'] as const;
+export const LOG_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/** A line read as a request, or why it was skipped (a fixed sentence: reasons are counted). */
-export type LineResult = { request: TestRequest } | { skip: string };
-
-/** The text fields of a request, by their names in logs and tests. */
-const TEXT_FIELDS = ['path', 'method', 'userAgent', 'ip', 'asn', 'country', 'domain', 'deviceType'] as const;
-type TextField = (typeof TEXT_FIELDS)[number];
-const MAP_FIELDS = ['headers', 'query', 'custom'] as const;
-type MapField = (typeof MAP_FIELDS)[number];
+/**
+ * A line read as a request, or why it was skipped (a fixed sentence: reasons are counted). A
+ * request may say what its format records (`carriage`) and, when it carries no request field,
+ * the keys its line had (`keys`), for the report's mapping hint.
+ */
+export type LineResult = { request: TestRequest; carriage?: Carriage; keys?: string[]; decision?: RecordedDecision } | { skip: string };
 
 const isTextField = (name: string): name is TextField => (TEXT_FIELDS as readonly string[]).includes(name);
 const isMapField = (name: string): name is MapField => (MAP_FIELDS as readonly string[]).includes(name);
@@ -66,7 +66,10 @@ export function ndjsonLine(line: string, fieldOf: (record: Record<string, unknow
     if (map === undefined) return { skip: `"${field}" is not an object of texts` };
     request[field] = map;
   }
-  return withQueryFromPath(request);
+  const result = withQueryFromPath(request);
+  // An object none of whose keys maps to a field: its keys tell the user what to map.
+  if (Object.keys(request).length === 0) return { request, keys: Object.keys(record) };
+  return result;
 }
 
 function scalarText(value: unknown): string | undefined {
@@ -185,8 +188,12 @@ export function accessLogLine(line: string): LineResult {
   if (query !== undefined) request.query = query;
   if (agent !== undefined && agent !== '-') request.userAgent = unescapeLogText(agent);
   if (referer !== undefined && referer !== '-') request.headers = { referer: unescapeLogText(referer) };
-  return { request };
+  return { request, carriage: agent === undefined ? COMMON_CARRIAGE : COMBINED_CARRIAGE };
 }
+
+/** The combined format records the Referer header (and the User-Agent, as its own field); the common one no header. */
+const COMBINED_CARRIAGE: Carriage = { partialHeaders: ['referer'], noCustom: true };
+const COMMON_CARRIAGE: Carriage = { partialHeaders: [], noCustom: true };
 
 /** `\"`, `\\` and `\xHH` as access logs escape them. */
 function unescapeLogText(text: string): string {

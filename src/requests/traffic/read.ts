@@ -7,15 +7,19 @@ import { join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { UserError } from '../../errors.js';
-import type { TestRequest } from '../../evaluate/index.js';
-import { accessLogLine, csvColumns, csvLine, isAccessLogLine, ndjsonReader, type CsvColumns, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
+import { LOG_FORMATS, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
+import { normaliseRequest } from './coverage.js';
+import { readHarEntries, type HarEntry } from './har.js';
+import { formatOf, lineParser, type DecisionMapping, type LineParser } from './parsers.js';
+import type { IpField } from './presets.js';
+import { gzipGuard, LONG_LINE_REASON, streamLines, TOO_LONG } from './lines.js';
 import { redactRequest, secretNameTest } from './redact.js';
 
 /** One line of a log: a redacted request, or why it was skipped, with where it was. */
 export interface LogLine {
   file: string;
   line: number;
-  result: { request: TestRequest } | { skip: string };
+  result: LineResult;
 }
 
 /** How logs are read: the command's --log-format and the project's `replay` settings. */
@@ -26,6 +30,10 @@ export interface LogReading {
   fields?: FieldMapping;
   /** Header, query and custom parameter names masked beside the built-in ones (`replay.secretNames`). */
   secretNames?: readonly string[];
+  /** Which Data Export address is the request's `ip` (`replay.ipField`; default client_ip). */
+  ipField?: IpField;
+  /** Where another JSON log records production's decision (`replay.decision`). */
+  decision?: DecisionMapping;
 }
 
 export interface TrafficReadOptions extends LogReading {
@@ -63,34 +71,101 @@ async function filesBelow(dir: string): Promise<string[]> {
 /** The lines of one log file, in batches (one per chunk read), parsed and redacted. */
 export async function* readLog(file: string, options: TrafficReadOptions): AsyncGenerator<LogLine[]> {
   const path = resolve(options.cwd, file);
-  let parse: ((line: string) => LineResult) | undefined;
-  let number = 0;
   const isSecret = secretNameTest(options.secretNames);
+  const finish = (result: LineResult): LineResult => {
+    if ('request' in result) redactRequest(normaliseRequest(result.request), isSecret);
+    return result;
+  };
+  const seen = new ReadCheck(file, options.format);
+  let parse: LineParser | undefined;
+  let number = 0;
+  let source: ReadStream | undefined;
   try {
-    const { file: raw, lines: stream } = await openLog(path);
-    for await (const lines of linesOf(stream)) {
+    const opened = await openLog(path);
+    source = opened.file;
+    const read = source;
+    const guard = opened.gzip ? gzipGuard(file, () => read.bytesRead) : undefined;
+    if (options.format === 'har' || formatOf(file, '', options.format) === 'har') {
+      yield* harBatches(await readHarEntries(opened.lines, file), file, finish, seen);
+      options.onBytes?.(read.bytesRead);
+      return;
+    }
+    for await (const lines of streamLines(opened.lines, guard === undefined ? {} : { onBytes: guard })) {
       const batch: LogLine[] = [];
       for (const raw of lines) {
         number += 1;
+        // A line too long to read is skipped where it stands: never silent, never held whole.
+        if (raw === TOO_LONG) {
+          batch.push(seen.line({ file, line: number, result: { skip: LONG_LINE_REASON } }));
+          continue;
+        }
         const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
         if (text.trim() === '') continue;
         if (parse === undefined) {
-          parse = parserFor(file, text, options);
-          // A CSV file's first line is its header, not a request.
-          if (parse !== undefined && isCsv(file, text, options.format)) continue;
-          if (parse === undefined) throw new UserError(`cannot tell the format of ${file} from its first line: use --log-format ndjson, csv or combined`);
+          const format = formatOf(file, text, options.format);
+          if (format === undefined) throw new UserError(`cannot tell the format of ${file} from its first line: use --log-format ${LOG_FORMATS.slice(0, -1).join(', ')} or ${LOG_FORMATS.at(-1) ?? ''}`);
+          if (format === 'har') {
+            // A HAR told from its opening line: read again, whole.
+            yield* readLog(file, { ...options, format: 'har' });
+            return;
+          }
+          seen.format = format;
+          parse = lineParser(file, format, options);
         }
-        const result = parse(text);
-        if ('request' in result) redactRequest(result.request, isSecret);
-        batch.push({ file, line: number, result });
+        const result = parse(text, number);
+        if (result !== undefined) batch.push(seen.line({ file, line: number, result: finish(result) }));
       }
       yield batch;
       // After the consumer has taken the batch: progress counts what was decided.
-      options.onBytes?.(raw.bytesRead);
+      options.onBytes?.(read.bytesRead);
     }
+    seen.end();
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`cannot read the log ${file}${number === 0 ? '' : ` after line ${number}`} (${describe(error)})`);
+  } finally {
+    // A stop before the end (an error, a bomb) closes the file under a gunzip too.
+    source?.destroy();
+  }
+}
+
+/** A HAR's entries in batches, each numbered as its "line". */
+function* harBatches(entries: readonly HarEntry[], file: string, finish: (result: LineResult) => LineResult, seen: ReadCheck): Generator<LogLine[]> {
+  seen.format = 'har';
+  const size = 1000;
+  for (let from = 0; from < entries.length; from += size) {
+    yield entries.slice(from, from + size).map((entry, index) => seen.line({ file, line: from + index + 1, result: finish(entry) }));
+  }
+  seen.end();
+}
+
+/**
+ * A file none of whose lines is a request of its format is not that format: an error naming
+ * the file, its first line and why, rather than a report of nothing but skipped lines.
+ */
+class ReadCheck {
+  format: LogFormat | undefined;
+  private requests = 0;
+  private firstSkip: { line: number; reason: string } | undefined;
+  private skips = 0;
+
+  constructor(private readonly file: string, named: LogFormat | undefined) {
+    this.format = named;
+  }
+
+  line(line: LogLine): LogLine {
+    if ('request' in line.result) this.requests += 1;
+    else {
+      this.skips += 1;
+      this.firstSkip ??= { line: line.line, reason: line.result.skip };
+    }
+    return line;
+  }
+
+  end(): void {
+    if (this.requests > 0 || this.firstSkip === undefined) return;
+    throw new UserError(`${this.file}:${this.firstSkip.line}: ${this.firstSkip.reason}, and so is every line of the file (${this.skips}): ` +
+      `it is not a ${this.format ?? 'known'} log`, ['Name its format with --log-format, or check the file.']);
   }
 }
 
@@ -101,7 +176,7 @@ function describe(error: unknown): string {
 }
 
 /** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read). */
-async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable }> {
+async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable; gzip: boolean }> {
   const handle = await open(path, 'r');
   const magic = Buffer.alloc(2);
   try {
@@ -110,46 +185,6 @@ async function openLog(path: string): Promise<{ file: ReadStream; lines: Readabl
     await handle.close();
   }
   const stream = createReadStream(path);
-  return { file: stream, lines: magic[0] === 0x1f && magic[1] === 0x8b ? stream.pipe(createGunzip()) : stream };
-}
-
-/** Lines of a stream, one array per chunk: one await per chunk, not per line. */
-async function* linesOf(stream: Readable): AsyncGenerator<string[]> {
-  stream.setEncoding('utf8');
-  let rest = '';
-  for await (const chunk of stream as AsyncIterable<string>) {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
-    yield lines;
-  }
-  if (rest !== '') yield [rest];
-}
-
-function formatOf(file: string, firstLine: string, format: LogFormat | undefined): LogFormat | undefined {
-  if (format !== undefined) return format;
-  const name = file.toLowerCase().replace(/\.gz$/, '');
-  if (/\.(ndjson|jsonl|json)$/.test(name)) return 'ndjson';
-  if (name.endsWith('.csv')) return 'csv';
-  if (firstLine.trimStart().startsWith('{')) return 'ndjson';
-  if (isAccessLogLine(firstLine)) return 'combined';
-  return undefined;
-}
-
-function isCsv(file: string, firstLine: string, format: LogFormat | undefined): boolean {
-  return formatOf(file, firstLine, format) === 'csv';
-}
-
-function parserFor(file: string, firstLine: string, options: TrafficReadOptions): ((line: string) => LineResult) | undefined {
-  switch (formatOf(file, firstLine, options.format)) {
-    case 'ndjson': return ndjsonReader(options.fields);
-    case 'combined': return accessLogLine;
-    case 'csv': {
-      const columns: CsvColumns | undefined = csvColumns(firstLine);
-      if (columns === undefined || columns.every((column) => column === undefined)) {
-        throw new UserError(`${file}: the CSV header row names none of the request fields (path, method, userAgent, ip, asn, country, domain, deviceType, headers.NAME, query.NAME, custom.NAME)`);
-      }
-      return (line) => csvLine(line, columns);
-    }
-    case undefined: return undefined;
-  }
+  const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
+  return { file: stream, lines: gzip ? stream.pipe(createGunzip()) : stream, gzip };
 }

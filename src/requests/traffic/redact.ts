@@ -17,13 +17,31 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
 
 /**
  * Parts of a header, query or custom parameter name that mark it as secret-bearing:
- * `x-api-key`, `access_token`, `sessionid`, `X-Amz-Signature`, `password`, `client_secret`.
+ * `x-api-key`, `access_token`, `sessionid`, `X-Amz-Signature`, `password`, `client_secret`,
+ * `SAMLResponse`, `client_assertion`, `auth_code`, `user_pin`.
  */
-const SECRET_NAME = /token|secret|passw(?:or)?d|pwd|api[-_]?key|(?:^|[-_.])key$|session|sess[-_]?id|auth|signature|sig$|credential|jwt|bearer|csrf|xsrf|cookie/i;
+const SECRET_NAME = /token|secret|passw(?:or)?d|pwd|passcode|api[-_]?key|(?:^|[-_.])key$|session|sess[-_]?id|auth|signature|sig$|credential|jwt|bearer|csrf|xsrf|cookie|assertion|saml|ticket|(?:^|[-_.])(?:code|pin|otp|pass|pw)$/i;
 
-/** Whether a header, query or custom parameter of this name is masked by the built-in list. */
+/**
+ * Names that carry a credential whole, compared exactly (ignoring case). Taken from the IANA
+ * "OAuth Parameters" registry (https://www.iana.org/assignments/oauth-parameters: RFC 6749
+ * `code`, `password`, `refresh_token`; RFC 7521 `assertion`, `client_assertion`; RFC 7636
+ * `code_verifier`; RFC 8628 `device_code`, `user_code`; RFC 8693 `subject_token`,
+ * `actor_token`; OpenID Connect `id_token`), the SAML 2.0 HTTP bindings (`SAMLResponse`,
+ * `SAMLRequest`, `SAMLart`), CAS (`ticket`), and the short names forms use for the same
+ * (`pass`, `pw`, `pin`, `otp`, `totp`, `mfa`); most are also matched by SECRET_NAME.
+ */
+const SECRET_EXACT: ReadonlySet<string> = new Set([
+  'code', 'password', 'refresh_token', 'access_token', 'id_token', 'assertion', 'client_assertion', 'client_secret',
+  'code_verifier', 'device_code', 'user_code', 'subject_token', 'actor_token', 'samlresponse', 'samlrequest', 'samlart',
+  'ticket', 'pass', 'pw', 'pin', 'otp', 'totp', 'mfa', 'mfa_code', 'vp_token',
+]);
+
+/** Whether a header, query or custom parameter of this name is masked by the built-in list (percent-encoded names decoded first). */
 export function isSecretName(name: string): boolean {
-  return SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name);
+  const decoded = name.includes('%') ? decode(name) : name;
+  const lower = decoded.toLowerCase();
+  return SECRET_HEADERS.has(lower) || SECRET_EXACT.has(lower) || SECRET_NAME.test(decoded);
 }
 
 /**
@@ -33,7 +51,7 @@ export function isSecretName(name: string): boolean {
 export function secretNameTest(configured: readonly string[] = []): (name: string) => boolean {
   if (configured.length === 0) return isSecretName;
   const names = new Set(configured.map((name) => name.toLowerCase()));
-  return (name) => names.has(name.toLowerCase()) || isSecretName(name);
+  return (name) => names.has((name.includes('%') ? decode(name) : name).toLowerCase()) || isSecretName(name);
 }
 
 /** The request with every secret value masked (in place, and returned for chaining). */
@@ -41,30 +59,52 @@ export function redactRequest(request: TestRequest, isSecret: (name: string) => 
   if (request.headers !== undefined) maskSecrets(request.headers, isSecret);
   if (request.query !== undefined) maskSecrets(request.query, isSecret);
   if (request.custom !== undefined) maskSecrets(request.custom, isSecret);
-  if (request.userAgent !== undefined) request.userAgent = maskCredentialsInText(request.userAgent, isSecret);
-  if (request.path !== undefined) request.path = maskCredentialsInText(request.path, isSecret);
+  if (request.userAgent !== undefined) request.userAgent = maskValue(request.userAgent, isSecret);
+  if (request.path !== undefined) request.path = maskValue(request.path, isSecret);
   return request;
 }
 
 /** Secret-named entries masked whole; the others keep their text with embedded secrets masked. */
 function maskSecrets(record: Record<string, string>, isSecret: (name: string) => boolean): void {
   for (const name of Object.keys(record)) {
-    record[name] = isSecret(name) ? REDACTED : maskCredentialsInText(record[name] ?? '', isSecret);
+    record[name] = isSecret(name) ? REDACTED : maskValue(record[name] ?? '', isSecret);
   }
 }
 
+/** A value with its embedded secrets masked; masked whole when only its percent-decoded form shows one. */
+function maskValue(text: string, isSecret: (name: string) => boolean): string {
+  const masked = maskCredentialsInText(text, isSecret);
+  if (masked !== text || !text.includes('%')) return masked;
+  return hidesSecret(text, isSecret, 0) ? REDACTED : masked;
+}
+
+/** How deep percent-encoded values are decoded to look for secrets inside them (`?next=%2Fcb%3Fid_token%3D…`). */
+const NESTING = 3;
+
 /**
  * Secrets written into free text: `user:password@` in a URL, `Bearer …`/`Basic …`
- * credentials, and `name=value` pairs with a secret name (a Referer's `?token=…`).
+ * credentials (to the next space, comma or quote: `Bearer abc%3Adef` whole), and `name=value`
+ * pairs with a secret name after any character that cannot be in a name (`?`, `&`, `;`, `#`
+ * of a fragment's `#access_token=`, a space, a bracket); names are compared decoded (`%74oken=`), and a value that is percent-encoded is looked
+ * into decoded (a redirect URL carrying `id_token`), masked whole when it holds a secret.
  */
-function maskCredentialsInText(text: string, isSecret: (name: string) => boolean): string {
-  // Most values hold none of the three shapes: checked once, without the three replacements.
+function maskCredentialsInText(text: string, isSecret: (name: string) => boolean, depth = 0): string {
+  // Most values hold none of the shapes: checked once, without the replacements.
   if (!text.includes('=') && !text.includes('@') && !CREDENTIAL_WORD.test(text)) return text;
   return text
-    .replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
+    .replace(/\b(Bearer|Basic|Token)\s+[^\s,;"']+/gi, `$1 ${REDACTED}`)
     .replace(/(\/\/)[^/@\s:]+:[^/@\s]+@/g, `$1${REDACTED}@`)
-    .replace(/([?&;,\s]|^)([^=&;,#\s?]+)=([^&;,#\s]*)/g, (pair, before: string, name: string) =>
-      isSecret(name) ? `${before}${name}=${REDACTED}` : pair);
+    .replace(/([^\w%.~[\]-]|^)([\w%.~[\]-]+)=([^&;,#\s]*)/g, (pair, before: string, name: string, value: string) => {
+      if (isSecret(name)) return `${before}${name}=${REDACTED}`;
+      return hidesSecret(value, isSecret, depth) ? `${before}${name}=${REDACTED}` : pair;
+    });
+}
+
+/** Whether a value, percent-decoded, holds a secret (looked into up to NESTING levels). */
+function hidesSecret(value: string, isSecret: (name: string) => boolean, depth: number): boolean {
+  if (depth >= NESTING || !value.includes('%')) return false;
+  const decoded = decode(value);
+  return decoded !== value && maskCredentialsInText(decoded, isSecret, depth + 1) !== decoded;
 }
 
 /**
@@ -84,6 +124,26 @@ export function splitTarget(target: string): { path: string; query?: Record<stri
     if (!Object.prototype.hasOwnProperty.call(query, name)) query[name] = equals < 0 ? '' : decode(pair.slice(equals + 1));
   }
   return { path: target.slice(0, at), query };
+}
+
+/**
+ * A URL (`https://host:443/a?b=1`, or a request target `/a?b=1`) as the domain, path and query
+ * parameters the service reads; the fragment is not sent and is dropped.
+ */
+export function splitUrl(url: string): { domain?: string; path: string; query?: Record<string, string> } {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)(?::\d*)?(.*)$/i.exec(url);
+  const target = (match === null ? url : match[2] || '/').replace(/#.*$/s, '');
+  const host = match?.[1];
+  return { ...(host === undefined || host === '' ? {} : { domain: host.toLowerCase() }), ...splitTarget(target.startsWith('?') ? `/${target}` : target) };
+}
+
+/** Percent-decoding as a server does it ('+' is a space only in a query string: callers choose). */
+export function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function decode(text: string): string {

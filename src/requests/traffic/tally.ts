@@ -4,6 +4,8 @@
 // transitions and rule pairs, never by the number of requests.
 import { undecidedPatterns, type Decision, type TestRequest } from '../../evaluate/index.js';
 import type { Action, NormalRule } from '../../semantics/model.js';
+import type { BaselineComparison } from './baseline.js';
+import { FieldCounter, type FieldCoverage, type RequestField } from './coverage.js';
 
 /**
  * What a request meets: the strongest of the deciding rule's actions, no custom-rule outcome,
@@ -97,6 +99,68 @@ export interface ReplayReport {
    * (docs/replay.md, "Shadow rules").
    */
   shadow?: ShadowReport;
+  /**
+   * Which request fields the log carries, and the requests whose outcome depends on a field
+   * their line lacks (docs/replay.md, "Fields the log lacks"). Always present in new reports.
+   */
+  coverage?: ReplayCoverage;
+  /** Where the log records production's decisions: how often the live rules agree with them. */
+  production?: ProductionAgreement;
+  /** With `--baseline REPORT.json`: what newly changes outcome and what stopped since that report. */
+  baseline?: BaselineComparison;
+}
+
+/** The log's fields, and what the rules the change touches needed of them. */
+export interface ReplayCoverage extends FieldCoverage {
+  /** Fields read by the rules the change touches that some evaluated requests lack, most lacking first. */
+  missing: MissingField[];
+  /** Requests whose outcome depends on a field their line lacks, or that carry no request field: undecided, in no transition. */
+  undecided: number;
+  /** count / requests evaluated, 0..1. */
+  undecidedShare: number;
+  /** The first undecided requests. */
+  examples: ReplayExample[];
+}
+
+/** Production's own decisions compared with the live rules (docs/replay.md, "Production's own decisions"). */
+/** We say block (or challenge) where production let the request through, or the reverse. */
+export type DisagreementDirection = 'we-block-production-allowed' | 'production-blocked-we-allow';
+
+export interface Disagreement {
+  direction: DisagreementDirection;
+  /**
+   * The rule each side names: ours when we block, production's (its `filter_id`, named by the
+   * live rule of that id when there is one) when production blocked.
+   */
+  rule: string | undefined;
+  count: number;
+  examples: ReplayExample[];
+}
+
+export interface ProductionAgreement {
+  /** Lines that recorded a decision. */
+  recorded: number;
+  /** Decided by a custom rule or by none, and decided by us: the requests compared. */
+  compared: number;
+  agreed: number;
+  /** agreed / compared, 0..1 (1 when nothing was compared). */
+  agreement: number;
+  /** Largest first. */
+  disagreements: Disagreement[];
+  /** Blocked by the service itself (filter_origin not `customer`): kept apart. */
+  byService: number;
+  /** Our outcome is undecided (a `$re` out of time, a field the line lacks): not compared. */
+  undecided: number;
+  /** Production decisions recorded as simulated blocks (monitor mode), compared as blocks. */
+  simulated: number;
+}
+
+export interface MissingField {
+  field: RequestField;
+  /** The rules touched by the change that read it. */
+  rules: string[];
+  /** Evaluated requests whose outcome depends on it. */
+  undecided: number;
 }
 
 export interface ShadowReport {
@@ -115,6 +179,11 @@ export class ReplayTally {
   private readonly undecided = { live: 0, declared: 0 };
   private readonly skipped = new Map<string, SkipCount>();
   private readonly transitions = new Map<string, { from: OutcomeKind; to: OutcomeKind; count: number; rules: Map<string, RulePair>; examples: ReplayExample[] }>();
+  /** Per-field presence, counted by whoever parses the lines (`fields.count` for each request). */
+  readonly fields = new FieldCounter();
+  private readonly missing = new Map<RequestField, number>();
+  private readonly undecidedExamples: ReplayExample[] = [];
+  private undecidedByField = 0;
 
   /** Lines read so far (requests and skipped lines). */
   get lines(): number {
@@ -126,6 +195,18 @@ export class ReplayTally {
     const known = this.skipped.get(reason);
     if (known === undefined) this.skipped.set(reason, { reason, count: 1, first: { file, line } });
     else known.count += 1;
+  }
+
+  /**
+   * A request whose outcome is not known from its line: it lacks fields the rules touched by the
+   * change read (`lacking`), or carries none at all (`lacking` empty). Counted undecided.
+   */
+  undecidedByMissing(example: ReplayExample, lacking: readonly RequestField[]): void {
+    this.read += 1;
+    this.evaluated += 1;
+    this.undecidedByField += 1;
+    for (const field of lacking) this.missing.set(field, (this.missing.get(field) ?? 0) + 1);
+    if (this.undecidedExamples.length < EXAMPLES_PER_TRANSITION) this.undecidedExamples.push(example);
   }
 
   add(example: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>): void {
@@ -148,6 +229,16 @@ export class ReplayTally {
     if (pair === undefined) transition.rules.set(pairKey, rulePair(before, after, example.request));
     else pair.count += 1;
     if (transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
+  }
+
+  /** The coverage part, given which touched rules read each field. */
+  coverage(rulesReading: ReadonlyMap<RequestField, readonly string[]>): ReplayCoverage {
+    const missing = [...this.missing].map(([field, undecided]): MissingField => ({ field, rules: [...(rulesReading.get(field) ?? [])], undecided }))
+      .sort((a, b) => b.undecided - a.undecided);
+    return {
+      ...this.fields.coverage(), missing, undecided: this.undecidedByField,
+      undecidedShare: this.evaluated === 0 ? 0 : this.undecidedByField / this.evaluated, examples: [...this.undecidedExamples],
+    };
   }
 
   report(context: Pick<ReplayReport, 'app' | 'against' | 'files' | 'notApplied'>): ReplayReport {
@@ -193,4 +284,14 @@ function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, req
   if (before.undecided !== undefined) pair.beforePatterns = undecidedPatterns(before.undecided.rule, request).map((found) => found.pattern);
   if (after.undecided !== undefined) pair.afterPatterns = undecidedPatterns(after.undecided.rule, request).map((found) => found.pattern);
   return pair;
+}
+
+/**
+ * Whether the report is an all-clear: some request evaluated, every request decided (no `$re`
+ * out of time, no outcome depending on a field its line lacks, no line without a request field)
+ * and none changed outcome. `replay` exits 0 only then (contract: no silent all-clear).
+ */
+export function isAllClear(report: Pick<ReplayReport, 'evaluated' | 'transitions' | 'undecided' | 'coverage'>): boolean {
+  return report.evaluated > 0 && report.transitions.length === 0 && report.undecided.live === 0 && report.undecided.declared === 0 &&
+    (report.coverage === undefined || report.coverage.undecided === 0);
 }

@@ -59,6 +59,9 @@ export function unknownFieldFindings(rule: Readonly<Record<string, unknown>>, wh
   const groups = isObject(root) && Array.isArray(root.children) ? root.children : [];
   groups.forEach((group: unknown, g) => {
     const groupPath: Path = ['conditions', 'children', g];
+    // A leaf written where a group belongs is an error of its own (two levels): its fields are
+    // not unknown fields of a group, and a warning that they are kept would contradict it.
+    if (isObject(group) && 'conditionType' in group) return;
     check(group, 'tree', LABEL.group, groupPath);
     const leaves = isObject(group) && Array.isArray(group.children) ? group.children : [];
     leaves.forEach((leaf: unknown, l) => check(leaf, 'leaf', LABEL.leaf, [...groupPath, 'children', l]));

@@ -92,12 +92,12 @@ describe('botrules test --coverage', () => {
       '  outcomes           2/2 (100.0%)',
       '  outcome            block ✓, none ✓',
       'rules/a.yaml:9:15: "Block login posts": path $eq "/login" (group 1) never seen false',
-      '    covered by, e.g., test "login post" without path',
+      '    a test request that would cover it: test "login post" without path',
       'rules/a.yaml:11:5: "Block methods" decided none of the 1 test requests that reach it',
-      '    covered by, e.g., test "get" with method "DELETE"',
+      '    a test request that would cover it: test "get" with method "DELETE"',
       'rules/a.yaml:16:11: "Block methods": group 1 ($and) never seen true',
       'rules/a.yaml:18:15: "Block methods": httpMethod $in ["DELETE"] (group 1) never seen true',
-      '    covered by, e.g., test "get" with method "DELETE"',
+      '    a test request that would cover it: test "get" with method "DELETE"',
       '',
     ]);
   });
@@ -122,7 +122,7 @@ describe('botrules test --coverage', () => {
     expect(sarifSchemaErrors(JSON.parse(sarifText))).toEqual([]);
     const sarif = JSON.parse((await cli(['test', '--coverage', '--format', 'sarif'])).stdout) as { runs: { results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { region: unknown } }[] }[] }[] };
     expect(sarif.runs[0]?.results.map((r) => [r.ruleId, r.level, r.message.text, r.locations[0]?.physicalLocation.region])).toEqual([
-      ['uncovered-rule', 'note', 'rule "Block methods" decided none of the 1 test requests that reach it; covered by, e.g., test "get" with method "DELETE"', { startLine: 11, startColumn: 5 }],
+      ['uncovered-rule', 'note', 'rule "Block methods" decided none of the 1 test requests that reach it; a test request that would cover it: test "get" with method "DELETE"', { startLine: 11, startColumn: 5 }],
     ]);
   });
 

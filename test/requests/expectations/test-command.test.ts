@@ -73,7 +73,7 @@ describe('botrules test', () => {
   it('writes failures as annotations on the test\'s line under GitHub Actions', async () => {
     tests('tests:\n  - name: "a: b"\n    request: { path: /login }\n    expect: { rule: none }\n');
     const result = await cli(['test'], { GITHUB_ACTIONS: 'true' });
-    expect(result.stderr.split('\n')).toContain('::error file=tests/a.yaml,line=2,col=5::test "a: b" failed: expected no rule, but "Block login posts" decided (hardBlock)');
+    expect(result.stderr.split('\n')).toContain('::error file=tests/a.yaml,line=2,col=5::test "a: b" failed: expected no rule, but "Block login posts" decided (hardBlock); "Block login posts" matches at group 1, condition 1: path $eq "/login" (the request\'s path is "/login")');
   });
 
   it('writes well-formed JUnit XML with one testcase per test and the reasons of each failure', async () => {

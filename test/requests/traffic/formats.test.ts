@@ -41,11 +41,11 @@ describe('CSV', () => {
 
 describe('access logs', () => {
   it('reads the common format without referer and agent', () => {
-    expect(accessLogLine('::1 - - [10/Oct/2026:13:55:36 -0700] "DELETE /a?b=1 HTTP/1.0" 204 -')).toEqual({ request: { ip: '::1', method: 'DELETE', path: '/a', query: { b: '1' } } });
+    expect(accessLogLine('::1 - - [10/Oct/2026:13:55:36 -0700] "DELETE /a?b=1 HTTP/1.0" 204 -')).toEqual({ request: { ip: '::1', method: 'DELETE', path: '/a', query: { b: '1' } }, carriage: { partialHeaders: [], noCustom: true } });
   });
 
   it('unescapes quotes and \\xHH in the combined fields', () => {
-    expect(accessLogLine('1.2.3.4 - - [t] "GET / HTTP/1.1" 200 1 "-" "a \\"b\\" \\x41"')).toEqual({ request: { ip: '1.2.3.4', method: 'GET', path: '/', userAgent: 'a "b" A' } });
+    expect(accessLogLine('1.2.3.4 - - [t] "GET / HTTP/1.1" 200 1 "-" "a \\"b\\" \\x41"')).toEqual({ request: { ip: '1.2.3.4', method: 'GET', path: '/', userAgent: 'a "b" A' }, carriage: { partialHeaders: ['referer'], noCustom: true } });
   });
 });
 

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { TestRequest } from '../../../src/evaluate/index.js';
 import { isSecretName, redactRequest, REDACTED, secretNameTest, splitTarget } from '../../../src/requests/traffic/redact.js';
 import { botrules, replayProject } from './fixtures.js';
 
@@ -37,7 +38,7 @@ beforeAll(() => {
   writeFileSync(path.join(project, 'secrets.log.gz'), gzipSync(COMBINED));
 });
 
-const MASKED_PER_FILE: [string, number][] = [['secrets.ndjson', 11], ['secrets.csv', 3], ['secrets.log.gz', 3]];
+const MASKED_PER_FILE: [string, number][] = [['secrets.ndjson', 12], ['secrets.csv', 3], ['secrets.log.gz', 3]];
 const CASES = ['text', 'json', 'markdown'].flatMap((format) => MASKED_PER_FILE.map(([file, masked]) => [format, file, masked] as const));
 
 it.each(CASES)('no secret reaches the %s output or stderr of %s', async (format, file, masked) => {
@@ -55,7 +56,7 @@ it('prints the masked example requests as read', async () => {
     '        e.g. secrets.ndjson:4 {"path":"/checkout","headers":{"X-Shop-Ref":"[redacted]","Referer":"https://shop.example.com/?ref=[redacted]"},"query":{"REF":"[redacted]"}}',
     '        e.g. secrets.ndjson:1 {"path":"/login","headers":{"Authorization":"[redacted]","Cookie":"[redacted]","X-Api-Key":"[redacted]"}}',
     '        e.g. secrets.ndjson:2 {"path":"/login","query":{"access_token":"[redacted]","q":"shoes","password":"[redacted]"},"custom":{"sessionId":"[redacted]"}}',
-    '        e.g. secrets.ndjson:3 {"path":"/login","headers":{"Referer":"https://shop.example.com/cb?code=1&client_secret=[redacted]","x-trace":"Basic [redacted]"}}',
+    '        e.g. secrets.ndjson:3 {"path":"/login","headers":{"Referer":"https://shop.example.com/cb?code=[redacted]&client_secret=[redacted]","x-trace":"Basic [redacted]"}}',
   ]);
 });
 
@@ -83,5 +84,24 @@ describe('secret names and request targets', () => {
 
   it('keeps the names of masked parameters, so $exists still decides as on the original', () => {
     expect(redactRequest({ headers: { Authorization: 'x' }, query: { token: 'y', q: 'z' } })).toEqual({ headers: { Authorization: REDACTED }, query: { token: REDACTED, q: 'z' } });
+  });
+});
+
+describe('credential carriers the masking once missed', () => {
+  it.each([
+    ['a fragment', { headers: { referer: 'https://idp.example/cb#access_token=S1&state=x' } }, { headers: { referer: 'https://idp.example/cb#access_token=[redacted]&state=x' } }],
+    ['id_token inside a query value', { query: { next: 'https://shop.example/cb?id_token=S2' } }, { query: { next: 'https://shop.example/cb?id_token=[redacted]' } }],
+    ['an encoded redirect in free text', { headers: { referer: 'https://x/?return=%2Fcb%3Fid_token%3DS3' } }, { headers: { referer: 'https://x/?return=[redacted]' } }],
+    ['pass, pw, code, otp, pin', { query: { pass: 'a', pw: 'b', code: 'c', otp: 'd', pin: 'e', page: '2' } }, { query: { pass: REDACTED, pw: REDACTED, code: REDACTED, otp: REDACTED, pin: REDACTED, page: '2' } }],
+    ['SAMLResponse, ticket, client_assertion', { custom: { SAMLResponse: 'a', ticket: 'b', client_assertion: 'c' } }, { custom: { SAMLResponse: REDACTED, ticket: REDACTED, client_assertion: REDACTED } }],
+    ['a percent-encoded name', { headers: { referer: 'https://x/?%74oken=S4&q=1' } }, { headers: { referer: 'https://x/?%74oken=[redacted]&q=1' } }],
+    ['the tail of a Bearer credential', { headers: { 'x-upstream': 'Bearer abc%3AS5def' } }, { headers: { 'x-upstream': 'Bearer [redacted]' } }],
+  ] as [string, TestRequest, TestRequest][])('%s', (_what, request, masked) => {
+    expect(redactRequest(request)).toEqual(masked);
+  });
+
+  it('compares names decoded: a query parameter read from %74oken is a token', () => {
+    expect(isSecretName('%74oken')).toBe(true);
+    expect(redactRequest({ path: '/a', query: splitTarget('/a?%74oken=S6').query ?? {} })).toEqual({ path: '/a', query: { token: REDACTED } });
   });
 });

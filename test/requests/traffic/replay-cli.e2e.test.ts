@@ -1,6 +1,7 @@
 // `botrules replay` through the real binary, on fixture logs where every request's outcome is
 // known: exact counts, shares, rules and examples in every format and log format, gzip and
 // directories, skipped lines with their first line numbers, and the exit codes.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -147,7 +148,7 @@ describe('replay: exact counts on logs whose every outcome is known', () => {
 describe('replay: errors exit 1 with a sentence', () => {
   it.each([
     [['missing.ndjson'], 'error: cannot read the log missing.ndjson (ENOENT)'],
-    [['notes.txt'], 'error: cannot tell the format of notes.txt from its first line: use --log-format ndjson, csv or combined'],
+    [['notes.txt'], 'error: cannot tell the format of notes.txt from its first line: use --log-format ndjson, csv, combined, cloudfront, alb, cloudflare, human or har'],
     [['cut.log.gz'], 'error: cannot read the log cut.log.gz (the gzip data is damaged or cut short)'],
   ])('%j', async (logs, message) => {
     const result = await replay(...logs);
@@ -248,9 +249,40 @@ describe('NDJSON field mapping (botrules.yaml replay.fields)', () => {
     const result = await botrules(mapped, 'replay', '--live', 'live.json', 'ecs.ndjson');
     expect(result.code).toBe(1);
     expect(result.stderr).toBe([
-      'botrules.yaml:4:5: unknown key "agent" in fields (allowed: path, method, userAgent, ip, asn, country, domain, deviceType, headers, query, custom)',
+      'botrules.yaml:4:5: unknown key "agent" in fields (allowed: preset, path, method, userAgent, ip, asn, country, domain, deviceType, headers, query, custom)',
       'error: 1 problem found',
       '',
     ].join('\n'));
+  });
+});
+
+describe('logs users have, through the binary', () => {
+  it('replays a CloudFront log told by its #Fields: line, and exits 2', async () => {
+    writeFileSync(path.join(project, 'E2ABCDEF.2026-11-20-08'), readFileSync(path.resolve('test/fixtures/logs/cloudfront.log')));
+    const result = await replay('--format', 'json', 'E2ABCDEF.2026-11-20-08');
+    const report = JSON.parse(result.stdout) as Summary & { coverage: { undecided: number } };
+    expect(report.read).toBe(24);
+    expect(report.coverage.undecided).toBe(0);
+    expect(result.code).toBe(2);
+  });
+
+  it('skips one line of millions of characters with its line number (a line that compresses 1,000 times is a bomb, refused whole)', async () => {
+    writeFileSync(path.join(project, 'hostile.ndjson.gz'), gzipSync(`{"path":"/a"}\n{"path":"/${randomBytes(3_000_000).toString('base64')}"}\n{"path":"/login"}\n`));
+    const report = await summary('hostile.ndjson.gz');
+    expect(report.skipped).toEqual([{ reason: 'line longer than 262,144 characters', count: 1, first: { file: 'hostile.ndjson.gz', line: 2 } }]);
+    expect(report.evaluated).toBe(2);
+    writeFileSync(path.join(project, 'bomb.ndjson.gz'), gzipSync(`{"path":"/${'a'.repeat(20_000_000)}"}\n`));
+    const bomb = await replay('bomb.ndjson.gz');
+    expect(bomb.code).toBe(1);
+    expect(bomb.stdout).toBe('');
+    expect(bomb.stderr.split('\n')[0]).toMatch(/^error: bomb\.ndjson\.gz: the gzip data expands more than 200 times \(/);
+  });
+
+  it('refuses a HAR that is not JSON at its line and column, with no report', async () => {
+    writeFileSync(path.join(project, 'broken.har'), '{\n  "log": {\n    "entries": [,]\n  }\n}\n');
+    const result = await replay('broken.har');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe('error: broken.har:3:17: not a HAR file: not JSON');
   });
 });

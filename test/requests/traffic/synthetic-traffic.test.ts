@@ -47,3 +47,35 @@ it('replays to exactly the counts the reference evaluator gives each request', a
   // The mixture makes the generated rules decide both ways: the oracle is not trivially empty.
   expect([...expected.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(REQUESTS / 100);
 });
+
+describe('--traffic-format: the same requests in every log format replay reads', () => {
+  const FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har'] as const;
+  const COUNT = 300;
+  let project: string;
+  const reports = new Map<string, { read: number; evaluated: number; skipped: unknown[]; transitions: { from: string; to: string; count: number }[]; coverage: { undecided: number; carried: Record<string, number> } }>();
+  beforeAll(async () => {
+    project = replayProject(DECLARED, LIVE);
+    for (const format of FORMATS) {
+      const written = await botrules(project, 'emulator', '--write-traffic', `t.${format}`, '--traffic-format', format, '--traffic-requests', String(COUNT), '--random-seed', '5');
+      expect(written.code).toBe(0);
+      const result = await botrules(project, 'replay', '--live', 'live.json', '--format', 'json', '--log-format', format, `t.${format}`);
+      reports.set(format, JSON.parse(result.stdout) as never);
+    }
+  });
+
+  it.each(FORMATS)('%s: every request read, none skipped', (format) => {
+    const report = reports.get(format);
+    expect(report).toMatchObject({ read: COUNT, evaluated: COUNT, skipped: [] });
+  });
+
+  it('formats that carry every field decide as NDJSON does; the others leave undecided what they cannot carry', () => {
+    const counts = (format: string) => reports.get(format)?.transitions.map((t) => [t.from, t.to, t.count]);
+    expect(counts('csv')).toEqual(counts('ndjson'));
+    expect(reports.get('ndjson')?.coverage.undecided).toBe(0);
+    // An access log has no country, ASN, device type or header but the Referer; a Data Export no ASN number.
+    expect(reports.get('combined')?.coverage.carried.country).toBe(0);
+    expect(reports.get('combined')?.coverage.carried).toMatchObject({ path: COUNT, userAgent: COUNT, ip: COUNT, asn: 0, country: 0, headers: 0 });
+    expect(reports.get('human')?.coverage.carried).toMatchObject({ path: COUNT, country: COUNT, asn: 0 });
+    expect(reports.get('cloudflare')?.coverage.carried).toMatchObject({ country: COUNT, asn: COUNT, path: COUNT });
+  });
+});

@@ -2,7 +2,7 @@
 // newly blocks or challenges more of the replayed requests than maxNewlyBlocked allows makes
 // `plan --replay` warn, and `apply --replay` (or apply of a plan saved with its replay
 // verdict) refuse without --force, naming the share, the rules and examples; nothing is sent.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCli } from '../../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
@@ -100,6 +100,33 @@ describe('a saved plan carries its replay verdict to apply', () => {
     expect(patches(emu.emulator)).toHaveLength(0);
     expect((await run('apply', '--plan', 'plan.json', '--auto-approve', '--force')).code).toBe(0);
     expect(patches(emu.emulator)).toHaveLength(2);
+  });
+});
+
+describe('a saved replay verdict is never trusted from the file', () => {
+  async function editedPlan(): Promise<void> {
+    expect((await run('plan', '--replay', 'a.ndjson', '--out', 'plan.json')).code).toBe(0);
+    const saved = JSON.parse(await readFile(path.join(project.dir, 'plan.json'), 'utf8')) as { apps: { replay: { newlyBlocked: number; rules: unknown[]; examples: unknown[] } }[] };
+    // Someone hides the newly blocked traffic from the limit.
+    Object.assign(saved.apps[0]?.replay ?? {}, { newlyBlocked: 0, rules: [], examples: [] });
+    await writeFile(path.join(project.dir, 'plan.json'), JSON.stringify(saved));
+  }
+
+  it('apply --plan replays the logs the plan names again: an edited verdict still meets the limit, nothing sent', async () => {
+    await editedPlan();
+    const refused = await run('apply', '--plan', 'plan.json', '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split('\n')).toEqual([`error: ${OVER_DEFAULT[0]}; review it and use --force to apply anyway; nothing was sent`, ...DETAILS, '']);
+    expect(patches(emu.emulator)).toHaveLength(0);
+  });
+
+  it('logs that cannot be read at apply are an error, nothing sent', async () => {
+    await editedPlan();
+    await rm(path.join(project.dir, 'a.ndjson'));
+    const refused = await run('apply', '--plan', 'plan.json', '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split('\n')[0]).toMatch(/^error: plan\.json records a replay verdict, which apply does not take from the file but replays again, and its logs cannot be read here: /);
+    expect(patches(emu.emulator)).toHaveLength(0);
   });
 });
 

@@ -1,0 +1,47 @@
+// What the policy checks report (docs/behaviour.md, "Policies"): one finding per policy and
+// app, and one per rule a built-in policy flags; made by src/engine/policies.ts, rendered by
+// validate, plan and diff in every format. Names, values and the example request come from
+// files: untrusted, sanitised by each renderer.
+import type { ConditionStep } from '../../behaviour/policy.js';
+import type { TestRequest } from '../../evaluate/request.js';
+import type { SourceLocation } from '../../semantics/model.js';
+
+export type PolicyFindingLevel = 'error' | 'warning' | 'advisory';
+export type PolicyVerdictName = 'holds' | 'violated' | 'unchecked';
+
+export interface PolicyFinding {
+  /** The policy's name, or the built-in policy's id. */
+  policy: string;
+  builtin: boolean;
+  level: PolicyFindingLevel;
+  app: string;
+  /** Where the policy is written (for a built-in policy, the rule it flags). */
+  at: SourceLocation;
+  verdict: PolicyVerdictName;
+  /** One sentence: what was proved, with the example request and the deciding rule. */
+  message: string;
+  /** The rule that decides the example request (violated), and where it is written when known. */
+  rule?: { name: string; at?: SourceLocation };
+  /** A request of the class the rules give what the policy forbids, confirmed by the evaluator. */
+  example?: TestRequest;
+  /** The conditions of the deciding rule that let the example through. */
+  through?: ConditionStep[];
+  /** plan: the verdict on the live rules as they are now, so a plan is not blamed for the past. */
+  live?: PolicyVerdictName;
+}
+
+/** Whether a finding is worth showing: a violation, or a policy that could not be checked. */
+export function isReported(finding: PolicyFinding): boolean {
+  return finding.verdict !== 'holds';
+}
+
+/** A finding that fails validate and plan (exit 1): an error-level policy not proved to hold. */
+export function failsCommand(finding: PolicyFinding): boolean {
+  return finding.level === 'error' && finding.verdict !== 'holds';
+}
+
+/** `rules/a.yaml:3:5: error: … [policy]`, the one line of a finding in text and logs. */
+export function policyLine(finding: PolicyFinding): string {
+  const word = finding.level === 'advisory' ? 'info' : finding.level;
+  return `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${word}: ${finding.message} [${finding.builtin ? finding.policy : 'policy'}]`;
+}

@@ -1,0 +1,113 @@
+// `validate --format json` (docs/behaviour.md, "validate --format json"): one document on stdout
+// with what fails validate (problems), the warnings, the analysis findings, and every policy
+// check with its verdict (holds included); the lines and the summary stay on stderr, and the exit
+// code is the one text output has.
+import { runCli } from '../helpers/cli.js';
+import { writeTree } from '../rules/tree.js';
+
+/** Hard-block curl, then allow /health from the internal network: curl on /health is blocked. */
+const RULES = [
+  'rules:',
+  '  - name: Block curl',
+  '    actions: [hardBlock]',
+  '    conditions:',
+  '      operator: $or',
+  '      children:',
+  '        - operator: $and',
+  '          children:',
+  '            - { conditionType: userAgent, operator: $contains, value: curl }',
+  '  - name: Allow health',
+  '    actions: [allow]',
+  '    conditions:',
+  '      operator: $and',
+  '      children:',
+  '        - operator: $and',
+  '          children:',
+  '            - { conditionType: path, operator: $startsWith, value: /health }',
+  '            - { conditionType: socketIps, operator: $in, value: [10.0.0.0/8] }',
+  '',
+].join('\n');
+
+const FIXED = RULES.replace('value: curl }', 'value: curl }\n            - { conditionType: path, operator: $startsWith, value: /api/ }');
+
+function policyFile(level: string): string {
+  return [
+    'policies:',
+    '  - name: Health is never blocked',
+    `    level: ${level}`,
+    '    requests:',
+    '      operator: $or',
+    '      children:',
+    '        - operator: $and',
+    '          children:',
+    '            - { conditionType: path, operator: $startsWith, value: /health }',
+    '    expect:',
+    '      outcome: [allow, none]',
+    '',
+  ].join('\n');
+}
+
+interface ValidateJson {
+  formatVersion: number;
+  valid: boolean;
+  strict: boolean;
+  apps: number;
+  files: number;
+  rules: number;
+  problems: { file: string; line: number; col: number; message: string }[];
+  warnings: { file: string; line: number; col: number; message: string }[];
+  findings: { check: string; severity: string; file: string; line: number; col: number; message: string }[];
+  policies: { policy: string; builtin: boolean; level: string; app: string; at: unknown; verdict: string; rule?: { name: string }; example?: Record<string, unknown> }[];
+}
+
+describe('validate --format json', () => {
+  it('a valid project: the document on stdout, every policy with its verdict (holds too), the summary on stderr, exit 0', async () => {
+    const cwd = writeTree({ 'rules/a.yaml': FIXED, 'policies/p.yaml': policyFile('error') });
+    const result = await runCli(['validate', '--format', 'json'], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('1 file, 2 rules: valid; 1 policy check: 1 hold\n');
+    const report = JSON.parse(result.stdout) as ValidateJson;
+    expect(report).toEqual({
+      formatVersion: 1, valid: true, strict: false, apps: 1, files: 1, rules: 2, problems: [], warnings: [], findings: [],
+      policies: [expect.objectContaining({ policy: 'Health is never blocked', builtin: false, level: 'error', app: 'default', verdict: 'holds', at: { file: 'policies/p.yaml', line: 2, col: 5 } })],
+    });
+  });
+
+  it('an error-level violation: a problem at the policy, the verdict with its example and deciding rule, exit 1', async () => {
+    const cwd = writeTree({ 'rules/a.yaml': RULES, 'policies/p.yaml': policyFile('error') });
+    const result = await runCli(['validate', '--format', 'json'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^policies\/p\.yaml:2:5: Policy violated: "Health is never blocked"/);
+    const report = JSON.parse(result.stdout) as ValidateJson;
+    expect(report.valid).toBe(false);
+    expect(report.problems).toEqual([{ file: 'policies/p.yaml', line: 2, col: 5, message: expect.stringMatching(/^Policy violated: "Health is never blocked" .* \[policy\]$/) }]);
+    const [policy] = report.policies;
+    expect(policy).toMatchObject({ verdict: 'violated', level: 'error', rule: { name: 'Block curl' }, example: expect.objectContaining({ path: '/health', userAgent: 'curl' }) });
+  });
+
+  it('lists analysis findings and warning-level policies without failing; --strict makes them problems', async () => {
+    const duplicated = `${FIXED}${FIXED.replace('rules:\n', '').replace('Block curl', 'Block curl again').replace('Allow health', 'Allow health again')}`;
+    const cwd = writeTree({ 'rules/a.yaml': duplicated, 'policies/p.yaml': policyFile('warning').replace('[allow, none]', '[none]') });
+    const result = await runCli(['validate', '--format', 'json'], { cwd });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as ValidateJson;
+    expect(report.valid).toBe(true);
+    expect(report.findings.map((finding) => finding.check)).toContain('duplicate-conditions');
+    expect(report.policies.map((finding) => [finding.level, finding.verdict])).toEqual([['warning', 'violated']]);
+    const strict = await runCli(['validate', '--format', 'json', '--strict'], { cwd });
+    expect(strict.code).toBe(1);
+    const strictReport = JSON.parse(strict.stdout) as ValidateJson;
+    expect(strictReport).toMatchObject({ valid: false, strict: true, findings: [] });
+    expect(strictReport.problems.map((problem) => problem.message)).toEqual(expect.arrayContaining([expect.stringMatching(/\[duplicate-conditions\]$/), expect.stringMatching(/\[policy\]$/)]));
+  });
+
+  it('an invalid rule file: its problems located in the document, exit 1', async () => {
+    const cwd = writeTree({ 'rules/a.yaml': RULES.replace('actions: [hardBlock]', 'actions: [destroy]') });
+    const result = await runCli(['validate', '--format', 'json'], { cwd });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as ValidateJson;
+    expect(report.valid).toBe(false);
+    expect(report.problems).toEqual([expect.objectContaining({ file: 'rules/a.yaml', line: 3 })]);
+    expect(result.stderr).toContain('rules/a.yaml:3:');
+  });
+});
