@@ -50,14 +50,24 @@ const HARDENING_CONFIG: readonly (readonly [string, string])[] = [
   ['credential.helper', ''],
   ['commit.gpgSign', 'false'],
   ['tag.gpgSign', 'false'],
+  // `log.showSignature` makes every `git log` verify signed commits with the program the
+  // repository names (gpg.program, or the one of its format): no verification, and no program.
+  ['log.showSignature', 'false'],
+  ['gpg.program', 'false'],
+  ['gpg.openpgp.program', 'false'],
+  ['gpg.x509.program', 'false'],
+  ['gpg.ssh.program', 'false'],
+  // A push to a local origin runs the receive-pack program the repository names.
+  ['remote.origin.receivepack', 'git-receive-pack'],
+  ['remote.origin.uploadpack', 'git-upload-pack'],
   ['core.quotePath', 'false'],
 ];
 
 /** Options that keep a diff-producing command from running an external diff or a text conversion. */
 const DIFF_SAFETY: Readonly<Record<string, readonly string[]>> = {
   diff: ['--no-ext-diff', '--no-textconv'],
-  log: ['--no-ext-diff', '--no-textconv'],
-  show: ['--no-ext-diff', '--no-textconv'],
+  log: ['--no-ext-diff', '--no-textconv', '--no-show-signature'],
+  show: ['--no-ext-diff', '--no-textconv', '--no-show-signature'],
   blame: ['--no-textconv'],
 };
 
