@@ -6,6 +6,8 @@
 import { relative } from 'node:path';
 import { UserError } from '../errors.js';
 import { GitError, gitBytes } from '../io/git.js';
+import { DEFAULT_MAX_BYTES } from '../io/source-text.js';
+import { MAX_RULE_FILES_PER_APP } from '../rules/load.js';
 import { canonicalJson } from '../semantics/canonical.js';
 import type { NormalRule } from '../semantics/model.js';
 import { parseRuleFile, type RuleFileResult } from '../rules/rule-file.js';
@@ -40,16 +42,35 @@ async function rulesAt(ref: string, rulesDir: string, cwd: string): Promise<Map<
 export async function ruleFilesAt(ref: string, rulesDir: string, cwd: string, what: string, now = Date.now()): Promise<{ file: string; result: RuleFileResult }[]> {
   if (ref.startsWith('-')) throw new UserError(`${what} ${JSON.stringify(ref)}: a revision cannot start with "-"`);
   const dir = relative(cwd, rulesDir) || '.';
-  const listing = await git(['ls-tree', '-r', '-z', '--name-only', ref, '--', dir], cwd, ref, what);
-  const files = listing.toString('utf8').split('\0')
-    .filter((file) => /\.ya?ml$/i.test(file) && !file.split('/').some((part) => part.startsWith('.')))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // `--long` gives each blob's size, so the caps a rules directory on disk is held to (1 MiB a
+  // file, 5,000 files) hold at a revision too, before a file is read: a 200 MB rule file
+  // committed on a branch was parsed whole.
+  const listing = await git(['ls-tree', '-r', '-z', '--long', ref, '--', dir], cwd, ref, what);
+  const files = listing.toString('utf8').split('\0').map(treeEntry)
+    .filter((entry): entry is TreeEntry => entry !== undefined && /\.ya?ml$/i.test(entry.file) && !entry.file.split('/').some((part) => part.startsWith('.')))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  if (files.length > MAX_RULE_FILES_PER_APP) {
+    throw new UserError(`${what} ${JSON.stringify(ref)}: ${dir} holds ${files.length} rule files there, more than the ${MAX_RULE_FILES_PER_APP.toLocaleString('en')} rule files botrules reads for one app`);
+  }
   const read: { file: string; result: RuleFileResult }[] = [];
-  for (const file of files) {
-    const bytes = await git(['show', `${ref}:./${file}`], cwd, ref, what);
+  for (const { file, size } of files) {
+    const bytes = size > DEFAULT_MAX_BYTES ? { size } : await git(['show', `${ref}:./${file}`], cwd, ref, what);
     read.push({ file, result: parseRuleFile(bytes, `${ref}:${file}`, now) });
   }
   return read;
+}
+
+interface TreeEntry {
+  file: string;
+  size: number;
+}
+
+/** `<mode> blob <object> <size>\t<path>` as `ls-tree --long` lists a file; undefined for anything else (a submodule). */
+function treeEntry(line: string): TreeEntry | undefined {
+  const tab = line.indexOf('\t');
+  const [, type, , size] = line.slice(0, tab).split(/ +/);
+  if (tab < 0 || type !== 'blob' || size === undefined || !/^\d+$/.test(size)) return undefined;
+  return { file: line.slice(tab + 1), size: Number(size) };
 }
 
 /** Names of `rules` (one app's, from `rulesDir`) whose normal form is not the same at `ref`. */

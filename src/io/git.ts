@@ -50,14 +50,24 @@ const HARDENING_CONFIG: readonly (readonly [string, string])[] = [
   ['credential.helper', ''],
   ['commit.gpgSign', 'false'],
   ['tag.gpgSign', 'false'],
+  // `log.showSignature` makes every `git log` verify signed commits with the program the
+  // repository names (gpg.program, or the one of its format): no verification, and no program.
+  ['log.showSignature', 'false'],
+  ['gpg.program', 'false'],
+  ['gpg.openpgp.program', 'false'],
+  ['gpg.x509.program', 'false'],
+  ['gpg.ssh.program', 'false'],
+  // A push to a local origin runs the receive-pack program the repository names.
+  ['remote.origin.receivepack', 'git-receive-pack'],
+  ['remote.origin.uploadpack', 'git-upload-pack'],
   ['core.quotePath', 'false'],
 ];
 
 /** Options that keep a diff-producing command from running an external diff or a text conversion. */
 const DIFF_SAFETY: Readonly<Record<string, readonly string[]>> = {
   diff: ['--no-ext-diff', '--no-textconv'],
-  log: ['--no-ext-diff', '--no-textconv'],
-  show: ['--no-ext-diff', '--no-textconv'],
+  log: ['--no-ext-diff', '--no-textconv', '--no-show-signature'],
+  show: ['--no-ext-diff', '--no-textconv', '--no-show-signature'],
   blame: ['--no-textconv'],
 };
 
@@ -84,9 +94,41 @@ export async function gitOrUndefined(args: readonly string[], options: GitOption
   }
 }
 
+/**
+ * Subcommands that read files of the working tree, and so run the clean filter (or filter
+ * process) the repository's attributes and config name for a file that changed: git status, git
+ * diff against the working tree, blame of the working file, apply --index, add, commit.
+ */
+const WORKTREE_READERS: ReadonlySet<string> = new Set(['status', 'diff', 'blame', 'apply', 'add', 'commit']);
+
+/**
+ * Configuration with the repository's filter drivers emptied: git runs no filter whose command is
+ * empty. Given in the environment (GIT_CONFIG_KEY_n), where a driver name holding `=` or a dot
+ * cannot change which key is set.
+ */
+async function filtersOff(options: GitOptions): Promise<Record<string, string>> {
+  const listed = await spawn(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], { cwd: options.cwd, timeoutMs: 10_000, maxBytes: 1024 * 1024 }, 'utf8').catch(() => '');
+  const off: Record<string, string> = {};
+  for (const key of listed.split('\0')) {
+    const name = /^filter\.(.+)\.[^.]+$/s.exec(key.split('\n')[0] ?? '')?.[1];
+    if (name === undefined) continue;
+    for (const part of ['clean', 'smudge', 'process']) off[`filter.${name}.${part}`] = '';
+    off[`filter.${name}.required`] = 'false';
+  }
+  return off;
+}
+
 function run(args: readonly string[], options: GitOptions, encoding: 'utf8'): Promise<string>;
 function run(args: readonly string[], options: GitOptions, encoding: 'buffer'): Promise<Buffer>;
-function run(args: readonly string[], options: GitOptions, encoding: 'utf8' | 'buffer'): Promise<string | Buffer> {
+async function run(args: readonly string[], options: GitOptions, encoding: 'utf8' | 'buffer'): Promise<string | Buffer> {
+  if (!WORKTREE_READERS.has(subcommand(args))) return spawn(args, options, encoding);
+  return spawn(args, { ...options, config: { ...(await filtersOff(options)), ...options.config } }, encoding);
+}
+
+function spawn(args: readonly string[], options: GitOptions, encoding: 'utf8'): Promise<string>;
+function spawn(args: readonly string[], options: GitOptions, encoding: 'buffer'): Promise<Buffer>;
+function spawn(args: readonly string[], options: GitOptions, encoding: 'utf8' | 'buffer'): Promise<string | Buffer>;
+function spawn(args: readonly string[], options: GitOptions, encoding: 'utf8' | 'buffer'): Promise<string | Buffer> {
   const command = subcommand(args);
   const argv = [...HARDENING_CONFIG.flatMap(([key, value]) => ['-c', `${key}=${value}`]), ...trustedDirectories(), '--no-pager', ...withDiffSafety(args)];
   return new Promise((resolve, reject) => {

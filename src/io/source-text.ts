@@ -70,7 +70,8 @@ export function decodeUtf8(bytes: Uint8Array): SourceText {
   }
 }
 
-function tooLarge(size: number, maxBytes: number): SourceText {
+/** The problem of a file of `size` bytes, over `maxBytes` (not read). */
+export function tooLarge(size: number, maxBytes: number): SourceText {
   return {
     ok: false,
     problem: { line: 1, col: 1, message: `the file is too large: ${formatBytes(size)}; the limit is ${formatBytes(maxBytes)}` },

@@ -15,7 +15,7 @@ import { unknownFieldFindings } from './checks/unknown-fields.js';
 import type { Located, RuleIdentity } from './checks/unique.js';
 import { whereIn } from './checks/where.js';
 import type { WrittenLeaf, WrittenRule } from '../semantics/written.js';
-import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type SourceText } from '../io/source-text.js';
+import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, tooLarge, type SourceText } from '../io/source-text.js';
 import { parseYamlText, unreadable, type Path, type YamlSource } from '../io/yaml-source.js';
 
 export interface RuleFileResult {
@@ -57,9 +57,13 @@ export function readRuleFile(absPath: string, displayPath: string, options: Rule
   return fromSourceText(readSourceText(absPath, DEFAULT_MAX_BYTES), displayPath, options);
 }
 
-/** The same from bytes in memory (a file at a git revision; the fuzz tests). */
-export function parseRuleFile(bytes: Uint8Array, displayPath: string, now = Date.now()): RuleFileResult {
-  return fromSourceText(decodeUtf8(bytes), displayPath, { now });
+/**
+ * The same from bytes in memory (a file at a git revision; the fuzz tests), or the problem of a
+ * file of `size` bytes that is over the 1 MiB every rule file is held to, when it was not read.
+ */
+export function parseRuleFile(bytes: Uint8Array | { size: number }, displayPath: string, now = Date.now()): RuleFileResult {
+  const text = bytes instanceof Uint8Array ? (bytes.length > DEFAULT_MAX_BYTES ? tooLarge(bytes.length, DEFAULT_MAX_BYTES) : decodeUtf8(bytes)) : tooLarge(bytes.size, DEFAULT_MAX_BYTES);
+  return fromSourceText(text, displayPath, { now });
 }
 
 function fromSourceText(text: SourceText, displayPath: string, options: RuleFileReadOptions): RuleFileResult {

@@ -52,3 +52,15 @@ it('a rule file broken at the revision is reported at its line, prefixed by the 
   expect(result.code).toBe(1);
   expect(result.stderr.split('\n')[0]).toMatch(/^HEAD:rules\/020-rule\.yaml:\d+:\d+: /);
 });
+
+it('holds a rule file at a revision to the 1 MiB of a rule file on disk, without reading it (a 200 MB one was parsed whole)', async () => {
+  const { rm, writeFile } = await import('node:fs/promises');
+  await writeFile(`${project.rulesDir}/big.yaml`, `# ${'x'.repeat(2 * 1024 * 1024)}\nrules: []\n`);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'big');
+  await rm(`${project.rulesDir}/big.yaml`);
+  const result = await runBinary(project.dir, 'diff', 'main:rules', 'rules');
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toContain('main:rules/big.yaml:1:1: the file is too large: 2.0 MiB (2097165 bytes); the limit is 1.0 MiB (1048576 bytes)');
+  expect(result.code).toBe(1);
+});

@@ -14,7 +14,7 @@ import { lettered, tempProject, writeRules, type Project } from '../apply/fixtur
 
 const run = promisify(execFile);
 const GIT_IDENTITY = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
-const MARKERS = ['fsmonitor-ran', 'pager-ran', 'textconv-ran'];
+const MARKERS = ['fsmonitor-ran', 'pager-ran', 'textconv-ran', 'gpg-ran', 'filter-ran'];
 
 let emu: TestEmulator;
 let project: Project;
@@ -43,15 +43,36 @@ async function snapshotsDir(): Promise<string> {
 /** A committed repository whose config names three commands, each of which writes its marker. */
 async function hostileRepository(): Promise<void> {
   const git = (args: string[]) => run('git', args, { cwd: project.dir, env: { PATH: process.env.PATH, HOME: project.dir, GIT_CONFIG_NOSYSTEM: '1', ...GIT_IDENTITY } });
-  await writeFile(path.join(project.dir, '.gitattributes'), '*.yaml diff=evil\n');
+  await writeFile(path.join(project.dir, '.gitattributes'), '*.yaml diff=evil filter=evil\n');
   await git(['init', '-q']);
   await git(['add', '.']);
   await git(['commit', '-qm', 'rules and policy']);
+  await signedHead(git);
   await writeFile(path.join(project.dir, 'scripts-policy.yaml'), 'approved:\n  - vendor: Example\n    justification: changed\n    owner: test-team\n');
+  // The same rules written again: a new modification time makes git read them (through the clean filter).
+  await writeRules(project.rulesDir, lettered(3));
   const marker = (name: string) => `touch ${JSON.stringify(path.join(project.dir, name))}`;
   await git(['config', 'core.fsmonitor', `${marker('fsmonitor-ran')}; false`]);
   await git(['config', 'core.pager', `${marker('pager-ran')}; cat`]);
   await git(['config', 'diff.evil.textconv', `${marker('textconv-ran')}; cat`]);
+  // git status runs the clean filter of a changed file to compare it with the index.
+  await git(['config', 'filter.evil.clean', `${marker('filter-ran')}; cat`]);
+  // With log.showSignature, git log verifies a signed commit by running gpg.program.
+  const gpg = path.join(project.dir, '.gpg.sh');
+  await writeFile(gpg, `#!/bin/sh\n${marker('gpg-ran')}\nexit 1\n`);
+  await chmod(gpg, 0o755);
+  await git(['config', 'log.showSignature', 'true']);
+  await git(['config', 'gpg.program', gpg]);
+}
+
+/** HEAD replaced by the same commit with a (bogus) signature header, so git log has one to verify. */
+async function signedHead(git: (args: string[]) => Promise<{ stdout: string }>): Promise<void> {
+  const commit = (await git(['cat-file', 'commit', 'HEAD'])).stdout;
+  const signed = commit.replace('\n\n', '\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----\n\n');
+  const file = path.join(project.dir, '.signed-commit');
+  await writeFile(file, signed);
+  const id = (await git(['hash-object', '-t', 'commit', '-w', file])).stdout.trim();
+  await git(['update-ref', 'HEAD', id]);
 }
 
 /** A `git` first on PATH that appends the names of the tokens it was given to a log, then runs git. */

@@ -26,5 +26,6 @@ export function agreementShare(production: ProductionAgreement): string {
 
 export function disagreementTitle(group: Disagreement): string {
   const side = group.direction === 'we-block-production-allowed' ? 'we block or challenge, production allowed' : 'production blocked or challenged, we allow';
-  return `${side}: ${plural(group.count, 'request')}, ${ruleName(group.rule)}`;
+  const rule = group.otherRules === true ? 'other rules (past the first 1,000 groups of rule and direction)' : ruleName(group.rule);
+  return `${side}: ${plural(group.count, 'request')}, ${rule}`;
 }

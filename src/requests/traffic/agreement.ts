@@ -15,6 +15,16 @@ import { BLOCKING_OUTCOMES, EXAMPLES_PER_TRANSITION, outcomeOf, type Disagreemen
  */
 const BLOCKING_TYPES: ReadonlySet<string> = new Set(['block', 'captcha', 'challenge', 'hardblock', 'deny', 'managed_challenge', 'js_challenge']);
 
+/**
+ * Groups of disagreement kept by rule: a log names production's filter ids, as many as it likes,
+ * and one group each made 300,000 distinct ids cost 1 GB and a 135 MB report. Past this many,
+ * a disagreement of a rule not yet grouped is counted in one group of other rules per direction.
+ */
+export const MAX_DISAGREEMENT_GROUPS = 1_000;
+
+/** A filter id is shown up to this many characters (the Data Export's are short). */
+const MAX_FILTER_ID_CHARS = 64;
+
 export class AgreementTally {
   private recorded = 0;
   private compared = 0;
@@ -48,8 +58,13 @@ export class AgreementTally {
     }
     const direction: DisagreementDirection = weBlock ? 'we-block-production-allowed' : 'production-blocked-we-allow';
     const rule = weBlock ? ours.rule?.name : this.productionRule(recorded.filterId);
-    const key = `${direction}\u0000${rule ?? ''}`;
+    let key = `${direction}\u0000${rule ?? ''}`;
     let group = this.groups.get(key);
+    if (group === undefined && this.groups.size >= MAX_DISAGREEMENT_GROUPS) {
+      key = `${direction}\u0000\u0000other rules`;
+      group = this.groups.get(key);
+      if (group === undefined) this.groups.set(key, group = { direction, rule: undefined, otherRules: true, count: 0, examples: [] });
+    }
     if (group === undefined) this.groups.set(key, group = { direction, rule, count: 0, examples: [] });
     group.count += 1;
     if (group.examples.length < EXAMPLES_PER_TRANSITION) group.examples.push(example);
@@ -57,7 +72,9 @@ export class AgreementTally {
 
   private productionRule(filterId: string | undefined): string | undefined {
     if (filterId === undefined) return undefined;
-    return this.liveById.get(filterId)?.name ?? `filter ${filterId}`;
+    const named = this.liveById.get(filterId)?.name;
+    if (named !== undefined) return named;
+    return filterId.length <= MAX_FILTER_ID_CHARS ? `filter ${filterId}` : `filter ${filterId.slice(0, MAX_FILTER_ID_CHARS)}… (${filterId.length} characters)`;
   }
 
   /** The part of the report; undefined when no line recorded a decision. */

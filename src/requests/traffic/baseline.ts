@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../../errors.js';
+import { jsonTooDeep } from '../../io/json-depth.js';
 
 /** An outcome as reports name it (`none`, `allow`, `challenge`, `block`, `undecided`). */
 type OutcomeKind = 'none' | 'allow' | 'challenge' | 'block' | 'undecided';
@@ -60,9 +61,13 @@ export async function readBaseline(file: string, cwd: string): Promise<BaselineR
     throw new UserError(`cannot read the baseline ${file} (${error.code ?? 'unreadable'})`);
   });
   if (size > MAX_BASELINE_BYTES) throw new UserError(`${file}: a baseline larger than 64 MiB is not a replay report`);
+  const text = await readFile(path, 'utf8');
+  // A report nests a handful of levels; 60 MB of brackets took JSON.parse half a minute and 3 GB.
+  const deep = jsonTooDeep(text);
+  if (deep !== undefined) throw new UserError(`${file}:${deep.line}:${deep.col}: the baseline ${deep.message}: give a report written by botrules replay --format json`);
   let document: unknown;
   try {
-    document = JSON.parse(await readFile(path, 'utf8'));
+    document = JSON.parse(text);
   } catch {
     throw new UserError(`${file}:1:1: the baseline is not JSON: give a report written by botrules replay --format json`);
   }

@@ -3,6 +3,7 @@
 // read whole (capped), so its "line" in the report is the entry's number, 1 for the first.
 import type { Readable } from 'node:stream';
 import { UserError } from '../../errors.js';
+import { jsonTooDeep } from '../../io/json-depth.js';
 import { parseYamlDocument } from '../../io/yaml-source.js';
 import type { TestRequest } from '../../evaluate/index.js';
 import type { Carriage } from './coverage.js';
@@ -10,6 +11,16 @@ import { splitUrl } from './redact.js';
 
 /** The largest HAR read (decompressed bytes); a recording of real traffic is far smaller. */
 export const MAX_HAR_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The deepest nesting a HAR may have. Browsers nest a dozen levels, and an initiator's async
+ * stack (`_initiator.stack.parent…`) at most DevTools' 32 frames more; a truncated file nesting
+ * millions of brackets made the error's position finder take gigabytes and abort the process.
+ */
+export const MAX_HAR_DEPTH = 256;
+
+/** Text up to this size may be read a second time (as YAML) to say where its JSON breaks. */
+const MAX_REREAD_CHARS = 1024 * 1024;
 
 /** Whether a file's first line starts a HAR document (pretty-printed `{`, or `{"log":`). */
 export function isHarStart(line: string): boolean {
@@ -32,6 +43,8 @@ export async function readHarEntries(stream: Readable, file: string): Promise<Ha
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  const deep = jsonTooDeep(text, MAX_HAR_DEPTH);
+  if (deep !== undefined) throw new UserError(`${file}:${deep.line}:${deep.col}: not a HAR file: it ${deep.message.replace('no file botrules writes', 'no browser recording')}`);
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -45,19 +58,25 @@ export async function readHarEntries(stream: Readable, file: string): Promise<Ha
 }
 
 /**
- * Where JSON.parse stopped. V8 names a position in some messages only (`at position N`); else
- * the YAML parser (JSON is YAML) says where the syntax breaks; else the file's start.
+ * Where JSON.parse stopped. V8 names a position in some messages only (`at position N`); at an
+ * unexpected end, the end of the text; else, for a text of at most 1 MiB, the YAML parser (JSON
+ * is YAML) says where the syntax breaks (reading a larger one again as YAML took minutes and
+ * gigabytes); else the file's start.
  */
 function positionOf(text: string, error: unknown): { line: number; col: number } {
   const message = error instanceof Error ? error.message : '';
   const position = /position (\d+)/.exec(message);
-  if (position !== null) {
-    const before = text.slice(0, Number(position[1]));
-    return { line: before.split('\n').length, col: before.length - before.lastIndexOf('\n') };
-  }
+  if (position !== null) return lineAndColumnAt(text, Number(position[1]));
+  if (/end of JSON input/.test(message)) return lineAndColumnAt(text, text.length);
+  if (text.length > MAX_REREAD_CHARS) return { line: 1, col: 1 };
   const { document, lineCounter } = parseYamlDocument(text);
   const offset = document.errors[0]?.pos[0];
   return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
+}
+
+function lineAndColumnAt(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, col: before.length - before.lastIndexOf('\n') };
 }
 
 interface NameValue {

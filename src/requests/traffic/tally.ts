@@ -133,6 +133,8 @@ export interface Disagreement {
    * live rule of that id when there is one) when production blocked.
    */
   rule: string | undefined;
+  /** True for the one group per direction that holds the rules past the first 1,000 groups (rule undefined). */
+  otherRules?: true;
   count: number;
   examples: ReplayExample[];
 }
