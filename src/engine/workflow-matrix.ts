@@ -5,19 +5,10 @@
 import { loadProjectConfig } from '../rules/config.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection } from '../runtime.js';
-
-export interface MatrixEntry {
-  app: string;
-  /** The environment variable botrules reads the app's token from. */
-  tokenEnv: string;
-  /** The GitHub environment holding the app's BOTRULES_TOKEN secret: production-<app>, or production for the one-app project. */
-  environment: string;
-  /** The app's rules directory, relative to the working directory, with "/" separators. */
-  rulesDir: string;
-}
+import type { MatrixEntry } from '../render/config/index.js';
 
 /** The one-app project's environment; a project that names its apps has one per app. */
-export const ONE_APP_ENVIRONMENT = 'production';
+const ONE_APP_ENVIRONMENT = 'production';
 
 export async function workflowMatrix(selection: Pick<ProjectSelection, 'config' | 'dir' | 'app'>, cwd: string): Promise<MatrixEntry[]> {
   const config = await loadProjectConfig({ cwd, config: selection.config, dir: selection.dir, app: selection.app });
