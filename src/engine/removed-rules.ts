@@ -1,13 +1,15 @@
 // Which live rules were declared once and are now in no rule file (docs/behaviour.md,
 // "Removed rules"). The service cannot delete rules, so removing a file leaves the rule
-// live; the plan must say so by name. What was declared is read from git: every `ruleId:`
-// and `name:` line ever added or removed under the app's rules directory in the history of
-// HEAD, plus the uncommitted changes. It works locally and in a pull request's checkout
+// live; the plan must say so by name. What was declared is read from git: the name and
+// ruleId of every rule of every version of the app's rule files in the history of HEAD, each
+// read by the rule-file parser as `diff REV:DIR` reads them. It works locally and in a pull request's checkout
 // with full history; without git, outside a repository, or in a shallow clone the plan
 // says it could not tell, and lists the undeclared rules all the same.
+import { UserError } from '../errors.js';
 import { gitOrUndefined } from '../io/git.js';
 import type { AppPlan } from '../plan/types.js';
 import type { AppConfig } from '../rules/config.js';
+import { ruleFilesAt } from './changed-rules.js';
 
 export interface DeclaredOnce {
   ruleIds: ReadonlySet<string>;
@@ -16,7 +18,7 @@ export interface DeclaredOnce {
 
 export type History = { known: true; declared: DeclaredOnce; shallow: boolean } | { known: false; why: string };
 
-/** Generous: the whole history of a rules directory's text diffs. */
+/** Generous: the list of every commit of a rules directory's history with the files it wrote. */
 const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 30_000;
 
@@ -69,43 +71,43 @@ export async function declaredInHistory(dir: string): Promise<History> {
   if (inside === undefined) return { known: false, why: 'the rules directory is not in a git repository (or git is not installed)' };
   const shallow = inside.split('\n')[1]?.trim() === 'true';
   const hasHead = (await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD'])) !== undefined;
-  const args = ['--no-pager', '-c', 'core.quotePath=false', 'log', '-p', '--format=', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
-  const [committed, uncommitted] = await Promise.all([
-    hasHead ? git(dir, [...args, 'HEAD', '--', '.']) : Promise.resolve(''),
-    git(dir, ['--no-pager', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD', '--', '.']),
-  ]);
-  if (committed === undefined) return { known: false, why: 'git log failed in the rules directory' };
+  const versions = hasHead ? await fileVersions(dir) : new Map<string, Set<string>>();
+  if (versions === undefined) return { known: false, why: 'git log failed in the rules directory' };
   const ruleIds = new Set<string>();
   const names = new Set<string>();
-  for (const line of `${committed}\n${uncommitted ?? ''}`.split('\n')) readDiffLine(line, ruleIds, names);
+  try {
+    for (const [commit, files] of versions) {
+      for (const { result } of await ruleFilesAt(commit, dir, dir, 'the history of the rules directory at', undefined, files)) {
+        for (const identity of result.identities) {
+          if (identity.name !== undefined) names.add(identity.name.value);
+          if (identity.ruleId !== undefined) ruleIds.add(identity.ruleId.value);
+        }
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return { known: false, why: 'git could not read the rule files of an earlier commit' };
+  }
   return { known: true, declared: { ruleIds, names }, shallow };
 }
 
-// `+  - name: Block scrapers`, `-    ruleId: "r-12"`: a line of a rule file in a diff.
-const FIELD_LINE = /^[+-](?![+-]{2} )\s*(?:-\s+)?(ruleId|name):\s*(.+?)\s*$/;
-
-function readDiffLine(line: string, ruleIds: Set<string>, names: Set<string>): void {
-  const found = FIELD_LINE.exec(line);
-  if (found === null) return;
-  const value = scalar(found[2] as string);
-  if (value === undefined) return;
-  (found[1] === 'ruleId' ? ruleIds : names).add(value);
-}
-
-/** A YAML scalar as rule files write names and ids: plain, 'single' or "double" quoted. */
-function scalar(text: string): string | undefined {
-  if (text.startsWith('"')) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      return typeof parsed === 'string' ? parsed : undefined;
-    } catch {
-      return undefined;
-    }
+/**
+ * Every version the rule files of `dir` ever had, as the commits of HEAD's history that wrote
+ * them, each with the files (relative to `dir`) it added or changed: each version of a file was
+ * written by one such commit, so reading these reads every rule the files ever declared. A
+ * rule removed from the files now, not yet committed, is in HEAD's version.
+ */
+async function fileVersions(dir: string): Promise<Map<string, Set<string>> | undefined> {
+  const log = await git(dir, ['log', '-z', '--format=%x00commit %H', '--name-only', '--relative', '--no-renames', '--diff-filter=d', 'HEAD', '--', '.']);
+  if (log === undefined) return undefined;
+  const versions = new Map<string, Set<string>>();
+  let files: Set<string> | undefined;
+  for (const token of log.split('\0').map((part) => part.replace(/^\n/, ''))) {
+    const commit = /^commit ([0-9a-f]{40,64})$/.exec(token)?.[1];
+    if (commit !== undefined) versions.set(commit, (files = new Set()));
+    else if (token !== '') files?.add(token);
   }
-  if (text.startsWith("'")) return text.endsWith("'") && text.length > 1 ? text.slice(1, -1).replaceAll("''", "'") : undefined;
-  // A plain scalar ends at a comment.
-  const plain = text.replace(/\s+#.*$/, '');
-  return plain === '' || /^[[{|>&*!]/.test(plain) ? undefined : plain;
+  return versions;
 }
 
 /** stdout of a git command run in `dir`, or undefined when it failed or git is missing. */
