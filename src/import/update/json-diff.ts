@@ -6,17 +6,13 @@
 import type { Operation } from 'fast-json-patch';
 import { sameJson } from '../../plan/compare.js';
 import { maxWeightIncreasingSubsequence } from '../../plan/order.js';
+import { pointerToken } from '../../io/json-pointer.js';
 
 /** The operations that turn `from` into `to`, at `path` (a JSON Pointer, "" for the root). */
 export function jsonDiff(from: unknown, to: unknown, path: string): Operation[] {
   if (Array.isArray(from) && Array.isArray(to)) return listDiff(from, to, path);
   if (isObject(from) && isObject(to)) return objectDiff(from, to, path);
   return sameJson(from, to) ? [] : [{ op: 'replace', path, value: to }];
-}
-
-/** A JSON Pointer reference token for `key` (RFC 6901: "~" as "~0", "/" as "~1"). */
-export function pointerToken(key: string | number): string {
-  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function objectDiff(from: Record<string, unknown>, to: Record<string, unknown>, path: string): Operation[] {
