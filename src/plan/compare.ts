@@ -77,10 +77,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return sortedJson(a) === sortedJson(b);
 }
 
-function sortedJson(value: unknown): string {
+/** JSON with every object's keys sorted: equal text for equal values ("undefined" for undefined). */
+export function sortedJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
       : v,
-  );
+  ) ?? 'undefined';
 }
