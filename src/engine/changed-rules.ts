@@ -35,15 +35,14 @@ async function rulesAt(ref: string, rulesDir: string, cwd: string): Promise<Map<
 /**
  * The rule files of `rulesDir` (absolute) at revision `ref`, each read and checked like a rule
  * file on disk, in declared order (their paths below the directory as plain text, as the
- * loader sorts them). `what` names where the revision was given, for messages. `only`, when
- * given, names the files (as listed, relative to `cwd`) to read; the others are skipped.
+ * loader sorts them). `what` names where the revision was given, for messages.
  */
-export async function ruleFilesAt(ref: string, rulesDir: string, cwd: string, what: string, now = Date.now(), only?: ReadonlySet<string>): Promise<{ file: string; result: RuleFileResult }[]> {
+export async function ruleFilesAt(ref: string, rulesDir: string, cwd: string, what: string, now = Date.now()): Promise<{ file: string; result: RuleFileResult }[]> {
   if (ref.startsWith('-')) throw new UserError(`${what} ${JSON.stringify(ref)}: a revision cannot start with "-"`);
   const dir = relative(cwd, rulesDir) || '.';
   const listing = await git(['ls-tree', '-r', '-z', '--name-only', ref, '--', dir], cwd, ref, what);
   const files = listing.toString('utf8').split('\0')
-    .filter((file) => /\.ya?ml$/i.test(file) && !file.split('/').some((part) => part.startsWith('.')) && (only === undefined || only.has(file)))
+    .filter((file) => /\.ya?ml$/i.test(file) && !file.split('/').some((part) => part.startsWith('.')))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const read: { file: string; result: RuleFileResult }[] = [];
   for (const file of files) {

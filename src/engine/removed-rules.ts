@@ -2,14 +2,13 @@
 // "Removed rules"). The service cannot delete rules, so removing a file leaves the rule
 // live; the plan must say so by name. What was declared is read from git: the name and
 // ruleId of every rule of every version of the app's rule files in the history of HEAD, each
-// read by the rule-file parser as `diff REV:DIR` reads them. It works locally and in a pull request's checkout
+// read by the rule-file parser (rule-file-versions.ts). It works locally and in a pull request's checkout
 // with full history; without git, outside a repository, or in a shallow clone the plan
 // says it could not tell, and lists the undeclared rules all the same.
-import { UserError } from '../errors.js';
 import { gitOrUndefined } from '../io/git.js';
 import type { AppPlan } from '../plan/types.js';
 import type { AppConfig } from '../rules/config.js';
-import { ruleFilesAt } from './changed-rules.js';
+import { ruleFileVersions, WHOLE_FILE_CONTEXT } from './rule-file-versions.js';
 
 export interface DeclaredOnce {
   ruleIds: ReadonlySet<string>;
@@ -18,7 +17,7 @@ export interface DeclaredOnce {
 
 export type History = { known: true; declared: DeclaredOnce; shallow: boolean } | { known: false; why: string };
 
-/** Generous: the list of every commit of a rules directory's history with the files it wrote. */
+/** Generous: every version of a rules directory's files, whole. */
 const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 30_000;
 
@@ -71,43 +70,19 @@ export async function declaredInHistory(dir: string): Promise<History> {
   if (inside === undefined) return { known: false, why: 'the rules directory is not in a git repository (or git is not installed)' };
   const shallow = inside.split('\n')[1]?.trim() === 'true';
   const hasHead = (await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD'])) !== undefined;
-  const versions = hasHead ? await fileVersions(dir) : new Map<string, Set<string>>();
-  if (versions === undefined) return { known: false, why: 'git log failed in the rules directory' };
+  const log = hasHead
+    ? await git(dir, ['log', '-p', '--format=%x00commit %H', '--relative', '--no-renames', '--no-color', WHOLE_FILE_CONTEXT, 'HEAD', '--', '.'])
+    : '';
+  if (log === undefined) return { known: false, why: 'git log failed in the rules directory' };
   const ruleIds = new Set<string>();
   const names = new Set<string>();
-  try {
-    for (const [commit, files] of versions) {
-      for (const { result } of await ruleFilesAt(commit, dir, dir, 'the history of the rules directory at', undefined, files)) {
-        for (const identity of result.identities) {
-          if (identity.name !== undefined) names.add(identity.name.value);
-          if (identity.ruleId !== undefined) ruleIds.add(identity.ruleId.value);
-        }
-      }
+  for (const { identities } of ruleFileVersions(log)) {
+    for (const identity of identities) {
+      if (identity.name !== undefined) names.add(identity.name.value);
+      if (identity.ruleId !== undefined) ruleIds.add(identity.ruleId.value);
     }
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    return { known: false, why: 'git could not read the rule files of an earlier commit' };
   }
   return { known: true, declared: { ruleIds, names }, shallow };
-}
-
-/**
- * Every version the rule files of `dir` ever had, as the commits of HEAD's history that wrote
- * them, each with the files (relative to `dir`) it added or changed: each version of a file was
- * written by one such commit, so reading these reads every rule the files ever declared. A
- * rule removed from the files now, not yet committed, is in HEAD's version.
- */
-async function fileVersions(dir: string): Promise<Map<string, Set<string>> | undefined> {
-  const log = await git(dir, ['log', '-z', '--format=%x00commit %H', '--name-only', '--relative', '--no-renames', '--diff-filter=d', 'HEAD', '--', '.']);
-  if (log === undefined) return undefined;
-  const versions = new Map<string, Set<string>>();
-  let files: Set<string> | undefined;
-  for (const token of log.split('\0').map((part) => part.replace(/^\n/, ''))) {
-    const commit = /^commit ([0-9a-f]{40,64})$/.exec(token)?.[1];
-    if (commit !== undefined) versions.set(commit, (files = new Set()));
-    else if (token !== '') files?.add(token);
-  }
-  return versions;
 }
 
 /** stdout of a git command run in `dir`, or undefined when it failed or git is missing. */
