@@ -19,6 +19,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { command: 'live', describe: 'Write the live rules of every app as a snapshot, for plan --live', load: () => import('./commands/live.js') },
   { command: 'import', describe: 'Write the live rules as rule files (with ruleId, in live order)', load: () => import('./commands/import.js') },
   { command: 'scripts', describe: 'Script inventory: report a snapshot, diff two, verify their chain, build an evidence pack', load: () => import('./commands/scripts.js') },
+  { command: 'config', describe: 'List the apps of the project (name, token variable, GitHub environment, rules directory); --json for a workflow matrix', load: () => import('./commands/config.js') },
   { command: 'github', describe: 'Workflow steps that talk to GitHub with the workflow token: trusted artifacts, plan comments, drift pull requests and issues', load: () => import('./commands/github.js') },
   { command: 'emulator', describe: 'Run the embedded HTTPS emulator of the service (both hosts)', load: () => import('./commands/emulator.js') },
 ];

@@ -4,6 +4,7 @@
 // options, failed implications, invalid choices) come back as fields between NUL separators
 // that `usageMessage` lays out, so no English sentence of yargs is ever parsed.
 import { distance as levenshtein } from 'fastest-levenshtein';
+import { noun } from '../plural.js';
 
 const SEP = '\u0000';
 const UNKNOWN = `${SEP}unknown${SEP}`;
@@ -63,7 +64,7 @@ export function unknownArguments(reported: readonly string[], known: readonly st
       const shown = /^\d/.test(typo) || typo.length === 1 ? typo : `--${typo}`;
       return near === undefined ? shown : `${shown} (did you mean --${near}?)`;
     });
-    sentences.push(`Unknown argument${typos.length === 1 ? '' : 's'}: ${described.join(', ')}`);
+    sentences.push(`Unknown ${noun(typos.length, 'argument')}: ${described.join(', ')}`);
   }
   if (unknownWords.length > 0) {
     const command = argv.find((arg) => commands.includes(arg));
@@ -86,7 +87,7 @@ function unknownCommand(suggestion: string, argv: readonly string[], message: st
 function missingOptions(fields: string): string {
   const [names = '', ...rest] = fields.split('\n');
   const flags = names.split(', ').map((name) => `--${kebab(name)}`);
-  return [`missing required option${flags.length === 1 ? '' : 's'} ${flags.join(', ')}`, ...rest].join('\n');
+  return [`missing required ${noun(flags.length, 'option')} ${flags.join(', ')}`, ...rest].join('\n');
 }
 
 /** yargs runs the failed implications together: "\n dry-run -> update prune -> update". */

@@ -5,8 +5,9 @@
 // file and reused across restarts while it stays valid, so an exported NODE_EXTRA_CA_CERTS
 // keeps working; the key goes in a directory of its own that tells git to ignore it.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../io/atomic-write.js';
 
 export interface CertificatePair {
   /** PEM certificate (also the CA to trust). */
@@ -116,14 +117,6 @@ async function prepareKeyDirectory(keyDir: string): Promise<void> {
 }
 
 async function writePair(pair: CertificatePair, caPath: string, keyPath: string): Promise<void> {
-  await writeAtomically(keyPath, pair.key, 0o600);
-  await writeAtomically(caPath, pair.cert, 0o644);
-}
-
-async function writeAtomically(file: string, text: string, mode: number): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, text, { mode });
-  // writeFile's mode only applies to new files; make sure a leftover temp file gets it too.
-  await chmod(temp, mode);
-  await rename(temp, file);
+  await writeFileAtomic(keyPath, pair.key, "the emulator's private key", keyPath, 0o600);
+  await writeFileAtomic(caPath, pair.cert, "the emulator's certificate", caPath, 0o644);
 }

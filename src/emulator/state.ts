@@ -1,8 +1,8 @@
 // The emulator's persistent state and its JSON file. Every mutation schedules a save;
 // a save writes a temporary file and renames it over the old one, so a crash or a signal
 // never leaves a half-written state file. `flush()` (called by stop) writes any pending save.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { temporaryBeside } from '../io/atomic-write.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import type { Rule } from '../semantics/model.js';
@@ -133,16 +133,7 @@ export class StateStore {
     try {
       const text = `${JSON.stringify(this.state, (key, value: unknown) => this.withoutGivenTokens(key, value), 2)}\n`;
       await mkdir(path.dirname(this.file), { recursive: true });
-      // A fresh random name, created exclusively (never an existing file, never through a link
-      // someone planted at a name they could guess), then renamed over the state file.
-      const temp = temporaryBeside(this.file);
-      try {
-        await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
-        await rename(temp, this.file);
-      } catch (err) {
-        await rm(temp, { force: true });
-        throw err;
-      }
+      await writeFileAtomic(this.file, text, 'the emulator state', this.file, 0o600);
     } catch (err) {
       this.dirty = true;
       throw err;

@@ -9,6 +9,7 @@ import type { ErrorObject } from 'ajv';
 import { validatePatchBody, validatePostBody } from '../generated/validators.js';
 import type { Conditions, Group, Leaf, PatchBody } from '../semantics/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
+import { pointerSegments } from '../io/json-pointer.js';
 
 export class PatchInvalid extends Error {}
 
@@ -111,7 +112,7 @@ interface SchemaPart {
 
 /** The 400's message for the first problem ajv found, in the service's words. */
 function messageOf(error: ErrorObject, body: unknown): string {
-  const path = segmentsOf(error.instancePath);
+  const path = pointerSegments(error.instancePath);
   const schema = error.parentSchema as SchemaPart;
   switch (error.keyword) {
     case 'required': {
@@ -162,11 +163,6 @@ function operatorOf(path: string[], body: unknown): unknown {
   let node: unknown = body;
   for (const segment of path) node = (node as Record<string, unknown>)[segment];
   return (node as Record<string, unknown>).operator;
-}
-
-/** `/conditions/children/0/operator` → its segments, JSON Pointer escapes undone. */
-function segmentsOf(instancePath: string): string[] {
-  return instancePath === '' ? [] : instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The segments as the messages write them: `conditions.children[0].operator`. */

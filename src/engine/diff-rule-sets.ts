@@ -19,6 +19,7 @@ import { loadProjectConfig } from '../rules/config.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './policies.js';
 import type { PolicyChange } from '../render/behaviour/index.js';
+import { plural } from '../plural.js';
 
 export interface RuleSetsDiffRequest {
   old: string;
@@ -72,13 +73,13 @@ async function ruleSet(given: string, app: string | undefined, cwd: string, now:
   if (info.isDirectory()) {
     const loaded = await loadRules(given, { cwd, now });
     if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
-    return { rules: loaded.rules, label: `${given} (${rulesCounted(loaded.rules.length)})` };
+    return { rules: loaded.rules, label: `${given} (${plural(loaded.rules.length, 'rule')})` };
   }
   const extension = extname(given).toLowerCase();
   if (extension === '.yaml' || extension === '.yml') {
     const read = readRuleFile(path, given, { now });
     if (read.problems.length > 0) throw new ValidationError(read.problems);
-    return { rules: read.rules, label: `${given} (${rulesCounted(read.rules.length)})` };
+    return { rules: read.rules, label: `${given} (${plural(read.rules.length, 'rule')})` };
   }
   if (extension === '.json') return snapshotSide(path, given, app);
   throw new UserError(`cannot compare ${given}: it is neither a directory, a rule file (.yaml) nor a live snapshot (.json)`, [SIDES]);
@@ -97,7 +98,7 @@ async function revisionSide(ref: string, dir: string, given: string, cwd: string
   const problems = [...read.flatMap(({ result }) => result.problems), ...uniqueNames(identities), ...uniqueRuleIds(identities)];
   if (problems.length > 0) throw new ValidationError(sortProblems(problems));
   const rules = read.flatMap(({ result }) => result.rules);
-  return { rules, label: `${given} (${rulesCounted(rules.length)})` };
+  return { rules, label: `${given} (${plural(rules.length, 'rule')})` };
 }
 
 /** Loaded only for a snapshot, so comparing rule files never loads the snapshot reader. */
@@ -110,9 +111,5 @@ async function snapshotSide(path: string, given: string, app: string | undefined
     throw new UserError(`${given} holds snapshots of ${snapshot.apps.length} apps: choose one with --app`, [`Its apps: ${snapshot.apps.map((entry) => JSON.stringify(entry.app)).join(', ')}`]);
   }
   const rules = inPriorityOrder(rulesOf(snapshot, chosen, given));
-  return { rules, label: `${given}, app ${JSON.stringify(chosen)} at ${snapshot.takenAt} (${rulesCounted(rules.length)})`, app: chosen };
-}
-
-function rulesCounted(count: number): string {
-  return `${count} ${count === 1 ? 'rule' : 'rules'}`;
+  return { rules, label: `${given}, app ${JSON.stringify(chosen)} at ${snapshot.takenAt} (${plural(rules.length, 'rule')})`, app: chosen };
 }

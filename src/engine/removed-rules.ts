@@ -1,13 +1,14 @@
 // Which live rules were declared once and are now in no rule file (docs/behaviour.md,
 // "Removed rules"). The service cannot delete rules, so removing a file leaves the rule
-// live; the plan must say so by name. What was declared is read from git: every `ruleId:`
-// and `name:` line ever added or removed under the app's rules directory in the history of
-// HEAD, plus the uncommitted changes. It works locally and in a pull request's checkout
+// live; the plan must say so by name. What was declared is read from git: the name and
+// ruleId of every rule of every version of the app's rule files in the history of HEAD, each
+// read by the rule-file parser (rule-file-versions.ts). It works locally and in a pull request's checkout
 // with full history; without git, outside a repository, or in a shallow clone the plan
 // says it could not tell, and lists the undeclared rules all the same.
 import { gitOrUndefined } from '../io/git.js';
 import type { AppPlan } from '../plan/types.js';
 import type { AppConfig } from '../rules/config.js';
+import { ruleFileVersions, WHOLE_FILE_CONTEXT } from './rule-file-versions.js';
 
 export interface DeclaredOnce {
   ruleIds: ReadonlySet<string>;
@@ -16,7 +17,7 @@ export interface DeclaredOnce {
 
 export type History = { known: true; declared: DeclaredOnce; shallow: boolean } | { known: false; why: string };
 
-/** Generous: the whole history of a rules directory's text diffs. */
+/** Generous: every version of a rules directory's files, whole. */
 const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 30_000;
 
@@ -69,43 +70,19 @@ export async function declaredInHistory(dir: string): Promise<History> {
   if (inside === undefined) return { known: false, why: 'the rules directory is not in a git repository (or git is not installed)' };
   const shallow = inside.split('\n')[1]?.trim() === 'true';
   const hasHead = (await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD'])) !== undefined;
-  const args = ['--no-pager', '-c', 'core.quotePath=false', 'log', '-p', '--format=', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
-  const [committed, uncommitted] = await Promise.all([
-    hasHead ? git(dir, [...args, 'HEAD', '--', '.']) : Promise.resolve(''),
-    git(dir, ['--no-pager', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD', '--', '.']),
-  ]);
-  if (committed === undefined) return { known: false, why: 'git log failed in the rules directory' };
+  const log = hasHead
+    ? await git(dir, ['log', '-p', '--format=%x00commit %H', '--relative', '--no-renames', '--no-color', WHOLE_FILE_CONTEXT, 'HEAD', '--', '.'])
+    : '';
+  if (log === undefined) return { known: false, why: 'git log failed in the rules directory' };
   const ruleIds = new Set<string>();
   const names = new Set<string>();
-  for (const line of `${committed}\n${uncommitted ?? ''}`.split('\n')) readDiffLine(line, ruleIds, names);
-  return { known: true, declared: { ruleIds, names }, shallow };
-}
-
-// `+  - name: Block scrapers`, `-    ruleId: "r-12"`: a line of a rule file in a diff.
-const FIELD_LINE = /^[+-](?![+-]{2} )\s*(?:-\s+)?(ruleId|name):\s*(.+?)\s*$/;
-
-function readDiffLine(line: string, ruleIds: Set<string>, names: Set<string>): void {
-  const found = FIELD_LINE.exec(line);
-  if (found === null) return;
-  const value = scalar(found[2] as string);
-  if (value === undefined) return;
-  (found[1] === 'ruleId' ? ruleIds : names).add(value);
-}
-
-/** A YAML scalar as rule files write names and ids: plain, 'single' or "double" quoted. */
-function scalar(text: string): string | undefined {
-  if (text.startsWith('"')) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      return typeof parsed === 'string' ? parsed : undefined;
-    } catch {
-      return undefined;
+  for (const { identities } of ruleFileVersions(log)) {
+    for (const identity of identities) {
+      if (identity.name !== undefined) names.add(identity.name.value);
+      if (identity.ruleId !== undefined) ruleIds.add(identity.ruleId.value);
     }
   }
-  if (text.startsWith("'")) return text.endsWith("'") && text.length > 1 ? text.slice(1, -1).replaceAll("''", "'") : undefined;
-  // A plain scalar ends at a comment.
-  const plain = text.replace(/\s+#.*$/, '');
-  return plain === '' || /^[[{|>&*!]/.test(plain) ? undefined : plain;
+  return { known: true, declared: { ruleIds, names }, shallow };
 }
 
 /** stdout of a git command run in `dir`, or undefined when it failed or git is missing. */

@@ -4,6 +4,11 @@
 /** A path into a document: mapping keys and list indexes. */
 export type Path = readonly (string | number)[];
 
+/** A JSON Pointer reference token for `key` (RFC 6901: "~" as "~0", "/" as "~1"). */
+export function pointerToken(key: string | number): string {
+  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 /** "/rules/0/a~1b" → ["rules", "0", "a/b"]. */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];

@@ -4,6 +4,7 @@
 // file says and what re-planning gives, and the JSON Pointer into the file where they first
 // differ (a long body is cut in the message; the pointer still finds the one field).
 import type { PlanStep } from './types.js';
+import { pointerToken } from '../io/json-pointer.js';
 
 /** The parts of a step compared, in the order a difference is looked for. */
 const PARTS = ['ruleId', 'kind', 'name', 'body', 'changes', 'dropsUnknown'] as const;
@@ -44,7 +45,7 @@ export function firstDifferingPointer(a: unknown, b: unknown, at: string): strin
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const key = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().find((k) => !sameJson(a[k], b[k])) as string;
-    const token = key.replace(/~/g, '~0').replace(/\//g, '~1');
+    const token = pointerToken(key);
     return key in a && key in b ? firstDifferingPointer(a[key], b[key], `${at}/${token}`) : `${at}/${token}`;
   }
   return at;
@@ -76,10 +77,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return sortedJson(a) === sortedJson(b);
 }
 
-function sortedJson(value: unknown): string {
+/** JSON with every object's keys sorted: equal text for equal values ("undefined" for undefined). */
+export function sortedJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
       : v,
-  );
+  ) ?? 'undefined';
 }

@@ -11,6 +11,7 @@ import type { UnknownFieldDrop } from '../semantics/unknown.js';
 import { liveSnapshot } from './fingerprint.js';
 import { desiredOrder, planMoves, type KeepWeight, type Move } from './order.js';
 import type { AppPlan, BlockedRule, CreateStep, DeleteStep, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
+import { plural } from '../plural.js';
 
 export interface PlanInput {
   app: string;
@@ -227,7 +228,7 @@ function pauseSteps(unmanaged: readonly LiveRule[]): PauseUnmanagedStep[] {
 function unmanagedProblem(input: PlanInput, unmanaged: readonly LiveRule[]): Problem {
   const named = unmanaged.slice(0, NAMED_UNMANAGED).map((rule) => `"${rule.name}" (${rule.ruleId})`);
   const more = unmanaged.length - named.length;
-  const count = unmanaged.length === 1 ? '1 live rule' : `${unmanaged.length} live rules`;
+  const count = plural(unmanaged.length, 'live rule');
   return problemAt(
     input.policySource ?? { file: 'botrules.yaml', line: 1, col: 1 },
     `app "${input.app}" has unmanaged: fail, and ${count} no rule file declares: ${named.join(', ')}` +

@@ -7,6 +7,7 @@
 import type { Action, LiveRule } from '../semantics/model.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import type { PlanStep } from './types.js';
+import { noun } from '../plural.js';
 
 export interface Risk {
   app: string;
@@ -64,6 +65,5 @@ export function planRisks(app: string, live: readonly LiveRule[], steps: readonl
 function allowList(rules: readonly LiveRule[]): string {
   const named = rules.slice(0, NAMED_ALLOW_RULES).map((rule) => `"${rule.name}"`);
   const more = rules.length - named.length;
-  const noun = rules.length === 1 ? 'allow rule' : 'allow rules';
-  return `${noun} ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `${noun(rules.length, 'allow rule')} ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }

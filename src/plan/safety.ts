@@ -5,6 +5,7 @@
 // empty or mistaken rules directory while leaving small, everyday plans alone.
 import type { AppPlan } from './types.js';
 import type { MaxDeletes } from '../semantics/model.js';
+import { noun } from '../plural.js';
 
 /** The default share of an app's live rules one plan may delete (docs/behaviour.md, "Creating and deleting rules"). */
 export const DEFAULT_MAX_DELETE_SHARE = 0.3;
@@ -64,8 +65,7 @@ export function unknownFieldDrops(app: AppPlan): string[] {
     const drops = step.dropsUnknown ?? [];
     if (drops.length === 0) return [];
     const fields = drops.map((drop) => `"${drop.field}" (${drop.path})`).join(', ');
-    const noun = drops.length === 1 ? 'field' : 'fields';
-    return [`plan for app ${app.app} would remove ${noun} ${fields} of rule "${step.name}" (${step.ruleId}), which botrules does not know`];
+    return [`plan for app ${app.app} would remove ${noun(drops.length, 'field')} ${fields} of rule "${step.name}" (${step.ruleId}), which botrules does not know`];
   });
 }
 

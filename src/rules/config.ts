@@ -38,6 +38,8 @@ export interface ProjectConfig {
   /** The config file as given or found, relative to the working directory; absent without one. */
   file?: string;
   apps: AppConfig[];
+  /** The config names no apps (or there is none): the project is the one app "default". */
+  oneApp?: true;
   /**
    * The configured apps --app left out (absent without --app). plan and apply still compare
    * the selected app with them, without a request (docs/behaviour.md, "Apps that list the same rules").
@@ -111,7 +113,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
       tokenEnv: DEFAULT_TOKEN_ENV,
       unmanaged: 'keep',
     };
-    return { apps: selectApps([app], options.app, undefined) };
+    return { apps: selectApps([app], options.app, undefined), oneApp: true };
   }
   const file = displayPath(options.cwd, configPath);
   if (options.dir !== undefined) {
@@ -137,6 +139,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const otherApps = apps.filter((app) => !selected.includes(app));
   return {
     file, apps: selected,
+    ...(written.apps === undefined ? { oneApp: true as const } : {}),
     ...(otherApps.length === 0 ? {} : { otherApps }),
     ...(replayFields === undefined ? {} : { replayFields }),
     ...(replaySecretNames === undefined ? {} : { replaySecretNames }),

@@ -121,7 +121,7 @@ describe('the action step', () => {
     const run = runActionStep({ inputs: { command: 'destroy' } });
     expect(run.status).toBe(1);
     expect(run.argv).toBeUndefined();
-    expect(run.stdout).toContain("input 'command' must be one of validate, test, plan, apply, live, import, scripts-report, scripts-diff, scripts-verify, scripts-evidence");
+    expect(run.stdout).toContain("input 'command' must be one of validate, test, plan, apply, live, import, config, scripts-report, scripts-diff, scripts-verify, scripts-evidence");
   });
 
   it('refuses a non-Markdown format for plan', () => {

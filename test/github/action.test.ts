@@ -100,6 +100,7 @@ describe('action.yml', () => {
       apply: 'apply',
       live: 'live',
       import: 'import',
+      config: 'config',
       'scripts-report': 'scripts report',
       'scripts-diff': 'scripts diff',
       'github-artifact': 'github artifact',

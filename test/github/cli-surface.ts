@@ -63,6 +63,7 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
     positionals: 0,
   },
   live: { flags: { out: VALUE }, positionals: 0 },
+  config: { flags: { json: SWITCH }, positionals: 0 },
   apply: {
     flags: {
       plan: VALUE,

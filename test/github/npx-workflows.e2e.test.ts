@@ -15,6 +15,7 @@ import { mapAt, readYamlFile, REPO_ROOT, stepsOf } from './workflow-files.js';
 import { runJob } from './workflow-run.js';
 
 const APPLY = readYamlFile('examples/github-workflows/npx/apply.yml');
+const PLAN = readYamlFile('examples/github-workflows/npx/plan.yml');
 
 function npm(cwd: string, ...args: string[]): string {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -47,6 +48,19 @@ describe('the npx workflows: a rules repository that runs the packed tarball', (
   it('declares the tarball, exactly, in package.json', () => {
     const manifest = JSON.parse(readFileSync(path.join(rulesRepo, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     expect(Object.entries(manifest.devDependencies)).toEqual([['botrules', expect.stringMatching(/^file:vendor\/botrules-\d+\.\d+\.\d+\.tgz$/)]]);
+  });
+
+  it.each([['apply', APPLY], ['plan', PLAN]] as const)('lists the apps of the %s workflow with the installed botrules (config --json)', async (_name, workflow) => {
+    const records = await runJob(stepsOf(workflow).filter((ref) => ref.where.startsWith('jobs.apps.')).map((ref) => ref.step), {
+      cwd: rulesRepo,
+      context: { 'github.event.pull_request.base.sha': 'b'.repeat(40) },
+      env: { PATH: process.env.PATH ?? '', HOME: root, npm_config_prefer_offline: 'true' },
+      otherAction: (step) => /^actions\/(checkout|setup-node)@/.test(String(step.uses)),
+    });
+    // The repository has no botrules.yaml: the one app "default", in the environment production.
+    expect(JSON.parse(records.find((r) => r.id === 'list')?.outputs.apps ?? 'null')).toEqual([
+      { app: 'default', tokenEnv: 'BOTRULES_TOKEN', environment: 'production', rulesDir: 'rules' },
+    ]);
   });
 
   it('applies what a console edit undid, snapshots the live rules and keeps the undo plan', async () => {

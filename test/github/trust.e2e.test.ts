@@ -90,11 +90,15 @@ describe('the rules token', () => {
     for (const j of holders) {
       const guard = triggers(WORKFLOWS.find((w) => w.file === j.file) as YamlFile).includes('schedule') ? SCHEDULED_OR_DEFAULT_BRANCH : DEFAULT_BRANCH_ONLY;
       expect([label(j), j.job.environment, String(j.job.if)]).toEqual([label(j), '${{ matrix.environment }}', guard]);
-      // The matrix comes from the default branch's botrules.yaml: one environment production-<app> per app.
+      // The matrix comes from the default branch's botrules.yaml, as botrules reads it (botrules
+      // config --json: one environment production-<app> per app; test/cli/config-matrix.e2e.test.ts).
       const appsJob = mapAt(mapAt((WORKFLOWS.find((w) => w.file === j.file) as YamlFile).data, 'jobs'), 'apps');
-      const apps = String((appsJob.steps as YamlMap[]).find((step) => step.id === 'list')?.run);
-      expect(apps).toContain('"environment": ("production-" + .name)');
-      expect(apps).toContain('"environment": "production"}]');
+      const steps = appsJob.steps as YamlMap[];
+      const list = String(steps.find((step) => step.id === 'list')?.run);
+      const byAction = steps.find((step) => step.id === 'config');
+      const matrixCommand = byAction === undefined ? list : `botrules ${String(mapAt(byAction, 'with').command)} ${String(mapAt(byAction, 'with').args)}`;
+      expect([label(j), matrixCommand]).toEqual([label(j), expect.stringContaining('botrules config --json')]);
+      expect(list).toMatch(/^echo "apps=\$\((cat "\$MATRIX_FILE"|npx --no-install botrules config --json)\)" >> "\$GITHUB_OUTPUT"$/);
     }
   });
 

@@ -14,6 +14,7 @@ describe('loadProjectConfig', () => {
     const cwd = writeTree({});
     expect(await loadProjectConfig({ cwd })).toEqual({
       apps: [{ name: 'default', rulesDir: join(cwd, 'rules'), tokenEnv: 'BOTRULES_TOKEN', unmanaged: 'keep' }],
+      oneApp: true,
     });
     expect((await loadProjectConfig({ cwd, dir: 'custom' })).apps[0]?.rulesDir).toBe(join(cwd, 'custom'));
     expect((await loadProjectConfig({ cwd, app: 'default' })).apps).toHaveLength(1);

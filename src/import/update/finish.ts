@@ -8,7 +8,7 @@
 // another file is a remove there and an add here) writes that item's lines too, so a rule's
 // comments travel with it.
 import { isScalar, isSeq, type Node, type Pair } from 'yaml';
-import { sortedJson } from './json-diff.js';
+import { sortedJson } from '../../plan/compare.js';
 import { itemText, pairText } from './render.js';
 import { columnOf, editedSlice, indentOf, isBlankOrComment, lineAfter, lineStart, linesOf, reindent, withLineEnding, type TextEdit } from './text.js';
 import { rewrite, type Collection, type FileState, type Item } from './interpret.js';

@@ -11,6 +11,7 @@ import { isCollection, isMap, isScalar, isSeq, Pair, Scalar, visit, YAMLMap, typ
 import { newNode, scalarText, valueText } from './render.js';
 import { columnOf, contentEnd, type TextEdit } from './text.js';
 import { WRITTEN_KEY_ORDER } from '../../semantics/written.js';
+import { pointerSegments } from '../../io/json-pointer.js';
 
 /** One file as read (without its byte-order mark) and its one parse. */
 export interface SourceFile {
@@ -76,7 +77,7 @@ interface Target {
 }
 
 function target(state: FileState, path: string): Target {
-  const tokens = path.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointerSegments(path);
   const key = tokens.pop();
   if (key === undefined) throw new Error('import --update: an operation on the whole document');
   const doc = state.source.document;
@@ -196,5 +197,5 @@ function keyPosition(map: YAMLMap, key: string): number {
 }
 
 function lastToken(path: string): string {
-  return (path.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+  return pointerSegments(path).pop() ?? '';
 }

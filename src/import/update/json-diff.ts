@@ -4,19 +4,15 @@
 // replacement of every leaf after it. Items that changed between two that stayed are edited
 // in place; what is left is removed (from the last) and added (at its new index).
 import type { Operation } from 'fast-json-patch';
-import { sameJson } from '../../plan/compare.js';
+import { sameJson, sortedJson } from '../../plan/compare.js';
 import { maxWeightIncreasingSubsequence } from '../../plan/order.js';
+import { pointerToken } from '../../io/json-pointer.js';
 
 /** The operations that turn `from` into `to`, at `path` (a JSON Pointer, "" for the root). */
 export function jsonDiff(from: unknown, to: unknown, path: string): Operation[] {
   if (Array.isArray(from) && Array.isArray(to)) return listDiff(from, to, path);
   if (isObject(from) && isObject(to)) return objectDiff(from, to, path);
   return sameJson(from, to) ? [] : [{ op: 'replace', path, value: to }];
-}
-
-/** A JSON Pointer reference token for `key` (RFC 6901: "~" as "~0", "/" as "~1"). */
-export function pointerToken(key: string | number): string {
-  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function objectDiff(from: Record<string, unknown>, to: Record<string, unknown>, path: string): Operation[] {
@@ -86,9 +82,4 @@ function editedPairs(from: readonly unknown[], to: readonly unknown[], kept: rea
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** JSON with every object's keys sorted: equal text for equal values. */
-export function sortedJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v)) ?? 'undefined';
 }

@@ -6,7 +6,7 @@
 // rule, the operations come from the rule semantics (rule-operations.ts). They are the one
 // source of the file's new text (interpret.ts).
 import jsonpatch, { type Operation } from 'fast-json-patch';
-import { pointerToken } from './json-diff.js';
+import { pointerToken } from '../../io/json-pointer.js';
 
 export type { Operation } from 'fast-json-patch';
 

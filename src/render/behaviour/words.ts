@@ -6,7 +6,7 @@ import { describeRequest } from '../../analysis/witness.js';
 import type { TestRequest } from '../../evaluate/request.js';
 import type { AppBehaviourDiff, BehaviourRisk, OutcomeChange, RequestClass } from '../../plan/types.js';
 import { outcomeText } from '../plan/describe.js';
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 
 const RISK_WORDS: Readonly<Record<BehaviourRisk, string>> = {
   allows: 'now allowed',
@@ -46,6 +46,6 @@ export function classLine(requestClass: RequestClass): string {
 /** `unchecked: a regular expression the search cannot reason about (rules "A", "B")`. */
 export function uncheckedLine(part: { reason: string; rules: readonly string[] }, app: string | undefined): string {
   const where = app === undefined ? '' : `${app}: `;
-  const rules = part.rules.length === 0 ? '' : ` (${part.rules.length === 1 ? 'rule' : 'rules'} ${part.rules.map((rule) => `"${rule}"`).join(', ')})`;
+  const rules = part.rules.length === 0 ? '' : ` (${noun(part.rules.length, 'rule')} ${part.rules.map((rule) => `"${rule}"`).join(', ')})`;
   return `${where}unchecked: ${part.reason}${rules}`;
 }

@@ -78,7 +78,7 @@ export function whatChanges(step: PlanStep): string {
   const position = positionChange(step);
   if (position !== undefined) parts.push(moveText(position.before + 1, position.after + 1));
   const drops = step.dropsUnknown?.length ?? 0;
-  if (drops > 0) parts.push(`removes ${drops === 1 ? '1 field' : `${drops} fields`} botrules does not know`);
+  if (drops > 0) parts.push(`removes ${plural(drops, 'field')} botrules does not know`);
   return parts.join('; ');
 }
 
