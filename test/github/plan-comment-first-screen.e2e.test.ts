@@ -32,7 +32,15 @@ async function git(argv: string[]): Promise<void> {
 const one = (conditionType: string, operator: string, value: string | string[]): Conditions =>
   ({ operator: '$or', children: [{ operator: '$and', children: [{ conditionType, operator, value }] }] }) as Conditions;
 
-const monitor = rule('Allow uptime monitor', { actions: ['allow'], conditions: one('userAgent', '$contains', 'Pingdom') });
+// From the monitor's published range: an allow rule on the user agent alone would be a built-in
+// policy finding (abusable-allow), which this pull request is not about.
+const monitor = rule('Allow uptime monitor', {
+  actions: ['allow'],
+  conditions: { operator: '$or', children: [{ operator: '$and', children: [
+    { conditionType: 'userAgent', operator: '$contains', value: 'Pingdom' },
+    { conditionType: 'socketIps', operator: '$in', value: ['203.0.113.0/24'] },
+  ] }] },
+});
 const badBots = rule('Block bad bots', { conditions: one('userAgent', '$contains', 'BadBot') });
 const scrapers = rule('Challenge scrapers', { actions: ['blockWithChallenge'], conditions: one('path', '$startsWith', '/products') });
 const login = rule('Block login abuse', { conditions: one('path', '$eq', '/login') });
