@@ -18,11 +18,12 @@ export function batchLine(row: number, request: TestRequest): string | undefined
       if (!readsAlike(value)) return undefined;
       line[field] = value;
     } else if (value !== undefined) {
-      const map: Record<string, string> = {};
+      // No prototype: a parameter called "__proto__" is a name like any other.
+      const map = Object.create(null) as Record<string, string>;
       for (const [name, text] of Object.entries(value as Record<string, string>)) {
         if (!readsAlike(name) || !readsAlike(text)) return undefined;
         const key = field === 'headers' ? name.toLowerCase() : name;
-        if (!Object.prototype.hasOwnProperty.call(map, key)) map[key] = text;
+        if (map[key] === undefined) map[key] = text;
       }
       line[field] = map;
     }
