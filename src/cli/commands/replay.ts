@@ -15,7 +15,9 @@ import { DIALECTS } from '../../requests/sql/dialects.js';
 import { LOG_FORMATS } from '../../requests/traffic/formats.js';
 import { mergeReports } from '../../requests/traffic/merge.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
+import { writeReport } from '../output.js';
 import { replayProgressLine } from '../replay-progress.js';
+import { replaySqlOutput } from '../../render/replay/sql.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 
 function options(yargs: Argv<GlobalArgs>) {
@@ -50,8 +52,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   const selection = { ...args, ...(args.live === undefined ? {} : { liveFile: args.live }) };
   if (args.emitSql) {
     if (logs.length > 0) throw new UsageError('--emit-sql prints a query and reads no log: leave the logs out');
-    const { sql } = await emitReplaySql({ ...selection, dialect: args.dialect, table: args.table }, ctx);
-    await ctx.io.stdout.write(sql);
+    await writeReport(replaySqlOutput, await emitReplaySql({ ...selection, dialect: args.dialect, table: args.table }, ctx), ctx);
     return 0;
   }
   if (logs.length === 0) throw new UsageError('name the logs to replay: botrules replay LOG… (or --emit-sql for a query)');

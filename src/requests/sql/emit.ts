@@ -84,8 +84,7 @@ export function replayQuery(program: RuleProgram<NormalRule>, dialect: Dialect, 
 /** The rule a decision number names (undecided ones too), NULL for no rule. */
 function ruleName(set: ProgramSet<NormalRule>, column: string, dialect: Dialect): string {
   if (set.reachable.length === 0) return 'NULL';
-  const position = `(CASE WHEN ${column} < -1 THEN -2 - ${column} ELSE ${column} END)`;
-  return `CASE ${position} ${set.reachable.map((at) => `WHEN ${at} THEN ${dialect.text((set.rules[at] as NormalRule).name)}`).join(' ')} END`;
+  return `CASE ${set.reachable.map((at) => `WHEN ${column} IN (${at}, ${-2 - at}) THEN ${dialect.text((set.rules[at] as NormalRule).name)}`).join(' ')} END`;
 }
 
 function outcome(set: ProgramSet<NormalRule>, column: string): string {
@@ -105,5 +104,10 @@ function tableName(table: string, dialect: Dialect): string {
 
 /** A note on one comment line: no line breaks or control characters. */
 function commentText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  return [...text].map((char) => (isControl(char) ? ' ' : char)).join('');
+}
+
+function isControl(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
 }
