@@ -46,7 +46,7 @@ export interface ReplayProgress {
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
   const files = await replayedFiles(request.logs, ctx.cwd);
   const settings = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
-  const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
+  const connect = request.liveFile === undefined ? undefined : await liveSnapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(request, ctx, connect);
   return replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
     ...settings,
@@ -164,7 +164,7 @@ async function progressOf(files: readonly string[], cwd: string, tally: ReplayTa
 }
 
 /** Loaded only for --live, as plan does. */
-export async function snapshotSource(file: string, cwd: string): Promise<ConnectApp> {
+export async function liveSnapshotSource(file: string, cwd: string): Promise<ConnectApp> {
   const [{ readLiveSnapshotFile }, live] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
   return live.snapshotSource(await readLiveSnapshotFile(resolve(cwd, file), file), file);
 }

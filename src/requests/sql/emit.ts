@@ -57,7 +57,7 @@ export interface EmittedQuery {
 
 /**
  * One query over `table` returning a row per live_rule, live_outcome, declared_rule,
- * declared_outcome with the count of requests (contract §10.2). A rule whose match is undecided
+ * declared_outcome with the count of requests (docs/replay.md, "Where the traffic lives"). A rule whose match is undecided
  * is named with the outcome `undecided`; no rule is NULL with `none`.
  */
 export function replayQuery(program: RuleProgram<NormalRule>, dialect: Dialect, table: string): EmittedQuery {
