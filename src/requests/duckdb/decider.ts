@@ -9,7 +9,7 @@ import { compilePattern, leafTest, type Verdict } from '../../evaluate/index.js'
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
 import { DIALECT } from '../sql/dialects.js';
-import { decisionColumns } from '../sql/emit.js';
+import { decisionColumns, leafSelect } from '../sql/emit.js';
 import type { Fallbacks } from '../sql/leaves.js';
 import { loadDuckDb, type DuckDbApi } from './load.js';
 
@@ -29,13 +29,14 @@ export class DuckDbDecider {
   static async open(program: RuleProgram<NormalRule>): Promise<DuckDbDecider> {
     const api = await loadDuckDb();
     // Memory stays bounded whatever the log's length: one batch at a time, no persistent tables.
-    const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '512MB', threads: '2' });
+    const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2', preserve_insertion_order: 'false' });
     const connection = await instance.connect();
     const fallbacks = registerFallbacks(api, connection, program);
-    const { columns } = decisionColumns(program, DIALECT.duckdb, fallbacks);
+    const { leaves, columns } = decisionColumns(program, DIALECT.duckdb, fallbacks);
     const codes = columns.map((column, set) => `${column} AS d${set}`).join(', ');
     const names = columns.map((_, set) => `d${set}`).join(', ');
-    const select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM read_json(?, format = 'newline_delimited', columns = ${COLUMNS})) GROUP BY ALL`;
+    const rows = leafSelect(leaves, `read_json(?, format = 'newline_delimited', columns = ${COLUMNS})`, 'r');
+    const select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM (${rows})) GROUP BY ALL`;
     return new DuckDbDecider(instance, connection, select, columns.length);
   }
 
@@ -84,5 +85,7 @@ function registerFallbacks(api: DuckDbApi, connection: DuckDBConnection, program
       return `botrules_pattern(${id}, ${value})`;
     },
     address: (leafId, value) => `botrules_address(${leafId}, ${value})`,
+    // batchLine() keeps requests with characters beyond U+FFFF out of DuckDB.
+    rowsWithinBmp: true,
   };
 }

@@ -18,7 +18,12 @@ export function decisionOf(code: number): { position: number; undecided: boolean
 }
 
 export interface DecisionColumns {
-  /** One SQL expression per rule set: its decision number for the row. */
+  /**
+   * One SQL expression per distinct leaf, to be selected as `l0`, `l1`, … in a subquery: each
+   * leaf is evaluated once per row, however many trees and sets hold it (as the js engine does).
+   */
+  leaves: string[];
+  /** One SQL expression per rule set over the leaf columns: its decision number for the row. */
   columns: string[];
   /** What the dialect leaves undecided (empty with fallbacks). */
   notes: string[];
@@ -27,11 +32,18 @@ export interface DecisionColumns {
 export function decisionColumns(program: RuleProgram<NormalRule>, dialect: Dialect, fallbacks?: Fallbacks): DecisionColumns {
   const ctx: LeafContext = { dialect, notes: new Set(), ...(fallbacks === undefined ? {} : { fallbacks }) };
   const leaves = program.leaves.map((leaf, id) => leafSql(id, leaf, ctx));
+  const columns = leaves.map((leaf, id): LeafSql => ({ sql: `l${id}`, undecided: leaf.undecided }));
   const trees = program.trees.map((tree): LeafSql => {
-    const groups = tree.groups.map((group) => combine(group.all, [...group.leaves].map((id) => leaves[id] as LeafSql)));
+    const groups = tree.groups.map((group) => combine(group.all, [...group.leaves].map((id) => columns[id] as LeafSql)));
     return combine(tree.all, groups);
   });
-  return { columns: program.sets.map((set) => decisionSql(set, trees)), notes: [...ctx.notes] };
+  return { leaves: leaves.map((leaf) => leaf.sql), columns: program.sets.map((set) => decisionSql(set, trees)), notes: [...ctx.notes] };
+}
+
+/** `SELECT <extra>, each leaf AS l0, l1, … FROM <source>`: the rows with their leaves' verdicts. */
+export function leafSelect(leaves: readonly string[], source: string, extra = ''): string {
+  const selected = [...(extra === '' ? [] : [extra]), ...leaves.map((leaf, id) => `${leaf} AS l${id}`)];
+  return `SELECT ${selected.length === 0 ? '1 AS one' : selected.join(', ')} FROM ${source}`;
 }
 
 /** `$and` of nothing is TRUE, `$or` of nothing FALSE, as the evaluator's combine(). */
@@ -61,7 +73,7 @@ export interface EmittedQuery {
  * is named with the outcome `undecided`; no rule is NULL with `none`.
  */
 export function replayQuery(program: RuleProgram<NormalRule>, dialect: Dialect, table: string): EmittedQuery {
-  const { columns, notes } = decisionColumns(program, dialect);
+  const { leaves, columns, notes } = decisionColumns(program, dialect);
   const [live, declared] = program.sets;
   if (live === undefined || declared === undefined) throw new Error('a replay query compares two rule sets');
   const header = [
@@ -69,7 +81,7 @@ export function replayQuery(program: RuleProgram<NormalRule>, dialect: Dialect, 
     `-- Dialect: ${dialect.name}. Columns: path, method, userAgent, ip, asn, country, domain, deviceType (text); headers (names lower-case), query, custom (maps of names to texts).`,
     ...(notes.length === 0 ? ['-- Every leaf is decided exactly in this dialect.'] : ['-- Not decided exactly in this dialect (such requests count as undecided):', ...notes.map((note) => `--   ${commentText(note)}`)]),
   ];
-  const decided = `SELECT ${columns[0]} AS live, ${columns[1]} AS declared FROM ${tableName(table, dialect)}`;
+  const decided = `SELECT ${columns[0]} AS live, ${columns[1]} AS declared FROM (${leafSelect(leaves, tableName(table, dialect))}) AS leaves`;
   const body = [
     `SELECT ${ruleName(live, 'live', dialect)} AS live_rule, ${outcome(live, 'live')} AS live_outcome,`,
     `  ${ruleName(declared, 'declared', dialect)} AS declared_rule, ${outcome(declared, 'declared')} AS declared_outcome,`,

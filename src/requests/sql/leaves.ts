@@ -15,8 +15,10 @@ import type { Dialect } from './dialects.js';
 export interface Fallbacks {
   /** `$re` pattern `source` on `value` (a JavaScript pattern outside RE2's exact subset, or a text RE2 reads otherwise). */
   pattern(source: string, value: string): string;
-  /** The whole address leaf on `value` (an address that is not IPv4). */
+  /** The whole address leaf on `value` (an address that is not IPv4): never undecided. */
   address(leafId: number, value: string): string;
+  /** Whether the rows hold no character beyond U+FFFF (the caller decided those elsewhere): RE2 then needs no guard. */
+  rowsWithinBmp: boolean;
 }
 
 export interface LeafSql {
@@ -87,6 +89,7 @@ function patternTest(source: string, value: string, ctx: LeafContext): LeafSql {
     notes.add(`$re ${JSON.stringify(source)}: ${compiled.engine === 're2' ? `${dialect.name} does not run RE2` : 'outside the RE2 subset that gives JavaScript\'s answer'}`);
     return { sql: dialect.undecided, undecided: true };
   }
+  if (fallbacks?.rowsWithinBmp === true) return { sql: dialect.regex(value, form), undecided: false };
   // A text with characters beyond U+FFFF is read by JavaScript as two code units each.
   const other = fallbacks === undefined ? dialect.undecided : fallbacks.pattern(source, value);
   if (fallbacks === undefined) notes.add(`$re ${JSON.stringify(source)} on texts with characters beyond U+FFFF`);
@@ -103,7 +106,7 @@ function addressTest(id: number, operator: string, values: readonly string[], va
   const inside = operator === '$eq' || operator === '$in';
   const ranges = (operator === '$eq' || operator === '$ne' ? values.slice(0, 1) : values).map(rangeOf);
   if (ranges.some((range) => range === 'zone')) {
-    if (fallbacks !== undefined) return { sql: fallbacks.address(id, value), undecided: true };
+    if (fallbacks !== undefined) return { sql: fallbacks.address(id, value), undecided: false };
     notes.add(`client address ranges with a zone index (${values.join(', ')})`);
     return { sql: dialect.undecided, undecided: true };
   }
@@ -113,7 +116,7 @@ function addressTest(id: number, operator: string, values: readonly string[], va
   const v6 = fallbacks === undefined ? dialect.undecided : fallbacks.address(id, value);
   if (fallbacks === undefined) notes.add('client address ranges on IPv6 addresses');
   const notAddress = inside ? 'FALSE' : 'TRUE';
-  return { sql: `(CASE WHEN ${dialect.fullRegex(value, IPV4)} THEN ${v4} WHEN ${dialect.contains(value, "':'")} THEN ${v6} ELSE ${notAddress} END)`, undecided: true };
+  return { sql: `(CASE WHEN ${dialect.fullRegex(value, IPV4)} THEN ${v4} WHEN ${dialect.contains(value, "':'")} THEN ${v6} ELSE ${notAddress} END)`, undecided: fallbacks === undefined };
 }
 
 /** A range as the evaluator reads it (leaf.ts addRange): undefined when it is not one, 'zone' for an address with a zone index. */
