@@ -35,7 +35,7 @@ export class DuckDbDecider {
     const { leaves, columns } = decisionColumns(program, DIALECT.duckdb, fallbacks);
     const codes = columns.map((column, set) => `${column} AS d${set}`).join(', ');
     const names = columns.map((_, set) => `d${set}`).join(', ');
-    const rows = leafSelect(leaves, `read_json(?, format = 'newline_delimited', columns = ${COLUMNS})`, 'r');
+    const rows = leafSelect(leaves, `read_json(?, format = 'newline_delimited', columns = ${COLUMNS})`, DIALECT.duckdb, 'r');
     const select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM (${rows})) GROUP BY ALL`;
     return new DuckDbDecider(instance, connection, select, columns.length);
   }

@@ -7,7 +7,7 @@ import type { NormalRule } from '../../semantics/model.js';
 import type { ProgramSet, RuleProgram } from '../../semantics/program.js';
 import { outcomeKind } from '../traffic/tally.js';
 import type { Dialect } from './dialects.js';
-import { leafSql, type Fallbacks, type LeafContext, type LeafSql } from './leaves.js';
+import { ipv4Select, leafSql, type Fallbacks, type LeafContext, type LeafSql } from './leaves.js';
 
 export const NO_RULE = -1;
 
@@ -41,9 +41,9 @@ export function decisionColumns(program: RuleProgram<NormalRule>, dialect: Diale
 }
 
 /** `SELECT <extra>, each leaf AS l0, l1, … FROM <source>`: the rows with their leaves' verdicts. */
-export function leafSelect(leaves: readonly string[], source: string, extra = ''): string {
+export function leafSelect(leaves: readonly string[], source: string, dialect: Dialect, extra = ''): string {
   const selected = [...(extra === '' ? [] : [extra]), ...leaves.map((leaf, id) => `${leaf} AS l${id}`)];
-  return `SELECT ${selected.length === 0 ? '1 AS one' : selected.join(', ')} FROM ${source}`;
+  return `SELECT ${selected.length === 0 ? '1 AS one' : selected.join(', ')} FROM (${ipv4Select(source, dialect)}) AS addressed`;
 }
 
 /** `$and` of nothing is TRUE, `$or` of nothing FALSE, as the evaluator's combine(). */
@@ -81,7 +81,7 @@ export function replayQuery(program: RuleProgram<NormalRule>, dialect: Dialect, 
     `-- Dialect: ${dialect.name}. Columns: path, method, userAgent, ip, asn, country, domain, deviceType (text); headers (names lower-case), query, custom (maps of names to texts).`,
     ...(notes.length === 0 ? ['-- Every leaf is decided exactly in this dialect.'] : ['-- Not decided exactly in this dialect (such requests count as undecided):', ...notes.map((note) => `--   ${commentText(note)}`)]),
   ];
-  const decided = `SELECT ${columns[0]} AS live, ${columns[1]} AS declared FROM (${leafSelect(leaves, tableName(table, dialect))}) AS leaves`;
+  const decided = `SELECT ${columns[0]} AS live, ${columns[1]} AS declared FROM (${leafSelect(leaves, tableName(table, dialect), dialect)}) AS leaves`;
   const body = [
     `SELECT ${ruleName(live, 'live', dialect)} AS live_rule, ${outcome(live, 'live')} AS live_outcome,`,
     `  ${ruleName(declared, 'declared', dialect)} AS declared_rule, ${outcome(declared, 'declared')} AS declared_outcome,`,

@@ -111,12 +111,12 @@ function addressTest(id: number, operator: string, values: readonly string[], va
     return { sql: dialect.undecided, undecided: true };
   }
   const intervals = ranges.flatMap((range) => (range === undefined || range === 'zone' ? [] : ipv4Interval(range)));
-  const contained = intervals.length === 0 ? 'FALSE' : `(${intervals.map(([first, last]) => `${ipv4Number(value, dialect)} BETWEEN ${first} AND ${last}`).join(' OR ')})`;
+  const contained = intervals.length === 0 ? 'FALSE' : `(${intervals.map(([first, last]) => `${IPV4_COLUMN} BETWEEN ${first} AND ${last}`).join(' OR ')})`;
   const v4 = inside ? contained : `NOT ${contained}`;
   const v6 = fallbacks === undefined ? dialect.undecided : fallbacks.address(id, value);
   if (fallbacks === undefined) notes.add('client address ranges on IPv6 addresses');
   const notAddress = inside ? 'FALSE' : 'TRUE';
-  return { sql: `(CASE WHEN ${dialect.fullRegex(value, IPV4)} THEN ${v4} WHEN ${dialect.contains(value, "':'")} THEN ${v6} ELSE ${notAddress} END)`, undecided: fallbacks === undefined };
+  return { sql: `(CASE WHEN ${IPV4_COLUMN} IS NOT NULL THEN ${v4} WHEN ${dialect.contains(value, "':'")} THEN ${v6} ELSE ${notAddress} END)`, undecided: fallbacks === undefined };
 }
 
 /** A range as the evaluator reads it (leaf.ts addRange): undefined when it is not one, 'zone' for an address with a zone index. */
@@ -139,6 +139,12 @@ function ipv4Interval({ first, last }: { first: bigint; last: bigint }): [bigint
   return low > high ? [] : [[low - MAPPED, high - MAPPED]];
 }
 
-function ipv4Number(value: string, dialect: Dialect): string {
-  return `(${[1, 2, 3, 4].map((part) => `${dialect.dottedPart(value, part)} * ${256 ** (4 - part)}`).join(' + ')})`;
+/** The column of the row's IPv4 address as a number (NULL when `ip` is not one), selected once per row by ipv4Select. */
+export const IPV4_COLUMN = 'botrules_ipv4';
+
+/** `<source>` with the column IPV4_COLUMN added: the address parsed once, whatever the number of address leaves. */
+export function ipv4Select(source: string, dialect: Dialect): string {
+  const ip = dialect.identifier('ip');
+  const number = `(${[1, 2, 3, 4].map((part) => `${dialect.dottedPart(ip, part)} * ${256 ** (4 - part)}`).join(' + ')})`;
+  return `SELECT *, CASE WHEN ${dialect.fullRegex(ip, IPV4)} THEN ${number} END AS ${IPV4_COLUMN} FROM ${source}`;
 }
