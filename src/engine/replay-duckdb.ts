@@ -3,6 +3,7 @@
 // to DuckDB in batches and decided there by the compiled program's SQL, while the next batch is
 // read. The groups DuckDB returns feed the same tally as the js engine's decisions, in log order.
 import { rm } from 'node:fs/promises';
+import { UserError } from '../errors.js';
 import type { Decision } from '../evaluate/index.js';
 import { compileRuleSets, type CompiledRuleSets } from '../requests/traffic/compiled.js';
 import { readLog, type TrafficReadOptions } from '../requests/traffic/read.js';
@@ -36,7 +37,12 @@ export async function decideWithDuckDb(files: readonly string[], reading: (file:
     batch = new Batch();
     const file = dir.file(batches++);
     await writeBatch(file, full);
-    inFlight = (full.lines.length === 0 ? Promise.resolve([]) : decider.decide(file)).then(async (groups) => {
+    inFlight = (full.lines.length === 0 ? Promise.resolve([]) : decider.decide(file).catch((error: unknown) => {
+      // DuckDB's own failure (out of memory, say): no partial report, and where it happened.
+      const last = full.examples.at(-1);
+      const where = last === undefined ? '' : ` (the batch ending at ${last.file}:${last.line})`;
+      throw new UserError(`the duckdb engine could not decide a batch of requests${where}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`, ['Replay with --engine js, or split the logs and merge the reports (botrules replay merge)']);
+    })).then(async (groups) => {
       feed(full, [...groups, ...full.decidedHere.map(({ row, codes }) => ({ codes, count: 1, firsts: [row] }))], decisions, tallies);
       await rm(file, { force: true });
     });
