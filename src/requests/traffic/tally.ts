@@ -200,9 +200,17 @@ export class ReplayTally {
   }
 }
 
-/** Riskiest first, then the most requests (the order of a report's transitions). */
+/**
+ * Riskiest first, then the most requests, then by outcomes (the order of a report's
+ * transitions): never by where in the log a transition first occurred, so shards merge to the
+ * order one replay of the whole log gives (replay merge).
+ */
 export function compareTransitions(a: Transition, b: Transition): number {
-  return riskOf(b) - riskOf(a) || b.count - a.count;
+  return riskOf(b) - riskOf(a) || b.count - a.count || rank(a.from) - rank(b.from) || rank(a.to) - rank(b.to);
+}
+
+function rank(outcome: OutcomeKind): number {
+  return outcome === 'undecided' ? OUTCOME_ORDER.length : OUTCOME_ORDER.indexOf(outcome);
 }
 
 /**
