@@ -47,3 +47,10 @@ test('the merge of the reports of any split of a log is the report of the whole 
     expect({ ...merged, files: ['log.ndjson'] }).toEqual(whole);
   }), { numRuns: 2000 });
 });
+
+test('pairs as frequent in the whole log keep its order, whichever shard saw more of them', () => {
+  // rule 1 → none and rule 3 → none: both block → none, two each; the first shard sees rule 3's twice.
+  const lines: Line[] = [{ before: 1, after: -1 }, { before: 3, after: -1 }, { before: 3, after: -1 }, { before: 1, after: -1 }];
+  const merged = mergeReports([{ source: 'a', report: replay(lines.slice(0, 3), 'log.ndjson', 1) }, { source: 'b', report: replay(lines.slice(3), 'log.ndjson', 4) }]);
+  expect({ ...merged, files: ['log.ndjson'] }).toEqual(replay(lines, 'log.ndjson', 1));
+});
