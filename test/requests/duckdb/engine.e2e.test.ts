@@ -66,6 +66,18 @@ it('gives the js engine\'s report on synthetic traffic against generated rules',
   expect(withoutEngine(duckdb.report)).toEqual(withoutEngine(js.report));
 });
 
+it('gives plan --replay the same replay with --engine duckdb', async () => {
+  const planned = async (engine: string) => {
+    const result = await botrules(synthetic, 'plan', '--live', 'live.json', '--replay', 'traffic.ndjson', '--engine', engine, '--format', 'json', '--no-behaviour-diff');
+    expect(result.code).toBe(0);
+    return JSON.parse(result.stdout) as { replay: Report; apps: { replay: unknown }[] };
+  };
+  const [js, duckdb] = [await planned('js'), await planned('duckdb')];
+  expect(duckdb.replay.engine?.name).toBe('duckdb');
+  expect(withoutEngine(duckdb.replay)).toEqual(withoutEngine(js.replay));
+  expect(duckdb.apps.map((app) => app.replay)).toEqual(js.apps.map((app) => app.replay));
+});
+
 it('emits a DuckDB query that tallies a table of the same requests as the replay does', async () => {
   const emitted = await botrules(synthetic, 'replay', '--live', 'live.json', '--emit-sql', '--dialect', 'duckdb', '--table', 'requests');
   expect(emitted.code).toBe(0);
