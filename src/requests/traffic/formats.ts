@@ -4,7 +4,7 @@
 // never an error: logs are large and a few bad lines must not stop a replay.
 import type { TestRequest } from '../../evaluate/index.js';
 import { MAP_FIELDS, TEXT_FIELDS, type Carriage, type MapField, type TextField } from './coverage.js';
-import type { RecordedDecision } from './presets.js';
+import { parseObject, type RecordedDecision } from './presets.js';
 import { splitTarget } from './redact.js';
 
 export const LOG_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har'] as const;
@@ -43,14 +43,9 @@ const ownField = (record: Record<string, unknown>, field: string): unknown =>
 
 /** An NDJSON line: a JSON object; unknown keys are ignored, numbers count as text (`"asn": 13335`). */
 export function ndjsonLine(line: string, fieldOf: (record: Record<string, unknown>, field: string) => unknown = ownField): LineResult {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    return { skip: 'not JSON' };
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { skip: 'not a JSON object' };
-  const record = parsed as Record<string, unknown>;
+  const parsed = parseObject(line);
+  if ('skip' in parsed) return parsed;
+  const record: Record<string, unknown> = parsed.record;
   const request: TestRequest = {};
   for (const field of TEXT_FIELDS) {
     const value = fieldOf(record, field);
