@@ -7,7 +7,7 @@
 //   conditionType (operator-matrix.ts holds the one table).
 import { matchingWays } from '../behaviour/atoms.js';
 import { leafPhrase } from '../behaviour/describe.js';
-import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/config.js';
+import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
 import type { DeclaredRule, Leaf } from '../semantics/model.js';
 import { OPERATOR_MATRIX, OPERATOR_MATRIX_SOURCE } from './operator-matrix.js';
 

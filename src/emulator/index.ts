@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import { DEFAULT_APP } from '../rules/config.js';
+import { DEFAULT_APP } from '../rules/written-config.js';
 import type { Rule } from '../semantics/model.js';
 import type { ScriptRecord } from '../inventory/model.js';
 import { ensureCertificate } from './certificate.js';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
-import { DEFAULT_APP } from '../rules/config.js';
+import { DEFAULT_APP } from '../rules/written-config.js';
 import type { Rule } from '../semantics/model.js';
 import { generateRules } from './generate-rules.js';
 import { generateScripts } from './generate-scripts.js';

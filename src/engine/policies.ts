@@ -7,7 +7,7 @@ import { provePolicy, type PolicyVerdict } from '../behaviour/policy.js';
 import { describeRequest } from '../analysis/witness.js';
 import type { PolicyFinding } from '../render/policies/model.js';
 import type { PolicyChange } from '../render/behaviour/index.js';
-import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/config.js';
+import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
 import { appliesTo, type RequestPolicy } from '../rules/policies.js';
 import type { DeclaredRule, LiveRule, NormalRule, SourceLocation } from '../semantics/model.js';
 import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';

@@ -10,6 +10,7 @@ import { RemoteError } from '../errors.js';
 import type { InventoryQuery, ScriptQuery, ScriptRecord, ScriptsPage } from './model.js';
 import { recordIdentity, rememberedIdentity } from './records.js';
 import { plural } from '../plural.js';
+import { CountLog, splitRange, withPageInfo, type Range } from './paging.js';
 
 /** One page request; in the CLI, `ScriptsApi.listScripts` (which retries on its own). */
 export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
@@ -53,11 +54,6 @@ export interface FetchSummary {
   takeCap?: number;
   /** Things the reader of the report must know: the set changed while paging, duplicates. */
   warnings: string[];
-}
-
-interface Range {
-  start: number;
-  end: number;
 }
 
 /** Fetches every record of the window; throws the first failure after in-flight pages settle. */
@@ -262,40 +258,4 @@ class Pager {
       warnings,
     };
   }
-}
-
-/** Splits [start, end) into consecutive ranges of at most `size` records, one at a time. */
-export function* splitRange(range: Range, size: number): Generator<Range, void, undefined> {
-  for (let start = range.start; start < range.end; start += size) {
-    yield { start, end: Math.min(start + size, range.end) };
-  }
-}
-
-/** The `paging.count` of every page, kept as first, last, largest and the distinct values in order. */
-class CountLog {
-  first = 0;
-  last = 0;
-  largest = 0;
-  /** In order of first appearance; one value unless records were added or removed while paging. */
-  readonly distinct = new Set<number>();
-
-  add(count: number): void {
-    if (this.distinct.size === 0) this.first = count;
-    this.last = count;
-    this.largest = Math.max(this.largest, count);
-    this.distinct.add(count);
-  }
-}
-
-/**
- * Makes a remote failure say which page failed, so "500 after retries" says where. The
- * scripts client already names the page in its operation; other page sources may not.
- */
-function withPageInfo(err: unknown, skip: number, take: number): unknown {
-  if (!(err instanceof RemoteError) || /\bskip[ =]\d+/.test(err.message)) return err;
-  return new RemoteError(`${err.message} (page skip=${skip} take=${take})`, {
-    operation: `${err.operation} (page skip=${skip} take=${take})`,
-    ...(err.status === undefined ? {} : { status: err.status }),
-    cause: err,
-  });
 }

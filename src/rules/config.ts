@@ -4,15 +4,19 @@
 // otherwise one app "default" with its rules in ./rules (or --dir) and BOTRULES_TOKEN.
 import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { UserError, ValidationError, type Problem } from '../errors.js';
+import { dirname, relative, resolve } from 'node:path';
+import { UserError, ValidationError } from '../errors.js';
 import { configFileMessages } from './config-messages.js';
 import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
-import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
+import { loadYamlFile } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import type { MaxDeletes, ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
 import { policiesDirOf } from './policies.js';
+import {
+  configChecks, confinedRulesDirs, DEFAULT_APP, DEFAULT_RULES_DIR, DEFAULT_TOKEN_ENV, serviceOf, writtenApps,
+  type BuiltinPolicyId, type BuiltinPolicyLevel, type WrittenApp, type WrittenConfig, type WrittenShare,
+} from './written-config.js';
 
 export interface AppConfig {
   name: string;
@@ -29,10 +33,6 @@ export interface AppConfig {
   /** Most live rules one apply may delete: a count, or a share (0..1) of the live rules. */
   maxDeletes?: MaxDeletes;
 }
-
-
-/** `service` as written: each key may be left out. */
-type WrittenService = Partial<ServiceCapabilities>;
 
 export interface ProjectConfig {
   /** The config file as given or found, relative to the working directory; absent without one. */
@@ -65,44 +65,7 @@ export interface ProjectConfig {
   builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
 }
 
-export type BuiltinPolicyId = 'abusable-allow' | 'operator-matrix';
-export type BuiltinPolicyLevel = 'error' | 'warning' | 'advisory' | 'off';
-
 export const CONFIG_FILE = 'botrules.yaml';
-/** The app of a project whose config names none; the emulator serves it under the token of the environment. */
-export const DEFAULT_APP = 'default';
-export const DEFAULT_RULES_DIR = 'rules';
-export const DEFAULT_TOKEN_ENV = 'BOTRULES_TOKEN';
-
-/** A share as written: a fraction 0..1, or a percentage text such as "0.5%" (checked by the schema). */
-type WrittenShare = number | string;
-
-interface WrittenApp {
-  name: string;
-  rulesDir: string;
-  tokenEnv?: string;
-  unmanaged?: UnmanagedPolicy;
-  maxChanges?: number;
-  maxNewlyBlocked?: WrittenShare;
-  service?: WrittenService;
-  maxDeletes?: number | string;
-}
-
-interface WrittenConfig {
-  /** Absent: the one app of a project without a config (writtenApps). */
-  apps?: WrittenApp[];
-  replay?: { fields?: Record<string, string>; secretNames?: string[]; ipField?: 'client_ip' | 'true_ip'; maxDisagreement?: WrittenShare; decision?: { type: string; origin?: string; filterId?: string; simulatedBlock?: string } };
-  unmanaged?: UnmanagedPolicy;
-  maxChanges?: number;
-  maxNewlyBlocked?: WrittenShare;
-  service?: WrittenService;
-  maxDeletes?: number | string;
-  /** `30d`. */
-  shadowMaxAge?: string;
-  policiesDir?: string;
-  builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
-}
-
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
   const configPath = await findConfigFile(options.cwd, options.config);
   if (configPath === undefined) {
@@ -190,14 +153,6 @@ function isLink(path: string): boolean {
   }
 }
 
-/**
- * The apps a config names; a config that names none (only `replay:` or limits, say) describes
- * the one app "default" of a project without a config, its rules in ./rules beside it.
- */
-function writtenApps(config: WrittenConfig): WrittenApp[] {
-  return config.apps ?? [{ name: DEFAULT_APP, rulesDir: DEFAULT_RULES_DIR }];
-}
-
 function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {
   const maxChanges = app.maxChanges ?? defaults.maxChanges;
   const maxNewlyBlocked = app.maxNewlyBlocked ?? defaults.maxNewlyBlocked;
@@ -214,14 +169,6 @@ function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string
   };
 }
 
-/** Each capability as the app says, else as the top level says, else off. */
-function serviceOf(app: WrittenApp, defaults: WrittenConfig): ServiceCapabilities {
-  return {
-    create: app.service?.create ?? defaults.service?.create ?? false,
-    delete: app.service?.delete ?? defaults.service?.delete ?? false,
-  };
-}
-
 /** "0.5%" → 0.005; a number is already a fraction. */
 function shareOf(written: WrittenShare): number {
   return typeof written === 'number' ? written : Number(written.slice(0, -1)) / 100;
@@ -233,77 +180,4 @@ function selectApps(apps: AppConfig[], wanted: string | undefined, file: string 
   if (selected.length > 0) return selected;
   const where = file ? `in ${file}` : 'without a config file';
   throw new UserError(`unknown app "${wanted}"`, [`Apps ${where}: ${apps.map((a) => a.name).join(', ')}`]);
-}
-
-/**
- * Every rulesDir lies inside the project directory (the directory botrules runs in): a pull
- * request's config could otherwise name `../outside` or `/home/runner/.ssh` and have validate
- * quote what it finds there. The value is the config's own; nothing of the place is read.
- */
-export function confinedRulesDirs(source: YamlSource, configDir: string, projectDir: string): Problem[] {
-  return (source.value as WrittenConfig).apps?.flatMap((app, i) => {
-    const outside = isAbsolute(app.rulesDir) || relative(projectDir, resolve(configDir, app.rulesDir)).split(/[\\/]/)[0] === '..';
-    if (!outside) return [];
-    const why = isAbsolute(app.rulesDir) ? 'is an absolute path' : 'leads outside the project directory';
-    return [source.problemAt(['apps', i, 'rulesDir'], `rulesDir ${why}; a rules directory must be inside the directory botrules runs in, named relative to the config file`)];
-  }) ?? [];
-}
-
-/**
- * Semantic checks of a schema-valid config: app names and token variables each used once, and
- * no `unmanaged: delete` for an app whose service does not delete.
- */
-export function configChecks(source: YamlSource): Problem[] {
-  const written = source.value as WrittenConfig;
-  const apps = written.apps ?? [];
-  return [...uniqueAppNames(apps, source), ...uniqueTokenEnvs(apps, source), ...deleteWithoutService(written, source)];
-}
-
-/** `unmanaged: delete` where service.delete is not true: said at the `unmanaged` that applies, once. */
-export function deleteWithoutService(written: WrittenConfig, source: YamlSource): Problem[] {
-  const message = (where: string): string =>
-    `unmanaged: delete needs service.delete: true (${where}): botrules deletes rules only on a service that accepts DELETE; ` +
-    'set service.delete: true if it does, or choose unmanaged: keep, pause or fail';
-  const problems: Problem[] = [];
-  let topLevelReported = false;
-  writtenApps(written).forEach((app, i) => {
-    if ((app.unmanaged ?? written.unmanaged) !== 'delete' || serviceOf(app, written).delete) return;
-    if (app.unmanaged === 'delete') problems.push(source.problemAt(['apps', i, 'unmanaged'], message(`app "${app.name}"`)));
-    else if (!topLevelReported) {
-      topLevelReported = true;
-      problems.push(source.problemAt(['unmanaged'], message(`app "${app.name}" takes it from the top level`)));
-    }
-  });
-  return problems;
-}
-
-export function uniqueAppNames(apps: readonly WrittenApp[], source: YamlSource): Problem[] {
-  return repeatedAt(apps.map((a) => a.name), (i) => ['apps', i, 'name'], source, (name, first) => `duplicate app name "${name}" (also at line ${first.line})`);
-}
-
-/** A token identifies one remote app: two apps reading the same variable would manage the same rules twice. */
-export function uniqueTokenEnvs(apps: readonly WrittenApp[], source: YamlSource): Problem[] {
-  return repeatedAt(
-    apps.map((a) => a.tokenEnv ?? DEFAULT_TOKEN_ENV),
-    (i) => (apps[i]?.tokenEnv === undefined ? ['apps', i] : ['apps', i, 'tokenEnv']),
-    source,
-    (name, first) => `apps must read their tokens from different variables; ${name} is also used by the app at line ${first.line}`,
-  );
-}
-
-function repeatedAt(
-  values: readonly string[],
-  pathOf: (index: number) => (string | number)[],
-  source: YamlSource,
-  message: (value: string, first: { line: number }) => string,
-): Problem[] {
-  const firstIndex = new Map<string, number>();
-  return values.flatMap((value, i) => {
-    const first = firstIndex.get(value);
-    if (first === undefined) {
-      firstIndex.set(value, i);
-      return [];
-    }
-    return [source.problemAt(pathOf(i), message(value, source.locate(pathOf(first))))];
-  });
 }

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { provePolicy } from '../../src/behaviour/policy.js';
 import { conditionsVerdict, decide, type TestRequest } from '../../src/evaluate/index.js';
 import { CLASS_RULE_NAME, POLICY_OUTCOMES, type PolicyExpectation } from '../../src/rules/policies.js';
+import { seededRandom } from '../../src/emulator/random.js';
 import type { NormalRule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
 import { leaf as anyLeaf } from '../analysis/arbitraries.js';
@@ -35,18 +36,6 @@ function outcomeWord(actions: readonly string[]): string {
 }
 function breaks(expect: PolicyExpectation, decided: { rule: string | undefined; actions: readonly string[] }): boolean {
   return 'decidedBy' in expect ? decided.rule !== expect.decidedBy : !(expect.outcome as readonly string[]).includes(outcomeWord(decided.actions));
-}
-
-/** A small deterministic generator (mulberry32), seeded by fast-check, so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('provePolicy against the reference evaluator', () => {
@@ -75,7 +64,7 @@ describe('provePolicy against the reference evaluator', () => {
         }
         if (verdict.verdict === 'holds') {
           reached.holds += 1;
-          const next = random(seed);
+          const next = seededRandom(seed);
           for (let i = 0; i < SAMPLES_PER_HOLDS; i++) {
             const request = pool[Math.floor(next() * pool.length)] as TestRequest;
             if (!inClass(request)) continue;

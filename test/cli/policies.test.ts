@@ -3,46 +3,7 @@
 // SARIF and annotations, the exit code by level, and the built-in policies by their levels.
 import { runCli } from '../helpers/cli.js';
 import { writeTree } from '../rules/tree.js';
-
-/** Two rules: hard-block curl, then allow /health (so curl on /health is blocked). */
-const RULES = [
-  'rules:',
-  '  - name: Block curl',
-  '    actions: [hardBlock]',
-  '    conditions:',
-  '      operator: $or',
-  '      children:',
-  '        - operator: $and',
-  '          children:',
-  '            - { conditionType: userAgent, operator: $contains, value: curl }',
-  '  - name: Allow health',
-  '    actions: [allow]',
-  '    conditions:',
-  '      operator: $and',
-  '      children:',
-  '        - operator: $and',
-  '          children:',
-  '            - { conditionType: path, operator: $startsWith, value: /health }',
-  '            - { conditionType: socketIps, operator: $in, value: [10.0.0.0/8] }',
-  '',
-].join('\n');
-
-const CLASS = [
-  '    requests:',
-  '      operator: $or',
-  '      children:',
-  '        - operator: $and',
-  '          children:',
-  '            - { conditionType: path, operator: $startsWith, value: /health }',
-];
-
-function policyFile(level: string, expect: string[], classLines: string[] = CLASS): string {
-  return ['policies:', '  - name: Health is never blocked', `    level: ${level}`, ...classLines, '    expect:', ...expect, ''].join('\n');
-}
-
-const OUTCOME = ['      outcome: [allow, none]'];
-/** The rules with curl blocked only under /api: no request of the class is blocked. */
-const FIXED = RULES.replace('value: curl }', 'value: curl }\n            - { conditionType: path, operator: $startsWith, value: /api/ }');
+import { FIXED, OUTCOME, RULES, policyFile } from './policy-fixtures.js';
 
 describe('policies in validate', () => {
   it('passes when every request of the class gets an allowed outcome, and says so', async () => {

@@ -4,48 +4,7 @@
 // code is the one text output has.
 import { runCli } from '../helpers/cli.js';
 import { writeTree } from '../rules/tree.js';
-
-/** Hard-block curl, then allow /health from the internal network: curl on /health is blocked. */
-const RULES = [
-  'rules:',
-  '  - name: Block curl',
-  '    actions: [hardBlock]',
-  '    conditions:',
-  '      operator: $or',
-  '      children:',
-  '        - operator: $and',
-  '          children:',
-  '            - { conditionType: userAgent, operator: $contains, value: curl }',
-  '  - name: Allow health',
-  '    actions: [allow]',
-  '    conditions:',
-  '      operator: $and',
-  '      children:',
-  '        - operator: $and',
-  '          children:',
-  '            - { conditionType: path, operator: $startsWith, value: /health }',
-  '            - { conditionType: socketIps, operator: $in, value: [10.0.0.0/8] }',
-  '',
-].join('\n');
-
-const FIXED = RULES.replace('value: curl }', 'value: curl }\n            - { conditionType: path, operator: $startsWith, value: /api/ }');
-
-function policyFile(level: string): string {
-  return [
-    'policies:',
-    '  - name: Health is never blocked',
-    `    level: ${level}`,
-    '    requests:',
-    '      operator: $or',
-    '      children:',
-    '        - operator: $and',
-    '          children:',
-    '            - { conditionType: path, operator: $startsWith, value: /health }',
-    '    expect:',
-    '      outcome: [allow, none]',
-    '',
-  ].join('\n');
-}
+import { FIXED, RULES, policyFile } from './policy-fixtures.js';
 
 interface ValidateJson {
   formatVersion: number;

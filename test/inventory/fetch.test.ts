@@ -2,7 +2,8 @@
 // situations the emulator cannot produce on demand (the set changing between pages,
 // duplicates, a failing page among concurrent ones). The cap is also tested end to end.
 import { RemoteError } from '../../src/errors.js';
-import { fetchInventory, splitRange, type PageSource } from '../../src/inventory/fetch.js';
+import { fetchInventory, type PageSource } from '../../src/inventory/fetch.js';
+import { splitRange } from '../../src/inventory/paging.js';
 import { rememberedIdentity } from '../../src/inventory/records.js';
 import type { ScriptQuery, ScriptRecord } from '../../src/inventory/model.js';
 
