@@ -28,6 +28,10 @@ import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js'
 import type { LogReading } from '../requests/traffic/read.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
+import { policyReferenceProblems } from '../rules/policies.js';
+import type { DeclaredRule } from '../semantics/model.js';
+import type { PolicyFinding } from '../render/policies/model.js';
+import { applyPolicies, applyPolicyFindings, raiseIfPolicyRefuses } from './apply-policies.js';
 
 export type { ApplyWork } from '../apply/work.js';
 export type { AppApplyResult } from '../apply/apply-app.js';
@@ -51,6 +55,8 @@ export interface ApplyRequest extends ProjectSelection, TransitionRequest {
    * --no-behaviour-diff): worked out from the live rules just listed, never read from a saved plan.
    */
   behaviourDiff?: DiffRun;
+  /** Seconds the policy checks may take in all (docs/behaviour.md, "Policies and apply"). */
+  policyBudget?: number;
 }
 
 /** What happens as the apply runs, for progress output. */
@@ -59,8 +65,8 @@ export type ApplyProgress =
   | { kind: 'step'; app: string; pass: number; outcome: StepOutcome };
 
 export interface ApplyHooks {
-  /** The plan, before anything refuses it (the command prints it). */
-  show?: (plan: Plan, target: string) => void;
+  /** The plan and the policies' verdicts over what it leaves, before anything refuses it (the command prints them). */
+  show?: (plan: Plan, target: string, policies: readonly PolicyFinding[]) => void;
   /** Asked once the plan may be applied and changes something; false cancels (nothing sent). */
   approve: (plan: Plan) => Promise<boolean>;
   onProgress?: (event: ApplyProgress) => void;
@@ -97,7 +103,12 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   // Before any request: an apply must never send changes and then fail to write its undo plan.
   if (request.undoOut !== undefined) await checkWritable(resolve(ctx.cwd, request.undoOut), '--undo-out', request.undoOut);
   const replay = await replayInput(request, ctx);
-  const prepared = await prepareWork(request, ctx);
+  const started = Date.now();
+  // The policy files are checked before any request, as plan checks them.
+  const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
+  const policies = await applyPolicies(config, ctx.cwd);
+  const allApps = [...config.apps, ...(config.otherApps ?? [])].map((app) => app.name);
+  const prepared = await prepareWork(request, ctx, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
   const reviewed = await withReviewAids(prepared.work);
   const target = prepared.target;
   const replayed = replay ?? (await recordedReplay(reviewed.work, request, ctx));
@@ -106,8 +117,16 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     ? undefined
     : plannedBehaviourDiffs(work.map((w) => ({ app: w.plan.app, live: w.live, steps: w.plan.steps })), request.behaviourDiff);
   const plan = new Plan(work.map((w) => w.plan), { risks: reviewed.risks, notes: reviewed.notes, ...(behaviourDiff === undefined ? {} : { behaviourDiff }) });
-  hooks.show?.(plan, target);
+  // Proved again over what this apply sends, never read from a saved plan.
+  const policyFindings = applyPolicyFindings(work, {
+    policies: policies.policies, builtinLevels: config.builtinPolicies,
+    ...(prepared.declared === undefined ? {} : { declared: prepared.declared }),
+    ...(request.planFile === undefined ? {} : { planFile: request.planFile }),
+    ...(request.policyBudget === undefined ? {} : { budgetSeconds: request.policyBudget }),
+  }, started);
+  hooks.show?.(plan, target, policyFindings);
   plan.raiseIfBlocked();
+  raiseIfPolicyRefuses(policyFindings, request.force === true);
   const limits = changeLimits(request.maxChanges, work);
   const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
   const maxDeletes = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes]));
@@ -145,11 +164,16 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   return applied;
 }
 
-/** Everything before the first PATCH: the files, the tokens, one LIST per app, the plans. */
-async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work: ApplyWork[]; target: string }> {
+/** Everything before the first PATCH: the files, the tokens, one LIST per app, the plans (and the rule files read). */
+async function prepareWork(
+  request: ApplyRequest,
+  ctx: Runtime,
+  declaredChecks: Parameters<typeof planApps>[4],
+): Promise<{ work: ApplyWork[]; target: string; declared?: Map<string, DeclaredRule[]> }> {
   if (request.planFile === undefined) {
-    const planned = await planApps(request, ctx, undefined, request);
-    return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files' };
+    const planned = await planApps(request, ctx, undefined, request, declaredChecks);
+    const declared = new Map(planned.map((p) => [p.app.name, p.declared]));
+    return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files', declared };
   }
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
   const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }), ...(request.now === undefined ? {} : { now: request.now }) });

@@ -18,6 +18,9 @@ import { reportError } from '../report-error.js';
 import { transitionProgress } from '../transition-progress.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
+import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
+import { refusingFindings } from '../../engine/apply-policies.js';
+import { isReported, policyAnnotation, POLICIES_BEFORE_PLAN, type PolicyFinding } from '../../render/policies/index.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
@@ -25,7 +28,8 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('plan', { type: 'string', describe: 'Apply this saved plan (from plan --out) instead of planning afresh' })
     .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (required without a TTY)' })
     .option('max-changes', { type: 'number', requiresArg: true, coerce: wholeNumber('--max-changes', 0), describe: 'Refuse a plan with more PATCH requests than this per app (overrides the config)' })
-    .option('force', { type: 'boolean', default: false, describe: 'Apply even when the plan exceeds the change limit' })
+    .option('force', { type: 'boolean', default: false, describe: 'Apply even when the plan exceeds the change limit, or breaks an error-level policy the live rules hold' })
+    .option('policy-budget', { type: 'number', default: DEFAULT_POLICY_BUDGET_SECONDS, describe: 'Seconds the policy checks may take in all; what is left is unchecked, and an unchecked error-level policy stops the apply' })
     .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1), describe: 'Field-only updates in flight at once (moves always run one at a time)' })
     .option('undo-out', { type: 'string', describe: 'Write a plan that restores what this apply changes (run it with apply --plan)' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay against what apply will send: above maxNewlyBlocked of them newly blocked, apply refuses without --force' })
@@ -50,7 +54,7 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
   try {
     const report = await applyProject(
       { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: args.maxChanges, force: args.force,
-        concurrency: args.concurrency, undoOut: args.undoOut, planFile: args.plan, safeOrder: args.safeOrder,
+        concurrency: args.concurrency, undoOut: args.undoOut, planFile: args.plan, safeOrder: args.safeOrder, policyBudget: args.policyBudget,
         ...(args.now === undefined ? {} : { now: args.now }),
         ...(args.transitionBudget === undefined ? {} : { transitionBudget: args.transitionBudget }),
         ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
@@ -59,10 +63,11 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
       // Retry notices print above the progress line, not glued to it.
       { ...ctx, notice: (line) => progress.notice(line) },
       {
-        show: (plan, shownTarget) => {
+        show: (plan, shownTarget, policies) => {
           checking?.stop();
           diff?.stop();
           target = shownTarget;
+          showPolicies(policies, args.force, ctx);
           renderApplyPreview(plan, ctx.io.stdout, { colors: ctx.colors });
           progress.start(plan.summary.patches, plan.apps.length, (plan.summary.creates ?? 0) + (plan.summary.deletes ?? 0) > 0);
         },
@@ -80,6 +85,18 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
     progress.done();
     interrupt.stop();
   }
+}
+
+/**
+ * The policies' verdicts over what apply leaves, before the plan, as plan writes them (a
+ * violation the live rules already have is said to be the past), and as annotations.
+ */
+function showPolicies(policies: readonly PolicyFinding[], force: boolean, ctx: CommandContext): void {
+  // Written at once (one write), before the plan that follows it synchronously.
+  void writeReport(POLICIES_BEFORE_PLAN.text, policies, ctx);
+  ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
+  const forced = force ? refusingFindings(policies).length : 0;
+  if (forced > 0) ctx.io.stdout.write(`--force: applying although ${forced === 1 ? 'an error-level policy is' : `${forced} error-level policies are`} not proved to hold for the rules this apply leaves (listed above).\n\n`);
 }
 
 /** Interrupts abort the apply's signal while the command runs (CliIo.interrupts). */
