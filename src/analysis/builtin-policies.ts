@@ -19,6 +19,8 @@ export interface BuiltinFinding {
   level: Exclude<BuiltinPolicyLevel, 'off'>;
   rule: DeclaredRule;
   message: string;
+  /** unchecked: what the policy could not check (never a pass); else a violation. */
+  verdict?: 'unchecked';
 }
 
 /** The findings of every built-in policy that is not off, over one app's declared rules. */
@@ -29,8 +31,28 @@ export function builtinFindings(rules: readonly DeclaredRule[], levels: Partial<
     if (level === 'off') continue;
     const check = policy === 'abusable-allow' ? abusableAllow : operatorMatrix;
     for (const rule of rules) for (const message of check(rule)) findings.push({ policy, level, rule, message });
+    // What it did not check is said when the config names the policy (any level but off); the
+    // default run stays as it was, and docs/behaviour.md says what the table covers.
+    if (policy === 'operator-matrix' && levels[policy] !== undefined) findings.push(...operatorMatrixCoverage(rules));
   }
   return findings;
+}
+
+/**
+ * The leaves operator-matrix cannot check (their conditionType has no row in the table), said
+ * once per app at the first such rule, at the advisory level whatever the policy's level (it
+ * never fails a command): no finding about those leaves is not a pass.
+ */
+export function operatorMatrixCoverage(rules: readonly DeclaredRule[]): BuiltinFinding[] {
+  const unchecked = rules.flatMap((rule) => rule.conditions.children.flatMap((group) => group.children.filter((leaf) => OPERATOR_MATRIX[leaf.conditionType] === undefined).map((leaf) => ({ rule, type: leaf.conditionType }))));
+  const first = unchecked[0];
+  if (first === undefined) return [];
+  const types = [...new Set(unchecked.map((leaf) => leaf.type))];
+  return [{
+    policy: 'operator-matrix', level: 'advisory', rule: first.rule, verdict: 'unchecked',
+    message: `operator-matrix: checked ${Object.keys(OPERATOR_MATRIX).join(', ')}; not checked: ${types.join(', ')} (${unchecked.length === 1 ? '1 leaf' : `${unchecked.length} leaves`}, ` +
+      `the first in rule ${JSON.stringify(first.rule.name)}): ${OPERATOR_MATRIX_SOURCE}, as botrules read it, gives no operator list for those condition types, so their operators are not known to be supported`,
+  }];
 }
 
 const ADDRESS_TYPES: ReadonlySet<Leaf['conditionType']> = new Set(['socketIps', 'socketIpASN']);

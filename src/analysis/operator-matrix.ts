@@ -5,8 +5,10 @@
 // properly update"; two renderings of it disagree for `domain`, and this table holds the
 // union of both, so that the built-in policy `operator-matrix` reports only what neither
 // rendering lists. A conditionType whose list botrules has not read from the page has no row:
-// its leaves are not checked (never guessed). The rules schema (which follows the API) stays
-// what makes a rule valid; this table is advice, reported at the policy's level.
+// its leaves are not checked (never guessed), and the policy says so in an info line naming
+// those types (operatorMatrixCoverage), so that no finding is never read as a pass. The rules
+// schema (which follows the API) stays what makes a rule valid; this table is advice, reported
+// at the policy's level.
 import type { ConditionType, LeafOperator } from '../semantics/model.js';
 
 export const OPERATOR_MATRIX: Readonly<Partial<Record<ConditionType, readonly LeafOperator[]>>> = {

@@ -70,7 +70,7 @@ export function findingOf(policy: RequestPolicy, target: Pick<PolicyTarget, 'app
 /** The built-in policies over one app's declared rules, each at its rule. */
 export function builtinPolicyFindings(app: string, rules: readonly DeclaredRule[], levels: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>> | undefined): PolicyFinding[] {
   return builtinFindings(rules, levels).map((found) => ({
-    policy: found.policy, builtin: true, level: found.level, app, at: found.rule.source, verdict: 'violated',
+    policy: found.policy, builtin: true, level: found.level, app, at: found.rule.source, verdict: found.verdict ?? 'violated',
     message: found.message, rule: { name: found.rule.name, at: found.rule.source },
   }));
 }

@@ -130,6 +130,23 @@ describe('built-in policies', () => {
     const cwd = writeTree({ 'rules/a.yaml': UA_ONLY_ALLOW.replace('value: [our-crawler] }', 'value: our-crawler }\n            - { conditionType: socketIpASN, operator: $in, value: ["15169"] }').replace('$in, value: our', '$eq, value: our') });
     expect(await runCli(['validate'], { cwd })).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: '' });
   });
+
+  it('says which condition types operator-matrix checked and which it did not, at info level whatever its level', async () => {
+    const config = (level: string) => `apps:\n  - name: default\n    rulesDir: rules\nbuiltinPolicies: { operator-matrix: ${level} }\n`;
+    for (const level of ['error', 'warning', 'advisory']) {
+      const cwd = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config(level) });
+      const result = await runCli(['validate'], { cwd });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe(
+        'rules/a.yaml:10:5: info: operator-matrix: checked userAgent, domain; not checked: path, socketIps (2 leaves, the first in rule "Allow health"): ' +
+        'the service\'s "Custom rule operators and conditions" page, as botrules read it, gives no operator list for those condition types, so their operators are not known to be supported [operator-matrix]\n',
+      );
+    }
+    const json = JSON.parse((await runCli(['validate', '--format', 'json'], { cwd: writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('warning') }) })).stdout) as { policies: { policy: string; verdict: string; level: string }[] };
+    expect(json.policies).toEqual([expect.objectContaining({ policy: 'operator-matrix', verdict: 'unchecked', level: 'advisory' })]);
+    const off = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('off') });
+    expect((await runCli(['validate'], { cwd: off })).stderr).toBe('');
+  });
 });
 
 describe('policies in diff', () => {
