@@ -5,6 +5,7 @@
 import { builtinFindings } from '../analysis/builtin-policies.js';
 import { provePolicy, type PolicyVerdict } from '../behaviour/policy.js';
 import { describeRequest } from '../analysis/witness.js';
+import { OUT_OF_TIME } from '../behaviour/regions.js';
 import type { PolicyFinding } from '../render/policies/model.js';
 import type { PolicyChange } from '../render/behaviour/index.js';
 import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
@@ -48,7 +49,8 @@ export function findingOf(policy: RequestPolicy, target: Pick<PolicyTarget, 'app
   if (verdict.verdict === 'holds') return { ...base, verdict: 'holds', message: `${named} holds for app ${target.app}: proved for every request of its class` };
   if (verdict.verdict === 'unchecked') {
     const parts = verdict.unchecked.map((part) => `${part.reason}${part.rules.length === 0 ? '' : ` (rules ${part.rules.map((rule) => JSON.stringify(rule)).join(', ')})`}`);
-    return { ...base, verdict: 'unchecked', message: `${named} could not be checked for app ${target.app}: ${parts.join('; ')}; it is not known to hold` };
+    const outOfBudget = verdict.unchecked.some((part) => part.reason.startsWith(OUT_OF_TIME));
+    return { ...base, verdict: 'unchecked', message: `${named} could not be checked for app ${target.app}: ${parts.join('; ')}; it is not known to hold`, ...(outOfBudget ? { outOfBudget: true } : {}) };
   }
   const ruleName = verdict.decided.rule;
   const ruleAt = ruleName === undefined ? undefined : target.locations.get(ruleName);

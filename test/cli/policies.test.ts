@@ -63,6 +63,16 @@ describe('policies in validate', () => {
     expect(result.stderr).toContain('--policy-budget SECONDS gives them more');
   });
 
+  it('fails on a spent budget whatever the level: a report that ran out of budget never exits 0', async () => {
+    for (const level of ['warning', 'advisory']) {
+      const cwd = writeTree({ 'rules/a.yaml': FIXED, 'policies/p.yaml': policyFile(level, OUTCOME) });
+      const spent = await runCli(['validate', '--policy-budget', '0'], { cwd });
+      expect(spent.code).toBe(1);
+      expect(spent.stderr).toContain('--policy-budget SECONDS gives them more');
+      expect((await runCli(['validate'], { cwd })).code).toBe(0);
+    }
+  });
+
   const BAD: [string, string, string][] = [
     ['an unknown key', policyFile('error', OUTCOME).replace('    level: error', '    level: error\n    severity: high'), 'policies/p.yaml:4:5: unknown key "severity" in policy (allowed: name, level, apps, requests, expect)'],
     ['an unknown key in the class', policyFile('error', OUTCOME).replace('value: /health }', 'value: /health, caseSensitive: true }'), 'policies/p.yaml:9:77: unknown key "caseSensitive" in a condition; it may have conditionType, operator, value, fieldOption'],

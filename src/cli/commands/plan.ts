@@ -80,7 +80,10 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   }
   const failing = policies.filter(failsCommand);
   if (failing.length > 0) {
-    throw new UserError(`${plural(failing.length, 'error-level policy', 'error-level policies')} ${failing.length === 1 ? 'is' : 'are'} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
+    const what = failing.every((finding) => finding.level === 'error')
+      ? plural(failing.length, 'error-level policy', 'error-level policies')
+      : `${plural(failing.length, 'policy', 'policies')} (error-level, or left unchecked by the time budget: --policy-budget SECONDS gives more)`;
+    throw new UserError(`${what} ${failing.length === 1 ? 'is' : 'are'} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
   }
   const blocked = plan.blockedSentence();
   // The text and Markdown plans end with the advice and each rule's console steps; on a terminal

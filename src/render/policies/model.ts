@@ -28,6 +28,8 @@ export interface PolicyFinding {
   through?: ConditionStep[];
   /** plan: the verdict on the live rules as they are now, so a plan is not blamed for the past. */
   live?: PolicyVerdictName;
+  /** Unchecked because the time budget ran out (--policy-budget): it fails the command at any level. */
+  outOfBudget?: true;
 }
 
 /** Whether a finding is worth showing: a violation, or a policy that could not be checked. */
@@ -35,9 +37,12 @@ export function isReported(finding: PolicyFinding): boolean {
   return finding.verdict !== 'holds';
 }
 
-/** A finding that fails validate and plan (exit 1): an error-level policy not proved to hold. */
+/**
+ * A finding that fails validate and plan (exit 1): an error-level policy not proved to hold, and
+ * a policy of any level the budget left unchecked (a report that ran out of budget never exits 0).
+ */
 export function failsCommand(finding: PolicyFinding): boolean {
-  return finding.level === 'error' && finding.verdict !== 'holds';
+  return (finding.level === 'error' && finding.verdict !== 'holds') || finding.outOfBudget === true;
 }
 
 /** `rules/a.yaml:3:5: error: … [policy]`, the one line of a finding in text and logs. */
