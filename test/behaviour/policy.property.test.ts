@@ -1,7 +1,7 @@
 // The done-when property of policies (issue: "Proof, not samples"): over random rule sets and
 // random policies, every *violated* verdict's witness is confirmed by the reference evaluator
 // (in the class, and given an outcome the policy forbids), and every *holds* verdict survives
-// 10,000 random requests of the class, each decided by the reference evaluator. The requests
+// 10,000 random requests of the class (each), each decided by the reference evaluator. The requests
 // are drawn from the brute-force domain of the rules and the class (every combination of the
 // values they mention, one value none mentions, and no value), so they often reach the leaves.
 // How often each assertion is reached is counted, and a minimum is required: a property whose
@@ -64,10 +64,11 @@ describe('provePolicy against the reference evaluator', () => {
         }
         if (verdict.verdict === 'holds') {
           reached.holds += 1;
+          // 10,000 requests of the class each (drawn from the domain's members of the class).
+          const members = pool.filter(inClass);
           const next = seededRandom(seed);
-          for (let i = 0; i < SAMPLES_PER_HOLDS; i++) {
-            const request = pool[Math.floor(next() * pool.length)] as TestRequest;
-            if (!inClass(request)) continue;
+          for (let i = 0; members.length > 0 && i < SAMPLES_PER_HOLDS; i++) {
+            const request = members[Math.floor(next() * members.length)] as TestRequest;
             reached.sampledInClass += 1;
             if (breaks(policy.expect, outcomeOf(request))) throw new Error(`policy said to hold, but ${JSON.stringify(request)} gets ${JSON.stringify(outcomeOf(request))}`);
           }
@@ -78,6 +79,6 @@ describe('provePolicy against the reference evaluator', () => {
     // Both verdicts are reached often, and the holds verdicts are tested on many requests of their class.
     expect(reached.violated).toBeGreaterThanOrEqual(50);
     expect(reached.holds).toBeGreaterThanOrEqual(30);
-    expect(reached.sampledInClass).toBeGreaterThanOrEqual(100_000);
+    expect(reached.sampledInClass).toBeGreaterThanOrEqual(30 * SAMPLES_PER_HOLDS);
   });
 });
