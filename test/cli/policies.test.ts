@@ -154,6 +154,9 @@ describe('built-in policies', () => {
     }
     const json = JSON.parse((await runCli(['validate', '--format', 'json'], { cwd: writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('warning') }) })).stdout) as { policies: { policy: string; verdict: string; level: string }[] };
     expect(json.policies).toEqual([expect.objectContaining({ policy: 'operator-matrix', verdict: 'unchecked', level: 'advisory' })]);
+    const sarif = JSON.parse((await runCli(['validate', '--format', 'sarif'], { cwd: writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('warning') }) })).stdout) as { runs: { tool: { driver: { rules: { id: string; fullDescription?: { text: string }; shortDescription?: { text: string } }[] } } }[] };
+    const described = sarif.runs[0]?.tool.driver.rules.find((rule) => rule.id === 'operator-matrix');
+    expect(JSON.stringify(described)).toContain('Checked: userAgent, domain (the only condition types whose operator lists could be read); leaves of other condition types are not checked.');
     const off = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('off') });
     expect((await runCli(['validate'], { cwd: off })).stderr).toBe('');
   });

@@ -2,12 +2,17 @@
 // the deciding rule as a related location, so code scanning shows both places.
 import type { SarifFinding, SarifRule } from '../sarif/index.js';
 import type { PolicyFinding } from './model.js';
+import { OPERATOR_MATRIX } from '../../analysis/operator-matrix.js';
 
 export const POLICY_SARIF_RULES: readonly SarifRule[] = [
   { id: 'policy-violated', description: 'A request of a policy\'s class gets an outcome the policy forbids (the message gives one, confirmed by the evaluator).' },
   { id: 'policy-unchecked', description: 'A policy could not be proved either way (a regular expression or the time budget left part open).' },
   { id: 'abusable-allow', description: 'An allow rule matches on the user agent with no IP or ASN condition: anyone can send that user agent.' },
-  { id: 'operator-matrix', description: 'An operator the service\'s documentation does not list for the leaf\'s conditionType.' },
+  {
+    id: 'operator-matrix',
+    description: `An operator the service's documentation does not list for the leaf's conditionType. Checked: ${Object.keys(OPERATOR_MATRIX).join(', ')} ` +
+      '(the only condition types whose operator lists could be read); leaves of other condition types are not checked.',
+  },
 ];
 
 export function policySarifResult(finding: PolicyFinding, strict: boolean): SarifFinding {
