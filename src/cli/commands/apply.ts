@@ -20,7 +20,7 @@ import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { refusingFindings } from '../../engine/apply-policies.js';
-import { isReported, policyAnnotation, POLICIES_BEFORE_PLAN, type PolicyFinding } from '../../render/policies/index.js';
+import { isReported, policyAnnotation, POLICIES_BEFORE_APPLY, type PolicyFinding } from '../../render/policies/index.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
@@ -93,10 +93,8 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
  */
 function showPolicies(policies: readonly PolicyFinding[], force: boolean, ctx: CommandContext): void {
   // Written at once (one write), before the plan that follows it synchronously.
-  void writeReport(POLICIES_BEFORE_PLAN.text, policies, ctx);
+  void writeReport(POLICIES_BEFORE_APPLY, { findings: policies, forced: force ? refusingFindings(policies).length : 0 }, ctx);
   ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
-  const forced = force ? refusingFindings(policies).length : 0;
-  if (forced > 0) ctx.io.stdout.write(`--force: applying although ${forced === 1 ? 'an error-level policy is' : `${forced} error-level policies are`} not proved to hold for the rules this apply leaves (listed above).\n\n`);
 }
 
 /** Interrupts abort the apply's signal while the command runs (CliIo.interrupts). */

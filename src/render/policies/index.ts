@@ -28,11 +28,31 @@ function countsLine(findings: readonly PolicyFinding[]): string {
     `${own.length === findings.length ? '' : `; built-in policies: ${plural(findings.length - own.length, 'finding')}`}`;
 }
 
-async function renderText(findings: readonly PolicyFinding[], sink: Sink): Promise<void> {
-  if (findings.length === 0) return;
+function policiesText(findings: readonly PolicyFinding[]): string {
+  if (findings.length === 0) return '';
   const lines = [countsLine(findings), ...findings.filter(isReported).map((finding) => `  ${policyLine({ ...finding, message: finding.message + pastOrPresent(finding) })}`)];
-  await sink.write(`${lines.map((line) => safeText(line)).join('\n')}\n\n`);
+  return `${lines.map((line) => safeText(line)).join('\n')}\n\n`;
 }
+
+async function renderText(findings: readonly PolicyFinding[], sink: Sink): Promise<void> {
+  const text = policiesText(findings);
+  if (text !== '') await sink.write(text);
+}
+
+/**
+ * What apply writes before the plan (docs/behaviour.md, "Policies and apply"): the verdicts as
+ * plan writes them, and how many error-level policies --force overrides. One write, so that it
+ * comes before the plan apply writes right after it.
+ */
+export const POLICIES_BEFORE_APPLY: StreamRenderers<{ findings: readonly PolicyFinding[]; forced: number }> = {
+  stdout: ({ findings, forced }, sink) => {
+    const overridden = forced === 0
+      ? ''
+      : `--force: applying although ${forced === 1 ? 'an error-level policy is' : `${forced} error-level policies are`} not proved to hold for the rules this apply leaves (listed above).\n\n`;
+    const text = policiesText(findings) + overridden;
+    if (text !== '') sink.write(text);
+  },
+};
 
 /**
  * Alerts and built-in findings the Markdown comment shows at most, so that the plan after them
