@@ -157,6 +157,11 @@ describe('built-in policies', () => {
     const sarif = JSON.parse((await runCli(['validate', '--format', 'sarif'], { cwd: writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('warning') }) })).stdout) as { runs: { tool: { driver: { rules: { id: string; fullDescription?: { text: string }; shortDescription?: { text: string } }[] } } }[] };
     const described = sarif.runs[0]?.tool.driver.rules.find((rule) => rule.id === 'operator-matrix');
     expect(JSON.stringify(described)).toContain('Checked: userAgent, domain (the only condition types whose operator lists could be read); leaves of other condition types are not checked.');
+    // By default, beside what it found.
+    const beside = writeTree({ 'rules/a.yaml': UA_ONLY_ALLOW.replace('value: [our-crawler] }', 'value: [our-crawler] }\n            - { conditionType: path, operator: $startsWith, value: /x }') });
+    const lines = (await runCli(['validate'], { cwd: beside })).stderr.trim().split('\n');
+    expect(lines.map((line) => line.slice(line.lastIndexOf('['))).sort()).toEqual(['[abusable-allow]', '[operator-matrix]', '[operator-matrix]']);
+    expect(lines).toContainEqual(expect.stringMatching(/^rules\/a\.yaml:2:5: info: operator-matrix: checked userAgent, domain; not checked: path \(1 leaf, the first in rule "Allow our crawler"\)/));
     const off = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('off') });
     expect((await runCli(['validate'], { cwd: off })).stderr).toBe('');
   });
