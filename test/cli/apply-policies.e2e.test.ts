@@ -123,3 +123,13 @@ it('says a violation the live rules already have is the past and applies; the fi
   expect(fixed.stdout).toContain('Policies: 3 checks, 3 hold, 0 violated, 0 unchecked');
   expect(fixed.stdout).not.toContain('Policy violated');
 });
+
+it('refuses a bad policy file at its FILE:LINE:COL before any request', async () => {
+  await start(exampleRules());
+  const file = path.join(dir, 'policies', 'trusted-traffic.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('      outcome: [allow]\n', '      outcome: [allow, deny]\n'));
+  const refused = await botrules('apply', '--auto-approve');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(/^policies\/trusted-traffic\.yaml:\d+:\d+: outcome "deny" is not one of allow, challenge, block, none$/m);
+  expect(methods()).toEqual([]);
+});
