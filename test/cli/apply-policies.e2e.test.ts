@@ -6,29 +6,13 @@
 // per run and nothing else. Live rules that already break a policy are the past: apply says so
 // and goes on. --force applies anyway and says so; the fix (the planted rule after the allow
 // rules) applies without a word about policies.
-import { execFile } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { CLI_BINARY } from '../helpers/binary.js';
-import { tempDir } from '../helpers/temp.js';
+import { runBinaryWith, type BinaryResult } from '../helpers/binary.js';
 import type { Rule } from '../../src/semantics/model.js';
-
-const ROOT = path.join(import.meta.dirname, '..', '..');
-
-const PLANTED = [
-  'rules:',
-  '  - name: Block cloud networks',
-  '    actions: [hardBlock]',
-  '    conditions:',
-  '      operator: $or',
-  '      children:',
-  '        - operator: $and',
-  '          children:',
-  "            - { conditionType: socketIpASN, operator: $in, value: ['15169', '16509'] }",
-  '',
-].join('\n');
+import { exampleProject, PLANTED, ROOT } from './example-project.js';
 
 let emu: TestEmulator;
 let dir: string;
@@ -40,12 +24,8 @@ function exampleRules(): Rule[] {
     .map((rule) => ({ ...rule, description: rule.description ?? '', status: rule.status ?? 'active' }) as Rule);
 }
 
-function botrules(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI_BINARY, ...argv], { cwd: dir, env: { ...emu.env, PATH: process.env.PATH, NO_COLOR: '1' } }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
-    );
-  });
+function botrules(...argv: string[]): Promise<BinaryResult> {
+  return runBinaryWith({ cwd: dir, env: { ...emu.env, NO_COLOR: '1' } }, ...argv);
 }
 
 /** The methods of the requests the emulator logged, in order. */
@@ -58,9 +38,7 @@ async function start(seed: Rule[]): Promise<void> {
 }
 
 beforeEach(() => {
-  dir = tempDir('botrules-apply-policies-');
-  cpSync(path.join(ROOT, 'rules'), path.join(dir, 'rules'), { recursive: true });
-  cpSync(path.join(ROOT, 'policies'), path.join(dir, 'policies'), { recursive: true });
+  dir = exampleProject('botrules-apply-policies-');
   writeFileSync(path.join(dir, 'botrules.yaml'), 'service: { create: true }\n');
 });
 

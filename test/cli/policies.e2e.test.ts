@@ -2,35 +2,13 @@
 // for every request"): they hold for the example rules; a planted rule that hard-blocks the
 // cloud networks first violates them, each at the policy's line with the planted rule's place;
 // moving it after the allow rules (the fix the README gives) restores them.
-import { cpSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runBinary } from '../helpers/binary.js';
-import { tempDir } from '../helpers/temp.js';
-
-const ROOT = path.join(import.meta.dirname, '..', '..');
-
-const PLANTED = [
-  'rules:',
-  '  - name: Block cloud networks',
-  '    actions: [hardBlock]',
-  '    conditions:',
-  '      operator: $or',
-  '      children:',
-  '        - operator: $and',
-  '          children:',
-  "            - { conditionType: socketIpASN, operator: $in, value: ['15169', '16509'] }",
-  '',
-].join('\n');
-
-function exampleProject(): string {
-  const dir = tempDir('botrules-policies-');
-  cpSync(path.join(ROOT, 'rules'), path.join(dir, 'rules'), { recursive: true });
-  cpSync(path.join(ROOT, 'policies'), path.join(dir, 'policies'), { recursive: true });
-  return dir;
-}
+import { exampleProject, PLANTED } from './example-project.js';
 
 it('the example policies hold, a planted rule violates them, and the fix restores them', async () => {
-  const dir = exampleProject();
+  const dir = exampleProject('botrules-policies-');
   const holding = await runBinary(dir, 'validate');
   expect(holding).toEqual({ code: 0, stdout: '4 files, 8 rules: valid; 3 policy checks: 3 hold\n', stderr: '' });
 

@@ -15,8 +15,13 @@ export interface BinaryResult {
 
 /** The real binary, as a user runs it, in `cwd` with only PATH set; any exit code resolves. */
 export async function runBinary(cwd: string, ...args: string[]): Promise<BinaryResult> {
+  return runBinaryWith({ cwd, env: {} }, ...args);
+}
+
+/** The same, with `env` beside PATH (an emulator's URLs, tokens and certificate). */
+export async function runBinaryWith(options: { cwd: string; env: Record<string, string> }, ...args: string[]): Promise<BinaryResult> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI_BINARY, ...args], { cwd, env: { PATH: process.env.PATH ?? '' } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI_BINARY, ...args], { cwd: options.cwd, env: { ...options.env, PATH: process.env.PATH ?? '' } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
