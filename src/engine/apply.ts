@@ -27,7 +27,7 @@ import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
 import type { LogReading } from '../requests/traffic/read.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
-import { transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
+import { transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
 
 export type { ApplyWork } from '../apply/work.js';
 export type { AppApplyResult } from '../apply/apply-app.js';

@@ -7,7 +7,7 @@ import { OUT_OF_TIME } from '../behaviour/regions.js';
 import type { AppBehaviourDiff, PlanStep } from '../plan/types.js';
 import type { LiveRule, NormalRule } from '../semantics/model.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
-import { finalState } from '../behaviour/states.js';
+import { finalState } from '../behaviour/order/states.js';
 
 /** Seconds the diff may take by default, over all apps of a plan or both sides of `botrules diff`. */
 export const DEFAULT_DIFF_BUDGET_SECONDS = 20;

@@ -11,7 +11,7 @@ import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
 import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import { listApps, type ConnectApp } from './list-apps.js';
-import { orderedPlan, transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
+import { orderedPlan, transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
 import { plural } from '../plural.js';
 
 /** One app, planned afresh from its rule files. */
@@ -30,7 +30,7 @@ export type { ConnectApp } from './list-apps.js';
  * Validates, connects, lists and plans every selected app. The files of all apps are
  * checked before any client is made, and all clients (tokens) before any request; the
  * apps are then listed concurrently, one LIST each. With `transitions`, each app's steps
- * are put in the order the transition check chooses (transitions.ts).
+ * are put in the order the transition check chooses (src/behaviour/order/).
  */
 export async function planApps(
   selection: ProjectSelection,

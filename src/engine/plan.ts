@@ -19,7 +19,7 @@ import { disagreementWarning } from '../requests/traffic/agreement.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { lifetimeEvents } from '../plan/lifetimes.js';
-import type { TransitionRequest } from '../behaviour/transitions.js';
+import type { TransitionRequest } from '../behaviour/order/stage.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import type { PolicyFinding } from '../render/policies/model.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, plannedPolicyFindings, policyRun } from './policies.js';

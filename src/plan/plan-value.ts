@@ -4,11 +4,10 @@
 // rules, and serialises to the plan JSON (docs/behaviour.md, "Plan format").
 import { UserError } from '../errors.js';
 import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
-import { deleteExcessOf, excessOf, unknownFieldDrops, type MaxChanges, type MaxDeletes } from './safety.js';
+import { deleteExcessOf, excessOf, unknownFieldDrops, windowSentence, type MaxChanges, type MaxDeletes } from './safety.js';
 import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
-import { windowSentence } from './transitions.js';
 import type { PlanLifetimes } from './lifetimes.js';
 import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
 
@@ -160,7 +159,7 @@ export class Plan {
   raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
     if (options.force) return;
     const excesses = this.excesses(options.maxChanges, options.maxDeletes);
-    // Steps that drop unknown fields, orders that open windows (transitions.ts), and traffic
+    // Steps that drop unknown fields, orders that open windows (safety.ts), and traffic
     // newly blocked beyond maxNewlyBlocked (traffic-limit.ts).
     const traffic = this.trafficExcesses(options.maxNewlyBlocked);
     const others = [...this.apps.flatMap(unknownFieldDrops), ...this.windowSentences(), ...traffic.map((excess) => excess.sentence)];
@@ -181,7 +180,7 @@ export class Plan {
 
   /**
    * One sentence per app whose order opens windows: requests that the live rules and the rule
-   * files both block or challenge get through between two PATCHes (transitions.ts).
+   * files both block or challenge get through between two PATCHes (safety.ts).
    */
   windowSentences(): string[] {
     return this.apps.flatMap((app) => {

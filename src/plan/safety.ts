@@ -3,7 +3,7 @@
 // `--max-changes`) is an absolute limit per app; without one, a plan is refused when it
 // changes more than 30 % of an app's live rules and more than 10 of them, which catches an
 // empty or mistaken rules directory while leaving small, everyday plans alone.
-import type { AppPlan } from './types.js';
+import type { AppPlan, TransitionCheck } from './types.js';
 import type { MaxDeletes } from '../semantics/model.js';
 import { noun } from '../plural.js';
 
@@ -90,4 +90,12 @@ export function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined)
     `${said}, more than the default limit of ${DEFAULT_MAX_DELETE_SHARE * 100} % (for apps with at least ${DEFAULT_DELETE_MIN_RULES}); ` +
     'declare the rules to keep (botrules import writes them as files), or set maxDeletes in botrules.yaml'
   );
+}
+
+/** How many PATCH requests `check` says are open in windows, for the sentence a plan shows. */
+export function windowSentence(app: string, check: TransitionCheck): string | undefined {
+  const count = check.windows.length;
+  if (count === 0) return undefined;
+  const noun = count === 1 ? 'a window' : `${count} windows`;
+  return `plan for app ${app} opens ${noun} in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests`;
 }

@@ -141,7 +141,7 @@ export interface AppPlan {
    */
   replay?: TrafficVerdict;
   /**
-   * What the transition check found in the order of `steps` (transitions.ts); present when the
+   * What the transition check found in the order of `steps` (src/behaviour/order/); present when the
    * check ran, and then `steps` are in the order it chose and apply sends them one at a time.
    */
   transitions?: TransitionCheck;

@@ -4,7 +4,7 @@
 // does not read), and a PATCH that changes only a description leaves the very same list.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { statesAlong } from '../../src/behaviour/states.js';
+import { statesAlong } from '../../src/behaviour/order/states.js';
 import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import type { LiveRule } from '../../src/semantics/model.js';

@@ -9,7 +9,7 @@ import { UserError } from '../../src/errors.js';
 import { parsePlan } from '../../src/plan/file-format.js';
 import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
-import { reorderSteps, splitUnits, unitsOf, type OrderUnit } from '../../src/plan/transitions.js';
+import { reorderSteps, splitUnits, unitsOf, type OrderUnit } from '../../src/behaviour/order/units.js';
 import type { TransitionCheck } from '../../src/plan/types.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import { ModelServer, sameRuleFields } from './model-server.js';

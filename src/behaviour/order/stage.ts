@@ -1,11 +1,11 @@
 // The transition check as plan and apply run it (docs/behaviour.md, "Safe transitions"): one
 // time budget for every app of the command, the order chosen per app (or, for a saved plan,
 // its own order checked again), and progress for a terminal.
-import { checkOrder, chooseOrder } from './transition-order.js';
-import { unitsOf } from '../plan/transitions.js';
-import type { TransitionCheck } from '../plan/types.js';
-import type { AppPlan, PlanStep } from '../plan/types.js';
-import type { LiveRule } from '../semantics/model.js';
+import { checkOrder, chooseOrder } from './search.js';
+import { unitsOf } from './units.js';
+import type { TransitionCheck } from '../../plan/types.js';
+import type { AppPlan, PlanStep } from '../../plan/types.js';
+import type { LiveRule } from '../../semantics/model.js';
 
 /** Seconds the transition check of one command may take when --transition-budget is not given. */
 export const DEFAULT_TRANSITION_BUDGET = 10;
