@@ -11,7 +11,7 @@ import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
 import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import { listApps, type ConnectApp } from './list-apps.js';
-import { orderedPlan, transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
+import { orderSteps, transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
 import { plural } from '../plural.js';
 
 /** One app, planned afresh from its rule files. */
@@ -58,7 +58,7 @@ export async function planApps(
     ctx.debug(`planned app ${connection.app.name} (${declared.length} declared, ${live.length} live rules) in ${elapsed(planningStarted)}`);
     problems.push(...result.problems);
     const orderingStarted = performance.now();
-    const plan = result.problems.length > 0 ? result.plan : orderedPlan(result.plan, live, run);
+    const plan = result.problems.length > 0 ? result.plan : orderSteps(result.plan, live, run);
     if (plan.transitions !== undefined) ctx.debug(`checked the transitions of app ${connection.app.name} (${plan.steps.length} PATCH requests) in ${elapsed(orderingStarted)}`);
     planned.push({ ...connection, declared, live, plan });
   });

@@ -39,22 +39,18 @@ export function transitionRun(request: TransitionRequest): TransitionRun | undef
   };
 }
 
-/** The app's plan in the order the check chooses, with what it found; a plan of fewer than two PATCHes has no state in between. */
-export function orderedPlan(plan: AppPlan, live: readonly LiveRule[], run: TransitionRun | undefined): AppPlan {
-  if (run === undefined || plan.steps.length < 2) return plan;
-  const chosen = chooseOrder(live, plan.steps, { ...optionsFor(plan.app, run), safeOrder: run.safeOrder });
-  return { ...plan, steps: chosen.steps, transitions: withBudgetHint(chosen.check, run) };
-}
-
 /**
- * A saved plan's order of the re-planned `planned` steps, checked again: the steps in the
- * file's order with what the check finds, or the planner's steps unchanged when the file's
- * order is no order of them (the comparison then names the difference).
+ * The ordering stage: the app's steps in the order the check chooses, with what it found in
+ * it. With `saved` (apply --plan), the saved plan's order of the re-planned steps is checked
+ * again instead, or the planner's steps are kept when the file's order is no order of them
+ * (the comparison then names the difference). A plan of fewer than two PATCHes has no state
+ * in between.
  */
-export function savedOrder(plan: AppPlan, saved: readonly PlanStep[], live: readonly LiveRule[], run: TransitionRun | undefined): AppPlan {
+export function orderSteps(plan: AppPlan, live: readonly LiveRule[], run: TransitionRun | undefined, saved?: readonly PlanStep[]): AppPlan {
   if (run === undefined || plan.steps.length < 2) return plan;
-  const checked = checkOrder(live, plan.steps, unitsOf(saved), optionsFor(plan.app, run));
-  return checked === undefined ? plan : { ...plan, steps: checked.steps, transitions: withBudgetHint(checked.check, run) };
+  const options = optionsFor(plan.app, run);
+  const found = saved === undefined ? chooseOrder(live, plan.steps, { ...options, safeOrder: run.safeOrder }) : checkOrder(live, plan.steps, unitsOf(saved), options);
+  return found === undefined ? plan : { ...plan, steps: found.steps, transitions: withBudgetHint(found.check, run) };
 }
 
 /** When the budget left something unchecked, one more sentence says how to give the check more time. */
