@@ -14,7 +14,6 @@ import { UserError } from '../errors.js';
 import { checkWritable } from '../io/atomic-write.js';
 import { Plan } from '../plan/plan-value.js';
 import { changeAllowance, type MaxChanges } from '../plan/safety.js';
-import { planRisks, type Risk } from '../plan/risks.js';
 import type { AppPlan, PlanStep } from '../plan/types.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
@@ -22,6 +21,8 @@ import { applyVerdict, MAX_CORRECTIONS, unsupportedRequest } from './apply-verdi
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { recogniseRemovals } from './removed-rules.js';
+import { assembleReview } from './review.js';
+import type { Review } from '../render/plan/review.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
@@ -60,9 +61,9 @@ export type ApplyProgress =
 
 export interface ApplyHooks {
   /** The plan, before anything refuses it (the command prints it). */
-  show?: (plan: Plan, target: string) => void;
+  show?: (plan: Plan, review: Review, target: string) => void;
   /** Asked once the plan may be applied and changes something; false cancels (nothing sent). */
-  approve: (plan: Plan) => Promise<boolean>;
+  approve: (plan: Plan, review: Review) => Promise<boolean>;
   onProgress?: (event: ApplyProgress) => void;
   /** An interrupt: no new request starts once it is aborted; the ones in flight finish. */
   signal?: AbortSignal;
@@ -105,12 +106,16 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
     : plannedBehaviourDiffs(work.map((w) => ({ app: w.plan.app, live: w.live, steps: w.plan.steps })), request.behaviourDiff);
-  const plan = new Plan(work.map((w) => w.plan), { risks: reviewed.risks, notes: reviewed.notes, ...(behaviourDiff === undefined ? {} : { behaviourDiff }) });
-  hooks.show?.(plan, target);
-  plan.raiseIfBlocked();
+  const plan = new Plan(work.map((w) => w.plan));
   const limits = changeLimits(request.maxChanges, work);
   const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
   const maxDeletes = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes]));
+  const review = assembleReview(plan, new Map(work.map((w) => [w.plan.app, w.live])), { maxChanges: limits, maxDeletes, maxNewlyBlocked }, {
+    notes: reviewed.notes,
+    ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
+  });
+  hooks.show?.(plan, review, target);
+  plan.raiseIfBlocked();
   plan.raiseIfUnsafe({ maxChanges: limits, maxDeletes, maxNewlyBlocked, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
@@ -119,7 +124,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     return report;
   }
   const aborted = (): boolean => hooks.signal?.aborted === true;
-  const approved = !aborted() && (await hooks.approve(plan));
+  const approved = !aborted() && (await hooks.approve(plan, review));
   if (!approved || aborted()) return { ...report, outcome: 'cancelled', interrupted: aborted() };
 
   const results = await runApply(work, limits, request, hooks);
@@ -161,14 +166,13 @@ async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work:
 }
 
 /**
- * What the plan loosens and which rules not in the files were removed from them, as `plan`
- * shows them: worked out from the live rules just listed, the steps and the checkout's git
- * history, never taken from a saved plan (docs/behaviour.md, "Saved plans").
+ * Which rules not in the files were removed from them, as `plan` shows it: worked out from the
+ * checkout's git history, never taken from a saved plan (docs/behaviour.md, "Saved plans"); what
+ * the plan loosens is the Review's, from the live rules just listed (review.ts).
  */
-async function withReviewAids(work: readonly ApplyWork[]): Promise<{ work: ApplyWork[]; risks: Risk[]; notes: string[] }> {
+async function withReviewAids(work: readonly ApplyWork[]): Promise<{ work: ApplyWork[]; notes: string[] }> {
   const removals = await recogniseRemovals(work);
-  const marked = work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan }));
-  return { work: marked, risks: marked.flatMap((w) => planRisks(w.plan.app, w.live, w.plan.steps)), notes: removals.notes };
+  return { work: work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan })), notes: removals.notes };
 }
 
 const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';

@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { UserError } from '../../src/errors.js';
 import { changedSince, fingerprintRules, ruleDigest } from '../../src/plan/fingerprint.js';
 import { Plan } from '../../src/plan/plan-value.js';
+import { readReviewedPlan } from '../../src/render/plan/review.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import { declaredRules, idOf, liveRules, rule } from './fixtures.js';
@@ -57,12 +58,11 @@ describe('Plan', () => {
 
   test('what the plan loosens and its notes are saved with it (per app, and once) and read back', () => {
     const risks = [{ app: 'default', ruleId: 'id-b', name: 'b', what: '(hardBlock) is paused' }];
-    const plan = new Plan([samplePlan()], { risks, notes: ['a note'] });
-    const json = plan.toJSON();
+    const json = new Plan([samplePlan()]).document({ risks, notes: ['a note'] });
     expect(Object.keys(json)).toEqual(['formatVersion', 'notes', 'apps', 'summary']);
     expect(json.notes).toEqual(['a note']);
     expect(json.apps[0]?.risks).toEqual([{ ruleId: 'id-b', name: 'b', what: '(hardBlock) is paused' }]);
-    const loaded = Plan.parse(JSON.stringify(plan), 'plan.json');
+    const loaded = readReviewedPlan(JSON.stringify(json), 'plan.json').review;
     expect(loaded.risks).toEqual(risks);
     expect(loaded.notes).toEqual(['a note']);
   });

@@ -1,0 +1,53 @@
+// The Review of a plan, assembled in one place for plan and apply (docs/design.md, "The Plan and
+// its Review"): what the plan loosens and the limits apply enforces, worked out from the live
+// rules just listed and the steps, beside what each command measured (test outcomes, the
+// behaviour diff, the replay, the policies, lifetimes, notes).
+import type { Plan } from '../plan/plan-value.js';
+import { planRisks } from '../plan/risks.js';
+import { limitExcesses, type MaxChanges, type MaxDeletes } from '../plan/safety.js';
+import type { MaxNewlyBlocked } from '../plan/traffic-limit.js';
+import { disagreementWarning } from '../requests/traffic/agreement.js';
+import type { ReplayReport } from '../requests/traffic/tally.js';
+import { reviewOf, type Review } from '../render/plan/review.js';
+import type { LiveRule } from '../semantics/model.js';
+
+/** The limits apply enforces, per app. */
+export interface ReviewLimits {
+  maxChanges?: MaxChanges;
+  maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>;
+  maxNewlyBlocked?: MaxNewlyBlocked;
+}
+
+/** What a command measured beside the plan; the Review holds it as given. */
+export type ReviewParts = Partial<Omit<Review, 'risks' | 'limitExcesses' | 'trafficExcesses' | 'modelWarnings'>> & {
+  /** With a replay of a log recording production's decisions: how far the live rules may disagree with it. */
+  maxDisagreement?: number;
+};
+
+/** The Review of `plan`, whose apps were planned against `live` (app name → the rules listed). */
+export function assembleReview(plan: Plan, live: ReadonlyMap<string, readonly LiveRule[]>, limits: ReviewLimits, parts: ReviewParts = {}): Review {
+  const { maxDisagreement, ...given } = parts;
+  return reviewOf({
+    ...given,
+    risks: plan.apps.flatMap((app) => planRisks(app.app, live.get(app.app) ?? [], app.steps)),
+    limitExcesses: limitExcesses(plan.apps, limits.maxChanges, limits.maxDeletes),
+    trafficExcesses: plan.trafficExcesses(limits.maxNewlyBlocked),
+    modelWarnings: given.replay === undefined ? [] : replayWarnings(given.replay, maxDisagreement),
+  });
+}
+
+/**
+ * What the replayed traffic cannot vouch for: requests undecided for lack of fields (the traffic
+ * limit counts only decided requests), and live rules that disagree with production's decisions.
+ */
+function replayWarnings(replay: ReplayReport, maxDisagreement: number | undefined): string[] {
+  const warnings: string[] = [];
+  const undecided = replay.coverage?.undecided ?? 0;
+  if (undecided > 0) {
+    warnings.push(`${undecided} of the ${replay.evaluated} replayed requests are undecided for lack of fields the changed rules read ` +
+      '(see the replay report): the traffic limit counts only decided requests');
+  }
+  const disagreement = replay.production === undefined ? undefined : disagreementWarning(replay.production, maxDisagreement);
+  if (disagreement !== undefined) warnings.push(disagreement);
+  return warnings;
+}
