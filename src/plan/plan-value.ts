@@ -5,7 +5,7 @@
 import { UserError } from '../errors.js';
 import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
 import { excessSentence, limitExcesses, unknownFieldDrops, windowSentence, type MaxChanges, type MaxDeletes } from './safety.js';
-import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
+import { trafficExcessDetails, trafficExcessOf, trafficExcessSentence, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
 import type { PlanLifetimes } from './lifetimes.js';
@@ -123,9 +123,9 @@ export class Plan {
     // Steps that drop unknown fields, orders that open windows (safety.ts), and traffic
     // newly blocked beyond maxNewlyBlocked (traffic-limit.ts).
     const traffic = this.trafficExcesses(options.maxNewlyBlocked);
-    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.windowSentences(), ...traffic.map((excess) => excess.sentence)];
+    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.windowSentences(), ...traffic.map(trafficExcessSentence)];
     const reasons = [...excesses, ...others];
-    const details = traffic.flatMap((excess) => excess.details);
+    const details = traffic.flatMap(trafficExcessDetails);
     const [first, ...rest] = reasons;
     if (first === undefined) return;
     const advice = 'review it and use --force to apply anyway; nothing was sent';

@@ -2,6 +2,7 @@
 // format: the limits apply would refuse, the tests the behaviour diff could not decide, and
 // where the plan was saved (docs/behaviour.md, "Output files").
 import { excessSentence } from '../../plan/safety.js';
+import { trafficExcessDetails, trafficExcessSentence } from '../../plan/traffic-limit.js';
 import type { Review } from './review.js';
 import type { StreamRenderers } from '../contract.js';
 import { writeLines } from '../lines.js';
@@ -11,8 +12,8 @@ import { safeText } from '../sanitise.js';
 function* warningLines({ limitExcesses, trafficExcesses, undecided, modelWarnings }: Review): Iterable<string> {
   for (const excess of limitExcesses) yield `warning: ${safeText(excessSentence(excess))}; apply will refuse it without --force`;
   for (const excess of trafficExcesses) {
-    yield `warning: ${safeText(excess.sentence)}; apply will refuse it without --force`;
-    for (const detail of excess.details) yield `  ${safeText(detail)}`;
+    yield `warning: ${safeText(trafficExcessSentence(excess))}; apply will refuse it without --force`;
+    for (const detail of trafficExcessDetails(excess)) yield `  ${safeText(detail)}`;
   }
   for (const sentence of undecided) yield `warning: ${safeText(sentence)}`;
   for (const sentence of modelWarnings) yield `warning: ${safeText(sentence)}`;
