@@ -3,8 +3,8 @@
 // anything. It puts its own steps and changes in order, says the one sentence about blocked
 // rules, and serialises to the plan JSON (docs/behaviour.md, "Plan format").
 import { UserError } from '../errors.js';
-import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
-import { excessSentence, limitExcesses, unknownFieldDrops, windowSentence, type MaxChanges, type MaxDeletes } from './safety.js';
+import { PLAN_FORMAT_VERSION, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
+import { excessSentence, limitExcesses, unknownFieldDrops, windowSentences, type MaxChanges, type MaxDeletes } from './safety.js';
 import { trafficExcessDetails, trafficExcessOf, trafficExcessSentence, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
@@ -29,24 +29,16 @@ export const BLOCKED_ADVICE =
   'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
   `to pin its ruleId, and \`botrules plan\` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ${CREATE_INSTEAD_ADVICE}`;
 
-export interface PlanOptions {
-  /** Set when the plan was computed from a live snapshot (`plan --live`): it can never be applied. */
-  snapshot?: PlanSnapshot;
-}
-
 /**
- * The parts of a plan's review a saved plan carries (the plan file's format): what a fresh plan
- * shows, so a saved one shows it too. Apply works risks, notes and lifetimes out again, and
- * ignores the rest when it reads the file back.
+ * The parts of a plan's review a saved plan carries, so a saved plan shows what a fresh one
+ * does; apply works risks, notes and lifetimes out again and ignores the rest (JSON data here).
  */
 export interface SavedReview {
   risks?: readonly Risk[];
   notes?: readonly string[];
   lifetimes?: PlanLifetimes;
   behaviourDiff?: readonly AppBehaviourDiff[];
-  /** The replay report (docs/replay.md, "The report"), JSON data this layer does not read. */
   replay?: object;
-  /** The policy checks of the planned rules (docs/behaviour.md, "Policies"), JSON data this layer does not read. */
   policies?: readonly object[];
 }
 
@@ -55,22 +47,12 @@ export class Plan {
   readonly summary: PlanSummary;
   readonly snapshot?: PlanSnapshot;
 
-  constructor(apps: readonly AppPlan[], options: PlanOptions = {}) {
+  /** `snapshot`: the plan was computed from a live snapshot (`plan --live`), so it can never be applied. */
+  constructor(apps: readonly AppPlan[], options: { snapshot?: PlanSnapshot } = {}) {
     // An order the transition check chose is kept as it is; any other is put in execution order.
     this.apps = apps.map((app) => ({ ...app, steps: app.transitions === undefined ? inExecutionOrder(app.steps) : app.steps.map(withOrderedChanges) }));
     this.summary = summarise(this.apps);
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
-  }
-
-  /** Parsed JSON of a saved plan → Plan. Throws UserError naming `source` when it is not a valid plan. */
-  static fromJSON(value: unknown, source = 'the plan file'): Plan {
-    const parsed = parsePlan(value, source);
-    return new Plan(parsed.apps, parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot });
-  }
-
-  /** The text of a saved plan → Plan (JSON syntax errors are UserErrors too). */
-  static parse(text: string, source = 'the plan file'): Plan {
-    return Plan.fromJSON(parsePlanText(text, source), source);
   }
 
   /**
@@ -95,21 +77,13 @@ export class Plan {
     return `${rules} not exist live, and the API cannot create rules: the plan cannot be applied`;
   }
 
-  /** Every blocked rule as `app A: "Name" (file:line:col)`. */
-  blockedDetails(): string[] {
-    return this.apps.flatMap((app) =>
-      app.blocked.map((rule) => {
-        const where = rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : '';
-        return `app ${app.app}: "${rule.name}"${where}`;
-      }),
-    );
-  }
-
-  /** Throws a UserError listing every blocked rule and what to do, before anything is sent. */
+  /** Throws a UserError listing every blocked rule (`app A: "Name" (file:line:col)`) and what to do, before anything is sent. */
   raiseIfBlocked(): void {
     const sentence = this.blockedSentence();
     if (sentence === undefined) return;
-    throw new UserError(`${sentence}; nothing was sent`, [...this.blockedDetails(), BLOCKED_ADVICE]);
+    const blocked = this.apps.flatMap((app) => app.blocked.map((rule) =>
+      `app ${app.app}: "${rule.name}"${rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : ''}`));
+    throw new UserError(`${sentence}; nothing was sent`, [...blocked, BLOCKED_ADVICE]);
   }
 
   /**
@@ -120,10 +94,9 @@ export class Plan {
   raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
     if (options.force) return;
     const excesses = limitExcesses(this.apps, options.maxChanges, options.maxDeletes).map(excessSentence);
-    // Steps that drop unknown fields, orders that open windows (safety.ts), and traffic
-    // newly blocked beyond maxNewlyBlocked (traffic-limit.ts).
+    // Steps that drop unknown fields, orders that open windows, traffic newly blocked beyond maxNewlyBlocked.
     const traffic = this.trafficExcesses(options.maxNewlyBlocked);
-    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.windowSentences(), ...traffic.map(trafficExcessSentence)];
+    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.apps.flatMap(windowSentences), ...traffic.map(trafficExcessSentence)];
     const reasons = [...excesses, ...others];
     const details = traffic.flatMap(trafficExcessDetails);
     const [first, ...rest] = reasons;
@@ -137,17 +110,6 @@ export class Plan {
   /** Per app whose replayed traffic (plan --replay) is newly blocked beyond its limit: what and by which rules. */
   trafficExcesses(maxNewlyBlocked?: MaxNewlyBlocked): TrafficExcess[] {
     return this.apps.map((app) => trafficExcessOf(app.app, app.replay, maxNewlyBlocked)).filter((e): e is TrafficExcess => e !== undefined);
-  }
-
-  /**
-   * One sentence per app whose order opens windows: requests that the live rules and the rule
-   * files both block or challenge get through between two PATCHes (safety.ts).
-   */
-  windowSentences(): string[] {
-    return this.apps.flatMap((app) => {
-      const sentence = app.transitions === undefined ? undefined : windowSentence(app.app, app.transitions);
-      return sentence === undefined ? [] : [sentence];
-    });
   }
 
   /** The plan JSON without a review (formatVersion in file-format.ts). */

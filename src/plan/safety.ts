@@ -3,7 +3,7 @@
 // `--max-changes`) is an absolute limit per app; without one, a plan is refused when it
 // changes more than 30 % of an app's live rules and more than 10 of them, which catches an
 // empty or mistaken rules directory while leaving small, everyday plans alone.
-import type { AppPlan, TransitionCheck } from './types.js';
+import type { AppPlan } from './types.js';
 import type { MaxDeletes } from '../semantics/model.js';
 import { noun } from '../plural.js';
 
@@ -116,10 +116,10 @@ export function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined)
   return { ...excess, limit: { from: 'default' } };
 }
 
-/** How many PATCH requests `check` says are open in windows, for the sentence a plan shows. */
-export function windowSentence(app: string, check: TransitionCheck): string | undefined {
-  const count = check.windows.length;
-  if (count === 0) return undefined;
+/** The sentence saying that the order of `app`'s requests opens windows (the transition check), if it does. */
+export function windowSentences(app: AppPlan): string[] {
+  const count = app.transitions?.windows.length ?? 0;
+  if (count === 0) return [];
   const noun = count === 1 ? 'a window' : `${count} windows`;
-  return `plan for app ${app} opens ${noun} in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests`;
+  return [`plan for app ${app.app} opens ${noun} in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests`];
 }
