@@ -99,24 +99,26 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   if (request.undoOut !== undefined) await checkWritable(resolve(ctx.cwd, request.undoOut), '--undo-out', request.undoOut);
   const replay = await replayInput(request, ctx);
   const prepared = await prepareWork(request, ctx);
-  const reviewed = await withReviewAids(prepared.work);
+  // Which rules not in the files were removed from them, from the checkout's git history, never from a saved plan.
+  const removals = await recogniseRemovals(prepared.work);
+  const marked = prepared.work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan }));
   const target = prepared.target;
-  const replayed = replay ?? (await recordedReplay(reviewed.work, request, ctx));
-  const work = replayed === undefined ? reviewed.work : await withReplayVerdict(reviewed.work, replayed, ctx);
+  const replayed = replay ?? (await recordedReplay(marked, request, ctx));
+  const work = replayed === undefined ? marked : await withReplayVerdict(marked, replayed, ctx);
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
     : plannedBehaviourDiffs(work.map((w) => ({ app: w.plan.app, live: w.live, steps: w.plan.steps })), request.behaviourDiff);
   const plan = new Plan(work.map((w) => w.plan));
   const limits = changeLimits(request.maxChanges, work);
-  const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
-  const maxDeletes = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes]));
-  const review = assembleReview(plan, new Map(work.map((w) => [w.plan.app, w.live])), { maxChanges: limits, maxDeletes, maxNewlyBlocked }, {
-    notes: reviewed.notes,
-    ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
-  });
+  const enforced = {
+    maxChanges: limits,
+    maxDeletes: Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes])),
+    maxNewlyBlocked: Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked])),
+  };
+  const review = assembleReview(plan, new Map(work.map((w) => [w.plan.app, w.live])), enforced, { notes: removals.notes, ...(behaviourDiff === undefined ? {} : { behaviourDiff }) });
   hooks.show?.(plan, review, target);
   plan.raiseIfBlocked();
-  plan.raiseIfUnsafe({ maxChanges: limits, maxDeletes, maxNewlyBlocked, force: request.force === true });
+  plan.raiseIfUnsafe({ ...enforced, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
@@ -163,16 +165,6 @@ async function prepareWork(request: ApplyRequest, ctx: Runtime): Promise<{ work:
   const others = [...config.apps, ...(config.otherApps ?? [])].filter((app) => !apps.includes(app));
   const listed = await listApps(apps, ctx, undefined, others);
   return { work: replanSavedPlan(saved, listed, transitionRun(request)), target: 'the plan' };
-}
-
-/**
- * Which rules not in the files were removed from them, as `plan` shows it: worked out from the
- * checkout's git history, never taken from a saved plan (docs/behaviour.md, "Saved plans"); what
- * the plan loosens is the Review's, from the live rules just listed (review.ts).
- */
-async function withReviewAids(work: readonly ApplyWork[]): Promise<{ work: ApplyWork[]; notes: string[] }> {
-  const removals = await recogniseRemovals(work);
-  return { work: work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan })), notes: removals.notes };
 }
 
 const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';

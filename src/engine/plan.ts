@@ -14,7 +14,7 @@ import type { ProjectSelection, Runtime } from '../runtime.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
 import { assembleReview } from './review.js';
-import { planDocument, type Review, type ReviewedPlan } from '../render/plan/review.js';
+import type { Review, ReviewedPlan } from '../render/plan/review.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
@@ -101,7 +101,7 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Pla
 
 /** Saves a plan and its review as JSON for apply --plan (docs/behaviour.md, "Plan format"). */
 export async function savePlan(reviewed: ReviewedPlan, file: string, cwd: string): Promise<void> {
-  await writeFileAtomic(resolve(cwd, file), `${JSON.stringify(planDocument(reviewed), null, 2)}\n`, '--out', file);
+  await writeFileAtomic(resolve(cwd, file), `${JSON.stringify(reviewed.plan.document(reviewed.review), null, 2)}\n`, '--out', file);
 }
 
 /** Loaded only for --live, so a plan against the service never loads the snapshot reader. */

@@ -4,25 +4,15 @@
 // behaviour diff, the replay, the policies, lifetimes, notes).
 import type { Plan } from '../plan/plan-value.js';
 import { planRisks } from '../plan/risks.js';
-import { limitExcesses, type MaxChanges, type MaxDeletes } from '../plan/safety.js';
-import type { MaxNewlyBlocked } from '../plan/traffic-limit.js';
+import { limitExcesses } from '../plan/safety.js';
 import { disagreementWarning } from '../requests/traffic/agreement.js';
 import type { ReplayReport } from '../requests/traffic/tally.js';
 import { reviewOf, type Review } from '../render/plan/review.js';
 import type { LiveRule } from '../semantics/model.js';
 
-/** The limits apply enforces, per app. */
-export interface ReviewLimits {
-  maxChanges?: MaxChanges;
-  maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>;
-  maxNewlyBlocked?: MaxNewlyBlocked;
-}
-
-/** What a command measured beside the plan; the Review holds it as given. */
-export type ReviewParts = Partial<Omit<Review, 'risks' | 'limitExcesses' | 'trafficExcesses' | 'modelWarnings'>> & {
-  /** With a replay of a log recording production's decisions: how far the live rules may disagree with it. */
-  maxDisagreement?: number;
-};
+/** The limits apply enforces (Plan.raiseIfUnsafe takes the same), and what a command measured beside the plan. */
+type ReviewLimits = Omit<Parameters<Plan['raiseIfUnsafe']>[0], 'force'>;
+type ReviewParts = Partial<Omit<Review, 'risks' | 'limitExcesses' | 'trafficExcesses' | 'modelWarnings'>> & { maxDisagreement?: number };
 
 /** The Review of `plan`, whose apps were planned against `live` (app name → the rules listed). */
 export function assembleReview(plan: Plan, live: ReadonlyMap<string, readonly LiveRule[]>, limits: ReviewLimits, parts: ReviewParts = {}): Review {

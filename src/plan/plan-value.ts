@@ -11,13 +11,8 @@ import type { Risk } from './risks.js';
 import type { PlanLifetimes } from './lifetimes.js';
 import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type Change, type PlanStep } from './types.js';
 
-export type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
-export type { LimitExcess, MaxChanges, MaxDeletes } from './safety.js';
-export type { MaxNewlyBlocked, TrafficExcess, TrafficVerdict } from './traffic-limit.js';
-export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
-export type { PlanSnapshot, SerialisedPlan } from './file-format.js';
-export type { Risk } from './risks.js';
-export type { LifetimeEvent, LifetimeEventKind, PlanLifetimes } from './lifetimes.js';
+export { countSteps, positionChanges, removedLeftActive, unmanagedFate, type PlanSummary } from './counts.js';
+export type { LifetimeEvent } from './lifetimes.js';
 
 /** The other way out of a blocked rule, when the service accepts POST (it is off by default: api.md shows list and PATCH only). */
 export const CREATE_INSTEAD_ADVICE =
@@ -120,26 +115,15 @@ export class Plan {
   /** The plan JSON with the saved parts of its review, in the file's order (formatVersion in file-format.ts). */
   document(review: SavedReview = {}): SerialisedPlan {
     const { risks = [], notes = [], lifetimes, behaviourDiff, replay, policies } = review;
+    // The file's summary: the counts in their order, creates and deletes only when there are some.
+    const { unmanagedKept: _kept, creates, deletes, positionChanges, removed, removedActive, ...counts } = this.summary;
     return {
       formatVersion: PLAN_FORMAT_VERSION,
       ...(this.snapshot === undefined ? {} : { snapshot: { ...this.snapshot } }),
       ...(notes.length === 0 ? {} : { notes: [...notes] }),
       ...(lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: lifetimes.evaluatedAt, events: [...lifetimes.events] } }),
       apps: this.apps.map((app) => serialiseApp(app, risks.filter((risk) => risk.app === app.app))),
-      summary: {
-        patches: this.summary.patches,
-        blocked: this.summary.blocked,
-        unmanaged: this.summary.unmanaged,
-        updates: this.summary.updates,
-        moves: this.summary.moves,
-        updatesAndMoves: this.summary.updatesAndMoves,
-        pauses: this.summary.pauses,
-        ...(this.summary.creates === undefined ? {} : { creates: this.summary.creates }),
-        ...(this.summary.deletes === undefined ? {} : { deletes: this.summary.deletes }),
-        positionChanges: this.summary.positionChanges,
-        removed: this.summary.removed,
-        removedActive: this.summary.removedActive,
-      },
+      summary: { ...counts, ...(creates === undefined ? {} : { creates }), ...(deletes === undefined ? {} : { deletes }), positionChanges, removed, removedActive },
       ...(behaviourDiff === undefined ? {} : { behaviourDiff: [...behaviourDiff] }),
       ...(replay === undefined ? {} : { replay }),
       ...(policies === undefined ? {} : { policies: [...policies] }),

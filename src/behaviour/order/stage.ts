@@ -3,8 +3,7 @@
 // its own order checked again), and progress for a terminal.
 import { checkOrder, chooseOrder } from './search.js';
 import { unitsOf } from './units.js';
-import type { TransitionCheck } from '../../plan/types.js';
-import type { AppPlan, PlanStep } from '../../plan/types.js';
+import type { AppPlan, PlanStep, TransitionCheck } from '../../plan/types.js';
 import type { LiveRule } from '../../semantics/model.js';
 
 /** Seconds the transition check of one command may take when --transition-budget is not given. */

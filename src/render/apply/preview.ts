@@ -7,7 +7,7 @@ import type { ReviewedPlan } from '../plan/review.js';
 import { sharePercent } from '../../plan/traffic-limit.js';
 import { plural } from '../../plural.js';
 import type { Colors, RenderOptions, Sink, StreamRenderers } from '../contract.js';
-import { renderText } from '../plan/text.js';
+import { renderText, riskLines } from '../plan/text.js';
 import { safeText } from '../sanitise.js';
 
 export function renderApplyPreview(reviewed: ReviewedPlan, sink: Sink, options: RenderOptions): void {
@@ -31,11 +31,10 @@ const REMINDER_ITEMS = 5;
  * What the plan loosens, again, as the last lines before apply asks: a long plan puts its
  * diffs and classes between the list under the summary and the question. Empty when nothing loosens.
  */
-function loosensReminder({ plan, review }: ReviewedPlan, c: Colors): string {
-  const { risks } = review;
+function loosensReminder(reviewed: ReviewedPlan, c: Colors): string {
+  const { risks } = reviewed.review;
   if (risks.length === 0) return '';
-  const showApp = plan.apps.length > 1;
-  const lines = risks.slice(0, REMINDER_ITEMS).map((risk) => `  ${c.red('!')} ${showApp ? `app ${safeText(risk.app)}: ` : ''}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}`);
+  const lines = riskLines(reviewed, c).slice(0, REMINDER_ITEMS);
   const more = risks.length - REMINDER_ITEMS;
   if (more > 0) lines.push(`  … and ${more} more, listed under the summary above`);
   return `${c.bold(c.red(`Before you answer: this plan loosens ${plural(risks.length, 'rule', 'rules')}:`))}\n${lines.join('\n')}\n`;

@@ -31,11 +31,11 @@ const WHOLE_PLAN = '`botrules plan --live live.json` (a snapshot from `botrules 
 const FULL_DIFF_HINT = `Run ${WHOLE_PLAN} for every class, with \`--format json\` for the data.`;
 
 export function renderMarkdown(reviewed: ReviewedPlan, out: TextSink, _options?: PlanRenderOptions): void {
-  out.write(markdownPlan(reviewed, MARKDOWN_LIMIT));
+  out.write(markdownPlan(reviewed));
 }
 
-/** The whole document; never longer than `limit` characters. */
-export function markdownPlan(reviewed: ReviewedPlan, limit: number): string {
+/** The whole document; never longer than MARKDOWN_LIMIT characters. */
+function markdownPlan(reviewed: ReviewedPlan): string {
   const { plan, review } = reviewed;
   const head = ['### botrules plan', ''];
   const fromSnapshot = snapshotNote(plan);
@@ -47,7 +47,7 @@ export function markdownPlan(reviewed: ReviewedPlan, limit: number): string {
   }
   head.push(...firstScreen(reviewed));
 
-  const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
+  const doc = new BoundedDocument(head.join('\n'), MARKDOWN_LIMIT - NOTE_RESERVE);
   doc.add(blockedSection(plan));
   for (const app of plan.apps) doc.add({ kind: 'lifecycle', text: lifecycleTable(app, showApp) });
   for (const app of plan.apps) doc.add({ kind: 'unmanaged', text: unmanagedTable(app, showApp) });

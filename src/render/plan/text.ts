@@ -72,14 +72,16 @@ export function renderText(reviewed: ReviewedPlan, out: TextSink, options: PlanR
 }
 
 /** What the plan loosens, right under the summary: weakened actions, paused or overtaken blocking rules. */
-function writeRisks({ plan, review }: ReviewedPlan, out: TextSink, c: Colors): void {
-  if (review.risks.length === 0) return;
+function writeRisks(reviewed: ReviewedPlan, out: TextSink, c: Colors): void {
+  if (reviewed.review.risks.length === 0) return;
   out.write(`\n${c.bold(c.red(LOOSENS_HEADING))}\n`);
+  for (const line of riskLines(reviewed, c)) out.write(`${line}\n`);
+}
+
+/** One line per rule the plan loosens (apply repeats the first few above its question). */
+export function riskLines({ plan, review }: ReviewedPlan, c: Colors): string[] {
   const showApp = plan.apps.length > 1;
-  for (const risk of review.risks) {
-    const app = showApp ? `app ${safeText(risk.app)}: ` : '';
-    out.write(`  ${c.red('!')} ${app}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}\n`);
-  }
+  return review.risks.map((risk) => `  ${c.red('!')} ${showApp ? `app ${safeText(risk.app)}: ` : ''}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}`);
 }
 
 /** Rules whose lifetime changes their state soon, or explains a status this plan changes. */
