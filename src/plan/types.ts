@@ -168,6 +168,15 @@ export function fieldChanges(step: PlanStep): FieldChange[] {
   return (step.changes as readonly Change[]).filter((change): change is FieldChange => change.field !== 'priority');
 }
 
+/**
+ * True when a step cannot change how any request is decided: it moves nothing and changes only
+ * the name or the description. Such steps may overlap in any order without a state the check has
+ * not seen (src/behaviour/order/); every other step of a checked order runs alone (src/apply/execute.ts).
+ */
+export function behaviourNeutral(step: PlanStep): boolean {
+  return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
+}
+
 /** Which rule decides a named test request, and with which actions; `rule` undefined: none. */
 export interface Outcome {
   rule: string | undefined;

@@ -13,7 +13,7 @@
 // where that predecessor is the declared one, so its priorities come out unchanged.
 import type { LiveRule } from '../../semantics/model.js';
 import { inPriorityOrder, insertInList, moveInList } from '../../semantics/list-move.js';
-import { fieldChanges, isLifecycle, isMove, positionChange, type PlanStep } from '../../plan/types.js';
+import { fieldChanges, isMove, positionChange, type PlanStep } from '../../plan/types.js';
 
 /** One PATCH of an order: a planner step whole, or the fields or the move of an update-and-move. */
 export interface OrderUnit {
@@ -138,13 +138,4 @@ function fieldsHalf(step: PlanStep): PlanStep {
 function moveHalf(step: PlanStep, priority: number): PlanStep {
   const position = positionChange(step);
   return { ruleId: step.ruleId, name: step.name, kind: 'move', body: { priority }, changes: [position ?? { field: 'priority', before: 0, after: 0 }] };
-}
-
-/**
- * True when a step cannot change how any request is decided: it moves nothing and changes only
- * the name or the description. Such steps may overlap in any order without a state the check has
- * not seen; every other step of a checked order runs alone (src/apply/execute.ts).
- */
-export function behaviourNeutral(step: PlanStep): boolean {
-  return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
 }
