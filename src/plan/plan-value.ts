@@ -9,7 +9,7 @@ import { trafficExcessDetails, trafficExcessOf, trafficExcessSentence, type MaxN
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
 import type { PlanLifetimes } from './lifetimes.js';
-import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type Change, type PlanStep } from './types.js';
+import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep } from './types.js';
 
 export { countSteps, positionChanges, removedLeftActive, unmanagedFate, type PlanSummary } from './counts.js';
 export type { LifetimeEvent } from './lifetimes.js';
@@ -32,7 +32,7 @@ export interface SavedReview {
   risks?: readonly Risk[];
   notes?: readonly string[];
   lifetimes?: PlanLifetimes;
-  behaviourDiff?: readonly AppBehaviourDiff[];
+  behaviourDiff?: readonly object[];
   replay?: object;
   policies?: readonly object[];
 }

@@ -2,7 +2,7 @@
 // (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
 // it holds. Every step says what kind of change it is and carries each changed field with
 // its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
-import type { LiveRule, PatchBody, Rule, SourceLocation, Status } from '../semantics/model.js';
+import type { LiveRule, PatchBody, Rule, Status } from '../semantics/model.js';
 import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
@@ -175,58 +175,6 @@ export function fieldChanges(step: PlanStep): FieldChange[] {
  */
 export function behaviourNeutral(step: PlanStep): boolean {
   return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
-}
-
-/** Which rule decides a named test request, and with which actions; `rule` undefined: none. */
-export interface Outcome {
-  rule: string | undefined;
-  actions: string[];
-}
-
-/** A test request whose outcome the plan changes (docs/evaluation.md, "Behaviour diff"). */
-export interface BehaviourChange {
-  app: string;
-  test: string;
-  source: SourceLocation;
-  /** Under the live rules as listed. */
-  before: Outcome;
-  /** Under the rules as they will be once the plan is applied. */
-  after: Outcome;
-}
-
-/** The tests that were evaluated for the plan, and those whose outcome it changes. */
-export interface BehaviourReport {
-  tests: number;
-  changes: BehaviourChange[];
-}
-
-/** How much riskier an outcome change is, riskiest first (docs/behaviour.md, "Exhaustive behaviour diff"). */
-export type BehaviourRisk = 'allows' | 'weakens' | 'other-rule' | 'strengthens';
-
-/** A class of requests: its conditions in words, and one request of it the evaluator confirmed. */
-export interface RequestClass {
-  description: string;
-  example: ExampleRequest;
-}
-
-/** A request as test files write it (evaluate/request.ts, TestRequest), as plain data. */
-export type ExampleRequest = Readonly<Record<string, string | Readonly<Record<string, string>>>>;
-
-/** The classes of requests whose outcome changes the same way. */
-export interface OutcomeChange {
-  risk: BehaviourRisk;
-  before: Outcome;
-  after: Outcome;
-  classes: RequestClass[];
-}
-
-/** The exhaustive behaviour diff of one app: every class of requests the plan decides differently. */
-export interface AppBehaviourDiff {
-  app: string;
-  /** Risk first. */
-  changes: OutcomeChange[];
-  /** Parts the diff did not decide exactly (a pattern, the time budget), naming the rules. */
-  unchecked: { reason: string; rules: string[] }[];
 }
 
 /** A class of requests a window lets through, with one request of it. */
