@@ -1,4 +1,4 @@
-// The states the transition check searches (src/behaviour/states.ts) are the states a
+// The states the transition check searches (src/behaviour/order/states.ts) are the states a
 // list-move server passes through: for random small plans, each state holds the rules of
 // simulateSteps after as many PATCH requests, in its order (priorities aside, which the search
 // does not read), and a PATCH that changes only a description leaves the very same list.

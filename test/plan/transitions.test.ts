@@ -1,4 +1,4 @@
-// Orders of a plan's PATCH requests (src/plan/transitions.ts): every order of the planner's
+// Orders of a plan's PATCH requests (src/behaviour/order/units.ts): every order of the planner's
 // steps, an update-and-move whole or split in two, reaches the declared rules on a model server
 // with list-move semantics, with one PATCH per unit; the planner's own order comes out
 // unchanged; anything that is not an order of the steps is refused. And the Plan keeps a
