@@ -14,7 +14,7 @@ import type { ProjectSelection, Runtime } from '../runtime.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
 import { assembleReview } from './review.js';
-import type { Review, ReviewedPlan } from '../render/plan/review.js';
+import type { ReviewedPlan } from '../render/plan/review.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
@@ -38,13 +38,8 @@ export interface PlanRequest extends ProjectSelection, TransitionRequest {
   policyBudget?: number;
 }
 
-export interface PlannedProject {
-  plan: Plan;
-  /** What a reviewer reads beside the steps: risks, limits, test outcomes, the behaviour diff, the replay, policies, lifetimes, notes. */
-  review: Review;
-}
-
-export async function planProject(given: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
+/** The Plan of every selected app, and its Review (engine/review.ts). */
+export async function planProject(given: PlanRequest, ctx: Runtime): Promise<ReviewedPlan> {
   const started = Date.now();
   // One moment for every rule lifetime of the plan (--now rehearses another).
   const now = given.now ?? started;
