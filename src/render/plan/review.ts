@@ -43,14 +43,9 @@ export interface ReviewedPlan {
   review: Review;
 }
 
-/** A Review with nothing in it but what is given (an undo plan, a plan in a test). */
-export function reviewOf(parts: Partial<Review> = {}): Review {
-  const { lifetimes, ...rest } = parts;
-  return {
-    risks: [], limitExcesses: [], trafficExcesses: [], notes: [], undecided: [], modelWarnings: [], ...rest,
-    // A plan without lifetime events says nothing about lifetimes.
-    ...(lifetimes === undefined || lifetimes.events.length === 0 ? {} : { lifetimes }),
-  };
+/** A Review with nothing in it but what is given (an undo plan, a plan in a test); lifetimes only with events. */
+export function reviewOf({ lifetimes, ...given }: Partial<Review> = {}): Review {
+  return { risks: [], limitExcesses: [], trafficExcesses: [], notes: [], undecided: [], modelWarnings: [], ...given, ...(lifetimes?.events.length ? { lifetimes } : {}) };
 }
 
 /** A saved plan's text → the Plan and the Review a renderer of the file shows (risks, notes, lifetimes). */
