@@ -7,8 +7,7 @@
 import pLimit from 'p-limit';
 import type { RulesApi } from '../api/types.js';
 import type { LiveRule } from '../semantics/model.js';
-import { isLifecycle, isMove, type PlanStep } from '../plan/types.js';
-import { behaviourNeutral } from '../plan/transitions.js';
+import { behaviourNeutral, isLifecycle, isMove, type PlanStep } from '../plan/types.js';
 
 /**
  * `result`: the rule as the service answered (a created rule with its new ruleId); for a

@@ -18,7 +18,7 @@ import type { AppPlan } from '../plan/types.js';
 import { restoredDeclared, undoPolicy } from '../plan/undo.js';
 import type { ApplyWork } from './work.js';
 import { refuseIfStale } from './stale.js';
-import { savedOrder, type TransitionRun } from '../behaviour/transitions.js';
+import { orderSteps, type TransitionRun } from '../behaviour/order/stage.js';
 import { noun } from '../plural.js';
 
 const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';
@@ -136,7 +136,7 @@ function replanned(
   const { plan: planned, problems } = planApp({ app: app.name, live, ...input, ...(app.service === undefined ? {} : { service: app.service }) });
   // The file's order of the same steps, its transitions checked again here (never read from the
   // file): an undo plan's too, since its states are as live as any plan's.
-  const plan = savedOrder(planned, saved.steps, live, transitions);
+  const plan = orderSteps(planned, live, transitions, saved.steps);
   const what = undo ? 'the undo plan' : 'the plan';
   const from = undo ? 'the rules it records' : 'the rule files';
   if (problems.length > 0) {

@@ -27,7 +27,7 @@ export interface Literal {
 /**
  * The canonical key of each leaf object, worked out once: the policy checks search the same
  * rule objects once per policy, and the key is most of a search's set-up. Rules in normal form
- * are not changed in place (a changed rule is a copy: states.ts, the mutants), so a leaf's key
+ * are not changed in place (a changed rule is a copy: order/states.ts, the mutants), so a leaf's key
  * stays its key.
  */
 const LEAF_KEYS = new WeakMap<Leaf, string>();

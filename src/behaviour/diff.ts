@@ -4,7 +4,7 @@
 // what no longer blocks or challenges, then a different rule with the same protection, then
 // what is now stricter.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
-import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from '../plan/types.js';
+import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from './outcomes.js';
 import type { NormalRule } from '../semantics/model.js';
 import type { DecidedOutcome, RegionOutcome } from './entries.js';
 import { regionsWhere, type Region, type RegionSearch } from './regions.js';

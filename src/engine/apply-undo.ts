@@ -8,7 +8,7 @@ import { unchangedUndo, undoForApp, writeUndoPlan } from '../apply/undo.js';
 import type { ApplyWork } from '../apply/work.js';
 import type { Plan } from '../plan/plan-value.js';
 import type { AppPlan } from '../plan/types.js';
-import { orderedPlan, type TransitionRun } from '../behaviour/transitions.js';
+import { orderSteps, type TransitionRun } from '../behaviour/order/stage.js';
 
 export interface SavedUndo {
   /** The path as the user named it, or the default file's name. */
@@ -46,7 +46,7 @@ export async function saveUndo(
     const undo = result === undefined ? unchangedUndo(w.plan.app, w.live) : undoForApp({ plan: w.plan, before: w.live, result, ...(w.app.service === undefined ? {} : { service: w.app.service }) });
     if (undo === undefined) unlisted.push(w.plan.app);
     // The undo runs on the rules as the apply left them (its restore field rides along).
-    else apps.push(orderedPlan(undo, result?.after ?? w.live, transitions));
+    else apps.push(orderSteps(undo, result?.after ?? w.live, transitions));
   });
   return { file, chosen, undo: await writeUndoPlan(resolve(cwd, file), apps, file), unlisted };
 }

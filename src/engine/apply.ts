@@ -14,7 +14,6 @@ import { UserError } from '../errors.js';
 import { checkWritable } from '../io/atomic-write.js';
 import { Plan } from '../plan/plan-value.js';
 import { changeAllowance, type MaxChanges } from '../plan/safety.js';
-import { planRisks, type Risk } from '../plan/risks.js';
 import type { AppPlan, PlanStep } from '../plan/types.js';
 import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
@@ -22,15 +21,16 @@ import { applyVerdict, MAX_CORRECTIONS, unsupportedRequest } from './apply-verdi
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
 import { recogniseRemovals } from './removed-rules.js';
+import { assembleReview } from './review.js';
+import type { Review } from '../render/plan/review.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
 import type { LogReading } from '../requests/traffic/read.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
-import { transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
+import { transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
 import { policyReferenceProblems } from '../rules/policies.js';
 import type { DeclaredRule } from '../semantics/model.js';
-import type { PolicyFinding } from '../render/policies/model.js';
 import { applyPolicies, applyPolicyFindings, raiseIfPolicyRefuses } from './apply-policies.js';
 
 export type { ApplyWork } from '../apply/work.js';
@@ -65,10 +65,10 @@ export type ApplyProgress =
   | { kind: 'step'; app: string; pass: number; outcome: StepOutcome };
 
 export interface ApplyHooks {
-  /** The plan and the policies' verdicts over what it leaves, before anything refuses it (the command prints them). */
-  show?: (plan: Plan, target: string, policies: readonly PolicyFinding[]) => void;
+  /** The plan and its review (with the policies' verdicts over what it leaves), before anything refuses it (the command prints them). */
+  show?: (plan: Plan, review: Review, target: string) => void;
   /** Asked once the plan may be applied and changes something; false cancels (nothing sent). */
-  approve: (plan: Plan) => Promise<boolean>;
+  approve: (plan: Plan, review: Review) => Promise<boolean>;
   onProgress?: (event: ApplyProgress) => void;
   /** An interrupt: no new request starts once it is aborted; the ones in flight finish. */
   signal?: AbortSignal;
@@ -109,14 +109,16 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   const policies = await applyPolicies(config, ctx.cwd);
   const allApps = [...config.apps, ...(config.otherApps ?? [])].map((app) => app.name);
   const prepared = await prepareWork(request, ctx, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
-  const reviewed = await withReviewAids(prepared.work);
+  // Which rules not in the files were removed from them, from the checkout's git history, never from a saved plan.
+  const removals = await recogniseRemovals(prepared.work);
+  const marked = prepared.work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan }));
   const target = prepared.target;
-  const replayed = replay ?? (await recordedReplay(reviewed.work, request, ctx));
-  const work = replayed === undefined ? reviewed.work : await withReplayVerdict(reviewed.work, replayed, ctx);
+  const replayed = replay ?? (await recordedReplay(marked, request, ctx));
+  const work = replayed === undefined ? marked : await withReplayVerdict(marked, replayed, ctx);
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
     : plannedBehaviourDiffs(work.map((w) => ({ app: w.plan.app, live: w.live, steps: w.plan.steps })), request.behaviourDiff);
-  const plan = new Plan(work.map((w) => w.plan), { risks: reviewed.risks, notes: reviewed.notes, ...(behaviourDiff === undefined ? {} : { behaviourDiff }) });
+  const plan = new Plan(work.map((w) => w.plan));
   // Proved again over what this apply sends, never read from a saved plan.
   const policyFindings = applyPolicyFindings(work, {
     policies: policies.policies, builtinLevels: config.builtinPolicies,
@@ -124,13 +126,19 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     ...(request.planFile === undefined ? {} : { planFile: request.planFile }),
     ...(request.policyBudget === undefined ? {} : { budgetSeconds: request.policyBudget }),
   }, started);
-  hooks.show?.(plan, target, policyFindings);
+  const limits = changeLimits(request.maxChanges, work);
+  const enforced = {
+    maxChanges: limits,
+    maxDeletes: Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes])),
+    maxNewlyBlocked: Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked])),
+  };
+  const review = assembleReview(plan, new Map(work.map((w) => [w.plan.app, w.live])), enforced, {
+    notes: removals.notes, policies: policyFindings, ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
+  });
+  hooks.show?.(plan, review, target);
   plan.raiseIfBlocked();
   raiseIfPolicyRefuses(policyFindings, request.force === true);
-  const limits = changeLimits(request.maxChanges, work);
-  const maxNewlyBlocked = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked]));
-  const maxDeletes = Object.fromEntries(work.map((w) => [w.app.name, w.app.maxDeletes]));
-  plan.raiseIfUnsafe({ maxChanges: limits, maxDeletes, maxNewlyBlocked, force: request.force === true });
+  plan.raiseIfUnsafe({ ...enforced, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.
@@ -138,7 +146,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     return report;
   }
   const aborted = (): boolean => hooks.signal?.aborted === true;
-  const approved = !aborted() && (await hooks.approve(plan));
+  const approved = !aborted() && (await hooks.approve(plan, review));
   if (!approved || aborted()) return { ...report, outcome: 'cancelled', interrupted: aborted() };
 
   const results = await runApply(work, limits, request, hooks);
@@ -182,17 +190,6 @@ async function prepareWork(
   const others = [...config.apps, ...(config.otherApps ?? [])].filter((app) => !apps.includes(app));
   const listed = await listApps(apps, ctx, undefined, others);
   return { work: replanSavedPlan(saved, listed, transitionRun(request)), target: 'the plan' };
-}
-
-/**
- * What the plan loosens and which rules not in the files were removed from them, as `plan`
- * shows them: worked out from the live rules just listed, the steps and the checkout's git
- * history, never taken from a saved plan (docs/behaviour.md, "Saved plans").
- */
-async function withReviewAids(work: readonly ApplyWork[]): Promise<{ work: ApplyWork[]; risks: Risk[]; notes: string[] }> {
-  const removals = await recogniseRemovals(work);
-  const marked = work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan }));
-  return { work: marked, risks: marked.flatMap((w) => planRisks(w.plan.app, w.live, w.plan.steps)), notes: removals.notes };
 }
 
 const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';

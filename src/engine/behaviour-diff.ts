@@ -4,10 +4,11 @@
 // instead of taking unbounded time.
 import { appBehaviourDiff, behaviourDiff } from '../behaviour/diff.js';
 import { OUT_OF_TIME } from '../behaviour/regions.js';
-import type { AppBehaviourDiff, PlanStep } from '../plan/types.js';
+import type { PlanStep } from '../plan/types.js';
+import type { AppBehaviourDiff } from '../behaviour/outcomes.js';
 import type { LiveRule, NormalRule } from '../semantics/model.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
-import { finalState } from '../behaviour/states.js';
+import { finalState } from '../behaviour/order/states.js';
 
 /** Seconds the diff may take by default, over all apps of a plan or both sides of `botrules diff`. */
 export const DEFAULT_DIFF_BUDGET_SECONDS = 20;

@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { sortProblems, UserError, ValidationError } from '../errors.js';
-import type { AppBehaviourDiff } from '../plan/types.js';
+import type { AppBehaviourDiff } from '../behaviour/outcomes.js';
 import { uniqueNames, uniqueRuleIds } from '../rules/checks/unique.js';
 import { loadRules } from '../rules/load.js';
 import { readRuleFile } from '../rules/rule-file.js';

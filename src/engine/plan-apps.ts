@@ -11,7 +11,7 @@ import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
 import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import { listApps, type ConnectApp } from './list-apps.js';
-import { orderedPlan, transitionRun, type TransitionRequest } from '../behaviour/transitions.js';
+import { orderSteps, transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
 import { plural } from '../plural.js';
 
 /** One app, planned afresh from its rule files. */
@@ -30,7 +30,7 @@ export type { ConnectApp } from './list-apps.js';
  * Validates, connects, lists and plans every selected app. The files of all apps are
  * checked before any client is made, and all clients (tokens) before any request; the
  * apps are then listed concurrently, one LIST each. With `transitions`, each app's steps
- * are put in the order the transition check chooses (transitions.ts).
+ * are put in the order the transition check chooses (src/behaviour/order/).
  */
 export async function planApps(
   selection: ProjectSelection,
@@ -58,7 +58,7 @@ export async function planApps(
     ctx.debug(`planned app ${connection.app.name} (${declared.length} declared, ${live.length} live rules) in ${elapsed(planningStarted)}`);
     problems.push(...result.problems);
     const orderingStarted = performance.now();
-    const plan = result.problems.length > 0 ? result.plan : orderedPlan(result.plan, live, run);
+    const plan = result.problems.length > 0 ? result.plan : orderSteps(result.plan, live, run);
     if (plan.transitions !== undefined) ctx.debug(`checked the transitions of app ${connection.app.name} (${plan.steps.length} PATCH requests) in ${elapsed(orderingStarted)}`);
     planned.push({ ...connection, declared, live, plan });
   });

@@ -5,23 +5,22 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ValidationError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
-import { Plan, type TrafficExcess } from '../plan/plan-value.js';
+import { Plan } from '../plan/plan-value.js';
 import { loadProjectConfig } from '../rules/config.js';
 import { behaviourReport } from '../requests/expectations/behaviour.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../requests/expectations/load.js';
 import { appProblems } from '../requests/expectations/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { planRisks } from '../plan/risks.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
+import { assembleReview } from './review.js';
+import type { ReviewedPlan } from '../render/plan/review.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
-import { disagreementWarning } from '../requests/traffic/agreement.js';
-import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { lifetimeEvents } from '../plan/lifetimes.js';
-import type { TransitionRequest } from '../behaviour/transitions.js';
+import type { TransitionRequest } from '../behaviour/order/stage.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
-import type { PolicyFinding } from '../render/policies/model.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, plannedPolicyFindings, policyRun } from './policies.js';
 
 export interface PlanRequest extends ProjectSelection, TransitionRequest {
@@ -39,23 +38,8 @@ export interface PlanRequest extends ProjectSelection, TransitionRequest {
   policyBudget?: number;
 }
 
-export interface PlannedProject {
-  plan: Plan;
-  /** One sentence per app whose plan exceeds its change limit (apply refuses those without --force). */
-  excesses: string[];
-  /** One sentence per test the behaviour diff leaves out because its outcome is undecided (a pattern out of time). */
-  undecided: string[];
-  /** With replayLogs of a log recording production's decisions: the live rules disagree with it beyond replay.maxDisagreement. */
-  modelWarnings?: string[];
-  /** With replayLogs: what the plan does to the logged requests. */
-  replay?: ReplayReport;
-  /** With replayLogs: the app whose replayed traffic the plan newly blocks beyond maxNewlyBlocked (apply refuses it without --force). */
-  trafficExcesses: TrafficExcess[];
-  /** Every policy for every planned app over the rules as apply would leave them, and the built-in policies' findings. */
-  policies: PolicyFinding[];
-}
-
-export async function planProject(given: PlanRequest, ctx: Runtime): Promise<PlannedProject> {
+/** The Plan of every selected app, and its Review (engine/review.ts). */
+export async function planProject(given: PlanRequest, ctx: Runtime): Promise<ReviewedPlan> {
   const started = Date.now();
   // One moment for every rule lifetime of the plan (--now rehearses another).
   const now = given.now ?? started;
@@ -75,7 +59,6 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Pla
   const diff = tests === undefined
     ? undefined
     : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));
-  const behaviour = diff?.report;
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
     : plannedBehaviourDiffs(planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })), request.behaviourDiff);
@@ -86,10 +69,6 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Pla
     policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started),
   );
   const removals = await recogniseRemovals(planned);
-  const limits = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges]));
-  const risks = planned.flatMap((p) => planRisks(p.app.name, p.live, p.plan.steps));
-  const maxDeletes = Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxDeletes]));
-  const excesses = new Plan(planned.map((p) => p.plan)).excesses(limits, maxDeletes);
   const replay = replayed === undefined
     ? undefined
     : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
@@ -99,44 +78,25 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Pla
     }, ctx);
   // The replay's verdict travels with the app's plan, into a saved plan too, for apply's traffic limit.
   const apps = replay === undefined ? removals.apps : removals.apps.map((app) => ({ ...app, replay: trafficVerdict(replay) }));
-  const plan = new Plan(apps, {
-    ...(fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } }),
-    ...(behaviour === undefined ? {} : { behaviour }),
+  const plan = new Plan(apps, fromSnapshot === undefined ? {} : { snapshot: { takenAt: fromSnapshot.takenAt } });
+  const review = assembleReview(plan, new Map(planned.map((p) => [p.app.name, p.live])), {
+    maxChanges: Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxChanges])),
+    maxDeletes: Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxDeletes])),
+    maxNewlyBlocked: Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])),
+  }, {
+    ...(diff === undefined ? {} : { behaviour: diff.report, undecided: diff.undecided }),
     ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
-    ...(replay === undefined ? {} : { replay }),
+    ...(replay === undefined ? {} : { replay, ...(reading?.maxDisagreement === undefined ? {} : { maxDisagreement: reading.maxDisagreement }) }),
     ...(policyFindings.length === 0 ? {} : { policies: policyFindings }),
-    risks,
-    excesses,
     notes: removals.notes,
     lifetimes: { evaluatedAt: new Date(now).toISOString(), events: planned.flatMap((p) => lifetimeEvents(p.app.name, p.declared, p.plan.steps, now)) },
   });
-  const trafficExcesses = plan.trafficExcesses(Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])));
-  const modelWarnings = replay === undefined ? [] : replayWarnings(replay, reading?.maxDisagreement);
-  return {
-    plan, excesses, trafficExcesses, policies: policyFindings, undecided: diff?.undecided ?? [], ...(replay === undefined ? {} : { replay }),
-    ...(modelWarnings.length === 0 ? {} : { modelWarnings }),
-  };
+  return { plan, review };
 }
 
-/**
- * What the replayed traffic cannot vouch for: requests undecided for lack of fields (the traffic
- * limit counts only decided requests), and live rules that disagree with production's decisions.
- */
-function replayWarnings(replay: ReplayReport, maxDisagreement: number | undefined): string[] {
-  const warnings: string[] = [];
-  const undecided = replay.coverage?.undecided ?? 0;
-  if (undecided > 0) {
-    warnings.push(`${undecided} of the ${replay.evaluated} replayed requests are undecided for lack of fields the changed rules read ` +
-      '(see the replay report): the traffic limit counts only decided requests');
-  }
-  const disagreement = replay.production === undefined ? undefined : disagreementWarning(replay.production, maxDisagreement);
-  if (disagreement !== undefined) warnings.push(disagreement);
-  return warnings;
-}
-
-/** Saves a plan as JSON for apply --plan (docs/behaviour.md, "Plan format"). */
-export async function savePlan(plan: Plan, file: string, cwd: string): Promise<void> {
-  await writeFileAtomic(resolve(cwd, file), `${JSON.stringify(plan.toJSON(), null, 2)}\n`, '--out', file);
+/** Saves a plan and its review as JSON for apply --plan (docs/behaviour.md, "Plan format"). */
+export async function savePlan(reviewed: ReviewedPlan, file: string, cwd: string): Promise<void> {
+  await writeFileAtomic(resolve(cwd, file), `${JSON.stringify(reviewed.plan.document(reviewed.review), null, 2)}\n`, '--out', file);
 }
 
 /** Loaded only for --live, so a plan against the service never loads the snapshot reader. */

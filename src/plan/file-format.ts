@@ -15,7 +15,7 @@ import type { UnmanagedFate } from './counts.js';
 import type { PlanLifetimes } from './lifetimes.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
-import type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
+import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
 import type { TransitionCheck } from './types.js';
 
 /**
@@ -72,7 +72,7 @@ export interface SerialisedPlan {
   apps: SerialisedApp[];
   summary: { patches: number; blocked: number; unmanaged: number } & Partial<Record<SummaryCount, number>>;
   /** The exhaustive behaviour diff, when plan computed it; read back, it is ignored (docs/behaviour.md, "Plan format"). */
-  behaviourDiff?: AppBehaviourDiff[];
+  behaviourDiff?: object[];
   /** The replay report of plan --replay (docs/replay.md, "The report"); read back, it is ignored. */
   replay?: object;
   /** The policy checks of the planned rules (docs/behaviour.md, "Policies"); read back, they are ignored. */

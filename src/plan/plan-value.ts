@@ -3,22 +3,16 @@
 // anything. It puts its own steps and changes in order, says the one sentence about blocked
 // rules, and serialises to the plan JSON (docs/behaviour.md, "Plan format").
 import { UserError } from '../errors.js';
-import { PLAN_FORMAT_VERSION, parsePlan, parsePlanText, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
-import { deleteExcessOf, excessOf, unknownFieldDrops, type MaxChanges, type MaxDeletes } from './safety.js';
-import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
+import { PLAN_FORMAT_VERSION, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
+import { excessSentence, limitExcesses, unknownFieldDrops, windowSentences, type MaxChanges, type MaxDeletes } from './safety.js';
+import { trafficExcessDetails, trafficExcessOf, trafficExcessSentence, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
 import type { Risk } from './risks.js';
-import { windowSentence } from './transitions.js';
 import type { PlanLifetimes } from './lifetimes.js';
-import { positionChange, RULE_FIELDS, type AppBehaviourDiff, type AppPlan, type BehaviourReport, type Change, type PlanStep } from './types.js';
+import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep } from './types.js';
 
-export type { AppBehaviourDiff, AppPlan, BlockedRule, PlanStep, UnmanagedPolicy, UnmanagedRule } from './types.js';
-export type { MaxChanges, MaxDeletes } from './safety.js';
-export type { MaxNewlyBlocked, TrafficExcess, TrafficVerdict } from './traffic-limit.js';
-export { countSteps, positionChanges, removedLeftActive, summarise, unmanagedFate, type PlanSummary, type UnmanagedFate } from './counts.js';
-export type { PlanSnapshot, SerialisedPlan } from './file-format.js';
-export type { Risk } from './risks.js';
-export type { LifetimeEvent, LifetimeEventKind, PlanLifetimes } from './lifetimes.js';
+export { countSteps, positionChanges, removedLeftActive, unmanagedFate, type PlanSummary } from './counts.js';
+export type { LifetimeEvent } from './lifetimes.js';
 
 /** The other way out of a blocked rule, when the service accepts POST (it is off by default: api.md shows list and PATCH only). */
 export const CREATE_INSTEAD_ADVICE =
@@ -30,87 +24,30 @@ export const BLOCKED_ADVICE =
   'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
   `to pin its ruleId, and \`botrules plan\` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ${CREATE_INSTEAD_ADVICE}`;
 
-export interface PlanOptions {
-  /** Set when the plan was computed from a live snapshot (`plan --live`): it can never be applied. */
-  snapshot?: PlanSnapshot;
-  /**
-   * How the plan changes the outcome of the project's test requests. A review aid for text
-   * and Markdown: saved plans do not carry it (apply does not depend on it).
-   */
-  behaviour?: BehaviourReport;
-  /**
-   * Every class of requests the plan decides differently, per app (docs/behaviour.md,
-   * "Exhaustive behaviour diff"). A review aid: saved with the plan, ignored when read back.
-   */
-  behaviourDiff?: readonly AppBehaviourDiff[];
-  /**
-   * With plan --replay: the replay report (docs/replay.md, "The report"), JSON data this layer
-   * does not read. A review aid: saved with the plan, ignored when read back.
-   */
-  replay?: object;
-  /**
-   * The policy checks of the planned rules (docs/behaviour.md, "Policies"), JSON data this layer
-   * does not read. A review aid: saved with the plan, ignored when read back.
-   */
-  policies?: readonly object[];
-  /**
-   * What the plan loosens (risks.ts). Saved plans carry it, so a saved plan shows what a fresh
-   * one does; apply works it out again from the live rules rather than trust the file.
-   */
+/**
+ * The parts of a plan's review a saved plan carries, so a saved plan shows what a fresh one
+ * does; apply works risks, notes and lifetimes out again and ignores the rest (JSON data here).
+ */
+export interface SavedReview {
   risks?: readonly Risk[];
-  /** One sentence per app whose plan exceeds its change limit: apply refuses it without --force. */
-  excesses?: readonly string[];
-  /** Said once with the plan, e.g. why rules removed from the files could not be recognised (saved, like risks). */
   notes?: readonly string[];
-  /**
-   * Rules whose lifetime changes their state within seven days, or explains a status this plan
-   * changes (lifetimes.ts). A review aid, saved like notes; apply evaluates lifetimes afresh.
-   */
   lifetimes?: PlanLifetimes;
+  behaviourDiff?: readonly object[];
+  replay?: object;
+  policies?: readonly object[];
 }
 
 export class Plan {
   readonly apps: readonly AppPlan[];
   readonly summary: PlanSummary;
   readonly snapshot?: PlanSnapshot;
-  readonly behaviour?: BehaviourReport;
-  readonly behaviourDiff?: readonly AppBehaviourDiff[];
-  readonly replay?: object;
-  readonly policies?: readonly object[];
-  readonly risks: readonly Risk[];
-  readonly limitExcesses: readonly string[];
-  readonly notes: readonly string[];
-  readonly lifetimes?: PlanLifetimes;
 
-  constructor(apps: readonly AppPlan[], options: PlanOptions = {}) {
+  /** `snapshot`: the plan was computed from a live snapshot (`plan --live`), so it can never be applied. */
+  constructor(apps: readonly AppPlan[], options: { snapshot?: PlanSnapshot } = {}) {
     // An order the transition check chose is kept as it is; any other is put in execution order.
     this.apps = apps.map((app) => ({ ...app, steps: app.transitions === undefined ? inExecutionOrder(app.steps) : app.steps.map(withOrderedChanges) }));
     this.summary = summarise(this.apps);
     if (options.snapshot !== undefined) this.snapshot = { ...options.snapshot };
-    if (options.behaviour !== undefined) this.behaviour = options.behaviour;
-    if (options.behaviourDiff !== undefined) this.behaviourDiff = options.behaviourDiff;
-    if (options.replay !== undefined) this.replay = options.replay;
-    if (options.policies !== undefined) this.policies = options.policies;
-    this.risks = options.risks ?? [];
-    this.limitExcesses = options.excesses ?? [];
-    this.notes = options.notes ?? [];
-    if (options.lifetimes !== undefined && options.lifetimes.events.length > 0) this.lifetimes = options.lifetimes;
-  }
-
-  /** Parsed JSON of a saved plan → Plan. Throws UserError naming `source` when it is not a valid plan. */
-  static fromJSON(value: unknown, source = 'the plan file'): Plan {
-    const parsed = parsePlan(value, source);
-    return new Plan(parsed.apps, {
-      ...(parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot }),
-      ...(parsed.lifetimes === undefined ? {} : { lifetimes: parsed.lifetimes }),
-      risks: parsed.risks,
-      notes: parsed.notes,
-    });
-  }
-
-  /** The text of a saved plan → Plan (JSON syntax errors are UserErrors too). */
-  static parse(text: string, source = 'the plan file'): Plan {
-    return Plan.fromJSON(parsePlanText(text, source), source);
   }
 
   /**
@@ -135,21 +72,13 @@ export class Plan {
     return `${rules} not exist live, and the API cannot create rules: the plan cannot be applied`;
   }
 
-  /** Every blocked rule as `app A: "Name" (file:line:col)`. */
-  blockedDetails(): string[] {
-    return this.apps.flatMap((app) =>
-      app.blocked.map((rule) => {
-        const where = rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : '';
-        return `app ${app.app}: "${rule.name}"${where}`;
-      }),
-    );
-  }
-
-  /** Throws a UserError listing every blocked rule and what to do, before anything is sent. */
+  /** Throws a UserError listing every blocked rule (`app A: "Name" (file:line:col)`) and what to do, before anything is sent. */
   raiseIfBlocked(): void {
     const sentence = this.blockedSentence();
     if (sentence === undefined) return;
-    throw new UserError(`${sentence}; nothing was sent`, [...this.blockedDetails(), BLOCKED_ADVICE]);
+    const blocked = this.apps.flatMap((app) => app.blocked.map((rule) =>
+      `app ${app.app}: "${rule.name}"${rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : ''}`));
+    throw new UserError(`${sentence}; nothing was sent`, [...blocked, BLOCKED_ADVICE]);
   }
 
   /**
@@ -159,13 +88,12 @@ export class Plan {
    */
   raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
     if (options.force) return;
-    const excesses = this.excesses(options.maxChanges, options.maxDeletes);
-    // Steps that drop unknown fields, orders that open windows (transitions.ts), and traffic
-    // newly blocked beyond maxNewlyBlocked (traffic-limit.ts).
+    const excesses = limitExcesses(this.apps, options.maxChanges, options.maxDeletes).map(excessSentence);
+    // Steps that drop unknown fields, orders that open windows, traffic newly blocked beyond maxNewlyBlocked.
     const traffic = this.trafficExcesses(options.maxNewlyBlocked);
-    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.windowSentences(), ...traffic.map((excess) => excess.sentence)];
+    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.apps.flatMap(windowSentences), ...traffic.map(trafficExcessSentence)];
     const reasons = [...excesses, ...others];
-    const details = traffic.flatMap((excess) => excess.details);
+    const details = traffic.flatMap(trafficExcessDetails);
     const [first, ...rest] = reasons;
     if (first === undefined) return;
     const advice = 'review it and use --force to apply anyway; nothing was sent';
@@ -179,49 +107,26 @@ export class Plan {
     return this.apps.map((app) => trafficExcessOf(app.app, app.replay, maxNewlyBlocked)).filter((e): e is TrafficExcess => e !== undefined);
   }
 
-  /**
-   * One sentence per app whose order opens windows: requests that the live rules and the rule
-   * files both block or challenge get through between two PATCHes (transitions.ts).
-   */
-  windowSentences(): string[] {
-    return this.apps.flatMap((app) => {
-      const sentence = app.transitions === undefined ? undefined : windowSentence(app.app, app.transitions);
-      return sentence === undefined ? [] : [sentence];
-    });
-  }
-
-  /** One sentence per app whose plan exceeds its change limit, or its limit of deletes (see safety.ts). */
-  excesses(maxChanges?: MaxChanges, maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>): string[] {
-    return this.apps
-      .flatMap((app) => [excessOf(app, maxChanges), deleteExcessOf(app, maxDeletes?.[app.app])])
-      .filter((e): e is string => e !== undefined);
-  }
-
-  /** The plan JSON (formatVersion in file-format.ts). */
+  /** The plan JSON without a review (formatVersion in file-format.ts). */
   toJSON(): SerialisedPlan {
+    return this.document();
+  }
+
+  /** The plan JSON with the saved parts of its review, in the file's order (formatVersion in file-format.ts). */
+  document(review: SavedReview = {}): SerialisedPlan {
+    const { risks = [], notes = [], lifetimes, behaviourDiff, replay, policies } = review;
+    // The file's summary: the counts in their order, creates and deletes only when there are some.
+    const { unmanagedKept: _kept, creates, deletes, positionChanges, removed, removedActive, ...counts } = this.summary;
     return {
       formatVersion: PLAN_FORMAT_VERSION,
       ...(this.snapshot === undefined ? {} : { snapshot: { ...this.snapshot } }),
-      ...(this.notes.length === 0 ? {} : { notes: [...this.notes] }),
-      ...(this.lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: this.lifetimes.evaluatedAt, events: [...this.lifetimes.events] } }),
-      apps: this.apps.map((app) => serialiseApp(app, this.risks.filter((risk) => risk.app === app.app))),
-      summary: {
-        patches: this.summary.patches,
-        blocked: this.summary.blocked,
-        unmanaged: this.summary.unmanaged,
-        updates: this.summary.updates,
-        moves: this.summary.moves,
-        updatesAndMoves: this.summary.updatesAndMoves,
-        pauses: this.summary.pauses,
-        ...(this.summary.creates === undefined ? {} : { creates: this.summary.creates }),
-        ...(this.summary.deletes === undefined ? {} : { deletes: this.summary.deletes }),
-        positionChanges: this.summary.positionChanges,
-        removed: this.summary.removed,
-        removedActive: this.summary.removedActive,
-      },
-      ...(this.behaviourDiff === undefined ? {} : { behaviourDiff: [...this.behaviourDiff] }),
-      ...(this.replay === undefined ? {} : { replay: this.replay }),
-      ...(this.policies === undefined ? {} : { policies: [...this.policies] }),
+      ...(notes.length === 0 ? {} : { notes: [...notes] }),
+      ...(lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: lifetimes.evaluatedAt, events: [...lifetimes.events] } }),
+      apps: this.apps.map((app) => serialiseApp(app, risks.filter((risk) => risk.app === app.app))),
+      summary: { ...counts, ...(creates === undefined ? {} : { creates }), ...(deletes === undefined ? {} : { deletes }), positionChanges, removed, removedActive },
+      ...(behaviourDiff === undefined ? {} : { behaviourDiff: [...behaviourDiff] }),
+      ...(replay === undefined ? {} : { replay }),
+      ...(policies === undefined ? {} : { policies: [...policies] }),
     };
   }
 }

@@ -22,24 +22,52 @@ export const DEFAULT_MIN_CHANGES = 10;
 /** Either one limit for every app (`--max-changes N`) or a limit per app name (config). */
 export type MaxChanges = number | Readonly<Record<string, number | undefined>>;
 
+/** Where a limit came from: `--max-changes`, the app's config, or the default share. */
+export type LimitSource = { from: 'flag' | 'config'; limit: number } | { from: 'default' };
+
 /**
- * The sentence saying how `app` exceeds its change limit, or undefined when it does not.
- * Every PATCH counts: each changes one rule (its fields, its position, or its status).
+ * How an app's plan exceeds a limit apply enforces, as data; `excessSentence` says it. Every
+ * request counts against the change limit: each changes one rule (its fields, its position,
+ * its status), or creates or deletes one.
  */
-export function excessOf(app: AppPlan, maxChanges: MaxChanges | undefined): string | undefined {
-  const changes = app.steps.length;
+export type LimitExcess =
+  | { app: string; kind: 'changes'; requests: number; liveRules: number; lifecycle: boolean; limit: LimitSource }
+  | { app: string; kind: 'deletes'; deletes: number; liveRules: number; limit: { from: 'config'; written: string } | { from: 'default' } };
+
+/** How `app` exceeds its change limit, or undefined when it does not. */
+export function excessOf(app: AppPlan, maxChanges: MaxChanges | undefined): LimitExcess | undefined {
+  const requests = app.steps.length;
   const limit = typeof maxChanges === 'number' ? maxChanges : maxChanges?.[app.app];
-  if (limit !== undefined) {
-    if (changes <= limit) return undefined;
-    const source = typeof maxChanges === 'number' ? `--max-changes ${limit}` : `maxChanges ${limit} (set for this app)`;
-    // POSTs and DELETEs count like PATCHes (docs/behaviour.md, "Creating and deleting rules").
-    const requests = app.steps.some((step) => step.kind === 'create' || step.kind === 'delete') ? 'requests' : 'PATCH requests';
-    return `plan for app ${app.app} has ${changes} ${requests}, more than ${source} allows`;
+  const over = limit === undefined ? requests > DEFAULT_MIN_CHANGES && requests > DEFAULT_MAX_SHARE * app.liveRules : requests > limit;
+  if (!over) return undefined;
+  const source: LimitSource = limit === undefined ? { from: 'default' } : { from: typeof maxChanges === 'number' ? 'flag' : 'config', limit };
+  // POSTs and DELETEs count like PATCHes (docs/behaviour.md, "Creating and deleting rules").
+  return { app: app.app, kind: 'changes', requests, liveRules: app.liveRules, lifecycle: app.steps.some((step) => step.kind === 'create' || step.kind === 'delete'), limit: source };
+}
+
+/** Every app's excess of its change limit and of its limit of deletes, in app order. */
+export function limitExcesses(apps: readonly AppPlan[], maxChanges?: MaxChanges, maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>): LimitExcess[] {
+  return apps.flatMap((app) => [excessOf(app, maxChanges), deleteExcessOf(app, maxDeletes?.[app.app])]).filter((e): e is LimitExcess => e !== undefined);
+}
+
+/** The sentence a reviewer and apply's refusal read for an excess. */
+export function excessSentence(excess: LimitExcess): string {
+  const share = (count: number) => Math.round((100 * count) / Math.max(1, excess.liveRules));
+  if (excess.kind === 'deletes') {
+    const said = `plan for app ${excess.app} deletes ${excess.deletes} of its ${excess.liveRules} live rules (${share(excess.deletes)} %)`;
+    if (excess.limit.from === 'config') return `${said}, more than maxDeletes ${excess.limit.written} allows`;
+    return (
+      `${said}, more than the default limit of ${DEFAULT_MAX_DELETE_SHARE * 100} % (for apps with at least ${DEFAULT_DELETE_MIN_RULES}); ` +
+      'declare the rules to keep (botrules import writes them as files), or set maxDeletes in botrules.yaml'
+    );
   }
-  if (changes <= DEFAULT_MIN_CHANGES || changes <= DEFAULT_MAX_SHARE * app.liveRules) return undefined;
-  const share = Math.round((100 * changes) / Math.max(1, app.liveRules));
+  const { limit } = excess;
+  if (limit.from !== 'default') {
+    const source = limit.from === 'flag' ? `--max-changes ${limit.limit}` : `maxChanges ${limit.limit} (set for this app)`;
+    return `plan for app ${excess.app} has ${excess.requests} ${excess.lifecycle ? 'requests' : 'PATCH requests'}, more than ${source} allows`;
+  }
   return (
-    `plan for app ${app.app} changes ${changes} of its ${app.liveRules} live rules (${share} %), more than the default ` +
+    `plan for app ${excess.app} changes ${excess.requests} of its ${excess.liveRules} live rules (${share(excess.requests)} %), more than the default ` +
     `limit of ${DEFAULT_MAX_SHARE * 100} % (when more than ${DEFAULT_MIN_CHANGES} rules change); ` +
     'set maxChanges for the app in botrules.yaml, or --max-changes, to choose a limit'
   );
@@ -70,24 +98,28 @@ export function unknownFieldDrops(app: AppPlan): string[] {
 }
 
 /**
- * The sentence saying how `app` deletes more live rules than allowed, or undefined. Without a
- * configured maxDeletes, an app with at least 10 live rules may lose at most 30 % of them in one
- * apply: the first adoption of a project with many unmanaged rules must not wipe them.
+ * How `app` deletes more live rules than allowed, or undefined. Without a configured
+ * maxDeletes, an app with at least 10 live rules may lose at most 30 % of them in one apply:
+ * the first adoption of a project with many unmanaged rules must not wipe them.
  */
-export function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined): string | undefined {
+export function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined): LimitExcess | undefined {
   const deletes = app.steps.filter((step) => step.kind === 'delete').length;
   if (deletes === 0) return undefined;
-  const share = Math.round((100 * deletes) / Math.max(1, app.liveRules));
-  const said = `plan for app ${app.app} deletes ${deletes} of its ${app.liveRules} live rules (${share} %)`;
+  const excess = { app: app.app, kind: 'deletes' as const, deletes, liveRules: app.liveRules };
   if (maxDeletes !== undefined) {
     const limit = 'count' in maxDeletes ? maxDeletes.count : Math.floor(maxDeletes.share * app.liveRules);
     if (deletes <= limit) return undefined;
     const written = 'count' in maxDeletes ? `${maxDeletes.count}` : `${+(maxDeletes.share * 100).toFixed(4)}%`;
-    return `${said}, more than maxDeletes ${written} allows`;
+    return { ...excess, limit: { from: 'config', written } };
   }
   if (app.liveRules < DEFAULT_DELETE_MIN_RULES || deletes <= DEFAULT_MAX_DELETE_SHARE * app.liveRules) return undefined;
-  return (
-    `${said}, more than the default limit of ${DEFAULT_MAX_DELETE_SHARE * 100} % (for apps with at least ${DEFAULT_DELETE_MIN_RULES}); ` +
-    'declare the rules to keep (botrules import writes them as files), or set maxDeletes in botrules.yaml'
-  );
+  return { ...excess, limit: { from: 'default' } };
+}
+
+/** The sentence saying that the order of `app`'s requests opens windows (the transition check), if it does. */
+export function windowSentences(app: AppPlan): string[] {
+  const count = app.transitions?.windows.length ?? 0;
+  if (count === 0) return [];
+  const noun = count === 1 ? 'a window' : `${count} windows`;
+  return [`plan for app ${app.app} opens ${noun} in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests`];
 }

@@ -28,10 +28,12 @@ export const DEFAULT_MAX_NEWLY_BLOCKED = 0.01;
 /** One limit for every app, or a limit per app name (config); each a share, 0..1. */
 export type MaxNewlyBlocked = number | Readonly<Record<string, number | undefined>>;
 
-/** A traffic limit exceeded: the sentence, then the rules and the examples, one line each. */
+/** A traffic limit exceeded, as data: the verdict and the limit it exceeds (configured, or the default). */
 export interface TrafficExcess {
-  sentence: string;
-  details: string[];
+  app: string;
+  verdict: TrafficVerdict;
+  limit: number;
+  configured: boolean;
 }
 
 /** The share as a reader compares it: `0.5%`, `12%`, never `0%` for a real share. */
@@ -46,16 +48,21 @@ export function trafficExcessOf(app: string, verdict: TrafficVerdict | undefined
   if (verdict === undefined || verdict.evaluated === 0) return undefined;
   const configured = typeof limits === 'number' ? limits : limits?.[app];
   const limit = configured ?? DEFAULT_MAX_NEWLY_BLOCKED;
-  const share = verdict.newlyBlocked / verdict.evaluated;
-  if (share <= limit) return undefined;
-  const source = configured === undefined ? `the default maxNewlyBlocked of ${sharePercent(limit)}` : `maxNewlyBlocked ${sharePercent(limit)}`;
-  return {
-    sentence:
-      `plan for app ${app} would newly block or challenge ${verdict.newlyBlocked} of the ${verdict.evaluated} replayed requests ` +
-      `(${sharePercent(share)}) that had no blocking outcome, more than ${source} allows`,
-    details: [
-      ...verdict.rules.map((rule) => `app ${app}: ${rule.count} by ${JSON.stringify(rule.name)}`),
-      ...verdict.examples.map((example) => `app ${app}: e.g. ${example}`),
-    ],
-  };
+  if (verdict.newlyBlocked / verdict.evaluated <= limit) return undefined;
+  return { app, verdict, limit, configured: configured !== undefined };
+}
+
+/** The sentence a reviewer and apply's refusal read for a traffic excess. */
+export function trafficExcessSentence({ app, verdict, limit, configured }: TrafficExcess): string {
+  const source = configured ? `maxNewlyBlocked ${sharePercent(limit)}` : `the default maxNewlyBlocked of ${sharePercent(limit)}`;
+  return `plan for app ${app} would newly block or challenge ${verdict.newlyBlocked} of the ${verdict.evaluated} replayed requests ` +
+    `(${sharePercent(verdict.newlyBlocked / verdict.evaluated)}) that had no blocking outcome, more than ${source} allows`;
+}
+
+/** The rules that would block the requests and a few of them, one line each. */
+export function trafficExcessDetails({ app, verdict }: TrafficExcess): string[] {
+  return [
+    ...verdict.rules.map((rule) => `app ${app}: ${rule.count} by ${JSON.stringify(rule.name)}`),
+    ...verdict.examples.map((example) => `app ${app}: e.g. ${example}`),
+  ];
 }

@@ -2,7 +2,7 @@
 // (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
 // it holds. Every step says what kind of change it is and carries each changed field with
 // its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
-import type { LiveRule, PatchBody, Rule, SourceLocation, Status } from '../semantics/model.js';
+import type { LiveRule, PatchBody, Rule, Status } from '../semantics/model.js';
 import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
@@ -141,7 +141,7 @@ export interface AppPlan {
    */
   replay?: TrafficVerdict;
   /**
-   * What the transition check found in the order of `steps` (transitions.ts); present when the
+   * What the transition check found in the order of `steps` (src/behaviour/order/); present when the
    * check ran, and then `steps` are in the order it chose and apply sends them one at a time.
    */
   transitions?: TransitionCheck;
@@ -168,56 +168,13 @@ export function fieldChanges(step: PlanStep): FieldChange[] {
   return (step.changes as readonly Change[]).filter((change): change is FieldChange => change.field !== 'priority');
 }
 
-/** Which rule decides a named test request, and with which actions; `rule` undefined: none. */
-export interface Outcome {
-  rule: string | undefined;
-  actions: string[];
-}
-
-/** A test request whose outcome the plan changes (docs/evaluation.md, "Behaviour diff"). */
-export interface BehaviourChange {
-  app: string;
-  test: string;
-  source: SourceLocation;
-  /** Under the live rules as listed. */
-  before: Outcome;
-  /** Under the rules as they will be once the plan is applied. */
-  after: Outcome;
-}
-
-/** The tests that were evaluated for the plan, and those whose outcome it changes. */
-export interface BehaviourReport {
-  tests: number;
-  changes: BehaviourChange[];
-}
-
-/** How much riskier an outcome change is, riskiest first (docs/behaviour.md, "Exhaustive behaviour diff"). */
-export type BehaviourRisk = 'allows' | 'weakens' | 'other-rule' | 'strengthens';
-
-/** A class of requests: its conditions in words, and one request of it the evaluator confirmed. */
-export interface RequestClass {
-  description: string;
-  example: ExampleRequest;
-}
-
-/** A request as test files write it (evaluate/request.ts, TestRequest), as plain data. */
-export type ExampleRequest = Readonly<Record<string, string | Readonly<Record<string, string>>>>;
-
-/** The classes of requests whose outcome changes the same way. */
-export interface OutcomeChange {
-  risk: BehaviourRisk;
-  before: Outcome;
-  after: Outcome;
-  classes: RequestClass[];
-}
-
-/** The exhaustive behaviour diff of one app: every class of requests the plan decides differently. */
-export interface AppBehaviourDiff {
-  app: string;
-  /** Risk first. */
-  changes: OutcomeChange[];
-  /** Parts the diff did not decide exactly (a pattern, the time budget), naming the rules. */
-  unchecked: { reason: string; rules: string[] }[];
+/**
+ * True when a step cannot change how any request is decided: it moves nothing and changes only
+ * the name or the description. Such steps may overlap in any order without a state the check has
+ * not seen (src/behaviour/order/); every other step of a checked order runs alone (src/apply/execute.ts).
+ */
+export function behaviourNeutral(step: PlanStep): boolean {
+  return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
 }
 
 /** A class of requests a window lets through, with one request of it. */

@@ -5,8 +5,8 @@
 // plans against brute force (the slow tier runs hundreds).
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { chooseOrder } from '../../src/behaviour/transition-order.js';
-import { orderedPlan } from '../../src/behaviour/transitions.js';
+import { chooseOrder } from '../../src/behaviour/order/search.js';
+import { orderSteps } from '../../src/behaviour/order/stage.js';
 import { ruleSetsDiff } from '../../src/engine/behaviour-diff.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { DeclaredRule, Leaf, LiveRule, NormalRule, Rule } from '../../src/semantics/model.js';
@@ -120,12 +120,12 @@ describe('choosing the order', () => {
     const narrowed = ruleOf('Allow API', ['allow'], publicApi);
     const { liveList, plan } = planned([blockPython, allowApi, challengeFrance, blockAdmin], [narrowed, challengeFrance, blockAdmin, blockPython]);
     const spent = { deadline: Date.now() - 1, budgetSeconds: 3, safeOrder: false };
-    expect(orderedPlan(plan, liveList, spent).transitions?.unchecked).toEqual([
+    expect(orderSteps(plan, liveList, spent).transitions?.unchecked).toEqual([
       'the state after PATCH 1 was not checked: the time budget ran out',
       'the check had 3 s for the whole command; --transition-budget SECONDS gives it more',
     ]);
     // With time left, nothing is unchecked and no sentence is added.
-    expect(orderedPlan(plan, liveList, { ...spent, deadline: Date.now() + 60_000 }).transitions?.unchecked).toEqual([]);
+    expect(orderSteps(plan, liveList, { ...spent, deadline: Date.now() + 60_000 }).transitions?.unchecked).toEqual([]);
     const [python0, api1] = live([blockPython, allowApi]) as [LiveRule, LiveRule];
     const diff = ruleSetsDiff('default', [python0, api1], [api1, python0], { budgetSeconds: 7, deadline: Date.now() - 1 });
     expect(diff.unchecked.map((part) => part.reason)).toEqual([

@@ -40,7 +40,7 @@ function runtime(variables: Record<string, string>): Runtime & { lines: string[]
 
 test('planProject returns the Plan of every app, one LIST each, and says what it did through debug only', async () => {
   const rt = runtime({ ...emu.env, BOTRULES_TOKEN_SHOP: token });
-  const { plan, excesses } = await planProject({}, rt);
+  const { plan, review: { limitExcesses: excesses } } = await planProject({}, rt);
   expect(plan.apps.map((app) => app.app)).toEqual(['shop']);
   expect(plan.apps[0]?.steps.map((step) => [step.name, step.kind])).toEqual([
     ['C', 'move'],

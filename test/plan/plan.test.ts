@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { UserError } from '../../src/errors.js';
 import { changedSince, fingerprintRules, ruleDigest } from '../../src/plan/fingerprint.js';
 import { Plan } from '../../src/plan/plan-value.js';
+import { readReviewedPlan } from '../../src/render/plan/review.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import { declaredRules, idOf, liveRules, rule } from './fixtures.js';
@@ -52,24 +53,23 @@ describe('Plan', () => {
   test('a snapshot plan records when the snapshot was taken, and keeps it through JSON', () => {
     const plan = new Plan([samplePlan()], { snapshot: { takenAt: '2026-01-02T03:04:05.000Z' } });
     expect(plan.toJSON().snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
-    expect(Plan.parse(JSON.stringify(plan), 'plan.json').snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
+    expect(readReviewedPlan(JSON.stringify(plan), 'plan.json').plan.snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
   });
 
   test('what the plan loosens and its notes are saved with it (per app, and once) and read back', () => {
     const risks = [{ app: 'default', ruleId: 'id-b', name: 'b', what: '(hardBlock) is paused' }];
-    const plan = new Plan([samplePlan()], { risks, notes: ['a note'] });
-    const json = plan.toJSON();
+    const json = new Plan([samplePlan()]).document({ risks, notes: ['a note'] });
     expect(Object.keys(json)).toEqual(['formatVersion', 'notes', 'apps', 'summary']);
     expect(json.notes).toEqual(['a note']);
     expect(json.apps[0]?.risks).toEqual([{ ruleId: 'id-b', name: 'b', what: '(hardBlock) is paused' }]);
-    const loaded = Plan.parse(JSON.stringify(plan), 'plan.json');
+    const loaded = readReviewedPlan(JSON.stringify(json), 'plan.json').review;
     expect(loaded.risks).toEqual(risks);
     expect(loaded.notes).toEqual(['a note']);
   });
 
   test('fromJSON(toJSON) round-trips through JSON text, changes included', () => {
     const original = new Plan([samplePlan('pause')]);
-    const loaded = Plan.parse(JSON.stringify(original), 'plan.json');
+    const loaded = readReviewedPlan(JSON.stringify(original), 'plan.json').plan;
     expect(loaded.toJSON()).toEqual(original.toJSON());
     expect(loaded.apps).toEqual(original.apps);
   });
@@ -89,7 +89,7 @@ describe('Plan', () => {
     ['a newer version', '{"formatVersion":4,"apps":[],"summary":{}}', 'it has formatVersion 4, and this version reads formatVersion 3'],
     ['no version', '[]', 'it has no formatVersion'],
   ])('a file that is %s is refused with a clear sentence', (_what, text, message) => {
-    expect(thrown(() => Plan.parse(text, 'plan.json')).message).toContain(message);
+    expect(thrown(() => readReviewedPlan(text, 'plan.json').plan).message).toContain(message);
   });
 
   type Editable = { apps: { steps: Record<string, unknown>[]; unmanaged: { ruleId: string }[] }[] };
@@ -107,14 +107,14 @@ describe('Plan', () => {
     ['a ruleId with a slash', (j: Editable) => (j.apps[0]!.steps[1]!.ruleId = '../x'), 'apps[0].steps[1].ruleId "../x" does not have the expected form'],
     ['an unmanaged ruleId too long', (j: Editable) => (j.apps[0]!.unmanaged[0]!.ruleId = 'a'.repeat(129)), `apps[0].unmanaged[0].ruleId "${'a'.repeat(129)}" does not have the expected form`],
   ])('%s is refused and located', (_what, edit, message) => {
-    expect(thrown(() => Plan.fromJSON(edited(edit), 'plan.json')).message).toContain(message);
+    expect(thrown(() => readReviewedPlan(JSON.stringify(edited(edit)), 'plan.json').plan).message).toContain(message);
   });
 
   test('a body with ruleId (or any unknown field) is refused and located', () => {
     const json = new Plan([samplePlan()]).toJSON() as unknown as { apps: { steps: { body: Record<string, unknown> }[] }[] };
     const step = json.apps[0]?.steps[1];
     if (step) step.body.ruleId = 'x';
-    const error = thrown(() => Plan.fromJSON(json, 'plan.json'));
+    const error = thrown(() => readReviewedPlan(JSON.stringify(json), 'plan.json').plan);
     expect(error.message).toBe('plan.json is not a valid botrules plan: unknown key "ruleId" in apps[0].steps[1].body');
   });
 

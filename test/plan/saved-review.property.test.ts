@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
-import { rendered } from './rendered.js';
+import { reviewOf } from '../../src/render/plan/review.js';
+import { rendered, savedAgain } from './rendered.js';
 import { scenarios } from './scenarios.js';
 
 describe('a saved plan', () => {
@@ -18,12 +19,12 @@ describe('a saved plan', () => {
         const planned = planApp({ app: 'default', declared: s.declared, live: s.live, unmanaged: s.policy }).plan;
         const risks = planRisks('default', s.live, planned.steps);
         if (risks.length > 0) loosening += 1;
-        const fresh = new Plan([planned], { risks, notes: withNote ? ['Rules removed from the files cannot be told apart from rules never declared: git log failed in the rules directory.'] : [] });
-        const saved = Plan.parse(JSON.stringify(fresh), 'plan.json');
+        const fresh = { plan: new Plan([planned]), review: reviewOf({ risks, notes: withNote ? ['Rules removed from the files cannot be told apart from rules never declared: git log failed in the rules directory.'] : [] }) };
+        const saved = savedAgain(fresh);
         expect(rendered(saved, 'text')).toBe(rendered(fresh, 'text'));
         expect(rendered(saved, 'markdown')).toBe(rendered(fresh, 'markdown'));
         // apply re-plans to exactly the file's steps, then works the loosenings out from them.
-        expect(planRisks('default', s.live, saved.apps[0]?.steps ?? [])).toEqual(saved.risks);
+        expect(planRisks('default', s.live, saved.plan.apps[0]?.steps ?? [])).toEqual(saved.review.risks);
       }),
       { numRuns: 200 },
     );

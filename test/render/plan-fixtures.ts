@@ -5,6 +5,10 @@ import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
 import { markRemoved } from '../../src/engine/removed-rules.js';
 import type { PlanRenderer } from '../../src/render/plan/index.js';
+import { reviewOf, type ReviewedPlan } from '../../src/render/plan/review.js';
+import { reviewed } from '../plan/rendered.js';
+
+export { savedAgain } from '../plan/rendered.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 
 /** a,b,c,u,p live; b moves first and changes, c changes, "missing" is blocked, u and p unmanaged. */
@@ -28,12 +32,12 @@ export const SHALLOW_NOTE = 'The git history is shallow: rules removed before it
  * rule "ok", "c" (hardBlock) is paused, "u" was removed from the files and stays active; with
  * the note a shallow clone gives. As plan (src/engine/plan.ts) builds it.
  */
-export function riskyPlan(): Plan {
+export function riskyPlan(): ReviewedPlan {
   const live = liveRules([rule('b'), rule('ok', { actions: ['allow'] }), rule('c'), rule('u')]);
   const declared = declaredRules([rule('ok', { actions: ['allow'] }), rule('b', { actions: ['blockWithChallenge'] }), rule('c', { status: 'paused' })]);
   const planned = planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan;
   const app = markRemoved(planned, { known: true, declared: { ruleIds: new Set(), names: new Set(['u']) }, shallow: true });
-  return new Plan([app], { risks: planRisks('default', live, app.steps), notes: [SHALLOW_NOTE] });
+  return { plan: new Plan([app]), review: reviewOf({ risks: planRisks('default', live, app.steps), notes: [SHALLOW_NOTE] }) };
 }
 
 export function emptyPlan(): Plan {
@@ -41,8 +45,8 @@ export function emptyPlan(): Plan {
   return new Plan([planApp({ app: 'default', declared: declaredRules([rule('a')]), live, unmanaged: 'keep' }).plan]);
 }
 
-export function render(renderer: PlanRenderer, plan: Plan, color = false): string {
+export function render(renderer: PlanRenderer, plan: Plan | ReviewedPlan, color = false): string {
   let text = '';
-  renderer(plan, { write: (chunk: string) => (text += chunk) }, { colors: pc.createColors(color) });
+  renderer(reviewed(plan), { write: (chunk: string) => (text += chunk) }, { colors: pc.createColors(color) });
   return text;
 }

@@ -2,11 +2,12 @@ import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { reviewOf } from '../../src/render/plan/review.js';
 import { MARKDOWN_LIMIT } from '../../src/render/plan/markdown.js';
 import type { Rule } from '../../src/semantics/model.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { planRisks } from '../../src/plan/risks.js';
-import { emptyPlan, render, riskyPlan, samplePlan, SHALLOW_NOTE } from './plan-fixtures.js';
+import { emptyPlan, render, riskyPlan, samplePlan, savedAgain, SHALLOW_NOTE } from './plan-fixtures.js';
 import { reviewPlan } from './plan-markdown-fixtures.js';
 import { renderGfm } from '../helpers/cmark.js';
 
@@ -79,11 +80,11 @@ describe('markdown plan renderer', () => {
 
   test('a saved plan and an undo plan render exactly like the fresh plan', () => {
     const fresh = samplePlan('pause');
-    expect(render(markdown, Plan.parse(JSON.stringify(fresh), 'plan.json'))).toBe(render(markdown, fresh));
+    expect(render(markdown, savedAgain(fresh, 'plan.json'))).toBe(render(markdown, fresh));
   });
 
   test('a saved plan keeps the caution a reviewer reads first, and the git note', () => {
-    const saved = render(markdown, Plan.parse(JSON.stringify(riskyPlan()), 'plan.json'));
+    const saved = render(markdown, savedAgain(riskyPlan(), 'plan.json'));
     expect(saved).toBe(render(markdown, riskyPlan()));
     expect(saved.split('\n').slice(2, 9)).toEqual([
       '> [!CAUTION]',
@@ -168,7 +169,7 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
     const live = liveRules([rule('Block bots', { actions: ['hardBlock'] }), rule('Allow partners', { actions: ['allow'] })]);
     const declared = declaredRules([rule('Allow partners', { actions: ['allow'] }), rule('Block bots', { actions: ['hardBlock'] })]);
     const app = planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan;
-    const plan = new Plan([app], { risks: planRisks('default', live, app.steps) });
+    const plan = { plan: new Plan([app]), review: reviewOf({ risks: planRisks('default', live, app.steps) }) };
     const html = renderGfm(render(markdown, plan), { unsafe: true });
     expect(html.slice(0, 8)).toEqual([
       '<h3>botrules plan</h3>',
@@ -186,7 +187,7 @@ describe('the comment a reviewer reads, rendered by GitHub\'s Markdown engine', 
     const classes = Array.from({ length: 5 }, (_, i) => ({ description: `requests with path starting "/p${i}"`, example: { path: `/p${i}`, method: 'GET' } }));
     const diff = { app: 'default', changes: [{ risk: 'weakens' as const, before: { rule: 'a', actions: ['hardBlock'] }, after: { rule: undefined, actions: [] }, classes }], unchecked: [] };
     const app = planApp({ app: 'default', declared: declaredRules([rule('a', { status: 'paused' })]), live: liveRules([rule('a')]), unmanaged: 'keep' }).plan;
-    const html = renderGfm(render(markdown, new Plan([app], { behaviourDiff: [diff] })), { unsafe: true });
+    const html = renderGfm(render(markdown, { plan: new Plan([app]), review: reviewOf({ behaviourDiff: [diff] }) }), { unsafe: true });
     expect(html).toContain('<li>… and 2 more</li>');
     expect(html).toContain(
       '<p><em>Run <code>botrules plan --live live.json</code> (a snapshot from <code>botrules live</code>; no token needed) for every class, with <code>--format json</code> for the data.</em></p>',

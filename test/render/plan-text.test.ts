@@ -4,7 +4,7 @@ import { loadPlanRenderer, PLAN_FORMATS } from '../../src/render/plan/index.js';
 import { planApp } from '../../src/plan/planner.js';
 import { undoAppPlan } from '../../src/plan/undo.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
-import { emptyPlan, movePlan, render, riskyPlan, samplePlan, SHALLOW_NOTE } from './plan-fixtures.js';
+import { emptyPlan, movePlan, render, riskyPlan, samplePlan, savedAgain, SHALLOW_NOTE } from './plan-fixtures.js';
 
 const text = await loadPlanRenderer('text');
 const ESC = '\u001b[';
@@ -114,7 +114,7 @@ describe('text plan renderer', () => {
 
   test('a saved plan renders exactly like the fresh plan it was saved from, what it loosens and its notes included', () => {
     for (const fresh of [samplePlan(), samplePlan('pause'), movePlan(), riskyPlan()]) {
-      expect(render(text, Plan.parse(JSON.stringify(fresh), 'plan.json'))).toBe(render(text, fresh));
+      expect(render(text, savedAgain(fresh, 'plan.json'))).toBe(render(text, fresh));
     }
   });
 
@@ -128,7 +128,7 @@ describe('text plan renderer', () => {
     const targets = [...out.matchAll(/moves from position \d+ to (\d+)/g)].map((m) => m[1]);
     expect(targets.length).toBeGreaterThan(1);
     expect(new Set(targets).size).toBe(targets.length);
-    expect(render(text, Plan.parse(JSON.stringify(undo), 'undo.json'))).toBe(out);
+    expect(render(text, savedAgain(undo, 'undo.json'))).toBe(out);
   });
 
   test('a rule that must move yet ends where it started says so, and survives a save', () => {
@@ -138,7 +138,7 @@ describe('text plan renderer', () => {
     const plan = new Plan([planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan]);
     const out = render(text, plan);
     expect(out).toContain('~ "2" (id-2): moves, to end at position 3 again (the rules around it move)\n');
-    expect(render(text, Plan.parse(JSON.stringify(plan), 'plan.json'))).toBe(out);
+    expect(render(text, savedAgain(plan, 'plan.json'))).toBe(out);
   });
 
   test('a long list of unmanaged rules is one per line, with a count and a bound', () => {

@@ -4,7 +4,7 @@
 // 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM (docs/behaviour.md, "Interrupted applies").
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import type { Plan } from '../../plan/plan-value.js';
+import type { ReviewedPlan } from '../../render/plan/review.js';
 import { confirm } from '../../apply/confirm.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
 import { APPROVAL_REMINDER, renderApplyPreview } from '../../render/apply/preview.js';
@@ -63,15 +63,15 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number>
       // Retry notices print above the progress line, not glued to it.
       { ...ctx, notice: (line) => progress.notice(line) },
       {
-        show: (plan, shownTarget, policies) => {
+        show: (plan, review, shownTarget) => {
           checking?.stop();
           diff?.stop();
           target = shownTarget;
-          showPolicies(policies, args.force, ctx);
-          renderApplyPreview(plan, ctx.io.stdout, { colors: ctx.colors });
+          showPolicies(review.policies ?? [], args.force, ctx);
+          renderApplyPreview({ plan, review }, ctx.io.stdout, { colors: ctx.colors });
           progress.start(plan.summary.patches, plan.apps.length, (plan.summary.creates ?? 0) + (plan.summary.deletes ?? 0) > 0);
         },
-        approve: (plan) => approved(args, plan, ctx, interrupt.controller.signal),
+        approve: (plan, review) => approved(args, { plan, review }, ctx, interrupt.controller.signal),
         onProgress: (event) => progress.event(event),
         signal: interrupt.controller.signal,
         outputLost: () => stdoutLost(ctx),
@@ -131,7 +131,8 @@ function stdoutLost(ctx: CommandContext): boolean {
   return ctx.io.writeFailures?.().some((failure) => failure.stream === 'stdout') === true;
 }
 
-async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {
+async function approved(args: ApplyArgs, reviewed: ReviewedPlan, ctx: CommandContext, signal: AbortSignal): Promise<boolean> {
+  const { plan } = reviewed;
   if (args.autoApprove) return true;
   if (!ctx.io.stdinIsTTY) {
     throw new UserError('refusing to apply without --auto-approve when standard input is not a terminal', [
@@ -145,7 +146,7 @@ async function approved(args: ApplyArgs, plan: Plan, ctx: CommandContext, signal
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report. An interrupt
   // while asking is a "no". The loosenings again, next to the question, not a screen above it.
-  await writeReport(APPROVAL_REMINDER, plan, ctx);
+  await writeReport(APPROVAL_REMINDER, reviewed, ctx);
   return confirm(question, ctx.io.stdin, ctx.io.stderr, signal);
 }
 

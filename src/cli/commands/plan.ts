@@ -51,7 +51,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // The flag is a yes/no; the engine takes the run (its budget and progress) or nothing.
   const { behaviourDiff: wanted, ...selection } = args;
   const diff = wanted === false ? undefined : diffRun(args, ctx);
-  const { plan, excesses, trafficExcesses, undecided, replay, policies, modelWarnings } = await planProject({
+  const { plan, review } = await planProject({
     ...selection,
     ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
     ...(args.live === undefined ? {} : { liveFile: args.live }),
@@ -68,14 +68,15 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   });
   // Risk first: what the change does to traffic, then the changes themselves. A JSON plan is
   // one document: the report is its `replay` field.
-  if (replay !== undefined && args.format !== 'json') await writeReport(replayBeforePlan(args.format === 'markdown' ? 'markdown' : 'text'), replay, ctx);
+  const policies = review.policies ?? [];
+  if (review.replay !== undefined && args.format !== 'json') await writeReport(replayBeforePlan(args.format === 'markdown' ? 'markdown' : 'text'), review.replay, ctx);
   // A violated policy is what a reviewer must see first (docs/behaviour.md, "Policies").
   if (args.format !== 'json') await writeReport(POLICIES_BEFORE_PLAN[args.format], policies, ctx);
   ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
-  await render(plan, ctx.io.stdout, { colors: ctx.colors });
-  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided, ...(modelWarnings === undefined ? {} : { modelWarnings }) }, ctx);
+  await render({ plan, review }, ctx.io.stdout, { colors: ctx.colors });
+  await writeReport(PLAN_WARNINGS, review, ctx);
   if (out !== undefined) {
-    await savePlan(plan, out, ctx.io.cwd);
+    await savePlan({ plan, review }, out, ctx.io.cwd);
     await writeReport(SAVED_PLAN, { out, fromSnapshot: plan.snapshot !== undefined }, ctx);
   }
   const failing = policies.filter(failsCommand);

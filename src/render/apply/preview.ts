@@ -3,15 +3,16 @@
 // apply's progress line starts right after it. When apply asks, the loosenings come again
 // right above its question.
 import type { Plan } from '../../plan/plan-value.js';
+import type { ReviewedPlan } from '../plan/review.js';
 import { sharePercent } from '../../plan/traffic-limit.js';
 import { plural } from '../../plural.js';
 import type { Colors, RenderOptions, Sink, StreamRenderers } from '../contract.js';
-import { renderText } from '../plan/text.js';
+import { renderText, riskLines } from '../plan/text.js';
 import { safeText } from '../sanitise.js';
 
-export function renderApplyPreview(plan: Plan, sink: Sink, options: RenderOptions): void {
-  for (const line of trafficLines(plan)) sink.write(`${line}\n`);
-  renderText(plan, sink, options);
+export function renderApplyPreview(reviewed: ReviewedPlan, sink: Sink, options: RenderOptions): void {
+  for (const line of trafficLines(reviewed.plan)) sink.write(`${line}\n`);
+  renderText(reviewed, sink, options);
 }
 
 function trafficLines(plan: Plan): string[] {
@@ -30,19 +31,19 @@ const REMINDER_ITEMS = 5;
  * What the plan loosens, again, as the last lines before apply asks: a long plan puts its
  * diffs and classes between the list under the summary and the question. Empty when nothing loosens.
  */
-function loosensReminder(plan: Plan, c: Colors): string {
-  if (plan.risks.length === 0) return '';
-  const showApp = plan.apps.length > 1;
-  const lines = plan.risks.slice(0, REMINDER_ITEMS).map((risk) => `  ${c.red('!')} ${showApp ? `app ${safeText(risk.app)}: ` : ''}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}`);
-  const more = plan.risks.length - REMINDER_ITEMS;
+function loosensReminder(reviewed: ReviewedPlan, c: Colors): string {
+  const { risks } = reviewed.review;
+  if (risks.length === 0) return '';
+  const lines = riskLines(reviewed, c).slice(0, REMINDER_ITEMS);
+  const more = risks.length - REMINDER_ITEMS;
   if (more > 0) lines.push(`  … and ${more} more, listed under the summary above`);
-  return `${c.bold(c.red(`Before you answer: this plan loosens ${plural(plan.risks.length, 'rule', 'rules')}:`))}\n${lines.join('\n')}\n`;
+  return `${c.bold(c.red(`Before you answer: this plan loosens ${plural(risks.length, 'rule', 'rules')}:`))}\n${lines.join('\n')}\n`;
 }
 
 /** On stderr, beside the question apply asks there (stdout holds only the plan and the report). */
-export const APPROVAL_REMINDER: StreamRenderers<Plan> = {
-  stderr: (plan, sink, { colors }) => {
-    const reminder = loosensReminder(plan, colors);
+export const APPROVAL_REMINDER: StreamRenderers<ReviewedPlan> = {
+  stderr: (reviewed, sink, { colors }) => {
+    const reminder = loosensReminder(reviewed, colors);
     if (reminder !== '') sink.write(`\n${reminder}`);
   },
 };

@@ -1,18 +1,8 @@
 // Words shared by the text and markdown renderers, all derived from a step's kind and
 // changes. Positions are printed as the console shows them, 1 to the number of rules
 // (docs/service-api.md: API priority = console position − 1).
-import {
-  fieldChanges,
-  isMove,
-  positionChange,
-  type AppPlan,
-  type BehaviourChange,
-  type BehaviourReport,
-  type BlockedRule,
-  type Outcome,
-  type PlanStep,
-  type UnmanagedRule,
-} from '../../plan/types.js';
+import { fieldChanges, isMove, positionChange, type AppPlan, type BlockedRule, type PlanStep, type UnmanagedRule } from '../../plan/types.js';
+import type { BehaviourChange, BehaviourReport, Outcome } from '../../behaviour/outcomes.js';
 import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary } from '../../plan/plan-value.js';
 import { plural } from '../../plural.js';
 

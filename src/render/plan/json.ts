@@ -1,9 +1,9 @@
 // The plan JSON (docs/behaviour.md, "Plan format"): what `plan --format json` prints and `plan --out` saves.
-import type { Plan } from '../../plan/plan-value.js';
+import type { ReviewedPlan } from './review.js';
 import { safeJson } from '../sanitise.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 
-export function renderJson(plan: Plan, out: TextSink, _options?: PlanRenderOptions): void {
+export function renderJson(reviewed: ReviewedPlan, out: TextSink, _options?: PlanRenderOptions): void {
   // Exact data; characters that would reorder a terminal's text are written as \u escapes.
-  out.write(`${safeJson(JSON.stringify(plan.toJSON(), null, 2))}\n`);
+  out.write(`${safeJson(JSON.stringify(reviewed.plan.document(reviewed.review), null, 2))}\n`);
 }

@@ -2,14 +2,15 @@
 // the text and Markdown renderers: which rules a lifetime changes within seven days, and why the
 // plan changes the status of a rule its lifetime decides. Times are said in UTC, and how far
 // ahead is counted from the moment the plan evaluated lifetimes at, not from when it is read.
-import type { LifetimeEvent, Plan } from '../../plan/plan-value.js';
+import type { LifetimeEvent } from '../../plan/plan-value.js';
+import type { ReviewedPlan } from './review.js';
 import { timeAhead } from '../../semantics/lifetime.js';
 
 export const LIFETIMES_HEADING = 'Rule lifetimes:';
 
 /** One sentence per event, in the plan's order; names and paths unescaped (the caller makes them safe). */
-export function lifetimeSentences(plan: Plan): string[] {
-  const lifetimes = plan.lifetimes;
+export function lifetimeSentences({ plan, review }: ReviewedPlan): string[] {
+  const lifetimes = review.lifetimes;
   if (lifetimes === undefined) return [];
   const now = Date.parse(lifetimes.evaluatedAt);
   const showApp = plan.apps.length > 1;

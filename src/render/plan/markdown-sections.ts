@@ -2,6 +2,8 @@
 // table, blocked rules with their console steps, the rules not in the files and the moves as
 // tables. Cells and prose from rule files or the service go through markdownText.
 import { CREATE_INSTEAD_ADVICE, countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan-value.js';
+import { excessSentence } from '../../plan/safety.js';
+import type { ReviewedPlan } from './review.js';
 import { fieldChanges, positionChange, type AppPlan } from '../../plan/types.js';
 import { isLoosening } from '../behaviour/words.js';
 import { cell, htmlCode, markdownText, table } from '../markdown.js';
@@ -26,7 +28,7 @@ const MARKDOWN_QUOTING: Quoting = { name: (name) => `**${markdownText(name)}**`,
  * left active, weakened actions, paused or overtaken blocking rules, changed test outcomes),
  * then the change limit `apply` enforces. Empty when there is nothing to warn about.
  */
-export function alerts(plan: Plan): string[] {
+export function alerts({ plan, review }: ReviewedPlan): string[] {
   const showApp = plan.apps.length > 1;
   const items = [
     ...plan.apps.flatMap((app) =>
@@ -36,12 +38,12 @@ export function alerts(plan: Plan): string[] {
       lifecycleCautions(app).map((caution) =>
         `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(caution.name)}** ${caution.ruleId === undefined ? '' : `${htmlCode(caution.ruleId)} `}${markdownText(caution.what)}`),
     ),
-    ...plan.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(risk.what)}`),
+    ...review.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(risk.what)}`),
     ...newRuleItems(plan),
   ];
-  const changed = plan.behaviour?.changes.length ?? 0;
-  if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${plural(plan.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);
-  const loosened = (plan.behaviourDiff ?? []).flatMap((diff) => diff.changes.filter(isLoosening)).reduce((sum, change) => sum + change.classes.length, 0);
+  const changed = review.behaviour?.changes.length ?? 0;
+  if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${plural(review.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);
+  const loosened = (review.behaviourDiff ?? []).flatMap((diff) => diff.changes.filter(isLoosening)).reduce((sum, change) => sum + change.classes.length, 0);
   if (loosened > 0) items.push(`It allows, or blocks less strongly, ${plural(loosened, 'class', 'classes')} of requests (listed below).`);
   const lines: string[] = [];
   if (items.length > 0) {
@@ -50,9 +52,9 @@ export function alerts(plan: Plan): string[] {
     if (more > 0) shown.push(`> - … and ${more} more, listed below`);
     lines.push('> [!CAUTION]', `> **${ATTENTION_HEADING}**`, '>', ...shown, '');
   }
-  if (plan.limitExcesses.length > 0) {
+  if (review.limitExcesses.length > 0) {
     lines.push('> [!WARNING]', '> **`botrules apply` will refuse this plan without `--force`:**', '>');
-    for (const excess of plan.limitExcesses) lines.push(`> - ${markdownText(excess)}`);
+    for (const excess of review.limitExcesses) lines.push(`> - ${markdownText(excessSentence(excess))}`);
     lines.push('');
   }
   return lines;

@@ -5,7 +5,7 @@
 // change's diff collapsed. GitHub refuses comments over 65,536 characters, so the sections
 // after the alerts and the summary are added while they fit and a note says what was left
 // out. Every string from a rule file or the service goes through the sanitiser.
-import type { Plan } from '../../plan/plan-value.js';
+import type { ReviewedPlan } from './review.js';
 import { fieldChanges, type AppPlan, type PlanStep } from '../../plan/types.js';
 import { codeFence, details, htmlCode, markdownHtml, markdownText } from '../markdown.js';
 import { safeText } from '../sanitise.js';
@@ -30,27 +30,28 @@ const NOTE_RESERVE = 600;
 const WHOLE_PLAN = '`botrules plan --live live.json` (a snapshot from `botrules live`; no token needed)';
 const FULL_DIFF_HINT = `Run ${WHOLE_PLAN} for every class, with \`--format json\` for the data.`;
 
-export function renderMarkdown(plan: Plan, out: TextSink, _options?: PlanRenderOptions): void {
-  out.write(markdownPlan(plan, MARKDOWN_LIMIT));
+export function renderMarkdown(reviewed: ReviewedPlan, out: TextSink, _options?: PlanRenderOptions): void {
+  out.write(markdownPlan(reviewed));
 }
 
-/** The whole document; never longer than `limit` characters. */
-export function markdownPlan(plan: Plan, limit: number): string {
+/** The whole document; never longer than MARKDOWN_LIMIT characters. */
+function markdownPlan(reviewed: ReviewedPlan): string {
+  const { plan, review } = reviewed;
   const head = ['### botrules plan', ''];
   const fromSnapshot = snapshotNote(plan);
   if (fromSnapshot !== undefined) head.push(`_${fromSnapshot}_`, '');
   const showApp = plan.apps.length > 1;
   if (!plan.hasChanges()) {
     const unmanaged = plan.apps.map((app) => unmanagedTable(app, showApp)).filter((table) => table !== '');
-    return [...head, NO_CHANGES, '', ...unmanaged, ...lifetimes(plan), ...notes(plan)].join('\n');
+    return [...head, NO_CHANGES, '', ...unmanaged, ...lifetimes(reviewed), ...notes(review.notes)].join('\n');
   }
-  head.push(...firstScreen(plan));
+  head.push(...firstScreen(reviewed));
 
-  const doc = new BoundedDocument(head.join('\n'), limit - NOTE_RESERVE);
+  const doc = new BoundedDocument(head.join('\n'), MARKDOWN_LIMIT - NOTE_RESERVE);
   doc.add(blockedSection(plan));
   for (const app of plan.apps) doc.add({ kind: 'lifecycle', text: lifecycleTable(app, showApp) });
   for (const app of plan.apps) doc.add({ kind: 'unmanaged', text: unmanagedTable(app, showApp) });
-  doc.add({ kind: 'behaviour', text: behaviourSection(plan) });
+  doc.add({ kind: 'behaviour', text: behaviourSection(reviewed) });
   for (const app of plan.apps) doc.add({ kind: 'note', text: transitionNote(app, showApp) });
   for (const app of plan.apps) doc.add({ kind: 'moves', text: movesTable(app, showApp) });
   const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0 || step.kind === 'create').map((step) => ({ app, step })));
@@ -58,8 +59,8 @@ export function markdownPlan(plan: Plan, limit: number): string {
   for (const { app, step } of withFields) doc.add({ kind: 'step', text: stepSection(app, step, showApp) });
   if (plan.apps.some((app) => hasMoves(app.steps))) doc.add({ kind: 'note', text: `_${POSITIONS_NOTE}_\n\n` });
   // Every class of requests decided differently: long, so after the edits themselves.
-  if (plan.behaviourDiff !== undefined && plan.behaviourDiff.length > 0) doc.add({ kind: 'behaviourDiff', text: behaviourDiffMarkdown(plan.behaviourDiff, COMMENT_CAPS, FULL_DIFF_HINT) });
-  for (const note of notes(plan)) doc.add({ kind: 'note', text: note });
+  if (review.behaviourDiff !== undefined && review.behaviourDiff.length > 0) doc.add({ kind: 'behaviourDiff', text: behaviourDiffMarkdown(review.behaviourDiff, COMMENT_CAPS, FULL_DIFF_HINT) });
+  for (const note of notes(review.notes)) doc.add({ kind: 'note', text: note });
   // The summary again last, where a long plan ends; the reserve keeps room for it.
   return `${doc.finish(withFields.length)}\n**${summaryLine(plan.summary)}**\n`;
 }
@@ -69,35 +70,36 @@ export function markdownPlan(plan: Plan, limit: number): string {
  * the counts, every rule change as one row, the counts per app, lifetimes. Sections meant for
  * the first screen go in this list; the long ones (classes, diffs) go after it.
  */
-function firstScreen(plan: Plan): string[] {
+function firstScreen(reviewed: ReviewedPlan): string[] {
+  const { plan } = reviewed;
   return [
-    ...alerts(plan),
+    ...alerts(reviewed),
     ...transitionAlerts(plan),
     `**${summaryLine(plan.summary)}**`,
     '',
     ...changesTable(plan),
     ...summaryTable(plan.apps),
     '',
-    ...lifetimes(plan),
+    ...lifetimes(reviewed),
     '',
   ];
 }
 
 /** Rules whose lifetime changes their state soon, or explains a status this plan changes: a list. */
-function lifetimes(plan: Plan): string[] {
-  const sentences = lifetimeSentences(plan);
+function lifetimes(reviewed: ReviewedPlan): string[] {
+  const sentences = lifetimeSentences(reviewed);
   if (sentences.length === 0) return [];
   return [`**${LIFETIMES_HEADING}**`, '', ...sentences.map((sentence) => `- ${markdownText(sentence)}`), '', ''];
 }
 
 /** The plan's notes (why removed rules could not be recognised), one paragraph each. */
-function notes(plan: Plan): string[] {
-  return plan.notes.map((note) => `_${markdownText(note)}_\n\n`);
+function notes(planNotes: readonly string[]): string[] {
+  return planNotes.map((note) => `_${markdownText(note)}_\n\n`);
 }
 
 /** What the plan does to named test traffic (only when the project has tests). */
-function behaviourSection(plan: Plan): string {
-  const report = plan.behaviour;
+function behaviourSection({ plan, review }: ReviewedPlan): string {
+  const report = review.behaviour;
   if (report === undefined || report.tests === 0) return '';
   const heading = markdownText(behaviourHeading(report));
   if (report.changes.length === 0) return `_${heading}_\n\n`;

@@ -1,32 +1,25 @@
 // What `plan` says beside the plan, on stderr so stdout stays exactly the plan in the chosen
 // format: the limits apply would refuse, the tests the behaviour diff could not decide, and
 // where the plan was saved (docs/behaviour.md, "Output files").
-import type { TrafficExcess } from '../../plan/traffic-limit.js';
+import { excessSentence } from '../../plan/safety.js';
+import { trafficExcessDetails, trafficExcessSentence } from '../../plan/traffic-limit.js';
+import type { Review } from './review.js';
 import type { StreamRenderers } from '../contract.js';
 import { writeLines } from '../lines.js';
 import { safeText } from '../sanitise.js';
 
-export interface PlanWarningsView {
-  /** Said at plan time, so a reviewer knows before apply refuses. */
-  excesses: readonly string[];
-  trafficExcesses: readonly TrafficExcess[];
-  /** Tests the behaviour diff leaves out because their outcome is undecided. */
-  undecided: readonly string[];
-  /** The replayed log's recorded decisions disagree with the live rules (docs/replay.md, "Production's own decisions"). */
-  modelWarnings?: readonly string[];
-}
-
-function* warningLines({ excesses, trafficExcesses, undecided, modelWarnings = [] }: PlanWarningsView): Iterable<string> {
-  for (const excess of excesses) yield `warning: ${safeText(excess)}; apply will refuse it without --force`;
+/** Limits apply would refuse (said at plan time, so a reviewer knows before apply refuses), undecided tests, replay warnings. */
+function* warningLines({ limitExcesses, trafficExcesses, undecided, modelWarnings }: Review): Iterable<string> {
+  for (const excess of limitExcesses) yield `warning: ${safeText(excessSentence(excess))}; apply will refuse it without --force`;
   for (const excess of trafficExcesses) {
-    yield `warning: ${safeText(excess.sentence)}; apply will refuse it without --force`;
-    for (const detail of excess.details) yield `  ${safeText(detail)}`;
+    yield `warning: ${safeText(trafficExcessSentence(excess))}; apply will refuse it without --force`;
+    for (const detail of trafficExcessDetails(excess)) yield `  ${safeText(detail)}`;
   }
   for (const sentence of undecided) yield `warning: ${safeText(sentence)}`;
   for (const sentence of modelWarnings) yield `warning: ${safeText(sentence)}`;
 }
 
-export const PLAN_WARNINGS: StreamRenderers<PlanWarningsView> = {
+export const PLAN_WARNINGS: StreamRenderers<Review> = {
   stderr: (view, sink) => writeLines(sink, warningLines(view)),
 };
 

@@ -4,7 +4,7 @@
 // diff of the fields it changes (before and after), blocked rules with the console steps that
 // unblock them, and the summary again last, where a long plan ends.
 // Names, ids, file names and values are untrusted: each goes through safeText before colour.
-import type { Plan } from '../../plan/plan-value.js';
+import type { ReviewedPlan } from './review.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
 import {
   BLOCKED_ADVICE,
@@ -35,7 +35,8 @@ const LOOSENS_HEADING = 'What this plan loosens (review before applying):';
 /** Unmanaged rules listed per app before "… and N more". */
 const LISTED_UNMANAGED = 50;
 
-export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions): void {
+export function renderText(reviewed: ReviewedPlan, out: TextSink, options: PlanRenderOptions): void {
+  const { plan, review } = reviewed;
   const c = options.colors;
   const fromSnapshot = snapshotNote(plan);
   if (fromSnapshot !== undefined) out.write(`${c.dim(fromSnapshot)}\n`);
@@ -43,14 +44,14 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
   if (!plan.hasChanges()) {
     out.write(`${NO_CHANGES}\n`);
     for (const app of plan.apps) writeUnmanaged(app, showAppNames, out, c);
-    writeLifetimes(plan, out, c);
-    writeNotes(plan, out, c);
+    writeLifetimes(reviewed, out, c);
+    writeNotes(review.notes, out, c);
     return;
   }
   const summary = c.bold(summaryLine(plan.summary));
   out.write(`${summary}\n`);
-  writeRisks(plan, out, c);
-  writeLifetimes(plan, out, c);
+  writeRisks(reviewed, out, c);
+  writeLifetimes(reviewed, out, c);
   for (const app of plan.apps) {
     out.write('\n');
     if (showAppNames) out.write(`${c.bold(`App ${safeText(app.app)}`)}\n`);
@@ -58,42 +59,44 @@ export function renderText(plan: Plan, out: TextSink, options: PlanRenderOptions
     writeTransitions(app, out, c);
     writeApp(app, out, c);
   }
-  writeBehaviour(plan, out, c);
-  if (plan.behaviourDiff !== undefined && plan.behaviourDiff.length > 0) {
+  writeBehaviour(reviewed, out, c);
+  if (review.behaviourDiff !== undefined && review.behaviourDiff.length > 0) {
     out.write('\n');
-    writeBehaviourDiffText(plan.behaviourDiff, out, c, 'plan --format json lists them all');
+    writeBehaviourDiffText(review.behaviourDiff, out, c, 'plan --format json lists them all');
   }
   const blocked = plan.blockedSentence();
   if (blocked !== undefined) out.write(`\n${c.red('!')} ${safeText(blocked)}.\n  ${BLOCKED_ADVICE}\n`);
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);
-  writeNotes(plan, out, c);
+  writeNotes(review.notes, out, c);
   out.write(`\n${summary}\n`);
 }
 
 /** What the plan loosens, right under the summary: weakened actions, paused or overtaken blocking rules. */
-function writeRisks(plan: Plan, out: TextSink, c: Colors): void {
-  if (plan.risks.length === 0) return;
+function writeRisks(reviewed: ReviewedPlan, out: TextSink, c: Colors): void {
+  if (reviewed.review.risks.length === 0) return;
   out.write(`\n${c.bold(c.red(LOOSENS_HEADING))}\n`);
+  for (const line of riskLines(reviewed, c)) out.write(`${line}\n`);
+}
+
+/** One line per rule the plan loosens (apply repeats the first few above its question). */
+export function riskLines({ plan, review }: ReviewedPlan, c: Colors): string[] {
   const showApp = plan.apps.length > 1;
-  for (const risk of plan.risks) {
-    const app = showApp ? `app ${safeText(risk.app)}: ` : '';
-    out.write(`  ${c.red('!')} ${app}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}\n`);
-  }
+  return review.risks.map((risk) => `  ${c.red('!')} ${showApp ? `app ${safeText(risk.app)}: ` : ''}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}`);
 }
 
 /** Rules whose lifetime changes their state soon, or explains a status this plan changes. */
-function writeLifetimes(plan: Plan, out: TextSink, c: Colors): void {
-  const sentences = lifetimeSentences(plan);
+function writeLifetimes(reviewed: ReviewedPlan, out: TextSink, c: Colors): void {
+  const sentences = lifetimeSentences(reviewed);
   if (sentences.length === 0) return;
   out.write(`\n${c.bold(LIFETIMES_HEADING)}\n`);
   for (const sentence of sentences) out.write(`  ${c.yellow('-')} ${safeText(sentence)}\n`);
 }
 
 /** Said once, after the rules not in the files (why removed rules could not be recognised). */
-function writeNotes(plan: Plan, out: TextSink, c: Colors): void {
-  if (plan.notes.length === 0) return;
+function writeNotes(notes: readonly string[], out: TextSink, c: Colors): void {
+  if (notes.length === 0) return;
   out.write('\n');
-  for (const note of plan.notes) out.write(`${c.dim(safeText(note))}\n`);
+  for (const note of notes) out.write(`${c.dim(safeText(note))}\n`);
 }
 
 /** The live rules no file declares, each by name with what happens to it; removed ones first. */
@@ -113,8 +116,8 @@ function writeUnmanaged(app: AppPlan, showAppName: boolean, out: TextSink, c: Co
 }
 
 /** Test requests whose outcome the plan changes (only when the project has tests). */
-function writeBehaviour(plan: Plan, out: TextSink, c: Colors): void {
-  const report = plan.behaviour;
+function writeBehaviour({ plan, review }: ReviewedPlan, out: TextSink, c: Colors): void {
+  const report = review.behaviour;
   if (report === undefined || report.tests === 0) return;
   const heading = safeText(behaviourHeading(report));
   out.write(`\n${report.changes.length === 0 ? c.dim(heading) : c.bold(heading)}\n`);

@@ -1,6 +1,6 @@
 // What every plan renderer takes: the one renderer contract (../contract.ts) with the Plan
-// as its model.
-import type { Plan } from '../../plan/plan-value.js';
+// and its Review as its model.
+import type { ReviewedPlan } from './review.js';
 import type { Renderer, RenderOptions, Sink } from '../contract.js';
 
 export type { Colors } from '../contract.js';
@@ -10,4 +10,4 @@ export type TextSink = Sink;
 
 export type PlanRenderOptions = RenderOptions;
 
-export type PlanRenderer = Renderer<Plan>;
+export type PlanRenderer = Renderer<ReviewedPlan>;

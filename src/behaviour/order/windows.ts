@@ -3,11 +3,11 @@
 // compared with the start and the final rules by the region engine (regions.ts), so a window
 // is a class of requests with a witness the evaluator confirmed, never a sample that happened
 // to differ. Pure: rule lists in, regions out; the deadline bounds the work.
-import type { EvaluationOptions } from '../evaluate/leaf.js';
-import type { NormalRule } from '../semantics/model.js';
-import type { TransitionWindow, WindowClass } from '../plan/types.js';
-import type { RegionOutcome } from './entries.js';
-import { regionsWhere, type Region } from './regions.js';
+import type { EvaluationOptions } from '../../evaluate/leaf.js';
+import type { NormalRule } from '../../semantics/model.js';
+import type { TransitionWindow, WindowClass } from '../../plan/types.js';
+import type { RegionOutcome } from '../entries.js';
+import { regionsWhere, type Region } from '../regions.js';
 
 /** Blocks or challenges: the outcome is decided and carries hardBlock or blockWithChallenge. */
 export function protects(outcome: RegionOutcome): boolean {

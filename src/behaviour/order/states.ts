@@ -6,9 +6,9 @@
 // and share their rule objects: a rule is copied only when a PATCH changes its fields, so the
 // search numbers each rule object once (entries.ts), and a PATCH that changes only what the
 // search never reads (the description) leaves the very same list.
-import { createdRule, inPriorityOrder, insertInList, moveInList, type Patch } from '../semantics/list-move.js';
-import type { LiveRule } from '../semantics/model.js';
-import { UserError } from '../errors.js';
+import { createdRule, inPriorityOrder, insertInList, moveInList, type Patch } from '../../semantics/list-move.js';
+import type { LiveRule } from '../../semantics/model.js';
+import { UserError } from '../../errors.js';
 
 /**
  * The rules in order after each of `patches` (index k: after the first k, so index 0 is

@@ -1,11 +1,10 @@
 // The transition check as plan and apply run it (docs/behaviour.md, "Safe transitions"): one
 // time budget for every app of the command, the order chosen per app (or, for a saved plan,
 // its own order checked again), and progress for a terminal.
-import { checkOrder, chooseOrder } from './transition-order.js';
-import { unitsOf } from '../plan/transitions.js';
-import type { TransitionCheck } from '../plan/types.js';
-import type { AppPlan, PlanStep } from '../plan/types.js';
-import type { LiveRule } from '../semantics/model.js';
+import { checkOrder, chooseOrder } from './search.js';
+import { unitsOf } from './units.js';
+import type { AppPlan, PlanStep, TransitionCheck } from '../../plan/types.js';
+import type { LiveRule } from '../../semantics/model.js';
 
 /** Seconds the transition check of one command may take when --transition-budget is not given. */
 export const DEFAULT_TRANSITION_BUDGET = 10;
@@ -39,22 +38,18 @@ export function transitionRun(request: TransitionRequest): TransitionRun | undef
   };
 }
 
-/** The app's plan in the order the check chooses, with what it found; a plan of fewer than two PATCHes has no state in between. */
-export function orderedPlan(plan: AppPlan, live: readonly LiveRule[], run: TransitionRun | undefined): AppPlan {
-  if (run === undefined || plan.steps.length < 2) return plan;
-  const chosen = chooseOrder(live, plan.steps, { ...optionsFor(plan.app, run), safeOrder: run.safeOrder });
-  return { ...plan, steps: chosen.steps, transitions: withBudgetHint(chosen.check, run) };
-}
-
 /**
- * A saved plan's order of the re-planned `planned` steps, checked again: the steps in the
- * file's order with what the check finds, or the planner's steps unchanged when the file's
- * order is no order of them (the comparison then names the difference).
+ * The ordering stage: the app's steps in the order the check chooses, with what it found in
+ * it. With `saved` (apply --plan), the saved plan's order of the re-planned steps is checked
+ * again instead, or the planner's steps are kept when the file's order is no order of them
+ * (the comparison then names the difference). A plan of fewer than two PATCHes has no state
+ * in between.
  */
-export function savedOrder(plan: AppPlan, saved: readonly PlanStep[], live: readonly LiveRule[], run: TransitionRun | undefined): AppPlan {
+export function orderSteps(plan: AppPlan, live: readonly LiveRule[], run: TransitionRun | undefined, saved?: readonly PlanStep[]): AppPlan {
   if (run === undefined || plan.steps.length < 2) return plan;
-  const checked = checkOrder(live, plan.steps, unitsOf(saved), optionsFor(plan.app, run));
-  return checked === undefined ? plan : { ...plan, steps: checked.steps, transitions: withBudgetHint(checked.check, run) };
+  const options = optionsFor(plan.app, run);
+  const found = saved === undefined ? chooseOrder(live, plan.steps, { ...options, safeOrder: run.safeOrder }) : checkOrder(live, plan.steps, unitsOf(saved), options);
+  return found === undefined ? plan : { ...plan, steps: found.steps, transitions: withBudgetHint(found.check, run) };
 }
 
 /** When the budget left something unchecked, one more sentence says how to give the check more time. */

@@ -5,21 +5,20 @@
 // sending one update-and-move as two PATCHes (its fields, then its move, or the other way
 // round) may be: the plan offers that for one more PATCH (`--safe-order`).
 //
-// The state after a set of units does not depend on the order they ran in (src/plan/
-// transitions.ts), so the search runs over sets: a 0-1 breadth-first search whose cost is the
+// The state after a set of units does not depend on the order they ran in (units.ts),
+// so the search runs over sets: a 0-1 breadth-first search whose cost is the
 // number of open states passed through, each state checked lazily (when the search reaches it)
 // and once, the planner's next unit tried first. A whole order (the planner's, the one chosen)
 // is checked in one region search over all its states, far cheaper than one per state. The
 // deadline bounds it all; what it leaves is said, never guessed.
-import type { EvaluationOptions } from '../evaluate/leaf.js';
-import type { LiveRule } from '../semantics/model.js';
-import { inPriorityOrder } from '../semantics/list-move.js';
-import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit } from '../plan/transitions.js';
-import type { TransitionCheck } from '../plan/types.js';
-import type { PlanStep } from '../plan/types.js';
+import type { EvaluationOptions } from '../../evaluate/leaf.js';
+import type { LiveRule } from '../../semantics/model.js';
+import { inPriorityOrder } from '../../semantics/list-move.js';
+import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit } from './units.js';
+import type { PlanStep, TransitionCheck } from '../../plan/types.js';
 import { finalState, statesAlong } from './states.js';
-import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './transition-windows.js';
-import type { Region } from './regions.js';
+import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './windows.js';
+import type { Region } from '../regions.js';
 
 export interface OrderOptions {
   /** When the search stops, on the clock regionsWhere reads (Date.now(), milliseconds). */

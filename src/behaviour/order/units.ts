@@ -1,7 +1,7 @@
 // The order of a plan's PATCH requests, and what the transition check found in it
 // (docs/behaviour.md, "Safe transitions"). Every PATCH leaves a live state behind; the planner
 // fixes which requests are sent, this module says in which order, and the check
-// (src/behaviour/transitions.ts) says which intermediate state lets through requests that both
+// (windows.ts, run by search.ts) says which intermediate state lets through requests that both
 // the starting and the final rules block or challenge. Pure: steps and live rules in, steps out.
 //
 // An order is a sequence of units: a step of the planner sent whole, or one half of an
@@ -11,9 +11,9 @@
 // or one already moved): the settled rules are always in declared relative order, so once all
 // are settled the list is the declared one. The planner's ascending order is the special case
 // where that predecessor is the declared one, so its priorities come out unchanged.
-import type { LiveRule } from '../semantics/model.js';
-import { inPriorityOrder, insertInList, moveInList } from '../semantics/list-move.js';
-import { fieldChanges, isLifecycle, isMove, positionChange, type PlanStep, type TransitionCheck } from './types.js';
+import type { LiveRule } from '../../semantics/model.js';
+import { inPriorityOrder, insertInList, moveInList } from '../../semantics/list-move.js';
+import { fieldChanges, isMove, positionChange, type PlanStep } from '../../plan/types.js';
 
 /** One PATCH of an order: a planner step whole, or the fields or the move of an update-and-move. */
 export interface OrderUnit {
@@ -138,21 +138,4 @@ function fieldsHalf(step: PlanStep): PlanStep {
 function moveHalf(step: PlanStep, priority: number): PlanStep {
   const position = positionChange(step);
   return { ruleId: step.ruleId, name: step.name, kind: 'move', body: { priority }, changes: [position ?? { field: 'priority', before: 0, after: 0 }] };
-}
-
-/**
- * True when a step cannot change how any request is decided: it moves nothing and changes only
- * the name or the description. Such steps may overlap in any order without a state the check has
- * not seen; every other step of a checked order runs alone (src/apply/execute.ts).
- */
-export function behaviourNeutral(step: PlanStep): boolean {
-  return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
-}
-
-/** How many PATCH requests `check` says are open in windows, for the sentence a plan shows. */
-export function windowSentence(app: string, check: TransitionCheck): string | undefined {
-  const count = check.windows.length;
-  if (count === 0) return undefined;
-  const noun = count === 1 ? 'a window' : `${count} windows`;
-  return `plan for app ${app} opens ${noun} in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests`;
 }

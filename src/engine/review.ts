@@ -1,0 +1,43 @@
+// The Review of a plan, assembled in one place for plan and apply (docs/design.md, "The Plan and
+// its Review"): what the plan loosens and the limits apply enforces, worked out from the live
+// rules just listed and the steps, beside what each command measured (test outcomes, the
+// behaviour diff, the replay, the policies, lifetimes, notes).
+import type { Plan } from '../plan/plan-value.js';
+import { planRisks } from '../plan/risks.js';
+import { limitExcesses } from '../plan/safety.js';
+import { disagreementWarning } from '../requests/traffic/agreement.js';
+import type { ReplayReport } from '../requests/traffic/tally.js';
+import { reviewOf, type Review } from '../render/plan/review.js';
+import type { LiveRule } from '../semantics/model.js';
+
+/** The limits apply enforces (Plan.raiseIfUnsafe takes the same), and what a command measured beside the plan. */
+type ReviewLimits = Omit<Parameters<Plan['raiseIfUnsafe']>[0], 'force'>;
+type ReviewParts = Partial<Omit<Review, 'risks' | 'limitExcesses' | 'trafficExcesses' | 'modelWarnings'>> & { maxDisagreement?: number };
+
+/** The Review of `plan`, whose apps were planned against `live` (app name → the rules listed). */
+export function assembleReview(plan: Plan, live: ReadonlyMap<string, readonly LiveRule[]>, limits: ReviewLimits, parts: ReviewParts = {}): Review {
+  const { maxDisagreement, ...given } = parts;
+  return reviewOf({
+    ...given,
+    risks: plan.apps.flatMap((app) => planRisks(app.app, live.get(app.app) ?? [], app.steps)),
+    limitExcesses: limitExcesses(plan.apps, limits.maxChanges, limits.maxDeletes),
+    trafficExcesses: plan.trafficExcesses(limits.maxNewlyBlocked),
+    modelWarnings: given.replay === undefined ? [] : replayWarnings(given.replay, maxDisagreement),
+  });
+}
+
+/**
+ * What the replayed traffic cannot vouch for: requests undecided for lack of fields (the traffic
+ * limit counts only decided requests), and live rules that disagree with production's decisions.
+ */
+function replayWarnings(replay: ReplayReport, maxDisagreement: number | undefined): string[] {
+  const warnings: string[] = [];
+  const undecided = replay.coverage?.undecided ?? 0;
+  if (undecided > 0) {
+    warnings.push(`${undecided} of the ${replay.evaluated} replayed requests are undecided for lack of fields the changed rules read ` +
+      '(see the replay report): the traffic limit counts only decided requests');
+  }
+  const disagreement = replay.production === undefined ? undefined : disagreementWarning(replay.production, maxDisagreement);
+  if (disagreement !== undefined) warnings.push(disagreement);
+  return warnings;
+}
