@@ -16,7 +16,7 @@ import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { disagreementWarning } from '../requests/traffic/agreement.js';
-import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress, type ReplayReport } from './replay.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine, type ReplayProgress, type ReplayReport } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { lifetimeEvents } from '../plan/lifetimes.js';
 import type { TransitionRequest } from '../behaviour/transitions.js';
@@ -31,6 +31,8 @@ export interface PlanRequest extends ProjectSelection, TransitionRequest {
   testsDir?: string;
   /** Request logs to replay against the plan (plan --replay; docs/replay.md). */
   replayLogs?: string[];
+  /** The replay's engine (docs/replay.md, "Engines"). */
+  replayEngine?: ReplayEngine;
   /** The replay's progress, for a progress line. */
   onReplayProgress?: (progress: ReplayProgress) => void;
   /** Compute the exhaustive behaviour diff (docs/behaviour.md, "Exhaustive behaviour diff"), within this budget. */
@@ -96,6 +98,7 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Pla
       ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
       ...reading,
       ...(request.onReplayProgress === undefined ? {} : { onProgress: request.onReplayProgress }),
+      ...(request.replayEngine === undefined ? {} : { engine: request.replayEngine }),
     }, ctx);
   // The replay's verdict travels with the app's plan, into a saved plan too, for apply's traffic limit.
   const apps = replay === undefined ? removals.apps : removals.apps.map((app) => ({ ...app, replay: trafficVerdict(replay) }));
