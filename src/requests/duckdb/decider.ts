@@ -1,11 +1,11 @@
 // The DuckDB back end of a compiled program (semantics/program.ts): requests written as NDJSON
 // lines (one file per batch) are read by DuckDB's native JSON reader and decided by the program's
 // SQL (requests/sql/emit.ts), grouped by the decision of every set with a count and the first
-// rows of each group. What SQL cannot decide exactly (a `$re` outside RE2's exact subset, an
-// address that is not IPv4) is decided by the reference evaluator's own leaf tests, registered
+// rows of each group. What SQL cannot decide exactly (a `$re` outside RE2's exact subset) is
+// decided by the reference evaluator's own pattern test, registered
 // with DuckDB as scalar functions: the answers are the evaluator's, never an approximation.
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { compilePattern, leafTest, type Verdict } from '../../evaluate/index.js';
+import { compilePattern, type Verdict } from '../../evaluate/index.js';
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
 import { DIALECT } from '../sql/dialects.js';
@@ -31,7 +31,7 @@ export class DuckDbDecider {
     // Memory stays bounded whatever the log's length: one batch at a time, no persistent tables.
     const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2', preserve_insertion_order: 'false' });
     const connection = await instance.connect();
-    const fallbacks = registerFallbacks(api, connection, program);
+    const fallbacks = registerFallbacks(api, connection);
     const { leaves, columns } = decisionColumns(program, DIALECT.duckdb, fallbacks);
     const codes = columns.map((column, set) => `${column} AS d${set}`).join(', ');
     const names = columns.map((_, set) => `d${set}`).join(', ');
@@ -56,8 +56,8 @@ export class DuckDbDecider {
   }
 }
 
-/** JavaScript's answers where SQL has none: `$re` patterns by number, address leaves by leaf id. */
-function registerFallbacks(api: DuckDbApi, connection: DuckDBConnection, program: RuleProgram<NormalRule>): Fallbacks {
+/** JavaScript's answers where SQL has none: `$re` patterns by number. */
+function registerFallbacks(api: DuckDbApi, connection: DuckDBConnection): Fallbacks {
   const patterns: string[] = [];
   const asBoolean = (verdict: Verdict): boolean | null => (verdict === 'undecided' ? null : verdict);
   const register = (name: string, answer: (id: number, value: string) => Verdict) => {
@@ -77,14 +77,12 @@ function registerFallbacks(api: DuckDbApi, connection: DuckDBConnection, program
     }));
   };
   register('botrules_pattern', (id, value) => compilePattern(patterns[id] as string, false).test(value));
-  register('botrules_address', (id, value) => leafTest((program.leaves[id] as RuleProgram<NormalRule>['leaves'][number]).leaf)(value));
   return {
     pattern(source, value) {
       let id = patterns.indexOf(source);
       if (id === -1) id = patterns.push(source) - 1;
       return `botrules_pattern(${id}, ${value})`;
     },
-    address: (leafId, value) => `botrules_address(${leafId}, ${value})`,
     // batchLine() keeps requests with characters beyond U+FFFF out of DuckDB.
     rowsWithinBmp: true,
   };

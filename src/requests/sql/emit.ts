@@ -7,7 +7,8 @@ import type { NormalRule } from '../../semantics/model.js';
 import type { ProgramSet, RuleProgram } from '../../semantics/program.js';
 import { outcomeKind } from '../traffic/tally.js';
 import type { Dialect } from './dialects.js';
-import { ipv4Select, leafSql, type Fallbacks, type LeafContext, type LeafSql } from './leaves.js';
+import { addressSelect, IPV6_COLUMN } from './addresses.js';
+import { leafSql, type Fallbacks, type LeafContext, type LeafSql } from './leaves.js';
 
 export const NO_RULE = -1;
 
@@ -31,7 +32,7 @@ export interface DecisionColumns {
 
 export function decisionColumns(program: RuleProgram<NormalRule>, dialect: Dialect, fallbacks?: Fallbacks): DecisionColumns {
   const ctx: LeafContext = { dialect, notes: new Set(), ...(fallbacks === undefined ? {} : { fallbacks }) };
-  const leaves = program.leaves.map((leaf, id) => leafSql(id, leaf, ctx));
+  const leaves = program.leaves.map((leaf) => leafSql(leaf, ctx));
   const columns = leaves.map((leaf, id): LeafSql => ({ sql: `l${id}`, undecided: leaf.undecided }));
   const trees = program.trees.map((tree): LeafSql => {
     const groups = tree.groups.map((group) => combine(group.all, [...group.leaves].map((id) => columns[id] as LeafSql)));
@@ -43,7 +44,9 @@ export function decisionColumns(program: RuleProgram<NormalRule>, dialect: Diale
 /** `SELECT <extra>, each leaf AS l0, l1, … FROM <source>`: the rows with their leaves' verdicts. */
 export function leafSelect(leaves: readonly string[], source: string, dialect: Dialect, extra = ''): string {
   const selected = [...(extra === '' ? [] : [extra]), ...leaves.map((leaf, id) => `${leaf} AS l${id}`)];
-  return `SELECT ${selected.length === 0 ? '1 AS one' : selected.join(', ')} FROM (${ipv4Select(source, dialect)}) AS addressed`;
+  // The IPv6 columns cost string work on every row: only where an address leaf reads them.
+  const ipv6 = leaves.some((leaf) => leaf.includes(IPV6_COLUMN));
+  return `SELECT ${selected.length === 0 ? '1 AS one' : selected.join(', ')} FROM (${addressSelect(source, dialect, ipv6)}) AS addressed`;
 }
 
 /** `$and` of nothing is TRUE, `$or` of nothing FALSE, as the evaluator's combine(). */
