@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { Decision } from '../evaluate/index.js';
-import { inPriorityOrder } from '../plan/fingerprint.js';
+import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { matchRules } from '../semantics/match.js';
 import { loadProjectConfig } from '../rules/config.js';
@@ -137,6 +137,7 @@ export async function replayPlanned(
   const production = tallies.agreement.report();
   if (production !== undefined) report.production = production;
   report.engine = { name: engine, requestsPerSecond: Math.round(report.evaluated / Math.max(seconds, 1e-3)) };
+  report.ruleSets = { live: fingerprintRules(sets[0] as LiveRule[]), declared: fingerprintRules(afterRules) };
   if (shadow.length > 0) {
     const { transitions, undecided } = tallies.shadow.report(context);
     report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };

@@ -3,18 +3,15 @@
 // request changes outcome, 2 when some do, 1 on error (docs/replay.md). `--emit-sql` prints
 // the same comparison as one SQL query instead of reading logs; `replay merge REPORT…` combines
 // the JSON reports of shards.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { UserError } from '../../errors.js';
 import { UsageError } from '../options.js';
-import { REPLAY_ENGINES, replayProject, type ReplayReport } from '../../engine/replay.js';
+import { REPLAY_ENGINES, replayProject } from '../../engine/replay.js';
 import { emitReplaySql } from '../../engine/replay-sql.js';
 import { REPLAY_FORMATS, replayRenderer, type ReplayFormat } from '../../render/replay/index.js';
 import { DIALECTS } from '../../requests/sql/dialects.js';
 import { LOG_FORMATS } from '../../requests/traffic/formats.js';
 import { isAllClear } from '../../requests/traffic/tally.js';
-import { mergeReports } from '../../requests/traffic/merge.js';
+import { mergeReplayReports } from '../../engine/replay-merge.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { writeReport } from '../output.js';
 import { replayProgressLine } from '../replay-progress.js';
@@ -52,7 +49,7 @@ function options(yargs: Argv<GlobalArgs>) {
 
 async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
   const words: readonly unknown[] = args._;
-  if (String(words[1] ?? '') === 'merge') return merge((args as unknown as { reports?: unknown[] }).reports ?? [], args.format, ctx);
+  if (String(words[1] ?? '') === 'merge') return merge((args as unknown as { reports?: unknown[] }).reports ?? [], args, ctx);
   const logs = (args.logs ?? []).map(String);
   const selection = { ...args, ...(args.live === undefined ? {} : { liveFile: args.live }) };
   if (args.emitSql) {
@@ -75,29 +72,10 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
 }
 
 /** Exit codes as for one replay of all the logs. */
-async function merge(reports: readonly unknown[], format: ReplayFormat, ctx: CommandContext): Promise<number> {
-  const shards = await Promise.all(reports.map(String).map(async (source) => ({ source, report: await readReport(source, ctx.io.cwd) })));
-  const merged = mergeReports(shards);
-  await replayRenderer(format)(merged, ctx.io.stdout, { colors: ctx.colors });
+async function merge(reports: readonly unknown[], args: { format: ReplayFormat; baseline?: string | undefined }, ctx: CommandContext): Promise<number> {
+  const merged = await mergeReplayReports({ reports: reports.map(String), ...(args.baseline === undefined ? {} : { baseline: args.baseline }) }, ctx);
+  await replayRenderer(args.format)(merged, ctx.io.stdout, { colors: ctx.colors });
   return isAllClear(merged) ? 0 : 2;
-}
-
-async function readReport(source: string, cwd: string): Promise<ReplayReport> {
-  const text = await readFile(resolve(cwd, source), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UserError(`cannot read the report ${source} (${error.code ?? 'unreadable'})`);
-  });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UserError(`${source} is not JSON: merge takes the reports of botrules replay --format json`);
-  }
-  const report = parsed as Partial<ReplayReport> & { formatVersion?: unknown };
-  if (report.formatVersion !== 1 || typeof report.app !== 'string' || !Array.isArray(report.transitions) || typeof report.evaluated !== 'number' || !Array.isArray(report.files) || !Array.isArray(report.skipped)) {
-    throw new UserError(`${source} is not a replay report (botrules replay --format json, formatVersion 1)`);
-  }
-  const { formatVersion: _version, ...rest } = report;
-  return rest as ReplayReport;
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

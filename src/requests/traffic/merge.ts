@@ -1,8 +1,12 @@
 // `replay merge` (docs/replay.md, "Shards"): the JSON reports of replays over disjoint logs,
 // given in log order, combined into the report one replay of all the logs gives: counts summed,
 // shares of the summed evaluated requests, rule pairs summed by their rules, examples the first
-// ones in shard order, skipped reasons first seen in the first shard that has them.
+// ones in shard order, skipped reasons first seen in the first shard that has them; the fields
+// the log lacks and production's decisions the same way (merge-parts.ts). Every order a report
+// lists is by count and then by name, never by where in the log something first occurred, so it
+// does not depend on where a shard starts.
 import { UserError } from '../../errors.js';
+import { mergeCoverage, mergeProduction } from './merge-parts.js';
 import { compareRulePairs, compareTransitions, EXAMPLES_PER_TRANSITION, type ReplayReport, type RulePair, type ShadowReport, type SkipCount, type Transition } from './tally.js';
 
 export interface ShardReport {
@@ -14,12 +18,7 @@ export interface ShardReport {
 export function mergeReports(shards: readonly ShardReport[]): ReplayReport {
   const [first] = shards;
   if (first === undefined) throw new UserError('replay merge needs at least one report');
-  for (const { source, report } of shards) {
-    if (report.app !== first.report.app || report.against !== first.report.against || JSON.stringify(report.notApplied) !== JSON.stringify(first.report.notApplied)) {
-      throw new UserError(`${source} is a replay of app ${JSON.stringify(report.app)} against ${report.against}, and ${first.source} of app ${JSON.stringify(first.report.app)} against ${first.report.against} (not applied: ${first.report.notApplied.join(', ') || 'none'}): only shards of one replay can be merged`);
-    }
-    if (JSON.stringify(report.shadow?.rules) !== JSON.stringify(first.report.shadow?.rules)) throw new UserError(`${source} was replayed with other shadow rules than ${first.source}: only shards of one replay can be merged`);
-  }
+  for (const shard of shards) checkSameReplay(first, shard);
   const reports = shards.map((shard) => shard.report);
   const evaluated = sum(reports.map((report) => report.evaluated));
   const merged: ReplayReport = {
@@ -34,16 +33,53 @@ export function mergeReports(shards: readonly ShardReport[]): ReplayReport {
     undecided: { live: sum(reports.map((report) => report.undecided.live)), declared: sum(reports.map((report) => report.undecided.declared)) },
     transitions: mergeTransitions(reports.map((report) => report.transitions), evaluated),
   };
+  const engine = mergeEngine(reports);
+  if (engine !== undefined) merged.engine = engine;
   const shadows = reports.map((report) => report.shadow).filter((shadow): shadow is ShadowReport => shadow !== undefined);
   const [firstShadow] = shadows;
   if (firstShadow !== undefined) {
-    merged.shadow = { rules: [...firstShadow.rules], transitions: mergeTransitions(shadows.map((shadow) => shadow.transitions), evaluated), undecided: sum(shadows.map((shadow) => shadow.undecided)) };
+    // Shadow shares are of the requests the shadow rules decided: lines carrying no request field are not among them (engine/replay.ts).
+    const decidedByShadow = evaluated - sum(reports.map((report) => report.coverage?.empty.count ?? 0));
+    merged.shadow = { rules: [...firstShadow.rules], transitions: mergeTransitions(shadows.map((shadow) => shadow.transitions), decidedByShadow), undecided: sum(shadows.map((shadow) => shadow.undecided)) };
   }
+  const coverage = mergeCoverage(reports, evaluated);
+  if (coverage !== undefined) merged.coverage = coverage;
+  const production = mergeProduction(reports);
+  if (production !== undefined) merged.production = production;
+  if (first.report.ruleSets !== undefined) merged.ruleSets = { ...first.report.ruleSets };
   return merged;
+}
+
+/** Shards of one replay: the same app, "before", rule sets, rules not applied, shadow rules, and the same parts reported. */
+function checkSameReplay(first: ShardReport, shard: ShardReport): void {
+  const { source, report } = shard;
+  const refuse = (what: string) => {
+    throw new UserError(`${source} and ${first.source} are not shards of one replay: ${what}`, [
+      'Merge the reports of one replay command run over parts of one log: the same app, rules and live rules (or snapshot).',
+    ]);
+  };
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  if (report.app !== first.report.app) refuse(`the app is ${JSON.stringify(report.app)} in one and ${JSON.stringify(first.report.app)} in the other`);
+  if (report.against !== first.report.against) refuse(`one was replayed against ${JSON.stringify(report.against)}, the other against ${JSON.stringify(first.report.against)}`);
+  if (!same(report.ruleSets, first.report.ruleSets)) refuse('they compare other rule sets (the rules or the live rules differ, or one report is older than the other)');
+  if (!same(report.notApplied, first.report.notApplied)) refuse('the rules the plan cannot apply differ');
+  if (!same(report.shadow?.rules, first.report.shadow?.rules)) refuse('their shadow rules differ');
+  // Production's part is there only where some line recorded a decision: one shard may have it and another not.
+  if ((report.coverage === undefined) !== (first.report.coverage === undefined)) refuse('one reports the fields its log carries and the other does not (written by another version of botrules)');
 }
 
 function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
+}
+
+/** The engine when every shard ran the same one, with the requests per second of all the shards' time. */
+function mergeEngine(reports: readonly ReplayReport[]): ReplayReport['engine'] {
+  const engines = reports.map((report) => report.engine);
+  const [first] = engines;
+  if (first === undefined || engines.some((engine) => engine?.name !== first.name)) return undefined;
+  const seconds = sum(reports.map((report) => report.evaluated / Math.max(report.engine?.requestsPerSecond ?? 1, 1)));
+  const evaluated = sum(reports.map((report) => report.evaluated));
+  return { name: first.name, requestsPerSecond: Math.round(evaluated / Math.max(seconds, 1e-3)) };
 }
 
 function mergeSkipped(all: readonly SkipCount[]): SkipCount[] {

@@ -110,6 +110,8 @@ export interface ReplayReport {
   production?: ProductionAgreement;
   /** With `--baseline REPORT.json`: what newly changes outcome and what stopped since that report. */
   baseline?: BaselineComparison;
+  /** Digests of the two rule sets compared (live, declared): `replay merge` refuses shards of other rule sets. */
+  ruleSets?: { live: string; declared: string };
 }
 
 /** The log's fields, and what the rules the change touches needed of them. */
@@ -238,7 +240,7 @@ export class ReplayTally {
   /** The coverage part, given which touched rules read each field. */
   coverage(rulesReading: ReadonlyMap<RequestField, readonly string[]>): ReplayCoverage {
     const missing = [...this.missing].map(([field, undecided]): MissingField => ({ field, rules: [...(rulesReading.get(field) ?? [])], undecided }))
-      .sort((a, b) => b.undecided - a.undecided);
+      .sort(compareMissing);
     return {
       ...this.fields.coverage(), missing, undecided: this.undecidedByField,
       undecidedShare: this.evaluated === 0 ? 0 : this.undecidedByField / this.evaluated, examples: [...this.undecidedExamples],
@@ -291,6 +293,11 @@ export class ReplayTally {
       sameOutcomeOtherRule: this.sameOutcomeOtherRule, undecided: { ...this.undecided }, transitions,
     };
   }
+}
+
+/** Most undecided first; as many by field name, so shards merge to one replay's order (replay merge). */
+export function compareMissing(a: MissingField, b: MissingField): number {
+  return b.undecided - a.undecided || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);
 }
 
 /**
