@@ -9,6 +9,9 @@ export type DialectName = (typeof DIALECTS)[number];
 
 export interface Dialect {
   name: DialectName;
+  /** The column types the query expects, for the comment at its top. */
+  textType: string;
+  mapType: string;
   identifier(name: string): string;
   text(value: string): string;
   /** The value under `name` in a map column, NULL when the map does not hold it. */
@@ -54,6 +57,8 @@ function escapedCharacter(char: string): string {
 
 const duckdb: Dialect = {
   name: 'duckdb',
+  textType: 'VARCHAR',
+  mapType: 'MAP(VARCHAR, VARCHAR)',
   identifier: (name) => `"${name.replaceAll('"', '""')}"`,
   text: quoted,
   mapValue: (column, name) => `${column}[${quoted(name)}]`,
@@ -76,6 +81,8 @@ const duckdb: Dialect = {
 
 const trino: Dialect = {
   name: 'trino',
+  textType: 'varchar',
+  mapType: 'map(varchar, varchar)',
   identifier: (name) => `"${name.replaceAll('"', '""')}"`,
   text: quoted,
   // element_at is NULL for an absent key (the subscript operator fails).
@@ -103,6 +110,8 @@ const trino: Dialect = {
 
 const bigquery: Dialect = {
   name: 'bigquery',
+  textType: 'STRING',
+  mapType: 'JSON objects of strings',
   identifier: (name) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``,
   text: escaped,
   mapValue: (column, name) => `JSON_VALUE(${column}[${escaped(name)}])`,
@@ -127,6 +136,8 @@ const bigquery: Dialect = {
 
 const clickhouse: Dialect = {
   name: 'clickhouse',
+  textType: 'Nullable(String)',
+  mapType: 'Map(String, String)',
   identifier: (name) => `"${name.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`,
   text: escaped,
   // A Map answers '' for an absent key: absent must stay NULL.

@@ -81,7 +81,7 @@ export function replayQuery(program: RuleProgram<NormalRule>, dialect: Dialect, 
   if (live === undefined || declared === undefined) throw new Error('a replay query compares two rule sets');
   const header = [
     '-- botrules replay --emit-sql: requests by the rule and outcome that decide them under the live and the declared rules.',
-    `-- Dialect: ${dialect.name}. Columns: path, method, userAgent, ip, asn, country, domain, deviceType (text); headers (names lower-case), query, custom (maps of names to texts).`,
+    `-- Dialect: ${dialect.name}. Columns: path, method, userAgent, ip, asn, country, domain, deviceType (${dialect.textType}, NULL when absent); headers (names lower-case), query, custom (${dialect.mapType}).`,
     ...(notes.length === 0 ? ['-- Every leaf is decided exactly in this dialect.'] : ['-- Not decided exactly in this dialect (such requests count as undecided):', ...notes.map((note) => `--   ${commentText(note)}`)]),
   ];
   const decided = `SELECT ${columns[0]} AS live, ${columns[1]} AS declared FROM (${leafSelect(leaves, tableName(table, dialect), dialect)}) AS leaves`;
