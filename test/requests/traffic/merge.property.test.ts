@@ -6,6 +6,7 @@ import type { Decision } from '../../../src/evaluate/index.js';
 import type { NormalRule } from '../../../src/semantics/model.js';
 import { mergeReports } from '../../../src/requests/traffic/merge.js';
 import { ReplayTally, type ReplayReport } from '../../../src/requests/traffic/tally.js';
+import type { RequestField } from '../../../src/requests/traffic/coverage.js';
 import { normal } from '../../helpers/rules.js';
 
 const RULES: NormalRule[] = (['allow', 'hardBlock', 'blockWithChallenge', 'hardBlock'] as const).map((action, i) => normal({
@@ -53,4 +54,20 @@ test('pairs as frequent in the whole log keep its order, whichever shard saw mor
   const lines: Line[] = [{ before: 1, after: -1 }, { before: 3, after: -1 }, { before: 3, after: -1 }, { before: 1, after: -1 }];
   const merged = mergeReports([{ source: 'a', report: replay(lines.slice(0, 3), 'log.ndjson', 1) }, { source: 'b', report: replay(lines.slice(3), 'log.ndjson', 4) }]);
   expect({ ...merged, files: ['log.ndjson'] }).toEqual(replay(lines, 'log.ndjson', 1));
+});
+
+test('fields lacking as often keep the whole log\'s order, whichever shard met them first', () => {
+  const lacking = (fields: RequestField[][], file: string, firstLine: number): ReplayReport => {
+    const tally = new ReplayTally();
+    fields.forEach((lacked, i) => tally.undecidedByMissing({ file, line: firstLine + i, request: { path: '/' } }, lacked));
+    const report = tally.report({ app: 'shop', against: 'the live rules', files: [file], notApplied: [] });
+    report.coverage = tally.coverage(new Map([['country', ['rule 0']], ['asn', ['rule 1']]]));
+    return report;
+  };
+  // The first shard lacks the country, the second the ASN: one each, so by name.
+  const lines: RequestField[][] = [['country'], ['asn']];
+  const merged = mergeReports([{ source: 'a', report: lacking(lines.slice(0, 1), 'log', 1) }, { source: 'b', report: lacking(lines.slice(1), 'log', 2) }]);
+  const whole = lacking(lines, 'log', 1);
+  expect(merged.coverage?.missing.map((one) => one.field)).toEqual(['asn', 'country']);
+  expect({ ...merged, files: ['log'] }).toEqual(whole);
 });
