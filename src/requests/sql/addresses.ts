@@ -91,8 +91,8 @@ export function addressSelect(source: string, dialect: Dialect, ipv6: boolean): 
   const number = `(${[1, 2, 3, 4].map((part) => `${dialect.toInteger(dialect.textPart(ip, '.', part))} * ${256 ** (4 - part)}`).join(' + ')})`;
   const ipv4 = `CASE WHEN ${dialect.fullRegex(ip, IPV4)} THEN ${number} END AS ${IPV4_COLUMN}`;
   if (!ipv6) return `SELECT *, ${ipv4} FROM ${source}`;
-  // 1. An IPv6 address, lower-case, without its zone index.
-  const written = `CASE WHEN ${dialect.fullRegex(ip, IPV6)} THEN lower(${dialect.replaceRegex(ip, '%.*$', '')}) END AS botrules_ip6a`;
+  // 1. An IPv6 address, lower-case, without its zone index; the long pattern only for texts with a colon.
+  const written = `CASE WHEN ${dialect.contains(ip, "':'")} THEN (CASE WHEN ${dialect.fullRegex(ip, IPV6)} THEN lower(${dialect.replaceRegex(ip, '%.*$', '')}) END) END AS botrules_ip6a`;
   // 2. A trailing IPv4 address as two groups of hex digits.
   const a = 'botrules_ip6a';
   const head = dialect.replaceRegex(a, '[0-9.]+$', '');
