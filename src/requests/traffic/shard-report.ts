@@ -30,7 +30,7 @@ export async function readShardReport(file: string, cwd: string): Promise<Replay
     throw new UserError(`${file}:${line}:${col}: ${truncated ? 'the report is cut short (its JSON ends before it is complete)' : 'not JSON'}: ${USAGE}`);
   }
   const problem = reportProblem(document);
-  if (problem !== undefined) throw new UserError(`${file}: not a replay report (${problem}): ${USAGE}`);
+  if (problem !== undefined) throw new UserError(`${file} is not a replay report (${problem}): ${USAGE}`);
   const { formatVersion: _version, ...report } = document as ReplayReport & { formatVersion: 1 };
   return report;
 }

@@ -60,9 +60,9 @@ describe('refuses what it cannot merge, naming the file, merging nothing', () =>
     writeFileSync(path.join(project, 'notes.txt'), 'shard one went fine\n');
     expect(await refused('a.json', 'notes.txt')).toContain('notes.txt:1:1: not JSON');
     writeFileSync(path.join(project, 'other.json'), '{"formatVersion": 1, "app": "shop"}');
-    expect(await refused('a.json', 'other.json')).toContain('other.json: not a replay report (against)');
+    expect(await refused('a.json', 'other.json')).toContain('other.json is not a replay report (against)');
     writeFileSync(path.join(project, 'plan.json'), JSON.stringify({ formatVersion: 3, apps: [] }));
-    expect(await refused('plan.json')).toContain('plan.json: not a replay report (formatVersion is not 1)');
+    expect(await refused('plan.json')).toContain('plan.json is not a replay report (formatVersion is not 1)');
     expect(await refused('a.json', 'missing.json')).toContain('cannot read the report missing.json (ENOENT)');
   });
 
