@@ -25,7 +25,7 @@ import { assembleReview } from './review.js';
 import type { Review } from '../render/plan/review.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
-import { checkOneApp, onlyApp, replayedFiles, replayPlanned } from './replay.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine } from './replay.js';
 import type { LogReading } from '../requests/traffic/read.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
@@ -50,6 +50,8 @@ export interface ApplyRequest extends ProjectSelection, TransitionRequest {
   undoOut?: string;
   /** --replay: request logs replayed against the plan, for the traffic limit (maxNewlyBlocked). */
   replayLogs?: string[];
+  /** The replay's engine (docs/replay.md, "Engines"). */
+  replayEngine?: ReplayEngine;
   /**
    * The exhaustive behaviour diff, shown with the plan as `plan` shows it (absent with
    * --no-behaviour-diff): worked out from the live rules just listed, never read from a saved plan.
@@ -195,10 +197,11 @@ async function prepareWork(
 const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';
 
 /** With --replay: the log files and the NDJSON field mapping, checked before any request. */
-async function replayInput(request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading } | undefined> {
+async function replayInput(request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading & { engine?: ReplayEngine } } | undefined> {
   if (request.replayLogs === undefined) return undefined;
   const files = await replayedFiles(request.replayLogs, ctx.cwd);
-  return { files, reading: await checkOneApp(request, ctx, REPLAY_USAGE) };
+  const reading = await checkOneApp(request, ctx, REPLAY_USAGE);
+  return { files, reading: { ...reading, ...(request.replayEngine === undefined ? {} : { engine: request.replayEngine }) } };
 }
 
 /**
@@ -222,7 +225,7 @@ async function recordedReplay(work: readonly ApplyWork[], request: ApplyRequest,
  * The one app's plan with the verdict of replaying the logs against exactly what apply will
  * send (it replaces a verdict a saved plan recorded at plan time).
  */
-async function withReplayVerdict(work: ApplyWork[], replay: { files: string[]; reading: LogReading }, ctx: Runtime): Promise<ApplyWork[]> {
+async function withReplayVerdict(work: ApplyWork[], replay: { files: string[]; reading: LogReading & { engine?: ReplayEngine } }, ctx: Runtime): Promise<ApplyWork[]> {
   const only = onlyApp(work, REPLAY_USAGE);
   const report = await replayPlanned(only, replay.files, replay.reading, ctx);
   return [{ ...only, plan: { ...only.plan, replay: trafficVerdict(report) } }];

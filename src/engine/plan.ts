@@ -16,7 +16,7 @@ import { planApps, type ConnectApp } from './plan-apps.js';
 import { assembleReview } from './review.js';
 import type { ReviewedPlan } from '../render/plan/review.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
-import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayProgress } from './replay.js';
+import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine, type ReplayProgress } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { lifetimeEvents } from '../plan/lifetimes.js';
 import type { TransitionRequest } from '../behaviour/order/stage.js';
@@ -30,6 +30,8 @@ export interface PlanRequest extends ProjectSelection, TransitionRequest {
   testsDir?: string;
   /** Request logs to replay against the plan (plan --replay; docs/replay.md). */
   replayLogs?: string[];
+  /** The replay's engine (docs/replay.md, "Engines"). */
+  replayEngine?: ReplayEngine;
   /** The replay's progress, for a progress line. */
   onReplayProgress?: (progress: ReplayProgress) => void;
   /** Compute the exhaustive behaviour diff (docs/behaviour.md, "Exhaustive behaviour diff"), within this budget. */
@@ -75,6 +77,7 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
       ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
       ...reading,
       ...(request.onReplayProgress === undefined ? {} : { onProgress: request.onReplayProgress }),
+      ...(request.replayEngine === undefined ? {} : { engine: request.replayEngine }),
     }, ctx);
   // The replay's verdict travels with the app's plan, into a saved plan too, for apply's traffic limit.
   const apps = replay === undefined ? removals.apps : removals.apps.map((app) => ({ ...app, replay: trafficVerdict(replay) }));

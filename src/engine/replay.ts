@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { Decision } from '../evaluate/index.js';
-import { inPriorityOrder } from '../plan/fingerprint.js';
+import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { matchRules } from '../semantics/match.js';
 import { loadProjectConfig } from '../rules/config.js';
@@ -19,8 +19,12 @@ import type { LogFormat } from '../requests/traffic/formats.js';
 import { logFiles, readLog, type LogReading, type TrafficReadOptions } from '../requests/traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
+import { decideWithDuckDb, type Tallies } from './replay-duckdb.js';
 
 export type { ReplayReport } from '../requests/traffic/tally.js';
+
+export const REPLAY_ENGINES = ['js', 'duckdb'] as const;
+export type ReplayEngine = (typeof REPLAY_ENGINES)[number];
 
 export interface ReplayRequest extends ProjectSelection {
   /** Log files and directories, as the user named them. */
@@ -31,6 +35,8 @@ export interface ReplayRequest extends ProjectSelection {
   logFormat?: LogFormat;
   /** An earlier `replay --format json` report to compare with (read before any request). */
   baseline?: string;
+  /** Where the requests are decided (docs/replay.md, "Engines"); js when not given. */
+  engine?: ReplayEngine;
   /** Called as the logs are read, for a progress line (at most a few times a second is the caller's business). */
   onProgress?: (progress: ReplayProgress) => void;
 }
@@ -46,13 +52,14 @@ export async function replayProject(request: ReplayRequest, ctx: Runtime): Promi
   const files = await replayedFiles(request.logs, ctx.cwd);
   const baseline = request.baseline === undefined ? undefined : await readBaseline(request.baseline, ctx.cwd);
   const settings = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
-  const connect = request.liveFile === undefined ? undefined : await snapshotSource(request.liveFile, ctx.cwd);
+  const connect = request.liveFile === undefined ? undefined : await liveSnapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(request, ctx, connect);
   const report = await replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
     ...settings,
     ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
     ...(request.logFormat === undefined ? {} : { format: request.logFormat }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+    ...(request.engine === undefined ? {} : { engine: request.engine }),
   }, ctx);
   if (baseline !== undefined) report.baseline = compareWithBaseline(report, baseline);
   return report;
@@ -92,7 +99,7 @@ export function onlyApp<A>(planned: readonly A[], usage: string): A {
 export async function replayPlanned(
   planned: Pick<PlannedApp, 'app' | 'live' | 'plan'> & { declared?: readonly DeclaredRule[] },
   files: readonly string[],
-  request: Pick<ReplayRequest, 'liveFile' | 'onProgress'> & LogReading,
+  request: Pick<ReplayRequest, 'liveFile' | 'onProgress' | 'engine'> & LogReading,
   ctx: Runtime,
 ): Promise<ReplayReport> {
   const { app, live, plan } = planned;
@@ -106,19 +113,45 @@ export async function replayPlanned(
   const shadow = shadowRules(planned.declared ?? [], afterRules);
   // Shadow rules (applied paused) decided as if active, compared with the declared rules.
   const asIfActive = shadow.length === 0 ? [] : [afterRules.map((rule) => (shadow.includes(rule) ? { ...rule, status: 'active' as const } : rule))];
-  // The sets compiled together share each leaf's and tree's verdict for a request.
-  const sets = compileRuleSets<LiveRule>([inPriorityOrder(live), afterRules, ...asIfActive]);
+  const sets = [inPriorityOrder(live), afterRules, ...asIfActive];
   const touched = touchedRules(live, afterRules, plan.steps);
-  const missing = new MissingFieldCheck([inPriorityOrder(live), afterRules].map((rules) => ({ rules, touched })));
-  // Production's decisions are compared with every live rule: any of them may have decided.
-  const liveMissing = new MissingFieldCheck([{ rules: inPriorityOrder(live), touched: () => true }]);
-  const agreement = new AgreementTally(new Map(live.map((rule) => [rule.ruleId, rule])));
-  const tally = new ReplayTally();
-  const shadowTally = new ReplayTally();
+  const tallies: Tallies = {
+    main: new ReplayTally(),
+    shadow: new ReplayTally(),
+    missing: new MissingFieldCheck([inPriorityOrder(live), afterRules].map((rules) => ({ rules, touched }))),
+    // Production's decisions are compared with every live rule: any of them may have decided.
+    liveMissing: new MissingFieldCheck([{ rules: inPriorityOrder(live), touched: () => true }]),
+    agreement: new AgreementTally(new Map(live.map((rule) => [rule.ruleId, rule]))),
+  };
   const started = performance.now();
-  const progress = await progressOf(files, ctx.cwd, tally, request.onProgress);
+  const progress = await progressOf(files, ctx.cwd, tallies.main, request.onProgress);
+  const readingOf = (file: string): TrafficReadOptions => ({ ...reading, ...progress.of(file) });
+  const engine = request.engine ?? 'js';
+  if (engine === 'duckdb') await decideWithDuckDb(files, readingOf, sets, tallies);
+  else await decideWithJs(files, readingOf, sets, tallies);
+  const seconds = (performance.now() - started) / 1000;
+  const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
+  const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
+  const report = tallies.main.report(context);
+  report.coverage = tallies.main.coverage(tallies.missing.rulesReading);
+  const production = tallies.agreement.report();
+  if (production !== undefined) report.production = production;
+  report.engine = { name: engine, requestsPerSecond: Math.round(report.evaluated / Math.max(seconds, 1e-3)) };
+  report.ruleSets = { live: fingerprintRules(sets[0] as LiveRule[]), declared: fingerprintRules(afterRules) };
+  if (shadow.length > 0) {
+    const { transitions, undecided } = tallies.shadow.report(context);
+    report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };
+  }
+  ctx.debug(`replayed ${report.read} log lines in ${Math.round(seconds * 1000)} ms (${engine} engine)`);
+  return report;
+}
+
+/** The js engine: every request decided as it is read, by the sets compiled together (sharing each leaf's and tree's verdict). */
+async function decideWithJs(files: readonly string[], reading: (file: string) => TrafficReadOptions, ruleSets: readonly (readonly LiveRule[])[], tallies: Tallies): Promise<void> {
+  const sets = compileRuleSets<LiveRule>(ruleSets);
+  const { main: tally, shadow: shadowTally, missing, liveMissing, agreement } = tallies;
   for (const file of files) {
-    for await (const batch of readLog(file, { ...reading, ...progress.of(file) })) {
+    for await (const batch of readLog(file, reading(file))) {
       for (const { line, result } of batch) {
         if ('skip' in result) {
           tally.skip(result.skip, file, line);
@@ -145,18 +178,6 @@ export async function replayPlanned(
       }
     }
   }
-  const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
-  const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
-  const report = tally.report(context);
-  report.coverage = tally.coverage(missing.rulesReading);
-  const production = agreement.report();
-  if (production !== undefined) report.production = production;
-  if (shadow.length > 0) {
-    const { transitions, undecided } = shadowTally.report(context);
-    report.shadow = { rules: shadow.map((rule) => rule.name), transitions, undecided: undecided.declared };
-  }
-  ctx.debug(`replayed ${report.read} log lines in ${Math.round(performance.now() - started)} ms`);
-  return report;
 }
 
 /**
@@ -199,7 +220,7 @@ async function progressOf(files: readonly string[], cwd: string, tally: ReplayTa
 }
 
 /** Loaded only for --live, as plan does. */
-async function snapshotSource(file: string, cwd: string): Promise<ConnectApp> {
+export async function liveSnapshotSource(file: string, cwd: string): Promise<ConnectApp> {
   const [{ readLiveSnapshotFile }, live] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
   return live.snapshotSource(await readLiveSnapshotFile(resolve(cwd, file), file), file);
 }

@@ -3,7 +3,7 @@
 // replay's compiled rule set. The normal form leaves `fieldOption` out for condition types
 // without a named field and `value` out for presence operators; these readers say once what
 // that means, so no consumer fills in a default of its own (`?? ''`, `?? []`).
-import type { Leaf } from './model.js';
+import type { ConditionType, Leaf } from './model.js';
 
 const NO_VALUES: readonly string[] = Object.freeze([]);
 
@@ -47,4 +47,19 @@ export function fieldKey(leaf: Leaf): string {
     fieldKeys.set(leaf, (key = `${leaf.conditionType}\u0000${name}`));
   }
   return key;
+}
+
+/** The fields of a request, by their names in logs, tests and SQL tables (docs/evaluation.md, "Fields of a request"). */
+export const REQUEST_FIELDS = ['path', 'method', 'userAgent', 'ip', 'asn', 'country', 'domain', 'deviceType', 'headers', 'query', 'custom'] as const;
+export type RequestField = (typeof REQUEST_FIELDS)[number];
+
+/** The one table of which request field each condition type reads. */
+const FIELD_OF_TYPE: Readonly<Record<ConditionType, RequestField>> = {
+  userAgent: 'userAgent', domain: 'domain', socketIps: 'ip', socketIpASN: 'asn', path: 'path', httpMethod: 'method',
+  deviceType: 'deviceType', country: 'country', header: 'headers', queryParam: 'query', customParam: 'custom',
+};
+
+/** The request field a leaf reads (a map field for headers, query and custom parameters, named by fieldName). */
+export function requestField(leaf: Pick<Leaf, 'conditionType'>): RequestField {
+  return FIELD_OF_TYPE[leaf.conditionType];
 }

@@ -144,7 +144,7 @@ describe('botrules command lines in the workflows', () => {
     const npxVariant = (file: string) => file.startsWith('examples/github-workflows/npx/');
     for (const file of workflows.map((w) => w.file).filter((f) => f !== '.github/workflows/release.yml' && !npxVariant(f))) expect({ file, runsTheAction: files.has(file) }).toEqual({ file, runsTheAction: true });
     const variant = workflows.filter((w) => npxVariant(w.file));
-    expect(variant.map((w) => w.file)).toEqual(['examples/github-workflows/npx/apply.yml', 'examples/github-workflows/npx/plan.yml']);
+    expect(variant.map((w) => w.file)).toEqual(['examples/github-workflows/npx/apply.yml', 'examples/github-workflows/npx/plan.yml', 'examples/github-workflows/npx/replay-matrix.yml']);
     for (const w of variant) {
       expect({ file: w.file, runsTheAction: files.has(w.file) }).toEqual({ file: w.file, runsTheAction: false });
       // The installed tarball and nothing else: npx must never fetch a package named botrules from a registry.

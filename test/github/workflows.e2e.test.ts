@@ -60,6 +60,7 @@ describe('actionlint', () => {
         'examples/github-workflows/scripts-inventory.yml',
         'examples/github-workflows/npx/apply.yml',
         'examples/github-workflows/npx/plan.yml',
+        'examples/github-workflows/npx/replay-matrix.yml',
       ]),
     );
   });

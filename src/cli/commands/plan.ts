@@ -8,6 +8,7 @@ import { UserError } from '../../errors.js';
 import { checkWritable } from '../../io/atomic-write.js';
 import { BLOCKED_ADVICE } from '../../plan/plan-value.js';
 import { planProject, savePlan } from '../../engine/plan.js';
+import { REPLAY_ENGINES } from '../../engine/replay.js';
 import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
 import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';
 import { replayBeforePlan } from '../../render/replay/index.js';
@@ -29,6 +30,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('format', { choices: PLAN_FORMATS, default: 'text' as const, describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown) or is its `replay` field (json), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
+    .option('engine', { choices: REPLAY_ENGINES, default: 'js' as const, describe: 'Where --replay decides the requests: js, or duckdb (an embedded DuckDB; docs/replay.md, "Engines")' })
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
     .option('safe-order', { type: 'boolean', default: false, describe: 'When only an order with one more PATCH is free of windows, plan that order' })
     .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
@@ -56,7 +58,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
     ...(args.live === undefined ? {} : { liveFile: args.live }),
     ...(args.tests === undefined ? {} : { testsDir: args.tests }),
-    ...(replayLogs === undefined ? {} : { replayLogs }),
+    ...(replayLogs === undefined ? {} : { replayLogs, replayEngine: args.engine }),
     safeOrder: args.safeOrder === true,
     ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
     ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),

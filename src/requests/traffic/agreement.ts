@@ -83,10 +83,19 @@ export class AgreementTally {
     return {
       recorded: this.recorded, compared: this.compared, agreed: this.agreed,
       agreement: this.compared === 0 ? 1 : this.agreed / this.compared,
-      disagreements: [...this.groups.values()].sort((a, b) => b.count - a.count),
+      disagreements: [...this.groups.values()].sort(compareDisagreements),
       byService: this.byService, undecided: this.undecided, simulated: this.simulated,
     };
   }
+}
+
+/**
+ * Largest first; as large by direction, then by rule (the other rules' group last), so shards
+ * merge to one replay's order (replay merge).
+ */
+export function compareDisagreements(a: Disagreement, b: Disagreement): number {
+  const key = (group: Disagreement) => `${group.direction}\u0000${group.otherRules === true ? '\uffff' : group.rule ?? ''}`;
+  return b.count - a.count || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 }
 
 /** Above this share of disagreement, plan --replay warns (botrules.yaml `replay.maxDisagreement`). */

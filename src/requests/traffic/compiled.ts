@@ -6,6 +6,7 @@
 // evaluated once per request. The answer is always the reference evaluator's, only found sooner.
 import type { Decision, TestRequest, Verdict } from '../../evaluate/index.js';
 import type { NormalRule } from '../../semantics/model.js';
+import { compileProgram, type ProgramSet } from '../../semantics/program.js';
 import { indexRules, listsOf } from './rule-index.js';
 import { SharedVerdicts } from './verdicts.js';
 
@@ -26,8 +27,9 @@ export function compileRules<R extends NormalRule>(rules: readonly R[]): Compile
 
 /** Several rule sets that decide the same requests (live and declared, as replay compares them). */
 export function compileRuleSets<R extends NormalRule>(sets: readonly (readonly R[])[]): CompiledRuleSets<R> {
-  const verdicts = new SharedVerdicts();
-  const compiled = sets.map((rules) => compileSet(rules, verdicts));
+  const program = compileProgram(sets);
+  const verdicts = new SharedVerdicts(program);
+  const compiled = program.sets.map((set) => compileSet(set, verdicts));
   const decisions: Decision<R>[] = [];
   return {
     decide(request) {
@@ -43,20 +45,7 @@ interface CompiledSet<R extends NormalRule> {
   decide(): Decision<R>;
 }
 
-function compileSet<R extends NormalRule>(rules: readonly R[], verdicts: SharedVerdicts): CompiledSet<R> {
-  const treeOf = new Int32Array(rules.length);
-  // Only the first active rule with a given condition tree can decide: a later one's tree has
-  // the same verdict, so it matches (or is undecided) only when the first one already decided.
-  const seen = new Set<number>();
-  const reachable: number[] = [];
-  rules.forEach((rule, position) => {
-    if (rule.status !== 'active') return;
-    const tree = verdicts.treeOf(rule.conditions);
-    treeOf[position] = tree;
-    if (seen.has(tree)) return;
-    seen.add(tree);
-    reachable.push(position);
-  });
+function compileSet<R extends NormalRule>({ rules, treeOf, reachable }: ProgramSet<R>, verdicts: SharedVerdicts): CompiledSet<R> {
   const index = indexRules(rules, reachable);
   const noMatch: Decision<R> = Object.freeze({ rule: undefined, index: -1, actions: [] });
   // One frozen decision per rule, made once: deciding a request allocates no result.

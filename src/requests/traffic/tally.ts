@@ -93,6 +93,8 @@ export interface ReplayReport {
   undecided: { live: number; declared: number };
   /** Riskiest first: towards blocking, then by count. */
   transitions: Transition[];
+  /** The engine that decided the requests and its requests per second (the only field that may differ between engines). */
+  engine?: { name: 'js' | 'duckdb'; requestsPerSecond: number };
   /**
    * With rules declared `mode: shadow` (applied paused): the outcomes they would change if they
    * were active, from the declared rules' outcome to the outcome with them active
@@ -108,6 +110,8 @@ export interface ReplayReport {
   production?: ProductionAgreement;
   /** With `--baseline REPORT.json`: what newly changes outcome and what stopped since that report. */
   baseline?: BaselineComparison;
+  /** Digests of the two rule sets compared (live, declared): `replay merge` refuses shards of other rule sets. */
+  ruleSets?: { live: string; declared: string };
 }
 
 /** The log's fields, and what the rules the change touches needed of them. */
@@ -236,26 +240,93 @@ export class ReplayTally {
   /** The coverage part, given which touched rules read each field. */
   coverage(rulesReading: ReadonlyMap<RequestField, readonly string[]>): ReplayCoverage {
     const missing = [...this.missing].map(([field, undecided]): MissingField => ({ field, rules: [...(rulesReading.get(field) ?? [])], undecided }))
-      .sort((a, b) => b.undecided - a.undecided);
+      .sort(compareMissing);
     return {
       ...this.fields.coverage(), missing, undecided: this.undecidedByField,
       undecidedShare: this.evaluated === 0 ? 0 : this.undecidedByField / this.evaluated, examples: [...this.undecidedExamples],
     };
   }
 
+  /**
+   * `count` requests that all meet `before` and `after`, the first of them `first` (an engine
+   * that decides requests in groups, src/requests/duckdb/). Groups come in the order of their
+   * first request, so rule pairs keep the order `add` gives them; examples come apart
+   * (addExample), in log order.
+   */
+  addGroup(first: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>, count: number): void {
+    this.read += count;
+    this.evaluated += count;
+    const from = outcomeOf(before);
+    const to = outcomeOf(after);
+    if (from === 'undecided') this.undecided.live += count;
+    if (to === 'undecided') this.undecided.declared += count;
+    if (from === to) {
+      if (decidingRule(before)?.name !== decidingRule(after)?.name) this.sameOutcomeOtherRule += count;
+      return;
+    }
+    const key = `${from}>${to}`;
+    let transition = this.transitions.get(key);
+    if (transition === undefined) this.transitions.set(key, transition = { from, to, count: 0, rules: new Map(), examples: [] });
+    transition.count += count;
+    const pairKey = `${decidingIndex(before)}>${decidingIndex(after)}`;
+    const pair = transition.rules.get(pairKey);
+    if (pair === undefined) transition.rules.set(pairKey, { ...rulePair(before, after, first.request), count });
+    else pair.count += count;
+  }
+
+  /** An example of a transition added by addGroup, kept when fewer than EXAMPLES_PER_TRANSITION are. */
+  addExample(before: Decision<NormalRule>, after: Decision<NormalRule>, example: ReplayExample): void {
+    const transition = this.transitions.get(`${outcomeOf(before)}>${outcomeOf(after)}`);
+    if (transition !== undefined && transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
+  }
+
   report(context: Pick<ReplayReport, 'app' | 'against' | 'files' | 'notApplied'>): ReplayReport {
     const evaluated = this.evaluated;
     const transitions = [...this.transitions.values()].map((t): Transition => ({
       from: t.from, to: t.to, count: t.count, share: evaluated === 0 ? 0 : t.count / evaluated,
-      rules: [...t.rules.values()].sort((a, b) => b.count - a.count),
+      rules: [...t.rules.values()].sort(compareRulePairs),
       examples: t.examples,
     }));
-    transitions.sort((a, b) => riskOf(b) - riskOf(a) || b.count - a.count);
+    transitions.sort(compareTransitions);
     return {
       ...context, read: this.read, evaluated, skipped: [...this.skipped.values()],
       sameOutcomeOtherRule: this.sameOutcomeOtherRule, undecided: { ...this.undecided }, transitions,
     };
   }
+}
+
+/** Most undecided first; as many by field name, so shards merge to one replay's order (replay merge). */
+export function compareMissing(a: MissingField, b: MissingField): number {
+  return b.undecided - a.undecided || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);
+}
+
+/**
+ * Riskiest first, then the most requests, then by outcomes (the order of a report's
+ * transitions): never by where in the log a transition first occurred, so shards merge to the
+ * order one replay of the whole log gives (replay merge).
+ */
+export function compareTransitions(a: Transition, b: Transition): number {
+  return riskOf(b) - riskOf(a) || b.count - a.count || rank(a.from) - rank(b.from) || rank(a.to) - rank(b.to);
+}
+
+function rank(outcome: OutcomeKind): number {
+  return outcome === 'undecided' ? OUTCOME_ORDER.length : OUTCOME_ORDER.indexOf(outcome);
+}
+
+/**
+ * Most frequent first; pairs as frequent by their rules' names (undecided and no rule last), so
+ * the order does not depend on where in the log a pair first occurred and shards merge to the
+ * order one replay of the whole log gives (replay merge).
+ */
+export function compareRulePairs(a: RulePair, b: RulePair): number {
+  return b.count - a.count || compareNames(a.before, b.before) || compareNames(a.after, b.after);
+}
+
+function compareNames(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  return a < b ? -1 : 1;
 }
 
 /**

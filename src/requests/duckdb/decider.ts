@@ -1,0 +1,89 @@
+// The DuckDB back end of a compiled program (semantics/program.ts): requests written as NDJSON
+// lines (one file per batch) are read by DuckDB's native JSON reader and decided by the program's
+// SQL (requests/sql/emit.ts), grouped by the decision of every set with a count and the first
+// rows of each group. What SQL cannot decide exactly (a `$re` outside RE2's exact subset) is
+// decided by the reference evaluator's own pattern test, registered
+// with DuckDB as scalar functions: the answers are the evaluator's, never an approximation.
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { compilePattern, type Verdict } from '../../evaluate/index.js';
+import type { NormalRule } from '../../semantics/model.js';
+import type { RuleProgram } from '../../semantics/program.js';
+import { DIALECT } from '../sql/dialects.js';
+import { decisionColumns, leafSelect } from '../sql/emit.js';
+import type { Fallbacks } from '../sql/leaves.js';
+import { loadDuckDb, type DuckDbApi } from './load.js';
+
+/** Requests of a batch that every set decided alike: their decisions, how many, the first rows (ascending). */
+export interface DecidedGroup {
+  codes: number[];
+  count: number;
+  firsts: number[];
+}
+
+/** The columns of a batch file: the row's number in its batch and the request fields. */
+const COLUMNS = "{r: 'INTEGER', path: 'VARCHAR', method: 'VARCHAR', userAgent: 'VARCHAR', ip: 'VARCHAR', asn: 'VARCHAR', country: 'VARCHAR', domain: 'VARCHAR', deviceType: 'VARCHAR', headers: 'MAP(VARCHAR, VARCHAR)', query: 'MAP(VARCHAR, VARCHAR)', custom: 'MAP(VARCHAR, VARCHAR)'}";
+
+export class DuckDbDecider {
+  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly select: string, private readonly sets: number) {}
+
+  static async open(program: RuleProgram<NormalRule>): Promise<DuckDbDecider> {
+    const api = await loadDuckDb();
+    // Memory stays bounded whatever the log's length: one batch at a time, no persistent tables.
+    const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2', preserve_insertion_order: 'false' });
+    const connection = await instance.connect();
+    const fallbacks = registerFallbacks(api, connection);
+    const { leaves, columns } = decisionColumns(program, DIALECT.duckdb, fallbacks);
+    const codes = columns.map((column, set) => `${column} AS d${set}`).join(', ');
+    const names = columns.map((_, set) => `d${set}`).join(', ');
+    const rows = leafSelect(leaves, `read_json(?, format = 'newline_delimited', columns = ${COLUMNS})`, DIALECT.duckdb, 'r');
+    const select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM (${rows})) GROUP BY ALL`;
+    return new DuckDbDecider(instance, connection, select, columns.length);
+  }
+
+  /** The groups of one batch file written by batchLine(). */
+  async decide(file: string): Promise<DecidedGroup[]> {
+    const reader = await this.connection.runAndReadAll(this.select, [file]);
+    return reader.getRows().map((row) => ({
+      codes: row.slice(0, this.sets).map(Number),
+      count: Number(row[this.sets]),
+      firsts: ((row[this.sets + 1] as { items: unknown[] }).items).map(Number).sort((a, b) => a - b),
+    }));
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** JavaScript's answers where SQL has none: `$re` patterns by number. */
+function registerFallbacks(api: DuckDbApi, connection: DuckDBConnection): Fallbacks {
+  const patterns: string[] = [];
+  const asBoolean = (verdict: Verdict): boolean | null => (verdict === 'undecided' ? null : verdict);
+  const register = (name: string, answer: (id: number, value: string) => Verdict) => {
+    connection.registerScalarFunction(api.DuckDBScalarFunction.create({
+      name,
+      returnType: api.BOOLEAN,
+      parameterTypes: [api.INTEGER, api.VARCHAR],
+      mainFunction: (_info, input, output) => {
+        const ids = input.getColumnVector(0);
+        const values = input.getColumnVector(1);
+        for (let row = 0; row < input.rowCount; row++) {
+          const value = values.getItem(row) as string | null;
+          output.setItem(row, value === null ? null : asBoolean(answer(ids.getItem(row) as number, value)));
+        }
+        output.flush();
+      },
+    }));
+  };
+  register('botrules_pattern', (id, value) => compilePattern(patterns[id] as string, false).test(value));
+  return {
+    pattern(source, value) {
+      let id = patterns.indexOf(source);
+      if (id === -1) id = patterns.push(source) - 1;
+      return `botrules_pattern(${id}, ${value})`;
+    },
+    // batchLine() keeps requests with characters beyond U+FFFF out of DuckDB.
+    rowsWithinBmp: true,
+  };
+}
