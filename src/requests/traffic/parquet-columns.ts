@@ -51,7 +51,7 @@ export function planColumns(file: string, tree: SchemaTree, options: ParserOptio
   const fields = options.fields ?? {};
   // `replay.fields` decides when given; else a preset's column names, else the fields' own names.
   const format: RecordFormat = Object.keys(fields).length > 0 ? 'ndjson' : recordFormatOf(names);
-  const wanted = format === 'ndjson' ? fieldColumns(file, tree, fields) : presetColumns(file, tree);
+  const wanted = format === 'ndjson' ? fieldColumns(file, tree, fields) : presetColumns(file, tree, format);
   const decisionPaths = Object.values(options.decision ?? {}).filter((path): path is string => path !== undefined);
   const columns = [...new Set([...wanted.map((column) => column.keys[0] ?? ''), ...decisionPaths.map((path) => path.split('.')[0] ?? '')])]
     .filter((name) => names.includes(name));
@@ -68,14 +68,14 @@ function fieldColumns(file: string, tree: SchemaTree, fields: Readonly<Record<st
     if (node === undefined) return [];
     const kind = kindOf(node);
     const expected = FIELD_KINDS[field];
-    if (!expected.includes(kind)) throw typeError(file, path, node, `${named[field] === undefined ? 'the request field' : `replay.fields.${field}`} ${field}`, expected);
+    if (!expected.includes(kind)) throw typeError(file, path, node, `the request field ${field}${named[field] === undefined ? '' : ` (replay.fields.${field})`}`, expected);
     return [{ field, keys: path.split('.'), kind }];
   });
-  return preset === undefined ? columns : [...presetColumns(file, tree), ...columns];
+  return preset === undefined ? columns : [...presetColumns(file, tree, preset), ...columns];
 }
 
 /** A preset's columns that the file has, each checked for a scalar (or, for its header columns, a map). */
-function presetColumns(file: string, tree: SchemaTree): FieldColumn[] {
+function presetColumns(file: string, tree: SchemaTree, preset: string): FieldColumn[] {
   return tree.children.map((node) => {
     const name = node.element.name;
     const expected = PRESET_MAP_COLUMNS.includes(name) ? MAP : SCALAR;
@@ -83,7 +83,7 @@ function presetColumns(file: string, tree: SchemaTree): FieldColumn[] {
   }).filter((column) => {
     // Columns the preset does not read may hold anything: only those it reads are checked.
     if (!PRESET_READS.has(column.keys[0] ?? '')) return false;
-    if (!column.expected.includes(column.kind)) throw typeError(file, column.keys[0] ?? '', nodeOf(tree, column.keys[0] ?? ''), 'the preset\'s reading of it', column.expected);
+    if (!column.expected.includes(column.kind)) throw typeError(file, column.keys[0] ?? '', nodeOf(tree, column.keys[0] ?? ''), `the ${preset} preset`, column.expected);
     return true;
   });
 }
@@ -116,7 +116,9 @@ function nodeAt(file: string, tree: SchemaTree, path: string, field: string): Sc
 }
 
 function typeError(file: string, path: string, node: SchemaTree, purpose: string, expected: readonly Kind[]): UserError {
-  return new UserError(`${file}: column ${JSON.stringify(path)} is ${describe(node)}, but ${purpose} needs ${expected.map(kindName).join(' or ')}`, [
+  const kinds = expected.map(kindName);
+  const needed = kinds.length === 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1) ?? ''}`;
+  return new UserError(`${file}: column ${JSON.stringify(path)} is ${describe(node)}, but ${purpose} needs ${needed}`, [
     'Map the field to another column with replay.fields (docs/replay.md, "Parquet"), or cast the column when exporting.',
   ]);
 }
