@@ -37,11 +37,11 @@ export function recordReader(mapping: FieldMapping = {}): (record: Record<string
   // Without a mapping every field is read by its own name: the direct reader (the common, fast case).
   if ([...TEXT_FIELDS, ...MAP_FIELDS].every((field) => (mapping[field] ?? field) === field)) return (record) => recordRequest(record);
   const paths: Readonly<Record<string, readonly string[]>> = Object.fromEntries([...TEXT_FIELDS, ...MAP_FIELDS].map((field) => [field, (mapping[field] ?? field).split('.')]));
-  return (record) => recordRequest(record, (from, field) => valueAt(from, paths[field] ?? [field]));
+  return (record) => recordRequest(record, (from, field) => ownValueAt(from, paths[field] ?? [field]));
 }
 
 /** The value at a dotted path's keys in a record (own keys only), or undefined. */
-export function valueAt(record: Record<string, unknown>, keys: readonly string[]): unknown {
+export function ownValueAt(record: Record<string, unknown>, keys: readonly string[]): unknown {
   let value: unknown = record;
   for (const key of keys) {
     if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;

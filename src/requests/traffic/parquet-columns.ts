@@ -6,7 +6,7 @@
 import type { SchemaTree } from 'hyparquet';
 import { UserError } from '../../errors.js';
 import { MAP_FIELDS, REQUEST_FIELDS, type RequestField } from './coverage.js';
-import { valueAt } from './formats.js';
+import { ownValueAt } from './formats.js';
 import { recordFormatOf, recordParser, type ParserOptions, type RecordFormat, type RecordParser } from './parsers.js';
 import { splitTarget } from './redact.js';
 
@@ -185,10 +185,10 @@ function prepareRow(row: Record<string, unknown>, columns: readonly FieldColumn[
   const record = plain(row) as Record<string, unknown>;
   for (const column of columns) {
     if (!(MAP_FIELDS as readonly string[]).includes(column.field)) {
-      if (valueAt(record, column.keys) === '') setAt(record, column.keys, undefined);
+      if (ownValueAt(record, column.keys) === '') setAt(record, column.keys, undefined);
       continue;
     }
-    const value = valueAt(record, column.keys);
+    const value = ownValueAt(record, column.keys);
     if (value === undefined || value === null) continue;
     const map = column.kind === 'text' ? textColumnMap(column.field, value as string) : value;
     if (map === undefined) return { skip: `column "${column.keys.join('.')}" (${column.field}) holds no JSON object` };
@@ -226,6 +226,6 @@ function plain(value: unknown): unknown {
 }
 
 function setAt(record: Record<string, unknown>, keys: readonly string[], value: unknown): void {
-  const parent = valueAt(record, keys.slice(0, -1));
+  const parent = ownValueAt(record, keys.slice(0, -1));
   if (typeof parent === 'object' && parent !== null) (parent as Record<string, unknown>)[keys.at(-1) ?? ''] = value;
 }

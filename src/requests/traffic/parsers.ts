@@ -4,7 +4,7 @@
 // its number and gives a request, a skip, or nothing for a line that is no request (a header).
 import { UserError } from '../../errors.js';
 import { albLine, cloudfrontParser, cloudfrontRecord, isAlbLine, isCloudFrontHeader } from './cdn-logs.js';
-import { accessLogLine, csvColumns, csvLine, isAccessLogLine, recordReader, valueAt, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
+import { accessLogLine, csvColumns, csvLine, isAccessLogLine, recordReader, ownValueAt, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
 import { isHarStart } from './har.js';
 import { REQUEST_FIELDS } from './coverage.js';
 import { cloudflareRecord, humanRecord, parseObject, presetForKeys, type IpField, type JsonRecord, type RecordedDecision } from './presets.js';
@@ -119,7 +119,7 @@ function presetParser(preset: Exclude<RecordFormat, 'ndjson'>, ipField: IpField 
 }
 
 function decisionOf(record: Record<string, unknown>, mapping: DecisionMapping): RecordedDecision | undefined {
-  const at = (path: string | undefined): unknown => (path === undefined ? undefined : valueAt(record, path.split('.')));
+  const at = (path: string | undefined): unknown => (path === undefined ? undefined : ownValueAt(record, path.split('.')));
   const text = (path: string | undefined): string | undefined => {
     const value = at(path);
     return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
