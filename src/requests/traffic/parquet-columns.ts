@@ -182,7 +182,8 @@ function holdsText(node: SchemaTree): boolean {
  * string (`query`) or a JSON object (`headers`, `custom`).
  */
 function prepareRow(row: Record<string, unknown>, columns: readonly FieldColumn[]): { record: Record<string, unknown> } | { skip: string } {
-  const record = plain(row) as Record<string, unknown>;
+  plainInPlace(row);
+  const record = row;
   for (const column of columns) {
     if (!(MAP_FIELDS as readonly string[]).includes(column.field)) {
       if (ownValueAt(record, column.keys) === '') setAt(record, column.keys, undefined);
@@ -208,21 +209,24 @@ function textColumnMap(field: string, text: string): unknown {
 }
 
 function lowerCaseNames(map: unknown): unknown {
-  if (typeof map !== 'object' || map === null) return map;
+  if (typeof map !== 'object' || map === null || Object.keys(map).every((name) => name === name.toLowerCase())) return map;
   const lower = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(map)) lower[name.toLowerCase()] = value;
   return lower;
 }
 
-/** Values of the types Parquet decodes to (bigint, Date) as text; maps and structs as plain objects. */
-function plain(value: unknown): unknown {
-  if (typeof value === 'bigint') return String(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [key, item] of Object.entries(value)) out[key] = plain(item);
-  return out;
+/**
+ * Values of the types Parquet decodes to (bigint, Date) as text, in place: the rows are this
+ * reader's own, and a row group of them is garbage soon after (copies doubled the collector's work).
+ */
+function plainInPlace(values: Record<string, unknown> | unknown[]): void {
+  for (const key in values) {
+    if (!Object.prototype.hasOwnProperty.call(values, key)) continue;
+    const value = (values as Record<string, unknown>)[key];
+    if (typeof value === 'bigint') (values as Record<string, unknown>)[key] = String(value);
+    else if (value instanceof Date) (values as Record<string, unknown>)[key] = Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+    else if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) plainInPlace(value as Record<string, unknown>);
+  }
 }
 
 function setAt(record: Record<string, unknown>, keys: readonly string[], value: unknown): void {
