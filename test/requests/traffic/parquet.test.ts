@@ -43,7 +43,7 @@ interface Report {
   read: number;
   evaluated: number;
   skipped: { reason: string; count: number }[];
-  transitions: { from: string; to: string; count: number }[];
+  transitions: { from: string; to: string; count: number; examples: { request: { headers?: Record<string, string> } }[] }[];
   coverage: { undecided: number; carried: Record<string, number>; unusable: unknown[]; empty: { count: number; keys: string[] } };
   production?: { recorded: number };
 }
@@ -90,6 +90,10 @@ describe('a warehouse export mapped with replay.fields', () => {
       path: rows.filter((row) => row.request_path !== null).length,
       headers: rows.filter((row) => row.request_headers !== null && row.request_headers !== undefined).length,
     });
+    // Header names as the service compares them, and as --emit-sql's maps hold them: lower case.
+    const names = report.transitions.flatMap((t) => t.examples.flatMap((example) => Object.keys(example.request.headers ?? {})));
+    expect(names).toEqual(expect.arrayContaining(['cookie', 'referer']));
+    expect(names.filter((name) => name !== name.toLowerCase())).toEqual([]);
   });
 
   it('masks every planted secret (cookies, Authorization, tokens in the raw query string and in the Referer)', async () => {
@@ -165,4 +169,15 @@ it('tells Cloudflare Logpush columns in Parquet, its headers a map and the ASN a
   expect(report.coverage.carried).toMatchObject({ asn: 3, country: 3, path: 3 });
   expect(report.coverage.unusable).toEqual([]);
   expect(stdout).not.toMatch(/sekrit/);
+});
+
+it('reads an empty string as absent, as a null: a warehouse writes either for a missing value', async () => {
+  const dir = replayProject();
+  writeParquet(path.join(dir, 'blanks.parquet'), [
+    { name: 'path', type: 'STRING', data: ['/a', '', null] },
+    { name: 'country', type: 'STRING', data: ['', 'de', null] },
+  ]);
+  const { report } = await replay(dir, 'blanks.parquet');
+  expect(report.coverage.carried).toMatchObject({ path: 1, country: 1 });
+  expect(report.coverage.unusable).toEqual([]);
 });
