@@ -55,6 +55,8 @@ beforeAll(() => {
   copyFileSync(FIXTURE, path.join(project, 'warehouse.parquet'));
   // The same file as a warehouse names its parts: told by its PAR1 magic bytes.
   copyFileSync(FIXTURE, path.join(project, 'part-00000-c000'));
+  // The same rows compressed with ZSTD (hyparquet-compressors' decoder, loaded for it).
+  copyFileSync(FIXTURE.replace('.parquet', '-zstd.parquet'), path.join(project, 'warehouse-zstd.parquet'));
 });
 
 async function replay(cwd: string, ...args: string[]): Promise<{ code: number; report: Report; stdout: string }> {
@@ -68,7 +70,7 @@ describe('a warehouse export mapped with replay.fields', () => {
     const rows = await fixtureRows();
     expect(rows.length).toBeGreaterThanOrEqual(20);
     const requests = rows.map(seen);
-    for (const args of [['--log-format', 'parquet', 'warehouse.parquet'], ['warehouse.parquet'], ['part-00000-c000']]) {
+    for (const args of [['--log-format', 'parquet', 'warehouse.parquet'], ['warehouse.parquet'], ['part-00000-c000'], ['warehouse-zstd.parquet']]) {
       const { code, report } = await replay(project, ...args);
       expect(report.read).toBe(rows.length);
       expect(report.skipped).toEqual([]);
