@@ -56,6 +56,8 @@ export async function* readParquetRows(file: string, path: string, options: Pars
       rowStart = rowEnd;
       onBytes?.(groupEnd(group));
     }
+    // The footer was read first: the whole file is read once the last row group is.
+    onBytes?.(buffer.byteLength);
   } finally {
     await handle.close();
   }
