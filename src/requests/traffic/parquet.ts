@@ -45,13 +45,15 @@ export async function* readParquetRows(file: string, path: string, options: Pars
     const buffer = await fileBuffer(file, handle);
     const metadata = await footer(file, buffer);
     const plan = planColumns(file, parquetSchema(metadata), options);
+    checkRowGroups(file, metadata);
     const compressors = await compressorsFor(file, metadata, plan);
     let rowStart = 0;
     for (const [index, group] of metadata.row_groups.entries()) {
       const rowEnd = rowStart + Number(group.num_rows);
       const rows = await rowGroup(file, { buffer, metadata, plan, compressors }, index, rowStart, rowEnd);
-      for (let from = 0; from < rows.length; from += BATCH_ROWS) {
-        yield rows.slice(from, from + BATCH_ROWS).map((row, offset) => ({ line: rowStart + from + offset + 1, result: rowResult(row, plan) }));
+      for (let from = 0; from < rowEnd - rowStart; from += BATCH_ROWS) {
+        const count = Math.min(BATCH_ROWS, rowEnd - rowStart - from);
+        yield Array.from({ length: count }, (_, offset) => ({ line: rowStart + from + offset + 1, result: rowResult(rows?.[from + offset] ?? {}, plan) }));
       }
       rowStart = rowEnd;
       onBytes?.(groupEnd(group));
@@ -132,11 +134,14 @@ interface Reading {
   compressors: Record<string, Decompress>;
 }
 
-/** One row group's rows (the planned columns only); a failure names the row group, its rows and the column that fails. */
-async function rowGroup(file: string, reading: Reading, index: number, rowStart: number, rowEnd: number): Promise<Record<string, unknown>[]> {
+/**
+ * One row group's rows (the planned columns only), or undefined when no column is read (a file
+ * whose columns map to no field: its rows are counted, and reported unmapped, without decoding
+ * any); a failure names the row group, its rows and the column that fails.
+ */
+async function rowGroup(file: string, reading: Reading, index: number, rowStart: number, rowEnd: number): Promise<Record<string, unknown>[] | undefined> {
   const { buffer, metadata, plan, compressors } = reading;
-  // A file whose columns map to no field: its rows are counted (and reported unmapped) without decoding any.
-  if (plan.columns.length === 0) return Array.from({ length: rowEnd - rowStart }, () => ({}));
+  if (plan.columns.length === 0) return undefined;
   const read = (columns: string[]) => parquetReadObjects({ file: buffer, metadata, rowStart, rowEnd, columns, compressors, utf8: true });
   try {
     const rows = await read(plan.columns);
@@ -150,6 +155,23 @@ async function rowGroup(file: string, reading: Reading, index: number, rowStart:
       if (failure !== undefined) throw new UserError(`${where}, column ${JSON.stringify(column)}: cannot be read: ${messageOf(failure)}`, ['Copy or export the file again: it is damaged.']);
     }
     throw new UserError(`${where}: cannot be read: ${messageOf(error)}`, ['Copy or export the file again: it is damaged.']);
+  }
+}
+
+/**
+ * The most rows of one row group replay decodes at once: memory follows the largest row group
+ * (some hundreds of bytes a row), and writers make groups of 100,000 to a few million rows.
+ */
+export const MAX_GROUP_ROWS = 10_000_000;
+
+/** A footer claiming a row group larger than replay holds (or no number of rows) is refused before any row is read. */
+export function checkRowGroups(file: string, metadata: FileMetaData): void {
+  for (const [index, group] of metadata.row_groups.entries()) {
+    const rows = Number(group.num_rows);
+    if (Number.isSafeInteger(rows) && rows >= 0 && rows <= MAX_GROUP_ROWS) continue;
+    throw new UserError(`${file}: row group ${index + 1} claims ${String(group.num_rows)} rows, more than replay decodes at once (${MAX_GROUP_ROWS.toLocaleString('en-US')})`, [
+      'Write the file with smaller row groups (every Parquet writer has the setting), or check the file: it may be damaged.',
+    ]);
   }
 }
 

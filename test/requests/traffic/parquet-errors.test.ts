@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { botrules, NDJSON, replayProject } from './fixtures.js';
+import { checkRowGroups, MAX_GROUP_ROWS } from '../../../src/requests/traffic/parquet.js';
 import { chunkOf, parquetBytes, writeParquet, type Column } from './parquet-files.js';
 
 const FIXTURE = readFileSync(path.resolve('test/fixtures/logs/warehouse.parquet'));
@@ -104,4 +105,11 @@ it('reports a file of no rows as nothing read, never as an all-clear', async () 
   const result = await botrules(project, 'replay', '--live', 'live.json', '--format', 'json', 'empty.parquet');
   expect(JSON.parse(result.stdout)).toMatchObject({ read: 0, evaluated: 0 });
   expect(result.code).not.toBe(0);
+});
+
+it('refuses a footer claiming a row group larger than replay decodes at once, before any row is read', () => {
+  const claimed = (rows: bigint) => ({ row_groups: [{ num_rows: 12n, columns: [] }, { num_rows: rows, columns: [] }] }) as unknown as Parameters<typeof checkRowGroups>[1];
+  expect(() => checkRowGroups('huge.parquet', claimed(BigInt(MAX_GROUP_ROWS)))).not.toThrow();
+  expect(() => checkRowGroups('huge.parquet', claimed(BigInt(MAX_GROUP_ROWS) + 1n))).toThrow('huge.parquet: row group 2 claims 10000001 rows, more than replay decodes at once (10,000,000)');
+  expect(() => checkRowGroups('huge.parquet', claimed(-1n))).toThrow('huge.parquet: row group 2 claims -1 rows');
 });
