@@ -9,10 +9,9 @@ import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuff
 import { UserError } from '../../errors.js';
 import type { LineResult } from './formats.js';
 import { planColumns, type ColumnPlan } from './parquet-columns.js';
+import { isParquetMagic, PARQUET_MAGIC } from './parquet-magic.js';
 import type { ParserOptions } from './parsers.js';
 
-/** The first (and last) bytes of every Parquet file. */
-const MAGIC = 'PAR1';
 
 /** Rows handed on at a time (a row group is decoded whole, and handed on in batches of these). */
 const BATCH_ROWS = 1000;
@@ -31,11 +30,6 @@ const SUPPORTED = ['UNCOMPRESSED', 'SNAPPY', ...Object.keys(BUILT_IN), ...LOADED
 export interface ParquetRow {
   line: number;
   result: LineResult;
-}
-
-/** Whether a file's first bytes are Parquet's magic bytes. */
-export function isParquetMagic(bytes: Buffer): boolean {
-  return bytes.subarray(0, 4).toString('latin1') === MAGIC;
 }
 
 /** The rows of a Parquet file in batches, and after each row group the bytes read so far. */
@@ -90,7 +84,7 @@ async function fileBuffer(file: string, handle: FileHandle): Promise<AsyncBuffer
     ]);
   }
   const tail = Buffer.from(await read(Math.max(0, size - 4), size));
-  if (size < 12 || tail.toString('latin1') !== MAGIC) {
+  if (size < 12 || tail.toString('latin1') !== PARQUET_MAGIC) {
     throw new UserError(`${file}: the Parquet file is cut short or damaged: it starts with PAR1 but does not end with it, so its footer (schema and row groups) is missing`, [
       'Copy or export the file again: a Parquet file is readable only whole.',
     ]);

@@ -14,7 +14,7 @@ import { formatOf, lineParser, type DecisionMapping, type LineParser } from './p
 import type { IpField } from './presets.js';
 import { gzipGuard, LONG_LINE_REASON, streamLines, TOO_LONG } from './lines.js';
 import { redactRequest, secretNameTest } from './redact.js';
-import { isParquetMagic, readParquetRows } from './parquet.js';
+import { isParquetMagic } from './parquet-magic.js';
 
 /** One line of a log: a redacted request, or why it was skipped, with where it was. */
 export interface LogLine {
@@ -149,6 +149,8 @@ function* harBatches(entries: readonly HarEntry[], file: string, finish: (result
 /** A Parquet file's rows in batches, each numbered as its "line" (the row's number in the file). */
 async function* parquetBatches(file: string, path: string, options: TrafficReadOptions, finish: (result: LineResult) => LineResult, seen: ReadCheck): AsyncGenerator<LogLine[]> {
   seen.format = 'parquet';
+  // Loaded for a Parquet file only: other logs never load the Parquet reader.
+  const { readParquetRows } = await import('./parquet.js');
   for await (const rows of readParquetRows(file, path, options, options.onBytes)) {
     yield rows.map(({ line, result }) => seen.line({ file, line, result: finish(result) }));
   }
