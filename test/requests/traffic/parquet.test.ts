@@ -183,3 +183,22 @@ it('reads an empty string as absent, as a null: a warehouse writes either for a 
   expect(report.coverage.carried).toMatchObject({ path: 1, country: 1 });
   expect(report.coverage.unusable).toEqual([]);
 });
+
+it('tells CloudFront\'s Parquet log delivery by its column names; replay.fields.preset: cloudfront reads the same names in JSON', async () => {
+  const dir = replayProject();
+  const rows = [
+    { 'c-ip': '198.51.100.1', 'cs-method': 'GET', 'cs-uri-stem': '/login', 'cs-uri-query': 'next=%2Fa&token=sekrit-q', 'cs(User-Agent)': 'Mozilla/5.0%20(X11)', 'x-host-header': 'Shop.Example.com', 'cs(Cookie)': 'sid=sekrit-c' },
+    { 'c-ip': '198.51.100.2', 'cs-method': 'POST', 'cs-uri-stem': '/checkout/pay', 'cs-uri-query': '-', 'cs(User-Agent)': 'Mozilla/5.0', 'x-host-header': 'shop.example.com', 'cs(Cookie)': '-' },
+    { 'c-ip': '198.51.100.3', 'cs-method': 'GET', 'cs-uri-stem': '/search', 'cs-uri-query': 'q=a', 'cs(User-Agent)': 'Scrapy/2.11', 'x-host-header': 'shop.example.com', 'cs(Cookie)': '-' },
+  ];
+  const names = Object.keys(rows[0] ?? {});
+  writeParquet(path.join(dir, 'E2ABC.parquet'), names.map((name) => ({ name, type: 'STRING' as const, data: rows.map((row) => row[name as keyof typeof row]) })));
+  const parquet = await replay(dir, 'E2ABC.parquet');
+  expect(parquet.report.transitions.map((t) => [t.from, t.to, t.count])).toEqual([['none', 'challenge', 1], ['challenge', 'block', 1]]);
+  expect(parquet.report.coverage.carried).toMatchObject({ ip: 3, path: 3, domain: 3, country: 0, asn: 0 });
+  expect(parquet.stdout).not.toMatch(/sekrit/);
+  writeFileSync(path.join(dir, 'botrules.yaml'), stringify({ apps: [{ name: 'shop', rulesDir: 'rules' }], replay: { fields: { preset: 'cloudfront' } } }));
+  writeFileSync(path.join(dir, 'cloudfront.ndjson'), rows.map((row) => JSON.stringify(row)).join('\n'));
+  const json = await replay(dir, 'cloudfront.ndjson');
+  expect(json.report.transitions).toEqual(parquet.report.transitions.map((t) => ({ ...t, examples: t.examples.map((example) => ({ ...example, file: 'cloudfront.ndjson' })) })));
+});
