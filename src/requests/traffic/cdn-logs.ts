@@ -66,7 +66,7 @@ export function cloudfrontRecord(record: Record<string, unknown>): Result {
   return { request: cloudfrontRequest(cell), carriage: CLOUDFRONT_CARRIAGE };
 }
 
-const CLOUDFRONT_KEYS = ['c-ip', 'cs-method', 'cs-uri-stem', 'cs-uri-query', 'cs(User-Agent)', 'x-host-header', 'cs(Referer)', 'cs(Cookie)'];
+export const CLOUDFRONT_KEYS = ['c-ip', 'cs-method', 'cs-uri-stem', 'cs-uri-query', 'cs(User-Agent)', 'x-host-header', 'cs(Referer)', 'cs(Cookie)'];
 
 function cloudfrontRequest(cell: (name: string) => string | undefined): TestRequest {
   const request: TestRequest = {};

@@ -7,7 +7,9 @@ import type { SchemaTree } from 'hyparquet';
 import { UserError } from '../../errors.js';
 import { MAP_FIELDS, REQUEST_FIELDS, type RequestField } from './coverage.js';
 import { ownValueAt } from './formats.js';
+import { CLOUDFRONT_KEYS } from './cdn-logs.js';
 import { recordFormatOf, recordParser, type ParserOptions, type RecordFormat, type RecordParser } from './parsers.js';
+import { CLOUDFLARE_KEYS, HUMAN_KEYS } from './presets.js';
 import { splitTarget } from './redact.js';
 
 /** What a column (or a struct's field) holds, as replay reads it. */
@@ -71,32 +73,29 @@ function fieldColumns(file: string, tree: SchemaTree, fields: Readonly<Record<st
     if (!expected.includes(kind)) throw typeError(file, path, node, `the request field ${field}${named[field] === undefined ? '' : ` (replay.fields.${field})`}`, expected);
     return [{ field, keys: path.split('.'), kind }];
   });
-  return preset === undefined ? columns : [...presetColumns(file, tree, preset), ...columns];
+  return preset === undefined ? columns : [...presetColumns(file, tree, preset as Exclude<RecordFormat, 'ndjson'>), ...columns];
 }
 
-/** A preset's columns that the file has, each checked for a scalar (or, for its header columns, a map). */
-function presetColumns(file: string, tree: SchemaTree, preset: string): FieldColumn[] {
-  return tree.children.map((node) => {
+/** A preset's columns that the file has, each checked for a scalar (or, for Logpush's header columns, a map). */
+function presetColumns(file: string, tree: SchemaTree, preset: Exclude<RecordFormat, 'ndjson'>): FieldColumn[] {
+  const reads = PRESET_COLUMNS[preset];
+  // Columns the preset does not read may hold anything: only those it reads are checked.
+  return tree.children.filter((node) => reads.includes(node.element.name)).map((node) => {
     const name = node.element.name;
-    const expected = PRESET_MAP_COLUMNS.includes(name) ? MAP : SCALAR;
-    return { field: PRESET_MAP_COLUMNS.includes(name) ? 'headers' : 'text', keys: [name], kind: kindOf(node), expected };
-  }).filter((column) => {
-    // Columns the preset does not read may hold anything: only those it reads are checked.
-    if (!PRESET_READS.has(column.keys[0] ?? '')) return false;
-    if (!column.expected.includes(column.kind)) throw typeError(file, column.keys[0] ?? '', nodeOf(tree, column.keys[0] ?? ''), `the ${preset} preset`, column.expected);
-    return true;
+    const isMap = PRESET_MAP_COLUMNS.includes(name);
+    const expected = isMap ? MAP : SCALAR;
+    const kind = kindOf(node);
+    if (!expected.includes(kind)) throw typeError(file, name, node, `the ${preset} preset`, expected);
+    return { field: isMap ? 'headers' : 'text', keys: [name], kind };
   });
 }
 
-/** Every column name a preset reads (Cloudflare's, the Data Export's, CloudFront's). */
-const PRESET_READS: ReadonlySet<string> = new Set([
-  'ClientRequestPath', 'ClientRequestURI', 'ClientRequestMethod', 'ClientRequestUserAgent', 'ClientIP', 'ClientASN', 'ClientCountry', 'ClientDeviceType', 'ClientRequestHost', 'RequestHeaders', 'ClientRequestReferer', 'Cookies',
-  'path', 'full_url', 'http_method', 'user_agent', 'client_ip', 'true_ip', 'country', 'domain', 'referrer', 'type', 'filter_origin', 'filter_id', 'simulated_block',
-  ...Array.from({ length: 10 }, (_, n) => `custom_parameter${n + 1}`),
-  'c-ip', 'cs-method', 'cs-uri-stem', 'cs-uri-query', 'cs(User-Agent)', 'x-host-header', 'cs(Referer)', 'cs(Cookie)',
-]);
-
-const nodeOf = (tree: SchemaTree, name: string): SchemaTree => tree.children.find((child) => child.element.name === name) ?? tree;
+/** The columns each preset reads (its request fields and, for the Data Export, its decision). */
+const PRESET_COLUMNS: Record<Exclude<RecordFormat, 'ndjson'>, readonly string[]> = {
+  cloudflare: CLOUDFLARE_KEYS,
+  human: [...HUMAN_KEYS, 'referrer', 'type', 'filter_origin', 'filter_id', 'simulated_block', ...Array.from({ length: 10 }, (_, n) => `custom_parameter${n + 1}`)],
+  cloudfront: CLOUDFRONT_KEYS,
+};
 
 /** The schema node at a dotted path (through struct columns), undefined when the file has no such column. */
 function nodeAt(file: string, tree: SchemaTree, path: string, field: string): SchemaTree | undefined {

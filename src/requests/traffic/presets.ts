@@ -59,7 +59,7 @@ function put<K extends keyof TestRequest>(request: TestRequest, field: K, value:
   if (value !== undefined) request[field] = value;
 }
 
-const CLOUDFLARE_KEYS = ['ClientRequestPath', 'ClientRequestURI', 'ClientRequestMethod', 'ClientRequestUserAgent', 'ClientIP', 'ClientASN', 'ClientCountry', 'ClientDeviceType', 'ClientRequestHost', 'RequestHeaders', 'ClientRequestReferer', 'Cookies'];
+export const CLOUDFLARE_KEYS = ['ClientRequestPath', 'ClientRequestURI', 'ClientRequestMethod', 'ClientRequestUserAgent', 'ClientIP', 'ClientASN', 'ClientCountry', 'ClientDeviceType', 'ClientRequestHost', 'RequestHeaders', 'ClientRequestReferer', 'Cookies'];
 
 /**
  * A Logpush `http_requests` line: `ClientRequestURI` (path and query) or `ClientRequestPath`,
@@ -97,7 +97,7 @@ export function cloudflareRecord(record: JsonRecord): JsonLineResult {
   return { request, carriage: { partialHeaders: recorded, noCustom: true } };
 }
 
-const HUMAN_KEYS = ['path', 'full_url', 'http_method', 'user_agent', 'client_ip', 'true_ip', 'px_app_id', 'request_id', 'country', 'domain'];
+export const HUMAN_KEYS = ['path', 'full_url', 'http_method', 'user_agent', 'client_ip', 'true_ip', 'px_app_id', 'request_id', 'country', 'domain'];
 
 /**
  * A Data Export line: `full_url` (or `path`), `http_method`, `user_agent`, `client_ip` or
