@@ -5,7 +5,7 @@
 // an error naming the file, the row group and the column, never a report of what was read.
 import { open, type FileHandle } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { parquetMetadataAsync, parquetReadObjects, parquetSchema, snappyUncompress, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { UserError } from '../../errors.js';
 import type { LineResult } from './formats.js';
 import { planColumns, type ColumnPlan } from './parquet-columns.js';
@@ -16,15 +16,27 @@ import type { ParserOptions } from './parsers.js';
 /** Rows handed on at a time (a row group is decoded whole, and handed on in batches of these). */
 const BATCH_ROWS = 1000;
 
-/** Codecs read without another package: Node's zlib, hyparquet's own Snappy. */
+/**
+ * The largest page decompressed (its header's size, which the decoder allocates before it
+ * reads a byte): writers make pages of about 1 MiB; a damaged or hostile header must not make
+ * replay allocate gigabytes.
+ */
+export const MAX_PAGE_BYTES = 256 * 1024 * 1024;
+
+/** Codecs read without another package: Node's zlib (never past the page's stated size), hyparquet's own Snappy. */
 type Decompress = (input: Uint8Array, outputLength: number) => Uint8Array;
 const BUILT_IN: Record<string, Decompress> = {
-  GZIP: (input) => gunzipSync(input),
-  BROTLI: (input) => brotliDecompressSync(input),
+  SNAPPY: (input, length) => {
+    const page = new Uint8Array(length);
+    snappyUncompress(input, page);
+    return page;
+  },
+  GZIP: (input, length) => gunzipSync(input, { maxOutputLength: Math.max(length, 1) }),
+  BROTLI: (input, length) => brotliDecompressSync(input, { maxOutputLength: Math.max(length, 1) }),
 };
 /** Codecs of hyparquet-compressors, loaded only for a file that uses one. */
 const LOADED = ['ZSTD', 'LZ4', 'LZ4_RAW'];
-const SUPPORTED = ['UNCOMPRESSED', 'SNAPPY', ...Object.keys(BUILT_IN), ...LOADED];
+const SUPPORTED = ['UNCOMPRESSED', ...Object.keys(BUILT_IN), ...LOADED];
 
 /** One row of a Parquet file as a request (its "line" is the row's number in the file, 1 for the first). */
 export interface ParquetRow {
@@ -72,7 +84,8 @@ function rowResult(row: Record<string, unknown>, plan: ColumnPlan): LineResult {
 async function fileBuffer(file: string, handle: FileHandle): Promise<AsyncBuffer> {
   const { size } = await handle.stat();
   const read = async (start: number, end: number): Promise<ArrayBuffer> => {
-    const bytes = Buffer.alloc(Math.max(0, end - start));
+    // A damaged footer may name offsets past the end: never more is allocated than the file holds.
+    const bytes = Buffer.alloc(Math.max(0, Math.min(end, size) - start));
     const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytesRead);
   };
@@ -116,9 +129,16 @@ async function compressorsFor(file: string, metadata: FileMetaData, plan: Column
       used.add(codec);
     }
   }
-  if (!LOADED.some((codec) => used.has(codec))) return BUILT_IN;
+  if (!LOADED.some((codec) => used.has(codec))) return withPageLimit(BUILT_IN);
   const { decompressZstd, decompressLz4, decompressLz4Raw } = await import('hyparquet-compressors');
-  return { ...BUILT_IN, ZSTD: (input) => decompressZstd(input), LZ4: decompressLz4, LZ4_RAW: decompressLz4Raw };
+  return withPageLimit({ ...BUILT_IN, ZSTD: (input) => decompressZstd(input), LZ4: decompressLz4, LZ4_RAW: decompressLz4Raw });
+}
+
+export function withPageLimit(decompressors: Record<string, Decompress>): Record<string, Decompress> {
+  return Object.fromEntries(Object.entries(decompressors).map(([codec, decompress]) => [codec, (input: Uint8Array, length: number) => {
+    if (length > MAX_PAGE_BYTES) throw new Error(`a page claims ${length} bytes decompressed, more than replay decompresses (${MAX_PAGE_BYTES})`);
+    return decompress(input, length);
+  }]));
 }
 
 interface Reading {

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { botrules, NDJSON, replayProject } from './fixtures.js';
-import { checkRowGroups, MAX_GROUP_ROWS } from '../../../src/requests/traffic/parquet.js';
+import { checkRowGroups, MAX_GROUP_ROWS, MAX_PAGE_BYTES, withPageLimit } from '../../../src/requests/traffic/parquet.js';
 import { chunkOf, parquetBytes, writeParquet, type Column } from './parquet-files.js';
 
 const FIXTURE = readFileSync(path.resolve('test/fixtures/logs/warehouse.parquet'));
@@ -112,4 +112,20 @@ it('refuses a footer claiming a row group larger than replay decodes at once, be
   expect(() => checkRowGroups('huge.parquet', claimed(BigInt(MAX_GROUP_ROWS)))).not.toThrow();
   expect(() => checkRowGroups('huge.parquet', claimed(BigInt(MAX_GROUP_ROWS) + 1n))).toThrow('huge.parquet: row group 2 claims 10000001 rows, more than replay decodes at once (10,000,000)');
   expect(() => checkRowGroups('huge.parquet', claimed(-1n))).toThrow('huge.parquet: row group 2 claims -1 rows');
+});
+
+it('decompresses no page whose header claims more than 256 MiB (the decoder would allocate it first)', () => {
+  const calls: number[] = [];
+  const { ANY: limited } = withPageLimit({ ANY: (_input, length) => { calls.push(length); return new Uint8Array(0); } });
+  limited?.(new Uint8Array(0), MAX_PAGE_BYTES);
+  expect(() => limited?.(new Uint8Array(0), MAX_PAGE_BYTES + 1)).toThrow(`a page claims ${MAX_PAGE_BYTES + 1} bytes decompressed, more than replay decompresses (${MAX_PAGE_BYTES})`);
+  expect(calls).toEqual([MAX_PAGE_BYTES]);
+});
+
+it('stops a GZIP page at its stated size: more is a damaged page, named with its row group and column', async () => {
+  const { gzipSync } = await import('node:zlib');
+  // Each page's bytes followed by 16 MiB of zeros: a page that inflates far past what its header says.
+  const bomb = parquetBytes([{ name: 'request_path', type: 'STRING', data: ['/a', '/b'] }], { codec: 'GZIP', compressors: { GZIP: (input) => gzipSync(Buffer.concat([input, Buffer.alloc(16 * 1024 * 1024)])) } });
+  expect(bomb.length).toBeLessThan(100_000);
+  expect(await refusal('bomb.parquet', bomb)).toMatch(/^error: bomb\.parquet: row group 1 \(rows 1–2\), column "request_path": cannot be read: /);
 });
