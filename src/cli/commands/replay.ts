@@ -24,7 +24,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('live', { type: 'string', describe: 'Compare against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('format', { choices: REPLAY_FORMATS, default: 'text' as const, describe: 'How to print the report' })
     .option('baseline', { type: 'string', describe: 'Compare with an earlier report (replay --format json): name what newly changes outcome and what stopped' })
-    .option('log-format', { choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name or first line)' })
+    .option('log-format', { choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name, its first bytes (Parquet) or its first line)' })
     .example('$0 replay logs/', 'replay every log below logs/ against the live rules')
     .example('$0 replay --live live.json --format markdown access.log.gz', 'a pull-request comment, with no token');
 }
