@@ -7,7 +7,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { pick, randomInt, seededRandom, type Random } from './random.js';
-import { trafficWriter, type TrafficFormat } from './traffic-formats.js';
+import { timeOf, trafficWriter, type TrafficFormat } from './traffic-formats.js';
 
 /** A request as a log line holds it (the field names of docs/evaluation.md). */
 export interface TrafficRequest {
@@ -58,6 +58,11 @@ export function* trafficRequests(count: number, seed = 1): Generator<TrafficRequ
 
 /** Writes `count` requests to `file` in a log format (NDJSON by default), streaming (memory flat in `count`). */
 export async function writeTraffic(file: string, count: number, seed = 1, format: TrafficFormat = 'ndjson'): Promise<void> {
+  if (format === 'parquet') {
+    // Loaded only here: the Parquet writer is no part of any other command.
+    const { writeParquetTraffic } = await import('./traffic-parquet.js');
+    return writeParquetTraffic(file, trafficRequests(count, seed), timeOf);
+  }
   const out = createWriteStream(file, { flags: 'wx' });
   const writer = trafficWriter(format);
   let chunk = writer.start;

@@ -1,11 +1,11 @@
 // The synthetic traffic written in each log format replay reads (docs/replay.md, "Synthetic
 // traffic"): the same requests as NDJSON, CSV, an access log, CloudFront and ALB logs, Cloudflare
-// Logpush, the service's Data Export and HAR, each with what that format records and no more
+// Logpush, the service's Data Export and HAR (and Parquet, traffic-parquet.ts), each with what that format records and no more
 // (an access log has no country; a Data Export has no ASN number), so a replay of each shows
 // what the format can and cannot decide.
 import type { TrafficRequest } from './generate-traffic.js';
 
-export const TRAFFIC_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har'] as const;
+export const TRAFFIC_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har', 'parquet'] as const;
 export type TrafficFormat = (typeof TRAFFIC_FORMATS)[number];
 
 /** How a format writes a log: an opening, one piece per request, a closing. */
@@ -17,7 +17,7 @@ export interface TrafficWriter {
 
 /** The requests' time: one second apart from a fixed start, so a seed always writes the same file. */
 const START = Date.UTC(2026, 10, 20, 8, 0, 0);
-const timeOf = (i: number) => new Date(START + i * 1000);
+export const timeOf = (i: number) => new Date(START + i * 1000);
 
 const queryString = (query: Record<string, string> | undefined) =>
   query === undefined ? '' : Object.entries(query).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
@@ -99,7 +99,8 @@ function harEntry(request: TrafficRequest, i: number): string {
 
 const line = (write: (request: TrafficRequest, i: number) => string) => (request: TrafficRequest, i: number) => `${write(request, i)}\n`;
 
-export function trafficWriter(format: TrafficFormat): TrafficWriter {
+/** The writer of a text format (Parquet is binary: traffic-parquet.ts). */
+export function trafficWriter(format: Exclude<TrafficFormat, 'parquet'>): TrafficWriter {
   switch (format) {
     case 'ndjson': return { start: '', request: line((request) => JSON.stringify(request)), end: '' };
     case 'csv': return { start: `${CSV_COLUMNS.join(',')}\n`, request: line(csvRow), end: '' };

@@ -36,7 +36,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('live', { type: 'string', describe: 'Compare against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('format', { choices: REPLAY_FORMATS, default: 'text' as const, describe: 'How to print the report' })
     .option('baseline', { type: 'string', describe: 'Compare with an earlier report (replay --format json): name what newly changes outcome and what stopped' })
-    .option('log-format', { choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name or first line)' })
+    .option('log-format', { choices: LOG_FORMATS, describe: 'The format of every log (default: told from each file\'s name, its first bytes (Parquet) or its first line)' })
     .option('engine', { choices: REPLAY_ENGINES, default: 'js' as const, describe: 'Where the requests are decided: js, or duckdb (an embedded DuckDB; docs/replay.md, "Engines")' })
     .option('emit-sql', { type: 'boolean', default: false, describe: 'Print one SQL query that tallies a table of requests by live and declared rule and outcome, instead of reading logs' })
     .option('dialect', { choices: DIALECTS, default: 'duckdb' as const, describe: 'The SQL dialect of --emit-sql' })

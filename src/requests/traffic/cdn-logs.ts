@@ -52,6 +52,22 @@ export function cloudfrontParser(file: string): TextLineParser {
   };
 }
 
+/**
+ * A CloudFront record of named values (a standard-logging v2 Parquet row, a JSON line): the
+ * same map as the tab-separated log's, its values read as text.
+ */
+export function cloudfrontRecord(record: Record<string, unknown>): Result {
+  const cell = (name: string): string | undefined => {
+    const value = Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined;
+    const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' ? String(value) : undefined;
+    return text === undefined || text === '-' || text === '' ? undefined : text;
+  };
+  if (!CLOUDFRONT_KEYS.some((key) => cell(key) !== undefined)) return { skip: 'not a CloudFront record (none of its fields)' };
+  return { request: cloudfrontRequest(cell), carriage: CLOUDFRONT_CARRIAGE };
+}
+
+export const CLOUDFRONT_KEYS = ['c-ip', 'cs-method', 'cs-uri-stem', 'cs-uri-query', 'cs(User-Agent)', 'x-host-header', 'cs(Referer)', 'cs(Cookie)'];
+
 function cloudfrontRequest(cell: (name: string) => string | undefined): TestRequest {
   const request: TestRequest = {};
   const set = (field: 'path' | 'method' | 'userAgent' | 'ip' | 'domain', value: string | undefined) => {

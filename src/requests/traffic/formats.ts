@@ -7,7 +7,7 @@ import { MAP_FIELDS, TEXT_FIELDS, type Carriage, type MapField, type TextField }
 import { parseObject, type RecordedDecision } from './presets.js';
 import { splitTarget } from './redact.js';
 
-export const LOG_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har'] as const;
+export const LOG_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har', 'parquet'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /**
@@ -25,17 +25,29 @@ export type FieldMapping = Readonly<Record<string, string>>;
 
 /** A reader of NDJSON lines under a mapping (botrules.yaml `replay.fields`). */
 export function ndjsonReader(mapping: FieldMapping = {}): (line: string) => LineResult {
+  const read = recordReader(mapping);
+  return (line) => {
+    const parsed = parseObject(line);
+    return 'skip' in parsed ? parsed : read(parsed.record);
+  };
+}
+
+/** A reader of records (an NDJSON line's object, a Parquet row) under a mapping: dotted paths by field name. */
+export function recordReader(mapping: FieldMapping = {}): (record: Record<string, unknown>) => LineResult {
   // Without a mapping every field is read by its own name: the direct reader (the common, fast case).
-  if ([...TEXT_FIELDS, ...MAP_FIELDS].every((field) => (mapping[field] ?? field) === field)) return (line) => ndjsonLine(line);
+  if ([...TEXT_FIELDS, ...MAP_FIELDS].every((field) => (mapping[field] ?? field) === field)) return (record) => recordRequest(record);
   const paths: Readonly<Record<string, readonly string[]>> = Object.fromEntries([...TEXT_FIELDS, ...MAP_FIELDS].map((field) => [field, (mapping[field] ?? field).split('.')]));
-  return (line) => ndjsonLine(line, (record, field) => {
-    let value: unknown = record;
-    for (const key of paths[field] ?? [field]) {
-      if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
-      value = (value as Record<string, unknown>)[key];
-    }
-    return value;
-  });
+  return (record) => recordRequest(record, (from, field) => ownValueAt(from, paths[field] ?? [field]));
+}
+
+/** The value at a dotted path's keys in a record (own keys only), or undefined. */
+export function ownValueAt(record: Record<string, unknown>, keys: readonly string[]): unknown {
+  let value: unknown = record;
+  for (const key of keys) {
+    if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 const ownField = (record: Record<string, unknown>, field: string): unknown =>
@@ -44,8 +56,11 @@ const ownField = (record: Record<string, unknown>, field: string): unknown =>
 /** An NDJSON line: a JSON object; unknown keys are ignored, numbers count as text (`"asn": 13335`). */
 export function ndjsonLine(line: string, fieldOf: (record: Record<string, unknown>, field: string) => unknown = ownField): LineResult {
   const parsed = parseObject(line);
-  if ('skip' in parsed) return parsed;
-  const record: Record<string, unknown> = parsed.record;
+  return 'skip' in parsed ? parsed : recordRequest(parsed.record, fieldOf);
+}
+
+/** A record's request: each field where `fieldOf` finds it (its own name by default). */
+export function recordRequest(record: Record<string, unknown>, fieldOf: (record: Record<string, unknown>, field: string) => unknown = ownField): LineResult {
   const request: TestRequest = {};
   for (const field of TEXT_FIELDS) {
     const value = fieldOf(record, field);

@@ -24,7 +24,7 @@ export type JsonLineResult = { request: TestRequest; carriage?: Carriage; keys?:
 export type IpField = 'client_ip' | 'true_ip';
 export const DEFAULT_IP_FIELD: IpField = 'client_ip';
 
-type JsonRecord = Record<string, unknown>;
+export type JsonRecord = Record<string, unknown>;
 
 export function parseObject(line: string): { record: JsonRecord } | { skip: string } {
   let parsed: unknown;
@@ -59,7 +59,7 @@ function put<K extends keyof TestRequest>(request: TestRequest, field: K, value:
   if (value !== undefined) request[field] = value;
 }
 
-const CLOUDFLARE_KEYS = ['ClientRequestPath', 'ClientRequestURI', 'ClientRequestMethod', 'ClientRequestUserAgent', 'ClientIP', 'ClientASN', 'ClientCountry', 'ClientDeviceType', 'ClientRequestHost', 'RequestHeaders', 'ClientRequestReferer', 'Cookies'];
+export const CLOUDFLARE_KEYS = ['ClientRequestPath', 'ClientRequestURI', 'ClientRequestMethod', 'ClientRequestUserAgent', 'ClientIP', 'ClientASN', 'ClientCountry', 'ClientDeviceType', 'ClientRequestHost', 'RequestHeaders', 'ClientRequestReferer', 'Cookies'];
 
 /**
  * A Logpush `http_requests` line: `ClientRequestURI` (path and query) or `ClientRequestPath`,
@@ -69,8 +69,11 @@ const CLOUDFLARE_KEYS = ['ClientRequestPath', 'ClientRequestURI', 'ClientRequest
  */
 export function cloudflareLine(line: string): JsonLineResult {
   const parsed = parseObject(line);
-  if ('skip' in parsed) return parsed;
-  const { record } = parsed;
+  return 'skip' in parsed ? parsed : cloudflareRecord(parsed.record);
+}
+
+/** A Logpush record (a line's object, a Parquet row) as a request. */
+export function cloudflareRecord(record: JsonRecord): JsonLineResult {
   if (!CLOUDFLARE_KEYS.some((key) => own(record, key) !== undefined)) return { skip: 'not a Cloudflare http_requests line (none of its fields)' };
   const uri = text(record, 'ClientRequestURI');
   const target: { path?: string; query?: Record<string, string> } = uri === undefined ? { path: text(record, 'ClientRequestPath') } : splitUrl(uri);
@@ -94,7 +97,7 @@ export function cloudflareLine(line: string): JsonLineResult {
   return { request, carriage: { partialHeaders: recorded, noCustom: true } };
 }
 
-const HUMAN_KEYS = ['path', 'full_url', 'http_method', 'user_agent', 'client_ip', 'true_ip', 'px_app_id', 'request_id', 'country', 'domain'];
+export const HUMAN_KEYS = ['path', 'full_url', 'http_method', 'user_agent', 'client_ip', 'true_ip', 'px_app_id', 'request_id', 'country', 'domain'];
 
 /**
  * A Data Export line: `full_url` (or `path`), `http_method`, `user_agent`, `client_ip` or
@@ -105,8 +108,11 @@ const HUMAN_KEYS = ['path', 'full_url', 'http_method', 'user_agent', 'client_ip'
  */
 export function humanLine(line: string, ipField: IpField = DEFAULT_IP_FIELD): JsonLineResult {
   const parsed = parseObject(line);
-  if ('skip' in parsed) return parsed;
-  const { record } = parsed;
+  return 'skip' in parsed ? parsed : humanRecord(parsed.record, ipField);
+}
+
+/** A Data Export record (a line's object, a Parquet row) as a request, with production's decision. */
+export function humanRecord(record: JsonRecord, ipField: IpField = DEFAULT_IP_FIELD): JsonLineResult {
   if (!HUMAN_KEYS.some((key) => own(record, key) !== undefined)) return { skip: 'not a Data Export line (none of its fields)' };
   const url = text(record, 'full_url');
   const target = url === undefined ? splitUrl(text(record, 'path') ?? '') : splitUrl(url);

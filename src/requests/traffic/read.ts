@@ -14,6 +14,7 @@ import { formatOf, lineParser, type DecisionMapping, type LineParser } from './p
 import type { IpField } from './presets.js';
 import { gzipGuard, LONG_LINE_REASON, streamLines, TOO_LONG } from './lines.js';
 import { redactRequest, secretNameTest } from './redact.js';
+import { isParquetMagic } from './parquet-magic.js';
 
 /** One line of a log: a redacted request, or why it was skipped, with where it was. */
 export interface LogLine {
@@ -85,6 +86,12 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
     source = opened.file;
     const read = source;
     const guard = opened.gzip ? gzipGuard(file, () => read.bytesRead) : undefined;
+    if (formatOf(file, '', options.format ?? (opened.parquet ? 'parquet' : undefined)) === 'parquet') {
+      // Parquet is read by row group at its own offsets, not as a stream of lines.
+      opened.file.destroy();
+      yield* parquetBatches(file, path, options, finish, seen);
+      return;
+    }
     if (options.format === 'har' || formatOf(file, '', options.format) === 'har') {
       yield* harBatches(await readHarEntries(opened.lines, file), file, finish, seen);
       options.onBytes?.(read.bytesRead);
@@ -104,9 +111,9 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
         if (parse === undefined) {
           const format = formatOf(file, text, options.format);
           if (format === undefined) throw new UserError(`cannot tell the format of ${file} from its first line: use --log-format ${LOG_FORMATS.slice(0, -1).join(', ')} or ${LOG_FORMATS.at(-1) ?? ''}`);
-          if (format === 'har') {
+          if (format === 'har' || format === 'parquet') {
             // A HAR told from its opening line: read again, whole.
-            yield* readLog(file, { ...options, format: 'har' });
+            yield* readLog(file, { ...options, format });
             return;
           }
           seen.format = format;
@@ -135,6 +142,17 @@ function* harBatches(entries: readonly HarEntry[], file: string, finish: (result
   const size = 1000;
   for (let from = 0; from < entries.length; from += size) {
     yield entries.slice(from, from + size).map((entry, index) => seen.line({ file, line: from + index + 1, result: finish(entry) }));
+  }
+  seen.end();
+}
+
+/** A Parquet file's rows in batches, each numbered as its "line" (the row's number in the file). */
+async function* parquetBatches(file: string, path: string, options: TrafficReadOptions, finish: (result: LineResult) => LineResult, seen: ReadCheck): AsyncGenerator<LogLine[]> {
+  seen.format = 'parquet';
+  // Loaded for a Parquet file only: other logs never load the Parquet reader.
+  const { readParquetRows } = await import('./parquet.js');
+  for await (const rows of readParquetRows(file, path, options, options.onBytes)) {
+    yield rows.map(({ line, result }) => seen.line({ file, line, result: finish(result) }));
   }
   seen.end();
 }
@@ -175,16 +193,16 @@ function describe(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : 'unreadable');
 }
 
-/** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read). */
-async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable; gzip: boolean }> {
+/** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read); whether it starts as Parquet does. */
+async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable; gzip: boolean; parquet: boolean }> {
   const handle = await open(path, 'r');
-  const magic = Buffer.alloc(2);
+  const magic = Buffer.alloc(4);
   try {
-    await handle.read(magic, 0, 2, 0);
+    await handle.read(magic, 0, 4, 0);
   } finally {
     await handle.close();
   }
   const stream = createReadStream(path);
   const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
-  return { file: stream, lines: gzip ? stream.pipe(createGunzip()) : stream, gzip };
+  return { file: stream, lines: gzip ? stream.pipe(createGunzip()) : stream, gzip, parquet: isParquetMagic(magic) };
 }

@@ -62,6 +62,21 @@ export const COMBINED = [
   '',
 ].join('\n');
 
+/** What the fixture rules decide, from a request's path, user agent and whether it has x-monitor. */
+export interface Seen {
+  path: string;
+  agent: string;
+  monitor: boolean;
+}
+
+/** The fixture rules' changes: /login challenge → block, /checkout… no rule → challenge; scrapers and monitors decide first. */
+export function expectedTransitions(requests: readonly Seen[]): [string, string, number][] {
+  const open = requests.filter((r) => !r.monitor && !r.agent.includes('Scrapy'));
+  const toChallenge = open.filter((r) => r.path.startsWith('/checkout')).length;
+  const toBlock = open.filter((r) => r.path === '/login').length;
+  return [['none', 'challenge', toChallenge], ['challenge', 'block', toBlock]].filter(([, , count]) => count !== 0) as [string, string, number][];
+}
+
 /** A project directory with botrules.yaml, the declared rule files and live.json. */
 export function replayProject(declared: readonly Rule[] = DECLARED, live: readonly LiveRule[] = LIVE): string {
   const dir = tempDir('botrules-replay-');

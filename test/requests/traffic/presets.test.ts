@@ -6,25 +6,10 @@ import path from 'node:path';
 import { albLine } from '../../../src/requests/traffic/cdn-logs.js';
 import { normaliseRequest } from '../../../src/requests/traffic/coverage.js';
 import { cloudflareLine, humanLine } from '../../../src/requests/traffic/presets.js';
-import { botrules, replayProject } from './fixtures.js';
+import { botrules, expectedTransitions as expected, replayProject, type Seen } from './fixtures.js';
 
 const FIXTURES = path.resolve('test/fixtures/logs');
 const raw = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
-
-/** What the fixture rules decide, from a request's path, user agent and whether it has x-monitor. */
-interface Seen {
-  path: string;
-  agent: string;
-  monitor: boolean;
-}
-
-/** The fixture rules' changes: /login challenge → block, /checkout… no rule → challenge; scrapers and monitors decide first. */
-function expected(requests: readonly Seen[]): [string, string, number][] {
-  const open = requests.filter((r) => !r.monitor && !r.agent.includes('Scrapy'));
-  const toChallenge = open.filter((r) => r.path.startsWith('/checkout')).length;
-  const toBlock = open.filter((r) => r.path === '/login').length;
-  return [['none', 'challenge', toChallenge], ['challenge', 'block', toBlock]].filter(([, , count]) => count !== 0) as [string, string, number][];
-}
 
 const pathOf = (url: string) => new URL(url, 'https://x.example').pathname;
 

@@ -1,6 +1,6 @@
 // replay's progress line: on a terminal, one line on stderr redrawn in place from the bytes
 // of the logs read and erased before the report; without a terminal, nothing at all.
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../../helpers/cli.js';
 import { NDJSON, replayProject } from './fixtures.js';
@@ -24,6 +24,13 @@ it('plan --replay draws it too', async () => {
   const result = await runCli(['plan', '--live', 'live.json', '--no-color', '--replay', 'a.ndjson'], { cwd: project, tty: true });
   // Then the traffic limit's warning (traffic-limit.test.ts), on lines of its own.
   expect(result.stderr.split('warning: ')[0]).toBe(`${ERASE}replay [${'#'.repeat(30)}] 1/1 KiB read, 7 lines${ERASE}`);
+});
+
+it('counts a Parquet file\'s bytes row group by row group, to the whole file', async () => {
+  copyFileSync(path.resolve('test/fixtures/logs/warehouse.parquet'), path.join(project, 'w.parquet'));
+  const result = await runCli(['replay', '--live', 'live.json', '--no-color', 'w.parquet'], { cwd: project, tty: true });
+  const frames = result.stderr.split(ERASE).filter((frame) => frame !== '');
+  expect(frames.at(-1)).toBe(`replay [${'#'.repeat(30)}] 7/7 KiB read, 24 lines`);
 });
 
 it('prints nothing on stderr without a terminal', async () => {

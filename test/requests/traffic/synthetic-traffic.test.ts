@@ -49,7 +49,7 @@ it('replays to exactly the counts the reference evaluator gives each request', a
 });
 
 describe('--traffic-format: the same requests in every log format replay reads', () => {
-  const FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har'] as const;
+  const FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har', 'parquet'] as const;
   const COUNT = 300;
   let project: string;
   const reports = new Map<string, { read: number; evaluated: number; skipped: unknown[]; transitions: { from: string; to: string; count: number }[]; coverage: { undecided: number; carried: Record<string, number> } }>();
@@ -71,7 +71,9 @@ describe('--traffic-format: the same requests in every log format replay reads',
   it('formats that carry every field decide as NDJSON does; the others leave undecided what they cannot carry', () => {
     const counts = (format: string) => reports.get(format)?.transitions.map((t) => [t.from, t.to, t.count]);
     expect(counts('csv')).toEqual(counts('ndjson'));
+    expect(counts('parquet')).toEqual(counts('ndjson'));
     expect(reports.get('ndjson')?.coverage.undecided).toBe(0);
+    expect(reports.get('parquet')?.coverage.undecided).toBe(0);
     // An access log has no country, ASN, device type or header but the Referer; a Data Export no ASN number.
     expect(reports.get('combined')?.coverage.carried.country).toBe(0);
     expect(reports.get('combined')?.coverage.carried).toMatchObject({ path: COUNT, userAgent: COUNT, ip: COUNT, asn: 0, country: 0, headers: 0 });
