@@ -60,6 +60,8 @@ for (const shape of shapes) {
   }
 }
 
+// The commit measured, and the load, as the runs start.
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
 const loadAtStart = loadavg()[0];
 const samples = cases.map(() => []);
 for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round += 1) {
@@ -79,7 +81,6 @@ for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round += 1) {
 for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 
 const baseline = median(samples[0]);
-const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
 console.log(`Commit ${commit}, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0].toFixed(1)} at the end.`);
 console.log(`Median of ${ROUNDS} runs each (after ${WARM_UP_ROUNDS} warm-up rounds).\n`);
 console.log('| command | warnings | median ms | vs `node -e 0` | target | vs `yaml` alone | target |');
