@@ -105,6 +105,20 @@ function verdictOn(q: Leaf, value: string): Verdict {
   return verdict;
 }
 
+/**
+ * For a text `$eq` or `$in` leaf, implication is about its values alone: p ⇒ q (in p's field,
+ * q no tautology) exactly when q matches every present value or `valueImplies` holds for each of
+ * p's values (presentImplies below). The leaf table files q by the values that satisfy it.
+ */
+export function impliesThroughValues(p: Leaf): boolean {
+  return (p.operator === '$eq' || p.operator === '$in') && !isAddressLeaf(p) && values(p).length > 0;
+}
+
+/** A request carrying `value` in q's field surely matches q. */
+export function valueImplies(value: string, q: Leaf): boolean {
+  return verdictOn(q, value) === true;
+}
+
 /** For every present value of the field: p ⇒ q. */
 function presentImplies(p: Leaf, q: Leaf): boolean {
   if (matchesEveryPresentValue(q) || p.operator === '$notExists') return true;

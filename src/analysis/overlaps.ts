@@ -15,7 +15,8 @@
 // the 9,200 pairs tried on the benchmark's `duplicates` shape.)
 import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../semantics/model.js';
-import { fieldName } from '../semantics/fields.js';
+import { fieldName, firstValue, leafValues } from '../semantics/fields.js';
+import { isAddressLeaf } from '../evaluate/leaf.js';
 import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js';
 import { Verdicts } from './verdicts.js';
 import { candidates, firstCommonExample, groupCandidates, merged, mergedField, type CandidateParts } from './witness.js';
@@ -53,12 +54,15 @@ export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index
   const lastOfClass = new Map<number, number>();
   const triedOfClass = new Map<number, readonly number[]>();
   // The allow rules worth trying for a blocking rule: all, or those supplying a value it needs.
+  const pinnedBy = pinnedSuppliers(allows, candidatesOf, offers, verdicts);
   const tried = (index: number, mine: readonly TestRequest[]): readonly number[] => {
     const number = classes[index] as number;
     let list = triedOfClass.get(number);
     if (list === undefined) {
       const needed = needs(conditionsOf(index), mine, verdicts);
-      triedOfClass.set(number, (list = needed === undefined ? allows : suppliers(needed, offers, verdicts)));
+      // Each list holds every allow rule that can give an example: the shortest one will do.
+      const lists = [needed === undefined ? allows : suppliers(needed, offers, verdicts), ...pinnedLeaves(conditionsOf(index)).map(pinnedBy)];
+      triedOfClass.set(number, (list = lists.reduce((shortest, other) => (other.length < shortest.length ? other : shortest))));
     }
     return list;
   };
@@ -173,6 +177,45 @@ function suppliers(leaves: readonly Leaf[], offers: Offers, verdicts: Verdicts):
     }
   }
   return [...found].sort((a, b) => a - b);
+}
+
+/** Request key of each field whose leaves can rule allow rules out (`pinnedLeaves`). */
+const SCALAR_KEYS = new Map(Object.entries(SCALAR_FIELDS).map(([key, type]) => [type, key as keyof TestRequest]));
+
+/**
+ * Leaves on a scalar field that every request the conditions match satisfies: those of each
+ * group that needs all its leaves (or has one), under a root that needs all its groups (or has
+ * one). A merged example carries the allow rule's value in a scalar field whenever the allow
+ * rule's candidate carries one (`mergedField`), so an allow rule whose every candidate carries
+ * a value failing such a leaf gives no example. (On the benchmark's `tenants` shape a rule
+ * scoped to one host tried the earlier allow rules of every other host: 2.6 times the work.)
+ */
+function pinnedLeaves(conditions: Conditions): Leaf[] {
+  if (conditions.operator !== '$and' && conditions.children.length !== 1) return [];
+  return conditions.children.flatMap((group) => (group.operator === '$and' || group.children.length === 1 ? group.children.filter((leaf) => SCALAR_KEYS.has(leaf.conditionType)) : []));
+}
+
+/**
+ * For a pinned leaf, the allow rules (ascending) that can give an example: those with a
+ * candidate that does not carry its field, and those offering a value there that satisfies it.
+ * `$eq` and `$in` (text) match exactly their values, which are looked up; other leaves are asked
+ * about every value offered in their field.
+ */
+function pinnedSuppliers(allows: readonly number[], candidatesOf: (index: number) => readonly TestRequest[], offers: Offers, verdicts: Verdicts): (leaf: Leaf) => readonly number[] {
+  const lackingOf = new Map<keyof TestRequest, number[]>();
+  const lacking = (key: keyof TestRequest): number[] => {
+    let list = lackingOf.get(key);
+    if (list === undefined) lackingOf.set(key, (list = allows.filter((allow) => candidatesOf(allow).some((request) => typeof request[key] !== 'string'))));
+    return list;
+  };
+  return rememberedBy((leaf: Leaf): readonly number[] => {
+    const found = new Set(lacking(SCALAR_KEYS.get(leaf.conditionType) as keyof TestRequest));
+    const byValue = offers.get(leaf.conditionType) ?? new Map<string, number[]>();
+    const exact = !isAddressLeaf(leaf) && (leaf.operator === '$eq' || leaf.operator === '$in');
+    const satisfying = exact ? (leaf.operator === '$eq' ? [firstValue(leaf)] : leafValues(leaf)).map((value) => byValue.get(value) ?? []) : [...byValue].flatMap(([value, list]) => (verdicts.value(leaf, value) ? [list] : []));
+    for (const list of satisfying) for (const allow of list) found.add(allow);
+    return [...found].sort((a, b) => a - b);
+  });
 }
 
 /**

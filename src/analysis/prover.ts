@@ -11,8 +11,8 @@
 import { describeLeaf } from '../evaluate/describe.js';
 import type { Conditions, Group, Leaf, LeafOperator } from '../semantics/model.js';
 import { catchAll } from './conditions.js';
-import { fieldKey } from '../semantics/fields.js';
-import { impliableOperators, impliesInField, isTautology, matchesEveryPresentValue } from './leaves.js';
+import { fieldKey, leafValues } from '../semantics/fields.js';
+import { impliableOperators, impliesInField, impliesThroughValues, isTautology, matchesEveryPresentValue, valueImplies } from './leaves.js';
 
 export type Node =
   | { kind: 'leaf'; id: number; known: Map<Node, boolean> }
@@ -44,6 +44,8 @@ export class LeafTable {
   private readonly byField = new Map<string, Map<LeafOperator | '', number[]>>();
   readonly tautology: boolean[] = [];
   private readonly implied: (Set<number> | undefined)[] = [];
+  /** Field and value → the leaves of the field (but those matching every present value) the value satisfies, ascending. */
+  private readonly satisfiedBy = new Map<string, number[]>();
 
   id(leaf: Leaf): number {
     let id = this.ids.get(leaf);
@@ -68,17 +70,42 @@ export class LeafTable {
     let set = this.implied[p];
     if (set === undefined) {
       const leaf = this.leaves[p] as Leaf;
-      const byOperator = this.byField.get(fieldKey(leaf)) as Map<LeafOperator | '', number[]>;
-      const operators = impliableOperators(leaf);
-      const lists = operators === 'all' ? [...byOperator.values()] : ['' as const, ...operators].flatMap((operator) => {
-        const list = byOperator.get(operator);
-        return list === undefined ? [] : [list];
-      });
-      const candidates = lists.length === 1 ? (lists[0] as number[]) : lists.flat().sort((a, b) => a - b);
-      set = new Set(candidates.filter((q) => this.tautology[q] === true || impliesInField(leaf, this.leaves[q] as Leaf)));
+      set = impliesThroughValues(leaf) ? this.impliedByValues(leaf) : this.impliedByComparing(leaf);
       this.implied[p] = set;
     }
     return set;
+  }
+
+  /**
+   * A text `$eq`/`$in` leaf implies the leaves that match every present value, and those its
+   * values all satisfy: the leaves its first value satisfies are found once per value and field
+   * and shared (rules use a few values in many leaves), then checked against its other values.
+   */
+  private impliedByValues(leaf: Leaf): Set<number> {
+    const field = fieldKey(leaf);
+    const [first, ...others] = leafValues(leaf) as [string, ...string[]];
+    const key = `${field}\u0000${first}`;
+    let satisfied = this.satisfiedBy.get(key);
+    if (satisfied === undefined) {
+      const byOperator = this.byField.get(field) as Map<LeafOperator | '', number[]>;
+      const ids = [...byOperator].flatMap(([operator, list]) => (operator === '' ? [] : list));
+      satisfied = ids.filter((q) => valueImplies(first, this.leaves[q] as Leaf));
+      this.satisfiedBy.set(key, satisfied);
+    }
+    const implied = satisfied.filter((q) => others.every((value) => valueImplies(value, this.leaves[q] as Leaf)));
+    return new Set([...(this.byField.get(field)?.get('') ?? []), ...implied].sort((a, b) => a - b));
+  }
+
+  /** Any other leaf is compared with the leaves of its field it can imply. */
+  private impliedByComparing(leaf: Leaf): Set<number> {
+    const byOperator = this.byField.get(fieldKey(leaf)) as Map<LeafOperator | '', number[]>;
+    const operators = impliableOperators(leaf);
+    const lists = operators === 'all' ? [...byOperator.values()] : ['' as const, ...operators].flatMap((operator) => {
+      const list = byOperator.get(operator);
+      return list === undefined ? [] : [list];
+    });
+    const candidates = lists.length === 1 ? (lists[0] as number[]) : lists.flat().sort((a, b) => a - b);
+    return new Set(candidates.filter((q) => this.tautology[q] === true || impliesInField(leaf, this.leaves[q] as Leaf)));
   }
 
   implies(p: number, q: number): boolean {

@@ -100,6 +100,16 @@ describe('the other checks', () => {
     expect(findings).toEqual([expect.objectContaining({ check: 'allow-before-block', severity: 'info', line: 20,
       message: 'allow rule "Allow partners" (rules/a.yaml:10) comes first and lets through requests rule "Block scrapers" would block, for example one with path "/products", method "GET", userAgent "python", ip "198.51.100.0"' })]);
   });
+  it('allow-before-block: a rule scoped to a host skips the allow rules of other hosts, not those of any host or of one of its $or leaves', () => {
+    const block = [[leaf('path', '$eq', '/login'), leaf('path', '$eq', '/api')], [leaf('domain', '$eq', 'a.example')]];
+    const findings = analyseRules([
+      rule('Allow host b', [[leaf('domain', '$eq', 'b.example')]], { actions: ['allow'] }),
+      rule('Allow API', [[leaf('path', '$eq', '/api')]], { actions: ['allow'] }),
+      rule('Block host a', block, {}, ['$and', '$or']),
+    ]);
+    expect(findings).toEqual([expect.objectContaining({ check: 'allow-before-block', line: 30,
+      message: 'allow rule "Allow API" (rules/a.yaml:20) comes first and lets through requests rule "Block host a" would block, for example one with path "/api", method "GET", domain "a.example"' })]);
+  });
   it('allow-before-block: not when no request matches both', () => {
     expect(analyseRules([
       rule('Allow', [[leaf('path', '$eq', '/a')]], { actions: ['allow'] }),

@@ -22,14 +22,24 @@ const MAX_ASN = 4_294_967_295;
 export function regexCompiles(leaf: WrittenLeaf, where: Where): Problem[] {
   if (leaf.operator !== '$re') return [];
   return valuesOf(leaf).flatMap(({ value, path }) => {
-    try {
-      new RegExp(value);
-      return [];
-    } catch (err) {
-      const reason = (err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-      return [where.at(path, `regular expression ${JSON.stringify(value)} does not compile: ${reason}`)];
-    }
+    const reason = compileError(value);
+    return reason === undefined ? [] : [where.at(path, `regular expression ${JSON.stringify(value)} does not compile: ${reason}`)];
   });
+}
+
+/** Why a pattern does not compile, per pattern text: a rule set repeats a few patterns in many files. */
+const compileErrors = new Map<string, string | undefined>();
+
+function compileError(pattern: string): string | undefined {
+  if (compileErrors.has(pattern)) return compileErrors.get(pattern);
+  let reason: string | undefined;
+  try {
+    new RegExp(pattern);
+  } catch (err) {
+    reason = (err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+  }
+  compileErrors.set(pattern, reason);
+  return reason;
 }
 
 export function socketIpsAreAddresses(leaf: WrittenLeaf, where: Where): Problem[] {
