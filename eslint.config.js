@@ -23,7 +23,7 @@ export const LAYERS = [
   ['rules'],
   ['semantics'],
   ['io', 'generated'],
-  ['errors.ts', 'runtime.ts', 'version.ts'],
+  ['errors.ts', 'runtime.ts', 'version.ts', 'exit-codes.ts'],
   ['plural.ts'],
 ];
 const EMULATOR = 'emulator';

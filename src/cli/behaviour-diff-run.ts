@@ -8,19 +8,19 @@ import type { CommandContext } from './context.js';
 import { wholeNumber } from './options.js';
 import { barText, progressLine } from './progress-line.js';
 
-export function diffBudgetOption<T>(yargs: Argv<T>): Argv<T> {
+export function diffBudgetOption<T>(yargs: Argv<T>) {
   return yargs.option('diff-budget', {
     type: 'number',
     default: DEFAULT_DIFF_BUDGET_SECONDS,
     requiresArg: true,
     coerce: wholeNumber('--diff-budget', 1, 3600),
     describe: 'Seconds the behaviour diff may search; what is left is reported as unchecked',
-  }) as unknown as Argv<T>;
+  });
 }
 
 /** The run for the engine, and `stop` to erase the progress line (call it before printing). */
-export function diffRun(args: Record<string, unknown>, ctx: CommandContext): { run: DiffRun; stop(): void } {
-  const budgetSeconds = typeof args.diffBudget === 'number' ? args.diffBudget : DEFAULT_DIFF_BUDGET_SECONDS;
+export function diffRun(args: { diffBudget: number }, ctx: CommandContext): { run: DiffRun; stop(): void } {
+  const budgetSeconds = args.diffBudget;
   if (!ctx.io.stderrIsTTY) return { run: { budgetSeconds }, stop: () => undefined };
   const line = progressLine(ctx.io.stderr);
   let shown = '';

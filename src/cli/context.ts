@@ -6,6 +6,7 @@ import type { Colors } from '../render/contract.js';
 import { safeText } from '../render/sanitise.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { annotationsFor, type Annotations } from './annotations.js';
+import type { InterruptSignal } from '../exit-codes.js';
 
 export type { Colors } from '../render/contract.js';
 
@@ -26,12 +27,7 @@ export interface CliIo {
   now?: () => number;
 }
 
-export type InterruptSignal = 'SIGHUP' | 'SIGINT' | 'SIGTERM';
-
 export const INTERRUPT_SIGNALS: readonly InterruptSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
-
-/** The exit code of a command stopped by an interrupt: 128 + the signal's number, as shells report it. */
-export const INTERRUPT_EXIT_CODES: Readonly<Record<InterruptSignal, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 /**
  * How a command lives with interrupts, while it listens (until the returned function is called).

@@ -3,13 +3,14 @@
 // `args.dryRun`), so a misspelt or undeclared option is a compile error, not `undefined`.
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from './context.js';
+import type { ExitCode } from '../exit-codes.js';
 
 /** A command as `main` runs it (commands.ts loads the module of the command being run). */
 export interface CommandModule {
   /** Declares the command's own flags and positionals. */
   builder(yargs: Argv<GlobalArgs>): Argv<unknown>;
   /** Runs the command with what yargs parsed; resolves to the exit code. Throws UserError/RemoteError to fail. */
-  run(args: GlobalArgs, ctx: CommandContext): Promise<number>;
+  run(args: GlobalArgs, ctx: CommandContext): Promise<ExitCode>;
 }
 
 /** `dry-run` → `dryRun`, as yargs' camel-case expansion names it. */
@@ -27,7 +28,7 @@ export interface CommandDefinition<Options> {
   /** Declares the command's own flags and positionals on top of the global ones. */
   builder(yargs: Argv<GlobalArgs>): Argv<Options>;
   /** Runs the command; resolves to the exit code. Throws UserError/RemoteError to fail. */
-  run(args: CommandArgs<Options>, ctx: CommandContext): Promise<number>;
+  run(args: CommandArgs<Options>, ctx: CommandContext): Promise<ExitCode>;
 }
 
 /**

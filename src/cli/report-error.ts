@@ -6,10 +6,11 @@ import { safeText } from '../render/sanitise.js';
 import { annotationsFor, type Annotations } from './annotations.js';
 import { colorEnabled, isBrokenPipe, type CliIo } from './context.js';
 import { UsageError } from './options.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 
-export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; color: boolean }, annotations: Annotations = annotationsFor(io)): number {
+export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; color: boolean }, annotations: Annotations = annotationsFor(io)): ExitCode {
   // Output cut short by its reader (`| head`) ends quietly, as a successful command would.
-  if (isBrokenPipe(err)) return 0;
+  if (isBrokenPipe(err)) return EXIT.ok;
   const c = pc.createColors(colorEnabled(io.stderrIsTTY, io.env, opts.color));
   // Messages quote rule names, file names and server text: each line is made safe before it
   // is coloured, so untrusted text shows its control characters as visible escapes.
@@ -31,7 +32,7 @@ export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; c
     write('This is a bug in botrules. Please report it with the output of the same command run with --verbose.');
   }
   if (opts.verbose && err instanceof Error && err.stack) for (const line of err.stack.split('\n')) write(line, c.dim);
-  return 1;
+  return EXIT.failed;
 }
 
 /** main.ts turns every yargs failure into a UsageError; coerce and check functions throw one. */
@@ -51,7 +52,7 @@ export function reportWarnings(warnings: readonly Problem[], io: CliIo, annotati
  * stderr when stderr still works, and never ends as success: the exit code becomes 1 unless the
  * command already chose a failing one (docs/behaviour.md, "Output that cannot be written").
  */
-export function reportWriteFailures(io: CliIo, exitCode: number): number {
+export function reportWriteFailures(io: CliIo, exitCode: ExitCode): ExitCode {
   const failures = io.writeFailures?.() ?? [];
   if (failures.length === 0) return exitCode;
   if (!failures.some((failure) => failure.stream === 'stderr')) {
@@ -59,5 +60,5 @@ export function reportWriteFailures(io: CliIo, exitCode: number): number {
       io.stderr.write(`${safeText(`error: could not write to ${stream}: ${describeWriteError(error)}; what botrules printed there is incomplete`)}\n`);
     }
   }
-  return exitCode === 0 ? 1 : exitCode;
+  return exitCode === EXIT.ok ? EXIT.failed : exitCode;
 }

@@ -8,6 +8,7 @@ import { QUALITY_OUTPUTS, type CoverageView, type MutationView, type QualityForm
 import type { CommandContext } from './context.js';
 import { UsageError } from './options.js';
 import { writeReport } from './output.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { barText, progressLine } from './progress-line.js';
 
 export interface QualityArgs {
@@ -39,7 +40,7 @@ export function percentage(flag: string): (value: unknown) => number {
   };
 }
 
-export async function reportTestQuality(args: QualityArgs, suite: RuleTestSuite, run: RuleTestRun, ctx: CommandContext): Promise<number> {
+export async function reportTestQuality(args: QualityArgs, suite: RuleTestSuite, run: RuleTestRun, ctx: CommandContext): Promise<ExitCode> {
   const scope = await qualityScope(suite, run, args.request, ctx);
   const failed = run.results.filter((result) => !result.passed).length;
   let coverage: CoverageView | undefined;
@@ -62,7 +63,7 @@ export async function reportTestQuality(args: QualityArgs, suite: RuleTestSuite,
   const view = { results: run.results, showApps: run.apps.length > 1, against: run.against, ...(coverage === undefined ? {} : { coverage }), ...(mutation === undefined ? {} : { mutation }) };
   await writeReport(QUALITY_OUTPUTS[args.format], view, ctx);
   const shortfalls = [...(coverage?.shortfalls ?? []), ...(mutation?.shortfalls ?? [])];
-  return failed > 0 || shortfalls.length > 0 ? 1 : 0;
+  return failed > 0 || shortfalls.length > 0 ? EXIT.failed : EXIT.ok;
 }
 
 /**

@@ -20,6 +20,7 @@ import { UsageError, wholeNumber } from '../options.js';
 import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_TOKEN_ON_COMMAND_LINE, EMULATOR_STOPPED, EMULATOR_SUMMARY, exportLines, TRAFFIC_WRITTEN, type EmulatorExportsView, type EmulatorSummaryView } from '../../render/emulator/index.js';
 import { writeReport } from '../output.js';
 import { consoleOptions, runConsole } from './emulator-console.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
 
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
@@ -74,7 +75,7 @@ type EmulatorArgs = ArgsOf<typeof options>;
 
 export const { builder, run } = defineCommand({ builder: options, run: runEmulator });
 
-async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<number> {
+async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<ExitCode> {
   // `emulator console …` is parsed with consoleOptions (yargs runs a subcommand's builder in place of this one's).
   if (args._[1] === 'console') return runConsole(args as unknown as ArgsOf<typeof consoleOptions>, ctx);
   if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, args.trafficFormat, ctx);
@@ -97,7 +98,7 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<num
 }
 
 /** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
-export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<number> {
+export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<ExitCode> {
   const options = emulatorOptions(args, ctx);
   if (args.appTokenFile !== undefined) options.apps = await appTokenFile(args.appTokenFile, ctx.io.cwd);
   // Anyone on the machine can read a command line (ps): say so, once, without the token.
@@ -123,11 +124,11 @@ export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: A
   if (envFile !== undefined) await rm(envFile, { force: true });
   await emulator.stop();
   await writeReport(EMULATOR_STOPPED, { statePath: emulator.statePath }, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
 /** `--write-traffic FILE`: the synthetic log, written beside FILE and renamed into place once whole. */
-async function writeTrafficLog(shown: string, count: number, seed: number, format: TrafficFormat, ctx: CommandContext): Promise<number> {
+async function writeTrafficLog(shown: string, count: number, seed: number, format: TrafficFormat, ctx: CommandContext): Promise<ExitCode> {
   const file = path.resolve(ctx.io.cwd, shown);
   await checkWritable(file, '--write-traffic', shown);
   const { writeTraffic } = await import('../../emulator/index.js');
@@ -140,7 +141,7 @@ async function writeTrafficLog(shown: string, count: number, seed: number, forma
     throw new UserError(`cannot write --write-traffic ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'unwritable'}`);
   }
   await writeReport(TRAFFIC_WRITTEN, { count, file: shown }, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
 function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptions {

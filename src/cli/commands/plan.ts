@@ -21,6 +21,7 @@ import { writeReport } from '../output.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { failsCommand, isReported, policyAnnotation, POLICIES_BEFORE_PLAN } from '../../render/policies/index.js';
 import { plural } from '../../plural.js';
+import { EXIT, foundOrOk, type ExitCode } from '../../exit-codes.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
@@ -40,7 +41,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .example('$0 plan --out plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'save a plan and summarise it in CI');
 }
 
-async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<ExitCode> {
   const render = await loadPlanRenderer(args.format);
   const replayLogs = args.replay?.map(String);
   const { out } = args;
@@ -86,8 +87,8 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // The text and Markdown plans end with the advice and each rule's console steps; on a terminal
   // stdout and stderr show together, so the error only points at them. JSON holds no advice.
   if (blocked !== undefined) throw args.format === 'json' ? new UserError(blocked, [BLOCKED_ADVICE]) : new UserError(`${blocked} (the plan lists the console steps for each)`);
-  if (args.detailedExitcode) return plan.hasChanges() ? 2 : 0;
-  return 0;
+  if (args.detailedExitcode) return foundOrOk(plan.hasChanges());
+  return EXIT.ok;
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

@@ -10,6 +10,7 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { NOW_OPTION } from '../options.js';
+import { foundOrOk, type ExitCode } from '../../exit-codes.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -29,7 +30,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .example('$0 replay --live live.json --format markdown access.log.gz', 'a pull-request comment, with no token');
 }
 
-async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<ExitCode> {
   const logs = (args.logs ?? []).map(String);
   const progress = replayProgressLine(ctx);
   const report = await replayProject({
@@ -41,7 +42,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
   }, ctx).finally(() => progress.stop());
   await replayRenderer(args.format)(report, ctx.io.stdout, { colors: ctx.colors });
-  return isAllClear(report) ? 0 : 2;
+  return foundOrOk(!isAllClear(report));
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

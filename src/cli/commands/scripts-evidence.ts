@@ -13,11 +13,10 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import type { ArgsOf } from '../define-command.js';
 import { commaList } from '../options.js';
 import { writeReport } from '../output.js';
+import { foundOrOk, type ExitCode } from '../../exit-codes.js';
 
 const ANCHOR_HELP = 'A head digest recorded outside DIR (sha256:…), or a file of them, newest last (the chain-head lines scripts report printed): it must be one of the snapshots';
 
-/** A broken chain, or an evidence verdict that fails. */
-export const EXIT_FINDINGS = 2;
 
 export function verifyOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -47,16 +46,16 @@ export function evidenceOptions(yargs: Argv<GlobalArgs>) {
     .epilogue(`Times: ${TIME_FORMATS_HINT}.\nExit 0: the verdict passes; 2: it fails (a gap, a broken chain, an unapproved script); 1: an error.`);
 }
 
-export async function runVerify(args: ArgsOf<typeof verifyOptions>, ctx: CommandContext): Promise<number> {
+export async function runVerify(args: ArgsOf<typeof verifyOptions>, ctx: CommandContext): Promise<ExitCode> {
   const model = await verifySeries(String(args.directory), ctx, args.anchor);
   if (model.scopes.length === 0 && model.unreadable.length === 0) {
     throw new UserError(`${String(args.directory)} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`.']);
   }
   await VERIFY_RENDERERS[args.format](model, ctx.io.stdout);
-  return verifyIsIntact(model) ? 0 : EXIT_FINDINGS;
+  return foundOrOk(!verifyIsIntact(model));
 }
 
-export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: CommandContext): Promise<number> {
+export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: CommandContext): Promise<ExitCode> {
   const now = ctx.io.now?.() ?? Date.now();
   const from = parseTimeArg(args.from, now, '--from');
   const to = args.to === undefined ? now : endOf(args.to, now);
@@ -79,7 +78,7 @@ export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: Com
     await EVIDENCE_RENDERERS[args.format](pack, { write: output.emit });
     await output.commit();
     await writeReport(EVIDENCE_VERDICT, { pack, ...(out === undefined ? {} : { out }) }, ctx);
-    return pack.verdict.pass ? 0 : EXIT_FINDINGS;
+    return foundOrOk(!pack.verdict.pass);
   } catch (err) {
     await output.abort();
     throw err;

@@ -17,12 +17,10 @@ import { commaList, wholeNumber } from '../options.js';
 import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
 import { pagesText, progressLine } from '../progress-line.js';
 import { writeReport } from '../output.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
 
 /** Added to yargs' "Missing required argument" message. */
 const REPORT_HELP = 'See botrules scripts report --help.';
-
-/** Exit code when a `--fail-on` condition matched (docs/behaviour.md, "Exit codes"). */
-export const EXIT_FAIL_ON = 3;
 
 function reportOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -71,7 +69,7 @@ export const { builder, run } = defineCommandWithActions([
   defineAction({ command: 'evidence <directory>', describe: 'Build the evidence pack of an assessment period (HTML or JSON) from the snapshots in a directory', builder: evidenceOptions, run: runEvidence }),
 ], { missing: 'Name an action: report, diff, verify or evidence' });
 
-async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext): Promise<number> {
+async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext): Promise<ExitCode> {
   const now = ctx.io.now?.() ?? Date.now();
   // Read and checked by the builder's coerce functions.
   const { appId, tld, pageSize, concurrency, out, previous } = args;
@@ -119,7 +117,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
     ...(chainHead === undefined ? {} : { chainHead }),
   }, ctx);
   if (chainHead !== undefined) await recordChainHead(ctx, chainHead, file);
-  return 0;
+  return EXIT.ok;
 }
 
 /**
@@ -133,15 +131,15 @@ async function recordChainHead(ctx: CommandContext, chainHead: string, file: str
   if (output !== undefined) await appendFile(output, stepOutputLines({ 'chain-head': chainHead }));
 }
 
-async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<number> {
+async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<ExitCode> {
   const failOn = args.failOn ?? [];
   const policyFile = args.policy;
   const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
   await INVENTORY_DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
   await writeReport(POLICY_WARNINGS, compared, ctx);
-  if (!compared.failOn || compared.failOn.length === 0) return 0;
+  if (!compared.failOn || compared.failOn.length === 0) return EXIT.ok;
   await writeReport(FAIL_ON_MATCHES, compared, ctx);
-  return EXIT_FAIL_ON;
+  return EXIT.failOnMatched;
 }
 
 /** Pages done / total on stderr, only when stderr is a terminal (progress-line.ts). */

@@ -11,6 +11,7 @@ import type { GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { NOW_OPTION, UsageError, wholeNumber } from '../options.js';
 import { writeReport } from '../output.js';
+import { EXIT } from '../../exit-codes.js';
 import { failUnder, percentage, reportTestQuality, type QualityArgs } from '../test-quality.js';
 
 export const TEST_FORMATS = ['text', 'junit', 'sarif', 'json', 'markdown'] as const;
@@ -65,7 +66,7 @@ export const { builder, run } = defineCommand({
     const format = isTestFormat(args.format) ? args.format : 'text';
     await writeReport(TEST_OUTPUTS[format], { problems: [], results: run.results, showApps: run.apps.length > 1, against: run.against }, ctx);
     ctx.annotations.write(testAnnotations(run.results));
-    return run.results.every((result) => result.passed) ? 0 : 1;
+    return run.results.every((result) => result.passed) ? EXIT.ok : EXIT.failed;
   },
 });
 
