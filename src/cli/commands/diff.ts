@@ -2,10 +2,11 @@
 // requests two rule sets decide differently (docs/behaviour.md, "Exhaustive behaviour diff").
 // Exit 0 when none is, 2 when some class is or a part is left unchecked, 1 on error.
 import { diffRuleSets } from '../../engine/diff-rule-sets.js';
-import { RULE_SETS_DIFF_FORMATS, RULE_SETS_DIFF_RENDERERS } from '../../render/behaviour/index.js';
+import { RULE_SETS_DIFF_FORMATS, RULE_SETS_DIFF_OUTPUTS } from '../../render/behaviour/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { defineCommand } from '../define-command.js';
+import { writeReport } from '../output.js';
 import { foundOrOk } from '../../exit-codes.js';
 
 export const { builder, run } = defineCommand({
@@ -24,7 +25,7 @@ export const { builder, run } = defineCommand({
   async run(args, ctx) {
     const diff = diffRun(args, ctx);
     const result = await diffRuleSets({ ...args, old: args.old, new: args.new, run: diff.run }, ctx).finally(() => diff.stop());
-    await RULE_SETS_DIFF_RENDERERS[args.format]({ sides: result.sides, diff: result.diff, ...(result.policies === undefined ? {} : { policies: result.policies }) }, ctx.io.stdout, { colors: ctx.colors });
+    await writeReport(RULE_SETS_DIFF_OUTPUTS[args.format], { ...result, diff: result.diff }, ctx);
     return foundOrOk(result.diff.changes.length > 0 || result.diff.unchecked.length > 0 || (result.policies ?? []).length > 0);
   },
 });

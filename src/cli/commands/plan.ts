@@ -8,7 +8,7 @@ import { UserError } from '../../errors.js';
 import { checkWritable } from '../../io/atomic-write.js';
 import { BLOCKED_ADVICE } from '../../plan/plan-value.js';
 import { planProject, savePlan } from '../../engine/plan.js';
-import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
+import { PLAN_FORMATS, PLAN_OUTPUTS } from '../../render/plan/index.js';
 import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';
 import { replayBeforePlan } from '../../render/replay/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
@@ -42,7 +42,6 @@ function options(yargs: Argv<GlobalArgs>) {
 }
 
 async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<ExitCode> {
-  const render = await loadPlanRenderer(args.format);
   const replayLogs = args.replay?.map(String);
   const { out } = args;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
@@ -73,7 +72,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // A violated policy is what a reviewer must see first (docs/behaviour.md, "Policies").
   if (args.format !== 'json') await writeReport(POLICIES_BEFORE_PLAN[args.format], policies, ctx);
   ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
-  await render(plan, ctx.io.stdout, { colors: ctx.colors });
+  await writeReport(PLAN_OUTPUTS[args.format], plan, ctx);
   await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided, ...(modelWarnings === undefined ? {} : { modelWarnings }) }, ctx);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);

@@ -3,13 +3,14 @@
 // request changes outcome, 2 when some do, 1 on error (docs/replay.md).
 import type { Argv } from 'yargs';
 import { replayProject } from '../../engine/replay.js';
-import { REPLAY_FORMATS, replayRenderer } from '../../render/replay/index.js';
+import { REPLAY_FORMATS, REPLAY_OUTPUTS } from '../../render/replay/index.js';
 import { LOG_FORMATS } from '../../requests/traffic/formats.js';
 import { isAllClear } from '../../requests/traffic/tally.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { NOW_OPTION } from '../options.js';
+import { writeReport } from '../output.js';
 import { foundOrOk, type ExitCode } from '../../exit-codes.js';
 
 function options(yargs: Argv<GlobalArgs>) {
@@ -41,7 +42,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     ...(args.baseline === undefined ? {} : { baseline: args.baseline }),
     ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
   }, ctx).finally(() => progress.stop());
-  await replayRenderer(args.format)(report, ctx.io.stdout, { colors: ctx.colors });
+  await writeReport(REPLAY_OUTPUTS[args.format], report, ctx);
   return foundOrOk(!isAllClear(report));
 }
 

@@ -4,10 +4,11 @@
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { evidencePack, verifySeries } from '../../engine/inventory-evidence.js';
-import { EVIDENCE_FORMATS, EVIDENCE_RENDERERS, VERIFY_FORMATS, VERIFY_RENDERERS, verifyIsIntact} from '../../render/inventory/evidence.js';
+import { EVIDENCE_FORMATS, EVIDENCE_OUTPUTS, VERIFY_FORMATS, VERIFY_OUTPUTS, verifyIsIntact } from '../../render/inventory/evidence.js';
 import { EVIDENCE_VERDICT } from '../../render/inventory/outcome.js';
 import { DAY_MS, parseInterval } from '../../inventory/coverage.js';
-import { openOutput } from '../../inventory/output.js';
+import { resolve } from 'node:path';
+import { checkWritable } from '../../io/atomic-write.js';
 import { parseTimeArg, TIME_FORMATS_HINT } from '../../inventory/time.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import type { ArgsOf } from '../define-command.js';
@@ -51,7 +52,7 @@ export async function runVerify(args: ArgsOf<typeof verifyOptions>, ctx: Command
   if (model.scopes.length === 0 && model.unreadable.length === 0) {
     throw new UserError(`${String(args.directory)} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`.']);
   }
-  await VERIFY_RENDERERS[args.format](model, ctx.io.stdout);
+  await writeReport(VERIFY_OUTPUTS[args.format], model, ctx);
   return foundOrOk(!verifyIsIntact(model));
 }
 
@@ -63,26 +64,22 @@ export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: Com
   const interval = { text: args.interval, ms: parseInterval(args.interval) };
   const { appId, tld, out } = args;
   if ((appId === undefined) !== (tld === undefined)) throw new UserError('--app-id and --tld choose a scope together: give both or neither');
-  const output = await openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout });
-  try {
-    const pack = await evidencePack({
-      dir: String(args.directory),
-      from,
-      to,
-      interval,
-      now,
-      ...(args.policy === undefined ? {} : { policyFile: args.policy }),
-      ...(appId && tld ? { appId, tld } : {}),
-      ...(args.anchor === undefined ? {} : { anchor: args.anchor }),
-    }, ctx);
-    await EVIDENCE_RENDERERS[args.format](pack, { write: output.emit });
-    await output.commit();
-    await writeReport(EVIDENCE_VERDICT, { pack, ...(out === undefined ? {} : { out }) }, ctx);
-    return foundOrOk(!pack.verdict.pass);
-  } catch (err) {
-    await output.abort();
-    throw err;
-  }
+  // Checked before the work, so an unwritable --out costs nothing (docs/behaviour.md, "Output files").
+  if (out !== undefined && out !== '-') await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
+  const pack = await evidencePack({
+    dir: String(args.directory),
+    from,
+    to,
+    interval,
+    now,
+    ...(args.policy === undefined ? {} : { policyFile: args.policy }),
+    ...(appId && tld ? { appId, tld } : {}),
+    ...(args.anchor === undefined ? {} : { anchor: args.anchor }),
+  }, ctx);
+  // stdout too through the file writer's stream (`-`): a reader that goes away ends the report quietly.
+  await writeReport(EVIDENCE_OUTPUTS[args.format], pack, ctx, out ?? '-');
+  await writeReport(EVIDENCE_VERDICT, { pack, ...(out === undefined ? {} : { out }) }, ctx);
+  return foundOrOk(!pack.verdict.pass);
 }
 
 /** `--to 2026-03-31` means to the end of that day; any other form is the instant it names. */

@@ -2,7 +2,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/inventory/index.js';
+import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_OUTPUTS, REPORT_FORMATS, REPORT_OUTPUTS } from '../../render/inventory/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/inventory/streamed.js';
 import { diffInventories, reportInventory } from '../../engine/inventory.js';
 import { FAIL_ON_CONDITIONS, parseFailOn } from '../../inventory/diff.js';
@@ -77,7 +77,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   const window = resolveWindow({ from: args.from, to: args.to }, now);
   const policyFile = args.policy;
   if (previous !== undefined && args.format !== 'json') throw new UserError('--previous links a json snapshot into the chain; use it with --format json');
-  const renderer = REPORT_RENDERERS[args.format];
+  const renderer = REPORT_OUTPUTS[args.format].stdout;
   const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
   const progress = progressBar(ctx);
   // Ctrl-C, a closed terminal or a cancelled job: the progress line goes, no `.partial` file
@@ -135,7 +135,7 @@ async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): P
   const failOn = args.failOn ?? [];
   const policyFile = args.policy;
   const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
-  await INVENTORY_DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
+  await writeReport(INVENTORY_DIFF_OUTPUTS[args.format], compared, ctx);
   await writeReport(POLICY_WARNINGS, compared, ctx);
   if (!compared.failOn || compared.failOn.length === 0) return EXIT.ok;
   await writeReport(FAIL_ON_MATCHES, compared, ctx);
