@@ -6,7 +6,8 @@ import type { Argv } from 'yargs';
 import { DEFAULT_DIFF_BUDGET_SECONDS, type DiffRun } from '../engine/behaviour-diff.js';
 import type { CommandContext } from './context.js';
 import { wholeNumber } from './options.js';
-import { barText, progressLine } from './progress-line.js';
+import { behaviourDiffText } from '../render/progress.js';
+import { progressBar } from './progress-line.js';
 
 export function diffBudgetOption<T>(yargs: Argv<T>) {
   return yargs.option('diff-budget', {
@@ -21,17 +22,7 @@ export function diffBudgetOption<T>(yargs: Argv<T>) {
 /** The run for the engine, and `stop` to erase the progress line (call it before printing). */
 export function diffRun(args: { diffBudget: number }, ctx: CommandContext): { run: DiffRun; stop(): void } {
   const budgetSeconds = args.diffBudget;
-  if (!ctx.io.stderrIsTTY) return { run: { budgetSeconds }, stop: () => undefined };
-  const line = progressLine(ctx.io.stderr);
-  let shown = '';
-  return {
-    run: {
-      budgetSeconds,
-      onProgress(done, total) {
-        const text = barText('behaviour diff', done, total, ' rules');
-        if (text !== shown) line.update((shown = text));
-      },
-    },
-    stop: () => line.stop(),
-  };
+  const bar = progressBar(ctx, behaviourDiffText);
+  if (bar === undefined) return { run: { budgetSeconds }, stop: () => undefined };
+  return { run: { budgetSeconds, onProgress: bar.update }, stop: bar.stop };
 }

@@ -9,7 +9,8 @@ import type { CommandContext } from './context.js';
 import { UsageError } from './options.js';
 import { writeReport } from './output.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { barText, progressLine } from './progress-line.js';
+import { mutantsText } from '../render/progress.js';
+import { progressBar } from './progress-line.js';
 
 export interface QualityArgs {
   coverage: boolean;
@@ -52,7 +53,8 @@ export async function reportTestQuality(args: QualityArgs, suite: RuleTestSuite,
   if (args.mutate && failed > 0) {
     mutation = { skipped: `${failed} of ${run.results.length} tests fail; mutation testing needs a suite that passes`, shortfalls: [] };
   } else if (args.mutate) {
-    const bar = progressBar(ctx);
+    // Redrawn when the bar would change, not for each of thousands of mutants.
+    const bar = progressBar(ctx, (done: number, total: number) => (done % Math.max(1, Math.floor(total / 100)) === 0 || done === total ? mutantsText(done, total) : undefined));
     try {
       const report = mutationOf(scope, args.request, bar?.update);
       mutation = { report, shortfalls: scoreShortfalls(report, args.minScore) };
@@ -64,23 +66,4 @@ export async function reportTestQuality(args: QualityArgs, suite: RuleTestSuite,
   await writeReport(QUALITY_OUTPUTS[args.format], view, ctx);
   const shortfalls = [...(coverage?.shortfalls ?? []), ...(mutation?.shortfalls ?? [])];
   return failed > 0 || shortfalls.length > 0 ? EXIT.failed : EXIT.ok;
-}
-
-/**
- * Mutants done / total on stderr, only when stderr is a terminal: the one progress line of
- * progress-line.ts (never switches line wrapping off, nothing to restore after Ctrl-C), redrawn
- * when the bar would change, not for each of thousands of mutants.
- */
-function progressBar(ctx: CommandContext): { update(done: number, total: number): void; stop(): void } | undefined {
-  if (!ctx.io.stderrIsTTY) return undefined;
-  const line = progressLine(ctx.io.stderr);
-  let shown = '';
-  return {
-    update(done, total) {
-      const text = barText('mutants', done, total);
-      const step = Math.max(1, Math.floor(total / 100));
-      if (text !== shown && (done % step === 0 || done === total)) line.update((shown = text));
-    },
-    stop: () => line.stop(),
-  };
 }

@@ -10,12 +10,12 @@ import { dropPartialFiles, openOutput } from '../../inventory/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../inventory/time.js';
 import { chainHeadSummary, FAIL_ON_MATCHES, POLICY_WARNINGS, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
 import { stepOutputLines } from '../../render/github-steps/index.js';
-import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { commaList, wholeNumber } from '../options.js';
 import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
-import { pagesText, progressLine } from '../progress-line.js';
+import { pagesText } from '../../render/progress.js';
+import { progressBar } from '../progress-line.js';
 import { writeReport } from '../output.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
 
@@ -79,7 +79,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   if (previous !== undefined && args.format !== 'json') throw new UserError('--previous links a json snapshot into the chain; use it with --format json');
   const renderer = REPORT_OUTPUTS[args.format].stdout;
   const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
-  const progress = progressBar(ctx);
+  const progress = progressBar(ctx, ({ done, total }: { done: number; total: number }) => pagesText(done, total));
   // Ctrl-C, a closed terminal or a cancelled job: the progress line goes, no `.partial` file
   // stays, and the process ends by the same signal (exit 129/130/143 in a shell).
   const stopListening = ctx.io.interrupts?.stop((signal) => {
@@ -140,15 +140,4 @@ async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): P
   if (!compared.failOn || compared.failOn.length === 0) return EXIT.ok;
   await writeReport(FAIL_ON_MATCHES, compared, ctx);
   return EXIT.failOnMatched;
-}
-
-/** Pages done / total on stderr, only when stderr is a terminal (progress-line.ts). */
-function progressBar(ctx: CommandContext): { update(p: { done: number; total: number }): void; notice(line: string): void; stop(): void } | undefined {
-  if (!ctx.io.stderrIsTTY) return undefined;
-  const line = progressLine(ctx.io.stderr as NodeJS.WriteStream);
-  return {
-    update: ({ done, total }) => line.update(pagesText(done, total)),
-    notice: (text) => line.notice(safeText(text)),
-    stop: () => line.stop(),
-  };
 }
