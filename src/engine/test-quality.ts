@@ -15,6 +15,7 @@ import type { Runtime } from '../runtime.js';
 import { rulesChangedSince } from './changed-rules.js';
 import { rulePositions, type PositionOf } from './rule-positions.js';
 import type { RuleTestRun, RuleTestSuite } from './rule-tests.js';
+import type { CoverageView, MutationView, QualityView } from '../render/expectations/quality-model.js';
 
 export interface QualityRequest {
   ignoreCase: boolean;
@@ -29,6 +30,37 @@ export interface QualityRequest {
 
 /** Uncovered items beyond this many get no suggested request (each costs evaluations). */
 const MAX_SUGGESTIONS = 50;
+
+/** What `botrules test --coverage --mutate` measures, and the thresholds a shortfall is read against. */
+export interface QualityMeasure {
+  coverage: boolean;
+  mutate: boolean;
+  failUnder?: { rules?: number; leaves?: number };
+  minScore?: number;
+  request: QualityRequest;
+}
+
+/**
+ * The use case: the tests' results with their coverage and mutation score, each with its
+ * shortfalls. Mutation testing needs a suite that passes; otherwise it says why it did not run.
+ */
+export async function measureTestQuality(measure: QualityMeasure, suite: RuleTestSuite, run: RuleTestRun, ctx: Runtime, onMutant?: (done: number, total: number) => void): Promise<QualityView> {
+  const scope = await qualityScope(suite, run, measure.request, ctx);
+  const failed = run.results.filter((result) => !result.passed).length;
+  let coverage: CoverageView | undefined;
+  if (measure.coverage) {
+    const measured = coverageOf(scope, measure.request);
+    coverage = { ...measured, shortfalls: coverageShortfalls(measured.report, measure.failUnder ?? {}) };
+  }
+  let mutation: MutationView | undefined;
+  if (measure.mutate && failed > 0) {
+    mutation = { skipped: `${failed} of ${run.results.length} tests fail; mutation testing needs a suite that passes`, shortfalls: [] };
+  } else if (measure.mutate) {
+    const report = mutationOf(scope, measure.request, onMutant);
+    mutation = { report, shortfalls: scoreShortfalls(report, measure.minScore) };
+  }
+  return { results: run.results, showApps: run.apps.length > 1, against: run.against, ...(coverage === undefined ? {} : { coverage }), ...(mutation === undefined ? {} : { mutation }) };
+}
 
 export interface CoverageResult {
   report: CoverageReport;
