@@ -58,14 +58,19 @@ export function defineAction<Options extends GlobalArgs>(definition: ActionDefin
  */
 export function defineCommandWithActions(
   actions: readonly ActionDefinition<GlobalArgs>[],
-  options: { missing: string; before?: (ctx: CommandContext) => void },
+  options: { missing?: string; usage?: string; before?: (ctx: CommandContext) => void },
 ): CommandModule {
+  // An action `$0` is what the command does when no action is named (`botrules emulator`).
+  const byDefault = actions.find((action) => action.command === '$0');
   return {
-    builder: (yargs) => actions.reduce((parser, action) => parser.command(action.command, action.describe, (y) => action.builder(y as Argv<GlobalArgs>)), yargs).demandCommand(1, options.missing),
+    builder: (yargs) => {
+      const parser = actions.reduce((each, action) => each.command(action.command, action.describe, (y) => action.builder(y as Argv<GlobalArgs>)), options.usage === undefined ? yargs : yargs.usage(options.usage));
+      return options.missing === undefined ? parser : parser.demandCommand(1, options.missing);
+    },
     run: async (args, ctx) => {
       options.before?.(ctx);
       const named = String((args as { _?: unknown[] })._?.[1] ?? '');
-      const action = actions.find((candidate) => candidate.command.split(' ')[0] === named);
+      const action = actions.find((candidate) => candidate.command.split(' ')[0] === named) ?? byDefault;
       // yargs refuses an unknown action before this runs (strict mode); never end without running one.
       if (action === undefined) throw new Error(`the action "${named}" was parsed but is not defined`);
       return action.run(args as unknown as CommandArgs<GlobalArgs>, ctx);

@@ -15,7 +15,7 @@ import { CAPABILITIES, type Capability } from '../../emulator/options.js';
 import { TRAFFIC_FORMATS, type TrafficFormat } from '../../emulator/traffic-formats.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { defineCommand, type ArgsOf } from '../define-command.js';
+import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { UsageError, wholeNumber } from '../options.js';
 import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_TOKEN_ON_COMMAND_LINE, EMULATOR_STOPPED, EMULATOR_SUMMARY, exportLines, TRAFFIC_WRITTEN, type EmulatorExportsView, type EmulatorSummaryView } from '../../render/emulator/index.js';
 import { writeReport } from '../output.js';
@@ -25,10 +25,7 @@ import { EXIT, type ExitCode } from '../../exit-codes.js';
 export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
 function options(yargs: Argv<GlobalArgs>) {
-  const inherited = new Set(declaredOptions(yargs));
-  const serving = yargs
-    .usage('$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.')
-    .command('console <action> <rule>', 'Do in a running emulator what only the web console can: create or delete a rule (not part of the service API)', consoleOptions)
+  return yargs
     .option('port', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--port', 0, 65_535), describe: 'Port on 127.0.0.1 (0: a free one)' })
     .option('state', { type: 'string', describe: `State file; the certificate is written next to it (default: ${DEFAULT_STATE_FILE})` })
     .option('reset', { type: 'boolean', default: false, describe: 'Ignore an existing state file and seed afresh' })
@@ -56,28 +53,16 @@ function options(yargs: Argv<GlobalArgs>) {
       type: 'string',
       describe: 'Also write the export lines to FILE once the emulator is listening (atomically; removed on stop)',
     });
-  // yargs makes options global by default: the server's own stay out of `emulator console`'s help and parsing.
-  (serving as unknown as YargsScoping).global(declaredOptions(serving).filter((name) => !inherited.has(name)), false);
-  return serving;
-}
-
-/** yargs' own API beyond its typings (@types/yargs 17 has neither getOptions nor global's second argument). */
-interface YargsScoping {
-  getOptions(): { key: Record<string, unknown> };
-  global(keys: string[], global: boolean): unknown;
-}
-
-function declaredOptions(yargs: Argv<GlobalArgs>): string[] {
-  return Object.keys((yargs as unknown as YargsScoping).getOptions().key);
 }
 
 type EmulatorArgs = ArgsOf<typeof options>;
 
-export const { builder, run } = defineCommand({ builder: options, run: runEmulator });
+export const { builder, run } = defineCommandWithActions([
+  defineAction({ command: '$0', describe: 'Run the emulator until Ctrl-C', builder: options, run: runEmulator }),
+  defineAction({ command: 'console <action> <rule>', describe: 'Do in a running emulator what only the web console can: create or delete a rule (not part of the service API)', builder: consoleOptions, run: runConsole }),
+], { usage: '$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.' });
 
 async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<ExitCode> {
-  // `emulator console …` is parsed with consoleOptions (yargs runs a subcommand's builder in place of this one's).
-  if (args._[1] === 'console') return runConsole(args as unknown as ArgsOf<typeof consoleOptions>, ctx);
   if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, args.trafficFormat, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
