@@ -1,6 +1,6 @@
 // The one top-level error handler: turns any thrown value into lines on stderr and an exit code.
 import pc from 'picocolors';
-import { RemoteError, UserError, ValidationError, formatProblem, sortProblems, type Problem } from '../errors.js';
+import { RemoteError, UserError, ValidationError, formatProblem, sortProblems } from '../errors.js';
 import { describeWriteError } from '../io/atomic-write.js';
 import { safeText } from '../render/sanitise.js';
 import { annotationsFor, type Annotations } from './annotations.js';
@@ -38,13 +38,6 @@ export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; c
 /** main.ts turns every yargs failure into a UsageError; coerce and check functions throw one. */
 function isUsageError(err: unknown): err is UsageError {
   return err instanceof UsageError;
-}
-
-/** Warnings on stderr as `FILE:LINE:COL: warning: message`, and as annotations on GitHub Actions. */
-export function reportWarnings(warnings: readonly Problem[], io: CliIo, annotations: Annotations): void {
-  const sorted = sortProblems(warnings);
-  for (const w of sorted) io.stderr.write(`${safeText(formatProblem({ ...w, message: `warning: ${w.message}` }))}\n`);
-  annotations.write(sorted.map((w) => ({ level: 'warning', file: w.file, line: w.line, col: w.col, message: w.message })));
 }
 
 /**
