@@ -24,7 +24,7 @@ export type CommandArgs<Options> = { readonly [K in keyof Options as K extends s
 /** The arguments a builder function declares (for the actions of a command with subcommands). */
 export type ArgsOf<Builder> = Builder extends (yargs: Argv<GlobalArgs>) => Argv<infer Options> ? CommandArgs<Options> : never;
 
-export interface CommandDefinition<Options> {
+interface CommandDefinition<Options> {
   /** Declares the command's own flags and positionals on top of the global ones. */
   builder(yargs: Argv<GlobalArgs>): Argv<Options>;
   /** Runs the command; resolves to the exit code. Throws UserError/RemoteError to fail. */
@@ -40,7 +40,7 @@ export function defineCommand<Options extends GlobalArgs>(definition: CommandDef
 }
 
 /** One action of a command with actions (`scripts report`, `github artifact`), typed as a command is. */
-export interface ActionDefinition<Options> extends CommandDefinition<Options> {
+interface ActionDefinition<Options> extends CommandDefinition<Options> {
   /** yargs command string: the action's name, then its positionals (`diff <old> <new>`). */
   command: string;
   describe: string;

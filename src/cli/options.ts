@@ -65,7 +65,7 @@ export function timeoutSeconds(value: unknown): number | undefined {
  * to rehearse one (docs/behaviour.md, "Rules with a lifetime"). An ISO 8601 date-time with an
  * offset, or epoch milliseconds: the same instant on every machine.
  */
-export function lifetimeMoment(value: unknown): number | undefined {
+function lifetimeMoment(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const given = single(value, '--now');
   const text = String(given).trim();

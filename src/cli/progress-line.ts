@@ -9,7 +9,7 @@ import type { CommandContext } from './context.js';
 
 const ERASE_LINE = '\r\u001b[2K';
 
-export interface ProgressLine {
+interface ProgressLine {
   /** Draws `text` as the progress line, replacing the previous one. */
   update(text: string): void;
   /** Prints `line` (already made safe) above the progress line, which is then drawn again. */

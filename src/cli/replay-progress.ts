@@ -8,7 +8,7 @@ import { progressBar } from './progress-line.js';
 
 const REDRAW_MS = 100;
 
-export interface ReplayProgressLine {
+interface ReplayProgressLine {
   /** Undefined when stderr is not a terminal: the engine then measures nothing. */
   onProgress?: (progress: ReplayProgress) => void;
   stop(): void;

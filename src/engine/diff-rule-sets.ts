@@ -21,7 +21,7 @@ import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './polic
 import type { PolicyChange } from '../render/behaviour/index.js';
 import { plural } from '../plural.js';
 
-export interface RuleSetsDiffRequest {
+interface RuleSetsDiffRequest {
   old: string;
   new: string;
   /** The app of a live snapshot that holds several. */
@@ -33,7 +33,7 @@ export interface RuleSetsDiffRequest {
   policyBudget?: number;
 }
 
-export interface RuleSetsDiff {
+interface RuleSetsDiff {
   diff: AppBehaviourDiff;
   /** What each side was read as: `rules/ (12 rules)`, `live.json, app "default" (40 rules)`. */
   sides: [string, string];

@@ -15,7 +15,7 @@ import { liveAsLifetimesDeclare } from '../semantics/lifetime.js';
 
 export type { UpdateResult } from '../import/update/index.js';
 
-export interface UpdateRequest extends ProjectSelection {
+interface UpdateRequest extends ProjectSelection {
   /** Remove declared rules that no longer exist live. */
   prune: boolean;
   /** Work out the changes without writing them. */
@@ -24,7 +24,7 @@ export interface UpdateRequest extends ProjectSelection {
   pin?: boolean;
 }
 
-export interface UpdatedApp {
+interface UpdatedApp {
   app: string;
   /** The app's rules directory, as shown to the user. */
   dir: string;

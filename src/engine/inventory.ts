@@ -16,7 +16,7 @@ import { findPrevious } from './inventory-evidence.js';
 
 export type { ReportResult } from '../inventory/report.js';
 
-export interface InventoryReportRequest {
+interface InventoryReportRequest {
   query: InventoryQuery;
   pageSize: number;
   concurrency: number;
@@ -57,7 +57,7 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
   return { ...result, warnings, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
 }
 
-export interface InventoryDiffRequest {
+interface InventoryDiffRequest {
   oldFile: string;
   newFile: string;
   /** Re-check NEW's approvals against this policy instead of the marks NEW carries. */
@@ -65,7 +65,7 @@ export interface InventoryDiffRequest {
   failOn: readonly FailOnCondition[];
 }
 
-export interface InventoryDiff {
+interface InventoryDiff {
   diff: SnapshotDiff;
   /** With --policy: the entries that matched no script of NEW. */
   policyWarnings?: string[];

@@ -17,7 +17,7 @@ import { rulePositions, type PositionOf } from './rule-positions.js';
 import type { RuleTestRun, RuleTestSuite } from './rule-tests.js';
 import type { CoverageView, MutationView, QualityView } from '../render/expectations/quality-model.js';
 
-export interface QualityRequest {
+interface QualityRequest {
   ignoreCase: boolean;
   /** Only these rules (names). */
   rules?: string[];
@@ -62,19 +62,19 @@ export async function measureTestQuality(measure: QualityMeasure, suite: RuleTes
   return { results: run.results, showApps: run.apps.length > 1, against: run.against, ...(coverage === undefined ? {} : { coverage }), ...(mutation === undefined ? {} : { mutation }) };
 }
 
-export interface CoverageResult {
+interface CoverageResult {
   report: CoverageReport;
   uncovered: UncoveredItem[];
 }
 
 /** The apps, their rules and tests, and the rule names in scope (all when undefined). */
-export interface QualityScope {
+interface QualityScope {
   apps: AppRules[];
   only?: Set<string>;
   positions: Map<string, PositionOf>;
 }
 
-export async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, request: QualityRequest, ctx: Runtime): Promise<QualityScope> {
+async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, request: QualityRequest, ctx: Runtime): Promise<QualityScope> {
   const apps = suite.selected.apps.map((app) => ({
     app: app.name,
     rules: run.rules.get(app.name) ?? [],
@@ -98,7 +98,7 @@ export async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, reque
   return { apps, positions, ...(only === undefined ? {} : { only }) };
 }
 
-export function coverageOf(scope: QualityScope, request: QualityRequest): CoverageResult {
+function coverageOf(scope: QualityScope, request: QualityRequest): CoverageResult {
   const evaluation = { caseInsensitiveValues: request.ignoreCase };
   const report = measureCoverage(scope.apps, { evaluation, ...(scope.only === undefined ? {} : { only: scope.only }) });
   const uncovered = uncoveredItems(report).map((item, n): UncoveredItem => {
@@ -119,7 +119,7 @@ function suggest(item: UncoveredItem, app: AppRules, evaluation: EvaluationOptio
   return undefined;
 }
 
-export function mutationOf(scope: QualityScope, request: QualityRequest, progress?: (done: number, total: number) => void): MutationReport {
+function mutationOf(scope: QualityScope, request: QualityRequest, progress?: (done: number, total: number) => void): MutationReport {
   const evaluation = { caseInsensitiveValues: request.ignoreCase };
   const apps = scope.apps.map((app) => {
     const indexes = app.rules.flatMap((rule, index) => (scope.only === undefined || scope.only.has(rule.name) ? [index] : []));
@@ -158,7 +158,7 @@ export function provedEquivalent(rules: readonly NormalRule[], mutant: Mutant): 
 }
 
 /** `--fail-under RULES[,LEAVES]`: a sentence per threshold the coverage is below. */
-export function coverageShortfalls(report: CoverageReport, thresholds: { rules?: number; leaves?: number }): string[] {
+function coverageShortfalls(report: CoverageReport, thresholds: { rules?: number; leaves?: number }): string[] {
   const out: string[] = [];
   const check = (what: string, ratio: Ratio, wanted: number | undefined) => {
     if (wanted !== undefined && coveredPercent(ratio) < wanted) out.push(`${what} coverage ${percentText(ratio)} is below --fail-under ${wanted}%`);
@@ -169,7 +169,7 @@ export function coverageShortfalls(report: CoverageReport, thresholds: { rules?:
 }
 
 /** `--min-score`: a sentence when the mutation score is below it. */
-export function scoreShortfalls(report: MutationReport, minScore: number | undefined): string[] {
+function scoreShortfalls(report: MutationReport, minScore: number | undefined): string[] {
   if (minScore === undefined || report.summary.score >= minScore) return [];
   return [`mutation score ${formatPercent(report.summary.score)} is below --min-score ${minScore}%`];
 }

@@ -12,7 +12,7 @@ import { DRIFT_LABEL } from './drift-pr.js';
 const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 const FOLDER_PREFIX = 'botrules-drift-';
 
-export interface DriftIssueRequest {
+interface DriftIssueRequest {
   repository: string;
   /** Folders botrules-drift-APP/ holding plan.md and has-changes. */
   reportsDir: string;
@@ -20,7 +20,7 @@ export interface DriftIssueRequest {
   cwd: string;
 }
 
-export interface DriftIssueResult {
+interface DriftIssueResult {
   app: string;
   action: 'opened' | 'updated' | 'closed' | 'none';
   number?: number;
@@ -28,7 +28,7 @@ export interface DriftIssueResult {
 
 interface Issue { number: number; title?: string; user?: { login?: string } | null; pull_request?: unknown; labels?: { name?: string }[] }
 
-export const driftIssueTitle = (app: string): string => `botrules drift: ${app}`;
+const driftIssueTitle = (app: string): string => `botrules drift: ${app}`;
 
 export async function reportDriftIssues(api: GitHubApi, request: DriftIssueRequest): Promise<DriftIssueResult[]> {
   const root = path.resolve(request.cwd, request.reportsDir);

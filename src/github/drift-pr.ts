@@ -17,7 +17,7 @@ const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
 const MAX_PATCH_BYTES = 64 * 1024 * 1024;
 const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 
-export interface DriftRequest {
+interface DriftRequest {
   repository: string;
   app: string;
   rulesDir: string;
@@ -32,7 +32,7 @@ export interface DriftRequest {
   cwd: string;
 }
 
-export type DriftOutcome =
+type DriftOutcome =
   | { kind: 'no-record' }
   | { kind: 'superseded'; tip: string }
   | { kind: 'in-sync'; closed?: number }

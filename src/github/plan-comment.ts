@@ -15,7 +15,7 @@ const MAX_PLAN_BYTES = 1024 * 1024;
 
 const FOLDER_PREFIX = 'botrules-plan-';
 
-export interface PlanCommentRequest {
+interface PlanCommentRequest {
   repository: string;
   pullRequest: number;
   /** Folders botrules-plan-APP/ holding plan.md and exitcode. */
@@ -24,7 +24,7 @@ export interface PlanCommentRequest {
   cwd: string;
 }
 
-export interface PlanCommentResult {
+interface PlanCommentResult {
   app: string;
   action: 'created' | 'updated';
   commentId: number;

@@ -5,9 +5,9 @@ import { UserError } from '../errors.js';
 import type { Snapshot, SnapshotRecord } from './model.js';
 import { compareForDisplay, isHighRisk, recordIdentity, recordLabel, riskRank } from './records.js';
 
-export type RiskDirection = 'up' | 'down' | 'changed';
+type RiskDirection = 'up' | 'down' | 'changed';
 
-export interface ValueChange {
+interface ValueChange {
   from?: string;
   to?: string;
 }
@@ -51,7 +51,7 @@ export interface FailOnMatch {
   scripts: string[];
 }
 
-export const CHECKOUT_PAGE_TYPE = 'checkout';
+const CHECKOUT_PAGE_TYPE = 'checkout';
 
 export function diffSnapshots(older: Snapshot, newer: Snapshot): SnapshotDiff {
   assertSameInventory(older, newer);

@@ -13,7 +13,7 @@ import { breakSummary, type ChainState } from './verify.js';
 import { VERSION } from '../version.js';
 import { plural } from '../plural.js';
 
-export type ApprovalStatus = 'unapproved' | 'expired' | 'approved' | 'unknown';
+type ApprovalStatus = 'unapproved' | 'expired' | 'approved' | 'unknown';
 
 export interface InventoryEntry {
   label: string;
@@ -31,7 +31,7 @@ export interface InventoryEntry {
   lastSnapshot: SnapshotRef;
 }
 
-export type VerdictReason = 'no-snapshots' | 'coverage-gap' | 'chain-broken' | 'unapproved-scripts' | 'unreadable-files';
+type VerdictReason = 'no-snapshots' | 'coverage-gap' | 'chain-broken' | 'unapproved-scripts' | 'unreadable-files';
 
 export interface EvidencePack {
   formatVersion: 1;
@@ -56,11 +56,11 @@ export interface EvidencePack {
  * PCI DSS 11.6.1 covers security-impacting HTTP headers of the payment pages as well as their
  * scripts; the service's scripts API lists scripts only, so the pack proves nothing about headers.
  */
-export const LIMITATIONS = [
+const LIMITATIONS = [
   'Security-impacting HTTP headers of the payment pages (which PCI DSS 11.6.1 also covers) are outside this pack: it proves the script inventory only, so monitor and evidence headers separately.',
 ];
 
-export interface EvidenceInput {
+interface EvidenceInput {
   members: readonly SeriesMember[];
   scope: { appId: string[]; tld: string[] };
   period: { from: number; to: number };
@@ -209,7 +209,7 @@ function inventoryAtEnd(judged: readonly (JudgedSnapshot & { member: SeriesMembe
 }
 
 /** Unapproved first, then expired approvals; within each, the highest risk first, then by script. */
-export function byAttention(a: InventoryEntry, b: InventoryEntry): number {
+function byAttention(a: InventoryEntry, b: InventoryEntry): number {
   const risk = (e: InventoryEntry) => riskRank(e.risk?.level) ?? -1;
   return STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || risk(b) - risk(a) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }

@@ -20,16 +20,16 @@ export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
  * records at the default page size. A server whose `paging.count` says more, or whose
  * answers keep paging beyond it, is refused rather than followed forever.
  */
-export const MAX_PAGES = 20_000;
+const MAX_PAGES = 20_000;
 
 /**
  * The most distinct records one export takes (a million, as MAX_PAGES at the default page
  * size): every format remembers each identity to drop duplicates, so a gateway that pages
  * without end is refused here, before the identities outgrow memory (about 80 MB at the cap).
  */
-export const MAX_RECORDS = 1_000_000;
+const MAX_RECORDS = 1_000_000;
 
-export interface FetchOptions {
+interface FetchOptions {
   pageSize: number;
   /** MAX_PAGES unless given. */
   maxPages?: number;

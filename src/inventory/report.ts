@@ -20,7 +20,7 @@ export interface InventoryModel {
   snapshot(): Promise<Snapshot>;
 }
 
-export interface ReportOptions {
+interface ReportOptions {
   query: InventoryQuery;
   pageSize: number;
   concurrency: number;

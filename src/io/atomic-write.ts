@@ -52,7 +52,7 @@ export async function writeFileAtomic(path: string, text: string, label: string,
 }
 
 /** One file of `writeFilesAtomically`. */
-export interface FileToWrite {
+interface FileToWrite {
   path: string;
   text: string;
   /** What the file is, for a message (`the rule file`), and its name as the user knows it. */

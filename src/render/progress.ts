@@ -3,7 +3,7 @@
 import { safeText } from './sanitise.js';
 
 /** `LABEL [#####-----] DONE/TOTAL` and the unit, if any. */
-export function barText(label: string, done: number, total: number, unit = ''): string {
+function barText(label: string, done: number, total: number, unit = ''): string {
   const width = 30;
   const filled = total === 0 ? 0 : Math.round((width * Math.min(done, total)) / total);
   return `${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}${unit}`;

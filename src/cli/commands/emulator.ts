@@ -22,7 +22,7 @@ import { writeReport } from '../output.js';
 import { consoleOptions, runConsole } from './emulator-console.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
 
-export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
+const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
 function options(yargs: Argv<GlobalArgs>) {
   return yargs

@@ -10,7 +10,7 @@ import { EXIT, type ExitCode } from '../../exit-codes.js';
 export { UPDATE_FORMATS };
 
 /** The options of `import --update` (import.ts declares them). */
-export interface UpdateArgs extends GlobalArgs {
+interface UpdateArgs extends GlobalArgs {
   dryRun?: boolean;
   prune?: boolean;
   pin?: boolean;

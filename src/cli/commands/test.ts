@@ -17,7 +17,7 @@ import { QUALITY_OUTPUTS } from '../../render/expectations/quality.js';
 import { mutantsText } from '../../render/progress.js';
 import { progressBar } from '../progress-line.js';
 
-export const TEST_FORMATS = ['text', 'junit', 'sarif', 'json', 'markdown'] as const;
+const TEST_FORMATS = ['text', 'junit', 'sarif', 'json', 'markdown'] as const;
 
 function options(yargs: Argv<GlobalArgs>) {
   return yargs

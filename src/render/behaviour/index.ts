@@ -9,7 +9,7 @@ import { markdownText, safeJson, safeText } from '../sanitise.js';
 import { behaviourDiffMarkdown } from './markdown.js';
 import { writeBehaviourDiffText } from './text.js';
 
-export interface RuleSetsDiffView {
+interface RuleSetsDiffView {
   /** What each side was read as. */
   sides: readonly [string, string];
   diff: AppBehaviourDiff;
@@ -29,7 +29,7 @@ function policyChangeLine(change: PolicyChange): string {
 }
 
 /** The version of `botrules diff --format json`. */
-export const DIFF_FORMAT_VERSION = 1;
+const DIFF_FORMAT_VERSION = 1;
 
 const MORE = 'botrules diff --format json lists them all';
 

@@ -20,7 +20,7 @@ export function isLoosening(change: OutcomeChange): boolean {
   return change.risk === 'allows' || change.risk === 'weakens';
 }
 
-export function classCount(diffs: readonly AppBehaviourDiff[]): number {
+function classCount(diffs: readonly AppBehaviourDiff[]): number {
   return diffs.reduce((sum, diff) => sum + diff.changes.reduce((inner, change) => inner + change.classes.length, 0), 0);
 }
 

@@ -4,7 +4,7 @@
 import { EXIT } from '../../exit-codes.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; the plan is cut well below that. */
-export const PLAN_COMMENT_LIMIT = 65_000;
+const PLAN_COMMENT_LIMIT = 65_000;
 
 /** An issue or pull-request body keeps room for its own sentences around the plan. */
 const BODY_PLAN_LIMIT = 60_000;

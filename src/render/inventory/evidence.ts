@@ -7,7 +7,7 @@ import { safeJson, safeText } from '../sanitise.js';
 import { periodText, renderEvidenceHtml } from './evidence-html.js';
 import { plural } from '../../plural.js';
 
-export interface VerifyModel {
+interface VerifyModel {
   dir: string;
   scopes: ChainState[];
   unreadable: { file: string; reason: string }[];
@@ -18,7 +18,7 @@ export function verifyIsIntact(model: VerifyModel): boolean {
   return model.unreadable.length === 0 && model.scopes.every((s) => s.breaks.length === 0);
 }
 
-export function renderVerifyText(model: VerifyModel): string {
+function renderVerifyText(model: VerifyModel): string {
   const lines: string[] = [];
   for (const scope of model.scopes) {
     const state = scope.breaks.length === 0 ? 'intact' : `broken (${plural(scope.breaks.length, 'break')})`;
