@@ -71,7 +71,7 @@ function unknownArguments(reported: readonly string[], known: readonly string[],
     const quoted = unknownWords.map((word) => JSON.stringify(word)).join(', ');
     sentences.push(command === undefined
       ? `Unknown command ${quoted}: see botrules --help`
-      : `${quoted} ${unknownWords.length === 1 ? 'is' : 'are'} not an action or argument of botrules ${command}: see botrules ${command} --help`);
+      : `${quoted} ${noun(unknownWords.length, 'is', 'are')} not an action or argument of botrules ${command}: see botrules ${command} --help`);
   }
   return sentences.join('\n');
 }

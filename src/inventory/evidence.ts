@@ -11,7 +11,7 @@ import { recordIdentity, recordLabel, riskRank } from './records.js';
 import type { SeriesMember } from './series.js';
 import { breakSummary, type ChainState } from './verify.js';
 import { VERSION } from '../version.js';
-import { plural } from '../plural.js';
+import { plural, noun } from '../plural.js';
 
 type ApprovalStatus = 'unapproved' | 'expired' | 'approved' | 'unknown';
 
@@ -113,16 +113,16 @@ function verdict(pack: EvidencePack): EvidencePack['verdict'] {
   if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${breakSummary(broken)} (${plural(pack.chain.breaks.length, 'break')})` });
   if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${plural(pack.unreadable.length, 'file')} in the directory could not be read as snapshots` });
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
-  if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${unapproved.length} script${unapproved.length === 1 ? ' is' : 's are'} not approved at the end of the period` });
+  if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${plural(unapproved.length, 'script is', 'scripts are')} not approved at the end of the period` });
   // Without marks or a policy nothing shows the scripts were authorised (6.4.3): that fails too.
   const unknown = pack.inventory.scripts.filter((s) => s.status === 'unknown').length;
-  if (unknown > 0) reasons.push({ code: 'unapproved-scripts', message: `${unknown} script${unknown === 1 ? ' has' : 's have'} no approval record: no policy marked or judged ${unknown === 1 ? 'it' : 'them'}` });
+  if (unknown > 0) reasons.push({ code: 'unapproved-scripts', message: `${plural(unknown, 'script has', 'scripts have')} no approval record: no policy marked or judged ${noun(unknown, 'it', 'them')}` });
   return { pass: reasons.length === 0, reasons };
 }
 
 /** `no snapshot in the interval 2026-01-19 to 2026-01-25: 14 days without one, from … to …, 7 days over the 7-day interval`. */
 export function describeGap(gap: CoverageGap, intervalMs: number): string {
-  const where = gap.intervals.count === 1 ? 'the interval' : `the ${gap.intervals.count} intervals`;
+  const where = gap.intervals.count === 1 ? 'the interval' : `the ${plural(gap.intervals.count, 'interval')}`;
   const over = gap.overMs > 0 ? `${describeDuration(gap.overMs)} over` : 'the whole of';
   return `no snapshot in ${where} ${describeSpan(gap.intervals.from, gap.intervals.to)}: ${describeDuration(gap.durationMs)} without one, from ${gap.from} to ${gap.to}, ${over} the ${intervalName(intervalMs)} interval`;
 }

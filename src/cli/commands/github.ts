@@ -17,6 +17,7 @@ import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-c
 import { wholeNumber } from '../options.js';
 import { writeReport } from '../output.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { noun } from '../../plural.js';
 
 function artifactOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -69,7 +70,7 @@ function refuseRulesTokens(ctx: CommandContext): void {
   const held = Object.keys(ctx.io.env).filter((name) => name.startsWith('BOTRULES_') && !NOT_SECRET.test(name) && ctx.env(name) !== undefined).sort();
   if (held.length > 0) {
     throw new UserError(
-      `botrules github talks to GitHub with the workflow token and never runs where a rules token is in scope: ${held.map((name) => safeText(name)).join(', ')} ${held.length === 1 ? 'is' : 'are'} set`,
+      `botrules github talks to GitHub with the workflow token and never runs where a rules token is in scope: ${held.map((name) => safeText(name)).join(', ')} ${noun(held.length, 'is', 'are')} set`,
       ['Run it in a job (or step) that has no botrules secret in its env:'],
     );
   }

@@ -20,7 +20,7 @@ import { defineCommand, type ArgsOf } from '../define-command.js';
 import { writeReport } from '../output.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { failsCommand, isReported, policyAnnotation, POLICIES_BEFORE_PLAN } from '../../render/policies/index.js';
-import { plural } from '../../plural.js';
+import { plural, noun } from '../../plural.js';
 import { EXIT, foundOrOk, type ExitCode } from '../../exit-codes.js';
 
 function options(yargs: Argv<GlobalArgs>) {
@@ -80,7 +80,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   }
   const failing = policies.filter(failsCommand);
   if (failing.length > 0) {
-    throw new UserError(`${plural(failing.length, 'error-level policy', 'error-level policies')} ${failing.length === 1 ? 'is' : 'are'} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
+    throw new UserError(`${plural(failing.length, 'error-level policy', 'error-level policies')} ${noun(failing.length, 'is', 'are')} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
   }
   const blocked = plan.blockedSentence();
   // The text and Markdown plans end with the advice and each rule's console steps; on a terminal
