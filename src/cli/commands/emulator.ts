@@ -5,10 +5,10 @@
 // and only once it is listening, so `until [ -s FILE ]` in a script is a race-free wait; the file
 // is removed first (a stale one from an earlier run never looks ready) and again on stop.
 // On a signal it saves the state and exits 0.
-import { readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { checkWritable, temporaryBeside, writeFileAtomic } from '../../io/atomic-write.js';
+import { checkWritable, writeFileAtomic, writeThroughTemporary } from '../../io/atomic-write.js';
 import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
 import { CAPABILITIES, type Capability } from '../../emulator/options.js';
@@ -114,17 +114,8 @@ export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: A
 
 /** `--write-traffic FILE`: the synthetic log, written beside FILE and renamed into place once whole. */
 async function writeTrafficLog(shown: string, count: number, seed: number, format: TrafficFormat, ctx: CommandContext): Promise<ExitCode> {
-  const file = path.resolve(ctx.io.cwd, shown);
-  await checkWritable(file, '--write-traffic', shown);
   const { writeTraffic } = await import('../../emulator/index.js');
-  const temporary = temporaryBeside(file);
-  try {
-    await writeTraffic(temporary, count, seed, format);
-    await rename(temporary, file);
-  } catch (err) {
-    await rm(temporary, { force: true });
-    throw new UserError(`cannot write --write-traffic ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'unwritable'}`);
-  }
+  await writeThroughTemporary(path.resolve(ctx.io.cwd, shown), '--write-traffic', shown, (temporary) => writeTraffic(temporary, count, seed, format));
   await writeReport(TRAFFIC_WRITTEN, { count, file: shown }, ctx);
   return EXIT.ok;
 }
