@@ -24,7 +24,7 @@ export const LAYERS = [
   ['semantics'],
   ['io', 'generated'],
   ['errors.ts', 'runtime.ts', 'version.ts', 'exit-codes.ts'],
-  ['plural.ts'],
+  ['plural.ts', 'defined.ts'],
 ];
 const EMULATOR = 'emulator';
 const at = (names) => names.map((name) => `./src/${name}`);

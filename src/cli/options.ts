@@ -4,6 +4,7 @@
 // failure handler (main.ts), so a bad value is exit 1 before the command runs (docs/behaviour.md,
 // "Exit codes").
 import { parseInstant } from '../semantics/lifetime.js';
+import { definedFields } from '../defined.js';
 
 /** A command-line usage error (unknown flag, missing argument, a value out of range). */
 export class UsageError extends Error {
@@ -91,7 +92,7 @@ export function failUnder(value: unknown): { rules?: number; leaves?: number } {
   if (parts.length > 2 || numbers.some((n) => Number.isNaN(n) || n > 100)) {
     throw new UsageError(`--fail-under takes RULES or RULES,LEAVES, percentages from 0 to 100 (e.g. --fail-under 100,80), not ${JSON.stringify(text)}`);
   }
-  return { ...(parts[0] === '' ? {} : { rules: numbers[0] }), ...(numbers[1] === undefined ? {} : { leaves: numbers[1] }) };
+  return { ...(parts[0] === '' ? {} : { rules: numbers[0] }), ...definedFields({ leaves: numbers[1] }) };
 }
 
 /** A percentage from 0 to 100 (`--min-score`). */

@@ -13,6 +13,7 @@ import { writeInventoryReport, type InventoryModel, type ReportResult } from '..
 import { readInventorySnapshotFile } from '../inventory/snapshot.js';
 import type { Runtime } from '../runtime.js';
 import { findPrevious } from './inventory-evidence.js';
+import { definedFields } from '../defined.js';
 
 export type { ReportResult } from '../inventory/report.js';
 
@@ -54,7 +55,7 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
   if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
   ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
   const warnings = [...result.warnings, ...(previous?.warnings ?? [])];
-  return { ...result, warnings, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
+  return { ...result, warnings, ...definedFields({ file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
 }
 
 interface InventoryDiffRequest {

@@ -16,6 +16,7 @@ import { rulesChangedSince } from './changed-rules.js';
 import { rulePositions, type PositionOf } from './rule-positions.js';
 import type { RuleTestRun, RuleTestSuite } from './rule-tests.js';
 import type { CoverageView, MutationView, QualityView } from '../render/expectations/quality-model.js';
+import { definedFields } from '../defined.js';
 
 interface QualityRequest {
   ignoreCase: boolean;
@@ -59,7 +60,7 @@ export async function measureTestQuality(measure: QualityMeasure, suite: RuleTes
     const report = mutationOf(scope, measure.request, onMutant);
     mutation = { report, shortfalls: scoreShortfalls(report, measure.minScore) };
   }
-  return { results: run.results, showApps: run.apps.length > 1, against: run.against, ...(coverage === undefined ? {} : { coverage }), ...(mutation === undefined ? {} : { mutation }) };
+  return { results: run.results, showApps: run.apps.length > 1, against: run.against, ...definedFields({ coverage, mutation }) };
 }
 
 interface CoverageResult {
@@ -95,17 +96,17 @@ async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, request: Qua
     }
     only = only === undefined ? changed : new Set([...only].filter((name) => changed.has(name)));
   }
-  return { apps, positions, ...(only === undefined ? {} : { only }) };
+  return { apps, positions, ...definedFields({ only }) };
 }
 
 function coverageOf(scope: QualityScope, request: QualityRequest): CoverageResult {
   const evaluation = { caseInsensitiveValues: request.ignoreCase };
-  const report = measureCoverage(scope.apps, { evaluation, ...(scope.only === undefined ? {} : { only: scope.only }) });
+  const report = measureCoverage(scope.apps, { evaluation, ...definedFields({ only: scope.only }) });
   const uncovered = uncoveredItems(report).map((item, n): UncoveredItem => {
     const app = scope.apps.find((each) => each.app === item.app);
     const where = scope.positions.get(item.app)?.(item.index, item.path);
     const suggestion = app === undefined || n >= MAX_SUGGESTIONS ? undefined : suggest(item, app, evaluation);
-    return { ...item, ...(where === undefined ? {} : { where }), ...(suggestion === undefined ? {} : { suggestion }) };
+    return { ...item, ...definedFields({ where, suggestion }) };
   });
   return { report, uncovered };
 }
@@ -128,9 +129,9 @@ function mutationOf(scope: QualityScope, request: QualityRequest, progress?: (do
   const start = Date.now();
   const report = runMutants(apps, {
     evaluation,
-    ...(request.maxMutants === undefined ? {} : { maxMutants: request.maxMutants }),
+    ...definedFields({ maxMutants: request.maxMutants }),
     ...(request.mutateTimeout === undefined ? {} : { deadline: start + request.mutateTimeout * 1000 }),
-    ...(progress === undefined ? {} : { progress }),
+    ...definedFields({ progress }),
     ...(request.ignoreCase ? {} : { equivalence: provedEquivalent }),
     ...(scope.only === undefined ? {} : { only: [...scope.only].sort() }),
   });

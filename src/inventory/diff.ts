@@ -4,6 +4,7 @@
 import { UserError } from '../errors.js';
 import type { Snapshot, SnapshotRecord } from './model.js';
 import { compareForDisplay, isHighRisk, recordIdentity, recordLabel, riskRank } from './records.js';
+import { definedFields } from '../defined.js';
 
 type RiskDirection = 'up' | 'down' | 'changed';
 
@@ -147,7 +148,7 @@ function riskChange(from: string | undefined, to: string | undefined): (ValueCha
 }
 
 function valueChange(from: string | undefined, to: string | undefined): ValueChange {
-  return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+  return { ...definedFields({ from, to }) };
 }
 
 function assertSameInventory(older: Snapshot, newer: Snapshot): void {

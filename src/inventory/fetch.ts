@@ -11,6 +11,7 @@ import type { InventoryQuery, ScriptQuery, ScriptRecord, ScriptsPage } from './m
 import { recordIdentity, rememberedIdentity } from './records.js';
 import { plural } from '../plural.js';
 import { CountLog, splitRange, withPageInfo, type Range } from './paging.js';
+import { definedFields } from '../defined.js';
 
 /** One page request; in the CLI, `ScriptsApi.listScripts` (which retries on its own). */
 export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
@@ -254,7 +255,7 @@ class Pager {
       reportedCount: first,
       requests: this.requests,
       duplicates: this.duplicates,
-      ...(this.takeCap === undefined ? {} : { takeCap: this.takeCap }),
+      ...definedFields({ takeCap: this.takeCap }),
       warnings,
     };
   }

@@ -11,6 +11,7 @@ import type { ArgsOf } from '../define-command.js';
 import { wholeNumber } from '../options.js';
 import { writeReport } from '../output.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 export function consoleOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -35,7 +36,7 @@ export async function runConsole(args: ArgsOf<typeof consoleOptions>, ctx: Comma
     const created = await createConsoleRule(target, {
       name: rule,
       status: args.paused ? 'paused' : 'active',
-      ...(args.position === undefined ? {} : { position: args.position }),
+      ...definedFields({ position: args.position }),
     });
     await writeReport(CONSOLE_ACTION, { action: 'create', rule: created }, ctx);
     return EXIT.ok;

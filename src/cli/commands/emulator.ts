@@ -21,6 +21,7 @@ import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_TOKEN_ON_COMMAND_LINE, EMULA
 import { writeReport } from '../output.js';
 import { consoleOptions, runConsole } from './emulator-console.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
@@ -138,7 +139,7 @@ function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptio
     faults: stringList(args.fault),
     maxTake: args.maxTake,
     moveSemantics: args.moveSemantics,
-    ...(args.capabilities === undefined ? {} : { capabilities: args.capabilities }),
+    ...definedFields({ capabilities: args.capabilities }),
   };
   if (apps.length > 0) options.apps = apps;
   if (args.seed !== undefined) options.seed = args.seed;

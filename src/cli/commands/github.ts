@@ -18,6 +18,7 @@ import { wholeNumber } from '../options.js';
 import { writeReport } from '../output.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
 import { noun } from '../../plural.js';
+import { definedFields } from '../../defined.js';
 
 function artifactOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -81,11 +82,11 @@ async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandCon
   const { name, excludeRun: excludeRunId } = args;
   const workflows = args.workflow.map((value) => checkedWorkflowFile(String(value)));
   const selection = await selectArtifact(githubClientFor(ctx), {
-    repository, name, workflows, maxBytes: args.maxBytes, ...(excludeRunId === undefined ? {} : { excludeRunId }),
+    repository, name, workflows, maxBytes: args.maxBytes, ...definedFields({ excludeRunId }),
   });
   await writeReport(ARTIFACTS_SKIPPED, selection.skipped, ctx);
   const { accepted } = selection;
-  const choice = { name, workflows, defaultBranch: selection.defaultBranch, ...(accepted === undefined ? {} : { accepted }) };
+  const choice = { name, workflows, defaultBranch: selection.defaultBranch, ...definedFields({ accepted }) };
   if (accepted === undefined) {
     await writeOutputs(ctx, { found: 'false' });
     if (!args.optional) throw new UserError(noArtifactSentence(choice), [`Run ${workflows[0] ?? 'the workflow'} on ${safeText(selection.defaultBranch)} once to write one.`]);

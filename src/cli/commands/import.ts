@@ -11,6 +11,7 @@ import { runUpdate, UPDATE_FORMATS } from './import-update.js';
 import { reportInTurn, writeReport } from '../output.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   // No defaults on --force, --update, --prune and --dry-run: yargs counts an option with a
@@ -49,7 +50,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // Each app's line as soon as its files are written, so a later app's failure keeps it.
   const perApp = reportInTurn(IMPORT_OUTPUT, ctx);
   try {
-    await importRules({ ...args, ...(args.out === undefined ? {} : { outDir: args.out }), force: args.force === true }, ctx, (imported) => perApp.write({ kind: 'app', imported }));
+    await importRules({ ...args, ...definedFields({ outDir: args.out }), force: args.force === true }, ctx, (imported) => perApp.write({ kind: 'app', imported }));
   } finally {
     await perApp.written();
   }

@@ -8,6 +8,7 @@ import { LIVE_OUTPUT } from '../../render/live/index.js';
 import { writeReport } from '../output.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -18,8 +19,8 @@ function options(yargs: Argv<GlobalArgs>) {
 
 async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<ExitCode> {
   const { out } = args;
-  const { snapshot, rules } = await takeLiveSnapshot({ ...args, ...(out === undefined ? {} : { outFile: out }) }, ctx);
-  await writeReport(LIVE_OUTPUT, { snapshot, rules, ...(out === undefined ? {} : { out }) }, ctx);
+  const { snapshot, rules } = await takeLiveSnapshot({ ...args, ...definedFields({ outFile: out }) }, ctx);
+  await writeReport(LIVE_OUTPUT, { snapshot, rules, ...definedFields({ out }) }, ctx);
   return EXIT.ok;
 }
 

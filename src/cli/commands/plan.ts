@@ -22,6 +22,7 @@ import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { failsCommand, isReported, policyAnnotation, POLICIES_BEFORE_PLAN } from '../../render/policies/index.js';
 import { plural, noun } from '../../plural.js';
 import { EXIT, foundOrOk, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
@@ -53,10 +54,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   const diff = wanted === false ? undefined : diffRun(args, ctx);
   const { plan, excesses, trafficExcesses, undecided, replay, policies, modelWarnings } = await planProject({
     ...selection,
-    ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
-    ...(args.live === undefined ? {} : { liveFile: args.live }),
-    ...(args.tests === undefined ? {} : { testsDir: args.tests }),
-    ...(replayLogs === undefined ? {} : { replayLogs }),
+    ...definedFields({ onReplayProgress: progress.onProgress, liveFile: args.live, testsDir: args.tests, replayLogs }),
     safeOrder: args.safeOrder === true,
     ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
     ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
@@ -73,7 +71,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   if (args.format !== 'json') await writeReport(POLICIES_BEFORE_PLAN[args.format], policies, ctx);
   ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
   await writeReport(PLAN_OUTPUTS[args.format], plan, ctx);
-  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided, ...(modelWarnings === undefined ? {} : { modelWarnings }) }, ctx);
+  await writeReport(PLAN_WARNINGS, { excesses, trafficExcesses, undecided, ...definedFields({ modelWarnings }) }, ctx);
   if (out !== undefined) {
     await savePlan(plan, out, ctx.io.cwd);
     await writeReport(SAVED_PLAN, { out, fromSnapshot: plan.snapshot !== undefined }, ctx);

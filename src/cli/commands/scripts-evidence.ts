@@ -15,6 +15,7 @@ import type { ArgsOf } from '../define-command.js';
 import { commaList } from '../options.js';
 import { writeReport } from '../output.js';
 import { foundOrOk, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 const ANCHOR_HELP = 'A head digest recorded outside DIR (sha256:…), or a file of them, newest last (the chain-head lines scripts report printed): it must be one of the snapshots';
 
@@ -72,13 +73,13 @@ export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: Com
     to,
     interval,
     now,
-    ...(args.policy === undefined ? {} : { policyFile: args.policy }),
+    ...definedFields({ policyFile: args.policy }),
     ...(appId && tld ? { appId, tld } : {}),
-    ...(args.anchor === undefined ? {} : { anchor: args.anchor }),
+    ...definedFields({ anchor: args.anchor }),
   }, ctx);
   // stdout too through the file writer's stream (`-`): a reader that goes away ends the report quietly.
   await writeReport(EVIDENCE_OUTPUTS[args.format], pack, ctx, out ?? '-');
-  await writeReport(EVIDENCE_VERDICT, { pack, ...(out === undefined ? {} : { out }) }, ctx);
+  await writeReport(EVIDENCE_VERDICT, { pack, ...definedFields({ out }) }, ctx);
   return foundOrOk(!pack.verdict.pass);
 }
 

@@ -18,6 +18,7 @@ import { pagesText } from '../../render/progress.js';
 import { progressBar } from '../progress-line.js';
 import { writeReport } from '../output.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 /** Added to yargs' "Missing required argument" message. */
 const REPORT_HELP = 'See botrules scripts report --help.';
@@ -85,7 +86,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   const stopListening = ctx.io.interrupts?.stop((signal) => {
     progress?.stop();
     dropPartialFiles();
-    writeInterrupted({ signal, ...(out === undefined ? {} : { out }) }, ctx.io.stderr);
+    writeInterrupted({ signal, ...definedFields({ out }) }, ctx.io.stderr);
   });
   let result: Awaited<ReturnType<typeof reportInventory>>;
   try {
@@ -94,8 +95,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
       pageSize,
       concurrency,
       now,
-      ...(policyFile === undefined ? {} : { policyFile }),
-      ...(previous === undefined ? {} : { previous }),
+      ...definedFields({ policyFile, previous }),
       openOutput: () => openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout }),
       render: (model, output) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
       ...(progress ? { onProgress: progress.update } : {}),
@@ -111,10 +111,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   // It says so itself; then every policy entry matches nothing, which is no news.
   await writeReport(REPORT_OUTCOME, {
     warnings: count === 0 ? warnings : [...warnings, ...unmatchedEntries], count, appIds: appId, tlds: tld,
-    ...(unapproved === undefined ? {} : { unapproved }),
-    ...(file === undefined ? {} : { file }),
-    ...(chainNote === undefined ? {} : { chainNote }),
-    ...(chainHead === undefined ? {} : { chainHead }),
+    ...definedFields({ unapproved, file, chainNote, chainHead }),
   }, ctx);
   if (chainHead !== undefined) await recordChainHead(ctx, chainHead, file);
   return EXIT.ok;
@@ -134,7 +131,7 @@ async function recordChainHead(ctx: CommandContext, chainHead: string, file: str
 async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<ExitCode> {
   const failOn = args.failOn ?? [];
   const policyFile = args.policy;
-  const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
+  const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...definedFields({ policyFile }) }, ctx);
   await writeReport(INVENTORY_DIFF_OUTPUTS[args.format], compared, ctx);
   await writeReport(POLICY_WARNINGS, compared, ctx);
   if (!compared.failOn || compared.failOn.length === 0) return EXIT.ok;

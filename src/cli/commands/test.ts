@@ -16,6 +16,7 @@ import { measureTestQuality, type QualityMeasure } from '../../engine/test-quali
 import { QUALITY_OUTPUTS } from '../../render/expectations/quality.js';
 import { mutantsText } from '../../render/progress.js';
 import { progressBar } from '../progress-line.js';
+import { definedFields } from '../../defined.js';
 
 const TEST_FORMATS = ['text', 'junit', 'sarif', 'json', 'markdown'] as const;
 
@@ -50,8 +51,7 @@ export const { builder, run } = defineCommand({
   async run(args, ctx) {
     const request = {
       ...args,
-      ...(args.tests === undefined ? {} : { testsDir: args.tests }),
-      ...(args.live === undefined ? {} : { liveFile: args.live }),
+      ...definedFields({ testsDir: args.tests, liveFile: args.live }),
       ignoreCase: args.ignoreCase,
     };
     const quality = qualityArgs(args);
@@ -94,13 +94,10 @@ function qualityArgs(args: TestArgs): QualityMeasure | undefined {
   const request = {
     ignoreCase: args.ignoreCase,
     ...(args.rules === undefined ? {} : { rules: args.rules.map(String) }),
-    ...(args.changedSince === undefined ? {} : { changedSince: args.changedSince }),
-    ...(args.maxMutants === undefined ? {} : { maxMutants: args.maxMutants }),
-    ...(args.mutateTimeout === undefined ? {} : { mutateTimeout: args.mutateTimeout }),
+    ...definedFields({ changedSince: args.changedSince, maxMutants: args.maxMutants, mutateTimeout: args.mutateTimeout }),
   };
   return {
     coverage, mutate, request,
-    ...(args.failUnder === undefined ? {} : { failUnder: args.failUnder }),
-    ...(args.minScore === undefined ? {} : { minScore: args.minScore }),
+    ...definedFields({ failUnder: args.failUnder, minScore: args.minScore }),
   };
 }

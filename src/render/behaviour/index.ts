@@ -8,6 +8,7 @@ import { MARKDOWN_LIMIT } from '../plan/markdown.js';
 import { markdownText, safeJson, safeText } from '../sanitise.js';
 import { behaviourDiffMarkdown } from './markdown.js';
 import { writeBehaviourDiffText } from './text.js';
+import { definedFields } from '../../defined.js';
 
 interface RuleSetsDiffView {
   /** What each side was read as. */
@@ -41,7 +42,7 @@ export const RULE_SETS_DIFF_OUTPUTS = {
     if (changes.length > 0) out.write(`Policies whose verdict changes:\n${changes.map((change) => `  ${safeText(policyChangeLine(change))}\n`).join('')}`);
   } },
   json: { stdout: (view, out) => {
-    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, ...(view.policies === undefined ? {} : { policies: view.policies }) };
+    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, ...definedFields({ policies: view.policies }) };
     out.write(`${safeJson(JSON.stringify(document, null, 2))}\n`);
   } },
   markdown: { stdout: (view, out) => {
