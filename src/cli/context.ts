@@ -23,6 +23,8 @@ export interface CliIo {
   interrupts?: Interrupts;
   /** Writes to stdout or stderr that failed other than by a closed pipe (a full disk, an I/O error). */
   writeFailures?: () => readonly WriteFailure[];
+  /** Calls `onGone` once the process that started this one has ended; the returned function stops watching. */
+  parentGone?: (onGone: () => void) => () => void;
   /** The clock; Date.now unless a test simulates time (a quarter of weekly reports in seconds). */
   now?: () => number;
 }

@@ -27,6 +27,14 @@ export function processIo(): CliIo {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     interrupts: processInterrupts,
     writeFailures: () => failures,
+    parentGone(onGone) {
+      const parent = process.ppid;
+      const watch = setInterval(() => {
+        if (process.ppid !== parent) onGone();
+      }, 250);
+      watch.unref();
+      return () => clearInterval(watch);
+    },
   };
 }
 

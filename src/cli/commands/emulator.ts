@@ -70,15 +70,11 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<Exi
   const stopListening = ctx.io.interrupts?.finish(() => shutdown.abort());
   // A launcher such as `npx` may die of `kill %1` without passing the signal on: an emulator
   // whose parent is gone stops too instead of lingering on its port.
-  const parent = process.ppid;
-  const orphanWatch = setInterval(() => {
-    if (process.ppid !== parent) shutdown.abort();
-  }, 250);
-  orphanWatch.unref();
+  const stopWatching = ctx.io.parentGone?.(() => shutdown.abort());
   try {
     return await serve(args, ctx, shutdown.signal);
   } finally {
-    clearInterval(orphanWatch);
+    stopWatching?.();
     stopListening?.();
   }
 }
