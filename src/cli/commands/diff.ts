@@ -25,7 +25,7 @@ export const { builder, run } = defineCommand({
   async run(args, ctx) {
     const diff = diffRun(args, ctx);
     const result = await diffRuleSets({ ...args, old: args.old, new: args.new, run: diff.run }, ctx).finally(() => diff.stop());
-    await writeReport(RULE_SETS_DIFF_OUTPUTS[args.format], { ...result, diff: result.diff }, ctx);
+    await writeReport(RULE_SETS_DIFF_OUTPUTS[args.format], result, ctx);
     return foundOrOk(result.diff.changes.length > 0 || result.diff.unchecked.length > 0 || (result.policies ?? []).length > 0);
   },
 });
