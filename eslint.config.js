@@ -23,8 +23,8 @@ export const LAYERS = [
   ['rules'],
   ['semantics'],
   ['io', 'generated'],
-  ['errors.ts', 'runtime.ts', 'version.ts'],
-  ['plural.ts'],
+  ['errors.ts', 'runtime.ts', 'version.ts', 'exit-codes.ts'],
+  ['plural.ts', 'defined.ts'],
 ];
 const EMULATOR = 'emulator';
 const at = (names) => names.map((name) => `./src/${name}`);

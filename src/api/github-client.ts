@@ -5,6 +5,7 @@
 import { UserError } from '../errors.js';
 import { createHostClient } from './http.js';
 import type { ApiRequest, HostOptions } from './types.js';
+import { definedFields } from '../defined.js';
 
 export const GITHUB_API_URL_VARIABLE = 'GITHUB_API_URL';
 export const GITHUB_REPOSITORY_VARIABLE = 'GITHUB_REPOSITORY';
@@ -41,7 +42,7 @@ export function createGitHubClient(options: HostOptions): GitHubApi {
       return items;
     },
     async send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, operation: string, json?: unknown) {
-      return (await request({ method, path, operation, ...(json === undefined ? {} : { json }) })) as T;
+      return (await request({ method, path, operation, ...definedFields({ json }) })) as T;
     },
   };
 }

@@ -25,7 +25,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-export interface HostClient {
+interface HostClient {
   /** Sends the request (retrying when that is safe) and resolves to the parsed JSON of a 2xx answer. */
   send(request: ApiRequest): Promise<unknown>;
 }
@@ -126,7 +126,7 @@ function trustStore(extraCaPem: string): SecureContext {
 }
 
 /** Parses a base URL and refuses anything but https, before any connection is made. */
-export function parseHttpsBaseUrl(value: string, variable: string): URL {
+function parseHttpsBaseUrl(value: string, variable: string): URL {
   let url: URL;
   try {
     url = new URL(value);

@@ -6,10 +6,10 @@
 // sentences: a token that starts with a common word cannot mask that word in a message.
 
 /** What replaces a secret (and the credential after `Bearer` or `Basic`). */
-export const MASK = '***';
+const MASK = '***';
 
 /** Shortest run of a secret's characters (a prefix, a middle or a suffix) that counts as a leak. */
-export const MIN_LEAK_LENGTH = 8;
+const MIN_LEAK_LENGTH = 8;
 
 /** Shortest secret masked at all when it appears whole. */
 const MIN_SECRET_LENGTH = 4;

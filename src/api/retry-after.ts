@@ -3,7 +3,7 @@
 // default); a longer request fails at once with a sentence giving the time the server gave, as
 // a duration and as the absolute time (docs/behaviour.md, "Timeouts and retries").
 
-export interface RetryAfter {
+interface RetryAfter {
   /** How long from `now` the server asks to wait (never negative). */
   ms: number;
   /** When the server says to try again. */

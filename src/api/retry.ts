@@ -8,7 +8,7 @@ import type { RetryPolicy } from './types.js';
 export const RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502, 503, 504];
 
 /** Connection failures worth another attempt ("socket hang up" carries ECONNRESET). */
-export const RETRY_ERROR_CODES: readonly string[] = ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN'];
+const RETRY_ERROR_CODES: readonly string[] = ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN'];
 
 /**
  * Attempts in all for a request that timed out. A silent server costs a full timeout per
@@ -33,7 +33,7 @@ export function gotRetryOptions(policy: RetryPolicy, notice: (line: string) => v
 }
 
 /** Milliseconds to wait before the next attempt; 0 means "do not retry". */
-export function retryDelay(retry: RetryObject, policy: RetryPolicy, notice: (line: string) => void): number {
+function retryDelay(retry: RetryObject, policy: RetryPolicy, notice: (line: string) => void): number {
   // got's verdict from the limit, the method and the kind of failure: 0 rules a retry out.
   if (retry.computedValue === 0) return 0;
   const timedOut = retry.error.code === 'ETIMEDOUT';
@@ -55,20 +55,20 @@ export function retryDelay(retry: RetryObject, policy: RetryPolicy, notice: (lin
 }
 
 /** Exponential backoff with full jitter: spreads clients out after a shared outage. */
-export function fullJitterBackoff(attemptCount: number, policy: RetryPolicy): number {
+function fullJitterBackoff(attemptCount: number, policy: RetryPolicy): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attemptCount - 1));
   return Math.random() * ceiling;
 }
 
 /** "GET /api/v2/botProtection/customRules": method and path, never headers. */
-export function requestLabel(error: RequestError): string {
+function requestLabel(error: RequestError): string {
   const url = error.options?.url;
   const where = url instanceof URL ? `${url.pathname}${url.search}` : String(url ?? '');
   return `${error.options?.method ?? 'request'} ${where}`;
 }
 
 /** "503" for an answer, "ECONNRESET (socket hang up)" for a connection failure. */
-export function failureLabel(error: RequestError): string {
+function failureLabel(error: RequestError): string {
   const status = error.response?.statusCode;
   if (status !== undefined) return String(status);
   return error.code && error.code !== error.message ? `${error.code} (${error.message})` : error.message;

@@ -9,19 +9,19 @@ import { pointerSegments, readablePath, valueAt as valueAtPath } from '../io/jso
 import type { Action, ConditionType, GroupOperator, LeafOperator, Status } from '../semantics/model.js';
 
 /** A leaf as the service may send it: api.md makes every field optional. */
-export interface ApiLeaf {
+interface ApiLeaf {
   operator?: LeafOperator;
   conditionType?: ConditionType;
   value?: string | string[];
   fieldOption?: string;
 }
 
-export interface ApiGroup {
+interface ApiGroup {
   operator?: GroupOperator;
   children?: ApiLeaf[];
 }
 
-export interface ApiConditions {
+interface ApiConditions {
   operator?: GroupOperator;
   children?: ApiGroup[];
 }
@@ -37,7 +37,7 @@ export interface ApiRule {
   conditions: ApiConditions;
 }
 
-export interface ApiEnvelope<T> {
+interface ApiEnvelope<T> {
   result?: boolean;
   message?: string;
   content?: T;
@@ -54,7 +54,7 @@ export function validateUpdateAnswer(body: unknown, operation: string): ApiEnvel
 }
 
 /** "the service returned a rule list botrules does not understand: content[3].actions[0] is not one of …" */
-export function malformedAnswer(what: string, body: unknown, errors: ErrorObject[] | null | undefined, operation: string): RemoteError {
+function malformedAnswer(what: string, body: unknown, errors: ErrorObject[] | null | undefined, operation: string): RemoteError {
   const first = errors?.[0];
   const problem = first ? describeSchemaError(first, body) : 'its shape is not the documented one';
   return new RemoteError(`the service returned ${articled(what)} botrules does not understand: ${problem}`, { operation });

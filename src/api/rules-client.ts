@@ -12,7 +12,7 @@ const RULES_PATH = 'v2/botProtection/customRules';
  * The ids botrules accepts from the service and from plan files (docs/security.md, "Ids are
  * data"): an id goes into a request path, so `..` or `a/b` must never reach one.
  */
-export const RULE_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+const RULE_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** A rule id as it may be quoted in a message: JSON-quoted and cut short. */
 function quotedId(ruleId: string): string {

@@ -33,7 +33,7 @@ export function createScriptsClient(options: ScriptsClientOptions): ScriptsApi {
 }
 
 /** Lists go as JSON-array text in one value each (docs/service-api.md, "Get scripts"); every field is sent. */
-export function scriptSearchParams(query: ScriptQuery): Record<string, string> {
+function scriptSearchParams(query: ScriptQuery): Record<string, string> {
   return {
     appId: JSON.stringify(query.appId),
     tld: JSON.stringify(query.tld),

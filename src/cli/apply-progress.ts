@@ -9,6 +9,7 @@ import type { ApplyProgress } from '../engine/apply.js';
 import { safeText } from '../render/sanitise.js';
 import type { CommandContext } from './context.js';
 import { progressLine } from './progress-line.js';
+import { applyingText } from '../render/progress.js';
 
 /** Applies of fewer requests finish too soon for a progress line to help. */
 const PROGRESS_FROM_STEPS = 10;
@@ -36,12 +37,12 @@ export function applyProgressWriter(ctx: CommandContext, target: () => string): 
   let finished = 0;
   let several = false;
   let shown = false;
-  let noun = 'PATCH requests';
+  let lifecycleRequests = false;
   const bar = progressLine(ctx.io.stderr);
   const showProgress = () => ctx.io.stderrIsTTY && total >= PROGRESS_FROM_STEPS;
   const draw = () => {
     if (!showProgress() || finished === 0) return;
-    bar.update(`Applying: ${finished} of ${total} ${noun} done`);
+    bar.update(applyingText(finished, total, lifecycleRequests));
     shown = true;
   };
   const line = (text: string, app: string) => {
@@ -53,7 +54,7 @@ export function applyProgressWriter(ctx: CommandContext, target: () => string): 
     start(requests, apps, lifecycle = false) {
       total = requests;
       several = apps > 1;
-      noun = lifecycle ? 'requests' : 'PATCH requests';
+      lifecycleRequests = lifecycle;
     },
     event(event) {
       if (event.kind === 'pass') {

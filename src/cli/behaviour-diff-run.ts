@@ -6,32 +6,23 @@ import type { Argv } from 'yargs';
 import { DEFAULT_DIFF_BUDGET_SECONDS, type DiffRun } from '../engine/behaviour-diff.js';
 import type { CommandContext } from './context.js';
 import { wholeNumber } from './options.js';
-import { barText, progressLine } from './progress-line.js';
+import { behaviourDiffText } from '../render/progress.js';
+import { progressBar } from './progress-line.js';
 
-export function diffBudgetOption<T>(yargs: Argv<T>): Argv<T> {
+export function diffBudgetOption<T>(yargs: Argv<T>) {
   return yargs.option('diff-budget', {
     type: 'number',
     default: DEFAULT_DIFF_BUDGET_SECONDS,
     requiresArg: true,
     coerce: wholeNumber('--diff-budget', 1, 3600),
     describe: 'Seconds the behaviour diff may search; what is left is reported as unchecked',
-  }) as unknown as Argv<T>;
+  });
 }
 
 /** The run for the engine, and `stop` to erase the progress line (call it before printing). */
-export function diffRun(args: Record<string, unknown>, ctx: CommandContext): { run: DiffRun; stop(): void } {
-  const budgetSeconds = typeof args.diffBudget === 'number' ? args.diffBudget : DEFAULT_DIFF_BUDGET_SECONDS;
-  if (!ctx.io.stderrIsTTY) return { run: { budgetSeconds }, stop: () => undefined };
-  const line = progressLine(ctx.io.stderr);
-  let shown = '';
-  return {
-    run: {
-      budgetSeconds,
-      onProgress(done, total) {
-        const text = barText('behaviour diff', done, total, ' rules');
-        if (text !== shown) line.update((shown = text));
-      },
-    },
-    stop: () => line.stop(),
-  };
+export function diffRun(args: { diffBudget: number }, ctx: CommandContext): { run: DiffRun; stop(): void } {
+  const budgetSeconds = args.diffBudget;
+  const bar = progressBar(ctx, behaviourDiffText);
+  if (bar === undefined) return { run: { budgetSeconds }, stop: () => undefined };
+  return { run: { budgetSeconds, onProgress: bar.update }, stop: bar.stop };
 }

@@ -6,6 +6,7 @@ import type { Colors } from '../render/contract.js';
 import { safeText } from '../render/sanitise.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { annotationsFor, type Annotations } from './annotations.js';
+import type { InterruptSignal } from '../exit-codes.js';
 
 export type { Colors } from '../render/contract.js';
 
@@ -22,16 +23,13 @@ export interface CliIo {
   interrupts?: Interrupts;
   /** Writes to stdout or stderr that failed other than by a closed pipe (a full disk, an I/O error). */
   writeFailures?: () => readonly WriteFailure[];
+  /** Calls `onGone` once the process that started this one has ended; the returned function stops watching. */
+  parentGone?: (onGone: () => void) => () => void;
   /** The clock; Date.now unless a test simulates time (a quarter of weekly reports in seconds). */
   now?: () => number;
 }
 
-export type InterruptSignal = 'SIGHUP' | 'SIGINT' | 'SIGTERM';
-
 export const INTERRUPT_SIGNALS: readonly InterruptSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
-
-/** The exit code of a command stopped by an interrupt: 128 + the signal's number, as shells report it. */
-export const INTERRUPT_EXIT_CODES: Readonly<Record<InterruptSignal, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 /**
  * How a command lives with interrupts, while it listens (until the returned function is called).

@@ -3,13 +3,14 @@
 // `args.dryRun`), so a misspelt or undeclared option is a compile error, not `undefined`.
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from './context.js';
+import type { ExitCode } from '../exit-codes.js';
 
 /** A command as `main` runs it (commands.ts loads the module of the command being run). */
 export interface CommandModule {
   /** Declares the command's own flags and positionals. */
   builder(yargs: Argv<GlobalArgs>): Argv<unknown>;
   /** Runs the command with what yargs parsed; resolves to the exit code. Throws UserError/RemoteError to fail. */
-  run(args: GlobalArgs, ctx: CommandContext): Promise<number>;
+  run(args: GlobalArgs, ctx: CommandContext): Promise<ExitCode>;
 }
 
 /** `dry-run` → `dryRun`, as yargs' camel-case expansion names it. */
@@ -23,11 +24,11 @@ export type CommandArgs<Options> = { readonly [K in keyof Options as K extends s
 /** The arguments a builder function declares (for the actions of a command with subcommands). */
 export type ArgsOf<Builder> = Builder extends (yargs: Argv<GlobalArgs>) => Argv<infer Options> ? CommandArgs<Options> : never;
 
-export interface CommandDefinition<Options> {
+interface CommandDefinition<Options> {
   /** Declares the command's own flags and positionals on top of the global ones. */
   builder(yargs: Argv<GlobalArgs>): Argv<Options>;
   /** Runs the command; resolves to the exit code. Throws UserError/RemoteError to fail. */
-  run(args: CommandArgs<Options>, ctx: CommandContext): Promise<number>;
+  run(args: CommandArgs<Options>, ctx: CommandContext): Promise<ExitCode>;
 }
 
 /**
@@ -39,7 +40,7 @@ export function defineCommand<Options extends GlobalArgs>(definition: CommandDef
 }
 
 /** One action of a command with actions (`scripts report`, `github artifact`), typed as a command is. */
-export interface ActionDefinition<Options> extends CommandDefinition<Options> {
+interface ActionDefinition<Options> extends CommandDefinition<Options> {
   /** yargs command string: the action's name, then its positionals (`diff <old> <new>`). */
   command: string;
   describe: string;
@@ -57,14 +58,19 @@ export function defineAction<Options extends GlobalArgs>(definition: ActionDefin
  */
 export function defineCommandWithActions(
   actions: readonly ActionDefinition<GlobalArgs>[],
-  options: { missing: string; before?: (ctx: CommandContext) => void },
+  options: { missing?: string; usage?: string; before?: (ctx: CommandContext) => void },
 ): CommandModule {
+  // An action `$0` is what the command does when no action is named (`botrules emulator`).
+  const byDefault = actions.find((action) => action.command === '$0');
   return {
-    builder: (yargs) => actions.reduce((parser, action) => parser.command(action.command, action.describe, (y) => action.builder(y as Argv<GlobalArgs>)), yargs).demandCommand(1, options.missing),
+    builder: (yargs) => {
+      const parser = actions.reduce((each, action) => each.command(action.command, action.describe, (y) => action.builder(y as Argv<GlobalArgs>)), options.usage === undefined ? yargs : yargs.usage(options.usage));
+      return options.missing === undefined ? parser : parser.demandCommand(1, options.missing);
+    },
     run: async (args, ctx) => {
       options.before?.(ctx);
       const named = String((args as { _?: unknown[] })._?.[1] ?? '');
-      const action = actions.find((candidate) => candidate.command.split(' ')[0] === named);
+      const action = actions.find((candidate) => candidate.command.split(' ')[0] === named) ?? byDefault;
       // yargs refuses an unknown action before this runs (strict mode); never end without running one.
       if (action === undefined) throw new Error(`the action "${named}" was parsed but is not defined`);
       return action.run(args as unknown as CommandArgs<GlobalArgs>, ctx);

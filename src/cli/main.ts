@@ -10,9 +10,10 @@ import { usageMessage, YARGS_STRINGS } from './usage-messages.js';
 import { flushWorkflowGuard, guardWorkflowCommands } from './workflow-guard.js';
 import { annotationsFor, underGitHubActions } from './annotations.js';
 import { VERSION } from '../version.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-export async function main(argv: readonly string[], rawIo: CliIo): Promise<number> {
+export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitCode> {
   // In a GitHub Actions job log, no line botrules prints may become a workflow command it did
   // not make; its own annotations are the one output mode that writes them.
   const io = underGitHubActions(rawIo.env) ? { ...rawIo, stdout: guardWorkflowCommands(rawIo.stdout), stderr: guardWorkflowCommands(rawIo.stderr) } : rawIo;
@@ -20,10 +21,10 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
   // `--version` alone is answered before yargs (most of the start-up cost) is loaded.
   if (argv.length === 1 && argv[0] === '--version') {
     io.stdout.write(`${VERSION}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const entry = await findCommand(argv);
-  let exitCode = 0;
+  let exitCode: ExitCode = EXIT.ok;
   let verbose = argv.includes('--verbose');
   let color = !argv.includes('--no-color');
   try {

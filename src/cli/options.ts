@@ -4,6 +4,7 @@
 // failure handler (main.ts), so a bad value is exit 1 before the command runs (docs/behaviour.md,
 // "Exit codes").
 import { parseInstant } from '../semantics/lifetime.js';
+import { definedFields } from '../defined.js';
 
 /** A command-line usage error (unknown flag, missing argument, a value out of range). */
 export class UsageError extends Error {
@@ -65,7 +66,7 @@ export function timeoutSeconds(value: unknown): number | undefined {
  * to rehearse one (docs/behaviour.md, "Rules with a lifetime"). An ISO 8601 date-time with an
  * offset, or epoch milliseconds: the same instant on every machine.
  */
-export function lifetimeMoment(value: unknown): number | undefined {
+function lifetimeMoment(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const given = single(value, '--now');
   const text = String(given).trim();
@@ -82,3 +83,23 @@ export const NOW_OPTION = {
   coerce: lifetimeMoment,
   describe: 'Evaluate rule lifetimes (activeFrom, expires) at this moment instead of now, to rehearse it: 2026-12-01T09:00:00Z',
 } as const;
+
+/** `--fail-under RULES[,LEAVES]` (test --coverage): percentages from 0 to 100. */
+export function failUnder(value: unknown): { rules?: number; leaves?: number } {
+  const text = String(Array.isArray(value) ? value.at(-1) : value);
+  const parts = text.split(',').map((part) => part.trim());
+  const numbers = parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : NaN));
+  if (parts.length > 2 || numbers.some((n) => Number.isNaN(n) || n > 100)) {
+    throw new UsageError(`--fail-under takes RULES or RULES,LEAVES, percentages from 0 to 100 (e.g. --fail-under 100,80), not ${JSON.stringify(text)}`);
+  }
+  return { ...(parts[0] === '' ? {} : { rules: numbers[0] }), ...definedFields({ leaves: numbers[1] }) };
+}
+
+/** A percentage from 0 to 100 (`--min-score`). */
+export function percentage(flag: string): (value: unknown) => number {
+  return (value) => {
+    const n = Number(Array.isArray(value) ? value.at(-1) : value);
+    if (!Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`${flag} must be a percentage from 0 to 100, not ${JSON.stringify(String(value))}`);
+    return n;
+  };
+}

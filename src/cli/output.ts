@@ -1,19 +1,36 @@
-// Writes a report in the format the user chose: the format's stdout part on stdout, its
-// stderr part (warnings, the summary beside a document) on stderr, each with its stream's
-// colours. Every format is a module of src/render/; the command only names the entry.
-import type { StreamRenderers } from '../render/contract.js';
+// The one writer of reports: the format's stdout part on stdout (or, with `--out FILE`, into
+// the file, written whole or not at all), its stderr part (warnings, the summary beside a
+// document) on stderr, each with its stream's colours. Every format is an entry of a registry
+// of src/render/; the command only names the entry.
+import { NO_COLORS, type StreamRenderers } from '../render/contract.js';
+import { openOutput } from '../inventory/output.js';
 import type { CommandContext } from './context.js';
 
-export async function writeReport<Model>(output: StreamRenderers<Model>, model: Model, ctx: Pick<CommandContext, 'io' | 'colors' | 'errColors'>): Promise<void> {
-  await output.stdout?.(model, ctx.io.stdout, { colors: ctx.colors });
+type WriterContext = Pick<CommandContext, 'io' | 'colors' | 'errColors'>;
+
+export async function writeReport<Model>(output: StreamRenderers<Model>, model: Model, ctx: WriterContext, out?: string): Promise<void> {
+  if (out === undefined) await output.stdout?.(model, ctx.io.stdout, { colors: ctx.colors });
+  else if (output.stdout !== undefined) await writeFile(out, ctx, (sink) => output.stdout?.(model, sink, { colors: NO_COLORS }));
   await output.stderr?.(model, ctx.io.stderr, { colors: ctx.errColors });
+}
+
+/** `--out FILE` through a temporary file renamed at the end; `-` is stdout. */
+async function writeFile(out: string, ctx: WriterContext, render: (sink: { write(chunk: string): Promise<void> }) => unknown): Promise<void> {
+  const file = await openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout });
+  try {
+    await render({ write: file.emit });
+    await file.commit();
+  } catch (err) {
+    await file.abort();
+    throw err;
+  }
 }
 
 /**
  * For engines that report as they go through a callback: each model is written in turn, after
  * the one before (a callback cannot wait for its writes), and `written()` waits for them all.
  */
-export function reportInTurn<Model>(output: StreamRenderers<Model>, ctx: Pick<CommandContext, 'io' | 'colors' | 'errColors'>): { write(model: Model): void; written(): Promise<void> } {
+export function reportInTurn<Model>(output: StreamRenderers<Model>, ctx: WriterContext): { write(model: Model): void; written(): Promise<void> } {
   let turn: Promise<void> = Promise.resolve();
   return {
     write: (model) => {

@@ -1,7 +1,8 @@
 // The real process behind a CliIo: its streams, with write failures recorded rather than
 // thrown, and the one interrupt service every command uses (apply, scripts report, the
 // emulator). Only the binary uses this; in-process tests give a CliIo of their own.
-import { INTERRUPT_EXIT_CODES, INTERRUPT_SIGNALS, isBrokenPipe, type CliIo, type InterruptSignal, type Interrupts, type WriteFailure } from './context.js';
+import { INTERRUPT_SIGNALS, isBrokenPipe, type CliIo, type Interrupts, type WriteFailure } from './context.js';
+import { INTERRUPT_EXIT_CODES, type InterruptSignal } from '../exit-codes.js';
 
 export function processIo(): CliIo {
   const failures: WriteFailure[] = [];
@@ -26,6 +27,14 @@ export function processIo(): CliIo {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     interrupts: processInterrupts,
     writeFailures: () => failures,
+    parentGone(onGone) {
+      const parent = process.ppid;
+      const watch = setInterval(() => {
+        if (process.ppid !== parent) onGone();
+      }, 250);
+      watch.unref();
+      return () => clearInterval(watch);
+    },
   };
 }
 

@@ -4,10 +4,12 @@
 // switched off and the cursor never moves up, so there is nothing to restore on any exit path,
 // Ctrl-C included, and nothing lands at the top of the scrollback.
 import type { Writable } from 'node:stream';
+import { safeText } from '../render/sanitise.js';
+import type { CommandContext } from './context.js';
 
 const ERASE_LINE = '\r\u001b[2K';
 
-export interface ProgressLine {
+interface ProgressLine {
   /** Draws `text` as the progress line, replacing the previous one. */
   update(text: string): void;
   /** Prints `line` (already made safe) above the progress line, which is then drawn again. */
@@ -40,14 +42,29 @@ export function progressLine(stream: Writable & { columns?: number }): ProgressL
   };
 }
 
-/** `scripts [#####-----] 12/40 pages`. */
-export function pagesText(done: number, total: number): string {
-  return barText('scripts', done, total, ' pages');
+/** A progress bar of a piece of work: `update` draws what `text` makes of its arguments. */
+export interface ProgressBar<Args extends unknown[]> {
+  update(...args: Args): void;
+  /** Prints a line (a retry) above the bar, with visible escapes. */
+  notice(line: string): void;
+  stop(): void;
 }
 
-/** `LABEL [#####-----] DONE/TOTAL` and the unit, if any. */
-export function barText(label: string, done: number, total: number, unit = ''): string {
-  const width = 30;
-  const filled = total === 0 ? 0 : Math.round((width * Math.min(done, total)) / total);
-  return `${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}${unit}`;
+/**
+ * The progress line on stderr, only when stderr is a terminal (undefined otherwise, so logs and
+ * CI output stay clean): redrawn when `text` gives a text other than the one shown; `text` gives
+ * undefined to skip a redraw (a throttle).
+ */
+export function progressBar<Args extends unknown[]>(ctx: Pick<CommandContext, 'io'>, text: (...args: Args) => string | undefined): ProgressBar<Args> | undefined {
+  if (!ctx.io.stderrIsTTY) return undefined;
+  const line = progressLine(ctx.io.stderr);
+  let shown = '';
+  return {
+    update(...args) {
+      const next = text(...args);
+      if (next !== undefined && next !== shown) line.update((shown = next));
+    },
+    notice: (text) => line.notice(safeText(text)),
+    stop: () => line.stop(),
+  };
 }

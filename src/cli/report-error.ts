@@ -1,15 +1,16 @@
 // The one top-level error handler: turns any thrown value into lines on stderr and an exit code.
 import pc from 'picocolors';
-import { RemoteError, UserError, ValidationError, formatProblem, sortProblems, type Problem } from '../errors.js';
+import { RemoteError, UserError, ValidationError, formatProblem, sortProblems } from '../errors.js';
 import { describeWriteError } from '../io/atomic-write.js';
 import { safeText } from '../render/sanitise.js';
 import { annotationsFor, type Annotations } from './annotations.js';
 import { colorEnabled, isBrokenPipe, type CliIo } from './context.js';
 import { UsageError } from './options.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 
-export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; color: boolean }, annotations: Annotations = annotationsFor(io)): number {
+export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; color: boolean }, annotations: Annotations = annotationsFor(io)): ExitCode {
   // Output cut short by its reader (`| head`) ends quietly, as a successful command would.
-  if (isBrokenPipe(err)) return 0;
+  if (isBrokenPipe(err)) return EXIT.ok;
   const c = pc.createColors(colorEnabled(io.stderrIsTTY, io.env, opts.color));
   // Messages quote rule names, file names and server text: each line is made safe before it
   // is coloured, so untrusted text shows its control characters as visible escapes.
@@ -31,7 +32,7 @@ export function reportError(err: unknown, io: CliIo, opts: { verbose: boolean; c
     write('This is a bug in botrules. Please report it with the output of the same command run with --verbose.');
   }
   if (opts.verbose && err instanceof Error && err.stack) for (const line of err.stack.split('\n')) write(line, c.dim);
-  return 1;
+  return EXIT.failed;
 }
 
 /** main.ts turns every yargs failure into a UsageError; coerce and check functions throw one. */
@@ -39,19 +40,12 @@ function isUsageError(err: unknown): err is UsageError {
   return err instanceof UsageError;
 }
 
-/** Warnings on stderr as `FILE:LINE:COL: warning: message`, and as annotations on GitHub Actions. */
-export function reportWarnings(warnings: readonly Problem[], io: CliIo, annotations: Annotations): void {
-  const sorted = sortProblems(warnings);
-  for (const w of sorted) io.stderr.write(`${safeText(formatProblem({ ...w, message: `warning: ${w.message}` }))}\n`);
-  annotations.write(sorted.map((w) => ({ level: 'warning', file: w.file, line: w.line, col: w.col, message: w.message })));
-}
-
 /**
  * Output that could not be written (a full disk, an I/O error; not a closed pipe) is said on
  * stderr when stderr still works, and never ends as success: the exit code becomes 1 unless the
  * command already chose a failing one (docs/behaviour.md, "Output that cannot be written").
  */
-export function reportWriteFailures(io: CliIo, exitCode: number): number {
+export function reportWriteFailures(io: CliIo, exitCode: ExitCode): ExitCode {
   const failures = io.writeFailures?.() ?? [];
   if (failures.length === 0) return exitCode;
   if (!failures.some((failure) => failure.stream === 'stderr')) {
@@ -59,5 +53,5 @@ export function reportWriteFailures(io: CliIo, exitCode: number): number {
       io.stderr.write(`${safeText(`error: could not write to ${stream}: ${describeWriteError(error)}; what botrules printed there is incomplete`)}\n`);
     }
   }
-  return exitCode === 0 ? 1 : exitCode;
+  return exitCode === EXIT.ok ? EXIT.failed : exitCode;
 }

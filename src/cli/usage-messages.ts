@@ -53,7 +53,7 @@ function knownOptions(usage: unknown): string[] {
  * a word it did not expect like an option: each typed option once, as typed, with the nearest
  * known option when one is close; words said as words, with the command they do not belong to.
  */
-export function unknownArguments(reported: readonly string[], known: readonly string[], argv: readonly string[], commands: readonly string[]): string {
+function unknownArguments(reported: readonly string[], known: readonly string[], argv: readonly string[], commands: readonly string[]): string {
   const words = new Set(argv.filter((arg) => !arg.startsWith('-')));
   const unknownWords = [...new Set(reported.filter((name) => words.has(name)))];
   const typos = [...new Set(reported.filter((name) => !words.has(name)).map(kebab))];
@@ -71,7 +71,7 @@ export function unknownArguments(reported: readonly string[], known: readonly st
     const quoted = unknownWords.map((word) => JSON.stringify(word)).join(', ');
     sentences.push(command === undefined
       ? `Unknown command ${quoted}: see botrules --help`
-      : `${quoted} ${unknownWords.length === 1 ? 'is' : 'are'} not an action or argument of botrules ${command}: see botrules ${command} --help`);
+      : `${quoted} ${noun(unknownWords.length, 'is', 'are')} not an action or argument of botrules ${command}: see botrules ${command} --help`);
   }
   return sentences.join('\n');
 }

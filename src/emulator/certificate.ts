@@ -16,20 +16,20 @@ export interface CertificatePair {
   key: string;
 }
 
-export interface CertificateFiles extends CertificatePair {
+interface CertificateFiles extends CertificatePair {
   caPath: string;
   keyPath: string;
 }
 
 /** The certificate to trust (the name predates the leaf certificate and is kept for scripts that use it). */
-export const CA_FILE = 'emulator-ca.pem';
+const CA_FILE = 'emulator-ca.pem';
 /** The key's own directory, holding a .gitignore that ignores everything in it. */
-export const KEY_DIR = 'emulator-private';
-export const KEY_FILE = 'emulator-key.pem';
+const KEY_DIR = 'emulator-private';
+const KEY_FILE = 'emulator-key.pem';
 /** Where earlier versions wrote the key (beside the state file): removed when found. */
 const OLD_KEY_FILE = 'emulator-key.pem';
 /** The only names the certificate is valid for. */
-export const CERTIFICATE_NAMES = 'IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:localhost';
+const CERTIFICATE_NAMES = 'IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:localhost';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -7,7 +7,7 @@ import { CONSOLE_PATH } from './console-api.js';
 import { RULES_PATH } from './server.js';
 import type { ListedRule } from './state.js';
 
-export interface ConsoleTarget {
+interface ConsoleTarget {
   /** BOTRULES_CONSOLE_URL: the emulator's `https://127.0.0.1:PORT/api`. */
   consoleUrl: string;
   token: string;

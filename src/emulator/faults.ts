@@ -21,8 +21,6 @@ export interface FaultSpec {
   rate?: number;
 }
 
-export type FaultEffect = FaultSpec['effect'];
-
 const SYNTAX = 'a fault is "status=CODE[,retry-after=S]" or "drop", then optional method=M, path=/prefix, times=N, after=N, rate=P';
 
 export function parseFault(text: string): FaultSpec {

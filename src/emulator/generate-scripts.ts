@@ -41,7 +41,7 @@ const OFFSETS_MINUTES: readonly number[] = [0, 0, 60, 120, -300, -420, 330];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface ScriptGeneration {
+interface ScriptGeneration {
   count: number;
   appIds: readonly string[];
   tlds: readonly string[];

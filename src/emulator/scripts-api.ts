@@ -14,7 +14,7 @@ import type { ApiAnswer } from './rules-api.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface ScriptsQueryOptions {
+interface ScriptsQueryOptions {
   gatewayUrl: string;
   maxTake: number;
   now: number;

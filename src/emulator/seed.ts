@@ -22,7 +22,7 @@ export interface GeneratedTokens {
   api: boolean;
 }
 
-export interface InitialState {
+interface InitialState {
   state: EmulatorState;
   generated: GeneratedTokens;
   /** Tokens the emulator was given (flags, options, environment): never written to the state file. */
@@ -65,7 +65,7 @@ function defaultApp(envToken: string | undefined, stored: EmulatorState | undefi
   return { name: DEFAULT_APP, token: stored?.apps[DEFAULT_APP]?.token || newToken() };
 }
 
-export function newToken(): string {
+function newToken(): string {
   return `emu_${randomBytes(24).toString('base64url')}`;
 }
 

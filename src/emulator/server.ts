@@ -26,7 +26,7 @@ export interface ServerSettings {
   capabilities: ReadonlySet<Capability>;
 }
 
-export interface ServerContext {
+interface ServerContext {
   store: StateStore;
   faults: FaultSet;
   log: RequestLog;

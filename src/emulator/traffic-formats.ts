@@ -9,7 +9,7 @@ export const TRAFFIC_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb'
 export type TrafficFormat = (typeof TRAFFIC_FORMATS)[number];
 
 /** How a format writes a log: an opening, one piece per request, a closing. */
-export interface TrafficWriter {
+interface TrafficWriter {
   start: string;
   request(request: TrafficRequest, i: number): string;
   end: string;

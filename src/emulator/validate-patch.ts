@@ -14,7 +14,7 @@ import { pointerSegments } from '../io/json-pointer.js';
 export class PatchInvalid extends Error {}
 
 /** The checked fields of a body, plus the body's `ruleId` when it sent one. */
-export interface CheckedPatch extends PatchBody {
+interface CheckedPatch extends PatchBody {
   ruleId?: string;
 }
 

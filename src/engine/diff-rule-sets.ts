@@ -20,8 +20,9 @@ import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './policies.js';
 import type { PolicyChange } from '../render/behaviour/index.js';
 import { plural } from '../plural.js';
+import { definedFields } from '../defined.js';
 
-export interface RuleSetsDiffRequest {
+interface RuleSetsDiffRequest {
   old: string;
   new: string;
   /** The app of a live snapshot that holds several. */
@@ -33,7 +34,7 @@ export interface RuleSetsDiffRequest {
   policyBudget?: number;
 }
 
-export interface RuleSetsDiff {
+interface RuleSetsDiff {
   diff: AppBehaviourDiff;
   /** What each side was read as: `rules/ (12 rules)`, `live.json, app "default" (40 rules)`. */
   sides: [string, string];
@@ -45,7 +46,7 @@ export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): 
   const started = Date.now();
   // Both sides' lifetimes at one moment.
   const now = started;
-  const config = await loadProjectConfig({ cwd: ctx.cwd, ...(request.config === undefined ? {} : { config: request.config }) });
+  const config = await loadProjectConfig({ cwd: ctx.cwd, ...definedFields({ config: request.config }) });
   const policies = await loadPolicies(config, ctx.cwd);
   const [before, after] = await Promise.all([ruleSet(request.old, request.app, ctx.cwd, now), ruleSet(request.new, request.app, ctx.cwd, now)]);
   const app = before.app ?? after.app ?? request.app ?? 'default';

@@ -12,10 +12,11 @@ import { loadProjectConfig } from '../rules/config.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { liveAsLifetimesDeclare } from '../semantics/lifetime.js';
+import { plural } from '../plural.js';
 
 export type { UpdateResult } from '../import/update/index.js';
 
-export interface UpdateRequest extends ProjectSelection {
+interface UpdateRequest extends ProjectSelection {
   /** Remove declared rules that no longer exist live. */
   prune: boolean;
   /** Work out the changes without writing them. */
@@ -24,7 +25,7 @@ export interface UpdateRequest extends ProjectSelection {
   pin?: boolean;
 }
 
-export interface UpdatedApp {
+interface UpdatedApp {
   app: string;
   /** The app's rules directory, as shown to the user. */
   dir: string;
@@ -48,7 +49,7 @@ export async function updateFromLive(request: UpdateRequest, ctx: Runtime, onUpd
   // A dry run shows the whole change, removals included; only writing it needs --prune.
   const gone = results.flatMap(({ result }) => result.gone);
   if (gone.length > 0 && !request.prune && !request.dryRun) {
-    throw new UserError(`${gone.length} declared rule${gone.length === 1 ? ' does' : 's do'} not exist live:`, [
+    throw new UserError(`${plural(gone.length, 'declared rule does', 'declared rules do')} not exist live:`, [
       ...gone.map((rule) => `  ${rule.source.file}:${rule.source.line}:${rule.source.col}: "${rule.name}"`),
       'Nothing was written. Use --prune to remove them from the files, or create them in the console.',
     ]);

@@ -12,7 +12,7 @@ import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { plural } from '../plural.js';
 
-export interface ImportRequest extends ProjectSelection {
+interface ImportRequest extends ProjectSelection {
   /** One app's rules into this directory instead of its rules directory. */
   outDir?: string;
   /** Replace the rule files already there. */

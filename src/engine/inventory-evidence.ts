@@ -15,7 +15,7 @@ import { verifyChain, type ChainAnchor, type ChainState } from '../inventory/ver
 import { readAnchor } from '../inventory/anchor.js';
 import type { Runtime } from '../runtime.js';
 
-export interface PreviousSnapshot {
+interface PreviousSnapshot {
   snapshot?: Snapshot;
   /** What was linked to (or why nothing was), for stderr. */
   note: string;
@@ -66,7 +66,7 @@ function newestBefore(series: Series, option: string, scope: string, now: number
   return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})`, warnings };
 }
 
-export interface SeriesVerification {
+interface SeriesVerification {
   dir: string;
   scopes: ChainState[];
   unreadable: Series['unreadable'];
@@ -93,7 +93,7 @@ function anchorFor(scope: string, anchor: ChainAnchor | undefined, anchoredScope
   return anchoredScope === undefined || anchoredScope === scope ? anchor : null;
 }
 
-export interface EvidenceRequest {
+interface EvidenceRequest {
   dir: string;
   from: number;
   to: number;

@@ -13,10 +13,11 @@ import { writeInventoryReport, type InventoryModel, type ReportResult } from '..
 import { readInventorySnapshotFile } from '../inventory/snapshot.js';
 import type { Runtime } from '../runtime.js';
 import { findPrevious } from './inventory-evidence.js';
+import { definedFields } from '../defined.js';
 
 export type { ReportResult } from '../inventory/report.js';
 
-export interface InventoryReportRequest {
+interface InventoryReportRequest {
   query: InventoryQuery;
   pageSize: number;
   concurrency: number;
@@ -54,10 +55,10 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
   if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
   ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
   const warnings = [...result.warnings, ...(previous?.warnings ?? [])];
-  return { ...result, warnings, ...(output.file === undefined ? {} : { file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
+  return { ...result, warnings, ...definedFields({ file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
 }
 
-export interface InventoryDiffRequest {
+interface InventoryDiffRequest {
   oldFile: string;
   newFile: string;
   /** Re-check NEW's approvals against this policy instead of the marks NEW carries. */
@@ -65,7 +66,7 @@ export interface InventoryDiffRequest {
   failOn: readonly FailOnCondition[];
 }
 
-export interface InventoryDiff {
+interface InventoryDiff {
   diff: SnapshotDiff;
   /** With --policy: the entries that matched no script of NEW. */
   policyWarnings?: string[];

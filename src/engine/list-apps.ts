@@ -16,7 +16,7 @@ import type { Runtime } from '../runtime.js';
 /** Where an app's live rules come from: the service (the default) or a live snapshot. */
 export type ConnectApp = (app: AppConfig) => RulesApi;
 
-export interface ListedApp {
+interface ListedApp {
   app: AppConfig;
   api: RulesApi;
   /** The one LIST this run made of the app. */
@@ -44,7 +44,7 @@ export async function listApps(apps: readonly AppConfig[], ctx: Runtime, connect
  * Two apps whose token variables hold the same value manage the same application's rules.
  * `others` (not listed in this run) are compared with `apps` only, where their variables are set.
  */
-export function refuseSharedTokens(apps: readonly AppConfig[], ctx: Pick<Runtime, 'env'>, others: readonly AppConfig[] = []): void {
+function refuseSharedTokens(apps: readonly AppConfig[], ctx: Pick<Runtime, 'env'>, others: readonly AppConfig[] = []): void {
   const byToken = new Map<string, AppConfig>();
   const compare = (app: AppConfig, remember: boolean): void => {
     const token = ctx.env(app.tokenEnv);
@@ -107,7 +107,7 @@ function refuseRulesPinnedElsewhere(listed: readonly ListedApp[], pinned: Readon
 }
 
 /** Two apps listing rules with the same ruleId (the same live fingerprint included) are one application. */
-export function refuseSharedRules(listed: readonly { app: AppConfig; live: readonly LiveRule[] }[]): void {
+function refuseSharedRules(listed: readonly { app: AppConfig; live: readonly LiveRule[] }[]): void {
   const owner = new Map<string, AppConfig>();
   for (const { app, live } of listed) {
     const shared = live.filter((rule) => owner.has(rule.ruleId) && owner.get(rule.ruleId) !== app);

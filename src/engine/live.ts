@@ -8,12 +8,12 @@ import { takeSnapshot, type LiveSnapshot, type RecordedRule } from '../live/snap
 import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 
-export interface LiveRequest extends ProjectSelection {
+interface LiveRequest extends ProjectSelection {
   /** Where to save the snapshot; the caller shows it otherwise. */
   outFile?: string;
 }
 
-export interface TakenSnapshot {
+interface TakenSnapshot {
   snapshot: LiveSnapshot<RecordedRule>;
   /** Rules across all apps. */
   rules: number;

@@ -13,6 +13,7 @@ import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import { listApps, type ConnectApp } from './list-apps.js';
 import { orderSteps, transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
 import { plural } from '../plural.js';
+import { definedFields } from '../defined.js';
 
 /** One app, planned afresh from its rule files. */
 export interface PlannedApp {
@@ -42,7 +43,7 @@ export async function planApps(
 ): Promise<PlannedApp[]> {
   const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   const readingStarted = performance.now();
-  const loaded = await loadAllRules(config, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true, ...(selection.now === undefined ? {} : { now: selection.now }) });
+  const loaded = await loadAllRules(config, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true, ...definedFields({ now: selection.now }) });
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${plural(files, 'rule file')} in ${elapsed(readingStarted)}`);
   const dependent = loaded.problems.length > 0 || declaredChecks === undefined ? [] : declaredChecks(new Map([...loaded.byApp].map(([app, rules]) => [app, rules.rules])));
@@ -54,7 +55,7 @@ export async function planApps(
   listed.forEach(({ live, ...connection }) => {
     const declared = loaded.byApp.get(connection.app.name)?.rules ?? [];
     const planningStarted = performance.now();
-    const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged, ...(connection.app.service === undefined ? {} : { service: connection.app.service }) });
+    const result = planApp({ app: connection.app.name, declared, live, unmanaged: connection.app.unmanaged, ...definedFields({ service: connection.app.service }) });
     ctx.debug(`planned app ${connection.app.name} (${declared.length} declared, ${live.length} live rules) in ${elapsed(planningStarted)}`);
     problems.push(...result.problems);
     const orderingStarted = performance.now();

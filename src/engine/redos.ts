@@ -16,10 +16,10 @@ const CHECK_TIMEOUT_MS = 3000;
 export const REDOS_BUDGET_MS = 10_000;
 
 /** The checker's answer on one pattern. */
-export type RedosVerdict = { exponential: ExponentialPattern } | { safe: true } | { undecided: string };
+type RedosVerdict = { exponential: ExponentialPattern } | { safe: true } | { undecided: string };
 
 /** What the check shares between the apps of one command: the verdicts, and the deadline once the first pattern is asked. */
-export interface RedosRun {
+interface RedosRun {
   verdicts: Map<string, RedosVerdict>;
   deadline?: number;
 }

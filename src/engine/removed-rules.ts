@@ -10,12 +10,12 @@ import type { AppPlan } from '../plan/types.js';
 import type { AppConfig } from '../rules/config.js';
 import { ruleFileVersions, WHOLE_FILE_CONTEXT } from './rule-file-versions.js';
 
-export interface DeclaredOnce {
+interface DeclaredOnce {
   ruleIds: ReadonlySet<string>;
   names: ReadonlySet<string>;
 }
 
-export type History = { known: true; declared: DeclaredOnce; shallow: boolean } | { known: false; why: string };
+type History = { known: true; declared: DeclaredOnce; shallow: boolean } | { known: false; why: string };
 
 /** Generous: every version of a rules directory's files, whole. */
 const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
@@ -56,7 +56,7 @@ export function markRemoved(app: AppPlan, history: History): AppPlan {
 }
 
 /** The sentence a plan shows when removed rules could not be recognised, or undefined. */
-export function historyNote(history: History): string | undefined {
+function historyNote(history: History): string | undefined {
   if (!history.known) return `Rules removed from the files cannot be told apart from rules never declared: ${history.why}.`;
   if (history.shallow) {
     return 'The git history is shallow: rules removed before its first commit are not recognised as removed (check out with fetch-depth: 0).';

@@ -10,7 +10,7 @@ import { parseRuleFile, type RuleFileResult } from '../rules/rule-file.js';
 export const WHOLE_FILE_CONTEXT = '--unified=100000000';
 
 /** Which files the loader reads: YAML files, none of whose path parts starts with a dot. */
-export function isRuleFilePath(file: string): boolean {
+function isRuleFilePath(file: string): boolean {
   return /\.ya?ml$/i.test(file) && !file.split('/').some((part) => part.startsWith('.'));
 }
 

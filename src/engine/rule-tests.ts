@@ -14,7 +14,7 @@ import type { ProjectSelection, Runtime } from '../runtime.js';
 
 export type { TestResult } from '../requests/expectations/run.js';
 
-export interface RuleTestRequest extends ProjectSelection {
+interface RuleTestRequest extends ProjectSelection {
   /** The test files' directory; else tests, beside the config file if there is one. */
   testsDir?: string;
   /** A live snapshot to evaluate against instead of the rule files. */

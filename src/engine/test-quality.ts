@@ -15,8 +15,10 @@ import type { Runtime } from '../runtime.js';
 import { rulesChangedSince } from './changed-rules.js';
 import { rulePositions, type PositionOf } from './rule-positions.js';
 import type { RuleTestRun, RuleTestSuite } from './rule-tests.js';
+import type { CoverageView, MutationView, QualityView } from '../render/expectations/quality-model.js';
+import { definedFields } from '../defined.js';
 
-export interface QualityRequest {
+interface QualityRequest {
   ignoreCase: boolean;
   /** Only these rules (names). */
   rules?: string[];
@@ -30,19 +32,50 @@ export interface QualityRequest {
 /** Uncovered items beyond this many get no suggested request (each costs evaluations). */
 const MAX_SUGGESTIONS = 50;
 
-export interface CoverageResult {
+/** What `botrules test --coverage --mutate` measures, and the thresholds a shortfall is read against. */
+export interface QualityMeasure {
+  coverage: boolean;
+  mutate: boolean;
+  failUnder?: { rules?: number; leaves?: number };
+  minScore?: number;
+  request: QualityRequest;
+}
+
+/**
+ * The use case: the tests' results with their coverage and mutation score, each with its
+ * shortfalls. Mutation testing needs a suite that passes; otherwise it says why it did not run.
+ */
+export async function measureTestQuality(measure: QualityMeasure, suite: RuleTestSuite, run: RuleTestRun, ctx: Runtime, onMutant?: (done: number, total: number) => void): Promise<QualityView> {
+  const scope = await qualityScope(suite, run, measure.request, ctx);
+  const failed = run.results.filter((result) => !result.passed).length;
+  let coverage: CoverageView | undefined;
+  if (measure.coverage) {
+    const measured = coverageOf(scope, measure.request);
+    coverage = { ...measured, shortfalls: coverageShortfalls(measured.report, measure.failUnder ?? {}) };
+  }
+  let mutation: MutationView | undefined;
+  if (measure.mutate && failed > 0) {
+    mutation = { skipped: `${failed} of ${run.results.length} tests fail; mutation testing needs a suite that passes`, shortfalls: [] };
+  } else if (measure.mutate) {
+    const report = mutationOf(scope, measure.request, onMutant);
+    mutation = { report, shortfalls: scoreShortfalls(report, measure.minScore) };
+  }
+  return { results: run.results, showApps: run.apps.length > 1, against: run.against, ...definedFields({ coverage, mutation }) };
+}
+
+interface CoverageResult {
   report: CoverageReport;
   uncovered: UncoveredItem[];
 }
 
 /** The apps, their rules and tests, and the rule names in scope (all when undefined). */
-export interface QualityScope {
+interface QualityScope {
   apps: AppRules[];
   only?: Set<string>;
   positions: Map<string, PositionOf>;
 }
 
-export async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, request: QualityRequest, ctx: Runtime): Promise<QualityScope> {
+async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, request: QualityRequest, ctx: Runtime): Promise<QualityScope> {
   const apps = suite.selected.apps.map((app) => ({
     app: app.name,
     rules: run.rules.get(app.name) ?? [],
@@ -63,17 +96,17 @@ export async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, reque
     }
     only = only === undefined ? changed : new Set([...only].filter((name) => changed.has(name)));
   }
-  return { apps, positions, ...(only === undefined ? {} : { only }) };
+  return { apps, positions, ...definedFields({ only }) };
 }
 
-export function coverageOf(scope: QualityScope, request: QualityRequest): CoverageResult {
+function coverageOf(scope: QualityScope, request: QualityRequest): CoverageResult {
   const evaluation = { caseInsensitiveValues: request.ignoreCase };
-  const report = measureCoverage(scope.apps, { evaluation, ...(scope.only === undefined ? {} : { only: scope.only }) });
+  const report = measureCoverage(scope.apps, { evaluation, ...definedFields({ only: scope.only }) });
   const uncovered = uncoveredItems(report).map((item, n): UncoveredItem => {
     const app = scope.apps.find((each) => each.app === item.app);
     const where = scope.positions.get(item.app)?.(item.index, item.path);
     const suggestion = app === undefined || n >= MAX_SUGGESTIONS ? undefined : suggest(item, app, evaluation);
-    return { ...item, ...(where === undefined ? {} : { where }), ...(suggestion === undefined ? {} : { suggestion }) };
+    return { ...item, ...definedFields({ where, suggestion }) };
   });
   return { report, uncovered };
 }
@@ -87,7 +120,7 @@ function suggest(item: UncoveredItem, app: AppRules, evaluation: EvaluationOptio
   return undefined;
 }
 
-export function mutationOf(scope: QualityScope, request: QualityRequest, progress?: (done: number, total: number) => void): MutationReport {
+function mutationOf(scope: QualityScope, request: QualityRequest, progress?: (done: number, total: number) => void): MutationReport {
   const evaluation = { caseInsensitiveValues: request.ignoreCase };
   const apps = scope.apps.map((app) => {
     const indexes = app.rules.flatMap((rule, index) => (scope.only === undefined || scope.only.has(rule.name) ? [index] : []));
@@ -96,9 +129,9 @@ export function mutationOf(scope: QualityScope, request: QualityRequest, progres
   const start = Date.now();
   const report = runMutants(apps, {
     evaluation,
-    ...(request.maxMutants === undefined ? {} : { maxMutants: request.maxMutants }),
+    ...definedFields({ maxMutants: request.maxMutants }),
     ...(request.mutateTimeout === undefined ? {} : { deadline: start + request.mutateTimeout * 1000 }),
-    ...(progress === undefined ? {} : { progress }),
+    ...definedFields({ progress }),
     ...(request.ignoreCase ? {} : { equivalence: provedEquivalent }),
     ...(scope.only === undefined ? {} : { only: [...scope.only].sort() }),
   });
@@ -126,7 +159,7 @@ export function provedEquivalent(rules: readonly NormalRule[], mutant: Mutant): 
 }
 
 /** `--fail-under RULES[,LEAVES]`: a sentence per threshold the coverage is below. */
-export function coverageShortfalls(report: CoverageReport, thresholds: { rules?: number; leaves?: number }): string[] {
+function coverageShortfalls(report: CoverageReport, thresholds: { rules?: number; leaves?: number }): string[] {
   const out: string[] = [];
   const check = (what: string, ratio: Ratio, wanted: number | undefined) => {
     if (wanted !== undefined && coveredPercent(ratio) < wanted) out.push(`${what} coverage ${percentText(ratio)} is below --fail-under ${wanted}%`);
@@ -137,7 +170,7 @@ export function coverageShortfalls(report: CoverageReport, thresholds: { rules?:
 }
 
 /** `--min-score`: a sentence when the mutation score is below it. */
-export function scoreShortfalls(report: MutationReport, minScore: number | undefined): string[] {
+function scoreShortfalls(report: MutationReport, minScore: number | undefined): string[] {
   if (minScore === undefined || report.summary.score >= minScore) return [];
   return [`mutation score ${formatPercent(report.summary.score)} is below --min-score ${minScore}%`];
 }

@@ -10,7 +10,7 @@ import { branchPath, type GitHubApi } from '../api/index.js';
 import { RemoteError, UserError } from '../errors.js';
 
 /** Events that only pushes to, schedules of and manual runs on this repository start. */
-export const TRUSTED_EVENTS: readonly string[] = ['push', 'schedule', 'workflow_dispatch'];
+const TRUSTED_EVENTS: readonly string[] = ['push', 'schedule', 'workflow_dispatch'];
 
 /** Artifacts larger than this (as stored, zipped) are not downloaded: 64 MiB, the live snapshot cap. */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
@@ -20,10 +20,10 @@ export const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
  * can open a pull request can add artifacts of any name, so a few pages of them must not hide
  * the trusted one. Past this many, the search stops with an error (never "none found").
  */
-export const MAX_ARTIFACT_PAGES = 50;
+const MAX_ARTIFACT_PAGES = 50;
 const ARTIFACTS_PER_PAGE = 100;
 
-export interface ArtifactQuery {
+interface ArtifactQuery {
   /** owner/name */
   repository: string;
   /** The artifact's exact name. */
@@ -35,7 +35,7 @@ export interface ArtifactQuery {
   excludeRunId?: number;
 }
 
-export interface AcceptedArtifact {
+interface AcceptedArtifact {
   artifactId: number;
   runId: number;
   workflow: string;
@@ -44,7 +44,7 @@ export interface AcceptedArtifact {
   sizeInBytes: number;
 }
 
-export interface ArtifactSelection {
+interface ArtifactSelection {
   accepted?: AcceptedArtifact;
   /** One sentence per artifact passed over, newest first: "artifact 12 of run 34: …". */
   skipped: string[];

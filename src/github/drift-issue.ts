@@ -5,15 +5,14 @@
 import path from 'node:path';
 import type { GitHubApi } from '../api/index.js';
 import { appFolders, readArtifactText } from './files.js';
-import { cutAt, WORKFLOW_BOT } from './plan-comment.js';
+import { WORKFLOW_BOT } from './plan-comment.js';
+import { driftIssueBody } from '../render/github-steps/comments.js';
 import { DRIFT_LABEL } from './drift-pr.js';
 
-/** GitHub refuses issue bodies over 65,536 characters. */
-const BODY_PLAN_LIMIT = 60_000;
 const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 const FOLDER_PREFIX = 'botrules-drift-';
 
-export interface DriftIssueRequest {
+interface DriftIssueRequest {
   repository: string;
   /** Folders botrules-drift-APP/ holding plan.md and has-changes. */
   reportsDir: string;
@@ -21,7 +20,7 @@ export interface DriftIssueRequest {
   cwd: string;
 }
 
-export interface DriftIssueResult {
+interface DriftIssueResult {
   app: string;
   action: 'opened' | 'updated' | 'closed' | 'none';
   number?: number;
@@ -29,7 +28,7 @@ export interface DriftIssueResult {
 
 interface Issue { number: number; title?: string; user?: { login?: string } | null; pull_request?: unknown; labels?: { name?: string }[] }
 
-export const driftIssueTitle = (app: string): string => `botrules drift: ${app}`;
+const driftIssueTitle = (app: string): string => `botrules drift: ${app}`;
 
 export async function reportDriftIssues(api: GitHubApi, request: DriftIssueRequest): Promise<DriftIssueResult[]> {
   const root = path.resolve(request.cwd, request.reportsDir);
@@ -65,20 +64,6 @@ export async function reportDriftIssues(api: GitHubApi, request: DriftIssueReque
     }
   }
   return results;
-}
-
-export function driftIssueBody(app: string, plan: string, runUrl: string): string {
-  const trimmed = plan.trim();
-  const shown = trimmed.length > BODY_PLAN_LIMIT ? `${cutAt(trimmed, BODY_PLAN_LIMIT)}\n\n…truncated: see the run log.` : trimmed;
-  return [
-    `The live rules of \`${app}\` differ from git ([run](${runUrl})).`,
-    '',
-    'Either bring the console back to git (run the apply workflow), or adopt the console edits:',
-    `run \`botrules import --update --app ${app}\` locally, review \`git diff\`, and open a pull request`,
-    '(or use the drift pull-request workflow, drift-pr.yml, which does this every day).',
-    '',
-    shown,
-  ].join('\n');
 }
 
 function isOurs(issue: Issue, app: string): boolean {

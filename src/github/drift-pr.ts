@@ -8,16 +8,16 @@ import { UserError } from '../errors.js';
 import { checkDriftPatch } from './drift-patch.js';
 import { readArtifactText, readOptionalArtifactText } from './files.js';
 import { git } from '../io/git.js';
-import { cutAt, WORKFLOW_BOT } from './plan-comment.js';
+import { WORKFLOW_BOT } from './plan-comment.js';
+import { driftPullRequestBody } from '../render/github-steps/comments.js';
 
 export const DRIFT_LABEL = 'botrules-drift';
 const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
 /** GitHub refuses pull-request bodies over 65,536 characters. */
-const BODY_PLAN_LIMIT = 60_000;
 const MAX_PATCH_BYTES = 64 * 1024 * 1024;
 const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 
-export interface DriftRequest {
+interface DriftRequest {
   repository: string;
   app: string;
   rulesDir: string;
@@ -32,7 +32,7 @@ export interface DriftRequest {
   cwd: string;
 }
 
-export type DriftOutcome =
+type DriftOutcome =
   | { kind: 'no-record' }
   | { kind: 'superseded'; tip: string }
   | { kind: 'in-sync'; closed?: number }
@@ -128,14 +128,5 @@ async function commitAndPush(request: DriftRequest, patchFile: string, branch: s
 
 async function pullRequestBody(request: DriftRequest): Promise<string> {
   const plan = await readArtifactText(path.resolve(request.cwd, request.driftDir, 'plan.md'), MAX_PLAN_BYTES, `the drift plan of ${request.app}`);
-  const shown = plan.length > BODY_PLAN_LIMIT
-    ? `${cutAt(plan, BODY_PLAN_LIMIT)}\n\n*The plan is cut here: a pull-request body holds at most 65,536 characters. The whole plan is in the summary of the [run](${request.runUrl}).*`
-    : plan;
-  return [
-    `The live rules of \`${request.app}\` differ from git ([run](${request.runUrl})). This pull request changes the rule files to declare the live rules; merged, the next apply has nothing to do.`,
-    '',
-    'Closed instead, the next apply would undo the console edits with this plan:',
-    '',
-    shown,
-  ].join('\n');
+  return driftPullRequestBody(request.app, plan, request.runUrl);
 }

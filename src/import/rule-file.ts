@@ -20,7 +20,7 @@ export function schemaReference(dir: string, projectDir: string): string {
 }
 
 /** A rules directory at the project's root (`rules/`): `../node_modules/botrules/schemas/rules.schema.json`. */
-export const DEFAULT_SCHEMA_REFERENCE = schemaReference('rules', '.');
+const DEFAULT_SCHEMA_REFERENCE = schemaReference('rules', '.');
 
 /** The comment line (without `#`) that names the schema. */
 export function schemaComment(reference: string): string {
@@ -65,7 +65,7 @@ export function ruleFileText(rule: LiveRule, schema: string = DEFAULT_SCHEMA_REF
  * `value` (a rule file, a rule, a part of one) as YAML in the style `import` writes: leaves and
  * action lists on one line each, as in the documented example; `commentBefore` above it.
  */
-export function writtenYaml(value: unknown, commentBefore?: string): string {
+function writtenYaml(value: unknown, commentBefore?: string): string {
   const doc = new Document(value);
   if (commentBefore !== undefined && doc.contents !== null) doc.contents.commentBefore = commentBefore;
   if (doc.contents !== null) withImportStyle(doc.contents);

@@ -12,6 +12,7 @@ import { UserError } from '../errors.js';
 import { listRuleFiles } from '../rules/load.js';
 import type { LiveRule } from '../semantics/model.js';
 import { ruleFileNames, ruleFileText } from './rule-file.js';
+import { plural } from '../plural.js';
 
 /**
  * Absolute paths of the rule files already below `dir`: exactly the files `validate` and
@@ -42,7 +43,7 @@ export async function refuseForeignYaml(files: readonly string[], shown: (file: 
     if (!(isMap(doc.contents) && isSeq(doc.contents.get('rules', true)))) foreign.push(file);
   }
   if (foreign.length === 0) return;
-  throw new UserError(`refusing --force: ${foreign.length === 1 ? '1 YAML file is not a botrules rule file' : `${foreign.length} YAML files are not botrules rule files`}:`, [
+  throw new UserError(`refusing --force: ${plural(foreign.length, 'YAML file is not a botrules rule file', 'YAML files are not botrules rule files')}:`, [
     ...foreign.map((file) => `  ${shown(file)}`),
     'import --force replaces only rule files; import into a directory of its own (--out DIR), or move these files away.',
   ]);

@@ -13,7 +13,7 @@ import type { ChainLink, Snapshot } from './model.js';
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
 /** How the chain's digests serialise a snapshot, recorded in `chain.canonical` (docs/inventory-chain.md). */
-export const CANONICAL_JSON = 'rfc8785';
+const CANONICAL_JSON = 'rfc8785';
 
 /**
  * RFC 8785 canonical JSON (the `canonicalize` package): keys sorted by UTF-16 code unit, no
@@ -51,7 +51,7 @@ export function snapshotDigest(snapshot: Snapshot): string {
  * unchained; a snapshot of any later version without a chain had it removed. The version is
  * part of the sealed content, so changing it in a chained snapshot breaks the chain too.
  */
-export const LAST_VERSION_WITHOUT_CHAIN = '0.1.0';
+const LAST_VERSION_WITHOUT_CHAIN = '0.1.0';
 
 /** Whether botrules `version` writes a chain into every json snapshot (anything it cannot read as x.y.z does). */
 export function writesChain(version: string): boolean {
@@ -72,7 +72,7 @@ export function scopeOf(snapshot: Snapshot): string {
 }
 
 /** The link a new snapshot records to its predecessor. */
-export function linkTo(previous: Snapshot): ChainLink {
+function linkTo(previous: Snapshot): ChainLink {
   return { takenAt: previous.takenAt, sha256: snapshotDigest(previous) };
 }
 

@@ -6,9 +6,9 @@ import type { SnapshotRef } from './coverage.js';
 import type { SnapshotRecord } from './model.js';
 import { recordIdentity, recordLabel, riskRank } from './records.js';
 
-export type ChangeKind = 'added' | 'removed' | 'risk-raised' | 'approval-lapsed';
+type ChangeKind = 'added' | 'removed' | 'risk-raised' | 'approval-lapsed';
 
-export interface UnapprovedStretch {
+interface UnapprovedStretch {
   since: string;
   /** The snapshot that showed it approved or gone; absent while it stayed unapproved to the end. */
   until?: string;

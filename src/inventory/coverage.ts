@@ -30,7 +30,7 @@ export interface SnapshotRef {
 
 export type BucketState = 'covered' | 'missed' | 'not-due';
 
-export interface CoverageBucket {
+interface CoverageBucket {
   from: string;
   to: string;
   snapshots: number;

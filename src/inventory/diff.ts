@@ -4,10 +4,11 @@
 import { UserError } from '../errors.js';
 import type { Snapshot, SnapshotRecord } from './model.js';
 import { compareForDisplay, isHighRisk, recordIdentity, recordLabel, riskRank } from './records.js';
+import { definedFields } from '../defined.js';
 
-export type RiskDirection = 'up' | 'down' | 'changed';
+type RiskDirection = 'up' | 'down' | 'changed';
 
-export interface ValueChange {
+interface ValueChange {
   from?: string;
   to?: string;
 }
@@ -51,7 +52,7 @@ export interface FailOnMatch {
   scripts: string[];
 }
 
-export const CHECKOUT_PAGE_TYPE = 'checkout';
+const CHECKOUT_PAGE_TYPE = 'checkout';
 
 export function diffSnapshots(older: Snapshot, newer: Snapshot): SnapshotDiff {
   assertSameInventory(older, newer);
@@ -147,7 +148,7 @@ function riskChange(from: string | undefined, to: string | undefined): (ValueCha
 }
 
 function valueChange(from: string | undefined, to: string | undefined): ValueChange {
-  return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+  return { ...definedFields({ from, to }) };
 }
 
 function assertSameInventory(older: Snapshot, newer: Snapshot): void {

@@ -11,9 +11,9 @@ import { recordIdentity, recordLabel, riskRank } from './records.js';
 import type { SeriesMember } from './series.js';
 import { breakSummary, type ChainState } from './verify.js';
 import { VERSION } from '../version.js';
-import { plural } from '../plural.js';
+import { plural, noun } from '../plural.js';
 
-export type ApprovalStatus = 'unapproved' | 'expired' | 'approved' | 'unknown';
+type ApprovalStatus = 'unapproved' | 'expired' | 'approved' | 'unknown';
 
 export interface InventoryEntry {
   label: string;
@@ -31,7 +31,7 @@ export interface InventoryEntry {
   lastSnapshot: SnapshotRef;
 }
 
-export type VerdictReason = 'no-snapshots' | 'coverage-gap' | 'chain-broken' | 'unapproved-scripts' | 'unreadable-files';
+type VerdictReason = 'no-snapshots' | 'coverage-gap' | 'chain-broken' | 'unapproved-scripts' | 'unreadable-files';
 
 export interface EvidencePack {
   formatVersion: 1;
@@ -56,11 +56,11 @@ export interface EvidencePack {
  * PCI DSS 11.6.1 covers security-impacting HTTP headers of the payment pages as well as their
  * scripts; the service's scripts API lists scripts only, so the pack proves nothing about headers.
  */
-export const LIMITATIONS = [
+const LIMITATIONS = [
   'Security-impacting HTTP headers of the payment pages (which PCI DSS 11.6.1 also covers) are outside this pack: it proves the script inventory only, so monitor and evidence headers separately.',
 ];
 
-export interface EvidenceInput {
+interface EvidenceInput {
   members: readonly SeriesMember[];
   scope: { appId: string[]; tld: string[] };
   period: { from: number; to: number };
@@ -113,16 +113,16 @@ function verdict(pack: EvidencePack): EvidencePack['verdict'] {
   if (broken) reasons.push({ code: 'chain-broken', message: `the chain is broken: ${breakSummary(broken)} (${plural(pack.chain.breaks.length, 'break')})` });
   if (pack.unreadable.length > 0) reasons.push({ code: 'unreadable-files', message: `${plural(pack.unreadable.length, 'file')} in the directory could not be read as snapshots` });
   const unapproved = pack.inventory.scripts.filter((s) => s.status === 'unapproved' || s.status === 'expired');
-  if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${unapproved.length} script${unapproved.length === 1 ? ' is' : 's are'} not approved at the end of the period` });
+  if (unapproved.length > 0) reasons.push({ code: 'unapproved-scripts', message: `${plural(unapproved.length, 'script is', 'scripts are')} not approved at the end of the period` });
   // Without marks or a policy nothing shows the scripts were authorised (6.4.3): that fails too.
   const unknown = pack.inventory.scripts.filter((s) => s.status === 'unknown').length;
-  if (unknown > 0) reasons.push({ code: 'unapproved-scripts', message: `${unknown} script${unknown === 1 ? ' has' : 's have'} no approval record: no policy marked or judged ${unknown === 1 ? 'it' : 'them'}` });
+  if (unknown > 0) reasons.push({ code: 'unapproved-scripts', message: `${plural(unknown, 'script has', 'scripts have')} no approval record: no policy marked or judged ${noun(unknown, 'it', 'them')}` });
   return { pass: reasons.length === 0, reasons };
 }
 
 /** `no snapshot in the interval 2026-01-19 to 2026-01-25: 14 days without one, from … to …, 7 days over the 7-day interval`. */
 export function describeGap(gap: CoverageGap, intervalMs: number): string {
-  const where = gap.intervals.count === 1 ? 'the interval' : `the ${gap.intervals.count} intervals`;
+  const where = gap.intervals.count === 1 ? 'the interval' : `the ${plural(gap.intervals.count, 'interval')}`;
   const over = gap.overMs > 0 ? `${describeDuration(gap.overMs)} over` : 'the whole of';
   return `no snapshot in ${where} ${describeSpan(gap.intervals.from, gap.intervals.to)}: ${describeDuration(gap.durationMs)} without one, from ${gap.from} to ${gap.to}, ${over} the ${intervalName(intervalMs)} interval`;
 }
@@ -209,7 +209,7 @@ function inventoryAtEnd(judged: readonly (JudgedSnapshot & { member: SeriesMembe
 }
 
 /** Unapproved first, then expired approvals; within each, the highest risk first, then by script. */
-export function byAttention(a: InventoryEntry, b: InventoryEntry): number {
+function byAttention(a: InventoryEntry, b: InventoryEntry): number {
   const risk = (e: InventoryEntry) => riskRank(e.risk?.level) ?? -1;
   return STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || risk(b) - risk(a) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }

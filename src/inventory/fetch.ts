@@ -11,6 +11,7 @@ import type { InventoryQuery, ScriptQuery, ScriptRecord, ScriptsPage } from './m
 import { recordIdentity, rememberedIdentity } from './records.js';
 import { plural } from '../plural.js';
 import { CountLog, splitRange, withPageInfo, type Range } from './paging.js';
+import { definedFields } from '../defined.js';
 
 /** One page request; in the CLI, `ScriptsApi.listScripts` (which retries on its own). */
 export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
@@ -20,16 +21,16 @@ export type PageSource = (query: ScriptQuery) => Promise<ScriptsPage>;
  * records at the default page size. A server whose `paging.count` says more, or whose
  * answers keep paging beyond it, is refused rather than followed forever.
  */
-export const MAX_PAGES = 20_000;
+const MAX_PAGES = 20_000;
 
 /**
  * The most distinct records one export takes (a million, as MAX_PAGES at the default page
  * size): every format remembers each identity to drop duplicates, so a gateway that pages
  * without end is refused here, before the identities outgrow memory (about 80 MB at the cap).
  */
-export const MAX_RECORDS = 1_000_000;
+const MAX_RECORDS = 1_000_000;
 
-export interface FetchOptions {
+interface FetchOptions {
   pageSize: number;
   /** MAX_PAGES unless given. */
   maxPages?: number;
@@ -254,7 +255,7 @@ class Pager {
       reportedCount: first,
       requests: this.requests,
       duplicates: this.duplicates,
-      ...(this.takeCap === undefined ? {} : { takeCap: this.takeCap }),
+      ...definedFields({ takeCap: this.takeCap }),
       warnings,
     };
   }

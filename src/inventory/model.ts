@@ -1,6 +1,6 @@
 // The script inventory's records and query (docs/service-api.md, "Script records", "Paging", "Get scripts").
 
-export interface ScriptRisk {
+interface ScriptRisk {
   level?: string;
   reason?: string;
 }

@@ -1,6 +1,7 @@
 // The small parts of paging through the script inventory (fetch.ts): record ranges handed out
 // one at a time, the counts the pages reported, and which page a failure came from.
 import { RemoteError } from '../errors.js';
+import { definedFields } from '../defined.js';
 
 /** Records [start, end) of the inventory, by their offset. */
 export interface Range {
@@ -39,7 +40,7 @@ export function withPageInfo(err: unknown, skip: number, take: number): unknown 
   if (!(err instanceof RemoteError) || /\bskip[ =]\d+/.test(err.message)) return err;
   return new RemoteError(`${err.message} (page skip=${skip} take=${take})`, {
     operation: `${err.operation} (page skip=${skip} take=${take})`,
-    ...(err.status === undefined ? {} : { status: err.status }),
+    ...definedFields({ status: err.status }),
     cause: err,
   });
 }

@@ -2,7 +2,7 @@
 import type { ScriptRecord, SnapshotRecord } from './model.js';
 
 /** Where an entry was written, for messages. */
-export interface EntrySource {
+interface EntrySource {
   file: string;
   line: number;
   col: number;
@@ -31,7 +31,7 @@ export interface Policy {
   entries: PolicyEntry[];
 }
 
-export interface ApprovalVerdict {
+interface ApprovalVerdict {
   approved: boolean;
   approvedBy?: string;
   approvalNote?: string;
@@ -77,7 +77,7 @@ export function expiryInstant(expires: string): number {
 }
 
 /** A matcher compiled once per policy, so a 100k-record report does not rebuild regexes. */
-export type PolicyMatcher = (record: ScriptRecord) => ApprovalVerdict;
+type PolicyMatcher = (record: ScriptRecord) => ApprovalVerdict;
 
 export function compilePolicy(policy: Policy, now: number): PolicyMatcher {
   const tests = policy.entries.map((entry) => ({ entry, matches: entryTest(entry), expired: isExpired(entry, now) }));

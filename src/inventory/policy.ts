@@ -10,7 +10,7 @@ import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
 
-export const DEFAULT_POLICY_FILE = 'scripts-policy.yaml';
+const DEFAULT_POLICY_FILE = 'scripts-policy.yaml';
 const MATCHERS = ['id', 'pattern', 'vendor'] as const;
 
 /** An entry as written in the file, before its location is attached. */

@@ -95,7 +95,7 @@ function normaliseRisk(risk: unknown): unknown {
 }
 
 /** Code-unit order of identities: the same on every machine, unlike locale comparison. */
-export function compareRecords(a: ScriptRecord, b: ScriptRecord): number {
+function compareRecords(a: ScriptRecord, b: ScriptRecord): number {
   const ka = recordIdentity(a);
   const kb = recordIdentity(b);
   return ka < kb ? -1 : ka > kb ? 1 : 0;

@@ -11,6 +11,7 @@ import type { ReportOutput } from './output.js';
 import { compilePolicy, entryUsage, markRecord, unmatchedWarning, type Policy } from './policy-match.js';
 import { sealSnapshot } from './chain.js';
 import { buildSnapshot } from './snapshot.js';
+import { definedFields } from '../defined.js';
 
 /** The inventory as a renderer reads it; a renderer calls exactly one of the two, once. The snapshot is sealed into the chain (src/inventory/chain.ts). */
 export interface InventoryModel {
@@ -20,7 +21,7 @@ export interface InventoryModel {
   snapshot(): Promise<Snapshot>;
 }
 
-export interface ReportOptions {
+interface ReportOptions {
   query: InventoryQuery;
   pageSize: number;
   concurrency: number;
@@ -99,7 +100,7 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
       ...summary,
       ...(options.policy ? { unapproved } : {}),
       ...(unmatchedEntries ? { unmatchedEntries } : {}),
-      ...(chainHead === undefined ? {} : { chainHead }),
+      ...definedFields({ chainHead }),
     };
   } catch (err) {
     await options.output.abort();

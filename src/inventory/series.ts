@@ -72,7 +72,7 @@ export function scopeOfQuery(query: Pick<InventoryQuery, 'appId' | 'tld'>): stri
   return scopeOf({ query: { appId: query.appId, tld: query.tld } } as Snapshot);
 }
 
-export function oldestFirst(a: SeriesMember, b: SeriesMember): number {
+function oldestFirst(a: SeriesMember, b: SeriesMember): number {
   const byTime = Date.parse(a.snapshot.takenAt) - Date.parse(b.snapshot.takenAt);
   if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
   return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;

@@ -11,7 +11,7 @@ import { normaliseRecord, sortRecords } from './records.js';
 
 const MAX_SCHEMA_ERRORS = 20;
 
-export interface SnapshotInput {
+interface SnapshotInput {
   query: InventoryQuery;
   takenAt: number;
   records: SnapshotRecord[];

@@ -16,7 +16,7 @@ import type { SeriesMember } from './series.js';
 import { plural } from '../plural.js';
 import { writesChain } from './chain.js';
 
-export type ChainBreakKind = 'altered' | 'removed' | 'inserted' | 'unlinked' | 'stripped' | 'unchained' | 'unanchored';
+type ChainBreakKind = 'altered' | 'removed' | 'inserted' | 'unlinked' | 'stripped' | 'unchained' | 'unanchored';
 
 /** A head digest recorded outside the series (`--anchor FILE|DIGEST`). */
 export interface ChainAnchor {
@@ -25,7 +25,7 @@ export interface ChainAnchor {
   source: string;
 }
 
-export interface ChainBreak {
+interface ChainBreak {
   kind: ChainBreakKind;
   /** The snapshot concerned; for `removed`, the one whose link points at the missing snapshot. */
   file: string;

@@ -52,7 +52,7 @@ export async function writeFileAtomic(path: string, text: string, label: string,
 }
 
 /** One file of `writeFilesAtomically`. */
-export interface FileToWrite {
+interface FileToWrite {
   path: string;
   text: string;
   /** What the file is, for a message (`the rule file`), and its name as the user knows it. */
@@ -99,8 +99,24 @@ async function writeSynced(path: string, text: string, mode: number): Promise<vo
   }
 }
 
+/**
+ * Writes a file that `write` produces at a path it is given (a stream, a library): to a temporary
+ * file beside `path`, renamed into place once whole; a failure removes it and names the reason.
+ */
+export async function writeThroughTemporary(path: string, label: string, shown: string, write: (temporary: string) => Promise<void>): Promise<void> {
+  await checkWritable(path, label, shown);
+  const temporary = temporaryBeside(path);
+  try {
+    await write(temporary);
+    await rename(temporary, path);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw cannotWrite(label, shown, describeWriteError(err as NodeJS.ErrnoException));
+  }
+}
+
 /** A fresh name in the target's directory, so the rename never crosses file systems. */
-export function temporaryBeside(path: string): string {
+function temporaryBeside(path: string): string {
   return `${path}.botrules-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
 }
 

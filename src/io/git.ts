@@ -10,7 +10,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { UserError } from '../errors.js';
 
-export interface GitOptions {
+interface GitOptions {
   cwd: string;
   /**
    * Configuration for this one call (an Authorization header for a push), handed over in the
@@ -23,7 +23,7 @@ export interface GitOptions {
   maxBytes?: number;
 }
 
-export type GitFailure = 'missing' | 'failed' | 'timeout' | 'too-large';
+type GitFailure = 'missing' | 'failed' | 'timeout' | 'too-large';
 
 /** git could not be run, or failed; `stderr` holds git's last lines (untrusted text). */
 export class GitError extends UserError {

@@ -4,9 +4,9 @@
 // than a dozen levels (a snapshot's rules, their condition groups and leaves).
 
 /** Far above what botrules writes, far below what any reader of it struggles with. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
-export interface TooDeep {
+interface TooDeep {
   line: number;
   col: number;
   message: string;

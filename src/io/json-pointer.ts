@@ -1,18 +1,19 @@
-// JSON Pointers (RFC 6901), as ajv reports where a schema error is: the one decoder every
-// schema-error message goes through, so "~1" and "~0" are unescaped the same way everywhere.
+// JSON Pointers (RFC 6901), as ajv reports where a schema error is and as import --update
+// writes its operations: one codec, fast-json-patch's, so "~1" and "~0" mean the same everywhere.
+import jsonpatch from 'fast-json-patch';
 
 /** A path into a document: mapping keys and list indexes. */
 export type Path = readonly (string | number)[];
 
 /** A JSON Pointer reference token for `key` (RFC 6901: "~" as "~0", "/" as "~1"). */
 export function pointerToken(key: string | number): string {
-  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+  return jsonpatch.escapePathComponent(String(key));
 }
 
 /** "/rules/0/a~1b" → ["rules", "0", "a/b"]. */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer.slice(1).split('/').map(jsonpatch.unescapePathComponent);
 }
 
 /** JSON Pointer segments → a path whose list indexes are numbers (decided by the data). */

@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 
-export type Placement = 'inside' | 'outside' | 'missing';
+type Placement = 'inside' | 'outside' | 'missing';
 
 /** Where `absPath` really is relative to `projectDir`; 'missing' when it (or its link target) does not exist. */
 export function placement(absPath: string, projectDir: string): Placement {

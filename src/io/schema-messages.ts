@@ -38,7 +38,7 @@ export function schemaErrorLines(errors: readonly ErrorObject[], root: unknown):
   return [...new Set(translateSchemaErrors(errors, root, { describe }).map((problem) => problem.message))];
 }
 
-export interface TranslatedProblem {
+interface TranslatedProblem {
   path: Path;
   /** Point at the key of `path` rather than its value. */
   key: boolean;

@@ -23,7 +23,7 @@ import { withUnknownFields } from '../semantics/unknown.js';
 import type { RulesApi } from '../api/types.js';
 
 /** 2 added `integrity`; a snapshot of formatVersion 1 has none and is refused (take a new one). */
-export const LIVE_SNAPSHOT_FORMAT_VERSION = 2;
+const LIVE_SNAPSHOT_FORMAT_VERSION = 2;
 
 /** Larger than any real rule set (a few thousand rules take a few MB); reading stops here. */
 export const MAX_SNAPSHOT_BYTES = MAX_JSON_FILE_BYTES;
@@ -42,7 +42,7 @@ const MAX_LOCATED_CHARS = 1024 * 1024;
 export type RecordedRule = Rule & { ruleId: string; priority: number };
 
 /** An app's rules: LiveRules once read (the default), RecordedRules as written. */
-export interface SnapshotApp<R extends RecordedRule = LiveRule> {
+interface SnapshotApp<R extends RecordedRule = LiveRule> {
   app: string;
   fingerprint: string;
   rules: R[];

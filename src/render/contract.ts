@@ -1,7 +1,8 @@
-// The one renderer contract, for every format of plans, script reports and diffs: a renderer
-// takes a model (what to show), a sink (where to write) and options (how), and is registered
-// by format name in its family's registry (src/render/plan, src/render/inventory). Renderers
-// never touch process streams and never read the environment: the CLI passes plain values.
+// The one renderer contract, for every report: a renderer takes a model (what to show), a sink
+// (where to write) and options (how); a report's formats are one registry of one shape,
+// `OutputRegistry` (format name → what it writes on stdout and on stderr), whose names are the
+// `--format` choices. Renderers never touch process streams and never read the environment:
+// the CLI passes plain values and writes through its one writer (src/cli/output.ts).
 import pc from 'picocolors';
 
 /** picocolors helpers; every function is the identity when colour is off. */
@@ -30,9 +31,6 @@ export interface RenderOptions {
 }
 
 export type Renderer<Model> = (model: Model, sink: Sink, options: RenderOptions) => void | Promise<void>;
-
-/** A family's renderers by format name; the names are the `--format` choices. */
-export type RendererRegistry<Model> = Readonly<Record<string, Renderer<Model>>>;
 
 /** The format names of a registry, in registration order. */
 export function formatNames<R extends Readonly<Record<string, unknown>>>(registry: R): (keyof R & string)[] {

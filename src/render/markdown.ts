@@ -6,7 +6,7 @@ import { markdownCodeHtml, markdownText, safeText } from './sanitise.js';
 export { markdownHtml, markdownText } from './sanitise.js';
 
 /** GitHub refuses a job summary above 1 MiB; stay well under it. */
-export const STEP_SUMMARY_BUDGET = 1024 * 1024 - 64 * 1024;
+const STEP_SUMMARY_BUDGET = 1024 * 1024 - 64 * 1024;
 const MAX_CELL = 200;
 
 /**

@@ -59,12 +59,6 @@ export function safeText(text: string): string {
   return text.replace(UNSAFE, visibleEscape);
 }
 
-/** `safeText` of a value of any type; undefined and null print as an empty string. */
-export function safeValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return safeText(typeof value === 'string' ? value : String(value));
-}
-
 /** Line breaks of any kind, collapsed to one space in Markdown and HTML. */
 const LINE_BREAKS = /(?:\r\n|[\r\n\u2028\u2029\u0085])+/g;
 

@@ -106,11 +106,6 @@ export function changedFields(live: NormalRule, declared: NormalRule): RuleField
   return RULE_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 
-/** True when the two rules mean the same (their canonical forms are equal). */
-export function sameRule(a: NormalRule, b: NormalRule): boolean {
-  return identicalInOrder(a, b) || canonicalJson(a) === canonicalJson(b);
-}
-
 /** Sorts `items` in place by `compare` and drops repeats: a set with a stable order. */
 function asSet<T>(items: T[], compare: (a: T, b: T) => number): T[] {
   if (items.length < 2) return items;
@@ -173,12 +168,6 @@ export function exactLeafKey(leaf: Leaf): string {
 export function exactGroupKey(group: Group): string {
   const leaves = asSet(group.children.map(exactLeafKey), compareText);
   return JSON.stringify([group.operator, leaves]) + unknownJson(group, 'tree');
-}
-
-/** True when two trees mean the same and carry the same unknown fields at every level. */
-export function sameExactConditions(a: Conditions, b: Conditions): boolean {
-  const groups = (c: Conditions): string[] => asSet(c.children.map(exactGroupKey), compareText);
-  return a.operator === b.operator && unknownJson(a, 'tree') === unknownJson(b, 'tree') && JSON.stringify(groups(a)) === JSON.stringify(groups(b));
 }
 
 /** The unknown fields of a part as JSON, keys sorted, so equal fields give equal text. */

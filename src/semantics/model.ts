@@ -162,7 +162,3 @@ export function isListOperator(op: LeafOperator): boolean {
 export function isPresenceOperator(op: LeafOperator): boolean {
   return PRESENCE_OPERATORS.includes(op);
 }
-
-export function needsFieldOption(type: ConditionType): boolean {
-  return FIELD_OPTION_TYPES.includes(type);
-}

@@ -58,14 +58,6 @@ function setOwn(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** True when the part (or anything below it) carries a field botrules does not know. */
-export function hasUnknownFields(conditions: Conditions): boolean {
-  if (unknownFieldNames(conditions, 'tree').length > 0) return true;
-  return conditions.children.some(
-    (group) => unknownFieldNames(group, 'tree').length > 0 || group.children.some((leaf) => unknownFieldNames(leaf, 'leaf').length > 0),
-  );
-}
-
 /** What to send as `conditions`, and the live fields that sending it removes. */
 export interface CarriedConditions {
   conditions: Conditions;

@@ -38,10 +38,6 @@ export interface WrittenRule {
   conditions: WrittenConditions;
 }
 
-export interface WrittenRuleFile {
-  rules: WrittenRule[];
-}
-
 /** The order the functions below write keys in, at every level (import --update inserts a missing key by it). */
 export const WRITTEN_KEY_ORDER: readonly string[] = ['name', 'ruleId', 'description', 'status', 'actions', 'conditions', 'conditionType', 'fieldOption', 'operator', 'value', 'children'];
 

@@ -8,7 +8,7 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CLI_BINARY } from '../helpers/binary.js';
 import { rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 import type { Conditions, NormalRule } from '../../src/semantics/model.js';
-import { planCommentBody } from '../../src/github/plan-comment.js';
+import { planCommentBody } from '../../src/render/github-steps/comments.js';
 import { renderGfm } from '../helpers/cmark.js';
 
 let emu: TestEmulator;

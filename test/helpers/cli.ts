@@ -2,7 +2,8 @@
 // commands, the real error handler, but no child process, so tests stay fast.
 import { PassThrough, Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
-import { INTERRUPT_SIGNALS, type CliIo, type InterruptSignal, type Interrupts } from '../../src/cli/context.js';
+import { INTERRUPT_SIGNALS, type CliIo, type Interrupts } from '../../src/cli/context.js';
+import type { InterruptSignal } from '../../src/exit-codes.js';
 
 export interface CliResult {
   code: number;

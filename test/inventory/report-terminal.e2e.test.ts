@@ -8,7 +8,8 @@ import path from 'node:path';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CLI_BINARY } from '../helpers/binary.js';
 import { tempDir } from '../helpers/temp.js';
-import { pagesText, progressLine } from '../../src/cli/progress-line.js';
+import { progressLine } from '../../src/cli/progress-line.js';
+import { pagesText } from '../../src/render/progress.js';
 
 let emu: TestEmulator;
 

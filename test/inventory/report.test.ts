@@ -10,7 +10,7 @@ import type { PageSource } from '../../src/inventory/fetch.js';
 import type { ScriptRecord, Snapshot } from '../../src/inventory/model.js';
 import { openOutput } from '../../src/inventory/output.js';
 import { writeInventoryReport } from '../../src/inventory/report.js';
-import { REPORT_RENDERERS, type ReportFormat } from '../../src/render/inventory/index.js';
+import { REPORT_OUTPUTS, type ReportFormat } from '../../src/render/inventory/index.js';
 import { NO_COLORS } from '../../src/render/contract.js';
 
 const QUERY = { appId: ['app'], tld: ['shop.example'], from: Date.UTC(2025, 5, 1), to: Date.UTC(2025, 5, 2) };
@@ -48,7 +48,7 @@ describe('writeInventoryReport', () => {
 
   async function report(format: ReportFormat, failAtSkip?: number) {
     const output = await openOutput('out', { cwd: dir, stdout: new PassThrough() });
-    const render = (model: Parameters<(typeof REPORT_RENDERERS)[ReportFormat]>[0]) => Promise.resolve(REPORT_RENDERERS[format](model, { write: output.emit }, { colors: NO_COLORS }));
+    const render = (model: Parameters<(typeof REPORT_OUTPUTS)[ReportFormat]['stdout']>[0]) => Promise.resolve(REPORT_OUTPUTS[format].stdout(model, { write: output.emit }, { colors: NO_COLORS }));
     return writeInventoryReport(source(failAtSkip), { query: QUERY, render, pageSize: 10, concurrency: 3, now: NOW, policy: POLICY, output });
   }
 
@@ -84,7 +84,7 @@ describe('writeInventoryReport', () => {
       data: Array.from({ length: Math.min(query.take, 70 - query.skip) }, (_, i) => ({ key: `k${query.skip + i}`, id: `https://cdn.example/${huge}`, vendor: 'Other', risk: { level: 'low' } })),
     });
     const output = await openOutput('out', { cwd: dir, stdout: new PassThrough() });
-    const render = (model: Parameters<(typeof REPORT_RENDERERS)[ReportFormat]>[0]) => Promise.resolve(REPORT_RENDERERS[format as ReportFormat](model, { write: output.emit }, { colors: NO_COLORS }));
+    const render = (model: Parameters<(typeof REPORT_OUTPUTS)[ReportFormat]['stdout']>[0]) => Promise.resolve(REPORT_OUTPUTS[format as ReportFormat].stdout(model, { write: output.emit }, { colors: NO_COLORS }));
     await expect(writeInventoryReport(endless, { query: QUERY, render, pageSize: 10, concurrency: 1, now: NOW, output })).rejects.toThrow(
       'the inventory is larger than the 64 MiB a snapshot may hold (scripts diff, verify and evidence read no more)',
     );

@@ -11,7 +11,8 @@ import { REPLAY_ENGINES } from '../../engine/replay.js';
 import { APPROVAL_REMINDER, renderApplyPreview } from '../../render/apply/preview.js';
 import { APPLY_OUTPUTS } from '../../render/apply/index.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
-import { INTERRUPT_EXIT_CODES, type CommandContext, type GlobalArgs, type InterruptSignal } from '../context.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { EXIT, INTERRUPT_EXIT_CODES, type ExitCode, type InterruptSignal } from '../../exit-codes.js';
 import { NOW_OPTION, UsageError, wholeNumber } from '../options.js';
 import { noun } from '../../plural.js';
 import { writeReport } from '../output.js';
@@ -44,7 +45,7 @@ function options(yargs: Argv<GlobalArgs>) {
 
 type ApplyArgs = ArgsOf<typeof options>;
 
-async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<number> {
+async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<ExitCode> {
   if (args.safeOrder && args.plan !== undefined) {
     throw new UsageError('--safe-order chooses the order when planning; a saved plan keeps the order it was saved with (make it with: botrules plan --safe-order --out FILE)');
   }
@@ -111,11 +112,11 @@ function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { 
 }
 
 /** The report in text (src/render/apply/), then the exit code and the errors the handler prints. */
-async function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): Promise<number> {
+async function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): Promise<ExitCode> {
   await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }), ...(stdoutLost(ctx) ? { stdoutLost: true } : {}) }, ctx);
-  const exitCode = signal === undefined ? 0 : INTERRUPT_EXIT_CODES[signal];
+  const exitCode = signal === undefined ? EXIT.ok : INTERRUPT_EXIT_CODES[signal];
   if (report.outcome === 'no-changes') return exitCode;
-  if (report.outcome === 'cancelled') return report.interrupted ? exitCode : 1;
+  if (report.outcome === 'cancelled') return report.interrupted ? exitCode : EXIT.failed;
   if (report.interrupted) {
     if (report.undoError !== undefined) throw report.undoError;
     return exitCode;
@@ -125,7 +126,7 @@ async function renderReport(report: ApplyReport, ctx: CommandContext, args: Glob
     throw report.undoError;
   }
   if (report.failure !== undefined) throw report.failure;
-  return 0;
+  return EXIT.ok;
 }
 
 /** stdout failed (not a closed pipe): main reports it and the exit code says so (CliIo.writeFailures). */

@@ -6,6 +6,7 @@ import { workflowMatrix } from '../../engine/workflow-matrix.js';
 import { CONFIG_OUTPUTS } from '../../render/config/index.js';
 import { defineCommand } from '../define-command.js';
 import { writeReport } from '../output.js';
+import { EXIT } from '../../exit-codes.js';
 
 export const { builder, run } = defineCommand({
   builder: (yargs) => yargs
@@ -16,6 +17,6 @@ export const { builder, run } = defineCommand({
   async run(args, ctx) {
     const matrix = await workflowMatrix(args, ctx.cwd);
     await writeReport(CONFIG_OUTPUTS[args.json ? 'json' : 'text'], matrix, ctx);
-    return 0;
+    return EXIT.ok;
   },
 });

@@ -1,37 +1,31 @@
 // `botrules diff OLD NEW [--format text|json|markdown] [--diff-budget SECONDS]`: every class of
 // requests two rule sets decide differently (docs/behaviour.md, "Exhaustive behaviour diff").
 // Exit 0 when none is, 2 when some class is or a part is left unchecked, 1 on error.
-import type { Argv } from 'yargs';
 import { diffRuleSets } from '../../engine/diff-rule-sets.js';
-import { RULE_SETS_DIFF_FORMATS, RULE_SETS_DIFF_RENDERERS, type RuleSetsDiffFormat } from '../../render/behaviour/index.js';
+import { RULE_SETS_DIFF_FORMATS, RULE_SETS_DIFF_OUTPUTS } from '../../render/behaviour/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
-import type { CommandContext, GlobalArgs } from '../context.js';
+import { defineCommand } from '../define-command.js';
+import { writeReport } from '../output.js';
+import { foundOrOk } from '../../exit-codes.js';
 
-export function builder(yargs: Argv<GlobalArgs>): Argv<GlobalArgs> {
-  return diffBudgetOption(yargs)
+export const { builder, run } = defineCommand({
+  builder: (yargs) => diffBudgetOption(yargs)
     .usage('$0 diff OLD NEW [--format text|json|markdown]\n\n' +
       'Compare two rule sets by what they do: every class of requests whose deciding rule or actions differ, risk first ' +
       '(now allowed, then weaker, then another rule, then stricter), each with an example request the evaluator confirmed. ' +
       'Each side is a rules directory, a rule file, or a live snapshot (botrules live --out; --app chooses its app).')
-    .positional('old', { type: 'string', describe: 'The rule set before: a rules directory, a rule file or a live snapshot' })
-    .positional('new', { type: 'string', describe: 'The rule set after' })
+    .positional('old', { type: 'string', demandOption: true, describe: 'The rule set before: a rules directory, a rule file or a live snapshot' })
+    .positional('new', { type: 'string', demandOption: true, describe: 'The rule set after' })
     .option('policy-budget', { type: 'number', default: DEFAULT_POLICY_BUDGET_SECONDS, describe: 'Seconds the checks of the project\'s policies may take in all (both sides)' })
-    .option('format', { type: 'string', choices: RULE_SETS_DIFF_FORMATS, default: 'text', describe: 'How to print the diff' })
+    .option('format', { choices: RULE_SETS_DIFF_FORMATS, default: 'text' as const, describe: 'How to print the diff' })
     .example('$0 diff live.json rules', 'what the rule files would change about the live rules, with no token')
-    .example('$0 diff old-rules rules --format markdown', 'a pull-request comment comparing two rules directories') as unknown as Argv<GlobalArgs>;
-}
+    .example('$0 diff old-rules rules --format markdown', 'a pull-request comment comparing two rules directories'),
 
-export async function run(args: GlobalArgs & Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const diff = diffRun(args, ctx);
-  const result = await diffRuleSets({
-    old: String(args.old),
-    new: String(args.new),
-    ...(typeof args.app === 'string' ? { app: args.app } : {}),
-    run: diff.run,
-    ...(typeof args.config === 'string' ? { config: args.config } : {}),
-    ...(typeof args.policyBudget === 'number' ? { policyBudget: args.policyBudget } : {}),
-  }, ctx).finally(() => diff.stop());
-  await RULE_SETS_DIFF_RENDERERS[String(args.format) as RuleSetsDiffFormat]({ sides: result.sides, diff: result.diff, ...(result.policies === undefined ? {} : { policies: result.policies }) }, ctx.io.stdout, { colors: ctx.colors });
-  return result.diff.changes.length === 0 && result.diff.unchecked.length === 0 && (result.policies ?? []).length === 0 ? 0 : 2;
-}
+  async run(args, ctx) {
+    const diff = diffRun(args, ctx);
+    const result = await diffRuleSets({ ...args, old: args.old, new: args.new, run: diff.run }, ctx).finally(() => diff.stop());
+    await writeReport(RULE_SETS_DIFF_OUTPUTS[args.format], result, ctx);
+    return foundOrOk(result.diff.changes.length > 0 || result.diff.unchecked.length > 0 || (result.policies ?? []).length > 0);
+  },
+});

@@ -10,6 +10,8 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import type { ArgsOf } from '../define-command.js';
 import { wholeNumber } from '../options.js';
 import { writeReport } from '../output.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 export function consoleOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -22,7 +24,7 @@ export function consoleOptions(yargs: Argv<GlobalArgs>) {
     .example('$0 emulator console delete "Old rule"', 'what removing a rule from the service takes');
 }
 
-export async function runConsole(args: ArgsOf<typeof consoleOptions>, ctx: CommandContext): Promise<number> {
+export async function runConsole(args: ArgsOf<typeof consoleOptions>, ctx: CommandContext): Promise<ExitCode> {
   const consoleUrl = ctx.env('BOTRULES_CONSOLE_URL');
   const { tokenEnv } = args;
   const token = ctx.env(tokenEnv);
@@ -34,12 +36,12 @@ export async function runConsole(args: ArgsOf<typeof consoleOptions>, ctx: Comma
     const created = await createConsoleRule(target, {
       name: rule,
       status: args.paused ? 'paused' : 'active',
-      ...(args.position === undefined ? {} : { position: args.position }),
+      ...definedFields({ position: args.position }),
     });
     await writeReport(CONSOLE_ACTION, { action: 'create', rule: created }, ctx);
-    return 0;
+    return EXIT.ok;
   }
   const deleted = await deleteConsoleRule(target, rule);
   await writeReport(CONSOLE_ACTION, { action: 'delete', rule: deleted }, ctx);
-  return 0;
+  return EXIT.ok;
 }

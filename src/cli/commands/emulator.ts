@@ -5,29 +5,28 @@
 // and only once it is listening, so `until [ -s FILE ]` in a script is a race-free wait; the file
 // is removed first (a stale one from an earlier run never looks ready) and again on stop.
 // On a signal it saves the state and exits 0.
-import { readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { checkWritable, temporaryBeside, writeFileAtomic } from '../../io/atomic-write.js';
+import { checkWritable, writeFileAtomic, writeThroughTemporary } from '../../io/atomic-write.js';
 import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
 import { CAPABILITIES, type Capability } from '../../emulator/options.js';
 import { TRAFFIC_FORMATS, type TrafficFormat } from '../../emulator/traffic-formats.js';
 import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { defineCommand, type ArgsOf } from '../define-command.js';
+import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { UsageError, wholeNumber } from '../options.js';
 import { EMULATOR_EXPORTS, EMULATOR_READY, EMULATOR_TOKEN_ON_COMMAND_LINE, EMULATOR_STOPPED, EMULATOR_SUMMARY, exportLines, TRAFFIC_WRITTEN, type EmulatorExportsView, type EmulatorSummaryView } from '../../render/emulator/index.js';
 import { writeReport } from '../output.js';
 import { consoleOptions, runConsole } from './emulator-console.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
-export const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
+const DEFAULT_STATE_FILE = path.join('.botrules-emulator', 'state.json');
 
 function options(yargs: Argv<GlobalArgs>) {
-  const inherited = new Set(declaredOptions(yargs));
-  const serving = yargs
-    .usage('$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.')
-    .command('console <action> <rule>', 'Do in a running emulator what only the web console can: create or delete a rule (not part of the service API)', consoleOptions)
+  return yargs
     .option('port', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--port', 0, 65_535), describe: 'Port on 127.0.0.1 (0: a free one)' })
     .option('state', { type: 'string', describe: `State file; the certificate is written next to it (default: ${DEFAULT_STATE_FILE})` })
     .option('reset', { type: 'boolean', default: false, describe: 'Ignore an existing state file and seed afresh' })
@@ -55,49 +54,33 @@ function options(yargs: Argv<GlobalArgs>) {
       type: 'string',
       describe: 'Also write the export lines to FILE once the emulator is listening (atomically; removed on stop)',
     });
-  // yargs makes options global by default: the server's own stay out of `emulator console`'s help and parsing.
-  (serving as unknown as YargsScoping).global(declaredOptions(serving).filter((name) => !inherited.has(name)), false);
-  return serving;
-}
-
-/** yargs' own API beyond its typings (@types/yargs 17 has neither getOptions nor global's second argument). */
-interface YargsScoping {
-  getOptions(): { key: Record<string, unknown> };
-  global(keys: string[], global: boolean): unknown;
-}
-
-function declaredOptions(yargs: Argv<GlobalArgs>): string[] {
-  return Object.keys((yargs as unknown as YargsScoping).getOptions().key);
 }
 
 type EmulatorArgs = ArgsOf<typeof options>;
 
-export const { builder, run } = defineCommand({ builder: options, run: runEmulator });
+export const { builder, run } = defineCommandWithActions([
+  defineAction({ command: '$0', describe: 'Run the emulator until Ctrl-C', builder: options, run: runEmulator }),
+  defineAction({ command: 'console <action> <rule>', describe: 'Do in a running emulator what only the web console can: create or delete a rule (not part of the service API)', builder: consoleOptions, run: runConsole }),
+], { usage: '$0 emulator [options]\n\nRun the embedded HTTPS emulator of the service (both hosts) until Ctrl-C.' });
 
-async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<number> {
-  // `emulator console …` is parsed with consoleOptions (yargs runs a subcommand's builder in place of this one's).
-  if (args._[1] === 'console') return runConsole(args as unknown as ArgsOf<typeof consoleOptions>, ctx);
+async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<ExitCode> {
   if (args.writeTraffic !== undefined) return writeTrafficLog(args.writeTraffic, args.trafficRequests, args.randomSeed, args.trafficFormat, ctx);
   // Signal handlers live here only: in-process users of startEmulator stop it themselves.
   const shutdown = new AbortController();
   const stopListening = ctx.io.interrupts?.finish(() => shutdown.abort());
   // A launcher such as `npx` may die of `kill %1` without passing the signal on: an emulator
   // whose parent is gone stops too instead of lingering on its port.
-  const parent = process.ppid;
-  const orphanWatch = setInterval(() => {
-    if (process.ppid !== parent) shutdown.abort();
-  }, 250);
-  orphanWatch.unref();
+  const stopWatching = ctx.io.parentGone?.(() => shutdown.abort());
   try {
     return await serve(args, ctx, shutdown.signal);
   } finally {
-    clearInterval(orphanWatch);
+    stopWatching?.();
     stopListening?.();
   }
 }
 
 /** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
-export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<number> {
+export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<ExitCode> {
   const options = emulatorOptions(args, ctx);
   if (args.appTokenFile !== undefined) options.apps = await appTokenFile(args.appTokenFile, ctx.io.cwd);
   // Anyone on the machine can read a command line (ps): say so, once, without the token.
@@ -123,24 +106,15 @@ export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: A
   if (envFile !== undefined) await rm(envFile, { force: true });
   await emulator.stop();
   await writeReport(EMULATOR_STOPPED, { statePath: emulator.statePath }, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
 /** `--write-traffic FILE`: the synthetic log, written beside FILE and renamed into place once whole. */
-async function writeTrafficLog(shown: string, count: number, seed: number, format: TrafficFormat, ctx: CommandContext): Promise<number> {
-  const file = path.resolve(ctx.io.cwd, shown);
-  await checkWritable(file, '--write-traffic', shown);
+async function writeTrafficLog(shown: string, count: number, seed: number, format: TrafficFormat, ctx: CommandContext): Promise<ExitCode> {
   const { writeTraffic } = await import('../../emulator/index.js');
-  const temporary = temporaryBeside(file);
-  try {
-    await writeTraffic(temporary, count, seed, format);
-    await rename(temporary, file);
-  } catch (err) {
-    await rm(temporary, { force: true });
-    throw new UserError(`cannot write --write-traffic ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'unwritable'}`);
-  }
+  await writeThroughTemporary(path.resolve(ctx.io.cwd, shown), '--write-traffic', shown, (temporary) => writeTraffic(temporary, count, seed, format));
   await writeReport(TRAFFIC_WRITTEN, { count, file: shown }, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
 function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptions {
@@ -161,7 +135,7 @@ function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptio
     faults: stringList(args.fault),
     maxTake: args.maxTake,
     moveSemantics: args.moveSemantics,
-    ...(args.capabilities === undefined ? {} : { capabilities: args.capabilities }),
+    ...definedFields({ capabilities: args.capabilities }),
   };
   if (apps.length > 0) options.apps = apps;
   if (args.seed !== undefined) options.seed = args.seed;

@@ -16,6 +16,9 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { wholeNumber } from '../options.js';
 import { writeReport } from '../output.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { noun } from '../../plural.js';
+import { definedFields } from '../../defined.js';
 
 function artifactOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -68,22 +71,22 @@ function refuseRulesTokens(ctx: CommandContext): void {
   const held = Object.keys(ctx.io.env).filter((name) => name.startsWith('BOTRULES_') && !NOT_SECRET.test(name) && ctx.env(name) !== undefined).sort();
   if (held.length > 0) {
     throw new UserError(
-      `botrules github talks to GitHub with the workflow token and never runs where a rules token is in scope: ${held.map((name) => safeText(name)).join(', ')} ${held.length === 1 ? 'is' : 'are'} set`,
+      `botrules github talks to GitHub with the workflow token and never runs where a rules token is in scope: ${held.map((name) => safeText(name)).join(', ')} ${noun(held.length, 'is', 'are')} set`,
       ['Run it in a job (or step) that has no botrules secret in its env:'],
     );
   }
 }
 
-async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandContext): Promise<number> {
+async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandContext): Promise<ExitCode> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
   const { name, excludeRun: excludeRunId } = args;
   const workflows = args.workflow.map((value) => checkedWorkflowFile(String(value)));
   const selection = await selectArtifact(githubClientFor(ctx), {
-    repository, name, workflows, maxBytes: args.maxBytes, ...(excludeRunId === undefined ? {} : { excludeRunId }),
+    repository, name, workflows, maxBytes: args.maxBytes, ...definedFields({ excludeRunId }),
   });
   await writeReport(ARTIFACTS_SKIPPED, selection.skipped, ctx);
   const { accepted } = selection;
-  const choice = { name, workflows, defaultBranch: selection.defaultBranch, ...(accepted === undefined ? {} : { accepted }) };
+  const choice = { name, workflows, defaultBranch: selection.defaultBranch, ...definedFields({ accepted }) };
   if (accepted === undefined) {
     await writeOutputs(ctx, { found: 'false' });
     if (!args.optional) throw new UserError(noArtifactSentence(choice), [`Run ${workflows[0] ?? 'the workflow'} on ${safeText(selection.defaultBranch)} once to write one.`]);
@@ -91,19 +94,19 @@ async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandCon
     await writeOutputs(ctx, { found: 'true', 'run-id': String(accepted.runId), 'artifact-id': String(accepted.artifactId) });
   }
   await writeReport(ARTIFACT_CHOICE, choice, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
-async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: CommandContext): Promise<number> {
+async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: CommandContext): Promise<ExitCode> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
   const results = await upsertPlanComments(githubClientFor(ctx), {
     repository, pullRequest: args.pr, plansDir: args.plans, runUrl: args.runUrl, cwd: ctx.cwd,
   });
   await writeReport(PLAN_COMMENTS, results, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
-async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext): Promise<number> {
+async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext): Promise<ExitCode> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
   const { app } = args;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(app)) throw new UserError('--app takes an app name of botrules.yaml (letters, digits, . _ -)');
@@ -116,14 +119,14 @@ async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext
     serverUrl: ctx.env('GITHUB_SERVER_URL') ?? 'https://github.com',
   });
   await writeReport(DRIFT_PROPOSAL, { app, sha, branch: driftBranch(app), outcome }, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
-async function runDriftIssue(args: ArgsOf<typeof driftIssueOptions>, ctx: CommandContext): Promise<number> {
+async function runDriftIssue(args: ArgsOf<typeof driftIssueOptions>, ctx: CommandContext): Promise<ExitCode> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
   const results = await reportDriftIssues(githubClientFor(ctx), { repository, reportsDir: args.reports, runUrl: args.runUrl, cwd: ctx.cwd });
   await writeReport(DRIFT_ISSUES, results, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
 /** The step's outputs, appended to the file GitHub reads them from. */

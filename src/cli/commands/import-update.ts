@@ -5,18 +5,19 @@ import { updateFromLive } from '../../engine/import-update.js';
 import { UPDATE_FORMATS, UPDATE_OUTPUTS, type AppUpdateView } from '../../render/import/update.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { reportInTurn, writeReport } from '../output.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
 
 export { UPDATE_FORMATS };
 
 /** The options of `import --update` (import.ts declares them). */
-export interface UpdateArgs extends GlobalArgs {
+interface UpdateArgs extends GlobalArgs {
   dryRun?: boolean;
   prune?: boolean;
   pin?: boolean;
   format?: (typeof UPDATE_FORMATS)[number];
 }
 
-export async function runUpdate(args: UpdateArgs, ctx: CommandContext): Promise<number> {
+export async function runUpdate(args: UpdateArgs, ctx: CommandContext): Promise<ExitCode> {
   const dryRun = args.dryRun === true;
   const prune = args.prune === true;
   const pin = args.pin === true;
@@ -34,5 +35,5 @@ export async function runUpdate(args: UpdateArgs, ctx: CommandContext): Promise<
     await perApp.written();
   }
   await writeReport(output, { kind: 'done', updates }, ctx);
-  return 0;
+  return EXIT.ok;
 }

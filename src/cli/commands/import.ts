@@ -10,6 +10,8 @@ import { UsageError } from '../options.js';
 import { runUpdate, UPDATE_FORMATS } from './import-update.js';
 import { reportInTurn, writeReport } from '../output.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   // No defaults on --force, --update, --prune and --dry-run: yargs counts an option with a
@@ -43,17 +45,17 @@ function options(yargs: Argv<GlobalArgs>) {
     .example('$0 import --update --dry-run --format json-patch', 'the same change as RFC 6902 JSON Patch operations per file');
 }
 
-async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<ExitCode> {
   if (args.update === true) return runUpdate(args, ctx);
   // Each app's line as soon as its files are written, so a later app's failure keeps it.
   const perApp = reportInTurn(IMPORT_OUTPUT, ctx);
   try {
-    await importRules({ ...args, ...(args.out === undefined ? {} : { outDir: args.out }), force: args.force === true }, ctx, (imported) => perApp.write({ kind: 'app', imported }));
+    await importRules({ ...args, ...definedFields({ outDir: args.out }), force: args.force === true }, ctx, (imported) => perApp.write({ kind: 'app', imported }));
   } finally {
     await perApp.written();
   }
   await writeReport(IMPORT_OUTPUT, { kind: 'done' }, ctx);
-  return 0;
+  return EXIT.ok;
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

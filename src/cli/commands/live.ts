@@ -7,6 +7,8 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import { LIVE_OUTPUT } from '../../render/live/index.js';
 import { writeReport } from '../output.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -15,11 +17,11 @@ function options(yargs: Argv<GlobalArgs>) {
     .example('$0 plan --live live.json', 'plan against it, with no token and no request');
 }
 
-async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<ExitCode> {
   const { out } = args;
-  const { snapshot, rules } = await takeLiveSnapshot({ ...args, ...(out === undefined ? {} : { outFile: out }) }, ctx);
-  await writeReport(LIVE_OUTPUT, { snapshot, rules, ...(out === undefined ? {} : { out }) }, ctx);
-  return 0;
+  const { snapshot, rules } = await takeLiveSnapshot({ ...args, ...definedFields({ outFile: out }) }, ctx);
+  await writeReport(LIVE_OUTPUT, { snapshot, rules, ...definedFields({ out }) }, ctx);
+  return EXIT.ok;
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

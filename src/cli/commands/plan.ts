@@ -9,7 +9,7 @@ import { checkWritable } from '../../io/atomic-write.js';
 import { BLOCKED_ADVICE } from '../../plan/plan-value.js';
 import { planProject, savePlan } from '../../engine/plan.js';
 import { REPLAY_ENGINES } from '../../engine/replay.js';
-import { loadPlanRenderer, PLAN_FORMATS } from '../../render/plan/index.js';
+import { PLAN_FORMATS, PLAN_OUTPUTS } from '../../render/plan/index.js';
 import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';
 import { replayBeforePlan } from '../../render/replay/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
@@ -21,7 +21,9 @@ import { defineCommand, type ArgsOf } from '../define-command.js';
 import { writeReport } from '../output.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { failsCommand, isReported, policyAnnotation, POLICIES_BEFORE_PLAN } from '../../render/policies/index.js';
-import { plural } from '../../plural.js';
+import { plural, noun } from '../../plural.js';
+import { EXIT, foundOrOk, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
@@ -42,8 +44,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .example('$0 plan --out plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'save a plan and summarise it in CI');
 }
 
-async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
-  const render = await loadPlanRenderer(args.format);
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<ExitCode> {
   const replayLogs = args.replay?.map(String);
   const { out } = args;
   // Checked before any request, so an unwritable --out never costs a LIST (docs/behaviour.md, "Output files").
@@ -55,9 +56,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   const diff = wanted === false ? undefined : diffRun(args, ctx);
   const { plan, review } = await planProject({
     ...selection,
-    ...(progress.onProgress === undefined ? {} : { onReplayProgress: progress.onProgress }),
-    ...(args.live === undefined ? {} : { liveFile: args.live }),
-    ...(args.tests === undefined ? {} : { testsDir: args.tests }),
+    ...definedFields({ onReplayProgress: progress.onProgress, liveFile: args.live, testsDir: args.tests }),
     ...(replayLogs === undefined ? {} : { replayLogs, replayEngine: args.engine }),
     safeOrder: args.safeOrder === true,
     ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
@@ -75,7 +74,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   // A violated policy is what a reviewer must see first (docs/behaviour.md, "Policies").
   if (args.format !== 'json') await writeReport(POLICIES_BEFORE_PLAN[args.format], policies, ctx);
   ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
-  await render({ plan, review }, ctx.io.stdout, { colors: ctx.colors });
+  await writeReport(PLAN_OUTPUTS[args.format], { plan, review }, ctx);
   await writeReport(PLAN_WARNINGS, review, ctx);
   if (out !== undefined) {
     await savePlan({ plan, review }, out, ctx.io.cwd);
@@ -86,14 +85,14 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     const what = failing.every((finding) => finding.level === 'error')
       ? plural(failing.length, 'error-level policy', 'error-level policies')
       : `${plural(failing.length, 'policy', 'policies')} (error-level, or left unchecked by the time budget: --policy-budget SECONDS gives more)`;
-    throw new UserError(`${what} ${failing.length === 1 ? 'is' : 'are'} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
+    throw new UserError(`${what} ${noun(failing.length, 'is', 'are')} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
   }
   const blocked = plan.blockedSentence();
   // The text and Markdown plans end with the advice and each rule's console steps; on a terminal
   // stdout and stderr show together, so the error only points at them. JSON holds no advice.
   if (blocked !== undefined) throw args.format === 'json' ? new UserError(blocked, [BLOCKED_ADVICE]) : new UserError(`${blocked} (the plan lists the console steps for each)`);
-  if (args.detailedExitcode) return plan.hasChanges() ? 2 : 0;
-  return 0;
+  if (args.detailedExitcode) return foundOrOk(plan.hasChanges());
+  return EXIT.ok;
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

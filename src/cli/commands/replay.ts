@@ -7,17 +7,19 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../options.js';
 import { REPLAY_ENGINES, replayProject } from '../../engine/replay.js';
 import { emitReplaySql } from '../../engine/replay-sql.js';
-import { REPLAY_FORMATS, replayRenderer, type ReplayFormat } from '../../render/replay/index.js';
+import { REPLAY_FORMATS, REPLAY_OUTPUTS } from '../../render/replay/index.js';
 import { DIALECTS } from '../../requests/sql/dialects.js';
 import { LOG_FORMATS } from '../../requests/traffic/formats.js';
 import { isAllClear } from '../../requests/traffic/tally.js';
 import { mergeReplayReports } from '../../engine/replay-merge.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { writeReport } from '../output.js';
 import { replayProgressLine } from '../replay-progress.js';
 import { replaySqlOutput } from '../../render/replay/sql.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { NOW_OPTION } from '../options.js';
+import { writeReport } from '../output.js';
+import { EXIT, foundOrOk, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -47,7 +49,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .example('$0 replay merge shard-*.json --format markdown', 'one report of a replay run as a CI matrix');
 }
 
-async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<number> {
+async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Promise<ExitCode> {
   const words: readonly unknown[] = args._;
   if (String(words[1] ?? '') === 'merge') return merge((args as unknown as { reports?: unknown[] }).reports ?? [], args, ctx);
   const logs = (args.logs ?? []).map(String);
@@ -55,7 +57,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   if (args.emitSql) {
     if (logs.length > 0) throw new UsageError('--emit-sql prints a query and reads no log: leave the logs out');
     await writeReport(replaySqlOutput, await emitReplaySql({ ...selection, dialect: args.dialect, table: args.table }, ctx), ctx);
-    return 0;
+    return EXIT.ok;
   }
   if (logs.length === 0) throw new UsageError('name the logs to replay: botrules replay LOG… (or --emit-sql for a query)');
   const progress = replayProgressLine(ctx);
@@ -67,15 +69,15 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     ...(args.baseline === undefined ? {} : { baseline: args.baseline }),
     ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
   }, ctx).finally(() => progress.stop());
-  await replayRenderer(args.format)(report, ctx.io.stdout, { colors: ctx.colors });
-  return isAllClear(report) ? 0 : 2;
+  await writeReport(REPLAY_OUTPUTS[args.format], report, ctx);
+  return foundOrOk(!isAllClear(report));
 }
 
 /** Exit codes as for one replay of all the logs. */
-async function merge(reports: readonly unknown[], args: { format: ReplayFormat; baseline?: string | undefined }, ctx: CommandContext): Promise<number> {
-  const merged = await mergeReplayReports({ reports: reports.map(String), ...(args.baseline === undefined ? {} : { baseline: args.baseline }) }, ctx);
-  await replayRenderer(args.format)(merged, ctx.io.stdout, { colors: ctx.colors });
-  return isAllClear(merged) ? 0 : 2;
+async function merge(reports: readonly unknown[], args: { format: keyof typeof REPLAY_OUTPUTS; baseline?: string | undefined }, ctx: CommandContext): Promise<ExitCode> {
+  const merged = await mergeReplayReports({ reports: reports.map(String), ...definedFields({ baseline: args.baseline }) }, ctx);
+  await writeReport(REPLAY_OUTPUTS[args.format], merged, ctx);
+  return foundOrOk(!isAllClear(merged));
 }
 
 export const { builder, run } = defineCommand({ builder: options, run: runCommand });

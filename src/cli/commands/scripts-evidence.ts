@@ -4,20 +4,21 @@
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { evidencePack, verifySeries } from '../../engine/inventory-evidence.js';
-import { EVIDENCE_FORMATS, EVIDENCE_RENDERERS, VERIFY_FORMATS, VERIFY_RENDERERS, verifyIsIntact} from '../../render/inventory/evidence.js';
+import { EVIDENCE_FORMATS, EVIDENCE_OUTPUTS, VERIFY_FORMATS, VERIFY_OUTPUTS, verifyIsIntact } from '../../render/inventory/evidence.js';
 import { EVIDENCE_VERDICT } from '../../render/inventory/outcome.js';
 import { DAY_MS, parseInterval } from '../../inventory/coverage.js';
-import { openOutput } from '../../inventory/output.js';
+import { resolve } from 'node:path';
+import { checkWritable } from '../../io/atomic-write.js';
 import { parseTimeArg, TIME_FORMATS_HINT } from '../../inventory/time.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import type { ArgsOf } from '../define-command.js';
 import { commaList } from '../options.js';
 import { writeReport } from '../output.js';
+import { foundOrOk, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 const ANCHOR_HELP = 'A head digest recorded outside DIR (sha256:…), or a file of them, newest last (the chain-head lines scripts report printed): it must be one of the snapshots';
 
-/** A broken chain, or an evidence verdict that fails. */
-export const EXIT_FINDINGS = 2;
 
 export function verifyOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -47,16 +48,16 @@ export function evidenceOptions(yargs: Argv<GlobalArgs>) {
     .epilogue(`Times: ${TIME_FORMATS_HINT}.\nExit 0: the verdict passes; 2: it fails (a gap, a broken chain, an unapproved script); 1: an error.`);
 }
 
-export async function runVerify(args: ArgsOf<typeof verifyOptions>, ctx: CommandContext): Promise<number> {
+export async function runVerify(args: ArgsOf<typeof verifyOptions>, ctx: CommandContext): Promise<ExitCode> {
   const model = await verifySeries(String(args.directory), ctx, args.anchor);
   if (model.scopes.length === 0 && model.unreadable.length === 0) {
     throw new UserError(`${String(args.directory)} holds no botrules snapshot`, ['Snapshots are written by `botrules scripts report --format json`.']);
   }
-  await VERIFY_RENDERERS[args.format](model, ctx.io.stdout);
-  return verifyIsIntact(model) ? 0 : EXIT_FINDINGS;
+  await writeReport(VERIFY_OUTPUTS[args.format], model, ctx);
+  return foundOrOk(!verifyIsIntact(model));
 }
 
-export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: CommandContext): Promise<number> {
+export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: CommandContext): Promise<ExitCode> {
   const now = ctx.io.now?.() ?? Date.now();
   const from = parseTimeArg(args.from, now, '--from');
   const to = args.to === undefined ? now : endOf(args.to, now);
@@ -64,26 +65,22 @@ export async function runEvidence(args: ArgsOf<typeof evidenceOptions>, ctx: Com
   const interval = { text: args.interval, ms: parseInterval(args.interval) };
   const { appId, tld, out } = args;
   if ((appId === undefined) !== (tld === undefined)) throw new UserError('--app-id and --tld choose a scope together: give both or neither');
-  const output = await openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout });
-  try {
-    const pack = await evidencePack({
-      dir: String(args.directory),
-      from,
-      to,
-      interval,
-      now,
-      ...(args.policy === undefined ? {} : { policyFile: args.policy }),
-      ...(appId && tld ? { appId, tld } : {}),
-      ...(args.anchor === undefined ? {} : { anchor: args.anchor }),
-    }, ctx);
-    await EVIDENCE_RENDERERS[args.format](pack, { write: output.emit });
-    await output.commit();
-    await writeReport(EVIDENCE_VERDICT, { pack, ...(out === undefined ? {} : { out }) }, ctx);
-    return pack.verdict.pass ? 0 : EXIT_FINDINGS;
-  } catch (err) {
-    await output.abort();
-    throw err;
-  }
+  // Checked before the work, so an unwritable --out costs nothing (docs/behaviour.md, "Output files").
+  if (out !== undefined && out !== '-') await checkWritable(resolve(ctx.io.cwd, out), '--out', out);
+  const pack = await evidencePack({
+    dir: String(args.directory),
+    from,
+    to,
+    interval,
+    now,
+    ...definedFields({ policyFile: args.policy }),
+    ...(appId && tld ? { appId, tld } : {}),
+    ...definedFields({ anchor: args.anchor }),
+  }, ctx);
+  // stdout too through the file writer's stream (`-`): a reader that goes away ends the report quietly.
+  await writeReport(EVIDENCE_OUTPUTS[args.format], pack, ctx, out ?? '-');
+  await writeReport(EVIDENCE_VERDICT, { pack, ...definedFields({ out }) }, ctx);
+  return foundOrOk(!pack.verdict.pass);
 }
 
 /** `--to 2026-03-31` means to the end of that day; any other form is the instant it names. */

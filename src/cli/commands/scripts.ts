@@ -2,7 +2,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_RENDERERS, REPORT_FORMATS, REPORT_RENDERERS } from '../../render/inventory/index.js';
+import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_OUTPUTS, REPORT_FORMATS, REPORT_OUTPUTS } from '../../render/inventory/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/inventory/streamed.js';
 import { diffInventories, reportInventory } from '../../engine/inventory.js';
 import { FAIL_ON_CONDITIONS, parseFailOn } from '../../inventory/diff.js';
@@ -10,19 +10,18 @@ import { dropPartialFiles, openOutput } from '../../inventory/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../inventory/time.js';
 import { chainHeadSummary, FAIL_ON_MATCHES, POLICY_WARNINGS, REPORT_OUTCOME, writeInterrupted } from '../../render/inventory/outcome.js';
 import { stepOutputLines } from '../../render/github-steps/index.js';
-import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { commaList, wholeNumber } from '../options.js';
 import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
-import { pagesText, progressLine } from '../progress-line.js';
+import { pagesText } from '../../render/progress.js';
+import { progressBar } from '../progress-line.js';
 import { writeReport } from '../output.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { definedFields } from '../../defined.js';
 
 /** Added to yargs' "Missing required argument" message. */
 const REPORT_HELP = 'See botrules scripts report --help.';
-
-/** Exit code when a `--fail-on` condition matched (docs/behaviour.md, "Exit codes"). */
-export const EXIT_FAIL_ON = 3;
 
 function reportOptions(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -71,7 +70,7 @@ export const { builder, run } = defineCommandWithActions([
   defineAction({ command: 'evidence <directory>', describe: 'Build the evidence pack of an assessment period (HTML or JSON) from the snapshots in a directory', builder: evidenceOptions, run: runEvidence }),
 ], { missing: 'Name an action: report, diff, verify or evidence' });
 
-async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext): Promise<number> {
+async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext): Promise<ExitCode> {
   const now = ctx.io.now?.() ?? Date.now();
   // Read and checked by the builder's coerce functions.
   const { appId, tld, pageSize, concurrency, out, previous } = args;
@@ -79,15 +78,15 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   const window = resolveWindow({ from: args.from, to: args.to }, now);
   const policyFile = args.policy;
   if (previous !== undefined && args.format !== 'json') throw new UserError('--previous links a json snapshot into the chain; use it with --format json');
-  const renderer = REPORT_RENDERERS[args.format];
+  const renderer = REPORT_OUTPUTS[args.format].stdout;
   const renderOptions = { colors: ctx.colors, csvFormulaEscape: args.csvFormulaEscape, terminal: ctx.io.stdoutIsTTY && (out === undefined || out === '-') };
-  const progress = progressBar(ctx);
+  const progress = progressBar(ctx, ({ done, total }: { done: number; total: number }) => pagesText(done, total));
   // Ctrl-C, a closed terminal or a cancelled job: the progress line goes, no `.partial` file
   // stays, and the process ends by the same signal (exit 129/130/143 in a shell).
   const stopListening = ctx.io.interrupts?.stop((signal) => {
     progress?.stop();
     dropPartialFiles();
-    writeInterrupted({ signal, ...(out === undefined ? {} : { out }) }, ctx.io.stderr);
+    writeInterrupted({ signal, ...definedFields({ out }) }, ctx.io.stderr);
   });
   let result: Awaited<ReturnType<typeof reportInventory>>;
   try {
@@ -96,8 +95,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
       pageSize,
       concurrency,
       now,
-      ...(policyFile === undefined ? {} : { policyFile }),
-      ...(previous === undefined ? {} : { previous }),
+      ...definedFields({ policyFile, previous }),
       openOutput: () => openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout }),
       render: (model, output) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
       ...(progress ? { onProgress: progress.update } : {}),
@@ -113,13 +111,10 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
   // It says so itself; then every policy entry matches nothing, which is no news.
   await writeReport(REPORT_OUTCOME, {
     warnings: count === 0 ? warnings : [...warnings, ...unmatchedEntries], count, appIds: appId, tlds: tld,
-    ...(unapproved === undefined ? {} : { unapproved }),
-    ...(file === undefined ? {} : { file }),
-    ...(chainNote === undefined ? {} : { chainNote }),
-    ...(chainHead === undefined ? {} : { chainHead }),
+    ...definedFields({ unapproved, file, chainNote, chainHead }),
   }, ctx);
   if (chainHead !== undefined) await recordChainHead(ctx, chainHead, file);
-  return 0;
+  return EXIT.ok;
 }
 
 /**
@@ -133,24 +128,13 @@ async function recordChainHead(ctx: CommandContext, chainHead: string, file: str
   if (output !== undefined) await appendFile(output, stepOutputLines({ 'chain-head': chainHead }));
 }
 
-async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<number> {
+async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<ExitCode> {
   const failOn = args.failOn ?? [];
   const policyFile = args.policy;
-  const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...(policyFile === undefined ? {} : { policyFile }) }, ctx);
-  await INVENTORY_DIFF_RENDERERS[args.format](compared, ctx.io.stdout, { colors: ctx.colors });
+  const compared = await diffInventories({ oldFile: String(args.old), newFile: String(args.new), failOn, ...definedFields({ policyFile }) }, ctx);
+  await writeReport(INVENTORY_DIFF_OUTPUTS[args.format], compared, ctx);
   await writeReport(POLICY_WARNINGS, compared, ctx);
-  if (!compared.failOn || compared.failOn.length === 0) return 0;
+  if (!compared.failOn || compared.failOn.length === 0) return EXIT.ok;
   await writeReport(FAIL_ON_MATCHES, compared, ctx);
-  return EXIT_FAIL_ON;
-}
-
-/** Pages done / total on stderr, only when stderr is a terminal (progress-line.ts). */
-function progressBar(ctx: CommandContext): { update(p: { done: number; total: number }): void; notice(line: string): void; stop(): void } | undefined {
-  if (!ctx.io.stderrIsTTY) return undefined;
-  const line = progressLine(ctx.io.stderr as NodeJS.WriteStream);
-  return {
-    update: ({ done, total }) => line.update(pagesText(done, total)),
-    notice: (text) => line.notice(safeText(text)),
-    stop: () => line.stop(),
-  };
+  return EXIT.failOnMatched;
 }

@@ -1,7 +1,7 @@
 // `botrules test [--tests DIR] [--live FILE] [--format text|junit|sarif] [--ignore-case]`: every
 // test request evaluated against the declared rules (or a live snapshot) under the semantics
 // the tool assumes (docs/evaluation.md); exit 0 when every expectation holds, 1 otherwise.
-// `--coverage` and `--mutate` measure the tests themselves (src/cli/test-quality.ts). The
+// `--coverage` and `--mutate` measure the tests themselves (src/engine/test-quality.ts). The
 // lines and documents are src/render/expectations/'s.
 import { ValidationError } from '../../errors.js';
 import { loadRuleTests, runRuleTests } from '../../engine/rule-tests.js';
@@ -9,11 +9,16 @@ import { TEST_OUTPUTS, isTestFormat, testAnnotations } from '../../render/expect
 import type { Argv } from 'yargs';
 import type { GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
-import { NOW_OPTION, UsageError, wholeNumber } from '../options.js';
+import { failUnder, NOW_OPTION, percentage, UsageError, wholeNumber } from '../options.js';
 import { writeReport } from '../output.js';
-import { failUnder, percentage, reportTestQuality, type QualityArgs } from '../test-quality.js';
+import { EXIT } from '../../exit-codes.js';
+import { measureTestQuality, type QualityMeasure } from '../../engine/test-quality.js';
+import { QUALITY_OUTPUTS } from '../../render/expectations/quality.js';
+import { mutantsText } from '../../render/progress.js';
+import { progressBar } from '../progress-line.js';
+import { definedFields } from '../../defined.js';
 
-export const TEST_FORMATS = ['text', 'junit', 'sarif', 'json', 'markdown'] as const;
+const TEST_FORMATS = ['text', 'junit', 'sarif', 'json', 'markdown'] as const;
 
 function options(yargs: Argv<GlobalArgs>) {
   return yargs
@@ -46,8 +51,7 @@ export const { builder, run } = defineCommand({
   async run(args, ctx) {
     const request = {
       ...args,
-      ...(args.tests === undefined ? {} : { testsDir: args.tests }),
-      ...(args.live === undefined ? {} : { liveFile: args.live }),
+      ...definedFields({ testsDir: args.tests, liveFile: args.live }),
       ignoreCase: args.ignoreCase,
     };
     const quality = qualityArgs(args);
@@ -60,17 +64,22 @@ export const { builder, run } = defineCommand({
     const run = await runRuleTests(suite, request, ctx);
     if (quality !== undefined) {
       ctx.annotations.write(testAnnotations(run.results));
-      return reportTestQuality(quality, suite, run, ctx);
+      // Redrawn when the bar would change, not for each of thousands of mutants.
+      const bar = progressBar(ctx, (done: number, total: number) => (done % Math.max(1, Math.floor(total / 100)) === 0 || done === total ? mutantsText(done, total) : undefined));
+      const view = await measureTestQuality(quality, suite, run, ctx, bar?.update).finally(() => bar?.stop());
+      await writeReport(QUALITY_OUTPUTS[args.format], view, ctx);
+      const shortfalls = [...(view.coverage?.shortfalls ?? []), ...(view.mutation?.shortfalls ?? [])];
+      return run.results.some((result) => !result.passed) || shortfalls.length > 0 ? EXIT.failed : EXIT.ok;
     }
     const format = isTestFormat(args.format) ? args.format : 'text';
     await writeReport(TEST_OUTPUTS[format], { problems: [], results: run.results, showApps: run.apps.length > 1, against: run.against }, ctx);
     ctx.annotations.write(testAnnotations(run.results));
-    return run.results.every((result) => result.passed) ? 0 : 1;
+    return run.results.every((result) => result.passed) ? EXIT.ok : EXIT.failed;
   },
 });
 
 /** The --coverage / --mutate options, or undefined when neither is asked for. */
-function qualityArgs(args: TestArgs): QualityArgs | undefined {
+function qualityArgs(args: TestArgs): QualityMeasure | undefined {
   const coverage = args.coverage || args.failUnder !== undefined;
   const mutate = args.mutate || args.minScore !== undefined;
   const { format } = args;
@@ -85,13 +94,10 @@ function qualityArgs(args: TestArgs): QualityArgs | undefined {
   const request = {
     ignoreCase: args.ignoreCase,
     ...(args.rules === undefined ? {} : { rules: args.rules.map(String) }),
-    ...(args.changedSince === undefined ? {} : { changedSince: args.changedSince }),
-    ...(args.maxMutants === undefined ? {} : { maxMutants: args.maxMutants }),
-    ...(args.mutateTimeout === undefined ? {} : { mutateTimeout: args.mutateTimeout }),
+    ...definedFields({ changedSince: args.changedSince, maxMutants: args.maxMutants, mutateTimeout: args.mutateTimeout }),
   };
   return {
-    coverage, mutate, format, request,
-    ...(args.failUnder === undefined ? {} : { failUnder: args.failUnder }),
-    ...(args.minScore === undefined ? {} : { minScore: args.minScore }),
+    coverage, mutate, request,
+    ...definedFields({ failUnder: args.failUnder, minScore: args.minScore }),
   };
 }

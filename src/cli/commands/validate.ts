@@ -11,6 +11,7 @@ import { VALIDATE_FORMATS, VALIDATE_OUTPUTS, validateAnnotations } from '../../r
 import { defineCommand } from '../define-command.js';
 import { NOW_OPTION } from '../options.js';
 import { writeReport } from '../output.js';
+import { EXIT } from '../../exit-codes.js';
 
 export const { builder, run } = defineCommand({
   builder: (yargs) => yargs
@@ -30,6 +31,6 @@ export const { builder, run } = defineCommand({
     await writeReport(VALIDATE_OUTPUTS[args.format], report, ctx);
     ctx.annotations.write(validateAnnotations(report));
     if (report.errors.length > 0) throw new ValidationError(report.errors);
-    return 0;
+    return EXIT.ok;
   },
 });

@@ -9,7 +9,7 @@ import { loadRules } from '../../rules/load.js';
 import type { DeclaredRule } from '../../semantics/model.js';
 import type { FileChange, RuleFileText } from './index.js';
 
-export interface AppFiles {
+interface AppFiles {
   files: RuleFileText[];
   declared: DeclaredRule[];
 }

@@ -169,7 +169,7 @@ export function liveCounterparts(declared: readonly DeclaredRule[], live: readon
   return { matched, gone: declared.filter((rule) => !matched.has(rule)) };
 }
 
-export function unsupportedLayout(shown: string): UserError {
+function unsupportedLayout(shown: string): UserError {
   return new UserError(`${shown}: import --update edits rule files whose rules are a list under \`rules:\``, [
     'Rewrite this file in that layout, or replace the files with: botrules import --force',
   ]);

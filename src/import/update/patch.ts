@@ -11,12 +11,12 @@ import { pointerToken } from '../../io/json-pointer.js';
 export type { Operation } from 'fast-json-patch';
 
 /** A rule file as parsed (undefined for a file the update creates) and the live ruleId of each of its rules ('' for a rule gone live). */
-export interface PatchSide {
+interface PatchSide {
   document: Record<string, unknown> | undefined;
   ruleIds: readonly string[];
 }
 
-export interface RuleFileChanges {
+interface RuleFileChanges {
   /** The operations inside each declared rule that stays live, by its index in the file, relative to the rule. */
   inside: ReadonlyMap<number, readonly Operation[]>;
   /** Each rule's value as the file will hold it, by live ruleId. */

@@ -14,7 +14,7 @@ export function newNode(value: unknown, key?: unknown): Node {
 }
 
 /** The node's text at column 0, without a final newline. */
-export function nodeText(node: Node): string {
+function nodeText(node: Node): string {
   const doc = new Document();
   doc.contents = quotedWhereNeeded(node);
   return yamlText(doc).replace(/\n$/, '');

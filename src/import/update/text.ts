@@ -91,7 +91,7 @@ export interface TextEdit {
  * one at its end does when it is deeper (it ends a node inside the region), not when it is a
  * sibling placed after the region.
  */
-export function isInside(edit: TextEdit, outer: { start: number; end: number; depth?: number }): boolean {
+function isInside(edit: TextEdit, outer: { start: number; end: number; depth?: number }): boolean {
   if (edit.start === edit.end) return outer.start < edit.start && (edit.start < outer.end || (edit.start === outer.end && edit.depth > (outer.depth ?? -1)));
   return outer.start <= edit.start && edit.end <= outer.end && (edit.start !== outer.start || edit.end !== outer.end);
 }

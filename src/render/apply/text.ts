@@ -41,7 +41,7 @@ export function correctionPassLine(pass: number, target: string): string {
 }
 
 /** The lines of one app's report once it has run: steps not attempted (plan order), then the verdict. */
-export function appReportLines(result: AppApplyView, target: string, c: Colors): string[] {
+function appReportLines(result: AppApplyView, target: string, c: Colors): string[] {
   const lines = result.passes.flat().filter((o) => o.state === 'not-attempted').map((o) => outcomeLine(o, c));
   if (result.verified) lines.push(`Verified: live rules of app ${safeText(result.app)} match ${target}.`);
   return lines;

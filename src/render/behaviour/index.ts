@@ -2,14 +2,15 @@
 // what each side was read as, then the diff. JSON is exact data (invisible characters
 // escaped); text and Markdown pass every string from a rule file through the sanitiser.
 import type { AppBehaviourDiff } from '../../behaviour/outcomes.js';
-import type { RendererRegistry } from '../contract.js';
+import { formatNames, type OutputRegistry } from '../contract.js';
 import type { PolicyFinding } from '../policies/model.js';
 import { MARKDOWN_LIMIT } from '../plan/markdown.js';
 import { markdownText, safeJson, safeText } from '../sanitise.js';
 import { behaviourDiffMarkdown } from './markdown.js';
 import { writeBehaviourDiffText } from './text.js';
+import { definedFields } from '../../defined.js';
 
-export interface RuleSetsDiffView {
+interface RuleSetsDiffView {
   /** What each side was read as. */
   sides: readonly [string, string];
   diff: AppBehaviourDiff;
@@ -29,22 +30,22 @@ function policyChangeLine(change: PolicyChange): string {
 }
 
 /** The version of `botrules diff --format json`. */
-export const DIFF_FORMAT_VERSION = 1;
+const DIFF_FORMAT_VERSION = 1;
 
 const MORE = 'botrules diff --format json lists them all';
 
-export const RULE_SETS_DIFF_RENDERERS = {
-  text: (view: RuleSetsDiffView, out, options) => {
+export const RULE_SETS_DIFF_OUTPUTS = {
+  text: { stdout: (view, out, options) => {
     out.write(`${options.colors.dim(`Comparing ${safeText(view.sides[0])} with ${safeText(view.sides[1])}.`)}\n`);
     writeBehaviourDiffText([view.diff], out, options.colors, MORE);
     const changes = view.policies ?? [];
     if (changes.length > 0) out.write(`Policies whose verdict changes:\n${changes.map((change) => `  ${safeText(policyChangeLine(change))}\n`).join('')}`);
-  },
-  json: (view: RuleSetsDiffView, out) => {
-    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, ...(view.policies === undefined ? {} : { policies: view.policies }) };
+  } },
+  json: { stdout: (view, out) => {
+    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, ...definedFields({ policies: view.policies }) };
     out.write(`${safeJson(JSON.stringify(document, null, 2))}\n`);
-  },
-  markdown: (view: RuleSetsDiffView, out) => {
+  } },
+  markdown: { stdout: (view, out) => {
     const changes = view.policies ?? [];
     const policies = changes.length === 0 ? '' : `**Policies whose verdict changes:**\n\n${changes.map((change) => `- ${markdownText(policyChangeLine(change))}\n`).join('')}\n`;
     const head = `### botrules diff\n\nComparing ${markdownText(view.sides[0])} with ${markdownText(view.sides[1])}.\n\n${policies}`;
@@ -56,8 +57,7 @@ export const RULE_SETS_DIFF_RENDERERS = {
       body = behaviourDiffMarkdown([view.diff], caps, MORE);
     }
     out.write(head + body);
-  },
-} satisfies RendererRegistry<RuleSetsDiffView>;
+  } },
+} as const satisfies OutputRegistry<RuleSetsDiffView>;
 
-export type RuleSetsDiffFormat = keyof typeof RULE_SETS_DIFF_RENDERERS;
-export const RULE_SETS_DIFF_FORMATS = Object.keys(RULE_SETS_DIFF_RENDERERS) as RuleSetsDiffFormat[];
+export const RULE_SETS_DIFF_FORMATS = formatNames(RULE_SETS_DIFF_OUTPUTS);

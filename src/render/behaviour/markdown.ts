@@ -6,7 +6,7 @@ import type { AppBehaviourDiff } from '../../behaviour/outcomes.js';
 import { markdownText } from '../markdown.js';
 import { changeLine, classLine, diffHeading, isLoosening, uncheckedLine } from './words.js';
 
-export interface MarkdownCaps {
+interface MarkdownCaps {
   /** Changes of outcome listed in all. */
   changes: number;
   /** Classes listed per change of outcome. */

@@ -20,7 +20,7 @@ export function isLoosening(change: OutcomeChange): boolean {
   return change.risk === 'allows' || change.risk === 'weakens';
 }
 
-export function classCount(diffs: readonly AppBehaviourDiff[]): number {
+function classCount(diffs: readonly AppBehaviourDiff[]): number {
   return diffs.reduce((sum, diff) => sum + diff.changes.reduce((inner, change) => inner + change.classes.length, 0), 0);
 }
 
@@ -29,7 +29,7 @@ export function diffHeading(diffs: readonly AppBehaviourDiff[]): string {
   const classes = classCount(diffs);
   const unchecked = diffs.some((diff) => diff.unchecked.length > 0) ? ' (some parts unchecked, listed below)' : '';
   if (classes === 0) return `Every request: none is decided differently${unchecked === '' ? '' : ' in the parts checked'}${unchecked}`;
-  return `Every request: ${plural(classes, 'class', 'classes')} of requests ${classes === 1 ? 'is' : 'are'} decided differently${unchecked}:`;
+  return `Every request: ${plural(classes, 'class', 'classes')} of requests ${noun(classes, 'is', 'are')} decided differently${unchecked}:`;
 }
 
 /** `now allowed: "Block scrapers" (hardBlock) → "Allow partners" (allow)`. */

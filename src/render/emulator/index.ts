@@ -80,7 +80,7 @@ export const TRAFFIC_WRITTEN: StreamRenderers<{ count: number; file: string }> =
 };
 
 /** A rule `emulator console` created or deleted; `priority` is 0-based, positions are 1-based. */
-export type ConsoleActionView = { action: 'create' | 'delete'; rule: { name: string; ruleId: string; priority: number; status: string } };
+type ConsoleActionView = { action: 'create' | 'delete'; rule: { name: string; ruleId: string; priority: number; status: string } };
 
 export const CONSOLE_ACTION: StreamRenderers<ConsoleActionView> = {
   stdout: ({ action, rule }, sink) => writeLines(sink, [action === 'create'

@@ -31,7 +31,7 @@ export const TEST_OUTPUTS = {
   sarif: { stdout: renderTestSarif, stderr: summaryLine },
 } as const satisfies OutputRegistry<TestReport>;
 
-export type TestFormat = keyof typeof TEST_OUTPUTS;
+type TestFormat = keyof typeof TEST_OUTPUTS;
 
 export function isTestFormat(name: string): name is TestFormat {
   return Object.hasOwn(TEST_OUTPUTS, name);

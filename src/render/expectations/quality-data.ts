@@ -8,6 +8,7 @@ import { testSarif } from './sarif.js';
 import { safeJson } from '../sanitise.js';
 import { renderTestJunit } from './junit.js';
 import { mutantLine, notRunSentence, type CoverageView, type MutationView, type QualityView } from './quality-model.js';
+import { definedFields } from '../../defined.js';
 
 export function renderQualityJson(view: QualityView, out: Sink, _options?: RenderOptions): void {
   const failed = view.results.filter((result) => !result.passed).length;
@@ -28,7 +29,7 @@ function coverageJson(view: CoverageView): object {
   const { rules, leaves, groups, outcomes } = report.summary;
   return {
     summary: { rules: ratioJson(rules), leaves: ratioJson(leaves), groups: ratioJson(groups), outcomes: ratioJson(outcomes) },
-    ...(report.only === undefined ? {} : { only: report.only }),
+    ...definedFields({ only: report.only }),
     rules: report.rules.map((entry) => ({
       app: entry.app, name: entry.rule.name, ...entry.rule.source, paused: entry.paused, decided: entry.decided, reached: entry.reached,
       groups: entry.groups.map((group) => ({ number: group.group + 1, true: group.true, false: group.false, leaves: group.leaves.map((leaf, l) => ({ number: l + 1, ...leaf })) })),
@@ -36,7 +37,7 @@ function coverageJson(view: CoverageView): object {
     outcomes: report.outcomes,
     uncovered: view.uncovered.map((item) => ({
       app: item.app, rule: item.rule.name, kind: item.kind, label: item.label, missing: item.missing, ...item.where,
-      ...(item.suggestion === undefined ? {} : { suggestion: item.suggestion }),
+      ...definedFields({ suggestion: item.suggestion }),
     })),
     shortfalls: view.shortfalls,
   };
@@ -47,13 +48,11 @@ function mutationJson(view: MutationView): object {
   const { report } = view;
   return {
     summary: { ...report.summary, score: Math.round(report.summary.score * 100) / 100 },
-    ...(report.stoppedBy === undefined ? {} : { stoppedBy: report.stoppedBy }),
-    ...(report.only === undefined ? {} : { only: report.only }),
+    ...definedFields({ stoppedBy: report.stoppedBy, only: report.only }),
     mutants: report.results.map((result) => ({
       app: result.app, rule: result.rule.name, kind: result.mutant.kind, mutation: result.mutant.description, status: result.status,
       ...result.where,
-      ...(result.killedBy === undefined ? {} : { killedBy: result.killedBy }),
-      ...(result.equivalence === undefined ? {} : { equivalence: result.equivalence }),
+      ...definedFields({ killedBy: result.killedBy, equivalence: result.equivalence }),
     })),
     shortfalls: view.shortfalls,
   };

@@ -25,5 +25,3 @@ export const QUALITY_OUTPUTS = {
   sarif: { stdout: renderQualitySarif, stderr: renderQualityLog },
   junit: { stdout: renderQualityJunit, stderr: renderQualityLog },
 } as const satisfies OutputRegistry<QualityView>;
-
-export type QualityFormat = keyof typeof QUALITY_OUTPUTS;

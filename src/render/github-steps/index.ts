@@ -11,7 +11,7 @@ export const ARTIFACTS_SKIPPED: StreamRenderers<readonly string[]> = {
   stderr: (skipped, sink) => writeLines(sink, skipped.map((line) => `Passed over ${safeText(line)}`)),
 };
 
-export interface ArtifactChoiceView {
+interface ArtifactChoiceView {
   name: string;
   workflows: readonly string[];
   defaultBranch: string;
@@ -48,7 +48,7 @@ export const PLAN_COMMENTS: StreamRenderers<readonly { app: string; action: 'cre
     : results.map(({ app, action, commentId }) => `${action === 'created' ? 'Created' : 'Updated'} the plan comment of app ${safeText(app)} (${commentId})`)),
 };
 
-export interface DriftProposalView {
+interface DriftProposalView {
   app: string;
   /** The commit this run checked out. */
   sha: string;

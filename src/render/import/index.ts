@@ -7,7 +7,7 @@ import { writeLines } from '../lines.js';
 import { safeText } from '../sanitise.js';
 
 /** One app imported (src/engine/import.ts's ImportedApp fits). */
-export interface ImportedAppView {
+interface ImportedAppView {
   app: string;
   dir: string;
   rules: number;
@@ -16,7 +16,7 @@ export interface ImportedAppView {
 }
 
 /** An app's files were written, or every app is done. */
-export type ImportEvent = { kind: 'app'; imported: ImportedAppView } | { kind: 'done' };
+type ImportEvent = { kind: 'app'; imported: ImportedAppView } | { kind: 'done' };
 
 function importLines(event: ImportEvent): string[] {
   if (event.kind === 'done') return ['Run botrules plan to check: it should show no changes.'];

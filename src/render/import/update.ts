@@ -12,7 +12,7 @@ import { safeJson, safeText } from '../sanitise.js';
 export const UPDATE_FORMATS = ['diff', 'json-patch'] as const;
 
 /** One file's change (src/import/update's FileChange fits). */
-export interface FileChangeView {
+interface FileChangeView {
   rel: string;
   before: string | undefined;
   after: string | undefined;
@@ -20,7 +20,7 @@ export interface FileChangeView {
 }
 
 /** What the update did to one app's rule files (src/import/update's UpdateResult fits). */
-export interface UpdateResultView {
+interface UpdateResultView {
   gone: readonly { name: string; source: { file: string } }[];
   edited: readonly { rule: { name: string; ruleId: string }; fields: readonly string[] }[];
   placements: readonly { kind: string; rel: string; createdFile: boolean; rule: { name: string } }[];
@@ -38,7 +38,7 @@ export interface AppUpdateView {
 }
 
 /** An app's files were updated (or would be), or every app is done. */
-export type UpdateEvent = { kind: 'app'; update: AppUpdateView } | { kind: 'done'; updates: readonly AppUpdateView[] };
+type UpdateEvent = { kind: 'app'; update: AppUpdateView } | { kind: 'done'; updates: readonly AppUpdateView[] };
 
 /** Without --dry-run the summary alone; with it, the formats of UPDATE_FORMATS. */
 export const UPDATE_OUTPUTS = {

@@ -7,6 +7,7 @@ import { capped, cell, codeSpan, table, withinBudget } from '../markdown.js';
 import { safeJson, safeText } from '../sanitise.js';
 import { byRisk, scriptCell } from './report-markdown.js';
 import { plural } from '../../plural.js';
+import { definedFields } from '../../defined.js';
 
 /** Each line is made safe before it is coloured: labels and vendors come from shop pages. */
 export function renderDiffText(diff: SnapshotDiff, colors: Colors = NO_COLORS): string {
@@ -35,7 +36,7 @@ export function renderDiffJson(diff: SnapshotDiff, failOn?: FailOnMatch[]): stri
     added: diff.added,
     removed: diff.removed,
     changed: diff.changed.map(({ record, ...change }) => ({ ...change, key: record.key })),
-    ...(failOn === undefined ? {} : { failOn }),
+    ...definedFields({ failOn }),
   };
   return `${safeJson(JSON.stringify(value, null, 2))}\n`;
 }

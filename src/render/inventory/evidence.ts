@@ -2,12 +2,12 @@
 // on stderr. Every file name, script and message passes through the sanitiser.
 import type { EvidencePack } from '../../inventory/evidence.js';
 import { breakSummary, type ChainState } from '../../inventory/verify.js';
-import { formatNames, type RendererRegistry } from '../contract.js';
+import { formatNames, type OutputRegistry } from '../contract.js';
 import { safeJson, safeText } from '../sanitise.js';
 import { periodText, renderEvidenceHtml } from './evidence-html.js';
 import { plural } from '../../plural.js';
 
-export interface VerifyModel {
+interface VerifyModel {
   dir: string;
   scopes: ChainState[];
   unreadable: { file: string; reason: string }[];
@@ -18,7 +18,7 @@ export function verifyIsIntact(model: VerifyModel): boolean {
   return model.unreadable.length === 0 && model.scopes.every((s) => s.breaks.length === 0);
 }
 
-export function renderVerifyText(model: VerifyModel): string {
+function renderVerifyText(model: VerifyModel): string {
   const lines: string[] = [];
   for (const scope of model.scopes) {
     const state = scope.breaks.length === 0 ? 'intact' : `broken (${plural(scope.breaks.length, 'break')})`;
@@ -35,29 +35,19 @@ export function renderVerifyText(model: VerifyModel): string {
   return `${lines.map(safeText).join('\n')}\n`;
 }
 
-export const VERIFY_RENDERERS = {
-  text: async (model, sink) => {
-    await sink.write(renderVerifyText(model));
-  },
-  json: async (model, sink) => {
-    await sink.write(`${safeJson(JSON.stringify({ formatVersion: 1, intact: verifyIsIntact(model), ...model }, null, 2))}\n`);
-  },
-} as const satisfies RendererRegistry<VerifyModel>;
+export const VERIFY_OUTPUTS = {
+  text: { stdout: async (model, sink) => { await sink.write(renderVerifyText(model)); } },
+  json: { stdout: async (model, sink) => { await sink.write(`${safeJson(JSON.stringify({ formatVersion: 1, intact: verifyIsIntact(model), ...model }, null, 2))}\n`); } },
+} as const satisfies OutputRegistry<VerifyModel>;
 
-export type VerifyFormat = keyof typeof VERIFY_RENDERERS;
-export const VERIFY_FORMATS = formatNames(VERIFY_RENDERERS);
+export const VERIFY_FORMATS = formatNames(VERIFY_OUTPUTS);
 
-export const EVIDENCE_RENDERERS = {
-  html: async (pack, sink) => {
-    await sink.write(renderEvidenceHtml(pack));
-  },
-  json: async (pack, sink) => {
-    await sink.write(`${safeJson(JSON.stringify(pack, null, 2))}\n`);
-  },
-} as const satisfies RendererRegistry<EvidencePack>;
+export const EVIDENCE_OUTPUTS = {
+  html: { stdout: async (pack, sink) => { await sink.write(renderEvidenceHtml(pack)); } },
+  json: { stdout: async (pack, sink) => { await sink.write(`${safeJson(JSON.stringify(pack, null, 2))}\n`); } },
+} as const satisfies OutputRegistry<EvidencePack>;
 
-export type EvidenceFormat = keyof typeof EVIDENCE_RENDERERS;
-export const EVIDENCE_FORMATS = formatNames(EVIDENCE_RENDERERS);
+export const EVIDENCE_FORMATS = formatNames(EVIDENCE_OUTPUTS);
 
 /** The verdict in a few lines for stderr (the pack itself goes to --out or stdout). */
 export function describeVerdict(pack: EvidencePack): string[] {

@@ -5,7 +5,7 @@ import type { FailOnMatch, SnapshotDiff } from '../../inventory/diff.js';
 import type { Snapshot } from '../../inventory/model.js';
 import { checkSnapshotSize } from '../../inventory/snapshot.js';
 import type { InventoryModel } from '../../inventory/report.js';
-import { formatNames, type RendererRegistry, type Sink } from '../contract.js';
+import { formatNames, type OutputRegistry, type Sink } from '../contract.js';
 import { safeJson } from '../sanitise.js';
 import { renderDiffJson, renderDiffMarkdown, renderDiffText } from './diff.js';
 import { renderReportMarkdown } from './report-markdown.js';
@@ -29,21 +29,21 @@ const emitTo = (sink: Sink) => async (chunk: string) => {
   await sink.write(chunk);
 };
 
-export const REPORT_RENDERERS = {
-  json: async (model, sink) => {
-    const text = renderSnapshotJson(await model.snapshot());
-    checkSnapshotSize(text);
-    await sink.write(text);
+export const REPORT_OUTPUTS = {
+  json: {
+    stdout: async (model, sink) => {
+      const text = renderSnapshotJson(await model.snapshot());
+      checkSnapshotSize(text);
+      await sink.write(text);
+    },
   },
-  ndjson: (model, sink) => streamed(model, ndjsonSink(emitTo(sink))),
-  csv: (model, sink, options) => streamed(model, csvSink(emitTo(sink), { formulaEscape: options.csvFormulaEscape !== false, terminal: options.terminal === true })),
-  markdown: async (model, sink) => {
-    await sink.write(renderReportMarkdown(await model.snapshot()));
-  },
-} as const satisfies RendererRegistry<InventoryModel>;
+  ndjson: { stdout: (model, sink) => streamed(model, ndjsonSink(emitTo(sink))) },
+  csv: { stdout: (model, sink, options) => streamed(model, csvSink(emitTo(sink), { formulaEscape: options.csvFormulaEscape !== false, terminal: options.terminal === true })) },
+  markdown: { stdout: async (model, sink) => { await sink.write(renderReportMarkdown(await model.snapshot())); } },
+} as const satisfies OutputRegistry<InventoryModel>;
 
-export type ReportFormat = keyof typeof REPORT_RENDERERS;
-export const REPORT_FORMATS = formatNames(REPORT_RENDERERS);
+export type ReportFormat = keyof typeof REPORT_OUTPUTS;
+export const REPORT_FORMATS = formatNames(REPORT_OUTPUTS);
 
 /** What `scripts diff` shows: the diff, and the `--fail-on` matches when it was given. */
 export interface DiffModel {
@@ -51,17 +51,10 @@ export interface DiffModel {
   failOn?: FailOnMatch[];
 }
 
-export const INVENTORY_DIFF_RENDERERS = {
-  text: async ({ diff }, sink, options) => {
-    await sink.write(renderDiffText(diff, options.colors));
-  },
-  json: async ({ diff, failOn }, sink) => {
-    await sink.write(renderDiffJson(diff, failOn));
-  },
-  markdown: async ({ diff }, sink) => {
-    await sink.write(renderDiffMarkdown(diff));
-  },
-} as const satisfies RendererRegistry<DiffModel>;
+export const INVENTORY_DIFF_OUTPUTS = {
+  text: { stdout: async ({ diff }, sink, options) => { await sink.write(renderDiffText(diff, options.colors)); } },
+  json: { stdout: async ({ diff, failOn }, sink) => { await sink.write(renderDiffJson(diff, failOn)); } },
+  markdown: { stdout: async ({ diff }, sink) => { await sink.write(renderDiffMarkdown(diff)); } },
+} as const satisfies OutputRegistry<DiffModel>;
 
-export type InventoryDiffFormat = keyof typeof INVENTORY_DIFF_RENDERERS;
-export const INVENTORY_DIFF_FORMATS = formatNames(INVENTORY_DIFF_RENDERERS);
+export const INVENTORY_DIFF_FORMATS = formatNames(INVENTORY_DIFF_OUTPUTS);

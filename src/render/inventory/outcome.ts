@@ -10,7 +10,7 @@ import { describeFailOn } from './diff.js';
 import { describeVerdict } from './evidence.js';
 import type { DiffModel } from './index.js';
 
-export interface ReportOutcomeView {
+interface ReportOutcomeView {
   warnings: readonly string[];
   count: number;
   /** Records the policy did not approve; undefined without a policy. */

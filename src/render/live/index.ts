@@ -5,7 +5,7 @@ import type { StreamRenderers } from '../contract.js';
 import { writeLines } from '../lines.js';
 import { safeJson, safeText } from '../sanitise.js';
 
-export interface LiveSnapshotView {
+interface LiveSnapshotView {
   snapshot: { apps: readonly unknown[] };
   /** Rules across all apps. */
   rules: number;

@@ -3,7 +3,7 @@
 // pull-request comment), a caution alert per violation, so "Policy violated: … for example …"
 // is the comment's first screen. JSON carries them in the plan document (`policies`).
 import { plural } from '../../plural.js';
-import type { Sink, StreamRenderers } from '../contract.js';
+import type { OutputRegistry, Sink, StreamRenderers } from '../contract.js';
 import { markdownText, safeText } from '../sanitise.js';
 import { isReported, policyLine, type PolicyFinding } from './model.js';
 
@@ -85,4 +85,4 @@ async function renderMarkdown(findings: readonly PolicyFinding[], sink: Sink): P
 export const POLICIES_BEFORE_PLAN = {
   text: { stdout: renderText },
   markdown: { stdout: renderMarkdown },
-} as const satisfies Readonly<Record<string, StreamRenderers<readonly PolicyFinding[]>>>;
+} as const satisfies OutputRegistry<readonly PolicyFinding[]>;

@@ -9,7 +9,7 @@ import type { Problem } from '../../errors.js';
 import type { Sink } from '../contract.js';
 import { safeJson } from '../sanitise.js';
 
-export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 /** A kind of finding: its stable id (what a file silences) and what it means. */
 export interface SarifRule {

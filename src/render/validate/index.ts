@@ -24,4 +24,3 @@ export const VALIDATE_OUTPUTS = {
 } as const satisfies OutputRegistry<ValidateReport>;
 
 export const VALIDATE_FORMATS = formatNames(VALIDATE_OUTPUTS);
-export type ValidateFormat = keyof typeof VALIDATE_OUTPUTS;
