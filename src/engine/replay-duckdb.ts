@@ -7,27 +7,13 @@ import { UserError } from '../errors.js';
 import type { Decision } from '../evaluate/index.js';
 import { compileRuleSets, type CompiledRuleSets } from '../requests/traffic/compiled.js';
 import { readLog, type TrafficReadOptions } from '../requests/traffic/read.js';
-import type { ReplayTally } from '../requests/traffic/tally.js';
-import type { MissingFieldCheck } from '../requests/traffic/missing.js';
-import type { AgreementTally } from '../requests/traffic/agreement.js';
+import { EXAMPLES_PER_TRANSITION, type ReplayTally } from '../requests/traffic/tally.js';
+import { accountDecided, accountEmpty, needsOwnAccount, type ReadRequest, type Tallies } from '../requests/traffic/account.js';
 import { Batch, BATCH_REQUESTS, batchDirectory, batchLine, writeBatch } from '../requests/duckdb/batches.js';
 import { DuckDbDecider, type DecidedGroup } from '../requests/duckdb/decider.js';
 import { decisionOf, NO_RULE } from '../requests/sql/emit.js';
 import type { LiveRule } from '../semantics/model.js';
 import { compileProgram } from '../semantics/program.js';
-
-export interface Tallies {
-  /** live → declared. */
-  main: ReplayTally;
-  /** declared → shadow rules active, when there are shadow rules (a third set). */
-  shadow: ReplayTally;
-  /** Which requests' outcomes hang on a field the log lacks (rules the change touches). */
-  missing: MissingFieldCheck;
-  /** The same over every live rule, for the comparison with production's decisions. */
-  liveMissing: MissingFieldCheck;
-  /** Production's recorded decisions against the live rules' (Data Export logs). */
-  agreement: AgreementTally;
-}
 
 export async function decideWithDuckDb(files: readonly string[], reading: (file: string) => TrafficReadOptions, sets: readonly (readonly LiveRule[])[], tallies: Tallies): Promise<void> {
   const decider = await DuckDbDecider.open(compileProgram(sets));
@@ -66,12 +52,21 @@ export async function decideWithDuckDb(files: readonly string[], reading: (file:
             continue;
           }
           const row = batch.size;
-          batch.examples.push({ file, line, request: result.request });
-          const text = batchLine(row, result.request);
-          if (text !== undefined) batch.lines.push(text);
-          else {
+          const read: ReadRequest = { example: { file, line, request: result.request }, carriage: result.carriage ?? {}, decision: result.decision };
+          batch.examples.push(read.example);
+          if (!tallies.main.fields.count(result.request, read.example, read.carriage, result.keys)) {
+            batch.own.push({ row, read });
+          } else if (needsOwnAccount(read, tallies)) {
+            // Accounted request by request, in log order among the groups: decided here, as the js engine does.
             here ??= compileRuleSets(sets);
-            batch.decidedHere.push({ row, codes: here.decide(result.request).map(codeOf) });
+            batch.own.push({ row, read, decisions: [...here.decide(result.request)] });
+          } else {
+            const text = batchLine(row, result.request);
+            if (text !== undefined) batch.lines.push(text);
+            else {
+              here ??= compileRuleSets(sets);
+              batch.decidedHere.push({ row, codes: here.decide(result.request).map(codeOf) });
+            }
           }
           if (batch.size >= BATCH_REQUESTS) await flush();
         }
@@ -101,13 +96,23 @@ function codeOf(decision: Decision<LiveRule>): number {
   return decision.rule === undefined ? NO_RULE : decision.index;
 }
 
-/** A batch's groups into the tallies: rule pairs in the order of their first request, then the examples in log order. */
+/**
+ * A batch into the tallies, in log order: each rule pair's count at its first request and its
+ * examples at theirs (pairs of requests decided alike, from the groups), and the requests
+ * accounted one by one at theirs, so examples and first occurrences are the js engine's.
+ */
 function feed(batch: Batch, groups: readonly DecidedGroup[], decisions: ((code: number) => Decision<LiveRule>)[], tallies: Tallies): void {
-  feedPairs(batch, groups, 0, 1, decisions, tallies.main);
-  if (decisions.length > 2) feedPairs(batch, groups, 1, 2, decisions, tallies.shadow);
+  const events: { row: number; run: () => void }[] = [];
+  pairEvents(batch, groups, 0, 1, decisions, tallies.main, events);
+  if (decisions.length > 2) pairEvents(batch, groups, 1, 2, decisions, tallies.shadow, events);
+  for (const { row, read, decisions: decided } of batch.own) {
+    events.push({ row, run: () => (decided === undefined ? accountEmpty(read, tallies) : accountDecided(read, decided, tallies)) });
+  }
+  events.sort((a, b) => a.row - b.row);
+  for (const event of events) event.run();
 }
 
-function feedPairs(batch: Batch, groups: readonly DecidedGroup[], from: number, to: number, decisions: ((code: number) => Decision<LiveRule>)[], tally: ReplayTally): void {
+function pairEvents(batch: Batch, groups: readonly DecidedGroup[], from: number, to: number, decisions: ((code: number) => Decision<LiveRule>)[], tally: ReplayTally, events: { row: number; run: () => void }[]): void {
   const pairs = new Map<string, { before: number; after: number; count: number; firsts: number[] }>();
   for (const group of groups) {
     const before = group.codes[from] as number;
@@ -120,10 +125,14 @@ function feedPairs(batch: Batch, groups: readonly DecidedGroup[], from: number, 
       pair.firsts.push(...group.firsts);
     }
   }
-  const ordered = [...pairs.values()].map((pair) => ({ ...pair, firsts: pair.firsts.sort((a, b) => a - b) }));
-  ordered.sort((a, b) => (a.firsts[0] as number) - (b.firsts[0] as number));
-  const [before, after] = [decisions[from], decisions[to]] as [(code: number) => Decision<LiveRule>, (code: number) => Decision<LiveRule>];
-  for (const pair of ordered) tally.addGroup(batch.examples[pair.firsts[0] as number] as NonNullable<Batch['examples'][number]>, before(pair.before), after(pair.after), pair.count);
-  const examples = ordered.flatMap((pair) => pair.firsts.map((row) => ({ row, pair }))).sort((a, b) => a.row - b.row);
-  for (const { row, pair } of examples) tally.addExample(before(pair.before), after(pair.after), batch.examples[row] as NonNullable<Batch['examples'][number]>);
+  const [beforeOf, afterOf] = [decisions[from], decisions[to]] as [(code: number) => Decision<LiveRule>, (code: number) => Decision<LiveRule>];
+  const exampleAt = (row: number) => batch.examples[row] as NonNullable<Batch['examples'][number]>;
+  for (const pair of pairs.values()) {
+    const [before, after] = [beforeOf(pair.before), afterOf(pair.after)];
+    const firsts = pair.firsts.sort((a, b) => a - b).slice(0, EXAMPLES_PER_TRANSITION);
+    firsts.forEach((row, index) => events.push({ row, run: () => {
+      if (index === 0) tally.addGroup(exampleAt(row), before, after, pair.count);
+      tally.addExample(before, after, exampleAt(row));
+    } }));
+  }
 }

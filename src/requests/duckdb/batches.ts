@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestRequest } from '../../evaluate/index.js';
 import type { ReplayExample } from '../traffic/tally.js';
+import type { Decision } from '../../evaluate/index.js';
+import type { LiveRule } from '../../semantics/model.js';
+import type { ReadRequest } from '../traffic/account.js';
 
 /** Requests per batch: enough that a query's fixed cost is small, few enough that memory stays small. */
 export const BATCH_REQUESTS = 20_000;
@@ -49,6 +52,8 @@ export class Batch {
   readonly examples: ReplayExample[] = [];
   /** Rows decided in JavaScript, with each set's decision number. */
   readonly decidedHere: { row: number; codes: number[] }[] = [];
+  /** Rows accounted one by one (accountDecided), with their decisions; none when the line carries no request field. */
+  readonly own: { row: number; read: ReadRequest; decisions?: Decision<LiveRule>[] }[] = [];
 
   get size(): number {
     return this.examples.length;
