@@ -127,7 +127,7 @@ export async function replayPlanned(
   const progress = await progressOf(files, ctx.cwd, tallies.main, request.onProgress);
   const readingOf = (file: string): TrafficReadOptions => ({ ...reading, ...progress.of(file) });
   const engine = request.engine ?? 'js';
-  if (engine === 'duckdb') await decideWithDuckDb(files, readingOf, sets, tallies);
+  if (engine === 'duckdb') for (const how of await decideWithDuckDb(files, readingOf, sets, tallies)) ctx.debug(how);
   else await decideWithJs(files, readingOf, sets, tallies);
   const seconds = (performance.now() - started) / 1000;
   const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;

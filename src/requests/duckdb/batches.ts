@@ -61,9 +61,10 @@ export class Batch {
 }
 
 /** A private directory for the batch files, removed with everything in it by `remove`. */
-export async function batchDirectory(): Promise<{ file(index: number): string; remove(): Promise<void> }> {
+export async function batchDirectory(): Promise<{ file(): string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'botrules-replay-'));
-  return { file: (index) => join(dir, `batch-${index}.ndjson`), remove: () => rm(dir, { recursive: true, force: true }) };
+  let files = 0;
+  return { file: () => join(dir, `batch-${files++}.ndjson`), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export async function writeBatch(file: string, batch: Batch): Promise<void> {
