@@ -13,6 +13,7 @@ import { REDACTED } from '../traffic/redact.js';
 import { DIALECT, type Dialect } from '../sql/dialects.js';
 import { decisionColumns, leafSelect } from '../sql/emit.js';
 import type { Fallbacks } from '../sql/leaves.js';
+import { requiredLiteral } from './required-literal.js';
 
 /** The fields in the order of the presence bits of a group. */
 export const PRESENCE_ORDER: readonly RequestField[] = [...TEXT_FIELDS, ...MAP_FIELDS];
@@ -51,6 +52,12 @@ export function nativeQuery(program: RuleProgram<NormalRule>, options: NativeQue
     ...DIALECT.duckdb,
     // A secret-named parameter reaches the rules masked whole, as the js reader hands it on.
     mapValue: (column, name) => (options.isSecret(name) ? `(CASE WHEN ${DIALECT.duckdb.mapValue(column, name)} IS NULL THEN NULL ELSE ${DIALECT.duckdb.text(REDACTED)} END)` : DIALECT.duckdb.mapValue(column, name)),
+    // RE2 only on the texts that hold what every match holds: `contains` costs a fraction of it.
+    regex: (value, pattern) => {
+      const literal = requiredLiteral(pattern);
+      const test = DIALECT.duckdb.regex(value, pattern);
+      return literal === undefined ? test : `(CASE WHEN contains(${value}, ${DIALECT.duckdb.text(literal)}) THEN ${test} ELSE FALSE END)`;
+    },
   };
   const { leaves, columns } = decisionColumns(program, dialect, options.fallbacks);
   const source = `read_json(?, format = 'newline_delimited', columns = ${COLUMNS}, maximum_object_size = 262144, compression = '${gzip ? 'gzip' : 'uncompressed'}')`;
