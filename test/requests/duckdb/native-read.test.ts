@@ -72,6 +72,7 @@ beforeAll(() => {
   writeFileSync(path.join(project, 'mixed.ndjson.gz'), gzipSync(log(2000)));
   writeFileSync(path.join(project, 'broken.ndjson'), `${log(300)}{"path": /broken\n${log(10)}`);
   writeFileSync(path.join(project, 'cut.ndjson.gz'), gzipSync(log(3000)).subarray(0, 4000));
+  writeFileSync(path.join(project, 'not.ndjson'), 'path,method\n/login,GET\n/about,GET\n');
   // Valid lines, expanding about a thousand times: DuckDB would read them all.
   writeFileSync(path.join(project, 'bomb.ndjson.gz'), gzipSync(`${plain(1)}\n`.repeat(Math.ceil((40 << 20) / plain(1).length))));
 });
@@ -95,7 +96,7 @@ it('reads a log with a line that is no JSON with the js reader: the same report'
   expect(withoutEngine(duckdb.stdout)).toEqual(withoutEngine(js.stdout));
 });
 
-it.each(['cut.ndjson.gz', 'bomb.ndjson.gz'])('refuses %s as the js engine does: the file named, no report', async (file) => {
+it.each(['cut.ndjson.gz', 'bomb.ndjson.gz', 'not.ndjson'])('refuses %s as the js engine does: the file named, no report', async (file) => {
   const { js, duckdb } = await both(project, file);
   expect(js.code).toBe(1);
   expect(duckdb.code).toBe(1);
