@@ -1,88 +1,107 @@
-// `replay --engine duckdb` (docs/replay.md, "Engines"): the logs read and masked as for the js
-// engine (one reader, so skipped lines, masking and examples are the same), the requests handed
-// to DuckDB in batches and decided there by the compiled program's SQL, while the next batch is
-// read. The groups DuckDB returns feed the same tally as the js engine's decisions, in log order.
+// `replay --engine duckdb` (docs/replay.md, "Engines"). A plain NDJSON log (gzip too) DuckDB
+// reads itself (replay-duckdb-native.ts); any other log is read and masked by the js engine's
+// reader (one reader, so skipped lines, masking and examples are the same), its requests handed
+// to DuckDB in batches and decided there by the compiled program's SQL while the next batch is
+// read. Either way the groups DuckDB returns feed the js engine's tallies, in log order.
 import { rm } from 'node:fs/promises';
 import { UserError } from '../errors.js';
 import type { Decision } from '../evaluate/index.js';
 import { compileRuleSets, type CompiledRuleSets } from '../requests/traffic/compiled.js';
 import { readLog, type TrafficReadOptions } from '../requests/traffic/read.js';
-import type { ReplayTally } from '../requests/traffic/tally.js';
-import type { MissingFieldCheck } from '../requests/traffic/missing.js';
-import type { AgreementTally } from '../requests/traffic/agreement.js';
+import { EXAMPLES_PER_TRANSITION, type ReplayExample, type ReplayTally } from '../requests/traffic/tally.js';
+import { readNatively, type NativeContext, type NativeEvent } from './replay-duckdb-native.js';
+import { accountDecided, accountEmpty, needsOwnAccount, type ReadRequest, type Tallies } from '../requests/traffic/account.js';
 import { Batch, BATCH_REQUESTS, batchDirectory, batchLine, writeBatch } from '../requests/duckdb/batches.js';
 import { DuckDbDecider, type DecidedGroup } from '../requests/duckdb/decider.js';
 import { decisionOf, NO_RULE } from '../requests/sql/emit.js';
 import type { LiveRule } from '../semantics/model.js';
 import { compileProgram } from '../semantics/program.js';
 
-export interface Tallies {
-  /** live → declared. */
-  main: ReplayTally;
-  /** declared → shadow rules active, when there are shadow rules (a third set). */
-  shadow: ReplayTally;
-  /** Which requests' outcomes hang on a field the log lacks (rules the change touches). */
-  missing: MissingFieldCheck;
-  /** The same over every live rule, for the comparison with production's decisions. */
-  liveMissing: MissingFieldCheck;
-  /** Production's recorded decisions against the live rules' (Data Export logs). */
-  agreement: AgreementTally;
-}
-
-export async function decideWithDuckDb(files: readonly string[], reading: (file: string) => TrafficReadOptions, sets: readonly (readonly LiveRule[])[], tallies: Tallies): Promise<void> {
+/** Decides the files' requests; returns, per file, how it was read: natively, or why not (for --verbose). */
+export async function decideWithDuckDb(files: readonly string[], reading: (file: string) => TrafficReadOptions, sets: readonly (readonly LiveRule[])[], tallies: Tallies): Promise<string[]> {
   const decider = await DuckDbDecider.open(compileProgram(sets));
   const dir = await batchDirectory();
   const decisions = sets.map(decisionsOf);
   // Rows DuckDB cannot read as JavaScript does are decided here, by the js engine's program.
   let here: CompiledRuleSets<LiveRule> | undefined;
+  const js = () => (here ??= compileRuleSets(sets));
+  const native: NativeContext = {
+    decider, decisions, tallies, js, codeOf,
+    pairEvents: (groups, exampleAt, events) => {
+      pairEvents(groups, exampleAt, 0, 1, decisions, tallies.main, events);
+      if (decisions.length > 2) pairEvents(groups, exampleAt, 1, 2, decisions, tallies.shadow, events);
+    },
+  };
+  const how: string[] = [];
+  try {
+    for (const file of files) {
+      const read = await readNatively(file, reading(file), native);
+      how.push(read === true ? `${file}: read by DuckDB` : `${file}: read by the js reader (${read})`);
+      if (read !== true) await decideFed(file, reading(file), { decider, dir, decisions, tallies, js });
+    }
+    return how;
+  } finally {
+    decider.close();
+    await dir.remove();
+  }
+}
+
+interface FedContext {
+  decider: DuckDbDecider;
+  dir: Awaited<ReturnType<typeof batchDirectory>>;
+  decisions: ((code: number) => Decision<LiveRule>)[];
+  tallies: Tallies;
+  js: () => CompiledRuleSets<LiveRule>;
+}
+
+/** A file the js reader reads, its requests handed to DuckDB in batches (one deciding while the next is read). */
+async function decideFed(file: string, options: TrafficReadOptions, ctx: FedContext): Promise<void> {
+  const { decider, dir, decisions, tallies, js } = ctx;
   let batch = new Batch();
-  let batches = 0;
   let inFlight: Promise<void> = Promise.resolve();
   const flush = async () => {
     // One batch in DuckDB while the next is read: memory holds two batches at most.
     await inFlight;
     const full = batch;
     batch = new Batch();
-    const file = dir.file(batches++);
-    await writeBatch(file, full);
-    inFlight = (full.lines.length === 0 ? Promise.resolve([]) : decider.decide(file).catch((error: unknown) => {
+    const path = dir.file();
+    await writeBatch(path, full);
+    inFlight = (full.lines.length === 0 ? Promise.resolve([]) : decider.decide(path).catch((error: unknown) => {
       // DuckDB's own failure (out of memory, say): no partial report, and where it happened.
       const last = full.examples.at(-1);
       const where = last === undefined ? '' : ` (the batch ending at ${last.file}:${last.line})`;
       throw new UserError(`the duckdb engine could not decide a batch of requests${where}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`, ['Replay with --engine js, or split the logs and merge the reports (botrules replay merge)']);
     })).then(async (groups) => {
       feed(full, [...groups, ...full.decidedHere.map(({ row, codes }) => ({ codes, count: 1, firsts: [row] }))], decisions, tallies);
-      await rm(file, { force: true });
+      await rm(path, { force: true });
     });
     // Awaited at the next flush or the end; marked handled so a failure waits for that await.
     inFlight.catch(() => undefined);
   };
-  try {
-    for (const file of files) {
-      for await (const lines of readLog(file, reading(file))) {
-        for (const { line, result } of lines) {
-          if ('skip' in result) {
-            tallies.main.skip(result.skip, file, line);
-            continue;
-          }
-          const row = batch.size;
-          batch.examples.push({ file, line, request: result.request });
-          const text = batchLine(row, result.request);
-          if (text !== undefined) batch.lines.push(text);
-          else {
-            here ??= compileRuleSets(sets);
-            batch.decidedHere.push({ row, codes: here.decide(result.request).map(codeOf) });
-          }
-          if (batch.size >= BATCH_REQUESTS) await flush();
-        }
+  for await (const lines of readLog(file, options)) {
+    for (const { line, result } of lines) {
+      if ('skip' in result) {
+        tallies.main.skip(result.skip, file, line);
+        continue;
       }
+      const row = batch.size;
+      const read: ReadRequest = { example: { file, line, request: result.request }, carriage: result.carriage ?? {}, decision: result.decision };
+      batch.examples.push(read.example);
+      if (!tallies.main.fields.count(result.request, read.example, read.carriage, result.keys)) {
+        batch.own.push({ row, read });
+      } else if (needsOwnAccount(read, tallies)) {
+        // Accounted request by request, in log order among the groups: decided here, as the js engine does.
+        batch.own.push({ row, read, decisions: [...js().decide(result.request)] });
+      } else {
+        const text = batchLine(row, result.request);
+        if (text !== undefined) batch.lines.push(text);
+        else batch.decidedHere.push({ row, codes: js().decide(result.request).map(codeOf) });
+      }
+      if (batch.size >= BATCH_REQUESTS) await flush();
     }
-    await flush();
-    await inFlight;
-  } finally {
-    decider.close();
-    await dir.remove();
   }
+  await flush();
+  await inFlight;
 }
 
 /** A set's decision for each decision number: its rule, or the rule whose match was undecided. */
@@ -101,13 +120,25 @@ function codeOf(decision: Decision<LiveRule>): number {
   return decision.rule === undefined ? NO_RULE : decision.index;
 }
 
-/** A batch's groups into the tallies: rule pairs in the order of their first request, then the examples in log order. */
+/**
+ * A batch into the tallies, in log order: each rule pair's count at its first request and its
+ * examples at theirs (pairs of requests decided alike, from the groups), and the requests
+ * accounted one by one at theirs, so examples and first occurrences are the js engine's.
+ */
 function feed(batch: Batch, groups: readonly DecidedGroup[], decisions: ((code: number) => Decision<LiveRule>)[], tallies: Tallies): void {
-  feedPairs(batch, groups, 0, 1, decisions, tallies.main);
-  if (decisions.length > 2) feedPairs(batch, groups, 1, 2, decisions, tallies.shadow);
+  const events: NativeEvent[] = [];
+  const exampleAt = (row: number) => batch.examples[row] as NonNullable<Batch['examples'][number]>;
+  pairEvents(groups, exampleAt, 0, 1, decisions, tallies.main, events);
+  if (decisions.length > 2) pairEvents(groups, exampleAt, 1, 2, decisions, tallies.shadow, events);
+  for (const { row, read, decisions: decided } of batch.own) {
+    events.push({ row, run: () => (decided === undefined ? accountEmpty(read, tallies) : accountDecided(read, decided, tallies)) });
+  }
+  events.sort((a, b) => a.row - b.row);
+  for (const event of events) event.run();
 }
 
-function feedPairs(batch: Batch, groups: readonly DecidedGroup[], from: number, to: number, decisions: ((code: number) => Decision<LiveRule>)[], tally: ReplayTally): void {
+/** The events of one set pair: groups decided alike under both sets merged, each pair's count at its first request, its examples at theirs. */
+function pairEvents(groups: readonly DecidedGroup[], exampleAt: (row: number) => ReplayExample, from: number, to: number, decisions: ((code: number) => Decision<LiveRule>)[], tally: ReplayTally, events: NativeEvent[]): void {
   const pairs = new Map<string, { before: number; after: number; count: number; firsts: number[] }>();
   for (const group of groups) {
     const before = group.codes[from] as number;
@@ -120,10 +151,13 @@ function feedPairs(batch: Batch, groups: readonly DecidedGroup[], from: number, 
       pair.firsts.push(...group.firsts);
     }
   }
-  const ordered = [...pairs.values()].map((pair) => ({ ...pair, firsts: pair.firsts.sort((a, b) => a - b) }));
-  ordered.sort((a, b) => (a.firsts[0] as number) - (b.firsts[0] as number));
-  const [before, after] = [decisions[from], decisions[to]] as [(code: number) => Decision<LiveRule>, (code: number) => Decision<LiveRule>];
-  for (const pair of ordered) tally.addGroup(batch.examples[pair.firsts[0] as number] as NonNullable<Batch['examples'][number]>, before(pair.before), after(pair.after), pair.count);
-  const examples = ordered.flatMap((pair) => pair.firsts.map((row) => ({ row, pair }))).sort((a, b) => a.row - b.row);
-  for (const { row, pair } of examples) tally.addExample(before(pair.before), after(pair.after), batch.examples[row] as NonNullable<Batch['examples'][number]>);
+  const [beforeOf, afterOf] = [decisions[from], decisions[to]] as [(code: number) => Decision<LiveRule>, (code: number) => Decision<LiveRule>];
+  for (const pair of pairs.values()) {
+    const [before, after] = [beforeOf(pair.before), afterOf(pair.after)];
+    const firsts = pair.firsts.sort((a, b) => a - b).slice(0, EXAMPLES_PER_TRANSITION);
+    firsts.forEach((row, index) => events.push({ row, run: () => {
+      if (index === 0) tally.addGroup(exampleAt(row), before, after, pair.count);
+      tally.addExample(before, after, exampleAt(row));
+    } }));
+  }
 }

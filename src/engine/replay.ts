@@ -4,7 +4,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import type { Decision } from '../evaluate/index.js';
 import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { matchRules } from '../semantics/match.js';
@@ -19,7 +18,8 @@ import type { LogFormat } from '../requests/traffic/formats.js';
 import { logFiles, readLog, type LogReading, type TrafficReadOptions } from '../requests/traffic/read.js';
 import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
-import { decideWithDuckDb, type Tallies } from './replay-duckdb.js';
+import { decideWithDuckDb } from './replay-duckdb.js';
+import { accountDecided, accountEmpty, type ReadRequest, type Tallies } from '../requests/traffic/account.js';
 
 export type { ReplayReport } from '../requests/traffic/tally.js';
 
@@ -127,7 +127,7 @@ export async function replayPlanned(
   const progress = await progressOf(files, ctx.cwd, tallies.main, request.onProgress);
   const readingOf = (file: string): TrafficReadOptions => ({ ...reading, ...progress.of(file) });
   const engine = request.engine ?? 'js';
-  if (engine === 'duckdb') await decideWithDuckDb(files, readingOf, sets, tallies);
+  if (engine === 'duckdb') for (const how of await decideWithDuckDb(files, readingOf, sets, tallies)) ctx.debug(how);
   else await decideWithJs(files, readingOf, sets, tallies);
   const seconds = (performance.now() - started) / 1000;
   const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
@@ -149,7 +149,7 @@ export async function replayPlanned(
 /** The js engine: every request decided as it is read, by the sets compiled together (sharing each leaf's and tree's verdict). */
 async function decideWithJs(files: readonly string[], reading: (file: string) => TrafficReadOptions, ruleSets: readonly (readonly LiveRule[])[], tallies: Tallies): Promise<void> {
   const sets = compileRuleSets<LiveRule>(ruleSets);
-  const { main: tally, shadow: shadowTally, missing, liveMissing, agreement } = tallies;
+  const tally = tallies.main;
   for (const file of files) {
     for await (const batch of readLog(file, reading(file))) {
       for (const { line, result } of batch) {
@@ -157,24 +157,9 @@ async function decideWithJs(files: readonly string[], reading: (file: string) =>
           tally.skip(result.skip, file, line);
           continue;
         }
-        const example = { file, line, request: result.request };
-        const carriage = result.carriage ?? {};
-        // A line carrying no request field is a mapping problem, never an empty request decided.
-        if (!tally.fields.count(result.request, example, carriage, result.keys)) {
-          tally.undecidedByMissing(example, []);
-          if (result.decision !== undefined) agreement.add(example, result.decision, undefined);
-          continue;
-        }
-        const [underLive, underDeclared, underShadowActive] = sets.decide(result.request) as [Decision<LiveRule>, Decision<LiveRule>, Decision<LiveRule>?];
-        if (result.decision !== undefined) {
-          // Compared with production only where the live outcome does not hang on a lacking field.
-          const known = liveMissing.dependsOn(result.request, carriage, [underLive]).length === 0;
-          agreement.add(example, result.decision, known ? underLive : undefined);
-        }
-        const lacking = missing.dependsOn(result.request, carriage, [underLive, underDeclared]);
-        if (lacking.length > 0) tally.undecidedByMissing(example, lacking);
-        else tally.add(example, underLive, underDeclared);
-        if (underShadowActive !== undefined) shadowTally.add(example, underDeclared, underShadowActive);
+        const read: ReadRequest = { example: { file, line, request: result.request }, carriage: result.carriage ?? {}, decision: result.decision };
+        if (!tally.fields.count(result.request, read.example, read.carriage, result.keys)) accountEmpty(read, tallies);
+        else accountDecided(read, sets.decide(result.request), tallies);
       }
     }
   }

@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestRequest } from '../../evaluate/index.js';
 import type { ReplayExample } from '../traffic/tally.js';
+import type { Decision } from '../../evaluate/index.js';
+import type { LiveRule } from '../../semantics/model.js';
+import type { ReadRequest } from '../traffic/account.js';
 
 /** Requests per batch: enough that a query's fixed cost is small, few enough that memory stays small. */
 export const BATCH_REQUESTS = 20_000;
@@ -49,6 +52,8 @@ export class Batch {
   readonly examples: ReplayExample[] = [];
   /** Rows decided in JavaScript, with each set's decision number. */
   readonly decidedHere: { row: number; codes: number[] }[] = [];
+  /** Rows accounted one by one (accountDecided), with their decisions; none when the line carries no request field. */
+  readonly own: { row: number; read: ReadRequest; decisions?: Decision<LiveRule>[] }[] = [];
 
   get size(): number {
     return this.examples.length;
@@ -56,9 +61,10 @@ export class Batch {
 }
 
 /** A private directory for the batch files, removed with everything in it by `remove`. */
-export async function batchDirectory(): Promise<{ file(index: number): string; remove(): Promise<void> }> {
+export async function batchDirectory(): Promise<{ file(): string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'botrules-replay-'));
-  return { file: (index) => join(dir, `batch-${index}.ndjson`), remove: () => rm(dir, { recursive: true, force: true }) };
+  let files = 0;
+  return { file: () => join(dir, `batch-${files++}.ndjson`), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export async function writeBatch(file: string, batch: Batch): Promise<void> {

@@ -127,6 +127,18 @@ export class FieldCounter {
     return any;
   }
 
+  /** `count` requests carrying `field` (an engine that counts in groups; custom counts where a line has some). */
+  addCarried(field: RequestField, count: number): void {
+    this.carried[field] += count;
+  }
+
+  /** `count` requests carrying `field` in an unusable form, the first of them at `where` with `value`, in log order among count(). */
+  addUnusable(field: TextField, count: number, value: string, where: { file: string; line: number }): void {
+    const known = this.unusable.get(field);
+    if (known === undefined) this.unusable.set(field, { field, count, example: value.slice(0, 80), first: { file: where.file, line: where.line } });
+    else known.count += count;
+  }
+
   coverage(): FieldCoverage {
     return {
       carried: { ...this.carried },

@@ -66,15 +66,18 @@ export class MissingFieldCheck {
     this.fieldsRead = new Set(reading.keys());
   }
 
+  /** Whether the request lacks a field some touched rule reads: only then can dependsOn be non-empty. */
+  mayDependOn(request: TestRequest, carriage: Carriage): boolean {
+    for (const field of this.fieldsRead) {
+      if (lacks1(request, field, carriage)) return true;
+    }
+    return false;
+  }
+
   /** The lacking fields the request's outcome depends on under any set (empty: decided as read). */
   dependsOn(request: TestRequest, carriage: Carriage, decisions: readonly Decision[]): RequestField[] {
-    if (this.fieldsRead.size === 0) return [];
     // The common case, a line carrying every field the touched rules read, allocates nothing.
-    let lacking = false;
-    for (const field of this.fieldsRead) {
-      if (lacks1(request, field, carriage)) { lacking = true; break; }
-    }
-    if (!lacking) return [];
+    if (!this.mayDependOn(request, carriage)) return [];
     const lacked = lackedFields(request, carriage);
     const blamed = new Set<RequestField>();
     this.sets.forEach((touched, set) => {

@@ -21,6 +21,8 @@ export interface LogLine {
   file: string;
   line: number;
   result: LineResult;
+  /** With `only`: the line's number among the file's non-blank lines. */
+  ordinal?: number;
 }
 
 /** How logs are read: the command's --log-format and the project's `replay` settings. */
@@ -41,6 +43,12 @@ export interface TrafficReadOptions extends LogReading {
   cwd: string;
   /** Called once each chunk's batch was taken, with the bytes of the file read so far (compressed bytes for gzip). */
   onBytes?: (bytesRead: number) => void;
+  /**
+   * Only these lines, by their number among the non-blank lines (1 for the first), parsed: the
+   * others are counted, not parsed, and reading stops after the last (the DuckDB engine reads
+   * again the few lines its report shows or that DuckDB cannot read as JavaScript does).
+   */
+  only?: ReadonlySet<number>;
 }
 
 /** Every regular file named, directories expanded (recursively, sorted), as paths to show. */
@@ -80,6 +88,8 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
   const seen = new ReadCheck(file, options.format);
   let parse: LineParser | undefined;
   let number = 0;
+  let ordinal = 0;
+  const last = options.only === undefined ? Infinity : Math.max(0, ...options.only);
   let source: ReadStream | undefined;
   try {
     const opened = await openLog(path);
@@ -103,11 +113,13 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
         number += 1;
         // A line too long to read is skipped where it stands: never silent, never held whole.
         if (raw === TOO_LONG) {
-          batch.push(seen.line({ file, line: number, result: { skip: LONG_LINE_REASON } }));
+          ordinal += 1;
+          if (options.only === undefined || options.only.has(ordinal)) batch.push(seen.line({ file, line: number, result: { skip: LONG_LINE_REASON }, ...(options.only === undefined ? {} : { ordinal }) }));
           continue;
         }
         const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
         if (text.trim() === '') continue;
+        ordinal += 1;
         if (parse === undefined) {
           const format = formatOf(file, text, options.format);
           if (format === undefined) throw new UserError(`cannot tell the format of ${file} from its first line: use --log-format ${LOG_FORMATS.slice(0, -1).join(', ')} or ${LOG_FORMATS.at(-1) ?? ''}`);
@@ -119,14 +131,17 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
           seen.format = format;
           parse = lineParser(file, format, options);
         }
+        if (options.only !== undefined && !options.only.has(ordinal)) continue;
         const result = parse(text, number);
-        if (result !== undefined) batch.push(seen.line({ file, line: number, result: finish(result) }));
+        if (result !== undefined) batch.push(seen.line({ file, line: number, result: finish(result), ...(options.only === undefined ? {} : { ordinal }) }));
+        if (ordinal >= last) break;
       }
       yield batch;
       // After the consumer has taken the batch: progress counts what was decided.
       options.onBytes?.(read.bytesRead);
+      if (ordinal >= last) return;
     }
-    seen.end();
+    if (options.only === undefined) seen.end();
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`cannot read the log ${file}${number === 0 ? '' : ` after line ${number}`} (${describe(error)})`);

@@ -1,0 +1,167 @@
+// The DuckDB engine reading a log itself (docs/replay.md, "Engines"): an NDJSON log (gzip too)
+// in the plain `ndjson` format is read, decided and counted inside DuckDB (native-query.ts);
+// only the groups come back. The few records the report shows (the first of each group) and
+// the records DuckDB cannot read as JavaScript does ("odd") are read again by the js reader,
+// and every group's first records are decided again by the js program: any difference, any
+// DuckDB error, too many odd records or a gzip file the js reader refuses, and the file is read
+// by the js reader instead (the caller), so the report is always the js engine's.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import type { Decision } from '../evaluate/index.js';
+import { accountDecided, accountEmpty, type Tallies } from '../requests/traffic/account.js';
+import type { CompiledRuleSets } from '../requests/traffic/compiled.js';
+import type { TextField } from '../requests/traffic/coverage.js';
+import { gzipGuard } from '../requests/traffic/lines.js';
+import { formatOf } from '../requests/traffic/parsers.js';
+import { readLog, type LogLine, type TrafficReadOptions } from '../requests/traffic/read.js';
+import { secretNameTest } from '../requests/traffic/redact.js';
+import type { ReplayExample } from '../requests/traffic/tally.js';
+import type { DuckDbDecider, NativeGroup } from '../requests/duckdb/decider.js';
+import { MAX_ODD_RECORDS, PRESENCE_ORDER, UNUSABLE_ORDER } from '../requests/duckdb/native-query.js';
+import type { LiveRule } from '../semantics/model.js';
+
+export interface NativeContext {
+  decider: DuckDbDecider;
+  /** Each set's decision for a decision number. */
+  decisions: ((code: number) => Decision<LiveRule>)[];
+  tallies: Tallies;
+  /** The js engine's program, compiled when first needed. */
+  js: () => CompiledRuleSets<LiveRule>;
+  codeOf: (decision: Decision<LiveRule>) => number;
+  /** Adds the events of a set pair's groups (replay-duckdb.ts), for the main and the shadow tally alike. */
+  pairEvents: (groups: readonly { codes: number[]; count: number; firsts: number[] }[], exampleAt: (row: number) => ReplayExample, events: NativeEvent[]) => void;
+}
+
+export interface NativeEvent {
+  row: number;
+  run: () => void;
+}
+
+/** True when DuckDB read, decided and counted the file; else why the js reader must (nothing counted then). */
+export async function readNatively(file: string, options: TrafficReadOptions, ctx: NativeContext): Promise<true | string> {
+  const path = resolve(options.cwd, file);
+  const opened = await nativeFile(file, path, options);
+  if (typeof opened === 'string') return opened;
+  const size = (await stat(path)).size;
+  let groups: NativeGroup[];
+  try {
+    groups = await ctx.decider.readNative(path, opened.gzip, { fieldsRead: ctx.tallies.missing.fieldsRead, isSecret: secretNameTest(options.secretNames) },
+      options.onBytes === undefined ? undefined : (share) => options.onBytes?.(Math.round(size * share)));
+  } catch (error) {
+    // Whatever DuckDB could not read (a line that is no JSON, a line too long, damaged gzip): the js reader says where.
+    return `DuckDB could not read it (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`;
+  }
+  const odd = groups.find((group) => group.odd);
+  const plain = groups.filter((group) => !group.odd);
+  if ((odd?.count ?? 0) > MAX_ODD_RECORDS) return `more than ${MAX_ODD_RECORDS} records DuckDB would read otherwise than JavaScript`;
+  if (plain.length === 0) return 'no record DuckDB reads as JavaScript does';
+  const lines = await linesAt(file, options, [...(odd?.firsts ?? []), ...plain.flatMap((group) => group.firsts)]);
+  // The js reader numbers the records as DuckDB did, and decides the groups' first ones alike.
+  if (!(odd?.firsts ?? []).every((row) => lines.has(row)) || !decidedAlike(plain, lines, ctx)) return 'the js reader did not read its first records as DuckDB did';
+  feedNative(file, plain, odd?.firsts ?? [], lines, ctx);
+  options.onBytes?.(size);
+  return true;
+}
+
+/** The file as DuckDB may read it: plain NDJSON, no field mapping or recorded decisions, gzip the js reader accepts. */
+async function nativeFile(file: string, path: string, options: TrafficReadOptions): Promise<{ gzip: boolean } | string> {
+  if (options.fields !== undefined || options.decision !== undefined) return 'replay.fields or replay.decision maps its fields';
+  const head = await firstLine(path, file);
+  if (head === undefined) return 'empty, or gzip the js reader refuses';
+  const format = formatOf(file, head.line, options.format);
+  if (format !== 'ndjson') return `its format is ${format ?? 'unknown'}, not plain NDJSON`;
+  return { gzip: head.gzip };
+}
+
+/**
+ * The first non-blank line, and whether the file is gzip. A gzip file is read through once by
+ * the js reader's guard first: a decompression bomb or damaged data is refused as by the js reader.
+ */
+async function firstLine(path: string, file: string): Promise<{ line: string; gzip: boolean } | undefined> {
+  const source = createReadStream(path);
+  let first: string | undefined;
+  let expanded = 0;
+  try {
+    const chunks = source[Symbol.asyncIterator]();
+    const opening = (await chunks.next()).value as Buffer | undefined;
+    if (opening === undefined) return undefined;
+    const gzip = opening[0] === 0x1f && opening[1] === 0x8b;
+    if (!gzip) first = opening.toString('utf8', 0, Math.min(opening.length, 1 << 16));
+    source.destroy();
+    if (gzip) {
+      const stream = createReadStream(path);
+      const guard = gzipGuard(file, () => stream.bytesRead);
+      for await (const chunk of stream.pipe(createGunzip())) {
+        const text = chunk as Buffer;
+        if (first === undefined || first.length < 1 << 16) first = (first ?? '') + text.toString('utf8', 0, Math.min(text.length, 1 << 16));
+        expanded += text.length;
+        guard(expanded);
+      }
+    }
+    const line = (first ?? '').split('\n').find((text) => text.trim() !== '');
+    return line === undefined ? undefined : { line: line.replace(/\r$/, ''), gzip };
+  } catch {
+    return undefined;
+  } finally {
+    source.destroy();
+  }
+}
+
+/** The js reader's lines at these record numbers. */
+async function linesAt(file: string, options: TrafficReadOptions, ordinals: readonly number[]): Promise<Map<number, LogLine>> {
+  const lines = new Map<number, LogLine>();
+  const { onBytes: _progress, ...reading } = options;
+  for await (const batch of readLog(file, { ...reading, only: new Set(ordinals) })) {
+    for (const line of batch) if (line.ordinal !== undefined) lines.set(line.ordinal, line);
+  }
+  return lines;
+}
+
+/** Every group's first records are requests the js program decides as DuckDB did. */
+function decidedAlike(plain: readonly NativeGroup[], lines: ReadonlyMap<number, LogLine>, ctx: NativeContext): boolean {
+  return plain.every((group) => group.firsts.every((row) => {
+    const result = lines.get(row)?.result;
+    if (result === undefined || !('request' in result)) return false;
+    const codes = ctx.js().decide(result.request).map(ctx.codeOf);
+    return codes.every((code, set) => code === group.codes[set]);
+  }));
+}
+
+/** The groups and the odd records into the tallies, in log order, as the js engine would have counted them. */
+function feedNative(file: string, plain: readonly NativeGroup[], oddRows: readonly number[], lines: ReadonlyMap<number, LogLine>, ctx: NativeContext): void {
+  const { tallies } = ctx;
+  const exampleAt = (row: number): ReplayExample => {
+    const line = lines.get(row) as LogLine;
+    return { file, line: line.line, request: (line.result as { request: ReplayExample['request'] }).request };
+  };
+  const events: NativeEvent[] = [];
+  ctx.pairEvents(plain, exampleAt, events);
+  for (const field of PRESENCE_ORDER) {
+    tallies.main.fields.addCarried(field, plain.reduce((sum, group) => sum + ((group.presence >> PRESENCE_ORDER.indexOf(field)) & 1) * group.count, 0));
+  }
+  UNUSABLE_ORDER.forEach((field, bit) => {
+    const groups = plain.filter((group) => (group.unusable >> bit) & 1);
+    if (groups.length === 0) return;
+    const count = groups.reduce((sum, group) => sum + group.count, 0);
+    const row = Math.min(...groups.map((group) => group.firsts[0] as number));
+    const example = exampleAt(row);
+    events.push({ row, run: () => tallies.main.fields.addUnusable(field as TextField, count, example.request[field] ?? '', example) });
+  });
+  for (const row of oddRows) events.push({ row, run: () => oddRecord(lines.get(row) as LogLine, ctx) });
+  events.sort((a, b) => a.row - b.row);
+  for (const event of events) event.run();
+}
+
+/** A record read by the js reader: as the js engine counts it. */
+function oddRecord({ file, line, result }: LogLine, ctx: NativeContext): void {
+  const { tallies } = ctx;
+  if ('skip' in result) {
+    tallies.main.skip(result.skip, file, line);
+    return;
+  }
+  const read = { example: { file, line, request: result.request }, carriage: result.carriage ?? {}, decision: result.decision };
+  if (!tallies.main.fields.count(result.request, read.example, read.carriage, result.keys)) accountEmpty(read, tallies);
+  else accountDecided(read, [...ctx.js().decide(result.request)], tallies);
+}
