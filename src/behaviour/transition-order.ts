@@ -20,6 +20,8 @@ import type { PlanStep } from '../plan/types.js';
 import { finalState, statesAlong } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './transition-windows.js';
 import type { Region } from './regions.js';
+import { rulesNear } from './units-near.js';
+import { nextUnits, sameUnit, UnitSetKeys } from './unit-sets.js';
 
 export interface OrderOptions {
   /** When the search stops, on the clock regionsWhere reads (Date.now(), milliseconds). */
@@ -46,13 +48,19 @@ export function chooseOrder(live: readonly LiveRule[], steps: readonly PlanStep[
   const plannerCost = search.costOf(planner);
   if (plannerCost === undefined || plannerCost === 0) return search.result(planner, 'planner');
   const plannerWindows = search.result(planner, 'planner').check.windows.length;
-  const best = search.cheapest(planner);
+  // Only the units of rules that can match a request of an open class move; the others keep their slots.
+  const movable = search.movableNear(planner);
+  const best = search.cheapest(planner, movable);
   const chosen = best !== undefined && best.cost < plannerCost ? best.units : planner;
   if (best !== undefined && best.cost === 0) return search.result(chosen, 'reordered', plannerWindows);
-  const split = search.safeSplit();
+  const split = search.safeSplit(movable);
   if (split !== undefined && options.safeOrder === true) return search.result(split, 'split', plannerWindows);
   const result = search.result(chosen, chosen === planner ? 'planner' : 'reordered', plannerWindows);
   if (best === undefined) result.check.unchecked.push('other orders of the same PATCH requests were searched only in part (time budget): one with fewer windows may exist');
+  // Moving the other PATCHes can still shift where a moved rule lands in between (it goes after its nearest settled rule).
+  else if (best.cost > 0 && planner.some((unit) => !movable.has(unit.ruleId))) {
+    result.check.unchecked.push('other orders were searched moving only the PATCH requests of rules that can match a request of an open window: one moving others may have fewer windows');
+  }
   if (split !== undefined) result.check.saferOrderCost = 1;
   return result;
 }
@@ -177,7 +185,7 @@ class OrderSearch {
   }
 
   /** The order of `units` passing through the fewest open states, or undefined when the deadline came first. */
-  cheapest(units: readonly OrderUnit[]): { units: OrderUnit[]; cost: number } | undefined {
+  cheapest(units: readonly OrderUnit[], movable?: ReadonlySet<string>): { units: OrderUnit[]; cost: number } | undefined {
     type Entry = { sent: OrderUnit[]; cost: number; checked: boolean };
     const deque: Entry[] = [{ sent: [], cost: 0, checked: true }];
     const closed = new Set<string>();
@@ -196,7 +204,7 @@ class OrderSearch {
         }
       }
       closed.add(key);
-      const remaining = units.filter((unit) => !entry.sent.some((s) => sameUnit(s, unit)));
+      const remaining = nextUnits(units, entry.sent, movable);
       // Pushed to the front in reverse, so the planner's next unit is tried first.
       for (const unit of [...remaining].reverse()) {
         const sent = [...entry.sent, unit];
@@ -207,15 +215,25 @@ class OrderSearch {
   }
 
   /** An order free of windows with one update-and-move sent as two PATCHes, when the time allows finding one. */
-  safeSplit(): OrderUnit[] | undefined {
+  safeSplit(movable?: ReadonlySet<string>): OrderUnit[] | undefined {
     for (const step of this.steps) {
-      if (step.kind !== 'update-and-move') continue;
+      if (step.kind !== 'update-and-move' || movable?.has(step.ruleId) === false) continue;
       // Both halves are units of the search, so it tries them in either order.
-      const found = this.cheapest(splitUnits(this.steps, step.ruleId));
+      const found = this.cheapest(splitUnits(this.steps, step.ruleId), movable);
       if (found !== undefined && found.cost === 0) return found.units;
       if (!this.timeLeft()) return undefined;
     }
     return undefined;
+  }
+
+  /** Rule ids whose units may move to close the windows of a checked order (units-near.ts). */
+  movableNear(units: readonly OrderUnit[]): Set<string> {
+    const keys = this.keys.ofPrefixes(units);
+    const open = keys.slice(1, units.length).flatMap((key) => {
+      const check = this.checks.get(key);
+      return check === undefined || check === 'late' ? [] : check.open;
+    });
+    return rulesNear(open, this.start, this.final);
   }
 
   /** The steps of `units` with the windows and unchecked parts of their states. */
@@ -245,51 +263,3 @@ function lateSentence(first: number, last: number): string {
   const states = first === last ? `the state after PATCH ${first} was` : `the states after PATCH ${first} to ${last} were`;
   return `${states} not checked: the time budget ran out`;
 }
-
-function sameUnit(a: OrderUnit, b: OrderUnit): boolean {
-  return a.ruleId === b.ruleId && a.part === b.part;
-}
-
-/**
- * The set of units sent, whatever their order, as a key: a bit per unit (numbered as first
- * seen), 16 to a character. The keys of all prefixes of an order are built one unit after
- * another, in time linear in the order times its length in words rather than sorting every
- * prefix anew (a plan of 700 PATCHes has 700 prefixes).
- */
-class UnitSetKeys {
-  private readonly ids = new Map<string, number>();
-
-  of(sent: readonly OrderUnit[]): string {
-    const words: number[] = [];
-    for (const unit of sent) this.add(words, unit);
-    return keyOf(words);
-  }
-
-  /** Index k: the key of the first k units. */
-  ofPrefixes(units: readonly OrderUnit[]): string[] {
-    const words: number[] = [];
-    const keys = [keyOf(words)];
-    for (const unit of units) {
-      this.add(words, unit);
-      keys.push(keyOf(words));
-    }
-    return keys;
-  }
-
-  private add(words: number[], unit: OrderUnit): void {
-    const name = `${unit.part}:${unit.ruleId}`;
-    let id = this.ids.get(name);
-    if (id === undefined) this.ids.set(name, (id = this.ids.size));
-    const word = id >> 4;
-    while (words.length <= word) words.push(0);
-    words[word] = (words[word] as number) | (1 << (id & 15));
-  }
-}
-
-/** Trailing empty words dropped, so a set's key does not depend on how many units were numbered before it. */
-function keyOf(words: readonly number[]): string {
-  let end = words.length;
-  while (end > 0 && words[end - 1] === 0) end -= 1;
-  return String.fromCharCode(...words.slice(0, end));
-}
-
