@@ -37,11 +37,13 @@ const MAX_PAIRS = 4_000_000;
  */
 export function changedParts(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, deadline?: number): Part[] | 'late' | undefined {
   const numbered = new RuleNumbers();
-  const distinct = new Map<readonly NormalRule[], number[]>();
+  const distinct = new Map<readonly NormalRule[], Int32Array>();
   for (const rules of ruleSets) {
     if (distinct.has(rules)) continue;
     if (deadline !== undefined && Date.now() > deadline) return 'late';
-    distinct.set(rules, rules.filter((rule) => rule.status === 'active').map((rule) => numbered.of(rule)));
+    const ids: number[] = [];
+    for (const rule of rules) if (rule.status === 'active') ids.push(numbered.of(rule));
+    distinct.set(rules, Int32Array.from(ids));
   }
   const alike = (outcome: DecidedOutcome): boolean => interesting(ruleSets.map(() => outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
@@ -85,26 +87,31 @@ class RuleNumbers {
  * rules keep. Stable: the rules of the first list kept, list by list, to the longest run whose
  * positions in the next list increase (once out of order with one list, a rule is changed).
  */
-function changedRules(lists: readonly number[][], count: number): Uint8Array {
+function changedRules(lists: readonly Int32Array[], count: number): Uint8Array {
   const changed = new Uint8Array(count).fill(1);
+  // Per rule: its position in the list at hand, -1 when missing, -2 when there twice.
   const position = new Int32Array(count);
-  let stable = uniqueIn(lists[0] ?? [], count);
-  for (const list of lists.slice(1)) {
+  const positionsIn = (list: Int32Array): void => {
     position.fill(-1);
-    const once = new Set(uniqueIn(list, count));
     list.forEach((id, at) => {
-      if (once.has(id)) position[id] = at;
+      position[id] = position[id] === -1 ? at : -2;
     });
-    stable = increasingRun(stable.filter((id) => position[id] !== -1), position);
+  };
+  const first = lists[0] ?? new Int32Array(0);
+  positionsIn(first);
+  let stable = [...first].filter((id) => (position[id] as number) >= 0);
+  for (const list of lists.slice(1)) {
+    positionsIn(list);
+    stable = stable.filter((id) => (position[id] as number) >= 0);
+    if (!increasing(stable, position)) stable = increasingRun(stable, position);
   }
   for (const id of stable) changed[id] = 0;
   return changed;
 }
 
-function uniqueIn(list: readonly number[], count: number): number[] {
-  const seen = new Uint8Array(count);
-  for (const id of list) seen[id] = Math.min(2, (seen[id] as number) + 1);
-  return list.filter((id) => seen[id] === 1);
+function increasing(ids: readonly number[], position: Int32Array): boolean {
+  for (let i = 1; i < ids.length; i++) if ((position[ids[i] as number] as number) < (position[ids[i - 1] as number] as number)) return false;
+  return true;
 }
 
 /** The longest subsequence of `ids` whose positions increase (patience sorting, O(n log n)). */
@@ -187,7 +194,7 @@ function relevant(group: readonly number[], changed: Uint8Array, numbered: RuleN
  * Each part's lists, cut from every distinct list in one pass over it; lists of a part that are
  * then equal rule by rule are one list.
  */
-function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], number[]>, numbered: RuleNumbers, changed: Uint8Array): Part[] {
+function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, numbered: RuleNumbers, changed: Uint8Array): Part[] {
   const partOfRule = new Int32Array(numbered.rules.length).fill(-1);
   partIds.forEach((ids, part) => {
     for (const id of ids) partOfRule[id] = part;

@@ -21,6 +21,7 @@ import { finalState, statesAlong } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './transition-windows.js';
 import type { Region } from './regions.js';
 import { rulesNear } from './units-near.js';
+import { locallyCheapest } from './local-order.js';
 import { nextUnits, sameUnit, UnitSetKeys } from './unit-sets.js';
 
 export interface OrderOptions {
@@ -50,15 +51,19 @@ export function chooseOrder(live: readonly LiveRule[], steps: readonly PlanStep[
   const plannerWindows = search.result(planner, 'planner').check.windows.length;
   // Only the units of rules that can match a request of an open class move; the others keep their slots.
   const movable = search.movableNear(planner);
-  const best = search.cheapest(planner, movable);
+  const moving = planner.filter((unit) => movable.has(unit.ruleId)).length;
+  const exact = moving <= EXACT_SEARCH_UNITS && planner.length <= EXACT_SEARCH_STATES;
+  const best = exact ? search.cheapest(planner, movable) : locallyCheapest(search, planner, plannerCost);
   const chosen = best !== undefined && best.cost < plannerCost ? best.units : planner;
   if (best !== undefined && best.cost === 0) return search.result(chosen, 'reordered', plannerWindows);
-  const split = search.safeSplit(movable);
+  const split = exact ? search.safeSplit(movable) : undefined;
   if (split !== undefined && options.safeOrder === true) return search.result(split, 'split', plannerWindows);
   const result = search.result(chosen, chosen === planner ? 'planner' : 'reordered', plannerWindows);
   if (best === undefined) result.check.unchecked.push('other orders of the same PATCH requests were searched only in part (time budget): one with fewer windows may exist');
-  // Moving the other PATCHes can still shift where a moved rule lands in between (it goes after its nearest settled rule).
-  else if (best.cost > 0 && planner.some((unit) => !movable.has(unit.ruleId))) {
+  else if (!exact) {
+    result.check.unchecked.push(`${moving} of the ${planner.length} PATCH requests can change what the windows let through, too many to try every order: other orders were tried by sending the PATCH that closes a window before the one that opens it (or the other way round); one with fewer windows may exist, and splitting an update-and-move in two was not tried`);
+  } else if (best.cost > 0 && moving < planner.length) {
+    // Moving the other PATCHes can still shift where a moved rule lands in between (it goes after its nearest settled rule).
     result.check.unchecked.push('other orders were searched moving only the PATCH requests of rules that can match a request of an open window: one moving others may have fewer windows');
   }
   if (split !== undefined) result.check.saferOrderCost = 1;
@@ -83,6 +88,14 @@ export function checkOrder(live: readonly LiveRule[], steps: readonly PlanStep[]
  * near 120 MB whatever the plan's size (docs/behaviour.md, "Safe transitions").
  */
 const MAX_POSITIONS = 2_000_000;
+
+/**
+ * Units that may move, at most, for the search over every order of them (a breadth-first search
+ * over the sets of units sent, exponential in them); beyond it, local-order.ts.
+ */
+const EXACT_SEARCH_UNITS = 12;
+/** PATCH requests at most for that search: it checks its states one at a time, each built from the start. */
+const EXACT_SEARCH_STATES = 100;
 
 /** The checks of the states of one unit list, memoised by the set of units sent. */
 class OrderSearch {
@@ -224,6 +237,22 @@ class OrderSearch {
       if (!this.timeLeft()) return undefined;
     }
     return undefined;
+  }
+
+  /** Per class open in a state of a checked order: the first and the last state it is open in. */
+  openSpans(units: readonly OrderUnit[]): { first: number; last: number }[] {
+    const keys = this.keys.ofPrefixes(units);
+    const spans = new Map<string, { first: number; last: number }>();
+    for (let sent = 1; sent < units.length; sent += 1) {
+      const check = this.checks.get(keys[sent] as string);
+      if (check === undefined || check === 'late') continue;
+      for (const region of check.open) {
+        const span = spans.get(region.description);
+        if (span === undefined) spans.set(region.description, { first: sent, last: sent });
+        else span.last = sent;
+      }
+    }
+    return [...spans.values()];
   }
 
   /** Rule ids whose units may move to close the windows of a checked order (units-near.ts). */
