@@ -143,13 +143,13 @@ class OrderSearch {
     return check;
   }
 
-  /** Checks every state of a whole order not checked yet, in one region search over all of them. */
+  /** Checks every state of a whole order not checked yet, in region searches over runs of them. */
   private checkWhole(units: readonly OrderUnit[]): void {
     const keys = this.keys.ofPrefixes(units);
     const missing = keys.slice(1, units.length).filter((key) => !this.checks.has(key));
     if (missing.length === 0 || !this.timeLeft()) return;
     const perSearch = Math.max(1, Math.floor((this.options.maxPositions ?? MAX_POSITIONS) / Math.max(1, this.live.length)));
-    const searches = Math.ceil((units.length - 1) / perSearch);
+    const searches = Math.ceil(missing.length / perSearch);
     let start: LiveRule[] = this.start;
     let batch: { list: LiveRule[]; sent: number[] }[] = [];
     let searched = 0;
@@ -170,7 +170,8 @@ class OrderSearch {
     let sent = 0;
     for (const state of statesAlong(this.live, sendInOrder(this.live, this.steps, units))) {
       if (sent === 0) start = state;
-      else if (sent < units.length) {
+      // Only the states not checked yet: an order tried after another shares most of its prefixes' sets.
+      else if (sent < units.length && !this.checks.has(keys[sent] as string)) {
         // A state equal to the one before it (only a description changed) is searched once.
         const last = batch[batch.length - 1];
         if (last?.list === state) last.sent.push(sent);
