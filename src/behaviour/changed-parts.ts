@@ -18,7 +18,7 @@ import { conditionsKeyOf, NO_RULE_OUTCOME, outcomeKey, type DecidedOutcome, type
 import { disjoint, requiredValues } from './required-values.js';
 
 /** Lists of one part, each distinct list once. */
-export interface Part {
+export interface ChangedPart {
   /** The distinct lists, each the part's active rules in priority order. */
   lists: NormalRule[][];
   /** Per list given: the index of its list in `lists`. */
@@ -35,7 +35,7 @@ const MAX_PAIRS = 4_000_000;
  * outcome shared by every list interesting, or every rule is in one part); 'late' when the
  * deadline came first.
  */
-export function changedParts(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, deadline?: number): Part[] | 'late' | undefined {
+export function changedParts(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, deadline?: number): ChangedPart[] | 'late' | undefined {
   const numbered = new RuleNumbers();
   const distinct = new Map<readonly NormalRule[], Int32Array>();
   for (const rules of ruleSets) {
@@ -194,7 +194,7 @@ function relevant(group: readonly number[], changed: Uint8Array, numbered: RuleN
  * Each part's lists, cut from every distinct list in one pass over it; lists of a part that are
  * then equal rule by rule are one list.
  */
-function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, numbered: RuleNumbers, changed: Uint8Array): Part[] {
+function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, numbered: RuleNumbers, changed: Uint8Array): ChangedPart[] {
   const partOfRule = new Int32Array(numbered.rules.length).fill(-1);
   partIds.forEach((ids, part) => {
     for (const id of ids) partOfRule[id] = part;

@@ -2,7 +2,7 @@
 // its outcomes spread back over the lists given, under the one deadline; a budget that runs out
 // in the set-up or before a part is reached names the changed rules left unsearched.
 import type { NormalRule } from '../semantics/model.js';
-import { changedParts, type Part } from './changed-parts.js';
+import { changedParts, type ChangedPart } from './changed-parts.js';
 import { OUT_OF_TIME, type RegionOutcome } from './entries.js';
 import type { RegionOptions, RegionSearch } from './regions.js';
 
@@ -38,7 +38,7 @@ export function searchInParts(ruleSets: readonly (readonly NormalRule[])[], inte
   return found;
 }
 
-function partOptions(options: RegionOptions, part: Part, found: RegionSearch, onProgress: (done: number) => void): RegionOptions {
+function partOptions(options: RegionOptions, part: ChangedPart, found: RegionSearch, onProgress: (done: number) => void): RegionOptions {
   const hopeless = options.hopeless;
   return {
     ...options,
@@ -49,11 +49,11 @@ function partOptions(options: RegionOptions, part: Part, found: RegionSearch, on
 }
 
 /** Outcomes per list of the part → outcomes per list given. */
-function spread<T>(part: Part, outcomes: readonly T[]): T[] {
+function spread<T>(part: ChangedPart, outcomes: readonly T[]): T[] {
   return part.listOf.map((index) => outcomes[index] as T);
 }
 
-function size(part: Part): number {
+function size(part: ChangedPart): number {
   return part.lists.reduce((sum, list) => sum + list.length, 0);
 }
 
