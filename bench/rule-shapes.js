@@ -13,6 +13,11 @@
 //                 partner ranges, country challenges, API abuse under a root `$or`, monitors,
 //                 risky devices per host). Added after validate's cost was worked on (issue #36),
 //                 and not tuned for.
+//   - scopes:     each rule scoped one of four ways — an exact path (40 paths), one to three
+//                 countries (20), an ASN (30), or not at all (a user-agent pattern or substring) —
+//                 with one random leaf besides. Written after the plan analyses were made
+//                 proportional to the change (issue #42), last, and not tuned for: the plan
+//                 benchmark (bench/apply.bench.js) runs it with the four above.
 //   - wide-in:    `$in`/`$notIn` lists of 50 to 200 values each over paths, user agents, addresses
 //                 and countries, drawn from large pools, so rules share many values (the set-up of
 //                 the behaviour diff over `$in` values was quadratic in them, issue #41).
@@ -27,7 +32,7 @@ import { ruleFileText } from '../dist/import/rule-file.js';
 
 export const SHAPES = ['themes', 'random', 'duplicates', 'tenants'];
 /** Shapes for one benchmark each, left out of the SHAPES every shape-wide benchmark runs. */
-export const SPECIAL_SHAPES = ['wide-in', 'catalogue'];
+export const SPECIAL_SHAPES = ['wide-in', 'catalogue', 'scopes'];
 
 /** Values per field: few, overlapping (prefixes of each other, ranges inside ranges). */
 const VALUES = {
@@ -190,6 +195,31 @@ function catalogueRules(random, count) {
   }));
 }
 
+const SCOPE_PATHS = Array.from({ length: 40 }, (_, i) => `/section-${i}/index`);
+const SCOPE_COUNTRIES = ['US', 'CA', 'DE', 'FR', 'KP', 'IR', 'GB', 'NL', 'BR', 'IN', 'CN', 'RU', 'JP', 'AU', 'ES', 'IT', 'SE', 'PL', 'MX', 'ZA'];
+const SCOPE_ASNS = Array.from({ length: 30 }, (_, i) => String(64500 + i));
+
+function scopeLeaf(random) {
+  const kind = random();
+  if (kind < 0.3) return { conditionType: 'path', operator: '$eq', value: pick(random, SCOPE_PATHS) };
+  if (kind < 0.6) return { conditionType: 'country', operator: '$in', value: [...new Set(Array.from({ length: randomInt(random, 1, 3) }, () => pick(random, SCOPE_COUNTRIES)))] };
+  if (kind < 0.8) return { conditionType: 'socketIpASN', operator: '$eq', value: pick(random, SCOPE_ASNS) };
+  return random() < 0.5
+    ? { conditionType: 'userAgent', operator: '$re', value: [pick(random, PATTERNS.userAgent)] }
+    : { conditionType: 'userAgent', operator: '$contains', value: pick(random, VALUES.userAgent) };
+}
+
+/** Rules scoped one of four ways (scopeLeaf), `$and` one random leaf. */
+function scopedRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Scoped rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.9 ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: { operator: '$and', children: [{ operator: '$and', children: [scopeLeaf(random), randomLeaf(random)] }] },
+  }));
+}
+
 /** `count` rules of the given shape, with ids and priorities as the importer writes them. */
 export function ruleSet(shape, count) {
   const random = seededRandom(count);
@@ -202,6 +232,7 @@ export function ruleSet(shape, count) {
     rules = randomRules(random, count, (r) => JSON.parse(JSON.stringify(pick(r, leaves))), 2, 2);
   } else if (shape === 'tenants') rules = tenantRules(random, count);
   else if (shape === 'catalogue') rules = catalogueRules(random, count);
+  else if (shape === 'scopes') rules = scopedRules(random, count);
   else if (shape === 'wide-in') rules = randomRules(random, count, wideInLeaf, 2, 2);
   else throw new Error(`unknown shape ${shape}: one of ${[...SHAPES, ...SPECIAL_SHAPES].join(', ')}`);
   return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));

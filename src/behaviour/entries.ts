@@ -24,6 +24,9 @@ export interface Entry {
   outcome: DecidedOutcome;
 }
 
+/** The unchecked part's reason when the deadline came before the search ended. */
+export const OUT_OF_TIME = 'the time budget ran out before these rules and the ones after them were searched';
+
 export const NO_RULE_OUTCOME: DecidedOutcome = { rule: undefined, actions: [] };
 
 export interface Entries {
@@ -87,7 +90,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
 /** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */
 const CONDITIONS_KEYS = new WeakMap<Conditions, string>();
 
-function conditionsKeyOf(conditions: Conditions): string {
+export function conditionsKeyOf(conditions: Conditions): string {
   let key = CONDITIONS_KEYS.get(conditions);
   if (key === undefined) CONDITIONS_KEYS.set(conditions, (key = JSON.stringify(canonicalConditions(conditions))));
   return key;

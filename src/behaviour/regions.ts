@@ -11,8 +11,9 @@ import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf, NormalRule } from '../semantics/model.js';
 import { Assignment, AtomTable, matchingWays } from './atoms.js';
-import { activeEntries, NO_RULE_OUTCOME, outcomeKey, type DecidedOutcome, type Entry, type RegionOutcome } from './entries.js';
+import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type RegionOutcome } from './entries.js';
 import { regionDescription } from './describe.js';
+import { searchInParts } from './changed-search.js';
 import { Models, type TreeStack } from './model.js';
 
 export interface Region {
@@ -50,15 +51,17 @@ export interface RegionOptions {
   maxRegions?: number;
 }
 
-/** The unchecked part's reason when the deadline came before the search ended. */
-export const OUT_OF_TIME = 'the time budget ran out before these rules and the ones after them were searched';
+export { OUT_OF_TIME } from './entries.js';
 
 /** Rule names listed per unchecked part, at most. */
 const MAX_UNCHECKED_RULES = 20;
 
-/** `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. */
+/**
+ * `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. Only the
+ * parts where the lists differ are searched (changed-parts.ts).
+ */
 export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
-  return new Search(ruleSets, interesting, options).run();
+  return searchInParts(ruleSets, interesting, options, (sets, wanted, partOptions) => new Search(sets, wanted, partOptions).run());
 }
 
 class Search {

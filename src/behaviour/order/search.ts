@@ -19,6 +19,9 @@ import type { PlanStep, TransitionCheck } from '../../plan/types.js';
 import { finalState, statesAlong } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './windows.js';
 import type { Region } from '../regions.js';
+import { rulesNear } from './units-near.js';
+import { locallyCheapest } from './local-order.js';
+import { nextUnits, sameUnit, UnitSetKeys } from './unit-sets.js';
 
 export interface OrderOptions {
   /** When the search stops, on the clock regionsWhere reads (Date.now(), milliseconds). */
@@ -45,13 +48,23 @@ export function chooseOrder(live: readonly LiveRule[], steps: readonly PlanStep[
   const plannerCost = search.costOf(planner);
   if (plannerCost === undefined || plannerCost === 0) return search.result(planner, 'planner');
   const plannerWindows = search.result(planner, 'planner').check.windows.length;
-  const best = search.cheapest(planner);
+  // Only the units of rules that can match a request of an open class move; the others keep their slots.
+  const movable = search.movableNear(planner);
+  const moving = planner.filter((unit) => movable.has(unit.ruleId)).length;
+  const exact = moving <= EXACT_SEARCH_UNITS && planner.length <= EXACT_SEARCH_STATES;
+  const best = exact ? search.cheapest(planner, movable) : locallyCheapest(search, planner, plannerCost);
   const chosen = best !== undefined && best.cost < plannerCost ? best.units : planner;
   if (best !== undefined && best.cost === 0) return search.result(chosen, 'reordered', plannerWindows);
-  const split = search.safeSplit();
+  const split = exact ? search.safeSplit(movable) : undefined;
   if (split !== undefined && options.safeOrder === true) return search.result(split, 'split', plannerWindows);
   const result = search.result(chosen, chosen === planner ? 'planner' : 'reordered', plannerWindows);
   if (best === undefined) result.check.unchecked.push('other orders of the same PATCH requests were searched only in part (time budget): one with fewer windows may exist');
+  else if (!exact) {
+    result.check.unchecked.push(`${moving} of the ${planner.length} PATCH requests can change what the windows let through, too many to try every order: other orders were tried by sending the PATCH that closes a window before the one that opens it (or the other way round); one with fewer windows may exist, and splitting an update-and-move in two was not tried`);
+  } else if (best.cost > 0 && moving < planner.length) {
+    // Moving the other PATCHes can still shift where a moved rule lands in between (it goes after its nearest settled rule).
+    result.check.unchecked.push('other orders were searched moving only the PATCH requests of rules that can match a request of an open window: one moving others may have fewer windows');
+  }
   if (split !== undefined) result.check.saferOrderCost = 1;
   return result;
 }
@@ -74,6 +87,14 @@ export function checkOrder(live: readonly LiveRule[], steps: readonly PlanStep[]
  * near 120 MB whatever the plan's size (docs/behaviour.md, "Safe transitions").
  */
 const MAX_POSITIONS = 2_000_000;
+
+/**
+ * Units that may move, at most, for the search over every order of them (a breadth-first search
+ * over the sets of units sent, exponential in them); beyond it, local-order.ts.
+ */
+const EXACT_SEARCH_UNITS = 12;
+/** PATCH requests at most for that search: it checks its states one at a time, each built from the start. */
+const EXACT_SEARCH_STATES = 100;
 
 /** The checks of the states of one unit list, memoised by the set of units sent. */
 class OrderSearch {
@@ -121,13 +142,13 @@ class OrderSearch {
     return check;
   }
 
-  /** Checks every state of a whole order not checked yet, in one region search over all of them. */
+  /** Checks every state of a whole order not checked yet, in region searches over runs of them. */
   private checkWhole(units: readonly OrderUnit[]): void {
     const keys = this.keys.ofPrefixes(units);
     const missing = keys.slice(1, units.length).filter((key) => !this.checks.has(key));
     if (missing.length === 0 || !this.timeLeft()) return;
     const perSearch = Math.max(1, Math.floor((this.options.maxPositions ?? MAX_POSITIONS) / Math.max(1, this.live.length)));
-    const searches = Math.ceil((units.length - 1) / perSearch);
+    const searches = Math.ceil(missing.length / perSearch);
     let start: LiveRule[] = this.start;
     let batch: { list: LiveRule[]; sent: number[] }[] = [];
     let searched = 0;
@@ -148,7 +169,8 @@ class OrderSearch {
     let sent = 0;
     for (const state of statesAlong(this.live, sendInOrder(this.live, this.steps, units))) {
       if (sent === 0) start = state;
-      else if (sent < units.length) {
+      // Only the states not checked yet: an order tried after another shares most of its prefixes' sets.
+      else if (sent < units.length && !this.checks.has(keys[sent] as string)) {
         // A state equal to the one before it (only a description changed) is searched once.
         const last = batch[batch.length - 1];
         if (last?.list === state) last.sent.push(sent);
@@ -176,7 +198,7 @@ class OrderSearch {
   }
 
   /** The order of `units` passing through the fewest open states, or undefined when the deadline came first. */
-  cheapest(units: readonly OrderUnit[]): { units: OrderUnit[]; cost: number } | undefined {
+  cheapest(units: readonly OrderUnit[], movable?: ReadonlySet<string>): { units: OrderUnit[]; cost: number } | undefined {
     type Entry = { sent: OrderUnit[]; cost: number; checked: boolean };
     const deque: Entry[] = [{ sent: [], cost: 0, checked: true }];
     const closed = new Set<string>();
@@ -195,7 +217,7 @@ class OrderSearch {
         }
       }
       closed.add(key);
-      const remaining = units.filter((unit) => !entry.sent.some((s) => sameUnit(s, unit)));
+      const remaining = nextUnits(units, entry.sent, movable);
       // Pushed to the front in reverse, so the planner's next unit is tried first.
       for (const unit of [...remaining].reverse()) {
         const sent = [...entry.sent, unit];
@@ -206,15 +228,41 @@ class OrderSearch {
   }
 
   /** An order free of windows with one update-and-move sent as two PATCHes, when the time allows finding one. */
-  safeSplit(): OrderUnit[] | undefined {
+  safeSplit(movable?: ReadonlySet<string>): OrderUnit[] | undefined {
     for (const step of this.steps) {
-      if (step.kind !== 'update-and-move') continue;
+      if (step.kind !== 'update-and-move' || movable?.has(step.ruleId) === false) continue;
       // Both halves are units of the search, so it tries them in either order.
-      const found = this.cheapest(splitUnits(this.steps, step.ruleId));
+      const found = this.cheapest(splitUnits(this.steps, step.ruleId), movable);
       if (found !== undefined && found.cost === 0) return found.units;
       if (!this.timeLeft()) return undefined;
     }
     return undefined;
+  }
+
+  /** Per class open in a state of a checked order: the first and the last state it is open in. */
+  openSpans(units: readonly OrderUnit[]): { first: number; last: number }[] {
+    const keys = this.keys.ofPrefixes(units);
+    const spans = new Map<string, { first: number; last: number }>();
+    for (let sent = 1; sent < units.length; sent += 1) {
+      const check = this.checks.get(keys[sent] as string);
+      if (check === undefined || check === 'late') continue;
+      for (const region of check.open) {
+        const span = spans.get(region.description);
+        if (span === undefined) spans.set(region.description, { first: sent, last: sent });
+        else span.last = sent;
+      }
+    }
+    return [...spans.values()];
+  }
+
+  /** Rule ids whose units may move to close the windows of a checked order (units-near.ts). */
+  movableNear(units: readonly OrderUnit[]): Set<string> {
+    const keys = this.keys.ofPrefixes(units);
+    const open = keys.slice(1, units.length).flatMap((key) => {
+      const check = this.checks.get(key);
+      return check === undefined || check === 'late' ? [] : check.open;
+    });
+    return rulesNear(open, this.start, this.final);
   }
 
   /** The steps of `units` with the windows and unchecked parts of their states. */
@@ -244,51 +292,3 @@ function lateSentence(first: number, last: number): string {
   const states = first === last ? `the state after PATCH ${first} was` : `the states after PATCH ${first} to ${last} were`;
   return `${states} not checked: the time budget ran out`;
 }
-
-function sameUnit(a: OrderUnit, b: OrderUnit): boolean {
-  return a.ruleId === b.ruleId && a.part === b.part;
-}
-
-/**
- * The set of units sent, whatever their order, as a key: a bit per unit (numbered as first
- * seen), 16 to a character. The keys of all prefixes of an order are built one unit after
- * another, in time linear in the order times its length in words rather than sorting every
- * prefix anew (a plan of 700 PATCHes has 700 prefixes).
- */
-class UnitSetKeys {
-  private readonly ids = new Map<string, number>();
-
-  of(sent: readonly OrderUnit[]): string {
-    const words: number[] = [];
-    for (const unit of sent) this.add(words, unit);
-    return keyOf(words);
-  }
-
-  /** Index k: the key of the first k units. */
-  ofPrefixes(units: readonly OrderUnit[]): string[] {
-    const words: number[] = [];
-    const keys = [keyOf(words)];
-    for (const unit of units) {
-      this.add(words, unit);
-      keys.push(keyOf(words));
-    }
-    return keys;
-  }
-
-  private add(words: number[], unit: OrderUnit): void {
-    const name = `${unit.part}:${unit.ruleId}`;
-    let id = this.ids.get(name);
-    if (id === undefined) this.ids.set(name, (id = this.ids.size));
-    const word = id >> 4;
-    while (words.length <= word) words.push(0);
-    words[word] = (words[word] as number) | (1 << (id & 15));
-  }
-}
-
-/** Trailing empty words dropped, so a set's key does not depend on how many units were numbered before it. */
-function keyOf(words: readonly number[]): string {
-  let end = words.length;
-  while (end > 0 && words[end - 1] === 0) end -= 1;
-  return String.fromCharCode(...words.slice(0, end));
-}
-
