@@ -83,16 +83,26 @@ describe('the rules token', () => {
       'examples/github-workflows/drift-pr.yml detect',
       'examples/github-workflows/drift.yml drift',
       'examples/github-workflows/npx/apply.yml apply',
+      'examples/github-workflows/npx/replay-matrix.yml snapshot',
     ]);
   });
 
   it('lives only in each app\'s own environment, in jobs that run for the default branch only', () => {
     for (const j of holders) {
       const guard = triggers(WORKFLOWS.find((w) => w.file === j.file) as YamlFile).includes('schedule') ? SCHEDULED_OR_DEFAULT_BRANCH : DEFAULT_BRANCH_ONLY;
-      expect([label(j), j.job.environment, String(j.job.if)]).toEqual([label(j), '${{ matrix.environment }}', guard]);
+      // One app chosen by hand (the replay matrix) takes its environment from its config job.
+      const jobs = mapAt((WORKFLOWS.find((w) => w.file === j.file) as YamlFile).data, 'jobs');
+      const chosenByHand = jobs.apps === undefined;
+      const environment = chosenByHand ? '${{ needs.config.outputs.environment }}' : '${{ matrix.environment }}';
+      expect([label(j), j.job.environment, String(j.job.if)]).toEqual([label(j), environment, guard]);
       // The matrix comes from the default branch's botrules.yaml, as botrules reads it (botrules
       // config --json: one environment production-<app> per app; test/cli/config-matrix.e2e.test.ts).
-      const appsJob = mapAt(mapAt((WORKFLOWS.find((w) => w.file === j.file) as YamlFile).data, 'jobs'), 'apps');
+      if (chosenByHand) {
+        const plan = (mapAt(jobs, 'config').steps as YamlMap[]).find((step) => step.id === 'plan');
+        expect([label(j), String(plan?.run)]).toEqual([label(j), expect.stringContaining('apps="$(npx --no-install botrules config --json)"')]);
+        continue;
+      }
+      const appsJob = mapAt(jobs, 'apps');
       const steps = appsJob.steps as YamlMap[];
       const list = String(steps.find((step) => step.id === 'list')?.run);
       const byAction = steps.find((step) => step.id === 'config');

@@ -1,5 +1,5 @@
-// The order search of a plan too large to try every order of its PATCH requests (transition-
-// order.ts): window by window, the PATCH that closes a class's window is sent right before the
+// The order search of a plan too large to try every order of its PATCH requests (search.ts):
+// window by window, the PATCH that closes a class's window is sent right before the
 // one that opens it, or the opener right after the closer, and each move that lowers the number
 // of open states is kept. Each order tried is checked whole, as any other (its states not
 // checked before, in one region search), so what it reports is exact; only the orders it tries

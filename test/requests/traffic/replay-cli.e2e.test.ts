@@ -148,7 +148,7 @@ describe('replay: exact counts on logs whose every outcome is known', () => {
 describe('replay: errors exit 1 with a sentence', () => {
   it.each([
     [['missing.ndjson'], 'error: cannot read the log missing.ndjson (ENOENT)'],
-    [['notes.txt'], 'error: cannot tell the format of notes.txt from its first line: use --log-format ndjson, csv, combined, cloudfront, alb, cloudflare, human or har'],
+    [['notes.txt'], 'error: cannot tell the format of notes.txt from its first line: use --log-format ndjson, csv, combined, cloudfront, alb, cloudflare, human, har or parquet'],
     [['cut.log.gz'], 'error: cannot read the log cut.log.gz (the gzip data is damaged or cut short)'],
   ])('%j', async (logs, message) => {
     const result = await replay(...logs);
