@@ -15,12 +15,11 @@ import type { Runtime } from '../runtime.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
 import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';
 import { ruleFilesAt } from './changed-rules.js';
-import { loadProjectConfig } from '../rules/config.js';
+import { loadEveryApp } from './project.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './policies.js';
 import type { PolicyChange } from '../render/behaviour/index.js';
 import { plural } from '../plural.js';
-import { definedFields } from '../defined.js';
 
 interface RuleSetsDiffRequest {
   old: string;
@@ -46,7 +45,7 @@ export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): 
   const started = Date.now();
   // Both sides' lifetimes at one moment.
   const now = started;
-  const config = await loadProjectConfig({ cwd: ctx.cwd, ...definedFields({ config: request.config }) });
+  const config = await loadEveryApp({ config: request.config }, ctx.cwd);
   const policies = await loadPolicies(config, ctx.cwd);
   const [before, after] = await Promise.all([ruleSet(request.old, request.app, ctx.cwd, now), ruleSet(request.new, request.app, ctx.cwd, now)]);
   const app = before.app ?? after.app ?? request.app ?? 'default';

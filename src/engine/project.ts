@@ -10,11 +10,11 @@ export { selectApp } from '../rules/config.js';
 export type Project = ProjectConfig;
 
 /** Reads the config once, with --app applied (an unknown app is an error here). */
-export async function loadProject(selection: ProjectSelection, cwd: string): Promise<Project> {
+export async function loadProject(selection: Pick<ProjectSelection, 'config' | 'dir' | 'app'>, cwd: string): Promise<Project> {
   return selectApp(await loadEveryApp(selection, cwd), selection.app);
 }
 
 /** Reads the config once, every app selected: for a command that reports other problems before an unknown --app. */
-export async function loadEveryApp(selection: Omit<ProjectSelection, 'app'>, cwd: string): Promise<Project> {
+export async function loadEveryApp(selection: Pick<ProjectSelection, 'config' | 'dir'>, cwd: string): Promise<Project> {
   return loadProjectConfig({ cwd, config: selection.config, dir: selection.dir });
 }

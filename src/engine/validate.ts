@@ -2,7 +2,7 @@
 // rule-set analysis (docs/evaluation.md, "Rule-set analysis"); no network.
 import { analyseRules, silenced, type Finding } from '../analysis/index.js';
 import { sortProblems, type Problem } from '../errors.js';
-import { loadProjectConfig } from '../rules/config.js';
+import { loadProject } from './project.js';
 import { loadAllRules } from '../rules/load.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import type { ValidateReport } from '../render/validate/model.js';
@@ -40,7 +40,7 @@ export interface ValidatedProject {
 export async function validateProject(request: ValidateRequest, ctx: Runtime): Promise<ValidatedProject> {
   const { cwd } = ctx;
   const started = Date.now();
-  const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
+  const config = await loadProject(request, cwd);
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
   // One moment for every lifetime and age this run judges (--now rehearses another).
   const now = request.now ?? Date.now();
