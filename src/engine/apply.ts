@@ -19,7 +19,7 @@ import type { ProjectSelection, Runtime } from '../runtime.js';
 import { applyVerdict, MAX_CORRECTIONS, unsupportedRequest } from './apply-verdict.js';
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
-import { loadProject, type Project } from './project.js';
+import { everyApp, loadProject, type Project } from './project.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { assembleReview } from './review.js';
 import type { Review } from '../render/plan/review.js';
@@ -111,7 +111,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   const started = Date.now();
   // The policy files are checked before any request, as plan checks them.
   const policies = await applyPolicies(config, ctx.cwd);
-  const allApps = [...config.apps, ...(config.otherApps ?? [])].map((app) => app.name);
+  const allApps = everyApp(config).map((app) => app.name);
   const prepared = await prepareWork(config, request, ctx, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
   // Which rules not in the files were removed from them, from the checkout's git history, never from a saved plan.
   const removals = await recogniseRemovals(prepared.work);
@@ -191,7 +191,7 @@ async function prepareWork(
   const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }), ...(request.now === undefined ? {} : { now: request.now }) });
   const apps = saved.selected.map((s) => s.app);
   // The configured apps the plan (or --app) leaves out are compared too, without a request.
-  const others = [...config.apps, ...(config.otherApps ?? [])].filter((app) => !apps.includes(app));
+  const others = everyApp(config).filter((app) => !apps.includes(app));
   const listed = await listApps(apps, ctx, undefined, others);
   return { work: replanSavedPlan(saved, listed, transitionRun(request)), target: 'the plan' };
 }

@@ -15,7 +15,7 @@ import type { Runtime } from '../runtime.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
 import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';
 import { ruleFilesAt } from './changed-rules.js';
-import { loadEveryApp } from './project.js';
+import { everyApp, loadEveryApp } from './project.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './policies.js';
 import type { PolicyChange } from '../render/behaviour/index.js';
@@ -49,7 +49,7 @@ export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): 
   const policies = await loadPolicies(config, ctx.cwd);
   const [before, after] = await Promise.all([ruleSet(request.old, request.app, ctx.cwd, now), ruleSet(request.new, request.app, ctx.cwd, now)]);
   const app = before.app ?? after.app ?? request.app ?? 'default';
-  const references = policyReferenceProblems(policies.policies.filter((policy) => !('decidedBy' in policy.expect)), new Map(), [...config.apps, ...(config.otherApps ?? [])].map((one) => one.name));
+  const references = policyReferenceProblems(policies.policies.filter((policy) => !('decidedBy' in policy.expect)), new Map(), everyApp(config).map((one) => one.name));
   if (policies.problems.length > 0 || references.length > 0) throw new ValidationError([...policies.problems, ...references]);
   ctx.debug(`comparing ${before.rules.length} with ${after.rules.length} rules`);
   const diff = ruleSetsDiff(app, before.rules, after.rules, request.run);

@@ -12,7 +12,7 @@ import { appProblems } from '../requests/expectations/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
-import { loadEveryApp, selectApp, type Project } from './project.js';
+import { everyApp, loadEveryApp, selectApp, type Project } from './project.js';
 import { assembleReview } from './review.js';
 import type { ReviewedPlan } from '../render/plan/review.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
@@ -57,7 +57,7 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
   const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
   const reading = replayed === undefined ? undefined : checkOneApp(project, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
-  const allApps = [...project.apps, ...(project.otherApps ?? [])].map((app) => app.name);
+  const allApps = everyApp(project).map((app) => app.name);
   const planned = await planApps(project, request, ctx, fromSnapshot?.source, request, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
   const diff = tests === undefined
     ? undefined
