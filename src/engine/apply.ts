@@ -31,6 +31,7 @@ import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
 import { policyReferenceProblems } from '../rules/policies.js';
 import type { DeclaredRule } from '../semantics/model.js';
+import { definedFields } from '../defined.js';
 import { applyPolicies, applyPolicyFindings, raiseIfPolicyRefuses } from './apply-policies.js';
 
 export type { ApplyWork } from '../apply/work.js';
@@ -107,7 +108,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   // With --replay, the log files are checked before the config is read.
   const replayFiles = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
   const config = await loadProject(request, ctx.cwd);
-  const replay = replayFiles === undefined ? undefined : replayInput(replayFiles, config, request);
+  const replay = replayFiles === undefined ? undefined : { files: replayFiles, reading: { ...checkOneApp(config, REPLAY_USAGE), ...definedFields({ engine: request.replayEngine }) } };
   const started = Date.now();
   // The policy files are checked before any request, as plan checks them.
   const policies = await applyPolicies(config, ctx.cwd);
@@ -197,12 +198,6 @@ async function prepareWork(
 }
 
 const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';
-
-/** With --replay: the log files and the NDJSON field mapping, checked before any request. */
-function replayInput(files: string[], config: Project, request: ApplyRequest): { files: string[]; reading: LogReading & { engine?: ReplayEngine } } {
-  const reading = checkOneApp(config, REPLAY_USAGE);
-  return { files, reading: { ...reading, ...(request.replayEngine === undefined ? {} : { engine: request.replayEngine }) } };
-}
 
 /**
  * A saved plan's replay verdict is never taken from the file, which anyone could edit to hide

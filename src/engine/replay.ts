@@ -19,6 +19,7 @@ import { logFiles, readLog, type LogReading, type TrafficReadOptions } from '../
 import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 import { loadProject, type Project } from './project.js';
+import { definedFields } from '../defined.js';
 import { decideWithDuckDb, type Tallies } from './replay-duckdb.js';
 
 export type { ReplayReport } from '../requests/traffic/tally.js';
@@ -76,13 +77,8 @@ export async function replayedFiles(logs: readonly string[], cwd: string): Promi
 /** Before any request: the selection names one app, or an error asks to name it. */
 export function checkOneApp(config: Project, usage: string): LogReading & { maxDisagreement?: number } {
   onlyApp(config.apps, usage);
-  return {
-    ...(config.replayFields === undefined ? {} : { fields: config.replayFields }),
-    ...(config.replaySecretNames === undefined ? {} : { secretNames: config.replaySecretNames }),
-    ...(config.replayIpField === undefined ? {} : { ipField: config.replayIpField }),
-    ...(config.replayMaxDisagreement === undefined ? {} : { maxDisagreement: config.replayMaxDisagreement }),
-    ...(config.replayDecision === undefined ? {} : { decision: config.replayDecision }),
-  };
+  const { replayFields: fields, replaySecretNames: secretNames, replayIpField: ipField, replayMaxDisagreement: maxDisagreement, replayDecision: decision } = config;
+  return definedFields({ fields, secretNames, ipField, maxDisagreement, decision });
 }
 
 /** A log belongs to one app: the one planned app, or an error asking to name it. */
