@@ -15,11 +15,11 @@ import { checkWritable } from '../io/atomic-write.js';
 import { Plan } from '../plan/plan-value.js';
 import { changeAllowance, type MaxChanges } from '../plan/safety.js';
 import type { AppPlan, PlanStep } from '../plan/types.js';
-import { loadProjectConfig } from '../rules/config.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { applyVerdict, MAX_CORRECTIONS, unsupportedRequest } from './apply-verdict.js';
 import { listApps } from './list-apps.js';
 import { planApps } from './plan-apps.js';
+import { everyApp, loadProject, type Project } from './project.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { assembleReview } from './review.js';
 import type { Review } from '../render/plan/review.js';
@@ -31,6 +31,7 @@ import { trafficVerdict } from '../requests/traffic/verdict.js';
 import { transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
 import { policyReferenceProblems } from '../rules/policies.js';
 import type { DeclaredRule } from '../semantics/model.js';
+import { definedFields } from '../defined.js';
 import { applyPolicies, applyPolicyFindings, raiseIfPolicyRefuses } from './apply-policies.js';
 
 export type { ApplyWork } from '../apply/work.js';
@@ -104,18 +105,20 @@ const DEFAULT_CONCURRENCY = 4;
 export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: ApplyHooks): Promise<ApplyReport> {
   // Before any request: an apply must never send changes and then fail to write its undo plan.
   if (request.undoOut !== undefined) await checkWritable(resolve(ctx.cwd, request.undoOut), '--undo-out', request.undoOut);
-  const replay = await replayInput(request, ctx);
+  // With --replay, the log files are checked before the config is read.
+  const replayFiles = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
+  const config = await loadProject(request, ctx.cwd);
+  const replay = replayFiles === undefined ? undefined : { files: replayFiles, reading: { ...checkOneApp(config, REPLAY_USAGE), ...definedFields({ engine: request.replayEngine }) } };
   const started = Date.now();
   // The policy files are checked before any request, as plan checks them.
-  const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
   const policies = await applyPolicies(config, ctx.cwd);
-  const allApps = [...config.apps, ...(config.otherApps ?? [])].map((app) => app.name);
-  const prepared = await prepareWork(request, ctx, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
+  const allApps = everyApp(config).map((app) => app.name);
+  const prepared = await prepareWork(config, request, ctx, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
   // Which rules not in the files were removed from them, from the checkout's git history, never from a saved plan.
   const removals = await recogniseRemovals(prepared.work);
   const marked = prepared.work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan }));
   const target = prepared.target;
-  const replayed = replay ?? (await recordedReplay(marked, request, ctx));
+  const replayed = replay ?? (await recordedReplay(marked, config, request, ctx));
   const work = replayed === undefined ? marked : await withReplayVerdict(marked, replayed, ctx);
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
@@ -176,40 +179,32 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
 
 /** Everything before the first PATCH: the files, the tokens, one LIST per app, the plans (and the rule files read). */
 async function prepareWork(
+  config: Project,
   request: ApplyRequest,
   ctx: Runtime,
-  declaredChecks: Parameters<typeof planApps>[4],
+  declaredChecks: Parameters<typeof planApps>[5],
 ): Promise<{ work: ApplyWork[]; target: string; declared?: Map<string, DeclaredRule[]> }> {
   if (request.planFile === undefined) {
-    const planned = await planApps(request, ctx, undefined, request, declaredChecks);
+    const planned = await planApps(config, request, ctx, undefined, request, declaredChecks);
     const declared = new Map(planned.map((p) => [p.app.name, p.declared]));
     return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files', declared };
   }
-  const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
   const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }), ...(request.now === undefined ? {} : { now: request.now }) });
   const apps = saved.selected.map((s) => s.app);
   // The configured apps the plan (or --app) leaves out are compared too, without a request.
-  const others = [...config.apps, ...(config.otherApps ?? [])].filter((app) => !apps.includes(app));
+  const others = everyApp(config).filter((app) => !apps.includes(app));
   const listed = await listApps(apps, ctx, undefined, others);
   return { work: replanSavedPlan(saved, listed, transitionRun(request)), target: 'the plan' };
 }
 
 const REPLAY_USAGE = 'botrules apply --app NAME --replay LOG…';
 
-/** With --replay: the log files and the NDJSON field mapping, checked before any request. */
-async function replayInput(request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading & { engine?: ReplayEngine } } | undefined> {
-  if (request.replayLogs === undefined) return undefined;
-  const files = await replayedFiles(request.replayLogs, ctx.cwd);
-  const reading = await checkOneApp(request, ctx, REPLAY_USAGE);
-  return { files, reading: { ...reading, ...(request.replayEngine === undefined ? {} : { engine: request.replayEngine }) } };
-}
-
 /**
  * A saved plan's replay verdict is never taken from the file, which anyone could edit to hide
  * newly blocked traffic: the logs it names are replayed again against what apply will send (as
  * with --replay). Logs that cannot be read here are an error, before any change is sent.
  */
-async function recordedReplay(work: readonly ApplyWork[], request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading } | undefined> {
+async function recordedReplay(work: readonly ApplyWork[], config: Project, request: ApplyRequest, ctx: Runtime): Promise<{ files: string[]; reading: LogReading } | undefined> {
   const recorded = work.map((w) => w.plan.replay as { logs?: unknown } | undefined).find((verdict) => verdict !== undefined);
   if (recorded === undefined || request.planFile === undefined) return undefined;
   const logs = Array.isArray(recorded.logs) ? recorded.logs.map(String) : [];
@@ -218,7 +213,7 @@ async function recordedReplay(work: readonly ApplyWork[], request: ApplyRequest,
       'Run apply where the logs are (they are named relative to where the plan was made), give them with --replay LOG…, or plan again.',
     ]);
   });
-  return { files, reading: await checkOneApp(request, ctx, REPLAY_USAGE) };
+  return { files, reading: checkOneApp(config, REPLAY_USAGE) };
 }
 
 /**

@@ -15,12 +15,11 @@ import type { Runtime } from '../runtime.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
 import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';
 import { ruleFilesAt } from './changed-rules.js';
-import { loadProjectConfig } from '../rules/config.js';
+import { everyApp, loadEveryApp } from './project.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './policies.js';
 import type { PolicyChange } from '../render/behaviour/index.js';
 import { plural } from '../plural.js';
-import { definedFields } from '../defined.js';
 
 interface RuleSetsDiffRequest {
   old: string;
@@ -46,11 +45,11 @@ export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): 
   const started = Date.now();
   // Both sides' lifetimes at one moment.
   const now = started;
-  const config = await loadProjectConfig({ cwd: ctx.cwd, ...definedFields({ config: request.config }) });
+  const config = await loadEveryApp({ config: request.config }, ctx.cwd);
   const policies = await loadPolicies(config, ctx.cwd);
   const [before, after] = await Promise.all([ruleSet(request.old, request.app, ctx.cwd, now), ruleSet(request.new, request.app, ctx.cwd, now)]);
   const app = before.app ?? after.app ?? request.app ?? 'default';
-  const references = policyReferenceProblems(policies.policies.filter((policy) => !('decidedBy' in policy.expect)), new Map(), [...config.apps, ...(config.otherApps ?? [])].map((one) => one.name));
+  const references = policyReferenceProblems(policies.policies.filter((policy) => !('decidedBy' in policy.expect)), new Map(), everyApp(config).map((one) => one.name));
   if (policies.problems.length > 0 || references.length > 0) throw new ValidationError([...policies.problems, ...references]);
   ctx.debug(`comparing ${before.rules.length} with ${after.rules.length} rules`);
   const diff = ruleSetsDiff(app, before.rules, after.rules, request.run);

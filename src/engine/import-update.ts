@@ -8,7 +8,7 @@ import { readAppFiles, writeChanges } from '../import/update/files.js';
 import { updateRuleFiles, type UpdateResult } from '../import/update/index.js';
 import { pinRuleIds } from '../import/update/pin.js';
 import { schemaReference, schemaReferenceIn } from '../import/rule-file.js';
-import { loadProjectConfig } from '../rules/config.js';
+import { loadProject } from './project.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { liveAsLifetimesDeclare } from '../semantics/lifetime.js';
@@ -35,7 +35,7 @@ interface UpdatedApp {
 /** Updates every selected app; `onUpdated` hears of each app once its files are written (or would be). */
 export async function updateFromLive(request: UpdateRequest, ctx: Runtime, onUpdated: (app: UpdatedApp) => void): Promise<void> {
   const { cwd } = ctx;
-  const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
+  const config = await loadProject(request, cwd);
   const now = request.now ?? Date.now();
   const apps = await Promise.all(config.apps.map(async (app) => ({ app, ...(await readAppFiles(app.rulesDir, cwd, now)) })));
   const lives = await Promise.all(apps.map(({ app }) => rulesClientFor(app, ctx).listRules()));

@@ -7,7 +7,8 @@ import { rulesClientFor } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { existingRuleFiles, refuseForeignYaml, removeRuleFiles, writeRuleFiles } from '../import/write.js';
 import { schemaReference } from '../import/rule-file.js';
-import { loadProjectConfig, type AppConfig } from '../rules/config.js';
+import type { AppConfig } from '../rules/config.js';
+import { loadProject } from './project.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { plural } from '../plural.js';
@@ -39,7 +40,7 @@ interface Target {
 export async function importRules(request: ImportRequest, ctx: Runtime, onImported: (app: ImportedApp) => void): Promise<void> {
   const { cwd } = ctx;
   const out = request.outDir;
-  const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
+  const config = await loadProject(request, cwd);
   if (out !== undefined && config.apps.length > 1) {
     throw new UserError(`--out writes one app, but the config has ${config.apps.length}: ${config.apps.map((a) => a.name).join(', ')}`, [
       'Name the app with --app, or leave out --out to write each app into its own rules directory.',

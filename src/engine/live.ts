@@ -5,7 +5,7 @@ import { rulesClientFor } from '../api/index.js';
 import { checkWritable } from '../io/atomic-write.js';
 import { writeLiveSnapshotFile } from '../live/file.js';
 import { takeSnapshot, type LiveSnapshot, type RecordedRule } from '../live/snapshot.js';
-import { loadProjectConfig } from '../rules/config.js';
+import { loadProject } from './project.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 
 interface LiveRequest extends ProjectSelection {
@@ -20,7 +20,7 @@ interface TakenSnapshot {
 }
 
 export async function takeLiveSnapshot(request: LiveRequest, ctx: Runtime, now: () => Date = () => new Date()): Promise<TakenSnapshot> {
-  const config = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
+  const config = await loadProject(request, ctx.cwd);
   const out = request.outFile;
   if (out !== undefined) await checkWritable(resolve(ctx.cwd, out), '--out', out);
   // Every token is checked before the first request.

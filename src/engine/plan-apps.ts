@@ -1,11 +1,12 @@
-// The shared start of plan and apply: read the config, load every app's rule files, make
+// The shared start of plan and apply: given the project's config, load every app's rule files, make
 // one client per app (each with its own token), LIST each app once (list-apps.ts) and plan it. Everything
 // that can be wrong with the user's files or environment is reported before any request:
 // all problems of all apps together, then a missing token by its variable's name.
 import { ValidationError, type Problem } from '../errors.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import type { RulesApi } from '../api/types.js';
-import { loadProjectConfig, type AppConfig } from '../rules/config.js';
+import type { AppConfig } from '../rules/config.js';
+import type { Project } from './project.js';
 import { loadAllRules } from '../rules/load.js';
 import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
@@ -34,21 +35,21 @@ export type { ConnectApp } from './list-apps.js';
  * are put in the order the transition check chooses (src/behaviour/order/).
  */
 export async function planApps(
-  selection: ProjectSelection,
+  project: Project,
+  selection: Pick<ProjectSelection, 'allowEmpty' | 'now'>,
   ctx: Runtime,
   connect?: ConnectApp,
   transitions?: TransitionRequest,
   /** Problems of other files that depend on the declared rules (a policy's decidedBy), reported with theirs before any request. */
   declaredChecks?: (declared: ReadonlyMap<string, readonly DeclaredRule[]>) => Problem[],
 ): Promise<PlannedApp[]> {
-  const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
   const readingStarted = performance.now();
-  const loaded = await loadAllRules(config, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true, ...definedFields({ now: selection.now }) });
+  const loaded = await loadAllRules(project, { cwd: ctx.cwd, allowEmpty: selection.allowEmpty === true, ...definedFields({ now: selection.now }) });
   const files = new Set([...loaded.byApp.values()].flatMap((rules) => rules.files)).size;
   ctx.debug(`read and checked ${plural(files, 'rule file')} in ${elapsed(readingStarted)}`);
   const dependent = loaded.problems.length > 0 || declaredChecks === undefined ? [] : declaredChecks(new Map([...loaded.byApp].map(([app, rules]) => [app, rules.rules])));
   if (loaded.problems.length > 0 || dependent.length > 0) throw new ValidationError([...loaded.problems, ...dependent]);
-  const listed = await listApps(config.apps, ctx, connect, config.otherApps);
+  const listed = await listApps(project.apps, ctx, connect, project.otherApps);
   const planned: PlannedApp[] = [];
   const problems: Problem[] = [];
   const run = transitions === undefined ? undefined : transitionRun(transitions);

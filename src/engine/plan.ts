@@ -6,13 +6,13 @@ import { resolve } from 'node:path';
 import { ValidationError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { Plan } from '../plan/plan-value.js';
-import { loadProjectConfig } from '../rules/config.js';
 import { behaviourReport } from '../requests/expectations/behaviour.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../requests/expectations/load.js';
 import { appProblems } from '../requests/expectations/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
+import { everyApp, loadEveryApp, selectApp, type Project } from './project.js';
 import { assembleReview } from './review.js';
 import type { ReviewedPlan } from '../render/plan/review.js';
 import { trafficVerdict } from '../requests/traffic/verdict.js';
@@ -47,17 +47,18 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
   const now = given.now ?? started;
   const request = { ...given, now };
   const fromSnapshot = request.liveFile === undefined ? undefined : await loadSnapshot(request.liveFile, ctx.cwd);
-  // Test files are checked with the rule files, before any request.
-  const tests = await loadPlanTests(request, ctx);
+  const every = await loadEveryApp(request, ctx.cwd);
+  // Test files are checked with the rule files, before any request (and before an unknown --app).
+  const tests = await loadPlanTests(every, request, ctx);
+  const project = selectApp(every, request.app);
   // Policy files too; whether a decidedBy names a rule is known once the rule files are read.
-  const policyConfig = await loadProjectConfig({ cwd: ctx.cwd, config: request.config, dir: request.dir, app: request.app });
-  const policies = await loadPolicies(policyConfig, ctx.cwd);
+  const policies = await loadPolicies(project, ctx.cwd);
   if (policies.problems.length > 0) throw new ValidationError(policies.problems);
   const replayed = request.replayLogs === undefined ? undefined : await replayedFiles(request.replayLogs, ctx.cwd);
-  const reading = replayed === undefined ? undefined : await checkOneApp(request, ctx, 'botrules plan --app NAME --replay LOG');
+  const reading = replayed === undefined ? undefined : checkOneApp(project, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
-  const allApps = [...policyConfig.apps, ...(policyConfig.otherApps ?? [])].map((app) => app.name);
-  const planned = await planApps(request, ctx, fromSnapshot?.source, request, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
+  const allApps = everyApp(project).map((app) => app.name);
+  const planned = await planApps(project, request, ctx, fromSnapshot?.source, request, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
   const diff = tests === undefined
     ? undefined
     : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));
@@ -67,7 +68,7 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
   const policyFindings = plannedPolicyFindings(
     policies.policies,
     planned.map((p) => ({ app: p.app.name, declared: p.declared, live: p.live, steps: p.plan.steps })),
-    policyConfig.builtinPolicies,
+    project.builtinPolicies,
     policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started),
   );
   const removals = await recogniseRemovals(planned);
@@ -110,9 +111,8 @@ async function loadSnapshot(file: string, cwd: string): Promise<{ takenAt: strin
 }
 
 /** The project's rule tests, for the behaviour diff; undefined without tests. */
-async function loadPlanTests(request: PlanRequest, ctx: Runtime): Promise<{ tests: RuleTest[]; apps: string[] } | undefined> {
+async function loadPlanTests(config: Project, request: PlanRequest, ctx: Runtime): Promise<{ tests: RuleTest[]; apps: string[] } | undefined> {
   const cwd = ctx.cwd;
-  const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir });
   const dir = request.testsDir ?? defaultTestsDir(config.file, cwd);
   if (request.testsDir === undefined && !(await isDirectory(resolve(cwd, dir)))) return undefined;
   const loaded = await loadTests(dir, { cwd });

@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { compileProgram } from '../semantics/program.js';
 import { planApps } from './plan-apps.js';
+import { loadProject } from './project.js';
 import { liveSnapshotSource, onlyApp, type ReplayRequest } from './replay.js';
 
 export interface EmitSqlRequest extends Omit<ReplayRequest, 'logs'> {
@@ -19,7 +20,7 @@ export interface EmitSqlRequest extends Omit<ReplayRequest, 'logs'> {
 export async function emitReplaySql(request: EmitSqlRequest, ctx: Runtime): Promise<EmittedQuery> {
   const usage = 'botrules replay --app NAME --emit-sql';
   const connect = request.liveFile === undefined ? undefined : await liveSnapshotSource(request.liveFile, ctx.cwd);
-  const { live, plan } = onlyApp(await planApps(request, ctx, connect), usage);
+  const { live, plan } = onlyApp(await planApps(await loadProject(request, ctx.cwd), request, ctx, connect), usage);
   const after = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   return replayQuery(compileProgram([inPriorityOrder(live), after]), DIALECT[request.dialect], request.table ?? 'requests');
 }

@@ -7,7 +7,6 @@ import { UserError } from '../errors.js';
 import { fingerprintRules, inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { matchRules } from '../semantics/match.js';
-import { loadProjectConfig } from '../rules/config.js';
 import type { DeclaredRule, LiveRule, NormalRule } from '../semantics/model.js';
 import { MissingFieldCheck } from '../requests/traffic/missing.js';
 import { AgreementTally } from '../requests/traffic/agreement.js';
@@ -20,6 +19,8 @@ import { ReplayTally, type ReplayReport } from '../requests/traffic/tally.js';
 import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
 import { decideWithDuckDb } from './replay-duckdb.js';
 import { accountDecided, accountEmpty, type ReadRequest, type Tallies } from '../requests/traffic/account.js';
+import { loadProject, type Project } from './project.js';
+import { definedFields } from '../defined.js';
 
 export type { ReplayReport } from '../requests/traffic/tally.js';
 
@@ -51,9 +52,10 @@ export interface ReplayProgress {
 export async function replayProject(request: ReplayRequest, ctx: Runtime): Promise<ReplayReport> {
   const files = await replayedFiles(request.logs, ctx.cwd);
   const baseline = request.baseline === undefined ? undefined : await readBaseline(request.baseline, ctx.cwd);
-  const settings = await checkOneApp(request, ctx, 'botrules replay --app NAME LOG…');
+  const project = await loadProject(request, ctx.cwd);
+  const settings = checkOneApp(project, 'botrules replay --app NAME LOG…');
   const connect = request.liveFile === undefined ? undefined : await liveSnapshotSource(request.liveFile, ctx.cwd);
-  const planned = await planApps(request, ctx, connect);
+  const planned = await planApps(project, request, ctx, connect);
   const report = await replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
     ...settings,
     ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
@@ -73,16 +75,10 @@ export async function replayedFiles(logs: readonly string[], cwd: string): Promi
 }
 
 /** Before any request: the selection names one app, or an error asks to name it. */
-export async function checkOneApp(selection: ProjectSelection, ctx: Runtime, usage: string): Promise<LogReading & { maxDisagreement?: number }> {
-  const config = await loadProjectConfig({ cwd: ctx.cwd, config: selection.config, dir: selection.dir, app: selection.app });
+export function checkOneApp(config: Project, usage: string): LogReading & { maxDisagreement?: number } {
   onlyApp(config.apps, usage);
-  return {
-    ...(config.replayFields === undefined ? {} : { fields: config.replayFields }),
-    ...(config.replaySecretNames === undefined ? {} : { secretNames: config.replaySecretNames }),
-    ...(config.replayIpField === undefined ? {} : { ipField: config.replayIpField }),
-    ...(config.replayMaxDisagreement === undefined ? {} : { maxDisagreement: config.replayMaxDisagreement }),
-    ...(config.replayDecision === undefined ? {} : { decision: config.replayDecision }),
-  };
+  const { replayFields: fields, replaySecretNames: secretNames, replayIpField: ipField, replayMaxDisagreement: maxDisagreement, replayDecision: decision } = config;
+  return definedFields({ fields, secretNames, ipField, maxDisagreement, decision });
 }
 
 /** A log belongs to one app: the one planned app, or an error asking to name it. */

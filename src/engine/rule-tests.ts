@@ -5,7 +5,8 @@ import { ValidationError, type Problem } from '../errors.js';
 import { readLiveSnapshotFile } from '../live/file.js';
 import { rulesOf } from '../live/snapshot.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
-import { loadProjectConfig, type ProjectConfig } from '../rules/config.js';
+import type { ProjectConfig } from '../rules/config.js';
+import { loadEveryApp, selectApp } from './project.js';
 import { loadRules } from '../rules/load.js';
 import type { NormalRule } from '../semantics/model.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../requests/expectations/load.js';
@@ -35,9 +36,8 @@ export interface RuleTestSuite {
 
 export async function loadRuleTests(request: RuleTestRequest, ctx: Runtime): Promise<RuleTestSuite> {
   const { cwd } = ctx;
-  const project = { cwd, config: request.config, dir: request.dir };
-  const everyApp = await loadProjectConfig(project);
-  const selected = request.app === undefined ? everyApp : await loadProjectConfig({ ...project, app: request.app });
+  const everyApp = await loadEveryApp(request, cwd);
+  const selected = selectApp(everyApp, request.app);
   const loaded = await loadTests(request.testsDir ?? defaultTestsDir(everyApp.file, cwd), { cwd });
   const allApps = everyApp.apps.map((app) => app.name);
   const problems = [...loaded.problems, ...appProblems(loaded.tests, allApps)];

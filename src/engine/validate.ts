@@ -2,7 +2,7 @@
 // rule-set analysis (docs/evaluation.md, "Rule-set analysis"); no network.
 import { analyseRules, silenced, type Finding } from '../analysis/index.js';
 import { sortProblems, type Problem } from '../errors.js';
-import { loadProjectConfig } from '../rules/config.js';
+import { everyApp, loadProject } from './project.js';
 import { loadAllRules } from '../rules/load.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import type { ValidateReport } from '../render/validate/model.js';
@@ -40,7 +40,7 @@ export interface ValidatedProject {
 export async function validateProject(request: ValidateRequest, ctx: Runtime): Promise<ValidatedProject> {
   const { cwd } = ctx;
   const started = Date.now();
-  const config = await loadProjectConfig({ cwd, config: request.config, dir: request.dir, app: request.app });
+  const config = await loadProject(request, cwd);
   ctx.debug(config.file ? `config: ${config.file}` : 'config: none (one app "default")');
   // One moment for every lifetime and age this run judges (--now rehearses another).
   const now = request.now ?? Date.now();
@@ -50,7 +50,7 @@ export async function validateProject(request: ValidateRequest, ctx: Runtime): P
   const ageWarnings = [...(await shadowAgeWarnings(declared, { cwd, maxAgeDays, now })), ...eachOnceByPlace(longExpiredWarnings(declared, now))];
   const fileWarnings = sortProblems([...warnings, ...ageWarnings]);
   const policies = await loadPolicies(config, cwd);
-  const allApps = [...config.apps, ...(config.otherApps ?? [])].map((app) => app.name);
+  const allApps = everyApp(config).map((app) => app.name);
   problems.push(...policies.problems, ...policyReferenceProblems(policies.policies, new Map([...byApp].map(([app, loaded]) => [app, loaded.rules])), allApps));
   const validated: ValidatedProject = { problems: sortProblems(problems), fileWarnings, findings: [], policies: [], apps: byApp.size, files: 0, rules: 0 };
   if (problems.length > 0 || (request.strict && fileWarnings.length > 0)) return validated;

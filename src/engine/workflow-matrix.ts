@@ -2,7 +2,7 @@
 // workflow matrix"). The example workflows build their per-app job matrix from it, so the
 // config is read by the one loader, with its defaults and its checks, never by a YAML tool of
 // the runner's that knows neither.
-import { loadProjectConfig } from '../rules/config.js';
+import { loadProject } from './project.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection } from '../runtime.js';
 import type { MatrixEntry } from '../render/config/index.js';
@@ -11,7 +11,7 @@ import type { MatrixEntry } from '../render/config/index.js';
 const ONE_APP_ENVIRONMENT = 'production';
 
 export async function workflowMatrix(selection: Pick<ProjectSelection, 'config' | 'dir' | 'app'>, cwd: string): Promise<MatrixEntry[]> {
-  const config = await loadProjectConfig({ cwd, config: selection.config, dir: selection.dir, app: selection.app });
+  const config = await loadProject(selection, cwd);
   return config.apps.map((app) => ({
     app: app.name,
     tokenEnv: app.tokenEnv,

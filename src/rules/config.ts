@@ -181,3 +181,14 @@ function selectApps(apps: AppConfig[], wanted: string | undefined, file: string 
   const where = file ? `in ${file}` : 'without a config file';
   throw new UserError(`unknown app "${wanted}"`, [`Apps ${where}: ${apps.map((a) => a.name).join(', ')}`]);
 }
+
+/**
+ * The config read without --app, with --app applied: what loadProjectConfig with `app` returns,
+ * without reading the file again (a command reads its project once, then selects where it
+ * reports an unknown app).
+ */
+export function selectApp(every: ProjectConfig, wanted: string | undefined): ProjectConfig {
+  const apps = selectApps(every.apps, wanted, every.file);
+  const otherApps = every.apps.filter((app) => !apps.includes(app));
+  return { ...every, apps, ...(otherApps.length === 0 ? {} : { otherApps }) };
+}
