@@ -9,13 +9,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { decide, type Decision, type TestRequest } from '../../../src/evaluate/index.js';
-import { CONDITION_TYPES, LEAF_OPERATORS, type Group, type Leaf, type NormalRule, type Rule } from '../../../src/semantics/model.js';
+import { decide, type Decision } from '../../../src/evaluate/index.js';
+import type { NormalRule } from '../../../src/semantics/model.js';
 import { compileProgram } from '../../../src/semantics/program.js';
 import { compileRuleSets } from '../../../src/requests/traffic/compiled.js';
 import { batchLine } from '../../../src/requests/duckdb/batches.js';
 import { DuckDbDecider } from '../../../src/requests/duckdb/decider.js';
 import { normal } from '../../helpers/rules.js';
+import { requestsFrom, rulesFrom } from '../../helpers/rule-arbitraries.js';
 
 const TEXTS = ['', 'a', 'ab', '/a', '/ab', 'b', 'A', 'a\nb', '😀a', 'é'];
 const IPS = ['10.0.0.1', '10.1.2.3', '192.0.2.1', '2001:db8::1', '2001:db9::1', '::ffff:10.0.0.1', 'fe80::1', 'not an ip', '10.0.0.01', '255.255.255.255'];
@@ -23,32 +24,9 @@ const RANGES = ['10.0.0.0/8', '10.0.0.0/16', '10.0.0.1', '192.0.2.0/24', '0.0.0.
 const PATTERNS = ['^/a', 'b$', '[a-c]+', '\\d', 'a|b', '^$', '(?=a)a', '(a)\\1', '(?<!x)b', '(', '.', '\\s'];
 const NAMES = ['x-a', 'X-A', 'q', '__proto__'];
 
-const text = fc.constantFrom(...TEXTS);
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-const names = fc.dictionary(fc.constantFrom(...NAMES), text, { maxKeys: 3 });
-
-const request: fc.Arbitrary<TestRequest> = fc.record({
-  path: maybe(text), method: maybe(fc.constantFrom('GET', 'POST')), userAgent: maybe(text), ip: maybe(fc.constantFrom(...IPS)),
-  asn: maybe(fc.constantFrom('13335', '1')), country: maybe(fc.constantFrom('US', 'DE')), domain: maybe(text), deviceType: maybe(text),
-  headers: maybe(names), query: maybe(names), custom: maybe(names),
-}).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as TestRequest);
-
-const leaf: fc.Arbitrary<Leaf> = fc.tuple(
-  fc.constantFrom(...CONDITION_TYPES), fc.constantFrom(...LEAF_OPERATORS), fc.array(fc.nat(100), { minLength: 1, maxLength: 3 }), fc.constantFrom(...NAMES), fc.boolean(),
-).map(([conditionType, operator, picks, name, unknown]) => {
-  const pool = operator === '$re' ? PATTERNS : conditionType === 'socketIps' ? RANGES : TEXTS;
-  const values = picks.map((pick) => pool[pick % pool.length] as string);
-  const value = ['$in', '$notIn', '$re'].includes(operator) ? values : operator === '$exists' || operator === '$notExists' ? undefined : values[0];
-  const named = conditionType === 'header' || conditionType === 'queryParam' || conditionType === 'customParam';
-  // A field the tool does not know rides along (docs: kept, never compared).
-  return { conditionType, operator, ...(value === undefined ? {} : { value }), ...(named ? { fieldOption: name } : {}), ...(unknown ? { futureField: 1 } : {}) } as Leaf;
-});
-const group: fc.Arbitrary<Group> = fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(leaf, { maxLength: 3 }) });
-const rule: fc.Arbitrary<Rule> = fc.record({
-  name: fc.constant('r'), description: fc.constant(''), status: fc.constantFrom<Rule['status']>('active', 'active', 'paused'),
-  actions: fc.constantFrom<Rule['actions']>(['allow'], ['hardBlock'], ['blockWithChallenge'], []),
-  conditions: fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(group, { maxLength: 3 }) }),
-});
+const POOLS = { texts: TEXTS, ips: IPS, ranges: RANGES, patterns: PATTERNS, names: NAMES };
+const request = requestsFrom(POOLS);
+const rule = rulesFrom(POOLS);
 
 function codeOf(decision: Decision<NormalRule>): number {
   if (decision.undecided !== undefined) return -2 - decision.undecided.index;

@@ -13,12 +13,13 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { compilePattern, decide, fieldOf, leafVerdict, type Decision, type TestRequest, type Verdict } from '../../../src/evaluate/index.js';
 import { combine } from '../../../src/evaluate/evaluate.js';
-import { CONDITION_TYPES, LEAF_OPERATORS, type Group, type Leaf, type NormalRule, type Rule } from '../../../src/semantics/model.js';
+import type { Leaf, NormalRule } from '../../../src/semantics/model.js';
 import { compileProgram } from '../../../src/semantics/program.js';
 import { DIALECT } from '../../../src/requests/sql/dialects.js';
 import { replayQuery } from '../../../src/requests/sql/emit.js';
 import { outcomeKind, outcomeOf, ReplayTally } from '../../../src/requests/traffic/tally.js';
 import { normal } from '../../helpers/rules.js';
+import { requestsFrom, rulesFrom } from '../../helpers/rule-arbitraries.js';
 import { requestRows, TABLE_COLUMNS } from './requests-table.js';
 
 const TEXTS = ['', 'a', 'ab', '/a', '/ab', 'b', 'A', 'a\nb', '😀a', 'é', "it's", 'back\\slash', '-- x', '%_'];
@@ -36,30 +37,9 @@ const RANGES = [
 const PATTERNS = ['^/a', 'b$', '[a-c]+', '\\d', 'a|b', '^$', '.', '\\s', '(?=a)a', '(a)\\1', '(?<!x)b', '(', "'", '\\\\'];
 const NAMES = ['x-a', 'X-A', 'q', '__proto__', "it's"];
 
-const text = fc.constantFrom(...TEXTS);
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-const names = fc.dictionary(fc.constantFrom(...NAMES), text, { maxKeys: 3 });
-const request: fc.Arbitrary<TestRequest> = fc.record({
-  path: maybe(text), method: maybe(fc.constantFrom('GET', 'POST')), userAgent: maybe(text), ip: maybe(fc.constantFrom(...IPS)),
-  asn: maybe(fc.constantFrom('13335', '1')), country: maybe(fc.constantFrom('US', 'DE')), domain: maybe(text), deviceType: maybe(text),
-  headers: maybe(names), query: maybe(names), custom: maybe(names),
-}).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as TestRequest);
-
-const leaf: fc.Arbitrary<Leaf> = fc.tuple(
-  fc.constantFrom(...CONDITION_TYPES), fc.constantFrom(...LEAF_OPERATORS), fc.array(fc.nat(100), { minLength: 1, maxLength: 3 }), fc.constantFrom(...NAMES), fc.boolean(),
-).map(([conditionType, operator, picks, name, unknown]) => {
-  const pool = operator === '$re' ? PATTERNS : conditionType === 'socketIps' ? RANGES : TEXTS;
-  const values = picks.map((pick) => pool[pick % pool.length] as string);
-  const value = ['$in', '$notIn', '$re'].includes(operator) ? values : operator === '$exists' || operator === '$notExists' ? undefined : values[0];
-  const named = conditionType === 'header' || conditionType === 'queryParam' || conditionType === 'customParam';
-  return { conditionType, operator, ...(value === undefined ? {} : { value }), ...(named ? { fieldOption: name } : {}), ...(unknown ? { futureField: 1 } : {}) } as Leaf;
-});
-const group: fc.Arbitrary<Group> = fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(leaf, { maxLength: 3 }) });
-const rule: fc.Arbitrary<Omit<Rule, 'name'>> = fc.record({
-  description: fc.constant(''), status: fc.constantFrom<Rule['status']>('active', 'active', 'paused'),
-  actions: fc.constantFrom<Rule['actions']>(['allow'], ['hardBlock'], ['blockWithChallenge'], []),
-  conditions: fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(group, { maxLength: 3 }) }),
-});
+const POOLS = { texts: TEXTS, ips: IPS, ranges: RANGES, patterns: PATTERNS, names: NAMES };
+const request = requestsFrom(POOLS);
+const rule = rulesFrom(POOLS);
 
 const SURROGATE = /[\ud800-\udfff]/;
 
