@@ -12,7 +12,7 @@ export function matrixCoverageLine(where: string, types: string, leaves: number,
   return `${where}: info: ${matrixCoverage(types, leaves, rule)} [operator-matrix]`;
 }
 
-/** Its bullet in the Markdown plan (the pull-request comment), escaped as Markdown text. */
-export function matrixCoverageBullet(where: string, types: string, leaves: number, rule: string): string {
-  return `- ${where}: ${matrixCoverage(types, leaves, rule).replace(/"/g, '&quot;').replace(/'/g, '&#39;')} \\[operator-matrix\\]`;
+/** Its line at the end of the Markdown plan (the pull-request comment), escaped as Markdown text. */
+export function matrixCoverageNote(where: string, types: string, leaves: number, rule: string): string {
+  return `_${where}: ${matrixCoverage(types, leaves, rule).replace(/"/g, '&quot;').replace(/'/g, '&#39;')} \\[operator-matrix\\]_`;
 }
