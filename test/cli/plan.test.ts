@@ -93,7 +93,7 @@ describe('botrules plan', () => {
       '',
       '</details>',
     ]);
-    expect(lines.slice(-2)).toEqual([matrixCoverageNote('rules/010-rule.yaml:2', 'socketIps', 4, 'D'), '']);
+    expect(lines.slice(-3)).toEqual(['', matrixCoverageNote('rules/010-rule.yaml:2', 'socketIps', 4, 'D'), '']);
   });
 
   it('--detailed-exitcode: 2 with changes, 0 without', async () => {

@@ -102,7 +102,7 @@ export const POLICY_NOTES_AFTER_PLAN = {
   markdown: {
     stdout: async (findings, sink) => {
       const notes = findings.filter(isCoverageNote);
-      if (notes.length > 0) await sink.write(`${notes.map((finding) => `_${markdownText(`${finding.at.file}:${finding.at.line}: ${finding.message} [${finding.policy}]`)}_`).join('\n\n')}\n`);
+      if (notes.length > 0) await sink.write(`\n${notes.map((finding) => `_${markdownText(`${finding.at.file}:${finding.at.line}: ${finding.message} [${finding.policy}]`)}_`).join('\n\n')}\n`);
     },
   },
 } as const satisfies OutputRegistry<readonly PolicyFinding[]>;
