@@ -120,7 +120,8 @@ async function addARule() {
  * The first plan, shorter than `botrules plan` prints it: each class of requests decided
  * differently by its headline only (not its requests and example), without the note on
  * console positions and the summary repeated at the end (both are for long plans), and without
- * the policies' count when every policy holds (validate has just said so).
+ * the policies' count when every policy holds and what operator-matrix did not check (validate
+ * has just said both).
  */
 function shortPlan() {
   let summaries = 0;
@@ -128,6 +129,7 @@ function shortPlan() {
     if (line.startsWith('Plan: ') && ++summaries > 1) return false;
     // validate said just above that every policy holds.
     if (/^Policies: \d+ checks?, \d+ hold, 0 violated, 0 unchecked$/.test(line)) return false;
+    if (/: info: operator-matrix: .*\[operator-matrix\]$/.test(line)) return false;
     return !/^ {6}requests /.test(line) && !line.startsWith('Positions are console positions');
   };
 }

@@ -30,11 +30,11 @@ export function builtinFindings(rules: readonly DeclaredRule[], levels: Partial<
     const level = levels[policy] ?? DEFAULT_BUILTIN_LEVEL;
     if (level === 'off') continue;
     const check = policy === 'abusable-allow' ? abusableAllow : operatorMatrix;
-    const before = findings.length;
     for (const rule of rules) for (const message of check(rule)) findings.push({ policy, level, rule, message });
-    // What it did not check is said beside what it found, and whenever the config names the
-    // policy (any level but off); docs/behaviour.md and the SARIF rule say what the table covers.
-    if (policy === 'operator-matrix' && (levels[policy] !== undefined || findings.length > before)) findings.push(...operatorMatrixCoverage(rules));
+    // What it did not check is said whenever it runs (any level but off), so that silence at the
+    // default level is never read as a pass; docs/behaviour.md and the SARIF rule say what the
+    // table covers.
+    if (policy === 'operator-matrix') findings.push(...operatorMatrixCoverage(rules));
   }
   return findings;
 }

@@ -3,6 +3,7 @@
 // file, line, column and message, for validate's errors, validate's analysis warnings and
 // test's failures. Whole lines, never substrings: a substring also matches the defused `\::`.
 import { runCli } from '../helpers/cli.js';
+import { matrixCoverage } from '../helpers/operator-matrix.js';
 import { runnerAnnotations } from '../helpers/runner-grammar.js';
 import { writeTree } from '../rules/tree.js';
 
@@ -27,10 +28,15 @@ describe('GitHub annotations under GITHUB_ACTIONS=true', () => {
     const message = 'rule "API v1" can never decide: rule "API" (rules/a.yaml:2) comes first and matches every request it matches (path $startsWith "/api/v1" implies path $startsWith "/api")';
     expect(result.stderr.split('\n')).toEqual([
       `rules/a.yaml:10:5: warning: ${message} [shadowed-rule]`,
+      `rules/a.yaml:2:5: info: ${matrixCoverage('path', 2, 'API')} [operator-matrix]`,
       `::warning file=rules/a.yaml,line=10,col=5,title=botrules shadowed-rule::${message}`,
+      `::notice file=rules/a.yaml,line=2,col=5,title=botrules operator-matrix::${matrixCoverage('path', 2, 'API')}`,
       '',
     ]);
-    expect(runnerAnnotations(result.stderr)).toEqual([{ level: 'warning', file: 'rules/a.yaml', line: '10', col: '5', title: 'botrules shadowed-rule', message }]);
+    expect(runnerAnnotations(result.stderr)).toEqual([
+      { level: 'warning', file: 'rules/a.yaml', line: '10', col: '5', title: 'botrules shadowed-rule', message },
+      { level: 'notice', file: 'rules/a.yaml', line: '2', col: '5', title: 'botrules operator-matrix', message: matrixCoverage('path', 2, 'API') },
+    ]);
   });
 
   it('test failures reach the runner as errors on the test\'s line', async () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { lettered, patches } from '../apply/fixtures.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 
 const [A, B] = lettered(2) as [NormalRule, NormalRule];
 const project = emulatorProjectForEachTest({ seedRules: [A, B] });
@@ -40,6 +41,8 @@ describe('rules with a lifetime', () => {
       'Rule lifetimes:',
       '  - "A" expires in 2 days, at 2026-06-01 00:00 UTC: the first apply after that pauses it (rules/010-rule.yaml:3:14)',
       '',
+      matrixCoverageLine('rules/010-rule.yaml:2:5', 'socketIps', 2, 'A'),
+      '',
     ].join('\n'));
   });
 
@@ -50,11 +53,12 @@ describe('rules with a lifetime', () => {
     expect(plan.stdout).toContain('  - "A" expired at 2026-06-01 00:00 UTC: this plan pauses it (rules/010-rule.yaml:3:14)\n');
     const apply = await project.run(['apply', '--auto-approve', '--now', AFTER]);
     expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain(`\n\n${matrixCoverageLine('rules/010-rule.yaml:2:5', 'socketIps', 2, 'A')}\n`);
     expect(patches(project.emulator).map((entry) => entry.body)).toEqual([{ status: 'paused' }]);
     expect(project.emulator.rules().map((rule) => [rule.name, rule.status])).toEqual([['A', 'paused'], ['B', 'active']]);
     const after = await project.run(['plan', '--detailed-exitcode', '--now', AFTER]);
     expect(after.code).toBe(0);
-    expect(after.stdout).toBe('No changes. Live rules match the rule files.\n');
+    expect(after.stdout).toBe(`No changes. Live rules match the rule files.\n\n${matrixCoverageLine('rules/010-rule.yaml:2:5', 'socketIps', 2, 'A')}\n`);
   });
 
   it('the JSON plan carries the moment and the events, and a saved plan made before the expiry is stale after it', async () => {

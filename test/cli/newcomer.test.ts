@@ -7,6 +7,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lettered, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 import { runCli } from '../helpers/cli.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 import { startEmulatorProject } from '../helpers/emulator-project.js';
 
 let project: Project;
@@ -39,7 +40,7 @@ describe('the project a newcomer has', () => {
     await write('botrules.yaml', 'replay:\n  fields:\n    userAgent: http.ua\n');
     await write('rules/10.yaml', monitors);
     const result = await runCli(['validate'], { cwd: project.dir, env: {} });
-    expect(result).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: `${matrixCoverageLine('rules/10.yaml:2:5', 'socketIps', 1, 'Allow uptime monitors')}\n` });
   });
 
   it('run from a subdirectory, says where the project is and how to get there', async () => {

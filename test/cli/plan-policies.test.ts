@@ -64,7 +64,7 @@ describe('plan: policies', () => {
     expect(lines[1]).toMatch(/^> Policy violated: &quot;Internal health checks are allowed&quot; for app default: for example the request .* \(`policies\/health\.yaml:2`\)$/);
     const json = await project.run(['plan', '--format', 'json']);
     const plan = JSON.parse(json.stdout) as { policies: { policy: string; verdict: string; live: string; rule: { name: string } }[] };
-    expect(plan.policies.map((one) => [one.policy, one.verdict, one.live, one.rule.name])).toEqual([['Internal health checks are allowed', 'violated', 'holds', 'Block curl']]);
+    expect(plan.policies.map((one) => [one.policy, one.verdict, one.live, one.rule.name])).toEqual([['Internal health checks are allowed', 'violated', 'holds', 'Block curl'], ['operator-matrix', 'unchecked', undefined, 'Allow health']]);
     // A saved plan carries them as a review aid, and reads back (apply --plan ignores them).
     expect(() => parsePlan(parsePlanText(json.stdout, 'plan.json'), 'plan.json')).not.toThrow();
   });

@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CLI_BINARY } from '../helpers/binary.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 import { lettered, patches, tempProject, writeConfig, writeRules, type Project } from '../apply/fixtures.js';
 
 let emu: TestEmulator;
@@ -53,6 +54,9 @@ async function removeC(): Promise<void> {
 
 const REMOVED = 'removed from the files: stays live and ACTIVE — the service cannot delete rules';
 
+/** What operator-matrix did not check, after the plan (the rules' socketIps leaves). */
+const COVERAGE = matrixCoverageLine('rules/010-rule.yaml:2:5', 'socketIps', 2, 'A');
+
 describe('a rule file deleted', () => {
   it('is named in text, JSON and Markdown, and plan --detailed-exitcode exits 2', async () => {
     await removeC();
@@ -67,6 +71,8 @@ describe('a rule file deleted', () => {
       `  ! "C" (${idOfC}): ${REMOVED}; to stop it, keep its file with status: paused, or set unmanaged: pause`,
       '',
       summary,
+      '',
+      COVERAGE,
       '',
     ]);
 
@@ -106,6 +112,8 @@ describe('a rule file deleted', () => {
       'Not in the rule files (1 live rule):',
       `  - "C" (${idOfC}): removed from the files: stays live, paused — the service cannot delete rules`,
       '',
+      COVERAGE,
+      '',
     ]);
   });
 
@@ -119,6 +127,8 @@ describe('a rule file deleted', () => {
       `  - "C" (${idOfC}): declared in no rule file: stays live and ACTIVE`,
       '',
       'Rules removed from the files cannot be told apart from rules never declared: the rules directory is not in a git repository (or git is not installed).',
+      '',
+      COVERAGE,
       '',
     ]);
   });

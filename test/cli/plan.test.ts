@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lettered, patches, rule, writeRules } from '../apply/fixtures.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';
+import { matrixCoverageLine, matrixCoverageNote } from '../helpers/operator-matrix.js';
 
 const project = emulatorProjectForEachTest({ seedRules: lettered(4) });
 
@@ -23,6 +24,8 @@ describe('botrules plan', () => {
     expect(result.stdout.split('\n')[0]).toBe('Plan: 2 PATCH requests: 1 to update, 1 to move; 4 rules change position; 0 blocked; 0 not in the files, kept');
     expect(result.stdout).toContain('now described');
     expect(result.stdout).toMatch(/moves from position 4 to 1/);
+    // What operator-matrix did not check, after the plan.
+    expect(result.stdout.endsWith(`\n\n${matrixCoverageLine('rules/010-rule.yaml:2:5', 'socketIps', 4, 'D')}\n`)).toBe(true);
     expect(patches(project.emulator)).toHaveLength(0);
   });
 
@@ -90,6 +93,7 @@ describe('botrules plan', () => {
       '',
       '</details>',
     ]);
+    expect(lines.slice(-3)).toEqual(['', matrixCoverageNote('rules/010-rule.yaml:2', 'socketIps', 4, 'D'), '']);
   });
 
   it('--detailed-exitcode: 2 with changes, 0 without', async () => {

@@ -5,12 +5,14 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runBinary } from '../helpers/binary.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 import { exampleProject, PLANTED } from './example-project.js';
 
 it('the example policies hold, a planted rule violates them, and the fix restores them', async () => {
   const dir = exampleProject('botrules-policies-');
   const holding = await runBinary(dir, 'validate');
-  expect(holding).toEqual({ code: 0, stdout: '4 files, 8 rules: valid; 3 policy checks: 3 hold\n', stderr: '' });
+  const coverage = matrixCoverageLine('rules/10-allow-monitoring.yaml:5:5', 'socketIps, path, header, socketIpASN, httpMethod, country', 18, 'Allow uptime monitors');
+  expect(holding).toEqual({ code: 0, stdout: '4 files, 8 rules: valid; 3 policy checks: 3 hold\n', stderr: `${coverage}\n` });
 
   writeFileSync(path.join(dir, 'rules', '05-block-cloud.yaml'), PLANTED);
   const violated = await runBinary(dir, 'validate');

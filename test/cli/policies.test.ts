@@ -2,6 +2,7 @@
 // files located, a violation at the policy's line with the deciding rule's place, in text,
 // SARIF and annotations, the exit code by level, and the built-in policies by their levels.
 import { runCli } from '../helpers/cli.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 import { writeTree } from '../rules/tree.js';
 import { FIXED, OUTCOME, RULES, policyFile } from './policy-fixtures.js';
 
@@ -9,14 +10,15 @@ describe('policies in validate', () => {
   it('passes when every request of the class gets an allowed outcome, and says so', async () => {
     const cwd = writeTree({ 'rules/a.yaml': FIXED, 'policies/p.yaml': policyFile('error', OUTCOME) });
     const result = await runCli(['validate'], { cwd });
-    expect(result).toEqual({ code: 0, stdout: '1 file, 2 rules: valid; 1 policy check: 1 hold\n', stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: '1 file, 2 rules: valid; 1 policy check: 1 hold\n', stderr: `${matrixCoverageLine('rules/a.yaml:2:5', 'path, socketIps', 3, 'Block curl')}\n` });
   });
 
   it('fails an error-level violation at the policy, naming the example, the rule and its place, and the condition', async () => {
     const cwd = writeTree({ 'rules/a.yaml': RULES, 'policies/p.yaml': policyFile('error', OUTCOME) });
     const result = await runCli(['validate'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr.split('\n')[0]).toBe(
+    expect(result.stderr.split('\n')[0]).toBe(matrixCoverageLine('rules/a.yaml:10:5', 'path, socketIps', 2, 'Allow health'));
+    expect(result.stderr.split('\n')[1]).toBe(
       'policies/p.yaml:2:5: Policy violated: "Health is never blocked" for app default: for example the request path "/health", method "GET", userAgent "curl" ' +
       'gets block from rule "Block curl" (rules/a.yaml:2:5) through conditions.children[0].children[0] (user agent containing "curl"); the policy allows allow, none [policy]',
     );
@@ -84,7 +86,9 @@ describe('policies in validate', () => {
   it('reads the directory policiesDir names, and refuses one outside the project or missing', async () => {
     const config = (dir: string) => `apps:\n  - name: default\n    rulesDir: rules\npoliciesDir: ${dir}\n`;
     const elsewhere = writeTree({ 'rules/a.yaml': RULES, 'checks/p.yaml': policyFile('error', OUTCOME), 'botrules.yaml': config('checks') });
-    expect((await runCli(['validate'], { cwd: elsewhere })).stderr).toMatch(/^checks\/p\.yaml:2:5: Policy violated: /);
+    const [coverage, violation] = (await runCli(['validate'], { cwd: elsewhere })).stderr.split('\n');
+    expect(coverage).toBe(matrixCoverageLine('rules/a.yaml:10:5', 'path, socketIps', 2, 'Allow health'));
+    expect(violation).toMatch(/^checks\/p\.yaml:2:5: Policy violated: /);
     const outside = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('../checks') });
     const refused = await runCli(['validate'], { cwd: outside });
     expect(refused.code).toBe(1);
@@ -138,12 +142,13 @@ describe('built-in policies', () => {
 
   it('does not flag an allow rule that also requires an address', async () => {
     const cwd = writeTree({ 'rules/a.yaml': UA_ONLY_ALLOW.replace('value: [our-crawler] }', 'value: our-crawler }\n            - { conditionType: socketIpASN, operator: $in, value: ["15169"] }').replace('$in, value: our', '$eq, value: our') });
-    expect(await runCli(['validate'], { cwd })).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: '' });
+    expect(await runCli(['validate'], { cwd })).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: `${matrixCoverageLine('rules/a.yaml:2:5', 'socketIpASN', 1, 'Allow our crawler')}\n` });
   });
 
   it('says which condition types operator-matrix checked and which it did not, at info level whatever its level', async () => {
-    const config = (level: string) => `apps:\n  - name: default\n    rulesDir: rules\nbuiltinPolicies: { operator-matrix: ${level} }\n`;
-    for (const level of ['error', 'warning', 'advisory']) {
+    const config = (level: string) => `apps:\n  - name: default\n    rulesDir: rules\n${level === 'default' ? '' : `builtinPolicies: { operator-matrix: ${level} }\n`}`;
+    // By default too, with no finding of its own: silence is never read as a pass.
+    for (const level of ['error', 'warning', 'advisory', 'default']) {
       const cwd = writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config(level) });
       const result = await runCli(['validate'], { cwd });
       expect(result.code).toBe(0);
@@ -157,7 +162,7 @@ describe('built-in policies', () => {
     const sarif = JSON.parse((await runCli(['validate', '--format', 'sarif'], { cwd: writeTree({ 'rules/a.yaml': RULES, 'botrules.yaml': config('warning') }) })).stdout) as { runs: { tool: { driver: { rules: { id: string; fullDescription?: { text: string }; shortDescription?: { text: string } }[] } } }[] };
     const described = sarif.runs[0]?.tool.driver.rules.find((rule) => rule.id === 'operator-matrix');
     expect(JSON.stringify(described)).toContain('Checked: userAgent, domain (the only condition types whose operator lists could be read); leaves of other condition types are not checked.');
-    // By default, beside what it found.
+    // Beside what it found.
     const beside = writeTree({ 'rules/a.yaml': UA_ONLY_ALLOW.replace('value: [our-crawler] }', 'value: [our-crawler] }\n            - { conditionType: path, operator: $startsWith, value: /x }') });
     const lines = (await runCli(['validate'], { cwd: beside })).stderr.trim().split('\n');
     expect(lines.map((line) => line.slice(line.lastIndexOf('['))).sort()).toEqual(['[abusable-allow]', '[operator-matrix]', '[operator-matrix]']);

@@ -58,6 +58,7 @@ describe('validate --format sarif', () => {
       ['file-warning', 'warning', 'rules/b.yaml:9:66'],
       ['duplicate-conditions', 'warning', 'rules/a.yaml:10:5'],
       ['shadowed-rule', 'warning', 'rules/a.yaml:10:5'],
+      ['operator-matrix', 'note', 'rules/a.yaml:2:5'],
     ]);
     expect(result.stderr).toMatch(/: valid \(3 warnings\)\n$/);
 

@@ -3,6 +3,7 @@
 // check with its verdict (holds included); the lines and the summary stay on stderr, and the exit
 // code is the one text output has.
 import { runCli } from '../helpers/cli.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 import { writeTree } from '../rules/tree.js';
 import { FIXED, RULES, policyFile } from './policy-fixtures.js';
 
@@ -24,11 +25,12 @@ describe('validate --format json', () => {
     const cwd = writeTree({ 'rules/a.yaml': FIXED, 'policies/p.yaml': policyFile('error') });
     const result = await runCli(['validate', '--format', 'json'], { cwd });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('1 file, 2 rules: valid; 1 policy check: 1 hold\n');
+    expect(result.stderr).toBe(`${matrixCoverageLine('rules/a.yaml:2:5', 'path, socketIps', 3, 'Block curl')}\n1 file, 2 rules: valid; 1 policy check: 1 hold\n`);
     const report = JSON.parse(result.stdout) as ValidateJson;
     expect(report).toEqual({
       formatVersion: 1, valid: true, strict: false, apps: 1, files: 1, rules: 2, problems: [], warnings: [], findings: [],
-      policies: [expect.objectContaining({ policy: 'Health is never blocked', builtin: false, level: 'error', app: 'default', verdict: 'holds', at: { file: 'policies/p.yaml', line: 2, col: 5 } })],
+      policies: [expect.objectContaining({ policy: 'Health is never blocked', builtin: false, level: 'error', app: 'default', verdict: 'holds', at: { file: 'policies/p.yaml', line: 2, col: 5 } }),
+        expect.objectContaining({ policy: 'operator-matrix', builtin: true, level: 'advisory', app: 'default', verdict: 'unchecked', at: { file: 'rules/a.yaml', line: 2, col: 5 } })],
     });
   });
 
@@ -36,7 +38,9 @@ describe('validate --format json', () => {
     const cwd = writeTree({ 'rules/a.yaml': RULES, 'policies/p.yaml': policyFile('error') });
     const result = await runCli(['validate', '--format', 'json'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^policies\/p\.yaml:2:5: Policy violated: "Health is never blocked"/);
+    const [coverage, violation] = result.stderr.split('\n');
+    expect(coverage).toBe(matrixCoverageLine('rules/a.yaml:10:5', 'path, socketIps', 2, 'Allow health'));
+    expect(violation).toMatch(/^policies\/p\.yaml:2:5: Policy violated: "Health is never blocked"/);
     const report = JSON.parse(result.stdout) as ValidateJson;
     expect(report.valid).toBe(false);
     expect(report.problems).toEqual([{ file: 'policies/p.yaml', line: 2, col: 5, message: expect.stringMatching(/^Policy violated: "Health is never blocked" .* \[policy\]$/) }]);
@@ -52,7 +56,7 @@ describe('validate --format json', () => {
     const report = JSON.parse(result.stdout) as ValidateJson;
     expect(report.valid).toBe(true);
     expect(report.findings.map((finding) => finding.check)).toContain('duplicate-conditions');
-    expect(report.policies.map((finding) => [finding.level, finding.verdict])).toEqual([['warning', 'violated']]);
+    expect(report.policies.map((finding) => [finding.level, finding.verdict])).toEqual([['warning', 'violated'], ['advisory', 'unchecked']]);
     const strict = await runCli(['validate', '--format', 'json', '--strict'], { cwd });
     expect(strict.code).toBe(1);
     const strictReport = JSON.parse(strict.stdout) as ValidateJson;

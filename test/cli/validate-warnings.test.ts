@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { rule, tempProject } from '../apply/fixtures.js';
 import { writeTree } from '../rules/tree.js';
@@ -40,7 +41,8 @@ describe('validate warnings', () => {
     const cwd = writeTree({ 'rules/a.yaml': withMethods('[PROPFIND, GET]') });
     const result = await runCli(['validate'], { cwd, env: {} });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('rules/a.yaml:9:67: warning: httpMethod value "PROPFIND" is not a common HTTP method (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH); check the spelling\n');
+    expect(result.stderr).toBe('rules/a.yaml:9:67: warning: httpMethod value "PROPFIND" is not a common HTTP method (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH); check the spelling\n' +
+      `${matrixCoverageLine('rules/a.yaml:2:5', 'httpMethod', 1, 'Methods')}\n`);
     expect(result.stdout).toBe('1 file, 1 rule: valid (1 warning)\n');
 
     const strict = await runCli(['validate', '--strict'], { cwd, env: {} });

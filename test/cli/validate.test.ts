@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 import { ruleYaml, writeTree } from '../rules/tree.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -62,7 +63,7 @@ describe('botrules validate', () => {
     const cwd = tempDir('botrules-examples-');
     cpSync('rules', join(cwd, 'rules'), { recursive: true });
     const result = await runCli(['validate'], { cwd });
-    expect(result).toEqual({ code: 0, stdout: '4 files, 8 rules: valid\n', stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: '4 files, 8 rules: valid\n', stderr: `${matrixCoverageLine('rules/10-allow-monitoring.yaml:5:5', 'socketIps, path, header, socketIpASN, httpMethod, country', 18, 'Allow uptime monitors')}\n` });
   });
 
   it.each(BAD_INPUTS)('rejects %s with its location', async (_what, content, expected) => {
@@ -109,7 +110,7 @@ describe('botrules validate', () => {
   it('reads the rules directory given with --dir', async () => {
     const cwd = writeTree({ 'custom/a.yaml': `${HEAD}${ruleYaml('A')}${ruleYaml('B', '    status: paused')}` });
     const result = await runCli(['validate', '--dir', 'custom'], { cwd });
-    expect(result).toEqual({ code: 0, stdout: '1 file, 2 rules: valid\n', stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: '1 file, 2 rules: valid\n', stderr: `${matrixCoverageLine('custom/a.yaml:2:5', 'path', 2, 'A')}\n` });
   });
 
   it('fails with a clear message when the rules directory is missing', async () => {
@@ -126,7 +127,7 @@ describe('botrules validate', () => {
       'blog/a.yaml': `${HEAD}${ruleYaml('A', '    status: on')}`,
     });
     expect((await runCli(['validate'], { cwd })).stderr).toContain('blog/a.yaml:3:13: status "on"');
-    expect(await runCli(['validate', '--app', 'shop'], { cwd })).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: '' });
+    expect(await runCli(['validate', '--app', 'shop'], { cwd })).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: `${matrixCoverageLine('shop/a.yaml:2:5', 'path', 1, 'A')}\n` });
     const unknown = await runCli(['validate', '--app', 'news'], { cwd });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('error: unknown app "news"\nApps in botrules.yaml: shop, blog');

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CLI_BINARY } from '../helpers/binary.js';
+import { matrixCoverage } from '../helpers/operator-matrix.js';
 import { rule, tempProject, writeRules, type Project } from '../apply/fixtures.js';
 import type { Conditions, NormalRule } from '../../src/semantics/model.js';
 import { planCommentBody } from '../../src/render/github-steps/comments.js';
@@ -155,8 +156,9 @@ describe('the plan comment of a typical pull request', () => {
     expect(html).toContain(
       '<li>unchecked: a regular expression the search cannot reason about: user agent matching &quot;^Legacy&quot;, where it overlaps user agent containing &quot;BadBot/2&quot; (rules &quot;Legacy block&quot;, &quot;Block bad bots&quot;)</li>',
     );
-    expect(html.slice(-3)).toEqual([
+    expect(html.slice(-4)).toEqual([
       '<p><strong>Plan: 3 PATCH requests: 2 to update, 1 to move; 2 rules change position; 1 blocked; 1 not in the files, kept (1 removed from the files, left ACTIVE)</strong></p>',
+      `<p><em>rules/010-rule.yaml:2: ${matrixCoverage('socketIps, path', 4, 'Allow uptime monitor').replace(/"/g, '&quot;')} [operator-matrix]</em></p>`,
       '<p>App <code>default</code>: the plan cannot be applied as it stands: the warnings above say why. <a href="https://github.com/o/r/actions/runs/1">Run log</a></p>',
       '',
     ]);

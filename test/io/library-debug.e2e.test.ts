@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeTree, ruleYaml } from '../rules/tree.js';
 import { CLI_BINARY } from '../helpers/binary.js';
+import { matrixCoverageLine } from '../helpers/operator-matrix.js';
 
 it('the yaml debug variables print nothing through botrules validate', () => {
   const cwd = writeTree({ 'rules/a.yaml': `rules:\n${ruleYaml('A')}` });
@@ -14,5 +15,5 @@ it('the yaml debug variables print nothing through botrules validate', () => {
     env: { PATH: process.env.PATH, NO_COLOR: '1', LOG_TOKENS: '1', LOG_STREAM: '1' },
     timeout: 20_000,
   });
-  expect({ code: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: '' });
+  expect({ code: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: '1 file, 1 rule: valid\n', stderr: `${matrixCoverageLine('rules/a.yaml:2:5', 'path', 1, 'A')}\n` });
 });

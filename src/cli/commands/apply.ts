@@ -22,7 +22,7 @@ import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { refusingFindings } from '../../engine/apply-policies.js';
-import { isReported, policyAnnotation, POLICIES_BEFORE_APPLY, type PolicyFinding } from '../../render/policies/index.js';
+import { isReported, policyAnnotation, POLICIES_BEFORE_APPLY, POLICY_NOTES_AFTER_PLAN, type PolicyFinding } from '../../render/policies/index.js';
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
@@ -72,6 +72,8 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<ExitCod
           target = shownTarget;
           showPolicies(review.policies ?? [], args.force, ctx);
           renderApplyPreview({ plan, review }, ctx.io.stdout, { colors: ctx.colors });
+          // What the built-in policies could not check, after the plan as plan writes it.
+          void writeReport(POLICY_NOTES_AFTER_PLAN.text, review.policies ?? [], ctx);
           progress.start(plan.summary.patches, plan.apps.length, (plan.summary.creates ?? 0) + (plan.summary.deletes ?? 0) > 0);
         },
         approve: (plan, review) => approved(args, { plan, review }, ctx, interrupt.controller.signal),

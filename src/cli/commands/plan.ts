@@ -20,7 +20,7 @@ import { transitionProgress } from '../transition-progress.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { writeReport } from '../output.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
-import { failsCommand, isReported, policyAnnotation, POLICIES_BEFORE_PLAN } from '../../render/policies/index.js';
+import { failsCommand, isReported, policyAnnotation, POLICIES_BEFORE_PLAN, POLICY_NOTES_AFTER_PLAN } from '../../render/policies/index.js';
 import { plural, noun } from '../../plural.js';
 import { EXIT, foundOrOk, type ExitCode } from '../../exit-codes.js';
 import { definedFields } from '../../defined.js';
@@ -75,6 +75,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   if (args.format !== 'json') await writeReport(POLICIES_BEFORE_PLAN[args.format], policies, ctx);
   ctx.annotations.write(policies.filter(isReported).map(policyAnnotation));
   await writeReport(PLAN_OUTPUTS[args.format], { plan, review }, ctx);
+  if (args.format !== 'json') await writeReport(POLICY_NOTES_AFTER_PLAN[args.format], policies, ctx);
   await writeReport(PLAN_WARNINGS, review, ctx);
   if (out !== undefined) {
     await savePlan({ plan, review }, out, ctx.io.cwd);

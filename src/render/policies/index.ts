@@ -5,10 +5,10 @@
 import { plural } from '../../plural.js';
 import type { OutputRegistry, Sink, StreamRenderers } from '../contract.js';
 import { markdownText, safeText } from '../sanitise.js';
-import { isReported, policyLine, type PolicyFinding } from './model.js';
+import { isCoverageNote, isReported, policyLine, type PolicyFinding } from './model.js';
 
 export type { PolicyFinding } from './model.js';
-export { failsCommand, isReported, policyLine } from './model.js';
+export { failsCommand, isCoverageNote, isReported, policyLine } from './model.js';
 export { policyAnnotation } from './github.js';
 
 /** Appended to a planned violation: whether the live rules already break the policy. */
@@ -35,7 +35,7 @@ function policiesText(findings: readonly PolicyFinding[]): string {
 }
 
 async function renderText(findings: readonly PolicyFinding[], sink: Sink): Promise<void> {
-  const text = policiesText(findings);
+  const text = policiesText(findings.filter((finding) => !isCoverageNote(finding)));
   if (text !== '') await sink.write(text);
 }
 
@@ -49,7 +49,7 @@ export const POLICIES_BEFORE_APPLY: StreamRenderers<{ findings: readonly PolicyF
     const overridden = forced === 0
       ? ''
       : `--force: applying although ${forced === 1 ? 'an error-level policy is' : `${forced} error-level policies are`} not proved to hold for the rules this apply leaves (listed above).\n\n`;
-    const text = policiesText(findings) + overridden;
+    const text = policiesText(findings.filter((finding) => !isCoverageNote(finding))) + overridden;
     if (text !== '') sink.write(text);
   },
 };
@@ -60,7 +60,8 @@ export const POLICIES_BEFORE_APPLY: StreamRenderers<{ findings: readonly PolicyF
  */
 export const MARKDOWN_POLICY_CAP = 20;
 
-async function renderMarkdown(findings: readonly PolicyFinding[], sink: Sink): Promise<void> {
+async function renderMarkdown(all: readonly PolicyFinding[], sink: Sink): Promise<void> {
+  const findings = all.filter((finding) => !isCoverageNote(finding));
   const reported = findings.filter(isReported);
   const violated = reported.filter((finding) => !finding.builtin);
   const lines: string[] = [];
@@ -85,4 +86,23 @@ async function renderMarkdown(findings: readonly PolicyFinding[], sink: Sink): P
 export const POLICIES_BEFORE_PLAN = {
   text: { stdout: renderText },
   markdown: { stdout: renderMarkdown },
+} as const satisfies OutputRegistry<readonly PolicyFinding[]>;
+
+/**
+ * What the built-in policies could not check, written after the plan in text and Markdown (the
+ * pull-request comment), so that the plan and its cautions stay the first screen.
+ */
+export const POLICY_NOTES_AFTER_PLAN = {
+  text: {
+    stdout: async (findings, sink) => {
+      const notes = findings.filter(isCoverageNote);
+      if (notes.length > 0) await sink.write(`\n${notes.map((finding) => safeText(policyLine(finding))).join('\n')}\n`);
+    },
+  },
+  markdown: {
+    stdout: async (findings, sink) => {
+      const notes = findings.filter(isCoverageNote);
+      if (notes.length > 0) await sink.write(`\n${notes.map((finding) => `_${markdownText(`${finding.at.file}:${finding.at.line}: ${finding.message} [${finding.policy}]`)}_`).join('\n\n')}\n`);
+    },
+  },
 } as const satisfies OutputRegistry<readonly PolicyFinding[]>;

@@ -38,6 +38,15 @@ export function isReported(finding: PolicyFinding): boolean {
 }
 
 /**
+ * What a built-in policy says it could not check (operator-matrix's coverage line): advice about
+ * the check itself, not about the rules, so the plan writes it after the plan, never ahead of
+ * what a reviewer must see first.
+ */
+export function isCoverageNote(finding: PolicyFinding): boolean {
+  return finding.builtin && finding.verdict === 'unchecked';
+}
+
+/**
  * A finding that fails validate and plan (exit 1): an error-level policy not proved to hold, and
  * a policy of any level the budget left unchecked (a report that ran out of budget never exits 0).
  */

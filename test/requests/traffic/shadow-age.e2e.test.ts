@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { matrixCoverageLine } from '../../helpers/operator-matrix.js';
 import { tempDir } from '../../helpers/temp.js';
 import { botrules } from './fixtures.js';
 
@@ -28,6 +29,9 @@ function project(rule: string, config = ''): string {
   return dir;
 }
 
+/** What operator-matrix did not check, said beside the rest (its path leaf). */
+const COVERAGE = `${matrixCoverageLine('rules/bots.yaml:2:5', 'path', 1, 'Block bots')}\n`;
+
 const daysSince = (date: string): number => Math.floor((Date.now() - Date.parse(`${date}T00:00:00Z`)) / DAY_MS);
 
 it('warns, at the mode line, about a rule in shadow since a date older than the default 30 days', async () => {
@@ -35,16 +39,16 @@ it('warns, at the mode line, about a rule in shadow since a date older than the 
   expect(result.code).toBe(0);
   expect(result.stderr).toBe(
     `rules/bots.yaml:3:11: warning: rule "Block bots" has been in shadow since 2026-01-02 (${daysSince('2026-01-02')} days, from shadowSince), ` +
-      'longer than shadowMaxAge 30d: promote it with mode: active, or remove it\n',
+      `longer than shadowMaxAge 30d: promote it with mode: active, or remove it\n${COVERAGE}`,
   );
 });
 
 it('says nothing within shadowMaxAge, nor about a rule whose mode line git has not seen committed', async () => {
   const today = new Date().toISOString().slice(0, 10);
-  expect((await botrules(project(ruleFile(`\n    shadowSince: ${today}`)), 'validate')).stderr).toBe('');
+  expect((await botrules(project(ruleFile(`\n    shadowSince: ${today}`)), 'validate')).stderr).toBe(COVERAGE);
   const dir = project(ruleFile(''), 'shadowMaxAge: 1d\napps: [{ name: shop, rulesDir: rules }]\n');
   execFileSync('git', ['init', '-q'], { cwd: dir });
-  expect((await botrules(dir, 'validate')).stderr).toBe('');
+  expect((await botrules(dir, 'validate')).stderr).toBe(COVERAGE);
 });
 
 it('dates the rule by the commit of its mode line when the file gives no date', async () => {
@@ -56,6 +60,6 @@ it('dates the rule by the commit of its mode line when the file gives no date', 
   const result = await botrules(dir, 'validate');
   expect(result.stderr).toBe(
     `rules/bots.yaml:3:11: warning: rule "Block bots" has been in shadow since 2026-02-01 (${Math.floor((Date.now() - Date.parse('2026-02-01T12:00:00Z')) / DAY_MS)} days, ` +
-      'from git blame of its mode line), longer than shadowMaxAge 10d: promote it with mode: active, or remove it\n',
+      `from git blame of its mode line), longer than shadowMaxAge 10d: promote it with mode: active, or remove it\n${COVERAGE}`,
   );
 });
