@@ -148,7 +148,10 @@ describe('hostile text through the real outputs under GitHub Actions', () => {
         for (const format of ['text', 'markdown']) {
           const result = await cli(['plan', '--format', format]);
           expect(result.stderr).not.toContain('internal error');
-          expectNoForeignCommand(result);
+          // operator-matrix's coverage line (the rule files read a path) is botrules' own notice.
+          expectNoForeignCommand(result, ['notice']);
+          expect(runnerCommands(result.stderr).map((c) => [c.properties.title, c.data.slice(0, 24)]))
+            .toEqual([['botrules operator-matrix', 'operator-matrix: checked']]);
         }
       }),
       { numRuns: 12 },
