@@ -15,7 +15,7 @@ import { planApps, type ConnectApp } from './plan-apps.js';
 import { everyApp, loadEveryApp, selectApp, type Project } from './project.js';
 import { assembleReview } from './review.js';
 import type { ReviewedPlan } from '../render/plan/review.js';
-import { trafficVerdict } from '../requests/traffic/verdict.js';
+import { trafficVerdict } from '../replay/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine, type ReplayProgress } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { lifetimeEvents } from '../plan/lifetimes.js';
