@@ -17,7 +17,7 @@ export const LAYERS = [
   ['engine'],
   ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
-  ['analysis', 'inventory', 'requests/expectations', 'replay'],
+  ['analysis', 'inventory', 'tests', 'replay'],
   ['behaviour'],
   ['plan', 'evaluate'],
   ['rules'],

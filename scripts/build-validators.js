@@ -65,7 +65,7 @@ const GROUPS = [
     validators: { validateSnapshot: (ajv) => ajv.compile(readSchema('scripts-snapshot')) },
   },
   {
-    site: 'src/requests/expectations/load.ts',
+    site: 'src/tests/load.ts',
     // verbose: the generic schema messages quote the offending value.
     options: { strict: true, allErrors: true, allowUnionTypes: true, verbose: true },
     validators: { validateTests: (ajv) => ajv.compile(readSchema('tests')) },

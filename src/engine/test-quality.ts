@@ -7,10 +7,10 @@ import { changeToDecide, changeToFlip, type NamedRequest } from '../analysis/exe
 import { provedDisjoint, redundantLeaf, sameAddresses } from '../analysis/equivalence.js';
 import type { EvaluationOptions } from '../evaluate/index.js';
 import type { Group, NormalRule } from '../semantics/model.js';
-import { formatPercent, measureCoverage, coveredPercent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../requests/expectations/coverage.js';
-import { mutantsOf, type Mutant } from '../requests/expectations/mutants.js';
-import { runMutants, type MutationReport } from '../requests/expectations/mutate.js';
-import { appOf } from '../requests/expectations/run.js';
+import { formatPercent, measureCoverage, coveredPercent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../tests/coverage.js';
+import { mutantsOf, type Mutant } from '../tests/mutants.js';
+import { runMutants, type MutationReport } from '../tests/mutate.js';
+import { appOf } from '../tests/run.js';
 import type { Runtime } from '../runtime.js';
 import { rulesChangedSince } from './changed-rules.js';
 import { rulePositions, type PositionOf } from './rule-positions.js';

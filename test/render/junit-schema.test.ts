@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { validateXML } from 'xmllint-wasm';
 import { renderTestJunit } from '../../src/render/expectations/junit.js';
-import type { TestResult } from '../../src/requests/expectations/run.js';
+import type { TestResult } from '../../src/tests/run.js';
 
 const SCHEMA = readFileSync(new URL('../fixtures/junit/junit-10.xsd', import.meta.url), 'utf8');
 

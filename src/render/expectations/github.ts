@@ -1,5 +1,5 @@
 // test's annotations: each failed test as an error on its line in the test file.
-import type { TestResult } from '../../requests/expectations/run.js';
+import type { TestResult } from '../../tests/run.js';
 import type { Annotation } from '../github.js';
 import { failureMessage } from './text.js';
 

@@ -3,7 +3,7 @@
 // The XML text is built by fast-xml-builder, which escapes markup characters; characters
 // XML 1.0 cannot carry at all (most control characters) are replaced first.
 import XMLBuilder from 'fast-xml-builder';
-import type { TestResult } from '../../requests/expectations/run.js';
+import type { TestResult } from '../../tests/run.js';
 import type { TextSink } from '../plan/types.js';
 
 /** Characters outside XML 1.0's Char production, and lone surrogates: matching control characters is the point. */

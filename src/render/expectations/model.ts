@@ -1,7 +1,7 @@
 // What `botrules test` reports, the model of its formats: the problems of the test files (when
 // there are any, nothing ran), or each test's result.
 import type { Problem } from '../../errors.js';
-import type { TestResult } from '../../requests/expectations/run.js';
+import type { TestResult } from '../../tests/run.js';
 
 export interface TestReport {
   problems: readonly Problem[];

@@ -2,7 +2,7 @@
 // tools), SARIF (failed tests as errors, uncovered rules and surviving mutants as notes on
 // their lines, for code scanning) and JUnit XML (the test results, the figures as properties).
 import type { RenderOptions, Sink } from '../contract.js';
-import { formatPercent, coveredPercent, type Ratio } from '../../requests/expectations/coverage.js';
+import { formatPercent, coveredPercent, type Ratio } from '../../tests/coverage.js';
 import { renderSarif, type SarifFinding } from '../sarif/index.js';
 import { testSarif } from './sarif.js';
 import { safeJson } from '../sanitise.js';

@@ -3,7 +3,7 @@
 // text from rule and test files goes through the Markdown sanitiser (no mention, link, image
 // or HTML from data), and long lists are capped to stay under GitHub's size limit.
 import type { RenderOptions, Sink } from '../contract.js';
-import { formatPercent } from '../../requests/expectations/coverage.js';
+import { formatPercent } from '../../tests/coverage.js';
 import { capped, htmlCode, markdownText, table, withinBudget } from '../markdown.js';
 import { mutantLine, notRunSentence, placeOf, type CoverageView, type MutationView, type QualityView } from './quality-model.js';
 import { ratioText, summaryRows } from './quality-text.js';

@@ -1,8 +1,8 @@
 // The model of `botrules test --coverage` / `--mutate` output, and the small pieces of text
 // every format shares.
-import type { CoverageReport, UncoveredItem } from '../../requests/expectations/coverage.js';
-import type { MutantResult, MutationReport } from '../../requests/expectations/mutate.js';
-import type { TestResult } from '../../requests/expectations/run.js';
+import type { CoverageReport, UncoveredItem } from '../../tests/coverage.js';
+import type { MutantResult, MutationReport } from '../../tests/mutate.js';
+import type { TestResult } from '../../tests/run.js';
 
 export interface CoverageView {
   report: CoverageReport;

@@ -3,7 +3,7 @@
 // mutation score and every surviving mutant, each at FILE:LINE:COL. Names and values come from
 // rule and test files (untrusted): every line passes through the sanitiser.
 import type { RenderOptions, Sink } from '../contract.js';
-import { formatPercent, coveredPercent, type CoverageSummary, type Ratio } from '../../requests/expectations/coverage.js';
+import { formatPercent, coveredPercent, type CoverageSummary, type Ratio } from '../../tests/coverage.js';
 import { safeText } from '../sanitise.js';
 import { mutantLine, notRunSentence, placeOf, type CoverageView, type MutationView, type QualityView } from './quality-model.js';
 import { renderTestText } from './text.js';

@@ -1,7 +1,7 @@
 // test's SARIF (`test --format sarif`): problems of the test files, and each failed test on
 // its line (docs/behaviour.md, "SARIF").
 import type { Problem } from '../../errors.js';
-import type { TestResult } from '../../requests/expectations/run.js';
+import type { TestResult } from '../../tests/run.js';
 import { INVALID_FILE, located, renderSarif, type SarifModel, type SarifRule } from '../sarif/index.js';
 import type { Sink } from '../contract.js';
 import type { TestReport } from './model.js';

@@ -1,7 +1,7 @@
 // `botrules test` results for a terminal or a CI log: one line per test, and for a failure its
 // location and the reasons indented below it; a summary line last. Names come from test and
 // rule files (untrusted): quoted, and every line passes through the sanitiser.
-import type { TestResult } from '../../requests/expectations/run.js';
+import type { TestResult } from '../../tests/run.js';
 import type { Colors, TextSink } from '../plan/types.js';
 import { safeText } from '../sanitise.js';
 import { plural } from '../../plural.js';

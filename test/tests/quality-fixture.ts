@@ -4,9 +4,9 @@
 //   1 "Pause me"          allow, paused       path $eq /x
 //   2 "Allow partners"    allow               $or  [ $and [ip $in 10.0.0.0/8, header x-key $exists] ]
 //   3 "Challenge logins"  blockWithChallenge  $and [ $and [path $eq /login, method $eq POST] ]
-import type { RuleTest } from '../../../src/requests/expectations/load.js';
-import type { DeclaredRule, Leaf } from '../../../src/semantics/model.js';
-import { declared } from '../../helpers/rules.js';
+import type { RuleTest } from '../../src/tests/load.js';
+import type { DeclaredRule, Leaf } from '../../src/semantics/model.js';
+import { declared } from '../helpers/rules.js';
 
 function rule(name: string, line: number, fields: Partial<DeclaredRule> & Pick<DeclaredRule, 'actions' | 'conditions'>): DeclaredRule {
   return declared({ name, description: '', status: 'active', source: { file: 'rules/r.yaml', line, col: 5 }, ...fields });

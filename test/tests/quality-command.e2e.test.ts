@@ -6,8 +6,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../helpers/cli.js';
-import { sarifSchemaErrors } from '../../render/sarif-schema.js';
+import { runCli } from '../helpers/cli.js';
+import { sarifSchemaErrors } from '../render/sarif-schema.js';
 
 const BIN = path.resolve('bin/botrules.js');
 const RULES = `rules:

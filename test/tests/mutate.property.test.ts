@@ -4,15 +4,15 @@
 // reported survived changes none, and every mutant reported equivalent decides random requests
 // exactly as the original does.
 import fc from 'fast-check';
-import { decide, type TestRequest } from '../../../src/evaluate/index.js';
-import { provedEquivalent } from '../../../src/engine/test-quality.js';
-import type { RuleTest } from '../../../src/requests/expectations/load.js';
-import { applyMutant, mutantsOf } from '../../../src/requests/expectations/mutants.js';
-import { runMutants } from '../../../src/requests/expectations/mutate.js';
-import { runTest } from '../../../src/requests/expectations/run.js';
-import { ACTIONS, type Action, type NormalRule, type Rule } from '../../../src/semantics/model.js';
-import { leaf, request as fullRequest } from '../../analysis/arbitraries.js';
-import { normal } from '../../helpers/rules.js';
+import { decide, type TestRequest } from '../../src/evaluate/index.js';
+import { provedEquivalent } from '../../src/engine/test-quality.js';
+import type { RuleTest } from '../../src/tests/load.js';
+import { applyMutant, mutantsOf } from '../../src/tests/mutants.js';
+import { runMutants } from '../../src/tests/mutate.js';
+import { runTest } from '../../src/tests/run.js';
+import { ACTIONS, type Action, type NormalRule, type Rule } from '../../src/semantics/model.js';
+import { leaf, request as fullRequest } from '../analysis/arbitraries.js';
+import { normal } from '../helpers/rules.js';
 
 /** Requests that may also lack a path or a method, as test requests may. */
 const request: fc.Arbitrary<TestRequest> = fc.tuple(fullRequest, fc.boolean(), fc.boolean()).map(([r, dropPath, dropMethod]) => {

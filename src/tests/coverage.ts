@@ -4,8 +4,8 @@
 // A request reaches a rule when no earlier active rule matched it; every leaf and group of a
 // reached rule is evaluated (no short cut), so "seen false" does not depend on leaf order.
 // Pure: the caller passes each app's rules in priority order and its tests.
-import { decide, describeLeaf, groupVerdict, leafVerdict, type EvaluationOptions, type Verdict } from '../../evaluate/index.js';
-import type { Action, NormalRule, SourceLocation } from '../../semantics/model.js';
+import { decide, describeLeaf, groupVerdict, leafVerdict, type EvaluationOptions, type Verdict } from '../evaluate/index.js';
+import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';
 import type { RuleTest } from './load.js';
 
 /** The outcomes of a rule set, by the actions of the deciding rule; none: no rule decided. */

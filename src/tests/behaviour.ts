@@ -4,12 +4,12 @@
 // outcome is undecided under either (a pattern out of its time budget) is left out of the
 // report and said separately, naming the rule and the pattern. Pure: the caller passes the
 // tests, each app's live rules and its steps.
-import { decide, type EvaluationOptions } from '../../evaluate/index.js';
-import { inPriorityOrder } from '../../plan/fingerprint.js';
-import { simulateSteps } from '../../semantics/list-move.js';
-import type { PlanStep } from '../../plan/types.js';
-import type { BehaviourChange, BehaviourReport, Outcome } from '../../behaviour/outcomes.js';
-import type { LiveRule } from '../../semantics/model.js';
+import { decide, type EvaluationOptions } from '../evaluate/index.js';
+import { inPriorityOrder } from '../plan/fingerprint.js';
+import { simulateSteps } from '../semantics/list-move.js';
+import type { PlanStep } from '../plan/types.js';
+import type { BehaviourChange, BehaviourReport, Outcome } from '../behaviour/outcomes.js';
+import type { LiveRule } from '../semantics/model.js';
 import type { RuleTest } from './load.js';
 import { appOf, undecidedRuleSentence } from './run.js';
 

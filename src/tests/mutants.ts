@@ -3,9 +3,9 @@
 // a rule set the schema accepts (no empty group or tree), and none is the original written
 // differently: an operator is changed only where the group has two children or more.
 import { isIP } from 'node:net';
-import { describeLeaf } from '../../evaluate/index.js';
-import type { Action, Conditions, Group, Leaf, LeafOperator, NormalRule } from '../../semantics/model.js';
-import { leafValues } from '../../semantics/fields.js';
+import { describeLeaf } from '../evaluate/index.js';
+import type { Action, Conditions, Group, Leaf, LeafOperator, NormalRule } from '../semantics/model.js';
+import { leafValues } from '../semantics/fields.js';
 
 /** Where in a rule a mutation is written, as a path below the rule (for FILE:LINE:COL). */
 export type RulePath = (string | number)[];

@@ -5,14 +5,14 @@
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { UserError, sortProblems, type Problem } from '../../errors.js';
-import type { TestRequest } from '../../evaluate/index.js';
-import { validateTests } from '../../generated/validators.js';
-import type { Action, SourceLocation } from '../../semantics/model.js';
-import { displayPath } from '../../rules/display-path.js';
-import { listRuleFiles } from '../../rules/load.js';
-import { placement, placementMessage } from '../../io/project-path.js';
-import { loadYamlFile, type Path, type YamlSource } from '../../io/yaml-source.js';
+import { UserError, sortProblems, type Problem } from '../errors.js';
+import type { TestRequest } from '../evaluate/index.js';
+import { validateTests } from '../generated/validators.js';
+import type { Action, SourceLocation } from '../semantics/model.js';
+import { displayPath } from '../rules/display-path.js';
+import { listRuleFiles } from '../rules/load.js';
+import { placement, placementMessage } from '../io/project-path.js';
+import { loadYamlFile, type Path, type YamlSource } from '../io/yaml-source.js';
 
 /** What a test file writes for "no rule decides this request". */
 export const NO_RULE_WORD = 'none';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { runCli } from '../../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 
 const RULE = (name: string, leaf: string, extra = '') =>
   `  - name: ${name}\n    actions: [hardBlock]${extra}\n    conditions:\n      operator: $or\n      children:\n        - operator: $and\n          children:\n            - ${leaf}\n`;
@@ -98,7 +98,7 @@ describe('botrules test', () => {
     const conditions = { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: '/login' }] }] };
     const liveRule = (name: string, priority: number) => ({ ruleId: `00000000-0000-4000-8000-00000000000${priority}`, name, description: '', status: 'active', actions: ['allow'], conditions, priority });
     const rules = [liveRule('Second', 1), liveRule('First', 0)];
-    const { takeSnapshot } = await import('../../../src/live/snapshot.js');
+    const { takeSnapshot } = await import('../../src/live/snapshot.js');
     writeFileSync(path.join(dir, 'live.json'), JSON.stringify(takeSnapshot([{ app: 'default', rules: rules as never }], new Date('2026-01-01T00:00:00.000Z'))));
     tests('tests:\n  - name: login\n    request: { path: /login }\n    expect: { rule: First, actions: [allow] }\n');
     const result = await cli(['test', '--live', 'live.json']);

@@ -2,7 +2,7 @@
 // pass the example tests (the rest of the command's tests run in-process: test-command.test.ts).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { CLI_BINARY } from '../../helpers/binary.js';
+import { CLI_BINARY } from '../helpers/binary.js';
 
 describe('botrules test', () => {
   it('passes the example project\'s own tests through the real binary', () => {
