@@ -15,7 +15,7 @@ import type { Runtime } from '../runtime.js';
 import { rulesChangedSince } from './changed-rules.js';
 import { rulePositions, type PositionOf } from './rule-positions.js';
 import type { RuleTestRun, RuleTestSuite } from './rule-tests.js';
-import type { CoverageView, MutationView, QualityView } from '../render/expectations/quality-model.js';
+import type { CoverageView, MutationView, QualityView } from '../render/tests/quality-model.js';
 import { definedFields } from '../defined.js';
 
 interface QualityRequest {
