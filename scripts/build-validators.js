@@ -54,13 +54,13 @@ const GROUPS = [
     validators: { validatePlan: (ajv) => ajv.compile(readSchema('plan')) },
   },
   {
-    site: 'src/inventory/policy.ts',
+    site: 'src/scripts/policy.ts',
     // verbose: the error messages name the keys an entry allows (from the parent schema).
     options: { allErrors: true, strict: true, strictRequired: false, verbose: true },
     validators: { validatePolicy: (ajv) => ajv.compile(readSchema('scripts-policy')) },
   },
   {
-    site: 'src/inventory/snapshot.ts',
+    site: 'src/scripts/snapshot.ts',
     options: { allErrors: true, strict: true },
     validators: { validateSnapshot: (ajv) => ajv.compile(readSchema('scripts-snapshot')) },
   },

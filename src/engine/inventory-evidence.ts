@@ -4,15 +4,15 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { plural } from '../plural.js';
-import { scopeOf } from '../inventory/chain.js';
-import { buildEvidence, type EvidencePack } from '../inventory/evidence.js';
-import type { InventoryQuery, Snapshot } from '../inventory/model.js';
-import { policyHistory } from '../inventory/policy-history.js';
-import { findPolicy } from '../inventory/policy.js';
-import { readSeries, scopeMembers, scopeOfQuery, scopesIn, type Series } from '../inventory/series.js';
-import { readInventorySnapshotFile } from '../inventory/snapshot.js';
-import { verifyChain, type ChainAnchor, type ChainState } from '../inventory/verify.js';
-import { readAnchor } from '../inventory/anchor.js';
+import { scopeOf } from '../scripts/chain.js';
+import { buildEvidence, type EvidencePack } from '../scripts/evidence.js';
+import type { InventoryQuery, Snapshot } from '../scripts/model.js';
+import { policyHistory } from '../scripts/policy-history.js';
+import { findPolicy } from '../scripts/policy.js';
+import { readSeries, scopeMembers, scopeOfQuery, scopesIn, type Series } from '../scripts/series.js';
+import { readInventorySnapshotFile } from '../scripts/snapshot.js';
+import { verifyChain, type ChainAnchor, type ChainState } from '../scripts/verify.js';
+import { readAnchor } from '../scripts/anchor.js';
 import type { Runtime } from '../runtime.js';
 
 interface PreviousSnapshot {

@@ -4,18 +4,18 @@
 import { resolve } from 'node:path';
 import { scriptsClientFor } from '../api/index.js';
 import { UserError } from '../errors.js';
-import { diffSnapshots, evaluateFailOn, hasApprovalMarks, type FailOnCondition, type FailOnMatch, type SnapshotDiff } from '../inventory/diff.js';
-import type { InventoryQuery, SnapshotRecord } from '../inventory/model.js';
-import type { ReportOutput } from '../inventory/output.js';
-import { findPolicy, loadPolicy } from '../inventory/policy.js';
-import { compilePolicy, entryUsage, markRecord, unmatchedWarning } from '../inventory/policy-match.js';
-import { writeInventoryReport, type InventoryModel, type ReportResult } from '../inventory/report.js';
-import { readInventorySnapshotFile } from '../inventory/snapshot.js';
+import { diffSnapshots, evaluateFailOn, hasApprovalMarks, type FailOnCondition, type FailOnMatch, type SnapshotDiff } from '../scripts/diff.js';
+import type { InventoryQuery, SnapshotRecord } from '../scripts/model.js';
+import type { ReportOutput } from '../scripts/output.js';
+import { findPolicy, loadPolicy } from '../scripts/policy.js';
+import { compilePolicy, entryUsage, markRecord, unmatchedWarning } from '../scripts/policy-match.js';
+import { writeInventoryReport, type InventoryModel, type ReportResult } from '../scripts/report.js';
+import { readInventorySnapshotFile } from '../scripts/snapshot.js';
 import type { Runtime } from '../runtime.js';
 import { findPrevious } from './inventory-evidence.js';
 import { definedFields } from '../defined.js';
 
-export type { ReportResult } from '../inventory/report.js';
+export type { ReportResult } from '../scripts/report.js';
 
 interface InventoryReportRequest {
   query: InventoryQuery;

@@ -51,7 +51,7 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
     expected: ['import-x/no-cycle'],
   },
   promises: {
-    file: `src/inventory/${TAG}.ts`,
+    file: `src/scripts/${TAG}.ts`,
     text:
       'async function later(): Promise<void> {}\n' +
       'export function forgotten(): void {\n  later();\n}\n' +
