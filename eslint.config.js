@@ -18,7 +18,7 @@ export const LAYERS = [
   ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
   ['analysis', 'scripts', 'tests', 'replay'],
-  ['behaviour'],
+  ['diff'],
   ['plan', 'evaluate'],
   ['rules'],
   ['semantics'],

@@ -5,8 +5,8 @@
 //   Anyone can send any user agent; the service's console calls such a rule "abusable".
 // - operator-matrix: a leaf whose operator the service's documentation does not list for its
 //   conditionType (operator-matrix.ts holds the one table).
-import { matchingWays } from '../behaviour/atoms.js';
-import { leafPhrase } from '../behaviour/describe.js';
+import { matchingWays } from '../diff/atoms.js';
+import { leafPhrase } from '../diff/describe.js';
 import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
 import type { DeclaredRule, Leaf } from '../semantics/model.js';
 import { OPERATOR_MATRIX, OPERATOR_MATRIX_SOURCE } from './operator-matrix.js';

@@ -28,7 +28,7 @@ import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine } from './replay.js';
 import type { LogReading } from '../replay/read.js';
 import { trafficVerdict } from '../replay/verdict.js';
-import { transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
+import { transitionRun, type TransitionRequest } from '../diff/order/stage.js';
 import { policyReferenceProblems } from '../rules/policies.js';
 import type { DeclaredRule } from '../semantics/model.js';
 import { definedFields } from '../defined.js';

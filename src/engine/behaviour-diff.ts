@@ -2,13 +2,13 @@
 // diff"): the live rules against the live rules with every step applied — what apply then
 // verifies — under one time budget for all apps, so a large plan says what it left unchecked
 // instead of taking unbounded time.
-import { appBehaviourDiff, behaviourDiff } from '../behaviour/diff.js';
-import { OUT_OF_TIME } from '../behaviour/regions.js';
+import { appBehaviourDiff, behaviourDiff } from '../diff/diff.js';
+import { OUT_OF_TIME } from '../diff/regions.js';
 import type { PlanStep } from '../plan/types.js';
-import type { AppBehaviourDiff } from '../behaviour/outcomes.js';
+import type { AppBehaviourDiff } from '../diff/outcomes.js';
 import type { LiveRule, NormalRule } from '../semantics/model.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
-import { finalState } from '../behaviour/order/states.js';
+import { finalState } from '../diff/order/states.js';
 import { definedFields } from '../defined.js';
 
 /** Seconds the diff may take by default, over all apps of a plan or both sides of `botrules diff`. */

@@ -19,7 +19,7 @@ import { trafficVerdict } from '../replay/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine, type ReplayProgress } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { lifetimeEvents } from '../plan/lifetimes.js';
-import type { TransitionRequest } from '../behaviour/order/stage.js';
+import type { TransitionRequest } from '../diff/order/stage.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, plannedPolicyFindings, policyRun } from './policies.js';
 

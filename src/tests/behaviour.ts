@@ -8,7 +8,7 @@ import { decide, type EvaluationOptions } from '../evaluate/index.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import type { PlanStep } from '../plan/types.js';
-import type { BehaviourChange, BehaviourReport, Outcome } from '../behaviour/outcomes.js';
+import type { BehaviourChange, BehaviourReport, Outcome } from '../diff/outcomes.js';
 import type { LiveRule } from '../semantics/model.js';
 import type { RuleTest } from './load.js';
 import { appOf, undecidedRuleSentence } from './run.js';

@@ -10,7 +10,7 @@ import type { PlanLifetimes } from '../../plan/lifetimes.js';
 import type { Risk } from '../../plan/risks.js';
 import type { LimitExcess } from '../../plan/safety.js';
 import type { TrafficExcess } from '../../plan/traffic-limit.js';
-import type { AppBehaviourDiff, BehaviourReport } from '../../behaviour/outcomes.js';
+import type { AppBehaviourDiff, BehaviourReport } from '../../diff/outcomes.js';
 import type { ReplayReport } from '../../replay/tally.js';
 import type { PolicyFinding } from '../policies/model.js';
 

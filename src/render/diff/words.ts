@@ -4,7 +4,7 @@
 // passes them through the sanitiser for its format.
 import { describeRequest } from '../../analysis/witness.js';
 import type { TestRequest } from '../../evaluate/request.js';
-import type { AppBehaviourDiff, BehaviourRisk, OutcomeChange, RequestClass } from '../../behaviour/outcomes.js';
+import type { AppBehaviourDiff, BehaviourRisk, OutcomeChange, RequestClass } from '../../diff/outcomes.js';
 import { outcomeText } from '../plan/describe.js';
 import { noun, plural } from '../../plural.js';
 

@@ -1,11 +1,11 @@
-// The search in proportion to the change (src/behaviour/changed-parts.ts) against brute force:
+// The search in proportion to the change (src/diff/changed-parts.ts) against brute force:
 // rule sets scoped to a few hosts (`$eq` / `$in` on the domain, as tenants' rules are), some
 // unscoped, edited and moved; every region real and no interesting request of the domain missed,
 // while the reduction did cut the lists (counted: about a fifth of the pairs and a tenth of the
 // triples, most of the rest being fresh lists with nothing in common, so the property cannot pass without reaching it).
 import fc from 'fast-check';
-import { changedParts } from '../../src/behaviour/changed-parts.js';
-import { regionsWhere } from '../../src/behaviour/regions.js';
+import { changedParts } from '../../src/diff/changed-parts.js';
+import { regionsWhere } from '../../src/diff/regions.js';
 import type { Group, Leaf, NormalRule } from '../../src/semantics/model.js';
 import { differ, domain, editedList, oracleProblems, ruleList } from './brute-force.js';
 

@@ -1,7 +1,7 @@
 // `botrules diff OLD NEW` in each format (docs/behaviour.md, "Exhaustive behaviour diff"):
 // what each side was read as, then the diff. JSON is exact data (invisible characters
 // escaped); text and Markdown pass every string from a rule file through the sanitiser.
-import type { AppBehaviourDiff } from '../../behaviour/outcomes.js';
+import type { AppBehaviourDiff } from '../../diff/outcomes.js';
 import { formatNames, type OutputRegistry } from '../contract.js';
 import type { PolicyFinding } from '../policies/model.js';
 import { MARKDOWN_LIMIT } from '../plan/markdown.js';

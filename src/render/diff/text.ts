@@ -1,7 +1,7 @@
 // The exhaustive behaviour diff for a terminal: the heading, then per change of outcome (risk
 // first) its classes of requests, each with an example, then what was left unchecked. Every
 // string from a rule file goes through safeText.
-import type { AppBehaviourDiff } from '../../behaviour/outcomes.js';
+import type { AppBehaviourDiff } from '../../diff/outcomes.js';
 import type { Colors, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import { changeLine, classLine, diffHeading, isLoosening, uncheckedLine } from './words.js';

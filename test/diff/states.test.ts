@@ -1,10 +1,10 @@
-// The states the transition check searches (src/behaviour/order/states.ts) are the states a
+// The states the transition check searches (src/diff/order/states.ts) are the states a
 // list-move server passes through: for random small plans, each state holds the rules of
 // simulateSteps after as many PATCH requests, in its order (priorities aside, which the search
 // does not read), and a PATCH that changes only a description leaves the very same list.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { statesAlong } from '../../src/behaviour/order/states.js';
+import { statesAlong } from '../../src/diff/order/states.js';
 import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import type { LiveRule } from '../../src/semantics/model.js';

@@ -1,8 +1,8 @@
-// The order search of a large plan (src/behaviour/order/local-order.ts), against a cost model whose
+// The order search of a large plan (src/diff/order/local-order.ts), against a cost model whose
 // windows are known: a class opens when its opener is sent before its closer and stays open
 // until the closer is sent.
-import { locallyCheapest, type OrderCosts } from '../../src/behaviour/order/local-order.js';
-import type { OrderUnit } from '../../src/behaviour/order/units.js';
+import { locallyCheapest, type OrderCosts } from '../../src/diff/order/local-order.js';
+import type { OrderUnit } from '../../src/diff/order/units.js';
 
 const unit = (ruleId: string): OrderUnit => ({ ruleId, part: 'whole' });
 

@@ -3,9 +3,9 @@
 // or one value none mentions) evaluated in every intermediate state of the chosen order.
 import { expect } from '@jest/globals';
 import fc from 'fast-check';
-import { checkOrder, chooseOrder, type ChosenOrder } from '../../src/behaviour/order/search.js';
+import { checkOrder, chooseOrder, type ChosenOrder } from '../../src/diff/order/search.js';
 import { planApp } from '../../src/plan/planner.js';
-import { unitsOf } from '../../src/behaviour/order/units.js';
+import { unitsOf } from '../../src/diff/order/units.js';
 import type { TransitionCheck } from '../../src/plan/types.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import { decide } from '../../src/evaluate/evaluate.js';

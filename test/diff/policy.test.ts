@@ -1,4 +1,4 @@
-import { provePolicy } from '../../src/behaviour/policy.js';
+import { provePolicy } from '../../src/diff/policy.js';
 import { decide, conditionsVerdict } from '../../src/evaluate/index.js';
 import { CLASS_RULE_NAME, type RequestPolicy } from '../../src/rules/policies.js';
 import type { WrittenConditions } from '../../src/semantics/written.js';

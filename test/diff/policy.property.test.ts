@@ -7,7 +7,7 @@
 // How often each assertion is reached is counted, and a minimum is required: a property whose
 // branches are never taken proves nothing.
 import fc from 'fast-check';
-import { provePolicy } from '../../src/behaviour/policy.js';
+import { provePolicy } from '../../src/diff/policy.js';
 import { conditionsVerdict, decide, type TestRequest } from '../../src/evaluate/index.js';
 import { CLASS_RULE_NAME, POLICY_OUTCOMES, type PolicyExpectation } from '../../src/rules/policies.js';
 import { seededRandom } from '../../src/emulator/random.js';

@@ -6,9 +6,9 @@
 // nothing on either side.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { behaviourDiff } from '../../src/behaviour/diff.js';
-import { finalState, statesAlong } from '../../src/behaviour/order/states.js';
-import { checkStates } from '../../src/behaviour/order/windows.js';
+import { behaviourDiff } from '../../src/diff/diff.js';
+import { finalState, statesAlong } from '../../src/diff/order/states.js';
+import { checkStates } from '../../src/diff/order/windows.js';
 import { planApp } from '../../src/plan/planner.js';
 import { inPriorityOrder, simulateSteps } from '../../src/semantics/list-move.js';
 import { smallPlans } from './transition-support.js';

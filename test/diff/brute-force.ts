@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { decide, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
 import { fieldKey } from '../../src/semantics/fields.js';
 import type { Action, Leaf, NormalRule } from '../../src/semantics/model.js';
-import type { DecidedOutcome, RegionOutcome } from '../../src/behaviour/entries.js';
-import type { RegionSearch } from '../../src/behaviour/regions.js';
+import type { DecidedOutcome, RegionOutcome } from '../../src/diff/entries.js';
+import type { RegionSearch } from '../../src/diff/regions.js';
 import { leaf as anyLeaf } from '../analysis/arbitraries.js';
 import { normal } from '../helpers/rules.js';
 

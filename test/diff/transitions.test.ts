@@ -5,8 +5,8 @@
 // plans against brute force (the slow tier runs hundreds).
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { chooseOrder } from '../../src/behaviour/order/search.js';
-import { orderSteps } from '../../src/behaviour/order/stage.js';
+import { chooseOrder } from '../../src/diff/order/search.js';
+import { orderSteps } from '../../src/diff/order/stage.js';
 import { ruleSetsDiff } from '../../src/engine/behaviour-diff.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { DeclaredRule, Leaf, LiveRule, NormalRule, Rule } from '../../src/semantics/model.js';

@@ -2,7 +2,7 @@
 // with its first classes (and how many more), what was left unchecked last; capped so that a
 // plan with thousands of classes still fits GitHub's comment limit. Every string from a rule
 // file goes through markdownText.
-import type { AppBehaviourDiff } from '../../behaviour/outcomes.js';
+import type { AppBehaviourDiff } from '../../diff/outcomes.js';
 import { markdownText } from '../markdown.js';
 import { changeLine, classLine, diffHeading, isLoosening, uncheckedLine } from './words.js';
 

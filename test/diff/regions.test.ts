@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import fc from 'fast-check';
-import { regionsWhere } from '../../src/behaviour/regions.js';
+import { regionsWhere } from '../../src/diff/regions.js';
 import type { Conditions, NormalRule } from '../../src/semantics/model.js';
 import { differ, domain, editedList, oracleProblems, ruleList } from './brute-force.js';
 import { normal } from '../helpers/rules.js';

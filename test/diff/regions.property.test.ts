@@ -4,8 +4,8 @@
 // values the rules mention, one value none mentions, and no value — falls outside every region.
 // With `$re` leaves the search may leave parts unchecked; then it must say so.
 import fc from 'fast-check';
-import { behaviourDiff } from '../../src/behaviour/diff.js';
-import { regionsWhere } from '../../src/behaviour/regions.js';
+import { behaviourDiff } from '../../src/diff/diff.js';
+import { regionsWhere } from '../../src/diff/regions.js';
 import type { NormalRule } from '../../src/semantics/model.js';
 import { differ, domain, editedList, oracleProblems, outcomeUnder, outcomeText, ruleList } from './brute-force.js';
 
