@@ -17,7 +17,7 @@ export const LAYERS = [
   ['engine'],
   ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
-  ['analysis', 'scripts', 'tests', 'replay'],
+  ['validate', 'scripts', 'tests', 'replay'],
   ['diff'],
   ['plan', 'evaluate'],
   ['rules'],

@@ -2,9 +2,9 @@
 // of the project proved for each app it applies to, over one rule list per app, under one time
 // budget for the whole command (set-up included), and the built-in policies over the declared
 // rules. A policy the budget did not reach is unchecked and says which option gives more.
-import { builtinFindings } from '../analysis/builtin-policies.js';
+import { builtinFindings } from '../validate/builtin-policies.js';
 import { provePolicy, type PolicyVerdict } from '../diff/policy.js';
-import { describeRequest } from '../analysis/witness.js';
+import { describeRequest } from '../validate/witness.js';
 import { OUT_OF_TIME } from '../diff/regions.js';
 import type { PolicyFinding } from '../render/policies/model.js';
 import type { PolicyChange } from '../render/diff/index.js';

@@ -3,8 +3,8 @@
 // Runs on the rules and tests `runRuleTests` already loaded; the rule files are read again only
 // to locate what a report points at. `--rules` and `--changed-since` narrow both to some rules.
 import { UserError } from '../errors.js';
-import { changeToDecide, changeToFlip, type NamedRequest } from '../analysis/exercise.js';
-import { provedDisjoint, redundantLeaf, sameAddresses } from '../analysis/equivalence.js';
+import { changeToDecide, changeToFlip, type NamedRequest } from '../validate/exercise.js';
+import { provedDisjoint, redundantLeaf, sameAddresses } from '../validate/equivalence.js';
 import type { EvaluationOptions } from '../evaluate/index.js';
 import type { Group, NormalRule } from '../semantics/model.js';
 import { formatPercent, measureCoverage, coveredPercent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../tests/coverage.js';

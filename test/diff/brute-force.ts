@@ -8,7 +8,7 @@ import { fieldKey } from '../../src/semantics/fields.js';
 import type { Action, Leaf, NormalRule } from '../../src/semantics/model.js';
 import type { DecidedOutcome, RegionOutcome } from '../../src/diff/entries.js';
 import type { RegionSearch } from '../../src/diff/regions.js';
-import { leaf as anyLeaf } from '../analysis/arbitraries.js';
+import { leaf as anyLeaf } from '../validate/arbitraries.js';
 import { normal } from '../helpers/rules.js';
 
 const ALWAYS_CARRIED = new Set(['path', 'httpMethod']);

@@ -13,7 +13,7 @@ import { CLASS_RULE_NAME, POLICY_OUTCOMES, type PolicyExpectation } from '../../
 import { seededRandom } from '../../src/emulator/random.js';
 import type { NormalRule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
-import { leaf as anyLeaf } from '../analysis/arbitraries.js';
+import { leaf as anyLeaf } from '../validate/arbitraries.js';
 import { domain, ruleList } from './brute-force.js';
 
 const SAMPLES_PER_HOLDS = 10_000;

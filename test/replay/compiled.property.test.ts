@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { decide, type TestRequest } from '../../src/evaluate/index.js';
 import type { Group, Leaf, Rule } from '../../src/semantics/model.js';
 import { compileRules, compileRuleSets } from '../../src/replay/compiled.js';
-import { leaf as analysisLeaf, request as analysisRequest } from '../analysis/arbitraries.js';
+import { leaf as analysisLeaf, request as analysisRequest } from '../validate/arbitraries.js';
 import { normal } from '../helpers/rules.js';
 
 const NAMES = ['q', 'Q', 'token', '__proto__'];

@@ -1,6 +1,6 @@
 // Decision coverage on the hand-checked fixture (quality-fixture.ts): every figure below is
 // worked out from the four requests, written next to it.
-import { changeToDecide, changeToFlip } from '../../src/analysis/exercise.js';
+import { changeToDecide, changeToFlip } from '../../src/validate/exercise.js';
 import { formatPercent, measureCoverage, uncoveredItems } from '../../src/tests/coverage.js';
 import { RULES, TESTS } from './quality-fixture.js';
 

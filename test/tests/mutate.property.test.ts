@@ -11,7 +11,7 @@ import { applyMutant, mutantsOf } from '../../src/tests/mutants.js';
 import { runMutants } from '../../src/tests/mutate.js';
 import { runTest } from '../../src/tests/run.js';
 import { ACTIONS, type Action, type NormalRule, type Rule } from '../../src/semantics/model.js';
-import { leaf, request as fullRequest } from '../analysis/arbitraries.js';
+import { leaf, request as fullRequest } from '../validate/arbitraries.js';
 import { normal } from '../helpers/rules.js';
 
 /** Requests that may also lack a path or a method, as test requests may. */

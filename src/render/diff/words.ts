@@ -2,7 +2,7 @@
 // shared by the text and Markdown renderers of `plan` and `botrules diff`. Nothing here is made
 // safe: names, values and examples come from rule files or the service, and each renderer
 // passes them through the sanitiser for its format.
-import { describeRequest } from '../../analysis/witness.js';
+import { describeRequest } from '../../validate/witness.js';
 import type { TestRequest } from '../../evaluate/request.js';
 import type { AppBehaviourDiff, BehaviourRisk, OutcomeChange, RequestClass } from '../../diff/outcomes.js';
 import { outcomeText } from '../plan/describe.js';

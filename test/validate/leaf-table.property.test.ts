@@ -1,10 +1,10 @@
-// The prover's leaf table (src/analysis/prover.ts) files leaves by field and operator and asks
+// The prover's leaf table (src/validate/prover.ts) files leaves by field and operator and asks
 // leafImplies only about the operators a leaf can imply (impliableOperators, leaves.ts): the
 // sets it gives must be exactly those of asking leafImplies about every leaf of the same field,
 // in ascending order, on leaves of every operator (addresses, patterns, absent fields).
 import fc from 'fast-check';
-import { leafImplies } from '../../src/analysis/leaves.js';
-import { LeafTable } from '../../src/analysis/prover.js';
+import { leafImplies } from '../../src/validate/leaves.js';
+import { LeafTable } from '../../src/validate/prover.js';
 import { fieldKey } from '../../src/semantics/fields.js';
 import { leaf } from './arbitraries.js';
 

@@ -25,7 +25,7 @@ export interface ExponentialPattern {
  * Patterns that can backtrack exponentially only through a repeated group or backreference:
  * a quantifier (`*`, `+`, `{n}` and `{n,m}` with n or m above 1) on a single character or class backtracks
  * at most polynomially. So only patterns with a quantified group or backreference are asked
- * (the checker costs milliseconds to seconds a pattern; test/analysis/redos.property.test.ts
+ * (the checker costs milliseconds to seconds a pattern; test/validate/redos.property.test.ts
  * compares this filter with the checker).
  */
 export function mayBeExponential(source: string): boolean {

@@ -5,8 +5,8 @@
 // holds for every generated request. Requests always carry a path and a method, as the
 // analysis assumes (docs/evaluation.md, "Rule-set analysis").
 import fc from 'fast-check';
-import { analyseRules } from '../../src/analysis/index.js';
-import { leafImplies, leavesContradict } from '../../src/analysis/leaves.js';
+import { analyseRules } from '../../src/validate/index.js';
+import { leafImplies, leavesContradict } from '../../src/validate/leaves.js';
 import { conditionsVerdict, decide, leafVerdict, type TestRequest } from '../../src/evaluate/index.js';
 import type { DeclaredRule } from '../../src/semantics/model.js';
 import { leaf, request } from './arbitraries.js';

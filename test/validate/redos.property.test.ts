@@ -1,10 +1,10 @@
-// The prefilter of the redos-pattern check (src/analysis/redos.ts) against the checker itself:
+// The prefilter of the redos-pattern check (src/validate/redos.ts) against the checker itself:
 // a pattern the filter lets pass without asking (no repeated group or backreference) is never
 // found exponential by recheck, on random patterns from a small grammar rich in the shapes that
 // backtrack (nested and adjacent quantifiers, overlapping alternatives, classes).
 import fc from 'fast-check';
 import { checkSync } from 'recheck';
-import { mayBeExponential } from '../../src/analysis/redos.js';
+import { mayBeExponential } from '../../src/validate/redos.js';
 
 const atom = fc.constantFrom('a', 'b', '.', '\\d', '\\w', '\\s', '[ab]', '[^a]', '(a|a)', '(a|ab)', '(?:a|b)', '(a*)', '(?:a+)', '\\(', '[(]', '(?=a)');
 const quantifier = fc.constantFrom('', '', '*', '+', '?', '{2}', '{0,1}', '{2,}', '{1,5}', '*?');

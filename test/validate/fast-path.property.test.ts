@@ -1,10 +1,10 @@
-// The indexed analysis (src/analysis/) against the pairwise reference it replaced
+// The indexed analysis (src/validate/) against the pairwise reference it replaced
 // (pairwise-reference.ts): exactly the same findings, messages and order on generated rule
 // sets. The sets mix small-vocabulary leaves (so rules often imply, contradict and overlap each
 // other), paused rules, allow and blocking rules, empty groups and empty roots, and copies of
 // earlier rules' conditions: written identically, and reordered (equal as sets only).
 import fc from 'fast-check';
-import { analyseRules, type Finding } from '../../src/analysis/index.js';
+import { analyseRules, type Finding } from '../../src/validate/index.js';
 import { generateRules } from '../../src/emulator/generate-rules.js';
 import { seededRandom } from '../../src/emulator/random.js';
 import type { Action, Conditions, DeclaredRule, Rule, Status } from '../../src/semantics/model.js';

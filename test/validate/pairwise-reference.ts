@@ -1,15 +1,15 @@
 // The rule-set analysis as first written: every rule compared with every earlier rule, in
-// order. Quadratic, and kept here as the reference the indexed analysis in src/analysis/ must
+// order. Quadratic, and kept here as the reference the indexed analysis in src/validate/ must
 // agree with exactly (same findings, same messages, same order): see fast-path.property.test.ts.
 import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
 import type { Action, Conditions, DeclaredRule } from '../../src/semantics/model.js';
 import { canonicalConditions } from '../../src/semantics/canonical.js';
-import { catchAll, contradiction, unsatisfiable } from '../../src/analysis/conditions.js';
-import { implies } from '../../src/analysis/prover.js';
-import { candidatesForBoth, describeRequest } from '../../src/analysis/witness.js';
-import type { CheckId, Finding } from '../../src/analysis/checks.js';
-import { emptyGroups } from '../../src/analysis/empty-groups.js';
+import { catchAll, contradiction, unsatisfiable } from '../../src/validate/conditions.js';
+import { implies } from '../../src/validate/prover.js';
+import { candidatesForBoth, describeRequest } from '../../src/validate/witness.js';
+import type { CheckId, Finding } from '../../src/validate/checks.js';
+import { emptyGroups } from '../../src/validate/empty-groups.js';
 
 const BLOCKING: readonly Action[] = ['hardBlock', 'blockWithChallenge'];
 
