@@ -23,7 +23,7 @@ import { everyApp, loadProject, type Project } from './project.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { assembleReview } from './review.js';
 import type { Review } from '../render/plan/review.js';
-import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
+import { plannedBehaviourDiffs, type DiffRun } from './diff.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine } from './replay.js';
 import type { LogReading } from '../replay/read.js';

@@ -13,7 +13,7 @@ import { readRuleFile } from '../rules/rule-file.js';
 import type { NormalRule } from '../semantics/model.js';
 import type { Runtime } from '../runtime.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
-import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';
+import { ruleSetsDiff, type DiffRun } from './diff.js';
 import { ruleFilesAt } from './changed-rules.js';
 import { everyApp, loadEveryApp } from './project.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';

@@ -10,7 +10,7 @@ import { behaviourReport } from '../tests/behaviour.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../tests/load.js';
 import { appProblems } from '../tests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { plannedBehaviourDiffs, type DiffRun } from './behaviour-diff.js';
+import { plannedBehaviourDiffs, type DiffRun } from './diff.js';
 import { planApps, type ConnectApp } from './plan-apps.js';
 import { everyApp, loadEveryApp, selectApp, type Project } from './project.js';
 import { assembleReview } from './review.js';

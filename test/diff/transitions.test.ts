@@ -7,7 +7,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { chooseOrder } from '../../src/diff/order/search.js';
 import { orderSteps } from '../../src/diff/order/stage.js';
-import { ruleSetsDiff } from '../../src/engine/behaviour-diff.js';
+import { ruleSetsDiff } from '../../src/engine/diff.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { DeclaredRule, Leaf, LiveRule, NormalRule, Rule } from '../../src/semantics/model.js';
 import { holdsAgainstBruteForce, smallPlans } from './transition-support.js';

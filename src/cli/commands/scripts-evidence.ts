@@ -3,7 +3,7 @@
 // 1 error, 2 findings (a broken chain; a failing verdict).
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { evidencePack, verifySeries } from '../../engine/inventory-evidence.js';
+import { evidencePack, verifySeries } from '../../engine/scripts-evidence.js';
 import { EVIDENCE_FORMATS, EVIDENCE_OUTPUTS, VERIFY_FORMATS, VERIFY_OUTPUTS, verifyIsIntact } from '../../render/scripts/evidence.js';
 import { EVIDENCE_VERDICT } from '../../render/scripts/outcome.js';
 import { DAY_MS, parseInterval } from '../../scripts/coverage.js';

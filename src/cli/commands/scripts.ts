@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_OUTPUTS, REPORT_FORMATS, REPORT_OUTPUTS } from '../../render/scripts/index.js';
 import { CSV_COLUMNS, CSV_LIST_SEPARATOR } from '../../render/scripts/streamed.js';
-import { diffInventories, reportInventory } from '../../engine/inventory.js';
+import { diffInventories, reportInventory } from '../../engine/scripts.js';
 import { FAIL_ON_CONDITIONS, parseFailOn } from '../../scripts/diff.js';
 import { dropPartialFiles, openOutput } from '../../scripts/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';

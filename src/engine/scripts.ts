@@ -12,7 +12,7 @@ import { compilePolicy, entryUsage, markRecord, unmatchedWarning } from '../scri
 import { writeInventoryReport, type InventoryModel, type ReportResult } from '../scripts/report.js';
 import { readInventorySnapshotFile } from '../scripts/snapshot.js';
 import type { Runtime } from '../runtime.js';
-import { findPrevious } from './inventory-evidence.js';
+import { findPrevious } from './scripts-evidence.js';
 import { definedFields } from '../defined.js';
 
 export type { ReportResult } from '../scripts/report.js';
