@@ -10,15 +10,15 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * The layers of src/, top to bottom (docs/design.md, "Layering"). A file may import from its
  * own folder and from the layers below, never from a layer above nor from another folder of its
  * own layer, so the folders form no cycle; src/emulator/ stands beside them and may import only
- * the models of rules/ and inventory/ and the layers below rules/.
+ * the models of rules/ and scripts/ and the layers below rules/.
  */
 export const LAYERS = [
   ['cli'],
   ['engine'],
   ['apply', 'import', 'live', 'github'],
   ['render', 'api'],
-  ['analysis', 'inventory', 'requests/expectations', 'requests/traffic'],
-  ['behaviour'],
+  ['validate', 'scripts', 'tests', 'replay'],
+  ['diff'],
   ['plan', 'evaluate'],
   ['rules'],
   ['semantics'],
@@ -42,7 +42,7 @@ function layerZones() {
     }
   });
   // The emulator serves the API the clients call: it shares only the models, never a client, a planner or a command.
-  const emulatorMay = new Set(['rules', 'inventory', ...LAYERS.slice(LAYERS.findIndex((l) => l.includes('rules'))).flat()]);
+  const emulatorMay = new Set(['rules', 'scripts', ...LAYERS.slice(LAYERS.findIndex((l) => l.includes('rules'))).flat()]);
   zones.push({
     target: at([EMULATOR]),
     from: at(LAYERS.flat().filter((name) => !emulatorMay.has(name))),

@@ -17,7 +17,7 @@ import { generateRules } from '../dist/emulator/generate-rules.js';
 import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
 import { ruleFileText } from '../dist/import/rule-file.js';
 import { decide } from '../dist/evaluate/index.js';
-import { candidates, BASE } from '../dist/analysis/witness.js';
+import { candidates, BASE } from '../dist/validate/witness.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');

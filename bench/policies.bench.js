@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { provePolicy } from '../dist/behaviour/policy.js';
+import { provePolicy } from '../dist/diff/policy.js';
 import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
 import { normaliseRule } from '../dist/semantics/normalise.js';
 import { CLASS_RULE_NAME } from '../dist/rules/policies.js';

@@ -1,6 +1,6 @@
 // Reading a hostile log: one line of millions of characters, gzip-compressed (a 64 KB file that
 // once took replay 624 s). For each size, the floor is gunzipping the same bytes and scanning
-// them for newlines without keeping anything; the reader (dist/requests/traffic/lines.js) finds
+// them for newlines without keeping anything; the reader (dist/replay/lines.js) finds
 // the lines, drops the overlong one as it grows, and must stay within a small factor of the
 // floor at every size (linear, not quadratic) with flat memory (peak RSS the same at each size).
 // Each size runs in its own child process so RSS is its own (the kernel's high-water mark,
@@ -29,7 +29,7 @@ async function child(size, mode) {
   if (mode === 'floor') {
     for await (const chunk of stream()) for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines += 1;
   } else {
-    const { streamLines } = await import('../dist/requests/traffic/lines.js');
+    const { streamLines } = await import('../dist/replay/lines.js');
     for await (const batch of streamLines(stream())) lines += batch.length;
   }
   const ms = performance.now() - started;

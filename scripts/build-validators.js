@@ -54,18 +54,18 @@ const GROUPS = [
     validators: { validatePlan: (ajv) => ajv.compile(readSchema('plan')) },
   },
   {
-    site: 'src/inventory/policy.ts',
+    site: 'src/scripts/policy.ts',
     // verbose: the error messages name the keys an entry allows (from the parent schema).
     options: { allErrors: true, strict: true, strictRequired: false, verbose: true },
     validators: { validatePolicy: (ajv) => ajv.compile(readSchema('scripts-policy')) },
   },
   {
-    site: 'src/inventory/snapshot.ts',
+    site: 'src/scripts/snapshot.ts',
     options: { allErrors: true, strict: true },
     validators: { validateSnapshot: (ajv) => ajv.compile(readSchema('scripts-snapshot')) },
   },
   {
-    site: 'src/requests/expectations/load.ts',
+    site: 'src/tests/load.ts',
     // verbose: the generic schema messages quote the offending value.
     options: { strict: true, allErrors: true, allowUnionTypes: true, verbose: true },
     validators: { validateTests: (ajv) => ajv.compile(readSchema('tests')) },

@@ -1,6 +1,6 @@
 // The script-inventory query (docs/service-api.md, "Get scripts") on the gateway host.
 import { RemoteError } from '../errors.js';
-import type { Paging, ScriptQuery, ScriptRecord, ScriptsPage } from '../inventory/model.js';
+import type { Paging, ScriptQuery, ScriptRecord, ScriptsPage } from '../scripts/model.js';
 import { createHostClient } from './http.js';
 import { API_TOKEN_VARIABLE, type ScriptsApi, type ScriptsClientOptions } from './types.js';
 

@@ -1,7 +1,7 @@
 // The API client's public surface: what commands call, and the options the lower-level
 // factories take (tests and benchmarks build clients from these directly).
 import type { LiveRule, PatchBody } from '../semantics/model.js';
-import type { ScriptQuery, ScriptsPage } from '../inventory/model.js';
+import type { ScriptQuery, ScriptsPage } from '../scripts/model.js';
 
 /** Environment variables the clients read (docs/behaviour.md, "Configuration and environment"), named in messages. */
 export const CONSOLE_URL_VARIABLE = 'BOTRULES_CONSOLE_URL';

@@ -18,7 +18,7 @@ import type { AppPlan } from '../plan/types.js';
 import { restoredDeclared, undoPolicy } from '../plan/undo.js';
 import type { ApplyWork } from './work.js';
 import { refuseIfStale } from './stale.js';
-import { orderSteps, type TransitionRun } from '../behaviour/order/stage.js';
+import { orderSteps, type TransitionRun } from '../diff/order/stage.js';
 import { noun } from '../plural.js';
 
 const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';

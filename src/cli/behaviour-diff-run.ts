@@ -3,7 +3,7 @@
 // redrawn when the bar changes, erased before the result is printed (docs/behaviour.md,
 // "Exhaustive behaviour diff").
 import type { Argv } from 'yargs';
-import { DEFAULT_DIFF_BUDGET_SECONDS, type DiffRun } from '../engine/behaviour-diff.js';
+import { DEFAULT_DIFF_BUDGET_SECONDS, type DiffRun } from '../engine/diff.js';
 import type { CommandContext } from './context.js';
 import { wholeNumber } from './options.js';
 import { behaviourDiffText } from '../render/progress.js';

@@ -3,7 +3,7 @@
 // document) on stderr, each with its stream's colours. Every format is an entry of a registry
 // of src/render/; the command only names the entry.
 import { NO_COLORS, type StreamRenderers } from '../render/contract.js';
-import { openOutput } from '../inventory/output.js';
+import { openOutput } from '../scripts/output.js';
 import type { CommandContext } from './context.js';
 
 type WriterContext = Pick<CommandContext, 'io' | 'colors' | 'errColors'>;

@@ -1,7 +1,7 @@
 // Realistic script-inventory records: well-known vendors' scripts and first-party bundles,
 // on the given apps and hosts, seen over the last 30 days, with risk ratings and reasons.
 // Timestamps carry varied UTC offsets, as a real inventory aggregated from many regions might.
-import type { ScriptRecord } from '../inventory/model.js';
+import type { ScriptRecord } from '../scripts/model.js';
 import { pick, pickSome, randomHex, randomInt, type Random } from './random.js';
 
 interface Vendor {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import { DEFAULT_APP } from '../rules/written-config.js';
 import type { Rule } from '../semantics/model.js';
-import type { ScriptRecord } from '../inventory/model.js';
+import type { ScriptRecord } from '../scripts/model.js';
 import { ensureCertificate } from './certificate.js';
 import { FaultSet, type FaultSpec } from './faults.js';
 import { RequestLog, type RequestLogEntry } from './log.js';

@@ -1,6 +1,6 @@
 // What the emulator can be told, in-process or through `botrules emulator`.
 import type { Rule } from '../semantics/model.js';
-import type { ScriptRecord } from '../inventory/model.js';
+import type { ScriptRecord } from '../scripts/model.js';
 import type { CertificatePair } from './certificate.js';
 import type { MoveSemantics } from './rules-api.js';
 

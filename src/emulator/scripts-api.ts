@@ -9,7 +9,7 @@
 // The filtered, sorted list of a query is kept per inventory (the array is replaced, never
 // mutated, when the inventory changes), so paging through 100,000 records costs one sort,
 // not one per page.
-import type { ScriptQuery, ScriptRecord } from '../inventory/model.js';
+import type { ScriptQuery, ScriptRecord } from '../scripts/model.js';
 import type { ApiAnswer } from './rules-api.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../io/atomic-write.js';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import type { Rule } from '../semantics/model.js';
-import type { ScriptRecord } from '../inventory/model.js';
+import type { ScriptRecord } from '../scripts/model.js';
 
 export const STATE_VERSION = 1;
 

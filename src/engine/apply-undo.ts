@@ -8,7 +8,7 @@ import { unchangedUndo, undoForApp, writeUndoPlan } from '../apply/undo.js';
 import type { ApplyWork } from '../apply/work.js';
 import type { Plan } from '../plan/plan-value.js';
 import type { AppPlan } from '../plan/types.js';
-import { orderSteps, type TransitionRun } from '../behaviour/order/stage.js';
+import { orderSteps, type TransitionRun } from '../diff/order/stage.js';
 
 export interface SavedUndo {
   /** The path as the user named it, or the default file's name. */

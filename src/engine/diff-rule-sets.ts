@@ -6,19 +6,19 @@
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { sortProblems, UserError, ValidationError } from '../errors.js';
-import type { AppBehaviourDiff } from '../behaviour/outcomes.js';
+import type { AppBehaviourDiff } from '../diff/outcomes.js';
 import { uniqueNames, uniqueRuleIds } from '../rules/checks/unique.js';
 import { loadRules } from '../rules/load.js';
 import { readRuleFile } from '../rules/rule-file.js';
 import type { NormalRule } from '../semantics/model.js';
 import type { Runtime } from '../runtime.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
-import { ruleSetsDiff, type DiffRun } from './behaviour-diff.js';
+import { ruleSetsDiff, type DiffRun } from './diff.js';
 import { ruleFilesAt } from './changed-rules.js';
 import { everyApp, loadEveryApp } from './project.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './policies.js';
-import type { PolicyChange } from '../render/behaviour/index.js';
+import type { PolicyChange } from '../render/diff/index.js';
 import { plural } from '../plural.js';
 
 interface RuleSetsDiffRequest {

@@ -12,7 +12,7 @@ import { planApp } from '../plan/planner.js';
 import type { AppPlan } from '../plan/types.js';
 import type { DeclaredRule, LiveRule } from '../semantics/model.js';
 import { listApps, type ConnectApp } from './list-apps.js';
-import { orderSteps, transitionRun, type TransitionRequest } from '../behaviour/order/stage.js';
+import { orderSteps, transitionRun, type TransitionRequest } from '../diff/order/stage.js';
 import { plural } from '../plural.js';
 import { definedFields } from '../defined.js';
 
@@ -32,7 +32,7 @@ export type { ConnectApp } from './list-apps.js';
  * Validates, connects, lists and plans every selected app. The files of all apps are
  * checked before any client is made, and all clients (tokens) before any request; the
  * apps are then listed concurrently, one LIST each. With `transitions`, each app's steps
- * are put in the order the transition check chooses (src/behaviour/order/).
+ * are put in the order the transition check chooses (src/diff/order/).
  */
 export async function planApps(
   project: Project,

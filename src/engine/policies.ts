@@ -2,12 +2,12 @@
 // of the project proved for each app it applies to, over one rule list per app, under one time
 // budget for the whole command (set-up included), and the built-in policies over the declared
 // rules. A policy the budget did not reach is unchecked and says which option gives more.
-import { builtinFindings } from '../analysis/builtin-policies.js';
-import { provePolicy, type PolicyVerdict } from '../behaviour/policy.js';
-import { describeRequest } from '../analysis/witness.js';
-import { OUT_OF_TIME } from '../behaviour/regions.js';
+import { builtinFindings } from '../validate/builtin-policies.js';
+import { provePolicy, type PolicyVerdict } from '../diff/policy.js';
+import { describeRequest } from '../validate/witness.js';
+import { OUT_OF_TIME } from '../diff/regions.js';
 import type { PolicyFinding } from '../render/policies/model.js';
-import type { PolicyChange } from '../render/behaviour/index.js';
+import type { PolicyChange } from '../render/diff/index.js';
 import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
 import { appliesTo, type RequestPolicy } from '../rules/policies.js';
 import type { DeclaredRule, LiveRule, NormalRule, SourceLocation } from '../semantics/model.js';

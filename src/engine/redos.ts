@@ -1,4 +1,4 @@
-// The redos-pattern check of `validate` (src/analysis/redos.ts): each distinct pattern that
+// The redos-pattern check of `validate` (src/validate/redos.ts): each distinct pattern that
 // can backtrack exponentially at all is given to the `recheck` ReDoS checker, once per run,
 // with a time limit per pattern and one budget for all patterns of the command; exponential
 // verdicts are reported, and so is every pattern left without a verdict (the checker ran out of
@@ -6,7 +6,7 @@
 // checker is loaded only when a rule has such a pattern, so most runs never pay for it; it is
 // recheck's plain JavaScript checker, run in this process (the package's main entry starts a
 // native binary or a worker from paths inside node_modules, which the bundled CLI does not have).
-import { patternsToCheck, redosFinding, redosUnchecked, type ExponentialPattern, type Finding } from '../analysis/index.js';
+import { patternsToCheck, redosFinding, redosUnchecked, type ExponentialPattern, type Finding } from '../validate/index.js';
 import type { DeclaredRule } from '../semantics/model.js';
 
 /** How long the checker may spend on one pattern. */

@@ -10,16 +10,16 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { Decision } from '../evaluate/index.js';
-import { accountDecided, accountEmpty, type Tallies } from '../requests/traffic/account.js';
-import type { CompiledRuleSets } from '../requests/traffic/compiled.js';
-import type { TextField } from '../requests/traffic/coverage.js';
-import { gzipGuard } from '../requests/traffic/lines.js';
-import { formatOf } from '../requests/traffic/parsers.js';
-import { readLog, type LogLine, type TrafficReadOptions } from '../requests/traffic/read.js';
-import { secretNameTest } from '../requests/traffic/redact.js';
-import type { ReplayExample } from '../requests/traffic/tally.js';
-import type { DuckDbDecider, NativeGroup } from '../requests/duckdb/decider.js';
-import { MAX_ODD_RECORDS, PRESENCE_ORDER, UNUSABLE_ORDER } from '../requests/duckdb/native-query.js';
+import { accountDecided, accountEmpty, type Tallies } from '../replay/account.js';
+import type { CompiledRuleSets } from '../replay/compiled.js';
+import type { TextField } from '../replay/coverage.js';
+import { gzipGuard } from '../replay/lines.js';
+import { formatOf } from '../replay/parsers.js';
+import { readLog, type LogLine, type TrafficReadOptions } from '../replay/read.js';
+import { secretNameTest } from '../replay/redact.js';
+import type { ReplayExample } from '../replay/tally.js';
+import type { DuckDbDecider, NativeGroup } from '../replay/duckdb/decider.js';
+import { MAX_ODD_RECORDS, PRESENCE_ORDER, UNUSABLE_ORDER } from '../replay/duckdb/native-query.js';
 import type { LiveRule } from '../semantics/model.js';
 
 export interface NativeContext {

@@ -6,14 +6,14 @@
 import { rm } from 'node:fs/promises';
 import { UserError } from '../errors.js';
 import type { Decision } from '../evaluate/index.js';
-import { compileRuleSets, type CompiledRuleSets } from '../requests/traffic/compiled.js';
-import { readLog, type TrafficReadOptions } from '../requests/traffic/read.js';
-import { EXAMPLES_PER_TRANSITION, type ReplayExample, type ReplayTally } from '../requests/traffic/tally.js';
+import { compileRuleSets, type CompiledRuleSets } from '../replay/compiled.js';
+import { readLog, type TrafficReadOptions } from '../replay/read.js';
+import { EXAMPLES_PER_TRANSITION, type ReplayExample, type ReplayTally } from '../replay/tally.js';
 import { readNatively, type NativeContext, type NativeEvent } from './replay-duckdb-native.js';
-import { accountDecided, accountEmpty, needsOwnAccount, type ReadRequest, type Tallies } from '../requests/traffic/account.js';
-import { Batch, BATCH_REQUESTS, batchDirectory, batchLine, writeBatch } from '../requests/duckdb/batches.js';
-import { DuckDbDecider, type DecidedGroup } from '../requests/duckdb/decider.js';
-import { decisionOf, NO_RULE } from '../requests/sql/emit.js';
+import { accountDecided, accountEmpty, needsOwnAccount, type ReadRequest, type Tallies } from '../replay/account.js';
+import { Batch, BATCH_REQUESTS, batchDirectory, batchLine, writeBatch } from '../replay/duckdb/batches.js';
+import { DuckDbDecider, type DecidedGroup } from '../replay/duckdb/decider.js';
+import { decisionOf, NO_RULE } from '../replay/sql/emit.js';
 import type { LiveRule } from '../semantics/model.js';
 import { compileProgram } from '../semantics/program.js';
 

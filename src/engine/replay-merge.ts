@@ -1,10 +1,10 @@
 // `replay merge REPORT.json…` (docs/replay.md, "Shards"): the JSON reports of replays over
 // disjoint parts of a log, in log order, as the report of one replay of all of it. Every report
 // is read and checked before any is merged: a bad one is an error naming it, never half a merge.
-import { compareWithBaseline, readBaseline } from '../requests/traffic/baseline.js';
-import { mergeReports } from '../requests/traffic/merge.js';
-import { readShardReport } from '../requests/traffic/shard-report.js';
-import type { ReplayReport } from '../requests/traffic/tally.js';
+import { compareWithBaseline, readBaseline } from '../replay/baseline.js';
+import { mergeReports } from '../replay/merge.js';
+import { readShardReport } from '../replay/shard-report.js';
+import type { ReplayReport } from '../replay/tally.js';
 import type { Runtime } from '../runtime.js';
 
 export interface MergeRequest {

@@ -2,8 +2,8 @@
 // rules as apply would leave them, compiled as for a replay, printed as one SQL query over a
 // table of request fields for the engine where the logs are. No log is read.
 import { inPriorityOrder } from '../plan/fingerprint.js';
-import { DIALECT, type DialectName } from '../requests/sql/dialects.js';
-import { replayQuery, type EmittedQuery } from '../requests/sql/emit.js';
+import { DIALECT, type DialectName } from '../replay/sql/dialects.js';
+import { replayQuery, type EmittedQuery } from '../replay/sql/emit.js';
 import type { Runtime } from '../runtime.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import { compileProgram } from '../semantics/program.js';

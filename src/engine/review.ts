@@ -5,8 +5,8 @@
 import type { Plan } from '../plan/plan-value.js';
 import { planRisks } from '../plan/risks.js';
 import { limitExcesses } from '../plan/safety.js';
-import { disagreementWarning } from '../requests/traffic/agreement.js';
-import type { ReplayReport } from '../requests/traffic/tally.js';
+import { disagreementWarning } from '../replay/agreement.js';
+import type { ReplayReport } from '../replay/tally.js';
 import { reviewOf, type Review } from '../render/plan/review.js';
 import type { LiveRule } from '../semantics/model.js';
 

@@ -9,11 +9,11 @@ import type { ProjectConfig } from '../rules/config.js';
 import { loadEveryApp, selectApp } from './project.js';
 import { loadRules } from '../rules/load.js';
 import type { NormalRule } from '../semantics/model.js';
-import { defaultTestsDir, loadTests, type RuleTest } from '../requests/expectations/load.js';
-import { appOf, appProblems, runTest, type TestResult } from '../requests/expectations/run.js';
+import { defaultTestsDir, loadTests, type RuleTest } from '../tests/load.js';
+import { appOf, appProblems, runTest, type TestResult } from '../tests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 
-export type { TestResult } from '../requests/expectations/run.js';
+export type { TestResult } from '../tests/run.js';
 
 interface RuleTestRequest extends ProjectSelection {
   /** The test files' directory; else tests, beside the config file if there is one. */

@@ -3,19 +3,19 @@
 // Runs on the rules and tests `runRuleTests` already loaded; the rule files are read again only
 // to locate what a report points at. `--rules` and `--changed-since` narrow both to some rules.
 import { UserError } from '../errors.js';
-import { changeToDecide, changeToFlip, type NamedRequest } from '../analysis/exercise.js';
-import { provedDisjoint, redundantLeaf, sameAddresses } from '../analysis/equivalence.js';
+import { changeToDecide, changeToFlip, type NamedRequest } from '../validate/exercise.js';
+import { provedDisjoint, redundantLeaf, sameAddresses } from '../validate/equivalence.js';
 import type { EvaluationOptions } from '../evaluate/index.js';
 import type { Group, NormalRule } from '../semantics/model.js';
-import { formatPercent, measureCoverage, coveredPercent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../requests/expectations/coverage.js';
-import { mutantsOf, type Mutant } from '../requests/expectations/mutants.js';
-import { runMutants, type MutationReport } from '../requests/expectations/mutate.js';
-import { appOf } from '../requests/expectations/run.js';
+import { formatPercent, measureCoverage, coveredPercent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../tests/coverage.js';
+import { mutantsOf, type Mutant } from '../tests/mutants.js';
+import { runMutants, type MutationReport } from '../tests/mutate.js';
+import { appOf } from '../tests/run.js';
 import type { Runtime } from '../runtime.js';
 import { rulesChangedSince } from './changed-rules.js';
 import { rulePositions, type PositionOf } from './rule-positions.js';
 import type { RuleTestRun, RuleTestSuite } from './rule-tests.js';
-import type { CoverageView, MutationView, QualityView } from '../render/expectations/quality-model.js';
+import type { CoverageView, MutationView, QualityView } from '../render/tests/quality-model.js';
 import { definedFields } from '../defined.js';
 
 interface QualityRequest {

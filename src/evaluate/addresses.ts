@@ -1,6 +1,6 @@
 // socketIps addresses and CIDR ranges as numbers: an address family, its bits and a prefix
-// length. The rule-set analysis relates ranges by this arithmetic (analysis/ranges.ts); the
-// behaviour search (behaviour/values.ts) takes the first and last address of each range and the
+// length. The rule-set analysis relates ranges by this arithmetic (validate/ranges.ts); the
+// behaviour search (diff/values.ts) takes the first and last address of each range and the
 // ones just outside, so that every part of the address space the ranges cut out has a witness.
 import { isIP } from 'node:net';
 

@@ -141,7 +141,7 @@ export interface AppPlan {
    */
   replay?: TrafficVerdict;
   /**
-   * What the transition check found in the order of `steps` (src/behaviour/order/); present when the
+   * What the transition check found in the order of `steps` (src/diff/order/); present when the
    * check ran, and then `steps` are in the order it chose and apply sends them one at a time.
    */
   transitions?: TransitionCheck;
@@ -171,7 +171,7 @@ export function fieldChanges(step: PlanStep): FieldChange[] {
 /**
  * True when a step cannot change how any request is decided: it moves nothing and changes only
  * the name or the description. Such steps may overlap in any order without a state the check has
- * not seen (src/behaviour/order/); every other step of a checked order runs alone (src/apply/execute.ts).
+ * not seen (src/diff/order/); every other step of a checked order runs alone (src/apply/execute.ts).
  */
 export function behaviourNeutral(step: PlanStep): boolean {
   return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');

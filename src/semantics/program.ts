@@ -2,7 +2,7 @@
 // of the rule sets compared (live, declared, shadow rules active) kept once, under the leaf key
 // of canonical.ts, and each set as the positions of its rules that can decide. The back ends are
 // generated from this one representation: the JavaScript evaluator of replay
-// (requests/traffic/verdicts.ts) and the SQL emitter (requests/sql/), so both decide the same
+// (replay/verdicts.ts) and the SQL emitter (replay/sql/), so both decide the same
 // leaves, trees and rules; the reference evaluator (src/evaluate/) is the oracle both are tested against.
 import { leafKey } from './canonical.js';
 import { fieldName, requestField, type RequestField } from './fields.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { createScriptsClient, scriptsClientFor } from '../../src/api/index.js';
 import { RemoteError } from '../../src/errors.js';
-import type { ScriptQuery } from '../../src/inventory/model.js';
+import type { ScriptQuery } from '../../src/scripts/model.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { capturedContext, everyRendering, FAST_RETRY, SENTINEL_TOKEN, thrownBy } from './support.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { ruleYaml, writeTree } from '../rules/tree.js';
-import { loadPolicy } from '../../src/inventory/policy.js';
+import { loadPolicy } from '../../src/scripts/policy.js';
 import { ValidationError } from '../../src/errors.js';
 
 const RULE = `rules:\n${ruleYaml('A')}`;

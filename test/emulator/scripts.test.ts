@@ -1,6 +1,6 @@
 // The script inventory over real HTTPS: filtering by app, host and window, paging with
 // skip/take, the take cap, count, paging links, 401 and 422 answers.
-import type { ScriptRecord } from '../../src/inventory/model.js';
+import type { ScriptRecord } from '../../src/scripts/model.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { SCRIPTS, request, type Answer } from './https-request.js';
 

@@ -79,7 +79,7 @@ describe('action.yml', () => {
       const step = steps.find((s) => s.id === match?.[1]);
       expect(String(step?.run)).toContain('>> "$GITHUB_OUTPUT"');
       // found, run-id and artifact-id: botrules github artifact writes them itself (test/github/artifact-provenance.test.ts);
-      // chain-head: scripts report does (test/inventory/report-chain-head.e2e.test.ts).
+      // chain-head: scripts report does (test/scripts/report-chain-head.e2e.test.ts).
       if (BOTRULES_WRITES.includes(name)) continue;
       expect(String(step?.run)).toContain(`echo "${match?.[2]}=`);
     }

@@ -13,7 +13,7 @@ import { CLI_BINARY } from '../helpers/binary.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
-import { NDJSON } from '../requests/traffic/fixtures.js';
+import { NDJSON } from '../replay/fixtures.js';
 import { readYamlFile, stepsOf, type YamlMap } from './workflow-files.js';
 import { runJob, type StepRecord } from './workflow-run.js';
 

@@ -1,5 +1,5 @@
 // Random requests and rule conditions for the property tests that hold a back end of the
-// compiled program to the reference evaluator (test/requests/duckdb/, test/requests/sql/):
+// compiled program to the reference evaluator (test/replay/duckdb/, test/replay/sql/):
 // every condition type and operator, values drawn from the pools a test gives (texts, addresses,
 // ranges, patterns, names), absent fields, and leaves with a field the tool does not know.
 import fc from 'fast-check';

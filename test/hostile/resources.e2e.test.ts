@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES } from '../../src/api/http.js';
 import { TIMED_OUT_ATTEMPTS } from '../../src/api/retry.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/types.js';
-import { fetchInventory } from '../../src/inventory/fetch.js';
+import { fetchInventory } from '../../src/scripts/fetch.js';
 import { startConnectionCounter, startTinyServer, type Handler, type TinyServer } from '../api/support.js';
 import { leakedPrefixes, ruleProject, runBin } from './support.js';
 

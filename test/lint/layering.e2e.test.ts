@@ -51,7 +51,7 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
     expected: ['import-x/no-cycle'],
   },
   promises: {
-    file: `src/inventory/${TAG}.ts`,
+    file: `src/scripts/${TAG}.ts`,
     text:
       'async function later(): Promise<void> {}\n' +
       'export function forgotten(): void {\n  later();\n}\n' +
@@ -85,7 +85,7 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
     expected: ['no-restricted-syntax'],
   },
   leafValuesAgain: {
-    file: `src/analysis/${TAG}-leaf-values.ts`,
+    file: `src/validate/${TAG}-leaf-values.ts`,
     text: "import type { Leaf } from '../semantics/model.js';\nexport const probe = (leaf: Leaf): string[] => (Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value]);\n",
     expected: ['no-restricted-syntax'],
   },

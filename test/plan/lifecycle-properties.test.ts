@@ -8,7 +8,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { planApp } from '../../src/plan/planner.js';
 import { restoringPlan } from '../../src/plan/undo.js';
-import { reorderSteps, unitsOf } from '../../src/behaviour/order/units.js';
+import { reorderSteps, unitsOf } from '../../src/diff/order/units.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import type { LiveRule, ServiceCapabilities, UnmanagedPolicy } from '../../src/semantics/model.js';

@@ -1,4 +1,4 @@
-// Orders of a plan's PATCH requests (src/behaviour/order/units.ts): every order of the planner's
+// Orders of a plan's PATCH requests (src/diff/order/units.ts): every order of the planner's
 // steps, an update-and-move whole or split in two, reaches the declared rules on a model server
 // with list-move semantics, with one PATCH per unit; the planner's own order comes out
 // unchanged; anything that is not an order of the steps is refused. And the Plan keeps a
@@ -9,7 +9,7 @@ import { UserError } from '../../src/errors.js';
 import { parsePlan } from '../../src/plan/file-format.js';
 import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
-import { reorderSteps, splitUnits, unitsOf, type OrderUnit } from '../../src/behaviour/order/units.js';
+import { reorderSteps, splitUnits, unitsOf, type OrderUnit } from '../../src/diff/order/units.js';
 import type { TransitionCheck } from '../../src/plan/types.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import { ModelServer, sameRuleFields } from './model-server.js';

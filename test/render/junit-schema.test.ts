@@ -3,8 +3,8 @@
 // WebAssembly): passed and failed tests, several files, and hostile names and reasons.
 import { readFileSync } from 'node:fs';
 import { validateXML } from 'xmllint-wasm';
-import { renderTestJunit } from '../../src/render/expectations/junit.js';
-import type { TestResult } from '../../src/requests/expectations/run.js';
+import { renderTestJunit } from '../../src/render/tests/junit.js';
+import type { TestResult } from '../../src/tests/run.js';
 
 const SCHEMA = readFileSync(new URL('../fixtures/junit/junit-10.xsd', import.meta.url), 'utf8');
 

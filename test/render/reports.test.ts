@@ -4,9 +4,9 @@ import pc from 'picocolors';
 import { validateReport } from '../../src/engine/validate.js';
 import { APPLY_OUTPUTS, type ApplyReportView, type StepOutcomeView } from '../../src/render/apply/index.js';
 import type { StreamRenderers } from '../../src/render/contract.js';
-import { TEST_OUTPUTS, testAnnotations, type TestReport } from '../../src/render/expectations/index.js';
+import { TEST_OUTPUTS, testAnnotations, type TestReport } from '../../src/render/tests/index.js';
 import { VALIDATE_OUTPUTS, validateAnnotations } from '../../src/render/validate/index.js';
-import type { TestResult } from '../../src/requests/expectations/run.js';
+import type { TestResult } from '../../src/tests/run.js';
 import { samplePlan } from './plan-fixtures.js';
 
 async function streams<Model>(output: StreamRenderers<Model>, model: Model): Promise<{ stdout: string[]; stderr: string[] }> {

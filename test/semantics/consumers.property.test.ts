@@ -19,7 +19,7 @@ import { unknownFieldNames } from '../../src/semantics/unknown.js';
 import { fieldKey, leafValues } from '../../src/semantics/fields.js';
 import { conditionsVerdict, fieldOf, leafVerdict } from '../../src/evaluate/index.js';
 import { requestWith } from '../../src/evaluate/request.js';
-import { leaf as analysedLeaf, request } from '../analysis/arbitraries.js';
+import { leaf as analysedLeaf, request } from '../validate/arbitraries.js';
 import { live as liveFrom } from '../helpers/rules.js';
 
 const RUNS = { numRuns: 60 };

@@ -110,7 +110,7 @@ function srcFiles(): [string, string][] {
 describe('names under src/', () => {
   it('a folder name is used once, or once more by the src/render/ folder that renders its results', () => {
     const byName = foldersByName();
-    expect(byName.get('inventory')).toEqual(expect.arrayContaining(['inventory', 'render/inventory']));
+    expect(byName.get('scripts')).toEqual(expect.arrayContaining(['scripts', 'render/scripts']));
     const repeated = [...byName].filter(([, paths]) => collision(paths)).map(([name, paths]) => `${name}: ${paths.join(', ')}`);
     expect(repeated).toEqual([]);
   });
@@ -142,7 +142,7 @@ describe('names under src/', () => {
   it('the check refuses an exported name declared twice, in any form, outside its allowance', () => {
     const declared = exportedNames([
       ['src/render/replay/describe.ts', 'export function percent(share: number): string {'],
-      ['src/requests/expectations/coverage.ts', 'export const percent = (value: Ratio): number =>'],
+      ['src/tests/coverage.ts', 'export const percent = (value: Ratio): number =>'],
       ['src/engine/plan.ts', 'export const { builder, run: start } = defineCommand(options);'],
       ['src/cli/commands/plan.ts', 'export const { builder, run } = defineCommand(options);'],
       ['src/cli/commands/apply.ts', 'export async function run(args) {\nexport function builder(yargs) {'],
@@ -154,7 +154,7 @@ describe('names under src/', () => {
       'Outcome: src/io/yaml-source.ts, src/plan/types.ts',
       'Reader: src/io/capped-read.ts, src/io/yaml-source.ts',
       'builder: src/cli/commands/apply.ts, src/cli/commands/plan.ts, src/engine/plan.ts',
-      'percent: src/render/replay/describe.ts, src/requests/expectations/coverage.ts',
+      'percent: src/render/replay/describe.ts, src/tests/coverage.ts',
       'start: src/engine/plan.ts, src/io/capped-read.ts',
     ]);
     expect(declared.get('run')).toEqual(new Set(['src/cli/commands/plan.ts', 'src/cli/commands/apply.ts']));

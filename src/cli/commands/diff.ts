@@ -2,7 +2,7 @@
 // requests two rule sets decide differently (docs/behaviour.md, "Exhaustive behaviour diff").
 // Exit 0 when none is, 2 when some class is or a part is left unchecked, 1 on error.
 import { diffRuleSets } from '../../engine/diff-rule-sets.js';
-import { RULE_SETS_DIFF_FORMATS, RULE_SETS_DIFF_OUTPUTS } from '../../render/behaviour/index.js';
+import { RULE_SETS_DIFF_FORMATS, RULE_SETS_DIFF_OUTPUTS } from '../../render/diff/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
 import { defineCommand } from '../define-command.js';

@@ -3,13 +3,13 @@
 // 1 error, 2 findings (a broken chain; a failing verdict).
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
-import { evidencePack, verifySeries } from '../../engine/inventory-evidence.js';
-import { EVIDENCE_FORMATS, EVIDENCE_OUTPUTS, VERIFY_FORMATS, VERIFY_OUTPUTS, verifyIsIntact } from '../../render/inventory/evidence.js';
-import { EVIDENCE_VERDICT } from '../../render/inventory/outcome.js';
-import { DAY_MS, parseInterval } from '../../inventory/coverage.js';
+import { evidencePack, verifySeries } from '../../engine/scripts-evidence.js';
+import { EVIDENCE_FORMATS, EVIDENCE_OUTPUTS, VERIFY_FORMATS, VERIFY_OUTPUTS, verifyIsIntact } from '../../render/scripts/evidence.js';
+import { EVIDENCE_VERDICT } from '../../render/scripts/outcome.js';
+import { DAY_MS, parseInterval } from '../../scripts/coverage.js';
 import { resolve } from 'node:path';
 import { checkWritable } from '../../io/atomic-write.js';
-import { parseTimeArg, TIME_FORMATS_HINT } from '../../inventory/time.js';
+import { parseTimeArg, TIME_FORMATS_HINT } from '../../scripts/time.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import type { ArgsOf } from '../define-command.js';
 import { commaList } from '../options.js';

@@ -2,10 +2,10 @@
 // test request evaluated against the declared rules (or a live snapshot) under the semantics
 // the tool assumes (docs/evaluation.md); exit 0 when every expectation holds, 1 otherwise.
 // `--coverage` and `--mutate` measure the tests themselves (src/engine/test-quality.ts). The
-// lines and documents are src/render/expectations/'s.
+// lines and documents are src/render/tests/'s.
 import { ValidationError } from '../../errors.js';
 import { loadRuleTests, runRuleTests } from '../../engine/rule-tests.js';
-import { TEST_OUTPUTS, isTestFormat, testAnnotations } from '../../render/expectations/index.js';
+import { TEST_OUTPUTS, isTestFormat, testAnnotations } from '../../render/tests/index.js';
 import type { Argv } from 'yargs';
 import type { GlobalArgs } from '../context.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
@@ -13,7 +13,7 @@ import { failUnder, NOW_OPTION, percentage, UsageError, wholeNumber } from '../o
 import { writeReport } from '../output.js';
 import { EXIT } from '../../exit-codes.js';
 import { measureTestQuality, type QualityMeasure } from '../../engine/test-quality.js';
-import { QUALITY_OUTPUTS } from '../../render/expectations/quality.js';
+import { QUALITY_OUTPUTS } from '../../render/tests/quality.js';
 import { mutantsText } from '../../render/progress.js';
 import { progressBar } from '../progress-line.js';
 import { definedFields } from '../../defined.js';

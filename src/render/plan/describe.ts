@@ -2,7 +2,7 @@
 // changes. Positions are printed as the console shows them, 1 to the number of rules
 // (docs/service-api.md: API priority = console position − 1).
 import { fieldChanges, isMove, positionChange, type AppPlan, type BlockedRule, type PlanStep, type UnmanagedRule } from '../../plan/types.js';
-import type { BehaviourChange, BehaviourReport, Outcome } from '../../behaviour/outcomes.js';
+import type { BehaviourChange, BehaviourReport, Outcome } from '../../diff/outcomes.js';
 import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary } from '../../plan/plan-value.js';
 import { plural } from '../../plural.js';
 

@@ -5,7 +5,7 @@
 // follow further down. Cells go through the sanitiser (cell, markdownText).
 import { positionChanges, unmanagedFate, type Plan } from '../../plan/plan-value.js';
 import { fieldChanges, positionChange, type AppPlan, type FieldChange, type PlanStep } from '../../plan/types.js';
-import { leafPhrase } from '../../behaviour/describe.js';
+import { leafPhrase } from '../../diff/describe.js';
 import type { Conditions, Leaf } from '../../semantics/model.js';
 import { cell, markdownText, table } from '../markdown.js';
 import { plural } from '../../plural.js';

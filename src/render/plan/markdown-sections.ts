@@ -5,7 +5,7 @@ import { CREATE_INSTEAD_ADVICE, countSteps, positionChanges, removedLeftActive, 
 import { excessSentence } from '../../plan/safety.js';
 import type { ReviewedPlan } from './review.js';
 import { fieldChanges, positionChange, type AppPlan } from '../../plan/types.js';
-import { isLoosening } from '../behaviour/words.js';
+import { isLoosening } from '../diff/words.js';
 import { cell, htmlCode, markdownText, table } from '../markdown.js';
 import { ATTENTION_HEADING, REMOVED_ACTIVE, consoleSteps, lifecycleCautions, unmanagedInOrder, unmanagedText, whatChanges, type Quoting } from './describe.js';
 import { plural } from '../../plural.js';

@@ -13,7 +13,7 @@ import { NO_CHANGES, POSITIONS_NOTE, behaviourHeading, behaviourLine, hasMoves, 
 import { alerts, blockedSection, lifecycleTable, movesTable, summaryTable, unmanagedTable, type Section } from './markdown-sections.js';
 import { transitionAlerts, transitionNote } from './markdown-transitions.js';
 import { changesTable } from './markdown-changes.js';
-import { behaviourDiffMarkdown, COMMENT_CAPS } from '../behaviour/markdown.js';
+import { behaviourDiffMarkdown, COMMENT_CAPS } from '../diff/markdown.js';
 import { changeLines, createdLines } from './rule-diff.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import type { PlanRenderOptions, TextSink } from './types.js';

@@ -10,8 +10,8 @@ import type { PlanLifetimes } from '../../plan/lifetimes.js';
 import type { Risk } from '../../plan/risks.js';
 import type { LimitExcess } from '../../plan/safety.js';
 import type { TrafficExcess } from '../../plan/traffic-limit.js';
-import type { AppBehaviourDiff, BehaviourReport } from '../../behaviour/outcomes.js';
-import type { ReplayReport } from '../../requests/traffic/tally.js';
+import type { AppBehaviourDiff, BehaviourReport } from '../../diff/outcomes.js';
+import type { ReplayReport } from '../../replay/tally.js';
 import type { PolicyFinding } from '../policies/model.js';
 
 /** What a reviewer reads beside the steps; apply works risks and notes out again rather than trust a file's. */

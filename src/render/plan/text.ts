@@ -22,7 +22,7 @@ import {
   unmanagedText,
   whatChanges,
 } from './describe.js';
-import { writeBehaviourDiffText } from '../behaviour/text.js';
+import { writeBehaviourDiffText } from '../diff/text.js';
 import { changeLines, createdLines } from './rule-diff.js';
 import { transitionText } from './transitions.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';

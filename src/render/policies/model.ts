@@ -2,7 +2,7 @@
 // app, and one per rule a built-in policy flags; made by src/engine/policies.ts, rendered by
 // validate, plan and diff in every format. Names, values and the example request come from
 // files: untrusted, sanitised by each renderer.
-import type { ConditionStep } from '../../behaviour/policy.js';
+import type { ConditionStep } from '../../diff/policy.js';
 import type { TestRequest } from '../../evaluate/request.js';
 import type { SourceLocation } from '../../semantics/model.js';
 

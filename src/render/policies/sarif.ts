@@ -2,7 +2,7 @@
 // the deciding rule as a related location, so code scanning shows both places.
 import type { SarifFinding, SarifRule } from '../sarif/index.js';
 import type { PolicyFinding } from './model.js';
-import { OPERATOR_MATRIX } from '../../analysis/operator-matrix.js';
+import { OPERATOR_MATRIX } from '../../validate/operator-matrix.js';
 
 export const POLICY_SARIF_RULES: readonly SarifRule[] = [
   { id: 'policy-violated', description: 'A request of a policy\'s class gets an outcome the policy forbids (the message gives one, confirmed by the evaluator).' },

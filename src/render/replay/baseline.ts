@@ -1,6 +1,6 @@
 // Sentences comparing a replay with its baseline (docs/replay.md, "Baselines"): what newly
 // changes outcome and what stopped. Untrusted text (rule names, the file): callers sanitise.
-import type { BaselineChange, BaselineComparison } from '../../requests/traffic/baseline.js';
+import type { BaselineChange, BaselineComparison } from '../../replay/baseline.js';
 import { plural } from '../../plural.js';
 import { ruleName, shareText, transitionTitle } from './describe.js';
 

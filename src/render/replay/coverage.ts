@@ -1,9 +1,9 @@
 // Sentences about the fields a replayed log carries (docs/replay.md, "Fields the log lacks"):
 // lines that carry no request field, fields the changed rules read that the lines lack, values
 // no rule can match, and the undecided requests they leave. Untrusted text: callers sanitise.
-import type { ReplayCoverage, ReplayReport } from '../../requests/traffic/tally.js';
-import { REQUEST_FIELDS } from '../../requests/traffic/coverage.js';
-import { presetForKeys } from '../../requests/traffic/presets.js';
+import type { ReplayCoverage, ReplayReport } from '../../replay/tally.js';
+import { REQUEST_FIELDS } from '../../replay/coverage.js';
+import { presetForKeys } from '../../replay/presets.js';
 import { plural } from '../../plural.js';
 import { NO_CHANGE_SENTENCE, shareText } from './describe.js';
 

@@ -1,6 +1,6 @@
 // Words shared by the replay renderers. Everything here is still untrusted text: callers pass
 // it through the sanitiser of their format.
-import type { OutcomeKind, ReplayExample, ReplayReport, RulePair, ShadowReport, Transition } from '../../requests/traffic/tally.js';
+import type { OutcomeKind, ReplayExample, ReplayReport, RulePair, ShadowReport, Transition } from '../../replay/tally.js';
 import { plural } from '../../plural.js';
 
 /** How many rule pairs each transition lists; the rest are summed up. */

@@ -1,5 +1,5 @@
 // Replay renderers by format name (`replay --format NAME`), registered like the plan's.
-import type { ReplayReport } from '../../requests/traffic/tally.js';
+import type { ReplayReport } from '../../replay/tally.js';
 import { formatNames, type OutputRegistry, type StreamRenderers } from '../contract.js';
 import { renderReplayJson } from './json.js';
 import { renderReplayMarkdown } from './markdown.js';

@@ -1,5 +1,5 @@
 // The replay report as JSON: exact data (secrets were masked on read), terminal-safe escapes.
-import type { ReplayReport } from '../../requests/traffic/tally.js';
+import type { ReplayReport } from '../../replay/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { safeJson } from '../sanitise.js';
 

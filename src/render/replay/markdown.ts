@@ -1,6 +1,6 @@
 // The replay report as Markdown for a pull-request comment or a step summary: a table of
 // transitions (riskiest first), then the rules and example requests of each, collapsed.
-import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
+import type { ReplayReport, Transition } from '../../replay/tally.js';
 import type { RenderOptions, Sink } from '../contract.js';
 import { cell, codeFence, details, markdownHtml, table } from '../markdown.js';
 import { markdownText, safeText } from '../sanitise.js';

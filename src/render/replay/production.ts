@@ -1,7 +1,7 @@
 // Sentences about production's own decisions (docs/replay.md, "Production's own decisions"):
 // the agreement line, then each group of disagreements by rule and direction with examples.
 // Untrusted text: callers sanitise.
-import type { Disagreement, ProductionAgreement } from '../../requests/traffic/tally.js';
+import type { Disagreement, ProductionAgreement } from '../../replay/tally.js';
 import { plural } from '../../plural.js';
 import { ruleName, shareText } from './describe.js';
 

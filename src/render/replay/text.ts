@@ -1,5 +1,5 @@
 // The replay report as text for a terminal or a CI log; untrusted text through safeText.
-import type { ReplayReport, Transition } from '../../requests/traffic/tally.js';
+import type { ReplayReport, Transition } from '../../replay/tally.js';
 import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import { exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';

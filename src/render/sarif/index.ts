@@ -1,5 +1,5 @@
 // SARIF 2.1.0 (`validate --format sarif`, `test --format sarif`; each report's model is its
-// sarif.ts: src/render/validate/sarif.ts, src/render/expectations/sarif.ts): the format GitHub code
+// sarif.ts: src/render/validate/sarif.ts, src/render/tests/sarif.ts): the format GitHub code
 // scanning reads, so findings show on the pull request's diff (docs/behaviour.md, "SARIF").
 // One run, one result per finding, each located by the file's path relative to the working
 // directory and a 1-based line and column. Text stays exact data: JSON escaping covers control

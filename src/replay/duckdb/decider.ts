@@ -1,0 +1,134 @@
+// The DuckDB back end of a compiled program (semantics/program.ts): requests written as NDJSON
+// lines (one file per batch) are read by DuckDB's native JSON reader and decided by the program's
+// SQL (replay/sql/emit.ts), grouped by the decision of every set with a count and the first
+// rows of each group. What SQL cannot decide exactly (a `$re` outside RE2's exact subset) is
+// decided by the reference evaluator's own pattern test, registered
+// with DuckDB as scalar functions: the answers are the evaluator's, never an approximation.
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { compilePattern, type Verdict } from '../../evaluate/index.js';
+import type { NormalRule } from '../../semantics/model.js';
+import type { RuleProgram } from '../../semantics/program.js';
+import { DIALECT } from '../sql/dialects.js';
+import { decisionColumns, leafSelect } from '../sql/emit.js';
+import type { Fallbacks } from '../sql/leaves.js';
+import { loadDuckDb, type DuckDbApi } from './load.js';
+import { nativeQuery, type NativeQueryOptions } from './native-query.js';
+
+/** Requests of a batch that every set decided alike: their decisions, how many, the first rows (ascending). */
+export interface DecidedGroup {
+  codes: number[];
+  count: number;
+  firsts: number[];
+}
+
+/** The columns of a batch file: the row's number in its batch and the request fields. */
+const COLUMNS = "{r: 'INTEGER', path: 'VARCHAR', method: 'VARCHAR', userAgent: 'VARCHAR', ip: 'VARCHAR', asn: 'VARCHAR', country: 'VARCHAR', domain: 'VARCHAR', deviceType: 'VARCHAR', headers: 'MAP(VARCHAR, VARCHAR)', query: 'MAP(VARCHAR, VARCHAR)', custom: 'MAP(VARCHAR, VARCHAR)'}";
+
+/** A group of records DuckDB read itself (native-query.ts): or the odd records, numbered. */
+export interface NativeGroup {
+  odd: boolean;
+  codes: number[];
+  /** Bits of PRESENCE_ORDER: the fields the group's records carry. */
+  presence: number;
+  /** Bits of UNUSABLE_ORDER: the fields they carry in a form no rule matches. */
+  unusable: number;
+  count: number;
+  /** The first records' numbers (ascending): three of a group, or up to MAX_ODD_RECORDS + 1 odd ones. */
+  firsts: number[];
+}
+
+export class DuckDbDecider {
+  private native: string | undefined;
+
+  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly select: string, private readonly sets: number,
+    private readonly program: RuleProgram<NormalRule>, private readonly fallbacks: Fallbacks) {}
+
+  static async open(program: RuleProgram<NormalRule>): Promise<DuckDbDecider> {
+    const api = await loadDuckDb();
+    // Memory stays bounded whatever the log's length: one batch at a time, no persistent tables.
+    const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2', preserve_insertion_order: 'false' });
+    const connection = await instance.connect();
+    const fallbacks = registerFallbacks(api, connection);
+    const { leaves, columns } = decisionColumns(program, DIALECT.duckdb, fallbacks);
+    const codes = columns.map((column, set) => `${column} AS d${set}`).join(', ');
+    const names = columns.map((_, set) => `d${set}`).join(', ');
+    const rows = leafSelect(leaves, `read_json(?, format = 'newline_delimited', columns = ${COLUMNS})`, DIALECT.duckdb, 'r');
+    const select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM (${rows})) GROUP BY ALL`;
+    return new DuckDbDecider(instance, connection, select, columns.length, program, fallbacks);
+  }
+
+  /**
+   * The groups of a log DuckDB reads itself (native-query.ts), `onProgress` told the share read
+   * (0..1) while it runs. Throws what DuckDB throws: the caller reads such a file otherwise.
+   */
+  async readNative(file: string, gzip: boolean, options: Omit<NativeQueryOptions, 'fallbacks'>, onProgress?: (share: number) => void): Promise<NativeGroup[]> {
+    this.native ??= nativeQuery(this.program, { ...options, fallbacks: this.fallbacks }, false);
+    const sql = gzip ? this.native.replace("compression = 'uncompressed'", "compression = 'gzip'") : this.native;
+    const timer = onProgress === undefined ? undefined : setInterval(() => {
+      const { percentage } = this.connection.progress;
+      if (percentage > 0) onProgress(Math.min(percentage, 100) / 100);
+    }, 250);
+    try {
+      const reader = await this.connection.runAndReadAll(sql, [file]);
+      return reader.getRows().map((row) => {
+        const codes = row.slice(1, 1 + this.sets);
+        const at = 1 + this.sets;
+        const odd = row[0] === true;
+        const list = (value: unknown) => ((value as { items: unknown[] } | null)?.items ?? []).map(Number).sort((a, b) => a - b);
+        return {
+          odd, codes: codes.map(Number), presence: Number(row[at] ?? 0), unusable: Number(row[at + 1] ?? 0), count: Number(row[at + 2]),
+          firsts: list(odd ? row[at + 4] : row[at + 3]),
+        };
+      });
+    } finally {
+      if (timer !== undefined) clearInterval(timer);
+    }
+  }
+
+  /** The groups of one batch file written by batchLine(). */
+  async decide(file: string): Promise<DecidedGroup[]> {
+    const reader = await this.connection.runAndReadAll(this.select, [file]);
+    return reader.getRows().map((row) => ({
+      codes: row.slice(0, this.sets).map(Number),
+      count: Number(row[this.sets]),
+      firsts: ((row[this.sets + 1] as { items: unknown[] }).items).map(Number).sort((a, b) => a - b),
+    }));
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** JavaScript's answers where SQL has none: `$re` patterns by number. */
+function registerFallbacks(api: DuckDbApi, connection: DuckDBConnection): Fallbacks {
+  const patterns: string[] = [];
+  const asBoolean = (verdict: Verdict): boolean | null => (verdict === 'undecided' ? null : verdict);
+  const register = (name: string, answer: (id: number, value: string) => Verdict) => {
+    connection.registerScalarFunction(api.DuckDBScalarFunction.create({
+      name,
+      returnType: api.BOOLEAN,
+      parameterTypes: [api.INTEGER, api.VARCHAR],
+      mainFunction: (_info, input, output) => {
+        const ids = input.getColumnVector(0);
+        const values = input.getColumnVector(1);
+        for (let row = 0; row < input.rowCount; row++) {
+          const value = values.getItem(row) as string | null;
+          output.setItem(row, value === null ? null : asBoolean(answer(ids.getItem(row) as number, value)));
+        }
+        output.flush();
+      },
+    }));
+  };
+  register('botrules_pattern', (id, value) => compilePattern(patterns[id] as string, false).test(value));
+  return {
+    pattern(source, value) {
+      let id = patterns.indexOf(source);
+      if (id === -1) id = patterns.push(source) - 1;
+      return `botrules_pattern(${id}, ${value})`;
+    },
+    // batchLine() keeps requests with characters beyond U+FFFF out of DuckDB.
+    rowsWithinBmp: true,
+  };
+}

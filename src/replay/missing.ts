@@ -1,0 +1,119 @@
+// Whether a request's outcome depends on a field its log line lacks (docs/replay.md, "Fields
+// the log lacks"). Only the rules the change touches count: a rule that reads `country` under
+// a change to a country condition cannot be judged on a log without countries. For each rule
+// set, a touched rule at or before the deciding rule (or any, when no rule decides) whose match
+// is unknown once the leaves on lacking fields are unknown (Kleene's logic, as for `$re`) makes
+// the outcome unknown: the request is counted undecided, never "no change".
+import { combine } from '../evaluate/evaluate.js';
+import { leafVerdict, type Decision, type TestRequest, type Verdict } from '../evaluate/index.js';
+import type { Leaf, NormalRule } from '../semantics/model.js';
+import { fieldName } from '../semantics/fields.js';
+import { carries, lackedFields, unusableForm, type Carriage, type RequestField, type TextField } from './coverage.js';
+
+/** The request field a leaf reads. */
+export function leafField(leaf: Leaf): RequestField {
+  switch (leaf.conditionType) {
+    case 'userAgent': return 'userAgent';
+    case 'domain': return 'domain';
+    case 'socketIps': return 'ip';
+    case 'socketIpASN': return 'asn';
+    case 'path': return 'path';
+    case 'httpMethod': return 'method';
+    case 'deviceType': return 'deviceType';
+    case 'country': return 'country';
+    case 'header': return 'headers';
+    case 'queryParam': return 'query';
+    case 'customParam': return 'custom';
+  }
+}
+
+/** The fields a rule's leaves read. */
+export function ruleFields(rule: NormalRule): Set<RequestField> {
+  return new Set(rule.conditions.children.flatMap((group) => group.children.map(leafField)));
+}
+
+interface TouchedRule {
+  index: number;
+  rule: NormalRule;
+  fields: Set<RequestField>;
+}
+
+/** A touched rule of one set, by its position there. */
+export interface RuleSetTouch {
+  rules: readonly NormalRule[];
+  touched: (rule: NormalRule) => boolean;
+}
+
+export class MissingFieldCheck {
+  private readonly sets: TouchedRule[][];
+  /** Every field some touched rule reads: a request lacking none of them is decided as read. */
+  readonly fieldsRead: ReadonlySet<RequestField>;
+  /** Per field, the touched rules that read it (names, each once). */
+  readonly rulesReading: ReadonlyMap<RequestField, string[]>;
+
+  constructor(sets: readonly RuleSetTouch[]) {
+    this.sets = sets.map(({ rules, touched }) => rules.flatMap((rule, index) =>
+      (rule.status === 'active' && touched(rule) ? [{ index, rule, fields: ruleFields(rule) }] : [])));
+    const reading = new Map<RequestField, string[]>();
+    for (const { rule, fields } of this.sets.flat()) {
+      for (const field of fields) {
+        const names = reading.get(field) ?? [];
+        if (!names.includes(rule.name)) names.push(rule.name);
+        reading.set(field, names);
+      }
+    }
+    this.rulesReading = reading;
+    this.fieldsRead = new Set(reading.keys());
+  }
+
+  /** Whether the request lacks a field some touched rule reads: only then can dependsOn be non-empty. */
+  mayDependOn(request: TestRequest, carriage: Carriage): boolean {
+    for (const field of this.fieldsRead) {
+      if (lacks1(request, field, carriage)) return true;
+    }
+    return false;
+  }
+
+  /** The lacking fields the request's outcome depends on under any set (empty: decided as read). */
+  dependsOn(request: TestRequest, carriage: Carriage, decisions: readonly Decision[]): RequestField[] {
+    // The common case, a line carrying every field the touched rules read, allocates nothing.
+    if (!this.mayDependOn(request, carriage)) return [];
+    const lacked = lackedFields(request, carriage);
+    const blamed = new Set<RequestField>();
+    this.sets.forEach((touched, set) => {
+      const decision = decisions[set];
+      if (decision === undefined || decision.undecided !== undefined) return;
+      for (const { index, rule, fields } of touched) {
+        if (decision.index >= 0 && index > decision.index) break;
+        if (![...fields].some((field) => lacked.has(field))) continue;
+        if (verdictWithout(rule, request, carriage, lacked) === 'undecided') {
+          for (const field of fields) if (lacked.has(field)) blamed.add(field);
+        }
+      }
+    });
+    return [...blamed];
+  }
+}
+
+/** Whether the request lacks one field: not carried, or carried in a form no rule matches. */
+function lacks1(request: TestRequest, field: RequestField, carriage: Carriage): boolean {
+  if (!carries(request, field, carriage)) return true;
+  const value = field === 'headers' || field === 'query' || field === 'custom' ? undefined : request[field];
+  return value !== undefined && unusableForm(field as TextField, value);
+}
+
+/** The rule's match with every leaf on a lacking field unknown. */
+function verdictWithout(rule: NormalRule, request: TestRequest, carriage: Carriage, lacked: ReadonlySet<RequestField>): Verdict {
+  return combine(rule.conditions.operator, rule.conditions.children, (group) =>
+    combine(group.operator, group.children, (leaf) => (lacks(leaf, lacked, carriage) ? 'undecided' : leafVerdict(leaf, request))));
+}
+
+/** A header leaf on a header the format records (among only some) is decided; any other on a lacking field is not. */
+function lacks(leaf: Leaf, lacked: ReadonlySet<RequestField>, carriage: Carriage): boolean {
+  const field = leafField(leaf);
+  if (field === 'headers' && carriage.partialHeaders !== undefined) {
+    const name = fieldName(leaf).toLowerCase();
+    return !carriage.partialHeaders.includes(name);
+  }
+  return lacked.has(field);
+}

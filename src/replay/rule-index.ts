@@ -1,0 +1,171 @@
+// The index of a compiled rule set (compiled.ts): each rule gets guards, leaves that every
+// request it matches must satisfy and that a map lookup can test (`path $eq`, `country $in`,
+// `header x $exists`, `path $startsWith`), and is listed under each guard's value. A request's
+// values then select the rules worth trying; the rules without a guard are tried for every request.
+import { fieldOf, type TestRequest } from '../evaluate/index.js';
+import type { Group, Leaf, NormalRule } from '../semantics/model.js';
+import { fieldKey, fieldName } from '../semantics/fields.js';
+
+/** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
+type Guard =
+  | { kind: 'value'; field: string; values: readonly string[] }
+  | { kind: 'present'; field: string }
+  | { kind: 'prefix'; field: string; prefix: string };
+
+/** Rules by a value of one field: the lookup tables of a compiled rule set. */
+interface FieldIndex {
+  /** The leaf (without operator and value) that reads the field from a request. */
+  reader: Leaf;
+  byValue: Map<string, number[]>;
+  /** Rules registered as requiring the field to be present. */
+  present: number[];
+  /** Rules by prefix; `prefixLengths` lists the distinct lengths to try. */
+  byPrefix: Map<string, number[]>;
+  prefixLengths: number[];
+}
+
+export interface RuleIndex {
+  tables: Tables;
+  /** Positions of the rules without a guard, ascending. */
+  unguarded: number[];
+}
+
+/** The index of the rules at `positions` (ascending) of `rules`. */
+export function indexRules(rules: readonly NormalRule[], positions: readonly number[]): RuleIndex {
+  const indexes = new Map<string, FieldIndex>();
+  const unguarded: number[] = [];
+  for (const position of positions) {
+    const guards = ruleGuards(rules[position] as NormalRule);
+    if (guards === undefined) unguarded.push(position);
+    else for (const [leaf, guard] of guards) register(indexes, leaf, guard, position);
+  }
+  return { tables: tablesOf(indexes), unguarded };
+}
+
+/**
+ * The tables split by how a request is looked up in them: a plain field (path, country…) is
+ * read once per table; headers, query and custom parameters are looked up by the names the
+ * request carries, so a thousand rules about a thousand header names cost a few lookups.
+ */
+export interface Tables {
+  plain: FieldIndex[];
+  header: Map<string, FieldIndex>;
+  queryParam: Map<string, FieldIndex>;
+  customParam: Map<string, FieldIndex>;
+}
+
+function tablesOf(indexes: ReadonlyMap<string, FieldIndex>): Tables {
+  const tables: Tables = { plain: [], header: new Map(), queryParam: new Map(), customParam: new Map() };
+  for (const table of indexes.values()) {
+    const { conditionType } = table.reader;
+    if (conditionType === 'header') tables.header.set(fieldName(table.reader).toLowerCase(), table);
+    else if (conditionType === 'queryParam' || conditionType === 'customParam') tables[conditionType].set(fieldName(table.reader), table);
+    else tables.plain.push(table);
+  }
+  return tables;
+}
+
+/** The lists of rule positions a request's values select (each ascending), and the unguarded rules, in `found`. */
+export function listsOf({ tables, unguarded }: RuleIndex, request: TestRequest, found: (readonly number[])[]): (readonly number[])[] {
+  found.length = 0;
+  found.push(unguarded);
+  for (const table of tables.plain) collect(found, table, fieldOf(request, table.reader));
+  if (request.headers !== undefined && tables.header.size > 0) {
+    for (const name of Object.keys(request.headers)) {
+      const table = tables.header.get(name.toLowerCase());
+      // The evaluator's reading of the header, so repeated spellings of a name resolve alike.
+      if (table !== undefined) collect(found, table, fieldOf(request, table.reader));
+    }
+  }
+  for (const kind of ['queryParam', 'customParam'] as const) {
+    const carried = kind === 'queryParam' ? request.query : request.custom;
+    if (carried === undefined || tables[kind].size === 0) continue;
+    for (const name of Object.keys(carried)) {
+      const table = tables[kind].get(name);
+      if (table !== undefined) collect(found, table, carried[name]);
+    }
+  }
+  return found;
+}
+
+/** The rules of one table that a request's value selects. */
+function collect(found: (readonly number[])[], table: FieldIndex, value: string | undefined): void {
+  if (value === undefined) return;
+  if (table.present.length > 0) found.push(table.present);
+  const byValue = table.byValue.get(value);
+  if (byValue !== undefined) found.push(byValue);
+  for (const length of table.prefixLengths) {
+    if (length > value.length) break;
+    const byPrefix = table.byPrefix.get(value.slice(0, length));
+    if (byPrefix !== undefined) found.push(byPrefix);
+  }
+}
+
+function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, position: number): void {
+  let table = indexes.get(guard.field);
+  if (table === undefined) {
+    const reader: Leaf = { conditionType: leaf.conditionType, operator: '$exists', ...(leaf.fieldOption === undefined ? {} : { fieldOption: leaf.fieldOption }) };
+    table = { reader, byValue: new Map(), present: [], byPrefix: new Map(), prefixLengths: [] };
+    indexes.set(guard.field, table);
+  }
+  if (guard.kind === 'present') table.present.push(position);
+  else if (guard.kind === 'value') for (const value of new Set(guard.values)) listOf(table.byValue, value).push(position);
+  else {
+    listOf(table.byPrefix, guard.prefix).push(position);
+    if (!table.prefixLengths.includes(guard.prefix.length)) table.prefixLengths.push(guard.prefix.length);
+    table.prefixLengths.sort((a, b) => a - b);
+  }
+}
+
+function listOf(map: Map<string, number[]>, key: string): number[] {
+  let list = map.get(key);
+  if (list === undefined) map.set(key, list = []);
+  return list;
+}
+
+/**
+ * Guards of a rule, any one of which a matching request satisfies; undefined when the rule
+ * has none (it is tried for every request). An empty list: the rule never matches.
+ */
+function ruleGuards(rule: NormalRule): [Leaf, Guard][] | undefined {
+  const { operator, children } = rule.conditions;
+  const perGroup = children.map(groupGuards);
+  if (operator === '$or') return perGroup.some((guards) => guards === undefined) ? undefined : perGroup.flatMap((guards) => guards ?? []);
+  // Under $and every group must match: the group with the fewest guards stands for the rule.
+  let best: [Leaf, Guard][] | undefined;
+  for (const guards of perGroup) if (guards !== undefined && (best === undefined || guards.length < best.length)) best = guards;
+  return best;
+}
+
+function groupGuards(group: Group): [Leaf, Guard][] | undefined {
+  const guarded = group.children.map((leaf) => [leaf, leafGuard(leaf)] as const);
+  if (group.operator === '$or') {
+    if (guarded.some(([, guard]) => guard === undefined)) return undefined;
+    return guarded.map(([leaf, guard]) => [leaf, guard as Guard]);
+  }
+  // Under $and any leaf must hold: prefer exact values, then prefixes, then presence.
+  const rank = { value: 0, prefix: 1, present: 2 } as const;
+  let best: [Leaf, Guard] | undefined;
+  for (const [leaf, guard] of guarded) if (guard !== undefined && (best === undefined || rank[guard.kind] < rank[best[1].kind])) best = [leaf, guard];
+  return best === undefined ? undefined : [best];
+}
+
+/**
+ * A leaf's guard, when the leaf can only match requests whose value passes a lookup. Addresses
+ * compare as addresses (`2001:db8::1` = `2001:0db8::1`), so `socketIps` gets no value guard.
+ * Presence guards only for named headers and parameters: nearly every request carries a path,
+ * a method and a user agent, so "present" would select nearly every rule about them.
+ */
+function leafGuard(leaf: Leaf): Guard | undefined {
+  const field = fieldKey(leaf);
+  const address = leaf.conditionType === 'socketIps';
+  const present: Guard | undefined = leaf.fieldOption === undefined ? undefined : { kind: 'present', field };
+  switch (leaf.operator) {
+    case '$eq': return address || typeof leaf.value !== 'string' ? undefined : { kind: 'value', field, values: [leaf.value] };
+    case '$in': return address || !Array.isArray(leaf.value) ? undefined : { kind: 'value', field, values: leaf.value };
+    case '$startsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'prefix', field, prefix: leaf.value } : present;
+    case '$exists': case '$contains': case '$endsWith': case '$re': return present;
+    default: return undefined;
+  }
+}
+

@@ -1,0 +1,99 @@
+// The leaves and condition trees of the rule sets a replay compares, each kept once however
+// many rules and sets hold it, with its verdict for the request being decided remembered until
+// the next request. A themed rule set repeats the same leaves (`path $startsWith /account`,
+// `userAgent $re …`) across hundreds of rules, and "before" and "after" differ in a few rules:
+// each distinct leaf and tree is evaluated at most once per request, by the reference
+// evaluator's own compiled leaf test (src/evaluate/leaf.ts), so the verdicts are its verdicts.
+import { fieldOf, leafTest, MATCH_WHEN_ABSENT, type PresentTest, type TestRequest, type Verdict } from '../evaluate/index.js';
+import type { NormalRule } from '../semantics/model.js';
+import type { ProgramTree, RuleProgram } from '../semantics/program.js';
+
+/** A verdict as a small number, so the per-request cache is a byte array. */
+const FALSE = 0;
+const TRUE = 1;
+const UNDECIDED = 2;
+const VERDICTS: readonly Verdict[] = [false, true, 'undecided'];
+
+/** The JavaScript back end of a compiled program (semantics/program.ts): its leaves and trees decided per request. */
+export class SharedVerdicts {
+  private readonly leaves: RuleProgram<NormalRule>['leaves'];
+  private readonly trees: readonly ProgramTree[];
+  private readonly tests: PresentTest[];
+  /** Each leaf's verdict when the request does not carry its field. */
+  private readonly absent: number[];
+  // Per request: a slot holds a verdict when its stamp is the current generation.
+  private readonly leafStamps: Uint32Array;
+  private readonly leafVerdicts: Uint8Array;
+  private readonly treeStamps: Uint32Array;
+  private readonly treeVerdicts: Uint8Array;
+  private generation = 0;
+  private request: TestRequest = {};
+
+  constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>) {
+    this.leaves = program.leaves;
+    this.trees = program.trees;
+    this.tests = program.leaves.map(({ leaf }) => leafTest(leaf));
+    this.absent = program.leaves.map(({ leaf }) => (MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE));
+    this.leafStamps = new Uint32Array(this.leaves.length);
+    this.leafVerdicts = new Uint8Array(this.leaves.length);
+    this.treeStamps = new Uint32Array(this.trees.length);
+    this.treeVerdicts = new Uint8Array(this.trees.length);
+  }
+
+  /** Every verdict remembered so far is forgotten: the next questions are about `request`. */
+  begin(request: TestRequest): void {
+    // Stamps wrap after 2^32 - 1 requests: then every slot is cleared once.
+    this.generation = this.generation === 0xffffffff ? 1 : this.generation + 1;
+    if (this.generation === 1) {
+      this.leafStamps.fill(0);
+      this.treeStamps.fill(0);
+    }
+    this.request = request;
+  }
+  /** The request begun. */
+  current(): TestRequest {
+    return this.request;
+  }
+
+  /** The tree's verdict for the request begun: as conditionsVerdict, Kleene's three values. */
+  tree(id: number): Verdict {
+    if (this.treeStamps[id] !== this.generation) {
+      this.treeVerdicts[id] = this.treeCode(this.trees[id] as ProgramTree);
+      this.treeStamps[id] = this.generation;
+    }
+    return VERDICTS[this.treeVerdicts[id] as number] as Verdict;
+  }
+
+  private treeCode(tree: ProgramTree): number {
+    let undecided = false;
+    for (const group of tree.groups) {
+      const code = this.groupCode(group);
+      if (code === UNDECIDED) undecided = true;
+      else if ((code === TRUE) !== tree.all) return code;
+    }
+    return undecided ? UNDECIDED : tree.all ? TRUE : FALSE;
+  }
+
+  private groupCode(group: ProgramTree['groups'][number]): number {
+    let undecided = false;
+    for (const leaf of group.leaves) {
+      const code = this.leafCode(leaf);
+      if (code === UNDECIDED) undecided = true;
+      else if ((code === TRUE) !== group.all) return code;
+    }
+    return undecided ? UNDECIDED : group.all ? TRUE : FALSE;
+  }
+
+  private leafCode(id: number): number {
+    if (this.leafStamps[id] === this.generation) return this.leafVerdicts[id] as number;
+    const value = fieldOf(this.request, (this.leaves[id] as RuleProgram<NormalRule>['leaves'][number]).leaf);
+    const code = value === undefined ? (this.absent[id] as number) : codeOf((this.tests[id] as PresentTest)(value));
+    this.leafVerdicts[id] = code;
+    this.leafStamps[id] = this.generation;
+    return code;
+  }
+}
+
+function codeOf(verdict: Verdict): number {
+  return verdict === true ? TRUE : verdict === false ? FALSE : UNDECIDED;
+}

@@ -1,0 +1,67 @@
+// The behaviour diff of a plan (docs/evaluation.md, "Behaviour diff"): each test request is
+// decided under the live rules and under the rules as they will be once the plan's steps
+// have run, and every test whose deciding rule or actions differ is reported. A test whose
+// outcome is undecided under either (a pattern out of its time budget) is left out of the
+// report and said separately, naming the rule and the pattern. Pure: the caller passes the
+// tests, each app's live rules and its steps.
+import { decide, type EvaluationOptions } from '../evaluate/index.js';
+import { inPriorityOrder } from '../plan/fingerprint.js';
+import { simulateSteps } from '../semantics/list-move.js';
+import type { PlanStep } from '../plan/types.js';
+import type { BehaviourChange, BehaviourReport, Outcome } from '../diff/outcomes.js';
+import type { LiveRule } from '../semantics/model.js';
+import type { RuleTest } from './load.js';
+import { appOf, undecidedRuleSentence } from './run.js';
+
+export interface AppBeforeAfter {
+  app: string;
+  live: readonly LiveRule[];
+  steps: readonly PlanStep[];
+}
+
+export interface TestBehaviourDiff {
+  /** The tests decided both before and after, and those whose outcome the plan changes. */
+  report: BehaviourReport;
+  /** One sentence per test left out because its outcome is undecided, naming the test, the rule and the pattern. */
+  undecided: string[];
+}
+
+/**
+ * `tests` of every app of the project (`allApps` resolves a test without `app:`); only tests
+ * of the planned `apps` are evaluated.
+ */
+export function behaviourReport(tests: readonly RuleTest[], allApps: readonly string[], apps: readonly AppBeforeAfter[], options: EvaluationOptions = {}): TestBehaviourDiff {
+  let evaluated = 0;
+  const changes: BehaviourChange[] = [];
+  const undecided: string[] = [];
+  for (const planned of apps) {
+    const own = tests.filter((test) => appOf(test, allApps) === planned.app);
+    if (own.length === 0) continue;
+    const before = inPriorityOrder(planned.live);
+    const after = planned.steps.length === 0 ? before : simulateSteps(planned.live, planned.steps);
+    for (const test of own) {
+      const was = outcome(before, test, options);
+      const will = outcome(after, test, options);
+      if (typeof was === 'string' || typeof will === 'string') {
+        const { file, line, col } = test.source;
+        const why = typeof was === 'string' ? `under the live rules, ${was}` : `under the rules as planned, ${will as string}`;
+        undecided.push(`test ${JSON.stringify(test.name)} (${file}:${line}:${col}) is left out of the behaviour diff: ${why}`);
+        continue;
+      }
+      evaluated += 1;
+      if (!sameOutcome(was, will)) changes.push({ app: planned.app, test: test.name, source: test.source, before: was, after: will });
+    }
+  }
+  return { report: { tests: evaluated, changes }, undecided };
+}
+
+/** The outcome, or why it is undecided. */
+function outcome(rules: readonly LiveRule[], test: RuleTest, options: EvaluationOptions): Outcome | string {
+  const decision = decide(rules, test.request, options);
+  if (decision.undecided !== undefined) return undecidedRuleSentence(decision.undecided.rule, test, options);
+  return { rule: decision.rule?.name, actions: decision.actions };
+}
+
+function sameOutcome(a: Outcome, b: Outcome): boolean {
+  return a.rule === b.rule && a.actions.length === b.actions.length && a.actions.every((action, index) => action === b.actions[index]);
+}

@@ -1,0 +1,130 @@
+// Reads the test files of `botrules test`: every *.yaml/*.yml below the tests directory, in
+// path order, each checked against schemas/tests.schema.json (validator compiled at build
+// time) and then for what a schema cannot say (unique names, addresses). Every problem is
+// located as FILE:LINE:COL, like a rule file's.
+import { isIP } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { UserError, sortProblems, type Problem } from '../errors.js';
+import type { TestRequest } from '../evaluate/index.js';
+import { validateTests } from '../generated/validators.js';
+import type { Action, SourceLocation } from '../semantics/model.js';
+import { displayPath } from '../rules/display-path.js';
+import { listRuleFiles } from '../rules/load.js';
+import { placement, placementMessage } from '../io/project-path.js';
+import { loadYamlFile, type Path, type YamlSource } from '../io/yaml-source.js';
+
+/** What a test file writes for "no rule decides this request". */
+export const NO_RULE_WORD = 'none';
+
+export interface RuleTest {
+  name: string;
+  /** The app whose rules decide; absent when the test file does not say. */
+  app?: string;
+  request: TestRequest;
+  expect: { rule: string; actions?: Action[] };
+  /** Where the test (its list item) starts. */
+  source: SourceLocation;
+}
+
+export interface LoadedTests {
+  tests: RuleTest[];
+  problems: Problem[];
+  files: string[];
+}
+
+interface WrittenTest {
+  name: string;
+  app?: string;
+  request: TestRequest;
+  expect: { rule: string; actions?: Action[] };
+}
+
+/** `tests` in the project directory: beside the config file, else the working directory. */
+export function defaultTestsDir(configFile: string | undefined, cwd: string): string {
+  return configFile === undefined ? 'tests' : resolve(cwd, dirname(configFile), 'tests');
+}
+
+export async function loadTests(dir: string, options: { cwd: string }): Promise<LoadedTests> {
+  const absDir = resolve(options.cwd, dir);
+  const shownDir = displayPath(options.cwd, absDir);
+  const isDirectory = await stat(absDir).then((s) => s.isDirectory(), () => undefined);
+  if (isDirectory === undefined) {
+    throw new UserError(`tests directory "${shownDir}" does not exist`, ['Create it with test files (see docs/evaluation.md), or name another with --tests DIR.']);
+  }
+  if (!isDirectory) throw new UserError(`"${shownDir}" is not a directory; --tests names the directory that holds the test files`);
+  // The directory itself outside the project: say so once, rather than blame each file in it.
+  if (placement(absDir, options.cwd) !== 'inside') {
+    throw new UserError(`the tests directory "${shownDir}" is outside the project directory; botrules reads test files only inside the directory it runs in`, [
+      'Move the tests into the project (the default is tests/ beside botrules.yaml), or run botrules from a directory that holds both.',
+    ]);
+  }
+  const files = await listRuleFiles(absDir, options.cwd);
+  if (files.length === 0) throw new UserError(`no test files (*.yaml, *.yml) in "${shownDir}"`);
+  const tests: RuleTest[] = [];
+  const problems: Problem[] = [];
+  const shown: string[] = [];
+  for (const file of files) {
+    const display = displayPath(options.cwd, file);
+    shown.push(display);
+    // A test file linked to outside the project is not read: its problems would quote it.
+    const where = placement(file, options.cwd);
+    if (where !== 'inside') {
+      problems.push({ file: display, line: 1, col: 1, message: placementMessage(where, 'the file') });
+      continue;
+    }
+    const source = await loadYamlFile(file, { displayPath: display, validate: validateTests, messages: { describe } });
+    problems.push(...source.problems);
+    // Each test the schema accepted is checked further, so one run reports every problem.
+    const written = isObject(source.value) && Array.isArray(source.value.tests) ? (source.value.tests as WrittenTest[]) : [];
+    written.forEach((test, index) => {
+      if (!source.isSchemaValid(['tests', index])) return;
+      const found = addressProblems(test, index, source);
+      problems.push(...found);
+      if (found.length === 0) tests.push(toTest(test, { file: display, ...source.locate(['tests', index]) }));
+    });
+  }
+  problems.push(...uniqueNames(tests));
+  return { tests, problems: sortProblems(problems), files: shown };
+}
+
+function describe(path: Path): string {
+  if (path.length === 0) return 'the top level';
+  if (path.length === 2 && path[0] === 'tests') return 'test';
+  const last = path.at(-1);
+  if (typeof last === 'number') return path.at(-2) === 'actions' ? 'action' : `item ${last + 1} of ${String(path.at(-2))}`;
+  return String(last);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function addressProblems(test: WrittenTest, index: number, source: YamlSource): Problem[] {
+  const ip = test.request.ip;
+  if (ip === undefined || isIP(ip) !== 0) return [];
+  return [source.problemAt(['tests', index, 'request', 'ip'], `ip ${JSON.stringify(ip)} is not an IPv4 or IPv6 address`)];
+}
+
+function uniqueNames(tests: readonly RuleTest[]): Problem[] {
+  const first = new Map<string, RuleTest>();
+  return tests.flatMap((test) => {
+    const earlier = first.get(test.name);
+    if (earlier === undefined) {
+      first.set(test.name, test);
+      return [];
+    }
+    const where = earlier.source.file === test.source.file ? `line ${earlier.source.line}` : `${earlier.source.file}:${earlier.source.line}`;
+    return [{ ...test.source, message: `duplicate test name ${JSON.stringify(test.name)} (also at ${where})` }];
+  });
+}
+
+function toTest(written: WrittenTest, source: SourceLocation): RuleTest {
+  return {
+    name: written.name,
+    ...(written.app === undefined ? {} : { app: written.app }),
+    request: written.request,
+    expect: { rule: written.expect.rule, ...(written.expect.actions === undefined ? {} : { actions: [...written.expect.actions] }) },
+    source,
+  };
+}

@@ -1,0 +1,103 @@
+// Runs tests against rule sets: pure, no I/O. Each result says whether the expected rule
+// decided and, when not, why in sentences a reviewer can act on: which rule decided instead
+// and which leaves of the expected rule did not match the request.
+import { decide, describeField, describeLeaf, fieldOf, matchedLeaves, missedLeaves, undecidedPatterns, MATCH_BUDGET_MS, type EvaluationOptions, type MissedLeaf } from '../evaluate/index.js';
+import type { Problem } from '../errors.js';
+import type { Action, Leaf, NormalRule } from '../semantics/model.js';
+import { NO_RULE_WORD, type RuleTest } from './load.js';
+
+export interface TestResult {
+  test: RuleTest;
+  /** The app whose rules were used. */
+  app: string;
+  passed: boolean;
+  /** The deciding rule's name, or undefined when no rule matched. */
+  decidedBy: string | undefined;
+  actions: Action[];
+  /** Why it failed, one sentence each; empty when passed. */
+  reasons: string[];
+}
+
+/** Tests naming an app the project does not have, or none when the project has several. */
+export function appProblems(tests: readonly RuleTest[], allApps: readonly string[]): Problem[] {
+  return tests.flatMap((test) => {
+    if (test.app === undefined && allApps.length > 1) {
+      return [{ ...test.source, message: `test ${JSON.stringify(test.name)} must say which app's rules decide it (app: one of ${allApps.join(', ')})` }];
+    }
+    if (test.app !== undefined && !allApps.includes(test.app)) {
+      return [{ ...test.source, message: `test ${JSON.stringify(test.name)} names app ${JSON.stringify(test.app)}, which the project does not have (apps: ${allApps.join(', ')})` }];
+    }
+    return [];
+  });
+}
+
+/** The app a test runs against (after appProblems found nothing). */
+export function appOf(test: RuleTest, allApps: readonly string[]): string {
+  return test.app ?? allApps[0] ?? '';
+}
+
+/** `rules` of the test's app in priority order. */
+export function runTest(test: RuleTest, app: string, rules: readonly NormalRule[], options: EvaluationOptions = {}): TestResult {
+  const decision = decide(rules, test.request, options);
+  const decidedBy = decision.rule?.name;
+  const expected = test.expect.rule === NO_RULE_WORD ? undefined : test.expect.rule;
+  const reasons: string[] = [];
+  if (decision.undecided !== undefined) {
+    reasons.push(`the outcome is unknown: ${undecidedRuleSentence(decision.undecided.rule, test, options)}`);
+  } else if (decidedBy !== expected) {
+    reasons.push(`expected ${ruleText(expected)}, but ${decidedBy === undefined ? 'no rule matched' : `${ruleText(decidedBy)} decided (${decision.actions.join(', ')})`}`);
+    if (decision.rule !== undefined && expected === undefined) reasons.push(...whyDecided(decision.rule, test, options));
+    if (expected !== undefined) reasons.push(...whyNot(expected, rules, decidedBy, test, options));
+  } else if (test.expect.actions !== undefined && !sameSet(test.expect.actions, decision.actions)) {
+    reasons.push(`${ruleText(decidedBy)} decided, but its actions are [${decision.actions.join(', ')}], not [${test.expect.actions.join(', ')}]`);
+  }
+  return { test, app, passed: reasons.length === 0, decidedBy, actions: decision.actions, reasons };
+}
+
+/** Why a rule the test did not expect decided: the conditions of it that matched. */
+function whyDecided(rule: NormalRule, test: RuleTest, options: EvaluationOptions): string[] {
+  return matchedLeaves(rule, test.request, options).map((hit) => `${ruleText(rule.name)} matches at ${leafPlace(hit)}: ${describeLeaf(hit.condition)} (${requestHas(test, hit.condition)})`);
+}
+
+/** Why the expected rule did not decide. */
+function whyNot(expected: string, rules: readonly NormalRule[], decidedBy: string | undefined, test: RuleTest, options: EvaluationOptions): string[] {
+  const rule = rules.find((candidate) => candidate.name === expected);
+  if (rule === undefined) return [`there is no rule named ${JSON.stringify(expected)}`];
+  if (rule.status === 'paused') return [`${ruleText(expected)} is paused`];
+  const missed = missedLeaves(rule, test.request, options);
+  if (missed.length === 0) return [`${ruleText(expected)} matches too, but ${ruleText(decidedBy)} comes first`];
+  return missed.map((miss) => `${ruleText(expected)} does not match at ${leafPlace(miss)}: ${describeLeaf(miss.condition)} (${requestHas(test, miss.condition)})`);
+}
+
+/**
+ * Why a rule's match is undecided, naming the rule, the patterns and the values: a test that
+ * cannot be decided fails rather than passing on a guess (docs/evaluation.md, "Regular expressions").
+ */
+export function undecidedRuleSentence(rule: NormalRule, test: RuleTest, options: EvaluationOptions = {}): string {
+  const patterns = undecidedPatterns(rule, test.request, options).map(({ leaf, pattern, value }) =>
+    `${describeField(leaf)} $re ${JSON.stringify(pattern)} on ${JSON.stringify(shortened(value))}`);
+  return `rule ${ruleText(rule.name)} could not be decided: ${patterns.join(', ')} ran out of its time budget (${MATCH_BUDGET_MS / 1000} s a match) on the backtracking engine the pattern needs`;
+}
+
+/** A long value in a message: its first 40 characters and how long it is. */
+function shortened(value: string): string {
+  return value.length <= 48 ? value : `${value.slice(0, 40)}… (${value.length} characters)`;
+}
+
+function leafPlace(miss: MissedLeaf): string {
+  return `group ${miss.group + 1}, condition ${miss.leaf + 1}`;
+}
+
+function requestHas(test: RuleTest, leaf: Leaf): string {
+  const value = fieldOf(test.request, leaf);
+  const field = describeField(leaf);
+  return value === undefined ? `the request has no ${field}` : `the request's ${field} is ${JSON.stringify(value)}`;
+}
+
+function ruleText(name: string | undefined): string {
+  return name === undefined ? 'no rule' : JSON.stringify(name);
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item) => b.includes(item));
+}

@@ -1,0 +1,47 @@
+// The states the transition check searches (src/diff/order/states.ts) are the states a
+// list-move server passes through: for random small plans, each state holds the rules of
+// simulateSteps after as many PATCH requests, in its order (priorities aside, which the search
+// does not read), and a PATCH that changes only a description leaves the very same list.
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { statesAlong } from '../../src/diff/order/states.js';
+import { planApp } from '../../src/plan/planner.js';
+import { simulateSteps } from '../../src/semantics/list-move.js';
+import type { LiveRule } from '../../src/semantics/model.js';
+import { smallPlans } from './transition-support.js';
+import { live as liveRule } from '../helpers/rules.js';
+
+const withoutPriority = (rules: readonly LiveRule[]) => rules.map(({ priority: _p, ...rule }) => rule);
+
+describe('statesAlong', () => {
+  test('every state is the simulated state after as many PATCH requests', () => {
+    fc.assert(
+      fc.property(smallPlans(6), ({ live, declared }) => {
+        const { plan } = planApp({ app: 'default', declared, live, unmanaged: 'keep' });
+        const states = [...statesAlong(live, plan.steps)];
+        expect(states).toHaveLength(plan.steps.length + 1);
+        states.forEach((state, sent) => expect(withoutPriority(state)).toEqual(withoutPriority(simulateSteps(live, plan.steps.slice(0, sent)))));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('a description-only PATCH shares the list; any other copies only the rule it changes', () => {
+    const live: LiveRule[] = ['a', 'b', 'c'].map((name, priority) => liveRule({
+      ruleId: `id-${name}`, priority, name, description: '', status: 'active', actions: ['hardBlock'],
+      conditions: { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: `/${name}` }] }] },
+    }));
+    const states = [...statesAlong(live, [
+      { ruleId: 'id-b', name: 'b', body: { description: 'why' } },
+      { ruleId: 'id-c', name: 'c', body: { actions: ['allow'] } },
+      { ruleId: 'id-a', name: 'a', body: { priority: 2 } },
+    ])];
+    expect(states[1]).toBe(states[0]);
+    expect(states[2]).not.toBe(states[1]);
+    expect(states[2]?.[0]).toBe(live[0]);
+    expect(states[2]?.[2]).not.toBe(live[2]);
+    expect(states[2]?.[2]?.actions).toEqual(['allow']);
+    expect(states[3]?.map((rule) => rule.name)).toEqual(['b', 'c', 'a']);
+    expect(live[2]?.actions).toEqual(['hardBlock']);
+  });
+});
