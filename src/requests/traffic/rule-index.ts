@@ -5,6 +5,7 @@
 // select the rules worth trying; the rules without a guard are tried for every request.
 import { compilePattern, fieldOf, type TestRequest } from '../../evaluate/index.js';
 import { patternLiteral } from '../../evaluate/pattern-literal.js';
+import { answersNo, type BudgetedLeaf } from './verdicts.js';
 import type { Group, Leaf, NormalRule } from '../../semantics/model.js';
 import { fieldKey, fieldName, leafValues } from '../../semantics/fields.js';
 
@@ -14,6 +15,8 @@ type Guard =
   | { kind: 'present'; field: string }
   | { kind: 'prefix'; field: string; prefix: string }
   | { kind: 'suffix'; field: string; suffix: string }
+  /** The leaf's patterns, which V8 runs under the time budget, did not all answer "no" (verdicts.ts). */
+  | { kind: 'budgeted'; field: string; patterns: BudgetedLeaf }
   /** The value holds one of the texts; `pattern`: only while the value has no surrogate (see leafGuard). */
   | { kind: 'contains'; field: string; texts: readonly string[]; pattern: boolean };
 
@@ -34,6 +37,9 @@ interface FieldIndex {
   containedLengths: number[];
   /** Rules whose contained text comes from a pattern: all tried for a value with a surrogate. */
   byPattern: number[];
+  /** Rules with a budgeted pattern guard, ascending, and the ones a recent value selected. */
+  byBudgeted: { patterns: BudgetedLeaf; position: number }[];
+  budgetedCache: Map<string, readonly number[]>;
   /** The contained-text lists a recent value selected: values such as user agents repeat. */
   containedCache: Map<string, (readonly number[])[]>;
 }
@@ -50,12 +56,15 @@ export interface RuleIndex {
   unguarded: number[];
 }
 
+/** A `$re` leaf's patterns on the shared budgeted answers, when V8 runs them all under the budget (verdicts.ts). */
+type BudgetedOf = (leaf: Leaf) => BudgetedLeaf | undefined;
+
 /** The index of the rules at `positions` (ascending) of `rules`. */
-export function indexRules(rules: readonly NormalRule[], positions: readonly number[]): RuleIndex {
+export function indexRules(rules: readonly NormalRule[], positions: readonly number[], budgetedOf: BudgetedOf = () => undefined): RuleIndex {
   const indexes = new Map<string, FieldIndex>();
   const unguarded: number[] = [];
   for (const position of positions) {
-    const guards = ruleGuards(rules[position] as NormalRule);
+    const guards = ruleGuards(rules[position] as NormalRule, budgetedOf);
     if (guards === undefined) unguarded.push(position);
     else for (const [leaf, guard] of guards) register(indexes, leaf, guard, position);
   }
@@ -125,6 +134,20 @@ function collect(found: (readonly number[])[], table: FieldIndex, value: string 
     if (bySuffix !== undefined) found.push(bySuffix);
   }
   if (table.containedLengths.length > 0) for (const list of containedLists(table, value)) found.push(list);
+  if (table.byBudgeted.length > 0) found.push(budgetedList(table, value));
+}
+
+/** The rules whose budgeted patterns did not all answer "no" for the value (an unfinished run answers nothing). */
+function budgetedList(table: FieldIndex, value: string): readonly number[] {
+  let list = table.budgetedCache.get(value);
+  if (list !== undefined) return list;
+  const selected: number[] = [];
+  for (const { patterns, position } of table.byBudgeted) {
+    if (selected[selected.length - 1] !== position && !answersNo(patterns, value)) selected.push(position);
+  }
+  if (table.budgetedCache.size >= CONTAINED_CACHE) table.budgetedCache.clear();
+  table.budgetedCache.set(value, selected);
+  return selected;
 }
 
 /** The rules of a table whose contained text's key occurs in the value (a superset of those whose text does). */
@@ -152,13 +175,14 @@ function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, po
     const reader: Leaf = { conditionType: leaf.conditionType, operator: '$exists', ...(leaf.fieldOption === undefined ? {} : { fieldOption: leaf.fieldOption }) };
     table = {
       reader, byValue: new Map(), present: [], byPrefix: new Map(), prefixLengths: [], bySuffix: new Map(), suffixLengths: [],
-      byContained: new Map(), containedLengths: [], byPattern: [], containedCache: new Map(),
+      byContained: new Map(), containedLengths: [], byPattern: [], containedCache: new Map(), byBudgeted: [], budgetedCache: new Map(),
     };
     indexes.set(guard.field, table);
   }
   if (guard.kind === 'present') table.present.push(position);
   else if (guard.kind === 'value') for (const value of new Set(guard.values)) listOf(table.byValue, value).push(position);
   else if (guard.kind === 'prefix') addKeyed(table.byPrefix, table.prefixLengths, guard.prefix, position);
+  else if (guard.kind === 'budgeted') table.byBudgeted.push({ patterns: guard.patterns, position });
   else if (guard.kind === 'suffix') addKeyed(table.bySuffix, table.suffixLengths, guard.suffix, position);
   else {
     for (const key of new Set(guard.texts.map((text) => text.slice(-CONTAINS_KEY)))) addKeyed(table.byContained, table.containedLengths, key, position);
@@ -185,9 +209,9 @@ function listOf(map: Map<string, number[]>, key: string): number[] {
  * Guards of a rule, any one of which a matching request satisfies; undefined when the rule
  * has none (it is tried for every request). An empty list: the rule never matches.
  */
-function ruleGuards(rule: NormalRule): [Leaf, Guard][] | undefined {
+function ruleGuards(rule: NormalRule, budgetedOf: BudgetedOf): [Leaf, Guard][] | undefined {
   const { operator, children } = rule.conditions;
-  const perGroup = children.map(groupGuards);
+  const perGroup = children.map((group) => groupGuards(group, budgetedOf));
   if (operator === '$or') return perGroup.some((guards) => guards === undefined) ? undefined : perGroup.flatMap((guards) => guards ?? []);
   // Under $and every group must match: the group with the fewest guards stands for the rule.
   let best: [Leaf, Guard][] | undefined;
@@ -195,14 +219,14 @@ function ruleGuards(rule: NormalRule): [Leaf, Guard][] | undefined {
   return best;
 }
 
-function groupGuards(group: Group): [Leaf, Guard][] | undefined {
-  const guarded = group.children.map((leaf) => [leaf, leafGuard(leaf)] as const);
+function groupGuards(group: Group, budgetedOf: BudgetedOf): [Leaf, Guard][] | undefined {
+  const guarded = group.children.map((leaf) => [leaf, leafGuard(leaf, budgetedOf)] as const);
   if (group.operator === '$or') {
     if (guarded.some(([, guard]) => guard === undefined)) return undefined;
     return guarded.map(([leaf, guard]) => [leaf, guard as Guard]);
   }
   // Under $and any leaf must hold: prefer exact values, then prefixes, then presence.
-  const rank = { value: 0, prefix: 1, suffix: 1, contains: 2, present: 3 } as const;
+  const rank = { value: 0, prefix: 1, suffix: 1, contains: 2, budgeted: 2, present: 3 } as const;
   let best: [Leaf, Guard] | undefined;
   for (const [leaf, guard] of guarded) if (guard !== undefined && (best === undefined || rank[guard.kind] < rank[best[1].kind])) best = [leaf, guard];
   return best === undefined ? undefined : [best];
@@ -229,7 +253,12 @@ function patternGuard(leaf: Leaf, field: string): Guard | undefined {
   return texts.length === 0 ? undefined : { kind: 'contains', field, texts, pattern: true };
 }
 
-function leafGuard(leaf: Leaf): Guard | undefined {
+function budgetedGuard(leaf: Leaf, field: string, budgetedOf: BudgetedOf): Guard | undefined {
+  const patterns = budgetedOf(leaf);
+  return patterns === undefined ? undefined : { kind: 'budgeted', field, patterns };
+}
+
+function leafGuard(leaf: Leaf, budgetedOf: BudgetedOf): Guard | undefined {
   const field = fieldKey(leaf);
   const address = leaf.conditionType === 'socketIps';
   const present: Guard | undefined = leaf.fieldOption === undefined ? undefined : { kind: 'present', field };
@@ -239,7 +268,7 @@ function leafGuard(leaf: Leaf): Guard | undefined {
     case '$startsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'prefix', field, prefix: leaf.value } : present;
     case '$endsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'suffix', field, suffix: leaf.value } : present;
     case '$contains': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'contains', field, texts: [leaf.value], pattern: false } : present;
-    case '$re': return patternGuard(leaf, field) ?? present;
+    case '$re': return patternGuard(leaf, field) ?? budgetedGuard(leaf, field, budgetedOf) ?? present;
     case '$exists': return present;
     default: return undefined;
   }
