@@ -139,7 +139,7 @@ function collect(found: (readonly number[])[], table: FieldIndex, value: string 
 
 /** The rules whose budgeted patterns did not all answer "no" for the value (an unfinished run answers nothing). */
 function budgetedList(table: FieldIndex, value: string): readonly number[] {
-  let list = table.budgetedCache.get(value);
+  const list = table.budgetedCache.get(value);
   if (list !== undefined) return list;
   const selected: number[] = [];
   for (const { patterns, position } of table.byBudgeted) {
