@@ -97,6 +97,17 @@ let sandbox: { context: object; script: Script } | undefined;
 let batchSandbox: { context: object; script: Script } | undefined;
 /** Batches interrupted so far: after MAX_INTERRUPTED_RUNS of them, nothing is primed any more. */
 let interruptedBatches = 0;
+/** Single runs interrupted so far, of any pattern. */
+let interruptedRuns = 0;
+
+/**
+ * How many runs of any pattern were interrupted so far: answers kept from budgetedAnswers hold
+ * only while this stays the same, since a pattern interrupted too often is no longer run and
+ * its test then answers 'undecided' for a text it does not remember.
+ */
+export function interruptions(): number {
+  return interruptedRuns;
+}
 
 /**
  * The answers of V8-run patterns (of compilePattern) on one text, from one budgeted run: a
@@ -171,6 +182,7 @@ class BudgetedRegex {
     } catch (err) {
       if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
         this.interrupted += 1;
+        interruptedRuns += 1;
         return 'undecided';
       }
       throw err;

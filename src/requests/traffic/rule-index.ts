@@ -5,6 +5,7 @@
 // select the rules worth trying; the rules without a guard are tried for every request.
 import { compilePattern, fieldOf, type TestRequest } from '../../evaluate/index.js';
 import { patternLiteral } from '../../evaluate/pattern-literal.js';
+import { interruptions } from '../../evaluate/pattern.js';
 import { answersNo, type BudgetedLeaf } from './verdicts.js';
 import type { Group, Leaf, NormalRule } from '../../semantics/model.js';
 import { fieldKey, fieldName, leafValues } from '../../semantics/fields.js';
@@ -40,6 +41,8 @@ interface FieldIndex {
   /** Rules with a budgeted pattern guard, ascending, and the ones a recent value selected. */
   byBudgeted: { patterns: BudgetedLeaf; position: number }[];
   budgetedCache: Map<string, readonly number[]>;
+  /** interruptions() when budgetedCache was filled (see verdicts.ts). */
+  budgetedInterruptions: number;
   /** The contained-text lists a recent value selected: values such as user agents repeat. */
   containedCache: Map<string, (readonly number[])[]>;
 }
@@ -139,6 +142,10 @@ function collect(found: (readonly number[])[], table: FieldIndex, value: string 
 
 /** The rules whose budgeted patterns did not all answer "no" for the value (an unfinished run answers nothing). */
 function budgetedList(table: FieldIndex, value: string): readonly number[] {
+  if (table.budgetedInterruptions !== interruptions()) {
+    table.budgetedCache.clear();
+    table.budgetedInterruptions = interruptions();
+  }
   const list = table.budgetedCache.get(value);
   if (list !== undefined) return list;
   const selected: number[] = [];
@@ -175,7 +182,7 @@ function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, po
     const reader: Leaf = { conditionType: leaf.conditionType, operator: '$exists', ...(leaf.fieldOption === undefined ? {} : { fieldOption: leaf.fieldOption }) };
     table = {
       reader, byValue: new Map(), present: [], byPrefix: new Map(), prefixLengths: [], bySuffix: new Map(), suffixLengths: [],
-      byContained: new Map(), containedLengths: [], byPattern: [], containedCache: new Map(), byBudgeted: [], budgetedCache: new Map(),
+      byContained: new Map(), containedLengths: [], byPattern: [], containedCache: new Map(), byBudgeted: [], budgetedCache: new Map(), budgetedInterruptions: interruptions(),
     };
     indexes.set(guard.field, table);
   }

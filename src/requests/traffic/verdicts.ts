@@ -5,7 +5,7 @@
 // each distinct leaf and tree is evaluated at most once per request, by the reference
 // evaluator's own compiled leaf test (src/evaluate/leaf.ts), so the verdicts are its verdicts.
 import { fieldOf, leafPatterns, leafTest, MATCH_WHEN_ABSENT, type PresentTest, type TestRequest, type Verdict } from '../../evaluate/index.js';
-import { budgetedAnswers, type CompiledPattern } from '../../evaluate/pattern.js';
+import { budgetedAnswers, interruptions, type CompiledPattern } from '../../evaluate/pattern.js';
 import { fieldKey } from '../../semantics/fields.js';
 import type { Leaf, NormalRule } from '../../semantics/model.js';
 import type { ProgramTree, RuleProgram } from '../../semantics/program.js';
@@ -112,6 +112,8 @@ export class SharedVerdicts {
 interface BudgetedField {
   patterns: CompiledPattern[];
   answers: Map<string, (boolean | undefined)[]>;
+  /** interruptions() when the answers were kept: any interruption since, and they are forgotten. */
+  interruptions: number;
 }
 
 export interface BudgetedLeaf {
@@ -135,7 +137,7 @@ function budgetedLeaves(leaves: readonly Leaf[]): (BudgetedLeaf | undefined)[] {
     const patterns = leafPatterns(leaf);
     if (patterns.length === 0 || patterns.some((pattern) => pattern.engine !== 'v8')) return undefined;
     let field = fields.get(fieldKey(leaf));
-    if (field === undefined) fields.set(fieldKey(leaf), (field = { patterns: [], answers: new Map() }));
+    if (field === undefined) fields.set(fieldKey(leaf), (field = { patterns: [], answers: new Map(), interruptions: interruptions() }));
     const known = field.patterns;
     return { field, key: fieldKey(leaf), slots: patterns.map((pattern) => (known.includes(pattern) ? known.indexOf(pattern) : known.push(pattern) - 1)) };
   });
@@ -148,6 +150,10 @@ export function answersNo(leaf: BudgetedLeaf, value: string): boolean {
 
 /** The leaf's code from its field's budgeted answers for the value; undefined when one of its patterns has none. */
 function budgetedCode({ field, slots }: BudgetedLeaf, value: string): number | undefined {
+  if (field.interruptions !== interruptions()) {
+    field.answers.clear();
+    field.interruptions = interruptions();
+  }
   let answers = field.answers.get(value);
   if (answers === undefined || answers.length < field.patterns.length) {
     answers = budgetedAnswers(field.patterns, value);
