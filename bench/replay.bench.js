@@ -10,7 +10,8 @@
 // REPLAY_BENCH_SIZES=100000,1000000 sets the sizes, REPLAY_BENCH_SHAPES=generated,themed,distinct the
 // rule shapes (generated: the emulator's rules, whose random extras make early catch-alls;
 // themed: their themes alone, no catch-all; distinct: every rule its own values; last: most
-// requests reach the last rule; untuned and tenants: written after the engines' work).
+// requests reach the last rule; untuned and tenants: written after the engines' work; partners:
+// written after the js engine's text and pattern guards).
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -24,7 +25,7 @@ import { generateRules } from '../dist/emulator/generate-rules.js';
 
 const RULES = 1_000;
 const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
-const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants').split(',');
+const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants,partners').split(',');
 const ENGINES = (process.env.REPLAY_BENCH_ENGINES ?? 'js,duckdb').split(',');
 /** The issue's targets for the duckdb engine against the js engine of the same run. */
 const TARGETS = { speedup: 3, speedupLast: 5, floorRatio: 1, peakRssMb: 1024 };
@@ -111,6 +112,27 @@ function tenantRules() {
   }));
 }
 
+/**
+ * Written after the js engine's text and pattern guards, and not tuned for: partners' rules, each
+ * a user-agent text with a device type, or an API path pattern (an alternation inside) with a
+ * referrer domain; every fifth pattern case-insensitive by a class, every eleventh rule paused.
+ */
+function partnerRules() {
+  return Array.from({ length: RULES }, (_, i) => ({
+    name: `partner ${i}`, description: '', status: i % 11 === 0 ? 'paused' : 'active', actions: [['blockWithChallenge'], ['allow'], ['hardBlock']][i % 3],
+    conditions: { operator: '$or', children: [
+      { operator: '$and', children: [
+        { conditionType: 'userAgent', operator: '$contains', value: `partner-${i}/` },
+        { conditionType: 'deviceType', operator: '$ne', value: i % 2 === 0 ? 'mobile' : 'desktop' },
+      ] },
+      { operator: '$and', children: [
+        { conditionType: 'path', operator: '$re', value: [i % 5 === 0 ? `^/[Aa][Pp][Ii]/v${i % 3}/(items|cart)/${i}$` : `^/api/v${i % 3}/(items|cart)/${i}(/|$)`] },
+        { conditionType: 'header', fieldOption: 'referer', operator: '$endsWith', value: `.partner-${i % 40}.net` },
+      ] },
+    ] },
+  }));
+}
+
 const PATHS = ['/', '/search', '/login', '/account/orders', '/checkout/pay', '/api/v1/items', '/product/123', '/cart/add-to-cart', '/home'];
 const AGENTS = ['Mozilla/5.0 (Windows NT 10.0) Chrome/126.0', 'Mozilla/5.0 (iPhone) Safari/604.1', 'python-requests/2.31', 'Scrapy/2.11', 'curl/8.4.0', 'Pingdom.com_bot', 'HeadlessChrome/120', 'GoogleBot'];
 
@@ -163,7 +185,7 @@ async function readAndParse(file) {
 /** A project: 1,000 live rules in a snapshot, and rule files changing every 20th rule's actions. */
 function project(dir, shape) {
   return import('../dist/live/snapshot.js').then(({ takeSnapshot }) => {
-    const rules = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules }[shape]();
+    const rules = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules }[shape]();
     const live = rules.map((rule, priority) => ({ ...rule, ruleId: `00000000-0000-4000-8000-${String(priority).padStart(12, '0')}`, priority }));
     const declared = live.map(({ priority: _p, ...rule }, i) => (i % 20 === 0 ? { ...rule, actions: ['hardBlock'] } : rule));
     mkdirSync(path.join(dir, 'rules'));

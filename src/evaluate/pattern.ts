@@ -42,6 +42,8 @@ export interface CompiledPattern {
 }
 
 const compiled = new Map<string, CompiledPattern>();
+/** The budgeted regex behind each pattern V8 runs, for budgetedAnswers. */
+const budgetedOf = new WeakMap<CompiledPattern, BudgetedRegex>();
 
 /** `source` with flags '' or 'i', compiled once per process. */
 export function compilePattern(source: string, ignoreCase: boolean): CompiledPattern {
@@ -61,7 +63,11 @@ function compile(source: string, ignoreCase: boolean): CompiledPattern {
   }
   const budgeted = new BudgetedRegex(regex);
   const linear = re2Of(source, ignoreCase);
-  if (linear === undefined) return { source, engine: 'v8', test: (text) => budgeted.test(text) };
+  if (linear === undefined) {
+    const pattern: CompiledPattern = { source, engine: 'v8', test: (text) => budgeted.test(text) };
+    budgetedOf.set(pattern, budgeted);
+    return pattern;
+  }
   // The last text's answer is kept: many rules of a rule set share a pattern, and a request's
   // value is tested against each of them in turn (replay decides millions of requests).
   let lastText: string | undefined;
@@ -87,25 +93,82 @@ function re2Of(source: string, ignoreCase: boolean): RE2JS | undefined {
 
 /** One context for every budgeted run: a run is `pattern.test(text)` with a timeout. */
 let sandbox: { context: object; script: Script } | undefined;
+/** Runs of budgetedAnswers: patterns on one text, interrupted at MATCH_BUDGET_MS. */
+let batchSandbox: { context: object; script: Script } | undefined;
+/** Batches interrupted so far: after MAX_INTERRUPTED_RUNS of them, nothing is primed any more. */
+let interruptedBatches = 0;
+/** Single runs interrupted so far, of any pattern. */
+let interruptedRuns = 0;
+
+/**
+ * How many runs of any pattern were interrupted so far: answers kept from budgetedAnswers hold
+ * only while this stays the same, since a pattern interrupted too often is no longer run and
+ * its test then answers 'undecided' for a text it does not remember.
+ */
+export function interruptions(): number {
+  return interruptedRuns;
+}
+
+/**
+ * The answers of V8-run patterns (of compilePattern) on one text, from one budgeted run: a
+ * budgeted run's set-up costs a hundred times a pattern's test, and replay asks many patterns
+ * about each new user agent. The run is interrupted after MATCH_BUDGET_MS, so every answer given
+ * came within the budget, as the pattern's own test would have given it; undefined for a pattern
+ * the run did not finish (or not run by V8, or run no more): its own test decides it when asked,
+ * interrupted and counted as before. Never a guess.
+ */
+export function budgetedAnswers(patterns: readonly CompiledPattern[], text: string): (boolean | undefined)[] {
+  const answers: (boolean | undefined)[] = patterns.map(() => undefined);
+  if (interruptedBatches >= MAX_INTERRUPTED_RUNS) return answers;
+  const runs = patterns.flatMap((pattern, at) => {
+    const regex = budgetedOf.get(pattern);
+    return regex !== undefined && regex.runnable() ? [{ regex: regex.regex, at }] : [];
+  });
+  batchSandbox ??= {
+    context: createContext(Object.create(null) as object),
+    script: new Script('for (let at = 0; at < patterns.length; at++) { verdicts[at] = patterns[at].test(text); }'),
+  };
+  const context = batchSandbox.context as { patterns?: RegExp[]; text?: string; verdicts?: boolean[] };
+  const verdicts: boolean[] = [];
+  Object.assign(context, { patterns: runs.map((run) => run.regex), text, verdicts });
+  try {
+    batchSandbox.script.runInContext(batchSandbox.context, { timeout: MATCH_BUDGET_MS });
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw err;
+    interruptedBatches += 1;
+  } finally {
+    delete context.patterns;
+    delete context.text;
+    delete context.verdicts;
+  }
+  verdicts.forEach((verdict, at) => (answers[(runs[at] as { at: number }).at] = verdict));
+  return answers;
+}
 
 /** A V8 regular expression whose runs are interrupted, the last few texts' answers remembered. */
 class BudgetedRegex {
   private readonly verdicts = new Map<string, Verdict>();
   private interrupted = 0;
 
-  constructor(private readonly regex: RegExp) {}
+  constructor(readonly regex: RegExp) {}
 
   test(text: string): Verdict {
     let verdict = this.verdicts.get(text);
-    if (verdict !== undefined) {
-      // The most recently asked last: the map's first key is the one to forget.
-      this.verdicts.delete(text);
-    } else {
-      verdict = this.run(text);
-      if (this.verdicts.size >= REMEMBERED_TEXTS) this.verdicts.delete(this.verdicts.keys().next().value as string);
-    }
-    this.verdicts.set(text, verdict);
+    // The most recently asked last: the map's first key is the one to forget.
+    if (verdict !== undefined) this.verdicts.delete(text);
+    else verdict = this.run(text);
+    this.remember(text, verdict);
     return verdict;
+  }
+
+  /** Whether the pattern is still run (not interrupted too often). */
+  runnable(): boolean {
+    return this.interrupted < MAX_INTERRUPTED_RUNS;
+  }
+
+  remember(text: string, verdict: Verdict): void {
+    if (!this.verdicts.has(text) && this.verdicts.size >= REMEMBERED_TEXTS) this.verdicts.delete(this.verdicts.keys().next().value as string);
+    this.verdicts.set(text, verdict);
   }
 
   private run(text: string): Verdict {
@@ -119,6 +182,7 @@ class BudgetedRegex {
     } catch (err) {
       if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
         this.interrupted += 1;
+        interruptedRuns += 1;
         return 'undecided';
       }
       throw err;

@@ -46,7 +46,7 @@ interface CompiledSet<R extends NormalRule> {
 }
 
 function compileSet<R extends NormalRule>({ rules, treeOf, reachable }: ProgramSet<R>, verdicts: SharedVerdicts): CompiledSet<R> {
-  const index = indexRules(rules, reachable);
+  const index = indexRules(rules, reachable, (leaf) => verdicts.budgetedLeaf(leaf));
   const noMatch: Decision<R> = Object.freeze({ rule: undefined, index: -1, actions: [] });
   // One frozen decision per rule, made once: deciding a request allocates no result.
   const matched = rules.map((rule, position): Decision<R> => Object.freeze({ rule, index: position, actions: Object.freeze([...rule.actions]) as Decision<R>['actions'] }));

@@ -1,16 +1,25 @@
 // The index of a compiled rule set (compiled.ts): each rule gets guards, leaves that every
 // request it matches must satisfy and that a map lookup can test (`path $eq`, `country $in`,
-// `header x $exists`, `path $startsWith`), and is listed under each guard's value. A request's
-// values then select the rules worth trying; the rules without a guard are tried for every request.
-import { fieldOf, type TestRequest } from '../evaluate/index.js';
+// `header x $exists`, `path $startsWith`, `path $endsWith`, `userAgent $contains` or a `$re` whose
+// every match holds a text), and is listed under each guard's value. A request's values then
+// select the rules worth trying; the rules without a guard are tried for every request.
+import { compilePattern, fieldOf, type TestRequest } from '../evaluate/index.js';
+import { patternLiteral } from '../evaluate/pattern-literal.js';
+import { interruptions } from '../evaluate/pattern.js';
+import { answersNo, type BudgetedLeaf } from './verdicts.js';
 import type { Group, Leaf, NormalRule } from '../semantics/model.js';
-import { fieldKey, fieldName } from '../semantics/fields.js';
+import { fieldKey, fieldName, leafValues } from '../semantics/fields.js';
 
 /** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
 type Guard =
   | { kind: 'value'; field: string; values: readonly string[] }
   | { kind: 'present'; field: string }
-  | { kind: 'prefix'; field: string; prefix: string };
+  | { kind: 'prefix'; field: string; prefix: string }
+  | { kind: 'suffix'; field: string; suffix: string }
+  /** The leaf's patterns, which V8 runs under the time budget, did not all answer "no" (verdicts.ts). */
+  | { kind: 'budgeted'; field: string; patterns: BudgetedLeaf }
+  /** The value holds one of the texts; `pattern`: only while the value has no surrogate (see leafGuard). */
+  | { kind: 'contains'; field: string; texts: readonly string[]; pattern: boolean };
 
 /** Rules by a value of one field: the lookup tables of a compiled rule set. */
 interface FieldIndex {
@@ -22,7 +31,27 @@ interface FieldIndex {
   /** Rules by prefix; `prefixLengths` lists the distinct lengths to try. */
   byPrefix: Map<string, number[]>;
   prefixLengths: number[];
+  bySuffix: Map<string, number[]>;
+  suffixLengths: number[];
+  /** Rules by the last CONTAINS_KEY characters (or fewer) of a text the value must hold. */
+  byContained: Map<string, number[]>;
+  containedLengths: number[];
+  /** Rules whose contained text comes from a pattern: all tried for a value with a surrogate. */
+  byPattern: number[];
+  /** Rules with a budgeted pattern guard, ascending, and the ones a recent value selected. */
+  byBudgeted: { patterns: BudgetedLeaf; position: number }[];
+  budgetedCache: Map<string, readonly number[]>;
+  /** interruptions() when budgetedCache was filled (see verdicts.ts). */
+  budgetedInterruptions: number;
+  /** The contained-text lists a recent value selected: values such as user agents repeat. */
+  containedCache: Map<string, (readonly number[])[]>;
 }
+
+/** Characters of a contained text keyed: a request's value costs one lookup per position and distinct length. */
+const CONTAINS_KEY = 4;
+/** Values whose contained-text lists are remembered per table, before the memory is cleared. */
+const CONTAINED_CACHE = 4096;
+const SURROGATE = /[\ud800-\udfff]/;
 
 export interface RuleIndex {
   tables: Tables;
@@ -30,12 +59,15 @@ export interface RuleIndex {
   unguarded: number[];
 }
 
+/** A `$re` leaf's patterns on the shared budgeted answers, when V8 runs them all under the budget (verdicts.ts). */
+type BudgetedOf = (leaf: Leaf) => BudgetedLeaf | undefined;
+
 /** The index of the rules at `positions` (ascending) of `rules`. */
-export function indexRules(rules: readonly NormalRule[], positions: readonly number[]): RuleIndex {
+export function indexRules(rules: readonly NormalRule[], positions: readonly number[], budgetedOf: BudgetedOf = () => undefined): RuleIndex {
   const indexes = new Map<string, FieldIndex>();
   const unguarded: number[] = [];
   for (const position of positions) {
-    const guards = ruleGuards(rules[position] as NormalRule);
+    const guards = ruleGuards(rules[position] as NormalRule, budgetedOf);
     if (guards === undefined) unguarded.push(position);
     else for (const [leaf, guard] of guards) register(indexes, leaf, guard, position);
   }
@@ -99,22 +131,79 @@ function collect(found: (readonly number[])[], table: FieldIndex, value: string 
     const byPrefix = table.byPrefix.get(value.slice(0, length));
     if (byPrefix !== undefined) found.push(byPrefix);
   }
+  for (const length of table.suffixLengths) {
+    if (length > value.length) break;
+    const bySuffix = table.bySuffix.get(value.slice(value.length - length));
+    if (bySuffix !== undefined) found.push(bySuffix);
+  }
+  if (table.containedLengths.length > 0) for (const list of containedLists(table, value)) found.push(list);
+  if (table.byBudgeted.length > 0) found.push(budgetedList(table, value));
+}
+
+/** The rules whose budgeted patterns did not all answer "no" for the value (an unfinished run answers nothing). */
+function budgetedList(table: FieldIndex, value: string): readonly number[] {
+  if (table.budgetedInterruptions !== interruptions()) {
+    table.budgetedCache.clear();
+    table.budgetedInterruptions = interruptions();
+  }
+  const list = table.budgetedCache.get(value);
+  if (list !== undefined) return list;
+  const selected: number[] = [];
+  for (const { patterns, position } of table.byBudgeted) {
+    if (selected[selected.length - 1] !== position && !answersNo(patterns, value)) selected.push(position);
+  }
+  if (table.budgetedCache.size >= CONTAINED_CACHE) table.budgetedCache.clear();
+  table.budgetedCache.set(value, selected);
+  return selected;
+}
+
+/** The rules of a table whose contained text's key occurs in the value (a superset of those whose text does). */
+function containedLists(table: FieldIndex, value: string): (readonly number[])[] {
+  let lists = table.containedCache.get(value);
+  if (lists !== undefined) return lists;
+  const selected = new Set<readonly number[]>();
+  // A pattern run on a text with a surrogate may run out of its time budget: undecided, not false.
+  if (table.byPattern.length > 0 && SURROGATE.test(value)) selected.add(table.byPattern);
+  for (const length of table.containedLengths) {
+    for (let at = 0; at + length <= value.length; at++) {
+      const list = table.byContained.get(value.slice(at, at + length));
+      if (list !== undefined) selected.add(list);
+    }
+  }
+  lists = [...selected];
+  if (table.containedCache.size >= CONTAINED_CACHE) table.containedCache.clear();
+  table.containedCache.set(value, lists);
+  return lists;
 }
 
 function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, position: number): void {
   let table = indexes.get(guard.field);
   if (table === undefined) {
     const reader: Leaf = { conditionType: leaf.conditionType, operator: '$exists', ...(leaf.fieldOption === undefined ? {} : { fieldOption: leaf.fieldOption }) };
-    table = { reader, byValue: new Map(), present: [], byPrefix: new Map(), prefixLengths: [] };
+    table = {
+      reader, byValue: new Map(), present: [], byPrefix: new Map(), prefixLengths: [], bySuffix: new Map(), suffixLengths: [],
+      byContained: new Map(), containedLengths: [], byPattern: [], containedCache: new Map(), byBudgeted: [], budgetedCache: new Map(), budgetedInterruptions: interruptions(),
+    };
     indexes.set(guard.field, table);
   }
   if (guard.kind === 'present') table.present.push(position);
   else if (guard.kind === 'value') for (const value of new Set(guard.values)) listOf(table.byValue, value).push(position);
+  else if (guard.kind === 'prefix') addKeyed(table.byPrefix, table.prefixLengths, guard.prefix, position);
+  else if (guard.kind === 'budgeted') table.byBudgeted.push({ patterns: guard.patterns, position });
+  else if (guard.kind === 'suffix') addKeyed(table.bySuffix, table.suffixLengths, guard.suffix, position);
   else {
-    listOf(table.byPrefix, guard.prefix).push(position);
-    if (!table.prefixLengths.includes(guard.prefix.length)) table.prefixLengths.push(guard.prefix.length);
-    table.prefixLengths.sort((a, b) => a - b);
+    for (const key of new Set(guard.texts.map((text) => text.slice(-CONTAINS_KEY)))) addKeyed(table.byContained, table.containedLengths, key, position);
+    if (guard.pattern) table.byPattern.push(position);
   }
+}
+
+/** Lists position under key, and the key's length among the (ascending) lengths to try. */
+function addKeyed(map: Map<string, number[]>, lengths: number[], key: string, position: number): void {
+  const list = listOf(map, key);
+  // A rule with two texts of one key is listed once (lists stay ascending and distinct).
+  if (list[list.length - 1] !== position) list.push(position);
+  if (!lengths.includes(key.length)) lengths.push(key.length);
+  lengths.sort((a, b) => a - b);
 }
 
 function listOf(map: Map<string, number[]>, key: string): number[] {
@@ -127,9 +216,9 @@ function listOf(map: Map<string, number[]>, key: string): number[] {
  * Guards of a rule, any one of which a matching request satisfies; undefined when the rule
  * has none (it is tried for every request). An empty list: the rule never matches.
  */
-function ruleGuards(rule: NormalRule): [Leaf, Guard][] | undefined {
+function ruleGuards(rule: NormalRule, budgetedOf: BudgetedOf): [Leaf, Guard][] | undefined {
   const { operator, children } = rule.conditions;
-  const perGroup = children.map(groupGuards);
+  const perGroup = children.map((group) => groupGuards(group, budgetedOf));
   if (operator === '$or') return perGroup.some((guards) => guards === undefined) ? undefined : perGroup.flatMap((guards) => guards ?? []);
   // Under $and every group must match: the group with the fewest guards stands for the rule.
   let best: [Leaf, Guard][] | undefined;
@@ -137,14 +226,14 @@ function ruleGuards(rule: NormalRule): [Leaf, Guard][] | undefined {
   return best;
 }
 
-function groupGuards(group: Group): [Leaf, Guard][] | undefined {
-  const guarded = group.children.map((leaf) => [leaf, leafGuard(leaf)] as const);
+function groupGuards(group: Group, budgetedOf: BudgetedOf): [Leaf, Guard][] | undefined {
+  const guarded = group.children.map((leaf) => [leaf, leafGuard(leaf, budgetedOf)] as const);
   if (group.operator === '$or') {
     if (guarded.some(([, guard]) => guard === undefined)) return undefined;
     return guarded.map(([leaf, guard]) => [leaf, guard as Guard]);
   }
   // Under $and any leaf must hold: prefer exact values, then prefixes, then presence.
-  const rank = { value: 0, prefix: 1, present: 2 } as const;
+  const rank = { value: 0, prefix: 1, suffix: 1, contains: 2, budgeted: 2, present: 3 } as const;
   let best: [Leaf, Guard] | undefined;
   for (const [leaf, guard] of guarded) if (guard !== undefined && (best === undefined || rank[guard.kind] < rank[best[1].kind])) best = [leaf, guard];
   return best === undefined ? undefined : [best];
@@ -156,7 +245,27 @@ function groupGuards(group: Group): [Leaf, Guard][] | undefined {
  * Presence guards only for named headers and parameters: nearly every request carries a path,
  * a method and a user agent, so "present" would select nearly every rule about them.
  */
-function leafGuard(leaf: Leaf): Guard | undefined {
+/**
+ * A `$re` leaf matches only values holding a text one of its patterns requires. Only patterns run
+ * by RE2 (never out of time, as JavaScript's answer) qualify; such a pattern runs on V8 under the
+ * time budget for a value with a surrogate, so those values select every pattern rule.
+ */
+function patternGuard(leaf: Leaf, field: string): Guard | undefined {
+  const texts: string[] = [];
+  for (const source of leafValues(leaf)) {
+    const text = patternLiteral(source);
+    if (text === undefined || compilePattern(source, false).engine !== 're2') return undefined;
+    texts.push(text);
+  }
+  return texts.length === 0 ? undefined : { kind: 'contains', field, texts, pattern: true };
+}
+
+function budgetedGuard(leaf: Leaf, field: string, budgetedOf: BudgetedOf): Guard | undefined {
+  const patterns = budgetedOf(leaf);
+  return patterns === undefined ? undefined : { kind: 'budgeted', field, patterns };
+}
+
+function leafGuard(leaf: Leaf, budgetedOf: BudgetedOf): Guard | undefined {
   const field = fieldKey(leaf);
   const address = leaf.conditionType === 'socketIps';
   const present: Guard | undefined = leaf.fieldOption === undefined ? undefined : { kind: 'present', field };
@@ -164,7 +273,10 @@ function leafGuard(leaf: Leaf): Guard | undefined {
     case '$eq': return address || typeof leaf.value !== 'string' ? undefined : { kind: 'value', field, values: [leaf.value] };
     case '$in': return address || !Array.isArray(leaf.value) ? undefined : { kind: 'value', field, values: leaf.value };
     case '$startsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'prefix', field, prefix: leaf.value } : present;
-    case '$exists': case '$contains': case '$endsWith': case '$re': return present;
+    case '$endsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'suffix', field, suffix: leaf.value } : present;
+    case '$contains': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'contains', field, texts: [leaf.value], pattern: false } : present;
+    case '$re': return patternGuard(leaf, field) ?? budgetedGuard(leaf, field, budgetedOf) ?? present;
+    case '$exists': return present;
     default: return undefined;
   }
 }

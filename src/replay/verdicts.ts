@@ -4,8 +4,10 @@
 // `userAgent $re …`) across hundreds of rules, and "before" and "after" differ in a few rules:
 // each distinct leaf and tree is evaluated at most once per request, by the reference
 // evaluator's own compiled leaf test (src/evaluate/leaf.ts), so the verdicts are its verdicts.
-import { fieldOf, leafTest, MATCH_WHEN_ABSENT, type PresentTest, type TestRequest, type Verdict } from '../evaluate/index.js';
-import type { NormalRule } from '../semantics/model.js';
+import { fieldOf, leafPatterns, leafTest, MATCH_WHEN_ABSENT, type PresentTest, type TestRequest, type Verdict } from '../evaluate/index.js';
+import { budgetedAnswers, interruptions, type CompiledPattern } from '../evaluate/pattern.js';
+import { fieldKey } from '../semantics/fields.js';
+import type { Leaf, NormalRule } from '../semantics/model.js';
 import type { ProgramTree, RuleProgram } from '../semantics/program.js';
 
 /** A verdict as a small number, so the per-request cache is a byte array. */
@@ -21,6 +23,8 @@ export class SharedVerdicts {
   private readonly tests: PresentTest[];
   /** Each leaf's verdict when the request does not carry its field. */
   private readonly absent: number[];
+  /** Per leaf whose patterns V8 runs under the time budget: its field's patterns and its own among them. */
+  private readonly budgeted: (BudgetedLeaf | undefined)[];
   // Per request: a slot holds a verdict when its stamp is the current generation.
   private readonly leafStamps: Uint32Array;
   private readonly leafVerdicts: Uint8Array;
@@ -34,6 +38,7 @@ export class SharedVerdicts {
     this.trees = program.trees;
     this.tests = program.leaves.map(({ leaf }) => leafTest(leaf));
     this.absent = program.leaves.map(({ leaf }) => (MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE));
+    this.budgeted = budgetedLeaves(program.leaves.map(({ leaf }) => leaf));
     this.leafStamps = new Uint32Array(this.leaves.length);
     this.leafVerdicts = new Uint8Array(this.leaves.length);
     this.treeStamps = new Uint32Array(this.trees.length);
@@ -50,6 +55,13 @@ export class SharedVerdicts {
     }
     this.request = request;
   }
+  /** The leaf's patterns on its field's budgeted answers, when V8 runs every one of them under the budget. */
+  budgetedLeaf(leaf: Leaf): BudgetedLeaf | undefined {
+    const field = this.budgeted.find((known) => known !== undefined && known.key === fieldKey(leaf))?.field;
+    const slots = field === undefined ? [] : leafPatterns(leaf).map((pattern) => field.patterns.indexOf(pattern));
+    return field === undefined || slots.length === 0 || slots.includes(-1) ? undefined : { field, slots, key: fieldKey(leaf) };
+  }
+
   /** The request begun. */
   current(): TestRequest {
     return this.request;
@@ -87,11 +99,75 @@ export class SharedVerdicts {
   private leafCode(id: number): number {
     if (this.leafStamps[id] === this.generation) return this.leafVerdicts[id] as number;
     const value = fieldOf(this.request, (this.leaves[id] as RuleProgram<NormalRule>['leaves'][number]).leaf);
-    const code = value === undefined ? (this.absent[id] as number) : codeOf((this.tests[id] as PresentTest)(value));
+    const budgeted = this.budgeted[id];
+    const known = value === undefined || budgeted === undefined ? undefined : budgetedCode(budgeted, value);
+    const code = value === undefined ? (this.absent[id] as number) : known ?? codeOf((this.tests[id] as PresentTest)(value));
     this.leafVerdicts[id] = code;
     this.leafStamps[id] = this.generation;
     return code;
   }
+}
+
+/** The patterns V8 runs under the time budget on one field, with their answers for recent values. */
+interface BudgetedField {
+  patterns: CompiledPattern[];
+  answers: Map<string, (boolean | undefined)[]>;
+  /** interruptions() when the answers were kept: any interruption since, and they are forgotten. */
+  interruptions: number;
+}
+
+export interface BudgetedLeaf {
+  field: BudgetedField;
+  /** The leaf's patterns, by their place in the field's list. */
+  slots: number[];
+  /** The field's key (semantics/fields.ts). */
+  key: string;
+}
+
+/** Values whose budgeted answers are remembered per field (a log's distinct user agents, say), before the memory is cleared. */
+const REMEMBERED_VALUES = 4096;
+
+/**
+ * Leaves whose every `$re` pattern V8 runs under the budget: all the patterns on a field are
+ * asked about a new value in one budgeted run (budgetedAnswers), not in one run per pattern.
+ */
+function budgetedLeaves(leaves: readonly Leaf[]): (BudgetedLeaf | undefined)[] {
+  const fields = new Map<string, BudgetedField>();
+  return leaves.map((leaf) => {
+    const patterns = leafPatterns(leaf);
+    if (patterns.length === 0 || patterns.some((pattern) => pattern.engine !== 'v8')) return undefined;
+    let field = fields.get(fieldKey(leaf));
+    if (field === undefined) fields.set(fieldKey(leaf), (field = { patterns: [], answers: new Map(), interruptions: interruptions() }));
+    const known = field.patterns;
+    return { field, key: fieldKey(leaf), slots: patterns.map((pattern) => (known.includes(pattern) ? known.indexOf(pattern) : known.push(pattern) - 1)) };
+  });
+}
+
+/** Whether every pattern of the leaf answered "no" for the value, within the budget: the leaf is false. */
+export function answersNo(leaf: BudgetedLeaf, value: string): boolean {
+  return budgetedCode(leaf, value) === FALSE;
+}
+
+/** The leaf's code from its field's budgeted answers for the value; undefined when one of its patterns has none. */
+function budgetedCode({ field, slots }: BudgetedLeaf, value: string): number | undefined {
+  if (field.interruptions !== interruptions()) {
+    field.answers.clear();
+    field.interruptions = interruptions();
+  }
+  let answers = field.answers.get(value);
+  if (answers === undefined || answers.length < field.patterns.length) {
+    answers = budgetedAnswers(field.patterns, value);
+    if (field.answers.size >= REMEMBERED_VALUES) field.answers.clear();
+    field.answers.set(value, answers);
+  }
+  // As the leaf's test: any pattern that matches decides.
+  let unknown = false;
+  for (const slot of slots) {
+    const answer = answers[slot];
+    if (answer === true) return TRUE;
+    if (answer === undefined) unknown = true;
+  }
+  return unknown ? undefined : FALSE;
 }
 
 function codeOf(verdict: Verdict): number {
