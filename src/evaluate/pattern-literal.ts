@@ -1,5 +1,5 @@
 // A text every match of a JavaScript pattern (flags '') contains, so replay's rule index can
-// select a `$re` rule only for requests whose value holds it (src/requests/traffic/rule-index.ts).
+// select a `$re` rule only for requests whose value holds it (src/replay/rule-index.ts).
 // Sound rather than complete: the longest run of plain characters outside any group, class,
 // escape with a payload or quantified character; undefined when the pattern has a top-level
 // alternation or no such run. JavaScript's syntax, not RE2's: `[]` is an empty class and `\]`
