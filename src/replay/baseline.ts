@@ -22,16 +22,19 @@ interface ReportTransition {
 /** The largest baseline read: a JSON report keeps counts and three examples per transition. */
 const MAX_BASELINE_BYTES = 64 * 1024 * 1024;
 
-/** One transition's rule pair, as both reports count it. */
-export interface BaselineChange {
+/** One transition's rule pair and its requests in one report. */
+interface PairCount {
   from: OutcomeKind;
   to: OutcomeKind;
   /** The deciding rules, live → declared (undefined: no rule). */
   before: string | undefined;
   after: string | undefined;
-  /** Requests and share now (0 when it stopped) and in the baseline (0 when it is new). */
   count: number;
   share: number;
+}
+
+/** One transition's rule pair, as both reports count it: requests and share now (0 when it stopped) and in the baseline (0 when it is new). */
+export interface BaselineChange extends PairCount {
   baselineCount: number;
   baselineShare: number;
 }
@@ -85,15 +88,6 @@ function isTransition(value: unknown): value is BaselineReport['transitions'][nu
     typeof t.count === 'number' && typeof t.share === 'number' && Array.isArray(t.rules) &&
     t.rules.every((pair) => typeof pair === 'object' && pair !== null && typeof pair.count === 'number' &&
       (pair.before === undefined || typeof pair.before === 'string') && (pair.after === undefined || typeof pair.after === 'string'));
-}
-
-interface PairCount {
-  from: OutcomeKind;
-  to: OutcomeKind;
-  before: string | undefined;
-  after: string | undefined;
-  count: number;
-  share: number;
 }
 
 function pairs(transitions: readonly ReportTransition[], evaluated: number): Map<string, PairCount> {
