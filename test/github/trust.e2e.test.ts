@@ -4,8 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
-import { isMap, mapAt, readYamlFile, REPO_ROOT, workflowFiles, type YamlFile, type YamlMap } from './workflow-files.js';
+import { DEFAULT_BRANCH_ONLY, isMap, mapAt, readYamlFile, SCHEDULED_OR_DEFAULT_BRANCH, workflowFiles, type YamlFile, type YamlMap } from './workflow-files.js';
 import { tempDir } from '../helpers/temp.js';
 
 const WORKFLOWS = workflowFiles().map(readYamlFile);
@@ -38,9 +37,6 @@ function writeGrants(job: YamlMap): string[] {
 
 /** The rules token: the secret named after an app's tokenEnv, or a BOTRULES_TOKEN* secret by name. */
 const RULES_TOKEN = /secrets\[matrix\.tokenEnv\]|secrets\.BOTRULES_TOKEN/;
-/** The full ref: `github.ref_name` is also `main` for a tag named main. Scheduled runs are always the default branch's (and their payload names no default branch). */
-const DEFAULT_BRANCH_ONLY = "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)";
-const SCHEDULED_OR_DEFAULT_BRANCH = `github.event_name == 'schedule' || ${DEFAULT_BRANCH_ONLY}`;
 
 describe('permissions', () => {
   it.each(WORKFLOWS.map((w) => w.file))('%s grants nothing at the top, and each job declares its own', (file) => {
@@ -277,41 +273,5 @@ describe('default-branch guards', () => {
     expect(guarded.length).toBeGreaterThanOrEqual(7);
     for (const j of guarded) expect([label(j), [DEFAULT_BRANCH_ONLY, SCHEDULED_OR_DEFAULT_BRANCH]]).toEqual([label(j), expect.arrayContaining([String(j.job.if)])]);
     expect(WORKFLOWS.filter((w) => w.text.includes('github.ref_name')).map((w) => w.file)).toEqual([]);
-  });
-});
-
-describe('the inventory workflow', () => {
-  const inventory = readYamlFile('examples/github-workflows/scripts-inventory.yml');
-  const job = mapAt(mapAt(inventory.data, 'jobs'), 'inventory');
-  const steps = job.steps as YamlMap[];
-
-  it('keeps the inventory token in the environment inventory, for scheduled and default-branch runs only', () => {
-    expect(job.environment).toBe('inventory');
-    expect(job.if).toBe(SCHEDULED_OR_DEFAULT_BRANCH);
-  });
-
-  it('compares with the previous snapshot of a trusted run of this workflow only, and holds no inventory token while choosing it', () => {
-    const previous = steps.find((s) => s.id === 'previous') as YamlMap;
-    expect(mapAt(previous, 'with')).toEqual({
-      command: 'github-artifact',
-      args: '--name scripts-snapshot --workflow ${{ env.INVENTORY_WORKFLOW }} --exclude-run ${{ github.run_id }} --optional',
-    });
-    expect(mapAt(previous, 'env')).toEqual({ GH_TOKEN: '${{ github.token }}' });
-    expect(mapAt(inventory.data, 'env').INVENTORY_WORKFLOW).toBe('botrules-scripts-inventory.yml');
-    const download = steps[steps.indexOf(previous) + 1] as YamlMap;
-    expect(download.run).toBe('gh run download "$RUN_ID" --repo "$GITHUB_REPOSITORY" --name scripts-snapshot --dir previous');
-    expect([download.if, mapAt(download, 'env').RUN_ID]).toEqual(["steps.previous.outputs.found == 'true'", '${{ steps.previous.outputs.run-id }}']);
-  });
-});
-
-describe('CI and updates', () => {
-  it('tests Node.js 20, 22 and 24', () => {
-    const ci = readYamlFile('.github/workflows/ci.yml');
-    expect(mapAt(mapAt(mapAt(mapAt(ci.data, 'jobs'), 'test'), 'strategy'), 'matrix').node).toEqual([20, 22, 24]);
-  });
-
-  it('keeps actions and npm packages current with Dependabot', () => {
-    const config = parse(readFileSync(path.join(REPO_ROOT, '.github/dependabot.yml'), 'utf8')) as { updates: { 'package-ecosystem': string }[] };
-    expect(config.updates.map((u) => u['package-ecosystem']).sort()).toEqual(['github-actions', 'npm']);
   });
 });

@@ -10,6 +10,10 @@ export const ACTION_FILE = 'action.yml';
 // examples/github-workflows/npx/: the variant that runs the packed tarball with npx, no action.
 const WORKFLOW_DIRS = ['.github/workflows', 'examples/github-workflows', 'examples/github-workflows/npx'];
 
+/** The full ref: `github.ref_name` is also `main` for a tag named main. Scheduled runs are always the default branch's (and their payload names no default branch). */
+export const DEFAULT_BRANCH_ONLY = "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)";
+export const SCHEDULED_OR_DEFAULT_BRANCH = `github.event_name == 'schedule' || ${DEFAULT_BRANCH_ONLY}`;
+
 /** Stands for a `${{ … }}` expression whose value is only known on the runner. */
 export const EXPRESSION_TOKEN = '<expression>';
 
