@@ -4,7 +4,7 @@
 // otherwise one app "default" with its rules in ./rules (or --dir) and BOTRULES_TOKEN.
 import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
 import { configFileMessages } from './config-messages.js';
 import { displayPath } from './display-path.js';
@@ -12,7 +12,6 @@ import { schemaValidator } from './schemas.js';
 import { loadYamlFile } from '../io/yaml-source.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import type { MaxDeletes, ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
-import { policiesDirOf } from './policies.js';
 import {
   configChecks, confinedRulesDirs, DEFAULT_APP, DEFAULT_RULES_DIR, DEFAULT_TOKEN_ENV, serviceOf, writtenApps,
   type BuiltinPolicyId, type BuiltinPolicyLevel, type WrittenApp, type WrittenConfig, type WrittenShare,
@@ -191,4 +190,14 @@ export function selectApp(every: ProjectConfig, wanted: string | undefined): Pro
   const apps = selectApps(every.apps, wanted, every.file);
   const otherApps = every.apps.filter((app) => !apps.includes(app));
   return { ...every, apps, ...(otherApps.length === 0 ? {} : { otherApps }) };
+}
+
+/** The policies directory the config names, confined to the project like a rules directory. */
+export function policiesDirOf(written: string | undefined, configDir: string, projectDir: string): { dir?: string; outside?: string } {
+  if (written === undefined) return {};
+  const dir = resolve(configDir, written);
+  if (isAbsolute(written) || relative(projectDir, dir).split(/[\\/]/)[0] === '..') {
+    return { outside: `policiesDir ${isAbsolute(written) ? 'is an absolute path' : 'leads outside the project directory'}; it must be inside the directory botrules runs in, named relative to the config file` };
+  }
+  return { dir };
 }

@@ -5,7 +5,7 @@
 // problem is located as FILE:LINE:COL, like a rule file's. The class of requests is written in
 // the rules' condition language and checked and normalised as a rule's conditions are.
 import { stat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { sortProblems, type Problem } from '../errors.js';
 import { validatePolicies } from '../generated/validators.js';
 import { placement, placementMessage } from '../io/project-path.js';
@@ -105,16 +105,6 @@ export async function loadPolicies(config: Pick<ProjectConfig, 'file' | 'policie
   }
   problems.push(...uniqueNames(policies));
   return { policies, problems: sortProblems(problems), files };
-}
-
-/** The policies directory the config names, confined to the project like a rules directory. */
-export function policiesDirOf(written: string | undefined, configDir: string, projectDir: string): { dir?: string; outside?: string } {
-  if (written === undefined) return {};
-  const dir = resolve(configDir, written);
-  if (isAbsolute(written) || relative(projectDir, dir).split(/[\\/]/)[0] === '..') {
-    return { outside: `policiesDir ${isAbsolute(written) ? 'is an absolute path' : 'leads outside the project directory'}; it must be inside the directory botrules runs in, named relative to the config file` };
-  }
-  return { dir };
 }
 
 /** An app a policy names that the config does not have, and a `decidedBy` naming no rule of an app it applies to. */
