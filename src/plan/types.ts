@@ -204,11 +204,36 @@ export interface TransitionWindow {
   classes: WindowClass[];
 }
 
+/**
+ * A reason as a saved plan file words it. The file carries words where botrules keeps data
+ * (docs/behaviour.md, "Plan format"); read back, they are shown as they are, never parsed.
+ */
+export interface SavedWords {
+  kind: 'saved';
+  text: string;
+}
+
+/**
+ * A part the transition check did not check, as data (src/render/plan/reasons.ts words it):
+ * states or orders the time budget left out, orders not tried, the budget it had, a class of
+ * requests whose outcome is undecided, or a part the region search could not decide (its
+ * reason in the search's words, and the rules it concerns).
+ */
+export type UncheckedPart =
+  | { kind: 'states-out-of-time'; first: number; last: number }
+  | { kind: 'orders-out-of-time' }
+  | { kind: 'orders-local'; moving: number; requests: number }
+  | { kind: 'orders-near' }
+  | { kind: 'budget'; seconds: number }
+  | { kind: 'undecided-class'; requests: string; reasons: readonly string[] }
+  | { kind: 'search'; reason: string; rules: readonly string[] }
+  | SavedWords;
+
 export interface TransitionCheck {
   /** Windows of the order the steps are in, by when they open. */
   windows: TransitionWindow[];
-  /** What was not checked, one sentence each (time budget, undecidable patterns); empty when all was. */
-  unchecked: string[];
+  /** What was not checked; empty when all was. */
+  unchecked: UncheckedPart[];
   /** How the order was chosen. */
   order: 'planner' | 'reordered' | 'split';
   /** Windows of the planner's own order, when another one was chosen because of them. */

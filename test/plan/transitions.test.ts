@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { UserError } from '../../src/errors.js';
 import { parsePlan } from '../../src/plan/file-format.js';
 import { Plan } from '../../src/plan/plan-value.js';
+import { planDocument } from '../../src/render/plan/plan-file.js';
 import { planApp } from '../../src/plan/planner.js';
 import { reorderSteps, splitUnits, unitsOf, type OrderUnit } from '../../src/diff/order/units.js';
 import type { TransitionCheck } from '../../src/plan/types.js';
@@ -107,7 +108,7 @@ describe('a Plan with a checked order', () => {
   });
 
   test('saves the check with the plan, and reads both back in the saved order', () => {
-    const saved = JSON.parse(JSON.stringify(new Plan([{ ...app, transitions: WINDOW }]).toJSON())) as unknown;
+    const saved = JSON.parse(JSON.stringify(planDocument(new Plan([{ ...app, transitions: WINDOW }])))) as unknown;
     const read = parsePlan(saved, 'plan.json');
     expect(read.apps[0]?.transitions).toEqual(WINDOW);
     expect(read.apps[0]?.steps.map((s) => s.ruleId)).toEqual(['id-b', 'id-a']);

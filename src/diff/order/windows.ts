@@ -5,7 +5,7 @@
 // to differ. Pure: rule lists in, regions out; the deadline bounds the work.
 import type { EvaluationOptions } from '../../evaluate/leaf.js';
 import type { NormalRule } from '../../semantics/model.js';
-import type { TransitionWindow, WindowClass } from '../../plan/types.js';
+import type { TransitionWindow, UncheckedPart, WindowClass } from '../../plan/types.js';
 import type { RegionOutcome } from '../entries.js';
 import { regionsWhere, type Region } from '../regions.js';
 
@@ -42,15 +42,15 @@ export interface StateCheck {
   /** Request classes open in this state, each with its outcomes [start, this state, final]. */
   open: Region[];
   /** What the search that checked this state could not decide or ran out of time on. */
-  unchecked: string[];
+  unchecked: UncheckedPart[];
 }
 
 /** The states between the PATCH requests of one order, checked together. */
 export interface StatesCheck {
   /** By state (k: after k PATCH requests, 1 to n−1). */
   states: Map<number, StateCheck>;
-  /** One sentence per part the engine could not decide or ran out of time on. */
-  unchecked: string[];
+  /** Each part the engine could not decide or ran out of time on. */
+  unchecked: UncheckedPart[];
 }
 
 export interface StateCheckOptions {
@@ -72,9 +72,9 @@ export function checkStates(lists: readonly (readonly NormalRule[])[], options: 
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
   const unsure = search.regions.filter((region) => region.outcomes.some(undecided));
-  const unchecked = [
-    ...unsure.map((region) => `${region.description}: ${undecidedReason(region.outcomes)}`),
-    ...search.unchecked.map((part) => `${part.reason}${part.rules.length === 0 ? '' : ` (rules ${part.rules.map((r) => `"${r}"`).join(', ')})`}`),
+  const unchecked: UncheckedPart[] = [
+    ...unsure.map((region) => ({ kind: 'undecided-class' as const, requests: region.description, reasons: undecidedReasons(region.outcomes) })),
+    ...search.unchecked.map((part) => ({ kind: 'search' as const, reason: part.reason, rules: part.rules })),
   ];
   const last = lists.length - 1;
   const states = new Map<number, StateCheck>();
@@ -90,9 +90,8 @@ export function checkStates(lists: readonly (readonly NormalRule[])[], options: 
   return { states, unchecked };
 }
 
-function undecidedReason(outcomes: readonly RegionOutcome[]): string {
-  const reasons = outcomes.flatMap((o) => ('undecided' in o ? [o.undecided] : []));
-  return [...new Set(reasons)].join('; ');
+function undecidedReasons(outcomes: readonly RegionOutcome[]): string[] {
+  return [...new Set(outcomes.flatMap((o) => ('undecided' in o ? [o.undecided] : [])))];
 }
 
 /** How an outcome reads in a window: the deciding rule and its actions, or that none decides. */
