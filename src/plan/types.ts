@@ -2,7 +2,7 @@
 // (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
 // it holds. Every step says what kind of change it is and carries each changed field with
 // its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
-import type { LiveRule, PatchBody, Rule, Status } from '../semantics/model.js';
+import type { Action, LiveRule, PatchBody, Rule, Status } from '../semantics/model.js';
 import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
@@ -186,10 +186,17 @@ export interface WindowClass {
   /** One request of the class, confirmed by the evaluator in that state (the fields of a test request, docs/evaluation.md). */
   witness: Record<string, unknown>;
   /** What decides the witness: before the plan, while the window is open, once the plan has run. */
-  before: string;
-  during: string;
-  after: string;
+  before: WindowOutcome;
+  during: WindowOutcome;
+  after: WindowOutcome;
 }
+
+/** What decides a window's witness in one state: a rule and its actions, no rule, a rule undecided (and why), or a file's words. */
+export type WindowOutcome =
+  | { kind: 'rule'; rule: string; actions: readonly Action[] }
+  | { kind: 'no-rule' }
+  | { kind: 'undecided'; reason: string }
+  | SavedWords;
 
 /**
  * A run of intermediate states that let through requests which both the starting and the final

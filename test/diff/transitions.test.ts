@@ -69,7 +69,7 @@ describe('choosing the order', () => {
     const [window] = check.windows;
     expect(window).toMatchObject({ opensAfter: 1, closesAt: 2 });
     expect(window?.classes).toHaveLength(1);
-    expect(window?.classes[0]).toMatchObject({ before: '"Tools" (hardBlock)', during: 'no rule (not blocked)', after: '"Scripts" (hardBlock)' });
+    expect(window?.classes[0]).toMatchObject({ before: { kind: 'rule', rule: 'Tools', actions: ['hardBlock'] }, during: { kind: 'no-rule' }, after: { kind: 'rule', rule: 'Scripts', actions: ['hardBlock'] } });
     expect(window?.classes[0]?.witness.userAgent).toEqual(expect.stringContaining('python'));
     expect(check.saferOrderCost).toBeUndefined();
   });

@@ -24,9 +24,9 @@ const check: TransitionCheck = {
       requests: 'requests with user agent containing "py\u001b[31mthon"',
       seenAfter: 1,
       witness: { userAgent: 'xpy\u001b[31mthonx', path: '/' },
-      before: '"Block <b>python</b>" (hardBlock)',
-      during: 'no rule (not blocked)',
-      after: '"Scripts" (hardBlock)',
+      before: { kind: 'rule', rule: 'Block <b>python</b>', actions: ['hardBlock'] },
+      during: { kind: 'no-rule' },
+      after: { kind: 'rule', rule: 'Scripts', actions: ['hardBlock'] },
     }],
   }],
 };

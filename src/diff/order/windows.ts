@@ -5,7 +5,7 @@
 // to differ. Pure: rule lists in, regions out; the deadline bounds the work.
 import type { EvaluationOptions } from '../../evaluate/leaf.js';
 import type { NormalRule } from '../../semantics/model.js';
-import type { TransitionWindow, UncheckedPart, WindowClass } from '../../plan/types.js';
+import type { TransitionWindow, UncheckedPart, WindowClass, WindowOutcome } from '../../plan/types.js';
 import type { RegionOutcome } from '../entries.js';
 import { regionsWhere, type Region } from '../regions.js';
 
@@ -94,11 +94,10 @@ function undecidedReasons(outcomes: readonly RegionOutcome[]): string[] {
   return [...new Set(outcomes.flatMap((o) => ('undecided' in o ? [o.undecided] : [])))];
 }
 
-/** How an outcome reads in a window: the deciding rule and its actions, or that none decides. */
-function windowOutcomeText(outcome: RegionOutcome): string {
-  if ('undecided' in outcome) return `undecided (${outcome.undecided})`;
-  if (outcome.rule === undefined) return 'no rule (not blocked)';
-  return `"${outcome.rule}" (${outcome.actions.join(', ')})`;
+/** What decides in a window: the deciding rule and its actions, no rule, or a rule undecided. */
+function windowOutcome(outcome: RegionOutcome): WindowOutcome {
+  if ('undecided' in outcome) return { kind: 'undecided', reason: outcome.undecided };
+  return outcome.rule === undefined ? { kind: 'no-rule' } : { kind: 'rule', rule: outcome.rule, actions: outcome.actions };
 }
 
 /**
@@ -131,5 +130,5 @@ export function windowsOf(openByState: ReadonlyMap<number, readonly Region[]>): 
 
 function classOf(region: Region, state: number): WindowClass {
   const [before, during, after] = region.outcomes as [RegionOutcome, RegionOutcome, RegionOutcome];
-  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: windowOutcomeText(before), during: windowOutcomeText(during), after: windowOutcomeText(after) };
+  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: windowOutcome(before), during: windowOutcome(during), after: windowOutcome(after) };
 }

@@ -1,10 +1,11 @@
 // The reasons a plan and its Review keep as data, in words (docs/design.md, "The Plan and its
-// Review"): what a rule loosens, what the transition check did not check, the notes said once
-// with a plan and what the replayed traffic cannot vouch for. The text and Markdown plans and
-// the plan file (plan-file.ts) say them alike; words a saved file carries are shown as they are.
-// Names and values in them come from rule files and the service: callers sanitise the words.
+// Review"): what a rule loosens, what decides in a window, what the transition check did not
+// check, the notes said once with a plan and what the replayed traffic cannot vouch for. The
+// text and Markdown plans and the plan file (plan-file.ts) say them alike; words a saved file
+// carries are shown as they are. Names and values in them come from rule files and the
+// service: callers sanitise the words.
 import type { Loosening } from '../../plan/risks.js';
-import type { SavedWords, UncheckedPart } from '../../plan/types.js';
+import type { SavedWords, UncheckedPart, WindowOutcome } from '../../plan/types.js';
 import { disagreementWarning } from '../../replay/agreement.js';
 import type { ProductionAgreement } from '../../replay/tally.js';
 import { noun } from '../../plural.js';
@@ -67,6 +68,20 @@ export function uncheckedWords(part: UncheckedPart): string {
       return `${part.reason}${part.rules.length === 0 ? '' : ` (rules ${part.rules.map((rule) => `"${rule}"`).join(', ')})`}`;
     case 'saved':
       return part.text;
+  }
+}
+
+/** What decides a window's witness in one state. */
+export function windowOutcomeWords(outcome: WindowOutcome): string {
+  switch (outcome.kind) {
+    case 'rule':
+      return `"${outcome.rule}" (${outcome.actions.join(', ')})`;
+    case 'no-rule':
+      return 'no rule (not blocked)';
+    case 'undecided':
+      return `undecided (${outcome.reason})`;
+    case 'saved':
+      return outcome.text;
   }
 }
 

@@ -6,7 +6,7 @@
 import type { AppPlan } from '../../plan/types.js';
 import type { TransitionCheck, TransitionWindow } from '../../plan/types.js';
 import { plural } from '../../plural.js';
-import { uncheckedWords } from './reasons.js';
+import { uncheckedWords, windowOutcomeWords } from './reasons.js';
 
 export interface TransitionText {
   /** True when the order opens a window: the headline is a risk. */
@@ -58,7 +58,7 @@ function windowText(window: TransitionWindow): TransitionText['windows'][number]
     title: `${steps}: ${plural(window.classes.length, 'class of requests', 'classes of requests')} let through`,
     classes: window.classes.map((open) => ({
       requests: open.requests,
-      outcomes: `before: ${open.before}; during: ${open.during}; after: ${open.after}`,
+      outcomes: `before: ${windowOutcomeWords(open.before)}; during: ${windowOutcomeWords(open.during)}; after: ${windowOutcomeWords(open.after)}`,
       example: `for example ${JSON.stringify(open.witness)}`,
     })),
   };
