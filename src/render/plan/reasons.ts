@@ -30,14 +30,10 @@ const NAMED_ALLOW_RULES = 2;
 /** What a rule loosens, as a fragment after its name. */
 export function looseningWords(loosens: Loosening): string {
   switch (loosens.kind) {
-    case 'weakened':
-      return `actions weakened from ${loosens.from.join(', ')} to ${loosens.to.join(', ')}`;
-    case 'paused':
-      return `(${loosens.actions.join(', ')}) is paused`;
-    case 'after-allow':
-      return `(${loosens.actions.join(', ')}) now comes after ${allowList(loosens.allowRules)}`;
-    case 'saved':
-      return loosens.text;
+    case 'weakened': return `actions weakened from ${loosens.from.join(', ')} to ${loosens.to.join(', ')}`;
+    case 'paused': return `(${loosens.actions.join(', ')}) is paused`;
+    case 'after-allow': return `(${loosens.actions.join(', ')}) now comes after ${allowList(loosens.allowRules)}`;
+    case 'saved': return loosens.text;
   }
 }
 
@@ -50,38 +46,27 @@ function allowList(names: readonly string[]): string {
 /** A part the transition check did not check, as a clause (the plans put "Not checked: " before it). */
 export function uncheckedWords(part: UncheckedPart): string {
   switch (part.kind) {
-    case 'states-out-of-time':
-      return `${part.first === part.last ? `the state after PATCH ${part.first} was` : `the states after PATCH ${part.first} to ${part.last} were`} not checked: the time budget ran out`;
-    case 'orders-out-of-time':
-      return 'other orders of the same PATCH requests were searched only in part (time budget): one with fewer windows may exist';
+    case 'states-out-of-time': return `${part.first === part.last ? `the state after PATCH ${part.first} was` : `the states after PATCH ${part.first} to ${part.last} were`} not checked: the time budget ran out`;
+    case 'orders-out-of-time': return 'other orders of the same PATCH requests were searched only in part (time budget): one with fewer windows may exist';
     case 'orders-local':
       return `${part.moving} of the ${part.requests} PATCH requests can change what the windows let through, too many to try every order: ` +
         'other orders were tried by sending the PATCH that closes a window before the one that opens it (or the other way round); ' +
         'one with fewer windows may exist, and splitting an update-and-move in two was not tried';
-    case 'orders-near':
-      return 'other orders were searched moving only the PATCH requests of rules that can match a request of an open window: one moving others may have fewer windows';
-    case 'budget':
-      return `the check had ${part.seconds} s for the whole command; --transition-budget SECONDS gives it more`;
-    case 'undecided-class':
-      return `${part.requests}: ${part.reasons.join('; ')}`;
-    case 'search':
-      return `${part.reason}${part.rules.length === 0 ? '' : ` (rules ${part.rules.map((rule) => `"${rule}"`).join(', ')})`}`;
-    case 'saved':
-      return part.text;
+    case 'orders-near': return 'other orders were searched moving only the PATCH requests of rules that can match a request of an open window: one moving others may have fewer windows';
+    case 'budget': return `the check had ${part.seconds} s for the whole command; --transition-budget SECONDS gives it more`;
+    case 'undecided-class': return `${part.requests}: ${part.reasons.join('; ')}`;
+    case 'search': return `${part.reason}${part.rules.length === 0 ? '' : ` (rules ${part.rules.map((rule) => `"${rule}"`).join(', ')})`}`;
+    case 'saved': return part.text;
   }
 }
 
 /** What decides a window's witness in one state. */
 export function windowOutcomeWords(outcome: WindowOutcome): string {
   switch (outcome.kind) {
-    case 'rule':
-      return `"${outcome.rule}" (${outcome.actions.join(', ')})`;
-    case 'no-rule':
-      return 'no rule (not blocked)';
-    case 'undecided':
-      return `undecided (${outcome.reason})`;
-    case 'saved':
-      return outcome.text;
+    case 'rule': return `"${outcome.rule}" (${outcome.actions.join(', ')})`;
+    case 'no-rule': return 'no rule (not blocked)';
+    case 'undecided': return `undecided (${outcome.reason})`;
+    case 'saved': return outcome.text;
   }
 }
 
@@ -91,14 +76,13 @@ export function noteWords(note: PlanNote): string {
       const why = note.why === 'no-repository' ? 'the rules directory is not in a git repository (or git is not installed)' : 'git log failed in the rules directory';
       return `Rules removed from the files cannot be told apart from rules never declared: ${why}.`;
     }
-    case 'shallow-history':
-      return 'The git history is shallow: rules removed before its first commit are not recognised as removed (check out with fetch-depth: 0).';
-    case 'saved':
-      return note.text;
+    case 'shallow-history': return 'The git history is shallow: rules removed before its first commit are not recognised as removed (check out with fetch-depth: 0).';
+    case 'saved': return note.text;
   }
 }
 
 export function modelWarningWords(warning: ModelWarning): string {
+  // The replay words a disagreement; the engine records one only where the replay words it (src/engine/review.ts).
   if (warning.kind === 'disagreement') return disagreementWarning(warning.production, warning.limit) ?? '';
   return `${warning.undecided} of the ${warning.evaluated} replayed requests are undecided for lack of fields the changed rules read ` +
     '(see the replay report): the traffic limit counts only decided requests';
