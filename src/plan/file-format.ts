@@ -15,7 +15,7 @@ import type { UnmanagedFate } from './counts.js';
 import type { PlanLifetimes } from './lifetimes.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
-import type { AppPlan, BlockedRule, PlanStep, RestoredRule, SavedWords, TransitionCheck, TransitionWindow, UnmanagedRule, WindowClass } from './types.js';
+import { mapReasons, type AppPlan, type BlockedRule, type PlanStep, type RestoredRule, type SavedWords, type TransitionCheck, type UnmanagedRule } from './types.js';
 
 /**
  * 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`.
@@ -61,9 +61,7 @@ export interface SerialisedApp {
 }
 
 /** The transition check as the file words it: what decides in each window, and one sentence for each part not checked. */
-export type SerialisedTransitions = Omit<TransitionCheck, 'windows' | 'unchecked'> & { windows: SerialisedWindow[]; unchecked: string[] };
-type SerialisedWindow = Omit<TransitionWindow, 'classes'> & { classes: (Omit<WindowClass, Outcomes> & Record<Outcomes, string>)[] };
-type Outcomes = 'before' | 'during' | 'after';
+export type SerialisedTransitions = TransitionCheck<string, string>;
 
 /** The summary's further counts (see counts.ts); the required three come first. */
 type SummaryCount = 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'creates' | 'deletes' | 'positionChanges' | 'removed' | 'removedActive';
@@ -201,18 +199,10 @@ function toAppPlan(app: SerialisedApp): AppPlan {
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
   if (app.replay !== undefined) plan.replay = structuredClone(app.replay);
   // Shown, and it keeps the order; apply checks the order's transitions again (src/apply/saved-plan.ts).
-  if (app.transitions !== undefined) plan.transitions = savedTransitions(structuredClone(app.transitions));
+  if (app.transitions !== undefined) plan.transitions = mapReasons(structuredClone(app.transitions), savedWords, savedWords);
   // The plan-file boundary: recorded rules become the normal form, as listed rules do.
   if (app.restore !== undefined) plan.restore = app.restore.map((rule, index) => normaliseLiveRule(rule, `restore[${index}]`, rule.ruleId, rule.priority));
   return plan;
-}
-
-function savedTransitions(check: SerialisedTransitions): TransitionCheck {
-  const windows = check.windows.map((window) => ({
-    ...window,
-    classes: window.classes.map((open) => ({ ...open, before: savedWords(open.before), during: savedWords(open.during), after: savedWords(open.after) })),
-  }));
-  return { ...check, windows, unchecked: check.unchecked.map(savedWords) };
 }
 
 function savedWords(text: string): SavedWords {

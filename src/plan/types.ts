@@ -177,8 +177,8 @@ export function behaviourNeutral(step: PlanStep): boolean {
   return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
 }
 
-/** A class of requests a window lets through, with one request of it. */
-export interface WindowClass {
+/** A class of requests a window lets through, with one request of it (`Outcome`: words in a plan file). */
+export interface WindowClass<Outcome = WindowOutcome> {
   /** The requests, in words (untrusted text: values come from rule files and live rules). */
   requests: string;
   /** The state the class was found in (after this many PATCHes), the first of the window it is in. */
@@ -186,9 +186,9 @@ export interface WindowClass {
   /** One request of the class, confirmed by the evaluator in that state (the fields of a test request, docs/evaluation.md). */
   witness: Record<string, unknown>;
   /** What decides the witness: before the plan, while the window is open, once the plan has run. */
-  before: WindowOutcome;
-  during: WindowOutcome;
-  after: WindowOutcome;
+  before: Outcome;
+  during: Outcome;
+  after: Outcome;
 }
 
 /** What decides a window's witness in one state: a rule and its actions, no rule, a rule undecided (and why), or a file's words. */
@@ -202,13 +202,13 @@ export type WindowOutcome =
  * A run of intermediate states that let through requests which both the starting and the final
  * rules block or challenge, and those requests.
  */
-export interface TransitionWindow {
+export interface TransitionWindow<Outcome = WindowOutcome> {
   /** Open from the state after this many PATCHes (1-based)… */
   opensAfter: number;
   /** …until the PATCH with this number closes it. */
   closesAt: number;
   /** The classes of requests let through, each described once (where it first appears). */
-  classes: WindowClass[];
+  classes: WindowClass<Outcome>[];
 }
 
 /**
@@ -236,11 +236,12 @@ export type UncheckedPart =
   | { kind: 'search'; reason: string; rules: readonly string[] }
   | SavedWords;
 
-export interface TransitionCheck {
+/** What the transition check found; a plan file words its reasons (`Outcome` and `Part` are strings there). */
+export interface TransitionCheck<Outcome = WindowOutcome, Part = UncheckedPart> {
   /** Windows of the order the steps are in, by when they open. */
-  windows: TransitionWindow[];
+  windows: TransitionWindow<Outcome>[];
   /** What was not checked; empty when all was. */
-  unchecked: UncheckedPart[];
+  unchecked: Part[];
   /** How the order was chosen. */
   order: 'planner' | 'reordered' | 'split';
   /** Windows of the planner's own order, when another one was chosen because of them. */
@@ -250,4 +251,13 @@ export interface TransitionCheck {
    * how many more (`plan --safe-order` uses it).
    */
   saferOrderCost?: number;
+}
+
+/** `check` with each window outcome and each unchecked part put into another form (words, or a file's words read back). */
+export function mapReasons<O, P, O2, P2>(check: TransitionCheck<O, P>, outcome: (from: O) => O2, part: (from: P) => P2): TransitionCheck<O2, P2> {
+  const windows = check.windows.map((window) => ({
+    ...window,
+    classes: window.classes.map((open) => ({ ...open, before: outcome(open.before), during: outcome(open.during), after: outcome(open.after) })),
+  }));
+  return { ...check, windows, unchecked: check.unchecked.map(part) };
 }

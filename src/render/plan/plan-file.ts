@@ -5,9 +5,9 @@
 // renders as the fresh one did.
 import type { Plan } from '../../plan/plan-value.js';
 import { unmanagedFate } from '../../plan/plan-value.js';
-import { PLAN_FORMAT_VERSION, type SerialisedApp, type SerialisedPlan, type SerialisedTransitions } from '../../plan/file-format.js';
+import { PLAN_FORMAT_VERSION, type SerialisedApp, type SerialisedPlan } from '../../plan/file-format.js';
 import type { Risk } from '../../plan/risks.js';
-import type { AppPlan, TransitionCheck } from '../../plan/types.js';
+import { mapReasons, type AppPlan } from '../../plan/types.js';
 import { looseningWords, noteWords, uncheckedWords, windowOutcomeWords } from './reasons.js';
 import type { Review } from './review.js';
 
@@ -51,16 +51,6 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
     ...(app.restore === undefined ? {} : { restore: app.restore }),
     ...(risks.length === 0 ? {} : { risks: risks.map((risk) => ({ ruleId: risk.ruleId, name: risk.name, what: looseningWords(risk.loosens) })) }),
     ...(app.replay === undefined ? {} : { replay: app.replay }),
-    ...(app.transitions === undefined ? {} : { transitions: wordedTransitions(app.transitions) }),
+    ...(app.transitions === undefined ? {} : { transitions: mapReasons(app.transitions, windowOutcomeWords, uncheckedWords) }),
   };
-}
-
-function wordedTransitions(check: TransitionCheck): SerialisedTransitions {
-  const windows = check.windows.map((window) => ({
-    ...window,
-    classes: window.classes.map((open) => ({
-      ...open, before: windowOutcomeWords(open.before), during: windowOutcomeWords(open.during), after: windowOutcomeWords(open.after),
-    })),
-  }));
-  return { ...check, windows, unchecked: check.unchecked.map(uncheckedWords) };
 }
