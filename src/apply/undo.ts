@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { fingerprintRules } from '../plan/fingerprint.js';
 import { Plan } from '../plan/plan-value.js';
+import { planDocument } from '../render/plan/plan-file.js';
 import { restoringPlan, undoAppPlan } from '../plan/undo.js';
 import type { AppPlan } from '../plan/types.js';
 import { NO_CAPABILITIES, type LiveRule, type ServiceCapabilities } from '../semantics/model.js';
@@ -52,7 +53,7 @@ export function unchangedUndo(app: string, live: readonly LiveRule[]): AppPlan {
  */
 export async function writeUndoPlan(file: string, apps: readonly AppPlan[], shown: string = file): Promise<Plan> {
   const undo = new Plan(apps);
-  const text = `${JSON.stringify(undo.toJSON(), null, 2)}\n`;
+  const text = `${JSON.stringify(planDocument(undo), null, 2)}\n`;
   try {
     await writeFileAtomic(file, text, '--undo-out', shown);
   } catch (err) {

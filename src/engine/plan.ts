@@ -15,6 +15,7 @@ import { planApps, type ConnectApp } from './plan-apps.js';
 import { everyApp, loadEveryApp, selectApp, type Project } from './project.js';
 import { assembleReview } from './review.js';
 import type { ReviewedPlan } from '../render/plan/review.js';
+import { planDocument } from '../render/plan/plan-file.js';
 import { trafficVerdict } from '../replay/verdict.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine, type ReplayProgress } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
@@ -100,7 +101,7 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
 
 /** Saves a plan and its review as JSON for apply --plan (docs/behaviour.md, "Plan format"). */
 export async function savePlan(reviewed: ReviewedPlan, file: string, cwd: string): Promise<void> {
-  await writeFileAtomic(resolve(cwd, file), `${JSON.stringify(reviewed.plan.document(reviewed.review), null, 2)}\n`, '--out', file);
+  await writeFileAtomic(resolve(cwd, file), `${JSON.stringify(planDocument(reviewed.plan, reviewed.review), null, 2)}\n`, '--out', file);
 }
 
 /** Loaded only for --live, so a plan against the service never loads the snapshot reader. */

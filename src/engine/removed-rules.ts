@@ -8,6 +8,7 @@
 import { gitOrUndefined } from '../io/git.js';
 import type { AppPlan } from '../plan/types.js';
 import type { AppConfig } from '../rules/config.js';
+import type { PlanNote } from '../render/plan/reasons.js';
 import { ruleFileVersions, WHOLE_FILE_CONTEXT } from './rule-file-versions.js';
 
 interface DeclaredOnce {
@@ -15,7 +16,7 @@ interface DeclaredOnce {
   names: ReadonlySet<string>;
 }
 
-type History = { known: true; declared: DeclaredOnce; shallow: boolean } | { known: false; why: string };
+type History = { known: true; declared: DeclaredOnce; shallow: boolean } | { known: false; why: 'no-repository' | 'log-failed' };
 
 /** Generous: every version of a rules directory's files, whole. */
 const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
@@ -27,7 +28,7 @@ const GIT_TIMEOUT_MS = 30_000;
  * when an app has unmanaged rules, once per directory. An undo plan is left as it is: it
  * restores recorded rules, and what the files once declared says nothing about it.
  */
-export async function recogniseRemovals(planned: readonly { app: Pick<AppConfig, 'rulesDir'>; plan: AppPlan }[]): Promise<{ apps: AppPlan[]; notes: string[] }> {
+export async function recogniseRemovals(planned: readonly { app: Pick<AppConfig, 'rulesDir'>; plan: AppPlan }[]): Promise<{ apps: AppPlan[]; notes: PlanNote[] }> {
   const histories = new Map<string, Promise<History>>();
   const historyOf = (dir: string): Promise<History> => {
     const known = histories.get(dir) ?? declaredInHistory(dir);
@@ -37,12 +38,12 @@ export async function recogniseRemovals(planned: readonly { app: Pick<AppConfig,
   const apps = await Promise.all(
     planned.map(async (p) => (p.plan.unmanaged.length === 0 || p.plan.restore !== undefined ? p.plan : markRemoved(p.plan, await historyOf(p.app.rulesDir)))),
   );
-  const notes = new Set<string>();
+  const notes = new Map<string, PlanNote>();
   for (const history of histories.values()) {
     const note = historyNote(await history);
-    if (note !== undefined) notes.add(note);
+    if (note !== undefined) notes.set(JSON.stringify(note), note);
   }
-  return { apps, notes: [...notes] };
+  return { apps, notes: [...notes.values()] };
 }
 
 /** Marks each unmanaged rule of `app` that `history` shows was declared once. */
@@ -55,25 +56,22 @@ export function markRemoved(app: AppPlan, history: History): AppPlan {
   return { ...app, unmanaged };
 }
 
-/** The sentence a plan shows when removed rules could not be recognised, or undefined. */
-function historyNote(history: History): string | undefined {
-  if (!history.known) return `Rules removed from the files cannot be told apart from rules never declared: ${history.why}.`;
-  if (history.shallow) {
-    return 'The git history is shallow: rules removed before its first commit are not recognised as removed (check out with fetch-depth: 0).';
-  }
-  return undefined;
+/** The note a plan shows when removed rules could not be recognised, or undefined. */
+function historyNote(history: History): PlanNote | undefined {
+  if (!history.known) return { kind: 'removals-unknown', why: history.why };
+  return history.shallow ? { kind: 'shallow-history' } : undefined;
 }
 
 /** Reads what the rules directory `dir` ever declared, from git. */
 export async function declaredInHistory(dir: string): Promise<History> {
   const inside = await git(dir, ['rev-parse', '--is-inside-work-tree', '--is-shallow-repository']);
-  if (inside === undefined) return { known: false, why: 'the rules directory is not in a git repository (or git is not installed)' };
+  if (inside === undefined) return { known: false, why: 'no-repository' };
   const shallow = inside.split('\n')[1]?.trim() === 'true';
   const hasHead = (await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD'])) !== undefined;
   const log = hasHead
     ? await git(dir, ['log', '-p', '--format=%x00commit %H', '--relative', '--no-renames', '--no-color', WHOLE_FILE_CONTEXT, 'HEAD', '--', '.'])
     : '';
-  if (log === undefined) return { known: false, why: 'git log failed in the rules directory' };
+  if (log === undefined) return { known: false, why: 'log-failed' };
   const ruleIds = new Set<string>();
   const names = new Set<string>();
   for (const { identities } of ruleFileVersions(log)) {

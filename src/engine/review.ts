@@ -7,6 +7,7 @@ import { planRisks } from '../plan/risks.js';
 import { limitExcesses } from '../plan/safety.js';
 import { disagreementWarning } from '../replay/agreement.js';
 import type { ReplayReport } from '../replay/tally.js';
+import type { ModelWarning } from '../render/plan/reasons.js';
 import { reviewOf, type Review } from '../render/plan/review.js';
 import type { LiveRule } from '../semantics/model.js';
 
@@ -30,14 +31,14 @@ export function assembleReview(plan: Plan, live: ReadonlyMap<string, readonly Li
  * What the replayed traffic cannot vouch for: requests undecided for lack of fields (the traffic
  * limit counts only decided requests), and live rules that disagree with production's decisions.
  */
-function replayWarnings(replay: ReplayReport, maxDisagreement: number | undefined): string[] {
-  const warnings: string[] = [];
+function replayWarnings(replay: ReplayReport, maxDisagreement: number | undefined): ModelWarning[] {
+  const warnings: ModelWarning[] = [];
   const undecided = replay.coverage?.undecided ?? 0;
-  if (undecided > 0) {
-    warnings.push(`${undecided} of the ${replay.evaluated} replayed requests are undecided for lack of fields the changed rules read ` +
-      '(see the replay report): the traffic limit counts only decided requests');
+  if (undecided > 0) warnings.push({ kind: 'undecided-requests', undecided, evaluated: replay.evaluated });
+  // The replay says whether the disagreement exceeds the limit, and how (src/render/plan/reasons.ts).
+  const production = replay.production;
+  if (production !== undefined && disagreementWarning(production, maxDisagreement) !== undefined) {
+    warnings.push({ kind: 'disagreement', production, ...(maxDisagreement === undefined ? {} : { limit: maxDisagreement }) });
   }
-  const disagreement = replay.production === undefined ? undefined : disagreementWarning(replay.production, maxDisagreement);
-  if (disagreement !== undefined) warnings.push(disagreement);
   return warnings;
 }

@@ -15,8 +15,7 @@ import type { UnmanagedFate } from './counts.js';
 import type { PlanLifetimes } from './lifetimes.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
-import type { AppPlan, BlockedRule, PlanStep, RestoredRule, UnmanagedRule } from './types.js';
-import type { TransitionCheck } from './types.js';
+import { mapReasons, type AppPlan, type BlockedRule, type PlanStep, type RestoredRule, type SavedWords, type TransitionCheck, type UnmanagedRule } from './types.js';
 
 /**
  * 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`.
@@ -55,10 +54,14 @@ export interface SerialisedApp {
   unmanaged: (UnmanagedRule & { fate?: UnmanagedFate })[];
   liveDigests?: Record<string, string>;
   restore?: RestoredRule[];
-  risks?: Omit<Risk, 'app'>[];
+  /** What loosens, in words: a sentence fragment after the rule's name. */
+  risks?: (Omit<Risk, 'app' | 'loosens'> & { what: string })[];
   replay?: TrafficVerdict;
-  transitions?: TransitionCheck;
+  transitions?: SerialisedTransitions;
 }
+
+/** The transition check as the file words it: what decides in each window, and one sentence for each part not checked. */
+export type SerialisedTransitions = TransitionCheck<string, string>;
 
 /** The summary's further counts (see counts.ts); the required three come first. */
 type SummaryCount = 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'creates' | 'deletes' | 'positionChanges' | 'removed' | 'removedActive';
@@ -82,9 +85,9 @@ export interface SerialisedPlan {
 export interface ParsedPlan {
   apps: AppPlan[];
   snapshot?: PlanSnapshot;
-  /** Review aids the file carries: a renderer of the file shows them; apply works them out again. */
+  /** Review aids the file carries, in its words: a renderer of the file shows them; apply works them out again. */
   risks: Risk[];
-  notes: string[];
+  notes: SavedWords[];
   lifetimes?: PlanLifetimes;
 }
 
@@ -128,8 +131,8 @@ export function parsePlan(value: unknown, source: string): ParsedPlan {
   return {
     apps: plan.apps.map(toAppPlan),
     ...(plan.snapshot === undefined ? {} : { snapshot: { takenAt: plan.snapshot.takenAt } }),
-    risks: plan.apps.flatMap((app) => (app.risks ?? []).map((risk) => ({ app: app.app, ruleId: risk.ruleId, name: risk.name, what: risk.what }))),
-    notes: [...(plan.notes ?? [])],
+    risks: plan.apps.flatMap((app) => (app.risks ?? []).map((risk) => ({ app: app.app, ruleId: risk.ruleId, name: risk.name, loosens: savedWords(risk.what) }))),
+    notes: (plan.notes ?? []).map(savedWords),
     ...(plan.lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: plan.lifetimes.evaluatedAt, events: plan.lifetimes.events.map((event) => ({ ...event, source: { ...event.source } })) } }),
   };
 }
@@ -196,10 +199,14 @@ function toAppPlan(app: SerialisedApp): AppPlan {
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
   if (app.replay !== undefined) plan.replay = structuredClone(app.replay);
   // Shown, and it keeps the order; apply checks the order's transitions again (src/apply/saved-plan.ts).
-  if (app.transitions !== undefined) plan.transitions = structuredClone(app.transitions);
+  if (app.transitions !== undefined) plan.transitions = mapReasons(structuredClone(app.transitions), savedWords, savedWords);
   // The plan-file boundary: recorded rules become the normal form, as listed rules do.
   if (app.restore !== undefined) plan.restore = app.restore.map((rule, index) => normaliseLiveRule(rule, `restore[${index}]`, rule.ruleId, rule.priority));
   return plan;
+}
+
+function savedWords(text: string): SavedWords {
+  return { kind: 'saved', text };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,14 +1,12 @@
 // The Plan value object (modelled on octoDNS's Plan): every app's steps, blocked and
 // unmanaged rules, the counts a summary shows, and the checks `apply` runs before sending
-// anything. It puts its own steps and changes in order, says the one sentence about blocked
-// rules, and serialises to the plan JSON (docs/behaviour.md, "Plan format").
+// anything. It puts its own steps and changes in order and says the one sentence about blocked
+// rules; src/render/plan/plan-file.ts writes it as the plan JSON (docs/behaviour.md, "Plan format").
 import { UserError } from '../errors.js';
-import { PLAN_FORMAT_VERSION, type PlanSnapshot, type SerialisedApp, type SerialisedPlan } from './file-format.js';
+import type { PlanSnapshot } from './file-format.js';
 import { excessSentence, limitExcesses, unknownFieldDrops, windowSentences, type MaxChanges, type MaxDeletes } from './safety.js';
 import { trafficExcessDetails, trafficExcessOf, trafficExcessSentence, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
-import { summarise, unmanagedFate, type PlanSummary } from './counts.js';
-import type { Risk } from './risks.js';
-import type { PlanLifetimes } from './lifetimes.js';
+import { summarise, type PlanSummary } from './counts.js';
 import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep } from './types.js';
 
 export { countSteps, positionChanges, removedLeftActive, unmanagedFate, type PlanSummary } from './counts.js';
@@ -23,19 +21,6 @@ export const CREATE_INSTEAD_ADVICE =
 export const BLOCKED_ADVICE =
   'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
   `to pin its ruleId, and \`botrules plan\` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ${CREATE_INSTEAD_ADVICE}`;
-
-/**
- * The parts of a plan's review a saved plan carries, so a saved plan shows what a fresh one
- * does; apply works risks, notes and lifetimes out again and ignores the rest (JSON data here).
- */
-export interface SavedReview {
-  risks?: readonly Risk[];
-  notes?: readonly string[];
-  lifetimes?: PlanLifetimes;
-  behaviourDiff?: readonly object[];
-  replay?: object;
-  policies?: readonly object[];
-}
 
 export class Plan {
   readonly apps: readonly AppPlan[];
@@ -106,52 +91,6 @@ export class Plan {
   trafficExcesses(maxNewlyBlocked?: MaxNewlyBlocked): TrafficExcess[] {
     return this.apps.map((app) => trafficExcessOf(app.app, app.replay, maxNewlyBlocked)).filter((e): e is TrafficExcess => e !== undefined);
   }
-
-  /** The plan JSON without a review (formatVersion in file-format.ts). */
-  toJSON(): SerialisedPlan {
-    return this.document();
-  }
-
-  /** The plan JSON with the saved parts of its review, in the file's order (formatVersion in file-format.ts). */
-  document(review: SavedReview = {}): SerialisedPlan {
-    const { risks = [], notes = [], lifetimes, behaviourDiff, replay, policies } = review;
-    // The file's summary: the counts in their order, creates and deletes only when there are some.
-    const { unmanagedKept: _kept, creates, deletes, positionChanges, removed, removedActive, ...counts } = this.summary;
-    return {
-      formatVersion: PLAN_FORMAT_VERSION,
-      ...(this.snapshot === undefined ? {} : { snapshot: { ...this.snapshot } }),
-      ...(notes.length === 0 ? {} : { notes: [...notes] }),
-      ...(lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: lifetimes.evaluatedAt, events: [...lifetimes.events] } }),
-      apps: this.apps.map((app) => serialiseApp(app, risks.filter((risk) => risk.app === app.app))),
-      summary: { ...counts, ...(creates === undefined ? {} : { creates }), ...(deletes === undefined ? {} : { deletes }), positionChanges, removed, removedActive },
-      ...(behaviourDiff === undefined ? {} : { behaviourDiff: [...behaviourDiff] }),
-      ...(replay === undefined ? {} : { replay }),
-      ...(policies === undefined ? {} : { policies: [...policies] }),
-    };
-  }
-}
-
-function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
-  return {
-    app: app.app,
-    fingerprint: app.fingerprint,
-    liveRules: app.liveRules,
-    steps: app.steps.map((step) => ({
-      ruleId: step.ruleId, name: step.name, kind: step.kind,
-      // A DELETE sends no body; a POST's body is the whole rule and its priority.
-      ...(step.kind === 'delete' ? {} : { body: step.body }),
-      ...(step.kind === 'create' || step.kind === 'delete' ? { position: step.position } : {}),
-      ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
-      changes: step.changes,
-    })),
-    blocked: app.blocked,
-    unmanaged: app.unmanaged.map((rule) => ({ ...rule, fate: unmanagedFate(app, rule) })),
-    ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
-    ...(app.restore === undefined ? {} : { restore: app.restore }),
-    ...(risks.length === 0 ? {} : { risks: risks.map((risk) => ({ ruleId: risk.ruleId, name: risk.name, what: risk.what })) }),
-    ...(app.replay === undefined ? {} : { replay: app.replay }),
-    ...(app.transitions === undefined ? {} : { transitions: app.transitions }),
-  };
 }
 
 const KIND_ORDER = { delete: -1, create: 0, move: 0, 'update-and-move': 0, update: 1, 'pause-unmanaged': 2 } as const;

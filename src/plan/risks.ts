@@ -6,16 +6,25 @@
 // together. Pure: computed from the live rules and the steps as they will run.
 import type { Action, LiveRule } from '../semantics/model.js';
 import { simulateSteps } from '../semantics/list-move.js';
-import type { PlanStep } from './types.js';
-import { noun } from '../plural.js';
+import type { PlanStep, SavedWords } from './types.js';
+
+/**
+ * What loosens, as data (src/render/plan/reasons.ts words it): the actions weakened, a blocking
+ * rule paused, a blocking rule now after allow rules (their names, in the order after the plan);
+ * or the words a saved plan file carries.
+ */
+export type Loosening =
+  | { kind: 'weakened'; from: readonly Action[]; to: readonly Action[] }
+  | { kind: 'paused'; actions: readonly Action[] }
+  | { kind: 'after-allow'; actions: readonly Action[]; allowRules: readonly string[] }
+  | SavedWords;
 
 export interface Risk {
   app: string;
   ruleId: string;
   /** The rule's name once the plan has run. */
   name: string;
-  /** What loosens, as a sentence fragment after the name. */
-  what: string;
+  loosens: Loosening;
 }
 
 /** How strongly a set of actions protects: hardBlock > blockWithChallenge > neither. */
@@ -27,9 +36,6 @@ function strength(actions: readonly Action[]): number {
 function blocking(rule: Pick<LiveRule, 'actions'>): boolean {
   return strength(rule.actions) > 0;
 }
-
-/** Named allow rules after "after allow rule …" before "and N more". */
-const NAMED_ALLOW_RULES = 2;
 
 /** Every loosening the steps make to one app's live rules, in the order of the rules after the plan. */
 export function planRisks(app: string, live: readonly LiveRule[], steps: readonly PlanStep[]): Risk[] {
@@ -44,26 +50,20 @@ export function planRisks(app: string, live: readonly LiveRule[], steps: readonl
   after.forEach((rule, index) => {
     const was = before.get(rule.ruleId);
     if (was === undefined) return;
-    const add = (what: string): void => void risks.push({ app, ruleId: rule.ruleId, name: rule.name, what });
-    if (strength(rule.actions) < strength(was.actions)) add(`actions weakened from ${was.actions.join(', ')} to ${rule.actions.join(', ')}`);
+    const add = (loosens: Loosening): void => void risks.push({ app, ruleId: rule.ruleId, name: rule.name, loosens });
+    if (strength(rule.actions) < strength(was.actions)) add({ kind: 'weakened', from: was.actions, to: rule.actions });
     // Only a rule that protected before, and was active, can lose protection by a pause or a move.
     if (!blocking(was) || was.status !== 'active') return;
     if (rule.status === 'paused') {
-      add(`(${was.actions.join(', ')}) is paused`);
+      add({ kind: 'paused', actions: was.actions });
       return;
     }
     if (!blocking(rule)) return;
     const wasAt = liveOrder.get(rule.ruleId) ?? index;
     const overtaking = allowRules
       .filter((allow) => allow.index < index && (liveOrder.get(allow.rule.ruleId) ?? -1) > wasAt)
-      .map((allow) => allow.rule);
-    if (overtaking.length > 0) add(`(${rule.actions.join(', ')}) now comes after ${allowList(overtaking)}`);
+      .map((allow) => allow.rule.name);
+    if (overtaking.length > 0) add({ kind: 'after-allow', actions: rule.actions, allowRules: overtaking });
   });
   return risks;
-}
-
-function allowList(rules: readonly LiveRule[]): string {
-  const named = rules.slice(0, NAMED_ALLOW_RULES).map((rule) => `"${rule.name}"`);
-  const more = rules.length - named.length;
-  return `${noun(rules.length, 'allow rule')} ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }

@@ -2,7 +2,7 @@
 // (docs/behaviour.md, "Plan format") and loaded back, and `apply` sends exactly the bodies
 // it holds. Every step says what kind of change it is and carries each changed field with
 // its value before and after, so a saved plan, an undo plan and a fresh plan render alike.
-import type { LiveRule, PatchBody, Rule, Status } from '../semantics/model.js';
+import type { Action, LiveRule, PatchBody, Rule, Status } from '../semantics/model.js';
 import type { BlockedRule } from '../semantics/match.js';
 import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
@@ -177,8 +177,8 @@ export function behaviourNeutral(step: PlanStep): boolean {
   return !isMove(step) && !isLifecycle(step) && fieldChanges(step).every((change) => change.field === 'name' || change.field === 'description');
 }
 
-/** A class of requests a window lets through, with one request of it. */
-export interface WindowClass {
+/** A class of requests a window lets through, with one request of it (`Outcome`: words in a plan file). */
+export interface WindowClass<Outcome = WindowOutcome> {
   /** The requests, in words (untrusted text: values come from rule files and live rules). */
   requests: string;
   /** The state the class was found in (after this many PATCHes), the first of the window it is in. */
@@ -186,29 +186,62 @@ export interface WindowClass {
   /** One request of the class, confirmed by the evaluator in that state (the fields of a test request, docs/evaluation.md). */
   witness: Record<string, unknown>;
   /** What decides the witness: before the plan, while the window is open, once the plan has run. */
-  before: string;
-  during: string;
-  after: string;
+  before: Outcome;
+  during: Outcome;
+  after: Outcome;
 }
+
+/** What decides a window's witness in one state: a rule and its actions, no rule, a rule undecided (and why), or a file's words. */
+export type WindowOutcome =
+  | { kind: 'rule'; rule: string; actions: readonly Action[] }
+  | { kind: 'no-rule' }
+  | { kind: 'undecided'; reason: string }
+  | SavedWords;
 
 /**
  * A run of intermediate states that let through requests which both the starting and the final
  * rules block or challenge, and those requests.
  */
-export interface TransitionWindow {
+export interface TransitionWindow<Outcome = WindowOutcome> {
   /** Open from the state after this many PATCHes (1-based)… */
   opensAfter: number;
   /** …until the PATCH with this number closes it. */
   closesAt: number;
   /** The classes of requests let through, each described once (where it first appears). */
-  classes: WindowClass[];
+  classes: WindowClass<Outcome>[];
 }
 
-export interface TransitionCheck {
+/**
+ * A reason as a saved plan file words it. The file carries words where botrules keeps data
+ * (docs/behaviour.md, "Plan format"); read back, they are shown as they are, never parsed.
+ */
+export interface SavedWords {
+  kind: 'saved';
+  text: string;
+}
+
+/**
+ * A part the transition check did not check, as data (src/render/plan/reasons.ts words it):
+ * states or orders the time budget left out, orders not tried, the budget it had, a class of
+ * requests whose outcome is undecided, or a part the region search could not decide (its
+ * reason in the search's words, and the rules it concerns).
+ */
+export type UncheckedPart =
+  | { kind: 'states-out-of-time'; first: number; last: number }
+  | { kind: 'orders-out-of-time' }
+  | { kind: 'orders-local'; moving: number; requests: number }
+  | { kind: 'orders-near' }
+  | { kind: 'budget'; seconds: number }
+  | { kind: 'undecided-class'; requests: string; reasons: readonly string[] }
+  | { kind: 'search'; reason: string; rules: readonly string[] }
+  | SavedWords;
+
+/** What the transition check found; a plan file words its reasons (`Outcome` and `Part` are strings there). */
+export interface TransitionCheck<Outcome = WindowOutcome, Part = UncheckedPart> {
   /** Windows of the order the steps are in, by when they open. */
-  windows: TransitionWindow[];
-  /** What was not checked, one sentence each (time budget, undecidable patterns); empty when all was. */
-  unchecked: string[];
+  windows: TransitionWindow<Outcome>[];
+  /** What was not checked; empty when all was. */
+  unchecked: Part[];
   /** How the order was chosen. */
   order: 'planner' | 'reordered' | 'split';
   /** Windows of the planner's own order, when another one was chosen because of them. */
@@ -218,4 +251,13 @@ export interface TransitionCheck {
    * how many more (`plan --safe-order` uses it).
    */
   saferOrderCost?: number;
+}
+
+/** `check` with each window outcome and each unchecked part put into another form (words, or a file's words read back). */
+export function mapReasons<O, P, O2, P2>(check: TransitionCheck<O, P>, outcome: (from: O) => O2, part: (from: P) => P2): TransitionCheck<O2, P2> {
+  const windows = check.windows.map((window) => ({
+    ...window,
+    classes: window.classes.map((open) => ({ ...open, before: outcome(open.before), during: outcome(open.during), after: outcome(open.after) })),
+  }));
+  return { ...check, windows, unchecked: check.unchecked.map(part) };
 }

@@ -9,6 +9,7 @@ import { chooseOrder } from '../../src/diff/order/search.js';
 import { orderSteps } from '../../src/diff/order/stage.js';
 import { ruleSetsDiff } from '../../src/engine/diff.js';
 import { planApp } from '../../src/plan/planner.js';
+import { uncheckedWords } from '../../src/render/plan/reasons.js';
 import type { DeclaredRule, Leaf, LiveRule, NormalRule, Rule } from '../../src/semantics/model.js';
 import { holdsAgainstBruteForce, smallPlans } from './transition-support.js';
 import { declared as declaredRule, live as liveRule, normal } from '../helpers/rules.js';
@@ -68,7 +69,7 @@ describe('choosing the order', () => {
     const [window] = check.windows;
     expect(window).toMatchObject({ opensAfter: 1, closesAt: 2 });
     expect(window?.classes).toHaveLength(1);
-    expect(window?.classes[0]).toMatchObject({ before: '"Tools" (hardBlock)', during: 'no rule (not blocked)', after: '"Scripts" (hardBlock)' });
+    expect(window?.classes[0]).toMatchObject({ before: { kind: 'rule', rule: 'Tools', actions: ['hardBlock'] }, during: { kind: 'no-rule' }, after: { kind: 'rule', rule: 'Scripts', actions: ['hardBlock'] } });
     expect(window?.classes[0]?.witness.userAgent).toEqual(expect.stringContaining('python'));
     expect(check.saferOrderCost).toBeUndefined();
   });
@@ -100,7 +101,7 @@ describe('choosing the order', () => {
     const { steps, check } = chooseOrder(liveList, plan.steps, { deadline: Date.now() - 1 });
     expect(steps).toEqual(plan.steps);
     expect(check.windows).toEqual([]);
-    expect(check.unchecked).toEqual(['the state after PATCH 1 was not checked: the time budget ran out']);
+    expect(check.unchecked.map(uncheckedWords)).toEqual(['the state after PATCH 1 was not checked: the time budget ran out']);
   });
 
   test('an order searched in runs of states (bounded memory) gets the same check as one search over all its states', () => {
@@ -120,7 +121,7 @@ describe('choosing the order', () => {
     const narrowed = ruleOf('Allow API', ['allow'], publicApi);
     const { liveList, plan } = planned([blockPython, allowApi, challengeFrance, blockAdmin], [narrowed, challengeFrance, blockAdmin, blockPython]);
     const spent = { deadline: Date.now() - 1, budgetSeconds: 3, safeOrder: false };
-    expect(orderSteps(plan, liveList, spent).transitions?.unchecked).toEqual([
+    expect(orderSteps(plan, liveList, spent).transitions?.unchecked.map(uncheckedWords)).toEqual([
       'the state after PATCH 1 was not checked: the time budget ran out',
       'the check had 3 s for the whole command; --transition-budget SECONDS gives it more',
     ]);

@@ -5,6 +5,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { firstDifferingPointer, firstStepDifference, sameJson } from '../../src/plan/compare.js';
 import { Plan } from '../../src/plan/plan-value.js';
+import { planDocument } from '../../src/render/plan/plan-file.js';
 import { parsePlan } from '../../src/plan/file-format.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { PlanStep } from '../../src/plan/types.js';
@@ -24,7 +25,7 @@ describe('saved plan check', () => {
     fc.assert(
       fc.property(scenarios({ maxRules: 60 }), fc.nat(), fc.nat(EDITS.length - 1), (s, pick, editIndex) => {
         const fresh = () => planApp({ app: 'default', declared: s.declared, live: s.live, unmanaged: s.policy }).plan;
-        const saved = parsePlan(JSON.parse(JSON.stringify(new Plan([fresh()]))), 'plan.json').apps[0]!;
+        const saved = parsePlan(JSON.parse(JSON.stringify(planDocument(new Plan([fresh()])))), 'plan.json').apps[0]!;
         expect(firstStepDifference(saved.steps, fresh().steps)).toBeUndefined();
         if (saved.steps.length === 0) return;
         const index = pick % saved.steps.length;

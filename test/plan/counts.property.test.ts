@@ -4,6 +4,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { Plan } from '../../src/plan/plan-value.js';
+import { planDocument } from '../../src/render/plan/plan-file.js';
 import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import { fieldChanges } from '../../src/plan/types.js';
@@ -37,7 +38,7 @@ describe('plan summary counts', () => {
           expect(rendered(plan, 'text').split('\n')[0]).toBe(line);
           expect(rendered(plan, 'markdown').split('\n')).toContain(`**${line}**`);
         }
-        expect(plan.toJSON().summary).toMatchObject({ patches: plan.summary.patches, moves: plan.summary.moves, positionChanges: plan.summary.positionChanges });
+        expect(planDocument(plan).summary).toMatchObject({ patches: plan.summary.patches, moves: plan.summary.moves, positionChanges: plan.summary.positionChanges });
       }),
       { numRuns: 150 },
     );

@@ -3,6 +3,8 @@ import { UserError } from '../../src/errors.js';
 import { changedSince, fingerprintRules, ruleDigest } from '../../src/plan/fingerprint.js';
 import { Plan } from '../../src/plan/plan-value.js';
 import { readReviewedPlan } from '../../src/render/plan/review.js';
+import { planDocument } from '../../src/render/plan/plan-file.js';
+import { noteWords } from '../../src/render/plan/reasons.js';
 import { planApp } from '../../src/plan/planner.js';
 import type { AppPlan } from '../../src/plan/types.js';
 import { declaredRules, idOf, liveRules, rule } from './fixtures.js';
@@ -36,7 +38,7 @@ describe('Plan', () => {
   });
 
   test('toJSON is formatVersion 3 with typed steps', () => {
-    const json = new Plan([samplePlan()]).toJSON();
+    const json = planDocument(new Plan([samplePlan()]));
     expect(Object.keys(json)).toEqual(['formatVersion', 'apps', 'summary']);
     expect(json.formatVersion).toBe(3);
     expect(json.summary).toEqual({
@@ -52,25 +54,26 @@ describe('Plan', () => {
 
   test('a snapshot plan records when the snapshot was taken, and keeps it through JSON', () => {
     const plan = new Plan([samplePlan()], { snapshot: { takenAt: '2026-01-02T03:04:05.000Z' } });
-    expect(plan.toJSON().snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
-    expect(readReviewedPlan(JSON.stringify(plan), 'plan.json').plan.snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
+    expect(planDocument(plan).snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
+    expect(readReviewedPlan(JSON.stringify(planDocument(plan)), 'plan.json').plan.snapshot).toEqual({ takenAt: '2026-01-02T03:04:05.000Z' });
   });
 
   test('what the plan loosens and its notes are saved with it (per app, and once) and read back', () => {
-    const risks = [{ app: 'default', ruleId: 'id-b', name: 'b', what: '(hardBlock) is paused' }];
-    const json = new Plan([samplePlan()]).document({ risks, notes: ['a note'] });
+    const risks = [{ app: 'default', ruleId: 'id-b', name: 'b', loosens: { kind: 'paused' as const, actions: ['hardBlock' as const] } }];
+    const json = planDocument(new Plan([samplePlan()]), { risks, notes: [{ kind: 'shallow-history' }] });
     expect(Object.keys(json)).toEqual(['formatVersion', 'notes', 'apps', 'summary']);
-    expect(json.notes).toEqual(['a note']);
+    expect(json.notes).toEqual(['The git history is shallow: rules removed before its first commit are not recognised as removed (check out with fetch-depth: 0).']);
     expect(json.apps[0]?.risks).toEqual([{ ruleId: 'id-b', name: 'b', what: '(hardBlock) is paused' }]);
     const loaded = readReviewedPlan(JSON.stringify(json), 'plan.json').review;
-    expect(loaded.risks).toEqual(risks);
-    expect(loaded.notes).toEqual(['a note']);
+    // Read back, they are the file's words.
+    expect(loaded.risks).toEqual([{ app: 'default', ruleId: 'id-b', name: 'b', loosens: { kind: 'saved', text: '(hardBlock) is paused' } }]);
+    expect(loaded.notes.map(noteWords)).toEqual(json.notes);
   });
 
   test('fromJSON(toJSON) round-trips through JSON text, changes included', () => {
     const original = new Plan([samplePlan('pause')]);
-    const loaded = readReviewedPlan(JSON.stringify(original), 'plan.json').plan;
-    expect(loaded.toJSON()).toEqual(original.toJSON());
+    const loaded = readReviewedPlan(JSON.stringify(planDocument(original)), 'plan.json').plan;
+    expect(planDocument(loaded)).toEqual(planDocument(original));
     expect(loaded.apps).toEqual(original.apps);
   });
 
@@ -94,7 +97,7 @@ describe('Plan', () => {
 
   type Editable = { apps: { steps: Record<string, unknown>[]; unmanaged: { ruleId: string }[] }[] };
   const edited = (edit: (json: Editable) => void): Editable => {
-    const json = JSON.parse(JSON.stringify(new Plan([samplePlan('pause')]))) as Editable;
+    const json = JSON.parse(JSON.stringify(planDocument(new Plan([samplePlan('pause')])))) as Editable;
     edit(json);
     return json;
   };
@@ -111,7 +114,7 @@ describe('Plan', () => {
   });
 
   test('a body with ruleId (or any unknown field) is refused and located', () => {
-    const json = new Plan([samplePlan()]).toJSON() as unknown as { apps: { steps: { body: Record<string, unknown> }[] }[] };
+    const json = planDocument(new Plan([samplePlan()])) as unknown as { apps: { steps: { body: Record<string, unknown> }[] }[] };
     const step = json.apps[0]?.steps[1];
     if (step) step.body.ruleId = 'x';
     const error = thrown(() => readReviewedPlan(JSON.stringify(json), 'plan.json').plan);

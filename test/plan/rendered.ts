@@ -3,6 +3,7 @@
 import pc from 'picocolors';
 import { Plan } from '../../src/plan/plan-value.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { planDocument } from '../../src/render/plan/plan-file.js';
 import { readReviewedPlan, reviewOf, type ReviewedPlan } from '../../src/render/plan/review.js';
 
 const renderers = { text: await loadPlanRenderer('text'), markdown: await loadPlanRenderer('markdown') };
@@ -14,7 +15,7 @@ export function reviewed(model: Plan | ReviewedPlan): ReviewedPlan {
 
 /** The model as a saved plan file holds it, read back. */
 export function savedAgain(model: Plan | ReviewedPlan, source = 'plan.json'): ReviewedPlan {
-  return readReviewedPlan(JSON.stringify(reviewed(model).plan.document(reviewed(model).review)), source);
+  return readReviewedPlan(JSON.stringify(planDocument(reviewed(model).plan, reviewed(model).review)), source);
 }
 
 export function rendered(plan: Plan | ReviewedPlan, format: keyof typeof renderers): string {

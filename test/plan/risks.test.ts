@@ -3,13 +3,14 @@
 import { describe, expect, test } from '@jest/globals';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
+import { looseningWords } from '../../src/render/plan/reasons.js';
 import type { Rule } from '../../src/semantics/model.js';
 import { declaredRules, liveRules, rule } from './fixtures.js';
 
 function risksOf(live: Rule[], declared: Rule[]): string[] {
   const liveList = liveRules(live);
   const { plan } = planApp({ app: 'default', declared: declaredRules(declared), live: liveList, unmanaged: 'keep' });
-  return planRisks('default', liveList, plan.steps).map((risk) => `"${risk.name}" ${risk.what}`);
+  return planRisks('default', liveList, plan.steps).map((risk) => `"${risk.name}" ${looseningWords(risk.loosens)}`);
 }
 
 describe('plan risks', () => {

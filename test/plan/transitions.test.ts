@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { UserError } from '../../src/errors.js';
 import { parsePlan } from '../../src/plan/file-format.js';
 import { Plan } from '../../src/plan/plan-value.js';
+import { planDocument } from '../../src/render/plan/plan-file.js';
 import { planApp } from '../../src/plan/planner.js';
 import { reorderSteps, splitUnits, unitsOf, type OrderUnit } from '../../src/diff/order/units.js';
 import type { TransitionCheck } from '../../src/plan/types.js';
@@ -74,10 +75,14 @@ describe('orders of a plan', () => {
   });
 });
 
+const PYTHON = { requests: 'requests with user agent containing "python"', seenAfter: 1, witness: { userAgent: 'python' } };
 const WINDOW: TransitionCheck = {
   order: 'planner',
   unchecked: [],
-  windows: [{ opensAfter: 1, closesAt: 2, classes: [{ requests: 'requests with user agent containing "python"', seenAfter: 1, witness: { userAgent: 'python' }, before: '"b" (hardBlock)', during: '"a" (allow)', after: '"b" (hardBlock)' }] }],
+  windows: [{
+    opensAfter: 1, closesAt: 2,
+    classes: [{ ...PYTHON, before: { kind: 'rule', rule: 'b', actions: ['hardBlock'] }, during: { kind: 'rule', rule: 'a', actions: ['allow'] }, after: { kind: 'rule', rule: 'b', actions: ['hardBlock'] } }],
+  }],
 };
 
 describe('a Plan with a checked order', () => {
@@ -107,9 +112,14 @@ describe('a Plan with a checked order', () => {
   });
 
   test('saves the check with the plan, and reads both back in the saved order', () => {
-    const saved = JSON.parse(JSON.stringify(new Plan([{ ...app, transitions: WINDOW }]).toJSON())) as unknown;
+    const saved = JSON.parse(JSON.stringify(planDocument(new Plan([{ ...app, transitions: WINDOW }])))) as unknown;
     const read = parsePlan(saved, 'plan.json');
-    expect(read.apps[0]?.transitions).toEqual(WINDOW);
+    // What decides in the window is read back as the file words it.
+    const worded = (text: string) => ({ kind: 'saved', text });
+    expect(read.apps[0]?.transitions).toEqual({
+      ...WINDOW,
+      windows: [{ opensAfter: 1, closesAt: 2, classes: [{ ...PYTHON, before: worded('"b" (hardBlock)'), during: worded('"a" (allow)'), after: worded('"b" (hardBlock)') }] }],
+    });
     expect(read.apps[0]?.steps.map((s) => s.ruleId)).toEqual(['id-b', 'id-a']);
   });
 });

@@ -37,7 +37,7 @@ export function riskyPlan(): ReviewedPlan {
   const declared = declaredRules([rule('ok', { actions: ['allow'] }), rule('b', { actions: ['blockWithChallenge'] }), rule('c', { status: 'paused' })]);
   const planned = planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan;
   const app = markRemoved(planned, { known: true, declared: { ruleIds: new Set(), names: new Set(['u']) }, shallow: true });
-  return { plan: new Plan([app]), review: reviewOf({ risks: planRisks('default', live, app.steps), notes: [SHALLOW_NOTE] }) };
+  return { plan: new Plan([app]), review: reviewOf({ risks: planRisks('default', live, app.steps), notes: [{ kind: 'shallow-history' }] }) };
 }
 
 export function emptyPlan(): Plan {

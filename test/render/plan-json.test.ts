@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { Plan } from '../../src/plan/plan-value.js';
 import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { planDocument } from '../../src/render/plan/plan-file.js';
 import { emptyPlan, movePlan, render, samplePlan } from './plan-fixtures.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')) as object;
@@ -23,7 +24,7 @@ describe('json plan renderer', () => {
   test('it is exactly the plan object, indented, ending with a newline', () => {
     const plan = samplePlan();
     const out = render(json, plan);
-    expect(out).toBe(`${JSON.stringify(plan.toJSON(), null, 2)}\n`);
+    expect(out).toBe(`${JSON.stringify(planDocument(plan), null, 2)}\n`);
     const value = JSON.parse(out) as { apps: { steps: unknown[] }[]; summary: unknown };
     expect(value.summary).toEqual({
       patches: 2, blocked: 1, unmanaged: 2, updates: 2, moves: 1, updatesAndMoves: 1, pauses: 0, positionChanges: 2, removed: 0, removedActive: 0,

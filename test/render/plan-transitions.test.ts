@@ -16,7 +16,7 @@ const check: TransitionCheck = {
   order: 'planner',
   plannerWindows: 1,
   saferOrderCost: 1,
-  unchecked: ['a regular expression the search cannot reason about (rules "Headless")'],
+  unchecked: [{ kind: 'search', reason: 'a regular expression the search cannot reason about', rules: ['Headless'] }],
   windows: [{
     opensAfter: 1,
     closesAt: 3,
@@ -24,9 +24,9 @@ const check: TransitionCheck = {
       requests: 'requests with user agent containing "py\u001b[31mthon"',
       seenAfter: 1,
       witness: { userAgent: 'xpy\u001b[31mthonx', path: '/' },
-      before: '"Block <b>python</b>" (hardBlock)',
-      during: 'no rule (not blocked)',
-      after: '"Scripts" (hardBlock)',
+      before: { kind: 'rule', rule: 'Block <b>python</b>', actions: ['hardBlock'] },
+      during: { kind: 'no-rule' },
+      after: { kind: 'rule', rule: 'Scripts', actions: ['hardBlock'] },
     }],
   }],
 };
@@ -73,7 +73,7 @@ describe('windows in the plan', () => {
     const reordered = render(markdown, planWith({ order: 'reordered', windows: [], unchecked: [], plannerWindows: 2 })).split('\n');
     expect(reordered).toContain('_Transitions: no window; botrules chose this order because the planner&#39;s order opens 2 windows (2 states between the PATCH requests checked)._');
     // Two sentences, not one run on: the headline ends before "Not checked".
-    const partial = render(markdown, planWith({ order: 'planner', windows: [], unchecked: ['the time budget ran out'] })).split('\n');
+    const partial = render(markdown, planWith({ order: 'planner', windows: [], unchecked: [{ kind: 'search', reason: 'the time budget ran out', rules: [] }] })).split('\n');
     expect(partial).toContain('_Transitions: no window in the part checked in the 2 states between the PATCH requests. Not checked: the time budget ran out._');
   });
 });

@@ -15,7 +15,7 @@ import type { EvaluationOptions } from '../../evaluate/leaf.js';
 import type { LiveRule } from '../../semantics/model.js';
 import { inPriorityOrder } from '../../semantics/list-move.js';
 import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit } from './units.js';
-import type { PlanStep, TransitionCheck } from '../../plan/types.js';
+import type { PlanStep, TransitionCheck, UncheckedPart } from '../../plan/types.js';
 import { finalState, statesAlong } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './windows.js';
 import type { Region } from '../regions.js';
@@ -58,12 +58,11 @@ export function chooseOrder(live: readonly LiveRule[], steps: readonly PlanStep[
   const split = exact ? search.safeSplit(movable) : undefined;
   if (split !== undefined && options.safeOrder === true) return search.result(split, 'split', plannerWindows);
   const result = search.result(chosen, chosen === planner ? 'planner' : 'reordered', plannerWindows);
-  if (best === undefined) result.check.unchecked.push('other orders of the same PATCH requests were searched only in part (time budget): one with fewer windows may exist');
-  else if (!exact) {
-    result.check.unchecked.push(`${moving} of the ${planner.length} PATCH requests can change what the windows let through, too many to try every order: other orders were tried by sending the PATCH that closes a window before the one that opens it (or the other way round); one with fewer windows may exist, and splitting an update-and-move in two was not tried`);
-  } else if (best.cost > 0 && moving < planner.length) {
+  if (best === undefined) result.check.unchecked.push({ kind: 'orders-out-of-time' });
+  else if (!exact) result.check.unchecked.push({ kind: 'orders-local', moving, requests: planner.length });
+  else if (best.cost > 0 && moving < planner.length) {
     // Moving the other PATCHes can still shift where a moved rule lands in between (it goes after its nearest settled rule).
-    result.check.unchecked.push('other orders were searched moving only the PATCH requests of rules that can match a request of an open window: one moving others may have fewer windows');
+    result.check.unchecked.push({ kind: 'orders-near' });
   }
   if (split !== undefined) result.check.saferOrderCost = 1;
   return result;
@@ -271,7 +270,7 @@ class OrderSearch {
     this.checkWhole(units);
     const keys = this.keys.ofPrefixes(units);
     const open = new Map<number, Region[]>();
-    const unchecked = new Set<string>();
+    const unchecked = new Map<string, UncheckedPart>();
     let late: number | undefined;
     for (let sent = 1; sent < units.length; sent += 1) {
       const check = this.stateAfter(keys[sent] as string, () => units.slice(0, sent));
@@ -280,15 +279,11 @@ class OrderSearch {
         continue;
       }
       open.set(sent, check.open);
-      for (const part of check.unchecked) unchecked.add(part);
+      // The states share most parts: each is kept once, in the order first seen.
+      for (const part of check.unchecked) unchecked.set(JSON.stringify(part), part);
     }
-    const notChecked = late === undefined ? [] : [lateSentence(late, units.length - 1)];
-    const check: TransitionCheck = { windows: windowsOf(open), unchecked: [...notChecked, ...unchecked], order, ...(plannerWindows === undefined ? {} : { plannerWindows }) };
+    const notChecked: UncheckedPart[] = late === undefined ? [] : [{ kind: 'states-out-of-time', first: late, last: units.length - 1 }];
+    const check: TransitionCheck = { windows: windowsOf(open), unchecked: [...notChecked, ...unchecked.values()], order, ...(plannerWindows === undefined ? {} : { plannerWindows }) };
     return { steps, check };
   }
-}
-
-function lateSentence(first: number, last: number): string {
-  const states = first === last ? `the state after PATCH ${first} was` : `the states after PATCH ${first} to ${last} were`;
-  return `${states} not checked: the time budget ran out`;
 }

@@ -3,7 +3,8 @@
 // its own order checked again), and progress for a terminal.
 import { checkOrder, chooseOrder } from './search.js';
 import { unitsOf } from './units.js';
-import type { AppPlan, PlanStep, TransitionCheck } from '../../plan/types.js';
+import type { AppPlan, PlanStep, TransitionCheck, UncheckedPart } from '../../plan/types.js';
+import { OUT_OF_TIME } from '../regions.js';
 import type { LiveRule } from '../../semantics/model.js';
 
 /** Seconds the transition check of one command may take when --transition-budget is not given. */
@@ -52,10 +53,14 @@ export function orderSteps(plan: AppPlan, live: readonly LiveRule[], run: Transi
   return found === undefined ? plan : { ...plan, steps: found.steps, transitions: withBudgetHint(found.check, run) };
 }
 
-/** When the budget left something unchecked, one more sentence says how to give the check more time. */
+/** When the budget left something unchecked, one more part says how long the check had (and how to give it more). */
 function withBudgetHint(check: TransitionCheck, run: TransitionRun): TransitionCheck {
-  if (!check.unchecked.some((sentence) => sentence.includes('time budget'))) return check;
-  return { ...check, unchecked: [...check.unchecked, `the check had ${run.budgetSeconds} s for the whole command; --transition-budget SECONDS gives it more`] };
+  if (!check.unchecked.some(outOfTime)) return check;
+  return { ...check, unchecked: [...check.unchecked, { kind: 'budget', seconds: run.budgetSeconds }] };
+}
+
+function outOfTime(part: UncheckedPart): boolean {
+  return part.kind === 'states-out-of-time' || part.kind === 'orders-out-of-time' || (part.kind === 'search' && part.reason === OUT_OF_TIME);
 }
 
 function optionsFor(app: string, run: TransitionRun): { deadline: number; onProgress?: (done: number, total: number) => void } {

@@ -5,7 +5,7 @@
 // to differ. Pure: rule lists in, regions out; the deadline bounds the work.
 import type { EvaluationOptions } from '../../evaluate/leaf.js';
 import type { NormalRule } from '../../semantics/model.js';
-import type { TransitionWindow, WindowClass } from '../../plan/types.js';
+import type { TransitionWindow, UncheckedPart, WindowClass, WindowOutcome } from '../../plan/types.js';
 import type { RegionOutcome } from '../entries.js';
 import { regionsWhere, type Region } from '../regions.js';
 
@@ -42,15 +42,15 @@ export interface StateCheck {
   /** Request classes open in this state, each with its outcomes [start, this state, final]. */
   open: Region[];
   /** What the search that checked this state could not decide or ran out of time on. */
-  unchecked: string[];
+  unchecked: UncheckedPart[];
 }
 
 /** The states between the PATCH requests of one order, checked together. */
 export interface StatesCheck {
   /** By state (k: after k PATCH requests, 1 to n−1). */
   states: Map<number, StateCheck>;
-  /** One sentence per part the engine could not decide or ran out of time on. */
-  unchecked: string[];
+  /** Each part the engine could not decide or ran out of time on. */
+  unchecked: UncheckedPart[];
 }
 
 export interface StateCheckOptions {
@@ -72,9 +72,9 @@ export function checkStates(lists: readonly (readonly NormalRule[])[], options: 
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
   const unsure = search.regions.filter((region) => region.outcomes.some(undecided));
-  const unchecked = [
-    ...unsure.map((region) => `${region.description}: ${undecidedReason(region.outcomes)}`),
-    ...search.unchecked.map((part) => `${part.reason}${part.rules.length === 0 ? '' : ` (rules ${part.rules.map((r) => `"${r}"`).join(', ')})`}`),
+  const unchecked: UncheckedPart[] = [
+    ...unsure.map((region) => ({ kind: 'undecided-class' as const, requests: region.description, reasons: undecidedReasons(region.outcomes) })),
+    ...search.unchecked.map((part) => ({ kind: 'search' as const, reason: part.reason, rules: part.rules })),
   ];
   const last = lists.length - 1;
   const states = new Map<number, StateCheck>();
@@ -90,16 +90,14 @@ export function checkStates(lists: readonly (readonly NormalRule[])[], options: 
   return { states, unchecked };
 }
 
-function undecidedReason(outcomes: readonly RegionOutcome[]): string {
-  const reasons = outcomes.flatMap((o) => ('undecided' in o ? [o.undecided] : []));
-  return [...new Set(reasons)].join('; ');
+function undecidedReasons(outcomes: readonly RegionOutcome[]): string[] {
+  return [...new Set(outcomes.flatMap((o) => ('undecided' in o ? [o.undecided] : [])))];
 }
 
-/** How an outcome reads in a window: the deciding rule and its actions, or that none decides. */
-function windowOutcomeText(outcome: RegionOutcome): string {
-  if ('undecided' in outcome) return `undecided (${outcome.undecided})`;
-  if (outcome.rule === undefined) return 'no rule (not blocked)';
-  return `"${outcome.rule}" (${outcome.actions.join(', ')})`;
+/** What decides in a window: the deciding rule and its actions, no rule, or a rule undecided. */
+function windowOutcome(outcome: RegionOutcome): WindowOutcome {
+  if ('undecided' in outcome) return { kind: 'undecided', reason: outcome.undecided };
+  return outcome.rule === undefined ? { kind: 'no-rule' } : { kind: 'rule', rule: outcome.rule, actions: outcome.actions };
 }
 
 /**
@@ -132,5 +130,5 @@ export function windowsOf(openByState: ReadonlyMap<number, readonly Region[]>): 
 
 function classOf(region: Region, state: number): WindowClass {
   const [before, during, after] = region.outcomes as [RegionOutcome, RegionOutcome, RegionOutcome];
-  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: windowOutcomeText(before), during: windowOutcomeText(during), after: windowOutcomeText(after) };
+  return { requests: region.description, seenAfter: state, witness: { ...region.witness }, before: windowOutcome(before), during: windowOutcome(during), after: windowOutcome(after) };
 }

@@ -1,9 +1,10 @@
 // The plan JSON (docs/behaviour.md, "Plan format"): what `plan --format json` prints and `plan --out` saves.
 import type { ReviewedPlan } from './review.js';
+import { planDocument } from './plan-file.js';
 import { safeJson } from '../sanitise.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 
 export function renderJson(reviewed: ReviewedPlan, out: TextSink, _options?: PlanRenderOptions): void {
   // Exact data; characters that would reorder a terminal's text are written as \u escapes.
-  out.write(`${safeJson(JSON.stringify(reviewed.plan.document(reviewed.review), null, 2))}\n`);
+  out.write(`${safeJson(JSON.stringify(planDocument(reviewed.plan, reviewed.review), null, 2))}\n`);
 }

@@ -10,6 +10,7 @@ import { cell, htmlCode, markdownText, table } from '../markdown.js';
 import { ATTENTION_HEADING, REMOVED_ACTIVE, consoleSteps, lifecycleCautions, unmanagedInOrder, unmanagedText, whatChanges, type Quoting } from './describe.js';
 import { plural } from '../../plural.js';
 import { newRuleItems } from './markdown-changes.js';
+import { looseningWords } from './reasons.js';
 
 export interface Section {
   kind: 'blocked' | 'unmanaged' | 'lifecycle' | 'behaviour' | 'behaviourDiff' | 'moves' | 'heading' | 'step' | 'note';
@@ -38,7 +39,7 @@ export function alerts({ plan, review }: ReviewedPlan): string[] {
       lifecycleCautions(app).map((caution) =>
         `${showApp ? `${markdownText(app.app)}: ` : ''}**${markdownText(caution.name)}** ${caution.ruleId === undefined ? '' : `${htmlCode(caution.ruleId)} `}${markdownText(caution.what)}`),
     ),
-    ...review.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(risk.what)}`),
+    ...review.risks.map((risk) => `${showApp ? `${markdownText(risk.app)}: ` : ''}**${markdownText(risk.name)}** ${markdownText(looseningWords(risk.loosens))}`),
     ...newRuleItems(plan),
   ];
   const changed = review.behaviour?.changes.length ?? 0;

@@ -16,6 +16,7 @@ import { changesTable } from './markdown-changes.js';
 import { behaviourDiffMarkdown, COMMENT_CAPS } from '../diff/markdown.js';
 import { changeLines, createdLines } from './rule-diff.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
+import { noteWords, type PlanNote } from './reasons.js';
 import type { PlanRenderOptions, TextSink } from './types.js';
 import { plural } from '../../plural.js';
 
@@ -93,8 +94,8 @@ function lifetimes(reviewed: ReviewedPlan): string[] {
 }
 
 /** The plan's notes (why removed rules could not be recognised), one paragraph each. */
-function notes(planNotes: readonly string[]): string[] {
-  return planNotes.map((note) => `_${markdownText(note)}_\n\n`);
+function notes(planNotes: readonly PlanNote[]): string[] {
+  return planNotes.map((note) => `_${markdownText(noteWords(note))}_\n\n`);
 }
 
 /** What the plan does to named test traffic (only when the project has tests). */

@@ -4,6 +4,7 @@
 import { excessSentence } from '../../plan/safety.js';
 import { trafficExcessDetails, trafficExcessSentence } from '../../plan/traffic-limit.js';
 import type { Review } from './review.js';
+import { modelWarningWords } from './reasons.js';
 import type { StreamRenderers } from '../contract.js';
 import { writeLines } from '../lines.js';
 import { safeText } from '../sanitise.js';
@@ -16,7 +17,7 @@ function* warningLines({ limitExcesses, trafficExcesses, undecided, modelWarning
     for (const detail of trafficExcessDetails(excess)) yield `  ${safeText(detail)}`;
   }
   for (const sentence of undecided) yield `warning: ${safeText(sentence)}`;
-  for (const sentence of modelWarnings) yield `warning: ${safeText(sentence)}`;
+  for (const warning of modelWarnings) yield `warning: ${safeText(modelWarningWords(warning))}`;
 }
 
 export const PLAN_WARNINGS: StreamRenderers<Review> = {

@@ -2,8 +2,9 @@
 // the plan loosens, the limits apply will enforce, the rule tests and request classes it
 // decides differently, the replayed traffic, the policies, the rule lifetimes and notes. The
 // engine assembles it once (src/engine/review.ts); the plan renderers read it beside the
-// Plan. A saved plan carries the parts a fresh plan shows (`plan.document(review)` is the plan
-// file), and reading one back gives the Review a renderer of the file shows.
+// Plan. A saved plan carries the parts a fresh plan shows (plan-file.ts writes the plan file),
+// and reading one back gives the Review a renderer of the file shows. Reasons are data
+// (reasons.ts words them); those read back from a file are the file's words.
 import { Plan } from '../../plan/plan-value.js';
 import { parsePlan, parsePlanText } from '../../plan/file-format.js';
 import type { PlanLifetimes } from '../../plan/lifetimes.js';
@@ -13,6 +14,7 @@ import type { TrafficExcess } from '../../plan/traffic-limit.js';
 import type { AppBehaviourDiff, BehaviourReport } from '../../diff/outcomes.js';
 import type { ReplayReport } from '../../replay/tally.js';
 import type { PolicyFinding } from '../policies/model.js';
+import type { ModelWarning, PlanNote } from './reasons.js';
 
 /** What a reviewer reads beside the steps; apply works risks and notes out again rather than trust a file's. */
 export interface Review {
@@ -22,7 +24,7 @@ export interface Review {
   limitExcesses: readonly LimitExcess[];
   trafficExcesses: readonly TrafficExcess[];
   /** Said once with the plan, e.g. why rules removed from the files could not be recognised. */
-  notes: readonly string[];
+  notes: readonly PlanNote[];
   /** Rules whose lifetime changes their state within seven days or explains a status change; absent without such events. */
   lifetimes?: PlanLifetimes;
   /** The rule tests whose outcome the plan changes (not saved), and those it could not decide, one sentence each. */
@@ -32,7 +34,7 @@ export interface Review {
   behaviourDiff?: readonly AppBehaviourDiff[];
   /** plan --replay's report (docs/replay.md, "The report"), and where the live rules disagree with production's decisions. */
   replay?: ReplayReport;
-  modelWarnings: readonly string[];
+  modelWarnings: readonly ModelWarning[];
   /** The policy checks of the planned rules (docs/behaviour.md, "Policies"). */
   policies?: readonly PolicyFinding[];
 }

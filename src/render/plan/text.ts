@@ -25,6 +25,7 @@ import {
 import { writeBehaviourDiffText } from '../diff/text.js';
 import { changeLines, createdLines } from './rule-diff.js';
 import { transitionText } from './transitions.js';
+import { looseningWords, noteWords, type PlanNote } from './reasons.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import { safeText } from '../sanitise.js';
 import type { Colors, PlanRenderOptions, TextSink } from './types.js';
@@ -81,7 +82,7 @@ function writeRisks(reviewed: ReviewedPlan, out: TextSink, c: Colors): void {
 /** One line per rule the plan loosens (apply repeats the first few above its question). */
 export function riskLines({ plan, review }: ReviewedPlan, c: Colors): string[] {
   const showApp = plan.apps.length > 1;
-  return review.risks.map((risk) => `  ${c.red('!')} ${showApp ? `app ${safeText(risk.app)}: ` : ''}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(risk.what)}`);
+  return review.risks.map((risk) => `  ${c.red('!')} ${showApp ? `app ${safeText(risk.app)}: ` : ''}${c.bold(`"${safeText(risk.name)}"`)} ${safeText(looseningWords(risk.loosens))}`);
 }
 
 /** Rules whose lifetime changes their state soon, or explains a status this plan changes. */
@@ -93,10 +94,10 @@ function writeLifetimes(reviewed: ReviewedPlan, out: TextSink, c: Colors): void 
 }
 
 /** Said once, after the rules not in the files (why removed rules could not be recognised). */
-function writeNotes(notes: readonly string[], out: TextSink, c: Colors): void {
+function writeNotes(notes: readonly PlanNote[], out: TextSink, c: Colors): void {
   if (notes.length === 0) return;
   out.write('\n');
-  for (const note of notes) out.write(`${c.dim(safeText(note))}\n`);
+  for (const note of notes) out.write(`${c.dim(safeText(noteWords(note)))}\n`);
 }
 
 /** The live rules no file declares, each by name with what happens to it; removed ones first. */

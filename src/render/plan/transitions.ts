@@ -6,6 +6,7 @@
 import type { AppPlan } from '../../plan/types.js';
 import type { TransitionCheck, TransitionWindow } from '../../plan/types.js';
 import { plural } from '../../plural.js';
+import { uncheckedWords, windowOutcomeWords } from './reasons.js';
 
 export interface TransitionText {
   /** True when the order opens a window: the headline is a risk. */
@@ -22,7 +23,7 @@ export function transitionText(app: AppPlan): TransitionText | undefined {
   if (check === undefined) return undefined;
   const states = app.steps.length - 1;
   const windows = check.windows.map(windowText);
-  const notes = [...offer(check), ...check.unchecked.map((part) => `Not checked: ${part}.`)];
+  const notes = [...offer(check), ...check.unchecked.map((part) => `Not checked: ${uncheckedWords(part)}.`)];
   return { risky: windows.length > 0, headline: headline(check, states), windows, notes };
 }
 
@@ -57,7 +58,7 @@ function windowText(window: TransitionWindow): TransitionText['windows'][number]
     title: `${steps}: ${plural(window.classes.length, 'class of requests', 'classes of requests')} let through`,
     classes: window.classes.map((open) => ({
       requests: open.requests,
-      outcomes: `before: ${open.before}; during: ${open.during}; after: ${open.after}`,
+      outcomes: `before: ${windowOutcomeWords(open.before)}; during: ${windowOutcomeWords(open.during)}; after: ${windowOutcomeWords(open.after)}`,
       example: `for example ${JSON.stringify(open.witness)}`,
     })),
   };
