@@ -11,6 +11,7 @@ import type { LiveRule } from '../semantics/model.js';
 import { executeSteps, type StepOutcome } from './execute.js';
 import { moveWindow, verifyApplied } from './verify.js';
 import { plural } from '../plural.js';
+import { definedFields } from '../defined.js';
 
 export interface ApplyAppOptions {
   concurrency: number;
@@ -65,7 +66,7 @@ export async function applyAppPlan(
     const outcomes = await executeSteps(pending, api, {
       concurrency: options.concurrency,
       ordered: options.ordered === true && pass === 0,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...definedFields({ signal: options.signal }),
       onOutcome: (outcome) => options.onOutcome?.(outcome, pass),
     });
     result.passes.push(outcomes);

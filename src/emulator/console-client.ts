@@ -38,7 +38,7 @@ function call(target: ConsoleTarget, method: string, path: string, body?: unknow
   return new Promise((resolve, reject) => {
     const request = https.request(url, {
       method,
-      headers: { Authorization: `Bearer ${target.token}`, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: { Authorization: `Bearer ${target.token}`, ...(payload && { 'Content-Type': 'application/json' }) },
     }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,6 +1,7 @@
 // Identity, field order and sort order of script records: what makes snapshots stable in git.
 import { createHash } from 'node:crypto';
 import type { ScriptRecord, SnapshotRecord } from './model.js';
+import { definedFields } from '../defined.js';
 
 /** Wire fields in the order of docs/service-api.md, "Script records", then the approval fields; unknown fields follow, sorted. */
 const FIELD_ORDER = [
@@ -90,7 +91,7 @@ function normaliseRisk(risk: unknown): unknown {
   const { level, reason, ...rest } = risk as Record<string, unknown>;
   // Spread copies own properties as data, `__proto__` included, into a prototype-free object.
   return Object.assign(Object.create(null) as object, {
-    ...(level === undefined ? {} : { level }), ...(reason === undefined ? {} : { reason }), ...rest,
+    ...definedFields({ level, reason }), ...rest,
   });
 }
 

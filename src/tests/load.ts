@@ -13,6 +13,7 @@ import { displayPath } from '../rules/display-path.js';
 import { listRuleFiles } from '../rules/load.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import { loadYamlFile, type Path, type YamlSource } from '../io/yaml-source.js';
+import { definedFields } from '../defined.js';
 
 /** What a test file writes for "no rule decides this request". */
 export const NO_RULE_WORD = 'none';
@@ -122,7 +123,7 @@ function uniqueNames(tests: readonly RuleTest[]): Problem[] {
 function toTest(written: WrittenTest, source: SourceLocation): RuleTest {
   return {
     name: written.name,
-    ...(written.app === undefined ? {} : { app: written.app }),
+    ...definedFields({ app: written.app }),
     request: written.request,
     expect: { rule: written.expect.rule, ...(written.expect.actions === undefined ? {} : { actions: [...written.expect.actions] }) },
     source,

@@ -9,6 +9,7 @@ import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions } from '
 import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';
+import { definedFields } from '../defined.js';
 
 export type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'not-run';
 
@@ -84,7 +85,7 @@ export function runMutants(apps: readonly AppMutants[], options: MutationOptions
       const killedBy = outcomes.firstChangedVerdict(mutant);
       const equivalence = killedBy === undefined ? options.equivalence?.(app.rules, mutant) : undefined;
       const status = killedBy !== undefined ? 'killed' : equivalence !== undefined ? 'equivalent' : 'survived';
-      results.push({ app: app.app, mutant, rule, status, ...(killedBy === undefined ? {} : { killedBy }), ...(equivalence === undefined ? {} : { equivalence }) });
+      results.push({ app: app.app, mutant, rule, status, ...definedFields({ killedBy, equivalence }) });
       options.progress?.(results.length, total);
     }
   }

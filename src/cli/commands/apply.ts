@@ -14,6 +14,7 @@ import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { EXIT, INTERRUPT_EXIT_CODES, type ExitCode, type InterruptSignal } from '../../exit-codes.js';
 import { NOW_OPTION, UsageError, wholeNumber } from '../options.js';
+import { definedFields } from '../../defined.js';
 import { noun } from '../../plural.js';
 import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
@@ -58,11 +59,8 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<ExitCod
     const report = await applyProject(
       { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: args.maxChanges, force: args.force,
         concurrency: args.concurrency, undoOut: args.undoOut, planFile: args.plan, safeOrder: args.safeOrder, policyBudget: args.policyBudget,
-        ...(args.now === undefined ? {} : { now: args.now }),
-        ...(args.transitionBudget === undefined ? {} : { transitionBudget: args.transitionBudget }),
-        ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
-        ...(args.replay === undefined ? {} : { replayLogs: args.replay.map(String), replayEngine: args.engine }),
-        ...(diff === undefined ? {} : { behaviourDiff: diff.run }) },
+        ...definedFields({ now: args.now, transitionBudget: args.transitionBudget, onTransitionProgress: checking?.update, behaviourDiff: diff?.run }),
+        ...(args.replay === undefined ? {} : { replayLogs: args.replay.map(String), replayEngine: args.engine }) },
       // Retry notices print above the progress line, not glued to it.
       { ...ctx, notice: (line) => progress.notice(line) },
       {
@@ -146,7 +144,7 @@ async function approved(args: ApplyArgs, reviewed: ReviewedPlan, ctx: CommandCon
   }
   const apps = plan.apps.filter((a) => a.steps.length > 0).map((a) => a.app);
   const question =
-    `Apply ${plan.summary.patches === 1 ? 'this change' : `these ${plan.summary.patches} changes`} ` +
+    `Apply ${noun(plan.summary.patches, 'this change', `these ${plan.summary.patches} changes`)} ` +
     `to ${noun(apps.length, 'app')} ${apps.join(', ')}? ` +
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report. An interrupt

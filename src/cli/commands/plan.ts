@@ -56,12 +56,10 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   const diff = wanted === false ? undefined : diffRun(args, ctx);
   const { plan, review } = await planProject({
     ...selection,
-    ...definedFields({ onReplayProgress: progress.onProgress, liveFile: args.live, testsDir: args.tests }),
+    ...definedFields({ onReplayProgress: progress.onProgress, liveFile: args.live, testsDir: args.tests, onTransitionProgress: checking?.update, behaviourDiff: diff?.run }),
     ...(replayLogs === undefined ? {} : { replayLogs, replayEngine: args.engine }),
     safeOrder: args.safeOrder === true,
     ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
-    ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
-    ...(diff === undefined ? {} : { behaviourDiff: diff.run }),
   }, ctx).finally(() => {
     diff?.stop();
     checking?.stop();

@@ -2,7 +2,7 @@
 // in text, one FILE:LINE:COL line per policy that is violated or unchecked; in Markdown (the
 // pull-request comment), a caution alert per violation, so "Policy violated: … for example …"
 // is the comment's first screen. JSON carries them in the plan document (`policies`).
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 import type { OutputRegistry, Sink, StreamRenderers } from '../contract.js';
 import { markdownText, safeText } from '../sanitise.js';
 import { isCoverageNote, isReported, policyLine, type PolicyFinding } from './model.js';
@@ -48,7 +48,7 @@ export const POLICIES_BEFORE_APPLY: StreamRenderers<{ findings: readonly PolicyF
   stdout: ({ findings, forced }, sink) => {
     const overridden = forced === 0
       ? ''
-      : `--force: applying although ${forced === 1 ? 'an error-level policy is' : `${forced} error-level policies are`} not proved to hold for the rules this apply leaves (listed above).\n\n`;
+      : `--force: applying although ${noun(forced, 'an error-level policy is', `${forced} error-level policies are`)} not proved to hold for the rules this apply leaves (listed above).\n\n`;
     const text = policiesText(findings.filter((finding) => !isCoverageNote(finding))) + overridden;
     if (text !== '') sink.write(text);
   },
