@@ -44,7 +44,7 @@ export function listScriptsAnswer(scripts: readonly ScriptRecord[], query: URLSe
 
 const matchingByInventory = new WeakMap<readonly ScriptRecord[], Map<string, ScriptRecord[]>>();
 
-function matchingScripts(scripts: readonly ScriptRecord[], q: ParsedQuery): ScriptRecord[] {
+function matchingScripts(scripts: readonly ScriptRecord[], q: ScriptQuery): ScriptRecord[] {
   let byQuery = matchingByInventory.get(scripts);
   if (!byQuery) matchingByInventory.set(scripts, (byQuery = new Map()));
   const key = JSON.stringify([q.appId, q.tld, q.from, q.to]);
@@ -60,9 +60,7 @@ function matchingScripts(scripts: readonly ScriptRecord[], q: ParsedQuery): Scri
 }
 
 /** The query with every default filled in: the same shape the tool sends. */
-type ParsedQuery = ScriptQuery;
-
-function parseQuery(query: URLSearchParams, options: ScriptsQueryOptions): ParsedQuery {
+function parseQuery(query: URLSearchParams, options: ScriptsQueryOptions): ScriptQuery {
   const to = integer(query, 'to', options.now, 0);
   const from = integer(query, 'from', to - DAY_MS, 0);
   if (from > to) throw new QueryInvalid(`from (${from}) must not be after to (${to})`);

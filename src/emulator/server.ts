@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CertificatePair } from './certificate.js';
 import type { FaultSet, FaultSpec } from './faults.js';
 import type { RequestLog, RequestLogEntry } from './log.js';
-import { CONSOLE_PATH, consoleCreate, consoleDelete } from './console-api.js';
+import { CONSOLE_PATH, consoleCreate } from './console-api.js';
 import { createRuleAnswer, deleteRuleAnswer, listRulesAnswer, patchRuleAnswer, type ApiAnswer, type Capability, type MoveSemantics } from './rules-api.js';
 import { listScriptsAnswer } from './scripts-api.js';
 import type { StateStore, StoredApp } from './state.js';
@@ -120,18 +120,11 @@ function changing(answer: ApiAnswer & { changed: boolean }, ctx: ServerContext):
 function consoleRoute(method: string, path: string, authorization: string | undefined, text: string, ctx: ServerContext): ApiAnswer {
   const app = appFor(authorization, ctx);
   if (!app) return rulesUnauthenticated();
-  let answer: ApiAnswer & { changed: boolean };
-  if (path === CONSOLE_PATH) {
-    if (method !== 'POST') return notAllowed(method, path);
-    answer = consoleCreate(app, parseJson(text));
-  } else {
-    const ruleId = decodeSegment(path.slice(CONSOLE_PATH.length + 1));
-    if (ruleId === undefined) return { status: 404, body: { result: false, message: `no such path: ${path}` } };
-    if (method !== 'DELETE') return notAllowed(method, path);
-    answer = consoleDelete(app, ruleId);
-  }
-  if (answer.changed) ctx.store.changed();
-  return { status: answer.status, body: answer.body };
+  if (path === CONSOLE_PATH) return method === 'POST' ? changing(consoleCreate(app, parseJson(text)), ctx) : notAllowed(method, path);
+  // A console delete is the rule API's delete (behind --capabilities delete there).
+  const ruleId = decodeSegment(path.slice(CONSOLE_PATH.length + 1));
+  if (ruleId === undefined) return { status: 404, body: { result: false, message: `no such path: ${path}` } };
+  return method === 'DELETE' ? changing(deleteRuleAnswer(app, ruleId), ctx) : notAllowed(method, path);
 }
 
 /** The app whose server token the request carries (docs/service-api.md, "Authentication": the token picks the app). */

@@ -60,16 +60,9 @@ export async function readState(file: string): Promise<EmulatorState | undefined
 }
 
 function isState(value: unknown): value is EmulatorState {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Partial<EmulatorState>;
-  return (
-    v.version === STATE_VERSION &&
-    typeof v.apiToken === 'string' &&
-    Array.isArray(v.scripts) &&
-    typeof v.apps === 'object' &&
-    v.apps !== null &&
-    Object.values(v.apps).every((app) => typeof app?.token === 'string' && Array.isArray(app.rules))
-  );
+  const v = value as Partial<EmulatorState> | null;
+  return v?.version === STATE_VERSION && typeof v.apiToken === 'string' && Array.isArray(v.scripts) && typeof v.apps === 'object' &&
+    v.apps !== null && Object.values(v.apps).every((app) => typeof app?.token === 'string' && Array.isArray(app.rules));
 }
 
 /** Holds the live state and keeps its file up to date. */
@@ -112,14 +105,7 @@ export class StateStore {
   async save(): Promise<void> {
     // Saves run one after another so an older snapshot can never overwrite a newer one.
     const run = (this.pending ?? Promise.resolve()).then(() => this.write());
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.pending = settled;
-    void settled.then(() => {
-      if (this.pending === settled) this.pending = undefined;
-    });
+    this.pending = run.catch(() => undefined);
     await run;
   }
 

@@ -66,11 +66,8 @@ function knownFields(body: AcceptedBody): CheckedPatch {
 }
 
 function copyTree(tree: Conditions): Conditions {
-  return withUnknownFields({ operator: tree.operator, children: tree.children.map(copyGroup) }, tree, 'tree');
-}
-
-function copyGroup(group: Group): Group {
-  return withUnknownFields({ operator: group.operator, children: group.children.map(copyLeaf) }, group, 'tree');
+  const children = tree.children.map((group: Group) => withUnknownFields({ operator: group.operator, children: group.children.map(copyLeaf) }, group, 'tree'));
+  return withUnknownFields({ operator: tree.operator, children }, tree, 'tree');
 }
 
 function copyLeaf(leaf: Leaf): Leaf {

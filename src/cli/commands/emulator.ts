@@ -120,7 +120,7 @@ async function writeTrafficLog(shown: string, count: number, seed: number, forma
 function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptions {
   // The numbers and --app-token were read and checked by the builder's coerce functions.
   const apps = args.appToken ?? [];
-  const options: EmulatorOptions = {
+  return {
     port: args.port,
     statePath: args.state ?? DEFAULT_STATE_FILE,
     reset: args.reset,
@@ -135,13 +135,8 @@ function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptio
     faults: stringList(args.fault),
     maxTake: args.maxTake,
     moveSemantics: args.moveSemantics,
-    ...definedFields({ capabilities: args.capabilities }),
+    ...definedFields({ capabilities: args.capabilities, apps: apps.length > 0 ? apps : undefined, seed: args.seed, logFile: args.log, apiToken: args.apiToken || undefined }),
   };
-  if (apps.length > 0) options.apps = apps;
-  if (args.seed !== undefined) options.seed = args.seed;
-  if (args.log !== undefined) options.logFile = args.log;
-  if (args.apiToken !== undefined && args.apiToken !== '') options.apiToken = args.apiToken;
-  return options;
 }
 
 /** `--capabilities create,delete`: read now, so a wrong word is a usage error before the emulator starts. */
