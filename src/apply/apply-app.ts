@@ -13,7 +13,7 @@ import { moveWindow, verifyApplied } from './verify.js';
 import { plural } from '../plural.js';
 import { definedFields } from '../defined.js';
 
-export interface ApplyAppOptions {
+interface ApplyAppOptions {
   concurrency: number;
   /** The transition check chose the plan's order: steps that change behaviour run alone (execute.ts). */
   ordered?: boolean;
@@ -127,7 +127,7 @@ export function applied(outcomes: readonly StepOutcome[]): PlanStep[] {
 }
 
 /** The ids the service gave the rules the plan created, by their placeholders. */
-export function createdIds(outcomes: readonly StepOutcome[]): Map<string, string> {
+function createdIds(outcomes: readonly StepOutcome[]): Map<string, string> {
   return new Map(outcomes.flatMap((o) => (o.state === 'applied' && o.step.kind === 'create' && o.result !== undefined ? [[o.step.ruleId, o.result.ruleId] as const] : [])));
 }
 

@@ -24,7 +24,7 @@ import { definedFields } from '../defined.js';
 
 const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';
 
-export interface SavedPlanInput {
+interface SavedPlanInput {
   /** The plan file as the user named it (messages show it so). */
   file: string;
   cwd: string;
@@ -37,7 +37,7 @@ export interface SavedPlanInput {
 }
 
 /** A saved plan checked as far as it can be before any request: each app with its config and declared rules. */
-export interface LoadedSavedPlan {
+interface LoadedSavedPlan {
   file: string;
   /** `stepsPointer`: where the app's steps are in the file (`/apps/0/steps`), for messages. */
   selected: { app: AppConfig; plan: AppPlan; stepsPointer: string }[];

@@ -14,7 +14,7 @@ import type { LiveRule } from '../semantics/model.js';
 import { pinnedDeclared } from '../semantics/pinned.js';
 import { noun } from '../plural.js';
 
-export interface Verification {
+interface Verification {
   /** Priority-only PATCHes that would restore the plan's order; empty unless they may be sent. */
   corrections: PlanStep[];
   /** Rules out of place that a correction may fix: `"Name" is at position 3, expected 2`. */
@@ -24,7 +24,7 @@ export interface Verification {
 }
 
 /** The 0-based positions a plan's moves cover: from the lowest to the highest index any move left or reached. */
-export interface MoveWindow {
+interface MoveWindow {
   from: number;
   to: number;
 }

@@ -14,7 +14,7 @@ import { listScriptsAnswer } from './scripts-api.js';
 import type { StateStore, StoredApp } from './state.js';
 
 export const RULES_PATH = '/api/v2/botProtection/customRules';
-export const SCRIPTS_PATH = '/v1/scripts';
+const SCRIPTS_PATH = '/v1/scripts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

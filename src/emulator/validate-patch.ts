@@ -9,7 +9,7 @@ import type { ErrorObject } from 'ajv';
 import { validatePatchBody, validatePostBody } from '../generated/validators.js';
 import type { Conditions, Group, Leaf, PatchBody } from '../semantics/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
-import { pointerSegments } from '../io/json-pointer.js';
+import { pointerSegments, readablePathOf as where } from '../io/json-pointer.js';
 
 export class PatchInvalid extends Error {}
 
@@ -160,9 +160,4 @@ function operatorOf(path: string[], body: unknown): unknown {
   let node: unknown = body;
   for (const segment of path) node = (node as Record<string, unknown>)[segment];
   return (node as Record<string, unknown>).operator;
-}
-
-/** The segments as the messages write them: `conditions.children[0].operator`. */
-function where(path: string[]): string {
-  return path.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }

@@ -66,7 +66,7 @@ export interface ProjectConfig {
   builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
 }
 
-export const CONFIG_FILE = 'botrules.yaml';
+const CONFIG_FILE = 'botrules.yaml';
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
   const configPath = await findConfigFile(options.cwd, options.config);
   if (configPath === undefined) {

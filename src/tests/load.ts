@@ -28,7 +28,7 @@ export interface RuleTest {
   source: SourceLocation;
 }
 
-export interface LoadedTests {
+interface LoadedTests {
   tests: RuleTest[];
   problems: Problem[];
   files: string[];

@@ -9,9 +9,9 @@ import { leafValues } from '../semantics/fields.js';
 import { definedFields } from '../defined.js';
 
 /** Where in a rule a mutation is written, as a path below the rule (for FILE:LINE:COL). */
-export type RulePath = (string | number)[];
+type RulePath = (string | number)[];
 
-export type MutationKind =
+type MutationKind =
   | 'cidr-widen' | 'cidr-narrow' | 'operator' | 'drop-leaf' | 'drop-group' | 'group-operator'
   | 'swap' | 'pause' | 'weaken-action';
 

@@ -11,7 +11,7 @@ import { NO_RULE_WORD, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';
 import { definedFields } from '../defined.js';
 
-export type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'not-run';
+type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'not-run';
 
 export interface MutantResult {
   app: string;
@@ -27,7 +27,7 @@ export interface MutantResult {
   where?: SourceLocation;
 }
 
-export interface MutationSummary {
+interface MutationSummary {
   total: number;
   killed: number;
   survived: number;
@@ -45,14 +45,14 @@ export interface MutationReport {
   only?: string[];
 }
 
-export interface AppMutants {
+interface AppMutants {
   app: string;
   rules: readonly NormalRule[];
   tests: readonly RuleTest[];
   mutants: readonly Mutant[];
 }
 
-export interface MutationOptions {
+interface MutationOptions {
   evaluation?: EvaluationOptions;
   maxMutants?: number;
   /** Milliseconds (from `now`) after which no further mutant is started. */

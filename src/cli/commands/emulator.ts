@@ -80,7 +80,7 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<Exi
 }
 
 /** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
-export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<ExitCode> {
+async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<ExitCode> {
   const options = emulatorOptions(args, ctx);
   if (args.appTokenFile !== undefined) options.apps = await appTokenFile(args.appTokenFile, ctx.io.cwd);
   // Anyone on the machine can read a command line (ps): say so, once, without the token.

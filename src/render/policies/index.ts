@@ -12,7 +12,7 @@ export { failsCommand, isCoverageNote, isReported, policyLine } from './model.js
 export { policyAnnotation } from './github.js';
 
 /** Appended to a planned violation: whether the live rules already break the policy. */
-export function pastOrPresent(finding: PolicyFinding): string {
+function pastOrPresent(finding: PolicyFinding): string {
   if (finding.builtin || finding.live === undefined || finding.verdict === 'holds') return '';
   if (finding.live === 'violated') return ' (the live rules already violate it: not new in this plan)';
   if (finding.live === 'holds') return ' (the live rules hold it: this plan breaks it)';

@@ -75,7 +75,7 @@ function escapedRow<Row extends Record<string, string>>(row: Row, formulaEscape:
   return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, csvCell(value, formulaEscape, terminal)])) as Row;
 }
 
-export function csvRow(record: SnapshotRecord): Record<(typeof CSV_COLUMNS)[number], string> {
+function csvRow(record: SnapshotRecord): Record<(typeof CSV_COLUMNS)[number], string> {
   return {
     key: record.key ?? '',
     id: record.id ?? '',
