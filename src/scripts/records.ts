@@ -5,21 +5,8 @@ import { definedFields } from '../defined.js';
 
 /** Wire fields in the order of docs/service-api.md, "Script records", then the approval fields; unknown fields follow, sorted. */
 const FIELD_ORDER = [
-  'key',
-  'id',
-  'app_id',
-  'host_domain',
-  'type',
-  'vendor',
-  'first_seen',
-  'last_seen',
-  'risk',
-  'users_affected_percentage',
-  'ack',
-  'page_types',
-  'approved',
-  'approvedBy',
-  'approvalNote',
+  'key', 'id', 'app_id', 'host_domain', 'type', 'vendor', 'first_seen', 'last_seen', 'risk', 'users_affected_percentage',
+  'ack', 'page_types', 'approved', 'approvedBy', 'approvalNote'
 ] as const;
 const KNOWN = new Set<string>(FIELD_ORDER);
 

@@ -113,7 +113,7 @@ function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { 
 
 /** The report in text (src/render/apply/), then the exit code and the errors the handler prints. */
 async function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): Promise<ExitCode> {
-  await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }), ...(stdoutLost(ctx) ? { stdoutLost: true } : {}) }, ctx);
+  await writeReport(APPLY_OUTPUTS.text, { report, ...definedFields({ signal }), ...(stdoutLost(ctx) ? { stdoutLost: true } : {}) }, ctx);
   const exitCode = signal === undefined ? EXIT.ok : INTERRUPT_EXIT_CODES[signal];
   if (report.outcome === 'no-changes') return exitCode;
   if (report.outcome === 'cancelled') return report.interrupted ? exitCode : EXIT.failed;

@@ -25,22 +25,8 @@ export function ndjsonSink(emit: Emit): RecordSink {
  * `false`, or empty when the report ran without a policy; absent values are empty.
  */
 export const CSV_COLUMNS = [
-  'key',
-  'id',
-  'app_id',
-  'host_domain',
-  'type',
-  'vendor',
-  'risk_level',
-  'risk_reason',
-  'users_affected_percentage',
-  'first_seen',
-  'last_seen',
-  'page_types',
-  'ack',
-  'approved',
-  'approved_by',
-  'approval_note',
+  'key', 'id', 'app_id', 'host_domain', 'type', 'vendor', 'risk_level', 'risk_reason', 'users_affected_percentage',
+  'first_seen', 'last_seen', 'page_types', 'ack', 'approved', 'approved_by', 'approval_note'
 ] as const;
 
 export const CSV_LIST_SEPARATOR = ';';
