@@ -11,6 +11,7 @@
 // not one per page.
 import type { ScriptQuery, ScriptRecord } from '../scripts/model.js';
 import type { ApiAnswer } from './rules-api.js';
+import { parseJsonOr } from '../io/json-depth.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -78,12 +79,7 @@ function parseQuery(query: URLSearchParams, options: ScriptsQueryOptions): Scrip
 function jsonList(query: URLSearchParams, name: string): string[] {
   const text = query.get(name);
   if (text === null || text === '') throw new QueryInvalid(`${name} is required: a JSON array of strings, e.g. ${name}=["…"]`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
+  const value = parseJsonOr(text, () => undefined);
   if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v !== '')) {
     throw new QueryInvalid(`${name} must be a JSON array of at least one non-empty string, e.g. ${name}=["…"]`);
   }

@@ -12,6 +12,7 @@ import { CONSOLE_PATH, consoleCreate } from './console-api.js';
 import { createRuleAnswer, deleteRuleAnswer, listRulesAnswer, patchRuleAnswer, type ApiAnswer, type Capability, type MoveSemantics } from './rules-api.js';
 import { listScriptsAnswer } from './scripts-api.js';
 import type { StateStore, StoredApp } from './state.js';
+import { parseJsonOr } from '../io/json-depth.js';
 
 export const RULES_PATH = '/api/v2/botProtection/customRules';
 const SCRIPTS_PATH = '/v1/scripts';
@@ -188,11 +189,7 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 }
 
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  return parseJsonOr(text, () => undefined);
 }
 
 function decodeSegment(segment: string): string | undefined {

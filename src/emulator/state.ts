@@ -7,6 +7,7 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import type { Rule } from '../semantics/model.js';
 import type { ScriptRecord } from '../scripts/model.js';
+import { parseJsonOr } from '../io/json-depth.js';
 
 export const STATE_VERSION = 1;
 
@@ -45,12 +46,9 @@ export async function readState(file: string): Promise<EmulatorState | undefined
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UserError(`cannot read the emulator state file ${file}: ${(err as Error).message}`);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
+  const value = parseJsonOr(text, () => {
     throw new UserError(`the emulator state file ${file} is not valid JSON`, ['Delete it (or use --reset) to start from fresh seed data.']);
-  }
+  });
   if (!isState(value)) {
     throw new UserError(`the emulator state file ${file} does not hold emulator state version ${STATE_VERSION}`, [
       'Delete it (or use --reset) to start from fresh seed data.',
