@@ -59,7 +59,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
     method,
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
-    ...(text === undefined || text === '' ? {} : { body: parseJson(text) ?? text }),
+    ...(text === undefined || text === '' ? {} : { body: parseJsonOr(text, () => undefined) ?? text }),
     status: 0,
     ms: 0,
   };
@@ -85,7 +85,7 @@ function route(method: string, url: URL, authorization: string | undefined, text
     const app = appFor(authorization, ctx);
     if (!app) return rulesUnauthenticated();
     if (method === 'GET') return listRulesAnswer(app);
-    return changing(createRuleAnswer(app, parseJson(text) ?? text), ctx);
+    return changing(createRuleAnswer(app, parseJsonOr(text, () => undefined) ?? text), ctx);
   }
   if (path.startsWith(`${RULES_PATH}/`)) {
     const ruleId = decodeSegment(path.slice(RULES_PATH.length + 1));
@@ -95,7 +95,7 @@ function route(method: string, url: URL, authorization: string | undefined, text
     const app = appFor(authorization, ctx);
     if (!app) return rulesUnauthenticated();
     if (deletes) return changing(deleteRuleAnswer(app, ruleId), ctx);
-    const body = parseJson(text);
+    const body = parseJsonOr(text, () => undefined);
     if (body === undefined) return { status: 400, body: { result: false, message: 'the request body must be a JSON object' } };
     return changing(patchRuleAnswer(app, ruleId, body, ctx.settings.moveSemantics), ctx);
   }
@@ -121,7 +121,7 @@ function changing(answer: ApiAnswer & { changed: boolean }, ctx: ServerContext):
 function consoleRoute(method: string, path: string, authorization: string | undefined, text: string, ctx: ServerContext): ApiAnswer {
   const app = appFor(authorization, ctx);
   if (!app) return rulesUnauthenticated();
-  if (path === CONSOLE_PATH) return method === 'POST' ? changing(consoleCreate(app, parseJson(text)), ctx) : notAllowed(method, path);
+  if (path === CONSOLE_PATH) return method === 'POST' ? changing(consoleCreate(app, parseJsonOr(text, () => undefined)), ctx) : notAllowed(method, path);
   // A console delete is the rule API's delete (behind --capabilities delete there).
   const ruleId = decodeSegment(path.slice(CONSOLE_PATH.length + 1));
   if (ruleId === undefined) return { status: 404, body: { result: false, message: `no such path: ${path}` } };
@@ -186,10 +186,6 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
     if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
   return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(text: string): unknown {
-  return parseJsonOr(text, () => undefined);
 }
 
 function decodeSegment(segment: string): string | undefined {
