@@ -18,7 +18,7 @@ import { definedFields } from '../../defined.js';
 import { noun } from '../../plural.js';
 import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
-import { transitionProgress } from '../transition-progress.js';
+import { transitionProgress } from '../progress-line.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';

@@ -13,7 +13,7 @@ import { LOG_FORMATS } from '../../replay/formats.js';
 import { isAllClear } from '../../replay/tally.js';
 import { mergeReplayReports } from '../../engine/replay-merge.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { replayProgressLine } from '../replay-progress.js';
+import { replayProgressLine } from '../progress-line.js';
 import { replaySqlOutput } from '../../render/replay/sql.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { NOW_OPTION } from '../options.js';
