@@ -9,6 +9,7 @@ import type { ErrorObject } from 'ajv';
 import { validatePatchBody, validatePostBody } from '../generated/validators.js';
 import type { Conditions, Group, Leaf, PatchBody } from '../semantics/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
+import { definedFields } from '../defined.js';
 import { pointerSegments, readablePathOf as where } from '../io/json-pointer.js';
 
 export class PatchInvalid extends Error {}
@@ -54,15 +55,8 @@ export function checkPostBody(body: unknown, ruleCount: number): CheckedPatch & 
 
 /** The fields the service updates, in their documented order; the tree keeps its unknown fields. */
 function knownFields(body: AcceptedBody): CheckedPatch {
-  const patch: CheckedPatch = {};
-  if (body.ruleId !== undefined) patch.ruleId = body.ruleId;
-  if (body.name !== undefined) patch.name = body.name;
-  if (body.description !== undefined) patch.description = body.description;
-  if (body.status !== undefined) patch.status = body.status;
-  if (body.actions !== undefined) patch.actions = [...body.actions];
-  if (body.conditions !== undefined) patch.conditions = copyTree(body.conditions);
-  if (body.priority !== undefined) patch.priority = body.priority;
-  return patch;
+  const { ruleId, name, description, status, actions, conditions, priority } = body;
+  return definedFields({ ruleId, name, description, status, actions: actions && [...actions], conditions: conditions && copyTree(conditions), priority });
 }
 
 function copyTree(tree: Conditions): Conditions {
