@@ -2,7 +2,8 @@
 // before it is parsed: JSON.parse takes tens of seconds over five million nested brackets and
 // a validator or a YAML reader would overflow its stack. No file botrules writes nests deeper
 // than a dozen levels (a snapshot's rules, their condition groups and leaves). Text that may
-// not be JSON at all is parsed through `parseJsonOr`, which says what its absence means.
+// not be JSON at all is parsed through `parseJsonOr`, which says what its absence means, and
+// `isObject` tells a parsed object from null and lists.
 
 /** Far above what botrules writes, far below what any reader of it struggles with. */
 const MAX_JSON_DEPTH = 64;
@@ -48,4 +49,9 @@ export function parseJsonOr(text: string, notJson: (error: Error) => unknown): u
   } catch (error) {
     return notJson(error as Error);
   }
+}
+
+/** A JSON object: not null, not a list. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -14,6 +14,7 @@ import { listRuleFiles } from '../rules/load.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import { loadYamlFile, type Path, type YamlSource } from '../io/yaml-source.js';
 import { definedFields } from '../defined.js';
+import { isObject } from '../io/json-depth.js';
 
 /** What a test file writes for "no rule decides this request". */
 export const NO_RULE_WORD = 'none';
@@ -95,10 +96,6 @@ function describe(path: Path): string {
   const last = path.at(-1);
   if (typeof last === 'number') return path.at(-2) === 'actions' ? 'action' : `item ${last + 1} of ${String(path.at(-2))}`;
   return String(last);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function addressProblems(test: WrittenTest, index: number, source: YamlSource): Problem[] {
