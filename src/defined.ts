@@ -3,7 +3,7 @@
 // leaves a field out rather than set it to `undefined`.
 
 /** `T` with every field that may be undefined made optional and never undefined. */
-export type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
+type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
 
 /** The fields of `fields` whose value is not undefined: `{ ...definedFields({ out: args.out }) }`. */
 export function definedFields<T extends object>(fields: T): Defined<T> {

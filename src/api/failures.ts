@@ -7,6 +7,7 @@ import type { ApiRequest } from './types.js';
 import { shortenRedacted, type Redactor } from './redact.js';
 import { RETRY_STATUS_CODES } from './retry.js';
 import { parseRetryAfter, retryAfterTooLong } from './retry-after.js';
+import { definedFields } from '../defined.js';
 
 export interface FailureContext {
   /** host:port of the base URL. */
@@ -43,7 +44,7 @@ export function describeFailure(error: unknown, request: ApiRequest, context: Fa
   // sentences: a token that starts with a common word must not mask it in botrules' own text.
   return new RemoteError(`${failed}: ${detail}`, {
     operation: request.operation,
-    ...(status !== undefined ? { status } : {}),
+    ...definedFields({ status }),
     cause: safeCause(error, context),
   });
 }

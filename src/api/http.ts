@@ -9,6 +9,7 @@ import { describeFailure, extractServerMessage, type FailureContext } from './fa
 import { createRedactor } from './redact.js';
 import { gotRetryOptions } from './retry.js';
 import { DEFAULT_RETRY_POLICY, type ApiRequest, type HostOptions } from './types.js';
+import { definedFields } from '../defined.js';
 
 export type { ApiRequest } from './types.js';
 
@@ -164,7 +165,7 @@ function call(instance: Got, request: ApiRequest, maxBytes: number, sizeCheck: {
   const pending = instance(request.path, {
     method: request.method,
     ...(request.searchParams ? { searchParams: request.searchParams } : {}),
-    ...(request.json !== undefined ? { json: request.json } : {}),
+    ...definedFields({ json: request.json }),
     // The raw bytes, decoded only to be parsed: with 'text' got also keeps the decoded string
     // on the response, and that second copy of every page outlived the request often enough
     // to be promoted to the old generation (about half of what a long export promoted).

@@ -20,6 +20,7 @@ export {
   API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, DEFAULT_RETRY_POLICY, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE,
   type HostOptions, type RetryPolicy, type RulesApi, type RulesClientOptions, type ScriptsApi, type ScriptsClientOptions,
 } from './types.js';
+import { definedFields } from '../defined.js';
 
 /** The rule operations of one app, with its URL and token from the environment. */
 export function rulesClientFor(app: AppConfig, ctx: Runtime): RulesApi {
@@ -51,14 +52,10 @@ function hostOptions(ctx: Runtime, baseUrl: string, urlVariable: string, token: 
   const extraCaPem = readExtraCa(ctx);
   const timeoutSeconds = ctx.timeoutSeconds ?? readTimeoutVariable(ctx);
   return {
-    baseUrl,
-    urlVariable,
-    token,
-    tokenVariable,
-    ...(extraCaPem !== undefined ? { extraCaPem } : {}),
+    baseUrl, urlVariable, token, tokenVariable,
     debug: (line) => ctx.debug(line),
     notice: (line) => ctx.notice(line),
-    ...(timeoutSeconds !== undefined ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}),
+    ...definedFields({ extraCaPem, timeoutMs: timeoutSeconds === undefined ? undefined : Math.round(timeoutSeconds * 1000) }),
   };
 }
 

@@ -3,6 +3,7 @@ import { RemoteError } from '../errors.js';
 import type { Paging, ScriptQuery, ScriptRecord, ScriptsPage } from '../scripts/model.js';
 import { createHostClient } from './http.js';
 import { API_TOKEN_VARIABLE, type ScriptsApi, type ScriptsClientOptions } from './types.js';
+import { isObject } from '../io/json-depth.js';
 
 const SCRIPTS_PATH = 'v1/scripts';
 
@@ -68,8 +69,4 @@ function readPage(body: unknown, operation: string): ScriptsPage {
     count: paging.count,
   };
   return { paging: page, data: data as ScriptRecord[] };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -11,8 +11,9 @@ import type { LiveRule } from '../semantics/model.js';
 import { executeSteps, type StepOutcome } from './execute.js';
 import { moveWindow, verifyApplied } from './verify.js';
 import { plural } from '../plural.js';
+import { definedFields } from '../defined.js';
 
-export interface ApplyAppOptions {
+interface ApplyAppOptions {
   concurrency: number;
   /** The transition check chose the plan's order: steps that change behaviour run alone (execute.ts). */
   ordered?: boolean;
@@ -65,7 +66,7 @@ export async function applyAppPlan(
     const outcomes = await executeSteps(pending, api, {
       concurrency: options.concurrency,
       ordered: options.ordered === true && pass === 0,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...definedFields({ signal: options.signal }),
       onOutcome: (outcome) => options.onOutcome?.(outcome, pass),
     });
     result.passes.push(outcomes);
@@ -126,7 +127,7 @@ export function applied(outcomes: readonly StepOutcome[]): PlanStep[] {
 }
 
 /** The ids the service gave the rules the plan created, by their placeholders. */
-export function createdIds(outcomes: readonly StepOutcome[]): Map<string, string> {
+function createdIds(outcomes: readonly StepOutcome[]): Map<string, string> {
   return new Map(outcomes.flatMap((o) => (o.state === 'applied' && o.step.kind === 'create' && o.result !== undefined ? [[o.step.ruleId, o.result.ruleId] as const] : [])));
 }
 

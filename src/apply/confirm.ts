@@ -4,6 +4,7 @@
 import { once } from 'node:events';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
+import { definedFields } from '../defined.js';
 
 export async function confirm(question: string, input: Readable, output: Writable, signal?: AbortSignal): Promise<boolean> {
   if (interrupted(signal)) return false;
@@ -19,7 +20,7 @@ export async function confirm(question: string, input: Readable, output: Writabl
   const failed = once(input, 'error', listening).then(([err]) => Promise.reject(err as Error));
   try {
     output.write(`${question} `);
-    const answer = await Promise.race([lines.question('', signal === undefined ? {} : { signal }), lastLine, ended, failed]);
+    const answer = await Promise.race([lines.question('', definedFields({ signal })), lastLine, ended, failed]);
     return answer?.trim() === 'yes';
   } catch (err) {
     if (interrupted(signal)) return false;

@@ -18,7 +18,7 @@ export type StepOutcome =
   | { state: 'failed'; step: PlanStep; error: Error }
   | { state: 'not-attempted'; step: PlanStep };
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   /** Field-only updates in flight at once (at least 1). */
   concurrency: number;
   /** Called as each step finishes (applied or failed), for progress output. */

@@ -20,10 +20,11 @@ import type { ApplyWork } from './work.js';
 import { refuseIfStale } from './stale.js';
 import { orderSteps, type TransitionRun } from '../diff/order/stage.js';
 import { noun } from '../plural.js';
+import { definedFields } from '../defined.js';
 
 const REPLAN_ADVICE = 'Nothing was sent. Run botrules plan --out FILE again, review it, and apply the new plan.';
 
-export interface SavedPlanInput {
+interface SavedPlanInput {
   /** The plan file as the user named it (messages show it so). */
   file: string;
   cwd: string;
@@ -36,7 +37,7 @@ export interface SavedPlanInput {
 }
 
 /** A saved plan checked as far as it can be before any request: each app with its config and declared rules. */
-export interface LoadedSavedPlan {
+interface LoadedSavedPlan {
   file: string;
   /** `stepsPointer`: where the app's steps are in the file (`/apps/0/steps`), for messages. */
   selected: { app: AppConfig; plan: AppPlan; stepsPointer: string }[];
@@ -113,7 +114,7 @@ async function declaredRules(config: ProjectConfig, selected: readonly { app: Ap
   if (forward.length === 0) return byApp;
   // The saved plan's own steps decide whether an empty rules directory was meant.
   // Lifetimes at the moment of this apply: a rule that expired since the plan was saved makes the plan stale.
-  const loaded = await loadAllRules({ ...config, apps: forward }, { cwd, allowEmpty: true, ...(now === undefined ? {} : { now }) });
+  const loaded = await loadAllRules({ ...config, apps: forward }, { cwd, allowEmpty: true, ...definedFields({ now }) });
   if (loaded.problems.length > 0) throw new ValidationError(loaded.problems);
   for (const app of forward) byApp.set(app.name, loaded.byApp.get(app.name)?.rules ?? []);
   return byApp;
@@ -133,7 +134,7 @@ function replanned(
   const input = undo
     ? { declared: restoredDeclared(saved.restore ?? [], live, `rules recorded in ${file}`), unmanaged: undoPolicy(app.service ?? NO_CAPABILITIES) }
     : { declared: declared.get(app.name) ?? [], unmanaged: app.unmanaged };
-  const { plan: planned, problems } = planApp({ app: app.name, live, ...input, ...(app.service === undefined ? {} : { service: app.service }) });
+  const { plan: planned, problems } = planApp({ app: app.name, live, ...input, ...definedFields({ service: app.service }) });
   // The file's order of the same steps, its transitions checked again here (never read from the
   // file): an undo plan's too, since its states are as live as any plan's.
   const plan = orderSteps(planned, live, transitions, saved.steps);

@@ -11,7 +11,7 @@ import { createdRule, simulateSteps } from '../semantics/list-move.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../semantics/model.js';
 import { normaliseLiveRule } from '../semantics/normalise.js';
-import { plural } from '../plural.js';
+import { noun, plural } from '../plural.js';
 
 /** How many rules a refusal names before "and N more". */
 const NAMED_RULES = 10;
@@ -25,7 +25,7 @@ export function staleness(plan: AppPlan, live: readonly LiveRule[]): string | un
   const created = alreadyApplied(plan, live, now);
   if (created !== undefined) {
     const steps = `this plan was already applied: the live rules of app ${plan.app} are exactly what its ${plan.steps.length} steps make them`;
-    return created.length === 0 ? `${steps}.` : `${steps} (the service gave the ${created.length === 1 ? 'rule it created its ruleId' : 'rules it created their ruleIds'}: ${created.join(', ')}).`;
+    return created.length === 0 ? `${steps}.` : `${steps} (the service gave the ${noun(created.length, 'rule it created its ruleId', 'rules it created their ruleIds')}: ${created.join(', ')}).`;
   }
   const { changed, added, removed, moved } = changesSince(plan, live);
   const named = [

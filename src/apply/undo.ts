@@ -14,7 +14,7 @@ import type { AppPlan } from '../plan/types.js';
 import { NO_CAPABILITIES, type LiveRule, type ServiceCapabilities } from '../semantics/model.js';
 import type { AppApplyResult } from './apply-app.js';
 
-export interface UndoInput {
+interface UndoInput {
   plan: AppPlan;
   /** The live rules the plan started from. */
   before: readonly LiveRule[];

@@ -12,8 +12,9 @@ import { inPriorityOrder } from '../plan/fingerprint.js';
 import { fieldChanges, isMove, type PlanStep } from '../plan/types.js';
 import type { LiveRule } from '../semantics/model.js';
 import { pinnedDeclared } from '../semantics/pinned.js';
+import { noun } from '../plural.js';
 
-export interface Verification {
+interface Verification {
   /** Priority-only PATCHes that would restore the plan's order; empty unless they may be sent. */
   corrections: PlanStep[];
   /** Rules out of place that a correction may fix: `"Name" is at position 3, expected 2`. */
@@ -23,7 +24,7 @@ export interface Verification {
 }
 
 /** The 0-based positions a plan's moves cover: from the lowest to the highest index any move left or reached. */
-export interface MoveWindow {
+interface MoveWindow {
   from: number;
   to: number;
 }
@@ -63,7 +64,7 @@ export function verifyApplied(expected: readonly LiveRule[], live: readonly Live
     ...plan.steps
       .map((step) => ({ step, fields: fieldChanges(step).map((change) => change.field) }))
       .filter(({ fields }) => fields.length > 0)
-      .map(({ step, fields }) => `"${step.name}" (${step.ruleId}): ${fields.join(', ')} ${fields.length === 1 ? 'differs' : 'differ'} from the plan's result`),
+      .map(({ step, fields }) => `"${step.name}" (${step.ruleId}): ${fields.join(', ')} ${noun(fields.length, 'differs', 'differ')} from the plan's result`),
   ];
   const misplaced = misplacedRules(expected, live);
   const correctable =

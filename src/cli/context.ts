@@ -7,6 +7,7 @@ import { safeText } from '../render/sanitise.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { annotationsFor, type Annotations } from './annotations.js';
 import type { InterruptSignal } from '../exit-codes.js';
+import { definedFields } from '../defined.js';
 
 export type { Colors } from '../render/contract.js';
 
@@ -83,7 +84,7 @@ export function createContext(io: CliIo, args: Pick<GlobalArgs, 'color' | 'verbo
   const verbose = args.verbose;
   return {
     annotations,
-    ...(args.timeout !== undefined ? { timeoutSeconds: args.timeout } : {}),
+    ...definedFields({ timeoutSeconds: args.timeout }),
     io,
     cwd: io.cwd,
     colors: pc.createColors(colorEnabled(io.stdoutIsTTY, io.env, args.color)),

@@ -2,8 +2,11 @@
 // redrawn in place (carriage return, erase line), cut to the terminal's width so it never
 // wraps, and a notice (a retry) is printed on its own line above it. Line wrapping is never
 // switched off and the cursor never moves up, so there is nothing to restore on any exit path,
-// Ctrl-C included, and nothing lands at the top of the scrollback.
+// Ctrl-C included, and nothing lands at the top of the scrollback. The bars of the replay and
+// of the transition check are here too; their texts are src/render/progress.ts's.
 import type { Writable } from 'node:stream';
+import type { ReplayProgress } from '../engine/replay.js';
+import { replayText, transitionsText } from '../render/progress.js';
 import { safeText } from '../render/sanitise.js';
 import type { CommandContext } from './context.js';
 
@@ -67,4 +70,37 @@ export function progressBar<Args extends unknown[]>(ctx: Pick<CommandContext, 'i
     notice: (text) => line.notice(safeText(text)),
     stop: () => line.stop(),
   };
+}
+
+/** A transition check shorter than this draws no progress line. */
+const QUIET_MS = 1000;
+
+/**
+ * The transition check's progress (docs/behaviour.md, "Safe transitions"): the region search's
+ * steps, then the states the order search checked, of an app, once the check has taken a
+ * second (a check that ends sooner draws nothing); erased before the plan is printed.
+ */
+export function transitionProgress(ctx: CommandContext): ProgressBar<[app: string, done: number, total: number]> | undefined {
+  const started = Date.now();
+  return progressBar(ctx, (app: string, done: number, total: number) => (Date.now() - started < QUIET_MS ? undefined : transitionsText(app, done, total)));
+}
+
+const REDRAW_MS = 100;
+
+interface ReplayProgressLine {
+  /** Undefined when stderr is not a terminal: the engine then measures nothing. */
+  onProgress?: (progress: ReplayProgress) => void;
+  stop(): void;
+}
+
+/** The replay's progress: redrawn at most ten times a second from the bytes of the logs read, erased before the report. */
+export function replayProgressLine(ctx: CommandContext): ReplayProgressLine {
+  let drawn = 0;
+  const bar = progressBar(ctx, ({ bytesRead, bytesTotal, lines }: ReplayProgress) => {
+    const now = Date.now();
+    if (now - drawn < REDRAW_MS && bytesRead < bytesTotal) return undefined;
+    drawn = now;
+    return replayText(bytesRead, bytesTotal, lines);
+  });
+  return bar === undefined ? { stop: () => {} } : { onProgress: bar.update, stop: bar.stop };
 }

@@ -45,7 +45,8 @@ export async function ensureCertificate(dir: string, given?: CertificatePair): P
   const pair = given ?? existing ?? (await generateCertificate());
   if (pair !== existing) {
     await prepareKeyDirectory(keyDir);
-    await writePair(pair, caPath, keyPath);
+    await writeFileAtomic(keyPath, pair.key, "the emulator's private key", keyPath, 0o600);
+    await writeFileAtomic(caPath, pair.cert, "the emulator's certificate", caPath, 0o644);
   }
   await rm(path.join(dir, OLD_KEY_FILE), { force: true });
   return { ...pair, caPath, keyPath };
@@ -114,9 +115,4 @@ async function prepareKeyDirectory(keyDir: string): Promise<void> {
   await mkdir(keyDir, { recursive: true, mode: 0o700 });
   await chmod(keyDir, 0o700);
   await writeFile(path.join(keyDir, '.gitignore'), '# The emulator\'s private key: never commit it.\n*\n');
-}
-
-async function writePair(pair: CertificatePair, caPath: string, keyPath: string): Promise<void> {
-  await writeFileAtomic(keyPath, pair.key, "the emulator's private key", keyPath, 0o600);
-  await writeFileAtomic(caPath, pair.cert, "the emulator's certificate", caPath, 0o644);
 }

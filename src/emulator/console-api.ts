@@ -5,8 +5,7 @@
 // token the request carries, as for the rule API.
 import { randomUUID } from 'node:crypto';
 import { STATUSES, type Conditions, type Rule, type Status } from '../semantics/model.js';
-import type { ApiAnswer } from './rules-api.js';
-import { liveRule } from './rules-api.js';
+import { failure, liveRule, type ApiAnswer } from './rules-api.js';
 import type { StoredApp } from './state.js';
 
 export const CONSOLE_PATH = '/emulator-console/rules';
@@ -40,16 +39,4 @@ export function consoleCreate(app: StoredApp, body: unknown): ApiAnswer & { chan
   };
   app.rules.splice(position - 1, 0, rule);
   return { status: 201, body: { result: true, message: 'created', content: liveRule(rule, position - 1) }, changed: true };
-}
-
-/** DELETE …/{ruleId}: the rule is gone, the rules after it move up. */
-export function consoleDelete(app: StoredApp, ruleId: string): ApiAnswer & { changed: boolean } {
-  const index = app.rules.findIndex((rule) => rule.ruleId === ruleId);
-  if (index < 0) return failure(404, `no custom rule with ruleId ${ruleId}`);
-  const [removed] = app.rules.splice(index, 1);
-  return { status: 200, body: { result: true, message: 'deleted', content: removed === undefined ? null : liveRule(removed, index) }, changed: true };
-}
-
-function failure(status: number, message: string): ApiAnswer & { changed: false } {
-  return { status, body: { result: false, message }, changed: false };
 }

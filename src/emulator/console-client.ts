@@ -6,6 +6,7 @@ import { UserError } from '../errors.js';
 import { CONSOLE_PATH } from './console-api.js';
 import { RULES_PATH } from './server.js';
 import type { ListedRule } from './state.js';
+import { parseJsonOr } from '../io/json-depth.js';
 
 interface ConsoleTarget {
   /** BOTRULES_CONSOLE_URL: the emulator's `https://127.0.0.1:PORT/api`. */
@@ -38,7 +39,7 @@ function call(target: ConsoleTarget, method: string, path: string, body?: unknow
   return new Promise((resolve, reject) => {
     const request = https.request(url, {
       method,
-      headers: { Authorization: `Bearer ${target.token}`, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: { Authorization: `Bearer ${target.token}`, ...(payload && { 'Content-Type': 'application/json' }) },
     }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -54,10 +55,6 @@ function call(target: ConsoleTarget, method: string, path: string, body?: unknow
 }
 
 function parse(text: string): { message?: string; content?: unknown } {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' ? (value as { message?: string; content?: unknown }) : {};
-  } catch {
-    return {};
-  }
+  const value = parseJsonOr(text, () => ({}));
+  return value !== null && typeof value === 'object' ? (value as { message?: string; content?: unknown }) : {};
 }

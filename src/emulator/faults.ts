@@ -61,10 +61,8 @@ export function parseFault(text: string): FaultSpec {
         spec.path = value;
         break;
       case 'times':
-        spec.times = count(value, key, fail);
-        break;
       case 'after':
-        spec.after = count(value, key, fail);
+        spec[key] = count(value, key, fail);
         break;
       case 'rate':
         spec.rate = probability(value, fail);

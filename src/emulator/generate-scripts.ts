@@ -2,7 +2,7 @@
 // on the given apps and hosts, seen over the last 30 days, with risk ratings and reasons.
 // Timestamps carry varied UTC offsets, as a real inventory aggregated from many regions might.
 import type { ScriptRecord } from '../scripts/model.js';
-import { pick, pickSome, randomHex, randomInt, type Random } from './random.js';
+import { pick, pickSome, pickWeighted, randomHex, randomInt, type Random } from './random.js';
 
 interface Vendor {
   vendor: string;
@@ -55,7 +55,7 @@ export function generateScripts(random: Random, options: ScriptGeneration): Scri
     const tld = pick(random, options.tlds);
     const script = pickScript(random, tld, i);
     const { firstSeen, lastSeen } = sightings(random, options.now);
-    const risk = pickRisk(random);
+    const risk = pickWeighted(random, RISKS);
     records.push({
       users_affected_percentage: Math.round(random() * 10000) / 100,
       ack: random() < 0.3,
@@ -100,15 +100,6 @@ function sightings(random: Random, now: number): { firstSeen: number; lastSeen: 
     ? now - Math.floor(random() * (now - firstSeen) * 0.05)
     : firstSeen + Math.floor(random() * (now - firstSeen));
   return { firstSeen, lastSeen };
-}
-
-function pickRisk(random: Random): (typeof RISKS)[number] {
-  let roll = random();
-  for (const risk of RISKS) {
-    roll -= risk.weight;
-    if (roll < 0) return risk;
-  }
-  return RISKS[0] as (typeof RISKS)[number];
 }
 
 /** ISO 8601 with an explicit offset, e.g. 2024-05-01T09:30:00.000+02:00. */

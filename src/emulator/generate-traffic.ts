@@ -6,7 +6,7 @@
 // stuffing on /account, coupon hunters), most of it ordinary browsing. Deterministic per seed.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { pick, randomInt, seededRandom, type Random } from './random.js';
+import { pick, pickWeighted, randomInt, seededRandom, type Random } from './random.js';
 import { timeOf, trafficWriter, type TrafficFormat } from './traffic-formats.js';
 
 /** A request as a log line holds it (the field names of docs/evaluation.md). */
@@ -50,9 +50,7 @@ const VISITORS: readonly { weight: number; request: (random: Random, i: number) 
 export function* trafficRequests(count: number, seed = 1): Generator<TrafficRequest> {
   const random = seededRandom(seed);
   for (let i = 0; i < count; i++) {
-    let roll = random() * 100;
-    const visitor = VISITORS.find((v) => (roll -= v.weight) < 0) ?? (VISITORS[0] as (typeof VISITORS)[number]);
-    yield visitor.request(random, i);
+    yield pickWeighted(random, VISITORS, 100).request(random, i);
   }
 }
 

@@ -26,11 +26,8 @@ const MEMORY_LIMIT = 10_000;
 
 export class RequestLog {
   readonly entries: RequestLogEntry[] = [];
-  private readonly file: WriteStream | undefined;
 
-  private constructor(file: WriteStream | undefined) {
-    this.file = file;
-  }
+  private constructor(private readonly file: WriteStream | undefined) {}
 
   /** Opens the log; a log file that cannot be written is a UserError before the server starts. */
   static async open(filePath?: string): Promise<RequestLog> {
@@ -55,8 +52,7 @@ export class RequestLog {
   /** Flushes and closes the log file. */
   async close(): Promise<void> {
     const file = this.file;
-    if (!file) return;
-    if (file.destroyed) return;
+    if (!file || file.destroyed) return;
     await new Promise<void>((resolve) => {
       file.once('error', () => resolve());
       file.end(() => resolve());

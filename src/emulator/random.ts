@@ -26,6 +26,12 @@ export function pick<T>(random: Random, items: readonly T[]): T {
   return item;
 }
 
+/** An item drawn with the chance its weight has of `total`, the sum of the weights. */
+export function pickWeighted<T extends { weight: number }>(random: Random, items: readonly T[], total = 1): T {
+  let roll = random() * total;
+  return items.find((item) => (roll -= item.weight) < 0) ?? (items[0] as T);
+}
+
 /** `count` distinct items in random order (all of them when count exceeds the list). */
 export function pickSome<T>(random: Random, items: readonly T[], count: number): T[] {
   const pool = [...items];

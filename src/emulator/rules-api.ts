@@ -4,10 +4,9 @@
 // Priority is a rule's index in its app's list; a PATCH that sets `priority` moves the rule
 // with list-move semantics (remove, insert at the index, the others shift), or, for tests
 // of the tool's verify-and-correct pass, swaps it with the rule at that index.
-import { moveInList } from '../semantics/list-move.js';
-import type { ListedRule, StoredApp, StoredRule } from './state.js';
 import { randomUUID } from 'node:crypto';
-import { insertInList } from '../semantics/list-move.js';
+import { insertInList, moveInList } from '../semantics/list-move.js';
+import type { ListedRule, StoredApp, StoredRule } from './state.js';
 import { checkPatchBody, checkPostBody, PatchInvalid } from './validate-patch.js';
 
 export type MoveSemantics = 'list-move' | 'swap';
@@ -21,7 +20,11 @@ export interface ApiAnswer {
 
 /** A copy of a stored rule as the API shows it: ruleId first, priority = its index. */
 export function liveRule(rule: StoredRule, priority: number): ListedRule {
-  const { ruleId, ...fields } = structuredClone(rule);
+  return structuredClone(listed(rule, priority));
+}
+
+/** The rule as the API shows it, sharing the stored rule's nested objects. */
+function listed({ ruleId, ...fields }: StoredRule, priority: number): ListedRule {
   return { ruleId, ...fields, priority };
 }
 
@@ -32,11 +35,7 @@ export function liveRule(rule: StoredRule, priority: number): ListedRule {
  * the client, the slowest part of a large plan.
  */
 export function listRulesAnswer(app: StoredApp): ApiAnswer {
-  const content = app.rules.map((rule, priority) => {
-    const { ruleId, ...fields } = rule;
-    return { ruleId, ...fields, priority };
-  });
-  return { status: 200, body: { result: true, message: 'ok', content } };
+  return { status: 200, body: { result: true, message: 'ok', content: app.rules.map(listed) } };
 }
 
 /** Applies a PATCH; `changed` tells the caller whether the state must be saved. */
@@ -48,13 +47,8 @@ export function patchRuleAnswer(
 ): ApiAnswer & { changed: boolean } {
   const index = app.rules.findIndex((r) => r.ruleId === ruleId);
   if (index < 0) return failure(404, `no custom rule with ruleId ${ruleId}`);
-  let patch;
-  try {
-    patch = checkPatchBody(body, app.rules.length);
-  } catch (err) {
-    if (err instanceof PatchInvalid) return failure(400, err.message);
-    throw err;
-  }
+  const patch = checked(() => checkPatchBody(body, app.rules.length));
+  if (patch instanceof PatchInvalid) return failure(400, patch.message);
   // api.md leaves a body ruleId that differs from the path unspecified. Refusing it is the
   // safer reading: a client that sends one has mixed up two rules, and changing either
   // would be wrong.
@@ -75,14 +69,9 @@ export function patchRuleAnswer(
  * answer's `content` is the rule with its new ruleId and its priority.
  */
 export function createRuleAnswer(app: StoredApp, body: unknown): ApiAnswer & { changed: boolean } {
-  let checked;
-  try {
-    checked = checkPostBody(body, app.rules.length);
-  } catch (err) {
-    if (err instanceof PatchInvalid) return failure(400, err.message);
-    throw err;
-  }
-  const { ruleId: _none, priority, ...fields } = checked;
+  const post = checked(() => checkPostBody(body, app.rules.length));
+  if (post instanceof PatchInvalid) return failure(400, post.message);
+  const { ruleId: _none, priority, ...fields } = post;
   const rule: StoredRule = { ruleId: randomUUID(), description: '', ...fields } as StoredRule;
   const index = insertInList(app.rules, priority ?? app.rules.length, rule);
   return { status: 200, body: { result: true, message: 'created', content: liveRule(rule, index) }, changed: true };
@@ -109,6 +98,16 @@ function move(rules: StoredRule[], from: number, to: number, semantics: MoveSema
   return moveInList(rules, from, to);
 }
 
-function failure(status: number, message: string): ApiAnswer & { changed: false } {
+/** The checked body, or the PatchInvalid that refused it (anything else is a bug and thrown). */
+function checked<T>(check: () => T): T | PatchInvalid {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof PatchInvalid) return err;
+    throw err;
+  }
+}
+
+export function failure(status: number, message: string): ApiAnswer & { changed: false } {
   return { status, body: { result: false, message }, changed: false };
 }

@@ -11,6 +11,7 @@
 // not one per page.
 import type { ScriptQuery, ScriptRecord } from '../scripts/model.js';
 import type { ApiAnswer } from './rules-api.js';
+import { parseJsonOr } from '../io/json-depth.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -44,7 +45,7 @@ export function listScriptsAnswer(scripts: readonly ScriptRecord[], query: URLSe
 
 const matchingByInventory = new WeakMap<readonly ScriptRecord[], Map<string, ScriptRecord[]>>();
 
-function matchingScripts(scripts: readonly ScriptRecord[], q: ParsedQuery): ScriptRecord[] {
+function matchingScripts(scripts: readonly ScriptRecord[], q: ScriptQuery): ScriptRecord[] {
   let byQuery = matchingByInventory.get(scripts);
   if (!byQuery) matchingByInventory.set(scripts, (byQuery = new Map()));
   const key = JSON.stringify([q.appId, q.tld, q.from, q.to]);
@@ -60,9 +61,7 @@ function matchingScripts(scripts: readonly ScriptRecord[], q: ParsedQuery): Scri
 }
 
 /** The query with every default filled in: the same shape the tool sends. */
-type ParsedQuery = ScriptQuery;
-
-function parseQuery(query: URLSearchParams, options: ScriptsQueryOptions): ParsedQuery {
+function parseQuery(query: URLSearchParams, options: ScriptsQueryOptions): ScriptQuery {
   const to = integer(query, 'to', options.now, 0);
   const from = integer(query, 'from', to - DAY_MS, 0);
   if (from > to) throw new QueryInvalid(`from (${from}) must not be after to (${to})`);
@@ -80,12 +79,7 @@ function parseQuery(query: URLSearchParams, options: ScriptsQueryOptions): Parse
 function jsonList(query: URLSearchParams, name: string): string[] {
   const text = query.get(name);
   if (text === null || text === '') throw new QueryInvalid(`${name} is required: a JSON array of strings, e.g. ${name}=["…"]`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
+  const value = parseJsonOr(text, () => undefined);
   if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v !== '')) {
     throw new QueryInvalid(`${name} must be a JSON array of at least one non-empty string, e.g. ${name}=["…"]`);
   }

@@ -8,13 +8,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CertificatePair } from './certificate.js';
 import type { FaultSet, FaultSpec } from './faults.js';
 import type { RequestLog, RequestLogEntry } from './log.js';
-import { CONSOLE_PATH, consoleCreate, consoleDelete } from './console-api.js';
+import { CONSOLE_PATH, consoleCreate } from './console-api.js';
 import { createRuleAnswer, deleteRuleAnswer, listRulesAnswer, patchRuleAnswer, type ApiAnswer, type Capability, type MoveSemantics } from './rules-api.js';
 import { listScriptsAnswer } from './scripts-api.js';
 import type { StateStore, StoredApp } from './state.js';
+import { parseJsonOr } from '../io/json-depth.js';
 
 export const RULES_PATH = '/api/v2/botProtection/customRules';
-export const SCRIPTS_PATH = '/v1/scripts';
+const SCRIPTS_PATH = '/v1/scripts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -58,7 +59,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
     method,
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
-    ...(text === undefined || text === '' ? {} : { body: parseJson(text) ?? text }),
+    ...(text === undefined || text === '' ? {} : { body: parseJsonOr(text, () => undefined) ?? text }),
     status: 0,
     ms: 0,
   };
@@ -84,7 +85,7 @@ function route(method: string, url: URL, authorization: string | undefined, text
     const app = appFor(authorization, ctx);
     if (!app) return rulesUnauthenticated();
     if (method === 'GET') return listRulesAnswer(app);
-    return changing(createRuleAnswer(app, parseJson(text) ?? text), ctx);
+    return changing(createRuleAnswer(app, parseJsonOr(text, () => undefined) ?? text), ctx);
   }
   if (path.startsWith(`${RULES_PATH}/`)) {
     const ruleId = decodeSegment(path.slice(RULES_PATH.length + 1));
@@ -94,7 +95,7 @@ function route(method: string, url: URL, authorization: string | undefined, text
     const app = appFor(authorization, ctx);
     if (!app) return rulesUnauthenticated();
     if (deletes) return changing(deleteRuleAnswer(app, ruleId), ctx);
-    const body = parseJson(text);
+    const body = parseJsonOr(text, () => undefined);
     if (body === undefined) return { status: 400, body: { result: false, message: 'the request body must be a JSON object' } };
     return changing(patchRuleAnswer(app, ruleId, body, ctx.settings.moveSemantics), ctx);
   }
@@ -120,18 +121,11 @@ function changing(answer: ApiAnswer & { changed: boolean }, ctx: ServerContext):
 function consoleRoute(method: string, path: string, authorization: string | undefined, text: string, ctx: ServerContext): ApiAnswer {
   const app = appFor(authorization, ctx);
   if (!app) return rulesUnauthenticated();
-  let answer: ApiAnswer & { changed: boolean };
-  if (path === CONSOLE_PATH) {
-    if (method !== 'POST') return notAllowed(method, path);
-    answer = consoleCreate(app, parseJson(text));
-  } else {
-    const ruleId = decodeSegment(path.slice(CONSOLE_PATH.length + 1));
-    if (ruleId === undefined) return { status: 404, body: { result: false, message: `no such path: ${path}` } };
-    if (method !== 'DELETE') return notAllowed(method, path);
-    answer = consoleDelete(app, ruleId);
-  }
-  if (answer.changed) ctx.store.changed();
-  return { status: answer.status, body: answer.body };
+  if (path === CONSOLE_PATH) return method === 'POST' ? changing(consoleCreate(app, parseJsonOr(text, () => undefined)), ctx) : notAllowed(method, path);
+  // A console delete is the rule API's delete (behind --capabilities delete there).
+  const ruleId = decodeSegment(path.slice(CONSOLE_PATH.length + 1));
+  if (ruleId === undefined) return { status: 404, body: { result: false, message: `no such path: ${path}` } };
+  return method === 'DELETE' ? changing(deleteRuleAnswer(app, ruleId), ctx) : notAllowed(method, path);
 }
 
 /** The app whose server token the request carries (docs/service-api.md, "Authentication": the token picks the app). */
@@ -192,14 +186,6 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
     if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
   return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function decodeSegment(segment: string): string | undefined {

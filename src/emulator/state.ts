@@ -7,6 +7,7 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import type { Rule } from '../semantics/model.js';
 import type { ScriptRecord } from '../scripts/model.js';
+import { parseJsonOr } from '../io/json-depth.js';
 
 export const STATE_VERSION = 1;
 
@@ -45,12 +46,9 @@ export async function readState(file: string): Promise<EmulatorState | undefined
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UserError(`cannot read the emulator state file ${file}: ${(err as Error).message}`);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
+  const value = parseJsonOr(text, () => {
     throw new UserError(`the emulator state file ${file} is not valid JSON`, ['Delete it (or use --reset) to start from fresh seed data.']);
-  }
+  });
   if (!isState(value)) {
     throw new UserError(`the emulator state file ${file} does not hold emulator state version ${STATE_VERSION}`, [
       'Delete it (or use --reset) to start from fresh seed data.',
@@ -60,16 +58,9 @@ export async function readState(file: string): Promise<EmulatorState | undefined
 }
 
 function isState(value: unknown): value is EmulatorState {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Partial<EmulatorState>;
-  return (
-    v.version === STATE_VERSION &&
-    typeof v.apiToken === 'string' &&
-    Array.isArray(v.scripts) &&
-    typeof v.apps === 'object' &&
-    v.apps !== null &&
-    Object.values(v.apps).every((app) => typeof app?.token === 'string' && Array.isArray(app.rules))
-  );
+  const v = value as Partial<EmulatorState> | null;
+  return v?.version === STATE_VERSION && typeof v.apiToken === 'string' && Array.isArray(v.scripts) && typeof v.apps === 'object' &&
+    v.apps !== null && Object.values(v.apps).every((app) => typeof app?.token === 'string' && Array.isArray(app.rules));
 }
 
 /** Holds the live state and keeps its file up to date. */
@@ -112,14 +103,7 @@ export class StateStore {
   async save(): Promise<void> {
     // Saves run one after another so an older snapshot can never overwrite a newer one.
     const run = (this.pending ?? Promise.resolve()).then(() => this.write());
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.pending = settled;
-    void settled.then(() => {
-      if (this.pending === settled) this.pending = undefined;
-    });
+    this.pending = run.catch(() => undefined);
     await run;
   }
 

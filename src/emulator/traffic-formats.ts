@@ -4,6 +4,7 @@
 // (an access log has no country; a Data Export has no ASN number), so a replay of each shows
 // what the format can and cannot decide.
 import type { TrafficRequest } from './generate-traffic.js';
+import { definedFields } from '../defined.js';
 
 export const TRAFFIC_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har', 'parquet'] as const;
 export type TrafficFormat = (typeof TRAFFIC_FORMATS)[number];
@@ -82,7 +83,7 @@ function humanLine(request: TrafficRequest, i: number): string {
     px_app_id: 'PXshop', request_id: `synthetic-${i}`, timestamp: timeOf(i).toISOString(), domain: request.domain, path: request.path,
     full_url: `https://${request.domain}${target(request)}`, http_method: request.method, user_agent: request.userAgent, client_ip: request.ip, true_ip: request.ip,
     true_ip_asn_name: `AS${request.asn}-NET`, country: request.country, referrer: request.headers.referer ?? '',
-    ...(request.custom?.session_age === undefined ? {} : { custom_parameter1: request.custom.session_age }),
+    ...definedFields({ custom_parameter1: request.custom?.session_age }),
   });
 }
 

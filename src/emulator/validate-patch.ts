@@ -9,7 +9,8 @@ import type { ErrorObject } from 'ajv';
 import { validatePatchBody, validatePostBody } from '../generated/validators.js';
 import type { Conditions, Group, Leaf, PatchBody } from '../semantics/model.js';
 import { withUnknownFields } from '../semantics/unknown.js';
-import { pointerSegments } from '../io/json-pointer.js';
+import { definedFields } from '../defined.js';
+import { pointerSegments, readablePathOf as where } from '../io/json-pointer.js';
 
 export class PatchInvalid extends Error {}
 
@@ -54,23 +55,13 @@ export function checkPostBody(body: unknown, ruleCount: number): CheckedPatch & 
 
 /** The fields the service updates, in their documented order; the tree keeps its unknown fields. */
 function knownFields(body: AcceptedBody): CheckedPatch {
-  const patch: CheckedPatch = {};
-  if (body.ruleId !== undefined) patch.ruleId = body.ruleId;
-  if (body.name !== undefined) patch.name = body.name;
-  if (body.description !== undefined) patch.description = body.description;
-  if (body.status !== undefined) patch.status = body.status;
-  if (body.actions !== undefined) patch.actions = [...body.actions];
-  if (body.conditions !== undefined) patch.conditions = copyTree(body.conditions);
-  if (body.priority !== undefined) patch.priority = body.priority;
-  return patch;
+  const { ruleId, name, description, status, actions, conditions, priority } = body;
+  return definedFields({ ruleId, name, description, status, actions: actions && [...actions], conditions: conditions && copyTree(conditions), priority });
 }
 
 function copyTree(tree: Conditions): Conditions {
-  return withUnknownFields({ operator: tree.operator, children: tree.children.map(copyGroup) }, tree, 'tree');
-}
-
-function copyGroup(group: Group): Group {
-  return withUnknownFields({ operator: group.operator, children: group.children.map(copyLeaf) }, group, 'tree');
+  const children = tree.children.map((group: Group) => withUnknownFields({ operator: group.operator, children: group.children.map(copyLeaf) }, group, 'tree'));
+  return withUnknownFields({ operator: tree.operator, children }, tree, 'tree');
 }
 
 function copyLeaf(leaf: Leaf): Leaf {
@@ -163,9 +154,4 @@ function operatorOf(path: string[], body: unknown): unknown {
   let node: unknown = body;
   for (const segment of path) node = (node as Record<string, unknown>)[segment];
   return (node as Record<string, unknown>).operator;
-}
-
-/** The segments as the messages write them: `conditions.children[0].operator`. */
-function where(path: string[]): string {
-  return path.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }

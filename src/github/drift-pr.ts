@@ -10,6 +10,7 @@ import { readArtifactText, readOptionalArtifactText } from './files.js';
 import { git } from '../io/git.js';
 import { WORKFLOW_BOT } from './plan-comment.js';
 import { driftPullRequestBody } from '../render/github-steps/comments.js';
+import { parseJsonOr } from '../io/json-depth.js';
 
 export const DRIFT_LABEL = 'botrules-drift';
 const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
@@ -88,12 +89,9 @@ async function readRecord(request: DriftRequest): Promise<{ app: string; base: s
   const file = path.resolve(request.cwd, request.driftDir, 'drift.json');
   const text = await readOptionalArtifactText(file, 4096, `the drift record of ${request.app}`);
   if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
+  const value = parseJsonOr(text, () => {
     throw new UserError(`the drift record of ${request.app} is not JSON: refused`);
-  }
+  });
   const { app, base, drift } = (value ?? {}) as Record<string, unknown>;
   if (typeof app !== 'string' || typeof base !== 'string' || typeof drift !== 'boolean') {
     throw new UserError(`the drift record of ${request.app} is not { app, base, drift }: refused`);

@@ -21,12 +21,8 @@ export async function readArtifactText(file: string, maxBytes: number, what: str
 
 /** As readArtifactText, or undefined when the file does not exist. */
 export async function readOptionalArtifactText(file: string, maxBytes: number, what: string): Promise<string | undefined> {
-  try {
-    await lstat(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  }
-  return readArtifactText(file, maxBytes, what);
+  const missing = await lstat(file).then(() => false, (error: NodeJS.ErrnoException) => error.code === 'ENOENT');
+  return missing ? undefined : readArtifactText(file, maxBytes, what);
 }
 
 /** An app name as an artifact folder may carry it: nothing a path or a shell could read otherwise. */

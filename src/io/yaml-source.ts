@@ -25,7 +25,7 @@ function yaml(): typeof import('yaml') {
   return yamlPackage;
 }
 
-export interface Position {
+interface Position {
   line: number;
   col: number;
 }

@@ -11,7 +11,7 @@ import type { ErrorObject } from 'ajv';
 import { isNode } from 'yaml';
 import { parseYamlDocument } from '../io/yaml-source.js';
 import { MAX_JSON_FILE_BYTES } from '../io/capped-read.js';
-import { jsonTooDeep } from '../io/json-depth.js';
+import { jsonTooDeep, parseJsonOr } from '../io/json-depth.js';
 import { UserError, ValidationError, type Problem } from '../errors.js';
 import { pointerSegments } from '../io/json-pointer.js';
 import { validateLiveSnapshot } from '../generated/validators.js';
@@ -98,12 +98,9 @@ function ownFields(rule: LiveRule): RecordedRule {
 export function readLiveSnapshot(text: string, file: string): LiveSnapshot {
   const tooDeep = jsonTooDeep(text);
   if (tooDeep) throw new ValidationError([{ file, line: tooDeep.line, col: tooDeep.col, message: `the snapshot ${tooDeep.message}` }]);
-  let value: unknown;
-  try {
-    value = JSON.parse(text) as unknown;
-  } catch (error) {
+  const value = parseJsonOr(text, (error) => {
     throw new ValidationError([syntaxProblem(text, file, error)]);
-  }
+  });
   if (!validateLiveSnapshot(value)) {
     throw new ValidationError(locate(text, file, (validateLiveSnapshot.errors ?? []).map(schemaProblem)));
   }

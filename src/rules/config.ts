@@ -6,6 +6,7 @@ import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
+import { definedFields } from '../defined.js';
 import { configFileMessages } from './config-messages.js';
 import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
@@ -64,7 +65,7 @@ export interface ProjectConfig {
   builtinPolicies?: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>>;
 }
 
-export const CONFIG_FILE = 'botrules.yaml';
+const CONFIG_FILE = 'botrules.yaml';
 export async function loadProjectConfig(options: { cwd: string; config?: string; dir?: string; app?: string }): Promise<ProjectConfig> {
   const configPath = await findConfigFile(options.cwd, options.config);
   if (configPath === undefined) {
@@ -92,23 +93,19 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   if (problems.length > 0) throw new ValidationError(problems);
   const written = source.value as WrittenConfig;
   const apps = writtenApps(written).map((app) => toAppConfig(app, written, dirname(configPath)));
-  const replayFields = written.replay?.fields;
-  const replaySecretNames = written.replay?.secretNames;
-  const replayIpField = written.replay?.ipField;
-  const replayMaxDisagreement = written.replay?.maxDisagreement;
-  const replayDecision = written.replay?.decision;
+  const { replay } = written;
   const selected = selectApps(apps, options.app, file);
   const otherApps = apps.filter((app) => !selected.includes(app));
   return {
     file, apps: selected,
     ...(written.apps === undefined ? { oneApp: true as const } : {}),
-    ...(otherApps.length === 0 ? {} : { otherApps }),
-    ...(replayFields === undefined ? {} : { replayFields }),
-    ...(replaySecretNames === undefined ? {} : { replaySecretNames }),
-    ...(replayIpField === undefined ? {} : { replayIpField }),
-    ...(replayMaxDisagreement === undefined ? {} : { replayMaxDisagreement: shareOf(replayMaxDisagreement) }),
-    ...(replayDecision === undefined ? {} : { replayDecision }),
-    ...(written.shadowMaxAge === undefined ? {} : { shadowMaxAgeDays: Number(written.shadowMaxAge.slice(0, -1)) }),
+    ...definedFields({
+      otherApps: otherApps.length === 0 ? undefined : otherApps,
+      replayFields: replay?.fields, replaySecretNames: replay?.secretNames, replayIpField: replay?.ipField,
+      replayMaxDisagreement: replay?.maxDisagreement === undefined ? undefined : shareOf(replay.maxDisagreement),
+      replayDecision: replay?.decision,
+      shadowMaxAgeDays: written.shadowMaxAge === undefined ? undefined : Number(written.shadowMaxAge.slice(0, -1)),
+    }),
     ...(policies.dir === undefined ? {} : { policiesDir: policies.dir, policiesDirAt: { file, ...source.locate(['policiesDir']) } }),
     ...(written.builtinPolicies === undefined ? {} : { builtinPolicies: { ...written.builtinPolicies } }),
   };
@@ -161,10 +158,12 @@ function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string
     rulesDir: resolve(configDir, app.rulesDir),
     tokenEnv: app.tokenEnv ?? DEFAULT_TOKEN_ENV,
     unmanaged: app.unmanaged ?? defaults.unmanaged ?? 'keep',
-    ...(app.service === undefined && defaults.service === undefined ? {} : { service: serviceOf(app, defaults) }),
-    ...(maxDeletes === undefined ? {} : { maxDeletes: typeof maxDeletes === 'number' ? { count: maxDeletes } : { share: shareOf(maxDeletes) } }),
-    ...(maxChanges === undefined ? {} : { maxChanges }),
-    ...(maxNewlyBlocked === undefined ? {} : { maxNewlyBlocked: shareOf(maxNewlyBlocked) }),
+    ...definedFields({
+      service: app.service === undefined && defaults.service === undefined ? undefined : serviceOf(app, defaults),
+      maxDeletes: maxDeletes === undefined ? undefined : typeof maxDeletes === 'number' ? { count: maxDeletes } : { share: shareOf(maxDeletes) },
+      maxChanges,
+      maxNewlyBlocked: maxNewlyBlocked === undefined ? undefined : shareOf(maxNewlyBlocked),
+    }),
   };
 }
 

@@ -1,24 +1,12 @@
 // Identity, field order and sort order of script records: what makes snapshots stable in git.
 import { createHash } from 'node:crypto';
 import type { ScriptRecord, SnapshotRecord } from './model.js';
+import { definedFields } from '../defined.js';
 
 /** Wire fields in the order of docs/service-api.md, "Script records", then the approval fields; unknown fields follow, sorted. */
 const FIELD_ORDER = [
-  'key',
-  'id',
-  'app_id',
-  'host_domain',
-  'type',
-  'vendor',
-  'first_seen',
-  'last_seen',
-  'risk',
-  'users_affected_percentage',
-  'ack',
-  'page_types',
-  'approved',
-  'approvedBy',
-  'approvalNote',
+  'key', 'id', 'app_id', 'host_domain', 'type', 'vendor', 'first_seen', 'last_seen', 'risk', 'users_affected_percentage',
+  'ack', 'page_types', 'approved', 'approvedBy', 'approvalNote'
 ] as const;
 const KNOWN = new Set<string>(FIELD_ORDER);
 
@@ -90,7 +78,7 @@ function normaliseRisk(risk: unknown): unknown {
   const { level, reason, ...rest } = risk as Record<string, unknown>;
   // Spread copies own properties as data, `__proto__` included, into a prototype-free object.
   return Object.assign(Object.create(null) as object, {
-    ...(level === undefined ? {} : { level }), ...(reason === undefined ? {} : { reason }), ...rest,
+    ...definedFields({ level, reason }), ...rest,
   });
 }
 

@@ -1,7 +1,7 @@
 // The snapshot value (the `json` report format) and reading one back for `scripts diff`.
 import type { ValidateFunction } from 'ajv';
 import { MAX_JSON_FILE_BYTES, readCappedText } from '../io/capped-read.js';
-import { jsonTooDeep } from '../io/json-depth.js';
+import { jsonTooDeep, parseJsonOr } from '../io/json-depth.js';
 import { UserError } from '../errors.js';
 import { schemaErrorLines } from '../io/schema-messages.js';
 import { validateSnapshot } from '../generated/validators.js';
@@ -67,14 +67,9 @@ export async function readInventorySnapshotFile(path: string, label: string): Pr
   }
   const tooDeep = jsonTooDeep(text);
   if (tooDeep) throw new UserError(`${label} snapshot ${path}:${tooDeep.line}:${tooDeep.col}: the snapshot ${tooDeep.message}`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`${label} snapshot ${path} is not JSON (${(err as Error).message})`, [
-      'Snapshots are written by `botrules scripts report --format json`.',
-    ]);
-  }
+  const value = parseJsonOr(text, (err) => {
+    throw new UserError(`${label} snapshot ${path} is not JSON (${err.message})`, ['Snapshots are written by `botrules scripts report --format json`.']);
+  });
   return parseSnapshot(value, `${label} snapshot ${path}`);
 }
 

@@ -13,13 +13,13 @@ import type { LiveRule } from '../semantics/model.js';
 import type { RuleTest } from './load.js';
 import { appOf, undecidedRuleSentence } from './run.js';
 
-export interface AppBeforeAfter {
+interface AppBeforeAfter {
   app: string;
   live: readonly LiveRule[];
   steps: readonly PlanStep[];
 }
 
-export interface TestBehaviourDiff {
+interface TestBehaviourDiff {
   /** The tests decided both before and after, and those whose outcome the plan changes. */
   report: BehaviourReport;
   /** One sentence per test left out because its outcome is undecided, naming the test, the rule and the pattern. */

@@ -10,26 +10,26 @@ import type { RuleTest } from './load.js';
 
 /** The outcomes of a rule set, by the actions of the deciding rule; none: no rule decided. */
 export const OUTCOMES = ['allow', 'challenge', 'block', 'none'] as const;
-export type CoveredOutcome = (typeof OUTCOMES)[number];
+type CoveredOutcome = (typeof OUTCOMES)[number];
 
 const OUTCOME_OF: Readonly<Record<Action, CoveredOutcome>> = { allow: 'allow', blockWithChallenge: 'challenge', hardBlock: 'block' };
 
-export interface CoveredRule extends NormalRule {
+interface CoveredRule extends NormalRule {
   source?: SourceLocation;
 }
 
 /** Seen true and seen false: counts of the reaching requests. */
-export interface Seen {
+interface Seen {
   true: number;
   false: number;
 }
 
-export interface GroupCoverage extends Seen {
+interface GroupCoverage extends Seen {
   group: number;
   leaves: Seen[];
 }
 
-export interface RuleCoverage {
+interface RuleCoverage {
   app: string;
   rule: CoveredRule;
   /** Position in the app's rules (priority order). */
@@ -42,7 +42,7 @@ export interface RuleCoverage {
   groups: GroupCoverage[];
 }
 
-export interface OutcomeCoverage {
+interface OutcomeCoverage {
   app: string;
   outcome: CoveredOutcome;
   /** Test requests with this outcome. */
@@ -76,7 +76,7 @@ export interface AppRules {
   tests: readonly RuleTest[];
 }
 
-export interface CoverageOptions {
+interface CoverageOptions {
   evaluation?: EvaluationOptions;
   /** Count only these rules (the set's outcomes are then not counted). */
   only?: ReadonlySet<string>;
@@ -139,7 +139,7 @@ function outcomeNames(actions: readonly Action[]): CoveredOutcome[] {
   return actions.length === 0 ? ['none'] : actions.map((action) => OUTCOME_OF[action]);
 }
 
-export function bothWays(seen: Seen): boolean {
+function bothWays(seen: Seen): boolean {
   return seen.true > 0 && seen.false > 0;
 }
 

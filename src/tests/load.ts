@@ -13,6 +13,8 @@ import { displayPath } from '../rules/display-path.js';
 import { listRuleFiles } from '../rules/load.js';
 import { placement, placementMessage } from '../io/project-path.js';
 import { loadYamlFile, type Path, type YamlSource } from '../io/yaml-source.js';
+import { definedFields } from '../defined.js';
+import { isObject } from '../io/json-depth.js';
 
 /** What a test file writes for "no rule decides this request". */
 export const NO_RULE_WORD = 'none';
@@ -27,7 +29,7 @@ export interface RuleTest {
   source: SourceLocation;
 }
 
-export interface LoadedTests {
+interface LoadedTests {
   tests: RuleTest[];
   problems: Problem[];
   files: string[];
@@ -96,10 +98,6 @@ function describe(path: Path): string {
   return String(last);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function addressProblems(test: WrittenTest, index: number, source: YamlSource): Problem[] {
   const ip = test.request.ip;
   if (ip === undefined || isIP(ip) !== 0) return [];
@@ -122,7 +120,7 @@ function uniqueNames(tests: readonly RuleTest[]): Problem[] {
 function toTest(written: WrittenTest, source: SourceLocation): RuleTest {
   return {
     name: written.name,
-    ...(written.app === undefined ? {} : { app: written.app }),
+    ...definedFields({ app: written.app }),
     request: written.request,
     expect: { rule: written.expect.rule, ...(written.expect.actions === undefined ? {} : { actions: [...written.expect.actions] }) },
     source,

@@ -6,11 +6,12 @@ import { isIP } from 'node:net';
 import { describeLeaf } from '../evaluate/index.js';
 import type { Action, Conditions, Group, Leaf, LeafOperator, NormalRule } from '../semantics/model.js';
 import { leafValues } from '../semantics/fields.js';
+import { definedFields } from '../defined.js';
 
 /** Where in a rule a mutation is written, as a path below the rule (for FILE:LINE:COL). */
-export type RulePath = (string | number)[];
+type RulePath = (string | number)[];
 
-export type MutationKind =
+type MutationKind =
   | 'cidr-widen' | 'cidr-narrow' | 'operator' | 'drop-leaf' | 'drop-group' | 'group-operator'
   | 'swap' | 'pause' | 'weaken-action';
 
@@ -45,7 +46,7 @@ function ruleMutants(rules: readonly NormalRule[], index: number): Mutant[] {
   const rule = rules[index] as NormalRule;
   const out: Mutant[] = [];
   const replace = (kind: MutationKind, description: string, path: RulePath, replacement: NormalRule, leafChange?: Mutant['leafChange']): void => {
-    out.push({ kind, index, description, path, replacement, ...(leafChange === undefined ? {} : { leafChange }) });
+    out.push({ kind, index, description, path, replacement, ...definedFields({ leafChange }) });
   };
   rule.actions.forEach((action, a) => {
     const weaker = WEAKER[action];

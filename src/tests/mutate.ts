@@ -9,8 +9,9 @@ import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions } from '
 import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';
+import { definedFields } from '../defined.js';
 
-export type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'not-run';
+type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'not-run';
 
 export interface MutantResult {
   app: string;
@@ -26,7 +27,7 @@ export interface MutantResult {
   where?: SourceLocation;
 }
 
-export interface MutationSummary {
+interface MutationSummary {
   total: number;
   killed: number;
   survived: number;
@@ -44,14 +45,14 @@ export interface MutationReport {
   only?: string[];
 }
 
-export interface AppMutants {
+interface AppMutants {
   app: string;
   rules: readonly NormalRule[];
   tests: readonly RuleTest[];
   mutants: readonly Mutant[];
 }
 
-export interface MutationOptions {
+interface MutationOptions {
   evaluation?: EvaluationOptions;
   maxMutants?: number;
   /** Milliseconds (from `now`) after which no further mutant is started. */
@@ -84,7 +85,7 @@ export function runMutants(apps: readonly AppMutants[], options: MutationOptions
       const killedBy = outcomes.firstChangedVerdict(mutant);
       const equivalence = killedBy === undefined ? options.equivalence?.(app.rules, mutant) : undefined;
       const status = killedBy !== undefined ? 'killed' : equivalence !== undefined ? 'equivalent' : 'survived';
-      results.push({ app: app.app, mutant, rule, status, ...(killedBy === undefined ? {} : { killedBy }), ...(equivalence === undefined ? {} : { equivalence }) });
+      results.push({ app: app.app, mutant, rule, status, ...definedFields({ killedBy, equivalence }) });
       options.progress?.(results.length, total);
     }
   }

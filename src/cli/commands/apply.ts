@@ -14,10 +14,11 @@ import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { EXIT, INTERRUPT_EXIT_CODES, type ExitCode, type InterruptSignal } from '../../exit-codes.js';
 import { NOW_OPTION, UsageError, wholeNumber } from '../options.js';
+import { definedFields } from '../../defined.js';
 import { noun } from '../../plural.js';
 import { writeReport } from '../output.js';
 import { reportError } from '../report-error.js';
-import { transitionProgress } from '../transition-progress.js';
+import { transitionProgress } from '../progress-line.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
@@ -58,11 +59,8 @@ async function runCommand(args: ApplyArgs, ctx: CommandContext): Promise<ExitCod
     const report = await applyProject(
       { config: args.config, dir: args.dir, app: args.app, allowEmpty: args.allowEmpty, maxChanges: args.maxChanges, force: args.force,
         concurrency: args.concurrency, undoOut: args.undoOut, planFile: args.plan, safeOrder: args.safeOrder, policyBudget: args.policyBudget,
-        ...(args.now === undefined ? {} : { now: args.now }),
-        ...(args.transitionBudget === undefined ? {} : { transitionBudget: args.transitionBudget }),
-        ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
-        ...(args.replay === undefined ? {} : { replayLogs: args.replay.map(String), replayEngine: args.engine }),
-        ...(diff === undefined ? {} : { behaviourDiff: diff.run }) },
+        ...definedFields({ now: args.now, transitionBudget: args.transitionBudget, onTransitionProgress: checking?.update, behaviourDiff: diff?.run }),
+        ...(args.replay === undefined ? {} : { replayLogs: args.replay.map(String), replayEngine: args.engine }) },
       // Retry notices print above the progress line, not glued to it.
       { ...ctx, notice: (line) => progress.notice(line) },
       {
@@ -115,7 +113,7 @@ function watchInterrupts(ctx: CommandContext, progress: ApplyProgressWriter): { 
 
 /** The report in text (src/render/apply/), then the exit code and the errors the handler prints. */
 async function renderReport(report: ApplyReport, ctx: CommandContext, args: GlobalArgs, signal: InterruptSignal | undefined): Promise<ExitCode> {
-  await writeReport(APPLY_OUTPUTS.text, { report, ...(signal === undefined ? {} : { signal }), ...(stdoutLost(ctx) ? { stdoutLost: true } : {}) }, ctx);
+  await writeReport(APPLY_OUTPUTS.text, { report, ...definedFields({ signal }), ...(stdoutLost(ctx) ? { stdoutLost: true } : {}) }, ctx);
   const exitCode = signal === undefined ? EXIT.ok : INTERRUPT_EXIT_CODES[signal];
   if (report.outcome === 'no-changes') return exitCode;
   if (report.outcome === 'cancelled') return report.interrupted ? exitCode : EXIT.failed;
@@ -146,7 +144,7 @@ async function approved(args: ApplyArgs, reviewed: ReviewedPlan, ctx: CommandCon
   }
   const apps = plan.apps.filter((a) => a.steps.length > 0).map((a) => a.app);
   const question =
-    `Apply ${plan.summary.patches === 1 ? 'this change' : `these ${plan.summary.patches} changes`} ` +
+    `Apply ${noun(plan.summary.patches, 'this change', `these ${plan.summary.patches} changes`)} ` +
     `to ${noun(apps.length, 'app')} ${apps.join(', ')}? ` +
     "Only 'yes' will be accepted:";
   // The question goes to stderr so stdout holds only the plan and the report. An interrupt

@@ -80,7 +80,7 @@ async function runEmulator(args: EmulatorArgs, ctx: CommandContext): Promise<Exi
 }
 
 /** Starts the emulator, prints how to reach it, and resolves (0) once `shutdown` aborts and the state is saved. */
-export async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<ExitCode> {
+async function serve(args: EmulatorArgs, ctx: CommandContext, shutdown: AbortSignal): Promise<ExitCode> {
   const options = emulatorOptions(args, ctx);
   if (args.appTokenFile !== undefined) options.apps = await appTokenFile(args.appTokenFile, ctx.io.cwd);
   // Anyone on the machine can read a command line (ps): say so, once, without the token.
@@ -120,7 +120,7 @@ async function writeTrafficLog(shown: string, count: number, seed: number, forma
 function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptions {
   // The numbers and --app-token were read and checked by the builder's coerce functions.
   const apps = args.appToken ?? [];
-  const options: EmulatorOptions = {
+  return {
     port: args.port,
     statePath: args.state ?? DEFAULT_STATE_FILE,
     reset: args.reset,
@@ -135,13 +135,8 @@ function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptio
     faults: stringList(args.fault),
     maxTake: args.maxTake,
     moveSemantics: args.moveSemantics,
-    ...definedFields({ capabilities: args.capabilities }),
+    ...definedFields({ capabilities: args.capabilities, apps: apps.length > 0 ? apps : undefined, seed: args.seed, logFile: args.log, apiToken: args.apiToken || undefined }),
   };
-  if (apps.length > 0) options.apps = apps;
-  if (args.seed !== undefined) options.seed = args.seed;
-  if (args.log !== undefined) options.logFile = args.log;
-  if (args.apiToken !== undefined && args.apiToken !== '') options.apiToken = args.apiToken;
-  return options;
 }
 
 /** `--capabilities create,delete`: read now, so a wrong word is a usage error before the emulator starts. */

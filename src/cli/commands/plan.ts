@@ -15,8 +15,7 @@ import { replayBeforePlan } from '../../render/replay/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
 import { NOW_OPTION, wholeNumber } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { replayProgressLine } from '../replay-progress.js';
-import { transitionProgress } from '../transition-progress.js';
+import { replayProgressLine, transitionProgress } from '../progress-line.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { writeReport } from '../output.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS } from '../../engine/policies.js';
@@ -56,12 +55,10 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   const diff = wanted === false ? undefined : diffRun(args, ctx);
   const { plan, review } = await planProject({
     ...selection,
-    ...definedFields({ onReplayProgress: progress.onProgress, liveFile: args.live, testsDir: args.tests }),
+    ...definedFields({ onReplayProgress: progress.onProgress, liveFile: args.live, testsDir: args.tests, onTransitionProgress: checking?.update, behaviourDiff: diff?.run }),
     ...(replayLogs === undefined ? {} : { replayLogs, replayEngine: args.engine }),
     safeOrder: args.safeOrder === true,
     ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
-    ...(checking === undefined ? {} : { onTransitionProgress: checking.update }),
-    ...(diff === undefined ? {} : { behaviourDiff: diff.run }),
   }, ctx).finally(() => {
     diff?.stop();
     checking?.stop();

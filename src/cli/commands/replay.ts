@@ -13,7 +13,7 @@ import { LOG_FORMATS } from '../../replay/formats.js';
 import { isAllClear } from '../../replay/tally.js';
 import { mergeReplayReports } from '../../engine/replay-merge.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { replayProgressLine } from '../replay-progress.js';
+import { replayProgressLine } from '../progress-line.js';
 import { replaySqlOutput } from '../../render/replay/sql.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
 import { NOW_OPTION } from '../options.js';
@@ -53,7 +53,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   const words: readonly unknown[] = args._;
   if (String(words[1] ?? '') === 'merge') return merge((args as unknown as { reports?: unknown[] }).reports ?? [], args, ctx);
   const logs = (args.logs ?? []).map(String);
-  const selection = { ...args, ...(args.live === undefined ? {} : { liveFile: args.live }) };
+  const selection = { ...args, ...definedFields({ liveFile: args.live }) };
   if (args.emitSql) {
     if (logs.length > 0) throw new UsageError('--emit-sql prints a query and reads no log: leave the logs out');
     await writeReport(replaySqlOutput, await emitReplaySql({ ...selection, dialect: args.dialect, table: args.table }, ctx), ctx);
@@ -65,9 +65,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
     ...selection,
     logs,
     engine: args.engine,
-    ...(args.logFormat === undefined ? {} : { logFormat: args.logFormat }),
-    ...(args.baseline === undefined ? {} : { baseline: args.baseline }),
-    ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
+    ...definedFields({ logFormat: args.logFormat, baseline: args.baseline, onProgress: progress.onProgress }),
   }, ctx).finally(() => progress.stop());
   await writeReport(REPLAY_OUTPUTS[args.format], report, ctx);
   return foundOrOk(!isAllClear(report));

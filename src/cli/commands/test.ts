@@ -93,8 +93,7 @@ function qualityArgs(args: TestArgs): QualityMeasure | undefined {
   if (args.live !== undefined) throw new UsageError('--coverage and --mutate measure the rule files; they cannot be combined with --live');
   const request = {
     ignoreCase: args.ignoreCase,
-    ...(args.rules === undefined ? {} : { rules: args.rules.map(String) }),
-    ...definedFields({ changedSince: args.changedSince, maxMutants: args.maxMutants, mutateTimeout: args.mutateTimeout }),
+    ...definedFields({ rules: args.rules?.map(String), changedSince: args.changedSince, maxMutants: args.maxMutants, mutateTimeout: args.mutateTimeout }),
   };
   return {
     coverage, mutate, request,

@@ -7,6 +7,7 @@ import type { Operation } from 'fast-json-patch';
 import { sameJson, sortedJson } from '../../plan/compare.js';
 import { maxWeightIncreasingSubsequence } from '../../plan/order.js';
 import { pointerToken } from '../../io/json-pointer.js';
+import { isObject } from '../../io/json-depth.js';
 
 /** The operations that turn `from` into `to`, at `path` (a JSON Pointer, "" for the root). */
 export function jsonDiff(from: unknown, to: unknown, path: string): Operation[] {
@@ -78,8 +79,4 @@ function editedPairs(from: readonly unknown[], to: readonly unknown[], kept: rea
     t = anchor[1] + 1;
   }
   return pairs;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -9,7 +9,7 @@ export function lineStart(text: string, offset: number): number {
 }
 
 /** Offset just past the newline that ends the line holding `offset` (or the text's end). */
-export function lineEnd(text: string, offset: number): number {
+function lineEnd(text: string, offset: number): number {
   const newline = text.indexOf('\n', offset);
   return newline === -1 ? text.length : newline + 1;
 }

@@ -3,7 +3,7 @@
 // and the closing line. Positions are console positions (priority + 1), as users see them in
 // the console. Rule names and error messages are untrusted (docs/security.md, "Untrusted text").
 import { fieldChanges, positionChange } from '../../plan/types.js';
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import type { AppApplyView, ApplyOutput, StepOutcomeView } from './model.js';
@@ -83,10 +83,10 @@ function undoLine(report: ApplyOutput['report']): string[] {
   const what = saved.chosen === 'default' ? 'Undo plan of what was applied written to' : 'Undo plan written to';
   const summary = saved.undo.summary;
   const creates = summary.creates ?? 0;
-  const noun = creates + (summary.deletes ?? 0) > 0 ? 'request' : 'PATCH request';
+  const request = creates + (summary.deletes ?? 0) > 0 ? 'request' : 'PATCH request';
   // A rule the apply deleted comes back by a POST, under an id the service gives it then.
-  const recreated = creates > 0 ? `. It creates ${plural(creates, 'deleted rule')} again: ${creates === 1 ? 'its ruleId' : 'their ruleIds'} will differ.` : '';
-  return [`${what} ${file} (${plural(summary.patches, noun)}); run: botrules apply --plan ${file}${recreated}`];
+  const recreated = creates > 0 ? `. It creates ${plural(creates, 'deleted rule')} again: ${noun(creates, 'its ruleId', 'their ruleIds')} will differ.` : '';
+  return [`${what} ${file} (${plural(summary.patches, request)}); run: botrules apply --plan ${file}${recreated}`];
 }
 
 /** "PATCH request", unless the apply also created or deleted rules. */

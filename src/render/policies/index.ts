@@ -2,7 +2,7 @@
 // in text, one FILE:LINE:COL line per policy that is violated or unchecked; in Markdown (the
 // pull-request comment), a caution alert per violation, so "Policy violated: … for example …"
 // is the comment's first screen. JSON carries them in the plan document (`policies`).
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 import type { OutputRegistry, Sink, StreamRenderers } from '../contract.js';
 import { markdownText, safeText } from '../sanitise.js';
 import { isCoverageNote, isReported, policyLine, type PolicyFinding } from './model.js';
@@ -12,7 +12,7 @@ export { failsCommand, isCoverageNote, isReported, policyLine } from './model.js
 export { policyAnnotation } from './github.js';
 
 /** Appended to a planned violation: whether the live rules already break the policy. */
-export function pastOrPresent(finding: PolicyFinding): string {
+function pastOrPresent(finding: PolicyFinding): string {
   if (finding.builtin || finding.live === undefined || finding.verdict === 'holds') return '';
   if (finding.live === 'violated') return ' (the live rules already violate it: not new in this plan)';
   if (finding.live === 'holds') return ' (the live rules hold it: this plan breaks it)';
@@ -48,7 +48,7 @@ export const POLICIES_BEFORE_APPLY: StreamRenderers<{ findings: readonly PolicyF
   stdout: ({ findings, forced }, sink) => {
     const overridden = forced === 0
       ? ''
-      : `--force: applying although ${forced === 1 ? 'an error-level policy is' : `${forced} error-level policies are`} not proved to hold for the rules this apply leaves (listed above).\n\n`;
+      : `--force: applying although ${noun(forced, 'an error-level policy is', `${forced} error-level policies are`)} not proved to hold for the rules this apply leaves (listed above).\n\n`;
     const text = policiesText(findings.filter((finding) => !isCoverageNote(finding))) + overridden;
     if (text !== '') sink.write(text);
   },

@@ -6,8 +6,8 @@ import type { ConditionStep } from '../../diff/policy.js';
 import type { TestRequest } from '../../evaluate/request.js';
 import type { SourceLocation } from '../../semantics/model.js';
 
-export type PolicyFindingLevel = 'error' | 'warning' | 'advisory';
-export type PolicyVerdictName = 'holds' | 'violated' | 'unchecked';
+type PolicyFindingLevel = 'error' | 'warning' | 'advisory';
+type PolicyVerdictName = 'holds' | 'violated' | 'unchecked';
 
 export interface PolicyFinding {
   /** The policy's name, or the built-in policy's id. */

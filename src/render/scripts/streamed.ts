@@ -25,22 +25,8 @@ export function ndjsonSink(emit: Emit): RecordSink {
  * `false`, or empty when the report ran without a policy; absent values are empty.
  */
 export const CSV_COLUMNS = [
-  'key',
-  'id',
-  'app_id',
-  'host_domain',
-  'type',
-  'vendor',
-  'risk_level',
-  'risk_reason',
-  'users_affected_percentage',
-  'first_seen',
-  'last_seen',
-  'page_types',
-  'ack',
-  'approved',
-  'approved_by',
-  'approval_note',
+  'key', 'id', 'app_id', 'host_domain', 'type', 'vendor', 'risk_level', 'risk_reason', 'users_affected_percentage',
+  'first_seen', 'last_seen', 'page_types', 'ack', 'approved', 'approved_by', 'approval_note'
 ] as const;
 
 export const CSV_LIST_SEPARATOR = ';';
@@ -75,7 +61,7 @@ function escapedRow<Row extends Record<string, string>>(row: Row, formulaEscape:
   return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, csvCell(value, formulaEscape, terminal)])) as Row;
 }
 
-export function csvRow(record: SnapshotRecord): Record<(typeof CSV_COLUMNS)[number], string> {
+function csvRow(record: SnapshotRecord): Record<(typeof CSV_COLUMNS)[number], string> {
   return {
     key: record.key ?? '',
     id: record.id ?? '',

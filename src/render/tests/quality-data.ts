@@ -14,8 +14,7 @@ export function renderQualityJson(view: QualityView, out: Sink, _options?: Rende
   const failed = view.results.filter((result) => !result.passed).length;
   const document = {
     tests: { total: view.results.length, passed: view.results.length - failed, failed },
-    ...(view.coverage === undefined ? {} : { coverage: coverageJson(view.coverage) }),
-    ...(view.mutation === undefined ? {} : { mutation: mutationJson(view.mutation) }),
+    ...definedFields({ coverage: view.coverage && coverageJson(view.coverage), mutation: view.mutation && mutationJson(view.mutation) }),
   };
   out.write(`${safeJson(JSON.stringify(document, null, 2))}\n`);
 }

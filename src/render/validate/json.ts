@@ -7,9 +7,9 @@ import { safeJson } from '../sanitise.js';
 import type { ValidateReport } from './model.js';
 
 /** Bumped when a field changes meaning or goes away; new fields do not bump it. */
-export const VALIDATE_JSON_VERSION = 1;
+const VALIDATE_JSON_VERSION = 1;
 
-export function validateJson(report: ValidateReport): object {
+function validateJson(report: ValidateReport): object {
   return {
     formatVersion: VALIDATE_JSON_VERSION,
     valid: report.errors.length === 0,

@@ -9,7 +9,7 @@ import { POLICY_SARIF_RULES, policySarifResult } from '../policies/sarif.js';
 
 const ANALYSIS_RULES: SarifRule[] = CHECK_IDS.map((id) => ({ id, description: CHECK_DESCRIPTIONS[id] }));
 
-export function validateSarif(report: Pick<ValidateReport, 'found' | 'strict' | 'policies'>): SarifModel {
+function validateSarif(report: Pick<ValidateReport, 'found' | 'strict' | 'policies'>): SarifModel {
   const { problems, fileWarnings, findings } = report.found;
   const warningLevel = report.strict ? 'error' : 'warning';
   return {
