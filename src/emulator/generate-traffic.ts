@@ -7,22 +7,9 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { pick, pickWeighted, randomInt, seededRandom, type Random } from './random.js';
-import { timeOf, trafficWriter, type TrafficFormat } from './traffic-formats.js';
+import { timeOf, trafficWriter, type TrafficFormat, type TrafficRequest } from './traffic-formats.js';
 
-/** A request as a log line holds it (the field names of docs/evaluation.md). */
-export interface TrafficRequest {
-  path: string;
-  method: string;
-  userAgent: string;
-  ip: string;
-  asn: string;
-  country: string;
-  domain: string;
-  deviceType: string;
-  headers: Record<string, string>;
-  query?: Record<string, string>;
-  custom?: Record<string, string>;
-}
+export type { TrafficRequest } from './traffic-formats.js';
 
 const BROWSERS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',

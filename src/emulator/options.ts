@@ -2,7 +2,10 @@
 import type { Rule } from '../semantics/model.js';
 import type { ScriptRecord } from '../scripts/model.js';
 import type { CertificatePair } from './certificate.js';
-import type { MoveSemantics } from './rules-api.js';
+
+/** How the emulator moves a rule whose priority a PATCH changes: list-move as the service does (docs/design.md, "List-move semantics and minimal moves"), or a swap, to test the verify-and-correct pass. */
+export type MoveSemantics = 'list-move' | 'swap';
+export const MOVE_SEMANTICS: readonly MoveSemantics[] = ['list-move', 'swap'];
 
 /** What `--capabilities` switches on beside list and PATCH (a small module: the CLI reads it at start-up). */
 export type Capability = 'create' | 'delete';

@@ -7,11 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { insertInList, moveInList } from '../semantics/list-move.js';
 import type { ListedRule, StoredApp, StoredRule } from './state.js';
+import type { MoveSemantics } from './options.js';
 import { checkPatchBody, checkPostBody, PatchInvalid } from './validate-patch.js';
 
-export type MoveSemantics = 'list-move' | 'swap';
-export const MOVE_SEMANTICS: readonly MoveSemantics[] = ['list-move', 'swap'];
-export { CAPABILITIES, type Capability } from './options.js';
+export { CAPABILITIES, MOVE_SEMANTICS, type Capability, type MoveSemantics } from './options.js';
 
 export interface ApiAnswer {
   status: number;

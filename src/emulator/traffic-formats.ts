@@ -3,8 +3,22 @@
 // Logpush, the service's Data Export and HAR (and Parquet, traffic-parquet.ts), each with what that format records and no more
 // (an access log has no country; a Data Export has no ASN number), so a replay of each shows
 // what the format can and cannot decide.
-import type { TrafficRequest } from './generate-traffic.js';
 import { definedFields } from '../defined.js';
+
+/** A request as a log line holds it (the field names of docs/evaluation.md). */
+export interface TrafficRequest {
+  path: string;
+  method: string;
+  userAgent: string;
+  ip: string;
+  asn: string;
+  country: string;
+  domain: string;
+  deviceType: string;
+  headers: Record<string, string>;
+  query?: Record<string, string>;
+  custom?: Record<string, string>;
+}
 
 export const TRAFFIC_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har', 'parquet'] as const;
 export type TrafficFormat = (typeof TRAFFIC_FORMATS)[number];

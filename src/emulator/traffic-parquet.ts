@@ -5,7 +5,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter, type ColumnSource, type Writer } from 'hyparquet-writer';
-import type { TrafficRequest } from './generate-traffic.js';
+import type { TrafficRequest } from './traffic-formats.js';
 
 /** Rows per row group: large enough for real compression, small enough to hold at once. */
 const ROW_GROUP = 10_000;
