@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LiveRule, Rule } from '../../src/semantics/model.js';
-import { botrules, replayProject } from './fixtures.js';
+import { botrules, replayProject, withoutEngineSentence } from './fixtures.js';
 
 const ATTACK = `${'a'.repeat(36)}!`;
 
@@ -23,7 +23,7 @@ beforeAll(() => {
 
 it('counts a request whose match ran out of time as undecided, with the rule and the pattern, in text', async () => {
   const result = await botrules(project, 'replay', '--live', 'live.json', 'agents.ndjson');
-  expect(result.stdout).toBe([
+  expect(withoutEngineSentence(result.stdout)).toBe([
     'Replayed 2 requests from 1 file for app "shop": 2 evaluated, 0 skipped; live = the live snapshot "live.json", declared = the rules as apply would leave them.',
     'Outcome changes, live → declared (riskiest first):',
     '    no rule → challenge: 1 request (50.0%)',
@@ -47,7 +47,7 @@ it('says so in JSON and Markdown', async () => {
     ['none', 'undecided', [{ after: 'Lookahead', afterPatterns: ['(?=(a+)+$)'], count: 1 }]],
   ]);
   const markdown = await botrules(project, 'replay', '--live', 'live.json', '--format', 'markdown', 'agents.ndjson');
-  const lines = markdown.stdout.split('\n');
+  const lines = withoutEngineSentence(markdown.stdout).split('\n');
   expect(lines.filter((line) => line.startsWith('| no rule'))).toEqual([
     '| no rule → challenge | 1 | 50.0% | 1× no rule → &quot;Lookahead&quot; |',
     '| no rule → undecided | 1 | 50.0% | 1× no rule → &quot;Lookahead&quot; undecided (<span>$</span>re &quot;(?=(a+)+<span>$</span>)&quot; out of time) |',
