@@ -48,7 +48,7 @@ function escape(source: string, at: number): [string | undefined, number] {
 }
 
 /** Just after the class opened at `at` (JavaScript: `[]` and `[^]` end at their first `]`). */
-function classEnd(source: string, at: number): number | undefined {
+export function classEnd(source: string, at: number): number | undefined {
   let index = source[at + 1] === '^' ? at + 2 : at + 1;
   for (; index < source.length; index++) {
     if (source[index] === '\\') index++;
@@ -58,7 +58,7 @@ function classEnd(source: string, at: number): number | undefined {
 }
 
 /** Just after the group opened at `at`, classes and escapes inside it skipped. */
-function groupEnd(source: string, at: number): number | undefined {
+export function groupEnd(source: string, at: number): number | undefined {
   let depth = 0;
   for (let index = at; index < source.length;) {
     const char = source[index];

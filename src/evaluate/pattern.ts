@@ -1,9 +1,10 @@
 // `$re` patterns decided in bounded time (docs/evaluation.md, "Regular expressions"). A rule's
 // pattern is JavaScript's; V8 runs it by backtracking, so `^(a+)+$` on 36 `a`s and a `!` takes
 // minutes. Each pattern is compiled once and decided by:
-// - RE2 (re2js, linear time) when it has an exact RE2 form (linear-pattern.ts) and the text has
-//   no surrogate code units (JavaScript without `u` sees those as separate characters, RE2 as
-//   one code point);
+// - RE2 (re2js, linear time) when it has an exact RE2 form (linear-pattern.ts), or opens with
+//   lookaheads at the start of the text whose bodies and rest each have one (pattern-lookahead.ts),
+//   and the text has no surrogate code units (JavaScript without `u` sees those as separate
+//   characters, RE2 as one code point);
 // - otherwise V8 itself, each run interrupted after MATCH_BUDGET_MS: a run that is interrupted
 //   is 'undecided', never a guess. The budget is per text, not per pattern: a replay of millions
 //   of requests runs a lookahead pattern on each, and none of them must become undecided because
@@ -13,6 +14,7 @@
 import { createContext, Script } from 'node:vm';
 import { RE2JS } from 're2js';
 import { linearForm } from './linear-pattern.js';
+import { lookaheadParts } from './pattern-lookahead.js';
 
 /** Whether a leaf (or a pattern) matches: 'undecided' when its pattern ran out of time. */
 export type Verdict = boolean | 'undecided';
@@ -35,8 +37,12 @@ const SURROGATE = /[\ud800-\udfff]/;
 
 export interface CompiledPattern {
   source: string;
-  /** RE2 when the pattern has an exact linear form, else V8 under the budget; none: it does not compile. */
-  engine: 're2' | 'v8' | 'none';
+  /**
+   * RE2 when the pattern has an exact linear form; re2-parts when RE2 runs its leading lookaheads
+   * and its rest apart (pattern-lookahead.ts); else V8 under the budget; none: it does not compile.
+   * Texts with surrogate code units run on V8 under the budget whatever the engine.
+   */
+  engine: 're2' | 're2-parts' | 'v8' | 'none';
   /** `new RegExp(source, flags).test(text)`, or 'undecided'. */
   test(text: string): Verdict;
 }
@@ -62,7 +68,7 @@ function compile(source: string, ignoreCase: boolean): CompiledPattern {
     return { source, engine: 'none', test: () => false };
   }
   const budgeted = new BudgetedRegex(regex);
-  const linear = re2Of(source, ignoreCase);
+  const linear = linearTest(source, ignoreCase);
   if (linear === undefined) {
     const pattern: CompiledPattern = { source, engine: 'v8', test: (text) => budgeted.test(text) };
     budgetedOf.set(pattern, budgeted);
@@ -78,11 +84,27 @@ function compile(source: string, ignoreCase: boolean): CompiledPattern {
     lastText = text;
     return lastVerdict;
   };
-  return { source, engine: 're2', test };
+  return { source, engine: linear.engine, test };
 }
 
-function re2Of(source: string, ignoreCase: boolean): RE2JS | undefined {
-  const form = linearForm(source, ignoreCase);
+/** RE2's test of the pattern, for texts without surrogates, when it gives JavaScript's answer. */
+function linearTest(source: string, ignoreCase: boolean): { engine: 're2' | 're2-parts'; test(text: string): boolean } | undefined {
+  const whole = re2Of(linearForm(source, ignoreCase));
+  if (whole !== undefined) return { engine: 're2', test: (text) => whole.test(text) };
+  const parts = lookaheadParts(source, ignoreCase);
+  if (parts === undefined) return undefined;
+  const required = parts.required.map(re2Of);
+  const refused = parts.refused.map(re2Of);
+  if (!isEvery(required) || !isEvery(refused)) return undefined;
+  // Each part anchored at the start: the pattern matches when no refused part and every required one does.
+  return { engine: 're2-parts', test: (text) => !refused.some((part) => part.test(text)) && required.every((part) => part.test(text)) };
+}
+
+function isEvery<T>(values: readonly (T | undefined)[]): values is T[] {
+  return values.every((value) => value !== undefined);
+}
+
+function re2Of(form: string | undefined): RE2JS | undefined {
   if (form === undefined) return undefined;
   try {
     return RE2JS.compile(form);

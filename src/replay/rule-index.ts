@@ -247,14 +247,15 @@ function groupGuards(group: Group, budgetedOf: BudgetedOf): [Leaf, Guard][] | un
  */
 /**
  * A `$re` leaf matches only values holding a text one of its patterns requires. Only patterns run
- * by RE2 (never out of time, as JavaScript's answer) qualify; such a pattern runs on V8 under the
+ * by RE2, whole or as a leading lookahead's parts (never out of time, as JavaScript's answer), qualify; such a pattern runs on V8 under the
  * time budget for a value with a surrogate, so those values select every pattern rule.
  */
 function patternGuard(leaf: Leaf, field: string): Guard | undefined {
   const texts: string[] = [];
   for (const source of leafValues(leaf)) {
     const text = patternLiteral(source);
-    if (text === undefined || compilePattern(source, false).engine !== 're2') return undefined;
+    const { engine } = compilePattern(source, false);
+    if (text === undefined || (engine !== 're2' && engine !== 're2-parts')) return undefined;
     texts.push(text);
   }
   return texts.length === 0 ? undefined : { kind: 'contains', field, texts, pattern: true };

@@ -88,7 +88,7 @@ describe('the linear form of a JavaScript pattern', () => {
   });
 
   test('a backtracking-only pattern that runs out of time is undecided, not a guess', () => {
-    const pattern = compilePattern('^(?=(a+)+$)', false);
+    const pattern = compilePattern('(?=(a+)+$)', false);
     expect(pattern.engine).toBe('v8');
     expect(pattern.test('aaaa')).toBe(true);
     expect(pattern.test(`${'a'.repeat(36)}!`)).toBe('undecided');

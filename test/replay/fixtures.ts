@@ -1,6 +1,7 @@
 // A replay project where every request's outcome is known: a live snapshot of three rules,
 // rule files that change one rule's action and add a fourth, and the same requests written
 // as NDJSON, CSV and a combined access log (each with one unreadable line).
+import { expect } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -90,4 +91,20 @@ export function replayProject(declared: readonly Rule[] = DECLARED, live: readon
 /** The CLI run in-process (test/helpers/cli.ts) in `cwd`, as `runBinary` (test/helpers/binary.ts) runs it but without a process. */
 export function botrules(cwd: string, ...args: string[]): Promise<CliResult> {
   return runCli(args, { cwd, env: {} });
+}
+
+/** The sentence that ends a text or Markdown replay report: which engine decided, and how fast (a timing). */
+export const ENGINE_SENTENCE = /^Decided by the (js|duckdb) engine: [1-9]\d{0,2}(,\d{3})* requests\/s\.$/;
+
+/**
+ * A text or Markdown replay report without its engine sentence, once checked to be there in its
+ * form: the rest of a report is exact, the requests per second are a timing and vary from run to run.
+ */
+export function withoutEngineSentence(report: string): string {
+  const lines = report.split('\n');
+  const at = lines.length - 2;
+  expect(lines[at]).toMatch(ENGINE_SENTENCE);
+  // In Markdown the sentence is a paragraph of its own, after a blank line.
+  const from = lines[at - 1] === '' ? at - 1 : at;
+  return [...lines.slice(0, from), ...lines.slice(at + 1)].join('\n');
 }

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { parsePlan, parsePlanText } from '../../src/plan/file-format.js';
 import { runCli } from '../helpers/cli.js';
 import { runBinary as botrules } from '../helpers/binary.js';
-import { COMBINED, CSV, LIVE, NDJSON, replayProject } from './fixtures.js';
+import { COMBINED, CSV, LIVE, NDJSON, replayProject, withoutEngineSentence } from './fixtures.js';
 
 let project: string;
 beforeAll(() => {
@@ -52,7 +52,7 @@ async function summary(...args: string[]): Promise<Summary> {
 describe('replay: exact counts on logs whose every outcome is known', () => {
   it('prints each transition, riskiest first, with its share, rules and examples, and exits 2', async () => {
     const result = await replay('logs', 'access.log.gz');
-    expect(result.stdout).toBe([
+    expect(withoutEngineSentence(result.stdout)).toBe([
       'Replayed 21 requests from 3 files for app "shop": 18 evaluated, 3 skipped; live = the live snapshot "live.json", declared = the rules as apply would leave them.',
       'Skipped lines:',
       '    1 not JSON (first at logs/a.ndjson:6)',
@@ -101,7 +101,7 @@ describe('replay: exact counts on logs whose every outcome is known', () => {
     const same = replayProject(LIVE.map(({ priority: _p, ...rule }) => rule));
     writeFileSync(path.join(same, 'a.ndjson'), NDJSON);
     const result = await botrules(same, 'replay', '--live', 'live.json', 'a.ndjson');
-    expect(result.stdout).toBe([
+    expect(withoutEngineSentence(result.stdout)).toBe([
       'Replayed 7 requests from 1 file for app "shop": 6 evaluated, 1 skipped; live = the live snapshot "live.json", declared = the rules as apply would leave them.',
       'Skipped lines:',
       '    1 not JSON (first at a.ndjson:6)',
@@ -113,7 +113,7 @@ describe('replay: exact counts on logs whose every outcome is known', () => {
 
   it('prints Markdown for a pull-request comment', async () => {
     const result = await replay('--format', 'markdown', 'logs/a.ndjson');
-    expect(result.stdout).toBe([
+    expect(withoutEngineSentence(result.stdout)).toBe([
       ...MARKDOWN_SUMMARY,
       '',
       '<details><summary>no rule → challenge: rules and example requests</summary>',
@@ -163,7 +163,7 @@ describe('plan --replay', () => {
     const result = await botrules(project, 'plan', '--live', 'live.json', '--replay', 'logs/a.ndjson');
     expect(result.code).toBe(0);
     const [summaryPart] = result.stdout.split('\n\n');
-    expect(summaryPart).toBe([
+    expect(withoutEngineSentence(`${summaryPart}\n`)).toBe([
       'Replayed 7 requests from 1 file for app "shop": 6 evaluated, 1 skipped; live = the live snapshot "live.json", declared = the rules as apply would leave them.',
       'Skipped lines:',
       '    1 not JSON (first at logs/a.ndjson:6)',
@@ -175,6 +175,7 @@ describe('plan --replay', () => {
       '        2× "Challenge login" → "Block login"',
       '        e.g. logs/a.ndjson:2 {"path":"/login","method":"POST","userAgent":"Mozilla/5.0","ip":"203.0.113.7","country":"US"}',
       '        e.g. logs/a.ndjson:5 {"path":"/login","method":"GET","query":{"next":"/home"}}',
+      '',
     ].join('\n'));
     expect(result.stdout.split('\n')).toContain('~ "Block login" (r-3): updates name, actions');
   });

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { Rule } from '../../src/semantics/model.js';
-import { botrules, DECLARED, NDJSON, replayProject } from './fixtures.js';
+import { botrules, DECLARED, NDJSON, replayProject, withoutEngineSentence } from './fixtures.js';
 
 const [MONITORS, SCRAPERS, LOGIN, CHECKOUT] = DECLARED as [Rule, Rule, Rule, Rule];
 const { status: _status, ...checkout } = CHECKOUT;
@@ -30,7 +30,7 @@ it('applies a shadow rule paused: the plan does not activate it', async () => {
 it('reports what a shadow rule would decide if active, apart from the live → declared changes', async () => {
   const project = shadowProject(SHADOW_CHECKOUT);
   const result = await botrules(project, 'replay', '--live', 'live.json', 'a.ndjson');
-  expect(result.stdout).toBe([
+  expect(withoutEngineSentence(result.stdout)).toBe([
     HEADLINE,
     'Skipped lines:',
     '    1 not JSON (first at a.ndjson:6)',

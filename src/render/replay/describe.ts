@@ -54,6 +54,21 @@ export function headline(report: ReplayReport): string {
     `${report.evaluated} evaluated, ${skipped} skipped; live = ${report.against}, declared = the rules as apply would leave them.`;
 }
 
+/**
+ * Which engine decided the requests and how fast (docs/replay.md, "The report"): the one part of
+ * a report that is a timing, so it comes last, where a reader comparing two runs can drop it.
+ */
+export function engineSentence(report: ReplayReport): string | undefined {
+  if (report.engine === undefined) return undefined;
+  const { name, requestsPerSecond } = report.engine;
+  return `Decided by the ${name} engine: ${groupedDigits(requestsPerSecond)} requests/s.`;
+}
+
+/** 1234567 as "1,234,567", whatever the machine's locale. */
+function groupedDigits(value: number): string {
+  return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 export const NO_CHANGE_SENTENCE = 'No outcome changes: every evaluated request meets the same outcome under the declared rules.';
 
 export function sameOutcomeSentence(report: ReplayReport): string | undefined {

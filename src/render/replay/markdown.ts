@@ -7,7 +7,7 @@ import { markdownText, safeText } from '../sanitise.js';
 import { agreementLine, disagreementTitle } from './production.js';
 import { baselineHeading, baselineLines } from './baseline.js';
 import { coverageWarnings, fieldCountsText, hasCoverageProblem, noChangeSentence } from './coverage.js';
-import { exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
+import { engineSentence, exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 
 export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options: RenderOptions): void {
   const parts = ['### Traffic replay\n\n', `${markdownText(headline(report))}\n\n`];
@@ -45,6 +45,8 @@ export function renderReplayMarkdown(report: ReplayReport, sink: Sink, _options:
     if (report.shadow.transitions.length === 0) parts.push(`${markdownText(shadowNoChangeSentence(report.shadow))}\n\n`);
     else parts.push(...transitionParts(report.shadow.transitions));
   }
+  const engine = engineSentence(report);
+  if (engine !== undefined) parts.push(`${markdownText(engine)}\n\n`);
   sink.write(parts.join('').replace(/\n\n$/, '\n'));
 }
 

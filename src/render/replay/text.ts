@@ -2,7 +2,7 @@
 import type { ReplayReport, Transition } from '../../replay/tally.js';
 import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
-import { exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
+import { engineSentence, exampleText, headline, notAppliedSentence, shareText, RULE_PAIRS_SHOWN, rulePairText, sameOutcomeSentence, shadowHeading, shadowNoChangeSentence, transitionTitle, undecidedRequestsSentence } from './describe.js';
 import { plural } from '../../plural.js';
 import { agreementLine, disagreementTitle } from './production.js';
 import { baselineHeading, baselineLines } from './baseline.js';
@@ -50,6 +50,8 @@ export function renderReplayText(report: ReplayReport, sink: Sink, options: Rend
     if (report.shadow.transitions.length === 0) lines.push(`    ${shadowNoChangeSentence(report.shadow)}`);
     else lines.push(...transitionLines(report.shadow.transitions, colors));
   }
+  const engine = engineSentence(report);
+  if (engine !== undefined) lines.push(safeText(engine));
   sink.write(`${lines.join('\n')}\n`);
 }
 
