@@ -345,12 +345,16 @@ class Reader {
 
 /** A plain scalar's value under the core schema, as the Document resolves it; others are the Document's. */
 function resolvePlain(text: string): unknown {
+  const first = text[0] as string;
+  // Most scalars start with a letter no null, boolean or number starts with: no pattern to run.
+  if (!MAY_RESOLVE.has(first)) return text;
   if (NULL.test(text)) return null;
-  if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
+  if (BOOL.test(text)) return first === 't' || first === 'T';
   if (DECIMAL.test(text)) return Number(text);
   if (OTHER_NUMBER.test(text)) throw notPlain;
   return text;
 }
+const MAY_RESOLVE = new Set([...'~nNtTfF-+.0123456789']);
 
 /** The offset of the node at `path` (with `key`, of its key), or of the deepest ancestor the path reaches: yaml-source.ts's offsetOf on this tree. */
 export function plainOffsetOf(root: PlainNode, path: readonly (string | number)[], wantKey: boolean): number {
