@@ -3,7 +3,8 @@
 // rule-set analysis (shadowed rules, duplicates, allow before block, ...) as validate runs it by
 // default. Each rule shape of bench/rule-shapes.js (the emulator's themes, random leaves over
 // every condition type and operator, few distinct leaves with many duplicates, rules scoped to
-// one of many hosts, and `catalogue`, written after the work of issue #36 and not tuned for)
+// one of many hosts, and `catalogue` and `gateways`, each written after a round of the work of
+// issue #36 and not tuned for)
 // makes the analysis find a great deal (each run's count of warnings is printed and must not be zero):
 //   - 1,000 rules in 100 files (10 rules a file), the size of a large real project;
 //   - 5,000 rules in 5,000 files (one rule a file, as `botrules import` writes them; the same
@@ -19,20 +20,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ruleSet, SHAPES, writeProject } from './rule-shapes.js';
+import { appendedRuleSet, SHAPES, writeProject } from './rule-shapes.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
 const WARM_UP_ROUNDS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 // BENCH_SHAPES=random,duplicates measures only those shapes (bench/rule-shapes.js).
-// `catalogue` was written after the work on validate's cost (issue #36) and is measured as first written.
-const shapes = (process.env.BENCH_SHAPES ?? [...SHAPES, 'catalogue'].join(',')).split(',');
+// `catalogue` was written after the first work on validate's cost (issue #36), `gateways` after
+// the second; each is measured as first written.
+const shapes = (process.env.BENCH_SHAPES ?? [...SHAPES, 'catalogue', 'gateways'].join(',')).split(',');
 
 /** A project directory with `count` rules of `shape` in files of `perFile` rules each. */
 function project(shape, count, perFile) {
   const dir = mkdtempSync(join(tmpdir(), `botrules-bench-validate-${shape}-`));
-  writeProject(dir, ruleSet(shape, count), perFile);
+  writeProject(dir, appendedRuleSet(shape, count), perFile);
   return dir;
 }
 
