@@ -9,6 +9,8 @@
 // (docs/design.md, "One YAML reader"; bench/README.md, "Validate"). A differential test holds it
 // to the Document's values and positions (test/io/yaml-plain.test.ts).
 
+import { doubleQuoted, notPlain, resolvePlain, singleQuoted } from './yaml-plain-scalars.js';
+
 /** A node of the file: its offset, and what it holds when it is a mapping or a list. */
 export interface PlainNode {
   at: number;
@@ -32,10 +34,6 @@ export interface PlainRead {
   lineStarts: number[];
 }
 
-/** Thrown inside the reader when the text leaves the plain style; never escapes it. */
-class NotPlain extends Error {}
-const notPlain = new NotPlain();
-
 interface Parsed {
   node: PlainNode;
   value: unknown;
@@ -47,12 +45,6 @@ const KEY = /[A-Za-z_$][A-Za-z0-9_$.-]*/y;
 // Characters that cannot start a plain scalar, or that this path leaves to the Document.
 const INDICATORS = new Set([...'-?:,[]{}#&*!|>\'"%@`']);
 const FLOW_END = new Set([...',[]{}']);
-// Plain scalars the core schema resolves to something other than a string.
-const NULL = /^(?:~|[Nn]ull|NULL)$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const DECIMAL = /^[-+]?[0-9]{1,15}$/;
-const OTHER_NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
-const ESCAPES: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029', ' ': ' ', '"': '"', '/': '/', '\\': '\\' };
 
 /** The file's values and offsets, or undefined when it is not in the plain style. */
 export function readPlainYaml(text: string): PlainRead | undefined {
@@ -189,8 +181,10 @@ class Reader {
     const c = this.text[q];
     if (c === '[') return this.nest(() => this.flowList(q));
     if (c === '{') return this.nest(() => this.flowMapping(q));
-    if (c === '"') return this.doubleQuoted(q);
-    if (c === "'") return this.singleQuoted(q);
+    if (c === '"' || c === "'") {
+      const quoted = c === '"' ? doubleQuoted(this.text, q) : singleQuoted(this.text, q);
+      return { node: { at: q }, value: quoted.value, end: quoted.end };
+    }
     if (c === undefined || INDICATORS.has(c)) throw notPlain;
     let end = q;
     for (;;) {
@@ -251,49 +245,6 @@ class Reader {
     }
   }
 
-  private doubleQuoted(q: number): { node: PlainNode; value: string; end: number } {
-    let value = '';
-    let p = q + 1;
-    for (;;) {
-      const c = this.text[p];
-      if (c === undefined || c === '\n') throw notPlain;
-      if (c === '"') return { node: { at: q }, value, end: p + 1 };
-      if (c !== '\\') {
-        value += c;
-        p += 1;
-        continue;
-      }
-      const e = this.text[p + 1] as string;
-      const length = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
-      if (length === 0) {
-        const escaped = ESCAPES[e];
-        if (escaped === undefined) throw notPlain;
-        value += escaped;
-        p += 2;
-        continue;
-      }
-      const hex = this.text.slice(p + 2, p + 2 + length);
-      const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === length ? parseInt(hex, 16) : Number.NaN;
-      if (!(code <= 0x10ffff)) throw notPlain;
-      value += String.fromCodePoint(code);
-      p += 2 + length;
-    }
-  }
-
-  private singleQuoted(q: number): { node: PlainNode; value: string; end: number } {
-    let value = '';
-    let p = q + 1;
-    for (;;) {
-      const close = this.text.indexOf("'", p);
-      const newline = this.text.indexOf('\n', p);
-      if (close < 0 || (newline >= 0 && newline < close)) throw notPlain;
-      value += this.text.slice(p, close);
-      if (this.text[close + 1] !== "'") return { node: { at: q }, value, end: close + 1 };
-      value += "'";
-      p = close + 2;
-    }
-  }
-
   /** A plain key at `p` followed by `:` (the caller checks what follows the colon). */
   private key(p: number): string {
     KEY.lastIndex = p;
@@ -342,19 +293,6 @@ class Reader {
     return -1;
   }
 }
-
-/** A plain scalar's value under the core schema, as the Document resolves it; others are the Document's. */
-function resolvePlain(text: string): unknown {
-  const first = text[0] as string;
-  // Most scalars start with a letter no null, boolean or number starts with: no pattern to run.
-  if (!MAY_RESOLVE.has(first)) return text;
-  if (NULL.test(text)) return null;
-  if (BOOL.test(text)) return first === 't' || first === 'T';
-  if (DECIMAL.test(text)) return Number(text);
-  if (OTHER_NUMBER.test(text)) throw notPlain;
-  return text;
-}
-const MAY_RESOLVE = new Set([...'~nNtTfF-+.0123456789']);
 
 /** The offset of the node at `path` (with `key`, of its key), or of the deepest ancestor the path reaches: yaml-source.ts's offsetOf on this tree. */
 export function plainOffsetOf(root: PlainNode, path: readonly (string | number)[], wantKey: boolean): number {
