@@ -11,6 +11,7 @@ import type { Problem } from '../errors.js';
 import { pointerSegments, type Path } from './json-pointer.js';
 import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type TextProblem } from './source-text.js';
 import { translateSchemaErrors, type SchemaMessages } from './schema-messages.js';
+import { linePos, plainOffsetOf, readPlainYaml } from './yaml-plain.js';
 
 export type { Path } from './json-pointer.js';
 
@@ -41,6 +42,8 @@ interface YamlSourceOptions {
   /** How schema errors are worded for this kind of file. */
   messages?: SchemaMessages;
   maxBytes?: number;
+  /** Keep the parsed Document (for a caller that edits the text): the file is read by the Document API. */
+  keepDocument?: boolean;
 }
 
 export interface YamlSource {
@@ -91,6 +94,12 @@ export function parseYamlDocument(text: string): { document: Document; lineCount
 }
 
 export function parseYamlText(text: string, options: YamlSourceOptions): YamlSource {
+  // A file in the plain style is read in one pass into the same values and offsets (yaml-plain.ts).
+  const plain = options.keepDocument === true ? undefined : readPlainYaml(text);
+  if (plain !== undefined) {
+    const at = (offset: number): Position => linePos(plain.lineStarts, offset);
+    return checkedSource(plain.value, undefined, [], (path, opts = {}) => at(plainOffsetOf(plain.root, path, opts.key ?? false)), options);
+  }
   const { document: doc, lineCounter } = parseYamlDocument(text);
   const at = (offset: number | undefined): Position => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
   const locate = (path: Path, opts: { key?: boolean } = {}): Position => at(offsetOf(doc, path, opts.key ?? false));
@@ -111,14 +120,19 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
   } catch (err) {
     return unusable([located(firstAliasOffset(doc), aliasErrorMessage(err))]);
   }
-  if (!options.validate || options.validate(value)) {
-    return { file: options.displayPath, document: doc, value, problems: [], warnings, locate, problemAt, isSchemaValid: () => true };
-  }
+  return checkedSource(value, doc, warnings, locate, options);
+}
+
+/** A parsed file's value checked against the schema, with its problems located through `locate`. */
+function checkedSource(value: unknown, document: Document | undefined, warnings: Problem[], locate: YamlSource['locate'], options: YamlSourceOptions): YamlSource {
+  const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({ file: options.displayPath, ...locate(path, opts), message });
+  const source = { file: options.displayPath, ...(document === undefined ? {} : { document }), value, warnings, locate, problemAt };
+  if (!options.validate || options.validate(value)) return { ...source, problems: [], isSchemaValid: () => true };
   const errors = options.validate.errors ?? [];
   const problems = translateSchemaErrors(errors, value, options.messages).map((t) => problemAt(t.path, t.message, { key: t.key }));
   const errorPaths = errors.map((e) => pointerSegments(e.instancePath));
   const isSchemaValid = (path: Path): boolean => !errorPaths.some((errorPath) => startsWith(errorPath, path));
-  return { file: options.displayPath, document: doc, value, problems, warnings, locate, problemAt, isSchemaValid };
+  return { ...source, problems, isSchemaValid };
 }
 
 /**

@@ -68,7 +68,7 @@ export function parseRuleFile(bytes: Uint8Array | { size: number }, displayPath:
 
 function fromSourceText(text: SourceText, displayPath: string, options: RuleFileReadOptions): RuleFileResult {
   const source = text.ok
-    ? parseYamlText(text.text, { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages })
+    ? parseYamlText(text.text, { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages, keepDocument: options.keepSource === true })
     : unreadable(displayPath, text.problem);
   const result = checkRuleFile(source, options.now);
   if (text.ok && text.text.includes(SILENCING_MARK)) result.silencingText = text.text;

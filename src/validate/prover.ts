@@ -12,6 +12,7 @@ import { describeLeaf } from '../evaluate/describe.js';
 import type { Conditions, Group, Leaf, LeafOperator } from '../semantics/model.js';
 import { catchAll } from './conditions.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
+import { AddressIndex, isInsideLeaf } from './address-index.js';
 import { impliableOperators, impliesInField, impliesThroughValues, isTautology, matchesEveryPresentValue, valueImplies } from './leaves.js';
 
 export type Node =
@@ -46,6 +47,7 @@ export class LeafTable {
   private readonly implied: (Set<number> | undefined)[] = [];
   /** Field and value → the leaves of the field (but those matching every present value) the value satisfies, ascending. */
   private readonly satisfiedBy = new Map<string, number[]>();
+  private readonly addresses = new AddressIndex();
 
   id(leaf: Leaf): number {
     let id = this.ids.get(leaf);
@@ -61,6 +63,7 @@ export class LeafTable {
       const same = byOperator.get(filed);
       if (same === undefined) byOperator.set(filed, [id]);
       else same.push(id);
+      if (isInsideLeaf(leaf)) this.addresses.add(id, leaf);
     }
     return id;
   }
@@ -96,22 +99,26 @@ export class LeafTable {
     return new Set([...(this.byField.get(field)?.get('') ?? []), ...implied].sort((a, b) => a - b));
   }
 
-  /** Any other leaf is compared with the leaves of its field it can imply. */
+  /**
+   * Any other leaf is compared with the leaves of its field it can imply; an address leaf's
+   * ranges are looked up among the `$eq`/`$in` address leaves instead (address-index.ts).
+   */
   private impliedByComparing(leaf: Leaf): Set<number> {
     const byOperator = this.byField.get(fieldKey(leaf)) as Map<LeafOperator | '', number[]>;
     const operators = impliableOperators(leaf);
-    const lists = operators === 'all' ? [...byOperator.values()] : ['' as const, ...operators].flatMap((operator) => {
-      const list = byOperator.get(operator);
-      return list === undefined ? [] : [list];
-    });
+    const indexed = isInsideLeaf(leaf) ? INSIDE_OPERATORS : undefined;
+    const lists = [...byOperator].flatMap(([operator, list]) => ((operators === 'all' || operator === '' || operators.includes(operator)) && indexed?.has(operator) !== true ? [list] : []));
     const candidates = lists.length === 1 ? (lists[0] as number[]) : lists.flat().sort((a, b) => a - b);
-    return new Set(candidates.filter((q) => this.tautology[q] === true || impliesInField(leaf, this.leaves[q] as Leaf)));
+    const compared = candidates.filter((q) => this.tautology[q] === true || impliesInField(leaf, this.leaves[q] as Leaf));
+    return new Set(indexed === undefined ? compared : [...compared, ...this.addresses.around(leaf)].sort((a, b) => a - b));
   }
 
   implies(p: number, q: number): boolean {
     return this.tautology[q] === true || this.impliedBy(p).has(q);
   }
 }
+
+const INSIDE_OPERATORS: ReadonlySet<LeafOperator | ''> = new Set(['$eq', '$in']);
 
 export class Prover {
   readonly table = new LeafTable();
