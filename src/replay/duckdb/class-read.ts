@@ -1,0 +1,93 @@
+// The DuckDB engine's native reading of one NDJSON log by classes of values (class-query.ts for
+// the queries, value-classes.ts for the classes; docs/replay.md, "Engines"): DuckDB's distinct
+// values per field, classed in JavaScript, handed back as tables, and the groups of records per
+// tuple of classes. Throws what DuckDB throws: the caller then reads the file with the js reader.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { NormalRule } from '../../semantics/model.js';
+import type { RuleProgram } from '../../semantics/program.js';
+import type { RequestField, TextField } from '../coverage.js';
+import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, groupQuery, ipByRanges, ipv4Bounds, ipv4Text } from './class-query.js';
+import { ValueClasses, type ClassOptions } from './value-classes.js';
+
+/** Records of one tuple of classes (by CLASS_FIELDS): how many, and the first ones' numbers (ascending). */
+export interface ClassGroup {
+  classes: number[];
+  count: number;
+  firsts: number[];
+}
+
+export interface ClassReading {
+  classes: ValueClasses;
+  groups: ClassGroup[];
+  /** The odd records: how many, and the first MAX_ODD_RECORDS + 1 numbers (ascending). */
+  odd: { count: number; rows: number[] };
+}
+
+/** Reads the file twice (distinct values, then groups), `onProgress` told the share done (0..1). */
+export async function readByClasses(connection: DuckDBConnection, program: RuleProgram<NormalRule>, file: string, gzip: boolean, options: ClassOptions,
+  onProgress?: (share: number) => void): Promise<ClassReading> {
+  const classes = new ValueClasses(program, options);
+  const byRanges = ipByRanges(program);
+  const distinct = distinctQuery(gzip, byRanges);
+  const values = await withProgress(connection, onProgress, 0, () => connection.runAndReadAll(distinct.sql, [file]));
+  const tables = new Map<RequestField, [string | null, string | null, number, boolean][]>(CLASS_FIELDS.map((field) => [field, []]));
+  for (const [g, v, q] of values.getRows() as [unknown, string | null, string | null][]) {
+    const set = distinct.sets.find((one) => one.grouping === Number(g));
+    if (set === undefined || (v === null && q === null)) continue;
+    const { field } = set;
+    const id = field === 'headers' || field === 'query' || field === 'custom' ? classes.map(field, v, set.withPath ? q : null) : classes.text(field as TextField, v as string);
+    tables.get(field)?.push([v, q, id, classes.of(field).classes[id]?.odd === true || classes.of(field).classes[id]?.lacking === true]);
+  }
+  for (const [field, rows] of tables) await fill(connection, field, rows);
+  const ipv4 = byRanges ? ipv4Classes(program, classes) : undefined;
+  const sql = groupQuery({ gzip, fieldsRead: options.fieldsRead, ...(ipv4 === undefined ? {} : { ipv4 }) });
+  const grouped = await withProgress(connection, onProgress, 0.5, () => connection.runAndReadAll(sql, [file]));
+  const groups: ClassGroup[] = [];
+  const odd = { count: 0, rows: [] as number[] };
+  const list = (value: unknown) => ((value as { items: unknown[] } | null)?.items ?? []).map(Number).sort((a, b) => a - b);
+  const at = 1 + CLASS_FIELDS.length;
+  for (const row of grouped.getRows()) {
+    if (row[0] === true) {
+      odd.count += Number(row[at]);
+      odd.rows = list(row[at + 2]);
+    } else groups.push({ classes: row.slice(1, at).map(Number), count: Number(row[at]), firsts: list(row[at + 1]) });
+  }
+  return { classes, groups, odd };
+}
+
+/** The class of each part of the IPv4 space between the rules' range bounds, from its first address. */
+function ipv4Classes(program: RuleProgram<NormalRule>, classes: ValueClasses): { bounds: bigint[]; classes: number[] } {
+  const bounds = ipv4Bounds(program);
+  return { bounds, classes: [0n, ...bounds].map((start) => classes.plain('ip', ipv4Text(start))) };
+}
+
+async function fill(connection: DuckDBConnection, field: RequestField, rows: readonly [string | null, string | null, number, boolean][]): Promise<void> {
+  await connection.run(classTableSql(field));
+  if (rows.length === 0) return;
+  const appender = await connection.createAppender(classTable(field));
+  for (const [v, q, id, odd] of rows) {
+    if (v === null) appender.appendNull();
+    else appender.appendVarchar(v);
+    if (field === 'query') {
+      if (q === null) appender.appendNull();
+      else appender.appendVarchar(q);
+    }
+    appender.appendInteger(id);
+    appender.appendBoolean(odd);
+    appender.endRow();
+  }
+  appender.closeSync();
+}
+
+/** A query's progress told as a share from `from` to `from + 0.5`. */
+async function withProgress<T>(connection: DuckDBConnection, onProgress: ((share: number) => void) | undefined, from: number, run: () => Promise<T>): Promise<T> {
+  const timer = onProgress === undefined ? undefined : setInterval(() => {
+    const { percentage } = connection.progress;
+    if (percentage > 0) onProgress(from + Math.min(percentage, 100) / 200);
+  }, 250);
+  try {
+    return await run();
+  } finally {
+    if (timer !== undefined) clearInterval(timer);
+  }
+}
