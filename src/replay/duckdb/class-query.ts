@@ -11,6 +11,9 @@ import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
 import { MAP_FIELDS, TEXT_FIELDS, type RequestField } from '../coverage.js';
 import { addressIntervals, IPV4 } from '../sql/addresses.js';
+import { DIALECT } from '../sql/dialects.js';
+
+const quoted = DIALECT.duckdb.text;
 
 /** How many odd records a file may have before the whole file is read by the js reader instead. */
 export const MAX_ODD_RECORDS = 10_000;
@@ -20,9 +23,11 @@ export const CLASS_FIELDS: readonly RequestField[] = [...TEXT_FIELDS, ...MAP_FIE
 const COLUMNS = `{${TEXT_FIELDS.map((field) => `${field}: 'VARCHAR'`).join(', ')}, ${MAP_FIELDS.map((field) => `${field}: 'JSON'`).join(', ')}}`;
 
 /** read_json over the file (`?`), with a text of the path when it holds a query string, and the IPv4 address as a number. */
-function records(gzip: boolean, numbered: boolean): string {
+function records(gzip: boolean, numbered: boolean, ranges?: { bounds: readonly bigint[] }): string {
   const source = `read_json(?, format = 'newline_delimited', columns = ${COLUMNS}, maximum_object_size = 262144, compression = '${gzip ? 'gzip' : 'uncompressed'}')`;
-  const ipv4 = `CASE WHEN regexp_full_match(ip, '${IPV4}') THEN ${[1, 2, 3, 4].map((part) => `CAST(split_part(ip, '.', ${part}) AS BIGINT) * ${256 ** (4 - part)}`).join(' + ')} END`;
+  // Without range bounds an address's number is never compared: whether it is one is enough.
+  const number = ranges === undefined || ranges.bounds.length > 0;
+  const ipv4 = `CASE WHEN regexp_full_match(ip, '${IPV4}') THEN ${!number ? '0' : [1, 2, 3, 4].map((part) => `CAST(split_part(ip, '.', ${part}) AS BIGINT) * ${256 ** (4 - part)}`).join(' + ')} END`;
   return `(SELECT ${numbered ? 'row_number() OVER () AS botrules_row, ' : ''}*, CASE WHEN contains(path, '?') THEN path END AS botrules_qpath, ${ipv4} AS botrules_ipv4 FROM ${source})`;
 }
 
@@ -56,7 +61,7 @@ export function distinctQuery(gzip: boolean, byRanges: boolean): { sql: string; 
   const groupings = sets.map(({ field }) => (field === 'ip' ? '(botrules_ip)' : field === 'query' ? '(query, botrules_qpath)' : `("${field}")`));
   const value = `coalesce(${DISTINCT_COLUMNS.slice(0, -1).map((column) => `CAST("${column}" AS VARCHAR)`).join(', ')})`;
   const sql = `SELECT grouping_id(${DISTINCT_COLUMNS.map((column) => `"${column}"`).join(', ')}) AS g, ${value} AS v, botrules_qpath AS q ` +
-    `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(gzip, false)}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
+    `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(gzip, false, { bounds: [] })}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
   return { sql, sets };
 }
 
@@ -69,8 +74,34 @@ export function classTableSql(field: RequestField): string {
   return `CREATE OR REPLACE TEMP TABLE ${classTable(field)} (v VARCHAR, ${field === 'query' ? 'q VARCHAR, ' : ''}id INTEGER, odd BOOLEAN)`;
 }
 
+/**
+ * How the second query finds a field's class: no value at all; one class for every value; a
+ * few values, each compared (cheaper than a join); or a join with the field's class table.
+ */
+export type FieldLookup =
+  | { kind: 'none' }
+  | { kind: 'one'; id: number; odd: boolean }
+  | { kind: 'values'; values: { v: string; id: number; odd: boolean }[] }
+  | { kind: 'table' };
+
+/** Up to how many values a field's classes are compared one by one rather than joined. */
+const COMPARED_VALUES = 24;
+
+/** The lookup for a field's classed values (v, q, id, odd). */
+export function fieldLookup(field: RequestField, rows: readonly (readonly [string | null, string | null, number, boolean])[]): FieldLookup {
+  if (rows.length === 0) return { kind: 'none' };
+  const [, , id, odd] = rows[0] as readonly [string | null, string | null, number, boolean];
+  // The path joins the query's class: one class of query parameters is one whatever the path.
+  if (rows.every((row) => row[2] === id && row[3] === odd)) return { kind: 'one', id, odd };
+  if (field !== 'query' && rows.length <= COMPARED_VALUES && rows.every(([v]) => v !== null && !v.includes('\0'))) {
+    return { kind: 'values', values: rows.map(([v, , one, isOdd]) => ({ v: v as string, id: one, odd: isOdd })) };
+  }
+  return { kind: 'table' };
+}
+
 export interface GroupQueryOptions {
   gzip: boolean;
+  lookups: ReadonlyMap<RequestField, FieldLookup>;
   /** The IPv4 classes by range (ipByRanges): the bounds where a class starts, ascending, and the class of each part (one more than bounds). */
   ipv4?: { bounds: bigint[]; classes: number[] };
   /** Fields a rule the change touches reads: a record lacking one is odd. */
@@ -79,22 +110,45 @@ export interface GroupQueryOptions {
 
 /** The second query: rows (odd, k0…k10, count, first rows, odd rows). */
 export function groupQuery(options: GroupQueryOptions): string {
-  const joins = CLASS_FIELDS.map((field, at) => {
-    const table = classTable(field);
-    const on = field === 'query' ? `CAST(t.query AS VARCHAR) IS NOT DISTINCT FROM c${at}.v AND t.botrules_qpath IS NOT DISTINCT FROM c${at}.q` : `CAST(t."${field}" AS VARCHAR) = c${at}.v`;
-    return `LEFT JOIN ${table} AS c${at} ON ${on}`;
-  });
+  const joins: string[] = [];
+  const oddTerms: string[] = [];
   const classes = CLASS_FIELDS.map((field, at) => {
-    const joined = `coalesce(c${at}.id, 0)`;
-    return field === 'ip' && options.ipv4 !== undefined ? `CASE WHEN t.botrules_ipv4 IS NOT NULL THEN ${rangeSearch(options.ipv4.bounds, options.ipv4.classes)} ELSE ${joined} END` : joined;
+    const lookup = options.lookups.get(field) ?? { kind: 'none' };
+    const column = field === 'query' ? 't.query' : `t."${field}"`;
+    const text = `CAST(${column} AS VARCHAR)`;
+    // A field with a query string in its path has classes even where the query itself is absent.
+    const present = field === 'query' ? `(${column} IS NOT NULL OR t.botrules_qpath IS NOT NULL)`
+      : field === 'ip' && options.ipv4 !== undefined ? `(${column} IS NOT NULL AND t.botrules_ipv4 IS NULL)` : `${column} IS NOT NULL`;
+    let sql: string;
+    switch (lookup.kind) {
+      case 'none': sql = '0'; break;
+      case 'one':
+        sql = `CASE WHEN ${present} THEN ${lookup.id} ELSE 0 END`;
+        if (lookup.odd) oddTerms.push(present);
+        break;
+      case 'values': {
+        sql = `CASE ${text} ${lookup.values.map(({ v, id }) => `WHEN ${quoted(v)} THEN ${id}`).join(' ')} ELSE 0 END`;
+        const odd = lookup.values.filter((value) => value.odd);
+        if (odd.length > 0) oddTerms.push(`${text} IN (${odd.map(({ v }) => quoted(v)).join(', ')})`);
+        break;
+      }
+      case 'table': {
+        const on = field === 'query' ? `${text} IS NOT DISTINCT FROM c${at}.v AND t.botrules_qpath IS NOT DISTINCT FROM c${at}.q` : `${text} = c${at}.v`;
+        joins.push(`LEFT JOIN ${classTable(field)} AS c${at} ON ${on}`);
+        sql = `coalesce(c${at}.id, 0)`;
+        oddTerms.push(`coalesce(c${at}.odd, FALSE)`);
+        break;
+      }
+    }
+    return field === 'ip' && options.ipv4 !== undefined ? `CASE WHEN t.botrules_ipv4 IS NOT NULL THEN ${rangeSearch(options.ipv4.bounds, options.ipv4.classes)} ELSE ${sql} END` : sql;
   });
   const odd = [
-    ...CLASS_FIELDS.map((_, at) => `coalesce(c${at}.odd, FALSE)`),
+    ...oddTerms,
     `(${CLASS_FIELDS.map((field) => `t."${field}" IS NULL`).join(' AND ')})`,
     ...[...options.fieldsRead].flatMap((field) => (field === 'custom' ? [] : field === 'query' ? ['(t.query IS NULL AND t.path IS NULL)'] : [`t."${field}" IS NULL`])),
   ].join(' OR ');
   const keys = CLASS_FIELDS.map((_, at) => `k${at}`);
-  const inner = `SELECT t.botrules_row, ${classes.map((sql, at) => `${sql} AS k${at}`).join(', ')}, (${odd}) AS botrules_odd FROM ${records(options.gzip, true)} AS t ${joins.join(' ')}`;
+  const inner = `SELECT t.botrules_row, ${classes.map((sql, at) => `${sql} AS k${at}`).join(', ')}, (${odd}) AS botrules_odd FROM ${records(options.gzip, true, options.ipv4)} AS t ${joins.join(' ')}`;
   return `SELECT botrules_odd, ${keys.join(', ')}, CAST(count(*) AS BIGINT) AS n, min(botrules_row, 3) AS firsts, ` +
     `min(botrules_row, ${MAX_ODD_RECORDS + 1}) FILTER (WHERE botrules_odd) AS odd_rows ` +
     `FROM (SELECT botrules_row, botrules_odd, ${keys.map((key) => `CASE WHEN botrules_odd THEN NULL ELSE ${key} END AS ${key}`).join(', ')} FROM (${inner})) GROUP BY ALL`;

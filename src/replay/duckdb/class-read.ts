@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
 import type { RequestField, TextField } from '../coverage.js';
-import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, groupQuery, ipByRanges, ipv4Bounds, ipv4Text } from './class-query.js';
+import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, fieldLookup, groupQuery, ipByRanges, ipv4Bounds, ipv4Text } from './class-query.js';
 import { ValueClasses, type ClassOptions } from './value-classes.js';
 
 /** Records of one tuple of classes (by CLASS_FIELDS): how many, and the first ones' numbers (ascending). */
@@ -38,10 +38,13 @@ export async function readByClasses(connection: DuckDBConnection, program: RuleP
     const id = field === 'headers' || field === 'query' || field === 'custom' ? classes.map(field, v, set.withPath ? q : null) : classes.text(field as TextField, v as string);
     tables.get(field)?.push([v, q, id, classes.of(field).classes[id]?.odd === true || classes.of(field).classes[id]?.lacking === true]);
   }
-  for (const [field, rows] of tables) await fill(connection, field, rows);
+  const lookups = new Map(CLASS_FIELDS.map((field) => [field, fieldLookup(field, tables.get(field) ?? [])]));
+  for (const [field, lookup] of lookups) if (lookup.kind === 'table') await fill(connection, field, tables.get(field) ?? []);
   const ipv4 = byRanges ? ipv4Classes(program, classes) : undefined;
-  const sql = groupQuery({ gzip, fieldsRead: options.fieldsRead, ...(ipv4 === undefined ? {} : { ipv4 }) });
-  const grouped = await withProgress(connection, onProgress, 0.5, () => connection.runAndReadAll(sql, [file]));
+  const sql = groupQuery({ gzip, lookups, fieldsRead: options.fieldsRead, ...(ipv4 === undefined ? {} : { ipv4 }) });
+  // The class tables are small: DuckDB must build its hash tables on them, whatever it estimates of the log.
+  await connection.run("SET disabled_optimizers = 'join_order,build_side_probe_side'");
+  const grouped = await withProgress(connection, onProgress, 0.5, () => connection.runAndReadAll(sql, [file])).finally(() => connection.run("SET disabled_optimizers = ''"));
   const groups: ClassGroup[] = [];
   const odd = { count: 0, rows: [] as number[] };
   const list = (value: unknown) => ((value as { items: unknown[] } | null)?.items ?? []).map(Number).sort((a, b) => a - b);
