@@ -6,16 +6,12 @@
 // the js reader, and the examples are decided again: any difference, any DuckDB error, too many
 // odd records or a gzip file the js reader refuses, and the file is read by the js reader
 // instead (the caller), so the report is always the js engine's.
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createGunzip } from 'node:zlib';
 import type { Decision } from '../evaluate/index.js';
 import { accountDecided, accountEmpty, type Tallies } from '../replay/account.js';
 import type { CompiledRuleSets } from '../replay/compiled.js';
 import { carries, MAP_FIELDS, TEXT_FIELDS, unusableForm, type RequestField, type TextField } from '../replay/coverage.js';
-import { gzipGuard } from '../replay/lines.js';
-import { formatOf } from '../replay/parsers.js';
 import { readLog, type LogLine, type TrafficReadOptions } from '../replay/read.js';
 import { secretNameTest } from '../replay/redact.js';
 import { EXAMPLES_PER_TRANSITION, type ReplayExample } from '../replay/tally.js';
@@ -24,6 +20,7 @@ import type { ClassGroup } from '../replay/duckdb/class-read.js';
 import type { DuckDbDecider } from '../replay/duckdb/decider.js';
 import type { ValueClasses } from '../replay/duckdb/value-classes.js';
 import type { LiveRule } from '../semantics/model.js';
+import { nativeSource } from './replay-duckdb-files.js';
 
 export interface NativeContext {
   decider: DuckDbDecider;
@@ -62,13 +59,13 @@ export interface NativeEvent {
 /** True when DuckDB read, decided and counted the file; else why the js reader must (nothing counted then). */
 export async function readNatively(file: string, options: TrafficReadOptions, ctx: NativeContext): Promise<true | string> {
   const path = resolve(options.cwd, file);
-  const opened = await nativeFile(file, path, options);
+  const opened = await nativeSource(file, path, options, ctx.decider);
   if (typeof opened === 'string') return opened;
   const size = (await stat(path)).size;
   let reading: Awaited<ReturnType<DuckDbDecider['readClasses']>>;
   try {
-    reading = await ctx.decider.readClasses(path, opened.gzip, { fieldsRead: ctx.tallies.missing.fieldsRead, isSecret: secretNameTest(options.secretNames) },
-      options.onBytes === undefined ? undefined : (share) => options.onBytes?.(Math.round(size * share)));
+    reading = await ctx.decider.readClasses(path, opened.source, { fieldsRead: ctx.tallies.missing.fieldsRead, isSecret: secretNameTest(options.secretNames) },
+      options.onBytes === undefined ? undefined : (share) => options.onBytes?.(Math.round(size * share)), opened.reader);
   } catch (error) {
     // Whatever DuckDB could not read (a line that is no JSON, a line too long, damaged gzip): the js reader says where.
     return `DuckDB could not read it (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`;
@@ -127,50 +124,6 @@ function shownRows(groups: readonly NativeGroup[], shadow: boolean): Map<number,
     if (first !== undefined) shown.set(first.firsts[0] as number, first.codes);
   });
   return shown;
-}
-
-/** The file as DuckDB may read it: plain NDJSON, no field mapping or recorded decisions, gzip the js reader accepts. */
-async function nativeFile(file: string, path: string, options: TrafficReadOptions): Promise<{ gzip: boolean } | string> {
-  if (options.fields !== undefined || options.decision !== undefined) return 'replay.fields or replay.decision maps its fields';
-  const head = await firstLine(path, file);
-  if (head === undefined) return 'empty, or gzip the js reader refuses';
-  const format = formatOf(file, head.line, options.format);
-  if (format !== 'ndjson') return `its format is ${format ?? 'unknown'}, not plain NDJSON`;
-  return { gzip: head.gzip };
-}
-
-/**
- * The first non-blank line, and whether the file is gzip. A gzip file is read through once by
- * the js reader's guard first: a decompression bomb or damaged data is refused as by the js reader.
- */
-async function firstLine(path: string, file: string): Promise<{ line: string; gzip: boolean } | undefined> {
-  const source = createReadStream(path);
-  let first: string | undefined;
-  let expanded = 0;
-  try {
-    const chunks = source[Symbol.asyncIterator]();
-    const opening = (await chunks.next()).value as Buffer | undefined;
-    if (opening === undefined) return undefined;
-    const gzip = opening[0] === 0x1f && opening[1] === 0x8b;
-    if (!gzip) first = opening.toString('utf8', 0, Math.min(opening.length, 1 << 16));
-    source.destroy();
-    if (gzip) {
-      const stream = createReadStream(path);
-      const guard = gzipGuard(file, () => stream.bytesRead);
-      for await (const chunk of stream.pipe(createGunzip())) {
-        const text = chunk as Buffer;
-        if (first === undefined || first.length < 1 << 16) first = (first ?? '') + text.toString('utf8', 0, Math.min(text.length, 1 << 16));
-        expanded += text.length;
-        guard(expanded);
-      }
-    }
-    const line = (first ?? '').split('\n').find((text) => text.trim() !== '');
-    return line === undefined ? undefined : { line: line.replace(/\r$/, ''), gzip };
-  } catch {
-    return undefined;
-  } finally {
-    source.destroy();
-  }
 }
 
 /** The js reader's lines at these record numbers. */

@@ -22,13 +22,28 @@ export const CLASS_FIELDS: readonly RequestField[] = [...TEXT_FIELDS, ...MAP_FIE
 
 const COLUMNS = `{${TEXT_FIELDS.map((field) => `${field}: 'VARCHAR'`).join(', ')}, ${MAP_FIELDS.map((field) => `${field}: 'JSON'`).join(', ')}}`;
 
-/** read_json over the file (`?`), with a text of the path when it holds a query string, and the IPv4 address as a number. */
-function records(gzip: boolean, numbered: boolean, ranges?: { bounds: readonly bigint[] }): string {
-  const source = `read_json(?, format = 'newline_delimited', columns = ${COLUMNS}, maximum_object_size = 262144, compression = '${gzip ? 'gzip' : 'uncompressed'}')`;
+/**
+ * Where the records come from: an NDJSON log DuckDB reads with read_json, or a Parquet file
+ * with read_parquet, each field a column expression giving the text the js reader's plan reads
+ * (parquet-source.ts).
+ */
+export type LogSource = { kind: 'ndjson'; gzip: boolean } | { kind: 'parquet'; columns: ReadonlyMap<RequestField, string> };
+
+/** The file's records (`?`: its path), with the path when it holds a query string, and the IPv4 address as a number. */
+function records(source: LogSource, numbered: boolean, ranges?: { bounds: readonly bigint[] }): string {
+  let base: string;
+  if (source.kind === 'ndjson') {
+    const read = `read_json(?, format = 'newline_delimited', columns = ${COLUMNS}, maximum_object_size = 262144, compression = '${source.gzip ? 'gzip' : 'uncompressed'}')`;
+    base = `(SELECT ${numbered ? 'row_number() OVER () AS botrules_row, ' : ''}* FROM ${read})`;
+  } else {
+    // A Parquet file numbers its rows itself: the js reader's "line" of a row.
+    const columns = CLASS_FIELDS.map((field) => `${source.columns.get(field) ?? 'CAST(NULL AS VARCHAR)'} AS "${field}"`);
+    base = `(SELECT ${numbered ? 'CAST(file_row_number AS BIGINT) + 1 AS botrules_row, ' : ''}${columns.join(', ')} FROM read_parquet(?, file_row_number = true))`;
+  }
   // Without range bounds an address's number is never compared: whether it is one is enough.
   const number = ranges === undefined || ranges.bounds.length > 0;
   const ipv4 = `CASE WHEN regexp_full_match(ip, '${IPV4}') THEN ${!number ? '0' : [1, 2, 3, 4].map((part) => `CAST(split_part(ip, '.', ${part}) AS BIGINT) * ${256 ** (4 - part)}`).join(' + ')} END`;
-  return `(SELECT ${numbered ? 'row_number() OVER () AS botrules_row, ' : ''}*, CASE WHEN contains(path, '?') THEN path END AS botrules_qpath, ${ipv4} AS botrules_ipv4 FROM ${source})`;
+  return `(SELECT *, CASE WHEN contains(path, '?') THEN path END AS botrules_qpath, ${ipv4} AS botrules_ipv4 FROM ${base})`;
 }
 
 /**
@@ -50,7 +65,7 @@ export interface DistinctSet {
 const DISTINCT_COLUMNS = [...CLASS_FIELDS.filter((field) => field !== 'ip'), 'botrules_ip', 'botrules_qpath'];
 
 /** The first query: each field's distinct values (`ip` only those no IPv4 range search classes), rows (grouping, value, path). */
-export function distinctQuery(gzip: boolean, byRanges: boolean): { sql: string; sets: DistinctSet[] } {
+export function distinctQuery(source: LogSource, byRanges: boolean): { sql: string; sets: DistinctSet[] } {
   const bit = (column: string) => 2 ** (DISTINCT_COLUMNS.length - 1 - DISTINCT_COLUMNS.indexOf(column));
   const all = 2 ** DISTINCT_COLUMNS.length - 1;
   const sets: DistinctSet[] = CLASS_FIELDS.map((field) => {
@@ -61,7 +76,7 @@ export function distinctQuery(gzip: boolean, byRanges: boolean): { sql: string; 
   const groupings = sets.map(({ field }) => (field === 'ip' ? '(botrules_ip)' : field === 'query' ? '(query, botrules_qpath)' : `("${field}")`));
   const value = `coalesce(${DISTINCT_COLUMNS.slice(0, -1).map((column) => `CAST("${column}" AS VARCHAR)`).join(', ')})`;
   const sql = `SELECT grouping_id(${DISTINCT_COLUMNS.map((column) => `"${column}"`).join(', ')}) AS g, ${value} AS v, botrules_qpath AS q ` +
-    `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(gzip, false, { bounds: [] })}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
+    `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(source, false, { bounds: [] })}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
   return { sql, sets };
 }
 
@@ -100,7 +115,7 @@ export function fieldLookup(field: RequestField, rows: readonly (readonly [strin
 }
 
 export interface GroupQueryOptions {
-  gzip: boolean;
+  source: LogSource;
   lookups: ReadonlyMap<RequestField, FieldLookup>;
   /** The IPv4 classes by range (ipByRanges): the bounds where a class starts, ascending, and the class of each part (one more than bounds). */
   ipv4?: { bounds: bigint[]; classes: number[] };
@@ -148,7 +163,7 @@ export function groupQuery(options: GroupQueryOptions): string {
     ...[...options.fieldsRead].flatMap((field) => (field === 'custom' ? [] : field === 'query' ? ['(t.query IS NULL AND t.path IS NULL)'] : [`t."${field}" IS NULL`])),
   ].join(' OR ');
   const keys = CLASS_FIELDS.map((_, at) => `k${at}`);
-  const inner = `SELECT t.botrules_row, ${classes.map((sql, at) => `${sql} AS k${at}`).join(', ')}, (${odd}) AS botrules_odd FROM ${records(options.gzip, true, options.ipv4)} AS t ${joins.join(' ')}`;
+  const inner = `SELECT t.botrules_row, ${classes.map((sql, at) => `${sql} AS k${at}`).join(', ')}, (${odd}) AS botrules_odd FROM ${records(options.source, true, options.ipv4)} AS t ${joins.join(' ')}`;
   return `SELECT botrules_odd, ${keys.join(', ')}, CAST(count(*) AS BIGINT) AS n, min(botrules_row, 3) AS firsts, ` +
     `min(botrules_row, ${MAX_ODD_RECORDS + 1}) FILTER (WHERE botrules_odd) AS odd_rows ` +
     `FROM (SELECT botrules_row, botrules_odd, ${keys.map((key) => `CASE WHEN botrules_odd THEN NULL ELSE ${key} END AS ${key}`).join(', ')} FROM (${inner})) GROUP BY ALL`;

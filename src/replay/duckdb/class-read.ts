@@ -5,9 +5,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
-import type { RequestField, TextField } from '../coverage.js';
-import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, fieldLookup, groupQuery, ipByRanges, ipv4Bounds, ipv4Text } from './class-query.js';
-import { ValueClasses, type ClassOptions } from './value-classes.js';
+import type { RequestField } from '../coverage.js';
+import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, fieldLookup, groupQuery, ipByRanges, ipv4Bounds, ipv4Text, type LogSource } from './class-query.js';
+import { ValueClasses, type ClassOptions, type ValueReader } from './value-classes.js';
 
 /** Records of one tuple of classes (by CLASS_FIELDS): how many, and the first ones' numbers (ascending). */
 export interface ClassGroup {
@@ -24,24 +24,24 @@ export interface ClassReading {
 }
 
 /** Reads the file twice (distinct values, then groups), `onProgress` told the share done (0..1). */
-export async function readByClasses(connection: DuckDBConnection, program: RuleProgram<NormalRule>, file: string, gzip: boolean, options: ClassOptions,
-  onProgress?: (share: number) => void): Promise<ClassReading> {
-  const classes = new ValueClasses(program, options);
+export async function readByClasses(connection: DuckDBConnection, program: RuleProgram<NormalRule>, file: string, source: LogSource, options: ClassOptions,
+  onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
+  const classes = new ValueClasses(program, options, reader);
   const byRanges = ipByRanges(program);
-  const distinct = distinctQuery(gzip, byRanges);
+  const distinct = distinctQuery(source, byRanges);
   const values = await withProgress(connection, onProgress, 0, () => connection.runAndReadAll(distinct.sql, [file]));
   const tables = new Map<RequestField, [string | null, string | null, number, boolean][]>(CLASS_FIELDS.map((field) => [field, []]));
   for (const [g, v, q] of values.getRows() as [unknown, string | null, string | null][]) {
     const set = distinct.sets.find((one) => one.grouping === Number(g));
     if (set === undefined || (v === null && q === null)) continue;
     const { field } = set;
-    const id = field === 'headers' || field === 'query' || field === 'custom' ? classes.map(field, v, set.withPath ? q : null) : classes.text(field as TextField, v as string);
+    const id = classes.value(field, v, set.withPath ? q : null);
     tables.get(field)?.push([v, q, id, classes.of(field).classes[id]?.odd === true || classes.of(field).classes[id]?.lacking === true]);
   }
   const lookups = new Map(CLASS_FIELDS.map((field) => [field, fieldLookup(field, tables.get(field) ?? [])]));
   for (const [field, lookup] of lookups) if (lookup.kind === 'table') await fill(connection, field, tables.get(field) ?? []);
   const ipv4 = byRanges ? ipv4Classes(program, classes) : undefined;
-  const sql = groupQuery({ gzip, lookups, fieldsRead: options.fieldsRead, ...(ipv4 === undefined ? {} : { ipv4 }) });
+  const sql = groupQuery({ source, lookups, fieldsRead: options.fieldsRead, ...(ipv4 === undefined ? {} : { ipv4 }) });
   // The class tables are small: DuckDB must build its hash tables on them, whatever it estimates of the log.
   await connection.run("SET disabled_optimizers = 'join_order,build_side_probe_side'");
   const grouped = await withProgress(connection, onProgress, 0.5, () => connection.runAndReadAll(sql, [file])).finally(() => connection.run("SET disabled_optimizers = ''"));

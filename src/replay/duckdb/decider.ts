@@ -14,7 +14,8 @@ import type { Fallbacks } from '../sql/leaves.js';
 import { loadDuckDb, type DuckDbApi } from './load.js';
 import { readByClasses, type ClassReading } from './class-read.js';
 import { requiredLiteral } from './required-literal.js';
-import type { ClassOptions } from './value-classes.js';
+import type { ClassOptions, ValueReader } from './value-classes.js';
+import type { LogSource } from './class-query.js';
 
 /** Requests of a batch that every set decided alike: their decisions, how many, the first rows (ascending). */
 export interface DecidedGroup {
@@ -55,8 +56,8 @@ export class DuckDbDecider {
   }
 
   /** A log DuckDB reads itself, by classes of values (class-read.ts). */
-  readClasses(file: string, gzip: boolean, options: ClassOptions, onProgress?: (share: number) => void): Promise<ClassReading> {
-    return readByClasses(this.connection, this.program, file, gzip, options, onProgress);
+  readClasses(file: string, source: LogSource, options: ClassOptions, onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
+    return readByClasses(this.connection, this.program, file, source, options, onProgress, reader);
   }
 
   /** The groups of one batch file written by batchLine(). */
@@ -67,6 +68,12 @@ export class DuckDbDecider {
       count: Number(row[this.sets]),
       firsts: ((row[this.sets + 1] as { items: unknown[] }).items).map(Number).sort((a, b) => a - b),
     }));
+  }
+
+  /** The DuckDB type of each expression over a Parquet file's first row (none for a file without rows). */
+  async parquetTypes(file: string, expressions: readonly string[]): Promise<string[] | undefined> {
+    const reader = await this.connection.runAndReadAll(`SELECT ${expressions.map((sql) => `typeof(${sql})`).join(', ')} FROM read_parquet(?) LIMIT 1`, [file]);
+    return reader.getRows()[0]?.map(String);
   }
 
   close(): void {

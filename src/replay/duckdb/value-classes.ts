@@ -72,11 +72,40 @@ export interface ClassOptions {
   fieldsRead: ReadonlySet<RequestField>;
 }
 
+/**
+ * How the js reader reads one field's value as DuckDB hands it over (a text; for `query`, with
+ * the path whose query string joins it): the record it would have read, or undefined where
+ * DuckDB's text may not be what the js reader saw (odd).
+ */
+export interface ValueReader {
+  record(field: RequestField, raw: string | null, path: string | null): Record<string, unknown> | undefined;
+  /** The record as the js reader's parser reads it (recordRequest for NDJSON; the Parquet plan's reader). */
+  request(record: Record<string, unknown>): ReturnType<typeof recordRequest>;
+}
+
+/** An NDJSON log read by read_json: text fields as VARCHAR, maps as the JSON DuckDB writes again. */
+export const NDJSON_VALUES: ValueReader = {
+  record(field, raw, path) {
+    const record: Record<string, unknown> = {};
+    if (raw !== null) {
+      const value = field === 'headers' || field === 'query' || field === 'custom' ? exactJson(raw) : TEXT_NOT_AS_JS.test(raw) ? undefined : raw;
+      if (value === undefined) return undefined;
+      record[field] = value;
+    }
+    if (path !== null) {
+      if (TEXT_NOT_AS_JS.test(path)) return undefined;
+      record['path'] = path;
+    }
+    return record;
+  },
+  request: (record) => recordRequest(record),
+};
+
 /** Every field's classes, for one rule program. */
 export class ValueClasses {
   readonly fields = new Map<RequestField, FieldClasses>();
 
-  constructor(program: RuleProgram<NormalRule>, private readonly options: ClassOptions) {
+  constructor(program: RuleProgram<NormalRule>, private readonly options: ClassOptions, private readonly reader: ValueReader = NDJSON_VALUES) {
     for (const field of [...TEXT_FIELDS, ...MAP_FIELDS]) {
       this.fields.set(field, new FieldClasses(field, program.leaves.filter((leaf) => leaf.field === field), options.fieldsRead.has(field)));
     }
@@ -86,34 +115,20 @@ export class ValueClasses {
     return this.fields.get(field) as FieldClasses;
   }
 
-  /** A text field's value as DuckDB read it (VARCHAR): its class. */
-  text(field: TextField, raw: string): number {
-    return TEXT_NOT_AS_JS.test(raw) ? ODD : this.plain(field, raw);
+  /** A field's value as DuckDB read it, and for `query` the path whose query string joins it: its class. */
+  value(field: RequestField, raw: string | null, path: string | null = null): number {
+    const record = this.reader.record(field, raw, path);
+    return this.of(field).classOf(record === undefined ? undefined : this.read(record, field));
   }
 
   /** The class of a text the js reader would hold as it is (an IPv4 address the engine made). */
   plain(field: TextField, text: string): number {
-    return this.of(field).classOf(this.read({ [field]: text }, field));
-  }
-
-  /** A map field's value as DuckDB wrote it (JSON text), and for `query` the path whose query string joins it. */
-  map(field: 'headers' | 'query' | 'custom', raw: string | null, path: string | null = null): number {
-    const record: Record<string, unknown> = {};
-    if (raw !== null) {
-      const parsed = exactJson(raw);
-      if (parsed === undefined) return ODD;
-      record[field] = parsed;
-    }
-    if (path !== null) {
-      if (TEXT_NOT_AS_JS.test(path)) return ODD;
-      record['path'] = path;
-    }
-    return this.of(field).classOf(this.read(record, field));
+    return this.of(field).classOf(this.read({ [field]: text }, field, recordRequest));
   }
 
   /** The request the js reader makes of the record, normalised and masked; undefined where it skips the record. */
-  private read(record: Record<string, unknown>, field: RequestField): TestRequest | undefined {
-    const result = recordRequest(record);
+  private read(record: Record<string, unknown>, field: RequestField, parse = this.reader.request): TestRequest | undefined {
+    const result = parse(record);
     if ('skip' in result) return undefined;
     const request = redactRequest(normaliseRequest(result.request), this.options.isSecret);
     const value = request[field];
@@ -125,7 +140,7 @@ export class ValueClasses {
  * JSON DuckDB wrote again: strings, true, false, null and integers a double holds exactly read
  * back as the original did; any other number (DuckDB may write 1e3 as 1000.0) makes it odd.
  */
-function exactJson(raw: string): unknown {
+export function exactJson(raw: string): unknown {
   let exact = true;
   try {
     const parsed: unknown = JSON.parse(raw, (_key, value: unknown) => {
