@@ -38,7 +38,9 @@ const GUARDED: Dialect = {
 };
 
 export class DuckDbDecider {
-  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly select: string, private readonly sets: number,
+  private select: string | undefined;
+
+  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly fallbacks: Fallbacks,
     private readonly program: RuleProgram<NormalRule>) {}
 
   static async open(program: RuleProgram<NormalRule>): Promise<DuckDbDecider> {
@@ -46,13 +48,18 @@ export class DuckDbDecider {
     // Memory stays bounded whatever the log's length: one batch at a time, no persistent tables.
     const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2', preserve_insertion_order: 'false' });
     const connection = await instance.connect();
-    const fallbacks = registerFallbacks(api, connection);
-    const { leaves, columns } = decisionColumns(program, GUARDED, fallbacks);
+    return new DuckDbDecider(instance, connection, registerFallbacks(api, connection), program);
+  }
+
+  /** The program as one query over a batch file: written when a file is first fed in batches (reading by classes needs none). */
+  private batchQuery(): string {
+    if (this.select !== undefined) return this.select;
+    const { leaves, columns } = decisionColumns(this.program, GUARDED, this.fallbacks);
     const codes = columns.map((column, set) => `${column} AS d${set}`).join(', ');
     const names = columns.map((_, set) => `d${set}`).join(', ');
     const rows = leafSelect(leaves, `read_json(?, format = 'newline_delimited', columns = ${COLUMNS})`, DIALECT.duckdb, 'r');
-    const select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM (${rows})) GROUP BY ALL`;
-    return new DuckDbDecider(instance, connection, select, columns.length, program);
+    this.select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM (${rows})) GROUP BY ALL`;
+    return this.select;
   }
 
   /** A log DuckDB reads itself, by classes of values (class-read.ts). */
@@ -62,11 +69,12 @@ export class DuckDbDecider {
 
   /** The groups of one batch file written by batchLine(). */
   async decide(file: string): Promise<DecidedGroup[]> {
-    const reader = await this.connection.runAndReadAll(this.select, [file]);
+    const reader = await this.connection.runAndReadAll(this.batchQuery(), [file]);
+    const sets = this.program.sets.length;
     return reader.getRows().map((row) => ({
-      codes: row.slice(0, this.sets).map(Number),
-      count: Number(row[this.sets]),
-      firsts: ((row[this.sets + 1] as { items: unknown[] }).items).map(Number).sort((a, b) => a - b),
+      codes: row.slice(0, sets).map(Number),
+      count: Number(row[sets]),
+      firsts: ((row[sets + 1] as { items: unknown[] }).items).map(Number).sort((a, b) => a - b),
     }));
   }
 
