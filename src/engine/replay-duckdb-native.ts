@@ -1,26 +1,26 @@
 // The DuckDB engine reading a log itself (docs/replay.md, "Engines"): an NDJSON log (gzip too)
-// in the plain `ndjson` format is read, decided and counted inside DuckDB (native-query.ts);
-// only the groups come back. The few records the report shows (the first of each group) and
-// the records DuckDB cannot read as JavaScript does ("odd") are read again by the js reader,
-// and every group's first records are decided again by the js program: any difference, any
-// DuckDB error, too many odd records or a gzip file the js reader refuses, and the file is read
-// by the js reader instead (the caller), so the report is always the js engine's.
-import { createReadStream } from 'node:fs';
+// in the plain `ndjson` format is read and counted inside DuckDB by classes of values
+// (replay/duckdb/class-read.ts); only the groups of records alike come back, and each is decided
+// once here, by the js program, on a request made of its classes' values. The few records the
+// report shows and the records DuckDB cannot read as JavaScript does ("odd") are read again by
+// the js reader, and the examples are decided again: any difference, any DuckDB error, too many
+// odd records or a gzip file the js reader refuses, and the file is read by the js reader
+// instead (the caller), so the report is always the js engine's.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createGunzip } from 'node:zlib';
 import type { Decision } from '../evaluate/index.js';
 import { accountDecided, accountEmpty, type Tallies } from '../replay/account.js';
 import type { CompiledRuleSets } from '../replay/compiled.js';
-import type { TextField } from '../replay/coverage.js';
-import { gzipGuard } from '../replay/lines.js';
-import { formatOf } from '../replay/parsers.js';
+import { carries, MAP_FIELDS, TEXT_FIELDS, unusableForm, type RequestField, type TextField } from '../replay/coverage.js';
 import { readLog, type LogLine, type TrafficReadOptions } from '../replay/read.js';
 import { secretNameTest } from '../replay/redact.js';
-import type { ReplayExample } from '../replay/tally.js';
-import type { DuckDbDecider, NativeGroup } from '../replay/duckdb/decider.js';
-import { MAX_ODD_RECORDS, PRESENCE_ORDER, UNUSABLE_ORDER } from '../replay/duckdb/native-query.js';
+import { EXAMPLES_PER_TRANSITION, type ReplayExample } from '../replay/tally.js';
+import { CLASS_FIELDS, MAX_ODD_RECORDS } from '../replay/duckdb/class-query.js';
+import type { ClassGroup } from '../replay/duckdb/class-read.js';
+import type { DuckDbDecider } from '../replay/duckdb/decider.js';
+import type { ValueClasses } from '../replay/duckdb/value-classes.js';
 import type { LiveRule } from '../semantics/model.js';
+import { nativeSource } from './replay-duckdb-files.js';
 
 export interface NativeContext {
   decider: DuckDbDecider;
@@ -34,6 +34,23 @@ export interface NativeContext {
   pairEvents: (groups: readonly { codes: number[]; count: number; firsts: number[] }[], exampleAt: (row: number) => ReplayExample, events: NativeEvent[]) => void;
 }
 
+/** The fields in the order of the presence bits of a group. */
+const PRESENCE_ORDER: readonly RequestField[] = [...TEXT_FIELDS, ...MAP_FIELDS];
+/** The fields whose unusable forms are counted, in the order of their bits. */
+const UNUSABLE_ORDER = ['country', 'asn', 'ip'] as const;
+
+/** Records DuckDB read, decided alike by every set and alike in the fields they carry. */
+interface NativeGroup {
+  codes: number[];
+  /** Bits of PRESENCE_ORDER: the fields the group's records carry. */
+  presence: number;
+  /** Bits of UNUSABLE_ORDER: the fields they carry in a form no rule matches. */
+  unusable: number;
+  count: number;
+  /** The first records' numbers (ascending). */
+  firsts: number[];
+}
+
 export interface NativeEvent {
   row: number;
   run: () => void;
@@ -42,71 +59,71 @@ export interface NativeEvent {
 /** True when DuckDB read, decided and counted the file; else why the js reader must (nothing counted then). */
 export async function readNatively(file: string, options: TrafficReadOptions, ctx: NativeContext): Promise<true | string> {
   const path = resolve(options.cwd, file);
-  const opened = await nativeFile(file, path, options);
+  const opened = await nativeSource(file, path, options, ctx.decider);
   if (typeof opened === 'string') return opened;
   const size = (await stat(path)).size;
-  let groups: NativeGroup[];
+  let reading: Awaited<ReturnType<DuckDbDecider['readClasses']>>;
   try {
-    groups = await ctx.decider.readNative(path, opened.gzip, { fieldsRead: ctx.tallies.missing.fieldsRead, isSecret: secretNameTest(options.secretNames) },
-      options.onBytes === undefined ? undefined : (share) => options.onBytes?.(Math.round(size * share)));
+    reading = await ctx.decider.readClasses(path, opened.source, { fieldsRead: ctx.tallies.missing.fieldsRead, isSecret: secretNameTest(options.secretNames) },
+      options.onBytes === undefined ? undefined : (share) => options.onBytes?.(Math.round(size * share)), opened.reader);
   } catch (error) {
     // Whatever DuckDB could not read (a line that is no JSON, a line too long, damaged gzip): the js reader says where.
     return `DuckDB could not read it (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`;
   }
-  const odd = groups.find((group) => group.odd);
-  const plain = groups.filter((group) => !group.odd);
-  if ((odd?.count ?? 0) > MAX_ODD_RECORDS) return `more than ${MAX_ODD_RECORDS} records DuckDB would read otherwise than JavaScript`;
+  const { odd } = reading;
+  if (odd.count > MAX_ODD_RECORDS) return `more than ${MAX_ODD_RECORDS} records DuckDB would read otherwise than JavaScript`;
+  const plain = reading.groups.map((group) => nativeGroup(group, reading.classes, ctx));
   if (plain.length === 0) return 'no record DuckDB reads as JavaScript does';
-  const lines = await linesAt(file, options, [...(odd?.firsts ?? []), ...plain.flatMap((group) => group.firsts)]);
-  // The js reader numbers the records as DuckDB did, and decides the groups' first ones alike.
-  if (!(odd?.firsts ?? []).every((row) => lines.has(row)) || !decidedAlike(plain, lines, ctx)) return 'the js reader did not read its first records as DuckDB did';
-  feedNative(file, plain, odd?.firsts ?? [], lines, ctx);
+  const shown = shownRows(plain, ctx.decisions.length > 2);
+  const lines = await linesAt(file, options, [...odd.rows, ...shown.keys()]);
+  // The js reader numbers the records as DuckDB did, and decides the records shown alike.
+  if (!odd.rows.every((row) => lines.has(row)) || !decidedAlike(shown, lines, ctx)) return 'the js reader did not read its first records as DuckDB did';
+  feedNative(file, plain, odd.rows, lines, ctx);
   options.onBytes?.(size);
   return true;
 }
 
-/** The file as DuckDB may read it: plain NDJSON, no field mapping or recorded decisions, gzip the js reader accepts. */
-async function nativeFile(file: string, path: string, options: TrafficReadOptions): Promise<{ gzip: boolean } | string> {
-  if (options.fields !== undefined || options.decision !== undefined) return 'replay.fields or replay.decision maps its fields';
-  const head = await firstLine(path, file);
-  if (head === undefined) return 'empty, or gzip the js reader refuses';
-  const format = formatOf(file, head.line, options.format);
-  if (format !== 'ndjson') return `its format is ${format ?? 'unknown'}, not plain NDJSON`;
-  return { gzip: head.gzip };
+/** A group of records alike: decided once, on a request made of its classes' first values. */
+function nativeGroup({ classes, count, firsts }: ClassGroup, values: ValueClasses, ctx: NativeContext): NativeGroup {
+  const request = Object.assign({}, ...CLASS_FIELDS.map((field, at) => values.of(field).classes[classes[at] as number]?.part)) as ReplayExample['request'];
+  const codes = ctx.js().decide(request).map(ctx.codeOf);
+  let presence = 0;
+  PRESENCE_ORDER.forEach((field, bit) => {
+    // Custom parameters count where a line has some; the others where rules can read them (coverage.ts).
+    if (field === 'custom' ? request.custom !== undefined : carries(request, field)) presence |= 2 ** bit;
+  });
+  let unusable = 0;
+  UNUSABLE_ORDER.forEach((field, bit) => {
+    const value = request[field];
+    if (value !== undefined && unusableForm(field, value)) unusable |= 2 ** bit;
+  });
+  return { codes, presence, unusable, count, firsts };
 }
 
 /**
- * The first non-blank line, and whether the file is gzip. A gzip file is read through once by
- * the js reader's guard first: a decompression bomb or damaged data is refused as by the js reader.
+ * The records the report shows, with their groups' decisions: the first three of each rule pair
+ * (main and, with shadow rules, shadow) and the first of each field's unusable values.
  */
-async function firstLine(path: string, file: string): Promise<{ line: string; gzip: boolean } | undefined> {
-  const source = createReadStream(path);
-  let first: string | undefined;
-  let expanded = 0;
-  try {
-    const chunks = source[Symbol.asyncIterator]();
-    const opening = (await chunks.next()).value as Buffer | undefined;
-    if (opening === undefined) return undefined;
-    const gzip = opening[0] === 0x1f && opening[1] === 0x8b;
-    if (!gzip) first = opening.toString('utf8', 0, Math.min(opening.length, 1 << 16));
-    source.destroy();
-    if (gzip) {
-      const stream = createReadStream(path);
-      const guard = gzipGuard(file, () => stream.bytesRead);
-      for await (const chunk of stream.pipe(createGunzip())) {
-        const text = chunk as Buffer;
-        if (first === undefined || first.length < 1 << 16) first = (first ?? '') + text.toString('utf8', 0, Math.min(text.length, 1 << 16));
-        expanded += text.length;
-        guard(expanded);
-      }
+function shownRows(groups: readonly NativeGroup[], shadow: boolean): Map<number, number[]> {
+  const shown = new Map<number, number[]>();
+  const pairs = shadow ? [[0, 1], [1, 2]] : [[0, 1]];
+  for (const [from, to] of pairs as [number, number][]) {
+    const byPair = new Map<string, { row: number; codes: number[] }[]>();
+    for (const group of groups) {
+      const key = `${group.codes[from]}>${group.codes[to]}`;
+      const rows = byPair.get(key) ?? [];
+      if (rows.length === 0) byPair.set(key, rows);
+      for (const row of group.firsts) rows.push({ row, codes: group.codes });
     }
-    const line = (first ?? '').split('\n').find((text) => text.trim() !== '');
-    return line === undefined ? undefined : { line: line.replace(/\r$/, ''), gzip };
-  } catch {
-    return undefined;
-  } finally {
-    source.destroy();
+    for (const rows of byPair.values()) {
+      for (const { row, codes } of rows.sort((a, b) => a.row - b.row).slice(0, EXAMPLES_PER_TRANSITION)) shown.set(row, codes);
+    }
   }
+  UNUSABLE_ORDER.forEach((_, bit) => {
+    const first = groups.filter((group) => (group.unusable >> bit) & 1).sort((a, b) => (a.firsts[0] as number) - (b.firsts[0] as number))[0];
+    if (first !== undefined) shown.set(first.firsts[0] as number, first.codes);
+  });
+  return shown;
 }
 
 /** The js reader's lines at these record numbers. */
@@ -119,14 +136,14 @@ async function linesAt(file: string, options: TrafficReadOptions, ordinals: read
   return lines;
 }
 
-/** Every group's first records are requests the js program decides as DuckDB did. */
-function decidedAlike(plain: readonly NativeGroup[], lines: ReadonlyMap<number, LogLine>, ctx: NativeContext): boolean {
-  return plain.every((group) => group.firsts.every((row) => {
+/** The records shown are requests the js program decides as their groups were decided. */
+function decidedAlike(shown: ReadonlyMap<number, readonly number[]>, lines: ReadonlyMap<number, LogLine>, ctx: NativeContext): boolean {
+  return [...shown].every(([row, decided]) => {
     const result = lines.get(row)?.result;
     if (result === undefined || !('request' in result)) return false;
     const codes = ctx.js().decide(result.request).map(ctx.codeOf);
-    return codes.every((code, set) => code === group.codes[set]);
-  }));
+    return codes.every((code, set) => code === decided[set]);
+  });
 }
 
 /** The groups and the odd records into the tallies, in log order, as the js engine would have counted them. */

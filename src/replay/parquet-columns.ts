@@ -16,7 +16,7 @@ import { splitTarget } from './redact.js';
 type Kind = 'text' | 'integer' | 'boolean' | 'json' | 'map' | 'struct' | 'list' | 'other';
 
 /** A request field's column and how its values are read. */
-interface FieldColumn {
+export interface FieldColumn {
   field: string;
   keys: readonly string[];
   kind: Kind;
@@ -30,6 +30,8 @@ export interface ColumnPlan {
   columns: string[];
   /** Every top-level column's name: what a row carrying none of the fields shows the user. */
   names: string[];
+  /** The request fields' columns (a preset's columns named `text` or `headers`). */
+  fields: readonly FieldColumn[];
   /** A row (the columns read) as a record the format's reader takes, or why it is skipped. */
   prepare(row: Record<string, unknown>): { record: Record<string, unknown> } | { skip: string };
   read: RecordParser;
@@ -57,7 +59,7 @@ export function planColumns(file: string, tree: SchemaTree, options: ParserOptio
   const decisionPaths = Object.values(options.decision ?? {}).filter((path): path is string => path !== undefined);
   const columns = [...new Set([...wanted.map((column) => column.keys[0] ?? ''), ...decisionPaths.map((path) => path.split('.')[0] ?? '')])]
     .filter((name) => names.includes(name));
-  return { format, columns, names, prepare: (row) => prepareRow(row, wanted), read: recordParser(format, options) };
+  return { format, columns, names, fields: wanted, prepare: (row) => prepareRow(row, wanted), read: recordParser(format, options) };
 }
 
 /** The request fields by `replay.fields` (or their own names), starting from its preset's columns when it names one. */

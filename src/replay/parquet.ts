@@ -44,8 +44,30 @@ export interface ParquetRow {
   result: LineResult;
 }
 
-/** The rows of a Parquet file in batches, and after each row group the bytes read so far. */
-export async function* readParquetRows(file: string, path: string, options: ParserOptions, onBytes?: (bytes: number) => void): AsyncGenerator<ParquetRow[]> {
+/** How the js reader reads a Parquet file's columns (the file checked as readParquetRows checks it, no row read). */
+export async function parquetPlan(file: string, path: string, options: ParserOptions): Promise<ColumnPlan> {
+  const handle = await open(path, 'r');
+  try {
+    const metadata = await footer(file, await fileBuffer(file, handle));
+    const plan = planColumns(file, parquetSchema(metadata), options);
+    checkRowGroups(file, metadata);
+    await compressorsFor(file, metadata, plan);
+    return plan;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A row as the js reader reads it (the DuckDB engine reads a row's values this way too). */
+export function parquetRowResult(row: Record<string, unknown>, plan: ColumnPlan): LineResult {
+  return rowResult(row, plan);
+}
+
+/**
+ * The rows of a Parquet file in batches, and after each row group the bytes read so far. With
+ * `only`, just those rows (by number), and no row group decoded that holds none of them.
+ */
+export async function* readParquetRows(file: string, path: string, options: ParserOptions, onBytes?: (bytes: number) => void, only?: ReadonlySet<number>): AsyncGenerator<ParquetRow[]> {
   const handle = await open(path, 'r');
   try {
     const buffer = await fileBuffer(file, handle);
@@ -56,10 +78,15 @@ export async function* readParquetRows(file: string, path: string, options: Pars
     let rowStart = 0;
     for (const [index, group] of metadata.row_groups.entries()) {
       const rowEnd = rowStart + Number(group.num_rows);
+      if (only !== undefined && ![...only].some((row) => row > rowStart && row <= rowEnd)) {
+        rowStart = rowEnd;
+        continue;
+      }
       const rows = await rowGroup(file, { buffer, metadata, plan, compressors }, index, rowStart, rowEnd);
       for (let from = 0; from < rowEnd - rowStart; from += BATCH_ROWS) {
         const count = Math.min(BATCH_ROWS, rowEnd - rowStart - from);
-        yield Array.from({ length: count }, (_, offset) => ({ line: rowStart + from + offset + 1, result: rowResult(rows?.[from + offset] ?? {}, plan) }));
+        const lines = Array.from({ length: count }, (_, offset) => rowStart + from + offset + 1).filter((line) => only === undefined || only.has(line));
+        yield lines.map((line) => ({ line, result: rowResult(rows?.[line - rowStart - 1] ?? {}, plan) }));
       }
       rowStart = rowEnd;
       onBytes?.(groupEnd(group));

@@ -166,10 +166,11 @@ async function* parquetBatches(file: string, path: string, options: TrafficReadO
   seen.format = 'parquet';
   // Loaded for a Parquet file only: other logs never load the Parquet reader.
   const { readParquetRows } = await import('./parquet.js');
-  for await (const rows of readParquetRows(file, path, options, options.onBytes)) {
-    yield rows.map(({ line, result }) => seen.line({ file, line, result: finish(result) }));
+  // With `only`, a row's number is its ordinal too: Parquet has no blank lines.
+  for await (const rows of readParquetRows(file, path, options, options.onBytes, options.only)) {
+    yield rows.map(({ line, result }) => seen.line({ file, line, result: finish(result), ...(options.only === undefined ? {} : { ordinal: line }) }));
   }
-  seen.end();
+  if (options.only === undefined) seen.end();
 }
 
 /**

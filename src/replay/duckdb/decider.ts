@@ -8,11 +8,14 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { compilePattern, type Verdict } from '../../evaluate/index.js';
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
-import { DIALECT } from '../sql/dialects.js';
+import { DIALECT, type Dialect } from '../sql/dialects.js';
 import { decisionColumns, leafSelect } from '../sql/emit.js';
 import type { Fallbacks } from '../sql/leaves.js';
 import { loadDuckDb, type DuckDbApi } from './load.js';
-import { nativeQuery, type NativeQueryOptions } from './native-query.js';
+import { readByClasses, type ClassReading } from './class-read.js';
+import { requiredLiteral } from './required-literal.js';
+import type { ClassOptions, ValueReader } from './value-classes.js';
+import type { LogSource } from './class-query.js';
 
 /** Requests of a batch that every set decided alike: their decisions, how many, the first rows (ascending). */
 export interface DecidedGroup {
@@ -24,75 +27,61 @@ export interface DecidedGroup {
 /** The columns of a batch file: the row's number in its batch and the request fields. */
 const COLUMNS = "{r: 'INTEGER', path: 'VARCHAR', method: 'VARCHAR', userAgent: 'VARCHAR', ip: 'VARCHAR', asn: 'VARCHAR', country: 'VARCHAR', domain: 'VARCHAR', deviceType: 'VARCHAR', headers: 'MAP(VARCHAR, VARCHAR)', query: 'MAP(VARCHAR, VARCHAR)', custom: 'MAP(VARCHAR, VARCHAR)'}";
 
-/** A group of records DuckDB read itself (native-query.ts): or the odd records, numbered. */
-export interface NativeGroup {
-  odd: boolean;
-  codes: number[];
-  /** Bits of PRESENCE_ORDER: the fields the group's records carry. */
-  presence: number;
-  /** Bits of UNUSABLE_ORDER: the fields they carry in a form no rule matches. */
-  unusable: number;
-  count: number;
-  /** The first records' numbers (ascending): three of a group, or up to MAX_ODD_RECORDS + 1 odd ones. */
-  firsts: number[];
-}
+/** DuckDB's dialect, RE2 run only on the texts that hold what every match holds: `contains` costs a fraction of it. */
+const GUARDED: Dialect = {
+  ...DIALECT.duckdb,
+  regex: (value, pattern) => {
+    const literal = requiredLiteral(pattern);
+    const test = DIALECT.duckdb.regex(value, pattern);
+    return literal === undefined ? test : `(CASE WHEN contains(${value}, ${DIALECT.duckdb.text(literal)}) THEN ${test} ELSE FALSE END)`;
+  },
+};
 
 export class DuckDbDecider {
-  private native: string | undefined;
+  private select: string | undefined;
 
-  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly select: string, private readonly sets: number,
-    private readonly program: RuleProgram<NormalRule>, private readonly fallbacks: Fallbacks) {}
+  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly fallbacks: Fallbacks,
+    private readonly program: RuleProgram<NormalRule>) {}
 
   static async open(program: RuleProgram<NormalRule>): Promise<DuckDbDecider> {
     const api = await loadDuckDb();
     // Memory stays bounded whatever the log's length: one batch at a time, no persistent tables.
     const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2', preserve_insertion_order: 'false' });
     const connection = await instance.connect();
-    const fallbacks = registerFallbacks(api, connection);
-    const { leaves, columns } = decisionColumns(program, DIALECT.duckdb, fallbacks);
+    return new DuckDbDecider(instance, connection, registerFallbacks(api, connection), program);
+  }
+
+  /** The program as one query over a batch file: written when a file is first fed in batches (reading by classes needs none). */
+  private batchQuery(): string {
+    if (this.select !== undefined) return this.select;
+    const { leaves, columns } = decisionColumns(this.program, GUARDED, this.fallbacks);
     const codes = columns.map((column, set) => `${column} AS d${set}`).join(', ');
     const names = columns.map((_, set) => `d${set}`).join(', ');
     const rows = leafSelect(leaves, `read_json(?, format = 'newline_delimited', columns = ${COLUMNS})`, DIALECT.duckdb, 'r');
-    const select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM (${rows})) GROUP BY ALL`;
-    return new DuckDbDecider(instance, connection, select, columns.length, program, fallbacks);
+    this.select = `SELECT ${names}, CAST(count(*) AS INTEGER) AS n, min(r, 3) AS firsts FROM (SELECT r, ${codes} FROM (${rows})) GROUP BY ALL`;
+    return this.select;
   }
 
-  /**
-   * The groups of a log DuckDB reads itself (native-query.ts), `onProgress` told the share read
-   * (0..1) while it runs. Throws what DuckDB throws: the caller reads such a file otherwise.
-   */
-  async readNative(file: string, gzip: boolean, options: Omit<NativeQueryOptions, 'fallbacks'>, onProgress?: (share: number) => void): Promise<NativeGroup[]> {
-    this.native ??= nativeQuery(this.program, { ...options, fallbacks: this.fallbacks }, false);
-    const sql = gzip ? this.native.replace("compression = 'uncompressed'", "compression = 'gzip'") : this.native;
-    const timer = onProgress === undefined ? undefined : setInterval(() => {
-      const { percentage } = this.connection.progress;
-      if (percentage > 0) onProgress(Math.min(percentage, 100) / 100);
-    }, 250);
-    try {
-      const reader = await this.connection.runAndReadAll(sql, [file]);
-      return reader.getRows().map((row) => {
-        const codes = row.slice(1, 1 + this.sets);
-        const at = 1 + this.sets;
-        const odd = row[0] === true;
-        const list = (value: unknown) => ((value as { items: unknown[] } | null)?.items ?? []).map(Number).sort((a, b) => a - b);
-        return {
-          odd, codes: codes.map(Number), presence: Number(row[at] ?? 0), unusable: Number(row[at + 1] ?? 0), count: Number(row[at + 2]),
-          firsts: list(odd ? row[at + 4] : row[at + 3]),
-        };
-      });
-    } finally {
-      if (timer !== undefined) clearInterval(timer);
-    }
+  /** A log DuckDB reads itself, by classes of values (class-read.ts). */
+  readClasses(file: string, source: LogSource, options: ClassOptions, onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
+    return readByClasses(this.connection, this.program, file, source, options, onProgress, reader);
   }
 
   /** The groups of one batch file written by batchLine(). */
   async decide(file: string): Promise<DecidedGroup[]> {
-    const reader = await this.connection.runAndReadAll(this.select, [file]);
+    const reader = await this.connection.runAndReadAll(this.batchQuery(), [file]);
+    const sets = this.program.sets.length;
     return reader.getRows().map((row) => ({
-      codes: row.slice(0, this.sets).map(Number),
-      count: Number(row[this.sets]),
-      firsts: ((row[this.sets + 1] as { items: unknown[] }).items).map(Number).sort((a, b) => a - b),
+      codes: row.slice(0, sets).map(Number),
+      count: Number(row[sets]),
+      firsts: ((row[sets + 1] as { items: unknown[] }).items).map(Number).sort((a, b) => a - b),
     }));
+  }
+
+  /** The DuckDB type of each expression over a Parquet file's first row (none for a file without rows). */
+  async parquetTypes(file: string, expressions: readonly string[]): Promise<string[] | undefined> {
+    const reader = await this.connection.runAndReadAll(`SELECT ${expressions.map((sql) => `typeof(${sql})`).join(', ')} FROM read_parquet(?) LIMIT 1`, [file]);
+    return reader.getRows()[0]?.map(String);
   }
 
   close(): void {
