@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { seededRandom } from '../dist/emulator/random.js';
-import { generateRules } from '../dist/emulator/generate-rules.js';
+import { REPLAY_SHAPES } from './replay-shapes.js';
 
 const RULES = 1_000;
 const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
@@ -37,133 +37,6 @@ const JS_LARGE = { above: Number(process.env.REPLAY_BENCH_JS_ABOVE ?? 1_000_000)
 /** The issue's targets for the duckdb engine against the js engine of the same run. */
 const TARGETS = { speedup: 3, speedupLast: 5, floorRatio: 1, peakRssMb: 1024, parquet: 2 };
 const here = fileURLToPath(import.meta.url);
-
-/** Rules as the emulator generates them (ten themes, random extra groups, 15% paused). */
-function generatedRules() {
-  return generateRules(seededRandom(7), RULES);
-}
-
-/**
- * The generated rules' themes alone (no random extra groups): no rule is a catch-all, so most
- * requests are tried against several rules before one decides or none does.
- */
-function themedRules() {
-  return generatedRules().map((rule) => ({ ...rule, conditions: { operator: '$and', children: [rule.conditions.children[0]] } }));
-}
-
-/** Rules that each test their own values: the index's good case, no rule shares a guard. */
-function distinctRules() {
-  return Array.from({ length: RULES }, (_, i) => ({
-    name: `distinct ${i}`, description: '', status: 'active', actions: [['allow'], ['blockWithChallenge'], ['hardBlock']][i % 3],
-    conditions: { operator: '$or', children: [
-      { operator: '$and', children: [
-        { conditionType: 'path', operator: '$startsWith', value: `/shop/${i}/` },
-        { conditionType: 'userAgent', operator: '$re', value: [`bot-${i}\\b`] },
-      ] },
-      { operator: '$and', children: [
-        { conditionType: 'header', fieldOption: `x-client-${i}`, operator: '$exists' },
-        { conditionType: 'socketIps', operator: '$in', value: [`10.${i % 256}.0.0/16`] },
-      ] },
-    ] },
-  }));
-}
-
-/** Most requests reach the last rule: 999 rules about values the log never carries, then a catch-all. */
-function lastRules() {
-  return Array.from({ length: RULES }, (_, i) => ({
-    name: `last ${i}`, description: '', status: 'active', actions: i === RULES - 1 ? ['allow'] : [['blockWithChallenge'], ['hardBlock']][i % 2],
-    conditions: { operator: '$and', children: [{ operator: '$or', children: i === RULES - 1
-      ? [{ conditionType: 'httpMethod', operator: '$in', value: ['GET', 'POST'] }]
-      : [{ conditionType: 'userAgent', operator: '$contains', value: `never-${i}` }, { conditionType: 'path', operator: '$endsWith', value: `.never${i}` }] }] },
-  }));
-}
-
-/**
- * Written after the engines were done, and not tuned for: rules mixing a country, an ASN and a
- * negated header test with a query parameter pattern, each its own values.
- */
-function untunedRules() {
-  return Array.from({ length: RULES }, (_, i) => ({
-    name: `untuned ${i}`, description: '', status: i % 7 === 0 ? 'paused' : 'active', actions: [['hardBlock'], ['allow'], ['blockWithChallenge']][i % 3],
-    conditions: { operator: '$or', children: [
-      { operator: '$and', children: [
-        { conditionType: 'country', operator: '$notIn', value: ['US', 'DE'] },
-        { conditionType: 'socketIpASN', operator: '$eq', value: String(13335 + (i % 50)) },
-      ] },
-      { operator: '$and', children: [
-        { conditionType: 'header', fieldOption: 'accept-language', operator: '$ne', value: `x-${i}` },
-        { conditionType: 'queryParam', fieldOption: 'page', operator: '$re', value: [`^${i % 2000}$`] },
-      ] },
-    ] },
-  }));
-}
-
-/**
- * Written after the native DuckDB reading was done, and not tuned for: tenants' rules, each a
- * path prefix or a user-agent pattern (every tenth one a lookahead, outside RE2, which the
- * duckdb engine asks JavaScript for) with a method or a domain suffix; a third paused.
- */
-function tenantRules() {
-  return Array.from({ length: RULES }, (_, i) => ({
-    name: `tenant ${i}`, description: '', status: i % 3 === 0 ? 'paused' : 'active', actions: [['allow'], ['hardBlock'], ['blockWithChallenge']][i % 3],
-    conditions: { operator: '$and', children: [
-      { operator: '$or', children: [
-        { conditionType: 'path', operator: '$startsWith', value: `/shop/${(i * 7) % 1200}/` },
-        { conditionType: 'userAgent', operator: '$re', value: [i % 10 === 0 ? `^(?!Mozilla).*bot-${i}$` : `(?:^|[^a-z])bot-${i}$`] },
-      ] },
-      { operator: '$or', children: [
-        { conditionType: 'httpMethod', operator: '$in', value: [i % 2 === 0 ? 'GET' : 'POST'] },
-        { conditionType: 'domain', operator: '$endsWith', value: `.example.${i % 4 === 0 ? 'com' : 'org'}` },
-      ] },
-    ] },
-  }));
-}
-
-/**
- * Written after the js engine's text and pattern guards, and not tuned for: partners' rules, each
- * a user-agent text with a device type, or an API path pattern (an alternation inside) with a
- * referrer domain; every fifth pattern case-insensitive by a class, every eleventh rule paused.
- */
-function partnerRules() {
-  return Array.from({ length: RULES }, (_, i) => ({
-    name: `partner ${i}`, description: '', status: i % 11 === 0 ? 'paused' : 'active', actions: [['blockWithChallenge'], ['allow'], ['hardBlock']][i % 3],
-    conditions: { operator: '$or', children: [
-      { operator: '$and', children: [
-        { conditionType: 'userAgent', operator: '$contains', value: `partner-${i}/` },
-        { conditionType: 'deviceType', operator: '$ne', value: i % 2 === 0 ? 'mobile' : 'desktop' },
-      ] },
-      { operator: '$and', children: [
-        { conditionType: 'path', operator: '$re', value: [i % 5 === 0 ? `^/[Aa][Pp][Ii]/v${i % 3}/(items|cart)/${i}$` : `^/api/v${i % 3}/(items|cart)/${i}(/|$)`] },
-        { conditionType: 'header', fieldOption: 'referer', operator: '$endsWith', value: `.partner-${i % 40}.net` },
-      ] },
-    ] },
-  }));
-}
-
-/**
- * Written after the duckdb engine's classes of values, and not tuned for: regional rules, each a
- * list of countries with an address range not aligned to a byte (a /20), or a header text with a
- * path suffix and a device type; every ninth rule paused, every thirteenth a query parameter's presence.
- */
-function regionRules() {
-  const COUNTRIES = ['US', 'DE', 'FR', 'KP', 'BR', 'IN', 'JP'];
-  return Array.from({ length: RULES }, (_, i) => ({
-    name: `region ${i}`, description: '', status: i % 9 === 0 ? 'paused' : 'active', actions: [['hardBlock'], ['blockWithChallenge'], ['allow']][i % 3],
-    conditions: { operator: '$or', children: [
-      { operator: '$and', children: [
-        { conditionType: 'country', operator: '$in', value: [COUNTRIES[i % 7], COUNTRIES[(i * 3) % 7]] },
-        { conditionType: 'socketIps', operator: '$in', value: [`198.${i % 256}.${(i * 16) % 256}.0/20`] },
-      ] },
-      { operator: '$and', children: [
-        { conditionType: 'header', fieldOption: 'accept-language', operator: '$contains', value: `x${i}` },
-        i % 13 === 0
-          ? { conditionType: 'queryParam', fieldOption: `p${i}`, operator: '$exists' }
-          : { conditionType: 'path', operator: '$endsWith', value: `/${i % 40}/item` },
-        { conditionType: 'deviceType', operator: '$eq', value: i % 2 === 0 ? 'mobile' : 'desktop' },
-      ] },
-    ] },
-  }));
-}
 
 const PATHS = ['/', '/search', '/login', '/account/orders', '/checkout/pay', '/api/v1/items', '/product/123', '/cart/add-to-cart', '/home'];
 const AGENTS = ['Mozilla/5.0 (Windows NT 10.0) Chrome/126.0', 'Mozilla/5.0 (iPhone) Safari/604.1', 'python-requests/2.31', 'Scrapy/2.11', 'curl/8.4.0', 'Pingdom.com_bot', 'HeadlessChrome/120', 'GoogleBot'];
@@ -217,7 +90,7 @@ async function readAndParse(file) {
 /** A project: 1,000 live rules in a snapshot, and rule files changing every 20th rule's actions. */
 function project(dir, shape) {
   return import('../dist/live/snapshot.js').then(({ takeSnapshot }) => {
-    const rules = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules }[shape]();
+    const rules = REPLAY_SHAPES[shape]();
     const live = rules.map((rule, priority) => ({ ...rule, ruleId: `00000000-0000-4000-8000-${String(priority).padStart(12, '0')}`, priority }));
     const declared = live.map(({ priority: _p, ...rule }, i) => (i % 20 === 0 ? { ...rule, actions: ['hardBlock'] } : rule));
     mkdirSync(path.join(dir, 'rules'));
