@@ -6,8 +6,8 @@
 import { combine } from '../evaluate/evaluate.js';
 import { MATCH_WHEN_ABSENT, presentVerdict, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
-import { leafKey } from '../semantics/canonical.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
+import { ProgramBuilder } from '../semantics/program.js';
 
 export interface Atom {
   id: number;
@@ -24,46 +24,23 @@ export interface Literal {
   holds: boolean;
 }
 
-/**
- * The canonical key of each leaf object, worked out once: the policy checks search the same
- * rule objects once per policy, and the key is most of a search's set-up. Rules in normal form
- * are not changed in place (a changed rule is a copy: order/states.ts, the mutants), so a leaf's key
- * stays its key.
- */
-const LEAF_KEYS = new WeakMap<Leaf, string>();
-
-function keyOf(leaf: Leaf): string {
-  let key = LEAF_KEYS.get(leaf);
-  if (key === undefined) LEAF_KEYS.set(leaf, (key = leafKey(leaf)));
-  return key;
-}
-
+/** The atoms as the compiled representation interns the leaves (semantics/program.ts): an atom's id is its leaf's. */
 export class AtomTable {
   readonly atoms: Atom[] = [];
-  private readonly byKey = new Map<string, Atom>();
-  private readonly byLeaf = new WeakMap<Leaf, Atom>();
+  private readonly program = new ProgramBuilder();
 
   /** The atom of `leaf`, created the first time a leaf with its meaning is seen. */
   add(leaf: Leaf, rule: string): Atom {
-    const atom = this.of(leaf) ?? this.created(leaf);
+    const id = this.program.leaf(leaf);
+    let atom = this.atoms[id];
+    if (atom === undefined) this.atoms.push((atom = { id, leaf, field: fieldKey(leaf), rules: new Set() }));
     atom.rules.add(rule);
     return atom;
   }
 
   of(leaf: Leaf): Atom | undefined {
-    const known = this.byLeaf.get(leaf);
-    if (known !== undefined) return known;
-    const atom = this.byKey.get(keyOf(leaf));
-    if (atom !== undefined) this.byLeaf.set(leaf, atom);
-    return atom;
-  }
-
-  private created(leaf: Leaf): Atom {
-    const atom: Atom = { id: this.atoms.length, leaf, field: fieldKey(leaf), rules: new Set() };
-    this.atoms.push(atom);
-    this.byKey.set(keyOf(leaf), atom);
-    this.byLeaf.set(leaf, atom);
-    return atom;
+    const id = this.program.find(leaf);
+    return id === undefined ? undefined : this.atoms[id];
   }
 
   /** The atoms of a field, in the order first seen. */
