@@ -4,7 +4,8 @@
 // decides a request depends only on the truth of these atoms, so a set of requests with the
 // same truth values is decided the same way by every rule set.
 import { combine } from '../evaluate/evaluate.js';
-import { MATCH_WHEN_ABSENT, presentVerdict, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
+import { MATCH_WHEN_ABSENT, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
 import { ProgramBuilder } from '../semantics/program.js';
@@ -27,7 +28,7 @@ export interface Literal {
 /** The atoms as the compiled representation interns the leaves (semantics/program.ts): an atom's id is its leaf's. */
 export class AtomTable {
   readonly atoms: Atom[] = [];
-  private readonly program = new ProgramBuilder();
+  readonly program = new ProgramBuilder();
 
   /** The atom of `leaf`, created the first time a leaf with its meaning is seen. */
   add(leaf: Leaf, rule: string): Atom {
@@ -68,11 +69,15 @@ export class Assignment {
   /** Fields whose value a literal fixes: the value, or null for "absent". */
   private readonly fixed = new Map<string, { value: string | null; by: Literal }>();
 
+  /** The verdicts of a field's fixed value, per value (evaluate/program-verdicts.ts). */
+  private readonly verdicts: ProgramVerdicts;
+
   constructor(
     private readonly table: AtomTable,
-    private readonly options: EvaluationOptions,
+    options: EvaluationOptions,
   ) {
     this.truth = new Int8Array(table.atoms.length).fill(-1);
+    this.verdicts = new ProgramVerdicts(table.program, options);
   }
 
   get size(): number {
@@ -143,7 +148,7 @@ export class Assignment {
     if (given !== -1) return given === 1;
     const fixed = this.fixed.get(atom.field);
     if (fixed === undefined) return 'undecided';
-    return fixed.value === null ? absentTruth(atom.leaf) : presentVerdict(atom.leaf, fixed.value, this.options);
+    return this.verdicts.value(atom.id, fixed.value === null ? undefined : fixed.value);
   }
 
   atomOf(leaf: Leaf): Atom | undefined {

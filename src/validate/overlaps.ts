@@ -35,14 +35,14 @@ const NOTHING: TestRequest = {};
  * `classes`: equal numbers for rules whose conditions are written identically, `conditions`:
  * each class's, interned.
  */
-export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, { classes, conditions }: InternedRules): Map<number, Overlap> {
+export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, { classes, conditions, program }: InternedRules): Map<number, Overlap> {
   const conditionsOf = (index: number) => conditions[classes[index] as number] as Conditions;
   const ofClass: (readonly TestRequest[] | undefined)[] = [];
   const parts: CandidateParts = { ofGroup: rememberedBy(groupCandidates), merged: rememberedPairs(merged) };
   const candidatesOf = (index: number) => (ofClass[classes[index] as number] ??= candidates(conditionsOf(index), parts));
   const allows = firstAllowOfEachClass(rules, classes);
   const offers = offersOf(allows, candidatesOf);
-  const verdicts = new Verdicts();
+  const verdicts = new Verdicts(program);
   const overlaps = new Map<number, Overlap>();
   const lastOfClass = new Map<number, number>();
   const triedOfClass = new Map<number, readonly number[]>();

@@ -1,14 +1,21 @@
-// The leaves and condition trees of the rule sets a replay compares, each kept once however
-// many rules and sets hold it, with its verdict for the request being decided remembered until
-// the next request. A themed rule set repeats the same leaves (`path $startsWith /account`,
-// `userAgent $re …`) across hundreds of rules, and "before" and "after" differ in a few rules:
-// each distinct leaf and tree is evaluated at most once per request, by the reference
-// evaluator's own compiled leaf test (src/evaluate/leaf.ts), so the verdicts are its verdicts.
-import { fieldOf, leafPatterns, leafTest, MATCH_WHEN_ABSENT, type PresentTest, type TestRequest, type Verdict } from '../evaluate/index.js';
-import { budgetedAnswers, interruptions, type CompiledPattern } from '../evaluate/pattern.js';
-import { fieldKey } from '../semantics/fields.js';
+// The JavaScript back end of the compiled rule set (semantics/program.ts; docs/design.md, "One
+// rule engine"): the verdicts of its leaves and condition trees, each worked out by the
+// reference evaluator's own compiled leaf test (leaf.ts), so they are its verdicts, and
+// remembered. One class, two views of the same compiled leaves, because the callers ask in two
+// ways:
+// - per request (replay): every distinct leaf and tree is decided at most once for the request
+//   begun (a themed rule set repeats `path $startsWith /account` across hundreds of rules, and
+//   "before" and "after" differ in a few rules); the memory is one slot per leaf and tree, since a
+//   log brings millions of distinct values and a per-value memory would grow with them;
+// - per value (the analysis' candidate requests, the behaviour diff's fixed fields): a leaf's
+//   verdict depends only on the value in its field, and these callers ask few values again and
+//   again, so each leaf remembers its verdict per value for as long as the verdicts are kept.
 import type { Leaf, NormalRule } from '../semantics/model.js';
+import { fieldKey } from '../semantics/fields.js';
 import type { ProgramTree, RuleProgram } from '../semantics/program.js';
+import { leafPatterns, leafTest, MATCH_WHEN_ABSENT, type EvaluationOptions, type PresentTest, type Verdict } from './leaf.js';
+import { budgetedAnswers, interruptions, type CompiledPattern } from './pattern.js';
+import { fieldOf, type TestRequest } from './request.js';
 
 /** A verdict as a small number, so the per-request cache is a byte array. */
 const FALSE = 0;
@@ -16,8 +23,7 @@ const TRUE = 1;
 const UNDECIDED = 2;
 const VERDICTS: readonly Verdict[] = [false, true, 'undecided'];
 
-/** The JavaScript back end of a compiled program (semantics/program.ts): its leaves and trees decided per request. */
-export class SharedVerdicts {
+export class ProgramVerdicts {
   private readonly leaves: RuleProgram<NormalRule>['leaves'];
   private readonly trees: readonly ProgramTree[];
   private readonly tests: PresentTest[];
@@ -32,20 +38,33 @@ export class SharedVerdicts {
   private readonly treeVerdicts: Uint8Array;
   private generation = 0;
   private request: TestRequest = {};
+  /** Per leaf, its verdict by value (the per-value view): made as asked, for leaves added to the program since too. */
+  private readonly byValue: (Map<string, Verdict> | undefined)[] = [];
 
-  constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>) {
+  constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>, private readonly options: EvaluationOptions = {}) {
     this.leaves = program.leaves;
     this.trees = program.trees;
-    this.tests = program.leaves.map(({ leaf }) => leafTest(leaf));
+    this.tests = program.leaves.map(({ leaf }) => leafTest(leaf, options));
     this.absent = program.leaves.map(({ leaf }) => (MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE));
-    this.budgeted = budgetedLeaves(program.leaves.map(({ leaf }) => leaf));
+    this.budgeted = budgetedLeaves(program.leaves.map(({ leaf }) => leaf), options);
     this.leafStamps = new Uint32Array(this.leaves.length);
     this.leafVerdicts = new Uint8Array(this.leaves.length);
     this.treeStamps = new Uint32Array(this.trees.length);
     this.treeVerdicts = new Uint8Array(this.trees.length);
   }
 
-  /** Every verdict remembered so far is forgotten: the next questions are about `request`. */
+  /** The per-value view: the leaf's verdict for a request that carries `value` in its field (undefined: does not carry it). */
+  value(id: number, value: string | undefined): Verdict {
+    const leaf = (this.leaves[id] as RuleProgram<NormalRule>['leaves'][number]).leaf;
+    if (value === undefined) return MATCH_WHEN_ABSENT.has(leaf.operator);
+    let known = this.byValue[id];
+    if (known === undefined) this.byValue[id] = known = new Map();
+    let verdict = known.get(value);
+    if (verdict === undefined) known.set(value, (verdict = leafTest(leaf, this.options)(value)));
+    return verdict;
+  }
+
+  /** The per-request view. Every verdict remembered for a request so far is forgotten: the next questions are about `request`. */
   begin(request: TestRequest): void {
     // Stamps wrap after 2^32 - 1 requests: then every slot is cleared once.
     this.generation = this.generation === 0xffffffff ? 1 : this.generation + 1;
@@ -58,7 +77,7 @@ export class SharedVerdicts {
   /** The leaf's patterns on its field's budgeted answers, when V8 runs every one of them under the budget. */
   budgetedLeaf(leaf: Leaf): BudgetedLeaf | undefined {
     const field = this.budgeted.find((known) => known !== undefined && known.key === fieldKey(leaf))?.field;
-    const slots = field === undefined ? [] : leafPatterns(leaf).map((pattern) => field.patterns.indexOf(pattern));
+    const slots = field === undefined ? [] : leafPatterns(leaf, this.options).map((pattern) => field.patterns.indexOf(pattern));
     return field === undefined || slots.length === 0 || slots.includes(-1) ? undefined : { field, slots, key: fieldKey(leaf) };
   }
 
@@ -131,10 +150,10 @@ const REMEMBERED_VALUES = 4096;
  * Leaves whose every `$re` pattern V8 runs under the budget: all the patterns on a field are
  * asked about a new value in one budgeted run (budgetedAnswers), not in one run per pattern.
  */
-function budgetedLeaves(leaves: readonly Leaf[]): (BudgetedLeaf | undefined)[] {
+function budgetedLeaves(leaves: readonly Leaf[], options: EvaluationOptions): (BudgetedLeaf | undefined)[] {
   const fields = new Map<string, BudgetedField>();
   return leaves.map((leaf) => {
-    const patterns = leafPatterns(leaf);
+    const patterns = leafPatterns(leaf, options);
     if (patterns.length === 0 || patterns.some((pattern) => pattern.engine !== 'v8')) return undefined;
     let field = fields.get(fieldKey(leaf));
     if (field === undefined) fields.set(fieldKey(leaf), (field = { patterns: [], answers: new Map(), interruptions: interruptions() }));
