@@ -12,7 +12,8 @@
 //   again, so each leaf remembers its verdict per value for as long as the verdicts are kept.
 import type { Leaf, NormalRule } from '../semantics/model.js';
 import { fieldKey } from '../semantics/fields.js';
-import type { ProgramTree, RuleProgram } from '../semantics/program.js';
+import type { ProgramGroup, ProgramSet, ProgramTree, RuleProgram } from '../semantics/program.js';
+import type { Decision } from './evaluate.js';
 import { leafPatterns, leafTest, MATCH_WHEN_ABSENT, type EvaluationOptions, type PresentTest, type Verdict } from './leaf.js';
 import { budgetedAnswers, interruptions, type CompiledPattern } from './pattern.js';
 import { fieldOf, type TestRequest } from './request.js';
@@ -86,6 +87,27 @@ export class ProgramVerdicts {
     return this.request;
   }
 
+  /** Which rule of the set decides the request begun, as decide() does (evaluate.ts): only the rules that can decide are asked. */
+  decision<R extends NormalRule>({ rules, treeOf, reachable }: ProgramSet<R>): Decision<R> {
+    for (const position of reachable) {
+      const verdict = this.tree(treeOf[position] as number);
+      const rule = rules[position] as R;
+      if (verdict === true) return { rule, index: position, actions: [...rule.actions] };
+      if (verdict === 'undecided') return { rule: undefined, index: -1, actions: [], undecided: { rule, index: position } };
+    }
+    return { rule: undefined, index: -1, actions: [] };
+  }
+
+  /** The group's verdict for the request begun: as groupVerdict. */
+  group(group: ProgramGroup): Verdict {
+    return VERDICTS[this.groupCode(group)] as Verdict;
+  }
+
+  /** The leaf's verdict for the request begun: as leafVerdict. */
+  leaf(id: number): Verdict {
+    return VERDICTS[this.leafCode(id)] as Verdict;
+  }
+
   /** The tree's verdict for the request begun: as conditionsVerdict, Kleene's three values. */
   tree(id: number): Verdict {
     if (this.treeStamps[id] !== this.generation) {
@@ -105,7 +127,7 @@ export class ProgramVerdicts {
     return undecided ? UNDECIDED : tree.all ? TRUE : FALSE;
   }
 
-  private groupCode(group: ProgramTree['groups'][number]): number {
+  private groupCode(group: ProgramGroup): number {
     let undecided = false;
     for (const leaf of group.leaves) {
       const code = this.leafCode(leaf);

@@ -1,20 +1,20 @@
 // The one compiled rule engine (src/semantics/program.ts, src/evaluate/program-verdicts.ts) is
 // held to the reference evaluator (src/evaluate/evaluate.ts, leaf.ts) in every view its callers
-// use: replay's per-request tree verdicts (also tested, as whole decisions, by
+// use: replay's per-request tree verdicts, coverage's decisions and group and leaf verdicts (also tested, as whole decisions, by
 // test/replay/compiled.property.test.ts), the per-value leaf verdicts, the analysis' verdicts
 // over its interned rules (src/validate/verdicts.ts) and the behaviour diff's truth of an atom
 // whose field a literal fixes (src/diff/atoms.ts); with and without case-insensitive values.
 // Each property counts how often it reaches its assertion, so that none passes by never asserting.
 import fc from 'fast-check';
-import { conditionsVerdict, fieldOf, leafVerdict, type TestRequest } from '../../src/evaluate/index.js';
+import { conditionsVerdict, decide, fieldOf, groupVerdict, leafVerdict, type TestRequest } from '../../src/evaluate/index.js';
 import { ProgramVerdicts } from '../../src/evaluate/program-verdicts.js';
-import { ProgramBuilder } from '../../src/semantics/program.js';
-import type { Conditions, Group, Leaf } from '../../src/semantics/model.js';
+import { compileProgram, ProgramBuilder, type ProgramSet } from '../../src/semantics/program.js';
+import type { Conditions, Group, Leaf, NormalRule } from '../../src/semantics/model.js';
 import { internRules } from '../../src/validate/interned.js';
 import { Verdicts } from '../../src/validate/verdicts.js';
 import { Assignment, AtomTable } from '../../src/diff/atoms.js';
 import { leaf, request as analysisRequest } from '../validate/arbitraries.js';
-import { declared } from '../helpers/rules.js';
+import { declared, normal } from '../helpers/rules.js';
 
 // Upper-case values as well, so that case-insensitive comparison decides some verdicts.
 const request = fc.tuple(analysisRequest, fc.boolean()).map(([one, upper]): TestRequest => (upper ? upperCased(one) : one));
@@ -40,6 +40,32 @@ test('per value and per request, the compiled verdicts are the reference evaluat
     }
   }), { numRuns: 3_000 });
   expect(reached).toBeGreaterThan(10_000);
+});
+
+test('coverage\'s view: the decision and every group\'s and leaf\'s verdict are the reference evaluator\'s', () => {
+  let reached = 0;
+  const rule = fc.record({ status: fc.constantFrom<'active' | 'paused'>('active', 'active', 'paused'), conditions });
+  fc.assert(fc.property(fc.array(rule, { maxLength: 5 }), fc.array(request, { minLength: 1, maxLength: 4 }), options, (written, requests, evaluation) => {
+    const rules = written.map((one, i) => normal({ name: `r${i}`, description: '', actions: i % 2 === 0 ? ['allow'] : ['hardBlock'], ...one }));
+    const program = compileProgram([rules]);
+    const set = program.sets[0] as ProgramSet<NormalRule>;
+    const verdicts = new ProgramVerdicts(program, evaluation);
+    for (const one of requests) {
+      verdicts.begin(one);
+      expect(verdicts.decision(set)).toEqual(decide(rules, one, evaluation));
+      rules.forEach((r, index) => {
+        const tree = program.trees[set.treeOf[index] as number];
+        if (tree === undefined) return;
+        tree.groups.forEach((g, i) => {
+          const group = r.conditions.children[i] as Group;
+          expect(verdicts.group(g)).toBe(groupVerdict(group, one, evaluation));
+          g.leaves.forEach((id, l) => expect(verdicts.leaf(id)).toBe(leafVerdict(group.children[l] as Leaf, one, evaluation)));
+        });
+        reached += 1;
+      });
+    }
+  }), { numRuns: 3_000 });
+  expect(reached).toBeGreaterThan(5_000);
 });
 
 test('the analysis\' verdicts over its interned rules are the reference evaluator\'s (an undecided match counts as none)', () => {
