@@ -27,16 +27,19 @@ const VERDICTS: readonly Verdict[] = [false, true, 'undecided'];
 export class ProgramVerdicts {
   private readonly leaves: RuleProgram<NormalRule>['leaves'];
   private readonly trees: readonly ProgramTree[];
-  private readonly tests: PresentTest[];
+  // The per-request view's compiled leaves and memory, made when it is first used (prepare):
+  // the per-value view needs none of them.
+  private tests: PresentTest[] = [];
   /** Each leaf's verdict when the request does not carry its field. */
-  private readonly absent: number[];
+  private absent: number[] = [];
   /** Per leaf whose patterns V8 runs under the time budget: its field's patterns and its own among them. */
-  private readonly budgeted: (BudgetedLeaf | undefined)[];
+  private budgeted: (BudgetedLeaf | undefined)[] = [];
   // Per request: a slot holds a verdict when its stamp is the current generation.
-  private readonly leafStamps: Uint32Array;
-  private readonly leafVerdicts: Uint8Array;
-  private readonly treeStamps: Uint32Array;
-  private readonly treeVerdicts: Uint8Array;
+  private leafStamps = new Uint32Array(0);
+  private leafVerdicts = new Uint8Array(0);
+  private treeStamps = new Uint32Array(0);
+  private treeVerdicts = new Uint8Array(0);
+  private prepared = false;
   private generation = 0;
   private request: TestRequest = {};
   /** Per leaf, its verdict by value (the per-value view): made as asked, for leaves added to the program since too. */
@@ -45,9 +48,14 @@ export class ProgramVerdicts {
   constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>, private readonly options: EvaluationOptions = {}) {
     this.leaves = program.leaves;
     this.trees = program.trees;
-    this.tests = program.leaves.map(({ leaf }) => leafTest(leaf, options));
-    this.absent = program.leaves.map(({ leaf }) => (MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE));
-    this.budgeted = budgetedLeaves(program.leaves.map(({ leaf }) => leaf), options);
+  }
+
+  private prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
+    this.tests = this.leaves.map(({ leaf }) => leafTest(leaf, this.options));
+    this.absent = this.leaves.map(({ leaf }) => (MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE));
+    this.budgeted = budgetedLeaves(this.leaves.map(({ leaf }) => leaf), this.options);
     this.leafStamps = new Uint32Array(this.leaves.length);
     this.leafVerdicts = new Uint8Array(this.leaves.length);
     this.treeStamps = new Uint32Array(this.trees.length);
@@ -67,6 +75,7 @@ export class ProgramVerdicts {
 
   /** The per-request view. Every verdict remembered for a request so far is forgotten: the next questions are about `request`. */
   begin(request: TestRequest): void {
+    this.prepare();
     // Stamps wrap after 2^32 - 1 requests: then every slot is cleared once.
     this.generation = this.generation === 0xffffffff ? 1 : this.generation + 1;
     if (this.generation === 1) {
@@ -77,6 +86,7 @@ export class ProgramVerdicts {
   }
   /** The leaf's patterns on its field's budgeted answers, when V8 runs every one of them under the budget. */
   budgetedLeaf(leaf: Leaf): BudgetedLeaf | undefined {
+    this.prepare();
     const field = this.budgeted.find((known) => known !== undefined && known.key === fieldKey(leaf))?.field;
     const slots = field === undefined ? [] : leafPatterns(leaf, this.options).map((pattern) => field.patterns.indexOf(pattern));
     return field === undefined || slots.length === 0 || slots.includes(-1) ? undefined : { field, slots, key: fieldKey(leaf) };

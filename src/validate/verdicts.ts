@@ -11,6 +11,8 @@ export type FieldReader = (leaf: Leaf) => string | undefined;
 
 export class Verdicts {
   private readonly verdicts: ProgramVerdicts;
+  /** Program leaf ids by leaf object, in a plain Map: this is asked for every candidate pair tried. */
+  private readonly ids = new Map<Leaf, number>();
 
   constructor(private readonly program: ProgramBuilder) {
     this.verdicts = new ProgramVerdicts(program);
@@ -22,7 +24,9 @@ export class Verdicts {
    * every verdict it rests on is (conditions are monotone: no leaf is under a negation).
    */
   value(leaf: Leaf, value: string | undefined): boolean {
-    return this.verdicts.value(this.program.leaf(leaf), value) === true;
+    let id = this.ids.get(leaf);
+    if (id === undefined) this.ids.set(leaf, (id = this.program.leaf(leaf)));
+    return this.verdicts.value(id, value) === true;
   }
 
   /** `value` for the value the request carries in the leaf's field. */
