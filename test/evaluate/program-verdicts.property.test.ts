@@ -6,10 +6,11 @@
 // whose field a literal fixes (src/diff/atoms.ts); with and without case-insensitive values.
 // Each property counts how often it reaches its assertion, so that none passes by never asserting.
 import fc from 'fast-check';
-import { conditionsVerdict, decide, fieldOf, groupVerdict, leafVerdict, type TestRequest } from '../../src/evaluate/index.js';
+import { conditionsVerdict, decide, fieldOf, groupVerdict, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
+import { isMapField, REQUEST_FIELDS, requestField } from '../../src/semantics/fields.js';
 import { ProgramVerdicts } from '../../src/evaluate/program-verdicts.js';
 import { compileProgram, ProgramBuilder, type ProgramSet } from '../../src/semantics/program.js';
-import type { Conditions, Group, Leaf, NormalRule } from '../../src/semantics/model.js';
+import { CONDITION_TYPES, FIELD_OPTION_TYPES, type Conditions, type Group, type Leaf, type NormalRule } from '../../src/semantics/model.js';
 import { internRules } from '../../src/validate/interned.js';
 import { Verdicts } from '../../src/validate/verdicts.js';
 import { Assignment, AtomTable } from '../../src/diff/atoms.js';
@@ -21,6 +22,16 @@ const request = fc.tuple(analysisRequest, fc.boolean()).map(([one, upper]): Test
 const options = fc.record({ caseInsensitiveValues: fc.boolean() });
 const group: fc.Arbitrary<Group> = fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(leaf, { maxLength: 3 }) });
 const conditions: fc.Arbitrary<Conditions> = fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(group, { maxLength: 3 }) });
+
+test('the evaluator reads each condition type\'s field where the one table of semantics/fields.ts puts it', () => {
+  for (const conditionType of CONDITION_TYPES) {
+    const leaf: Leaf = { conditionType, operator: '$exists', ...(FIELD_OPTION_TYPES.includes(conditionType) ? { fieldOption: 'Name' } : {}) };
+    const written = requestWith(leaf, 'value');
+    expect(Object.keys(written)).toEqual([requestField(leaf)]);
+    expect(fieldOf(written, leaf)).toBe('value');
+    expect(fieldOf({ ...Object.fromEntries(REQUEST_FIELDS.filter((field) => field !== requestField(leaf)).map((field) => [field, isMapField(field) ? { Name: 'other' } : 'other'])) }, leaf)).toBeUndefined();
+  }
+});
 
 test('per value and per request, the compiled verdicts are the reference evaluator\'s', () => {
   let reached = 0;
