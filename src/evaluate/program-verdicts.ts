@@ -66,6 +66,8 @@ export class ProgramVerdicts {
   value(id: number, value: string | undefined): Verdict {
     const leaf = (this.leaves[id] as RuleProgram<NormalRule>['leaves'][number]).leaf;
     if (value === undefined) return MATCH_WHEN_ABSENT.has(leaf.operator);
+    // Grown without holes, so the list stays a plain array however the ids are first asked.
+    while (this.byValue.length <= id) this.byValue.push(undefined);
     let known = this.byValue[id];
     if (known === undefined) this.byValue[id] = known = new Map();
     let verdict = known.get(value);
