@@ -4,10 +4,11 @@
 // decides a request depends only on the truth of these atoms, so a set of requests with the
 // same truth values is decided the same way by every rule set.
 import { combine } from '../evaluate/evaluate.js';
-import { MATCH_WHEN_ABSENT, presentVerdict, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
+import { MATCH_WHEN_ABSENT, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
-import { leafKey } from '../semantics/canonical.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
+import { ProgramBuilder } from '../semantics/program.js';
 
 export interface Atom {
   id: number;
@@ -24,46 +25,23 @@ export interface Literal {
   holds: boolean;
 }
 
-/**
- * The canonical key of each leaf object, worked out once: the policy checks search the same
- * rule objects once per policy, and the key is most of a search's set-up. Rules in normal form
- * are not changed in place (a changed rule is a copy: order/states.ts, the mutants), so a leaf's key
- * stays its key.
- */
-const LEAF_KEYS = new WeakMap<Leaf, string>();
-
-function keyOf(leaf: Leaf): string {
-  let key = LEAF_KEYS.get(leaf);
-  if (key === undefined) LEAF_KEYS.set(leaf, (key = leafKey(leaf)));
-  return key;
-}
-
+/** The atoms as the compiled representation interns the leaves (semantics/program.ts): an atom's id is its leaf's. */
 export class AtomTable {
   readonly atoms: Atom[] = [];
-  private readonly byKey = new Map<string, Atom>();
-  private readonly byLeaf = new WeakMap<Leaf, Atom>();
+  readonly program = new ProgramBuilder();
 
   /** The atom of `leaf`, created the first time a leaf with its meaning is seen. */
   add(leaf: Leaf, rule: string): Atom {
-    const atom = this.of(leaf) ?? this.created(leaf);
+    const id = this.program.leaf(leaf);
+    let atom = this.atoms[id];
+    if (atom === undefined) this.atoms.push((atom = { id, leaf, field: fieldKey(leaf), rules: new Set() }));
     atom.rules.add(rule);
     return atom;
   }
 
   of(leaf: Leaf): Atom | undefined {
-    const known = this.byLeaf.get(leaf);
-    if (known !== undefined) return known;
-    const atom = this.byKey.get(keyOf(leaf));
-    if (atom !== undefined) this.byLeaf.set(leaf, atom);
-    return atom;
-  }
-
-  private created(leaf: Leaf): Atom {
-    const atom: Atom = { id: this.atoms.length, leaf, field: fieldKey(leaf), rules: new Set() };
-    this.atoms.push(atom);
-    this.byKey.set(keyOf(leaf), atom);
-    this.byLeaf.set(leaf, atom);
-    return atom;
+    const id = this.program.find(leaf);
+    return id === undefined ? undefined : this.atoms[id];
   }
 
   /** The atoms of a field, in the order first seen. */
@@ -91,11 +69,15 @@ export class Assignment {
   /** Fields whose value a literal fixes: the value, or null for "absent". */
   private readonly fixed = new Map<string, { value: string | null; by: Literal }>();
 
+  /** The verdicts of a field's fixed value, per value (evaluate/program-verdicts.ts). */
+  private readonly verdicts: ProgramVerdicts;
+
   constructor(
     private readonly table: AtomTable,
-    private readonly options: EvaluationOptions,
+    options: EvaluationOptions,
   ) {
     this.truth = new Int8Array(table.atoms.length).fill(-1);
+    this.verdicts = new ProgramVerdicts(table.program, options);
   }
 
   get size(): number {
@@ -166,7 +148,7 @@ export class Assignment {
     if (given !== -1) return given === 1;
     const fixed = this.fixed.get(atom.field);
     if (fixed === undefined) return 'undecided';
-    return fixed.value === null ? absentTruth(atom.leaf) : presentVerdict(atom.leaf, fixed.value, this.options);
+    return this.verdicts.value(atom.id, fixed.value === null ? undefined : fixed.value);
   }
 
   atomOf(leaf: Leaf): Atom | undefined {

@@ -2,13 +2,13 @@
 // indexes its active rules by guards (rule-index.ts), so a request is tried, in priority order,
 // only against the rules its values select plus the rules without a guard. Candidates are
 // decided by their condition tree's verdict, which the sets compiled together share
-// (verdicts.ts): a leaf or tree that several rules or both "before" and "after" hold is
+// (evaluate/program-verdicts.ts): a leaf or tree that several rules or both "before" and "after" hold is
 // evaluated once per request. The answer is always the reference evaluator's, only found sooner.
 import type { Decision, TestRequest, Verdict } from '../evaluate/index.js';
 import type { NormalRule } from '../semantics/model.js';
 import { compileProgram, type ProgramSet } from '../semantics/program.js';
 import { indexRules, listsOf } from './rule-index.js';
-import { SharedVerdicts } from './verdicts.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 
 export interface CompiledRules<R extends NormalRule> {
   decide(request: TestRequest): Decision<R>;
@@ -28,7 +28,7 @@ export function compileRules<R extends NormalRule>(rules: readonly R[]): Compile
 /** Several rule sets that decide the same requests (live and declared, as replay compares them). */
 export function compileRuleSets<R extends NormalRule>(sets: readonly (readonly R[])[]): CompiledRuleSets<R> {
   const program = compileProgram(sets);
-  const verdicts = new SharedVerdicts(program);
+  const verdicts = new ProgramVerdicts(program);
   const compiled = program.sets.map((set) => compileSet(set, verdicts));
   const decisions: Decision<R>[] = [];
   return {
@@ -45,7 +45,7 @@ interface CompiledSet<R extends NormalRule> {
   decide(): Decision<R>;
 }
 
-function compileSet<R extends NormalRule>({ rules, treeOf, reachable }: ProgramSet<R>, verdicts: SharedVerdicts): CompiledSet<R> {
+function compileSet<R extends NormalRule>({ rules, treeOf, reachable }: ProgramSet<R>, verdicts: ProgramVerdicts): CompiledSet<R> {
   const index = indexRules(rules, reachable, (leaf) => verdicts.budgetedLeaf(leaf));
   const noMatch: Decision<R> = Object.freeze({ rule: undefined, index: -1, actions: [] });
   // One frozen decision per rule, made once: deciding a request allocates no result.

@@ -5,14 +5,10 @@
 // the same numbers. Values are normalised here as the service compares them.
 import { isIP } from 'node:net';
 import type { TestRequest } from '../evaluate/index.js';
-import { REQUEST_FIELDS, type RequestField } from '../semantics/fields.js';
+import { REQUEST_FIELDS, TEXT_FIELDS, type RequestField, type TextField } from '../semantics/fields.js';
 
-export const TEXT_FIELDS = ['path', 'method', 'userAgent', 'ip', 'asn', 'country', 'domain', 'deviceType'] as const;
-export type TextField = (typeof TEXT_FIELDS)[number];
-export const MAP_FIELDS = ['headers', 'query', 'custom'] as const;
-export type MapField = (typeof MAP_FIELDS)[number];
 // The request fields are the rule semantics' (semantics/fields.ts): the text fields, then the maps.
-export { REQUEST_FIELDS, type RequestField } from '../semantics/fields.js';
+export { MAP_FIELDS, REQUEST_FIELDS, TEXT_FIELDS, type MapField, type RequestField, type TextField } from '../semantics/fields.js';
 
 /**
  * What a format can tell about a request beyond its values: the header names it records when

@@ -7,29 +7,12 @@
 import { combine } from '../evaluate/evaluate.js';
 import { leafVerdict, type Decision, type TestRequest, type Verdict } from '../evaluate/index.js';
 import type { Leaf, NormalRule } from '../semantics/model.js';
-import { fieldName } from '../semantics/fields.js';
+import { fieldName, requestField } from '../semantics/fields.js';
 import { carries, lackedFields, unusableForm, type Carriage, type RequestField, type TextField } from './coverage.js';
-
-/** The request field a leaf reads. */
-export function leafField(leaf: Leaf): RequestField {
-  switch (leaf.conditionType) {
-    case 'userAgent': return 'userAgent';
-    case 'domain': return 'domain';
-    case 'socketIps': return 'ip';
-    case 'socketIpASN': return 'asn';
-    case 'path': return 'path';
-    case 'httpMethod': return 'method';
-    case 'deviceType': return 'deviceType';
-    case 'country': return 'country';
-    case 'header': return 'headers';
-    case 'queryParam': return 'query';
-    case 'customParam': return 'custom';
-  }
-}
 
 /** The fields a rule's leaves read. */
 export function ruleFields(rule: NormalRule): Set<RequestField> {
-  return new Set(rule.conditions.children.flatMap((group) => group.children.map(leafField)));
+  return new Set(rule.conditions.children.flatMap((group) => group.children.map(requestField)));
 }
 
 interface TouchedRule {
@@ -110,7 +93,7 @@ function verdictWithout(rule: NormalRule, request: TestRequest, carriage: Carria
 
 /** A header leaf on a header the format records (among only some) is decided; any other on a lacking field is not. */
 function lacks(leaf: Leaf, lacked: ReadonlySet<RequestField>, carriage: Carriage): boolean {
-  const field = leafField(leaf);
+  const field = requestField(leaf);
   if (field === 'headers' && carriage.partialHeaders !== undefined) {
     const name = fieldName(leaf).toLowerCase();
     return !carriage.partialHeaders.includes(name);

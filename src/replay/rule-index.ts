@@ -6,7 +6,7 @@
 import { compilePattern, fieldOf, type TestRequest } from '../evaluate/index.js';
 import { patternLiteral } from '../evaluate/pattern-literal.js';
 import { interruptions } from '../evaluate/pattern.js';
-import { answersNo, type BudgetedLeaf } from './verdicts.js';
+import { answersNo, type BudgetedLeaf } from '../evaluate/program-verdicts.js';
 import type { Group, Leaf, NormalRule } from '../semantics/model.js';
 import { fieldKey, fieldName, leafValues } from '../semantics/fields.js';
 
@@ -16,7 +16,7 @@ type Guard =
   | { kind: 'present'; field: string }
   | { kind: 'prefix'; field: string; prefix: string }
   | { kind: 'suffix'; field: string; suffix: string }
-  /** The leaf's patterns, which V8 runs under the time budget, did not all answer "no" (verdicts.ts). */
+  /** The leaf's patterns, which V8 runs under the time budget, did not all answer "no" (evaluate/program-verdicts.ts). */
   | { kind: 'budgeted'; field: string; patterns: BudgetedLeaf }
   /** The value holds one of the texts; `pattern`: only while the value has no surrogate (see leafGuard). */
   | { kind: 'contains'; field: string; texts: readonly string[]; pattern: boolean };
@@ -41,7 +41,7 @@ interface FieldIndex {
   /** Rules with a budgeted pattern guard, ascending, and the ones a recent value selected. */
   byBudgeted: { patterns: BudgetedLeaf; position: number }[];
   budgetedCache: Map<string, readonly number[]>;
-  /** interruptions() when budgetedCache was filled (see verdicts.ts). */
+  /** interruptions() when budgetedCache was filled (see evaluate/program-verdicts.ts). */
   budgetedInterruptions: number;
   /** The contained-text lists a recent value selected: values such as user agents repeat. */
   containedCache: Map<string, (readonly number[])[]>;
@@ -59,7 +59,7 @@ export interface RuleIndex {
   unguarded: number[];
 }
 
-/** A `$re` leaf's patterns on the shared budgeted answers, when V8 runs them all under the budget (verdicts.ts). */
+/** A `$re` leaf's patterns on the shared budgeted answers, when V8 runs them all under the budget (evaluate/program-verdicts.ts). */
 type BudgetedOf = (leaf: Leaf) => BudgetedLeaf | undefined;
 
 /** The index of the rules at `positions` (ascending) of `rules`. */

@@ -33,24 +33,12 @@ export function sameFieldName(leaf: Leaf, name: string): boolean {
   return leaf.conditionType === 'header' ? name.toLowerCase() === fieldName(leaf).toLowerCase() : name === fieldName(leaf);
 }
 
-const fieldKeys = new WeakMap<Leaf, string>();
-
-/**
- * The field a leaf reads, as a key: equal exactly for leaves that read the same field of a
- * request (header names ignoring case). Remembered per leaf object: the analysis asks it for
- * every pair of leaves it compares.
- */
-export function fieldKey(leaf: Leaf): string {
-  let key = fieldKeys.get(leaf);
-  if (key === undefined) {
-    const name = leaf.conditionType === 'header' ? fieldName(leaf).toLowerCase() : fieldName(leaf);
-    fieldKeys.set(leaf, (key = `${leaf.conditionType}\u0000${name}`));
-  }
-  return key;
-}
-
-/** The fields of a request, by their names in logs, tests and SQL tables (docs/evaluation.md, "Fields of a request"). */
-export const REQUEST_FIELDS = ['path', 'method', 'userAgent', 'ip', 'asn', 'country', 'domain', 'deviceType', 'headers', 'query', 'custom'] as const;
+/** The fields of a request, by their names in logs, tests and SQL tables (docs/evaluation.md, "Fields of a request"): text fields, then maps of named values. */
+export const TEXT_FIELDS = ['path', 'method', 'userAgent', 'ip', 'asn', 'country', 'domain', 'deviceType'] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+export const MAP_FIELDS = ['headers', 'query', 'custom'] as const;
+export type MapField = (typeof MAP_FIELDS)[number];
+export const REQUEST_FIELDS = [...TEXT_FIELDS, ...MAP_FIELDS] as const;
 export type RequestField = (typeof REQUEST_FIELDS)[number];
 
 /** The one table of which request field each condition type reads. */
@@ -62,4 +50,26 @@ const FIELD_OF_TYPE: Readonly<Record<ConditionType, RequestField>> = {
 /** The request field a leaf reads (a map field for headers, query and custom parameters, named by fieldName). */
 export function requestField(leaf: Pick<Leaf, 'conditionType'>): RequestField {
   return FIELD_OF_TYPE[leaf.conditionType];
+}
+
+export function isMapField(field: RequestField): field is MapField {
+  return field === 'headers' || field === 'query' || field === 'custom';
+}
+
+const fieldKeys = new WeakMap<Leaf, string>();
+
+/**
+ * The field a leaf reads, as a key: equal exactly for leaves that read the same field of a
+ * request (header names ignoring case). Remembered per leaf object: the analysis asks it for
+ * every pair of leaves it compares.
+ */
+export function fieldKey(leaf: Leaf): string {
+  let key = fieldKeys.get(leaf);
+  if (key === undefined) fieldKeys.set(leaf, (key = requestFieldKey(requestField(leaf), fieldName(leaf))));
+  return key;
+}
+
+/** The fieldKey of the leaves that read `field` (for a map field, its value named `name`). */
+export function requestFieldKey(field: RequestField, name = ''): string {
+  return `${field}\u0000${field === 'headers' ? name.toLowerCase() : name}`;
 }

@@ -1,12 +1,13 @@
-// A rule set compiled once (docs/replay.md, "Throughput"): every distinct leaf and condition tree
-// of the rule sets compared (live, declared, shadow rules active) kept once, under the leaf key
-// of canonical.ts, and each set as the positions of its rules that can decide. The back ends are
-// generated from this one representation: the JavaScript evaluator of replay
-// (replay/verdicts.ts) and the SQL emitter (replay/sql/), so both decide the same
-// leaves, trees and rules; the reference evaluator (src/evaluate/) is the oracle both are tested against.
+// A rule set compiled once (docs/design.md, "One rule engine"): every distinct leaf, group and
+// condition tree of the rule sets compared kept once, a leaf under the leaf key of
+// canonical.ts, and each set as the positions of its rules that can decide. Everything that
+// decides or reasons about requests works on this one representation: the JavaScript back end
+// (evaluate/program-verdicts.ts) that replay runs and the analysis and the behaviour diff ask, the SQL
+// emitter (replay/sql/), the analysis' interned rules (validate/interned.ts) and the diff's
+// atoms (diff/atoms.ts). The reference evaluator (src/evaluate/) is the oracle they are tested against.
 import { leafKey } from './canonical.js';
 import { fieldName, requestField, type RequestField } from './fields.js';
-import type { Conditions, Leaf, NormalRule } from './model.js';
+import type { Conditions, Group, Leaf, NormalRule } from './model.js';
 
 export interface ProgramLeaf {
   leaf: Leaf;
@@ -19,11 +20,16 @@ export interface ProgramGroup {
   all: boolean;
   /** Leaf ids. */
   leaves: Int32Array;
+  /** The group made of the interned leaves: one object per distinct group, so what is worked out from it can be remembered by object. */
+  group: Group;
 }
 
 export interface ProgramTree {
   all: boolean;
+  /** Shared with every tree that holds the same group. */
   groups: ProgramGroup[];
+  /** The conditions made of the interned groups and leaves. */
+  conditions: Conditions;
 }
 
 export interface ProgramSet<R extends NormalRule> {
@@ -45,33 +51,86 @@ export interface RuleProgram<R extends NormalRule> {
 
 /** The rule sets (each in priority order) compiled together: leaves and trees shared across them. */
 export function compileProgram<R extends NormalRule>(sets: readonly (readonly R[])[]): RuleProgram<R> {
-  const leaves: ProgramLeaf[] = [];
-  const trees: ProgramTree[] = [];
-  const leafIds = new Map<string, number>();
-  const treeIds = new Map<string, number>();
-  const leafOf = (leaf: Leaf): number => {
-    const key = leafKey(leaf);
-    let id = leafIds.get(key);
+  const builder = new ProgramBuilder();
+  const compiled = sets.map((rules) => compileSet(rules, (conditions) => builder.tree(conditions)));
+  return { leaves: builder.leaves, trees: builder.trees, sets: compiled };
+}
+
+/**
+ * The canonical key of each leaf object, worked out once: the behaviour diff's policy checks
+ * compile the same rule objects once per policy, and the key is most of the set-up. Rules in
+ * normal form are not changed in place (a changed rule is a copy), so a leaf's key stays its key.
+ */
+const LEAF_KEYS = new WeakMap<Leaf, string>();
+
+function keyOf(leaf: Leaf): string {
+  let key = LEAF_KEYS.get(leaf);
+  if (key === undefined) LEAF_KEYS.set(leaf, (key = leafKey(leaf)));
+  return key;
+}
+
+/**
+ * Interns leaves, groups and condition trees as they are added: one id and one object per
+ * distinct leaf (by leafKey), per group (operator and leaves in order) and per tree (operator
+ * and groups in order), numbered in order of first use.
+ */
+export class ProgramBuilder {
+  readonly leaves: ProgramLeaf[] = [];
+  readonly trees: ProgramTree[] = [];
+  private readonly leafIds = new Map<string, number>();
+  private readonly groups = new Map<string, ProgramGroup>();
+  private readonly treeIds = new Map<string, number>();
+
+  /** Ids by leaf object, so a leaf object asked about again costs one lookup. */
+  private readonly byObject = new WeakMap<Leaf, number>();
+
+  /** The leaf's id, adding it when no leaf with its meaning was added before. */
+  leaf(leaf: Leaf): number {
+    let id = this.find(leaf);
     if (id === undefined) {
-      id = leaves.length;
-      leafIds.set(key, id);
+      id = this.leaves.length;
+      this.leafIds.set(keyOf(leaf), id);
+      this.byObject.set(leaf, id);
       const field = requestField(leaf);
-      leaves.push({ leaf, field, name: field === 'headers' ? fieldName(leaf).toLowerCase() : fieldName(leaf) });
+      this.leaves.push({ leaf, field, name: field === 'headers' ? fieldName(leaf).toLowerCase() : fieldName(leaf) });
     }
     return id;
-  };
-  const treeOf = (conditions: Conditions): number => {
-    const groups = conditions.children.map((group) => ({ all: group.operator === '$and', leaves: Int32Array.from(group.children, leafOf) }));
-    const key = JSON.stringify([conditions.operator, groups.map((group) => [group.all, [...group.leaves]])]);
-    let id = treeIds.get(key);
+  }
+
+  /** The id of the leaf added with the leaf's meaning, if any. */
+  find(leaf: Leaf): number | undefined {
+    let id = this.byObject.get(leaf);
     if (id === undefined) {
-      id = trees.length;
-      treeIds.set(key, id);
-      trees.push({ all: conditions.operator === '$and', groups });
+      id = this.leafIds.get(keyOf(leaf));
+      if (id !== undefined) this.byObject.set(leaf, id);
     }
     return id;
-  };
-  return { leaves, trees, sets: sets.map((rules) => compileSet(rules, treeOf)) };
+  }
+
+  /** The tree's id, adding it (and its groups and leaves) when it is new. */
+  tree(conditions: Conditions): number {
+    const groups = conditions.children.map((group) => this.group(group));
+    const key = `${conditions.operator}|${groups.map(({ key }) => key).join('|')}`;
+    let id = this.treeIds.get(key);
+    if (id === undefined) {
+      id = this.trees.length;
+      this.treeIds.set(key, id);
+      const shared = groups.map(({ shared }) => shared);
+      this.trees.push({ all: conditions.operator === '$and', groups: shared, conditions: { operator: conditions.operator, children: shared.map(({ group }) => group) } });
+    }
+    return id;
+  }
+
+  private group(group: Group): { shared: ProgramGroup; key: string } {
+    const leaves = Int32Array.from(group.children, (leaf) => this.leaf(leaf));
+    const key = `${group.operator} ${leaves.join(' ')}`;
+    let shared = this.groups.get(key);
+    if (shared === undefined) {
+      const children = Array.from(leaves, (id) => (this.leaves[id] as ProgramLeaf).leaf);
+      this.groups.set(key, (shared = { all: group.operator === '$and', leaves, group: { operator: group.operator, children } }));
+    }
+    return { shared, key };
+  }
 }
 
 function compileSet<R extends NormalRule>(rules: readonly R[], treeOf: (conditions: Conditions) => number): ProgramSet<R> {

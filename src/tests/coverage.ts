@@ -4,7 +4,9 @@
 // A request reaches a rule when no earlier active rule matched it; every leaf and group of a
 // reached rule is evaluated (no short cut), so "seen false" does not depend on leaf order.
 // Pure: the caller passes each app's rules in priority order and its tests.
-import { decide, describeLeaf, groupVerdict, leafVerdict, type EvaluationOptions, type Verdict } from '../evaluate/index.js';
+import { describeLeaf, type EvaluationOptions, type Verdict } from '../evaluate/index.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
+import { compileProgram, type ProgramSet, type ProgramTree } from '../semantics/program.js';
 import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';
 import type { RuleTest } from './load.js';
 
@@ -89,14 +91,19 @@ export function measureCoverage(apps: readonly AppRules[], options: CoverageOpti
   for (const { app, rules: appRules, tests } of apps) {
     const coverage = appRules.map((rule, index) => emptyCoverage(app, rule, index));
     const byOutcome = new Map<CoveredOutcome, number>(outcomesOf(appRules).map((outcome) => [outcome, 0]));
+    // The compiled rule set (docs/design.md, "One rule engine") decides and observes each test.
+    const program = compileProgram([appRules]);
+    const set = program.sets[0] as ProgramSet<CoveredRule>;
+    const verdicts = new ProgramVerdicts(program, evaluation);
     for (const test of tests) {
-      const decision = decide(appRules, test.request, evaluation);
+      verdicts.begin(test.request);
+      const decision = verdicts.decision(set);
       const last = decision.index === -1 ? appRules.length - 1 : decision.index;
       for (let index = 0; index <= last; index++) {
         const entry = coverage[index] as RuleCoverage;
         if (entry.paused) continue;
         entry.reached += 1;
-        observe(entry, test, evaluation);
+        observe(entry, program.trees[set.treeOf[index] as number] as ProgramTree, verdicts);
       }
       if (decision.index !== -1) (coverage[decision.index] as RuleCoverage).decided += 1;
       for (const outcome of outcomeNames(decision.actions)) byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
@@ -114,11 +121,12 @@ function emptyCoverage(app: string, rule: CoveredRule, index: number): RuleCover
   return { app, rule, index, paused: rule.status === 'paused', decided: 0, reached: 0, groups };
 }
 
-function observe(entry: RuleCoverage, test: RuleTest, evaluation: EvaluationOptions): void {
-  entry.rule.conditions.children.forEach((group, g) => {
+/** Every group and leaf of the rule's tree, for the request the verdicts were begun with. */
+function observe(entry: RuleCoverage, tree: ProgramTree, verdicts: ProgramVerdicts): void {
+  tree.groups.forEach((group, g) => {
     const seen = entry.groups[g] as GroupCoverage;
-    count(seen, groupVerdict(group, test.request, evaluation));
-    group.children.forEach((leaf, l) => count(seen.leaves[l] as Seen, leafVerdict(leaf, test.request, evaluation)));
+    count(seen, verdicts.group(group));
+    group.leaves.forEach((leaf, l) => count(seen.leaves[l] as Seen, verdicts.leaf(leaf)));
   });
 }
 

@@ -3,7 +3,7 @@
 // a rule set the schema accepts (no empty group or tree), and none is the original written
 // differently: an operator is changed only where the group has two children or more.
 import { isIP } from 'node:net';
-import { describeLeaf } from '../evaluate/index.js';
+import { describeField, describeLeaf } from '../evaluate/index.js';
 import type { Action, Conditions, Group, Leaf, LeafOperator, NormalRule } from '../semantics/model.js';
 import { leafValues } from '../semantics/fields.js';
 import { definedFields } from '../defined.js';
@@ -73,7 +73,7 @@ function ruleMutants(rules: readonly NormalRule[], index: number): Mutant[] {
         replace('operator', `${describeLeaf(leaf)} → ${flipped}`, [...leafPath, 'operator'], withLeaf(rule, g, l, after), changed(after));
       }
       for (const cidr of cidrMutations(leaf)) {
-        replace(cidr.kind, `${fieldText(leaf)} ${leaf.operator} ${cidr.before} → ${cidr.after}`, [...leafPath, ...cidr.path], withLeaf(rule, g, l, cidr.leaf), changed(cidr.leaf));
+        replace(cidr.kind, `${describeField(leaf)} ${leaf.operator} ${cidr.before} → ${cidr.after}`, [...leafPath, ...cidr.path], withLeaf(rule, g, l, cidr.leaf), changed(cidr.leaf));
       }
     });
   });
@@ -131,10 +131,6 @@ function cidrMutations(leaf: Leaf): CidrMutation[] {
       ...(prefix < max ? [mutation('cidr-narrow', prefix + 1)] : []),
     ];
   });
-}
-
-function fieldText(leaf: Leaf): string {
-  return leaf.fieldOption === undefined ? leaf.conditionType : `${leaf.conditionType} ${JSON.stringify(leaf.fieldOption)}`;
 }
 
 /** The app's rules with the mutant applied (for the reference evaluation and for reports). */

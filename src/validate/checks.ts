@@ -1,8 +1,8 @@
 // Rule-set analysis for `validate` (docs/evaluation.md, "Rule-set analysis"): findings that
 // are proved under the stated evaluation semantics, each from a named check with a stable id
 // a rule file can silence. Pure: declared rules in, located findings out.
-import type { Conditions, DeclaredRule, Group, Leaf } from '../semantics/model.js';
-import { canonicalLeaf } from '../semantics/canonical.js';
+import type { Conditions, DeclaredRule, Group } from '../semantics/model.js';
+import type { ProgramBuilder } from '../semantics/program.js';
 import { catchAll, contradiction, unsatisfiable } from './conditions.js';
 import { emptyGroups } from './empty-groups.js';
 import { internRules, rememberedBy } from './interned.js';
@@ -32,25 +32,26 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
     findings.push({ check, severity, file: rule.source.file, line: rule.source.line, col: rule.source.col, message });
   // Rules whose conditions are written identically share everything worked out from them, and
   // so do leaves and groups written identically (interned.ts).
-  const { classes, conditions } = internRules(rules);
+  const interned = internRules(rules);
+  const { classes, conditions } = interned;
   const contradictionOf = rememberedBy(contradiction);
   const catchAllOf = rememberedBy(catchAll);
   const prover = new Prover(catchAllOf);
   const trees = conditions.map((tree) => prover.tree(tree));
   const dead = conditions.map((tree) => unsatisfiable(tree, contradictionOf));
   const always = conditions.map((tree) => catchAllReason(tree, catchAllOf));
-  const twins = firstWithSameConditions(classes, conditions.map(canonicalKeys()));
+  const twins = firstWithSameConditions(classes, conditions.map(canonicalKeys(interned.program)));
   const classOf = (index: number) => classes[index] as number;
   // Only active, satisfiable rules are checked for shadows and allow overlaps.
   const checked = (index: number) => rules[index]?.status === 'active' && dead[classOf(index)] === false;
-  const shadows = firstShadows(rules, checked, twins, { classes, conditions }, prover, trees);
+  const shadows = firstShadows(rules, checked, twins, interned, prover, trees);
   const proofs = new Map<string, string[] | undefined>();
   const proofOf = (index: number, earlier: number) => {
     const key = `${classOf(index)} ${classOf(earlier)}`;
     if (!proofs.has(key)) proofs.set(key, prover.proof(trees[classOf(index)] as Node, trees[classOf(earlier)] as Node));
     return proofs.get(key);
   };
-  const overlaps = firstAllowOverlaps(rules, checked, { classes, conditions });
+  const overlaps = firstAllowOverlaps(rules, checked, interned);
   // Rules written alike share their example request; a few earlier rules are named in many findings.
   const describedRequest = rememberedBy(describeRequest);
   const placedOf = rememberedBy(placed);
@@ -96,18 +97,11 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
 /**
  * A key for interned conditions, equal exactly when their canonical forms are
  * (semantics/canonical.ts: the root's operator, its groups as a set, each group's operator and its
- * leaves as a set, each leaf in canonical form). Leaves are numbered by their canonical JSON,
- * once per interned leaf; a group is its operator and its sorted distinct leaf numbers.
+ * leaves as a set, each leaf in canonical form). A leaf is its id in the compiled rule set,
+ * which numbers leaves by their canonical key; a group is its operator and its sorted distinct leaf ids.
  */
-function canonicalKeys(): (conditions: Conditions) => string {
-  const numbers = new Map<string, number>();
-  const numberOf = rememberedBy((leaf: Leaf) => {
-    const json = JSON.stringify(canonicalLeaf(leaf));
-    let number = numbers.get(json);
-    if (number === undefined) numbers.set(json, (number = numbers.size));
-    return number;
-  });
-  const groupKey = rememberedBy((group: Group) => `${group.operator} ${[...new Set(group.children.map(numberOf))].sort((a, b) => a - b).join(' ')}`);
+function canonicalKeys(program: ProgramBuilder): (conditions: Conditions) => string {
+  const groupKey = rememberedBy((group: Group) => `${group.operator} ${[...new Set(group.children.map((leaf) => program.leaf(leaf)))].sort((a, b) => a - b).join(' ')}`);
   return (conditions) => `${conditions.operator}|${[...new Set(conditions.children.map(groupKey))].sort().join('|')}`;
 }
 

@@ -4,7 +4,7 @@
 // confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
 import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
 import type { Leaf, NormalRule } from '../semantics/model.js';
-import { fieldName, leafValues, sameFieldName } from '../semantics/fields.js';
+import { fieldName, leafValues, requestField, sameFieldName } from '../semantics/fields.js';
 import { BASE, candidates } from './witness.js';
 
 /** A test request, by name, and the request itself. */
@@ -97,22 +97,14 @@ function falseValues(leaf: Leaf): (string | undefined)[] {
 }
 
 function fieldWords(leaf: Leaf): string {
-  const key = keyOf(leaf);
+  const key = requestField(leaf);
   const name = key === 'headers' ? 'header' : key === 'query' ? 'query parameter' : key === 'custom' ? 'custom parameter' : key;
   return leaf.fieldOption === undefined ? name : `${name} ${JSON.stringify(leaf.fieldOption)}`;
 }
 
-function keyOf(leaf: Leaf): keyof TestRequest {
-  const keys: Record<Leaf['conditionType'], keyof TestRequest> = {
-    userAgent: 'userAgent', domain: 'domain', socketIps: 'ip', socketIpASN: 'asn', path: 'path', httpMethod: 'method',
-    deviceType: 'deviceType', country: 'country', header: 'headers', queryParam: 'query', customParam: 'custom',
-  };
-  return keys[leaf.conditionType];
-}
-
 /** The request with the leaf's field set to `value`, or left out (a header under any spelling of its name). */
 export function withField(request: TestRequest, leaf: Leaf, value: string | undefined): TestRequest {
-  const key = keyOf(leaf);
+  const key = requestField(leaf);
   const out: TestRequest = { ...request };
   if (key === 'headers' || key === 'query' || key === 'custom') {
     const name = fieldName(leaf);

@@ -15,7 +15,7 @@
 // the 9,200 pairs tried on the benchmark's `duplicates` shape.)
 import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../semantics/model.js';
-import { fieldName, firstValue, leafValues } from '../semantics/fields.js';
+import { fieldKey, firstValue, isMapField, leafValues, REQUEST_FIELDS, requestField, requestFieldKey, type RequestField } from '../semantics/fields.js';
 import { isAddressLeaf } from '../evaluate/leaf.js';
 import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js';
 import { Verdicts } from './verdicts.js';
@@ -30,26 +30,19 @@ export interface Overlap {
 const BLOCKING: readonly Action[] = ['hardBlock', 'blockWithChallenge'];
 const NOTHING: TestRequest = {};
 
-/** Field of a request a leaf reads, named as `offered` names the fields a request carries. */
-const SCALAR_FIELDS: Readonly<Record<string, Leaf['conditionType']>> = {
-  path: 'path', method: 'httpMethod', userAgent: 'userAgent', ip: 'socketIps', asn: 'socketIpASN',
-  country: 'country', domain: 'domain', deviceType: 'deviceType',
-};
-const NAMED_FIELDS: Readonly<Record<string, Leaf['conditionType']>> = { headers: 'header', query: 'queryParam', custom: 'customParam' };
-
 /**
  * Blocking rules that `check` accepts → their first earlier active allow rule with an example.
  * `classes`: equal numbers for rules whose conditions are written identically, `conditions`:
  * each class's, interned.
  */
-export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, { classes, conditions }: InternedRules): Map<number, Overlap> {
+export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, { classes, conditions, program }: InternedRules): Map<number, Overlap> {
   const conditionsOf = (index: number) => conditions[classes[index] as number] as Conditions;
   const ofClass: (readonly TestRequest[] | undefined)[] = [];
   const parts: CandidateParts = { ofGroup: rememberedBy(groupCandidates), merged: rememberedPairs(merged) };
   const candidatesOf = (index: number) => (ofClass[classes[index] as number] ??= candidates(conditionsOf(index), parts));
   const allows = firstAllowOfEachClass(rules, classes);
   const offers = offersOf(allows, candidatesOf);
-  const verdicts = new Verdicts();
+  const verdicts = new Verdicts(program);
   const overlaps = new Map<number, Overlap>();
   const lastOfClass = new Map<number, number>();
   const triedOfClass = new Map<number, readonly number[]>();
@@ -145,42 +138,27 @@ function offersOf(allows: readonly number[], candidatesOf: (index: number) => re
   return offers;
 }
 
+/** The values a request carries, each under the fieldKey of the leaves that read it. */
 function offered(request: TestRequest): [string, string][] {
   const out: [string, string][] = [];
-  for (const [key, value] of Object.entries(request)) {
-    if (typeof value === 'string') {
-      const type = SCALAR_FIELDS[key];
-      if (type !== undefined) out.push([type, value]);
-    } else if (value !== undefined) {
-      const type = NAMED_FIELDS[key];
-      if (type !== undefined) for (const [name, text] of Object.entries(value as Record<string, string>)) out.push([namedField(type, name), text]);
-    }
+  for (const field of REQUEST_FIELDS) {
+    const value = request[field];
+    if (typeof value === 'string') out.push([requestFieldKey(field), value]);
+    else if (value !== undefined) for (const [name, text] of Object.entries(value)) out.push([requestFieldKey(field, name), text]);
   }
   return out;
-}
-
-function namedField(type: Leaf['conditionType'], name: string): string {
-  // Header names compare case-insensitively (docs/evaluation.md, "Fields of a request").
-  return `${type}\u0000${type === 'header' ? name.toLowerCase() : name}`;
-}
-
-function fieldOfLeaf(leaf: Leaf): string {
-  return Object.values(NAMED_FIELDS).includes(leaf.conditionType) ? namedField(leaf.conditionType, fieldName(leaf)) : leaf.conditionType;
 }
 
 /** The allow rules, ascending, that offer a value satisfying one of `leaves` in its field. */
 function suppliers(leaves: readonly Leaf[], offers: Offers, verdicts: Verdicts): number[] {
   const found = new Set<number>();
   for (const leaf of leaves) {
-    for (const [value, allows] of offers.get(fieldOfLeaf(leaf)) ?? []) {
+    for (const [value, allows] of offers.get(fieldKey(leaf)) ?? []) {
       if (verdicts.leaf(leaf, requestWith(leaf, value))) for (const allow of allows) found.add(allow);
     }
   }
   return [...found].sort((a, b) => a - b);
 }
-
-/** Request key of each field whose leaves can rule allow rules out (`pinnedLeaves`). */
-const SCALAR_KEYS = new Map(Object.entries(SCALAR_FIELDS).map(([key, type]) => [type, key as keyof TestRequest]));
 
 /**
  * Leaves on a scalar field that every request the conditions match satisfies: those of each
@@ -192,7 +170,7 @@ const SCALAR_KEYS = new Map(Object.entries(SCALAR_FIELDS).map(([key, type]) => [
  */
 function pinnedLeaves(conditions: Conditions): Leaf[] {
   if (conditions.operator !== '$and' && conditions.children.length !== 1) return [];
-  return conditions.children.flatMap((group) => (group.operator === '$and' || group.children.length === 1 ? group.children.filter((leaf) => SCALAR_KEYS.has(leaf.conditionType)) : []));
+  return conditions.children.flatMap((group) => (group.operator === '$and' || group.children.length === 1 ? group.children.filter((leaf) => !isMapField(requestField(leaf))) : []));
 }
 
 /**
@@ -202,15 +180,15 @@ function pinnedLeaves(conditions: Conditions): Leaf[] {
  * about every value offered in their field.
  */
 function pinnedSuppliers(allows: readonly number[], candidatesOf: (index: number) => readonly TestRequest[], offers: Offers, verdicts: Verdicts): (leaf: Leaf) => readonly number[] {
-  const lackingOf = new Map<keyof TestRequest, number[]>();
-  const lacking = (key: keyof TestRequest): number[] => {
+  const lackingOf = new Map<RequestField, number[]>();
+  const lacking = (key: RequestField): number[] => {
     let list = lackingOf.get(key);
     if (list === undefined) lackingOf.set(key, (list = allows.filter((allow) => candidatesOf(allow).some((request) => typeof request[key] !== 'string'))));
     return list;
   };
   return rememberedBy((leaf: Leaf): readonly number[] => {
-    const found = new Set(lacking(SCALAR_KEYS.get(leaf.conditionType) as keyof TestRequest));
-    const byValue = offers.get(leaf.conditionType) ?? new Map<string, number[]>();
+    const found = new Set(lacking(requestField(leaf)));
+    const byValue = offers.get(fieldKey(leaf)) ?? new Map<string, number[]>();
     const exact = !isAddressLeaf(leaf) && (leaf.operator === '$eq' || leaf.operator === '$in');
     const satisfying = exact ? (leaf.operator === '$eq' ? [firstValue(leaf)] : leafValues(leaf)).map((value) => byValue.get(value) ?? []) : [...byValue].flatMap(([value, list]) => (verdicts.value(leaf, value) ? [list] : []));
     for (const list of satisfying) for (const allow of list) found.add(allow);

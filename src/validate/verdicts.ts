@@ -1,20 +1,22 @@
-// The evaluator's verdicts for the many candidate requests the analysis tries: a leaf's verdict
-// depends only on the value the request carries in the leaf's field (or its absence), so each
-// leaf is evaluated (by the evaluator, `leafVerdict`) once per distinct value and remembered.
-import { leafVerdict, presentVerdict } from '../evaluate/leaf.js';
+// The verdicts the analysis asks for its many candidate requests: the per-value view of the one
+// verdict cache of the compiled rule set (evaluate/program-verdicts.ts), over the interned rules'
+// leaves (interned.ts), for as long as it is kept (one analysis run).
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
+import type { ProgramBuilder } from '../semantics/program.js';
 
 /** The value a request carries in the field a leaf tests (undefined: absent), as `fieldOf` reads it. */
 export type FieldReader = (leaf: Leaf) => string | undefined;
 
-/**
- * Remembers leaf verdicts for as long as it is kept (one analysis run), per leaf object: the
- * analysis passes interned leaves (interned.ts), one object for all the leaves written alike
- * (34 for the 5,000 generated rules of bench/validate.bench.js), so they share their verdicts.
- */
 export class Verdicts {
-  private readonly byLeaf = new Map<Leaf, Map<string | undefined, boolean>>();
+  private readonly verdicts: ProgramVerdicts;
+  /** Program leaf ids by leaf object, in a plain Map: this is asked for every candidate pair tried. */
+  private readonly ids = new Map<Leaf, number>();
+
+  constructor(private readonly program: ProgramBuilder) {
+    this.verdicts = new ProgramVerdicts(program);
+  }
 
   /**
    * Whether the leaf surely matches a request that carries `value` in its field: an undecided
@@ -22,14 +24,9 @@ export class Verdicts {
    * every verdict it rests on is (conditions are monotone: no leaf is under a negation).
    */
   value(leaf: Leaf, value: string | undefined): boolean {
-    let byValue = this.byLeaf.get(leaf);
-    if (byValue === undefined) this.byLeaf.set(leaf, (byValue = new Map()));
-    let verdict = byValue.get(value);
-    if (verdict === undefined) {
-      verdict = (value === undefined ? leafVerdict(leaf, {}) : presentVerdict(leaf, value)) === true;
-      byValue.set(value, verdict);
-    }
-    return verdict;
+    let id = this.ids.get(leaf);
+    if (id === undefined) this.ids.set(leaf, (id = this.program.leaf(leaf)));
+    return this.verdicts.value(id, value) === true;
   }
 
   /** `value` for the value the request carries in the leaf's field. */

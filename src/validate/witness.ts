@@ -3,7 +3,7 @@
 // request that really behaves so.
 import { requestWith, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
-import { fieldName, leafValues } from '../semantics/fields.js';
+import { fieldName, leafValues, requestField } from '../semantics/fields.js';
 import type { Verdicts } from './verdicts.js';
 
 /** Candidate requests are combined per group; this many at most at each step keeps it linear. */
@@ -35,14 +35,9 @@ export function firstCommonExample(a: Conditions, aCandidates: readonly TestRequ
   return undefined;
 }
 
-const REQUEST_KEYS: Readonly<Record<Leaf['conditionType'], keyof TestRequest>> = {
-  userAgent: 'userAgent', domain: 'domain', socketIps: 'ip', socketIpASN: 'asn', path: 'path', httpMethod: 'method',
-  deviceType: 'deviceType', country: 'country', header: 'headers', queryParam: 'query', customParam: 'custom',
-};
-
 /** `fieldOf({ ...BASE, ...mergeTwo(a, b) }, leaf)`, reading only the field the leaf tests, building nothing. */
 export function mergedField(leaf: Leaf, a: TestRequest, b: TestRequest): string | undefined {
-  const key = REQUEST_KEYS[leaf.conditionType];
+  const key = requestField(leaf);
   if (key === 'headers') return mergedHeader(a.headers, b.headers, fieldName(leaf).toLowerCase());
   if (key === 'query' || key === 'custom') {
     const name = fieldName(leaf);

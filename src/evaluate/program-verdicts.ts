@@ -1,14 +1,22 @@
-// The leaves and condition trees of the rule sets a replay compares, each kept once however
-// many rules and sets hold it, with its verdict for the request being decided remembered until
-// the next request. A themed rule set repeats the same leaves (`path $startsWith /account`,
-// `userAgent $re …`) across hundreds of rules, and "before" and "after" differ in a few rules:
-// each distinct leaf and tree is evaluated at most once per request, by the reference
-// evaluator's own compiled leaf test (src/evaluate/leaf.ts), so the verdicts are its verdicts.
-import { fieldOf, leafPatterns, leafTest, MATCH_WHEN_ABSENT, type PresentTest, type TestRequest, type Verdict } from '../evaluate/index.js';
-import { budgetedAnswers, interruptions, type CompiledPattern } from '../evaluate/pattern.js';
-import { fieldKey } from '../semantics/fields.js';
+// The JavaScript back end of the compiled rule set (semantics/program.ts; docs/design.md, "One
+// rule engine"): the verdicts of its leaves and condition trees, each worked out by the
+// reference evaluator's own compiled leaf test (leaf.ts), so they are its verdicts, and
+// remembered. One class, two views of the same compiled leaves, because the callers ask in two
+// ways:
+// - per request (replay): every distinct leaf and tree is decided at most once for the request
+//   begun (a themed rule set repeats `path $startsWith /account` across hundreds of rules, and
+//   "before" and "after" differ in a few rules); the memory is one slot per leaf and tree, since a
+//   log brings millions of distinct values and a per-value memory would grow with them;
+// - per value (the analysis' candidate requests, the behaviour diff's fixed fields): a leaf's
+//   verdict depends only on the value in its field, and these callers ask few values again and
+//   again, so each leaf remembers its verdict per value for as long as the verdicts are kept.
 import type { Leaf, NormalRule } from '../semantics/model.js';
-import type { ProgramTree, RuleProgram } from '../semantics/program.js';
+import { fieldKey } from '../semantics/fields.js';
+import type { ProgramGroup, ProgramSet, ProgramTree, RuleProgram } from '../semantics/program.js';
+import type { Decision } from './evaluate.js';
+import { leafPatterns, leafTest, MATCH_WHEN_ABSENT, type EvaluationOptions, type PresentTest, type Verdict } from './leaf.js';
+import { budgetedAnswers, interruptions, type CompiledPattern } from './pattern.js';
+import { fieldOf, type TestRequest } from './request.js';
 
 /** A verdict as a small number, so the per-request cache is a byte array. */
 const FALSE = 0;
@@ -16,37 +24,60 @@ const TRUE = 1;
 const UNDECIDED = 2;
 const VERDICTS: readonly Verdict[] = [false, true, 'undecided'];
 
-/** The JavaScript back end of a compiled program (semantics/program.ts): its leaves and trees decided per request. */
-export class SharedVerdicts {
+export class ProgramVerdicts {
   private readonly leaves: RuleProgram<NormalRule>['leaves'];
   private readonly trees: readonly ProgramTree[];
-  private readonly tests: PresentTest[];
+  // The per-request view's compiled leaves and memory, made when it is first used (prepare):
+  // the per-value view needs none of them.
+  private tests: PresentTest[] = [];
   /** Each leaf's verdict when the request does not carry its field. */
-  private readonly absent: number[];
+  private absent: number[] = [];
   /** Per leaf whose patterns V8 runs under the time budget: its field's patterns and its own among them. */
-  private readonly budgeted: (BudgetedLeaf | undefined)[];
+  private budgeted: (BudgetedLeaf | undefined)[] = [];
   // Per request: a slot holds a verdict when its stamp is the current generation.
-  private readonly leafStamps: Uint32Array;
-  private readonly leafVerdicts: Uint8Array;
-  private readonly treeStamps: Uint32Array;
-  private readonly treeVerdicts: Uint8Array;
+  private leafStamps = new Uint32Array(0);
+  private leafVerdicts = new Uint8Array(0);
+  private treeStamps = new Uint32Array(0);
+  private treeVerdicts = new Uint8Array(0);
+  private prepared = false;
   private generation = 0;
   private request: TestRequest = {};
+  /** Per leaf, its verdict by value (the per-value view): made as asked, for leaves added to the program since too. */
+  private readonly byValue: (Map<string, Verdict> | undefined)[] = [];
 
-  constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>) {
+  constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>, private readonly options: EvaluationOptions = {}) {
     this.leaves = program.leaves;
     this.trees = program.trees;
-    this.tests = program.leaves.map(({ leaf }) => leafTest(leaf));
-    this.absent = program.leaves.map(({ leaf }) => (MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE));
-    this.budgeted = budgetedLeaves(program.leaves.map(({ leaf }) => leaf));
+  }
+
+  private prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
+    this.tests = this.leaves.map(({ leaf }) => leafTest(leaf, this.options));
+    this.absent = this.leaves.map(({ leaf }) => (MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE));
+    this.budgeted = budgetedLeaves(this.leaves.map(({ leaf }) => leaf), this.options);
     this.leafStamps = new Uint32Array(this.leaves.length);
     this.leafVerdicts = new Uint8Array(this.leaves.length);
     this.treeStamps = new Uint32Array(this.trees.length);
     this.treeVerdicts = new Uint8Array(this.trees.length);
   }
 
-  /** Every verdict remembered so far is forgotten: the next questions are about `request`. */
+  /** The per-value view: the leaf's verdict for a request that carries `value` in its field (undefined: does not carry it). */
+  value(id: number, value: string | undefined): Verdict {
+    const leaf = (this.leaves[id] as RuleProgram<NormalRule>['leaves'][number]).leaf;
+    if (value === undefined) return MATCH_WHEN_ABSENT.has(leaf.operator);
+    // Grown without holes, so the list stays a plain array however the ids are first asked.
+    while (this.byValue.length <= id) this.byValue.push(undefined);
+    let known = this.byValue[id];
+    if (known === undefined) this.byValue[id] = known = new Map();
+    let verdict = known.get(value);
+    if (verdict === undefined) known.set(value, (verdict = leafTest(leaf, this.options)(value)));
+    return verdict;
+  }
+
+  /** The per-request view. Every verdict remembered for a request so far is forgotten: the next questions are about `request`. */
   begin(request: TestRequest): void {
+    this.prepare();
     // Stamps wrap after 2^32 - 1 requests: then every slot is cleared once.
     this.generation = this.generation === 0xffffffff ? 1 : this.generation + 1;
     if (this.generation === 1) {
@@ -57,14 +88,36 @@ export class SharedVerdicts {
   }
   /** The leaf's patterns on its field's budgeted answers, when V8 runs every one of them under the budget. */
   budgetedLeaf(leaf: Leaf): BudgetedLeaf | undefined {
+    this.prepare();
     const field = this.budgeted.find((known) => known !== undefined && known.key === fieldKey(leaf))?.field;
-    const slots = field === undefined ? [] : leafPatterns(leaf).map((pattern) => field.patterns.indexOf(pattern));
+    const slots = field === undefined ? [] : leafPatterns(leaf, this.options).map((pattern) => field.patterns.indexOf(pattern));
     return field === undefined || slots.length === 0 || slots.includes(-1) ? undefined : { field, slots, key: fieldKey(leaf) };
   }
 
   /** The request begun. */
   current(): TestRequest {
     return this.request;
+  }
+
+  /** Which rule of the set decides the request begun, as decide() does (evaluate.ts): only the rules that can decide are asked. */
+  decision<R extends NormalRule>({ rules, treeOf, reachable }: ProgramSet<R>): Decision<R> {
+    for (const position of reachable) {
+      const verdict = this.tree(treeOf[position] as number);
+      const rule = rules[position] as R;
+      if (verdict === true) return { rule, index: position, actions: [...rule.actions] };
+      if (verdict === 'undecided') return { rule: undefined, index: -1, actions: [], undecided: { rule, index: position } };
+    }
+    return { rule: undefined, index: -1, actions: [] };
+  }
+
+  /** The group's verdict for the request begun: as groupVerdict. */
+  group(group: ProgramGroup): Verdict {
+    return VERDICTS[this.groupCode(group)] as Verdict;
+  }
+
+  /** The leaf's verdict for the request begun: as leafVerdict. */
+  leaf(id: number): Verdict {
+    return VERDICTS[this.leafCode(id)] as Verdict;
   }
 
   /** The tree's verdict for the request begun: as conditionsVerdict, Kleene's three values. */
@@ -86,7 +139,7 @@ export class SharedVerdicts {
     return undecided ? UNDECIDED : tree.all ? TRUE : FALSE;
   }
 
-  private groupCode(group: ProgramTree['groups'][number]): number {
+  private groupCode(group: ProgramGroup): number {
     let undecided = false;
     for (const leaf of group.leaves) {
       const code = this.leafCode(leaf);
@@ -131,10 +184,10 @@ const REMEMBERED_VALUES = 4096;
  * Leaves whose every `$re` pattern V8 runs under the budget: all the patterns on a field are
  * asked about a new value in one budgeted run (budgetedAnswers), not in one run per pattern.
  */
-function budgetedLeaves(leaves: readonly Leaf[]): (BudgetedLeaf | undefined)[] {
+function budgetedLeaves(leaves: readonly Leaf[], options: EvaluationOptions): (BudgetedLeaf | undefined)[] {
   const fields = new Map<string, BudgetedField>();
   return leaves.map((leaf) => {
-    const patterns = leafPatterns(leaf);
+    const patterns = leafPatterns(leaf, options);
     if (patterns.length === 0 || patterns.some((pattern) => pattern.engine !== 'v8')) return undefined;
     let field = fields.get(fieldKey(leaf));
     if (field === undefined) fields.set(fieldKey(leaf), (field = { patterns: [], answers: new Map(), interruptions: interruptions() }));
