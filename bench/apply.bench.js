@@ -29,10 +29,14 @@ import { startEmulator } from '../dist/emulator/index.js';
 // The emulator's seeded generator (mulberry32), so every run uses the same rules.
 import { seededRandom as random } from '../dist/emulator/random.js';
 import { timedNodeWithRss } from './timed-child.js';
-import { ruleSet, SHAPES } from './rule-shapes.js';
+import { SHAPES } from './rule-shapes.js';
+import { anyRuleSet, PLAN_ONLY_SHAPES } from './plan-shapes.js';
 
-/** Every shape-wide shape, and `scopes`, written after the work on the plan's analyses and not tuned for. */
-const ALL_PLAN_SHAPES = [...SHAPES, 'scopes'];
+/**
+ * Every shape-wide shape; `scopes`, written after the first round of work on the plan's analyses,
+ * and `gateways`, after the second, neither tuned for.
+ */
+const ALL_PLAN_SHAPES = [...SHAPES, 'scopes', ...PLAN_ONLY_SHAPES];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
@@ -124,7 +128,7 @@ function lowerBound(liveIds, declaredIds, changed) {
 
 /** An emulator of `count` rules of `shape` (`themes`: the emulator's own generator). */
 function startBenchEmulator(work, name, count, token, shape = 'themes') {
-  const rules = shape === 'themes' ? { generateRules: count } : { seedRules: ruleSet(shape, count).map(({ ruleId: _id, priority: _p, ...rule }) => rule) };
+  const rules = shape === 'themes' ? { generateRules: count } : { seedRules: anyRuleSet(shape, count).map(({ ruleId: _id, priority: _p, ...rule }) => rule) };
   return startEmulator({
     statePath: join(work, name, 'state.json'),
     reset: true,

@@ -35,7 +35,7 @@ export const SHAPES = ['themes', 'random', 'duplicates', 'tenants'];
 export const SPECIAL_SHAPES = ['wide-in', 'catalogue', 'scopes'];
 
 /** Values per field: few, overlapping (prefixes of each other, ranges inside ranges). */
-const VALUES = {
+export const VALUES = {
   path: ['/', '/api', '/api/v1', '/api/v1/login', '/login', '/search', '/checkout', '/product/42'],
   userAgent: ['Mozilla/5.0', 'curl/8.4', 'python-requests/2.31', 'HeadlessChrome', 'Googlebot', 'Scrapy'],
   domain: ['shop.example.com', 'api.shop.example.com', '.example.com', 'example.com'],
@@ -89,7 +89,7 @@ function wideInLeaf(random) {
   return { conditionType, operator: random() < 0.8 ? '$in' : '$notIn', value: [...values] };
 }
 
-const ACTION_SETS = [['allow'], ['hardBlock'], ['blockWithChallenge'], ['hardBlock', 'blockWithChallenge']];
+export const ACTION_SETS = [['allow'], ['hardBlock'], ['blockWithChallenge'], ['hardBlock', 'blockWithChallenge']];
 
 function randomRules(random, count, leafOf, maxGroups, maxLeaves) {
   return Array.from({ length: count }, (_, i) => {
@@ -156,7 +156,7 @@ const CATALOGUE = {
   tokens: Array.from({ length: 50 }, (_, i) => `token-${i}`),
 };
 
-function some(random, pool, low, high) {
+export function some(random, pool, low, high) {
   return [...new Set(Array.from({ length: randomInt(random, low, high) }, () => pick(random, pool)))];
 }
 
@@ -252,68 +252,4 @@ export function writeProject(dir, rules, perFile) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [shape = 'random', count = '1000', dir = 'bench-project', perFile = '1'] = process.argv.slice(2);
   writeProject(dir, ruleSet(shape, Number(count)), Number(perFile));
-}
-
-// The `gateways` shape: written after the second round of work on validate's cost (issue #36)
-// was done, and measured as first written, never tuned for. An API gateway's rules as a team
-// writes them over the years: routes of a versioned API from a pool of hundreds, blocked for
-// calls without credentials, partner keys allowed on their API version, exports challenged
-// outside the countries served, client libraries blocked by pattern when they ask for bulk
-// formats, networks challenged unless on a list of single addresses, health checks allowed by
-// exact route; descriptions in people's words (colons, hashes, quotes, accents, version
-// numbers), so the importer quotes some of them.
-const GATEWAY = {
-  routes: Array.from({ length: 240 }, (_, i) => `/v${(i % 3) + 1}/${['orders', 'users', 'carts', 'items', 'prices', 'stock', 'reports', 'tokens'][i % 8]}-${Math.floor(i / 24)}/${['list', 'get', 'create', 'export', 'search'][i % 5]}`),
-  keys: Array.from({ length: 200 }, (_, i) => `pk_live_${(i * 7919).toString(36).padStart(6, '0')}`),
-  countries: ['US', 'CA', 'MX', 'BR', 'GB', 'IE', 'FR', 'DE', 'NL', 'ES', 'IT', 'PL', 'SE', 'JP', 'KR', 'IN', 'SG', 'AU', 'NZ', 'ZA', 'AE', 'IL', 'TR', 'AR', 'CL'],
-  suffixes: ['.json', '.csv', '.xml', '/export', '/bulk', '/download', '.zip', '/all'],
-  clients: Array.from({ length: 30 }, (_, i) => `^client-${i}/[0-9]+\\.[0-9]+`),
-  asns: Array.from({ length: 100 }, (_, i) => String(64512 + i * 13)),
-  addresses: Array.from({ length: 200 }, (_, i) => (i % 4 === 3 ? `2001:db8:1::${i.toString(16)}` : `192.0.${2 + (i % 3)}.${i}`)),
-  descriptions: ['', 'Blocks: scrapers of the price list (see #412)', 'Partner "Acme" – allowed on v2 only', 'Été 2024: export challenge', 'v1.2 clients # legacy', "Don't remove: on-call asked for it", '1.5', 'yes', 'TODO: review with the API team'],
-};
-
-const GATEWAY_INTENTS = [
-  (r) => ({ actions: ['hardBlock'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
-    { conditionType: 'path', operator: '$startsWith', value: pick(r, GATEWAY.routes) },
-    { conditionType: 'httpMethod', operator: '$in', value: some(r, ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], 1, 3) },
-    { conditionType: 'header', fieldOption: 'authorization', operator: '$notExists' },
-  ] }] } }),
-  (r) => ({ actions: ['allow'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
-    { conditionType: 'header', fieldOption: 'x-api-key', operator: '$in', value: some(r, GATEWAY.keys, 1, 4) },
-    { conditionType: 'path', operator: '$startsWith', value: `/v${randomInt(r, 1, 3)}/` },
-  ] }] } }),
-  (r) => ({ actions: ['blockWithChallenge'], conditions: { operator: '$and', children: [
-    { operator: '$and', children: [{ conditionType: 'country', operator: '$notIn', value: some(r, GATEWAY.countries, 3, 15) }] },
-    { operator: '$or', children: some(r, GATEWAY.suffixes, 1, 3).map((value) => ({ conditionType: 'path', operator: '$endsWith', value })) },
-  ] } }),
-  (r) => ({ actions: ['hardBlock'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
-    { conditionType: 'userAgent', operator: '$re', value: [pick(r, GATEWAY.clients)] },
-    { conditionType: 'queryParam', fieldOption: 'format', operator: '$in', value: some(r, ['csv', 'xlsx', 'ndjson'], 1, 2) },
-  ] }] } }),
-  (r) => ({ actions: ['blockWithChallenge'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
-    { conditionType: 'socketIpASN', operator: '$in', value: some(r, GATEWAY.asns, 1, 4) },
-    { conditionType: 'socketIps', operator: '$notIn', value: some(r, GATEWAY.addresses, 1, 3) },
-  ] }] } }),
-  (r) => ({ actions: ['allow'], conditions: { operator: '$or', children: some(r, GATEWAY.routes, 2, 4).map((value) => ({ operator: '$and', children: [
-    { conditionType: 'path', operator: '$eq', value: value.replace(/\/[a-z]+$/, '/health') },
-  ] })) } }),
-];
-
-function gatewayRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Gateway rule ${String(i + 1).padStart(5, '0')}`,
-    description: pick(random, GATEWAY.descriptions),
-    status: random() < 0.9 ? 'active' : 'paused',
-    ...pick(random, GATEWAY_INTENTS)(random),
-  }));
-}
-
-/** Shapes appended after ruleSet's (this file is appended to, never edited): ruleSet's, or one of these. */
-export const APPENDED_SHAPES = ['gateways'];
-
-export function appendedRuleSet(shape, count) {
-  if (shape !== 'gateways') return ruleSet(shape, count);
-  const random = seededRandom(count + 36);
-  return gatewayRules(random, count).map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
 }

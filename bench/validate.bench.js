@@ -20,7 +20,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appendedRuleSet, SHAPES, writeProject } from './rule-shapes.js';
+import { SHAPES, writeProject } from './rule-shapes.js';
+import { appendedRuleSet } from './validate-shapes.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');

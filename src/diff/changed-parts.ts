@@ -187,6 +187,8 @@ function relevant(group: readonly number[], changed: Uint8Array, numbered: RuleN
   if (changedIds.length === 0 || changedIds.length * group.length > MAX_PAIRS) return [...group];
   const required = (id: number) => requiredValues((numbered.rules[id] as NormalRule).conditions);
   const changedRequired = changedIds.map(required);
+  // A changed rule that requires no value can match a request of any other rule: every rule is kept, without comparing pairs.
+  if (changedRequired.some((values) => values.size === 0)) return [...group];
   return group.filter((id) => changed[id] === 1 || changedRequired.some((other) => !disjoint(required(id), other)));
 }
 

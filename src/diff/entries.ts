@@ -39,6 +39,8 @@ export interface Entries {
   sharedTail: number[];
   /** Per position of the first set (its end included): every request all sets decide alike from there on is uninteresting. */
   boringFrom: boolean[];
+  /** Every conditionsId is below it. */
+  conditionsCount: number;
 }
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
@@ -49,6 +51,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     if (id === undefined) ids.set(key, (id = ids.size));
     return id;
   };
+
   // The transition check passes hundreds of lists that share nearly all their rule objects: each
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
   const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
@@ -84,7 +87,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   const boringFrom = new Array<boolean>(first.length + 1);
   boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
-  return { sets, sharedTail, boringFrom };
+  return { sets, sharedTail, boringFrom, conditionsCount: ids.size };
 }
 
 /** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */

@@ -11,6 +11,7 @@ import type { Assignment, Atom, AtomTable, Literal } from './atoms.js';
 import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { leafValues } from '../semantics/fields.js';
+import type { TreeStack } from './tree-stack.js';
 
 export type ModelResult =
   | { request: TestRequest }
@@ -18,14 +19,16 @@ export type ModelResult =
   /** No exact answer: why, and the rules whose leaves it was about. */
   | { unknown: string; rules: string[] };
 
-/** Condition trees that must not match, each with a serial number unique to its push. */
-export interface TreeStack {
-  list: readonly Conditions[];
-  serials: readonly number[];
-}
-
 /** Values added between two looks at the clock while the candidates are gathered. */
 const SETUP_CHECK_EVERY = 4096;
+
+/** Field values remembered per field's literals, at most. */
+const MAX_REMEMBERED = 20_000;
+/**
+ * Requests remembered per assignment, at most: few assignments recur (the witness search
+ * extends them), and every request kept survives into the old generation of the heap.
+ */
+const MAX_REQUESTS = 1_024;
 
 /** Most states one witness search visits before it gives up (unknown, never a guess). */
 const MAX_NODES = 4000;
@@ -106,15 +109,12 @@ export class Models {
    */
   private firstMatching(trees: TreeStack, request: TestRequest): Conditions | undefined {
     const known = this.checked.get(request);
-    const valid = known !== undefined && known.count <= trees.list.length && (known.count === 0 || trees.serials[known.count - 1] === known.serial);
-    for (let i = valid ? known.count : 0; i < trees.list.length; i++) {
-      const tree = trees.list[i] as Conditions;
-      if (conditionsVerdict(tree, request, this.options) === false) continue;
-      this.checked.set(request, { count: i, serial: i === 0 ? 0 : (trees.serials[i - 1] as number) });
-      return tree;
-    }
-    this.checked.set(request, { count: trees.list.length, serial: trees.serials[trees.list.length - 1] ?? 0 });
-    return undefined;
+    const valid = known !== undefined && known.count <= trees.length && (known.count === 0 || trees.serials[known.count - 1] === known.serial);
+    // Only the trees whose guard the request meets (tree-stack.ts): the others cannot match it.
+    const first = trees.firstMatching(request, valid ? known.count : 0, (at) => conditionsVerdict(trees.list[at] as Conditions, request, this.options) !== false);
+    const count = first === -1 ? trees.length : first;
+    this.checked.set(request, { count, serial: count === 0 ? 0 : (trees.serials[count - 1] as number) });
+    return first === -1 ? undefined : (trees.list[first] as Conditions);
   }
 
   /** An unassigned atom of the tree, preferring one that holds for the request (so that it matches). */
@@ -136,7 +136,12 @@ export class Models {
   private build(): ModelResult {
     const signature = this.assignment.signature;
     let built = this.built.get(signature);
-    if (built === undefined) this.built.set(signature, (built = this.buildOnce()));
+    if (built === undefined) {
+      // Forgotten wholesale past a bound: a search of thousands of rules builds a request for
+      // each of hundreds of thousands of assignments, and a forgotten one is only built again.
+      if (this.built.size >= MAX_REQUESTS) this.built.clear();
+      this.built.set(signature, (built = this.buildOnce()));
+    }
     return built;
   }
 
@@ -148,7 +153,10 @@ export class Models {
       const key = `${field}\u0000${this.assignment.fieldSignature(field)}`;
       const sample = this.samples.get(field) as Leaf;
       let answer = this.cache.get(key);
-      if (answer === undefined) this.cache.set(key, (answer = fieldValue(sample, literals, this.extra.get(field) ?? [], this.options)));
+      if (answer === undefined) {
+        if (this.cache.size >= MAX_REMEMBERED) this.cache.clear();
+        this.cache.set(key, (answer = fieldValue(sample, literals, this.extra.get(field) ?? [], this.options)));
+      }
       if (answer.found) {
         request = withField(request, sample, answer.value);
         continue;
@@ -168,12 +176,21 @@ export class Models {
 function unknownOf(reason: string, literals: readonly Literal[]): ModelResult {
   const rulesOf = (some: readonly Literal[]): string[] => [...new Set(some.flatMap(({ atom }) => [...atom.rules]))];
   const patterns = literals.filter(({ atom }) => atom.leaf.operator === '$re');
-  if (patterns.length === 0) return { unknown: reason, rules: rulesOf(literals) };
+  if (patterns.length === 0) return unknownNaming(reason, () => rulesOf(literals));
   // The conditions a request must meet; those it must fail only come from "must not match".
   const overlapped = literals.filter(({ atom, holds }) => holds && atom.leaf.operator !== '$re');
   const phrases = (some: readonly Literal[]): string => some.map(({ atom, holds }) => leafPhrase(atom.leaf, holds)).join(' and ');
   const overlaps = overlapped.length === 0 ? '' : `, where ${patterns.length === 1 ? 'it overlaps' : 'they overlap'} ${phrases(overlapped)}`;
-  return { unknown: `${reason}: ${phrases(patterns)}${overlaps}`, rules: [...new Set([...rulesOf(patterns), ...rulesOf(overlapped)])] };
+  return unknownNaming(`${reason}: ${phrases(patterns)}${overlaps}`, () => [...new Set([...rulesOf(patterns), ...rulesOf(overlapped)])]);
+}
+
+/**
+ * The rules are listed when asked: most answers without a value are passed over by the witness
+ * search, which tries the other truth value, and a leaf shared by thousands of rules names them all.
+ */
+function unknownNaming(unknown: string, rulesOf: () => string[]): ModelResult {
+  let rules: string[] | undefined;
+  return { unknown, get rules() { return (rules ??= rulesOf()); } };
 }
 
 /** `request` with the field of `leaf` set to `value` (undefined: left absent). */

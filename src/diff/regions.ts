@@ -9,12 +9,14 @@
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Conditions, Leaf, NormalRule } from '../semantics/model.js';
-import { Assignment, AtomTable, matchingWays } from './atoms.js';
+import type { Leaf, NormalRule } from '../semantics/model.js';
+import { Assignment, AtomTable } from './atoms.js';
+import { splitIndex, StepTruths, waysOf } from './set-walk.js';
 import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type RegionOutcome } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
-import { Models, type TreeStack } from './model.js';
+import { Models } from './model.js';
+import { TreeStack } from './tree-stack.js';
 
 export interface Region {
   /** The conditions that characterise the class, as leaves that hold / do not hold (for text: "path starting /api/login and user agent containing python"). */
@@ -73,13 +75,12 @@ class Search {
   private readonly models: Models;
   private readonly evaluation: EvaluationOptions;
   /** Trees no request of the current state matches, and their conditions ids (counted). */
-  private readonly mustNotMatch: Conditions[] = [];
-  private readonly treeSerials: number[] = [];
-  private treesPushed = 0;
-  private readonly trees: TreeStack = { list: this.mustNotMatch, serials: this.treeSerials };
+  private readonly trees = new TreeStack();
   private readonly notMatching = new Map<number, number>();
   private model: TestRequest = { path: '/', method: 'GET' };
   private readonly regions = new Map<string, Region>();
+  /** settle()'s truths per conditions id, for one call. */
+  private readonly truths: StepTruths;
   private readonly unchecked = new Map<string, Set<string>>();
   private steps = 0;
   private timedOut = false;
@@ -96,6 +97,7 @@ class Search {
     this.sets = entries.sets;
     this.sharedTail = entries.sharedTail;
     this.boringFrom = entries.boringFrom;
+    this.truths = new StepTruths(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
   }
@@ -113,7 +115,7 @@ class Search {
   private explore(start: readonly number[], decidedBefore: readonly (DecidedOutcome | undefined)[], top = false): void {
     const pos = [...start];
     const decided = [...decidedBefore];
-    const trees = this.mustNotMatch.length;
+    const trees = this.trees.length;
     const model = this.model;
     try {
       for (;;) {
@@ -128,7 +130,7 @@ class Search {
           return;
         }
         if (this.sameFromHere(pos, decided) || this.options.hopeless?.(decided) === true) return;
-        const index = decided.findIndex((outcome) => outcome === undefined);
+        const index = splitIndex(this.sets, pos, decided);
         const entry = (this.sets[index] as Entry[])[pos[index] as number] as Entry;
         if (this.matchCanMatter(entry, pos, decided)) this.splitOnMatch(index, entry, pos, decided);
         if (!this.addMustNotMatch(entry)) return;
@@ -136,18 +138,20 @@ class Search {
         if (top) this.progress(pos);
       }
     } finally {
-      while (this.mustNotMatch.length > trees) this.removeMustNotMatch();
+      while (this.trees.length > trees) this.removeMustNotMatch();
       this.model = model;
     }
   }
 
   /** Moves each undecided set past the rules known not to match, and decides the sets whose rule is known to match. */
   private settle(pos: number[], decided: (DecidedOutcome | undefined)[]): void {
+    this.truths.next();
     this.sets.forEach((entries, i) => {
       if (decided[i] !== undefined) return;
       for (let at = pos[i] as number; at < entries.length; at++) {
         const entry = entries[at] as Entry;
-        const truth = this.notMatching.has(entry.conditionsId) ? false : this.assignment.conditionsTruth(entry.rule.conditions);
+        const id = entry.conditionsId;
+        const truth = this.truths.of(id, () => (this.notMatching.has(id) ? false : this.assignment.conditionsTruth(entry.rule.conditions)));
         if (truth === 'undecided') {
           pos[i] = at;
           return;
@@ -182,7 +186,7 @@ class Search {
 
   /** "The rule matches": one branch per way its conditions can match. */
   private splitOnMatch(index: number, entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): void {
-    const ways = matchingWays(entry.rule.conditions);
+    const ways = waysOf(entry.rule.conditions);
     if (ways === undefined) {
       this.addUnchecked('a rule whose conditions can match in too many ways to split on', [entry.rule.name]);
       return;
@@ -216,8 +220,7 @@ class Search {
   /** "The rule does not match": false when no request of the state is left (or none could be found). */
   private addMustNotMatch(entry: Entry): boolean {
     const conditions = entry.rule.conditions;
-    this.mustNotMatch.push(conditions);
-    this.treeSerials.push(++this.treesPushed);
+    this.trees.push(conditions);
     this.notMatching.set(entry.conditionsId, (this.notMatching.get(entry.conditionsId) ?? 0) + 1);
     this.conditionsIds.push(entry.conditionsId);
     if (this.models.stillFits(this.model, conditions)) return true;
@@ -233,8 +236,7 @@ class Search {
   private readonly conditionsIds: number[] = [];
 
   private removeMustNotMatch(): void {
-    this.mustNotMatch.pop();
-    this.treeSerials.pop();
+    this.trees.pop();
     const id = this.conditionsIds.pop() as number;
     const count = (this.notMatching.get(id) as number) - 1;
     if (count === 0) this.notMatching.delete(id);

@@ -22,9 +22,9 @@ const run = (argv: string[]) => project.run(argv);
 const TEXT = [
   'Every request: 4 classes of requests are decided differently:',
   '  ! now allowed: "A" (hardBlock) → "C" (allow)',
-  '      requests with user agent containing "A" and client address in "203.0.113.0/24" and user agent containing "C", for example path "/", method "GET", userAgent "A C", ip "203.0.113.0"',
+  '      requests with user agent containing "C" and client address in "203.0.113.0/24" and user agent containing "A", for example path "/", method "GET", userAgent "C A", ip "203.0.113.0"',
   '  ! now allowed: "B" (hardBlock) → "C" (allow)',
-  '      requests with user agent containing "B" and client address in "203.0.113.0/24" and user agent containing "C", for example path "/", method "GET", userAgent "B C", ip "203.0.113.0"',
+  '      requests with user agent containing "C" and client address in "203.0.113.0/24" and user agent containing "B", for example path "/", method "GET", userAgent "C B", ip "203.0.113.0"',
   '  ! now allowed: "C" (hardBlock) → "C" (allow)',
   '      requests with user agent containing "C" and client address in "203.0.113.0/24", for example path "/", method "GET", userAgent "C", ip "203.0.113.0"',
   '  ! weaker: "B" (hardBlock) → no rule',
@@ -67,7 +67,7 @@ describe('plan: exhaustive behaviour diff', () => {
       '#### Every request: 4 classes of requests are decided differently:',
       '',
       '- **now allowed: &quot;A&quot; (hardBlock) → &quot;C&quot; (allow)**',
-      '  - requests with user agent containing &quot;A&quot; and client address in &quot;203.0.113.0/24&quot; and user agent containing &quot;C&quot;, for example path &quot;/&quot;, method &quot;GET&quot;, userAgent &quot;A C&quot;, ip &quot;203.0.113.0&quot;',
+      '  - requests with user agent containing &quot;C&quot; and client address in &quot;203.0.113.0/24&quot; and user agent containing &quot;A&quot;, for example path &quot;/&quot;, method &quot;GET&quot;, userAgent &quot;C A&quot;, ip &quot;203.0.113.0&quot;',
     ]);
     // The classes are long: after the edits themselves (the table of rule changes, each diff).
     expect(start).toBeGreaterThan(lines.lastIndexOf('</details>'));

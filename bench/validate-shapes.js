@@ -1,0 +1,69 @@
+// A rule shape appended after the shapes of bench/rule-shapes.js for the validate benchmark
+// (bench/validate.bench.js), in a file of its own: rule-shapes.js is not edited after a shape
+// is measured. The plan benchmark has its own shape of the same name (bench/plan-shapes.js).
+import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
+import { ruleSet, some } from './rule-shapes.js';
+
+// The `gateways` shape: written after the second round of work on validate's cost (issue #36)
+// was done, and measured as first written, never tuned for. An API gateway's rules as a team
+// writes them over the years: routes of a versioned API from a pool of hundreds, blocked for
+// calls without credentials, partner keys allowed on their API version, exports challenged
+// outside the countries served, client libraries blocked by pattern when they ask for bulk
+// formats, networks challenged unless on a list of single addresses, health checks allowed by
+// exact route; descriptions in people's words (colons, hashes, quotes, accents, version
+// numbers), so the importer quotes some of them.
+const GATEWAY = {
+  routes: Array.from({ length: 240 }, (_, i) => `/v${(i % 3) + 1}/${['orders', 'users', 'carts', 'items', 'prices', 'stock', 'reports', 'tokens'][i % 8]}-${Math.floor(i / 24)}/${['list', 'get', 'create', 'export', 'search'][i % 5]}`),
+  keys: Array.from({ length: 200 }, (_, i) => `pk_live_${(i * 7919).toString(36).padStart(6, '0')}`),
+  countries: ['US', 'CA', 'MX', 'BR', 'GB', 'IE', 'FR', 'DE', 'NL', 'ES', 'IT', 'PL', 'SE', 'JP', 'KR', 'IN', 'SG', 'AU', 'NZ', 'ZA', 'AE', 'IL', 'TR', 'AR', 'CL'],
+  suffixes: ['.json', '.csv', '.xml', '/export', '/bulk', '/download', '.zip', '/all'],
+  clients: Array.from({ length: 30 }, (_, i) => `^client-${i}/[0-9]+\\.[0-9]+`),
+  asns: Array.from({ length: 100 }, (_, i) => String(64512 + i * 13)),
+  addresses: Array.from({ length: 200 }, (_, i) => (i % 4 === 3 ? `2001:db8:1::${i.toString(16)}` : `192.0.${2 + (i % 3)}.${i}`)),
+  descriptions: ['', 'Blocks: scrapers of the price list (see #412)', 'Partner "Acme" – allowed on v2 only', 'Été 2024: export challenge', 'v1.2 clients # legacy', "Don't remove: on-call asked for it", '1.5', 'yes', 'TODO: review with the API team'],
+};
+
+const GATEWAY_INTENTS = [
+  (r) => ({ actions: ['hardBlock'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
+    { conditionType: 'path', operator: '$startsWith', value: pick(r, GATEWAY.routes) },
+    { conditionType: 'httpMethod', operator: '$in', value: some(r, ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], 1, 3) },
+    { conditionType: 'header', fieldOption: 'authorization', operator: '$notExists' },
+  ] }] } }),
+  (r) => ({ actions: ['allow'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
+    { conditionType: 'header', fieldOption: 'x-api-key', operator: '$in', value: some(r, GATEWAY.keys, 1, 4) },
+    { conditionType: 'path', operator: '$startsWith', value: `/v${randomInt(r, 1, 3)}/` },
+  ] }] } }),
+  (r) => ({ actions: ['blockWithChallenge'], conditions: { operator: '$and', children: [
+    { operator: '$and', children: [{ conditionType: 'country', operator: '$notIn', value: some(r, GATEWAY.countries, 3, 15) }] },
+    { operator: '$or', children: some(r, GATEWAY.suffixes, 1, 3).map((value) => ({ conditionType: 'path', operator: '$endsWith', value })) },
+  ] } }),
+  (r) => ({ actions: ['hardBlock'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
+    { conditionType: 'userAgent', operator: '$re', value: [pick(r, GATEWAY.clients)] },
+    { conditionType: 'queryParam', fieldOption: 'format', operator: '$in', value: some(r, ['csv', 'xlsx', 'ndjson'], 1, 2) },
+  ] }] } }),
+  (r) => ({ actions: ['blockWithChallenge'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
+    { conditionType: 'socketIpASN', operator: '$in', value: some(r, GATEWAY.asns, 1, 4) },
+    { conditionType: 'socketIps', operator: '$notIn', value: some(r, GATEWAY.addresses, 1, 3) },
+  ] }] } }),
+  (r) => ({ actions: ['allow'], conditions: { operator: '$or', children: some(r, GATEWAY.routes, 2, 4).map((value) => ({ operator: '$and', children: [
+    { conditionType: 'path', operator: '$eq', value: value.replace(/\/[a-z]+$/, '/health') },
+  ] })) } }),
+];
+
+function gatewayRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Gateway rule ${String(i + 1).padStart(5, '0')}`,
+    description: pick(random, GATEWAY.descriptions),
+    status: random() < 0.9 ? 'active' : 'paused',
+    ...pick(random, GATEWAY_INTENTS)(random),
+  }));
+}
+
+/** Shapes appended after ruleSet's (this file is appended to, never edited): ruleSet's, or one of these. */
+export const APPENDED_SHAPES = ['gateways'];
+
+export function appendedRuleSet(shape, count) {
+  if (shape !== 'gateways') return ruleSet(shape, count);
+  const random = seededRandom(count + 36);
+  return gatewayRules(random, count).map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
+}

@@ -1,0 +1,77 @@
+// How the region search (regions.ts) walks several rule sets side by side: which set's rule it
+// splits on next, each rule's truth worked out once per step however many sets hold it, and each
+// rule's ways of matching listed once (docs/behaviour.md, "Exhaustive behaviour diff").
+import type { Verdict } from '../evaluate/leaf.js';
+import type { Conditions, Leaf } from '../semantics/model.js';
+import { matchingWays } from './atoms.js';
+import type { DecidedOutcome, Entry } from './entries.js';
+
+/** Positions a rule is looked for ahead in the other sets, to tell a moved rule from one the move displaced. */
+const LOOK_AHEAD = 4;
+
+/**
+ * The undecided set whose rule the others hold furthest ahead (a moved rule, as the other sets
+ * have it later or not at all). Split on first, its "does not match" brings the sets back in
+ * step at once, and its "matches" fixes its leaves, so that most rules it passes in the other
+ * sets are settled without a split; splitting on the rules the move displaced instead costs a
+ * split for every rule between the moved rule's two places. The first undecided set when all
+ * stand at one rule.
+ */
+export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): number {
+  const first = decided.findIndex((outcome) => outcome === undefined);
+  const idAt = (i: number): number => ((sets[i] as Entry[])[pos[i] as number] as Entry).id;
+  let best = first;
+  let bestDistance = 0;
+  const tried = new Set<number>();
+  for (let i = first; i < sets.length; i++) {
+    if (decided[i] !== undefined || tried.has(idAt(i))) continue;
+    const id = idAt(i);
+    tried.add(id);
+    let distance = 0;
+    for (let j = first; j < sets.length && distance <= LOOK_AHEAD; j++) {
+      if (decided[j] !== undefined || idAt(j) === id) continue;
+      const entries = sets[j] as Entry[];
+      let ahead = 1;
+      while (ahead <= LOOK_AHEAD && entries[(pos[j] as number) + ahead]?.id !== id) ahead += 1;
+      distance = Math.max(distance, ahead);
+    }
+    if (distance > bestDistance) [best, bestDistance] = [i, distance];
+  }
+  return best;
+}
+
+const TRUTHS: readonly Verdict[] = [false, true, 'undecided'];
+
+/** Truths by conditions id, valid until the next `next()`: the sets hold nearly the same rules, so one step asks each once. */
+export class StepTruths {
+  private stamp = 0;
+  private readonly stamps: Int32Array;
+  private readonly truths: Int8Array;
+
+  constructor(conditionsCount: number) {
+    this.stamps = new Int32Array(conditionsCount);
+    this.truths = new Int8Array(conditionsCount);
+  }
+
+  /** Forgets every truth (the assignment may change after this step). */
+  next(): void {
+    this.stamp += 1;
+  }
+
+  of(conditionsId: number, compute: () => Verdict): Verdict {
+    if (this.stamps[conditionsId] === this.stamp) return TRUTHS[this.truths[conditionsId] as number] as Verdict;
+    const truth = compute();
+    this.stamps[conditionsId] = this.stamp;
+    this.truths[conditionsId] = TRUTHS.indexOf(truth);
+    return truth;
+  }
+}
+
+const WAYS = new WeakMap<Conditions, Leaf[][] | null>();
+
+/** matchingWays, listed once per conditions object (the search splits on a rule in many states). */
+export function waysOf(conditions: Conditions): readonly (readonly Leaf[])[] | undefined {
+  let ways = WAYS.get(conditions);
+  if (ways === undefined) WAYS.set(conditions, (ways = matchingWays(conditions) ?? null));
+  return ways ?? undefined;
+}

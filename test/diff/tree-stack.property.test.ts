@@ -1,0 +1,48 @@
+// The guarded stack of "must not match" trees (src/diff/tree-stack.ts) against a plain scan:
+// over random condition trees pushed and popped, and every request of their brute-force domain,
+// the first tree it names is the first tree that does not fail to match — from any position —
+// while its guards did skip trees (counted, so the property cannot pass without reaching them).
+import fc from 'fast-check';
+import { conditionsVerdict, type TestRequest } from '../../src/evaluate/index.js';
+import type { Conditions } from '../../src/semantics/model.js';
+import { TreeStack } from '../../src/diff/tree-stack.js';
+import { domain, ruleList } from './brute-force.js';
+
+/** The first position from `from` on whose tree does not fail to match `request`, asking every tree. */
+function scanned(trees: readonly Conditions[], request: TestRequest, from: number): number {
+  for (let at = from; at < trees.length; at++) if (conditionsVerdict(trees[at] as Conditions, request) !== false) return at;
+  return -1;
+}
+
+describe('the guarded stack of trees that must not match', () => {
+  it('names the first tree that may match, as a scan of every tree does, after pushes and pops', () => {
+    let asked = 0;
+    let skipped = 0;
+    fc.assert(
+      fc.property(ruleList(true, ['a', 'b', 'c', 'd', 'e', 'f']), fc.nat(3), fc.nat(5), (rules, pops, from) => {
+        const sets = [rules];
+        fc.pre(domain(sets).length <= 5000);
+        const stack = new TreeStack();
+        for (const rule of rules) stack.push(rule.conditions);
+        for (let i = 0; i < Math.min(pops, stack.length); i++) stack.pop();
+        const kept = rules.slice(0, stack.length).map((rule) => rule.conditions);
+        expect(stack.list).toEqual(kept);
+        for (const request of domain(sets)) {
+          const start = Math.min(from, kept.length);
+          let calls = 0;
+          const first = stack.firstMatching(request, start, (at) => {
+            calls += 1;
+            return conditionsVerdict(kept[at] as Conditions, request) !== false;
+          });
+          expect(first).toBe(scanned(kept, request, start));
+          const scannedCount = (first === -1 ? kept.length : first + 1) - start;
+          asked += 1;
+          if (calls < scannedCount) skipped += 1;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Guards skip trees for a share of the requests (about one in seven over these small sets).
+    expect(skipped).toBeGreaterThan(asked / 20);
+  });
+});
