@@ -3,8 +3,7 @@
 // in the set-up or before a part is reached names the changed rules left unsearched.
 import type { NormalRule } from '../semantics/model.js';
 import { changedParts, type ChangedPart } from './changed-parts.js';
-import { OUT_OF_TIME, type RegionOutcome } from './entries.js';
-import type { RegionOptions, RegionSearch } from './regions.js';
+import { OUT_OF_TIME, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 
 type Interesting = (outcomes: readonly RegionOutcome[]) => boolean;
 type WholeSearch = (ruleSets: readonly (readonly NormalRule[])[], interesting: Interesting, options: RegionOptions) => RegionSearch;

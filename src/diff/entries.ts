@@ -1,9 +1,12 @@
 // The rule sets as the behaviour search walks them (regions.ts): active rules only (decide()
 // skips paused ones), each numbered by its conditions and by its conditions and outcome, and
 // per set how long a tail it shares with the first, so that "every set has the same rules from
-// here on" is a comparison of lengths.
+// here on" is a comparison of lengths. Also the shapes a region search gives and takes, which
+// regions.ts and changed-search.ts share.
+import type { EvaluationOptions } from '../evaluate/leaf.js';
+import type { TestRequest } from '../evaluate/request.js';
 import { canonicalConditions } from '../semantics/canonical.js';
-import type { Action, Conditions, NormalRule } from '../semantics/model.js';
+import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
 import type { AtomTable } from './atoms.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
@@ -102,4 +105,39 @@ export function conditionsKeyOf(conditions: Conditions): string {
 /** Equal for outcomes with the same rule and the same set of actions. */
 export function outcomeKey(outcome: DecidedOutcome): string {
   return JSON.stringify([outcome.rule ?? null, [...outcome.actions].sort()]);
+}
+
+export interface Region {
+  /** The conditions that characterise the class, as leaves that hold / do not hold (for text: "path starting /api/login and user agent containing python"). */
+  description: string;
+  constraints: { leaf: Leaf; holds: boolean }[];
+  /** One concrete request, confirmed by the evaluator (decide()) to get `outcomes`. */
+  witness: TestRequest;
+  /** The deciding outcome under each rule set, same order as given. */
+  outcomes: RegionOutcome[];
+}
+
+export interface RegionSearch {
+  regions: Region[];
+  /** Parts not decided exactly (a $re the solver cannot reason about, or the time budget ran out), each naming the rule(s). */
+  unchecked: { reason: string; rules: string[] }[];
+}
+
+export interface RegionOptions {
+  /** When to stop searching (Date.now() milliseconds): what is left is reported as unchecked. */
+  deadline?: number;
+  onProgress?: (done: number, total: number) => void;
+  evaluation?: EvaluationOptions;
+  /**
+   * True when the outcomes known so far (undefined: not known yet) make the class uninteresting
+   * whatever the others turn out to be: the search leaves that branch at once instead of
+   * splitting on every later rule of the other sets (the transition check knows this as soon as
+   * the start or the final rules let a class through).
+   */
+  hopeless?: (known: readonly (RegionOutcome | undefined)[]) => boolean;
+  /**
+   * Stop once this many regions are found (a policy needs one witness, not every class that
+   * breaks it): what is left is not searched, and is not reported as unchecked either.
+   */
+  maxRegions?: number;
 }

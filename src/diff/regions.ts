@@ -9,50 +9,16 @@
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Leaf, NormalRule } from '../semantics/model.js';
+import type { NormalRule } from '../semantics/model.js';
 import { Assignment, AtomTable } from './atoms.js';
 import { splitIndex, StepTruths, waysOf } from './set-walk.js';
-import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type RegionOutcome } from './entries.js';
+import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
 import { Models } from './model.js';
 import { TreeStack } from './tree-stack.js';
 
-export interface Region {
-  /** The conditions that characterise the class, as leaves that hold / do not hold (for text: "path starting /api/login and user agent containing python"). */
-  description: string;
-  constraints: { leaf: Leaf; holds: boolean }[];
-  /** One concrete request, confirmed by the evaluator (decide()) to get `outcomes`. */
-  witness: TestRequest;
-  /** The deciding outcome under each rule set, same order as given. */
-  outcomes: RegionOutcome[];
-}
-
-export interface RegionSearch {
-  regions: Region[];
-  /** Parts not decided exactly (a $re the solver cannot reason about, or the time budget ran out), each naming the rule(s). */
-  unchecked: { reason: string; rules: string[] }[];
-}
-
-export interface RegionOptions {
-  /** When to stop searching (Date.now() milliseconds): what is left is reported as unchecked. */
-  deadline?: number;
-  onProgress?: (done: number, total: number) => void;
-  evaluation?: EvaluationOptions;
-  /**
-   * True when the outcomes known so far (undefined: not known yet) make the class uninteresting
-   * whatever the others turn out to be: the search leaves that branch at once instead of
-   * splitting on every later rule of the other sets (the transition check knows this as soon as
-   * the start or the final rules let a class through).
-   */
-  hopeless?: (known: readonly (RegionOutcome | undefined)[]) => boolean;
-  /**
-   * Stop once this many regions are found (a policy needs one witness, not every class that
-   * breaks it): what is left is not searched, and is not reported as unchecked either.
-   */
-  maxRegions?: number;
-}
-
+export type { Region, RegionOptions, RegionSearch } from './entries.js';
 export { OUT_OF_TIME } from './entries.js';
 
 /** Rule names listed per unchecked part, at most. */
