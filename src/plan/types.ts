@@ -28,9 +28,6 @@ export interface PositionChange {
 
 export type Change = FieldChange | PositionChange;
 
-export const STEP_KINDS = ['update', 'move', 'update-and-move', 'pause-unmanaged', 'create', 'delete'] as const;
-export type StepKind = (typeof STEP_KINDS)[number];
-
 interface StepCommon {
   ruleId: string;
   /** The rule's name once the step has run (the declared name; the live name for unmanaged rules). */

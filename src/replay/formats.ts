@@ -23,15 +23,6 @@ const isMapField = (name: string): name is MapField => (MAP_FIELDS as readonly s
 /** Where an NDJSON line keeps each request field: a dotted path into the object, by field name. */
 export type FieldMapping = Readonly<Record<string, string>>;
 
-/** A reader of NDJSON lines under a mapping (botrules.yaml `replay.fields`). */
-export function ndjsonReader(mapping: FieldMapping = {}): (line: string) => LineResult {
-  const read = recordReader(mapping);
-  return (line) => {
-    const parsed = parseObject(line);
-    return 'skip' in parsed ? parsed : read(parsed.record);
-  };
-}
-
 /** A reader of records (an NDJSON line's object, a Parquet row) under a mapping: dotted paths by field name. */
 export function recordReader(mapping: FieldMapping = {}): (record: Record<string, unknown>) => LineResult {
   // Without a mapping every field is read by its own name: the direct reader (the common, fast case).
