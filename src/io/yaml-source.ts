@@ -11,7 +11,8 @@ import type { Problem } from '../errors.js';
 import { pointerSegments, type Path } from './json-pointer.js';
 import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type TextProblem } from './source-text.js';
 import { translateSchemaErrors, type SchemaMessages } from './schema-messages.js';
-import { linePos, plainOffsetOf, readPlainYaml } from './yaml-plain.js';
+import { readPlainYaml } from './yaml-plain.js';
+import { linePos, plainOffsetOf } from './yaml-plain-positions.js';
 
 export type { Path } from './json-pointer.js';
 
