@@ -59,11 +59,62 @@ function gatewayRules(random, count) {
   }));
 }
 
+// The `storefront` shape: written at the end of the third session of work on validate's cost
+// (issue #36), after the change that tuned for `gateways`, and measured as first written. A
+// shop's rules: scraping tools blocked on sections of the catalogue (a root `$or` of tool and
+// section pairs), risky checkouts challenged by device and risk score, partner networks (IPv4
+// and IPv6 ranges) allowed when they send their header, shop domains' search abused by query
+// patterns, posts from some countries challenged except for static files.
+const STORE = {
+  tools: Array.from({ length: 60 }, (_, i) => `${['scrapy', 'wget', 'httpclient', 'okhttp', 'go-http', 'aiohttp'][i % 6]}-${i}`),
+  sections: Array.from({ length: 80 }, (_, i) => `/${['shop', 'catalog', 'brand', 'sale'][i % 4]}/${i}`),
+  checkouts: Array.from({ length: 50 }, (_, i) => `/checkout/step-${i % 5}/${i}`),
+  scores: Array.from({ length: 30 }, (_, i) => String(70 + i)),
+  networks: Array.from({ length: 150 }, (_, i) => (i % 3 === 2 ? `2001:db8:${(i * 7).toString(16)}::/48` : `10.${i}.${i % 5}.0/24`)),
+  domains: Array.from({ length: 20 }, (_, i) => `.store-${i}.example`),
+  searches: ['^[0-9]{6,}$', '^.{200,}$', '(union|select)[ +]', '^[a-z]{1,2}$', '%3Cscript', '^[A-Z0-9]{32}$'],
+  countries: ['US', 'CA', 'DE', 'FR', 'KP', 'IR', 'RU', 'CN', 'BR', 'IN', 'NG', 'VN'],
+};
+
+const STORE_INTENTS = [
+  (r) => ({ actions: ['hardBlock'], conditions: { operator: '$or', children: Array.from({ length: randomInt(r, 2, 4) }, () => ({ operator: '$and', children: [
+    { conditionType: 'userAgent', operator: '$contains', value: pick(r, STORE.tools) },
+    { conditionType: 'path', operator: '$startsWith', value: pick(r, STORE.sections) },
+  ] })) } }),
+  (r) => ({ actions: ['blockWithChallenge'], conditions: { operator: '$and', children: [
+    { operator: '$and', children: [{ conditionType: 'deviceType', operator: '$eq', value: pick(r, ['mobile', 'desktop', 'tablet']) }] },
+    { operator: '$and', children: [{ conditionType: 'customParam', fieldOption: 'risk_score', operator: '$in', value: some(r, STORE.scores, 2, 6) }] },
+    { operator: '$or', children: some(r, STORE.checkouts, 1, 3).map((value) => ({ conditionType: 'path', operator: '$eq', value })) },
+  ] } }),
+  (r) => ({ actions: ['allow'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
+    { conditionType: 'socketIps', operator: '$in', value: some(r, STORE.networks, 1, 4) },
+    { conditionType: 'header', fieldOption: 'x-partner', operator: '$exists' },
+  ] }] } }),
+  (r) => ({ actions: ['hardBlock'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
+    { conditionType: 'domain', operator: '$endsWith', value: pick(r, STORE.domains) },
+    { conditionType: 'queryParam', fieldOption: 'q', operator: '$re', value: [pick(r, STORE.searches)] },
+  ] }] } }),
+  (r) => ({ actions: ['blockWithChallenge'], conditions: { operator: '$and', children: [{ operator: '$and', children: [
+    { conditionType: 'country', operator: '$in', value: some(r, STORE.countries, 1, 5) },
+    { conditionType: 'httpMethod', operator: '$eq', value: 'POST' },
+    { conditionType: 'path', operator: '$notEndsWith', value: pick(r, ['.js', '.css', '.png']) },
+  ] }] } }),
+];
+
+function storefrontRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Store rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.8 ? 'active' : 'paused',
+    ...pick(random, STORE_INTENTS)(random),
+  }));
+}
+
 /** Shapes appended after ruleSet's (this file is appended to, never edited): ruleSet's, or one of these. */
-export const APPENDED_SHAPES = ['gateways'];
+export const APPENDED_SHAPES = ['gateways', 'storefront'];
 
 export function appendedRuleSet(shape, count) {
-  if (shape !== 'gateways') return ruleSet(shape, count);
+  if (!APPENDED_SHAPES.includes(shape)) return ruleSet(shape, count);
   const random = seededRandom(count + 36);
-  return gatewayRules(random, count).map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
+  return (shape === 'gateways' ? gatewayRules : storefrontRules)(random, count).map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
 }
