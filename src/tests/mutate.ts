@@ -5,11 +5,13 @@
 // are looked at; a mutant that changes one leaf changes a request's decision only when that leaf
 // reads the request differently; a paused rule or a weaker action only the requests the rule
 // decided; a swap only those the first rule decided that the second also matches.
-import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions } from '../evaluate/index.js';
+import { conditionsVerdict, leafVerdict, type EvaluationOptions } from '../evaluate/index.js';
 import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';
 import { definedFields } from '../defined.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
+import { compileProgram, type ProgramSet } from '../semantics/program.js';
 
 type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'not-run';
 
@@ -112,7 +114,14 @@ class OriginalOutcomes {
   private readonly decidedBy = new Map<number, number[]>();
 
   constructor(private readonly rules: readonly NormalRule[], private readonly tests: readonly RuleTest[], private readonly evaluation: EvaluationOptions) {
-    const decisions = tests.map((test) => decide(rules, test.request, evaluation));
+    // The original rules compiled once (docs/design.md, "One rule engine"): every test asks the same trees.
+    const program = compileProgram([rules]);
+    const verdicts = new ProgramVerdicts(program, evaluation);
+    const set = program.sets[0] as ProgramSet<NormalRule>;
+    const decisions = tests.map((test) => {
+      verdicts.begin(test.request);
+      return verdicts.decision(set);
+    });
     this.decidedAt = decisions.map((decision) => (decision.index === -1 ? rules.length : decision.index));
     this.passed = tests.map((test, t) => verdict(test, decisions[t]?.rule?.name, decisions[t]?.actions ?? []));
     this.byReach = tests.map((_, t) => t).sort((a, b) => (this.decidedAt[b] as number) - (this.decidedAt[a] as number) || a - b);
