@@ -23,6 +23,7 @@ import { everyApp, loadProject, type Project } from './project.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { assembleReview } from './review.js';
 import type { Review } from '../render/plan/review.js';
+import { raiseIfBlocked, raiseIfUnsafe } from '../render/plan/refusals.js';
 import { plannedBehaviourDiffs, type DiffRun } from './diff.js';
 import { saveUndo, undoFileFor, type SavedUndo } from './apply-undo.js';
 import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine } from './replay.js';
@@ -141,9 +142,9 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     notes: removals.notes, policies: policyFindings, ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
   });
   hooks.show?.(plan, review, target);
-  plan.raiseIfBlocked();
+  raiseIfBlocked(plan);
   raiseIfPolicyRefuses(policyFindings, request.force === true);
-  plan.raiseIfUnsafe({ ...enforced, force: request.force === true });
+  raiseIfUnsafe(plan, { ...enforced, force: request.force === true });
   const report: ApplyReport = { plan, target, outcome: 'no-changes', results: [], totals: totals([]), interrupted: false };
   if (plan.summary.patches === 0) {
     // Nothing to restore: the undo plan is empty, pinned to the live rules as they are.

@@ -2,7 +2,7 @@
 // its Review"): what the plan loosens and the limits apply enforces, worked out from the live
 // rules just listed and the steps, beside what each command measured (test outcomes, the
 // behaviour diff, the replay, the policies, lifetimes, notes).
-import type { Plan } from '../plan/plan-value.js';
+import type { Plan, SafetyLimits } from '../plan/plan-value.js';
 import { planRisks } from '../plan/risks.js';
 import { limitExcesses } from '../plan/safety.js';
 import { disagreementWarning } from '../replay/agreement.js';
@@ -11,12 +11,11 @@ import type { ModelWarning } from '../render/plan/reasons.js';
 import { reviewOf, type Review } from '../render/plan/review.js';
 import type { LiveRule } from '../semantics/model.js';
 
-/** The limits apply enforces (Plan.raiseIfUnsafe takes the same), and what a command measured beside the plan. */
-type ReviewLimits = Omit<Parameters<Plan['raiseIfUnsafe']>[0], 'force'>;
+/** What a command measured beside the plan. */
 type ReviewParts = Partial<Omit<Review, 'risks' | 'limitExcesses' | 'trafficExcesses' | 'modelWarnings'>> & { maxDisagreement?: number };
 
 /** The Review of `plan`, whose apps were planned against `live` (app name → the rules listed). */
-export function assembleReview(plan: Plan, live: ReadonlyMap<string, readonly LiveRule[]>, limits: ReviewLimits, parts: ReviewParts = {}): Review {
+export function assembleReview(plan: Plan, live: ReadonlyMap<string, readonly LiveRule[]>, limits: SafetyLimits, parts: ReviewParts = {}): Review {
   const { maxDisagreement, ...given } = parts;
   return reviewOf({
     ...given,

@@ -50,7 +50,8 @@ export interface SerialisedApp {
   liveRules: number;
   /** A delete step has no body; create and delete steps carry their position. */
   steps: (Pick<PlanStep, 'ruleId' | 'name' | 'kind' | 'dropsUnknown' | 'changes'> & { body?: PlanStep['body']; position?: number })[];
-  blocked: BlockedRule[];
+  /** Each with its reason in words (the one a blocked rule has); read back, the words are not kept. */
+  blocked: (BlockedRule & { reason: string })[];
   unmanaged: (UnmanagedRule & { fate?: UnmanagedFate })[];
   liveDigests?: Record<string, string>;
   restore?: RestoredRule[];
@@ -188,7 +189,7 @@ function toAppPlan(app: SerialisedApp): AppPlan {
           changes: step.changes,
         }) as PlanStep,
     ),
-    blocked: app.blocked.map((rule) => ({ ...rule, ...(rule.source ? { source: { ...rule.source } } : {}) })),
+    blocked: app.blocked.map(({ reason: _words, ...rule }) => ({ ...rule, ...(rule.source ? { source: { ...rule.source } } : {}) })),
     unmanaged: app.unmanaged.map((rule) => ({
       ruleId: rule.ruleId,
       name: rule.name,

@@ -1,11 +1,11 @@
 // The Plan value object (modelled on octoDNS's Plan): every app's steps, blocked and
 // unmanaged rules, the counts a summary shows, and the checks `apply` runs before sending
-// anything. It puts its own steps and changes in order and says the one sentence about blocked
-// rules; src/render/plan/plan-file.ts writes it as the plan JSON (docs/behaviour.md, "Plan format").
-import { UserError } from '../errors.js';
+// anything, as data (src/render/plan/refusals.ts words them). It puts its own steps and changes
+// in order and says the one sentence about blocked rules; src/render/plan/plan-file.ts writes
+// it as the plan JSON (docs/behaviour.md, "Plan format").
 import type { PlanSnapshot } from './file-format.js';
-import { excessSentence, limitExcesses, unknownFieldDrops, windowSentences, type MaxChanges, type MaxDeletes } from './safety.js';
-import { trafficExcessDetails, trafficExcessOf, trafficExcessSentence, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
+import { limitExcesses, unknownFieldLosses, windowsOpened, type LimitExcess, type MaxChanges, type MaxDeletes, type UnknownFieldLoss, type WindowsOpened } from './safety.js';
+import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, type PlanSummary } from './counts.js';
 import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep } from './types.js';
 
@@ -21,6 +21,16 @@ export const CREATE_INSTEAD_ADVICE =
 export const BLOCKED_ADVICE =
   'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
   `to pin its ruleId, and \`botrules plan\` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ${CREATE_INSTEAD_ADVICE}`;
+
+/** The limits apply enforces without --force, per app or for all. */
+export interface SafetyLimits {
+  maxChanges?: MaxChanges;
+  maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>;
+  maxNewlyBlocked?: MaxNewlyBlocked;
+}
+
+/** One thing apply refuses without --force. */
+export type Refusal = { kind: 'limit'; excess: LimitExcess } | UnknownFieldLoss | WindowsOpened | { kind: 'traffic'; excess: TrafficExcess };
 
 export class Plan {
   readonly apps: readonly AppPlan[];
@@ -57,34 +67,19 @@ export class Plan {
     return `${rules} not exist live, and the API cannot create rules: the plan cannot be applied`;
   }
 
-  /** Throws a UserError listing every blocked rule (`app A: "Name" (file:line:col)`) and what to do, before anything is sent. */
-  raiseIfBlocked(): void {
-    const sentence = this.blockedSentence();
-    if (sentence === undefined) return;
-    const blocked = this.apps.flatMap((app) => app.blocked.map((rule) =>
-      `app ${app.app}: "${rule.name}"${rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : ''}`));
-    throw new UserError(`${sentence}; nothing was sent`, [...blocked, BLOCKED_ADVICE]);
-  }
-
   /**
-   * Throws a UserError when an app's plan changes more rules than its limit allows, or newly
-   * blocks more of its replayed traffic than maxNewlyBlocked allows, unless `force` is set: the
-   * configured limits, else the defaults (see safety.ts and traffic-limit.ts).
+   * What apply refuses without --force, as data in the order it is said (src/render/plan/refusals.ts
+   * words it): an app's plan changing or deleting more rules than its limit allows (see safety.ts),
+   * steps that drop unknown fields, orders that open windows, and replayed traffic newly blocked
+   * beyond maxNewlyBlocked (traffic-limit.ts); the configured limits, else the defaults.
    */
-  raiseIfUnsafe(options: { maxChanges?: MaxChanges; maxDeletes?: Readonly<Record<string, MaxDeletes | undefined>>; maxNewlyBlocked?: MaxNewlyBlocked; force: boolean }): void {
-    if (options.force) return;
-    const excesses = limitExcesses(this.apps, options.maxChanges, options.maxDeletes).map(excessSentence);
-    // Steps that drop unknown fields, orders that open windows, traffic newly blocked beyond maxNewlyBlocked.
-    const traffic = this.trafficExcesses(options.maxNewlyBlocked);
-    const others = [...this.apps.flatMap(unknownFieldDrops), ...this.apps.flatMap(windowSentences), ...traffic.map(trafficExcessSentence)];
-    const reasons = [...excesses, ...others];
-    const details = traffic.flatMap(trafficExcessDetails);
-    const [first, ...rest] = reasons;
-    if (first === undefined) return;
-    const advice = 'review it and use --force to apply anyway; nothing was sent';
-    if (rest.length === 0) throw new UserError(`${first}; ${advice}`, details);
-    if (others.length === 0) throw new UserError(`${excesses.length} app plans exceed their change limits; review them and use --force to apply anyway`, excesses);
-    throw new UserError(`${reasons.length} parts of the plan need --force; review them and use --force to apply anyway; nothing was sent`, [...reasons, ...details]);
+  refusals(limits: SafetyLimits): Refusal[] {
+    return [
+      ...limitExcesses(this.apps, limits.maxChanges, limits.maxDeletes).map((excess): Refusal => ({ kind: 'limit', excess })),
+      ...this.apps.flatMap(unknownFieldLosses),
+      ...this.apps.flatMap(windowsOpened),
+      ...this.trafficExcesses(limits.maxNewlyBlocked).map((excess): Refusal => ({ kind: 'traffic', excess })),
+    ];
   }
 
   /** Per app whose replayed traffic (plan --replay) is newly blocked beyond its limit: what and by which rules. */

@@ -3,9 +3,8 @@
 // `--max-changes`) is an absolute limit per app; without one, a plan is refused when it
 // changes more than 30 % of an app's live rules and more than 10 of them, which catches an
 // empty or mistaken rules directory while leaving small, everyday plans alone.
-import type { AppPlan } from './types.js';
+import type { AppPlan, UnknownFieldDrop } from './types.js';
 import type { MaxDeletes } from '../semantics/model.js';
-import { noun } from '../plural.js';
 
 /** The default share of an app's live rules one plan may delete (docs/behaviour.md, "Creating and deleting rules"). */
 export const DEFAULT_MAX_DELETE_SHARE = 0.3;
@@ -26,7 +25,7 @@ export type MaxChanges = number | Readonly<Record<string, number | undefined>>;
 export type LimitSource = { from: 'flag' | 'config'; limit: number } | { from: 'default' };
 
 /**
- * How an app's plan exceeds a limit apply enforces, as data; `excessSentence` says it. Every
+ * How an app's plan exceeds a limit apply enforces, as data (src/render/plan/refusals.ts words it). Every
  * request counts against the change limit: each changes one rule (its fields, its position,
  * its status), or creates or deletes one.
  */
@@ -50,29 +49,6 @@ export function limitExcesses(apps: readonly AppPlan[], maxChanges?: MaxChanges,
   return apps.flatMap((app) => [excessOf(app, maxChanges), deleteExcessOf(app, maxDeletes?.[app.app])]).filter((e): e is LimitExcess => e !== undefined);
 }
 
-/** The sentence a reviewer and apply's refusal read for an excess. */
-export function excessSentence(excess: LimitExcess): string {
-  const share = (count: number) => Math.round((100 * count) / Math.max(1, excess.liveRules));
-  if (excess.kind === 'deletes') {
-    const said = `plan for app ${excess.app} deletes ${excess.deletes} of its ${excess.liveRules} live rules (${share(excess.deletes)} %)`;
-    if (excess.limit.from === 'config') return `${said}, more than maxDeletes ${excess.limit.written} allows`;
-    return (
-      `${said}, more than the default limit of ${DEFAULT_MAX_DELETE_SHARE * 100} % (for apps with at least ${DEFAULT_DELETE_MIN_RULES}); ` +
-      'declare the rules to keep (botrules import writes them as files), or set maxDeletes in botrules.yaml'
-    );
-  }
-  const { limit } = excess;
-  if (limit.from !== 'default') {
-    const source = limit.from === 'flag' ? `--max-changes ${limit.limit}` : `maxChanges ${limit.limit} (set for this app)`;
-    return `plan for app ${excess.app} has ${excess.requests} ${excess.lifecycle ? 'requests' : 'PATCH requests'}, more than ${source} allows`;
-  }
-  return (
-    `plan for app ${excess.app} changes ${excess.requests} of its ${excess.liveRules} live rules (${share(excess.requests)} %), more than the default ` +
-    `limit of ${DEFAULT_MAX_SHARE * 100} % (when more than ${DEFAULT_MIN_CHANGES} rules change); ` +
-    'set maxChanges for the app in botrules.yaml, or --max-changes, to choose a limit'
-  );
-}
-
 /**
  * How many PATCH requests one apply of `app` may send in all, verification's corrections
  * included: the configured limit, else the most the default share allows.
@@ -84,17 +60,20 @@ export function changeAllowance(app: AppPlan, maxChanges: MaxChanges | undefined
 }
 
 /**
- * One sentence per step that would remove fields botrules does not know from a live rule
- * (their leaf or group is replaced): apply sends it only with --force (docs/behaviour.md,
- * "Unknown fields").
+ * A step that would remove fields botrules does not know from a live rule (their leaf or group
+ * is replaced): apply sends it only with --force (docs/behaviour.md, "Unknown fields").
  */
-export function unknownFieldDrops(app: AppPlan): string[] {
-  return app.steps.flatMap((step) => {
-    const drops = step.dropsUnknown ?? [];
-    if (drops.length === 0) return [];
-    const fields = drops.map((drop) => `"${drop.field}" (${drop.path})`).join(', ');
-    return [`plan for app ${app.app} would remove ${noun(drops.length, 'field')} ${fields} of rule "${step.name}" (${step.ruleId}), which botrules does not know`];
-  });
+export interface UnknownFieldLoss {
+  kind: 'drops-unknown';
+  app: string;
+  rule: string;
+  ruleId: string;
+  drops: readonly UnknownFieldDrop[];
+}
+
+/** Every step of `app` that would remove unknown fields, as data. */
+export function unknownFieldLosses(app: AppPlan): UnknownFieldLoss[] {
+  return app.steps.flatMap((step) => (step.dropsUnknown?.length ? [{ kind: 'drops-unknown' as const, app: app.app, rule: step.name, ruleId: step.ruleId, drops: step.dropsUnknown }] : []));
 }
 
 /**
@@ -116,10 +95,15 @@ export function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined)
   return { ...excess, limit: { from: 'default' } };
 }
 
-/** The sentence saying that the order of `app`'s requests opens windows (the transition check), if it does. */
-export function windowSentences(app: AppPlan): string[] {
-  const count = app.transitions?.windows.length ?? 0;
-  if (count === 0) return [];
-  const noun = count === 1 ? 'a window' : `${count} windows`;
-  return [`plan for app ${app.app} opens ${noun} in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests`];
+/** The order of an app's requests opens windows (the transition check): requests both rule sets block or challenge get through between them. */
+export interface WindowsOpened {
+  kind: 'windows';
+  app: string;
+  windows: number;
+}
+
+/** How many windows the order of `app`'s requests opens, if any. */
+export function windowsOpened(app: AppPlan): WindowsOpened[] {
+  const windows = app.transitions?.windows.length ?? 0;
+  return windows === 0 ? [] : [{ kind: 'windows', app: app.app, windows }];
 }

@@ -36,13 +36,6 @@ export interface TrafficExcess {
   configured: boolean;
 }
 
-/** The share as a reader compares it: `0.5%`, `12%`, never `0%` for a real share. */
-export function sharePercent(share: number): string {
-  if (share > 0 && share < 0.001) return '<0.1%';
-  const percent = share * 100;
-  return `${Number.isInteger(percent) ? percent : Number(percent.toFixed(1))}%`;
-}
-
 /** How `app`'s replayed traffic exceeds its limit, or undefined (no verdict, nothing replayed, within it). */
 export function trafficExcessOf(app: string, verdict: TrafficVerdict | undefined, limits: MaxNewlyBlocked | undefined): TrafficExcess | undefined {
   if (verdict === undefined || verdict.evaluated === 0) return undefined;
@@ -50,19 +43,4 @@ export function trafficExcessOf(app: string, verdict: TrafficVerdict | undefined
   const limit = configured ?? DEFAULT_MAX_NEWLY_BLOCKED;
   if (verdict.newlyBlocked / verdict.evaluated <= limit) return undefined;
   return { app, verdict, limit, configured: configured !== undefined };
-}
-
-/** The sentence a reviewer and apply's refusal read for a traffic excess. */
-export function trafficExcessSentence({ app, verdict, limit, configured }: TrafficExcess): string {
-  const source = configured ? `maxNewlyBlocked ${sharePercent(limit)}` : `the default maxNewlyBlocked of ${sharePercent(limit)}`;
-  return `plan for app ${app} would newly block or challenge ${verdict.newlyBlocked} of the ${verdict.evaluated} replayed requests ` +
-    `(${sharePercent(verdict.newlyBlocked / verdict.evaluated)}) that had no blocking outcome, more than ${source} allows`;
-}
-
-/** The rules that would block the requests and a few of them, one line each. */
-export function trafficExcessDetails({ app, verdict }: TrafficExcess): string[] {
-  return [
-    ...verdict.rules.map((rule) => `app ${app}: ${rule.count} by ${JSON.stringify(rule.name)}`),
-    ...verdict.examples.map((example) => `app ${app}: e.g. ${example}`),
-  ];
 }

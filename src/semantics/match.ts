@@ -7,11 +7,12 @@
 import type { Problem } from '../errors.js';
 import type { Action, DeclaredRule, LiveRule, SourceLocation } from './model.js';
 
-/** A declared rule with no live counterpart: the API cannot create rules. */
+/**
+ * A declared rule with no live counterpart: the API cannot create rules. That is its reason,
+ * the only one; a plan file words it (src/render/plan/reasons.ts).
+ */
 export interface BlockedRule {
   name: string;
-  /** The sentence to show, including what to do about it. */
-  reason: string;
   /** Where the rule is declared. */
   source?: SourceLocation;
   /** The console position (1 = first) to create it at, counted once the plan's other changes have run. */
@@ -119,7 +120,6 @@ function blockedRule(rule: DeclaredRule): BlockedRule {
   return {
     name: rule.name,
     // What to do about it is the Plan's one sentence (BLOCKED_ADVICE), said once for all.
-    reason: 'no live rule has this name, and the API cannot create rules',
     source: { ...rule.source },
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { UserError } from '../../src/errors.js';
 import { changedSince, fingerprintRules, ruleDigest } from '../../src/plan/fingerprint.js';
 import { Plan } from '../../src/plan/plan-value.js';
+import { raiseIfBlocked, raiseIfUnsafe } from '../../src/render/plan/refusals.js';
 import { readReviewedPlan } from '../../src/render/plan/review.js';
 import { planDocument } from '../../src/render/plan/plan-file.js';
 import { noteWords } from '../../src/render/plan/reasons.js';
@@ -123,14 +124,14 @@ describe('Plan', () => {
 
   test('raiseIfUnsafe refuses more PATCH requests than --max-changes unless forced', () => {
     const plan = new Plan([samplePlan()]);
-    expect(() => plan.raiseIfUnsafe({ maxChanges: 2, force: false })).not.toThrow();
-    expect(() => plan.raiseIfUnsafe({ maxChanges: 1, force: true })).not.toThrow();
-    expect(() => plan.raiseIfUnsafe({ force: false })).not.toThrow();
-    expect(thrown(() => plan.raiseIfUnsafe({ maxChanges: 1, force: false })).message).toBe(
+    expect(() => raiseIfUnsafe(plan, { maxChanges: 2, force: false })).not.toThrow();
+    expect(() => raiseIfUnsafe(plan, { maxChanges: 1, force: true })).not.toThrow();
+    expect(() => raiseIfUnsafe(plan, { force: false })).not.toThrow();
+    expect(thrown(() => raiseIfUnsafe(plan, { maxChanges: 1, force: false })).message).toBe(
       'plan for app default has 2 PATCH requests, more than --max-changes 1 allows; review it and use --force to apply anyway; nothing was sent',
     );
-    expect(thrown(() => plan.raiseIfUnsafe({ maxChanges: { default: 1 }, force: false })).message).toContain('maxChanges 1');
-    expect(() => plan.raiseIfUnsafe({ maxChanges: { other: 1 }, force: false })).not.toThrow();
+    expect(thrown(() => raiseIfUnsafe(plan, { maxChanges: { default: 1 }, force: false })).message).toContain('maxChanges 1');
+    expect(() => raiseIfUnsafe(plan, { maxChanges: { other: 1 }, force: false })).not.toThrow();
   });
 
   describe('the default change limit (no maxChanges configured)', () => {
@@ -153,36 +154,36 @@ describe('Plan', () => {
     ])('%i of %i live rules changed: refused %s', (changed, total, refused) => {
       const plan = planChanging(changed, total);
       expect(plan.summary.patches).toBe(changed);
-      const check = () => plan.raiseIfUnsafe({ force: false });
+      const check = () => raiseIfUnsafe(plan, { force: false });
       if (refused) expect(check).toThrow(UserError);
       else expect(check).not.toThrow();
-      expect(() => plan.raiseIfUnsafe({ force: true })).not.toThrow();
+      expect(() => raiseIfUnsafe(plan, { force: true })).not.toThrow();
     });
 
     test('the refusal names the counts and the setting; a configured maxChanges replaces the default', () => {
       const plan = planChanging(31, 100);
-      expect(thrown(() => plan.raiseIfUnsafe({ force: false })).message).toBe(
+      expect(thrown(() => raiseIfUnsafe(plan, { force: false })).message).toBe(
         'plan for app default changes 31 of its 100 live rules (31 %), more than the default limit of 30 % ' +
           '(when more than 10 rules change); set maxChanges for the app in botrules.yaml, or --max-changes, to choose a limit; ' +
           'review it and use --force to apply anyway; nothing was sent',
       );
-      expect(() => plan.raiseIfUnsafe({ maxChanges: { default: 40 }, force: false })).not.toThrow();
-      expect(() => plan.raiseIfUnsafe({ maxChanges: 31, force: false })).not.toThrow();
-      expect(() => plan.raiseIfUnsafe({ maxChanges: { other: 40 }, force: false })).toThrow('default limit of 30 %');
+      expect(() => raiseIfUnsafe(plan, { maxChanges: { default: 40 }, force: false })).not.toThrow();
+      expect(() => raiseIfUnsafe(plan, { maxChanges: 31, force: false })).not.toThrow();
+      expect(() => raiseIfUnsafe(plan, { maxChanges: { other: 40 }, force: false })).toThrow('default limit of 30 %');
     });
 
     test('pausing every unmanaged rule (an empty rules directory) is refused', () => {
       const live = liveRules(Array.from({ length: 12 }, (_, i) => rule(`r${i}`)));
       const plan = new Plan([planApp({ app: 'default', declared: [], live, unmanaged: 'pause' }).plan]);
       expect(plan.summary.pauses).toBe(12);
-      expect(thrown(() => plan.raiseIfUnsafe({ force: false })).message).toContain('changes 12 of its 12 live rules (100 %)');
+      expect(thrown(() => raiseIfUnsafe(plan, { force: false })).message).toContain('changes 12 of its 12 live rules (100 %)');
     });
   });
 
   test('a plan with blocked rules cannot be applied; the error lists them with what to do', () => {
     const plan = new Plan([samplePlan()]);
     expect(plan.canApply()).toBe(false);
-    const error = thrown(() => plan.raiseIfBlocked());
+    const error = thrown(() => raiseIfBlocked(plan));
     expect(error.message).toBe('1 declared rule does not exist live, and the API cannot create rules: the plan cannot be applied; nothing was sent');
     expect(error.details).toEqual([
       'app default: "missing" (rules/10-main.yaml:32:5)',

@@ -1,5 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { planApp } from '../../src/plan/planner.js';
+import { Plan } from '../../src/plan/plan-value.js';
+import { planDocument } from '../../src/render/plan/plan-file.js';
 import { isMove, positionChange } from '../../src/plan/types.js';
 import { conditionsFor, declaredFromLive, declaredRules, idOf, liveRules, rule } from './fixtures.js';
 import { ModelServer } from './model-server.js';
@@ -55,14 +57,13 @@ describe('matching', () => {
     ]);
   });
 
-  test('a declared rule with no live match is blocked with the instruction', () => {
+  test('a declared rule with no live match is blocked, and a plan file says why', () => {
     const live = liveRules([rule('a')]);
     const { plan, problems } = planApp({ ...base, declared: declaredRules([rule('a'), rule('brand new')]), live });
     expect(problems).toEqual([]);
     expect(plan.blocked).toEqual([
       {
         name: 'brand new',
-        reason: 'no live rule has this name, and the API cannot create rules',
         source: { file: 'rules/10-main.yaml', line: 12, col: 5 },
         // Where to create it in the console: below the declared rule before it.
         position: 2,
@@ -72,6 +73,15 @@ describe('matching', () => {
       },
     ]);
     expect(plan.steps).toEqual([]);
+    // The file's words, in the file's order of keys.
+    expect(JSON.stringify(planDocument(new Plan([plan])).apps[0]?.blocked)).toBe(JSON.stringify([{
+      name: 'brand new',
+      reason: 'no live rule has this name, and the API cannot create rules',
+      source: { file: 'rules/10-main.yaml', line: 12, col: 5 },
+      actions: ['hardBlock'],
+      position: 2,
+      below: 'a',
+    }]));
   });
 });
 

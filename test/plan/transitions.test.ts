@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { UserError } from '../../src/errors.js';
 import { parsePlan } from '../../src/plan/file-format.js';
 import { Plan } from '../../src/plan/plan-value.js';
+import { raiseIfUnsafe } from '../../src/render/plan/refusals.js';
 import { planDocument } from '../../src/render/plan/plan-file.js';
 import { planApp } from '../../src/plan/planner.js';
 import { reorderSteps, splitUnits, unitsOf, type OrderUnit } from '../../src/diff/order/units.js';
@@ -103,12 +104,12 @@ describe('a Plan with a checked order', () => {
 
   test('refuses an order with a window without --force, and saying why', () => {
     const risky = new Plan([{ ...app, transitions: WINDOW }]);
-    expect(() => risky.raiseIfUnsafe({ force: false })).toThrow(UserError);
-    expect(() => risky.raiseIfUnsafe({ force: false })).toThrow(
+    expect(() => raiseIfUnsafe(risky, { force: false })).toThrow(UserError);
+    expect(() => raiseIfUnsafe(risky, { force: false })).toThrow(
       'plan for app default opens a window in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests; review it and use --force to apply anyway; nothing was sent',
     );
-    expect(() => risky.raiseIfUnsafe({ force: true })).not.toThrow();
-    expect(() => new Plan([{ ...app, transitions: { ...WINDOW, windows: [] } }]).raiseIfUnsafe({ force: false })).not.toThrow();
+    expect(() => raiseIfUnsafe(risky, { force: true })).not.toThrow();
+    expect(() => raiseIfUnsafe(new Plan([{ ...app, transitions: { ...WINDOW, windows: [] } }]), { force: false })).not.toThrow();
   });
 
   test('saves the check with the plan, and reads both back in the saved order', () => {

@@ -4,7 +4,7 @@
 // right above its question.
 import type { Plan } from '../../plan/plan-value.js';
 import type { ReviewedPlan } from '../plan/review.js';
-import { sharePercent } from '../../plan/traffic-limit.js';
+import { sharePercent } from '../plan/refusals.js';
 import { plural } from '../../plural.js';
 import type { Colors, RenderOptions, Sink, StreamRenderers } from '../contract.js';
 import { renderText, riskLines } from '../plan/text.js';

@@ -2,7 +2,7 @@
 // table, blocked rules with their console steps, the rules not in the files and the moves as
 // tables. Cells and prose from rule files or the service go through markdownText.
 import { CREATE_INSTEAD_ADVICE, countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan-value.js';
-import { excessSentence } from '../../plan/safety.js';
+import { excessSentence } from './refusals.js';
 import type { ReviewedPlan } from './review.js';
 import { fieldChanges, positionChange, type AppPlan } from '../../plan/types.js';
 import { isLoosening } from '../diff/words.js';

@@ -1,8 +1,7 @@
 // What `plan` says beside the plan, on stderr so stdout stays exactly the plan in the chosen
 // format: the limits apply would refuse, the tests the behaviour diff could not decide, and
 // where the plan was saved (docs/behaviour.md, "Output files").
-import { excessSentence } from '../../plan/safety.js';
-import { trafficExcessDetails, trafficExcessSentence } from '../../plan/traffic-limit.js';
+import { excessSentence, trafficExcessDetails, trafficExcessSentence } from './refusals.js';
 import type { Review } from './review.js';
 import { modelWarningWords } from './reasons.js';
 import type { StreamRenderers } from '../contract.js';

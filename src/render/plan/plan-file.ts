@@ -8,7 +8,7 @@ import { unmanagedFate } from '../../plan/plan-value.js';
 import { PLAN_FORMAT_VERSION, type SerialisedApp, type SerialisedPlan } from '../../plan/file-format.js';
 import type { Risk } from '../../plan/risks.js';
 import { mapReasons, type AppPlan } from '../../plan/types.js';
-import { looseningWords, noteWords, uncheckedWords, windowOutcomeWords } from './reasons.js';
+import { BLOCKED_REASON, looseningWords, noteWords, uncheckedWords, windowOutcomeWords } from './reasons.js';
 import type { Review } from './review.js';
 
 /** The parts of a Review a saved plan carries; apply works risks, notes and lifetimes out again and ignores the rest. */
@@ -45,7 +45,7 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
       ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
       changes: step.changes,
     })),
-    blocked: app.blocked,
+    blocked: app.blocked.map(({ name, ...rule }) => ({ name, reason: BLOCKED_REASON, ...rule })),
     unmanaged: app.unmanaged.map((rule) => ({ ...rule, fate: unmanagedFate(app, rule) })),
     ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
     ...(app.restore === undefined ? {} : { restore: app.restore }),

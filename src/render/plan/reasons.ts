@@ -24,6 +24,9 @@ export type ModelWarning =
   | { kind: 'undecided-requests'; undecided: number; evaluated: number }
   | { kind: 'disagreement'; production: ProductionAgreement; limit?: number };
 
+/** Why a rule is blocked, as a plan file words it (docs/behaviour.md, "Plan format"). */
+export const BLOCKED_REASON = 'no live rule has this name, and the API cannot create rules';
+
 /** Named allow rules after "after allow rule …" before "and N more". */
 const NAMED_ALLOW_RULES = 2;
 
