@@ -11,6 +11,7 @@ import { loadPolicies, type LoadedPolicies } from '../rules/policies.js';
 import type { ProjectConfig } from '../rules/config.js';
 import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
 import type { PolicyFinding } from '../render/policies/model.js';
+import { policyMessage } from '../render/policies/words.js';
 import type { DeclaredRule, NormalRule, SourceLocation } from '../semantics/model.js';
 import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
 import type { ApplyWork } from '../apply/work.js';
@@ -45,8 +46,8 @@ export function applyPolicyFindings(work: readonly ApplyWork[], input: ApplyPoli
     const own = plannedPolicyFindings(input.policies, [{ app: w.app.name, declared, live: w.live, steps: w.plan.steps }], { 'abusable-allow': 'off', 'operator-matrix': 'off' }, run);
     const at = locator(declared, input.planFile);
     const after = builtinOver(w.app.name, simulateSteps(w.live, w.plan.steps), at, input.builtinLevels);
-    const before = new Set(builtinOver(w.app.name, inPriorityOrder(w.live), at, input.builtinLevels).map((finding) => finding.message));
-    return [...own, ...after.map((finding): PolicyFinding => ({ ...finding, live: before.has(finding.message) ? 'violated' : 'holds' }))];
+    const before = new Set(builtinOver(w.app.name, inPriorityOrder(w.live), at, input.builtinLevels).map(policyMessage));
+    return [...own, ...after.map((finding): PolicyFinding => ({ ...finding, live: before.has(policyMessage(finding)) ? 'violated' : 'holds' }))];
   });
 }
 
@@ -64,7 +65,7 @@ export function raiseIfPolicyRefuses(findings: readonly PolicyFinding[], force: 
   if (refusing.length === 0 || force) return;
   const what = refusing.length === 1 ? `error-level policy ${JSON.stringify(refusing[0]?.policy)} is` : `${refusing.length} error-level policies are`;
   throw new UserError(`apply refuses: ${what} not proved to hold for the rules as this apply would leave them, and the live rules do not already break it; nothing was sent`, [
-    ...refusing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.message}`),
+    ...refusing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${policyMessage(finding)}`),
     'Fix the rules (botrules plan shows the example request and the rule that decides it) or, if the policy is wrong, change it in a reviewed commit; ' +
     '--force applies anyway (it also overrides the change limits).',
   ]);

@@ -4,7 +4,7 @@
 // rules. A policy the budget did not reach is unchecked and says which option gives more.
 import { builtinFindings } from '../validate/builtin-policies.js';
 import { provePolicy, type PolicyVerdict } from '../diff/policy.js';
-import { describeRequest } from '../validate/witness.js';
+import { definedFields } from '../defined.js';
 import { OUT_OF_TIME } from '../diff/regions.js';
 import type { PolicyFinding } from '../render/policies/model.js';
 import type { PolicyChange } from '../render/diff/index.js';
@@ -45,25 +45,18 @@ export function prove(policy: RequestPolicy, rules: readonly NormalRule[], run: 
 
 export function findingOf(policy: RequestPolicy, target: Pick<PolicyTarget, 'app' | 'locations'>, verdict: PolicyVerdict): PolicyFinding {
   const base = { policy: policy.name, builtin: false, level: policy.level, app: target.app, at: policy.source };
-  const named = `policy ${JSON.stringify(policy.name)}`;
-  if (verdict.verdict === 'holds') return { ...base, verdict: 'holds', message: `${named} holds for app ${target.app}: proved for every request of its class` };
+  if (verdict.verdict === 'holds') return { ...base, verdict: 'holds', grounds: { kind: 'proved' } };
   if (verdict.verdict === 'unchecked') {
-    const parts = verdict.unchecked.map((part) => `${part.reason}${part.rules.length === 0 ? '' : ` (rules ${part.rules.map((rule) => JSON.stringify(rule)).join(', ')})`}`);
     const outOfBudget = verdict.unchecked.some((part) => part.reason.startsWith(OUT_OF_TIME));
-    return { ...base, verdict: 'unchecked', message: `${named} could not be checked for app ${target.app}: ${parts.join('; ')}; it is not known to hold`, ...(outOfBudget ? { outOfBudget: true } : {}) };
+    return { ...base, verdict: 'unchecked', grounds: { kind: 'undecided', parts: verdict.unchecked }, ...(outOfBudget ? { outOfBudget: true } : {}) };
   }
   const ruleName = verdict.decided.rule;
   const ruleAt = ruleName === undefined ? undefined : target.locations.get(ruleName);
-  const by = ruleName === undefined
-    ? 'is decided by no rule (outcome none)'
-    : `gets ${verdict.outcome} from rule ${JSON.stringify(ruleName)}${ruleAt === undefined ? '' : ` (${ruleAt.file}:${ruleAt.line}:${ruleAt.col})`}`;
-  const through = verdict.through.length === 0 ? '' : ` through ${verdict.through.map((step) => `${step.path} (${step.condition})`).join(' and ')}`;
-  const wanted = 'decidedBy' in policy.expect ? `it must be decided by rule ${JSON.stringify(policy.expect.decidedBy)}` : `the policy allows ${policy.expect.outcome.join(', ')}`;
   return {
     ...base,
     verdict: 'violated',
-    message: `Policy violated: ${JSON.stringify(policy.name)} for app ${target.app}: for example the request ${describeRequest(verdict.witness)} ${by}${through}; ${wanted}`,
-    ...(ruleName === undefined ? {} : { rule: { name: ruleName, ...(ruleAt === undefined ? {} : { at: ruleAt }) } }),
+    grounds: { kind: 'counterexample', outcome: verdict.outcome, expect: policy.expect },
+    ...(ruleName === undefined ? {} : { rule: { name: ruleName, ...definedFields({ at: ruleAt }) } }),
     example: verdict.witness,
     through: verdict.through,
   };
@@ -73,7 +66,7 @@ export function findingOf(policy: RequestPolicy, target: Pick<PolicyTarget, 'app
 export function builtinPolicyFindings(app: string, rules: readonly DeclaredRule[], levels: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>> | undefined): PolicyFinding[] {
   return builtinFindings(rules, levels).map((found) => ({
     policy: found.policy, builtin: true, level: found.level, app, at: found.rule.source, verdict: found.verdict ?? 'violated',
-    message: found.message, rule: { name: found.rule.name, at: found.rule.source },
+    grounds: { kind: 'worded', text: found.message }, rule: { name: found.rule.name, at: found.rule.source },
   }));
 }
 

@@ -10,6 +10,7 @@ import { redosFindings, redosRun } from './redos.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import type { PolicyFinding } from '../render/policies/model.js';
 import { failsCommand, isReported } from '../render/policies/model.js';
+import { policyMessage } from '../render/policies/words.js';
 import { builtinPolicyFindings, checkPolicies, DEFAULT_POLICY_BUDGET_SECONDS, policyRun, ruleLocations } from './policies.js';
 import { DEFAULT_SHADOW_MAX_AGE_DAYS, shadowAgeWarnings } from './shadow-age.js';
 import { longExpiredWarnings } from '../semantics/lifetime.js';
@@ -98,7 +99,7 @@ export function validateReport(project: ValidatedProject, strict: boolean): Vali
   const found = { problems: [] as Problem[], fileWarnings, findings };
   // An error-level policy not proved to hold fails validate; under --strict, a warning-level one too.
   const failing = counts.policies.filter((finding) => failsCommand(finding) || (strict && finding.level === 'warning' && isReported(finding)));
-  const policyErrors = failing.map((finding) => ({ ...finding.at, message: `${finding.message} [${finding.builtin ? finding.policy : 'policy'}]` }));
+  const policyErrors = failing.map((finding) => ({ ...finding.at, message: `${policyMessage(finding)} [${finding.builtin ? finding.policy : 'policy'}]` }));
   const findingWarnings = findings.filter((finding) => finding.severity === 'warning');
   if (strict && findingWarnings.length > 0) {
     const errors = findingWarnings.map((w) => ({ file: w.file, line: w.line, col: w.col, message: `${w.message} [${w.check}]` }));

@@ -9,7 +9,7 @@ type Verdict = PolicyFinding['verdict'];
 function finding(level: PolicyFinding['level'], verdict: Verdict, live: Verdict | undefined): PolicyFinding {
   return {
     policy: `${level} ${verdict} ${live ?? 'none'}`, builtin: false, level, app: 'default', verdict,
-    at: { file: 'policies/p.yaml', line: 2, col: 5 }, message: `policy ${level}: ${verdict}, live ${live ?? 'none'}`,
+    at: { file: 'policies/p.yaml', line: 2, col: 5 }, grounds: { kind: 'worded', text: `policy ${level}: ${verdict}, live ${live ?? 'none'}` },
     ...(live === undefined ? {} : { live }),
   };
 }

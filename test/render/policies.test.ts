@@ -5,7 +5,7 @@ import { MARKDOWN_POLICY_CAP, POLICIES_BEFORE_PLAN, type PolicyFinding } from '.
 function finding(index: number, level: PolicyFinding['level'] = 'error'): PolicyFinding {
   return {
     policy: `P${index}`, builtin: false, level, app: 'default', at: { file: 'policies/p.yaml', line: index + 2, col: 5 }, verdict: 'violated',
-    message: `Policy violated: "P${index}" for app default: for example the request path "/<b>"`, live: 'holds',
+    grounds: { kind: 'worded', text: `Policy violated: "P${index}" for app default: for example the request path "/<b>"` }, live: 'holds',
   };
 }
 

@@ -4,6 +4,7 @@
 import type { AppBehaviourDiff } from '../../diff/outcomes.js';
 import { formatNames, type OutputRegistry } from '../contract.js';
 import type { PolicyFinding } from '../policies/model.js';
+import { findingDocument, policyMessage } from '../policies/words.js';
 import { MARKDOWN_LIMIT } from '../plan/markdown.js';
 import { markdownText, safeJson, safeText } from '../sanitise.js';
 import { behaviourDiffMarkdown } from './markdown.js';
@@ -26,7 +27,7 @@ export interface PolicyChange {
 
 function policyChangeLine(change: PolicyChange): string {
   const { after } = change;
-  return `${after.at.file}:${after.at.line}:${after.at.col}: policy ${JSON.stringify(after.policy)}: ${change.before.verdict} → ${after.verdict}: ${after.message}`;
+  return `${after.at.file}:${after.at.line}:${after.at.col}: policy ${JSON.stringify(after.policy)}: ${change.before.verdict} → ${after.verdict}: ${policyMessage(after)}`;
 }
 
 /** The version of `botrules diff --format json`. */
@@ -42,7 +43,7 @@ export const RULE_SETS_DIFF_OUTPUTS = {
     if (changes.length > 0) out.write(`Policies whose verdict changes:\n${changes.map((change) => `  ${safeText(policyChangeLine(change))}\n`).join('')}`);
   } },
   json: { stdout: (view, out) => {
-    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, ...definedFields({ policies: view.policies }) };
+    const document = { formatVersion: DIFF_FORMAT_VERSION, old: view.sides[0], new: view.sides[1], ...view.diff, ...definedFields({ policies: view.policies?.map((change) => ({ before: findingDocument(change.before), after: findingDocument(change.after) })) }) };
     out.write(`${safeJson(JSON.stringify(document, null, 2))}\n`);
   } },
   markdown: { stdout: (view, out) => {

@@ -10,6 +10,7 @@ import type { Risk } from '../../plan/risks.js';
 import { mapReasons, type AppPlan } from '../../plan/types.js';
 import { BLOCKED_REASON, looseningWords, noteWords, uncheckedWords, windowOutcomeWords } from './reasons.js';
 import type { Review } from './review.js';
+import { findingDocument } from '../policies/words.js';
 
 /** The parts of a Review a saved plan carries; apply works risks, notes and lifetimes out again and ignores the rest. */
 export type SavedReview = Partial<Pick<Review, 'risks' | 'notes' | 'lifetimes' | 'behaviourDiff' | 'replay' | 'policies'>>;
@@ -28,7 +29,7 @@ export function planDocument(plan: Plan, review: SavedReview = {}): SerialisedPl
     summary: { ...counts, ...(creates === undefined ? {} : { creates }), ...(deletes === undefined ? {} : { deletes }), positionChanges, removed, removedActive },
     ...(behaviourDiff === undefined ? {} : { behaviourDiff: [...behaviourDiff] }),
     ...(replay === undefined ? {} : { replay }),
-    ...(policies === undefined ? {} : { policies: [...policies] }),
+    ...(policies === undefined ? {} : { policies: policies.map(findingDocument) }),
   };
 }
 

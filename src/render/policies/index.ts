@@ -6,10 +6,12 @@ import { noun, plural } from '../../plural.js';
 import type { OutputRegistry, Sink, StreamRenderers } from '../contract.js';
 import { markdownText, safeText } from '../sanitise.js';
 import { isCoverageNote, isReported, policyLine, type PolicyFinding } from './model.js';
+import { policyMessage } from './words.js';
 
 export type { PolicyFinding } from './model.js';
 export { failsCommand, isCoverageNote, isReported, policyLine } from './model.js';
 export { policyAnnotation } from './github.js';
+export { findingDocument, policyMessage } from './words.js';
 
 /** Appended to a planned violation: whether the live rules already break the policy. */
 function pastOrPresent(finding: PolicyFinding): string {
@@ -30,7 +32,7 @@ function countsLine(findings: readonly PolicyFinding[]): string {
 
 function policiesText(findings: readonly PolicyFinding[]): string {
   if (findings.length === 0) return '';
-  const lines = [countsLine(findings), ...findings.filter(isReported).map((finding) => `  ${policyLine({ ...finding, message: finding.message + pastOrPresent(finding) })}`)];
+  const lines = [countsLine(findings), ...findings.filter(isReported).map((finding) => `  ${policyLine(finding, pastOrPresent(finding))}`)];
   return `${lines.map((line) => safeText(line)).join('\n')}\n\n`;
 }
 
@@ -68,13 +70,13 @@ async function renderMarkdown(all: readonly PolicyFinding[], sink: Sink): Promis
   for (const finding of violated.slice(0, MARKDOWN_POLICY_CAP)) {
     const where = `${finding.at.file}:${finding.at.line}`;
     const kind = finding.level === 'error' ? 'CAUTION' : 'WARNING';
-    lines.push(`> [!${kind}]`, `> ${markdownText(finding.message + pastOrPresent(finding))} (\`${markdownText(where).replace(/`/g, '')}\`)`, '');
+    lines.push(`> [!${kind}]`, `> ${markdownText(policyMessage(finding) + pastOrPresent(finding))} (\`${markdownText(where).replace(/`/g, '')}\`)`, '');
   }
   if (violated.length > MARKDOWN_POLICY_CAP) lines.push(`${violated.length - MARKDOWN_POLICY_CAP} more policies are not proved to hold: botrules plan --format json lists them all.`, '');
   const builtin = reported.filter((finding) => finding.builtin);
   if (builtin.length > 0) {
     lines.push(`Built-in policies: ${plural(builtin.length, 'finding')}`, '');
-    for (const finding of builtin.slice(0, MARKDOWN_POLICY_CAP)) lines.push(`- ${markdownText(`${finding.at.file}:${finding.at.line}: ${finding.message} [${finding.policy}]`)}`);
+    for (const finding of builtin.slice(0, MARKDOWN_POLICY_CAP)) lines.push(`- ${markdownText(`${finding.at.file}:${finding.at.line}: ${policyMessage(finding)} [${finding.policy}]`)}`);
     if (builtin.length > MARKDOWN_POLICY_CAP) lines.push(`- and ${builtin.length - MARKDOWN_POLICY_CAP} more: botrules plan --format json lists them all`);
     lines.push('');
   }
@@ -102,7 +104,7 @@ export const POLICY_NOTES_AFTER_PLAN = {
   markdown: {
     stdout: async (findings, sink) => {
       const notes = findings.filter(isCoverageNote);
-      if (notes.length > 0) await sink.write(`\n${notes.map((finding) => `_${markdownText(`${finding.at.file}:${finding.at.line}: ${finding.message} [${finding.policy}]`)}_`).join('\n\n')}\n`);
+      if (notes.length > 0) await sink.write(`\n${notes.map((finding) => `_${markdownText(`${finding.at.file}:${finding.at.line}: ${policyMessage(finding)} [${finding.policy}]`)}_`).join('\n\n')}\n`);
     },
   },
 } as const satisfies OutputRegistry<readonly PolicyFinding[]>;

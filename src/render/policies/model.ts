@@ -1,13 +1,28 @@
 // What the policy checks report (docs/behaviour.md, "Policies"): one finding per policy and
 // app, and one per rule a built-in policy flags; made by src/engine/policies.ts, rendered by
-// validate, plan and diff in every format. Names, values and the example request come from
-// files: untrusted, sanitised by each renderer.
+// validate, plan and diff in every format. Why a finding has its verdict is data (`PolicyGrounds`),
+// said by words.ts. Names, values and the example request come from files: untrusted, sanitised
+// by each renderer.
 import type { ConditionStep } from '../../diff/policy.js';
 import type { TestRequest } from '../../evaluate/request.js';
+import type { PolicyExpectation, PolicyOutcome } from '../../rules/policies.js';
+import { policyMessage } from './words.js';
 import type { SourceLocation } from '../../semantics/model.js';
 
 type PolicyFindingLevel = 'error' | 'warning' | 'advisory';
 type PolicyVerdictName = 'holds' | 'violated' | 'unchecked';
+
+/**
+ * Why a finding has its verdict: proved for every request of the policy's class; parts the search
+ * could not decide (each reason in the search's words, and the rules it concerns); the outcome the
+ * example request gets (the finding's `example`, `rule` and `through`) beside what the policy
+ * wants; or a sentence worded where the finding was made (the built-in policies word their own).
+ */
+export type PolicyGrounds =
+  | { kind: 'proved' }
+  | { kind: 'undecided'; parts: readonly { reason: string; rules: readonly string[] }[] }
+  | { kind: 'counterexample'; outcome: PolicyOutcome; expect: PolicyExpectation }
+  | { kind: 'worded'; text: string };
 
 export interface PolicyFinding {
   /** The policy's name, or the built-in policy's id. */
@@ -18,8 +33,8 @@ export interface PolicyFinding {
   /** Where the policy is written (for a built-in policy, the rule it flags). */
   at: SourceLocation;
   verdict: PolicyVerdictName;
-  /** One sentence: what was proved, with the example request and the deciding rule. */
-  message: string;
+  /** Why the verdict (words.ts says it in one sentence, with the example request and the deciding rule). */
+  grounds: PolicyGrounds;
   /** The rule that decides the example request (violated), and where it is written when known. */
   rule?: { name: string; at?: SourceLocation };
   /** A request of the class the rules give what the policy forbids, confirmed by the evaluator. */
@@ -55,7 +70,7 @@ export function failsCommand(finding: PolicyFinding): boolean {
 }
 
 /** `rules/a.yaml:3:5: error: … [policy]`, the one line of a finding in text and logs. */
-export function policyLine(finding: PolicyFinding): string {
+export function policyLine(finding: PolicyFinding, suffix = ''): string {
   const word = finding.level === 'advisory' ? 'info' : finding.level;
-  return `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${word}: ${finding.message} [${finding.builtin ? finding.policy : 'policy'}]`;
+  return `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${word}: ${policyMessage(finding)}${suffix} [${finding.builtin ? finding.policy : 'policy'}]`;
 }

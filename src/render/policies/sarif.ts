@@ -2,6 +2,7 @@
 // the deciding rule as a related location, so code scanning shows both places.
 import type { SarifFinding, SarifRule } from '../sarif/index.js';
 import type { PolicyFinding } from './model.js';
+import { policyMessage } from './words.js';
 import { OPERATOR_MATRIX } from '../../validate/operator-matrix.js';
 
 export const POLICY_SARIF_RULES: readonly SarifRule[] = [
@@ -20,7 +21,7 @@ export function policySarifResult(finding: PolicyFinding, strict: boolean): Sari
   const level = finding.level === 'error' || (strict && finding.level === 'warning') ? 'error' : finding.level === 'warning' ? 'warning' : 'note';
   const ruleAt = finding.builtin ? undefined : finding.rule?.at;
   return {
-    ruleId, level, file: finding.at.file, line: finding.at.line, col: finding.at.col, message: finding.message,
+    ruleId, level, file: finding.at.file, line: finding.at.line, col: finding.at.col, message: policyMessage(finding),
     ...(ruleAt === undefined ? {} : { related: [{ ...ruleAt, message: `rule ${JSON.stringify(finding.rule?.name)}, which decides the example request` }] }),
   };
 }

@@ -5,6 +5,7 @@
 import type { Sink } from '../contract.js';
 import { safeJson } from '../sanitise.js';
 import type { ValidateReport } from './model.js';
+import { findingDocument } from '../policies/words.js';
 
 /** Bumped when a field changes meaning or goes away; new fields do not bump it. */
 const VALIDATE_JSON_VERSION = 1;
@@ -20,7 +21,7 @@ function validateJson(report: ValidateReport): object {
     problems: report.errors.map(({ file, line, col, message }) => ({ file, line, col, message })),
     warnings: report.warnings.map(({ file, line, col, message }) => ({ file, line, col, message })),
     findings: report.findings.map(({ check, severity, file, line, col, message }) => ({ check, severity, file, line, col, message })),
-    policies: report.policies,
+    policies: report.policies.map(findingDocument),
   };
 }
 

@@ -7,11 +7,12 @@ import type { Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import type { ValidateReport } from './model.js';
 import { isReported, policyLine, type PolicyFinding } from '../policies/model.js';
+import { policyMessage } from '../policies/words.js';
 
 /** Policy findings shown beside the warnings: reported, and not among the errors. */
 export function shownPolicies(report: Pick<ValidateReport, 'policies' | 'errors'>): PolicyFinding[] {
   const failed = new Set(report.errors.map((error) => `${error.file}:${error.line}:${error.col}\u0000${error.message}`));
-  return report.policies.filter((finding) => isReported(finding) && !failed.has(`${finding.at.file}:${finding.at.line}:${finding.at.col}\u0000${finding.message} [${finding.builtin ? finding.policy : 'policy'}]`));
+  return report.policies.filter((finding) => isReported(finding) && !failed.has(`${finding.at.file}:${finding.at.line}:${finding.at.col}\u0000${policyMessage(finding)} [${finding.builtin ? finding.policy : 'policy'}]`));
 }
 
 /** `; policies: 3 hold, 1 violated`, when the project has policies of its own. */
@@ -42,7 +43,7 @@ export async function renderValidateLog(report: ValidateReport, out: Sink): Prom
   const lines = [
     ...sortProblems(report.warnings).map((w) => formatProblem({ ...w, message: `warning: ${w.message}` })),
     ...report.findings.map((f) => `${f.file}:${f.line}:${f.col}: ${f.severity}: ${f.message} [${f.check}]`),
-    ...shownPolicies(report).map(policyLine),
+    ...shownPolicies(report).map((finding) => policyLine(finding)),
   ];
   await out.write(lines.map((line) => `${safeText(line)}\n`).join(''));
 }
