@@ -12,7 +12,7 @@
 import type { PlainNode, PlainPair } from './yaml-plain-positions.js';
 import { doubleQuoted, notPlain, resolvePlain, singleQuoted } from './yaml-plain-scalars.js';
 
-export interface PlainRead {
+interface PlainRead {
   value: unknown;
   root: PlainNode;
   /** Offsets at which lines start, as the `yaml` package's LineCounter records them. */

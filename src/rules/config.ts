@@ -192,7 +192,7 @@ export function selectApp(every: ProjectConfig, wanted: string | undefined): Pro
 }
 
 /** The policies directory the config names, confined to the project like a rules directory. */
-export function policiesDirOf(written: string | undefined, configDir: string, projectDir: string): { dir?: string; outside?: string } {
+function policiesDirOf(written: string | undefined, configDir: string, projectDir: string): { dir?: string; outside?: string } {
   if (written === undefined) return {};
   const dir = resolve(configDir, written);
   if (isAbsolute(written) || relative(projectDir, dir).split(/[\\/]/)[0] === '..') {

@@ -18,7 +18,7 @@ import { readRuleFile, type RuleFileReadOptions, type RuleFileResult, type RuleF
 import { placement, placementMessage } from '../io/project-path.js';
 import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
 
-export interface LoadedRules {
+interface LoadedRules {
   /** Rules that passed every check, in declared order. Use them only when `problems` is empty. */
   rules: DeclaredRule[];
   problems: Problem[];
@@ -42,7 +42,7 @@ export const MAX_RULES_PER_APP = 5000;
 export const MAX_RULE_FILES_PER_APP = 5000;
 
 /** Where rules are read from, and the moment their lifetimes are evaluated at (rule-file.ts). */
-export interface LoadOptions {
+interface LoadOptions {
   cwd: string;
   /**
    * `--now`, else the time the command started: one instant for every rule of the run. Absent:
@@ -88,7 +88,7 @@ function readPlacedRuleFile(file: RuleFileEntry, shown: string, allowed: readonl
   return { rules: [], identities: [], warnings: [], problems: [{ file: shown, line: 1, col: 1, message: placementMessage(where, 'the file') }] };
 }
 
-export interface LoadedApps {
+interface LoadedApps {
   byApp: Map<string, LoadedRules>;
   /** Every app's problems, each once (apps may share a rules directory). */
   problems: Problem[];

@@ -19,8 +19,7 @@ import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
 import { listRuleFiles } from './load.js';
 
-export const POLICY_LEVELS = ['error', 'warning', 'advisory'] as const;
-export type PolicyLevel = (typeof POLICY_LEVELS)[number];
+type PolicyLevel = 'error' | 'warning' | 'advisory';
 export const POLICY_OUTCOMES = ['allow', 'challenge', 'block', 'none'] as const;
 export type PolicyOutcome = (typeof POLICY_OUTCOMES)[number];
 
@@ -50,7 +49,7 @@ export interface LoadedPolicies {
 }
 
 /** The default directory: `policies` beside the config file, else in the working directory. */
-export const DEFAULT_POLICIES_DIR = 'policies';
+const DEFAULT_POLICIES_DIR = 'policies';
 
 /** The name the class of requests carries as a rule: no rule file can hold it (names are printable). */
 export const CLASS_RULE_NAME = '\u0000the class of requests';

@@ -79,7 +79,7 @@ function fromSourceText(text: SourceText, displayPath: string, options: RuleFile
 /** What every silencing comment contains (`# botrules-ignore: …`, `# botrules-ignore-file: …`). */
 const SILENCING_MARK = 'botrules-ignore';
 
-export function checkRuleFile(source: YamlSource, now: number): RuleFileResult {
+function checkRuleFile(source: YamlSource, now: number): RuleFileResult {
   const result: RuleFileResult = { rules: [], identities: [], problems: [...source.problems], warnings: [...source.warnings] };
   const written = isObject(source.value) && Array.isArray(source.value.rules) ? source.value.rules : [];
   written.forEach((rule: unknown, index) => {

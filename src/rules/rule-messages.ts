@@ -107,18 +107,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function isRulePath(path: Path): boolean {
+function isRulePath(path: Path): boolean {
   return path.length === 2 && path[0] === 'rules' && typeof path[1] === 'number';
 }
 
-export function isRootPath(path: Path): boolean {
+function isRootPath(path: Path): boolean {
   return path.length === 3 && isRulePath(path.slice(0, 2)) && path[2] === 'conditions';
 }
 
-export function isGroupPath(path: Path): boolean {
+function isGroupPath(path: Path): boolean {
   return path.length === 5 && isRootPath(path.slice(0, 3)) && path[3] === 'children' && typeof path[4] === 'number';
 }
 
-export function isLeafPath(path: Path): boolean {
+function isLeafPath(path: Path): boolean {
   return path.length === 7 && isGroupPath(path.slice(0, 5)) && path[5] === 'children' && typeof path[6] === 'number';
 }

@@ -9,7 +9,7 @@ import { validateConfig, validateRules } from '../generated/validators.js';
 /** schemas/ sits two levels above this module both in src/rules and in dist/rules. */
 const SCHEMAS_DIR = new URL('../../schemas/', import.meta.url);
 
-export type SchemaName = 'rules' | 'config';
+type SchemaName = 'rules' | 'config';
 
 export function schemaValidator(name: SchemaName): ValidateFunction {
   return name === 'rules' ? validateRules : validateConfig;

@@ -87,7 +87,7 @@ export function configChecks(source: YamlSource): Problem[] {
 }
 
 /** `unmanaged: delete` where service.delete is not true: said at the `unmanaged` that applies, once. */
-export function deleteWithoutService(written: WrittenConfig, source: YamlSource): Problem[] {
+function deleteWithoutService(written: WrittenConfig, source: YamlSource): Problem[] {
   const message = (where: string): string =>
     `unmanaged: delete needs service.delete: true (${where}): botrules deletes rules only on a service that accepts DELETE; ` +
     'set service.delete: true if it does, or choose unmanaged: keep, pause or fail';
@@ -104,12 +104,12 @@ export function deleteWithoutService(written: WrittenConfig, source: YamlSource)
   return problems;
 }
 
-export function uniqueAppNames(apps: readonly WrittenApp[], source: YamlSource): Problem[] {
+function uniqueAppNames(apps: readonly WrittenApp[], source: YamlSource): Problem[] {
   return repeatedAt(apps.map((a) => a.name), (i) => ['apps', i, 'name'], source, (name, first) => `duplicate app name "${name}" (also at line ${first.line})`);
 }
 
 /** A token identifies one remote app: two apps reading the same variable would manage the same rules twice. */
-export function uniqueTokenEnvs(apps: readonly WrittenApp[], source: YamlSource): Problem[] {
+function uniqueTokenEnvs(apps: readonly WrittenApp[], source: YamlSource): Problem[] {
   return repeatedAt(
     apps.map((a) => a.tokenEnv ?? DEFAULT_TOKEN_ENV),
     (i) => (apps[i]?.tokenEnv === undefined ? ['apps', i] : ['apps', i, 'tokenEnv']),

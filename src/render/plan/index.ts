@@ -14,7 +14,7 @@ const RENDERERS = {
   markdown: async () => (await import('./markdown.js')).renderMarkdown,
 } as const satisfies Record<string, () => Promise<PlanRenderer>>;
 
-export type PlanFormat = keyof typeof RENDERERS;
+type PlanFormat = keyof typeof RENDERERS;
 export const PLAN_FORMATS = formatNames(RENDERERS);
 
 export const PLAN_OUTPUTS = Object.fromEntries(PLAN_FORMATS.map((name) => [name, {

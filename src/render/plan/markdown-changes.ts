@@ -11,7 +11,7 @@ import { cell, markdownText, table } from '../markdown.js';
 import { plural } from '../../plural.js';
 
 /** Rows before "… and N more": the table must leave the alerts and the summary on the first screen. */
-export const CHANGE_ROWS = 25;
+const CHANGE_ROWS = 25;
 /** Condition leaves named per side of a changed `conditions` before "… and N more". */
 const LEAVES_SHOWN = 2;
 /** Characters of a description shown before "…". */

@@ -23,7 +23,7 @@ export const PLAN_WARNINGS: StreamRenderers<Review> = {
   stderr: (view, sink) => writeLines(sink, warningLines(view)),
 };
 
-export interface SavedPlanView {
+interface SavedPlanView {
   /** The file, as the user named it. */
   out: string;
   /** Made from a live snapshot (`plan --live`): apply refuses it. */

@@ -13,7 +13,7 @@ import type { Review } from './review.js';
 import { findingDocument } from '../policies/words.js';
 
 /** The parts of a Review a saved plan carries; apply works risks, notes and lifetimes out again and ignores the rest. */
-export type SavedReview = Partial<Pick<Review, 'risks' | 'notes' | 'lifetimes' | 'behaviourDiff' | 'replay' | 'policies'>>;
+type SavedReview = Partial<Pick<Review, 'risks' | 'notes' | 'lifetimes' | 'behaviourDiff' | 'replay' | 'policies'>>;
 
 /** The plan JSON with the saved parts of its review, in the file's order (formatVersion in file-format.ts). */
 export function planDocument(plan: Plan, review: SavedReview = {}): SerialisedPlan {

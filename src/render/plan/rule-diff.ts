@@ -19,7 +19,7 @@ const CONTEXT_LINES = 3;
 export const MAX_EDIT_LENGTH = 2000;
 
 /** The most the changed fields of one rule may weigh (as JSON, both sides) to be shown as a diff. */
-export const MAX_SHOWN_CHARS = 1024 * 1024;
+const MAX_SHOWN_CHARS = 1024 * 1024;
 
 /** The one line shown instead of a diff too large to compute. */
 export const TOO_LARGE_TO_SHOW = '(the change is too large to show line by line; plan --format json has it whole)';

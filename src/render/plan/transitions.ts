@@ -8,7 +8,7 @@ import type { TransitionCheck, TransitionWindow } from '../../plan/types.js';
 import { plural } from '../../plural.js';
 import { uncheckedWords, windowOutcomeWords } from './reasons.js';
 
-export interface TransitionText {
+interface TransitionText {
   /** True when the order opens a window: the headline is a risk. */
   risky: boolean;
   headline: string;

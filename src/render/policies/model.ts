@@ -18,7 +18,7 @@ type PolicyVerdictName = 'holds' | 'violated' | 'unchecked';
  * example request gets (the finding's `example`, `rule` and `through`) beside what the policy
  * wants; or a sentence worded where the finding was made (the built-in policies word their own).
  */
-export type PolicyGrounds =
+type PolicyGrounds =
   | { kind: 'proved' }
   | { kind: 'undecided'; parts: readonly { reason: string; rules: readonly string[] }[] }
   | { kind: 'counterexample'; outcome: PolicyOutcome; expect: PolicyExpectation }

@@ -10,11 +10,11 @@ import type { Path } from '../../io/yaml-source.js';
 import { COUNTRY_CODES, COUNTRY_CODE_HINTS } from './countries.js';
 import type { Where } from './where.js';
 
-export type LeafCheck = (leaf: WrittenLeaf, where: Where) => Problem[];
+type LeafCheck = (leaf: WrittenLeaf, where: Where) => Problem[];
 
 const EXACT_OPERATORS: readonly LeafOperator[] = ['$eq', '$ne', '$in', '$notIn'];
 
-export const HTTP_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
+const HTTP_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
 
 /** Largest autonomous system number (32-bit ASNs). */
 const MAX_ASN = 4_294_967_295;

@@ -23,7 +23,7 @@ const NOT_DATA = new Set(['priority', 'source', 'children']);
 
 const LABEL: Record<Level | 'group', string> = { rule: 'rule', tree: 'conditions', group: 'group', leaf: 'condition' };
 
-export interface UnknownFieldFindings {
+interface UnknownFieldFindings {
   problems: Problem[];
   warnings: Problem[];
 }
