@@ -37,7 +37,7 @@ function loosensReminder(reviewed: ReviewedPlan, c: Colors): string {
   const lines = riskLines(reviewed, c).slice(0, REMINDER_ITEMS);
   const more = risks.length - REMINDER_ITEMS;
   if (more > 0) lines.push(`  … and ${more} more, listed under the summary above`);
-  return `${c.bold(c.red(`Before you answer: this plan loosens ${plural(risks.length, 'rule', 'rules')}:`))}\n${lines.join('\n')}\n`;
+  return `${c.bold(c.red(`Before you answer: this plan loosens ${plural(risks.length, 'rule')}:`))}\n${lines.join('\n')}\n`;
 }
 
 /** On stderr, beside the question apply asks there (stdout holds only the plan and the report). */

@@ -4,7 +4,7 @@
 import { fieldChanges, isMove, positionChange, type AppPlan, type BlockedRule, type PlanStep, type UnmanagedRule } from '../../plan/types.js';
 import type { BehaviourChange, BehaviourReport, Outcome } from '../../diff/outcomes.js';
 import { removedLeftActive, unmanagedFate, type Plan, type PlanSummary } from '../../plan/plan-value.js';
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 
 export const NO_CHANGES = 'No changes. Live rules match the rule files.';
 
@@ -19,7 +19,7 @@ export { BLOCKED_ADVICE } from '../../plan/plan-value.js';
  * "change position" counts rules that end elsewhere, those the moves shift included.
  */
 export function summaryLine(summary: PlanSummary): string {
-  const both = summary.updatesAndMoves > 0 ? ` (${summary.updatesAndMoves} ${summary.updatesAndMoves === 1 ? 'does' : 'do'} both)` : '';
+  const both = summary.updatesAndMoves > 0 ? ` (${summary.updatesAndMoves} ${noun(summary.updatesAndMoves, 'does', 'do')} both)` : '';
   const requests = [`${summary.updates} to update`, `${summary.moves} to move${both}`];
   if (summary.pauses > 0) requests.push(`${summary.pauses} unmanaged to pause`);
   // With creates or deletes the requests are not all PATCHes (docs/behaviour.md, "Creating and deleting rules").
@@ -30,7 +30,7 @@ export function summaryLine(summary: PlanSummary): string {
   if (deletes > 0) requests.push(`${deletes} to delete`);
   const removed = summary.removedActive > 0 ? ` (${summary.removedActive} removed from the files, left ACTIVE)` : '';
   const parts = [
-    `${lifecycle ? plural(summary.patches, 'request', 'requests') : plural(summary.patches, 'PATCH request', 'PATCH requests')}: ${requests.join(', ')}`,
+    `${lifecycle ? plural(summary.patches, 'request') : plural(summary.patches, 'PATCH request')}: ${requests.join(', ')}`,
     `${plural(summary.positionChanges, 'rule changes', 'rules change')} position`,
     `${summary.blocked} blocked`,
     `${summary.unmanagedKept} not in the files, kept${removed}`,
@@ -116,7 +116,7 @@ export function behaviourLine(change: BehaviourChange, showApp: boolean): string
 
 /** The heading of the behaviour section, or the one line that says nothing changes. */
 export function behaviourHeading(report: BehaviourReport): string {
-  const tests = plural(report.tests, 'test request', 'test requests');
+  const tests = plural(report.tests, 'test request');
   if (report.changes.length === 0) return `Behaviour: the plan changes the outcome of none of the ${tests}.`;
   return `Behaviour changes: the plan changes the outcome of ${report.changes.length} of the ${tests}:`;
 }

@@ -8,7 +8,7 @@ import { fieldChanges, positionChange, type AppPlan, type FieldChange, type Plan
 import { leafPhrase } from '../../diff/describe.js';
 import type { Conditions, Leaf } from '../../semantics/model.js';
 import { cell, markdownText, table } from '../markdown.js';
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 
 /** Rows before "… and N more": the table must leave the alerts and the summary on the first screen. */
 const CHANGE_ROWS = 25;
@@ -36,12 +36,12 @@ export function changesTable(plan: Plan): string[] {
     cell(row.before),
     cell(row.after),
   ]);
-  const lines = [`#### Rule changes (${plural(rows.length, 'rule', 'rules')})`, '', ...table(['rule', 'change', 'before', 'after'], shown)];
+  const lines = [`#### Rule changes (${plural(rows.length, 'rule')})`, '', ...table(['rule', 'change', 'before', 'after'], shown)];
   const more = rows.length - shown.length;
   if (more > 0) lines.push('', `_… and ${more} more; each is in the sections below._`);
   const shifted = plan.apps.reduce((sum, app) => sum + shiftedRules(app), 0);
   // The plan knows these only by position: said, so the table is not taken for every rule that moves.
-  if (shifted > 0) lines.push('', `_The moves shift ${plural(shifted, 'other rule', 'other rules')} by a position or more, without a PATCH of ${shifted === 1 ? 'its' : 'their'} own (see Moves below)._`);
+  if (shifted > 0) lines.push('', `_The moves shift ${plural(shifted, 'other rule')} by a position or more, without a PATCH of ${noun(shifted, 'its', 'their')} own (see Moves below)._`);
   return [...lines, ''];
 }
 

@@ -43,7 +43,7 @@ export function alerts({ plan, review }: ReviewedPlan): string[] {
     ...newRuleItems(plan),
   ];
   const changed = review.behaviour?.changes.length ?? 0;
-  if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${plural(review.behaviour?.tests ?? 0, 'test request', 'test requests')} (listed below).`);
+  if (changed > 0) items.push(`It changes the outcome of ${changed} of the ${plural(review.behaviour?.tests ?? 0, 'test request')} (listed below).`);
   const loosened = (review.behaviourDiff ?? []).flatMap((diff) => diff.changes.filter(isLoosening)).reduce((sum, change) => sum + change.classes.length, 0);
   if (loosened > 0) items.push(`It allows, or blocks less strongly, ${plural(loosened, 'class', 'classes')} of requests (listed below).`);
   const lines: string[] = [];
@@ -84,7 +84,7 @@ export function lifecycleTable(app: AppPlan, showApp: boolean): string {
     cell(whatChanges(step)),
   ]);
   const of = showApp ? ` in app ${markdownText(app.app)}` : '';
-  const heading = `#### Rules created and deleted (${plural(steps.length, 'request', 'requests')}${of})`;
+  const heading = `#### Rules created and deleted (${plural(steps.length, 'request')}${of})`;
   return `${[heading, '', ...table(['rule', 'ruleId', 'what happens to it'], rows)].join('\n')}\n\n`;
 }
 
@@ -110,7 +110,7 @@ export function unmanagedTable(app: AppPlan, showApp: boolean): string {
   if (app.unmanaged.length === 0) return '';
   const of = showApp ? ` of app ${markdownText(app.app)}` : '';
   const rows = unmanagedInOrder(app).map((rule) => [`**${cell(rule.name)}**`, htmlCode(rule.ruleId), cell(unmanagedText(app, rule))]);
-  const heading = `#### Not in the rule files (${plural(app.unmanaged.length, 'live rule', 'live rules')}${of})`;
+  const heading = `#### Not in the rule files (${plural(app.unmanaged.length, 'live rule')}${of})`;
   return `${[heading, '', ...table(['rule', 'ruleId', 'what happens to it'], rows)].join('\n')}\n\n`;
 }
 

@@ -56,7 +56,7 @@ function markdownPlan(reviewed: ReviewedPlan): string {
   for (const app of plan.apps) doc.add({ kind: 'note', text: transitionNote(app, showApp) });
   for (const app of plan.apps) doc.add({ kind: 'moves', text: movesTable(app, showApp) });
   const withFields = plan.apps.flatMap((app) => app.steps.filter((step) => fieldChanges(step).length > 0 || step.kind === 'create').map((step) => ({ app, step })));
-  if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${plural(withFields.length, 'rule', 'rules')})\n\n` });
+  if (withFields.length > 0) doc.add({ kind: 'heading', text: `#### Field changes (${plural(withFields.length, 'rule')})\n\n` });
   for (const { app, step } of withFields) doc.add({ kind: 'step', text: stepSection(app, step, showApp) });
   if (plan.apps.some((app) => hasMoves(app.steps))) doc.add({ kind: 'note', text: `_${POSITIONS_NOTE}_\n\n` });
   // Every class of requests decided differently: long, so after the edits themselves.

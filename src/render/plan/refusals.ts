@@ -7,7 +7,7 @@ import { UserError } from '../../errors.js';
 import { BLOCKED_ADVICE, type Plan, type Refusal, type SafetyLimits } from '../../plan/plan-value.js';
 import { DEFAULT_DELETE_MIN_RULES, DEFAULT_MAX_DELETE_SHARE, DEFAULT_MAX_SHARE, DEFAULT_MIN_CHANGES, type LimitExcess } from '../../plan/safety.js';
 import type { TrafficExcess } from '../../plan/traffic-limit.js';
-import { noun } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 
 /** The sentence a reviewer and apply's refusal read for an excess. */
 export function excessSentence(excess: LimitExcess): string {
@@ -64,7 +64,7 @@ function refusalSentence(refusal: Refusal): string {
       return `plan for app ${refusal.app} would remove ${noun(refusal.drops.length, 'field')} ${fields} of rule "${refusal.rule}" (${refusal.ruleId}), which botrules does not know`;
     }
     case 'windows': {
-      const windows = refusal.windows === 1 ? 'a window' : `${refusal.windows} windows`;
+      const windows = refusal.windows === 1 ? 'a window' : plural(refusal.windows, 'window');
       return `plan for app ${refusal.app} opens ${windows} in which requests that the live rules and the rule files both block or challenge get through between its PATCH requests`;
     }
   }

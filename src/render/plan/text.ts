@@ -105,7 +105,7 @@ function writeUnmanaged(app: AppPlan, showAppName: boolean, out: TextSink, c: Co
   if (app.unmanaged.length === 0) return;
   const rules = unmanagedInOrder(app);
   const where = showAppName ? ` of app ${safeText(app.app)}` : '';
-  out.write(`${c.bold(`Not in the rule files (${plural(rules.length, 'live rule', 'live rules')}${where}):`)}\n`);
+  out.write(`${c.bold(`Not in the rule files (${plural(rules.length, 'live rule')}${where}):`)}\n`);
   for (const rule of rules.slice(0, LISTED_UNMANAGED)) {
     const removedActive = unmanagedText(app, rule).startsWith(REMOVED_ACTIVE);
     const mark = removedActive ? c.red('!') : c.dim('-');
@@ -145,7 +145,7 @@ function writeTransitions(app: AppPlan, out: TextSink, c: Colors): void {
 function writeApp(app: AppPlan, out: TextSink, c: Colors): void {
   for (const step of app.steps) writeStep(step, out, c);
   if (app.blocked.length > 0) {
-    out.write(`${c.red('!')} ${plural(app.blocked.length, 'blocked rule', 'blocked rules')} (not live, cannot be created by the API):\n`);
+    out.write(`${c.red('!')} ${plural(app.blocked.length, 'blocked rule')} (not live, cannot be created by the API):\n`);
     for (const rule of app.blocked) {
       const where = rule.source ? ` ${c.dim(`(${safeText(rule.source.file)}:${rule.source.line}:${rule.source.col})`)}` : '';
       out.write(`    ${c.bold(`"${safeText(rule.name)}"`)}${where}\n`);

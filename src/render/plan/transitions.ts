@@ -28,18 +28,18 @@ export function transitionText(app: AppPlan): TransitionText | undefined {
 }
 
 function headline(check: TransitionCheck, states: number): string {
-  const between = `${plural(states, 'state', 'states')} between the PATCH requests`;
+  const between = `${plural(states, 'state')} between the PATCH requests`;
   if (check.windows.length > 0) {
     const refused = 'apply refuses it without --force';
     const planner = check.order === 'reordered' && check.plannerWindows !== undefined ? `; the fewest of any order of these requests (the planner's order opens ${check.plannerWindows})` : '';
-    return `Transitions: this order opens ${plural(check.windows.length, 'window', 'windows')} in the ${between}${planner}; ${refused}`;
+    return `Transitions: this order opens ${plural(check.windows.length, 'window')} in the ${between}${planner}; ${refused}`;
   }
   const found = check.unchecked.length === 0 ? 'no window' : 'no window in the part checked';
   if (check.order === 'reordered') {
-    return `Transitions: ${found}; botrules chose this order because the planner's order opens ${plural(check.plannerWindows ?? 0, 'window', 'windows')} (${between} checked)`;
+    return `Transitions: ${found}; botrules chose this order because the planner's order opens ${plural(check.plannerWindows ?? 0, 'window')} (${between} checked)`;
   }
   if (check.order === 'split') {
-    return `Transitions: ${found}, at the cost of 1 more PATCH (--safe-order sends one update-and-move as two requests); the planner's order opens ${plural(check.plannerWindows ?? 0, 'window', 'windows')}`;
+    return `Transitions: ${found}, at the cost of 1 more PATCH (--safe-order sends one update-and-move as two requests); the planner's order opens ${plural(check.plannerWindows ?? 0, 'window')}`;
   }
   return `Transitions: ${found} in the ${between}`;
 }
