@@ -65,10 +65,8 @@ function copyTree(tree: Conditions): Conditions {
 }
 
 function copyLeaf(leaf: Leaf): Leaf {
-  const copy: Leaf = { conditionType: leaf.conditionType, operator: leaf.operator };
-  if (leaf.fieldOption !== undefined) copy.fieldOption = leaf.fieldOption;
-  if (leaf.value !== undefined) copy.value = Array.isArray(leaf.value) ? [...leaf.value] : leaf.value;
-  return withUnknownFields(copy, leaf, 'leaf');
+  const { conditionType, operator, fieldOption, value } = leaf;
+  return withUnknownFields({ conditionType, operator, ...definedFields({ fieldOption, value: Array.isArray(value) ? [...value] : value }) }, leaf, 'leaf');
 }
 
 function checkPriorityRange(priority: number, ruleCount: number): void {

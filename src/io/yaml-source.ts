@@ -13,6 +13,7 @@ import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type TextProblem } from 
 import { translateSchemaErrors, type SchemaMessages } from './schema-messages.js';
 import { readPlainYaml } from './yaml-plain.js';
 import { linePos, plainOffsetOf } from './yaml-plain-positions.js';
+import { definedFields } from '../defined.js';
 
 export type { Path } from './json-pointer.js';
 
@@ -127,7 +128,7 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
 /** A parsed file's value checked against the schema, with its problems located through `locate`. */
 function checkedSource(value: unknown, document: Document | undefined, warnings: Problem[], locate: YamlSource['locate'], options: YamlSourceOptions): YamlSource {
   const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({ file: options.displayPath, ...locate(path, opts), message });
-  const source = { file: options.displayPath, ...(document === undefined ? {} : { document }), value, warnings, locate, problemAt };
+  const source = { file: options.displayPath, ...definedFields({ document }), value, warnings, locate, problemAt };
   if (!options.validate || options.validate(value)) return { ...source, problems: [], isSchemaValid: () => true };
   const errors = options.validate.errors ?? [];
   const problems = translateSchemaErrors(errors, value, options.messages).map((t) => problemAt(t.path, t.message, { key: t.key }));

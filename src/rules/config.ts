@@ -107,7 +107,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
       shadowMaxAgeDays: written.shadowMaxAge === undefined ? undefined : Number(written.shadowMaxAge.slice(0, -1)),
     }),
     ...(policies.dir === undefined ? {} : { policiesDir: policies.dir, policiesDirAt: { file, ...source.locate(['policiesDir']) } }),
-    ...(written.builtinPolicies === undefined ? {} : { builtinPolicies: { ...written.builtinPolicies } }),
+    ...definedFields({ builtinPolicies: written.builtinPolicies && { ...written.builtinPolicies } }),
   };
 }
 

@@ -18,6 +18,7 @@ import { whereIn } from './checks/where.js';
 import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
 import { listRuleFiles } from './load.js';
+import { definedFields } from '../defined.js';
 
 type PolicyLevel = 'error' | 'warning' | 'advisory';
 export const POLICY_OUTCOMES = ['allow', 'challenge', 'block', 'none'] as const;
@@ -161,8 +162,7 @@ function toPolicy(written: WrittenPolicy, path: Path, source: YamlSource): Reque
   return {
     name: written.name,
     level: written.level,
-    ...(written.apps === undefined ? {} : { apps: [...written.apps] }),
-    ...(written.requests === undefined ? {} : { requests: normaliseRule({ name: CLASS_RULE_NAME, actions: ['allow'], conditions: written.requests }) }),
+    ...definedFields({ apps: written.apps && [...written.apps], requests: written.requests && normaliseRule({ name: CLASS_RULE_NAME, actions: ['allow'], conditions: written.requests }) }),
     expect,
     source: { file: source.file, ...source.locate(path) },
     expectAt: { file: source.file, ...source.locate([...path, 'expect', expectKey]) },

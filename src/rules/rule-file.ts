@@ -17,6 +17,7 @@ import { whereIn } from './checks/where.js';
 import type { WrittenLeaf, WrittenRule } from '../semantics/written.js';
 import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, tooLarge, type SourceText } from '../io/source-text.js';
 import { parseYamlText, unreadable, type Path, type YamlSource } from '../io/yaml-source.js';
+import { definedFields } from '../defined.js';
 
 export interface RuleFileResult {
   /** The rules that passed every check, normalised, in file order. */
@@ -155,7 +156,7 @@ function lifetimeOf(rule: Record<string, unknown>, status: Status, path: Path, s
   const activeFrom = bound('activeFrom');
   const expires = bound('expires');
   if (activeFrom === undefined && expires === undefined) return undefined;
-  return { status, ...(activeFrom === undefined ? {} : { activeFrom }), ...(expires === undefined ? {} : { expires }) };
+  return { status, ...definedFields({ activeFrom, expires }) };
 }
 
 function checkRule(rule: Record<string, unknown>, path: Path, source: YamlSource): { problems: Problem[]; warnings: Problem[] } {

@@ -8,6 +8,7 @@ import { validateSnapshot } from '../generated/validators.js';
 import { VERSION } from '../version.js';
 import type { InventoryQuery, Snapshot, SnapshotRecord } from './model.js';
 import { normaliseRecord, sortRecords } from './records.js';
+import { definedFields } from '../defined.js';
 
 const MAX_SCHEMA_ERRORS = 20;
 
@@ -34,7 +35,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     },
     takenAt: new Date(input.takenAt).toISOString(),
     tool: { name: 'botrules', version: VERSION },
-    ...(input.policyFile === undefined ? {} : { policy: { file: input.policyFile } }),
+    ...definedFields({ policy: input.policyFile === undefined ? undefined : { file: input.policyFile } }),
     count: records.length,
     ...(input.warnings.length === 0 ? {} : { warnings: input.warnings }),
     records,

@@ -11,6 +11,7 @@ import { mapReasons, type AppPlan } from '../../plan/types.js';
 import { BLOCKED_REASON, looseningWords, noteWords, uncheckedWords, windowOutcomeWords } from './reasons.js';
 import type { Review } from './review.js';
 import { findingDocument } from '../policies/words.js';
+import { definedFields } from '../../defined.js';
 
 /** The parts of a Review a saved plan carries; apply works risks, notes and lifetimes out again and ignores the rest. */
 type SavedReview = Partial<Pick<Review, 'risks' | 'notes' | 'lifetimes' | 'behaviourDiff' | 'replay' | 'policies'>>;
@@ -26,10 +27,8 @@ export function planDocument(plan: Plan, review: SavedReview = {}): SerialisedPl
     ...(notes.length === 0 ? {} : { notes: notes.map(noteWords) }),
     ...(lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: lifetimes.evaluatedAt, events: [...lifetimes.events] } }),
     apps: plan.apps.map((app) => serialiseApp(app, risks.filter((risk) => risk.app === app.app))),
-    summary: { ...counts, ...(creates === undefined ? {} : { creates }), ...(deletes === undefined ? {} : { deletes }), positionChanges, removed, removedActive },
-    ...(behaviourDiff === undefined ? {} : { behaviourDiff: [...behaviourDiff] }),
-    ...(replay === undefined ? {} : { replay }),
-    ...(policies === undefined ? {} : { policies: policies.map(findingDocument) }),
+    summary: { ...counts, ...definedFields({ creates, deletes }), positionChanges, removed, removedActive },
+    ...definedFields({ behaviourDiff: behaviourDiff && [...behaviourDiff], replay, policies: policies?.map(findingDocument) }),
   };
 }
 
@@ -43,15 +42,13 @@ function serialiseApp(app: AppPlan, risks: readonly Risk[]): SerialisedApp {
       // A DELETE sends no body; a POST's body is the whole rule and its priority.
       ...(step.kind === 'delete' ? {} : { body: step.body }),
       ...(step.kind === 'create' || step.kind === 'delete' ? { position: step.position } : {}),
-      ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
+      ...definedFields({ dropsUnknown: step.dropsUnknown }),
       changes: step.changes,
     })),
     blocked: app.blocked.map(({ name, ...rule }) => ({ name, reason: BLOCKED_REASON, ...rule })),
     unmanaged: app.unmanaged.map((rule) => ({ ...rule, fate: unmanagedFate(app, rule) })),
-    ...(app.liveDigests === undefined ? {} : { liveDigests: app.liveDigests }),
-    ...(app.restore === undefined ? {} : { restore: app.restore }),
+    ...definedFields({ liveDigests: app.liveDigests, restore: app.restore }),
     ...(risks.length === 0 ? {} : { risks: risks.map((risk) => ({ ruleId: risk.ruleId, name: risk.name, what: looseningWords(risk.loosens) })) }),
-    ...(app.replay === undefined ? {} : { replay: app.replay }),
-    ...(app.transitions === undefined ? {} : { transitions: mapReasons(app.transitions, windowOutcomeWords, uncheckedWords) }),
+    ...definedFields({ replay: app.replay, transitions: app.transitions && mapReasons(app.transitions, windowOutcomeWords, uncheckedWords) }),
   };
 }

@@ -15,6 +15,7 @@ import type { AppBehaviourDiff, BehaviourReport } from '../../diff/outcomes.js';
 import type { ReplayReport } from '../../replay/tally.js';
 import type { PolicyFinding } from '../policies/model.js';
 import type { ModelWarning, PlanNote } from './reasons.js';
+import { definedFields } from '../../defined.js';
 
 /** What a reviewer reads beside the steps; apply works risks and notes out again rather than trust a file's. */
 export interface Review {
@@ -55,6 +56,6 @@ export function readReviewedPlan(text: string, source = 'the plan file'): Review
   const parsed = parsePlan(parsePlanText(text, source), source);
   return {
     plan: new Plan(parsed.apps, parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot }),
-    review: reviewOf({ risks: parsed.risks, notes: parsed.notes, ...(parsed.lifetimes === undefined ? {} : { lifetimes: parsed.lifetimes }) }),
+    review: reviewOf({ risks: parsed.risks, notes: parsed.notes, ...definedFields({ lifetimes: parsed.lifetimes }) }),
   };
 }

@@ -7,6 +7,7 @@ import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
 import { canonicalActions, canonicalConditions } from '../../semantics/canonical.js';
 import { fieldChanges, type FieldChange, type PlanStep } from '../../plan/types.js';
+import { definedFields } from '../../defined.js';
 
 /** Lines of context around each change. */
 const CONTEXT_LINES = 3;
@@ -45,11 +46,7 @@ export function createdLines(step: PlanStep): string[] {
   if (step.kind !== 'create') return [];
   const { priority: _priority, ...fields } = step.body;
   if (JSON.stringify(fields).length > MAX_SHOWN_CHARS) return [TOO_LARGE_TO_SHOW];
-  const shownFields = {
-    ...fields,
-    ...(fields.actions === undefined ? {} : { actions: canonicalActions(fields.actions) }),
-    ...(fields.conditions === undefined ? {} : { conditions: canonicalConditions(fields.conditions) }),
-  };
+  const shownFields = { ...fields, ...definedFields({ actions: fields.actions && canonicalActions(fields.actions), conditions: fields.conditions && canonicalConditions(fields.conditions) }) };
   return yamlOf(shownFields).trimEnd().split('\n').map((line) => `+${line}`);
 }
 
