@@ -4,10 +4,10 @@
 // in order and says the one sentence about blocked rules; src/render/plan/plan-file.ts writes
 // it as the plan JSON (docs/behaviour.md, "Plan format").
 import type { PlanSnapshot } from './file-format.js';
-import { limitExcesses, unknownFieldLosses, windowsOpened, type LimitExcess, type MaxChanges, type MaxDeletes, type UnknownFieldLoss, type WindowsOpened } from './safety.js';
+import { limitExcesses, type LimitExcess, type MaxChanges, type MaxDeletes } from './safety.js';
 import { trafficExcessOf, type MaxNewlyBlocked, type TrafficExcess } from './traffic-limit.js';
 import { summarise, type PlanSummary } from './counts.js';
-import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep } from './types.js';
+import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep, type UnknownFieldDrop } from './types.js';
 
 export { countSteps, positionChanges, removedLeftActive, unmanagedFate, type PlanSummary } from './counts.js';
 export type { LifetimeEvent } from './lifetimes.js';
@@ -29,8 +29,16 @@ export interface SafetyLimits {
   maxNewlyBlocked?: MaxNewlyBlocked;
 }
 
-/** One thing apply refuses without --force. */
-export type Refusal = { kind: 'limit'; excess: LimitExcess } | UnknownFieldLoss | WindowsOpened | { kind: 'traffic'; excess: TrafficExcess };
+/**
+ * One thing apply refuses without --force: a limit exceeded; a step that would remove fields
+ * botrules does not know from a live rule (docs/behaviour.md, "Unknown fields"); an order of
+ * requests that opens windows (the transition check); replayed traffic newly blocked.
+ */
+export type Refusal =
+  | { kind: 'limit'; excess: LimitExcess }
+  | { kind: 'drops-unknown'; app: string; rule: string; ruleId: string; drops: readonly UnknownFieldDrop[] }
+  | { kind: 'windows'; app: string; windows: number }
+  | { kind: 'traffic'; excess: TrafficExcess };
 
 export class Plan {
   readonly apps: readonly AppPlan[];
@@ -76,8 +84,9 @@ export class Plan {
   refusals(limits: SafetyLimits): Refusal[] {
     return [
       ...limitExcesses(this.apps, limits.maxChanges, limits.maxDeletes).map((excess): Refusal => ({ kind: 'limit', excess })),
-      ...this.apps.flatMap(unknownFieldLosses),
-      ...this.apps.flatMap(windowsOpened),
+      ...this.apps.flatMap((app) => app.steps.flatMap((step): Refusal[] =>
+        (step.dropsUnknown?.length ? [{ kind: 'drops-unknown', app: app.app, rule: step.name, ruleId: step.ruleId, drops: step.dropsUnknown }] : []))),
+      ...this.apps.flatMap((app): Refusal[] => (app.transitions?.windows.length ? [{ kind: 'windows', app: app.app, windows: app.transitions.windows.length }] : [])),
       ...this.trafficExcesses(limits.maxNewlyBlocked).map((excess): Refusal => ({ kind: 'traffic', excess })),
     ];
   }

@@ -3,7 +3,7 @@
 // `--max-changes`) is an absolute limit per app; without one, a plan is refused when it
 // changes more than 30 % of an app's live rules and more than 10 of them, which catches an
 // empty or mistaken rules directory while leaving small, everyday plans alone.
-import type { AppPlan, UnknownFieldDrop } from './types.js';
+import type { AppPlan } from './types.js';
 import type { MaxDeletes } from '../semantics/model.js';
 
 /** The default share of an app's live rules one plan may delete (docs/behaviour.md, "Creating and deleting rules"). */
@@ -60,23 +60,6 @@ export function changeAllowance(app: AppPlan, maxChanges: MaxChanges | undefined
 }
 
 /**
- * A step that would remove fields botrules does not know from a live rule (their leaf or group
- * is replaced): apply sends it only with --force (docs/behaviour.md, "Unknown fields").
- */
-export interface UnknownFieldLoss {
-  kind: 'drops-unknown';
-  app: string;
-  rule: string;
-  ruleId: string;
-  drops: readonly UnknownFieldDrop[];
-}
-
-/** Every step of `app` that would remove unknown fields, as data. */
-export function unknownFieldLosses(app: AppPlan): UnknownFieldLoss[] {
-  return app.steps.flatMap((step) => (step.dropsUnknown?.length ? [{ kind: 'drops-unknown' as const, app: app.app, rule: step.name, ruleId: step.ruleId, drops: step.dropsUnknown }] : []));
-}
-
-/**
  * How `app` deletes more live rules than allowed, or undefined. Without a configured
  * maxDeletes, an app with at least 10 live rules may lose at most 30 % of them in one apply:
  * the first adoption of a project with many unmanaged rules must not wipe them.
@@ -93,17 +76,4 @@ export function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined)
   }
   if (app.liveRules < DEFAULT_DELETE_MIN_RULES || deletes <= DEFAULT_MAX_DELETE_SHARE * app.liveRules) return undefined;
   return { ...excess, limit: { from: 'default' } };
-}
-
-/** The order of an app's requests opens windows (the transition check): requests both rule sets block or challenge get through between them. */
-export interface WindowsOpened {
-  kind: 'windows';
-  app: string;
-  windows: number;
-}
-
-/** How many windows the order of `app`'s requests opens, if any. */
-export function windowsOpened(app: AppPlan): WindowsOpened[] {
-  const windows = app.transitions?.windows.length ?? 0;
-  return windows === 0 ? [] : [{ kind: 'windows', app: app.app, windows }];
 }
