@@ -4,43 +4,19 @@
 import { UserError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 
-/** The `command` input's values and the CLI command each runs. */
-export const ACTION_COMMANDS: Readonly<Record<string, readonly string[]>> = {
-  validate: ['validate'],
-  test: ['test'],
-  plan: ['plan'],
-  apply: ['apply'],
-  live: ['live'],
-  import: ['import'],
-  config: ['config'],
-  'scripts-report': ['scripts', 'report'],
-  'scripts-diff': ['scripts', 'diff'],
-  'scripts-verify': ['scripts', 'verify'],
-  'scripts-evidence': ['scripts', 'evidence'],
-  'github-artifact': ['github', 'artifact'],
-  'github-plan-comment': ['github', 'plan-comment'],
-  'github-drift-pr': ['github', 'drift-pr'],
-  'github-drift-issue': ['github', 'drift-issue'],
-};
+/** The `command` input's values and the CLI command each runs (`scripts-diff`: `scripts diff`). */
+export const ACTION_COMMANDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries([
+  'validate', 'test', 'plan', 'apply', 'live', 'import', 'config', 'scripts-report', 'scripts-diff', 'scripts-verify', 'scripts-evidence',
+  'github-artifact', 'github-plan-comment', 'github-drift-pr', 'github-drift-issue',
+].map((name) => [name, name.replace(/^(scripts|github)-/, '$1 ').split(' ')]));
 
 /** The action's inputs, each '' when not given. */
-export interface ActionInputs {
-  command: string;
-  args: string;
-  app: string;
-  config: string;
-  format: string;
-  tokenEnv: string;
-}
+export interface ActionInputs { command: string; args: string; app: string; config: string; format: string; tokenEnv: string }
 
-/** The variable of each input: what the runner passes for `env: INPUT_X: ${{ inputs.x }}`. */
-const INPUT_VARIABLES: Readonly<Record<keyof ActionInputs, string>> = {
-  command: 'INPUT_COMMAND', args: 'INPUT_ARGS', app: 'INPUT_APP', config: 'INPUT_CONFIG', format: 'INPUT_FORMAT', tokenEnv: 'INPUT_TOKEN_ENV',
-};
-
+/** The inputs as the step passes them, `token-env` as INPUT_TOKEN_ENV. */
 export function actionInputs(env: (name: string) => string | undefined): ActionInputs {
-  const read = (name: keyof ActionInputs) => env(INPUT_VARIABLES[name]) ?? '';
-  return { command: read('command'), args: read('args'), app: read('app'), config: read('config'), format: read('format'), tokenEnv: read('tokenEnv') };
+  const read = (name: string) => env(`INPUT_${name}`) ?? '';
+  return { command: read('COMMAND'), args: read('ARGS'), app: read('APP'), config: read('CONFIG'), format: read('FORMAT'), tokenEnv: read('TOKEN_ENV') };
 }
 
 export interface ActionInvocation {
