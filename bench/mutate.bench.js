@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { generateRules } from '../dist/emulator/generate-rules.js';
 import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
 import { ruleFileText } from '../dist/import/rule-file.js';
-import { decide } from '../dist/evaluate/index.js';
+import { decide } from '../dist/evaluate/evaluate.js';
 import { candidates, BASE } from '../dist/validate/witness.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -4,13 +4,13 @@
 // that defuses every other `::` line; elsewhere annotations are not written at all.
 // What each report's annotations are is the report's `github` format (src/render/*/github.ts).
 import type { Writable } from 'node:stream';
-import { workflowCommand, type Annotation } from '../render/github.js';
+import { workflowCommand, type Annotation, type RunAnnotation } from '../render/github.js';
 import { writeWorkflowCommand } from './workflow-guard.js';
 
 export { workflowCommand, type Annotation } from '../render/github.js';
 
 export interface Annotations {
-  write(annotations: readonly Annotation[]): void;
+  write(annotations: readonly (Annotation | RunAnnotation)[]): void;
 }
 
 /** The runner sets GITHUB_ACTIONS=true in every step (docs.github.com, "Default environment variables"). */

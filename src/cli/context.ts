@@ -6,7 +6,7 @@ import type { Colors } from '../render/contract.js';
 import { safeText } from '../render/sanitise.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { annotationsFor, type Annotations } from './annotations.js';
-import type { InterruptSignal } from '../exit-codes.js';
+import type { ExitCode, InterruptSignal } from '../exit-codes.js';
 import { definedFields } from '../defined.js';
 
 export type { Colors } from '../render/contract.js';
@@ -71,6 +71,8 @@ export interface CommandContext extends Runtime {
   notice(line: string): void;
   /** GitHub annotations: written under GitHub Actions, nothing elsewhere (chosen in `main`). */
   annotations: Annotations;
+  /** Runs another command line in this process, with some of the streams or the environment replaced (`github action`; set by `main`). */
+  runCli?(argv: readonly string[], io: Partial<CliIo>): Promise<ExitCode>;
 }
 
 /** Colour only on a TTY, never with NO_COLOR or --no-color. */

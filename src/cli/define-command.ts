@@ -54,11 +54,11 @@ export function defineAction<Options extends GlobalArgs>(definition: ActionDefin
 /**
  * A command whose first word names an action: each action's builder declares its options, and
  * `run` runs the action the words name (`main` runs commands after parsing, so yargs' own
- * handlers never run). `before` runs first for every action (a refusal they share).
+ * handlers never run).
  */
 export function defineCommandWithActions(
   actions: readonly ActionDefinition<GlobalArgs>[],
-  options: { missing?: string; usage?: string; before?: (ctx: CommandContext) => void },
+  options: { missing?: string; usage?: string },
 ): CommandModule {
   // An action `$0` is what the command does when no action is named (`botrules emulator`).
   const byDefault = actions.find((action) => action.command === '$0');
@@ -68,7 +68,6 @@ export function defineCommandWithActions(
       return options.missing === undefined ? parser : parser.demandCommand(1, options.missing);
     },
     run: async (args, ctx) => {
-      options.before?.(ctx);
       const named = String((args as { _?: unknown[] })._?.[1] ?? '');
       const action = actions.find((candidate) => candidate.command.split(' ')[0] === named) ?? byDefault;
       // yargs refuses an unknown action before this runs (strict mode); never end without running one.

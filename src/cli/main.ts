@@ -52,7 +52,8 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitC
       }
       verbose = args.verbose;
       color = args.color;
-      exitCode = await module.run(args, createContext(io, args, annotations));
+      const runCli = (words: readonly string[], replaced: Partial<CliIo>) => main(words, { ...io, ...replaced });
+      exitCode = await module.run(args, { ...createContext(io, args, annotations), runCli });
     }
   } catch (err) {
     exitCode = reportError(err, io, { verbose, color }, annotations);

@@ -2,7 +2,9 @@
 // the file, written whole or not at all), its stderr part (warnings, the summary beside a
 // document) on stderr, each with its stream's colours. Every format is an entry of a registry
 // of src/render/; the command only names the entry.
+import { appendFile } from 'node:fs/promises';
 import { NO_COLORS, type StreamRenderers } from '../render/contract.js';
+import { stepOutputLines } from '../render/github-steps/index.js';
 import { openOutput } from '../scripts/output.js';
 import type { CommandContext } from './context.js';
 
@@ -38,4 +40,16 @@ export function reportInTurn<Model>(output: StreamRenderers<Model>, ctx: WriterC
     },
     written: () => turn,
   };
+}
+
+/** Step outputs, appended to the file the runner reads them from (GITHUB_OUTPUT); nothing outside GitHub Actions. */
+export async function writeStepOutputs(ctx: Pick<CommandContext, 'env'>, outputs: Readonly<Record<string, string>>): Promise<void> {
+  const file = ctx.env('GITHUB_OUTPUT');
+  if (file !== undefined) await appendFile(file, stepOutputLines(outputs));
+}
+
+/** Markdown appended to the job summary (GITHUB_STEP_SUMMARY); nothing outside GitHub Actions. */
+export async function appendStepSummary(ctx: Pick<CommandContext, 'env'>, markdown: string): Promise<void> {
+  const file = ctx.env('GITHUB_STEP_SUMMARY');
+  if (file !== undefined) await appendFile(file, markdown);
 }

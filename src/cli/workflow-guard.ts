@@ -26,11 +26,13 @@ const OPEN_LINE_START = new RegExp(`^[${SPACE}]*:?$`);
 const LINE_END = /[\n\r\u0085\u2028\u2029]/g;
 
 /**
- * A stream that writes to `stream`, defusing workflow commands. Everything but `write` and
+ * A stream that writes to `stream`, defusing workflow commands (`stream` itself when it is one). Everything but `write` and
  * `end` is the underlying stream's own (events, `drain`, `writableLength`), so callers that
  * wait for `drain` or listen for `error` behave as before.
  */
 export function guardWorkflowCommands<S extends Writable>(stream: S): S {
+  // A command line run inside another (`github action`) gets the streams guarded already.
+  if (GUARDED.has(stream)) return stream;
   const defuse = lineDefuser();
   const guarded = new Proxy(stream, {
     get(target, property) {

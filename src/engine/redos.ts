@@ -6,7 +6,8 @@
 // checker is loaded only when a rule has such a pattern, so most runs never pay for it; it is
 // recheck's plain JavaScript checker, run in this process (the package's main entry starts a
 // native binary or a worker from paths inside node_modules, which the bundled CLI does not have).
-import { patternsToCheck, redosFinding, redosUnchecked, type ExponentialPattern, type Finding } from '../validate/index.js';
+import { patternsToCheck, redosFinding, redosUnchecked, type ExponentialPattern } from '../validate/redos.js';
+import type { Finding } from '../validate/checks.js';
 import type { DeclaredRule } from '../semantics/model.js';
 
 /** How long the checker may spend on one pattern. */

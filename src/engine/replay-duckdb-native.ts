@@ -8,7 +8,7 @@
 // instead (the caller), so the report is always the js engine's.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Decision } from '../evaluate/index.js';
+import type { Decision } from '../evaluate/evaluate.js';
 import { accountDecided, accountEmpty, type Tallies } from '../replay/account.js';
 import type { CompiledRuleSets } from '../replay/compiled.js';
 import { carries, MAP_FIELDS, TEXT_FIELDS, unusableForm, type RequestField, type TextField } from '../replay/coverage.js';

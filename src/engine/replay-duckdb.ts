@@ -5,7 +5,7 @@
 // read. Either way the groups DuckDB returns feed the js engine's tallies, in log order.
 import { rm } from 'node:fs/promises';
 import { UserError } from '../errors.js';
-import type { Decision } from '../evaluate/index.js';
+import type { Decision } from '../evaluate/evaluate.js';
 import { compileRuleSets, type CompiledRuleSets } from '../replay/compiled.js';
 import { readLog, type TrafficReadOptions } from '../replay/read.js';
 import { EXAMPLES_PER_TRANSITION, type ReplayExample, type ReplayTally } from '../replay/tally.js';

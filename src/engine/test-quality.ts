@@ -5,7 +5,7 @@
 import { UserError } from '../errors.js';
 import { changeToDecide, changeToFlip, type NamedRequest } from '../validate/exercise.js';
 import { provedDisjoint, redundantLeaf, sameAddresses } from '../validate/equivalence.js';
-import type { EvaluationOptions } from '../evaluate/index.js';
+import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { Group, NormalRule } from '../semantics/model.js';
 import { formatPercent, measureCoverage, coveredPercent, uncoveredItems, type AppRules, type CoverageReport, type Ratio, type UncoveredItem } from '../tests/coverage.js';
 import { mutantsOf, type Mutant } from '../tests/mutants.js';

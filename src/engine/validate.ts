@@ -1,6 +1,7 @@
 // `validate`: schema and semantic checks of every rule file of every selected app, then the
 // rule-set analysis (docs/evaluation.md, "Rule-set analysis"); no network.
-import { analyseRules, silenced, type Finding } from '../validate/index.js';
+import { analyseRules, type Finding } from '../validate/checks.js';
+import { silenced } from '../validate/silence.js';
 import { sortProblems, type Problem } from '../errors.js';
 import { everyApp, loadProject } from './project.js';
 import { loadAllRules } from '../rules/load.js';
@@ -15,7 +16,7 @@ import { builtinPolicyFindings, checkPolicies, DEFAULT_POLICY_BUDGET_SECONDS, po
 import { DEFAULT_SHADOW_MAX_AGE_DAYS, shadowAgeWarnings } from './shadow-age.js';
 import { longExpiredWarnings } from '../semantics/lifetime.js';
 
-export type { Finding } from '../validate/index.js';
+export type { Finding } from '../validate/checks.js';
 export type { ValidateReport } from '../render/validate/model.js';
 
 export interface ValidateRequest extends ProjectSelection {

@@ -5,19 +5,26 @@
 // through the workflow-command writer, past the guard that defuses every other `::` line.
 import { workflowCommandData, workflowCommandProperty } from './sanitise.js';
 
-/** A message GitHub shows on a line of a file in the pull request. */
-export interface Annotation {
+/** A message GitHub shows on the run (the action's own failures, which concern no file). */
+export interface RunAnnotation {
   level: 'error' | 'warning' | 'notice';
-  file: string;
-  line: number;
-  col: number;
   /** Shown as the annotation's heading (GitHub's default is the level). */
   title?: string;
   message: string;
 }
 
+/** A message GitHub shows on a line of a file in the pull request. */
+export interface Annotation extends RunAnnotation {
+  file: string;
+  line: number;
+  col: number;
+}
+
 /** `::level file=…,line=…,col=…[,title=…]::message`, every value escaped as the runner unescapes it. */
-export function workflowCommand(a: Annotation): string {
-  const title = a.title === undefined ? '' : `,title=${workflowCommandProperty(a.title)}`;
-  return `::${a.level} file=${workflowCommandProperty(a.file)},line=${a.line},col=${a.col}${title}::${workflowCommandData(a.message)}`;
+export function workflowCommand(a: Annotation | RunAnnotation): string {
+  const properties = [
+    ...('file' in a ? [`file=${workflowCommandProperty(a.file)}`, `line=${a.line}`, `col=${a.col}`] : []),
+    ...(a.title === undefined ? [] : [`title=${workflowCommandProperty(a.title)}`]),
+  ];
+  return `::${a.level}${properties.length === 0 ? '' : ` ${properties.join(',')}`}::${workflowCommandData(a.message)}`;
 }

@@ -1,7 +1,7 @@
 // What both engines do with each request once it is decided (docs/replay.md, "The report"):
 // the tallies of the report, the check of fields its line lacks, and the comparison with
 // production's recorded decision. One function, so the engines cannot drift apart.
-import type { Decision } from '../evaluate/index.js';
+import type { Decision } from '../evaluate/evaluate.js';
 import type { AgreementTally } from './agreement.js';
 import type { Carriage } from './coverage.js';
 import type { MissingFieldCheck } from './missing.js';

@@ -4,7 +4,7 @@
 // Agreement is a share of the requests compared; disagreements are grouped by rule and
 // direction with examples; requests the service decided by something other than a custom rule
 // are kept apart, never counted as agreement or disagreement.
-import type { Decision } from '../evaluate/index.js';
+import type { Decision } from '../evaluate/evaluate.js';
 import type { LiveRule } from '../semantics/model.js';
 import type { RecordedDecision } from './presets.js';
 import { BLOCKING_OUTCOMES, EXAMPLES_PER_TRANSITION, outcomeOf, type Disagreement, type DisagreementDirection, type ProductionAgreement, type ReplayExample } from './tally.js';

@@ -3,7 +3,7 @@
 // the request line and user agent quoted). Neither records a country or an ASN: the report
 // says so when a changed rule reads them.
 import { UserError } from '../errors.js';
-import type { TestRequest } from '../evaluate/index.js';
+import type { TestRequest } from '../evaluate/request.js';
 import type { Carriage } from './coverage.js';
 import { percentDecode, splitTarget, splitUrl } from './redact.js';
 

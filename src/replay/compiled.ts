@@ -4,7 +4,9 @@
 // decided by their condition tree's verdict, which the sets compiled together share
 // (evaluate/program-verdicts.ts): a leaf or tree that several rules or both "before" and "after" hold is
 // evaluated once per request. The answer is always the reference evaluator's, only found sooner.
-import type { Decision, TestRequest, Verdict } from '../evaluate/index.js';
+import type { Decision } from '../evaluate/evaluate.js';
+import type { TestRequest } from '../evaluate/request.js';
+import type { Verdict } from '../evaluate/leaf.js';
 import type { NormalRule } from '../semantics/model.js';
 import { compileProgram, type ProgramSet } from '../semantics/program.js';
 import { indexRules, listsOf } from './rule-index.js';

@@ -4,7 +4,7 @@
 // counts are taken from parsed requests, so any engine that parses the same lines can supply
 // the same numbers. Values are normalised here as the service compares them.
 import { isIP } from 'node:net';
-import type { TestRequest } from '../evaluate/index.js';
+import type { TestRequest } from '../evaluate/request.js';
 import { REQUEST_FIELDS, TEXT_FIELDS, type RequestField, type TextField } from '../semantics/fields.js';
 
 // The request fields are the rule semantics' (semantics/fields.ts): the text fields, then the maps.

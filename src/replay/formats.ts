@@ -2,7 +2,7 @@
 // field names of docs/evaluation.md, CSV rows under a header row naming those fields, and the
 // common/combined access-log format. A line that cannot be read is a skip with a fixed reason,
 // never an error: logs are large and a few bad lines must not stop a replay.
-import type { TestRequest } from '../evaluate/index.js';
+import type { TestRequest } from '../evaluate/request.js';
 import { MAP_FIELDS, TEXT_FIELDS, type Carriage, type MapField, type TextField } from './coverage.js';
 import { parseObject, type RecordedDecision } from './presets.js';
 import { splitTarget } from './redact.js';

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { UserError } from '../errors.js';
 import { jsonTooDeep } from '../io/json-depth.js';
 import { parseYamlDocument } from '../io/yaml-source.js';
-import type { TestRequest } from '../evaluate/index.js';
+import type { TestRequest } from '../evaluate/request.js';
 import type { Carriage } from './coverage.js';
 import { splitUrl } from './redact.js';
 

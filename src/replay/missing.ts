@@ -4,8 +4,9 @@
 // set, a touched rule at or before the deciding rule (or any, when no rule decides) whose match
 // is unknown once the leaves on lacking fields are unknown (Kleene's logic, as for `$re`) makes
 // the outcome unknown: the request is counted undecided, never "no change".
-import { combine } from '../evaluate/evaluate.js';
-import { leafVerdict, type Decision, type TestRequest, type Verdict } from '../evaluate/index.js';
+import { combine, type Decision } from '../evaluate/evaluate.js';
+import { leafVerdict, type Verdict } from '../evaluate/leaf.js';
+import type { TestRequest } from '../evaluate/request.js';
 import type { Leaf, NormalRule } from '../semantics/model.js';
 import { fieldName, requestField } from '../semantics/fields.js';
 import { carries, lackedFields, unusableForm, type Carriage, type RequestField, type TextField } from './coverage.js';

@@ -3,7 +3,7 @@
 // Values are normalised later, with every other format's (coverage.ts); here each key is read
 // in the shape the format writes it, and a line carrying none of the format's keys is a skip
 // (the file is then not the format named).
-import type { TestRequest } from '../evaluate/index.js';
+import type { TestRequest } from '../evaluate/request.js';
 import type { Carriage } from './coverage.js';
 import { splitUrl } from './redact.js';
 

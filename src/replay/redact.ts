@@ -2,7 +2,7 @@
 // parameters whose names look like secrets are masked before the request is evaluated, counted
 // or printed, so no later step (an example request, a JSON report, a debug line) can leak one.
 // Masking keeps the name, so `$exists`/`$notExists` still decide as they would on the original.
-import type { TestRequest } from '../evaluate/index.js';
+import type { TestRequest } from '../evaluate/request.js';
 
 /** The words that start a credential in free text (tested before the full replacement). */
 const CREDENTIAL_WORD = /\b(?:Bearer|Basic|Token)\s/i;

@@ -1,7 +1,7 @@
 // The replay report's shape (docs/replay.md, "The report") and the orders its lists are sorted
 // in, which replay merge keeps: one replay of a whole log and the merge of its shards list
 // transitions, rule pairs and missing fields alike (src/replay/tally.ts fills it).
-import type { TestRequest } from '../evaluate/index.js';
+import type { TestRequest } from '../evaluate/request.js';
 import type { BaselineComparison } from './baseline.js';
 import type { FieldCoverage, RequestField } from './coverage.js';
 

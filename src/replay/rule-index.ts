@@ -3,9 +3,9 @@
 // `header x $exists`, `path $startsWith`, `path $endsWith`, `userAgent $contains` or a `$re` whose
 // every match holds a text), and is listed under each guard's value. A request's values then
 // select the rules worth trying; the rules without a guard are tried for every request.
-import { compilePattern, fieldOf, type TestRequest } from '../evaluate/index.js';
+import { compilePattern, interruptions } from '../evaluate/pattern.js';
+import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import { patternLiteral } from '../evaluate/pattern-literal.js';
-import { interruptions } from '../evaluate/pattern.js';
 import { answersNo, type BudgetedLeaf } from '../evaluate/program-verdicts.js';
 import type { Group, Leaf, NormalRule } from '../semantics/model.js';
 import { fieldKey, fieldName, leafValues } from '../semantics/fields.js';

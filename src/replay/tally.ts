@@ -2,7 +2,8 @@
 // for each transition of outcome (none → challenge, allow → block, …) its count, the rules
 // involved and a few example requests. Memory is bounded by the number of distinct reasons,
 // transitions and rule pairs, never by the number of requests.
-import { undecidedPatterns, type Decision, type TestRequest } from '../evaluate/index.js';
+import { undecidedPatterns, type Decision } from '../evaluate/evaluate.js';
+import type { TestRequest } from '../evaluate/request.js';
 import type { Action, NormalRule } from '../semantics/model.js';
 import { FieldCounter, type RequestField } from './coverage.js';
 import { EXAMPLES_PER_TRANSITION, compareMissing, compareTransitions, compareRulePairs, type OutcomeKind, type SkipCount, type RulePair, type ReplayExample, type Transition, type ReplayReport, type ReplayCoverage, type MissingField } from './report.js';

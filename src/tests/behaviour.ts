@@ -4,7 +4,8 @@
 // outcome is undecided under either (a pattern out of its time budget) is left out of the
 // report and said separately, naming the rule and the pattern. Pure: the caller passes the
 // tests, each app's live rules and its steps.
-import { decide, type EvaluationOptions } from '../evaluate/index.js';
+import { decide } from '../evaluate/evaluate.js';
+import type { EvaluationOptions } from '../evaluate/leaf.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import type { PlanStep } from '../plan/types.js';

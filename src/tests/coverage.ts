@@ -4,7 +4,8 @@
 // A request reaches a rule when no earlier active rule matched it; every leaf and group of a
 // reached rule is evaluated (no short cut), so "seen false" does not depend on leaf order.
 // Pure: the caller passes each app's rules in priority order and its tests.
-import { describeLeaf, type EvaluationOptions, type Verdict } from '../evaluate/index.js';
+import { describeLeaf } from '../evaluate/describe.js';
+import type { EvaluationOptions, Verdict } from '../evaluate/leaf.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { compileProgram, type ProgramSet, type ProgramTree } from '../semantics/program.js';
 import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { UserError, sortProblems, type Problem } from '../errors.js';
-import type { TestRequest } from '../evaluate/index.js';
+import type { TestRequest } from '../evaluate/request.js';
 import { validateTests } from '../generated/validators.js';
 import type { Action, SourceLocation } from '../semantics/model.js';
 import { displayPath } from '../rules/display-path.js';

@@ -3,7 +3,7 @@
 // a rule set the schema accepts (no empty group or tree), and none is the original written
 // differently: an operator is changed only where the group has two children or more.
 import { isIP } from 'node:net';
-import { describeField, describeLeaf } from '../evaluate/index.js';
+import { describeField, describeLeaf } from '../evaluate/describe.js';
 import type { Action, Conditions, Group, Leaf, LeafOperator, NormalRule } from '../semantics/model.js';
 import { leafValues } from '../semantics/fields.js';
 import { definedFields } from '../defined.js';

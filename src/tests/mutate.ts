@@ -5,7 +5,8 @@
 // are looked at; a mutant that changes one leaf changes a request's decision only when that leaf
 // reads the request differently; a paused rule or a weaker action only the requests the rule
 // decided; a swap only those the first rule decided that the second also matches.
-import { conditionsVerdict, leafVerdict, type EvaluationOptions } from '../evaluate/index.js';
+import { conditionsVerdict } from '../evaluate/evaluate.js';
+import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';

@@ -1,7 +1,11 @@
 // Runs tests against rule sets: pure, no I/O. Each result says whether the expected rule
 // decided and, when not, why in sentences a reviewer can act on: which rule decided instead
 // and which leaves of the expected rule did not match the request.
-import { decide, describeField, describeLeaf, fieldOf, matchedLeaves, missedLeaves, undecidedPatterns, MATCH_BUDGET_MS, type EvaluationOptions, type MissedLeaf } from '../evaluate/index.js';
+import { decide, matchedLeaves, missedLeaves, undecidedPatterns, type MissedLeaf } from '../evaluate/evaluate.js';
+import { describeField, describeLeaf } from '../evaluate/describe.js';
+import { fieldOf } from '../evaluate/request.js';
+import { MATCH_BUDGET_MS } from '../evaluate/pattern.js';
+import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { Problem } from '../errors.js';
 import type { Action, Leaf, NormalRule } from '../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';

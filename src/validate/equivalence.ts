@@ -5,7 +5,8 @@
 // method is used only where that assumption plays no part, and nothing is claimed when values
 // compare ignoring case (the relations compare as written). Each answer says why, or is
 // undefined: not proved.
-import { describeLeaf, MATCH_WHEN_ABSENT } from '../evaluate/index.js';
+import { describeLeaf } from '../evaluate/describe.js';
+import { MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { leafImplies, leavesContradict } from './leaves.js';
 import { leafValues } from '../semantics/fields.js';

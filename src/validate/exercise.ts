@@ -2,7 +2,9 @@
 // (docs/evaluation.md, "Coverage"): a rule no test decides, a leaf never seen true or false.
 // Candidates come from the rules' own values (witness.ts); each is kept only when the evaluator
 // confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
-import { conditionsVerdict, decide, leafVerdict, type EvaluationOptions, type TestRequest } from '../evaluate/index.js';
+import { conditionsVerdict, decide } from '../evaluate/evaluate.js';
+import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
+import type { TestRequest } from '../evaluate/request.js';
 import type { Leaf, NormalRule } from '../semantics/model.js';
 import { fieldName, leafValues, requestField, sameFieldName } from '../semantics/fields.js';
 import { BASE, candidates } from './witness.js';

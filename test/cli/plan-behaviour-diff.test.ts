@@ -3,7 +3,8 @@
 // the evaluator confirmed, in text, Markdown and JSON; --no-behaviour-diff leaves it out.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decide, type TestRequest } from '../../src/evaluate/index.js';
+import { decide } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import type { NormalRule, Rule } from '../../src/semantics/model.js';
 import { lettered } from '../apply/fixtures.js';
 import { emulatorProjectForEachTest } from '../helpers/emulator-project.js';

@@ -3,7 +3,9 @@
 // combination, per field they test, of the values the rules mention, one value none mentions
 // and (for fields a request may lack) no value; each request of it is decided under every set.
 import fc from 'fast-check';
-import { decide, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
+import { decide } from '../../src/evaluate/evaluate.js';
+import { leafVerdict } from '../../src/evaluate/leaf.js';
+import { requestWith, type TestRequest } from '../../src/evaluate/request.js';
 import { fieldKey } from '../../src/semantics/fields.js';
 import type { Action, Leaf, NormalRule } from '../../src/semantics/model.js';
 import type { DecidedOutcome, RegionOutcome } from '../../src/diff/entries.js';

@@ -8,7 +8,8 @@
 // branches are never taken proves nothing.
 import fc from 'fast-check';
 import { provePolicy } from '../../src/diff/policy.js';
-import { conditionsVerdict, decide, type TestRequest } from '../../src/evaluate/index.js';
+import { conditionsVerdict, decide } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import { CLASS_RULE_NAME, POLICY_OUTCOMES, type PolicyExpectation } from '../../src/rules/policies.js';
 import { seededRandom } from '../../src/emulator/random.js';
 import type { NormalRule } from '../../src/semantics/model.js';

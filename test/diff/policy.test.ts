@@ -1,5 +1,5 @@
 import { provePolicy } from '../../src/diff/policy.js';
-import { decide, conditionsVerdict } from '../../src/evaluate/index.js';
+import { decide, conditionsVerdict } from '../../src/evaluate/evaluate.js';
 import { CLASS_RULE_NAME, type RequestPolicy } from '../../src/rules/policies.js';
 import type { WrittenConditions } from '../../src/semantics/written.js';
 import { normal } from '../helpers/rules.js';

@@ -3,7 +3,8 @@
 // the first tree it names is the first tree that does not fail to match — from any position —
 // while its guards did skip trees (counted, so the property cannot pass without reaching them).
 import fc from 'fast-check';
-import { conditionsVerdict, type TestRequest } from '../../src/evaluate/index.js';
+import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import type { Conditions } from '../../src/semantics/model.js';
 import { TreeStack } from '../../src/diff/tree-stack.js';
 import { domain, ruleList } from './brute-force.js';

@@ -4,7 +4,7 @@
 // answers as a BlockList holding the same ranges does.
 import { BlockList, isIP, SocketAddress } from 'node:net';
 import fc from 'fast-check';
-import { inRanges } from '../../src/evaluate/index.js';
+import { inRanges } from '../../src/evaluate/leaf.js';
 
 const part = fc.oneof(fc.integer({ min: 0, max: 255 }).map(String), fc.constantFrom('0', '00', '010', '256', '999', '1000', ''));
 const ipv4Text = fc.tuple(part, part, part, part).map((parts) => parts.join('.'));

@@ -1,4 +1,4 @@
-import { decide, missedLeaves } from '../../src/evaluate/index.js';
+import { decide, missedLeaves } from '../../src/evaluate/evaluate.js';
 import type { Conditions, NormalRule, Rule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
 

@@ -1,6 +1,6 @@
 // Hand-written cases for every operator × condition type, including absent fields.
-import { leafVerdict as leafMatches, MATCH_WHEN_ABSENT } from '../../src/evaluate/index.js';
-import type { TestRequest } from '../../src/evaluate/index.js';
+import { leafVerdict as leafMatches, MATCH_WHEN_ABSENT } from '../../src/evaluate/leaf.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import { CONDITION_TYPES, LEAF_OPERATORS, type ConditionType, type Leaf, type LeafOperator } from '../../src/semantics/model.js';
 
 const request: TestRequest = {

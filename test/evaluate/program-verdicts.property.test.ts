@@ -6,7 +6,9 @@
 // whose field a literal fixes (src/diff/atoms.ts); with and without case-insensitive values.
 // Each property counts how often it reaches its assertion, so that none passes by never asserting.
 import fc from 'fast-check';
-import { conditionsVerdict, decide, fieldOf, groupVerdict, leafVerdict, requestWith, type TestRequest } from '../../src/evaluate/index.js';
+import { conditionsVerdict, decide, groupVerdict } from '../../src/evaluate/evaluate.js';
+import { fieldOf, requestWith, type TestRequest } from '../../src/evaluate/request.js';
+import { leafVerdict } from '../../src/evaluate/leaf.js';
 import { isMapField, REQUEST_FIELDS, requestField } from '../../src/semantics/fields.js';
 import { ProgramVerdicts } from '../../src/evaluate/program-verdicts.js';
 import { compileProgram, ProgramBuilder, type ProgramSet } from '../../src/semantics/program.js';

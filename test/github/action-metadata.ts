@@ -2,9 +2,9 @@
 // are embedded in a synthetic reusable workflow whose inputs and outputs mirror the action's;
 // actionlint then checks every expression (inputs.*, steps.*.outputs.*) and step as usual.
 import { stringify } from 'yaml';
+import { actionInvocation as commandLine } from '../../src/github/action-step.js';
 import type { Invocation } from './cli-surface.js';
-import { tokenise } from './cli-surface.js';
-import { ACTION_FILE, isMap, mapAt, readYamlFile, type StepRef, type YamlFile, type YamlMap } from './workflow-files.js';
+import { ACTION_FILE, EXPRESSION_TOKEN, isMap, mapAt, readYamlFile, type StepRef, type YamlFile, type YamlMap } from './workflow-files.js';
 
 export function readAction(): YamlFile {
   return readYamlFile(ACTION_FILE);
@@ -46,41 +46,17 @@ export function actionAsWorkflow(action: YamlFile): string {
   return stringify(workflow, { lineWidth: 0, blockQuote: 'literal' });
 }
 
-/** The `command` input values the action accepts, mapped to the CLI command each runs (from its `case`). */
-export function actionCommandMapping(action: YamlFile): Map<string, string> {
-  const mapping = new Map<string, string>();
-  for (const step of actionSteps(action)) {
-    if (typeof step.run !== 'string') continue;
-    for (const match of step.run.matchAll(/^\s*([\w| -]+)\)\s*command=\(([^)]*)\)\s*;;/gm)) {
-      const target = (match[2] ?? '').trim();
-      for (const name of (match[1] ?? '').split('|').map((n) => n.trim())) {
-        mapping.set(name, target === '"$INPUT_COMMAND"' ? name : target.replace(/\s+/g, ' '));
-      }
-    }
-  }
-  return mapping;
-}
-
-/** The flags the action adds to every plan (its `plan_flags=(…)` array). */
-export function actionPlanFlags(action: YamlFile): string[] {
-  for (const step of actionSteps(action)) {
-    const match = typeof step.run === 'string' ? /plan_flags=\(([^)]*)\)/.exec(step.run) : null;
-    if (match) return tokenise(match[1] ?? '');
-  }
-  return [];
-}
-
-/** The command line a workflow step running the action amounts to. */
-export function actionInvocation(ref: StepRef, action: YamlFile): Invocation {
+/** The command line a workflow step running the action amounts to (the action's own mapping, src/github/action-step.ts). */
+export function actionInvocation(ref: StepRef): Invocation {
   const inputs = mapAt(ref.step, 'with');
-  const text = (name: string) => (typeof inputs[name] === 'string' || typeof inputs[name] === 'number' ? String(inputs[name]) : '');
-  const commandInput = text('command');
-  const command = actionCommandMapping(action).get(commandInput) ?? `(command input "${commandInput}")`;
-  const args: string[] = [];
-  if (text('config')) args.push('--config', ...tokenise(text('config')));
-  if (text('app')) args.push('--app', ...tokenise(text('app')));
-  if (command === 'plan') args.push(...actionPlanFlags(action));
-  else if (text('format')) args.push('--format', text('format'));
-  args.push(...tokenise(text('args')));
-  return { source: `${ref.file} ${ref.where}`, command, args, complete: true };
+  // A `${{ }}` expression is one word of unknown value, as the runner substitutes it before the action splits args.
+  const text = (name: string) => (typeof inputs[name] === 'string' || typeof inputs[name] === 'number' ? String(inputs[name]).replace(/\$\{\{.*?\}\}/gs, EXPRESSION_TOKEN) : '');
+  const source = `${ref.file} ${ref.where}`;
+  try {
+    const run = commandLine({ command: text('command'), args: text('args'), app: text('app'), config: text('config'), format: text('format'), tokenEnv: text('token-env') }, 'plan.json');
+    return { source, command: run.command.join(' '), args: run.argv.slice(run.command.length), complete: true };
+  } catch (err) {
+    // A refused input: an invocation the checker reports, with the refusal.
+    return { source, command: `(${err instanceof Error ? err.message : String(err)})`, args: [], complete: true };
+  }
 }

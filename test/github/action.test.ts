@@ -3,15 +3,9 @@
 // command-line surface.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  actionCommandMapping,
-  actionInputs,
-  actionInvocation,
-  actionOutputs,
-  actionPlanFlags,
-  actionSteps,
-  readAction,
-} from './action-metadata.js';
+import { ACTION_COMMANDS, actionInvocation as commandLine, actionOutputs as stepOutputs, PLAN_FLAGS } from '../../src/github/action-step.js';
+import { EXIT } from '../../src/exit-codes.js';
+import { actionInputs, actionInvocation, actionOutputs, actionSteps, readAction } from './action-metadata.js';
 import { checkInvocation, COMMAND_SURFACE, GLOBAL_FLAGS, invocationsInText, type Invocation } from './cli-surface.js';
 import {
   ACTION_FILE,
@@ -27,7 +21,7 @@ import {
 } from './workflow-files.js';
 
 const EXAMPLES_README = 'examples/github-workflows/README.md';
-/** Outputs `botrules github artifact` appends to GITHUB_OUTPUT itself. */
+/** Outputs `botrules github artifact` and `scripts report` append to GITHUB_OUTPUT themselves. */
 const BOTRULES_WRITES = ['found', 'run-id', 'artifact-id', 'chain-head'];
 
 const action = readAction();
@@ -73,15 +67,19 @@ describe('action.yml', () => {
 
   it('maps every output to an output its step writes', () => {
     const steps = actionSteps(action);
+    // What `botrules github action` writes, for a plan (with its plan file) and a SARIF run.
+    const noInputs = { command: '', args: '', app: '', config: '', format: '', tokenEnv: '' };
+    const written = [{ ...noInputs, command: 'plan' }, { ...noInputs, command: 'validate', format: 'sarif' }].flatMap((inputs) =>
+      Object.keys(stepOutputs(inputs, commandLine(inputs, 'plan.json'), EXIT.found, { output: 'output.txt', plan: 'plan.json' })));
     for (const [name, output] of Object.entries(actionOutputs(action))) {
       const match = /^\$\{\{\s*steps\.([\w-]+)\.outputs\.([\w-]+)\s*\}\}$/.exec(String(isMap(output) ? output.value : ''));
       expect({ name, mapsToStepOutput: match !== null }).toEqual({ name, mapsToStepOutput: true });
       const step = steps.find((s) => s.id === match?.[1]);
-      expect(String(step?.run)).toContain('>> "$GITHUB_OUTPUT"');
+      expect(String(step?.run)).toContain('node "$cli" github action');
       // found, run-id and artifact-id: botrules github artifact writes them itself (test/github/artifact-provenance.test.ts);
       // chain-head: scripts report does (test/scripts/report-chain-head.e2e.test.ts).
       if (BOTRULES_WRITES.includes(name)) continue;
-      expect(String(step?.run)).toContain(`echo "${match?.[2]}=`);
+      expect({ name, written: written.includes(match?.[2] ?? '') }).toEqual({ name, written: true });
     }
   });
 
@@ -92,7 +90,7 @@ describe('action.yml', () => {
   });
 
   it('runs exactly the documented commands', () => {
-    const mapping = actionCommandMapping(action);
+    const mapping = new Map(Object.entries(ACTION_COMMANDS).map(([name, words]) => [name, words.join(' ')]));
     expect(Object.fromEntries(mapping)).toEqual({
       validate: 'validate',
       test: 'test',
@@ -116,14 +114,18 @@ describe('action.yml', () => {
   });
 
   it('plans with --detailed-exitcode, Markdown output and a saved JSON plan', () => {
-    const flags = actionPlanFlags(action);
+    const flags = [...PLAN_FLAGS, 'plan.json'];
     expect(flags).toEqual(expect.arrayContaining(['--detailed-exitcode', '--format', 'markdown', '--out']));
     expect(checkInvocation({ source: ACTION_FILE, command: 'plan', args: flags, complete: true })).toEqual([]);
   });
 
   it('passes only documented flags to botrules', () => {
     const known = new Set([...Object.keys(GLOBAL_FLAGS), ...Object.values(COMMAND_SURFACE).flatMap((c) => Object.keys(c.flags))]);
-    const flags = actionSteps(action).flatMap((step) => [...String(step.run ?? '').matchAll(/(?<![\w-])--([a-z][\w-]*)/g)].map((m) => m[1] ?? ''));
+    const inputs = { command: '', args: '', app: 'shop', config: 'botrules.yaml', format: 'text', tokenEnv: '' };
+    const added = Object.keys(ACTION_COMMANDS).flatMap((command) => commandLine({ ...inputs, command, format: command === 'plan' ? '' : 'text' }, 'plan.json').argv);
+    const scripts = actionSteps(action).map((step) => String(step.run ?? '')).join('\n');
+    const flags = [...added, ...scripts.matchAll(/(?<![\w-])--[a-z][\w-]*/g)].map(String).filter((word) => word.startsWith('--')).map((flag) => flag.slice(2));
+    expect(flags).toEqual(expect.arrayContaining(['config', 'app', 'format', 'detailed-exitcode', 'out']));
     expect(flags.filter((flag) => !known.has(flag))).toEqual([]);
   });
 
@@ -133,6 +135,7 @@ describe('action.yml', () => {
     const runs = [...scripts.matchAll(/^\s*node\s+(\S+)/gm)].map((m) => m[1]);
     expect(runs).toEqual(['"$cli"']);
     expect(scripts).toContain('cli="$ACTION_PATH/dist-action/botrules.mjs"');
+    expect(scripts).toContain('node "$cli" github action');
     const uses = actionSteps(action).map((step) => step.uses).filter((u) => u !== undefined);
     expect(uses).toEqual([expect.stringMatching(/^actions\/setup-node@[0-9a-f]{40}$/)]);
   });
@@ -175,7 +178,7 @@ describe('botrules command lines in the workflows', () => {
 
   it('use only documented commands, flags and values', () => {
     const invocations: Invocation[] = [
-      ...actionUses.map((ref) => actionInvocation(ref, action)),
+      ...actionUses.map((ref) => actionInvocation(ref)),
       ...[...workflows, action].flatMap((yaml) => invocationsInText(yaml.file, yaml.text)),
       ...invocationsInText(EXAMPLES_README, readFileSync(path.join(REPO_ROOT, EXAMPLES_README), 'utf8')),
     ];

@@ -104,6 +104,7 @@ export const COMMAND_SURFACE: Readonly<Record<string, CommandSurface>> = {
   'github plan-comment': { flags: { pr: VALUE, plans: VALUE, 'run-url': VALUE }, positionals: 0 },
   'github drift-pr': { flags: { 'rules-dir': VALUE, drift: VALUE, 'run-url': VALUE }, positionals: 0 },
   'github drift-issue': { flags: { reports: VALUE, 'run-url': VALUE }, positionals: 0 },
+  'github action': { flags: {}, positionals: 0 },
   'scripts verify': { flags: { format: { takesValue: true, values: ['text', 'json'] }, anchor: VALUE }, positionals: 1 },
   'scripts evidence': {
     flags: {

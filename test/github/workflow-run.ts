@@ -136,7 +136,7 @@ async function runBotrulesAction(given: Record<string, string>, cwd: string, env
 }
 
 /** An action directory whose bundle is the built CLI. */
-function builtCliAsAction(): string {
+export function builtCliAsAction(): string {
   const actionPath = tempDir('botrules-action-path-');
   mkdirSync(path.join(actionPath, 'dist-action'));
   writeFileSync(path.join(actionPath, 'dist-action', 'botrules.mjs'), `import ${JSON.stringify(pathToFileURL(path.resolve(CLI_BINARY)).href)};\n`);

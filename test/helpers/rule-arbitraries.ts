@@ -3,7 +3,7 @@
 // every condition type and operator, values drawn from the pools a test gives (texts, addresses,
 // ranges, patterns, names), absent fields, and leaves with a field the tool does not know.
 import fc from 'fast-check';
-import type { TestRequest } from '../../src/evaluate/index.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import { CONDITION_TYPES, LEAF_OPERATORS, type Group, type Leaf, type Rule } from '../../src/semantics/model.js';
 
 export interface Pools {

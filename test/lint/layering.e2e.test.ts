@@ -103,7 +103,7 @@ const PROBES: Record<string, { file: string; text: string; expected: string[] }>
   narrowingIsNotForging: {
     file: `src/apply/${TAG}-narrowing.ts`,
     text:
-      "import type { Decision } from '../evaluate/index.js';\n" +
+      "import type { Decision } from '../evaluate/evaluate.js';\n" +
       "import type { LiveRule, NormalRule } from '../semantics/model.js';\n" +
       'export const first = (rules: LiveRule[]): LiveRule => rules[0] as LiveRule;\n' +
       'export const present = (rule: NormalRule | undefined): NormalRule => rule as NormalRule;\n' +

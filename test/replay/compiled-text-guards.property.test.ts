@@ -5,7 +5,8 @@
 // and patterns (groups, classes, escapes, alternations, lookaheads, quantifiers) and random
 // values, including surrogates, the compiled set decides as src/evaluate/ does.
 import fc from 'fast-check';
-import { decide, type TestRequest } from '../../src/evaluate/index.js';
+import { decide } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import type { Group, Leaf, Rule } from '../../src/semantics/model.js';
 import { compileRuleSets } from '../../src/replay/compiled.js';
 import { patternLiteral } from '../../src/evaluate/pattern-literal.js';

@@ -5,7 +5,8 @@
 // together share leaf and tree verdicts, and a set skips rules whose tree an earlier rule has:
 // a second set made of the first's trees repeated under other rules checks both.
 import fc from 'fast-check';
-import { decide, type TestRequest } from '../../src/evaluate/index.js';
+import { decide } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import type { Group, Leaf, Rule } from '../../src/semantics/model.js';
 import { compileRules, compileRuleSets } from '../../src/replay/compiled.js';
 import { leaf as analysisLeaf, request as analysisRequest } from '../validate/arbitraries.js';

@@ -7,7 +7,7 @@
 // replay report.
 import path from 'node:path';
 import fc from 'fast-check';
-import type { TestRequest } from '../../src/evaluate/index.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import { renderReplayJson } from '../../src/render/replay/json.js';
 import { renderReplayMarkdown } from '../../src/render/replay/markdown.js';
 import { renderReplayText } from '../../src/render/replay/text.js';

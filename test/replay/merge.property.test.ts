@@ -2,7 +2,7 @@
 // of it into consecutive shards, the merge of the shards' reports is the report of the whole log
 // (counts, shares, rule pairs and their order, examples, skipped reasons), files aside.
 import fc from 'fast-check';
-import type { Decision } from '../../src/evaluate/index.js';
+import type { Decision } from '../../src/evaluate/evaluate.js';
 import type { NormalRule } from '../../src/semantics/model.js';
 import { mergeReports } from '../../src/replay/merge.js';
 import { ReplayTally, type ReplayReport } from '../../src/replay/tally.js';

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { TestRequest } from '../../src/evaluate/index.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import { isSecretName, redactRequest, REDACTED, secretNameTest, splitTarget } from '../../src/replay/redact.js';
 import { botrules, replayProject } from './fixtures.js';
 

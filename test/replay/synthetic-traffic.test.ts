@@ -3,7 +3,7 @@
 // generated rules gives exactly the counts the reference evaluator gives request by request.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decide } from '../../src/evaluate/index.js';
+import { decide } from '../../src/evaluate/evaluate.js';
 import { generateRules } from '../../src/emulator/generate-rules.js';
 import { trafficRequests } from '../../src/emulator/generate-traffic.js';
 import { seededRandom } from '../../src/emulator/random.js';

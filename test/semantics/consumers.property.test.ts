@@ -17,8 +17,9 @@ import type { Conditions, DeclaredRule, Leaf, LiveRule } from '../../src/semanti
 import { normaliseLiveRule, type LooseRule } from '../../src/semantics/normalise.js';
 import { unknownFieldNames } from '../../src/semantics/unknown.js';
 import { fieldKey, leafValues } from '../../src/semantics/fields.js';
-import { conditionsVerdict, fieldOf, leafVerdict } from '../../src/evaluate/index.js';
-import { requestWith } from '../../src/evaluate/request.js';
+import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
+import { fieldOf, requestWith } from '../../src/evaluate/request.js';
+import { leafVerdict } from '../../src/evaluate/leaf.js';
 import { leaf as analysedLeaf, request } from '../validate/arbitraries.js';
 import { live as liveFrom } from '../helpers/rules.js';
 

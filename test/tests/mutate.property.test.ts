@@ -4,7 +4,8 @@
 // reported survived changes none, and every mutant reported equivalent decides random requests
 // exactly as the original does.
 import fc from 'fast-check';
-import { decide, type TestRequest } from '../../src/evaluate/index.js';
+import { decide } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import { provedEquivalent } from '../../src/engine/test-quality.js';
 import type { RuleTest } from '../../src/tests/load.js';
 import { applyMutant, mutantsOf } from '../../src/tests/mutants.js';

@@ -1,7 +1,7 @@
 // Generators shared by the analysis property tests: small vocabularies, so that generated
 // requests often hit generated leaves and generated leaves often relate to each other.
 import fc from 'fast-check';
-import type { TestRequest } from '../../src/evaluate/index.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import type { Leaf, LeafOperator } from '../../src/semantics/model.js';
 
 const TEXTS = ['/', '/a', '/ab', '/b', 'a', 'b', 'ab', 'ba', ''];

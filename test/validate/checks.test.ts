@@ -1,5 +1,6 @@
 // Each named check on hand-written rule sets: what it reports, where, and what it must not.
-import { analyseRules, silenced, type Finding } from '../../src/validate/index.js';
+import { analyseRules, type Finding } from '../../src/validate/checks.js';
+import { silenced } from '../../src/validate/silence.js';
 import { loadRules } from '../../src/rules/load.js';
 import type { DeclaredRule, Leaf, Rule } from '../../src/semantics/model.js';
 import { declared } from '../helpers/rules.js';

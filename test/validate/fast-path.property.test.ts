@@ -4,7 +4,7 @@
 // other), paused rules, allow and blocking rules, empty groups and empty roots, and copies of
 // earlier rules' conditions: written identically, and reordered (equal as sets only).
 import fc from 'fast-check';
-import { analyseRules, type Finding } from '../../src/validate/index.js';
+import { analyseRules, type Finding } from '../../src/validate/checks.js';
 import { generateRules } from '../../src/emulator/generate-rules.js';
 import { seededRandom } from '../../src/emulator/random.js';
 import type { Action, Conditions, DeclaredRule, Rule, Status } from '../../src/semantics/model.js';

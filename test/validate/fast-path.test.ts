@@ -1,6 +1,6 @@
 // The indexed analysis against the pairwise reference on one realistic rule set in the quick
 // suite (the generated property test is in fast-path.property.test.ts).
-import { analyseRules } from '../../src/validate/index.js';
+import { analyseRules } from '../../src/validate/checks.js';
 import { generateRules } from '../../src/emulator/generate-rules.js';
 import { seededRandom } from '../../src/emulator/random.js';
 import { analyseRulesPairwise } from './pairwise-reference.js';

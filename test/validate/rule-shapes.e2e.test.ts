@@ -6,7 +6,7 @@
 // runs it (a program writing rule files, through the built importer's writer).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { analyseRules } from '../../src/validate/index.js';
+import { analyseRules } from '../../src/validate/checks.js';
 import { loadRules } from '../../src/rules/load.js';
 import { tempDir } from '../helpers/temp.js';
 import { analyseRulesPairwise } from './pairwise-reference.js';

@@ -5,9 +5,11 @@
 // holds for every generated request. Requests always carry a path and a method, as the
 // analysis assumes (docs/evaluation.md, "Rule-set analysis").
 import fc from 'fast-check';
-import { analyseRules } from '../../src/validate/index.js';
+import { analyseRules } from '../../src/validate/checks.js';
 import { leafImplies, leavesContradict } from '../../src/validate/leaves.js';
-import { conditionsVerdict, decide, leafVerdict, type TestRequest } from '../../src/evaluate/index.js';
+import { conditionsVerdict, decide } from '../../src/evaluate/evaluate.js';
+import { leafVerdict } from '../../src/evaluate/leaf.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
 import type { DeclaredRule } from '../../src/semantics/model.js';
 import { leaf, request } from './arbitraries.js';
 

@@ -1,8 +1,8 @@
 // `botrules github …`: the steps of the example workflows that talk to the GitHub API, as
 // tested code instead of jq and gh in workflow bash (examples/github-workflows/README.md).
 // They use the workflow's own token (GH_TOKEN) and refuse to run where a rules token is in
-// scope, so no code ever holds a rules token and a GitHub write token together.
-import { appendFile } from 'node:fs/promises';
+// scope, so no code ever holds a rules token and a GitHub write token together. `github action`
+// is the botrules action's one step (action.yml): it runs the command the action's inputs name.
 import type { Argv } from 'yargs';
 import { checkedRepository, githubClientFor, GITHUB_REPOSITORY_VARIABLE } from '../../api/index.js';
 import { UserError } from '../../errors.js';
@@ -10,12 +10,13 @@ import { checkedWorkflowFile, DEFAULT_MAX_ARTIFACT_BYTES, selectArtifact } from 
 import { reportDriftIssues } from '../../github/drift-issue.js';
 import { driftBranch, proposeDrift } from '../../github/drift-pr.js';
 import { upsertPlanComments } from '../../github/plan-comment.js';
-import { ARTIFACT_CHOICE, ARTIFACTS_SKIPPED, DRIFT_ISSUES, DRIFT_PROPOSAL, noArtifactSentence, PLAN_COMMENTS, stepOutputLines } from '../../render/github-steps/index.js';
+import { ARTIFACT_CHOICE, ARTIFACTS_SKIPPED, DRIFT_ISSUES, DRIFT_PROPOSAL, noArtifactSentence, PLAN_COMMENTS } from '../../render/github-steps/index.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { wholeNumber } from '../options.js';
-import { writeReport } from '../output.js';
+import { writeReport, writeStepOutputs } from '../output.js';
+import { runActionStep } from '../action-step.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
 import { noun } from '../../plural.js';
 import { definedFields } from '../../defined.js';
@@ -57,24 +58,34 @@ export const { builder, run } = defineCommandWithActions([
     command: 'artifact',
     describe: 'Choose the newest artifact of a name that a trusted run wrote (push, schedule or dispatch of this repository, on the default branch\'s history)',
     builder: artifactOptions,
-    run: runArtifact,
+    run: withoutRulesTokens(runArtifact),
   }),
-  defineAction({ command: 'plan-comment', describe: 'Create or update one pull-request comment per app from the plans the plan jobs kept', builder: planCommentOptions, run: runPlanComment }),
-  defineAction({ command: 'drift-pr', describe: 'Open, update or close the pull request that brings an app\'s console edits back to git', builder: driftOptions, run: runDriftPr }),
-  defineAction({ command: 'drift-issue', describe: 'Open, update or close one drift issue per app from the plans the drift jobs kept', builder: driftIssueOptions, run: runDriftIssue }),
-], { missing: 'Name an action: artifact, plan-comment, drift-pr or drift-issue', before: refuseRulesTokens });
+  defineAction({ command: 'plan-comment', describe: 'Create or update one pull-request comment per app from the plans the plan jobs kept', builder: planCommentOptions, run: withoutRulesTokens(runPlanComment) }),
+  defineAction({ command: 'drift-pr', describe: 'Open, update or close the pull request that brings an app\'s console edits back to git', builder: driftOptions, run: withoutRulesTokens(runDriftPr) }),
+  defineAction({ command: 'drift-issue', describe: 'Open, update or close one drift issue per app from the plans the drift jobs kept', builder: driftIssueOptions, run: withoutRulesTokens(runDriftIssue) }),
+  defineAction({
+    command: 'action',
+    describe: 'The step of the botrules action: run the command its inputs name (INPUT_COMMAND, INPUT_ARGS, …), then set its outputs and job summary',
+    builder: (yargs) => yargs.epilogue('Reads INPUT_COMMAND, INPUT_ARGS, INPUT_APP, INPUT_CONFIG, INPUT_FORMAT and INPUT_TOKEN_ENV (action.yml), and RUNNER_TEMP, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.'),
+    run: (_args, ctx) => runActionStep(ctx),
+  }),
+], { missing: 'Name an action: artifact, plan-comment, drift-pr, drift-issue or action' });
 
 /** Variables of botrules' own that hold no secret; any other BOTRULES_ variable may hold a rules token. */
 const NOT_SECRET = /^BOTRULES_(CONSOLE_URL|GATEWAY_URL|TIMEOUT)$/;
 
-function refuseRulesTokens(ctx: CommandContext): void {
-  const held = Object.keys(ctx.io.env).filter((name) => name.startsWith('BOTRULES_') && !NOT_SECRET.test(name) && ctx.env(name) !== undefined).sort();
-  if (held.length > 0) {
-    throw new UserError(
-      `botrules github talks to GitHub with the workflow token and never runs where a rules token is in scope: ${held.map((name) => safeText(name)).join(', ')} ${noun(held.length, 'is', 'are')} set`,
-      ['Run it in a job (or step) that has no botrules secret in its env:'],
-    );
-  }
+/** The actions that talk to GitHub run only where no rules token is in scope; `action` hands one to plan or apply. */
+function withoutRulesTokens<Args>(run: (args: Args, ctx: CommandContext) => Promise<ExitCode>): (args: Args, ctx: CommandContext) => Promise<ExitCode> {
+  return (args, ctx) => {
+    const held = Object.keys(ctx.io.env).filter((name) => name.startsWith('BOTRULES_') && !NOT_SECRET.test(name) && ctx.env(name) !== undefined).sort();
+    if (held.length > 0) {
+      throw new UserError(
+        `botrules github talks to GitHub with the workflow token and never runs where a rules token is in scope: ${held.map((name) => safeText(name)).join(', ')} ${noun(held.length, 'is', 'are')} set`,
+        ['Run it in a job (or step) that has no botrules secret in its env:'],
+      );
+    }
+    return run(args, ctx);
+  };
 }
 
 async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandContext): Promise<ExitCode> {
@@ -88,10 +99,10 @@ async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandCon
   const { accepted } = selection;
   const choice = { name, workflows, defaultBranch: selection.defaultBranch, ...definedFields({ accepted }) };
   if (accepted === undefined) {
-    await writeOutputs(ctx, { found: 'false' });
+    await writeStepOutputs(ctx, { found: 'false' });
     if (!args.optional) throw new UserError(noArtifactSentence(choice), [`Run ${workflows[0] ?? 'the workflow'} on ${safeText(selection.defaultBranch)} once to write one.`]);
   } else {
-    await writeOutputs(ctx, { found: 'true', 'run-id': String(accepted.runId), 'artifact-id': String(accepted.artifactId) });
+    await writeStepOutputs(ctx, { found: 'true', 'run-id': String(accepted.runId), 'artifact-id': String(accepted.artifactId) });
   }
   await writeReport(ARTIFACT_CHOICE, choice, ctx);
   return EXIT.ok;
@@ -129,9 +140,3 @@ async function runDriftIssue(args: ArgsOf<typeof driftIssueOptions>, ctx: Comman
   return EXIT.ok;
 }
 
-/** The step's outputs, appended to the file GitHub reads them from. */
-async function writeOutputs(ctx: CommandContext, outputs: Record<string, string>): Promise<void> {
-  const file = ctx.env('GITHUB_OUTPUT');
-  if (file === undefined) return;
-  await appendFile(file, stepOutputLines(outputs));
-}

@@ -1,5 +1,4 @@
 // `botrules scripts report` and `botrules scripts diff` (docs/behaviour.md, "Commands", "Exit codes", "Script inventory").
-import { appendFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { INVENTORY_DIFF_FORMATS, INVENTORY_DIFF_OUTPUTS, REPORT_FORMATS, REPORT_OUTPUTS } from '../../render/scripts/index.js';
@@ -9,14 +8,13 @@ import { FAIL_ON_CONDITIONS, parseFailOn } from '../../scripts/diff.js';
 import { dropPartialFiles, openOutput } from '../../scripts/output.js';
 import { resolveWindow, TIME_FORMATS_HINT } from '../../scripts/time.js';
 import { chainHeadSummary, FAIL_ON_MATCHES, POLICY_WARNINGS, REPORT_OUTCOME, writeInterrupted } from '../../render/scripts/outcome.js';
-import { stepOutputLines } from '../../render/github-steps/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { commaList, wholeNumber } from '../options.js';
 import { evidenceOptions, runEvidence, runVerify, verifyOptions } from './scripts-evidence.js';
 import { pagesText } from '../../render/progress.js';
 import { progressBar } from '../progress-line.js';
-import { writeReport } from '../output.js';
+import { appendStepSummary, writeReport, writeStepOutputs } from '../output.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
 import { definedFields } from '../../defined.js';
 
@@ -122,10 +120,8 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
  * and the `chain-head` step output (for a job that commits it; `scripts verify --anchor`).
  */
 async function recordChainHead(ctx: CommandContext, chainHead: string, file: string | undefined): Promise<void> {
-  const summary = ctx.env('GITHUB_STEP_SUMMARY');
-  const output = ctx.env('GITHUB_OUTPUT');
-  if (summary !== undefined) await appendFile(summary, chainHeadSummary(chainHead, file));
-  if (output !== undefined) await appendFile(output, stepOutputLines({ 'chain-head': chainHead }));
+  await appendStepSummary(ctx, chainHeadSummary(chainHead, file));
+  await writeStepOutputs(ctx, { 'chain-head': chainHead });
 }
 
 async function runDiff(args: ArgsOf<typeof diffOptions>, ctx: CommandContext): Promise<ExitCode> {

@@ -1,7 +1,7 @@
 // What `validate` reports (made by src/engine/validate.ts, `validateReport`), the model of
 // its formats: what fails it, what it shows as warnings, and everything found.
 import type { Problem } from '../../errors.js';
-import type { Finding } from '../../validate/index.js';
+import type { Finding } from '../../validate/checks.js';
 import type { PolicyFinding } from '../policies/model.js';
 
 export interface ValidateReport {

@@ -1,7 +1,8 @@
 // validate's SARIF (`validate --format sarif`): every problem, file warning and analysis
 // finding as a located result, at --strict's levels (docs/behaviour.md, "SARIF"). Ids are
 // stable: the analysis checks keep the ids a rule file silences them by.
-import { CHECK_DESCRIPTIONS, CHECK_IDS } from '../../validate/index.js';
+import { CHECK_DESCRIPTIONS } from '../../validate/descriptions.js';
+import { CHECK_IDS } from '../../validate/checks.js';
 import type { Sink } from '../contract.js';
 import { FILE_WARNING, INVALID_FILE, located, renderSarif, type SarifModel, type SarifRule } from '../sarif/index.js';
 import type { ValidateReport } from './model.js';

@@ -4,9 +4,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestRequest } from '../../evaluate/index.js';
+import type { TestRequest } from '../../evaluate/request.js';
 import type { ReplayExample } from '../tally.js';
-import type { Decision } from '../../evaluate/index.js';
+import type { Decision } from '../../evaluate/evaluate.js';
 import type { LiveRule } from '../../semantics/model.js';
 import type { ReadRequest } from '../account.js';
 

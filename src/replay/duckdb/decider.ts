@@ -5,7 +5,8 @@
 // decided by the reference evaluator's own pattern test, registered
 // with DuckDB as scalar functions: the answers are the evaluator's, never an approximation.
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { compilePattern, type Verdict } from '../../evaluate/index.js';
+import { compilePattern } from '../../evaluate/pattern.js';
+import type { Verdict } from '../../evaluate/leaf.js';
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
 import { DIALECT, type Dialect } from '../sql/dialects.js';

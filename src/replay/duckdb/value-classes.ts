@@ -7,7 +7,8 @@
 // classes, on a request made of each class's first value. A value the js reader would read
 // otherwise than DuckDB handed it over (a number DuckDB writes in another form, an object where
 // text belongs) is odd: its records are read again by the js reader.
-import { leafVerdict, type TestRequest } from '../../evaluate/index.js';
+import { leafVerdict } from '../../evaluate/leaf.js';
+import type { TestRequest } from '../../evaluate/request.js';
 import type { NormalRule } from '../../semantics/model.js';
 import type { ProgramLeaf, RuleProgram } from '../../semantics/program.js';
 import { normaliseRequest, unusableForm, MAP_FIELDS, TEXT_FIELDS, type RequestField, type TextField } from '../coverage.js';

@@ -3,7 +3,8 @@
 // and OR are Kleene's, as the evaluator's combine(), so trees and groups are plain AND/OR.
 // What a dialect cannot decide exactly is never approximated: it is a fallback the caller
 // supplies (the DuckDB engine's JavaScript functions) or NULL, and a note names it.
-import { compilePattern, MATCH_WHEN_ABSENT } from '../../evaluate/index.js';
+import { compilePattern } from '../../evaluate/pattern.js';
+import { MATCH_WHEN_ABSENT } from '../../evaluate/leaf.js';
 import { linearForm } from '../../evaluate/linear-pattern.js';
 import { firstValue, leafValues } from '../../semantics/fields.js';
 import type { ProgramLeaf } from '../../semantics/program.js';

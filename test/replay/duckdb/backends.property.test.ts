@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { decide, type Decision } from '../../../src/evaluate/index.js';
+import { decide, type Decision } from '../../../src/evaluate/evaluate.js';
 import type { NormalRule } from '../../../src/semantics/model.js';
 import { compileProgram } from '../../../src/semantics/program.js';
 import { compileRuleSets } from '../../../src/replay/compiled.js';

@@ -11,7 +11,7 @@ import { trafficRequests } from '../../../src/emulator/generate-traffic.js';
 import { seededRandom } from '../../../src/emulator/random.js';
 import type { LiveRule, NormalRule } from '../../../src/semantics/model.js';
 import { redactRequest } from '../../../src/replay/redact.js';
-import type { TestRequest } from '../../../src/evaluate/index.js';
+import type { TestRequest } from '../../../src/evaluate/request.js';
 import { botrules, COMBINED, CSV, NDJSON, replayProject } from '../fixtures.js';
 import { live } from '../../helpers/rules.js';
 

@@ -2,7 +2,7 @@
 // literals, classes, escapes, anchors, quantifiers, groups and alternations, every text the
 // pattern matches (JavaScript's answer) contains the literal it names; and it names one for the
 // patterns users write most (`bot-5\b`, `^5$`).
-import { compilePattern } from '../../../src/evaluate/index.js';
+import { compilePattern } from '../../../src/evaluate/pattern.js';
 import { linearForm } from '../../../src/evaluate/linear-pattern.js';
 import { seededRandom } from '../../../src/emulator/random.js';
 import { requiredLiteral } from '../../../src/replay/duckdb/required-literal.js';

@@ -3,7 +3,7 @@
 // otherwise and objects where text belongs are odd, a path's query string joins the query, the
 // masking and the normalising apply), and values share a class exactly when every leaf on their
 // field gives them the same verdict and their accounting is the same.
-import { leafVerdict } from '../../../src/evaluate/index.js';
+import { leafVerdict } from '../../../src/evaluate/leaf.js';
 import { ABSENT, ODD, ValueClasses } from '../../../src/replay/duckdb/value-classes.js';
 import { isSecretName } from '../../../src/replay/redact.js';
 import type { NormalRule } from '../../../src/semantics/model.js';

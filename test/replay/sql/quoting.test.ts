@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import nodeSqlParser from 'node-sql-parser';
-import type { TestRequest } from '../../../src/evaluate/index.js';
+import type { TestRequest } from '../../../src/evaluate/request.js';
 import type { NormalRule } from '../../../src/semantics/model.js';
 import { compileProgram } from '../../../src/semantics/program.js';
 import { DIALECT, type DialectName } from '../../../src/replay/sql/dialects.js';

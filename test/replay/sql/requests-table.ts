@@ -1,7 +1,7 @@
 // A table of request fields as `replay --emit-sql` reads it (docs/replay.md, "Where the traffic
 // lives"), for DuckDB in tests: one NDJSON row per request, header names lower-case (the first
 // spelling of a name wins, as the evaluator reads it), read with the column types the docs give.
-import type { TestRequest } from '../../../src/evaluate/index.js';
+import type { TestRequest } from '../../../src/evaluate/request.js';
 
 export const TABLE_COLUMNS = "{path: 'VARCHAR', method: 'VARCHAR', userAgent: 'VARCHAR', ip: 'VARCHAR', asn: 'VARCHAR', country: 'VARCHAR', domain: 'VARCHAR', deviceType: 'VARCHAR', headers: 'MAP(VARCHAR, VARCHAR)', query: 'MAP(VARCHAR, VARCHAR)', custom: 'MAP(VARCHAR, VARCHAR)'}";
 
