@@ -11,14 +11,14 @@ import { resolve } from 'node:path';
 import type { Decision } from '../evaluate/evaluate.js';
 import { accountDecided, accountEmpty, type Tallies } from '../replay/account.js';
 import type { CompiledRuleSets } from '../replay/compiled.js';
-import { carries, MAP_FIELDS, TEXT_FIELDS, unusableForm, type RequestField, type TextField } from '../replay/coverage.js';
+import { carries, MAP_FIELDS, normaliseRequest, TEXT_FIELDS, unusableForm, type RequestField, type TextField } from '../replay/coverage.js';
 import { readLog, type LogLine, type TrafficReadOptions } from '../replay/read.js';
-import { secretNameTest } from '../replay/redact.js';
+import { redactRequest, secretNameTest } from '../replay/redact.js';
 import { EXAMPLES_PER_TRANSITION, type ReplayExample } from '../replay/tally.js';
 import { CLASS_FIELDS, MAX_ODD_RECORDS } from '../replay/duckdb/class-query.js';
 import type { ClassGroup } from '../replay/duckdb/class-read.js';
 import type { DuckDbDecider } from '../replay/duckdb/decider.js';
-import type { ValueClasses } from '../replay/duckdb/value-classes.js';
+import type { ValueClasses, ValueReader } from '../replay/duckdb/value-classes.js';
 import type { LiveRule } from '../semantics/model.js';
 import { nativeSource } from './replay-duckdb-files.js';
 
@@ -75,7 +75,10 @@ export async function readNatively(file: string, options: TrafficReadOptions, ct
   const plain = reading.groups.map((group) => nativeGroup(group, reading.classes, ctx));
   if (plain.length === 0) return 'no record DuckDB reads as JavaScript does';
   const shown = shownRows(plain, ctx.decisions.length > 2);
-  const lines = await linesAt(file, options, [...odd.rows, ...shown.keys()]);
+  const { source, reader } = opened;
+  const lines = source.kind === 'parquet' && reader?.row !== undefined
+    ? await parquetLinesAt({ file, path, options, columns: source.columns, reader, decider: ctx.decider }, odd.rows, [...shown.keys()])
+    : await linesAt(file, options, [...odd.rows, ...shown.keys()]);
   // The js reader numbers the records as DuckDB did, and decides the records shown alike.
   if (!odd.rows.every((row) => lines.has(row)) || !decidedAlike(shown, lines, ctx)) return 'the js reader did not read its first records as DuckDB did';
   feedNative(file, plain, odd.rows, lines, ctx);
@@ -132,6 +135,29 @@ async function linesAt(file: string, options: TrafficReadOptions, ordinals: read
   const { onBytes: _progress, ...reading } = options;
   for await (const batch of readLog(file, { ...reading, only: new Set(ordinals) })) {
     for (const line of batch) if (line.ordinal !== undefined) lines.set(line.ordinal, line);
+  }
+  return lines;
+}
+
+/**
+ * A Parquet file's lines: the odd rows by the js reader, the rows shown as DuckDB reads them,
+ * each row read by the js reader's plan (the same functions as the classes' values): the js
+ * reader would decode whole row groups, in JavaScript, for a few rows of each. A row the plan
+ * cannot read so is left out, and the file is read by the js reader (decidedAlike).
+ */
+async function parquetLinesAt(at: { file: string; path: string; options: TrafficReadOptions; columns: ReadonlyMap<RequestField, string>; reader: ValueReader; decider: DuckDbDecider },
+  oddRows: readonly number[], shownRows: readonly number[]): Promise<Map<number, LogLine>> {
+  const { file, options, reader } = at;
+  const lines = oddRows.length === 0 ? new Map<number, LogLine>() : await linesAt(file, options, oddRows);
+  const isSecret = secretNameTest(options.secretNames);
+  const texts = await at.decider.rowsAt(at.path, at.columns, shownRows.filter((row) => !lines.has(row)));
+  for (const [row, values] of texts) {
+    const record = reader.row?.(values);
+    if (record === undefined) continue;
+    const result = reader.request(record);
+    // As the js reader finishes a line (read.ts).
+    if ('request' in result) redactRequest(normaliseRequest(result.request), isSecret);
+    lines.set(row, { file, line: row, result, ordinal: row });
   }
   return lines;
 }

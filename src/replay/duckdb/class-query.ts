@@ -42,8 +42,32 @@ function records(source: LogSource, numbered: boolean, ranges?: { bounds: readon
   }
   // Without range bounds an address's number is never compared: whether it is one is enough.
   const number = ranges === undefined || ranges.bounds.length > 0;
-  const ipv4 = `CASE WHEN regexp_full_match(ip, '${IPV4}') THEN ${!number ? '0' : [1, 2, 3, 4].map((part) => `CAST(split_part(ip, '.', ${part}) AS BIGINT) * ${256 ** (4 - part)}`).join(' + ')} END`;
-  return `(SELECT *, CASE WHEN contains(path, '?') THEN path END AS botrules_qpath, ${ipv4} AS botrules_ipv4 FROM ${base})`;
+  const qpath = "CASE WHEN contains(path, '?') THEN path END AS botrules_qpath";
+  if (!number) return `(SELECT *, ${qpath}, ${ipv4Number('ip')} AS botrules_ipv4 FROM ${base})`;
+  return `(SELECT * EXCLUDE (botrules_parts), ${qpath}, ${ipv4Number('ip', 'botrules_parts')} AS botrules_ipv4 ` +
+    `FROM (SELECT *, string_split(ip, '.') AS botrules_parts FROM ${base}))`;
+}
+
+/**
+ * An IPv4 address's number, NULL where the text is no IPv4 address as isIP reads it (the form
+ * of sql/addresses.ts); `parts`: the text split at its dots (a list column). The number is cast
+ * from those parts once split: four split_part calls cost more per request than the form's
+ * check and the rest of the class query together (bench/README.md, "Replay engines").
+ * Without `parts`: 0 for an address (whether it is one is all the distinct values need).
+ */
+export function ipv4Number(text: string, parts?: string): string {
+  const value = parts === undefined ? '0' : [1, 2, 3, 4].map((at) => `CAST(CAST(${parts}[${at}] AS UTINYINT) AS BIGINT) * ${256 ** (4 - at)}`).join(' + ');
+  return `CASE WHEN regexp_full_match(${text}, '${IPV4}') THEN ${value} END`;
+}
+
+/**
+ * A Parquet file's rows at these numbers (1-based), each field's text as the class query reads it:
+ * rows (number, one text per CLASS_FIELDS). DuckDB reads only the row groups that hold them.
+ */
+export function rowsQuery(columns: ReadonlyMap<RequestField, string>, rows: readonly number[]): string {
+  const texts = CLASS_FIELDS.map((field) => `${columns.get(field) ?? 'CAST(NULL AS VARCHAR)'} AS "${field}"`);
+  const wanted = rows.map((row) => String(Math.trunc(row) - 1)).join(', ');
+  return `SELECT CAST(file_row_number AS BIGINT) + 1 AS botrules_row, ${texts.join(', ')} FROM read_parquet(?, file_row_number = true) WHERE file_row_number IN (${wanted})`;
 }
 
 /**

@@ -16,7 +16,8 @@ import { loadDuckDb, type DuckDbApi } from './load.js';
 import { readByClasses, type ClassReading } from './class-read.js';
 import { requiredLiteral } from './required-literal.js';
 import type { ClassOptions, ValueReader } from './value-classes.js';
-import type { LogSource } from './class-query.js';
+import { CLASS_FIELDS, rowsQuery, type LogSource } from './class-query.js';
+import type { RequestField } from '../coverage.js';
 
 /** Requests of a batch that every set decided alike: their decisions, how many, the first rows (ascending). */
 export interface DecidedGroup {
@@ -66,6 +67,17 @@ export class DuckDbDecider {
   /** A log DuckDB reads itself, by classes of values (class-read.ts). */
   readClasses(file: string, source: LogSource, options: ClassOptions, onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
     return readByClasses(this.connection, this.program, file, source, options, onProgress, reader);
+  }
+
+  /** A Parquet file's rows at these numbers, each field's text as the class query reads it (rowsQuery). */
+  async rowsAt(file: string, columns: ReadonlyMap<RequestField, string>, rows: readonly number[]): Promise<Map<number, Map<RequestField, string | null>>> {
+    const found = new Map<number, Map<RequestField, string | null>>();
+    if (rows.length === 0) return found;
+    const reader = await this.connection.runAndReadAll(rowsQuery(columns, rows), [file]);
+    for (const [row, ...texts] of reader.getRows()) {
+      found.set(Number(row), new Map(CLASS_FIELDS.map((field, at) => [field, (texts[at] ?? null) as string | null])));
+    }
+    return found;
   }
 
   /** The groups of one batch file written by batchLine(). */

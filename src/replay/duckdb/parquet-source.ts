@@ -53,16 +53,27 @@ function planReader(plan: ColumnPlan, byField: ReadonlyMap<RequestField, FieldCo
     for (const key of column.keys.slice(0, -1)) parent = (parent[key] ??= {}) as Record<string, unknown>;
     parent[column.keys.at(-1) ?? ''] = value;
   };
+  // A map column's value is the JSON DuckDB wrote of it: an object, as the js reader's decoder gives it.
+  const valueOf = (field: RequestField, raw: string) => (byField.get(field)?.kind === 'map' ? exactJson(raw) : raw);
   return {
     record(field, raw, path) {
       const row: Record<string, unknown> = {};
       if (raw !== null) {
-        // A map column's value is the JSON DuckDB wrote of it: an object, as the js reader's decoder gives it.
-        const value = byField.get(field)?.kind === 'map' ? exactJson(raw) : raw;
+        const value = valueOf(field, raw);
         if (value === undefined) return undefined;
         place(row, field, value);
       }
       if (path !== null) place(row, 'path', path);
+      return row;
+    },
+    row(texts) {
+      const row: Record<string, unknown> = {};
+      for (const [field, raw] of texts) {
+        if (raw === null) continue;
+        const value = valueOf(field, raw);
+        if (value === undefined) return undefined;
+        place(row, field, value);
+      }
       return row;
     },
     request(row) {

@@ -82,6 +82,8 @@ export interface ValueReader {
   record(field: RequestField, raw: string | null, path: string | null): Record<string, unknown> | undefined;
   /** The record as the js reader's parser reads it (recordRequest for NDJSON; the Parquet plan's reader). */
   request(record: Record<string, unknown>): ReturnType<typeof recordRequest>;
+  /** A whole row of a Parquet file from its fields' texts (undefined: a text that is not what the js reader saw). */
+  row?(texts: ReadonlyMap<RequestField, string | null>): Record<string, unknown> | undefined;
 }
 
 /** An NDJSON log read by read_json: text fields as VARCHAR, maps as the JSON DuckDB writes again. */
