@@ -13,7 +13,9 @@
 // runs out is no pass); the plan sends no more PATCH requests than the lower bound. The
 // benchmark exits 1 when any is missed. BENCH_ROUNDS sets the rounds (default 5),
 // BENCH_SHAPES the shapes (default all), BENCH_RULES the live rules (default 5,000),
-// BENCH_APPLY_RUNS the apply runs (default 3; 0 leaves apply out).
+// BENCH_APPLY_RUNS the apply runs (default 3; 0 leaves apply out). BENCH_ONLY=transitions (or
+// diff) measures one analysis alone: both plans then run with the other analysis off, so the
+// ratio is what that analysis adds (the split of the cost between the two).
 // Peak RSS is the child's own `process.resourceUsage().maxRSS` (the kernel's high-water mark
 // of its resident set), written at exit by a module preloaded with `node --import`
 // (bench/timed-child.js).
@@ -49,6 +51,10 @@ const PLAN_SHAPES = (process.env.BENCH_SHAPES ?? ALL_PLAN_SHAPES.join(',')).spli
 const TIME_TARGET = 2;
 const RSS_TARGET = 1.3;
 const ANALYSES_OFF = ['--no-behaviour-diff', '--transition-budget', '0'];
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'transitions' && ONLY !== 'diff') throw new Error(`BENCH_ONLY is "transitions" or "diff", not "${ONLY}"`);
+/** The other analysis turned off in both plans when BENCH_ONLY names one. */
+const OTHER_OFF = ONLY === 'transitions' ? ['--no-behaviour-diff'] : ONLY === 'diff' ? ['--transition-budget', '0'] : [];
 const APPLY_EDITS = 500;
 const APPLY_RUNS = Number(process.env.BENCH_APPLY_RUNS ?? 3);
 
@@ -167,7 +173,8 @@ async function measurePlan(emulator, work, env) {
   const declaredIds = (await readRuleFiles(rulesDir)).map(({ doc }) => doc.rules[0].ruleId);
   const bound = lowerBound(emulator.rules().map((r) => r.ruleId), declaredIds, edited);
 
-  const planArgs = [bin, 'plan', '--format', 'json', '--dir', rulesDir];
+  const baseArgs = [bin, 'plan', '--format', 'json', '--dir', rulesDir];
+  const planArgs = [...baseArgs, ...OTHER_OFF];
   const baseline = [];
   const offRuns = [];
   const runs = [];
@@ -175,7 +182,7 @@ async function measurePlan(emulator, work, env) {
   for (let i = 0; i < PLAN_RUNS; i += 1) {
     // Interleaved, so drift in the machine's speed touches every case alike.
     baseline.push((await runNode(['-e', '0'], { cwd: work, env })).ms);
-    offRuns.push(await runNode([...planArgs, ...ANALYSES_OFF], { cwd: work, env }));
+    offRuns.push(await runNode([...baseArgs, ...ANALYSES_OFF], { cwd: work, env }));
     runs.push(await runNode(planArgs, { cwd: work, env }));
   }
   const plans = runs.map((run) => JSON.parse(run.stdout));
@@ -259,7 +266,7 @@ try {
   const n = LIVE_RULES.toLocaleString('en-US');
   console.log(`Commit ${commit()}, Node ${process.version}, ${os.availableParallelism()} cores, load average ${loadBefore.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end.`);
   console.log(`Emulator in this process, ${LATENCY_MS} ms latency per request, ${n} live rules per shape.`);
-  console.log(`Rule files written by \`botrules import\`, then ${MOVED_SHARE * 100}% of the rules moved and ${EDITED_SHARE * 100}% edited; median of ${PLAN_RUNS} interleaved rounds.\n`);
+  console.log(`Rule files written by \`botrules import\`, then ${MOVED_SHARE * 100}% of the rules moved and ${EDITED_SHARE * 100}% edited; median of ${PLAN_RUNS} interleaved rounds.${ONLY === undefined ? '' : ` Only the ${ONLY === 'diff' ? 'behaviour diff' : 'transition check'} measured: \`${OTHER_OFF.join(' ')}\` in both plans.`}\n`);
   console.log(`| shape | plan, analyses off | plan (defaults) | time × off (target ${TIME_TARGET}×) | peak RSS off | peak RSS (defaults) | RSS × off (target ${RSS_TARGET}×) | \`node -e 0\` | plan ÷ \`node -e 0\` | PATCH requests (with priority) | lower bound | naive full sync | windows | diff classes |`);
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const p of plans) {

@@ -4,7 +4,7 @@
 // does not read), and a PATCH that changes only a description leaves the very same list.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { statesAlong } from '../../src/diff/order/states.js';
+import { StateWalk, statesAlong } from '../../src/diff/order/states.js';
 import { planApp } from '../../src/plan/planner.js';
 import { simulateSteps } from '../../src/semantics/list-move.js';
 import type { LiveRule } from '../../src/semantics/model.js';
@@ -43,5 +43,25 @@ describe('statesAlong', () => {
     expect(states[2]?.[2]?.actions).toEqual(['allow']);
     expect(states[3]?.map((rule) => rule.name)).toEqual(['b', 'c', 'a']);
     expect(live[2]?.actions).toEqual(['hardBlock']);
+  });
+
+  test('the walk copies the list only for a state asked for after a PATCH changed it', () => {
+    const live: LiveRule[] = ['a', 'b', 'c'].map((name, priority) => liveRule({
+      ruleId: `id-${name}`, priority, name, description: '', status: 'active', actions: ['hardBlock'],
+      conditions: { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: `/${name}` }] }] },
+    }));
+    const walk = new StateWalk(live);
+    const start = walk.state();
+    expect(walk.state()).toBe(start);
+    walk.send({ ruleId: 'id-b', name: 'b', body: { description: 'why' } });
+    expect(walk.state()).toBe(start);
+    walk.send({ ruleId: 'id-a', name: 'a', body: { priority: 2 } });
+    walk.send({ ruleId: 'id-c', name: 'c', body: { priority: 0 } });
+    const moved = walk.state();
+    expect(moved).not.toBe(start);
+    expect(moved.map((rule) => rule.name)).toEqual(['c', 'b', 'a']);
+    // The states handed out before are not changed by the PATCHes after them.
+    expect(start.map((rule) => rule.name)).toEqual(['a', 'b', 'c']);
+    expect(walk.state()).toBe(moved);
   });
 });

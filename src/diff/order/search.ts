@@ -16,7 +16,7 @@ import type { LiveRule } from '../../semantics/model.js';
 import { inPriorityOrder } from '../../semantics/list-move.js';
 import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit } from './units.js';
 import type { PlanStep, TransitionCheck, UncheckedPart } from '../../plan/types.js';
-import { finalState, statesAlong } from './states.js';
+import { finalState, StateWalk } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './windows.js';
 import type { Region } from '../regions.js';
 import { rulesNear } from './units-near.js';
@@ -165,20 +165,22 @@ class OrderSearch {
       searched += 1;
       batch = [];
     };
-    let sent = 0;
-    for (const state of statesAlong(this.live, sendInOrder(this.live, this.steps, units))) {
-      if (sent === 0) start = state;
+    // One list walked PATCH by PATCH, copied only for the states searched (states.ts).
+    const walk = new StateWalk(this.live);
+    const patches = sendInOrder(this.live, this.steps, units);
+    start = walk.state();
+    for (let sent = 1; sent < units.length; sent += 1) {
+      walk.send(patches[sent - 1] as PlanStep);
       // Only the states not checked yet: an order tried after another shares most of its prefixes' sets.
-      else if (sent < units.length && !this.checks.has(keys[sent] as string)) {
-        // A state equal to the one before it (only a description changed) is searched once.
-        const last = batch[batch.length - 1];
-        if (last?.list === state) last.sent.push(sent);
-        else {
-          if (batch.length === perSearch) search();
-          batch.push({ list: state, sent: [sent] });
-        }
+      if (this.checks.has(keys[sent] as string)) continue;
+      const state = walk.state();
+      // A state equal to the one before it (only a description changed) is searched once.
+      const last = batch[batch.length - 1];
+      if (last?.list === state) last.sent.push(sent);
+      else {
+        if (batch.length === perSearch) search();
+        batch.push({ list: state, sent: [sent] });
       }
-      sent += 1;
     }
     search();
   }

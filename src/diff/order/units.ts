@@ -86,7 +86,8 @@ class ListState {
     const staying = this.ids.filter((id) => !deleted.has(id));
     this.settled = new Set(staying.filter((id) => !moving.has(id)));
     // Rules that do not move keep their relative order; the moving ones take their final indices.
-    const finalIds = new Array<string>(staying.length + [...moving.keys()].filter((id) => !this.ids.includes(id)).length);
+    const listed = new Set(this.ids);
+    const finalIds = new Array<string>(staying.length + [...moving.keys()].filter((id) => !listed.has(id)).length);
     for (const [id, index] of moving) finalIds[index] = id;
     let next = 0;
     for (const id of staying) {
@@ -121,12 +122,18 @@ class ListState {
   /** Right after the nearest settled rule before it in the final order; first when there is none. */
   private insertionIndex(ruleId: string): number {
     const at = this.finalIndex.get(ruleId) ?? 0;
-    const without = this.ids.filter((id) => id !== ruleId);
     for (let index = at - 1; index >= 0; index -= 1) {
       const id = this.finalIds[index] as string;
-      if (this.settled.has(id)) return without.indexOf(id) + 1;
+      if (this.settled.has(id)) return this.indexWithout(id, ruleId) + 1;
     }
     return 0;
+  }
+
+  /** The index of `id` in the list with `ruleId` taken out (no copy of the list per PATCH). */
+  private indexWithout(id: string, ruleId: string): number {
+    const at = this.ids.indexOf(id);
+    const self = this.ids.indexOf(ruleId);
+    return self !== -1 && self < at ? at - 1 : at;
   }
 }
 

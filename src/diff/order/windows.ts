@@ -23,8 +23,14 @@ function undecided(outcome: RegionOutcome): boolean {
  * some state in between does not — or an undecided outcome leaves it open (reported as unchecked).
  */
 function couldOpen(outcomes: readonly RegionOutcome[]): boolean {
-  const between = outcomes.slice(1, -1);
-  return guarded(outcomes[0] as RegionOutcome) && guarded(outcomes[outcomes.length - 1] as RegionOutcome) && between.some((o) => !protects(o) || undecided(o));
+  const last = outcomes.length - 1;
+  if (!guarded(outcomes[0] as RegionOutcome) || !guarded(outcomes[last] as RegionOutcome)) return false;
+  // The search asks this at every step, over hundreds of states: a loop, no copy of the outcomes.
+  for (let state = 1; state < last; state += 1) {
+    const during = outcomes[state] as RegionOutcome;
+    if (!protects(during) || undecided(during)) return true;
+  }
+  return false;
 }
 
 function guarded(outcome: RegionOutcome): boolean {
