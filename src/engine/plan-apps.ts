@@ -2,6 +2,7 @@
 // one client per app (each with its own token), LIST each app once (list-apps.ts) and plan it. Everything
 // that can be wrong with the user's files or environment is reported before any request:
 // all problems of all apps together, then a missing token by its variable's name.
+import { setImmediate } from 'node:timers/promises';
 import { ValidationError, type Problem } from '../errors.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import type { RulesApi } from '../api/types.js';
@@ -50,6 +51,9 @@ export async function planApps(
   const dependent = loaded.problems.length > 0 || declaredChecks === undefined ? [] : declaredChecks(new Map([...loaded.byApp].map(([app, rules]) => [app, rules.rules])));
   if (loaded.problems.length > 0 || dependent.length > 0) throw new ValidationError([...loaded.problems, ...dependent]);
   const listed = await listApps(project.apps, ctx, connect, project.otherApps);
+  // The plan (and the analyses after it) would otherwise run inside the HTTP client's callback
+  // that delivered the last answer, whose frame holds that answer's raw bytes until it returns.
+  await setImmediate();
   const planned: PlannedApp[] = [];
   const problems: Problem[] = [];
   const run = transitions === undefined ? undefined : transitionRun(transitions);

@@ -95,7 +95,9 @@ function checkRuleFile(source: YamlSource, now: number): RuleFileResult {
       const lifetime = lifetimeOf(rule, declared.status, path, source);
       // Outside its window a rule is declared paused whatever its status (semantics/lifetime.ts).
       const status = lifetime === undefined ? declared.status : statusAt(lifetime, now);
-      result.rules.push({ ...declared, status, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source), ...(lifetime === undefined ? {} : { lifetime }) });
+      // A copy: the parser's strings are slices of the file's text, and each would keep that
+      // whole text alive for as long as the rule is (every file's, through the plan's analyses).
+      result.rules.push(structuredClone({ ...declared, status, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source), ...(lifetime === undefined ? {} : { lifetime }) }));
     }
   });
   result.problems = sortProblems(result.problems);
