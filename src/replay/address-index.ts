@@ -20,8 +20,20 @@ const MAPPED_PREFIX = 96;
 /** Blocks of one family by prefix length: the block's network (the address masked) → rule positions, ascending. */
 interface Blocks<N> {
   byPrefix: Map<number, Map<N, number[]>>;
-  /** The prefix lengths in use, ascending. */
-  prefixes: number[];
+  /** The prefix lengths in use and their blocks, ascending: what a lookup walks. */
+  prefixes: { prefix: number; byNetwork: Map<N, number[]> }[];
+}
+
+/**
+ * The last address read and its number: the live and the declared sets each have an index and
+ * ask about the same request's address one after the other.
+ */
+let lastText = '';
+let lastNumber: number | undefined;
+
+function ipv4Of(text: string): number | undefined {
+  if (text !== lastText) [lastText, lastNumber] = [text, ipv4Number(text)];
+  return lastNumber;
 }
 
 export class AddressIndex {
@@ -54,9 +66,9 @@ export class AddressIndex {
 
   /** Pushes onto `found` the lists of the rules whose blocks may hold `value` (each ascending). */
   select(value: string, found: (readonly number[])[]): void {
-    const v4 = ipv4Number(value);
+    const v4 = ipv4Of(value);
     if (v4 !== undefined) {
-      for (const prefix of this.v4.prefixes) push(found, this.v4.byPrefix.get(prefix)?.get(maskV4(v4, prefix)));
+      for (const { prefix, byNetwork } of this.v4.prefixes) push(found, byNetwork.get(maskV4(v4, prefix)));
       return;
     }
     if (isIP(value) === 0) return; // not an address: in no range
@@ -66,7 +78,7 @@ export class AddressIndex {
       found.push(this.every);
       return;
     }
-    for (const prefix of this.v6.prefixes) push(found, this.v6.byPrefix.get(prefix)?.get(maskV6(range.bits, prefix)));
+    for (const { prefix, byNetwork } of this.v6.prefixes) push(found, byNetwork.get(maskV6(range.bits, prefix)));
   }
 }
 
@@ -81,8 +93,8 @@ function file<N extends number | bigint>(blocks: Blocks<N>, bits: N, prefix: num
   let byNetwork = blocks.byPrefix.get(prefix);
   if (byNetwork === undefined) {
     blocks.byPrefix.set(prefix, (byNetwork = new Map()));
-    blocks.prefixes.push(prefix);
-    blocks.prefixes.sort((a, b) => a - b);
+    blocks.prefixes.push({ prefix, byNetwork });
+    blocks.prefixes.sort((a, b) => a.prefix - b.prefix);
   }
   const list = byNetwork.get(network);
   if (list === undefined) byNetwork.set(network, [position]);
