@@ -7,7 +7,7 @@ import { patternLiteral } from '../evaluate/pattern-literal.js';
 import type { BudgetedLeaf } from '../evaluate/program-verdicts.js';
 import type { Group, Leaf, NormalRule } from '../semantics/model.js';
 import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
-import { AddressIndex } from './address-index.js';
+import { AddressBlocks } from './address-blocks.js';
 
 /** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
 export type Guard =
@@ -15,7 +15,7 @@ export type Guard =
   | { kind: 'present'; field: string }
   | { kind: 'prefix'; field: string; prefix: string }
   | { kind: 'suffix'; field: string; suffix: string }
-  /** The address lies in one of the ranges (socketIps `$eq`/`$in`; address-index.ts). */
+  /** The address lies in one of the ranges (socketIps `$eq`/`$in`; address-blocks.ts). */
   | { kind: 'range'; field: string; ranges: readonly string[] }
   /** The leaf's patterns, which V8 runs under the time budget, did not all answer "no" (evaluate/program-verdicts.ts). */
   | { kind: 'budgeted'; field: string; patterns: BudgetedLeaf }
@@ -133,13 +133,13 @@ function budgetedGuard(leaf: Leaf, field: string, budgetedOf: BudgetedOf): Guard
 function rangeGuard(leaf: Leaf, field: string): Guard | undefined {
   if (leaf.operator !== '$eq' && leaf.operator !== '$in') return undefined;
   const ranges = leaf.operator === '$eq' ? [firstValue(leaf)] : leafValues(leaf);
-  return AddressIndex.files(ranges) ? { kind: 'range', field, ranges } : undefined;
+  return AddressBlocks.files(ranges) ? { kind: 'range', field, ranges } : undefined;
 }
 
 /**
  * A leaf's guard, when the leaf can only match requests whose value passes a lookup. Addresses
  * compare as addresses (`2001:db8::1` = `2001:0db8::1`), so `socketIps` is looked up by the
- * blocks its ranges cut (address-index.ts), not by its text.
+ * blocks its ranges cut (address-blocks.ts), not by its text.
  * Presence guards only for named headers and parameters: nearly every request carries a path,
  * a method and a user agent, so "present" would select nearly every rule about them.
  */

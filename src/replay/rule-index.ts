@@ -9,7 +9,7 @@ import { interruptions } from '../evaluate/pattern.js';
 import { answersNo, type BudgetedLeaf } from '../evaluate/program-verdicts.js';
 import type { Leaf, NormalRule } from '../semantics/model.js';
 import { fieldName } from '../semantics/fields.js';
-import { AddressIndex } from './address-index.js';
+import { AddressBlocks } from './address-blocks.js';
 import { CONTAINS_KEY, guardsOf, type BudgetedOf, type Guard } from './rule-guards.js';
 
 /** Rules by a value of one field: the lookup tables of a compiled rule set. */
@@ -37,7 +37,7 @@ interface FieldIndex {
   /** The contained-text lists a recent value selected: values such as user agents repeat. */
   containedCache: Map<string, (readonly number[])[]>;
   /** Rules by the address blocks they hold (socketIps ranges). */
-  addresses: AddressIndex | undefined;
+  addresses: AddressBlocks | undefined;
 }
 /** Values whose contained-text lists are remembered per table, before the memory is cleared. */
 const CONTAINED_CACHE = 4096;
@@ -181,7 +181,7 @@ function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, po
   else if (guard.kind === 'prefix') addKeyed(table.byPrefix, table.prefixLengths, guard.prefix, position);
   else if (guard.kind === 'budgeted') table.byBudgeted.push({ patterns: guard.patterns, position });
   else if (guard.kind === 'suffix') addKeyed(table.bySuffix, table.suffixLengths, guard.suffix, position);
-  else if (guard.kind === 'range') (table.addresses ??= new AddressIndex()).add(guard.ranges, position);
+  else if (guard.kind === 'range') (table.addresses ??= new AddressBlocks()).add(guard.ranges, position);
   else {
     for (const key of new Set(guard.texts.map((text) => text.slice(-CONTAINS_KEY)))) addKeyed(table.byContained, table.containedLengths, key, position);
     if (guard.pattern) table.byPattern.push(position);

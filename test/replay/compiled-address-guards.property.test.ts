@@ -1,5 +1,5 @@
 // The compiled rule set's index selects rules by the address blocks of their socketIps ranges
-// (src/replay/address-index.ts) and, where a group offers several guards, by the one fewest rules
+// (src/replay/address-blocks.ts) and, where a group offers several guards, by the one fewest rules
 // share (src/replay/rule-guards.ts). Those lookups only ever skip a rule the reference evaluator
 // finds false: on random rules with IPv4 and IPv6 ranges not aligned to a byte (a /20, a /116),
 // host bits set, IPv4-mapped and -compatible forms, zone indexes and texts that are no range,

@@ -36,7 +36,7 @@ function ipv4Of(text: string): number | undefined {
   return lastNumber;
 }
 
-export class AddressIndex {
+export class AddressBlocks {
   private readonly v4: Blocks<number> = { byPrefix: new Map(), prefixes: [] };
   private readonly v6: Blocks<bigint> = { byPrefix: new Map(), prefixes: [] };
   /** Every rule filed, ascending: an address this index cannot read (a zone index) may lie in any of them. */
