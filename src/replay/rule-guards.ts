@@ -60,8 +60,13 @@ export function guardsOf(rules: readonly NormalRule[], positions: readonly numbe
   return guards;
 }
 
-/** How often a request's value may hit a key of the kind, relative to an exact value: presence is hit by every request that carries the field. */
-const WEIGHT = { value: 1, range: 1, prefix: 1, suffix: 1, contains: 2, budgeted: 2, present: 4 } as const;
+/**
+ * How often a request's value may hit a key of the kind, relative to an exact value: a text of
+ * four characters or fewer is keyed by itself and a pattern's by its literal, so more values hold
+ * them. Presence counts as an exact value: it is a guard only for a named header or parameter,
+ * which few requests carry (a rule's own `x-client-7`).
+ */
+const WEIGHT = { value: 1, range: 1, prefix: 1, suffix: 1, present: 1, contains: 2, budgeted: 2 } as const;
 /** Between guards of one cost: exact values, then prefixes, then presence (as before costs were counted). */
 const RANK = { value: 0, range: 0, prefix: 1, suffix: 1, contains: 2, budgeted: 2, present: 3 } as const;
 
