@@ -3,7 +3,7 @@
 // distinct (every rule its own values), last (most requests reach the last rule), and the shapes
 // written after the work they measure, not tuned for: untuned and tenants (after the engines),
 // partners (after the js engine's text and pattern guards), regions (after the duckdb engine's
-// classes of values).
+// classes of values), fleets (after the js engine's address-block index).
 import { seededRandom } from '../dist/emulator/random.js';
 import { generateRules } from '../dist/emulator/generate-rules.js';
 
@@ -136,5 +136,30 @@ function regionRules() {
   }));
 }
 
+/**
+ * Written after the js engine's address-block index and its choice of the least shared guard
+ * (the work that brought `regions` within 10× of the floor), and not tuned for: fleets of
+ * clients, each rule an ASN list with an API path prefix (every fifth also not a GET), or
+ * address ranges of both families (an IPv4 /21, an IPv6 /48) with a user-agent pattern; every
+ * seventeenth rule paused.
+ */
+function fleetRules() {
+  const ASNS = ['13335', '16509', '9009', '7922', '14061', '24940'];
+  return Array.from({ length: RULES }, (_, i) => ({
+    name: `fleet ${i}`, description: '', status: i % 17 === 0 ? 'paused' : 'active', actions: [['blockWithChallenge'], ['hardBlock'], ['allow']][i % 3],
+    conditions: { operator: '$or', children: [
+      { operator: '$and', children: [
+        { conditionType: 'socketIpASN', operator: '$in', value: [ASNS[i % 6], ASNS[(i + 2) % 6]] },
+        { conditionType: 'path', operator: '$startsWith', value: `/api/v${i % 3}/` },
+        ...(i % 5 === 0 ? [{ conditionType: 'httpMethod', operator: '$ne', value: 'GET' }] : []),
+      ] },
+      { operator: '$and', children: [
+        { conditionType: 'socketIps', operator: '$in', value: [`10.${i % 256}.${(i * 8) % 256}.0/21`, `2001:db8:${i.toString(16)}::/48`] },
+        { conditionType: 'userAgent', operator: '$re', value: [`^curl/${i % 9}\\.`] },
+      ] },
+    ] },
+  }));
+}
+
 /** The rules of a shape, by its name. */
-export const REPLAY_SHAPES = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules };
+export const REPLAY_SHAPES = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules, fleets: fleetRules };

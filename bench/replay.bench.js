@@ -12,7 +12,7 @@
 // themed: their themes alone, no catch-all; distinct: every rule its own values; last: most
 // requests reach the last rule; untuned and tenants: written after the engines' work; partners:
 // written after the js engine's text and pattern guards; regions: written after the duckdb
-// engine's classes of values). Sizes go up to 10,000,000: above 1,000,000 the js engine runs
+// engine's classes of values; fleets: written after the js engine's address-block index). Sizes go up to 10,000,000: above 1,000,000 the js engine runs
 // only on REPLAY_BENCH_JS_LARGE (default `last`; REPLAY_BENCH_JS_ABOVE sets the size), and the
 // output says which it skipped. With the
 // duckdb engine the same requests are also replayed from a Parquet file (written by DuckDB from
@@ -27,36 +27,17 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { seededRandom } from '../dist/emulator/random.js';
 import { REPLAY_SHAPES } from './replay-shapes.js';
+import { requestLine } from './replay-requests.js';
 
 const RULES = 1_000;
 const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
-const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants,partners,regions').split(',');
+const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants,partners,regions,fleets').split(',');
 const ENGINES = (process.env.REPLAY_BENCH_ENGINES ?? 'js,duckdb').split(',');
 /** Above this many requests the js engine runs only on these shapes (a js run of 10,000,000 requests on `tenants` takes most of an hour). */
 const JS_LARGE = { above: Number(process.env.REPLAY_BENCH_JS_ABOVE ?? 1_000_000), shapes: (process.env.REPLAY_BENCH_JS_LARGE ?? 'last').split(',') };
 /** The issue's targets for the duckdb engine against the js engine of the same run. */
 const TARGETS = { speedup: 3, speedupLast: 5, floorRatio: 1, peakRssMb: 1024, parquet: 2 };
 const here = fileURLToPath(import.meta.url);
-
-const PATHS = ['/', '/search', '/login', '/account/orders', '/checkout/pay', '/api/v1/items', '/product/123', '/cart/add-to-cart', '/home'];
-const AGENTS = ['Mozilla/5.0 (Windows NT 10.0) Chrome/126.0', 'Mozilla/5.0 (iPhone) Safari/604.1', 'python-requests/2.31', 'Scrapy/2.11', 'curl/8.4.0', 'Pingdom.com_bot', 'HeadlessChrome/120', 'GoogleBot'];
-
-/** One NDJSON request: a realistic mixture of browsers, bots, monitors and partners. */
-function requestLine(next, i) {
-  const request = {
-    path: next() < 0.3 ? `/shop/${i % 1200}/item` : PATHS[Math.floor(next() * PATHS.length)],
-    method: next() < 0.8 ? 'GET' : 'POST',
-    userAgent: next() < 0.05 ? `bot-${i % 1200}` : AGENTS[Math.floor(next() * AGENTS.length)],
-    ip: `${next() < 0.1 ? 10 : 198}.${i % 256}.${Math.floor(next() * 256)}.${Math.floor(next() * 256)}`,
-    asn: ['13335', '16509', '9009', '7922'][i % 4],
-    country: ['US', 'DE', 'FR', 'KP', 'BR'][i % 5],
-    domain: 'www.shop.example.com',
-    deviceType: next() < 0.5 ? 'desktop' : 'mobile',
-    headers: { 'accept-language': 'en', ...(next() < 0.02 ? { 'x-monitor': '1' } : {}), ...(next() < 0.01 ? { [`x-client-${i % 1000}`]: 'y' } : {}), cookie: 'sid=abc' },
-    ...(next() < 0.1 ? { query: { page: String(i % 2000), coupon: 'X' } } : {}),
-  };
-  return JSON.stringify(request);
-}
 
 async function writeLog(file, size) {
   const out = createWriteStream(file);

@@ -14,12 +14,13 @@ const parsed = new Map<string, AddressRange | undefined>();
 
 export function parseRange(text: string): AddressRange | undefined {
   if (parsed.has(text)) return parsed.get(text);
-  const range = parseOnce(text);
+  const range = parseAddress(text);
   parsed.set(text, range);
   return range;
 }
 
-function parseOnce(text: string): AddressRange | undefined {
+/** parseRange without its memory, for texts that come from requests (a log brings millions of addresses). */
+export function parseAddress(text: string): AddressRange | undefined {
   const [address = '', prefixText] = text.split('/');
   const version = isIP(address);
   if (version === 0) return undefined;

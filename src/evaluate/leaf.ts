@@ -135,7 +135,7 @@ function ipv4Range(address: string, prefix: number): { network: number; mask: nu
  * An IPv4 address written as isIP accepts it (four decimal parts, 0 to 255, no leading zero)
  * as a number; undefined for anything else, which the BlockList then decides.
  */
-function ipv4Number(text: string): number | undefined {
+export function ipv4Number(text: string): number | undefined {
   let number = 0;
   let part = 0;
   let digits = 0;

@@ -1,25 +1,16 @@
 // The index of a compiled rule set (compiled.ts): each rule gets guards, leaves that every
 // request it matches must satisfy and that a map lookup can test (`path $eq`, `country $in`,
-// `header x $exists`, `path $startsWith`, `path $endsWith`, `userAgent $contains` or a `$re` whose
-// every match holds a text), and is listed under each guard's value. A request's values then
-// select the rules worth trying; the rules without a guard are tried for every request.
-import { compilePattern, interruptions } from '../evaluate/pattern.js';
+// `header x $exists`, `path $startsWith`, `path $endsWith`, `userAgent $contains`, a `$re` whose
+// every match holds a text, `socketIps $in` ranges; rule-guards.ts), and is listed under each
+// guard's value. A request's values then select the rules worth trying; the rules without a
+// guard are tried for every request.
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
-import { patternLiteral } from '../evaluate/pattern-literal.js';
+import { interruptions } from '../evaluate/pattern.js';
 import { answersNo, type BudgetedLeaf } from '../evaluate/program-verdicts.js';
-import type { Group, Leaf, NormalRule } from '../semantics/model.js';
-import { fieldKey, fieldName, leafValues } from '../semantics/fields.js';
-
-/** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
-type Guard =
-  | { kind: 'value'; field: string; values: readonly string[] }
-  | { kind: 'present'; field: string }
-  | { kind: 'prefix'; field: string; prefix: string }
-  | { kind: 'suffix'; field: string; suffix: string }
-  /** The leaf's patterns, which V8 runs under the time budget, did not all answer "no" (evaluate/program-verdicts.ts). */
-  | { kind: 'budgeted'; field: string; patterns: BudgetedLeaf }
-  /** The value holds one of the texts; `pattern`: only while the value has no surrogate (see leafGuard). */
-  | { kind: 'contains'; field: string; texts: readonly string[]; pattern: boolean };
+import type { Leaf, NormalRule } from '../semantics/model.js';
+import { fieldName } from '../semantics/fields.js';
+import { AddressBlocks } from './address-blocks.js';
+import { CONTAINS_KEY, guardsOf, type BudgetedOf, type Guard } from './rule-guards.js';
 
 /** Rules by a value of one field: the lookup tables of a compiled rule set. */
 interface FieldIndex {
@@ -45,10 +36,9 @@ interface FieldIndex {
   budgetedInterruptions: number;
   /** The contained-text lists a recent value selected: values such as user agents repeat. */
   containedCache: Map<string, (readonly number[])[]>;
+  /** Rules by the address blocks they hold (socketIps ranges). */
+  addresses: AddressBlocks | undefined;
 }
-
-/** Characters of a contained text keyed: a request's value costs one lookup per position and distinct length. */
-const CONTAINS_KEY = 4;
 /** Values whose contained-text lists are remembered per table, before the memory is cleared. */
 const CONTAINED_CACHE = 4096;
 const SURROGATE = /[\ud800-\udfff]/;
@@ -59,15 +49,13 @@ export interface RuleIndex {
   unguarded: number[];
 }
 
-/** A `$re` leaf's patterns on the shared budgeted answers, when V8 runs them all under the budget (evaluate/program-verdicts.ts). */
-type BudgetedOf = (leaf: Leaf) => BudgetedLeaf | undefined;
-
 /** The index of the rules at `positions` (ascending) of `rules`. */
 export function indexRules(rules: readonly NormalRule[], positions: readonly number[], budgetedOf: BudgetedOf = () => undefined): RuleIndex {
   const indexes = new Map<string, FieldIndex>();
   const unguarded: number[] = [];
+  const guardsByPosition = guardsOf(rules, positions, budgetedOf);
   for (const position of positions) {
-    const guards = ruleGuards(rules[position] as NormalRule, budgetedOf);
+    const guards = guardsByPosition.get(position);
     if (guards === undefined) unguarded.push(position);
     else for (const [leaf, guard] of guards) register(indexes, leaf, guard, position);
   }
@@ -138,6 +126,7 @@ function collect(found: (readonly number[])[], table: FieldIndex, value: string 
   }
   if (table.containedLengths.length > 0) for (const list of containedLists(table, value)) found.push(list);
   if (table.byBudgeted.length > 0) found.push(budgetedList(table, value));
+  table.addresses?.select(value, found);
 }
 
 /** The rules whose budgeted patterns did not all answer "no" for the value (an unfinished run answers nothing). */
@@ -183,6 +172,7 @@ function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, po
     table = {
       reader, byValue: new Map(), present: [], byPrefix: new Map(), prefixLengths: [], bySuffix: new Map(), suffixLengths: [],
       byContained: new Map(), containedLengths: [], byPattern: [], containedCache: new Map(), byBudgeted: [], budgetedCache: new Map(), budgetedInterruptions: interruptions(),
+      addresses: undefined,
     };
     indexes.set(guard.field, table);
   }
@@ -191,6 +181,7 @@ function register(indexes: Map<string, FieldIndex>, leaf: Leaf, guard: Guard, po
   else if (guard.kind === 'prefix') addKeyed(table.byPrefix, table.prefixLengths, guard.prefix, position);
   else if (guard.kind === 'budgeted') table.byBudgeted.push({ patterns: guard.patterns, position });
   else if (guard.kind === 'suffix') addKeyed(table.bySuffix, table.suffixLengths, guard.suffix, position);
+  else if (guard.kind === 'range') (table.addresses ??= new AddressBlocks()).add(guard.ranges, position);
   else {
     for (const key of new Set(guard.texts.map((text) => text.slice(-CONTAINS_KEY)))) addKeyed(table.byContained, table.containedLengths, key, position);
     if (guard.pattern) table.byPattern.push(position);
@@ -211,74 +202,3 @@ function listOf(map: Map<string, number[]>, key: string): number[] {
   if (list === undefined) map.set(key, list = []);
   return list;
 }
-
-/**
- * Guards of a rule, any one of which a matching request satisfies; undefined when the rule
- * has none (it is tried for every request). An empty list: the rule never matches.
- */
-function ruleGuards(rule: NormalRule, budgetedOf: BudgetedOf): [Leaf, Guard][] | undefined {
-  const { operator, children } = rule.conditions;
-  const perGroup = children.map((group) => groupGuards(group, budgetedOf));
-  if (operator === '$or') return perGroup.some((guards) => guards === undefined) ? undefined : perGroup.flatMap((guards) => guards ?? []);
-  // Under $and every group must match: the group with the fewest guards stands for the rule.
-  let best: [Leaf, Guard][] | undefined;
-  for (const guards of perGroup) if (guards !== undefined && (best === undefined || guards.length < best.length)) best = guards;
-  return best;
-}
-
-function groupGuards(group: Group, budgetedOf: BudgetedOf): [Leaf, Guard][] | undefined {
-  const guarded = group.children.map((leaf) => [leaf, leafGuard(leaf, budgetedOf)] as const);
-  if (group.operator === '$or') {
-    if (guarded.some(([, guard]) => guard === undefined)) return undefined;
-    return guarded.map(([leaf, guard]) => [leaf, guard as Guard]);
-  }
-  // Under $and any leaf must hold: prefer exact values, then prefixes, then presence.
-  const rank = { value: 0, prefix: 1, suffix: 1, contains: 2, budgeted: 2, present: 3 } as const;
-  let best: [Leaf, Guard] | undefined;
-  for (const [leaf, guard] of guarded) if (guard !== undefined && (best === undefined || rank[guard.kind] < rank[best[1].kind])) best = [leaf, guard];
-  return best === undefined ? undefined : [best];
-}
-
-/**
- * A leaf's guard, when the leaf can only match requests whose value passes a lookup. Addresses
- * compare as addresses (`2001:db8::1` = `2001:0db8::1`), so `socketIps` gets no value guard.
- * Presence guards only for named headers and parameters: nearly every request carries a path,
- * a method and a user agent, so "present" would select nearly every rule about them.
- */
-/**
- * A `$re` leaf matches only values holding a text one of its patterns requires. Only patterns run
- * by RE2, whole or as a leading lookahead's parts (never out of time, as JavaScript's answer), qualify; such a pattern runs on V8 under the
- * time budget for a value with a surrogate, so those values select every pattern rule.
- */
-function patternGuard(leaf: Leaf, field: string): Guard | undefined {
-  const texts: string[] = [];
-  for (const source of leafValues(leaf)) {
-    const text = patternLiteral(source);
-    const { engine } = compilePattern(source, false);
-    if (text === undefined || (engine !== 're2' && engine !== 're2-parts')) return undefined;
-    texts.push(text);
-  }
-  return texts.length === 0 ? undefined : { kind: 'contains', field, texts, pattern: true };
-}
-
-function budgetedGuard(leaf: Leaf, field: string, budgetedOf: BudgetedOf): Guard | undefined {
-  const patterns = budgetedOf(leaf);
-  return patterns === undefined ? undefined : { kind: 'budgeted', field, patterns };
-}
-
-function leafGuard(leaf: Leaf, budgetedOf: BudgetedOf): Guard | undefined {
-  const field = fieldKey(leaf);
-  const address = leaf.conditionType === 'socketIps';
-  const present: Guard | undefined = leaf.fieldOption === undefined ? undefined : { kind: 'present', field };
-  switch (leaf.operator) {
-    case '$eq': return address || typeof leaf.value !== 'string' ? undefined : { kind: 'value', field, values: [leaf.value] };
-    case '$in': return address || !Array.isArray(leaf.value) ? undefined : { kind: 'value', field, values: leaf.value };
-    case '$startsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'prefix', field, prefix: leaf.value } : present;
-    case '$endsWith': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'suffix', field, suffix: leaf.value } : present;
-    case '$contains': return typeof leaf.value === 'string' && leaf.value !== '' ? { kind: 'contains', field, texts: [leaf.value], pattern: false } : present;
-    case '$re': return patternGuard(leaf, field) ?? budgetedGuard(leaf, field, budgetedOf) ?? present;
-    case '$exists': return present;
-    default: return undefined;
-  }
-}
-
