@@ -29,8 +29,8 @@ type Affix = 'prefix' | 'suffix';
 /** Positions guarded by a prefix (or a suffix) of one field, by the value folded (asciiFold). */
 interface AffixLists {
   byValue: Map<string, number[]>;
-  /** The longest value: a request's value is cut no further. */
-  longest: number;
+  /** The lengths of its values, each once: a request's value is cut at these only. */
+  lengths: number[];
 }
 
 /** Worked out once per conditions object (the rule objects are shared by every list searched). */
@@ -109,11 +109,11 @@ export class TreeStack {
   private guardLists(guard: Guard): number[][] {
     const field = fieldKey(guard.leaf);
     let known = this.fields.get(field);
-    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), longest: 0 }, suffix: { byValue: new Map(), longest: 0 }, affixed: [] }));
+    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [] }));
     if (guard.values === undefined) return [known.present];
     if (guard.affix !== undefined) {
       const lists = known[guard.affix];
-      for (const value of guard.values) lists.longest = Math.max(lists.longest, value.length);
+      for (const value of guard.values) if (!lists.lengths.includes(value.length)) lists.lengths.push(value.length);
       return [known.affixed, ...valueLists(lists.byValue, guard.values)];
     }
     return valueLists(known.byValue, guard.values);
@@ -131,12 +131,12 @@ function valueLists(byValue: Map<string, number[]>, values: ReadonlySet<string>)
 
 /** The lists of the guards that are prefixes (suffixes) of `folded`, added to `lists`. */
 function affixLists(folded: string, prefix: AffixLists, suffix: AffixLists, lists: number[][]): void {
-  for (let length = 0; length <= Math.min(folded.length, prefix.longest) && prefix.byValue.size > 0; length++) {
-    const list = prefix.byValue.get(folded.slice(0, length));
+  for (const length of prefix.lengths) {
+    const list = length <= folded.length ? prefix.byValue.get(folded.slice(0, length)) : undefined;
     if (list !== undefined) lists.push(list);
   }
-  for (let length = 0; length <= Math.min(folded.length, suffix.longest) && suffix.byValue.size > 0; length++) {
-    const list = suffix.byValue.get(folded.slice(folded.length - length));
+  for (const length of suffix.lengths) {
+    const list = length <= folded.length ? suffix.byValue.get(folded.slice(folded.length - length)) : undefined;
     if (list !== undefined) lists.push(list);
   }
 }
