@@ -16,6 +16,7 @@ import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOu
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
 import { Models } from './model.js';
+import { cannotBothHold } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
 
 export type { Region, RegionOptions, RegionSearch } from './entries.js';
@@ -164,8 +165,11 @@ class Search {
       const possible = way.every((leaf) => {
         const atom = this.assignment.atomOf(leaf);
         const truth = atom === undefined ? false : this.assignment.truthOf(atom);
-        if (atom !== undefined && truth === 'undecided') this.assignment.push(atom, true);
-        return truth !== false;
+        if (atom === undefined || truth !== 'undecided') return truth !== false;
+        // No request can meet the leaf and what the state requires of its field: no witness search (literal-pairs.ts).
+        if (this.assignment.fieldLiterals(atom.field).some((known) => cannotBothHold(known, { atom, holds: true }, this.evaluation))) return false;
+        this.assignment.push(atom, true);
+        return true;
       });
       if (!possible) {
         this.assignment.popTo(size);

@@ -4,17 +4,33 @@
 // asks which tree is the first to match a request; a tree whose guard the request fails is
 // known not to match, so only the others are asked. On thousands of rules, most of them scoped
 // to a path, a country or a header, a request is asked about a few of the trees above it
-// instead of every one (docs/behaviour.md, "Exhaustive behaviour diff").
+// instead of every one (docs/behaviour.md, "Exhaustive behaviour diff"). A tree that requires
+// no exact value but a prefix or a suffix of a field (a host ending in one tenant's domain) is
+// found by the prefixes and suffixes of the request's value.
 import { MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
-import { fieldKey } from '../semantics/fields.js';
-import type { Conditions, Leaf } from '../semantics/model.js';
+import { isAddressLeaf } from '../evaluate/leaf.js';
+import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
+import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { requiredValues } from './required-values.js';
 
-/** What a tree needs of a request: its field `leaf` reads carried, with one of `values` (folded to lower case) when given. */
+/**
+ * What a tree needs of a request: its field `leaf` reads carried, with one of `values` (folded
+ * to lower case) when given; with `affix`, a value that starts (or ends) with one of them.
+ */
 interface Guard {
   leaf: Leaf;
   values?: ReadonlySet<string>;
+  affix?: Affix;
+}
+
+type Affix = 'prefix' | 'suffix';
+
+/** Positions guarded by a prefix (or a suffix) of one field, by the value folded (asciiFold). */
+interface AffixLists {
+  byValue: Map<string, number[]>;
+  /** The lengths of its values, each once: a request's value is cut at these only. */
+  lengths: number[];
 }
 
 /** Worked out once per conditions object (the rule objects are shared by every list searched). */
@@ -31,7 +47,7 @@ export class TreeStack {
   /** Positions of the unguarded trees, ascending. */
   private readonly open: number[] = [];
   /** Per guarded field: a leaf that reads it, positions guarded by its presence, and by each value. */
-  private readonly fields = new Map<string, { leaf: Leaf; present: number[]; byValue: Map<string, number[]> }>();
+  private readonly fields = new Map<string, { leaf: Leaf; present: number[]; byValue: Map<string, number[]>; prefix: AffixLists; suffix: AffixLists; affixed: number[] }>();
   /** Per tree: the position lists it is in, to undo its push. */
   private readonly buckets: number[][][] = [];
 
@@ -61,12 +77,16 @@ export class TreeStack {
    */
   firstMatching(request: TestRequest, from: number, matches: (at: number) => boolean): number {
     const lists = [this.open];
-    for (const { leaf, present, byValue } of this.fields.values()) {
+    for (const { leaf, present, byValue, prefix, suffix, affixed } of this.fields.values()) {
       const value = fieldOf(request, leaf);
       if (value === undefined) continue;
       if (present.length > 0) lists.push(present);
       const valued = byValue.get(value.toLowerCase());
       if (valued !== undefined) lists.push(valued);
+      if (affixed.length === 0) continue;
+      // A value beyond ASCII may fold (lower case) onto a guard's letters: every affix-guarded tree is asked.
+      if (!ASCII.test(value)) lists.push(affixed);
+      else affixLists(asciiFold(value), prefix, suffix, lists);
     }
     // The lists merged lazily, lowest position first: the first tree that matches ends the walk.
     const next = lists.map((list) => firstAtOrAfter(list, from));
@@ -89,15 +109,47 @@ export class TreeStack {
   private guardLists(guard: Guard): number[][] {
     const field = fieldKey(guard.leaf);
     let known = this.fields.get(field);
-    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map() }));
+    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [] }));
     if (guard.values === undefined) return [known.present];
-    const byValue = known.byValue;
-    return [...guard.values].map((value) => {
-      let list = byValue.get(value);
-      if (list === undefined) byValue.set(value, (list = []));
-      return list;
-    });
+    if (guard.affix !== undefined) {
+      const lists = known[guard.affix];
+      for (const value of guard.values) if (!lists.lengths.includes(value.length)) lists.lengths.push(value.length);
+      return [known.affixed, ...valueLists(lists.byValue, guard.values)];
+    }
+    return valueLists(known.byValue, guard.values);
   }
+}
+
+/** The lists of `byValue` for each of `values`, made when missing. */
+function valueLists(byValue: Map<string, number[]>, values: ReadonlySet<string>): number[][] {
+  return [...values].map((value) => {
+    let list = byValue.get(value);
+    if (list === undefined) byValue.set(value, (list = []));
+    return list;
+  });
+}
+
+/** The lists of the guards that are prefixes (suffixes) of `folded`, added to `lists`. */
+function affixLists(folded: string, prefix: AffixLists, suffix: AffixLists, lists: number[][]): void {
+  for (const length of prefix.lengths) {
+    const list = length <= folded.length ? prefix.byValue.get(folded.slice(0, length)) : undefined;
+    if (list !== undefined) lists.push(list);
+  }
+  for (const length of suffix.lengths) {
+    const list = length <= folded.length ? suffix.byValue.get(folded.slice(folded.length - length)) : undefined;
+    if (list !== undefined) lists.push(list);
+  }
+}
+
+const ASCII = /^[ -~\t\n\r]*$/;
+
+/**
+ * Lower case for ASCII letters only: it maps character by character, so a text that starts
+ * (ends) with another still does once both are folded, under either evaluation (an ASCII
+ * text's full lower case is this one).
+ */
+function asciiFold(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 }
 
 function firstAtOrAfter(list: readonly number[], from: number): number {
@@ -117,14 +169,27 @@ function guardOf(conditions: Conditions): Guard | undefined {
   return guard ?? undefined;
 }
 
-/** A required field with its values; else a field every way of matching tests with a leaf false when it is absent. */
+/**
+ * A required field with its values (the method, whose values are few, last); else a required
+ * prefix or suffix; else a field every way of matching tests with a leaf false when it is absent.
+ */
 function findGuard(conditions: Conditions): Guard | undefined {
   const leaves = conditions.children.flatMap((group) => group.children);
   const leafOf = (field: string): Leaf | undefined => leaves.find((leaf) => fieldKey(leaf) === field);
+  const valued: Guard[] = [];
   for (const [field, values] of requiredValues(conditions)) {
     const leaf = leafOf(field);
-    if (leaf !== undefined && values.size > 0) return { leaf, values };
+    if (leaf !== undefined && values.size > 0) valued.push({ leaf, values });
   }
+  const byValue = valued.find((guard) => guard.leaf.conditionType !== 'httpMethod');
+  if (byValue !== undefined) return byValue;
+  for (const affix of ['suffix', 'prefix'] as const) {
+    for (const [field, values] of requiredAffixes(conditions, affix)) {
+      const leaf = leafOf(field);
+      if (leaf !== undefined && [...values].every((value) => ASCII.test(value))) return { leaf, values: new Set([...values].map(asciiFold)), affix };
+    }
+  }
+  if (valued[0] !== undefined) return valued[0];
   for (const field of presentFields(conditions)) {
     const leaf = leafOf(field);
     if (leaf !== undefined && !ALWAYS_CARRIED.has(leaf.conditionType)) return { leaf };
@@ -141,4 +206,35 @@ function presentFields(conditions: Conditions): Set<string> {
     return new Set([...(first ?? [])].filter((field) => rest.every((set) => set.has(field))));
   };
   return combined(conditions.operator, conditions.children.map((group) => combined(group.operator, group.children.map(ofLeaf))));
+}
+
+/**
+ * Per field: texts one of which every way of matching requires the value to start (end) with,
+ * as a `$startsWith` (`$endsWith`) leaf, or an `$eq`/`$in` leaf (a value starts and ends with
+ * itself) requires. Of an `$and`, a field any child requires (one child's texts are enough);
+ * of an `$or`, a field every child requires, with all their texts.
+ */
+function requiredAffixes(conditions: Conditions, affix: Affix): Map<string, Set<string>> {
+  const ofLeaf = (leaf: Leaf): Map<string, Set<string>> => {
+    const operator = affix === 'prefix' ? '$startsWith' : '$endsWith';
+    if (isAddressLeaf(leaf)) return new Map();
+    if (leaf.operator === operator || leaf.operator === '$eq') return new Map([[fieldKey(leaf), new Set([firstValue(leaf)])]]);
+    if (leaf.operator === '$in') return new Map([[fieldKey(leaf), new Set(leafValues(leaf))]]);
+    return new Map();
+  };
+  const ofGroup = (group: Group): Map<string, Set<string>> => combinedAffixes(group.operator, group.children.map(ofLeaf));
+  return combinedAffixes(conditions.operator, conditions.children.map(ofGroup));
+}
+
+function combinedAffixes(operator: '$and' | '$or', children: readonly Map<string, Set<string>>[]): Map<string, Set<string>> {
+  const fields = new Map<string, Set<string>>();
+  if (operator === '$and') {
+    for (const child of children) for (const [field, texts] of child) if (!fields.has(field)) fields.set(field, texts);
+    return fields;
+  }
+  const [first, ...rest] = children;
+  for (const [field, texts] of first ?? []) {
+    if (rest.every((child) => child.has(field))) fields.set(field, new Set([texts, ...rest.map((child) => child.get(field) as Set<string>)].flatMap((set) => [...set])));
+  }
+  return fields;
 }

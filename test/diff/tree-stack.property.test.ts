@@ -47,3 +47,31 @@ describe('the guarded stack of trees that must not match', () => {
     expect(skipped).toBeGreaterThan(asked / 20);
   });
 });
+
+describe('trees guarded by a prefix or a suffix', () => {
+  const startsWithK: Conditions = { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'userAgent', operator: '$startsWith', value: 'k' }] }] };
+  const endsWithHost: Conditions = { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'domain', operator: '$endsWith', value: '.gw-1.example' }] }, { operator: '$and', children: [{ conditionType: 'domain', operator: '$eq', value: 'gw-2.example' }] }] };
+  const firstUnder = (trees: readonly Conditions[], request: TestRequest, ignoreCase: boolean): number => {
+    const stack = new TreeStack();
+    for (const tree of trees) stack.push(tree);
+    let asked = 0;
+    const first = stack.firstMatching(request, 0, (at) => {
+      asked += 1;
+      return conditionsVerdict(trees[at] as Conditions, request, { caseInsensitiveValues: ignoreCase }) !== false;
+    });
+    return first === -1 ? -1 : first * 10 + asked;
+  };
+
+  it('finds them by the prefixes and suffixes of the value, and asks no other', () => {
+    expect(firstUnder([startsWithK, endsWithHost], { path: '/', method: 'GET', domain: 'api.gw-1.example' }, false)).toBe(11);
+    expect(firstUnder([startsWithK, endsWithHost], { path: '/', method: 'GET', domain: 'gw-2.example' }, false)).toBe(11);
+    expect(firstUnder([startsWithK, endsWithHost], { path: '/', method: 'GET', domain: 'gw-3.example', userAgent: 'x' }, false)).toBe(-1);
+  });
+
+  it('finds them in other letter cases when values compare ignoring case, beyond ASCII too', () => {
+    expect(firstUnder([endsWithHost, startsWithK], { path: '/', method: 'GET', userAgent: 'Kx' }, true)).toBe(11);
+    // The Kelvin sign folds to "k" in lower case.
+    expect(firstUnder([endsWithHost, startsWithK], { path: '/', method: 'GET', userAgent: '\u212Ax' }, true)).toBe(11);
+    expect(firstUnder([endsWithHost], { path: '/', method: 'GET', domain: 'API.GW-1.EXAMPLE' }, true)).toBe(1);
+  });
+});
