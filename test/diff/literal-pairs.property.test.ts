@@ -4,7 +4,8 @@
 // field absent, every value either leaf mentions, their joins and case variants) meets both.
 // The proofs are counted by kind, so the property cannot pass without reaching them.
 import fc from 'fast-check';
-import { leafVerdict, requestWith, type EvaluationOptions, type TestRequest } from '../../src/evaluate/index.js';
+import { leafVerdict, type EvaluationOptions } from '../../src/evaluate/leaf.js';
+import { requestWith, type TestRequest } from '../../src/evaluate/request.js';
 import { fieldKey, leafValues } from '../../src/semantics/fields.js';
 import type { Leaf } from '../../src/semantics/model.js';
 import { AtomTable, type Literal } from '../../src/diff/atoms.js';
