@@ -43,8 +43,8 @@ function records(source: LogSource, numbered: boolean, ranges?: { bounds: readon
   // Without range bounds an address's number is never compared: whether it is one is enough.
   const number = ranges === undefined || ranges.bounds.length > 0;
   const qpath = "CASE WHEN contains(path, '?') THEN path END AS botrules_qpath";
-  if (!number) return `(SELECT *, ${qpath}, ${ipv4Number('ip')} AS botrules_ipv4 FROM ${base})`;
-  return `(SELECT * EXCLUDE (botrules_parts), ${qpath}, ${ipv4Number('ip', 'botrules_parts')} AS botrules_ipv4 ` +
+  if (!number) return `(SELECT *, ${qpath}, ${ipv4NumberSql('ip')} AS botrules_ipv4 FROM ${base})`;
+  return `(SELECT * EXCLUDE (botrules_parts), ${qpath}, ${ipv4NumberSql('ip', 'botrules_parts')} AS botrules_ipv4 ` +
     `FROM (SELECT *, string_split(ip, '.') AS botrules_parts FROM ${base}))`;
 }
 
@@ -55,7 +55,7 @@ function records(source: LogSource, numbered: boolean, ranges?: { bounds: readon
  * check and the rest of the class query together (bench/README.md, "Replay engines").
  * Without `parts`: 0 for an address (whether it is one is all the distinct values need).
  */
-export function ipv4Number(text: string, parts?: string): string {
+export function ipv4NumberSql(text: string, parts?: string): string {
   const value = parts === undefined ? '0' : [1, 2, 3, 4].map((at) => `CAST(CAST(${parts}[${at}] AS UTINYINT) AS BIGINT) * ${256 ** (4 - at)}`).join(' + ');
   return `CASE WHEN regexp_full_match(${text}, '${IPV4}') THEN ${value} END`;
 }

@@ -1,11 +1,11 @@
 // The IPv4 number of the duckdb engine's class query (src/replay/duckdb/class-query.ts
-// ipv4Number), run in DuckDB: the address's number exactly where Node's isIP reads the text as an
+// ipv4NumberSql), run in DuckDB: the address's number exactly where Node's isIP reads the text as an
 // IPv4 address, NULL for every other text (leading zeros, signs, spaces, exponents, other digits,
 // too few or too many parts).
 import { isIP } from 'node:net';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
-import { ipv4Number } from '../../../src/replay/duckdb/class-query.js';
+import { ipv4NumberSql } from '../../../src/replay/duckdb/class-query.js';
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;
@@ -29,7 +29,7 @@ function expected(text: string): bigint | null {
 /** DuckDB's numbers of the texts, in order. */
 async function numbers(texts: readonly string[]): Promise<(bigint | null)[]> {
   const values = texts.map((text) => `('${text.replaceAll("'", "''")}', ${texts.indexOf(text)})`).join(', ');
-  const reader = await connection.runAndReadAll(`SELECT ${ipv4Number('t', "string_split(t, '.')")}, ${ipv4Number('t')} FROM (VALUES ${values}) AS v(t, i) ORDER BY i`);
+  const reader = await connection.runAndReadAll(`SELECT ${ipv4NumberSql('t', "string_split(t, '.')")}, ${ipv4NumberSql('t')} FROM (VALUES ${values}) AS v(t, i) ORDER BY i`);
   return reader.getRows().map(([value, isAddress]) => {
     // Without the parts only whether it is an address: 0 for one.
     expect(isAddress === null).toBe(value === null);
