@@ -1,8 +1,8 @@
 // Why the rule at a position of a compiled rule set (semantics/program.ts) matches or does not
-// match the request begun, read off the per-request view of its verdicts (program-verdicts.ts): `botrules test`
+// match the request begun, read off the per-request view (program-verdicts.ts): `botrules test`
 // explains a failed test with these (docs/evaluation.md, "Test files").
 import type { Leaf, NormalRule } from '../semantics/model.js';
-import type { ProgramSet, ProgramTree, RuleProgram } from '../semantics/program.js';
+import type { ProgramSet, RuleProgram } from '../semantics/program.js';
 import type { ProgramVerdicts } from './program-verdicts.js';
 
 /** A leaf that did (not) match, with where it sits in the rule's condition tree, as written. */
@@ -12,48 +12,40 @@ export interface MissedLeaf {
   condition: Leaf;
 }
 
+type Program = Pick<RuleProgram<NormalRule>, 'trees'>;
+
 /**
- * Why the rule's conditions do not match the request begun: the leaves
- * that failed in the groups that failed. Under a root `$and` only the failing groups count (the
- * others matched); under a root `$or` every group failed. Empty when the conditions match (or
- * their match is undecided).
+ * The leaves that failed in the groups that failed, when the rule's conditions do not match
+ * (under a root `$and` the other groups matched; under `$or` every group failed); else none.
  */
-export function missedLeaves<R extends NormalRule>(verdicts: ProgramVerdicts, program: Pick<RuleProgram<R>, 'trees'>, set: ProgramSet<R>, position: number): MissedLeaf[] {
-  const { tree, rule } = compiled(program, set, position);
-  if (tree === undefined || verdicts.tree(set.treeOf[position] as number) !== false) return [];
+export function missedLeaves<R extends NormalRule>(verdicts: ProgramVerdicts, program: Program, set: ProgramSet<R>, position: number): MissedLeaf[] {
+  return leavesWith(verdicts, program, set, position, false).flat();
+}
+
+/**
+ * The leaves that decided a match: under a root `$or` the first group that matches, under `$and`
+ * every group; in a group under `$and` every leaf, under `$or` the first that matches. None
+ * when the conditions do not match (or their match is undecided).
+ */
+export function matchedLeaves<R extends NormalRule>(verdicts: ProgramVerdicts, program: Program, set: ProgramSet<R>, position: number): MissedLeaf[] {
+  const tree = program.trees[set.treeOf[position] ?? -1];
+  const groups = leavesWith(verdicts, program, set, position, true);
+  // A true group has a true leaf unless it is an empty `$and`, which has nothing to cut.
+  return (tree?.all === true ? groups : groups.slice(0, 1)).flatMap((leaves) => (tree?.groups[leaves[0]?.group ?? -1]?.all === false ? leaves.slice(0, 1) : leaves));
+}
+
+/** When the tree's verdict is `wanted`, per group with that verdict its leaves with it, each as the rule writes it. */
+function leavesWith<R extends NormalRule>(verdicts: ProgramVerdicts, program: Program, set: ProgramSet<R>, position: number, wanted: boolean): MissedLeaf[][] {
+  const id = set.treeOf[position] ?? -1;
+  const tree = program.trees[id];
+  if (tree === undefined || verdicts.tree(id) !== wanted) return [];
+  const written = (set.rules[position] as R).conditions.children;
   return tree.groups.flatMap((group, g) => {
-    if (verdicts.group(group) !== false) return [];
-    return leavesWith(verdicts, group.leaves, false, g, rule);
+    if (verdicts.group(group) !== wanted) return [];
+    const leaves: MissedLeaf[] = [];
+    group.leaves.forEach((leaf, l) => {
+      if (verdicts.leaf(leaf) === wanted) leaves.push({ group: g, leaf: l, condition: written[g]?.children[l] as Leaf });
+    });
+    return [leaves];
   });
-}
-
-/**
- * Why a rule's conditions match the request begun: the leaves that decided it. Under a root
- * `$or` the first group that matches, under a root `$and` every group; in a group under `$and`
- * every leaf, under `$or` the first that matches. Empty when the conditions do not match (or
- * their match is undecided).
- */
-export function matchedLeaves<R extends NormalRule>(verdicts: ProgramVerdicts, program: Pick<RuleProgram<R>, 'trees'>, set: ProgramSet<R>, position: number): MissedLeaf[] {
-  const { tree, rule } = compiled(program, set, position);
-  if (tree === undefined || verdicts.tree(set.treeOf[position] as number) !== true) return [];
-  const groups = tree.groups.map((group, g) => ({ group, g })).filter(({ group }) => verdicts.group(group) === true);
-  return (tree.all ? groups : groups.slice(0, 1)).flatMap(({ group, g }) => {
-    const leaves = leavesWith(verdicts, group.leaves, true, g, rule);
-    return group.all ? leaves : leaves.slice(0, 1);
-  });
-}
-
-/** The rule at `position` of the set and its compiled tree (none for a rule that is not active). */
-function compiled<R extends NormalRule>(program: Pick<RuleProgram<R>, 'trees'>, set: ProgramSet<R>, position: number): { tree: ProgramTree | undefined; rule: R } {
-  return { tree: program.trees[set.treeOf[position] ?? -1], rule: set.rules[position] as R };
-}
-
-/** The group's leaves whose verdict is `wanted`, each as the rule writes it (its words, not the interned leaf's). */
-function leavesWith(verdicts: ProgramVerdicts, ids: Int32Array, wanted: boolean, group: number, rule: NormalRule): MissedLeaf[] {
-  const written = rule.conditions.children[group]?.children ?? [];
-  const out: MissedLeaf[] = [];
-  ids.forEach((id, leaf) => {
-    if (verdicts.leaf(id) === wanted) out.push({ group, leaf, condition: written[leaf] as Leaf });
-  });
-  return out;
 }
