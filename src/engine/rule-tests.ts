@@ -10,7 +10,7 @@ import { loadEveryApp, selectApp } from './project.js';
 import { loadRules } from '../rules/load.js';
 import type { NormalRule } from '../semantics/model.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../tests/load.js';
-import { appOf, appProblems, runTest, type TestResult } from '../tests/run.js';
+import { appOf, appProblems, testRunner, type TestResult } from '../tests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 
 export type { TestResult } from '../tests/run.js';
@@ -59,9 +59,13 @@ export interface RuleTestRun {
 export async function runRuleTests(suite: RuleTestSuite, request: RuleTestRequest, ctx: Runtime): Promise<RuleTestRun> {
   const rulesByApp = await rulesOfApps(suite.selected, request.liveFile, ctx.cwd, request.now ?? Date.now());
   const options = { caseInsensitiveValues: request.ignoreCase };
+  // Each app's rules compiled once, when its first test is run.
+  const runners = new Map<string, (test: RuleTest) => TestResult>();
   const results = suite.tests.map((test) => {
     const app = appOf(test, suite.allApps);
-    return runTest(test, app, rulesByApp.get(app) ?? [], options);
+    let run = runners.get(app);
+    if (run === undefined) runners.set(app, (run = testRunner(app, rulesByApp.get(app) ?? [], options)));
+    return run(test);
   });
   const against = request.liveFile === undefined ? 'the rule files' : `the live snapshot ${JSON.stringify(request.liveFile)}`;
   return { results, apps: suite.selected.apps.map((app) => app.name), against, rules: rulesByApp };

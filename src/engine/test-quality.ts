@@ -3,7 +3,7 @@
 // Runs on the rules and tests `runRuleTests` already loaded; the rule files are read again only
 // to locate what a report points at. `--rules` and `--changed-since` narrow both to some rules.
 import { UserError } from '../errors.js';
-import { changeToDecide, changeToFlip, type NamedRequest } from '../validate/exercise.js';
+import { Exercise } from '../validate/exercise.js';
 import { provedDisjoint, redundantLeaf, sameAddresses } from '../validate/equivalence.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { Group, NormalRule } from '../semantics/model.js';
@@ -102,20 +102,30 @@ async function qualityScope(suite: RuleTestSuite, run: RuleTestRun, request: Qua
 function coverageOf(scope: QualityScope, request: QualityRequest): CoverageResult {
   const evaluation = { caseInsensitiveValues: request.ignoreCase };
   const report = measureCoverage(scope.apps, { evaluation, ...definedFields({ only: scope.only }) });
+  const exerciseOf = exercises(evaluation);
   const uncovered = uncoveredItems(report).map((item, n): UncoveredItem => {
     const app = scope.apps.find((each) => each.app === item.app);
     const where = scope.positions.get(item.app)?.(item.index, item.path);
-    const suggestion = app === undefined || n >= MAX_SUGGESTIONS ? undefined : suggest(item, app, evaluation);
+    const suggestion = app === undefined || n >= MAX_SUGGESTIONS ? undefined : suggest(item, exerciseOf(app));
     return { ...item, ...definedFields({ where, suggestion }) };
   });
   return { report, uncovered };
 }
 
-function suggest(item: UncoveredItem, app: AppRules, evaluation: EvaluationOptions): string | undefined {
-  const tests: NamedRequest[] = app.tests.map((test) => ({ name: test.name, request: test.request }));
-  if (item.kind === 'rule') return changeToDecide(app.rules, item.index, tests, evaluation);
+/** Each app's rules compiled for suggestions once, when its first uncovered item asks. */
+function exercises(evaluation: EvaluationOptions): (app: AppRules) => Exercise {
+  const known = new Map<string, Exercise>();
+  return (app) => {
+    let exercise = known.get(app.app);
+    if (exercise === undefined) known.set(app.app, (exercise = new Exercise(app.rules, app.tests.map((test) => ({ name: test.name, request: test.request })), evaluation)));
+    return exercise;
+  };
+}
+
+function suggest(item: UncoveredItem, exercise: Exercise): string | undefined {
+  if (item.kind === 'rule') return exercise.changeToDecide(item.index);
   if (item.kind === 'leaf' && item.unseen !== undefined && item.group !== undefined && item.leaf !== undefined) {
-    return changeToFlip(app.rules, item.index, { group: item.group, leaf: item.leaf }, item.unseen, tests, evaluation);
+    return exercise.changeToFlip(item.index, { group: item.group, leaf: item.leaf }, item.unseen);
   }
   return undefined;
 }

@@ -52,45 +52,6 @@ export function combine<T>(operator: '$and' | '$or', items: readonly T[], verdic
   return undecided ? 'undecided' : all;
 }
 
-/** A leaf that did not match, with where it sits in the rule's condition tree. */
-export interface MissedLeaf {
-  group: number;
-  leaf: number;
-  condition: Leaf;
-}
-
-/**
- * Why a rule's conditions do not match a request: the leaves that failed in the groups that
- * failed. Under a root `$and` only the failing groups count (the others matched); under a root
- * `$or` every group failed. Empty when the conditions match (or their match is undecided).
- */
-export function missedLeaves(rule: NormalRule, request: TestRequest, options: EvaluationOptions = {}): MissedLeaf[] {
-  if (conditionsVerdict(rule.conditions, request, options) !== false) return [];
-  const missed: MissedLeaf[] = [];
-  rule.conditions.children.forEach((group, groupIndex) => {
-    if (groupVerdict(group, request, options) !== false) return;
-    group.children.forEach((condition, leafIndex) => {
-      if (leafVerdict(condition, request, options) === false) missed.push({ group: groupIndex, leaf: leafIndex, condition });
-    });
-  });
-  return missed;
-}
-
-/**
- * Why a rule's conditions match a request: the leaves that decided it. Under a root `$or` the
- * first group that matches, under a root `$and` every group; in a group under `$and` every
- * leaf, under `$or` the first that matches. Empty when the conditions do not match (or their
- * match is undecided).
- */
-export function matchedLeaves(rule: NormalRule, request: TestRequest, options: EvaluationOptions = {}): MissedLeaf[] {
-  if (conditionsVerdict(rule.conditions, request, options) !== true) return [];
-  const groups = rule.conditions.children.map((group, index) => ({ group, index })).filter(({ group }) => groupVerdict(group, request, options) === true);
-  return (rule.conditions.operator === '$or' ? groups.slice(0, 1) : groups).flatMap(({ group, index }) => {
-    const leaves = group.children.map((condition, leaf) => ({ group: index, leaf, condition })).filter(({ condition }) => leafVerdict(condition, request, options) === true);
-    return group.operator === '$or' ? leaves.slice(0, 1) : leaves;
-  });
-}
-
 /** A pattern that ran out of its time budget on the value a request carries, and its leaf. */
 export interface UndecidedPattern {
   leaf: Leaf;

@@ -52,7 +52,7 @@ export interface RuleProgram<R extends NormalRule> {
 /** The rule sets (each in priority order) compiled together: leaves and trees shared across them. */
 export function compileProgram<R extends NormalRule>(sets: readonly (readonly R[])[]): RuleProgram<R> {
   const builder = new ProgramBuilder();
-  const compiled = sets.map((rules) => compileSet(rules, (conditions) => builder.tree(conditions)));
+  const compiled = sets.map((rules) => builder.set(rules));
   return { leaves: builder.leaves, trees: builder.trees, sets: compiled };
 }
 
@@ -119,6 +119,11 @@ export class ProgramBuilder {
       this.trees.push({ all: conditions.operator === '$and', groups: shared, conditions: { operator: conditions.operator, children: shared.map(({ group }) => group) } });
     }
     return id;
+  }
+
+  /** The rule set (in priority order) compiled: its rules' trees added, and the positions of those that can decide. */
+  set<R extends NormalRule>(rules: readonly R[]): ProgramSet<R> {
+    return compileSet(rules, (conditions) => this.tree(conditions));
   }
 
   private group(group: Group): { shared: ProgramGroup; key: string } {

@@ -3,9 +3,11 @@
 // have run, and every test whose deciding rule or actions differ is reported. A test whose
 // outcome is undecided under either (a pattern out of its time budget) is left out of the
 // report and said separately, naming the rule and the pattern. Pure: the caller passes the
-// tests, each app's live rules and its steps.
-import { decide } from '../evaluate/evaluate.js';
+// tests, each app's live rules and its steps. Both rule sets of an app are compiled together
+// (docs/design.md, "One rule engine"): what they share is decided once per test request.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
+import { compileProgram, type ProgramSet } from '../semantics/program.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import type { PlanStep } from '../plan/types.js';
@@ -40,9 +42,13 @@ export function behaviourReport(tests: readonly RuleTest[], allApps: readonly st
     if (own.length === 0) continue;
     const before = inPriorityOrder(planned.live);
     const after = planned.steps.length === 0 ? before : simulateSteps(planned.live, planned.steps);
+    const program = compileProgram([before, after]);
+    const verdicts = new ProgramVerdicts(program, options);
+    const [live, declared] = program.sets as [ProgramSet<LiveRule>, ProgramSet<LiveRule>];
     for (const test of own) {
-      const was = outcome(before, test, options);
-      const will = outcome(after, test, options);
+      verdicts.begin(test.request);
+      const was = outcome(verdicts, live, test, options);
+      const will = outcome(verdicts, declared, test, options);
       if (typeof was === 'string' || typeof will === 'string') {
         const { file, line, col } = test.source;
         const why = typeof was === 'string' ? `under the live rules, ${was}` : `under the rules as planned, ${will as string}`;
@@ -56,9 +62,9 @@ export function behaviourReport(tests: readonly RuleTest[], allApps: readonly st
   return { report: { tests: evaluated, changes }, undecided };
 }
 
-/** The outcome, or why it is undecided. */
-function outcome(rules: readonly LiveRule[], test: RuleTest, options: EvaluationOptions): Outcome | string {
-  const decision = decide(rules, test.request, options);
+/** The outcome under the set for the test request begun, or why it is undecided. */
+function outcome(verdicts: ProgramVerdicts, set: ProgramSet<LiveRule>, test: RuleTest, options: EvaluationOptions): Outcome | string {
+  const decision = verdicts.decision(set);
   if (decision.undecided !== undefined) return undecidedRuleSentence(decision.undecided.rule, test, options);
   return { rule: decision.rule?.name, actions: decision.actions };
 }

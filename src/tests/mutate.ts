@@ -5,14 +5,14 @@
 // are looked at; a mutant that changes one leaf changes a request's decision only when that leaf
 // reads the request differently; a paused rule or a weaker action only the requests the rule
 // decided; a swap only those the first rule decided that the second also matches.
-import { conditionsVerdict } from '../evaluate/evaluate.js';
-import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
+import { fieldOf } from '../evaluate/request.js';
+import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';
 import type { Mutant } from './mutants.js';
 import { definedFields } from '../defined.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
-import { compileProgram, type ProgramSet } from '../semantics/program.js';
+import { ProgramBuilder, type ProgramSet } from '../semantics/program.js';
 
 type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'not-run';
 
@@ -75,7 +75,7 @@ export function runMutants(apps: readonly AppMutants[], options: MutationOptions
   let stoppedBy: MutationReport['stoppedBy'];
   let run = 0;
   for (const app of apps) {
-    const outcomes = new OriginalOutcomes(app.rules, app.tests, options.evaluation ?? {});
+    const outcomes = new OriginalOutcomes(app.rules, app.tests, app.mutants, options.evaluation ?? {});
     for (const mutant of app.mutants) {
       const rule = app.rules[mutant.index] as NormalRule;
       if (stoppedBy === undefined && options.maxMutants !== undefined && run >= options.maxMutants) stoppedBy = 'max-mutants';
@@ -106,22 +106,40 @@ export function verdict(test: RuleTest, rule: string | undefined, actions: reado
   return wanted === undefined || (wanted.length === actions.length && wanted.every((action) => actions.includes(action)));
 }
 
-/** Each test's decision under the original rules, and the requests that reach each position. */
+/** A mutant's parts in the compiled program: its rule's condition tree and its changed leaf, by id (-1: none). */
+interface CompiledMutant {
+  tree: number;
+  before: number;
+  after: number;
+}
+
+/**
+ * Each test's decision under the original rules, and the requests that reach each position. The
+ * original rules and every mutant are compiled into one program (docs/design.md, "One rule
+ * engine"): a mutant's tree shares every leaf and group but the changed one with its rule.
+ */
 class OriginalOutcomes {
   private readonly decidedAt: number[];
   private readonly passed: boolean[];
   /** Test numbers by deciding position, latest (or none) first: a position's reaching tests are a prefix. */
   private readonly byReach: number[];
   private readonly decidedBy = new Map<number, number[]>();
+  private readonly set: ProgramSet<NormalRule>;
+  private readonly compiled = new Map<Mutant, CompiledMutant>();
+  private readonly verdicts: ProgramVerdicts;
+  /** The test whose request the verdicts were last begun with. */
+  private begun = -1;
+  /** Per test, the first active rule after the one that decides it that matches it: a position, -1 for none, -2 not yet known. */
+  private readonly nextMatches: Int32Array;
 
-  constructor(private readonly rules: readonly NormalRule[], private readonly tests: readonly RuleTest[], private readonly evaluation: EvaluationOptions) {
-    // The original rules compiled once (docs/design.md, "One rule engine"): every test asks the same trees.
-    const program = compileProgram([rules]);
-    const verdicts = new ProgramVerdicts(program, evaluation);
-    const set = program.sets[0] as ProgramSet<NormalRule>;
-    const decisions = tests.map((test) => {
-      verdicts.begin(test.request);
-      return verdicts.decision(set);
+  constructor(private readonly rules: readonly NormalRule[], private readonly tests: readonly RuleTest[], mutants: readonly Mutant[], evaluation: EvaluationOptions) {
+    const program = new ProgramBuilder();
+    this.set = program.set(rules);
+    for (const mutant of mutants) this.compiled.set(mutant, compileMutant(program, rules, mutant));
+    this.verdicts = new ProgramVerdicts(program, evaluation);
+    const decisions = tests.map((_, t) => {
+      this.begin(t);
+      return this.verdicts.decision(this.set);
     });
     this.decidedAt = decisions.map((decision) => (decision.index === -1 ? rules.length : decision.index));
     this.passed = tests.map((test, t) => verdict(test, decisions[t]?.rule?.name, decisions[t]?.actions ?? []));
@@ -131,6 +149,7 @@ class OriginalOutcomes {
       list.push(t);
       this.decidedBy.set(at, list);
     });
+    this.nextMatches = new Int32Array(tests.length).fill(-2);
   }
 
   /** The name of the first test (in file order) whose verdict the mutant changes, if any. */
@@ -144,22 +163,24 @@ class OriginalOutcomes {
     const original = this.rules[i] as NormalRule;
     if (mutant.swapWith !== undefined) {
       const second = this.rules[mutant.swapWith] as NormalRule;
-      return this.first(this.decidedBy.get(i) ?? [], (t) => (this.matches(second, t) ? this.differs(t, second.name, second.actions) : false));
+      const tree = this.set.treeOf[mutant.swapWith] as number;
+      return this.first(this.decidedBy.get(i) ?? [], (t) => (this.matches(tree, t) ? this.differs(t, second.name, second.actions) : false));
     }
     const replacement = mutant.replacement as NormalRule;
+    const { tree, before, after } = this.compiled.get(mutant) as CompiledMutant;
     const sameConditions = replacement.conditions === original.conditions;
     const candidates = sameConditions || replacement.status === 'paused' ? (this.decidedBy.get(i) ?? []) : this.reaching(i);
     return this.first(candidates, (t) => {
       const wasDecided = this.decidedAt[t] === i;
       if (mutant.leafChange !== undefined) {
-        const { before, after } = mutant.leafChange;
-        const request = (this.tests[t] as RuleTest).request;
-        if (leafVerdict(before, request, this.evaluation) === leafVerdict(after, request, this.evaluation)) return false;
+        // Tests repeat values and mutants repeat leaves: the per-value view answers most of these from memory.
+        const value = fieldOf((this.tests[t] as RuleTest).request, mutant.leafChange.before);
+        if (this.verdicts.value(before, value) === this.verdicts.value(after, value)) return false;
       }
-      const nowMatches = replacement.status === 'active' && (sameConditions ? wasDecided : this.matches(replacement, t));
+      const nowMatches = replacement.status === 'active' && (sameConditions ? wasDecided : this.matches(tree, t));
       if (nowMatches) return this.differs(t, replacement.name, replacement.actions);
       if (!wasDecided) return false;
-      const next = this.nextMatch(t, i + 1);
+      const next = this.rules[this.nextMatch(t)];
       return next === undefined ? this.differs(t, undefined, []) : this.differs(t, next.name, next.actions);
     });
   }
@@ -178,21 +199,42 @@ class OriginalOutcomes {
     return found;
   }
 
-  private matches(rule: NormalRule, t: number): boolean {
-    return conditionsVerdict(rule.conditions, (this.tests[t] as RuleTest).request, this.evaluation) === true;
+  private begin(t: number): void {
+    if (this.begun === t) return;
+    this.verdicts.begin((this.tests[t] as RuleTest).request);
+    this.begun = t;
   }
 
-  private nextMatch(t: number, from: number): NormalRule | undefined {
-    for (let index = from; index < this.rules.length; index++) {
-      const rule = this.rules[index] as NormalRule;
-      if (rule.status === 'active' && this.matches(rule, t)) return rule;
+  private matches(tree: number, t: number): boolean {
+    this.begin(t);
+    return this.verdicts.tree(tree) === true;
+  }
+
+  /** The position of the first active rule after the one deciding test `t` that matches it, or -1. */
+  private nextMatch(t: number): number {
+    let next = this.nextMatches[t] as number;
+    if (next !== -2) return next;
+    next = -1;
+    for (let position = (this.decidedAt[t] as number) + 1; position < this.rules.length && next === -1; position++) {
+      const tree = this.set.treeOf[position] as number;
+      if (tree !== -1 && this.matches(tree, t)) next = position;
     }
-    return undefined;
+    this.nextMatches[t] = next;
+    return next;
   }
 
   private differs(t: number, rule: string | undefined, actions: readonly Action[]): boolean {
     return verdict(this.tests[t] as RuleTest, rule, actions) !== this.passed[t];
   }
+}
+
+/** The mutant's rule's tree and changed leaf added to the program (a swap adds nothing). */
+function compileMutant(program: ProgramBuilder, rules: readonly NormalRule[], mutant: Mutant): CompiledMutant {
+  const replacement = mutant.replacement;
+  const changed = replacement !== undefined && replacement.conditions !== (rules[mutant.index] as NormalRule).conditions;
+  const tree = changed ? program.tree(replacement.conditions) : -1;
+  const leaf = mutant.leafChange;
+  return { tree, before: leaf === undefined ? -1 : program.leaf(leaf.before), after: leaf === undefined ? -1 : program.leaf(leaf.after) };
 }
 
 function summarise(results: readonly MutantResult[]): MutationSummary {

@@ -1,11 +1,15 @@
 // Runs tests against rule sets: pure, no I/O. Each result says whether the expected rule
 // decided and, when not, why in sentences a reviewer can act on: which rule decided instead
-// and which leaves of the expected rule did not match the request.
-import { decide, matchedLeaves, missedLeaves, undecidedPatterns, type MissedLeaf } from '../evaluate/evaluate.js';
+// and which leaves of the expected rule did not match the request. The rules are compiled once
+// and every test is decided and explained by the one rule engine (docs/design.md, "One rule engine").
 import { describeField, describeLeaf } from '../evaluate/describe.js';
 import { fieldOf } from '../evaluate/request.js';
+import { undecidedPatterns } from '../evaluate/evaluate.js';
 import { MATCH_BUDGET_MS } from '../evaluate/pattern.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
+import { matchedLeaves, missedLeaves, type MissedLeaf } from '../evaluate/program-reasons.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
+import { compileProgram, type ProgramSet, type RuleProgram } from '../semantics/program.js';
 import type { Problem } from '../errors.js';
 import type { Action, Leaf, NormalRule } from '../semantics/model.js';
 import { NO_RULE_WORD, type RuleTest } from './load.js';
@@ -40,35 +44,52 @@ export function appOf(test: RuleTest, allApps: readonly string[]): string {
   return test.app ?? allApps[0] ?? '';
 }
 
-/** `rules` of the test's app in priority order. */
-export function runTest(test: RuleTest, app: string, rules: readonly NormalRule[], options: EvaluationOptions = {}): TestResult {
-  const decision = decide(rules, test.request, options);
+/** The rule set a test is decided by, and its compiled program's verdicts for the request begun. */
+interface Engine {
+  program: RuleProgram<NormalRule>;
+  set: ProgramSet<NormalRule>;
+  verdicts: ProgramVerdicts;
+  options: EvaluationOptions;
+}
+
+/** A runner of the tests of `app`, whose `rules` (in priority order) are compiled once for all of them. */
+export function testRunner(app: string, rules: readonly NormalRule[], options: EvaluationOptions = {}): (test: RuleTest) => TestResult {
+  const program = compileProgram([rules]);
+  const engine: Engine = { program, set: program.sets[0] as ProgramSet<NormalRule>, verdicts: new ProgramVerdicts(program, options), options };
+  return (test) => runTest(test, app, engine);
+}
+
+function runTest(test: RuleTest, app: string, engine: Engine): TestResult {
+  engine.verdicts.begin(test.request);
+  const decision = engine.verdicts.decision(engine.set);
   const decidedBy = decision.rule?.name;
   const expected = test.expect.rule === NO_RULE_WORD ? undefined : test.expect.rule;
   const reasons: string[] = [];
   if (decision.undecided !== undefined) {
-    reasons.push(`the outcome is unknown: ${undecidedRuleSentence(decision.undecided.rule, test, options)}`);
+    reasons.push(`the outcome is unknown: ${undecidedRuleSentence(decision.undecided.rule, test, engine.options)}`);
   } else if (decidedBy !== expected) {
     reasons.push(`expected ${ruleText(expected)}, but ${decidedBy === undefined ? 'no rule matched' : `${ruleText(decidedBy)} decided (${decision.actions.join(', ')})`}`);
-    if (decision.rule !== undefined && expected === undefined) reasons.push(...whyDecided(decision.rule, test, options));
-    if (expected !== undefined) reasons.push(...whyNot(expected, rules, decidedBy, test, options));
+    if (decision.rule !== undefined && expected === undefined) reasons.push(...whyDecided(decision.index, test, engine));
+    if (expected !== undefined) reasons.push(...whyNot(expected, decidedBy, test, engine));
   } else if (test.expect.actions !== undefined && !sameSet(test.expect.actions, decision.actions)) {
     reasons.push(`${ruleText(decidedBy)} decided, but its actions are [${decision.actions.join(', ')}], not [${test.expect.actions.join(', ')}]`);
   }
   return { test, app, passed: reasons.length === 0, decidedBy, actions: decision.actions, reasons };
 }
 
-/** Why a rule the test did not expect decided: the conditions of it that matched. */
-function whyDecided(rule: NormalRule, test: RuleTest, options: EvaluationOptions): string[] {
-  return matchedLeaves(rule, test.request, options).map((hit) => `${ruleText(rule.name)} matches at ${leafPlace(hit)}: ${describeLeaf(hit.condition)} (${requestHas(test, hit.condition)})`);
+/** Why the rule at `position`, which the test did not expect, decided: the conditions of it that matched. */
+function whyDecided(position: number, test: RuleTest, { program, set, verdicts }: Engine): string[] {
+  const name = (set.rules[position] as NormalRule).name;
+  return matchedLeaves(verdicts, program, set, position).map((hit) => `${ruleText(name)} matches at ${leafPlace(hit)}: ${describeLeaf(hit.condition)} (${requestHas(test, hit.condition)})`);
 }
 
 /** Why the expected rule did not decide. */
-function whyNot(expected: string, rules: readonly NormalRule[], decidedBy: string | undefined, test: RuleTest, options: EvaluationOptions): string[] {
-  const rule = rules.find((candidate) => candidate.name === expected);
+function whyNot(expected: string, decidedBy: string | undefined, test: RuleTest, { program, set, verdicts }: Engine): string[] {
+  const position = set.rules.findIndex((candidate) => candidate.name === expected);
+  const rule = set.rules[position];
   if (rule === undefined) return [`there is no rule named ${JSON.stringify(expected)}`];
   if (rule.status === 'paused') return [`${ruleText(expected)} is paused`];
-  const missed = missedLeaves(rule, test.request, options);
+  const missed = missedLeaves(verdicts, program, set, position);
   if (missed.length === 0) return [`${ruleText(expected)} matches too, but ${ruleText(decidedBy)} comes first`];
   return missed.map((miss) => `${ruleText(expected)} does not match at ${leafPlace(miss)}: ${describeLeaf(miss.condition)} (${requestHas(test, miss.condition)})`);
 }

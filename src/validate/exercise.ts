@@ -1,12 +1,14 @@
 // The smallest change to a test request that would exercise what the tests leave uncovered
 // (docs/evaluation.md, "Coverage"): a rule no test decides, a leaf never seen true or false.
-// Candidates come from the rules' own values (witness.ts); each is kept only when the evaluator
-// confirms it does what is said, so a suggestion is never a guess. None found: nothing is said.
-import { conditionsVerdict, decide } from '../evaluate/evaluate.js';
-import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
-import type { TestRequest } from '../evaluate/request.js';
+// Candidates come from the rules' own values (witness.ts); each is kept only when the compiled
+// rule engine (docs/design.md, "One rule engine") confirms it does what is said, so a suggestion
+// is never a guess. None found: nothing is said.
+import { fieldOf, type TestRequest } from '../evaluate/request.js';
+import type { EvaluationOptions } from '../evaluate/leaf.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import type { Leaf, NormalRule } from '../semantics/model.js';
 import { fieldName, leafValues, requestField, sameFieldName } from '../semantics/fields.js';
+import { ProgramBuilder, type ProgramSet } from '../semantics/program.js';
 import { BASE, candidates } from './witness.js';
 
 /** A test request, by name, and the request itself. */
@@ -21,58 +23,85 @@ const MAX_TESTS = 16;
 type RecordKey = 'headers' | 'query' | 'custom';
 const RECORDS: readonly RecordKey[] = ['headers', 'query', 'custom'];
 
-/**
- * A request (a test's, changed as little as the candidates allow, or a new one) that rule
- * `index` decides: each candidate put over each reaching test, then each changed field given
- * back its old value while the rule still decides; the fewest changes win, the first on a tie.
- */
-export function changeToDecide(rules: readonly NormalRule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
-  const rule = rules[index];
-  if (rule === undefined || rule.status !== 'active') return undefined;
-  const options = candidates(rule.conditions);
-  // The rule's own conditions first: cheap, and most requests that fail fail there.
-  const decides = (request: TestRequest) => conditionsVerdict(rule.conditions, request, evaluation) === true && decide(rules, request, evaluation).index === index;
-  let best: { text: string; size: number } | undefined;
-  for (const test of reachingTests(rules, index, tests, evaluation)) {
-    for (const candidate of options) {
-      let changes = changedFields(test.request, candidate);
-      if (!decides(overlay(test.request, candidate))) continue;
-      for (const change of [...changes]) {
-        const fewer = changes.filter((other) => other !== change);
-        if (decides(overlay(test.request, pick(candidate, fewer)))) changes = fewer;
+/** Suggestions for one app's rules (priority order) and test requests, the rules compiled once for all of them. */
+export class Exercise {
+  private readonly program = new ProgramBuilder();
+  private readonly set: ProgramSet<NormalRule>;
+  private readonly verdicts: ProgramVerdicts;
+  /** Each test's deciding position (-1: none or undecided), worked out when first asked. */
+  private decidedAt: number[] | undefined;
+
+  constructor(private readonly rules: readonly NormalRule[], private readonly tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}) {
+    this.set = this.program.set(rules);
+    this.verdicts = new ProgramVerdicts(this.program, evaluation);
+  }
+
+  /**
+   * A request (a test's, changed as little as the candidates allow, or a new one) that rule
+   * `index` decides: each candidate put over each reaching test, then each changed field given
+   * back its old value while the rule still decides; the fewest changes win, the first on a tie.
+   */
+  changeToDecide(index: number): string | undefined {
+    const rule = this.rules[index];
+    if (rule === undefined || rule.status !== 'active') return undefined;
+    const options = candidates(rule.conditions);
+    const tree = this.set.treeOf[index] as number;
+    // The rule's own conditions first: cheap, and most requests that fail fail there.
+    const decides = (request: TestRequest) => {
+      this.verdicts.begin(request);
+      return this.verdicts.tree(tree) === true && this.verdicts.decision(this.set).index === index;
+    };
+    let best: { text: string; size: number } | undefined;
+    for (const test of this.reachingTests(index)) {
+      for (const candidate of options) {
+        let changes = changedFields(test.request, candidate);
+        if (!decides(overlay(test.request, candidate))) continue;
+        for (const change of [...changes]) {
+          const fewer = changes.filter((other) => other !== change);
+          if (decides(overlay(test.request, pick(candidate, fewer)))) changes = fewer;
+        }
+        if (best !== undefined && changes.length >= best.size) continue;
+        best = { text: changes.length === 0 ? `test ${JSON.stringify(test.name)}` : `test ${JSON.stringify(test.name)} with ${changes.map((change) => change.text).join(', ')}`, size: changes.length };
       }
-      if (best !== undefined && changes.length >= best.size) continue;
-      best = { text: changes.length === 0 ? `test ${JSON.stringify(test.name)}` : `test ${JSON.stringify(test.name)} with ${changes.map((change) => change.text).join(', ')}`, size: changes.length };
     }
+    if (best !== undefined) return best.text;
+    const fresh = options.map((candidate) => ({ ...BASE, ...candidate })).find(decides);
+    return fresh === undefined ? undefined : `a request with ${changedFields({}, fresh).map((change) => change.text).join(', ')}`;
   }
-  if (best !== undefined) return best.text;
-  const fresh = options.map((candidate) => ({ ...BASE, ...candidate })).find(decides);
-  return fresh === undefined ? undefined : `a request with ${changedFields({}, fresh).map((change) => change.text).join(', ')}`;
-}
 
-/** A test request that reaches rule `index` changed so that leaf (group, leaf) reads `wanted`. */
-export function changeToFlip(rules: readonly NormalRule[], index: number, at: { group: number; leaf: number }, wanted: boolean, tests: readonly NamedRequest[], evaluation: EvaluationOptions = {}): string | undefined {
-  const leaf = rules[index]?.conditions.children[at.group]?.children[at.leaf];
-  if (leaf === undefined) return undefined;
-  const values = wanted ? trueValues(leaf) : falseValues(leaf);
-  for (const test of reachingTests(rules, index, tests, evaluation)) {
-    for (const value of values) {
-      const changed = withField(test.request, leaf, value);
-      if (leafVerdict(leaf, changed, evaluation) !== wanted || !reaches(rules, index, changed, evaluation)) continue;
-      return `test ${JSON.stringify(test.name)} ${value === undefined ? `without ${fieldWords(leaf)}` : `with ${fieldWords(leaf)} ${JSON.stringify(value)}`}`;
+  /** A test request that reaches rule `index` changed so that leaf (group, leaf) reads `wanted`. */
+  changeToFlip(index: number, at: { group: number; leaf: number }, wanted: boolean): string | undefined {
+    const leaf = this.rules[index]?.conditions.children[at.group]?.children[at.leaf];
+    if (leaf === undefined) return undefined;
+    // The per-value view: a leaf of a paused rule, which the set's trees do not hold, is asked too.
+    const id = this.program.leaf(leaf);
+    const values = wanted ? trueValues(leaf) : falseValues(leaf);
+    for (const test of this.reachingTests(index)) {
+      for (const value of values) {
+        const changed = withField(test.request, leaf, value);
+        if (this.verdicts.value(id, fieldOf(changed, leaf)) !== wanted || !reaches(index, this.decidedIndex(changed))) continue;
+        return `test ${JSON.stringify(test.name)} ${value === undefined ? `without ${fieldWords(leaf)}` : `with ${fieldWords(leaf)} ${JSON.stringify(value)}`}`;
+      }
     }
+    return undefined;
   }
-  return undefined;
+
+  private reachingTests(index: number): NamedRequest[] {
+    this.decidedAt ??= this.tests.map((test) => this.decidedIndex(test.request));
+    const decidedAt = this.decidedAt;
+    return this.tests.filter((_, t) => reaches(index, decidedAt[t] as number)).slice(0, MAX_TESTS);
+  }
+
+  private decidedIndex(request: TestRequest): number {
+    this.verdicts.begin(request);
+    return this.verdicts.decision(this.set).index;
+  }
+
 }
 
-function reachingTests(rules: readonly NormalRule[], index: number, tests: readonly NamedRequest[], evaluation: EvaluationOptions): NamedRequest[] {
-  return tests.filter((test) => reaches(rules, index, test.request, evaluation)).slice(0, MAX_TESTS);
-}
-
-/** No active rule before `index` matches the request. */
-function reaches(rules: readonly NormalRule[], index: number, request: TestRequest, evaluation: EvaluationOptions): boolean {
-  const decision = decide(rules, request, evaluation);
-  return decision.index === -1 || decision.index >= index;
+/** No active rule before `index` matches a request that the rule at `decidedAt` decides (-1: none). */
+function reaches(index: number, decidedAt: number): boolean {
+  return decidedAt === -1 || decidedAt >= index;
 }
 
 function listOf(leaf: Leaf): string[] {
@@ -105,7 +134,7 @@ function fieldWords(leaf: Leaf): string {
 }
 
 /** The request with the leaf's field set to `value`, or left out (a header under any spelling of its name). */
-export function withField(request: TestRequest, leaf: Leaf, value: string | undefined): TestRequest {
+function withField(request: TestRequest, leaf: Leaf, value: string | undefined): TestRequest {
   const key = requestField(leaf);
   const out: TestRequest = { ...request };
   if (key === 'headers' || key === 'query' || key === 'custom') {

@@ -1,4 +1,8 @@
-import { decide, missedLeaves } from '../../src/evaluate/evaluate.js';
+import { decide } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
+import { missedLeaves } from '../../src/evaluate/program-reasons.js';
+import { ProgramVerdicts } from '../../src/evaluate/program-verdicts.js';
+import { compileProgram, type ProgramSet } from '../../src/semantics/program.js';
 import type { Conditions, NormalRule, Rule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
 
@@ -38,6 +42,14 @@ describe('decide', () => {
   });
 });
 
+/** The missed leaves of the one rule, for the request, by the compiled engine. */
+function missedOf(one: NormalRule, request: TestRequest): ReturnType<typeof missedLeaves> {
+  const program = compileProgram([[one]]);
+  const verdicts = new ProgramVerdicts(program);
+  verdicts.begin(request);
+  return missedLeaves(verdicts, program, program.sets[0] as ProgramSet<NormalRule>, 0);
+}
+
 describe('missedLeaves', () => {
   it('names the leaves of the failing groups only', () => {
     const conditions: Conditions = {
@@ -47,8 +59,8 @@ describe('missedLeaves', () => {
         { operator: '$and', children: [{ conditionType: 'httpMethod', operator: '$eq', value: 'POST' }, { conditionType: 'country', operator: '$eq', value: 'US' }] },
       ],
     };
-    const missed = missedLeaves(rule('r', conditions), { path: '/login', method: 'GET', country: 'US' });
+    const missed = missedOf(rule('r', conditions), { path: '/login', method: 'GET', country: 'US' });
     expect(missed).toEqual([{ group: 1, leaf: 0, condition: { conditionType: 'httpMethod', operator: '$eq', value: 'POST' } }]);
-    expect(missedLeaves(rule('r', conditions), { path: '/login', method: 'POST', country: 'US' })).toEqual([]);
+    expect(missedOf(rule('r', conditions), { path: '/login', method: 'POST', country: 'US' })).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // The one compiled rule engine (src/semantics/program.ts, src/evaluate/program-verdicts.ts) is
 // held to the reference evaluator (src/evaluate/evaluate.ts, leaf.ts) in every view its callers
 // use: replay's per-request tree verdicts, coverage's decisions and group and leaf verdicts (also tested, as whole decisions, by
-// test/replay/compiled.property.test.ts), the per-value leaf verdicts, the analysis' verdicts
+// test/replay/compiled.property.test.ts), the leaves that explain a rule test's failure, the per-value leaf verdicts, the analysis' verdicts
 // over its interned rules (src/validate/verdicts.ts) and the behaviour diff's truth of an atom
 // whose field a literal fixes (src/diff/atoms.ts); with and without case-insensitive values.
 // Each property counts how often it reaches its assertion, so that none passes by never asserting.
@@ -11,6 +11,7 @@ import { fieldOf, requestWith, type TestRequest } from '../../src/evaluate/reque
 import { leafVerdict } from '../../src/evaluate/leaf.js';
 import { isMapField, REQUEST_FIELDS, requestField } from '../../src/semantics/fields.js';
 import { ProgramVerdicts } from '../../src/evaluate/program-verdicts.js';
+import { matchedLeaves, missedLeaves, type MissedLeaf } from '../../src/evaluate/program-reasons.js';
 import { compileProgram, ProgramBuilder, type ProgramSet } from '../../src/semantics/program.js';
 import { CONDITION_TYPES, FIELD_OPTION_TYPES, type Conditions, type Group, type Leaf, type NormalRule } from '../../src/semantics/model.js';
 import { internRules } from '../../src/validate/interned.js';
@@ -80,6 +81,46 @@ test('coverage\'s view: the decision and every group\'s and leaf\'s verdict are 
   }), { numRuns: 3_000 });
   expect(reached).toBeGreaterThan(5_000);
 });
+
+test('the explanation of a failed test: the leaves that decide a match or a miss are the reference evaluator\'s', () => {
+  let reached = 0;
+  const rule = fc.record({ status: fc.constantFrom<'active' | 'paused'>('active', 'active', 'paused'), conditions });
+  fc.assert(fc.property(fc.array(rule, { minLength: 1, maxLength: 4 }), fc.array(request, { minLength: 1, maxLength: 4 }), options, (written, requests, evaluation) => {
+    const rules = written.map((one, i) => normal({ name: `r${i}`, description: '', actions: ['allow'], ...one }));
+    const program = compileProgram([rules]);
+    const set = program.sets[0] as ProgramSet<NormalRule>;
+    const verdicts = new ProgramVerdicts(program, evaluation);
+    for (const one of requests) {
+      verdicts.begin(one);
+      rules.forEach((r, position) => {
+        const expected = r.status === 'active' ? referenceLeaves(r, one, evaluation) : { missed: [], matched: [] };
+        expect(missedLeaves(verdicts, program, set, position)).toEqual(expected.missed);
+        expect(matchedLeaves(verdicts, program, set, position)).toEqual(expected.matched);
+        if (expected.missed.length + expected.matched.length > 0) reached += 1;
+      });
+    }
+  }), { numRuns: 2_000 });
+  expect(reached).toBeGreaterThan(2_000);
+});
+
+/**
+ * The leaves a reader is shown, by the reference evaluator: when the conditions fail, the false
+ * leaves of the false groups; when they match, the true groups (the first under `$or`) and in
+ * each its true leaves (the first under `$or`).
+ */
+function referenceLeaves(rule: NormalRule, one: TestRequest, evaluation: { caseInsensitiveValues: boolean }): { missed: MissedLeaf[]; matched: MissedLeaf[] } {
+  const verdict = conditionsVerdict(rule.conditions, one, evaluation);
+  const withVerdict = (group: Group, g: number, wanted: boolean): MissedLeaf[] =>
+    group.children.flatMap((condition, leaf) => (leafVerdict(condition, one, evaluation) === wanted ? [{ group: g, leaf, condition }] : []));
+  const groups = (wanted: boolean) => rule.conditions.children.flatMap((group, g) => (groupVerdict(group, one, evaluation) === wanted ? [{ group, g }] : []));
+  const missed = verdict === false ? groups(false).flatMap(({ group, g }) => withVerdict(group, g, false)) : [];
+  const trueGroups = groups(true);
+  const matched = verdict !== true ? [] : (rule.conditions.operator === '$or' ? trueGroups.slice(0, 1) : trueGroups).flatMap(({ group, g }) => {
+    const leaves = withVerdict(group, g, true);
+    return group.operator === '$or' ? leaves.slice(0, 1) : leaves;
+  });
+  return { missed, matched };
+}
 
 test('the analysis\' verdicts over its interned rules are the reference evaluator\'s (an undecided match counts as none)', () => {
   let reached = 0;

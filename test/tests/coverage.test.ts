@@ -1,6 +1,6 @@
 // Decision coverage on the hand-checked fixture (quality-fixture.ts): every figure below is
 // worked out from the four requests, written next to it.
-import { changeToDecide, changeToFlip } from '../../src/validate/exercise.js';
+import { Exercise } from '../../src/validate/exercise.js';
 import { formatPercent, measureCoverage, uncoveredItems } from '../../src/tests/coverage.js';
 import { RULES, TESTS } from './quality-fixture.js';
 
@@ -53,7 +53,7 @@ describe('decision coverage of the fixture', () => {
     expect(items.map((item) => [item.rule.name, item.kind, item.label, item.missing, item.path])).toEqual([
       ['Block bad bots', 'leaf', 'userAgent $startsWith "curl" (group 1)', 'never seen true', ['conditions', 'children', 0, 'children', 1]],
     ]);
-    expect(changeToFlip(RULES, 0, { group: 0, leaf: 1 }, true, names)).toBe('test "T1 bad bot on the API" with userAgent "curl"');
+    expect(new Exercise(RULES, names).changeToFlip(0, { group: 0, leaf: 1 }, true)).toBe('test "T1 bad bot on the API" with userAgent "curl"');
   });
 
   it('restricted to some rules, counts only them and not the outcomes', () => {
@@ -82,7 +82,7 @@ describe('without the partner test (T4)', () => {
   });
 
   it('suggests the smallest change: T3 already comes from the partner network, so only the header', () => {
-    expect(changeToDecide(RULES, 2, tests.map((test) => ({ name: test.name, request: test.request })))).toBe('test "T3 login post from the partner network" with header "x-key": "x"');
+    expect(new Exercise(RULES, tests.map((test) => ({ name: test.name, request: test.request }))).changeToDecide(2)).toBe('test "T3 login post from the partner network" with header "x-key": "x"');
   });
 });
 
