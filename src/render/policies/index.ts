@@ -5,11 +5,12 @@
 import { noun, plural } from '../../plural.js';
 import type { OutputRegistry, Sink, StreamRenderers } from '../contract.js';
 import { markdownText, safeText } from '../sanitise.js';
-import { isCoverageNote, isReported, policyLine, type PolicyFinding } from './model.js';
-import { policyMessage } from './words.js';
+import { isCoverageNote, isReported, type PolicyFinding } from './model.js';
+import { policyLine, policyMessage } from './words.js';
 
 export type { PolicyFinding } from './model.js';
-export { failsCommand, isCoverageNote, isReported, policyLine } from './model.js';
+export { failsCommand, isCoverageNote, isReported } from './model.js';
+export { policyLine } from './words.js';
 export { policyAnnotation } from './github.js';
 export { findingDocument, policyMessage } from './words.js';
 

@@ -6,7 +6,6 @@
 import type { ConditionStep } from '../../diff/policy.js';
 import type { TestRequest } from '../../evaluate/request.js';
 import type { PolicyExpectation, PolicyOutcome } from '../../rules/policies.js';
-import { policyMessage } from './words.js';
 import type { SourceLocation } from '../../semantics/model.js';
 
 type PolicyFindingLevel = 'error' | 'warning' | 'advisory';
@@ -67,10 +66,4 @@ export function isCoverageNote(finding: PolicyFinding): boolean {
  */
 export function failsCommand(finding: PolicyFinding): boolean {
   return (finding.level === 'error' && finding.verdict !== 'holds') || finding.outOfBudget === true;
-}
-
-/** `rules/a.yaml:3:5: error: … [policy]`, the one line of a finding in text and logs. */
-export function policyLine(finding: PolicyFinding, suffix = ''): string {
-  const word = finding.level === 'advisory' ? 'info' : finding.level;
-  return `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${word}: ${policyMessage(finding)}${suffix} [${finding.builtin ? finding.policy : 'policy'}]`;
 }

@@ -34,3 +34,9 @@ export function findingDocument(finding: PolicyFinding): object {
   const { policy, builtin, level, app, at, verdict, grounds: _grounds, ...rest } = finding;
   return { policy, builtin, level, app, at, verdict, message: policyMessage(finding), ...rest };
 }
+
+/** `rules/a.yaml:3:5: error: … [policy]`, the one line of a finding in text and logs. */
+export function policyLine(finding: PolicyFinding, suffix = ''): string {
+  const word = finding.level === 'advisory' ? 'info' : finding.level;
+  return `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${word}: ${policyMessage(finding)}${suffix} [${finding.builtin ? finding.policy : 'policy'}]`;
+}

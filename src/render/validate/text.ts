@@ -6,7 +6,8 @@ import { plural } from '../../plural.js';
 import type { Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import type { ValidateReport } from './model.js';
-import { isReported, policyLine, type PolicyFinding } from '../policies/model.js';
+import { isReported, type PolicyFinding } from '../policies/model.js';
+import { policyLine } from '../policies/words.js';
 import { policyMessage } from '../policies/words.js';
 
 /** Policy findings shown beside the warnings: reported, and not among the errors. */
