@@ -5,12 +5,11 @@
 // and patterns (groups, classes, escapes, alternations, lookaheads, quantifiers) and random
 // values, including surrogates, the compiled set decides as src/evaluate/ does.
 import fc from 'fast-check';
-import { decide } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
 import type { Group, Leaf, Rule } from '../../src/semantics/model.js';
-import { compileRuleSets } from '../../src/replay/compiled.js';
 import { patternLiteral } from '../../src/evaluate/pattern-literal.js';
 import { normal } from '../helpers/rules.js';
+import { expectDecidedAsReference } from './compiled-oracle.js';
 
 const TEXTS = ['', 'b', 'bo', 'bot-1', 'ot-1', 'bot-12', 'x.y', ']', 'a\\b'];
 const PATTERNS = [
@@ -45,12 +44,7 @@ test('rules selected by suffix, contained text and pattern answers decide as the
   fc.assert(fc.property(fc.array(rule, { minLength: 1, maxLength: 10 }), fc.array(request, { minLength: 1, maxLength: 10 }), (rules, requests) => {
     const live = rules.map((r, i) => normal({ ...r, name: `rule ${i}` }));
     const declared = [...live].reverse();
-    const sets = compileRuleSets([live, declared]);
-    for (const one of requests) {
-      const [underLive, underDeclared] = sets.decide(one);
-      expect(underLive).toEqual(decide(live, one));
-      expect(underDeclared).toEqual(decide(declared, one));
-    }
+    expectDecidedAsReference(live, declared, requests);
   }), { numRuns: 5_000 });
 });
 
