@@ -7,9 +7,9 @@
 // src/evaluate/ does.
 import fc from 'fast-check';
 import type { TestRequest } from '../../src/evaluate/request.js';
-import type { Group, Leaf, Rule } from '../../src/semantics/model.js';
+import type { Group, Leaf } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
-import { expectDecidedAsReference } from './compiled-oracle.js';
+import { expectDecidedAsReference, ruleOf } from './compiled-oracle.js';
 
 const OCTETS = [0, 1, 15, 16, 80, 95, 96, 198, 255];
 const v4 = fc.tuple(...Array.from({ length: 4 }, () => fc.constantFrom(...OCTETS))).map((parts) => parts.join('.'));
@@ -36,13 +36,7 @@ const group: fc.Arbitrary<Group> = fc.record({
   operator: fc.constantFrom<'$and' | '$or'>('$and', '$and', '$or'),
   children: fc.array(fc.oneof(addressLeaf, addressLeaf, otherLeaf), { minLength: 1, maxLength: 3 }),
 });
-const rule: fc.Arbitrary<Rule> = fc.record({
-  name: fc.constant('r'),
-  description: fc.constant(''),
-  status: fc.constantFrom<Rule['status']>('active', 'active', 'paused'),
-  actions: fc.constantFrom<Rule['actions']>(['allow'], ['hardBlock']),
-  conditions: fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(group, { minLength: 1, maxLength: 2 }) }),
-});
+const rule = ruleOf(group);
 const request: fc.Arbitrary<TestRequest> = fc.record({
   ip: fc.oneof(address, address, address, fc.constantFrom('not-an-ip', '', '1.2.3.4/8', '198.016.0.1')),
   country: fc.constantFrom('US', 'DE', 'FR'),

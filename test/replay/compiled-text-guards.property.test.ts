@@ -6,10 +6,10 @@
 // values, including surrogates, the compiled set decides as src/evaluate/ does.
 import fc from 'fast-check';
 import type { TestRequest } from '../../src/evaluate/request.js';
-import type { Group, Leaf, Rule } from '../../src/semantics/model.js';
+import type { Group, Leaf } from '../../src/semantics/model.js';
 import { patternLiteral } from '../../src/evaluate/pattern-literal.js';
 import { normal } from '../helpers/rules.js';
-import { expectDecidedAsReference } from './compiled-oracle.js';
+import { expectDecidedAsReference, ruleOf } from './compiled-oracle.js';
 
 const TEXTS = ['', 'b', 'bo', 'bot-1', 'ot-1', 'bot-12', 'x.y', ']', 'a\\b'];
 const PATTERNS = [
@@ -27,13 +27,7 @@ const textLeaf: fc.Arbitrary<Leaf> = fc.tuple(
   conditionType, operator, ...(conditionType === 'header' ? { fieldOption: 'x-agent' } : {}), value: operator === '$re' ? patterns : text,
 }));
 const group: fc.Arbitrary<Group> = fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(textLeaf, { minLength: 1, maxLength: 3 }) });
-const rule: fc.Arbitrary<Rule> = fc.record({
-  name: fc.constant('r'),
-  description: fc.constant(''),
-  status: fc.constantFrom<Rule['status']>('active', 'active', 'paused'),
-  actions: fc.constantFrom<Rule['actions']>(['allow'], ['hardBlock']),
-  conditions: fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(group, { minLength: 1, maxLength: 2 }) }),
-});
+const rule = ruleOf(group);
 const request: fc.Arbitrary<TestRequest> = fc.record({
   userAgent: fc.constantFrom(...VALUES),
   path: fc.constantFrom(...VALUES),
