@@ -100,7 +100,11 @@ function changedRules(lists: readonly Int32Array[], count: number): Uint8Array {
   const first = lists[0] ?? new Int32Array(0);
   positionsIn(first);
   let stable = [...first].filter((id) => (position[id] as number) >= 0);
+  let previous = first;
   for (const list of lists.slice(1)) {
+    // A list with the same rules as the one before keeps the same rules stable (states a description apart).
+    if (sameIds(previous, list)) continue;
+    previous = list;
     positionsIn(list);
     stable = stable.filter((id) => (position[id] as number) >= 0);
     if (!increasing(stable, position)) stable = increasingRun(stable, position);
@@ -210,16 +214,29 @@ function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly Norm
   return partIds.map((ids, part) => {
     const lists: NormalRule[][] = [];
     const byKey = new Map<string, number>();
+    // The transition check's hundreds of states mostly cut to the list of the state before:
+    // compared with it first, a list is joined into a key only when it differs.
+    let previous: { kept: readonly number[]; index: number } | undefined;
     const listOf = ruleSets.map((rules) => {
       const kept = ((cut.get(rules) as number[][])[part] as number[]);
+      if (previous !== undefined && sameIds(previous.kept, kept)) return previous.index;
       const key = kept.join(',');
       let index = byKey.get(key);
       if (index === undefined) {
         byKey.set(key, (index = lists.length));
         lists.push(kept.map((id) => numbered.rules[id] as NormalRule));
       }
+      previous = { kept, index };
       return index;
     });
     return { lists, listOf, changed: ids.filter((id) => changed[id] === 1).map((id) => (numbered.rules[id] as NormalRule).name) };
   });
+}
+
+/** The same numbers in the same order. */
+function sameIds(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
