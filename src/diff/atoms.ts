@@ -63,9 +63,11 @@ export class Assignment {
    * A number per distinct sequence of literals, for the whole assignment (one per stack depth)
    * and per field, so that answers about it can be remembered without building a key.
    */
-  private readonly signatureIds = new Map<string, number>();
+  private readonly signatureIds = new Map<number, number>();
   private readonly signatures: number[] = [0];
   private readonly fieldSignatures = new Map<string, number[]>();
+  /** Distinct literals (two per atom): the base of a signature's key. */
+  private readonly literalCodes: number;
   /** Fields whose value a literal fixes: the value, or null for "absent". */
   private readonly fixed = new Map<string, { value: string | null; by: Literal }>();
 
@@ -77,6 +79,7 @@ export class Assignment {
     options: EvaluationOptions,
   ) {
     this.truth = new Int8Array(table.atoms.length).fill(-1);
+    this.literalCodes = table.atoms.length * 2;
     this.verdicts = new ProgramVerdicts(table.program, options);
   }
 
@@ -102,12 +105,15 @@ export class Assignment {
   }
 
   fieldSignature(field: string): number {
+    // A field whose literals were all undone has an empty list: its signature is the empty one.
     const list = this.fieldSignatures.get(field);
-    return list === undefined ? 0 : (list[list.length - 1] as number);
+    return list === undefined || list.length === 0 ? 0 : (list[list.length - 1] as number);
   }
 
   private extended(signature: number, literal: Literal): number {
-    const key = `${signature},${literal.holds ? '' : '!'}${literal.atom.id}`;
+    // A number, not a string: one key per push, and the map lives as long as the search
+    // (signature × literal codes stays far below 2^53 for any table the search can walk).
+    const key = signature * this.literalCodes + literal.atom.id * 2 + (literal.holds ? 1 : 0);
     let id = this.signatureIds.get(key);
     if (id === undefined) this.signatureIds.set(key, (id = this.signatureIds.size + 1));
     return id;

@@ -64,11 +64,10 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     if (known !== undefined) return known;
     for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
     const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
-    const conditionsKey = conditionsKeyOf(rule.conditions);
-    const key = outcomeKey(outcome);
-    let boring = boringOutcome.get(key);
-    if (boring === undefined) boringOutcome.set(key, (boring = !interesting(ruleSets.map(() => outcome))));
-    const entry = { rule, conditionsId: idOf(conditionsKey), id: idOf(`${conditionsKey}\u0000${key}`), outcome, boring };
+    const keys = ruleKeysOf(rule);
+    let boring = boringOutcome.get(keys.outcome);
+    if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(ruleSets.map(() => outcome))));
+    const entry = { rule, conditionsId: idOf(keys.conditions), id: idOf(keys.whole), outcome, boring };
     byRule.set(rule, entry);
     return entry;
   };
@@ -100,6 +99,22 @@ export function conditionsKeyOf(conditions: Conditions): string {
   let key = CONDITIONS_KEYS.get(conditions);
   if (key === undefined) CONDITIONS_KEYS.set(conditions, (key = JSON.stringify(canonicalConditions(conditions))));
   return key;
+}
+
+/**
+ * A rule object's keys, worked out once: the transition check searches hundreds of lists that
+ * share their rule objects, and each search numbers its rules by these keys.
+ */
+const RULE_KEYS = new WeakMap<NormalRule, { conditions: string; outcome: string; whole: string }>();
+
+function ruleKeysOf(rule: NormalRule): { conditions: string; outcome: string; whole: string } {
+  let keys = RULE_KEYS.get(rule);
+  if (keys === undefined) {
+    const conditions = conditionsKeyOf(rule.conditions);
+    const outcome = outcomeKey({ rule: rule.name, actions: rule.actions });
+    RULE_KEYS.set(rule, (keys = { conditions, outcome, whole: `${conditions}\u0000${outcome}` }));
+  }
+  return keys;
 }
 
 /** Equal for outcomes with the same rule and the same set of actions. */

@@ -36,7 +36,11 @@ const MAX_NODES = 4000;
 export class Models {
   private readonly extra = new Map<string, string[]>();
   private readonly samples = new Map<string, Leaf>();
-  private readonly cache = new Map<string, FieldValue>();
+  /**
+   * Field values by the field's signature: a field's literals are its own atoms, so its
+   * signature names the field too, and no string key is built per look-up.
+   */
+  private readonly cache = new Map<number, FieldValue>();
   private readonly built = new Map<number, ModelResult>();
   private readonly checked = new WeakMap<TestRequest, { count: number; serial: number }>();
   private nodes = 0;
@@ -150,7 +154,7 @@ export class Models {
     let request: TestRequest = { path: '/', method: 'GET' };
     for (const field of this.assignment.fields()) {
       const literals = this.assignment.fieldLiterals(field);
-      const key = `${field}\u0000${this.assignment.fieldSignature(field)}`;
+      const key = this.assignment.fieldSignature(field);
       const sample = this.samples.get(field) as Leaf;
       let answer = this.cache.get(key);
       if (answer === undefined) {
