@@ -40,11 +40,58 @@ function gatewayRules(random, count) {
   }));
 }
 
+// The `crawlers` shape: written after the third round of work on the plan's analyses (issue
+// #42), once that work had landed, and not tuned for: run once and reported as it came out.
+// Search-engine and partner crawler rules as a bot team writes them: each names a crawler by a
+// user-agent token (60 tokens, `$contains`, or a `$re` over a family of them), then either lets
+// it in from its own networks (`$in` one to four of 80 ASNs, or a /12–/20 address range) or
+// blocks the same token from anywhere else (`$notIn` the same kind of list); one rule in five
+// instead holds a country list with a header that must (or must not) be there.
+const CRAWLER_TOKENS = Array.from({ length: 60 }, (_, i) => `crawler-${i}`);
+const CRAWLER_ASNS = Array.from({ length: 80 }, (_, i) => String(15000 + i * 7));
+const CRAWLER_COUNTRIES = ['US', 'CA', 'DE', 'FR', 'GB', 'NL', 'JP', 'SG', 'BR', 'IN', 'CN', 'RU'];
+
+function crawlerName(random) {
+  return random() < 0.8
+    ? { conditionType: 'userAgent', operator: '$contains', value: pick(random, CRAWLER_TOKENS) }
+    : { conditionType: 'userAgent', operator: '$re', value: [`crawler-${randomInt(random, 1, 5)}[0-9]`] };
+}
+
+function crawlerNetworks(random, operator) {
+  if (random() < 0.7) {
+    return { conditionType: 'socketIpASN', operator, value: [...new Set(Array.from({ length: randomInt(random, 1, 4) }, () => pick(random, CRAWLER_ASNS)))] };
+  }
+  const bits = randomInt(random, 12, 20);
+  const range = `10.${randomInt(random, 0, 15) * 16}.0.0/${bits}`;
+  return { conditionType: 'socketIps', operator, value: [range] };
+}
+
+function crawlerRules(random, count) {
+  return Array.from({ length: count }, (_, i) => {
+    const kind = random();
+    const allow = kind < 0.4;
+    const children = kind < 0.8
+      ? [crawlerName(random), crawlerNetworks(random, allow ? '$in' : '$notIn')]
+      : [
+          { conditionType: 'country', operator: '$in', value: [...new Set([pick(random, CRAWLER_COUNTRIES), pick(random, CRAWLER_COUNTRIES)])] },
+          { conditionType: 'header', fieldOption: pick(random, ['x-forwarded-for', 'accept-language', 'x-crawler-token']), operator: random() < 0.5 ? '$exists' : '$notExists' },
+        ];
+    return {
+      name: `Crawler rule ${String(i + 1).padStart(5, '0')}`,
+      description: '',
+      status: random() < 0.9 ? 'active' : 'paused',
+      actions: allow ? ['allow'] : [...pick(random, ACTION_SETS.slice(1))],
+      conditions: { operator: '$or', children: [{ operator: '$and', children }] },
+    };
+  });
+}
+
 /** Shapes appended after ruleSet was written: `ruleSet` for those, and theirs for these. */
-export const PLAN_ONLY_SHAPES = ['gateways'];
+export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers'];
 
 export function anyRuleSet(shape, count) {
-  if (shape !== 'gateways') return ruleSet(shape, count);
+  if (!PLAN_ONLY_SHAPES.includes(shape)) return ruleSet(shape, count);
   const random = seededRandom(count);
-  return gatewayRules(random, count).map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
+  const rules = shape === 'gateways' ? gatewayRules(random, count) : crawlerRules(random, count);
+  return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
 }
