@@ -12,16 +12,6 @@ import { positionChange, RULE_FIELDS, type AppPlan, type Change, type PlanStep, 
 export { countSteps, positionChanges, removedLeftActive, unmanagedFate, type PlanSummary } from './counts.js';
 export type { LifetimeEvent } from './lifetimes.js';
 
-/** The other way out of a blocked rule, when the service accepts POST (it is off by default: api.md shows list and PATCH only). */
-export const CREATE_INSTEAD_ADVICE =
-  'If your service accepts POST ("Create custom rule" in its API reference), `service.create: true` in botrules.yaml ' +
-  'makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").';
-
-/** What to do about blocked rules, said once under their list. */
-export const BLOCKED_ADVICE =
-  'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
-  `to pin its ruleId, and \`botrules plan\` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ${CREATE_INSTEAD_ADVICE}`;
-
 /** The limits apply enforces without --force, per app or for all. */
 export interface SafetyLimits {
   maxChanges?: MaxChanges;
@@ -65,14 +55,6 @@ export class Plan {
   /** A plan with blocked rules cannot be applied. */
   canApply(): boolean {
     return this.summary.blocked === 0;
-  }
-
-  /** The one sentence about blocked rules, or undefined when there are none. */
-  blockedSentence(): string | undefined {
-    const count = this.summary.blocked;
-    if (count === 0) return undefined;
-    const rules = count === 1 ? '1 declared rule does' : `${count} declared rules do`;
-    return `${rules} not exist live, and the API cannot create rules: the plan cannot be applied`;
   }
 
   /**

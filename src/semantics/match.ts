@@ -119,7 +119,7 @@ function doubleClaimMessage(rule: DeclaredRule, earlier: DeclaredRule, live: Liv
 function blockedRule(rule: DeclaredRule): BlockedRule {
   return {
     name: rule.name,
-    // What to do about it is the Plan's one sentence (BLOCKED_ADVICE), said once for all.
+    // What to do about it is one sentence of the renderers (BLOCKED_ADVICE), said once for all.
     source: { ...rule.source },
   };
 }

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UserError } from '../../errors.js';
 import { checkWritable } from '../../io/atomic-write.js';
-import { BLOCKED_ADVICE } from '../../plan/plan-value.js';
+import { BLOCKED_ADVICE, blockedSentence } from '../../render/plan/refusals.js';
 import { planProject, savePlan } from '../../engine/plan.js';
 import { REPLAY_ENGINES } from '../../engine/replay.js';
 import { PLAN_FORMATS, PLAN_OUTPUTS } from '../../render/plan/index.js';
@@ -85,7 +85,7 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
       : `${plural(failing.length, 'policy', 'policies')} (error-level, or left unchecked by the time budget: --policy-budget SECONDS gives more)`;
     throw new UserError(`${what} ${noun(failing.length, 'is', 'are')} not proved to hold for the rules as apply would leave them`, failing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${finding.policy} (app ${finding.app}): ${finding.verdict}`));
   }
-  const blocked = plan.blockedSentence();
+  const blocked = blockedSentence(plan);
   // The text and Markdown plans end with the advice and each rule's console steps; on a terminal
   // stdout and stderr show together, so the error only points at them. JSON holds no advice.
   if (blocked !== undefined) throw args.format === 'json' ? new UserError(blocked, [BLOCKED_ADVICE]) : new UserError(`${blocked} (the plan lists the console steps for each)`);

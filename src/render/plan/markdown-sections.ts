@@ -1,8 +1,9 @@
 // The parts of the Markdown plan (markdown.ts): the alerts a reviewer reads first, the summary
 // table, blocked rules with their console steps, the rules not in the files and the moves as
 // tables. Cells and prose from rule files or the service go through markdownText.
-import { CREATE_INSTEAD_ADVICE, countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan-value.js';
+import { countSteps, positionChanges, removedLeftActive, type Plan } from '../../plan/plan-value.js';
 import { excessSentence } from './refusals.js';
+import { blockedSentence, CREATE_INSTEAD_ADVICE } from './refusals.js';
 import type { ReviewedPlan } from './review.js';
 import { fieldChanges, positionChange, type AppPlan } from '../../plan/types.js';
 import { isLoosening } from '../diff/words.js';
@@ -94,7 +95,7 @@ const BLOCKED_STEPS_INTRO = 'To add each, follow its steps (docs/behaviour.md, "
 export function blockedSection(plan: Plan): Section {
   const blocked = plan.apps.flatMap((app) => app.blocked.map((rule) => ({ app, rule })));
   if (blocked.length === 0) return { kind: 'blocked', text: '' };
-  const lines = ['> [!WARNING]', `> ${markdownText(plan.blockedSentence() ?? '')}. ${BLOCKED_STEPS_INTRO}`, '>'];
+  const lines = ['> [!WARNING]', `> ${markdownText(blockedSentence(plan) ?? '')}. ${BLOCKED_STEPS_INTRO}`, '>'];
   for (const { app, rule } of blocked) {
     const where = rule.source ? ` (${markdownText(`${rule.source.file}:${rule.source.line}:${rule.source.col}`)})` : '';
     const prefix = plan.apps.length > 1 ? `${markdownText(app.app)}: ` : '';

@@ -4,10 +4,28 @@
 // apply's refusal say them in the same sentences. Names come from rule files and the service:
 // callers sanitise the words they print.
 import { UserError } from '../../errors.js';
-import { BLOCKED_ADVICE, type Plan, type Refusal, type SafetyLimits } from '../../plan/plan-value.js';
+import type { Plan, Refusal, SafetyLimits } from '../../plan/plan-value.js';
 import { DEFAULT_DELETE_MIN_RULES, DEFAULT_MAX_DELETE_SHARE, DEFAULT_MAX_SHARE, DEFAULT_MIN_CHANGES, type LimitExcess } from '../../plan/safety.js';
 import type { TrafficExcess } from '../../plan/traffic-limit.js';
 import { noun, plural } from '../../plural.js';
+
+/** The other way out of a blocked rule, when the service accepts POST (it is off by default: api.md shows list and PATCH only). */
+export const CREATE_INSTEAD_ADVICE =
+  'If your service accepts POST ("Create custom rule" in its API reference), `service.create: true` in botrules.yaml ' +
+  'makes each a create step instead (docs/behaviour.md, "Creating and deleting rules").';
+
+/** What to do about blocked rules, said once under their list. */
+export const BLOCKED_ADVICE =
+  'Create each in the console under the name shown, paused, at the position shown; then run `botrules import --update --pin` ' +
+  `to pin its ruleId, and \`botrules plan\` shows only the remaining field changes (docs/behaviour.md, "Adding a rule"). ${CREATE_INSTEAD_ADVICE}`;
+
+/** The one sentence about a plan's blocked rules, or undefined when there are none. */
+export function blockedSentence(plan: Plan): string | undefined {
+  const count = plan.summary.blocked;
+  if (count === 0) return undefined;
+  const rules = count === 1 ? '1 declared rule does' : `${count} declared rules do`;
+  return `${rules} not exist live, and the API cannot create rules: the plan cannot be applied`;
+}
 
 /** The sentence a reviewer and apply's refusal read for an excess. */
 export function excessSentence(excess: LimitExcess): string {
@@ -72,7 +90,7 @@ function refusalSentence(refusal: Refusal): string {
 
 /** Throws a UserError listing every blocked rule (`app A: "Name" (file:line:col)`) and what to do, before anything is sent. */
 export function raiseIfBlocked(plan: Plan): void {
-  const sentence = plan.blockedSentence();
+  const sentence = blockedSentence(plan);
   if (sentence === undefined) return;
   const blocked = plan.apps.flatMap((app) => app.blocked.map((rule) =>
     `app ${app.app}: "${rule.name}"${rule.source ? ` (${rule.source.file}:${rule.source.line}:${rule.source.col})` : ''}`));

@@ -6,8 +6,8 @@
 // Names, ids, file names and values are untrusted: each goes through safeText before colour.
 import type { ReviewedPlan } from './review.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
+import { BLOCKED_ADVICE, blockedSentence } from './refusals.js';
 import {
-  BLOCKED_ADVICE,
   NO_CHANGES,
   POSITIONS_NOTE,
   REMOVED_ACTIVE,
@@ -65,7 +65,7 @@ export function renderText(reviewed: ReviewedPlan, out: TextSink, options: PlanR
     out.write('\n');
     writeBehaviourDiffText(review.behaviourDiff, out, c, 'plan --format json lists them all');
   }
-  const blocked = plan.blockedSentence();
+  const blocked = blockedSentence(plan);
   if (blocked !== undefined) out.write(`\n${c.red('!')} ${safeText(blocked)}.\n  ${BLOCKED_ADVICE}\n`);
   if (plan.apps.some((app) => hasMoves(app.steps))) out.write(`\n${c.dim(POSITIONS_NOTE)}\n`);
   writeNotes(review.notes, out, c);
