@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 import { RemoteError } from '../errors.js';
 import { validateListEnvelope, validateUpdateEnvelope } from '../generated/validators.js';
-import { pointerSegments, readablePath, valueAt as valueAtPath } from '../io/json-pointer.js';
+import { pointerSegments, readablePath, valueAt } from '../io/json-pointer.js';
 import type { Action, ConditionType, GroupOperator, LeafOperator, Status } from '../semantics/model.js';
 
 /** A leaf as the service may send it: api.md makes every field optional. */
@@ -44,12 +44,12 @@ interface ApiEnvelope<T> {
 }
 
 export function validateListAnswer(body: unknown, operation: string): ApiEnvelope<ApiRule[]> {
-  if (!validateListEnvelope(body)) throw malformedAnswer('rule list', body, validateListEnvelope.errors, operation);
+  if (!validateListEnvelope(body)) throw malformedAnswer('a rule list', body, validateListEnvelope.errors, operation);
   return body as ApiEnvelope<ApiRule[]>;
 }
 
 export function validateUpdateAnswer(body: unknown, operation: string): ApiEnvelope<ApiRule> {
-  if (!validateUpdateEnvelope(body)) throw malformedAnswer('updated rule', body, validateUpdateEnvelope.errors, operation);
+  if (!validateUpdateEnvelope(body)) throw malformedAnswer('an updated rule', body, validateUpdateEnvelope.errors, operation);
   return body as ApiEnvelope<ApiRule>;
 }
 
@@ -57,11 +57,7 @@ export function validateUpdateAnswer(body: unknown, operation: string): ApiEnvel
 function malformedAnswer(what: string, body: unknown, errors: ErrorObject[] | null | undefined, operation: string): RemoteError {
   const first = errors?.[0];
   const problem = first ? describeSchemaError(first, body) : 'its shape is not the documented one';
-  return new RemoteError(`the service returned ${articled(what)} botrules does not understand: ${problem}`, { operation });
-}
-
-function articled(what: string): string {
-  return /^[aeiou]/.test(what) ? `an ${what}` : `a ${what}`;
+  return new RemoteError(`the service returned ${what} botrules does not understand: ${problem}`, { operation });
 }
 
 function describeSchemaError(error: ErrorObject, body: unknown): string {
@@ -69,7 +65,7 @@ function describeSchemaError(error: ErrorObject, body: unknown): string {
   const subject = path === '' ? 'the answer' : path;
   const rule = ruleNameAt(error.instancePath, body);
   const where = rule ? `${subject} (rule "${rule}")` : subject;
-  const found = excerpt(valueAt(error.instancePath, body));
+  const found = excerpt(valueAt(body, pointerSegments(error.instancePath)));
   switch (error.keyword) {
     case 'required':
       return `${where} has no ${String(error.params.missingProperty)}`;
@@ -89,15 +85,11 @@ function typeNames(types: string): string {
   return types.split(',').map((t) => names[t] ?? t).join(' or ');
 }
 
-function valueAt(pointer: string, body: unknown): unknown {
-  return valueAtPath(body, pointerSegments(pointer));
-}
-
 /** The name of the rule a pointer falls in, when it can be read, for a message a human can place. */
 function ruleNameAt(pointer: string, body: unknown): string | undefined {
   const match = /^\/content(\/\d+)?/.exec(pointer);
   if (!match) return undefined;
-  const rule = valueAt(match[0], body);
+  const rule = valueAt(body, pointerSegments(match[0]));
   const name = rule && typeof rule === 'object' ? (rule as Record<string, unknown>).name : undefined;
   return typeof name === 'string' ? name.slice(0, 80) : undefined;
 }

@@ -23,6 +23,10 @@ function quotedId(ruleId: string): string {
 export function createRulesClient(options: RulesClientOptions): RulesApi {
   const host = createHostClient(options);
   const tokenHint = `check ${options.tokenVariable} (app ${options.app})`;
+  const refuseUnsafeId = (ruleId: string, verb: string): void => {
+    if (RULE_ID_PATTERN.test(ruleId)) return;
+    throw new UserError(`refusing to ${verb} the rule with id ${quotedId(ruleId)} of app ${options.app}: a ruleId is 1 to 128 letters, digits, "_" or "-"; nothing was sent`);
+  };
 
   async function listRules(): Promise<LiveRule[]> {
     const operation = `listing rules of app ${options.app}`;
@@ -59,12 +63,7 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
   }
 
   async function patchRule(ruleId: string, patch: PatchBody): Promise<LiveRule> {
-    if (!RULE_ID_PATTERN.test(ruleId)) {
-      throw new UserError(
-        `refusing to update the rule with id ${quotedId(ruleId)} of app ${options.app}: ` +
-          'a ruleId is 1 to 128 letters, digits, "_" or "-"; nothing was sent',
-      );
-    }
+    refuseUnsafeId(ruleId, 'update');
     const operation = `updating rule ${ruleId} of app ${options.app}`;
     const body = await host.send({
       method: 'PATCH',
@@ -135,9 +134,7 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
   }
 
   async function deleteRule(ruleId: string): Promise<void> {
-    if (!RULE_ID_PATTERN.test(ruleId)) {
-      throw new UserError(`refusing to delete the rule with id ${quotedId(ruleId)} of app ${options.app}: a ruleId is 1 to 128 letters, digits, "_" or "-"; nothing was sent`);
-    }
+    refuseUnsafeId(ruleId, 'delete');
     const operation = `deleting rule ${ruleId} of app ${options.app}`;
     await host.send({
       method: 'DELETE',

@@ -10,8 +10,6 @@ import type { ListedRule, StoredApp, StoredRule } from './state.js';
 import type { MoveSemantics } from './options.js';
 import { checkPatchBody, checkPostBody, PatchInvalid } from './validate-patch.js';
 
-export { CAPABILITIES, MOVE_SEMANTICS, type Capability, type MoveSemantics } from './options.js';
-
 export interface ApiAnswer {
   status: number;
   body: unknown;

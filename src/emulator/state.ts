@@ -46,14 +46,11 @@ export async function readState(file: string): Promise<EmulatorState | undefined
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UserError(`cannot read the emulator state file ${file}: ${(err as Error).message}`);
   }
+  const fresh = ['Delete it (or use --reset) to start from fresh seed data.'];
   const value = parseJsonOr(text, () => {
-    throw new UserError(`the emulator state file ${file} is not valid JSON`, ['Delete it (or use --reset) to start from fresh seed data.']);
+    throw new UserError(`the emulator state file ${file} is not valid JSON`, fresh);
   });
-  if (!isState(value)) {
-    throw new UserError(`the emulator state file ${file} does not hold emulator state version ${STATE_VERSION}`, [
-      'Delete it (or use --reset) to start from fresh seed data.',
-    ]);
-  }
+  if (!isState(value)) throw new UserError(`the emulator state file ${file} does not hold emulator state version ${STATE_VERSION}`, fresh);
   return value;
 }
 

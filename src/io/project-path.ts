@@ -3,7 +3,7 @@
 // botrules runs in (docs/behaviour.md, "Files stay inside the project"). A pull
 // request could otherwise add `rules/x.yaml -> /home/runner/.ssh/id_rsa` and have the
 // validate job print parts of it in its problems.
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 
 type Placement = 'inside' | 'outside' | 'missing';
@@ -18,6 +18,15 @@ export function placement(absPath: string, projectDir: string): Placement {
   }
   const root = realProjectDir(projectDir);
   return real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`) ? 'inside' : 'outside';
+}
+
+/** `placement` of a symbolic link; 'inside' for anything else (a missing file included). */
+export function linkPlacement(absPath: string, projectDir: string): Placement {
+  try {
+    return lstatSync(absPath).isSymbolicLink() ? placement(absPath, projectDir) : 'inside';
+  } catch {
+    return 'inside';
+  }
 }
 
 /** The sentence for a file that is not inside: `FILE: <this>`. */

@@ -2,7 +2,6 @@
 // live, and which environment variable holds each app's token. Tokens never live in files.
 // `--config FILE` names it; otherwise botrules.yaml in the working directory if present;
 // otherwise one app "default" with its rules in ./rules (or --dir) and BOTRULES_TOKEN.
-import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { UserError, ValidationError } from '../errors.js';
@@ -11,7 +10,7 @@ import { configFileMessages } from './config-messages.js';
 import { displayPath } from './display-path.js';
 import { schemaValidator } from './schemas.js';
 import { loadYamlFile } from '../io/yaml-source.js';
-import { placement, placementMessage } from '../io/project-path.js';
+import { linkPlacement, placementMessage } from '../io/project-path.js';
 import type { MaxDeletes, ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
 import {
   configChecks, confinedRulesDirs, DEFAULT_APP, DEFAULT_RULES_DIR, DEFAULT_TOKEN_ENV, serviceOf, writtenApps,
@@ -84,7 +83,7 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
       'Change rulesDir in the config, or use --app NAME to work on one app.',
     ]);
   }
-  const where = isLink(configPath) ? placement(configPath, options.cwd) : 'inside';
+  const where = linkPlacement(configPath, options.cwd);
   if (where !== 'inside') throw new ValidationError([{ file, line: 1, col: 1, message: placementMessage(where, 'the config file') }]);
   const source = await loadYamlFile(configPath, { displayPath: file, validate: schemaValidator('config'), messages: configFileMessages });
   const policies = policiesDirOf(source.problems.length === 0 ? (source.value as WrittenConfig).policiesDir : undefined, dirname(configPath), options.cwd);
@@ -139,14 +138,6 @@ async function refuseSubdirectory(cwd: string): Promise<void> {
 
 async function isDirectoryAt(path: string): Promise<boolean> {
   return lstat(path).then((s) => s.isDirectory() || s.isSymbolicLink(), () => false);
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 function toAppConfig(app: WrittenApp, defaults: WrittenConfig, configDir: string): AppConfig {

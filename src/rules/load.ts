@@ -7,7 +7,7 @@
 // directory) is a problem naming it, and is not read (docs/behaviour.md, "Files stay inside
 // the project"): skipped silently, its rules would become unmanaged, and paused under
 // `unmanaged: pause`.
-import { lstatSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError, sortProblems, type Problem } from '../errors.js';
@@ -15,7 +15,7 @@ import type { DeclaredRule } from '../semantics/model.js';
 import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
 import { readRuleFile, type RuleFileReadOptions, type RuleFileResult, type RuleFileSource } from './rule-file.js';
-import { placement, placementMessage } from '../io/project-path.js';
+import { linkPlacement, placement, placementMessage } from '../io/project-path.js';
 import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
 
 interface LoadedRules {
@@ -55,7 +55,7 @@ export async function loadRules(dir: string, options: LoadOptions & { keepSource
   const absDir = resolve(options.cwd, dir);
   const shownDir = displayPath(options.cwd, absDir);
   await requireDirectory(absDir, shownDir);
-  if (isLink(absDir) && placement(absDir, options.cwd) !== 'inside') {
+  if (linkPlacement(absDir, options.cwd) !== 'inside') {
     throw new UserError(`rules directory "${shownDir}" is a symbolic link to outside the project directory; botrules follows links only to places inside the directory it runs in`);
   }
   const files = await ruleFilesBelow(absDir, options.cwd);
@@ -191,14 +191,6 @@ function realPath(path: string): string {
 function isRuleFileName(name: string): boolean {
   const lower = name.toLowerCase();
   return lower.endsWith('.yaml') || lower.endsWith('.yml');
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {

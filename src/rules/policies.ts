@@ -19,6 +19,7 @@ import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
 import { listRuleFiles } from './load.js';
 import { definedFields } from '../defined.js';
+import { isObject } from '../io/json-depth.js';
 
 type PolicyLevel = 'error' | 'warning' | 'advisory';
 export const POLICY_OUTCOMES = ['allow', 'challenge', 'block', 'none'] as const;
@@ -189,8 +190,4 @@ function describe(path: Path): string {
   if (typeof last === 'number' && path.at(-2) === 'apps') return 'app';
   if (typeof last === 'number') return `item ${last + 1} of ${String(path.at(-2))}`;
   return String(last);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

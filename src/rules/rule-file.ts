@@ -18,6 +18,7 @@ import type { WrittenLeaf, WrittenRule } from '../semantics/written.js';
 import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, tooLarge, type SourceText } from '../io/source-text.js';
 import { parseYamlText, unreadable, type Path, type YamlSource } from '../io/yaml-source.js';
 import { definedFields } from '../defined.js';
+import { isObject } from '../io/json-depth.js';
 
 export interface RuleFileResult {
   /** The rules that passed every check, normalised, in file order. */
@@ -201,8 +202,4 @@ function identityOf(rule: Record<string, unknown>, path: Path, source: YamlSourc
   if (name) identity.name = name;
   if (ruleId) identity.ruleId = ruleId;
   return identity;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

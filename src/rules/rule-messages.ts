@@ -6,6 +6,7 @@
 import { FIELD_OPTION_TYPES } from '../semantics/model.js';
 import { kindOf, typeMessage, type SchemaIssue, type SchemaMessages } from '../io/schema-messages.js';
 import type { Path } from '../io/yaml-source.js';
+import { isObject } from '../io/json-depth.js';
 
 /** A rule's lifetime keys (docs/behaviour.md, "Rules with a lifetime"). */
 const LIFETIME_KEYS: readonly string[] = ['activeFrom', 'expires'];
@@ -101,10 +102,6 @@ function summarise(path: Path, data: unknown): string | undefined {
 function fieldsOf(leaf: unknown): { operator: string; conditionType: string } {
   const record = isObject(leaf) ? leaf : {};
   return { operator: String(record.operator), conditionType: String(record.conditionType) };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isRulePath(path: Path): boolean {

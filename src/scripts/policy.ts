@@ -7,7 +7,7 @@ import { UserError, ValidationError, type Problem } from '../errors.js';
 import { validatePolicy } from '../generated/validators.js';
 import type { SchemaIssue, SchemaMessages } from '../io/schema-messages.js';
 import { loadYamlFile, type YamlSource } from '../io/yaml-source.js';
-import { placement, placementMessage } from '../io/project-path.js';
+import { linkPlacement, placementMessage } from '../io/project-path.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
 
 const DEFAULT_POLICY_FILE = 'scripts-policy.yaml';
@@ -34,8 +34,7 @@ export async function findPolicy(option: string | undefined, cwd: string): Promi
 /** Reads and checks a policy file; throws ValidationError listing every problem. */
 export async function loadPolicy(absPath: string, cwd: string): Promise<Policy> {
   const displayPath = relative(cwd, absPath) || absPath;
-  const link = await lstat(absPath).then((s) => s.isSymbolicLink(), () => false);
-  const where = link ? placement(absPath, cwd) : 'inside';
+  const where = linkPlacement(absPath, cwd);
   if (where !== 'inside') throw new ValidationError([{ file: displayPath, line: 1, col: 1, message: placementMessage(where, 'the policy file') }]);
   const source = await loadYamlFile(absPath, { displayPath, validate: policyValidator(), messages: POLICY_MESSAGES });
   if (source.value === undefined && source.problems.length === 1 && /does not exist/.test(source.problems[0]?.message ?? '')) {

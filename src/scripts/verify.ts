@@ -118,7 +118,6 @@ function checkAnchor(members: readonly SeriesMember[], anchor: ChainAnchor | nul
   return { text: `anchored: ${named} is ${member.file} (taken ${member.snapshot.takenAt})${after === 0 ? ', the newest' : `; ${plural(after, 'snapshot')} after it`}` };
 }
 
-
 type Report = (position: number, kind: ChainBreakKind, member: SeriesMember, message: string, missing?: ChainBreak['missing']) => void;
 
 /**

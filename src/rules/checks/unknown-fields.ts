@@ -7,6 +7,7 @@ import type { Problem } from '../../errors.js';
 import type { Path } from '../../io/yaml-source.js';
 import { KNOWN_FIELDS, unknownFieldNames, type Level } from '../../semantics/unknown.js';
 import type { Where } from './where.js';
+import { isObject } from '../../io/json-depth.js';
 
 /** The keys a rule file may write at each level, as the schema lists them (`priority` is refused elsewhere). */
 const WRITABLE: Record<Level, readonly string[]> = {
@@ -90,8 +91,4 @@ function editDistance(a: string, b: string): number {
     }
   }
   return (rows[a.length] as number[])[b.length] as number;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
