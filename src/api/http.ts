@@ -164,8 +164,7 @@ function parseHttpsBaseUrl(value: string, variable: string): URL {
 function call(instance: Got, request: ApiRequest, maxBytes: number, sizeCheck: { exceeded: boolean }): Promise<Response<Buffer>> {
   const pending = instance(request.path, {
     method: request.method,
-    ...(request.searchParams ? { searchParams: request.searchParams } : {}),
-    ...definedFields({ json: request.json }),
+    ...definedFields({ searchParams: request.searchParams, json: request.json }),
     // The raw bytes, decoded only to be parsed: with 'text' got also keeps the decoded string
     // on the response, and that second copy of every page outlived the request often enough
     // to be promoted to the old generation (about half of what a long export promoted).

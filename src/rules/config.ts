@@ -91,23 +91,21 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const problems = [...source.problems, ...(source.problems.length === 0 ? [...configChecks(source), ...confinedRulesDirs(source, dirname(configPath), options.cwd), ...policiesOutside] : [])];
   if (problems.length > 0) throw new ValidationError(problems);
   const written = source.value as WrittenConfig;
-  const apps = writtenApps(written).map((app) => toAppConfig(app, written, dirname(configPath)));
   const { replay } = written;
-  const selected = selectApps(apps, options.app, file);
-  const otherApps = apps.filter((app) => !selected.includes(app));
-  return {
-    file, apps: selected,
-    ...(written.apps === undefined ? { oneApp: true as const } : {}),
+  return selectApp({
+    file,
+    apps: writtenApps(written).map((app) => toAppConfig(app, written, dirname(configPath))),
     ...definedFields({
-      otherApps: otherApps.length === 0 ? undefined : otherApps,
+      oneApp: written.apps === undefined ? (true as const) : undefined,
       replayFields: replay?.fields, replaySecretNames: replay?.secretNames, replayIpField: replay?.ipField,
       replayMaxDisagreement: replay?.maxDisagreement === undefined ? undefined : shareOf(replay.maxDisagreement),
       replayDecision: replay?.decision,
       shadowMaxAgeDays: written.shadowMaxAge === undefined ? undefined : Number(written.shadowMaxAge.slice(0, -1)),
+      policiesDir: policies.dir,
+      policiesDirAt: policies.dir === undefined ? undefined : { file, ...source.locate(['policiesDir']) },
+      builtinPolicies: written.builtinPolicies && { ...written.builtinPolicies },
     }),
-    ...(policies.dir === undefined ? {} : { policiesDir: policies.dir, policiesDirAt: { file, ...source.locate(['policiesDir']) } }),
-    ...definedFields({ builtinPolicies: written.builtinPolicies && { ...written.builtinPolicies } }),
-  };
+  }, options.app);
 }
 
 async function findConfigFile(cwd: string, explicit: string | undefined): Promise<string | undefined> {
@@ -179,7 +177,7 @@ function selectApps(apps: AppConfig[], wanted: string | undefined, file: string 
 export function selectApp(every: ProjectConfig, wanted: string | undefined): ProjectConfig {
   const apps = selectApps(every.apps, wanted, every.file);
   const otherApps = every.apps.filter((app) => !apps.includes(app));
-  return { ...every, apps, ...(otherApps.length === 0 ? {} : { otherApps }) };
+  return { ...every, apps, ...definedFields({ otherApps: otherApps.length === 0 ? undefined : otherApps }) };
 }
 
 /** The policies directory the config names, confined to the project like a rules directory. */

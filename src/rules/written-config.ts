@@ -31,15 +31,11 @@ export interface WrittenApp {
   maxDeletes?: number | string;
 }
 
-export interface WrittenConfig {
+/** The top level's settings are every app's defaults, in the same shapes. */
+export interface WrittenConfig extends Pick<WrittenApp, 'unmanaged' | 'maxChanges' | 'maxNewlyBlocked' | 'service' | 'maxDeletes'> {
   /** Absent: the one app of a project without a config (writtenApps). */
   apps?: WrittenApp[];
   replay?: { fields?: Record<string, string>; secretNames?: string[]; ipField?: 'client_ip' | 'true_ip'; maxDisagreement?: WrittenShare; decision?: { type: string; origin?: string; filterId?: string; simulatedBlock?: string } };
-  unmanaged?: UnmanagedPolicy;
-  maxChanges?: number;
-  maxNewlyBlocked?: WrittenShare;
-  service?: WrittenService;
-  maxDeletes?: number | string;
   /** `30d`. */
   shadowMaxAge?: string;
   policiesDir?: string;

@@ -10,6 +10,7 @@
 import { UserError } from '../errors.js';
 import type { SeriesMember } from './series.js';
 import { durationMs } from './time.js';
+import { definedFields } from '../defined.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** The shortest interval: checks more often than hourly are not a cadence an audit plans for. */
@@ -105,8 +106,7 @@ function gaps(cut: readonly CoverageBucket[], inside: readonly Check[], baseline
       to: new Date(to).toISOString(),
       durationMs: to - from,
       overMs: Math.max(0, to - from - intervalMs),
-      ...(after ? { after: after.ref } : {}),
-      ...(before ? { before: before.ref } : {}),
+      ...definedFields({ after: after?.ref, before: before?.ref }),
     });
     i = j;
   }

@@ -75,15 +75,15 @@ export async function openOutput(out: string | undefined, options: { cwd: string
     async commit() {
       stream.end();
       await closed(stream);
-      if (failure) {
+      try {
+        if (failure) throw failure;
+        await rename(temporary, target);
+      } catch (err) {
         await unlink(temporary).catch(() => undefined);
+        throw outputError(out, err as Error);
+      } finally {
         partialFiles.delete(temporary);
-        throw outputError(out, failure);
       }
-      await rename(temporary, target).catch(async (err: Error) => {
-        await unlink(temporary).catch(() => undefined);
-        throw outputError(out, err);
-      }).finally(() => partialFiles.delete(temporary));
     },
     async abort() {
       stream.destroy();

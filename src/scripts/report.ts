@@ -63,7 +63,7 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
       pageSize: options.pageSize,
       concurrency: options.concurrency,
       onRecords,
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...definedFields({ onProgress: options.onProgress }),
     });
     return summary;
   };
@@ -84,7 +84,7 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
         takenAt: options.now,
         records,
         warnings: fetched.warnings,
-        ...(options.policy ? { policyFile: options.policy.file } : {}),
+        ...definedFields({ policyFile: options.policy?.file }),
       });
       const sealed = sealSnapshot(snapshot, options.previous ?? null);
       chainHead = sealed.chain?.sha256;
@@ -98,9 +98,7 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
     const unmatchedEntries = usage?.unmatched().map((entry) => unmatchedWarning(entry, 'in this report'));
     return {
       ...summary,
-      ...(options.policy ? { unapproved } : {}),
-      ...(unmatchedEntries ? { unmatchedEntries } : {}),
-      ...definedFields({ chainHead }),
+      ...definedFields({ unapproved: options.policy && unapproved, unmatchedEntries, chainHead }),
     };
   } catch (err) {
     await options.output.abort();

@@ -14,6 +14,7 @@
 // `--anchor`) shows that the series reaches the head it had.
 import type { SeriesMember } from './series.js';
 import { plural } from '../plural.js';
+import { definedFields } from '../defined.js';
 import { writesChain } from './chain.js';
 
 type ChainBreakKind = 'altered' | 'removed' | 'inserted' | 'unlinked' | 'stripped' | 'unchained' | 'unanchored';
@@ -58,7 +59,7 @@ export function verifyChain(scope: string, members: readonly SeriesMember[], anc
   const found: (ChainBreak & { position: number })[] = [];
   const report: Report = (position, kind, member, message, missing) => {
     if (found.some((b) => b.kind === kind && b.file === member.file)) return;
-    found.push({ position, kind, file: member.file, takenAt: member.snapshot.takenAt, message, ...(missing ? { missing } : {}) });
+    found.push({ position, kind, file: member.file, takenAt: member.snapshot.takenAt, message, ...definedFields({ missing }) });
   };
   const firstChained = members.findIndex((m) => m.snapshot.chain !== undefined);
   const legacy = (firstChained < 0 ? members : members.slice(0, firstChained)).map((m) => m.file);
