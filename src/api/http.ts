@@ -11,8 +11,6 @@ import { gotRetryOptions } from './retry.js';
 import { DEFAULT_RETRY_POLICY, type ApiRequest, type HostOptions } from './types.js';
 import { definedFields } from '../defined.js';
 
-export type { ApiRequest } from './types.js';
-
 /**
  * Per attempt: connecting, the TLS handshake, sending and reading the whole answer. With the
  * retries a timed-out attempt gets (see retry.ts), a server that accepts connections but never

@@ -16,10 +16,7 @@ import {
 export { createRulesClient } from './rules-client.js';
 export { createScriptsClient } from './scripts-client.js';
 export { branchPath, checkedRepository, createGitHubClient, GITHUB_REPOSITORY_VARIABLE, type GitHubApi } from './github-client.js';
-export {
-  API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, DEFAULT_RETRY_POLICY, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE,
-  type HostOptions, type RetryPolicy, type RulesApi, type RulesClientOptions, type ScriptsApi, type ScriptsClientOptions,
-} from './types.js';
+export type { RulesApi, RulesClientOptions } from './types.js';
 import { definedFields } from '../defined.js';
 
 /** The rule operations of one app, with its URL and token from the environment. */

@@ -11,7 +11,6 @@ export const FALLBACK_TOKEN_VARIABLE = 'BOTRULES_TOKEN';
 export const EXTRA_CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
 export const TIMEOUT_VARIABLE = 'BOTRULES_TIMEOUT';
 
-/** The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule"). */
 /** One request to a host, as the clients describe it (src/api/http.ts sends it). */
 export interface ApiRequest {
   /** POST and DELETE only for the GitHub API (src/api/github-client.ts); they are never retried. */
@@ -26,6 +25,7 @@ export interface ApiRequest {
   explainStatus?: (status: number, serverMessage: string | undefined) => string | undefined;
 }
 
+/** The custom-rule operations of one application (docs/service-api.md, "List custom rules", "Update a rule"). */
 export interface RulesApi {
   /** Every custom rule, validated, normalised and sorted by priority. */
   listRules(): Promise<LiveRule[]>;

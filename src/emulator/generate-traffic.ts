@@ -9,8 +9,6 @@ import { once } from 'node:events';
 import { pick, pickWeighted, randomInt, seededRandom, type Random } from './random.js';
 import { timeOf, trafficWriter, type TrafficFormat, type TrafficRequest } from './traffic-formats.js';
 
-export type { TrafficRequest } from './traffic-formats.js';
-
 const BROWSERS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',

@@ -21,10 +21,8 @@ import { StateStore, readState, type ListedRule, type StoredApp } from './state.
 
 export type { EmulatorApp, EmulatorOptions, MoveSemantics } from './options.js';
 export type { RequestLogEntry } from './log.js';
-export type { CertificatePair } from './certificate.js';
-export { parseFault, type FaultSpec } from './faults.js';
-export { trafficRequests, writeTraffic, type TrafficRequest } from './generate-traffic.js';
-export { TRAFFIC_FORMATS, type TrafficFormat } from './traffic-formats.js';
+export { parseFault } from './faults.js';
+export { writeTraffic } from './generate-traffic.js';
 
 export interface RunningEmulator {
   /** https://127.0.0.1:PORT */
