@@ -193,22 +193,17 @@ function isRuleFileName(name: string): boolean {
   return lower.endsWith('.yaml') || lower.endsWith('.yml');
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
+/** Undefined when nothing is at `path`. */
+function isDirectory(path: string): Promise<boolean | undefined> {
+  return stat(path).then((s) => s.isDirectory(), () => undefined);
 }
 
 async function requireDirectory(absDir: string, shown: string): Promise<void> {
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await stat(absDir)).isDirectory();
-  } catch {
+  const directory = await isDirectory(absDir);
+  if (directory === undefined) {
     throw new UserError(`rules directory "${shown}" does not exist`, [
       'Create it, pass --dir DIR, or set rulesDir in botrules.yaml.',
     ]);
   }
-  if (!isDirectory) throw new UserError(`"${shown}" is not a directory; --dir and rulesDir name the directory that holds the rule files`);
+  if (!directory) throw new UserError(`"${shown}" is not a directory; --dir and rulesDir name the directory that holds the rule files`);
 }

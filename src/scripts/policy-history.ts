@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { git as runGit } from '../io/git.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
+import { utcInstant } from './duration.js';
 
 export interface PolicyCommit {
   commit: string;
@@ -84,15 +85,10 @@ async function entryHistory(root: string, path: string, entry: PolicyEntry, end:
     .filter((line) => line.includes(FIELD))
     .map((line) => {
       const [commit = '', author = '', date = '', subject = ''] = line.split(FIELD);
-      return { commit, author, date: utc(date), subject, change: 'changed' as const };
+      // git writes the author's own offset (2026-01-20T11:00:00+02:00); the pack is in UTC throughout.
+      return { commit, author, date: utcInstant(date), subject, change: 'changed' as const };
     });
   return commits.map((c, i) => (i === commits.length - 1 ? { ...c, change: 'added' as const } : c));
-}
-
-/** git writes the author's own offset (2026-01-20T11:00:00+02:00); the pack is in UTC throughout. */
-function utc(date: string): string {
-  const ms = Date.parse(date);
-  return Number.isNaN(ms) ? date : new Date(ms).toISOString();
 }
 
 function git(args: string[], cwd: string): Promise<string> {
