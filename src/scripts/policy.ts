@@ -1,6 +1,5 @@
 // Loading `scripts-policy.yaml` (docs/behaviour.md, "Rule files", "Script inventory"): read and schema-checked like rule files,
 // so every problem is reported as FILE:LINE:COL.
-import type { ValidateFunction } from 'ajv';
 import { lstat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { UserError, ValidationError, type Problem } from '../errors.js';
@@ -36,7 +35,7 @@ export async function loadPolicy(absPath: string, cwd: string): Promise<Policy> 
   const displayPath = relative(cwd, absPath) || absPath;
   const where = linkPlacement(absPath, cwd);
   if (where !== 'inside') throw new ValidationError([{ file: displayPath, line: 1, col: 1, message: placementMessage(where, 'the policy file') }]);
-  const source = await loadYamlFile(absPath, { displayPath, validate: policyValidator(), messages: POLICY_MESSAGES });
+  const source = await loadYamlFile(absPath, { displayPath, validate: validatePolicy, messages: POLICY_MESSAGES });
   if (source.value === undefined && source.problems.length === 1 && /does not exist/.test(source.problems[0]?.message ?? '')) {
     throw new UserError(`policy file ${displayPath} does not exist`);
   }
@@ -101,9 +100,3 @@ const POLICY_MESSAGES: SchemaMessages = {
     return undefined;
   },
 };
-
-/** Compiled from schemas/scripts-policy.schema.json at build time (scripts/build-validators.js). */
-function policyValidator(): ValidateFunction {
-  // verbose: the error messages name the keys an entry allows (from the parent schema).
-  return validatePolicy;
-}

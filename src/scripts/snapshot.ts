@@ -1,5 +1,4 @@
 // The snapshot value (the `json` report format) and reading one back for `scripts diff`.
-import type { ValidateFunction } from 'ajv';
 import { MAX_JSON_FILE_BYTES, readCappedText } from '../io/capped-read.js';
 import { jsonTooDeep, parseJsonOr } from '../io/json-depth.js';
 import { UserError } from '../errors.js';
@@ -76,7 +75,8 @@ export async function readInventorySnapshotFile(path: string, label: string): Pr
 
 /** Checks a parsed value against schemas/scripts-snapshot.schema.json. */
 export function parseSnapshot(value: unknown, what: string): Snapshot {
-  const validate = snapshotValidator();
+  // Compiled from schemas/scripts-snapshot.schema.json at build time (scripts/build-validators.js).
+  const validate = validateSnapshot;
   if (validate(value)) return value as Snapshot;
   const all = schemaErrorLines(validate.errors ?? [], value);
   const lines = all.slice(0, MAX_SCHEMA_ERRORS).map((line) => `  ${line}`);
@@ -85,10 +85,5 @@ export function parseSnapshot(value: unknown, what: string): Snapshot {
     ...lines,
     'Snapshots are written by `botrules scripts report --format json`.',
   ]);
-}
-
-/** Compiled from schemas/scripts-snapshot.schema.json at build time (scripts/build-validators.js). */
-function snapshotValidator(): ValidateFunction {
-  return validateSnapshot;
 }
 
