@@ -128,9 +128,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   // Proved again over what this apply sends, never read from a saved plan.
   const policyFindings = applyPolicyFindings(work, {
     policies: policies.policies, builtinLevels: config.builtinPolicies,
-    ...(prepared.declared === undefined ? {} : { declared: prepared.declared }),
-    ...(request.planFile === undefined ? {} : { planFile: request.planFile }),
-    ...(request.policyBudget === undefined ? {} : { budgetSeconds: request.policyBudget }),
+    ...definedFields({ declared: prepared.declared, planFile: request.planFile, budgetSeconds: request.policyBudget }),
   }, started);
   const limits = changeLimits(request.maxChanges, work);
   const enforced = {
@@ -139,7 +137,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     maxNewlyBlocked: Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked])),
   };
   const review = assembleReview(plan, new Map(work.map((w) => [w.plan.app, w.live])), enforced, {
-    notes: removals.notes, policies: policyFindings, ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
+    notes: removals.notes, policies: policyFindings, ...definedFields({ behaviourDiff }),
   });
   hooks.show?.(plan, review, target);
   raiseIfBlocked(plan);
@@ -166,7 +164,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     try {
       // The undo's order gets a transition check of its own, with the same budget.
       const transitions = transitionRun(request);
-      applied.undo = await saveUndo(undoFile.file, ctx.cwd, work, { results, chosen: undoFile.chosen, ...(transitions === undefined ? {} : { transitions }) });
+      applied.undo = await saveUndo(undoFile.file, ctx.cwd, work, { results, chosen: undoFile.chosen, ...definedFields({ transitions }) });
     } catch (err) {
       applied.undoError = err instanceof Error ? err : new Error(String(err));
     }
@@ -190,7 +188,7 @@ async function prepareWork(
     const declared = new Map(planned.map((p) => [p.app.name, p.declared]));
     return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files', declared };
   }
-  const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }), ...(request.now === undefined ? {} : { now: request.now }) });
+  const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...definedFields({ app: request.app, now: request.now }) });
   const apps = saved.selected.map((s) => s.app);
   // The configured apps the plan (or --app) leaves out are compared too, without a request.
   const others = everyApp(config).filter((app) => !apps.includes(app));
@@ -248,7 +246,7 @@ async function runApply(work: readonly ApplyWork[], limits: MaxChanges, request:
         ordered: w.plan.transitions !== undefined,
         maxCorrections: MAX_CORRECTIONS,
         correctionBudget: Math.max(0, budget),
-        ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
+        ...definedFields({ signal: hooks.signal }),
         onPass: (pass, steps) => hooks.onProgress?.({ kind: 'pass', app, pass, steps }),
         onOutcome: (outcome, pass) => hooks.onProgress?.({ kind: 'step', app, pass, outcome }),
       });

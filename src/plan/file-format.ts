@@ -16,6 +16,7 @@ import type { PlanLifetimes } from './lifetimes.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
 import { mapReasons, type AppPlan, type BlockedRule, type PlanStep, type RestoredRule, type SavedWords, type TransitionCheck, type UnmanagedRule } from './types.js';
+import { definedFields } from '../defined.js';
 
 /**
  * 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`.
@@ -131,7 +132,7 @@ export function parsePlan(value: unknown, source: string): ParsedPlan {
   );
   return {
     apps: plan.apps.map(toAppPlan),
-    ...(plan.snapshot === undefined ? {} : { snapshot: { takenAt: plan.snapshot.takenAt } }),
+    ...definedFields({ snapshot: plan.snapshot && { takenAt: plan.snapshot.takenAt } }),
     risks: plan.apps.flatMap((app) => (app.risks ?? []).map((risk) => ({ app: app.app, ruleId: risk.ruleId, name: risk.name, loosens: savedWords(risk.what) }))),
     notes: (plan.notes ?? []).map(savedWords),
     ...(plan.lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: plan.lifetimes.evaluatedAt, events: plan.lifetimes.events.map((event) => ({ ...event, source: { ...event.source } })) } }),
@@ -184,8 +185,7 @@ function toAppPlan(app: SerialisedApp): AppPlan {
       (step) =>
         structuredClone({
           ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body ?? {},
-          ...(step.position === undefined ? {} : { position: step.position }),
-          ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
+          ...definedFields({ position: step.position, dropsUnknown: step.dropsUnknown }),
           changes: step.changes,
         }) as PlanStep,
     ),
@@ -193,8 +193,7 @@ function toAppPlan(app: SerialisedApp): AppPlan {
     unmanaged: app.unmanaged.map((rule) => ({
       ruleId: rule.ruleId,
       name: rule.name,
-      ...(rule.status === undefined ? {} : { status: rule.status }),
-      ...(rule.removedFromFiles === undefined ? {} : { removedFromFiles: rule.removedFromFiles }),
+      ...definedFields({ status: rule.status, removedFromFiles: rule.removedFromFiles }),
     })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
