@@ -24,7 +24,7 @@ export async function applyPolicies(config: Pick<ProjectConfig, 'file' | 'polici
   return loaded;
 }
 
-export interface ApplyPolicyInput {
+interface ApplyPolicyInput {
   policies: LoadedPolicies['policies'];
   builtinLevels: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>> | undefined;
   /** The rule files of each app when apply planned from them (locations of the deciding rules). */

@@ -35,11 +35,8 @@ import type { DeclaredRule } from '../semantics/model.js';
 import { definedFields } from '../defined.js';
 import { applyPolicies, applyPolicyFindings, raiseIfPolicyRefuses } from './apply-policies.js';
 
-export type { ApplyWork } from '../apply/work.js';
-export type { AppApplyResult } from '../apply/apply-app.js';
-export { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 
-export interface ApplyRequest extends ProjectSelection, TransitionRequest {
+interface ApplyRequest extends ProjectSelection, TransitionRequest {
   /** A saved plan (apply --plan) instead of planning afresh. */
   planFile?: string;
   /** --max-changes: one limit for every app instead of each app's maxChanges. */
@@ -68,7 +65,7 @@ export type ApplyProgress =
   | { kind: 'pass'; app: string; pass: number; steps: readonly PlanStep[] }
   | { kind: 'step'; app: string; pass: number; outcome: StepOutcome };
 
-export interface ApplyHooks {
+interface ApplyHooks {
   /** The plan and its review (with the policies' verdicts over what it leaves), before anything refuses it (the command prints them). */
   show?: (plan: Plan, review: Review, target: string) => void;
   /** Asked once the plan may be applied and changes something; false cancels (nothing sent). */
@@ -226,7 +223,7 @@ async function withReplayVerdict(work: ApplyWork[], replay: { files: string[]; r
 }
 
 /** --max-changes for every app, else each app's maxChanges from the config. */
-export function changeLimits(maxChanges: number | undefined, work: readonly ApplyWork[]): MaxChanges {
+function changeLimits(maxChanges: number | undefined, work: readonly ApplyWork[]): MaxChanges {
   if (maxChanges !== undefined) return maxChanges;
   return Object.fromEntries(work.map((w) => [w.app.name, w.app.maxChanges]));
 }

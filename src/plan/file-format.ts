@@ -63,7 +63,7 @@ export interface SerialisedApp {
 }
 
 /** The transition check as the file words it: what decides in each window, and one sentence for each part not checked. */
-export type SerialisedTransitions = TransitionCheck<string, string>;
+type SerialisedTransitions = TransitionCheck<string, string>;
 
 /** The summary's further counts (see counts.ts); the required three come first. */
 type SummaryCount = 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'creates' | 'deletes' | 'positionChanges' | 'removed' | 'removedActive';

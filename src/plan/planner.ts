@@ -14,7 +14,7 @@ import type { AppPlan, BlockedRule, CreateStep, DeleteStep, FieldChange, PauseUn
 import { plural } from '../plural.js';
 import { definedFields } from '../defined.js';
 
-export interface PlanInput {
+interface PlanInput {
   app: string;
   /** In declared order (files in lexical path order, rules in file order). */
   declared: readonly DeclaredRule[];
@@ -30,7 +30,7 @@ export interface PlanInput {
   service?: ServiceCapabilities;
 }
 
-export interface PlanResult {
+interface PlanResult {
   plan: AppPlan;
   /** Matching errors and policy `fail` violations. Non-empty: the plan must not be applied. */
   problems: Problem[];
