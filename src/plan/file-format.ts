@@ -6,7 +6,7 @@
 // the live rules: apply re-plans and compares (src/apply/saved-plan.ts).
 import { UserError } from '../errors.js';
 import { MAX_JSON_FILE_BYTES } from '../io/capped-read.js';
-import { jsonTooDeep } from '../io/json-depth.js';
+import { isObject, jsonTooDeep } from '../io/json-depth.js';
 import { schemaErrorLines } from '../io/schema-messages.js';
 import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
@@ -207,8 +207,4 @@ function toAppPlan(app: SerialisedApp): AppPlan {
 
 function savedWords(text: string): SavedWords {
   return { kind: 'saved', text };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
