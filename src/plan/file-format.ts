@@ -135,7 +135,7 @@ export function parsePlan(value: unknown, source: string): ParsedPlan {
     ...definedFields({ snapshot: plan.snapshot && { takenAt: plan.snapshot.takenAt } }),
     risks: plan.apps.flatMap((app) => (app.risks ?? []).map((risk) => ({ app: app.app, ruleId: risk.ruleId, name: risk.name, loosens: savedWords(risk.what) }))),
     notes: (plan.notes ?? []).map(savedWords),
-    ...(plan.lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: plan.lifetimes.evaluatedAt, events: plan.lifetimes.events.map((event) => ({ ...event, source: { ...event.source } })) } }),
+    ...definedFields({ lifetimes: plan.lifetimes && { evaluatedAt: plan.lifetimes.evaluatedAt, events: plan.lifetimes.events.map((event) => ({ ...event, source: { ...event.source } })) } }),
   };
 }
 
@@ -189,7 +189,7 @@ function toAppPlan(app: SerialisedApp): AppPlan {
           changes: step.changes,
         }) as PlanStep,
     ),
-    blocked: app.blocked.map(({ reason: _words, ...rule }) => ({ ...rule, ...(rule.source ? { source: { ...rule.source } } : {}) })),
+    blocked: app.blocked.map(({ reason: _words, ...rule }) => ({ ...rule, ...definedFields({ source: rule.source && { ...rule.source } }) })),
     unmanaged: app.unmanaged.map((rule) => ({
       ruleId: rule.ruleId,
       name: rule.name,

@@ -25,7 +25,7 @@ export function planDocument(plan: Plan, review: SavedReview = {}): SerialisedPl
     formatVersion: PLAN_FORMAT_VERSION,
     ...definedFields({ snapshot: plan.snapshot && { ...plan.snapshot } }),
     ...(notes.length === 0 ? {} : { notes: notes.map(noteWords) }),
-    ...(lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: lifetimes.evaluatedAt, events: [...lifetimes.events] } }),
+    ...definedFields({ lifetimes: lifetimes && { evaluatedAt: lifetimes.evaluatedAt, events: [...lifetimes.events] } }),
     apps: plan.apps.map((app) => serialiseApp(app, risks.filter((risk) => risk.app === app.app))),
     summary: { ...counts, ...definedFields({ creates, deletes }), positionChanges, removed, removedActive },
     ...definedFields({ behaviourDiff: behaviourDiff && [...behaviourDiff], replay, policies: policies?.map(findingDocument) }),
