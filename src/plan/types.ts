@@ -8,7 +8,6 @@ import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
 import type { TrafficVerdict } from './traffic-limit.js';
 
-/** What to do with live rules that no rule file declares; set per app in the config. */
 export { RULE_FIELDS } from '../semantics/canonical.js';
 export type { FieldChange } from '../semantics/changes.js';
 export type { BlockedRule } from '../semantics/match.js';
