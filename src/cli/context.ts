@@ -9,7 +9,6 @@ import { annotationsFor, type Annotations } from './annotations.js';
 import type { ExitCode, InterruptSignal } from '../exit-codes.js';
 import { definedFields } from '../defined.js';
 
-export type { Colors } from '../render/contract.js';
 
 export interface CliIo {
   stdout: Writable;

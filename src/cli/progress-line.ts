@@ -46,7 +46,7 @@ export function progressLine(stream: Writable & { columns?: number }): ProgressL
 }
 
 /** A progress bar of a piece of work: `update` draws what `text` makes of its arguments. */
-export interface ProgressBar<Args extends unknown[]> {
+interface ProgressBar<Args extends unknown[]> {
   update(...args: Args): void;
   /** Prints a line (a retry) above the bar, with visible escapes. */
   notice(line: string): void;

@@ -6,12 +6,12 @@
 // before any change is sent, as an enforced policy stops a Terraform apply; one the live rules
 // already break is the past, not this apply's doing: it is said, and the apply goes on.
 // --force applies anyway, as it does over the change limits (the refusal says so).
-import { UserError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import { loadPolicies, type LoadedPolicies } from '../rules/policies.js';
 import type { ProjectConfig } from '../rules/config.js';
 import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
 import type { PolicyFinding } from '../render/policies/model.js';
-import { policyMessage } from '../render/policies/words.js';
+import { policyMessage, policyRefusal } from '../render/policies/words.js';
 import type { DeclaredRule, NormalRule, SourceLocation } from '../semantics/model.js';
 import { inPriorityOrder, simulateSteps } from '../semantics/list-move.js';
 import type { ApplyWork } from '../apply/work.js';
@@ -24,7 +24,7 @@ export async function applyPolicies(config: Pick<ProjectConfig, 'file' | 'polici
   return loaded;
 }
 
-export interface ApplyPolicyInput {
+interface ApplyPolicyInput {
   policies: LoadedPolicies['policies'];
   builtinLevels: Partial<Record<BuiltinPolicyId, BuiltinPolicyLevel>> | undefined;
   /** The rule files of each app when apply planned from them (locations of the deciding rules). */
@@ -62,13 +62,7 @@ export function refusingFindings(findings: readonly PolicyFinding[]): PolicyFind
 /** Throws before any change is sent when an error-level policy stops the apply, unless forced. */
 export function raiseIfPolicyRefuses(findings: readonly PolicyFinding[], force: boolean): void {
   const refusing = refusingFindings(findings);
-  if (refusing.length === 0 || force) return;
-  const what = refusing.length === 1 ? `error-level policy ${JSON.stringify(refusing[0]?.policy)} is` : `${refusing.length} error-level policies are`;
-  throw new UserError(`apply refuses: ${what} not proved to hold for the rules as this apply would leave them, and the live rules do not already break it; nothing was sent`, [
-    ...refusing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${policyMessage(finding)}`),
-    'Fix the rules (botrules plan shows the example request and the rule that decides it) or, if the policy is wrong, change it in a reviewed commit; ' +
-    '--force applies anyway (it also overrides the change limits).',
-  ]);
+  if (refusing.length > 0 && !force) throw policyRefusal(refusing);
 }
 
 type Locate = (rule: NormalRule) => SourceLocation;

@@ -9,6 +9,7 @@ import type { ApplyWork } from '../apply/work.js';
 import type { Plan } from '../plan/plan-value.js';
 import type { AppPlan } from '../plan/types.js';
 import { orderSteps, type TransitionRun } from '../diff/order/stage.js';
+import { definedFields } from '../defined.js';
 
 export interface SavedUndo {
   /** The path as the user named it, or the default file's name. */
@@ -43,7 +44,7 @@ export async function saveUndo(
   const unlisted: string[] = [];
   work.forEach((w, index) => {
     const result = results?.[index];
-    const undo = result === undefined ? unchangedUndo(w.plan.app, w.live) : undoForApp({ plan: w.plan, before: w.live, result, ...(w.app.service === undefined ? {} : { service: w.app.service }) });
+    const undo = result === undefined ? unchangedUndo(w.plan.app, w.live) : undoForApp({ plan: w.plan, before: w.live, result, ...definedFields({ service: w.app.service }) });
     if (undo === undefined) unlisted.push(w.plan.app);
     // The undo runs on the rules as the apply left them (its restore field rides along).
     else apps.push(orderSteps(undo, result?.after ?? w.live, transitions));

@@ -35,11 +35,8 @@ import type { DeclaredRule } from '../semantics/model.js';
 import { definedFields } from '../defined.js';
 import { applyPolicies, applyPolicyFindings, raiseIfPolicyRefuses } from './apply-policies.js';
 
-export type { ApplyWork } from '../apply/work.js';
-export type { AppApplyResult } from '../apply/apply-app.js';
-export { applyVerdict, MAX_CORRECTIONS } from './apply-verdict.js';
 
-export interface ApplyRequest extends ProjectSelection, TransitionRequest {
+interface ApplyRequest extends ProjectSelection, TransitionRequest {
   /** A saved plan (apply --plan) instead of planning afresh. */
   planFile?: string;
   /** --max-changes: one limit for every app instead of each app's maxChanges. */
@@ -68,7 +65,7 @@ export type ApplyProgress =
   | { kind: 'pass'; app: string; pass: number; steps: readonly PlanStep[] }
   | { kind: 'step'; app: string; pass: number; outcome: StepOutcome };
 
-export interface ApplyHooks {
+interface ApplyHooks {
   /** The plan and its review (with the policies' verdicts over what it leaves), before anything refuses it (the command prints them). */
   show?: (plan: Plan, review: Review, target: string) => void;
   /** Asked once the plan may be applied and changes something; false cancels (nothing sent). */
@@ -128,9 +125,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   // Proved again over what this apply sends, never read from a saved plan.
   const policyFindings = applyPolicyFindings(work, {
     policies: policies.policies, builtinLevels: config.builtinPolicies,
-    ...(prepared.declared === undefined ? {} : { declared: prepared.declared }),
-    ...(request.planFile === undefined ? {} : { planFile: request.planFile }),
-    ...(request.policyBudget === undefined ? {} : { budgetSeconds: request.policyBudget }),
+    ...definedFields({ declared: prepared.declared, planFile: request.planFile, budgetSeconds: request.policyBudget }),
   }, started);
   const limits = changeLimits(request.maxChanges, work);
   const enforced = {
@@ -139,7 +134,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     maxNewlyBlocked: Object.fromEntries(work.map((w) => [w.app.name, w.app.maxNewlyBlocked])),
   };
   const review = assembleReview(plan, new Map(work.map((w) => [w.plan.app, w.live])), enforced, {
-    notes: removals.notes, policies: policyFindings, ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
+    notes: removals.notes, policies: policyFindings, ...definedFields({ behaviourDiff }),
   });
   hooks.show?.(plan, review, target);
   raiseIfBlocked(plan);
@@ -166,7 +161,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
     try {
       // The undo's order gets a transition check of its own, with the same budget.
       const transitions = transitionRun(request);
-      applied.undo = await saveUndo(undoFile.file, ctx.cwd, work, { results, chosen: undoFile.chosen, ...(transitions === undefined ? {} : { transitions }) });
+      applied.undo = await saveUndo(undoFile.file, ctx.cwd, work, { results, chosen: undoFile.chosen, ...definedFields({ transitions }) });
     } catch (err) {
       applied.undoError = err instanceof Error ? err : new Error(String(err));
     }
@@ -190,7 +185,7 @@ async function prepareWork(
     const declared = new Map(planned.map((p) => [p.app.name, p.declared]));
     return { work: planned.map(({ app, api, live, plan }) => ({ app, api, live, plan })), target: 'the rule files', declared };
   }
-  const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...(request.app === undefined ? {} : { app: request.app }), ...(request.now === undefined ? {} : { now: request.now }) });
+  const saved = await loadSavedPlan({ file: request.planFile, cwd: ctx.cwd, config, ...definedFields({ app: request.app, now: request.now }) });
   const apps = saved.selected.map((s) => s.app);
   // The configured apps the plan (or --app) leaves out are compared too, without a request.
   const others = everyApp(config).filter((app) => !apps.includes(app));
@@ -228,7 +223,7 @@ async function withReplayVerdict(work: ApplyWork[], replay: { files: string[]; r
 }
 
 /** --max-changes for every app, else each app's maxChanges from the config. */
-export function changeLimits(maxChanges: number | undefined, work: readonly ApplyWork[]): MaxChanges {
+function changeLimits(maxChanges: number | undefined, work: readonly ApplyWork[]): MaxChanges {
   if (maxChanges !== undefined) return maxChanges;
   return Object.fromEntries(work.map((w) => [w.app.name, w.app.maxChanges]));
 }
@@ -248,7 +243,7 @@ async function runApply(work: readonly ApplyWork[], limits: MaxChanges, request:
         ordered: w.plan.transitions !== undefined,
         maxCorrections: MAX_CORRECTIONS,
         correctionBudget: Math.max(0, budget),
-        ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
+        ...definedFields({ signal: hooks.signal }),
         onPass: (pass, steps) => hooks.onProgress?.({ kind: 'pass', app, pass, steps }),
         onOutcome: (outcome, pass) => hooks.onProgress?.({ kind: 'step', app, pass, outcome }),
       });

@@ -143,7 +143,7 @@ function mutationOf(scope: QualityScope, request: QualityRequest, progress?: (do
     ...(request.mutateTimeout === undefined ? {} : { deadline: start + request.mutateTimeout * 1000 }),
     ...definedFields({ progress }),
     ...(request.ignoreCase ? {} : { equivalence: provedEquivalent }),
-    ...(scope.only === undefined ? {} : { only: [...scope.only].sort() }),
+    ...definedFields({ only: scope.only && [...scope.only].sort() }),
   });
   for (const result of report.results) {
     if (result.status === 'not-run') continue;

@@ -72,7 +72,7 @@ export function summarise(apps: readonly AppPlan[]): PlanSummary {
   return summary;
 }
 
-export type StepCounts = Pick<PlanSummary, 'updates' | 'moves' | 'updatesAndMoves' | 'pauses'> & { creates: number; deletes: number };
+type StepCounts = Pick<PlanSummary, 'updates' | 'moves' | 'updatesAndMoves' | 'pauses'> & { creates: number; deletes: number };
 
 /** One app's PATCH counts by what each PATCH does (see PlanSummary). */
 export function countSteps(steps: readonly PlanStep[]): StepCounts {

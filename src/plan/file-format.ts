@@ -6,7 +6,7 @@
 // the live rules: apply re-plans and compares (src/apply/saved-plan.ts).
 import { UserError } from '../errors.js';
 import { MAX_JSON_FILE_BYTES } from '../io/capped-read.js';
-import { jsonTooDeep } from '../io/json-depth.js';
+import { isObject, jsonTooDeep } from '../io/json-depth.js';
 import { schemaErrorLines } from '../io/schema-messages.js';
 import { sameJson } from './compare.js';
 import { validatePlan } from '../generated/validators.js';
@@ -16,6 +16,7 @@ import type { PlanLifetimes } from './lifetimes.js';
 import type { Risk } from './risks.js';
 import type { TrafficVerdict } from './traffic-limit.js';
 import { mapReasons, type AppPlan, type BlockedRule, type PlanStep, type RestoredRule, type SavedWords, type TransitionCheck, type UnmanagedRule } from './types.js';
+import { definedFields } from '../defined.js';
 
 /**
  * 2: typed steps (`kind`, `changes`) replaced `reasons`; undo plans carry `restore`.
@@ -62,7 +63,7 @@ export interface SerialisedApp {
 }
 
 /** The transition check as the file words it: what decides in each window, and one sentence for each part not checked. */
-export type SerialisedTransitions = TransitionCheck<string, string>;
+type SerialisedTransitions = TransitionCheck<string, string>;
 
 /** The summary's further counts (see counts.ts); the required three come first. */
 type SummaryCount = 'updates' | 'moves' | 'updatesAndMoves' | 'pauses' | 'creates' | 'deletes' | 'positionChanges' | 'removed' | 'removedActive';
@@ -131,10 +132,10 @@ export function parsePlan(value: unknown, source: string): ParsedPlan {
   );
   return {
     apps: plan.apps.map(toAppPlan),
-    ...(plan.snapshot === undefined ? {} : { snapshot: { takenAt: plan.snapshot.takenAt } }),
+    ...definedFields({ snapshot: plan.snapshot && { takenAt: plan.snapshot.takenAt } }),
     risks: plan.apps.flatMap((app) => (app.risks ?? []).map((risk) => ({ app: app.app, ruleId: risk.ruleId, name: risk.name, loosens: savedWords(risk.what) }))),
     notes: (plan.notes ?? []).map(savedWords),
-    ...(plan.lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: plan.lifetimes.evaluatedAt, events: plan.lifetimes.events.map((event) => ({ ...event, source: { ...event.source } })) } }),
+    ...definedFields({ lifetimes: plan.lifetimes && { evaluatedAt: plan.lifetimes.evaluatedAt, events: plan.lifetimes.events.map((event) => ({ ...event, source: { ...event.source } })) } }),
   };
 }
 
@@ -184,17 +185,15 @@ function toAppPlan(app: SerialisedApp): AppPlan {
       (step) =>
         structuredClone({
           ruleId: step.ruleId, name: step.name, kind: step.kind, body: step.body ?? {},
-          ...(step.position === undefined ? {} : { position: step.position }),
-          ...(step.dropsUnknown === undefined ? {} : { dropsUnknown: step.dropsUnknown }),
+          ...definedFields({ position: step.position, dropsUnknown: step.dropsUnknown }),
           changes: step.changes,
         }) as PlanStep,
     ),
-    blocked: app.blocked.map(({ reason: _words, ...rule }) => ({ ...rule, ...(rule.source ? { source: { ...rule.source } } : {}) })),
+    blocked: app.blocked.map(({ reason: _words, ...rule }) => ({ ...rule, ...definedFields({ source: rule.source && { ...rule.source } }) })),
     unmanaged: app.unmanaged.map((rule) => ({
       ruleId: rule.ruleId,
       name: rule.name,
-      ...(rule.status === undefined ? {} : { status: rule.status }),
-      ...(rule.removedFromFiles === undefined ? {} : { removedFromFiles: rule.removedFromFiles }),
+      ...definedFields({ status: rule.status, removedFromFiles: rule.removedFromFiles }),
     })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
@@ -208,8 +207,4 @@ function toAppPlan(app: SerialisedApp): AppPlan {
 
 function savedWords(text: string): SavedWords {
   return { kind: 'saved', text };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -14,7 +14,7 @@ function sha256(text: string): string {
 }
 
 /** How to get a rule's canonical JSON; the planner passes the JSON it already computed. */
-export type JsonOf = (rule: LiveRule) => string;
+type JsonOf = (rule: LiveRule) => string;
 
 /** `{"ruleId":…,"name":…,…}`: the canonical JSON with the rule's id first. */
 function identifiedJson(rule: LiveRule, jsonOf: JsonOf): string {
@@ -49,7 +49,7 @@ export function liveSnapshot(
   return { fingerprint: sha256(`[${jsons.join(',')}]`), digests };
 }
 
-export interface LiveChanges {
+interface LiveChanges {
   /** Rules whose fields or position differ from when the plan was made: `"Name" (ruleId)`. */
   changed: string[];
   /** Rules listed now that were not listed then: `"Name" (ruleId)`. */

@@ -10,7 +10,7 @@ import type { PlanStep } from './types.js';
  * days. `expired` / `pending` / `activated`: this plan changes the rule's status because its
  * lifetime ended at `at`, has not begun (it begins at `at`), or began at `at`.
  */
-export type LifetimeEventKind = 'expires' | 'activates' | 'expired' | 'pending' | 'activated';
+type LifetimeEventKind = 'expires' | 'activates' | 'expired' | 'pending' | 'activated';
 
 export interface LifetimeEvent {
   app: string;

@@ -12,8 +12,9 @@ import { liveSnapshot } from './fingerprint.js';
 import { desiredOrder, planMoves, type KeepWeight, type Move } from './order.js';
 import type { AppPlan, BlockedRule, CreateStep, DeleteStep, FieldChange, PauseUnmanagedStep, PlanStep } from './types.js';
 import { plural } from '../plural.js';
+import { definedFields } from '../defined.js';
 
-export interface PlanInput {
+interface PlanInput {
   app: string;
   /** In declared order (files in lexical path order, rules in file order). */
   declared: readonly DeclaredRule[];
@@ -29,7 +30,7 @@ export interface PlanInput {
   service?: ServiceCapabilities;
 }
 
-export interface PlanResult {
+interface PlanResult {
   plan: AppPlan;
   /** Matching errors and policy `fail` violations. Non-empty: the plan must not be applied. */
   problems: Problem[];
@@ -205,7 +206,7 @@ function placeBlocked(
       sinceLast = 0;
     } else if (found !== undefined) {
       sinceLast += 1;
-      placed.push({ ...found, actions: [...rule.actions], position: lastLiveIndex + 1 + sinceLast, ...(previous === undefined ? {} : { below: previous }) });
+      placed.push({ ...found, actions: [...rule.actions], position: lastLiveIndex + 1 + sinceLast, ...definedFields({ below: previous }) });
     } else continue;
     previous = rule.name;
   }

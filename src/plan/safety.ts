@@ -22,7 +22,7 @@ export const DEFAULT_MIN_CHANGES = 10;
 export type MaxChanges = number | Readonly<Record<string, number | undefined>>;
 
 /** Where a limit came from: `--max-changes`, the app's config, or the default share. */
-export type LimitSource = { from: 'flag' | 'config'; limit: number } | { from: 'default' };
+type LimitSource = { from: 'flag' | 'config'; limit: number } | { from: 'default' };
 
 /**
  * How an app's plan exceeds a limit apply enforces, as data (src/render/plan/refusals.ts words it). Every
@@ -34,7 +34,7 @@ export type LimitExcess =
   | { app: string; kind: 'deletes'; deletes: number; liveRules: number; limit: { from: 'config'; written: string } | { from: 'default' } };
 
 /** How `app` exceeds its change limit, or undefined when it does not. */
-export function excessOf(app: AppPlan, maxChanges: MaxChanges | undefined): LimitExcess | undefined {
+function excessOf(app: AppPlan, maxChanges: MaxChanges | undefined): LimitExcess | undefined {
   const requests = app.steps.length;
   const limit = typeof maxChanges === 'number' ? maxChanges : maxChanges?.[app.app];
   const over = limit === undefined ? requests > DEFAULT_MIN_CHANGES && requests > DEFAULT_MAX_SHARE * app.liveRules : requests > limit;
@@ -64,7 +64,7 @@ export function changeAllowance(app: AppPlan, maxChanges: MaxChanges | undefined
  * maxDeletes, an app with at least 10 live rules may lose at most 30 % of them in one apply:
  * the first adoption of a project with many unmanaged rules must not wipe them.
  */
-export function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined): LimitExcess | undefined {
+function deleteExcessOf(app: AppPlan, maxDeletes: MaxDeletes | undefined): LimitExcess | undefined {
   const deletes = app.steps.filter((step) => step.kind === 'delete').length;
   if (deletes === 0) return undefined;
   const excess = { app: app.app, kind: 'deletes' as const, deletes, liveRules: app.liveRules };

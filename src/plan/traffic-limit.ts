@@ -23,7 +23,7 @@ export const RULES_KEPT = 5;
 export const EXAMPLES_KEPT = 3;
 
 /** Without a configured limit: more than 1 % of the replayed requests newly blocked needs --force. */
-export const DEFAULT_MAX_NEWLY_BLOCKED = 0.01;
+const DEFAULT_MAX_NEWLY_BLOCKED = 0.01;
 
 /** One limit for every app, or a limit per app name (config); each a share, 0..1. */
 export type MaxNewlyBlocked = number | Readonly<Record<string, number | undefined>>;

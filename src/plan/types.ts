@@ -8,9 +8,7 @@ import type { FieldChange } from '../semantics/changes.js';
 import type { UnknownFieldDrop } from '../semantics/unknown.js';
 import type { TrafficVerdict } from './traffic-limit.js';
 
-/** What to do with live rules that no rule file declares; set per app in the config. */
-export type { UnmanagedPolicy } from '../semantics/model.js';
-export { RULE_FIELDS, type RuleField } from '../semantics/canonical.js';
+export { RULE_FIELDS } from '../semantics/canonical.js';
 export type { FieldChange } from '../semantics/changes.js';
 export type { BlockedRule } from '../semantics/match.js';
 export type { UnknownFieldDrop } from '../semantics/unknown.js';
@@ -20,7 +18,7 @@ export type { UnknownFieldDrop } from '../semantics/unknown.js';
  * plan runs, `after` its index once the whole plan has run (API priorities; the console
  * shows them plus one). The body's `priority` is the index to insert at when the step runs.
  */
-export interface PositionChange {
+interface PositionChange {
   field: 'priority';
   before: number;
   after: number;
@@ -43,19 +41,19 @@ interface StepCommon {
 }
 
 /** Changes fields of a managed rule where it stands. */
-export interface UpdateStep extends StepCommon {
+interface UpdateStep extends StepCommon {
   kind: 'update';
   changes: FieldChange[];
 }
 
 /** Moves a managed rule whose fields are already right. */
-export interface MoveStep extends StepCommon {
+interface MoveStep extends StepCommon {
   kind: 'move';
   changes: [PositionChange];
 }
 
 /** Changes fields of a managed rule and moves it, in one PATCH. */
-export interface UpdateAndMoveStep extends StepCommon {
+interface UpdateAndMoveStep extends StepCommon {
   kind: 'update-and-move';
   /** The field changes, then the position change last. */
   changes: Change[];

@@ -12,9 +12,9 @@ import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import type { PlanStep } from '../plan/types.js';
 import type { BehaviourChange, BehaviourReport, Outcome } from '../diff/outcomes.js';
-import type { LiveRule } from '../semantics/model.js';
+import type { LiveRule, SourceLocation } from '../semantics/model.js';
 import type { RuleTest } from './load.js';
-import { appOf, undecidedRuleSentence } from './run.js';
+import { appOf, undecidedRule, type UndecidedRule } from './run.js';
 
 interface AppBeforeAfter {
   app: string;
@@ -25,8 +25,16 @@ interface AppBeforeAfter {
 interface TestBehaviourDiff {
   /** The tests decided both before and after, and those whose outcome the plan changes. */
   report: BehaviourReport;
-  /** One sentence per test left out because its outcome is undecided, naming the test, the rule and the pattern. */
-  undecided: string[];
+  /** The tests left out because their outcome is undecided. */
+  undecided: UndecidedTest[];
+}
+
+/** A test the behaviour diff leaves out: its outcome is undecided under the live rules or the rules as planned. */
+export interface UndecidedTest {
+  test: string;
+  source: SourceLocation;
+  under: 'live' | 'planned';
+  undecided: UndecidedRule;
 }
 
 /**
@@ -36,7 +44,7 @@ interface TestBehaviourDiff {
 export function behaviourReport(tests: readonly RuleTest[], allApps: readonly string[], apps: readonly AppBeforeAfter[], options: EvaluationOptions = {}): TestBehaviourDiff {
   let evaluated = 0;
   const changes: BehaviourChange[] = [];
-  const undecided: string[] = [];
+  const undecided: UndecidedTest[] = [];
   for (const planned of apps) {
     const own = tests.filter((test) => appOf(test, allApps) === planned.app);
     if (own.length === 0) continue;
@@ -49,10 +57,12 @@ export function behaviourReport(tests: readonly RuleTest[], allApps: readonly st
       verdicts.begin(test.request);
       const was = outcome(verdicts, live, test, options);
       const will = outcome(verdicts, declared, test, options);
-      if (typeof was === 'string' || typeof will === 'string') {
-        const { file, line, col } = test.source;
-        const why = typeof was === 'string' ? `under the live rules, ${was}` : `under the rules as planned, ${will as string}`;
-        undecided.push(`test ${JSON.stringify(test.name)} (${file}:${line}:${col}) is left out of the behaviour diff: ${why}`);
+      if ('patterns' in was) {
+        undecided.push({ test: test.name, source: test.source, under: 'live', undecided: was });
+        continue;
+      }
+      if ('patterns' in will) {
+        undecided.push({ test: test.name, source: test.source, under: 'planned', undecided: will });
         continue;
       }
       evaluated += 1;
@@ -62,10 +72,10 @@ export function behaviourReport(tests: readonly RuleTest[], allApps: readonly st
   return { report: { tests: evaluated, changes }, undecided };
 }
 
-/** The outcome under the set for the test request begun, or why it is undecided. */
-function outcome(verdicts: ProgramVerdicts, set: ProgramSet<LiveRule>, test: RuleTest, options: EvaluationOptions): Outcome | string {
+/** The outcome under the set for the test request begun, or the rule whose match is undecided. */
+function outcome(verdicts: ProgramVerdicts, set: ProgramSet<LiveRule>, test: RuleTest, options: EvaluationOptions): Outcome | UndecidedRule {
   const decision = verdicts.decision(set);
-  if (decision.undecided !== undefined) return undecidedRuleSentence(decision.undecided.rule, test, options);
+  if (decision.undecided !== undefined) return undecidedRule(decision.undecided.rule, test, options);
   return { rule: decision.rule?.name, actions: decision.actions };
 }
 

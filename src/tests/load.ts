@@ -122,7 +122,7 @@ function toTest(written: WrittenTest, source: SourceLocation): RuleTest {
     name: written.name,
     ...definedFields({ app: written.app }),
     request: written.request,
-    expect: { rule: written.expect.rule, ...(written.expect.actions === undefined ? {} : { actions: [...written.expect.actions] }) },
+    expect: { rule: written.expect.rule, ...definedFields({ actions: written.expect.actions && [...written.expect.actions] }) },
     source,
   };
 }

@@ -1,11 +1,10 @@
 // Runs tests against rule sets: pure, no I/O. Each result says whether the expected rule
-// decided and, when not, why in sentences a reviewer can act on: which rule decided instead
-// and which leaves of the expected rule did not match the request. The rules are compiled once
+// decided and, when not, why, as data a reviewer can act on once src/render/tests/reasons.ts
+// words it: which rule decided instead and which leaves of the expected rule did not match the
+// request. The rules are compiled once
 // and every test is decided and explained by the one rule engine (docs/design.md, "One rule engine").
-import { describeField, describeLeaf } from '../evaluate/describe.js';
 import { fieldOf } from '../evaluate/request.js';
-import { undecidedPatterns } from '../evaluate/evaluate.js';
-import { MATCH_BUDGET_MS } from '../evaluate/pattern.js';
+import { undecidedPatterns, type UndecidedPattern } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import { matchedLeaves, missedLeaves, type MissedLeaf } from '../evaluate/program-reasons.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
@@ -22,8 +21,27 @@ export interface TestResult {
   /** The deciding rule's name, or undefined when no rule matched. */
   decidedBy: string | undefined;
   actions: Action[];
-  /** Why it failed, one sentence each; empty when passed. */
-  reasons: string[];
+  /** Why it failed; empty when passed. */
+  reasons: TestReason[];
+}
+
+/** Why a test failed, one reason each (src/render/tests/reasons.ts says them). */
+export type TestReason =
+  | { kind: 'undecided'; undecided: UndecidedRule }
+  /** Another rule (or none) decided than the one expected. */
+  | { kind: 'decided'; expected: string | undefined; decidedBy: string | undefined; actions: readonly Action[] }
+  /** A condition of `rule` that matched (it decided unexpectedly) or did not (it was expected). */
+  | { kind: 'leaf'; rule: string; matches: boolean; group: number; leaf: number; condition: Leaf; value: string | undefined }
+  | { kind: 'no-such-rule'; rule: string }
+  | { kind: 'paused'; rule: string }
+  /** The expected rule matches too, but `decidedBy` comes first. */
+  | { kind: 'comes-later'; rule: string; decidedBy: string | undefined }
+  | { kind: 'actions'; rule: string | undefined; actions: readonly Action[]; expected: readonly Action[] };
+
+/** A rule whose match is undecided for a test request: the patterns that ran out of their time budget, and on what. */
+export interface UndecidedRule {
+  rule: string;
+  patterns: readonly UndecidedPattern[];
 }
 
 /** Tests naming an app the project does not have, or none when the project has several. */
@@ -64,63 +82,46 @@ function runTest(test: RuleTest, app: string, engine: Engine): TestResult {
   const decision = engine.verdicts.decision(engine.set);
   const decidedBy = decision.rule?.name;
   const expected = test.expect.rule === NO_RULE_WORD ? undefined : test.expect.rule;
-  const reasons: string[] = [];
+  const reasons: TestReason[] = [];
   if (decision.undecided !== undefined) {
-    reasons.push(`the outcome is unknown: ${undecidedRuleSentence(decision.undecided.rule, test, engine.options)}`);
+    reasons.push({ kind: 'undecided', undecided: undecidedRule(decision.undecided.rule, test, engine.options) });
   } else if (decidedBy !== expected) {
-    reasons.push(`expected ${ruleText(expected)}, but ${decidedBy === undefined ? 'no rule matched' : `${ruleText(decidedBy)} decided (${decision.actions.join(', ')})`}`);
+    reasons.push({ kind: 'decided', expected, decidedBy, actions: decision.actions });
     if (decision.rule !== undefined && expected === undefined) reasons.push(...whyDecided(decision.index, test, engine));
     if (expected !== undefined) reasons.push(...whyNot(expected, decidedBy, test, engine));
   } else if (test.expect.actions !== undefined && !sameSet(test.expect.actions, decision.actions)) {
-    reasons.push(`${ruleText(decidedBy)} decided, but its actions are [${decision.actions.join(', ')}], not [${test.expect.actions.join(', ')}]`);
+    reasons.push({ kind: 'actions', rule: decidedBy, actions: decision.actions, expected: test.expect.actions });
   }
   return { test, app, passed: reasons.length === 0, decidedBy, actions: decision.actions, reasons };
 }
 
 /** Why the rule at `position`, which the test did not expect, decided: the conditions of it that matched. */
-function whyDecided(position: number, test: RuleTest, { program, set, verdicts }: Engine): string[] {
-  const name = (set.rules[position] as NormalRule).name;
-  return matchedLeaves(verdicts, program, set, position).map((hit) => `${ruleText(name)} matches at ${leafPlace(hit)}: ${describeLeaf(hit.condition)} (${requestHas(test, hit.condition)})`);
+function whyDecided(position: number, test: RuleTest, { program, set, verdicts }: Engine): TestReason[] {
+  const rule = (set.rules[position] as NormalRule).name;
+  return matchedLeaves(verdicts, program, set, position).map((hit) => leafReason(rule, true, hit, test));
 }
 
 /** Why the expected rule did not decide. */
-function whyNot(expected: string, decidedBy: string | undefined, test: RuleTest, { program, set, verdicts }: Engine): string[] {
+function whyNot(expected: string, decidedBy: string | undefined, test: RuleTest, { program, set, verdicts }: Engine): TestReason[] {
   const position = set.rules.findIndex((candidate) => candidate.name === expected);
   const rule = set.rules[position];
-  if (rule === undefined) return [`there is no rule named ${JSON.stringify(expected)}`];
-  if (rule.status === 'paused') return [`${ruleText(expected)} is paused`];
+  if (rule === undefined) return [{ kind: 'no-such-rule', rule: expected }];
+  if (rule.status === 'paused') return [{ kind: 'paused', rule: expected }];
   const missed = missedLeaves(verdicts, program, set, position);
-  if (missed.length === 0) return [`${ruleText(expected)} matches too, but ${ruleText(decidedBy)} comes first`];
-  return missed.map((miss) => `${ruleText(expected)} does not match at ${leafPlace(miss)}: ${describeLeaf(miss.condition)} (${requestHas(test, miss.condition)})`);
+  if (missed.length === 0) return [{ kind: 'comes-later', rule: expected, decidedBy }];
+  return missed.map((miss) => leafReason(expected, false, miss, test));
+}
+
+function leafReason(rule: string, matches: boolean, { group, leaf, condition }: MissedLeaf, test: RuleTest): TestReason {
+  return { kind: 'leaf', rule, matches, group, leaf, condition, value: fieldOf(test.request, condition) };
 }
 
 /**
- * Why a rule's match is undecided, naming the rule, the patterns and the values: a test that
- * cannot be decided fails rather than passing on a guess (docs/evaluation.md, "Regular expressions").
+ * Why a rule's match is undecided: the rule, the patterns and the values. A test that cannot be
+ * decided fails rather than passing on a guess (docs/evaluation.md, "Regular expressions").
  */
-export function undecidedRuleSentence(rule: NormalRule, test: RuleTest, options: EvaluationOptions = {}): string {
-  const patterns = undecidedPatterns(rule, test.request, options).map(({ leaf, pattern, value }) =>
-    `${describeField(leaf)} $re ${JSON.stringify(pattern)} on ${JSON.stringify(shortened(value))}`);
-  return `rule ${ruleText(rule.name)} could not be decided: ${patterns.join(', ')} ran out of its time budget (${MATCH_BUDGET_MS / 1000} s a match) on the backtracking engine the pattern needs`;
-}
-
-/** A long value in a message: its first 40 characters and how long it is. */
-function shortened(value: string): string {
-  return value.length <= 48 ? value : `${value.slice(0, 40)}… (${value.length} characters)`;
-}
-
-function leafPlace(miss: MissedLeaf): string {
-  return `group ${miss.group + 1}, condition ${miss.leaf + 1}`;
-}
-
-function requestHas(test: RuleTest, leaf: Leaf): string {
-  const value = fieldOf(test.request, leaf);
-  const field = describeField(leaf);
-  return value === undefined ? `the request has no ${field}` : `the request's ${field} is ${JSON.stringify(value)}`;
-}
-
-function ruleText(name: string | undefined): string {
-  return name === undefined ? 'no rule' : JSON.stringify(name);
+export function undecidedRule(rule: NormalRule, test: RuleTest, options: EvaluationOptions = {}): UndecidedRule {
+  return { rule: rule.name, patterns: undecidedPatterns(rule, test.request, options) };
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

@@ -4,11 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { validateXML } from 'xmllint-wasm';
 import { renderTestJunit } from '../../src/render/tests/junit.js';
-import type { TestResult } from '../../src/tests/run.js';
+import type { TestReason, TestResult } from '../../src/tests/run.js';
+import type { Action } from '../../src/semantics/model.js';
 
 const SCHEMA = readFileSync(new URL('../fixtures/junit/junit-10.xsd', import.meta.url), 'utf8');
 
-function result(name: string, file: string, passed: boolean, reasons: string[] = []): TestResult {
+function result(name: string, file: string, passed: boolean, reasons: TestReason[] = []): TestResult {
   return {
     test: { name, request: {}, expect: { rule: 'A' }, source: { file, line: 3, col: 5 } },
     app: 'default',
@@ -34,7 +35,10 @@ describe('JUnit XML', () => {
   it('is valid by the JUnit schema, for passed and failed tests in several files', async () => {
     const xml = junit([
       result('passes', 'tests/a.yaml', true),
-      result('fails', 'tests/a.yaml', false, ['expected "A", but no rule matched', '"A" does not match at group 1']),
+      result('fails', 'tests/a.yaml', false, [
+        { kind: 'decided', expected: 'A', decidedBy: undefined, actions: [] },
+        { kind: 'leaf', rule: 'A', matches: false, group: 0, leaf: 0, condition: { conditionType: 'httpMethod', operator: '$eq', value: 'POST' }, value: 'GET' },
+      ]),
       result('other file', 'tests/b.yaml', true),
     ]);
     expect(await schemaErrors(xml)).toEqual([]);
@@ -42,7 +46,7 @@ describe('JUnit XML', () => {
   });
 
   it('stays valid XML with hostile names: markup, control characters, lone surrogates', async () => {
-    const xml = junit([result('<x y="1">&amp; \u0000\u001b[2J \ud800 ]]>', 'tests/<a>.yaml', false, ['</failure><testcase name="forged"/>\u0007'])]);
+    const xml = junit([result('<x y="1">&amp; \u0000\u001b[2J \ud800 ]]>', 'tests/<a>.yaml', false, [{ kind: 'decided', expected: 'A', decidedBy: 'B', actions: ['</failure><testcase name="forged"/>\u0007' as Action] }])]);
     expect(await schemaErrors(xml)).toEqual([]);
     expect(xml).not.toContain('<testcase name="forged"/>');
   });

@@ -6,7 +6,8 @@ import { APPLY_OUTPUTS, type ApplyReportView, type StepOutcomeView } from '../..
 import type { StreamRenderers } from '../../src/render/contract.js';
 import { TEST_OUTPUTS, testAnnotations, type TestReport } from '../../src/render/tests/index.js';
 import { VALIDATE_OUTPUTS, validateAnnotations } from '../../src/render/validate/index.js';
-import type { TestResult } from '../../src/tests/run.js';
+import type { Action } from '../../src/semantics/model.js';
+import type { TestReason, TestResult } from '../../src/tests/run.js';
 import { samplePlan } from './plan-fixtures.js';
 
 async function streams<Model>(output: StreamRenderers<Model>, model: Model): Promise<{ stdout: string[]; stderr: string[] }> {
@@ -56,12 +57,12 @@ describe('validate', () => {
   });
 });
 
-function result(name: string, passed: boolean, reasons: string[] = []): TestResult {
+function result(name: string, passed: boolean, reasons: TestReason[] = []): TestResult {
   return { test: { name, request: {}, expect: { rule: 'none' }, source: { file: 'tests/a.yaml', line: 2, col: 5 } }, app: 'default', passed, decidedBy: undefined, actions: [], reasons } as unknown as TestResult;
 }
 
 describe('test', () => {
-  const report: TestReport = { problems: [], results: [result('home', true), result('login\u001b[2J', false, ['expected no rule, but "B" decided (block)'])], showApps: false, against: 'the rule files' };
+  const report: TestReport = { problems: [], results: [result('home', true), result('login\u001b[2J', false, [{ kind: 'decided', expected: undefined, decidedBy: 'B', actions: ['block' as Action] }])], showApps: false, against: 'the rule files' };
 
   it('text: one line per test, a failure with its place and reasons, the summary last', async () => {
     expect(await streams(TEST_OUTPUTS.text, report)).toEqual({

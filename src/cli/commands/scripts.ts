@@ -96,7 +96,7 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
       ...definedFields({ policyFile, previous }),
       openOutput: () => openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout }),
       render: (model, output) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
-      ...(progress ? { onProgress: progress.update } : {}),
+      ...definedFields({ onProgress: progress?.update }),
       // Retry notices print above the progress line, not glued to it.
     }, progress ? { ...ctx, notice: progress.notice } : ctx);
   } finally {

@@ -3,7 +3,7 @@ import type { OutputRegistry } from '../contract.js';
 import type { ApplyOutput } from './model.js';
 import { renderApplyLog, renderApplyText } from './text.js';
 
-export type { ApplyOutput, ApplyReportView, StepOutcomeView } from './model.js';
+export type { ApplyReportView, StepOutcomeView } from './model.js';
 export { correctionPassLine, outcomeLine } from './text.js';
 
 export const APPLY_OUTPUTS = {

@@ -1,6 +1,6 @@
 // What `botrules config` writes: the workflow matrix as one line of JSON (a value for
 // $GITHUB_OUTPUT and fromJSON), or one line per app for people.
-import type { Sink } from '../contract.js';
+import type { OutputRegistry } from '../contract.js';
 import { writeLines } from '../lines.js';
 import { safeJson, safeText } from '../sanitise.js';
 
@@ -17,9 +17,9 @@ export interface MatrixEntry {
 
 // Names come from the config file: characters that move a terminal's text are escaped (docs/security.md).
 export const CONFIG_OUTPUTS = {
-  json: { stdout: (matrix: readonly MatrixEntry[], sink: Sink) => writeLines(sink, [safeJson(JSON.stringify(matrix))]) },
+  json: { stdout: (matrix, sink) => writeLines(sink, [safeJson(JSON.stringify(matrix))]) },
   text: {
-    stdout: (matrix: readonly MatrixEntry[], sink: Sink) => writeLines(sink, matrix.map((entry) =>
+    stdout: (matrix, sink) => writeLines(sink, matrix.map((entry) =>
       safeText(`${entry.app}: rules in ${entry.rulesDir}, token from ${entry.tokenEnv}, environment ${entry.environment}`))),
   },
-};
+} as const satisfies OutputRegistry<readonly MatrixEntry[]>;

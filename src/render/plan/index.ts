@@ -6,7 +6,7 @@ import type { ReviewedPlan } from './review.js';
 import { formatNames, type StreamRenderers } from '../contract.js';
 import type { PlanRenderer } from './types.js';
 
-export type { Colors, PlanRenderOptions, PlanRenderer, TextSink } from './types.js';
+export type { PlanRenderer } from './types.js';
 
 const RENDERERS = {
   text: async () => (await import('./text.js')).renderText,

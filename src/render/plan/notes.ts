@@ -7,6 +7,7 @@ import { modelWarningWords } from './reasons.js';
 import type { StreamRenderers } from '../contract.js';
 import { writeLines } from '../lines.js';
 import { safeText } from '../sanitise.js';
+import { undecidedTestWords } from '../tests/reasons.js';
 
 /** Limits apply would refuse (said at plan time, so a reviewer knows before apply refuses), undecided tests, replay warnings. */
 function* warningLines({ limitExcesses, trafficExcesses, undecided, modelWarnings }: Review): Iterable<string> {
@@ -15,7 +16,7 @@ function* warningLines({ limitExcesses, trafficExcesses, undecided, modelWarning
     yield `warning: ${safeText(trafficExcessSentence(excess))}; apply will refuse it without --force`;
     for (const detail of trafficExcessDetails(excess)) yield `  ${safeText(detail)}`;
   }
-  for (const sentence of undecided) yield `warning: ${safeText(sentence)}`;
+  for (const test of undecided) yield `warning: ${safeText(undecidedTestWords(test))}`;
   for (const warning of modelWarnings) yield `warning: ${safeText(modelWarningWords(warning))}`;
 }
 

@@ -23,9 +23,9 @@ export function planDocument(plan: Plan, review: SavedReview = {}): SerialisedPl
   const { unmanagedKept: _kept, creates, deletes, positionChanges, removed, removedActive, ...counts } = plan.summary;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
-    ...(plan.snapshot === undefined ? {} : { snapshot: { ...plan.snapshot } }),
+    ...definedFields({ snapshot: plan.snapshot && { ...plan.snapshot } }),
     ...(notes.length === 0 ? {} : { notes: notes.map(noteWords) }),
-    ...(lifetimes === undefined ? {} : { lifetimes: { evaluatedAt: lifetimes.evaluatedAt, events: [...lifetimes.events] } }),
+    ...definedFields({ lifetimes: lifetimes && { evaluatedAt: lifetimes.evaluatedAt, events: [...lifetimes.events] } }),
     apps: plan.apps.map((app) => serialiseApp(app, risks.filter((risk) => risk.app === app.app))),
     summary: { ...counts, ...definedFields({ creates, deletes }), positionChanges, removed, removedActive },
     ...definedFields({ behaviourDiff: behaviourDiff && [...behaviourDiff], replay, policies: policies?.map(findingDocument) }),

@@ -23,8 +23,7 @@ export const BLOCKED_ADVICE =
 export function blockedSentence(plan: Plan): string | undefined {
   const count = plan.summary.blocked;
   if (count === 0) return undefined;
-  const rules = count === 1 ? '1 declared rule does' : `${count} declared rules do`;
-  return `${rules} not exist live, and the API cannot create rules: the plan cannot be applied`;
+  return `${plural(count, 'declared rule')} ${noun(count, 'does', 'do')} not exist live, and the API cannot create rules: the plan cannot be applied`;
 }
 
 /** The sentence a reviewer and apply's refusal read for an excess. */

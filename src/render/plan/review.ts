@@ -13,6 +13,7 @@ import type { LimitExcess } from '../../plan/safety.js';
 import type { TrafficExcess } from '../../plan/traffic-limit.js';
 import type { AppBehaviourDiff, BehaviourReport } from '../../diff/outcomes.js';
 import type { ReplayReport } from '../../replay/tally.js';
+import type { UndecidedTest } from '../../tests/behaviour.js';
 import type { PolicyFinding } from '../policies/model.js';
 import type { ModelWarning, PlanNote } from './reasons.js';
 import { definedFields } from '../../defined.js';
@@ -28,9 +29,9 @@ export interface Review {
   notes: readonly PlanNote[];
   /** Rules whose lifetime changes their state within seven days or explains a status change; absent without such events. */
   lifetimes?: PlanLifetimes;
-  /** The rule tests whose outcome the plan changes (not saved), and those it could not decide, one sentence each. */
+  /** The rule tests whose outcome the plan changes (not saved), and those it could not decide. */
   behaviour?: BehaviourReport;
-  undecided: readonly string[];
+  undecided: readonly UndecidedTest[];
   /** Every class of requests the plan decides differently, per app (docs/behaviour.md, "Exhaustive behaviour diff"). */
   behaviourDiff?: readonly AppBehaviourDiff[];
   /** plan --replay's report (docs/replay.md, "The report"), and where the live rules disagree with production's decisions. */

@@ -9,10 +9,8 @@ import { isCoverageNote, isReported, type PolicyFinding } from './model.js';
 import { policyLine, policyMessage } from './words.js';
 
 export type { PolicyFinding } from './model.js';
-export { failsCommand, isCoverageNote, isReported } from './model.js';
-export { policyLine } from './words.js';
+export { failsCommand, isReported } from './model.js';
 export { policyAnnotation } from './github.js';
-export { findingDocument, policyMessage } from './words.js';
 
 /** Appended to a planned violation: whether the live rules already break the policy. */
 function pastOrPresent(finding: PolicyFinding): string {

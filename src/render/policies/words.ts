@@ -2,6 +2,7 @@
 // validate, plan, apply and diff shows, and the finding as the JSON documents carry it (the
 // sentence as `message`, where it has always been). Names and values come from files: callers
 // sanitise what they print.
+import { UserError } from '../../errors.js';
 import { describeRequest } from '../../validate/witness.js';
 import type { PolicyFinding } from './model.js';
 
@@ -39,4 +40,17 @@ export function findingDocument(finding: PolicyFinding): object {
 export function policyLine(finding: PolicyFinding, suffix = ''): string {
   const word = finding.level === 'advisory' ? 'info' : finding.level;
   return `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${word}: ${policyMessage(finding)}${suffix} [${finding.builtin ? finding.policy : 'policy'}]`;
+}
+
+/**
+ * Apply's refusal over the error-level findings that stop it (docs/behaviour.md, "Policies and
+ * apply"): the policy or their count, each finding on its line, and the two ways on.
+ */
+export function policyRefusal(refusing: readonly PolicyFinding[]): UserError {
+  const what = refusing.length === 1 ? `error-level policy ${JSON.stringify(refusing[0]?.policy)} is` : `${refusing.length} error-level policies are`;
+  return new UserError(`apply refuses: ${what} not proved to hold for the rules as this apply would leave them, and the live rules do not already break it; nothing was sent`, [
+    ...refusing.map((finding) => `${finding.at.file}:${finding.at.line}:${finding.at.col}: ${policyMessage(finding)}`),
+    'Fix the rules (botrules plan shows the example request and the rule that decides it) or, if the policy is wrong, change it in a reviewed commit; ' +
+    '--force applies anyway (it also overrides the change limits).',
+  ]);
 }

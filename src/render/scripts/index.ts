@@ -11,8 +11,6 @@ import { renderDiffJson, renderDiffMarkdown, renderDiffText } from './diff.js';
 import { renderReportMarkdown } from './report-markdown.js';
 import { csvSink, ndjsonSink, type RecordSink } from './streamed.js';
 
-export type { RecordSink } from './streamed.js';
-export { describeFailOn } from './diff.js';
 
 /** The snapshot file: two-space JSON, records already sorted by key, trailing newline. */
 export function renderSnapshotJson(snapshot: Snapshot): string {

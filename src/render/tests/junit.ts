@@ -4,6 +4,7 @@
 // XML 1.0 cannot carry at all (most control characters) are replaced first.
 import XMLBuilder from 'fast-xml-builder';
 import type { TestResult } from '../../tests/run.js';
+import { testReasonWords } from './reasons.js';
 import type { TextSink } from '../plan/types.js';
 
 /** Characters outside XML 1.0's Char production, and lone surrogates: matching control characters is the point. */
@@ -44,5 +45,6 @@ function testcase(result: TestResult): Record<string, unknown> {
   const { file, line } = result.test.source;
   const base = { '@_name': xmlText(result.test.name), '@_classname': xmlText(file), '@_file': xmlText(file), '@_line': line };
   if (result.passed) return base;
-  return { ...base, failure: { '@_message': xmlText(result.reasons[0] ?? 'failed'), '@_type': 'expectation', '#text': xmlText(result.reasons.join('\n')) } };
+  const reasons = result.reasons.map(testReasonWords);
+  return { ...base, failure: { '@_message': xmlText(reasons[0] ?? 'failed'), '@_type': 'expectation', '#text': xmlText(reasons.join('\n')) } };
 }

@@ -5,6 +5,7 @@ import type { TestResult } from '../../tests/run.js';
 import type { Colors, TextSink } from '../plan/types.js';
 import { safeText } from '../sanitise.js';
 import { plural } from '../../plural.js';
+import { testReasonWords } from './reasons.js';
 
 export function renderTestText(results: readonly TestResult[], out: TextSink, options: { colors: Colors; showApps: boolean; against: string }): void {
   const c = options.colors;
@@ -18,7 +19,7 @@ export function renderTestText(results: readonly TestResult[], out: TextSink, op
     }
     const { file, line, col } = result.test.source;
     out.write(`${c.red('FAIL')}  ${name}${app} at ${safeText(file)}:${line}:${col}\n`);
-    for (const reason of result.reasons) out.write(`      ${safeText(reason)}\n`);
+    for (const reason of result.reasons) out.write(`      ${safeText(testReasonWords(reason))}\n`);
   }
   out.write(`${c.bold(summary(results))}\n`);
 }
@@ -30,5 +31,5 @@ export function summary(results: readonly TestResult[]): string {
 
 /** A failed test in one sentence, as SARIF and annotations say it. */
 export function failureMessage(result: TestResult): string {
-  return `test ${JSON.stringify(result.test.name)} failed: ${result.reasons.join('; ')}`;
+  return `test ${JSON.stringify(result.test.name)} failed: ${result.reasons.map(testReasonWords).join('; ')}`;
 }

@@ -8,7 +8,6 @@ import { renderValidateJson } from './json.js';
 import { renderValidateSarif } from './sarif.js';
 import { renderValidateLog, renderValidateText, validateSummary } from './text.js';
 
-export type { ValidateReport } from './model.js';
 export { validateAnnotations } from './github.js';
 
 /** stderr beside a document on stdout: the lines of text, and the summary when valid. */
