@@ -1,5 +1,5 @@
 // Numbers (whole, 0 to 2^53) to ids 1, 2, 3… in the order they were first seen: the behaviour
-// search numbers each extension of an assignment's signature (atoms.ts) this way, millions of
+// search numbers each extension of an assignment's signature (atoms.ts) this way, a great many of
 // them in a large plan. A Map kept each key above 2^30 as a heap number and its table in the
 // heap's old generation, where it stayed after the search until the next full collection; two
 // typed arrays are outside the heap, and freed with the search (docs/behaviour.md,
