@@ -9,6 +9,7 @@ import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
 import { ProgramBuilder } from '../semantics/program.js';
+import { NumberIds } from './number-ids.js';
 
 export interface Atom {
   id: number;
@@ -63,7 +64,7 @@ export class Assignment {
    * A number per distinct sequence of literals, for the whole assignment (one per stack depth)
    * and per field, so that answers about it can be remembered without building a key.
    */
-  private readonly signatureIds = new Map<number, number>();
+  private readonly signatureIds = new NumberIds();
   private readonly signatures: number[] = [0];
   private readonly fieldSignatures = new Map<string, number[]>();
   /** Distinct literals (two per atom): the base of a signature's key. */
@@ -114,9 +115,7 @@ export class Assignment {
     // A number, not a string: one key per push, and the map lives as long as the search
     // (signature × literal codes stays far below 2^53 for any table the search can walk).
     const key = signature * this.literalCodes + literal.atom.id * 2 + (literal.holds ? 1 : 0);
-    let id = this.signatureIds.get(key);
-    if (id === undefined) this.signatureIds.set(key, (id = this.signatureIds.size + 1));
-    return id;
+    return this.signatureIds.idOf(key);
   }
 
   push(atom: Atom, holds: boolean): void {

@@ -24,11 +24,6 @@ const SETUP_CHECK_EVERY = 4096;
 
 /** Field values remembered per field's literals, at most. */
 const MAX_REMEMBERED = 20_000;
-/**
- * Requests remembered per assignment, at most: few assignments recur (the witness search
- * extends them), and every request kept survives into the old generation of the heap.
- */
-const MAX_REQUESTS = 1_024;
 
 /** Most states one witness search visits before it gives up (unknown, never a guess). */
 const MAX_NODES = 4000;
@@ -41,8 +36,15 @@ export class Models {
    * signature names the field too, and no string key is built per look-up.
    */
   private readonly cache = new Map<number, FieldValue>();
-  private readonly built = new Map<number, ModelResult>();
-  private readonly checked = new WeakMap<TestRequest, { count: number; serial: number }>();
+  /**
+   * Per assignment (by its signature, a small number): how many trees of the stack its request is
+   * known not to match, and the serial of the last of them. Numbers, not the requests: few
+   * assignments recur, a request is built again from the field values remembered above, and
+   * requests kept for the few that recur outlived the young generation of the heap by the
+   * hundred thousand.
+   */
+  private checkedCount = new Float64Array(1024);
+  private checkedSerial = new Float64Array(1024);
   private nodes = 0;
 
   constructor(
@@ -107,18 +109,32 @@ export class Models {
   }
 
   /**
-   * The first tree that does not fail to match `request`. Requests are remembered per
-   * assignment (build), so the trees already found false for one are not asked again while they
-   * stay on the stack (their serials say so).
+   * The first tree that does not fail to match `request`, the assignment's request. How many
+   * trees it was found not to match is remembered per assignment, so those are not asked again
+   * while they stay on the stack (their serials say so).
    */
   private firstMatching(trees: TreeStack, request: TestRequest): Conditions | undefined {
-    const known = this.checked.get(request);
-    const valid = known !== undefined && known.count <= trees.length && (known.count === 0 || trees.serials[known.count - 1] === known.serial);
+    const signature = this.assignment.signature;
+    if (signature >= this.checkedCount.length) this.growChecked(signature);
+    const known = this.checkedCount[signature] as number;
+    const valid = known <= trees.length && (known === 0 || trees.serials[known - 1] === this.checkedSerial[signature]);
     // Only the trees whose guard the request meets (tree-stack.ts): the others cannot match it.
-    const first = trees.firstMatching(request, valid ? known.count : 0, (at) => conditionsVerdict(trees.list[at] as Conditions, request, this.options) !== false);
+    const first = trees.firstMatching(request, valid ? known : 0, (at) => conditionsVerdict(trees.list[at] as Conditions, request, this.options) !== false);
     const count = first === -1 ? trees.length : first;
-    this.checked.set(request, { count, serial: count === 0 ? 0 : (trees.serials[count - 1] as number) });
+    this.checkedCount[signature] = count;
+    this.checkedSerial[signature] = count === 0 ? 0 : (trees.serials[count - 1] as number);
     return first === -1 ? undefined : (trees.list[first] as Conditions);
+  }
+
+  private growChecked(signature: number): void {
+    let size = this.checkedCount.length;
+    while (size <= signature) size *= 2;
+    const count = new Float64Array(size);
+    const serial = new Float64Array(size);
+    count.set(this.checkedCount);
+    serial.set(this.checkedSerial);
+    this.checkedCount = count;
+    this.checkedSerial = serial;
   }
 
   /** An unassigned atom of the tree, preferring one that holds for the request (so that it matches). */
@@ -136,22 +152,9 @@ export class Models {
     return fallback;
   }
 
-  /** The request each field's literals call for, remembered per assignment. */
+  /** The request each field's literals call for (each field's answer is remembered). Unconstrained fields: a path and a method only. */
   private build(): ModelResult {
-    const signature = this.assignment.signature;
-    let built = this.built.get(signature);
-    if (built === undefined) {
-      // Forgotten wholesale past a bound: a search of thousands of rules builds a request for
-      // each of hundreds of thousands of assignments, and a forgotten one is only built again.
-      if (this.built.size >= MAX_REQUESTS) this.built.clear();
-      this.built.set(signature, (built = this.buildOnce()));
-    }
-    return built;
-  }
-
-  /** Unconstrained fields: a path and a method only. */
-  private buildOnce(): ModelResult {
-    let request: TestRequest = { path: '/', method: 'GET' };
+    const request: TestRequest = { path: '/', method: 'GET' };
     for (const field of this.assignment.fields()) {
       const literals = this.assignment.fieldLiterals(field);
       const key = this.assignment.fieldSignature(field);
@@ -162,7 +165,7 @@ export class Models {
         this.cache.set(key, (answer = fieldValue(sample, literals, this.extra.get(field) ?? [], this.options)));
       }
       if (answer.found) {
-        request = withField(request, sample, answer.value);
+        setField(request, sample, answer.value);
         continue;
       }
       if (answer.unknown === undefined) return { unsat: true };
@@ -197,15 +200,17 @@ function unknownNaming(unknown: string, rulesOf: () => string[]): ModelResult {
   return { unknown, get rules() { return (rules ??= rulesOf()); } };
 }
 
-/** `request` with the field of `leaf` set to `value` (undefined: left absent). */
-function withField(request: TestRequest, leaf: Leaf, value: string | undefined): TestRequest {
+/**
+ * Sets the field of `leaf` in `request` to `value` (undefined: left absent). In place: a copy of
+ * the whole request per field was garbage that the request cache kept past the young generation.
+ */
+function setField(request: TestRequest, leaf: Leaf, value: string | undefined): void {
   // Only a path and a method are there to begin with, and those are never absent (values.ts).
-  if (value === undefined) return request;
+  if (value === undefined) return;
   const part = requestWith(leaf, value);
-  return {
-    ...request, ...part,
-    ...(part.headers === undefined ? {} : { headers: { ...request.headers, ...part.headers } }),
-    ...(part.query === undefined ? {} : { query: { ...request.query, ...part.query } }),
-    ...(part.custom === undefined ? {} : { custom: { ...request.custom, ...part.custom } }),
-  };
+  for (const key of Object.keys(part) as (keyof TestRequest)[]) {
+    const given = part[key] as string | Record<string, string>;
+    // A map field is copied by spreading, which defines own keys: a header named "__proto__" stays a header.
+    (request as Record<string, unknown>)[key] = typeof given === 'string' ? given : { ...(request[key] as Record<string, string> | undefined), ...given };
+  }
 }

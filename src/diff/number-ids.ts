@@ -1,0 +1,68 @@
+// Numbers (whole, 0 to 2^53) to ids 1, 2, 3… in the order they were first seen: the behaviour
+// search numbers each extension of an assignment's signature (atoms.ts) this way, a great many of
+// them in a large plan. A Map kept each key above 2^30 as a heap number and its table in the
+// heap's old generation, where it stayed after the search until the next full collection; two
+// typed arrays are outside the heap, and freed with the search (docs/behaviour.md,
+// "Exhaustive behaviour diff").
+
+/** Slots at first; the table doubles when three quarters are taken. */
+const FIRST_SLOTS = 1 << 10;
+
+export class NumberIds {
+  private keys = new Float64Array(FIRST_SLOTS);
+  /** 0: the slot is free. */
+  private ids = new Int32Array(FIRST_SLOTS);
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The id of `key`; a key not seen before gets the next id. */
+  idOf(key: number): number {
+    const found = this.lookUp(key);
+    if (found > 0) return found;
+    if (4 * (this.count + 1) > 3 * this.ids.length) this.grow();
+    this.count += 1;
+    this.place(key, this.count);
+    return this.count;
+  }
+
+  /** The key's id, or 0 when it has none. */
+  private lookUp(key: number): number {
+    const mask = this.ids.length - 1;
+    for (let slot = slotOf(key, mask); ; slot = (slot + 1) & mask) {
+      const id = this.ids[slot] as number;
+      if (id === 0 || this.keys[slot] === key) return id;
+    }
+  }
+
+  private place(key: number, id: number): void {
+    const mask = this.ids.length - 1;
+    let slot = slotOf(key, mask);
+    while (this.ids[slot] !== 0) slot = (slot + 1) & mask;
+    this.keys[slot] = key;
+    this.ids[slot] = id;
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const ids = this.ids;
+    this.keys = new Float64Array(keys.length * 2);
+    this.ids = new Int32Array(ids.length * 2);
+    for (let slot = 0; slot < ids.length; slot++) {
+      const id = ids[slot] as number;
+      if (id !== 0) this.place(keys[slot] as number, id);
+    }
+  }
+}
+
+/** A slot from both halves of the key (its low 32 bits alone repeat for keys 2^32 apart). */
+function slotOf(key: number, mask: number): number {
+  const low = key >>> 0;
+  const high = (key / 0x1_0000_0000) >>> 0;
+  let hash = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) & mask;
+}

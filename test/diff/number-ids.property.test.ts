@@ -1,0 +1,44 @@
+// The numbering of the behaviour search's signature keys (src/diff/number-ids.ts) against a Map
+// that numbers keys in the order first seen: over random keys up to 2^53, many of them repeated
+// and many 2^32 apart (whose low halves are equal), every key gets the Map's id, through the
+// table's growth (counted, so the property cannot pass without repeats, collisions and growth).
+import fc from 'fast-check';
+import { NumberIds } from '../../src/diff/number-ids.js';
+
+describe('the numbering of signature keys', () => {
+  it('gives each key the id a Map gives it, in the order first seen, through growth', () => {
+    let repeats = 0;
+    let sameLowHalf = 0;
+    let grown = 0;
+    const key = fc.oneof(
+      fc.nat(50),
+      fc.maxSafeNat(),
+      fc.tuple(fc.nat(20), fc.nat(3)).map(([high, low]) => high * 2 ** 32 + low),
+    );
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 3000, size: 'max' }), (keys) => {
+        const ids = new NumberIds();
+        const oracle = new Map<number, number>();
+        const lowHalves = new Map<number, number>();
+        const wrong: number[] = [];
+        for (const k of keys) {
+          if (oracle.has(k)) repeats += 1;
+          else oracle.set(k, oracle.size + 1);
+          const low = k % 2 ** 32;
+          if (lowHalves.has(low) && lowHalves.get(low) !== k) sameLowHalf += 1;
+          lowHalves.set(low, k);
+          // One expect per case, not per key: the first key whose id differs, if any.
+          if (ids.idOf(k) !== oracle.get(k) || ids.size !== oracle.size) wrong.push(k);
+        }
+        if (oracle.size > 768) grown += 1;
+        for (const [k, id] of oracle) if (ids.idOf(k) !== id) wrong.push(k);
+        expect(wrong.slice(0, 1)).toEqual([]);
+        expect(ids.size).toBe(oracle.size);
+      }),
+      { numRuns: 100, endOnFailure: true },
+    );
+    expect(repeats).toBeGreaterThan(1000);
+    expect(sameLowHalf).toBeGreaterThan(100);
+    expect(grown).toBeGreaterThan(5);
+  });
+});
