@@ -96,7 +96,7 @@ export class TreeStack {
     const lists = [this.open];
     for (const known of this.fields.values()) {
       const value = fieldOf(request, known.leaf);
-      if (value !== undefined) lists.push(...valueGuarded(known, value));
+      if (value !== undefined) valueGuarded(known, value, lists);
     }
     // The lists merged lazily, lowest position first: the first tree that matches ends the walk.
     const next = lists.map((list) => firstAtOrAfter(list, from));
@@ -131,7 +131,7 @@ export class TreeStack {
       if (known === undefined) continue;
       if (trueAtoms(field).some((atom) => known.byAtom.get(atom)?.some(implied) === true)) return true;
       const value = fixedValue(field);
-      if (typeof value === 'string' && valueGuarded(known, value).some((list) => list.some(implied))) return true;
+      if (typeof value === 'string' && valueGuarded(known, value, []).some((list) => list.some(implied))) return true;
     }
     return false;
   }
@@ -160,9 +160,8 @@ export class TreeStack {
   }
 }
 
-/** The lists of a field's trees whose guard `value` meets. */
-function valueGuarded(known: FieldLists, value: string): number[][] {
-  const lists: number[][] = [];
+/** The lists of a field's trees whose guard `value` meets, added to `lists`. */
+function valueGuarded(known: FieldLists, value: string, lists: number[][]): number[][] {
   if (known.present.length > 0) lists.push(known.present);
   const valued = known.byValue.get(value.toLowerCase());
   if (valued !== undefined) lists.push(valued);
