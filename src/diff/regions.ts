@@ -171,7 +171,8 @@ class Search {
         this.assignment.push(atom, true);
         return true;
       });
-      // A rule above that every request of the way matches: none reaches this rule (no witness search).
+      // A rule above that every request of the way matches: none reaches this rule, no witness search
+      // (docs/behaviour.md, "In proportion to the change").
       if (!possible || this.ruleAboveMatches()) {
         this.assignment.popTo(size);
         continue;
