@@ -147,6 +147,11 @@ export class Assignment {
     }
   }
 
+  /** The value a literal fixes the field to (null: absent), or undefined when none does. */
+  fixedValue(field: string): string | null | undefined {
+    return this.fixed.get(field)?.value;
+  }
+
   /** The atom's truth under the assignment: given, decided by its field's fixed value, or unknown. */
   truthOf(atom: Atom): Verdict {
     const given = this.truth[atom.id] as number;

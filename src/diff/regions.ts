@@ -9,7 +9,7 @@
 import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { NormalRule } from '../semantics/model.js';
+import type { Conditions, NormalRule } from '../semantics/model.js';
 import { Assignment, AtomTable } from './atoms.js';
 import { splitIndex, StepTruths, waysOf } from './set-walk.js';
 import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
@@ -42,7 +42,7 @@ class Search {
   private readonly models: Models;
   private readonly evaluation: EvaluationOptions;
   /** Trees no request of the current state matches, and their conditions ids (counted). */
-  private readonly trees = new TreeStack();
+  private readonly trees = new TreeStack((leaf) => this.table.of(leaf)?.id);
   private readonly notMatching = new Map<number, number>();
   private model: TestRequest = { path: '/', method: 'GET' };
   private readonly regions = new Map<string, Region>();
@@ -171,7 +171,9 @@ class Search {
         this.assignment.push(atom, true);
         return true;
       });
-      if (!possible) {
+      // A rule above that every request of the way matches: none reaches this rule, no witness search
+      // (docs/behaviour.md, "In proportion to the change").
+      if (!possible || this.ruleAboveMatches()) {
         this.assignment.popTo(size);
         continue;
       }
@@ -185,6 +187,17 @@ class Search {
       this.assignment.popTo(size);
       if (this.timedOut || this.enough) return;
     }
+  }
+
+  /**
+   * Whether a tree no request of the state may match is true under the assignment alone: then
+   * every request meeting the assignment matches it, and no request of the state is left. Only
+   * the trees that can be true yet are asked (tree-stack.ts).
+   */
+  private ruleAboveMatches(): boolean {
+    const assignment = this.assignment;
+    const trueAtoms = (field: string): number[] => assignment.fieldLiterals(field).flatMap(({ atom, holds }) => (holds ? [atom.id] : []));
+    return this.trees.someImplied(assignment.fields(), (field) => assignment.fixedValue(field), trueAtoms, (at) => assignment.conditionsTruth(this.trees.list[at] as Conditions) === true);
   }
 
   /** "The rule does not match": false when no request of the state is left (or none could be found). */

@@ -6,7 +6,8 @@
 // to a path, a country or a header, a request is asked about a few of the trees above it
 // instead of every one (docs/behaviour.md, "Exhaustive behaviour diff"). A tree that requires
 // no exact value but a prefix or a suffix of a field (a host ending in one tenant's domain) is
-// found by the prefixes and suffixes of the request's value.
+// found by the prefixes and suffixes of the request's value. The same index tells which trees
+// can already be true under the search's literals alone (someImplied).
 import { MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import { isAddressLeaf } from '../evaluate/leaf.js';
@@ -33,6 +34,17 @@ interface AffixLists {
   lengths: number[];
 }
 
+/** One guarded field's trees, by what each needs of the field, and by the atoms of its leaves on the field. */
+interface FieldLists {
+  leaf: Leaf;
+  present: number[];
+  byValue: Map<string, number[]>;
+  prefix: AffixLists;
+  suffix: AffixLists;
+  affixed: number[];
+  byAtom: Map<number, number[]>;
+}
+
 /** Worked out once per conditions object (the rule objects are shared by every list searched). */
 const GUARDS = new WeakMap<Conditions, Guard | null>();
 
@@ -47,16 +59,21 @@ export class TreeStack {
   /** Positions of the unguarded trees, ascending. */
   private readonly open: number[] = [];
   /** Per guarded field: a leaf that reads it, positions guarded by its presence, and by each value. */
-  private readonly fields = new Map<string, { leaf: Leaf; present: number[]; byValue: Map<string, number[]>; prefix: AffixLists; suffix: AffixLists; affixed: number[] }>();
+  private readonly fields = new Map<string, FieldLists>();
   /** Per tree: the position lists it is in, to undo its push. */
   private readonly buckets: number[][][] = [];
+  /** Per conditions object: the atoms of its leaves that read its guard's field. */
+  private readonly guardAtoms = new Map<Conditions, number[]>();
+
+  /** `atomId`: the search's number for a leaf's meaning (its atom), if it has one. */
+  constructor(private readonly atomId: (leaf: Leaf) => number | undefined) {}
 
   push(conditions: Conditions): void {
     const at = this.list.length;
     this.list.push(conditions);
     this.serials.push(++this.pushed);
     const guard = guardOf(conditions);
-    const lists = guard === undefined ? [this.open] : this.guardLists(guard);
+    const lists = guard === undefined ? [this.open] : this.guardLists(conditions, guard);
     for (const list of lists) list.push(at);
     this.buckets.push(lists);
   }
@@ -77,16 +94,9 @@ export class TreeStack {
    */
   firstMatching(request: TestRequest, from: number, matches: (at: number) => boolean): number {
     const lists = [this.open];
-    for (const { leaf, present, byValue, prefix, suffix, affixed } of this.fields.values()) {
-      const value = fieldOf(request, leaf);
-      if (value === undefined) continue;
-      if (present.length > 0) lists.push(present);
-      const valued = byValue.get(value.toLowerCase());
-      if (valued !== undefined) lists.push(valued);
-      if (affixed.length === 0) continue;
-      // A value beyond ASCII may fold (lower case) onto a guard's letters: every affix-guarded tree is asked.
-      if (!ASCII.test(value)) lists.push(affixed);
-      else affixLists(asciiFold(value), prefix, suffix, lists);
+    for (const known of this.fields.values()) {
+      const value = fieldOf(request, known.leaf);
+      if (value !== undefined) valueGuarded(known, value, lists);
     }
     // The lists merged lazily, lowest position first: the first tree that matches ends the walk.
     const next = lists.map((list) => firstAtOrAfter(list, from));
@@ -106,22 +116,64 @@ export class TreeStack {
     }
   }
 
-  private guardLists(guard: Guard): number[][] {
+  /**
+   * Whether `implied` confirms a tree of the stack, asking only the trees that can be true under
+   * the literals of the search state: a guarded tree has a leaf of its guard's field in each way
+   * of matching, so it is true only when such a leaf is: with no literal on that field none is;
+   * otherwise a leaf whose atom a literal holds true (`trueAtoms`), or one the value a literal
+   * fixes the field to decides (`fixedValue`; null: absent), and then the tree's guard meets
+   * that value (as a request's would).
+   */
+  someImplied(fields: Iterable<string>, fixedValue: (field: string) => string | null | undefined, trueAtoms: (field: string) => readonly number[], implied: (at: number) => boolean): boolean {
+    if (this.open.some(implied)) return true;
+    for (const field of fields) {
+      const known = this.fields.get(field);
+      if (known === undefined) continue;
+      if (trueAtoms(field).some((atom) => known.byAtom.get(atom)?.some(implied) === true)) return true;
+      const value = fixedValue(field);
+      if (typeof value === 'string' && valueGuarded(known, value, []).some((list) => list.some(implied))) return true;
+    }
+    return false;
+  }
+
+  private guardLists(conditions: Conditions, guard: Guard): number[][] {
     const field = fieldKey(guard.leaf);
     let known = this.fields.get(field);
-    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [] }));
-    if (guard.values === undefined) return [known.present];
+    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [], byAtom: new Map() }));
+    const byAtom = valueLists(known.byAtom, this.atomsOnField(conditions, field));
+    if (guard.values === undefined) return [known.present, ...byAtom];
     if (guard.affix !== undefined) {
       const lists = known[guard.affix];
       for (const value of guard.values) if (!lists.lengths.includes(value.length)) lists.lengths.push(value.length);
-      return [known.affixed, ...valueLists(lists.byValue, guard.values)];
+      return [known.affixed, ...valueLists(lists.byValue, guard.values), ...byAtom];
     }
-    return valueLists(known.byValue, guard.values);
+    return [...valueLists(known.byValue, guard.values), ...byAtom];
+  }
+
+  private atomsOnField(conditions: Conditions, field: string): number[] {
+    let atoms = this.guardAtoms.get(conditions);
+    if (atoms === undefined) {
+      const ids = conditions.children.flatMap((group) => group.children).filter((leaf) => fieldKey(leaf) === field).map(this.atomId);
+      this.guardAtoms.set(conditions, (atoms = [...new Set(ids.filter((id) => id !== undefined))]));
+    }
+    return atoms;
   }
 }
 
+/** The lists of a field's trees whose guard `value` meets, added to `lists`. */
+function valueGuarded(known: FieldLists, value: string, lists: number[][]): number[][] {
+  if (known.present.length > 0) lists.push(known.present);
+  const valued = known.byValue.get(value.toLowerCase());
+  if (valued !== undefined) lists.push(valued);
+  if (known.affixed.length === 0) return lists;
+  // A value beyond ASCII may fold (lower case) onto a guard's letters: every affix-guarded tree is asked.
+  if (!ASCII.test(value)) lists.push(known.affixed);
+  else affixLists(asciiFold(value), known.prefix, known.suffix, lists);
+  return lists;
+}
+
 /** The lists of `byValue` for each of `values`, made when missing. */
-function valueLists(byValue: Map<string, number[]>, values: ReadonlySet<string>): number[][] {
+function valueLists<K>(byValue: Map<K, number[]>, values: Iterable<K>): number[][] {
   return [...values].map((value) => {
     let list = byValue.get(value);
     if (list === undefined) byValue.set(value, (list = []));

@@ -23,7 +23,7 @@ describe('the guarded stack of trees that must not match', () => {
       fc.property(ruleList(true, ['a', 'b', 'c', 'd', 'e', 'f']), fc.nat(3), fc.nat(5), (rules, pops, from) => {
         const sets = [rules];
         fc.pre(domain(sets).length <= 5000);
-        const stack = new TreeStack();
+        const stack = new TreeStack(() => undefined);
         for (const rule of rules) stack.push(rule.conditions);
         for (let i = 0; i < Math.min(pops, stack.length); i++) stack.pop();
         const kept = rules.slice(0, stack.length).map((rule) => rule.conditions);
@@ -52,7 +52,7 @@ describe('trees guarded by a prefix or a suffix', () => {
   const startsWithK: Conditions = { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'userAgent', operator: '$startsWith', value: 'k' }] }] };
   const endsWithHost: Conditions = { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'domain', operator: '$endsWith', value: '.gw-1.example' }] }, { operator: '$and', children: [{ conditionType: 'domain', operator: '$eq', value: 'gw-2.example' }] }] };
   const firstUnder = (trees: readonly Conditions[], request: TestRequest, ignoreCase: boolean): number => {
-    const stack = new TreeStack();
+    const stack = new TreeStack(() => undefined);
     for (const tree of trees) stack.push(tree);
     let asked = 0;
     const first = stack.firstMatching(request, 0, (at) => {
