@@ -4,10 +4,9 @@
 // and every test is decided and explained by the one rule engine (docs/design.md, "One rule engine").
 import { describeField, describeLeaf } from '../evaluate/describe.js';
 import { fieldOf } from '../evaluate/request.js';
-import { undecidedPatterns } from '../evaluate/evaluate.js';
 import { MATCH_BUDGET_MS } from '../evaluate/pattern.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
-import { matchedLeaves, missedLeaves, type MissedLeaf } from '../evaluate/program-reasons.js';
+import { matchedLeaves, missedLeaves, undecidedPatterns, type MissedLeaf, type UndecidedPattern } from '../evaluate/program-reasons.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { compileProgram, type ProgramSet, type RuleProgram } from '../semantics/program.js';
 import type { Problem } from '../errors.js';
@@ -49,13 +48,12 @@ interface Engine {
   program: RuleProgram<NormalRule>;
   set: ProgramSet<NormalRule>;
   verdicts: ProgramVerdicts;
-  options: EvaluationOptions;
 }
 
 /** A runner of the tests of `app`, whose `rules` (in priority order) are compiled once for all of them. */
 export function testRunner(app: string, rules: readonly NormalRule[], options: EvaluationOptions = {}): (test: RuleTest) => TestResult {
   const program = compileProgram([rules]);
-  const engine: Engine = { program, set: program.sets[0] as ProgramSet<NormalRule>, verdicts: new ProgramVerdicts(program, options), options };
+  const engine: Engine = { program, set: program.sets[0] as ProgramSet<NormalRule>, verdicts: new ProgramVerdicts(program, options) };
   return (test) => runTest(test, app, engine);
 }
 
@@ -66,7 +64,8 @@ function runTest(test: RuleTest, app: string, engine: Engine): TestResult {
   const expected = test.expect.rule === NO_RULE_WORD ? undefined : test.expect.rule;
   const reasons: string[] = [];
   if (decision.undecided !== undefined) {
-    reasons.push(`the outcome is unknown: ${undecidedRuleSentence(decision.undecided.rule, test, engine.options)}`);
+    const { rule, index } = decision.undecided;
+    reasons.push(`the outcome is unknown: ${undecidedRuleSentence(rule, undecidedPatterns(engine.verdicts, engine.program, engine.set, index))}`);
   } else if (decidedBy !== expected) {
     reasons.push(`expected ${ruleText(expected)}, but ${decidedBy === undefined ? 'no rule matched' : `${ruleText(decidedBy)} decided (${decision.actions.join(', ')})`}`);
     if (decision.rule !== undefined && expected === undefined) reasons.push(...whyDecided(decision.index, test, engine));
@@ -95,11 +94,11 @@ function whyNot(expected: string, decidedBy: string | undefined, test: RuleTest,
 }
 
 /**
- * Why a rule's match is undecided, naming the rule, the patterns and the values: a test that
+ * Why a rule's match is undecided, naming the rule, the patterns and the values (program-reasons.ts, undecidedPatterns): a test that
  * cannot be decided fails rather than passing on a guess (docs/evaluation.md, "Regular expressions").
  */
-export function undecidedRuleSentence(rule: NormalRule, test: RuleTest, options: EvaluationOptions = {}): string {
-  const patterns = undecidedPatterns(rule, test.request, options).map(({ leaf, pattern, value }) =>
+export function undecidedRuleSentence(rule: NormalRule, undecided: readonly UndecidedPattern[]): string {
+  const patterns = undecided.map(({ leaf, pattern, value }) =>
     `${describeField(leaf)} $re ${JSON.stringify(pattern)} on ${JSON.stringify(shortened(value))}`);
   return `rule ${ruleText(rule.name)} could not be decided: ${patterns.join(', ')} ran out of its time budget (${MATCH_BUDGET_MS / 1000} s a match) on the backtracking engine the pattern needs`;
 }
