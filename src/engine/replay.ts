@@ -12,7 +12,7 @@ import { MissingFieldCheck } from '../replay/missing.js';
 import { AgreementTally } from '../replay/agreement.js';
 import { compareWithBaseline, readBaseline } from '../replay/baseline.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
-import { compileRuleSets } from '../replay/compiled.js';
+import { compileRuleSets, type CompiledRuleSets, type UndecidedExplainer } from '../replay/compiled.js';
 import type { LogFormat } from '../replay/formats.js';
 import { logFiles, readLog, type LogReading, type TrafficReadOptions } from '../replay/read.js';
 import { ReplayTally, type ReplayReport } from '../replay/tally.js';
@@ -111,9 +111,14 @@ export async function replayPlanned(
   const asIfActive = shadow.length === 0 ? [] : [afterRules.map((rule) => (shadow.includes(rule) ? { ...rule, status: 'active' as const } : rule))];
   const sets = [inPriorityOrder(live), afterRules, ...asIfActive];
   const touched = touchedRules(live, afterRules, plan.steps);
+  // The js engine's compiled sets, made when first needed: they decide (js engine) and name the
+  // patterns that left a rule undecided in the tallies (either engine).
+  let compiled: CompiledRuleSets<LiveRule> | undefined;
+  const js = () => (compiled ??= compileRuleSets<LiveRule>(sets));
+  const explain: UndecidedExplainer = (undecided, request) => js().undecidedPatterns(undecided, request);
   const tallies: Tallies = {
-    main: new ReplayTally(),
-    shadow: new ReplayTally(),
+    main: new ReplayTally(explain),
+    shadow: new ReplayTally(explain),
     missing: new MissingFieldCheck([inPriorityOrder(live), afterRules].map((rules) => ({ rules, touched }))),
     // Production's decisions are compared with every live rule: any of them may have decided.
     liveMissing: new MissingFieldCheck([{ rules: inPriorityOrder(live), touched: () => true }]),
@@ -124,7 +129,7 @@ export async function replayPlanned(
   const readingOf = (file: string): TrafficReadOptions => ({ ...reading, ...progress.of(file) });
   const engine = request.engine ?? 'js';
   if (engine === 'duckdb') for (const how of await decideWithDuckDb(files, readingOf, sets, tallies)) ctx.debug(how);
-  else await decideWithJs(files, readingOf, sets, tallies);
+  else await decideWithJs(files, readingOf, js(), tallies);
   const seconds = (performance.now() - started) / 1000;
   const against = liveFile === undefined ? 'the live rules' : `the live snapshot ${JSON.stringify(liveFile)}`;
   const context = { app: app.name, against, files: [...files], notApplied: plan.blocked.map((rule) => rule.name) };
@@ -143,8 +148,7 @@ export async function replayPlanned(
 }
 
 /** The js engine: every request decided as it is read, by the sets compiled together (sharing each leaf's and tree's verdict). */
-async function decideWithJs(files: readonly string[], reading: (file: string) => TrafficReadOptions, ruleSets: readonly (readonly LiveRule[])[], tallies: Tallies): Promise<void> {
-  const sets = compileRuleSets<LiveRule>(ruleSets);
+async function decideWithJs(files: readonly string[], reading: (file: string) => TrafficReadOptions, sets: CompiledRuleSets<LiveRule>, tallies: Tallies): Promise<void> {
   const tally = tallies.main;
   for (const file of files) {
     for await (const batch of readLog(file, reading(file))) {

@@ -3,9 +3,9 @@
 // its actions are the outcome; no match means no custom-rule outcome. A rule whose match is
 // undecided (a `$re` pattern ran out of its time budget, pattern.ts) leaves the outcome
 // undecided: the rule would decide if it matched, and every rule after it depends on it.
-import type { Action, Conditions, Group, Leaf, NormalRule } from '../semantics/model.js';
-import { leafPatterns, leafVerdict, type EvaluationOptions, type Verdict } from './leaf.js';
-import { fieldOf, type TestRequest } from './request.js';
+import type { Action, Conditions, Group, NormalRule } from '../semantics/model.js';
+import { leafVerdict, type EvaluationOptions, type Verdict } from './leaf.js';
+import type { TestRequest } from './request.js';
 
 export interface Decision<R extends NormalRule = NormalRule> {
   /** The deciding rule, or undefined when no active rule matches (or the outcome is undecided). */
@@ -50,20 +50,4 @@ export function combine<T>(operator: '$and' | '$or', items: readonly T[], verdic
     else if (verdict !== all) return verdict;
   }
   return undecided ? 'undecided' : all;
-}
-
-/** A pattern that ran out of its time budget on the value a request carries, and its leaf. */
-export interface UndecidedPattern {
-  leaf: Leaf;
-  pattern: string;
-  value: string;
-}
-
-/** The patterns of a rule left undecided for a request (answers are remembered: nothing runs twice). */
-export function undecidedPatterns(rule: NormalRule, request: TestRequest, options: EvaluationOptions = {}): UndecidedPattern[] {
-  return rule.conditions.children.flatMap((group) => group.children.flatMap((leaf) => {
-    const value = fieldOf(request, leaf);
-    if (value === undefined) return [];
-    return leafPatterns(leaf, options).filter((pattern) => pattern.test(value) === 'undecided').map((pattern) => ({ leaf, pattern: pattern.source, value }));
-  }));
 }

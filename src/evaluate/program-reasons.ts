@@ -1,9 +1,12 @@
-// Why the rule at a position of a compiled rule set (semantics/program.ts) matches or does not
-// match the request begun, read off the per-request view (program-verdicts.ts): `botrules test`
-// explains a failed test with these (docs/evaluation.md, "Test files").
+// Why the rule at a position of a compiled rule set (semantics/program.ts) matches, does not
+// match or is undecided for the request begun, read off the per-request view
+// (program-verdicts.ts): `botrules test` explains a failed test with these (docs/evaluation.md,
+// "Test files") and replay names the patterns that left a rule undecided (docs/replay.md, "The report").
 import type { Leaf, NormalRule } from '../semantics/model.js';
 import type { ProgramSet, RuleProgram } from '../semantics/program.js';
+import { leafPatterns } from './leaf.js';
 import type { ProgramVerdicts } from './program-verdicts.js';
+import { fieldOf } from './request.js';
 
 /** A leaf that did (not) match, with where it sits in the rule's condition tree, as written. */
 export interface MissedLeaf {
@@ -48,4 +51,28 @@ function leavesWith<R extends NormalRule>(verdicts: ProgramVerdicts, program: Pr
     });
     return [leaves];
   });
+}
+
+/** A pattern that ran out of its time budget on the value the request carries, and its leaf as the rule writes it. */
+export interface UndecidedPattern {
+  leaf: Leaf;
+  pattern: string;
+  value: string;
+}
+
+/**
+ * The patterns of the rule at `position` that ran out of time on the request begun, leaf by leaf
+ * as the rule writes them. A leaf the engine found false has none; every pattern of any other
+ * leaf is asked, and patterns remember their answers (pattern.ts): nothing runs twice.
+ */
+export function undecidedPatterns<R extends NormalRule>(verdicts: ProgramVerdicts, program: Program, set: ProgramSet<R>, position: number): UndecidedPattern[] {
+  const tree = program.trees[set.treeOf[position] ?? -1];
+  const written = (set.rules[position] as R).conditions.children;
+  const request = verdicts.current();
+  return (tree?.groups ?? []).flatMap((group, g) => Array.from(group.leaves, (id, l) => {
+    const leaf = written[g]?.children[l] as Leaf;
+    const value = fieldOf(request, leaf);
+    if (value === undefined || verdicts.leaf(id) === false) return [];
+    return leafPatterns(leaf, verdicts.options).filter((pattern) => pattern.test(value) === 'undecided').map((pattern) => ({ leaf, pattern: pattern.source, value }));
+  }).flat());
 }

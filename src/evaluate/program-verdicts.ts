@@ -45,7 +45,7 @@ export class ProgramVerdicts {
   /** Per leaf, its verdict by value (the per-value view): made as asked, for leaves added to the program since too. */
   private readonly byValue: (Map<string, Verdict> | undefined)[] = [];
 
-  constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>, private readonly options: EvaluationOptions = {}) {
+  constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>, readonly options: EvaluationOptions = {}) {
     this.leaves = program.leaves;
     this.trees = program.trees;
   }

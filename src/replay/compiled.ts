@@ -11,20 +11,27 @@ import type { NormalRule } from '../semantics/model.js';
 import { compileProgram, type ProgramSet } from '../semantics/program.js';
 import { indexRules, listsOf } from './rule-index.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
+import { undecidedPatterns } from '../evaluate/program-reasons.js';
 
 export interface CompiledRules<R extends NormalRule> {
   decide(request: TestRequest): Decision<R>;
+  undecidedPatterns: UndecidedExplainer;
 }
 
 export interface CompiledRuleSets<R extends NormalRule> {
   /** Each set's decision for the request, in the order the sets were given (the list is reused by the next call). */
   decide(request: TestRequest): readonly Decision<R>[];
+  /** The patterns that left a decision undecided for the request, as its rule writes them (an undecided rule of another set: none). */
+  undecidedPatterns: UndecidedExplainer;
 }
+
+/** The patterns of an undecided decision's rule that ran out of time on the request (replay's rule pairs name them). */
+export type UndecidedExplainer = (undecided: NonNullable<Decision['undecided']>, request: TestRequest) => string[];
 
 /** One rule set (rules in priority order). */
 export function compileRules<R extends NormalRule>(rules: readonly R[]): CompiledRules<R> {
   const sets = compileRuleSets([rules]);
-  return { decide: (request) => sets.decide(request)[0] as Decision<R> };
+  return { decide: (request) => sets.decide(request)[0] as Decision<R>, undecidedPatterns: sets.undecidedPatterns };
 }
 
 /** Several rule sets that decide the same requests (live and declared, as replay compares them). */
@@ -38,6 +45,13 @@ export function compileRuleSets<R extends NormalRule>(sets: readonly (readonly R
       verdicts.begin(request);
       for (let set = 0; set < compiled.length; set++) decisions[set] = (compiled[set] as CompiledSet<R>).decide();
       return decisions;
+    },
+    undecidedPatterns({ rule, index }, request) {
+      const set = program.sets.find((one) => one.rules[index] === rule);
+      if (set === undefined) return [];
+      // Asked right after the request was decided, the verdicts are still the request's.
+      if (verdicts.current() !== request) verdicts.begin(request);
+      return undecidedPatterns(verdicts, program, set, index).map((found) => found.pattern);
     },
   };
 }

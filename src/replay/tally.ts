@@ -2,8 +2,9 @@
 // for each transition of outcome (none → challenge, allow → block, …) its count, the rules
 // involved and a few example requests. Memory is bounded by the number of distinct reasons,
 // transitions and rule pairs, never by the number of requests.
-import { undecidedPatterns, type Decision } from '../evaluate/evaluate.js';
+import type { Decision } from '../evaluate/evaluate.js';
 import type { TestRequest } from '../evaluate/request.js';
+import { compileRules, type UndecidedExplainer } from './compiled.js';
 import type { Action, NormalRule } from '../semantics/model.js';
 import { FieldCounter, type RequestField } from './coverage.js';
 import { EXAMPLES_PER_TRANSITION, compareMissing, compareTransitions, compareRulePairs, type OutcomeKind, type SkipCount, type RulePair, type ReplayExample, type Transition, type ReplayReport, type ReplayCoverage, type MissingField } from './report.js';
@@ -36,6 +37,12 @@ export class ReplayTally {
   private readonly missing = new Map<RequestField, number>();
   private readonly undecidedExamples: ReplayExample[] = [];
   private undecidedByField = 0;
+
+  /**
+   * `explain`: the patterns that left a rule undecided, asked of the rule sets compiled for
+   * replay (compiled.ts); by default of the rule compiled on its own.
+   */
+  constructor(private readonly explain: UndecidedExplainer = explainAlone) {}
 
   /** Lines read so far (requests and skipped lines). */
   get lines(): number {
@@ -78,7 +85,7 @@ export class ReplayTally {
     transition.count += 1;
     const pairKey = `${decidingIndex(before)}>${decidingIndex(after)}`;
     const pair = transition.rules.get(pairKey);
-    if (pair === undefined) transition.rules.set(pairKey, rulePair(before, after, example.request));
+    if (pair === undefined) transition.rules.set(pairKey, rulePair(before, after, example.request, this.explain));
     else pair.count += 1;
     if (transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
   }
@@ -116,7 +123,7 @@ export class ReplayTally {
     transition.count += count;
     const pairKey = `${decidingIndex(before)}>${decidingIndex(after)}`;
     const pair = transition.rules.get(pairKey);
-    if (pair === undefined) transition.rules.set(pairKey, { ...rulePair(before, after, first.request), count });
+    if (pair === undefined) transition.rules.set(pairKey, { ...rulePair(before, after, first.request, this.explain), count });
     else pair.count += count;
   }
 
@@ -151,12 +158,17 @@ function decidingIndex(decision: Decision<NormalRule>): number {
 }
 
 /** A new rule pair; an undecided side names its rule and the patterns that ran out of time. */
-function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, request: TestRequest): RulePair {
+function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, request: TestRequest, explain: UndecidedExplainer): RulePair {
   const pair: RulePair = { before: decidingRule(before)?.name, after: decidingRule(after)?.name, count: 1 };
   // Answers are remembered by the patterns: asking again runs nothing a second time.
-  if (before.undecided !== undefined) pair.beforePatterns = undecidedPatterns(before.undecided.rule, request).map((found) => found.pattern);
-  if (after.undecided !== undefined) pair.afterPatterns = undecidedPatterns(after.undecided.rule, request).map((found) => found.pattern);
+  if (before.undecided !== undefined) pair.beforePatterns = explain(before.undecided, request);
+  if (after.undecided !== undefined) pair.afterPatterns = explain(after.undecided, request);
   return pair;
+}
+
+/** The rule of an undecided decision compiled on its own, for a tally given no rule sets. */
+function explainAlone({ rule }: NonNullable<Decision['undecided']>, request: TestRequest): string[] {
+  return compileRules([rule]).undecidedPatterns({ rule, index: 0 }, request);
 }
 
 /**

@@ -7,7 +7,8 @@
 // (docs/design.md, "One rule engine"): what they share is decided once per test request.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
-import { compileProgram, type ProgramSet } from '../semantics/program.js';
+import { undecidedPatterns } from '../evaluate/program-reasons.js';
+import { compileProgram, type ProgramSet, type RuleProgram } from '../semantics/program.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
 import { simulateSteps } from '../semantics/list-move.js';
 import type { PlanStep } from '../plan/types.js';
@@ -55,8 +56,8 @@ export function behaviourReport(tests: readonly RuleTest[], allApps: readonly st
     const [live, declared] = program.sets as [ProgramSet<LiveRule>, ProgramSet<LiveRule>];
     for (const test of own) {
       verdicts.begin(test.request);
-      const was = outcome(verdicts, live, test, options);
-      const will = outcome(verdicts, declared, test, options);
+      const was = outcome(verdicts, program, live);
+      const will = outcome(verdicts, program, declared);
       if ('patterns' in was) {
         undecided.push({ test: test.name, source: test.source, under: 'live', undecided: was });
         continue;
@@ -72,10 +73,11 @@ export function behaviourReport(tests: readonly RuleTest[], allApps: readonly st
   return { report: { tests: evaluated, changes }, undecided };
 }
 
-/** The outcome under the set for the test request begun, or the rule whose match is undecided. */
-function outcome(verdicts: ProgramVerdicts, set: ProgramSet<LiveRule>, test: RuleTest, options: EvaluationOptions): Outcome | UndecidedRule {
+/** The outcome under the set for the test request begun, or the rule whose match is undecided (the same verdicts name the patterns). */
+function outcome(verdicts: ProgramVerdicts, program: RuleProgram<LiveRule>, set: ProgramSet<LiveRule>): Outcome | UndecidedRule {
   const decision = verdicts.decision(set);
-  if (decision.undecided !== undefined) return undecidedRule(decision.undecided.rule, test, options);
+  const undecided = decision.undecided;
+  if (undecided !== undefined) return undecidedRule(undecided.rule, undecidedPatterns(verdicts, program, set, undecided.index));
   return { rule: decision.rule?.name, actions: decision.actions };
 }
 

@@ -4,9 +4,8 @@
 // request. The rules are compiled once
 // and every test is decided and explained by the one rule engine (docs/design.md, "One rule engine").
 import { fieldOf } from '../evaluate/request.js';
-import { undecidedPatterns, type UndecidedPattern } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
-import { matchedLeaves, missedLeaves, type MissedLeaf } from '../evaluate/program-reasons.js';
+import { matchedLeaves, missedLeaves, undecidedPatterns, type MissedLeaf, type UndecidedPattern } from '../evaluate/program-reasons.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { compileProgram, type ProgramSet, type RuleProgram } from '../semantics/program.js';
 import type { Problem } from '../errors.js';
@@ -67,13 +66,12 @@ interface Engine {
   program: RuleProgram<NormalRule>;
   set: ProgramSet<NormalRule>;
   verdicts: ProgramVerdicts;
-  options: EvaluationOptions;
 }
 
 /** A runner of the tests of `app`, whose `rules` (in priority order) are compiled once for all of them. */
 export function testRunner(app: string, rules: readonly NormalRule[], options: EvaluationOptions = {}): (test: RuleTest) => TestResult {
   const program = compileProgram([rules]);
-  const engine: Engine = { program, set: program.sets[0] as ProgramSet<NormalRule>, verdicts: new ProgramVerdicts(program, options), options };
+  const engine: Engine = { program, set: program.sets[0] as ProgramSet<NormalRule>, verdicts: new ProgramVerdicts(program, options) };
   return (test) => runTest(test, app, engine);
 }
 
@@ -84,7 +82,8 @@ function runTest(test: RuleTest, app: string, engine: Engine): TestResult {
   const expected = test.expect.rule === NO_RULE_WORD ? undefined : test.expect.rule;
   const reasons: TestReason[] = [];
   if (decision.undecided !== undefined) {
-    reasons.push({ kind: 'undecided', undecided: undecidedRule(decision.undecided.rule, test, engine.options) });
+    const { rule, index } = decision.undecided;
+    reasons.push({ kind: 'undecided', undecided: undecidedRule(rule, undecidedPatterns(engine.verdicts, engine.program, engine.set, index)) });
   } else if (decidedBy !== expected) {
     reasons.push({ kind: 'decided', expected, decidedBy, actions: decision.actions });
     if (decision.rule !== undefined && expected === undefined) reasons.push(...whyDecided(decision.index, test, engine));
@@ -117,11 +116,12 @@ function leafReason(rule: string, matches: boolean, { group, leaf, condition }: 
 }
 
 /**
- * Why a rule's match is undecided: the rule, the patterns and the values. A test that cannot be
- * decided fails rather than passing on a guess (docs/evaluation.md, "Regular expressions").
+ * Why a rule's match is undecided: the rule, and the patterns that ran out of their time budget
+ * on which values (program-reasons.ts, undecidedPatterns). A test that cannot be decided fails
+ * rather than passing on a guess (docs/evaluation.md, "Regular expressions").
  */
-export function undecidedRule(rule: NormalRule, test: RuleTest, options: EvaluationOptions = {}): UndecidedRule {
-  return { rule: rule.name, patterns: undecidedPatterns(rule, test.request, options) };
+export function undecidedRule(rule: NormalRule, patterns: readonly UndecidedPattern[]): UndecidedRule {
+  return { rule: rule.name, patterns };
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

@@ -1,7 +1,7 @@
 // Rule-set analysis for `validate` (docs/evaluation.md, "Rule-set analysis"): findings that
 // are proved under the stated evaluation semantics, each from a named check with a stable id
 // a rule file can silence. Pure: declared rules in, located findings out.
-import type { Conditions, DeclaredRule, Group } from '../semantics/model.js';
+import type { Conditions, DeclaredRule, Group, Leaf } from '../semantics/model.js';
 import type { ProgramBuilder } from '../semantics/program.js';
 import { catchAll, contradiction, unsatisfiable } from './conditions.js';
 import { emptyGroups } from './empty-groups.js';
@@ -34,9 +34,11 @@ export function analyseRules(rules: readonly DeclaredRule[]): Finding[] {
   // so do leaves and groups written identically (interned.ts).
   const interned = internRules(rules);
   const { classes, conditions } = interned;
-  const contradictionOf = rememberedBy(contradiction);
-  const catchAllOf = rememberedBy(catchAll);
-  const prover = new Prover(catchAllOf);
+  // Every `$re` verdict the leaf relations need is the compiled program's, remembered once per leaf and value.
+  const patternVerdict = (leaf: Leaf, value: string) => interned.verdicts.verdict(leaf, value);
+  const contradictionOf = rememberedBy((group: Group) => contradiction(group, patternVerdict));
+  const catchAllOf = rememberedBy((group: Group) => catchAll(group, patternVerdict));
+  const prover = new Prover(catchAllOf, patternVerdict);
   const trees = conditions.map((tree) => prover.tree(tree));
   const dead = conditions.map((tree) => unsatisfiable(tree, contradictionOf));
   const always = conditions.map((tree) => catchAllReason(tree, catchAllOf));

@@ -3,17 +3,18 @@
 // prover's, prover.ts.) Sound, not complete: undefined or false means "not proved", never "disproved".
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { describeLeaf } from '../evaluate/describe.js';
-import { isTautology, leafImplies, leavesContradict, negation } from './leaves.js';
+import { presentVerdict } from '../evaluate/leaf.js';
+import { isTautology, leafImplies, leavesContradict, negation, type PatternVerdict } from './leaves.js';
 
-/** Two leaves of an `$and` group that no request matches together, described; undefined if none is proved. */
-export function contradiction(group: Group): string | undefined {
+/** Two leaves of an `$and` group that no request matches together, described; undefined if none is proved (`patternVerdict`: leaves.ts). */
+export function contradiction(group: Group, patternVerdict: PatternVerdict = presentVerdict): string | undefined {
   if (group.operator !== '$and') return undefined;
   const leaves = group.children;
   for (let i = 0; i < leaves.length; i++) {
     for (let j = i + 1; j < leaves.length; j++) {
       const a = leaves[i] as Leaf;
       const b = leaves[j] as Leaf;
-      if (leavesContradict(a, b)) return `${describeLeaf(a)} and ${describeLeaf(b)} never hold together`;
+      if (leavesContradict(a, b, patternVerdict)) return `${describeLeaf(a)} and ${describeLeaf(b)} never hold together`;
     }
   }
   return undefined;
@@ -25,8 +26,8 @@ export function unsatisfiable(conditions: Conditions, contradictionOf: (group: G
   return conditions.operator === '$and' ? dead.some(Boolean) : dead.every(Boolean);
 }
 
-/** Why a group matches every request, or undefined when that is not proved. */
-export function catchAll(group: Group): string | undefined {
+/** Why a group matches every request, or undefined when that is not proved (`patternVerdict`: leaves.ts). */
+export function catchAll(group: Group, patternVerdict: PatternVerdict = presentVerdict): string | undefined {
   if (group.operator === '$and') {
     return group.children.every(isTautology) ? group.children.map((leaf) => `${describeLeaf(leaf)} matches every request`).join('; ') || 'an empty $and group matches every request' : undefined;
   }
@@ -34,7 +35,7 @@ export function catchAll(group: Group): string | undefined {
   if (always !== undefined) return `${describeLeaf(always)} matches every request`;
   for (const leaf of group.children) {
     const opposite = negation(leaf);
-    const pair = opposite === undefined ? undefined : group.children.find((other) => other !== leaf && leafImplies(opposite, other));
+    const pair = opposite === undefined ? undefined : group.children.find((other) => other !== leaf && leafImplies(opposite, other, patternVerdict));
     if (pair !== undefined) return `${describeLeaf(leaf)} or ${describeLeaf(pair)} holds for every request`;
   }
   return undefined;

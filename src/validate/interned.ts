@@ -5,6 +5,7 @@
 // contradictions, candidate requests, verdicts, words) can be remembered by object and worked out once.
 import type { Conditions, DeclaredRule } from '../semantics/model.js';
 import { ProgramBuilder } from '../semantics/program.js';
+import { Verdicts } from './verdicts.js';
 
 export interface InternedRules {
   /**
@@ -16,13 +17,15 @@ export interface InternedRules {
   conditions: Conditions[];
   /** The compiled rule set they come from (semantics/program.ts): its leaf ids number the leaves by meaning. */
   program: ProgramBuilder;
+  /** Its per-value verdicts (verdicts.ts), kept for the analysis run. */
+  verdicts: Verdicts;
 }
 
 /** The rules' condition trees as the compiled representation interns them (semantics/program.ts). */
 export function internRules(rules: readonly DeclaredRule[]): InternedRules {
   const program = new ProgramBuilder();
   const classes = rules.map((rule) => program.tree(rule.conditions));
-  return { classes, conditions: program.trees.map((tree) => tree.conditions), program };
+  return { classes, conditions: program.trees.map((tree) => tree.conditions), program, verdicts: new Verdicts(program) };
 }
 
 /** `derive` remembered per object: a leaf or a group of the interned conditions, a rule, an example request. */

@@ -53,56 +53,52 @@ export function matchesEveryPresentValue(leaf: Leaf): boolean {
 }
 
 /** Every request that matches `p` matches `q`. */
-export function leafImplies(p: Leaf, q: Leaf): boolean {
+export function leafImplies(p: Leaf, q: Leaf, patternVerdict: PatternVerdict = presentVerdict): boolean {
   if (isTautology(q)) return true;
   if (fieldKey(p) !== fieldKey(q)) return false;
-  return impliesInField(p, q);
+  return impliesInField(p, q, patternVerdict);
 }
 
 /**
  * leafImplies for leaves of one field (equal fieldKey) when q is no tautology: the prover's leaf
  * table knows both of its leaves already, and asks this for every pair it compares.
  */
-export function impliesInField(p: Leaf, q: Leaf): boolean {
+export function impliesInField(p: Leaf, q: Leaf, patternVerdict: PatternVerdict = presentVerdict): boolean {
   const absentPossible = !alwaysCarried(p);
   if (absentPossible && MATCH_WHEN_ABSENT.has(p.operator) && !MATCH_WHEN_ABSENT.has(q.operator)) return false;
-  return presentImplies(p, q);
+  return presentImplies(p, q, patternVerdict);
 }
 
 /** No request matches both. */
-export function leavesContradict(p: Leaf, q: Leaf): boolean {
+export function leavesContradict(p: Leaf, q: Leaf, patternVerdict: PatternVerdict = presentVerdict): boolean {
   if (fieldKey(p) !== fieldKey(q)) return false;
   const notQ = negation(q);
-  if (notQ !== undefined && leafImplies(p, notQ)) return true;
+  if (notQ !== undefined && leafImplies(p, notQ, patternVerdict)) return true;
   const notP = negation(p);
-  if (notP !== undefined && leafImplies(q, notP)) return true;
-  return presentOnlyDisjoint(p, q) || presentOnlyDisjoint(q, p);
+  if (notP !== undefined && leafImplies(q, notP, patternVerdict)) return true;
+  return presentOnlyDisjoint(p, q, patternVerdict) || presentOnlyDisjoint(q, p, patternVerdict);
 }
 
 /** Cases without a negation leaf: exact values against any text test, and two prefixes. */
-function presentOnlyDisjoint(p: Leaf, q: Leaf): boolean {
+function presentOnlyDisjoint(p: Leaf, q: Leaf, patternVerdict: PatternVerdict): boolean {
   if (isAddressLeaf(p) || isAddressLeaf(q)) return false;
   // An undecided verdict (a pattern out of time) proves nothing.
-  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => verdictOn(q, value) === false);
+  if (p.operator === '$eq' || p.operator === '$in') return values(p).every((value) => verdictOn(q, value, patternVerdict) === false);
   if (p.operator === '$startsWith' && q.operator === '$startsWith') return !one(p).startsWith(one(q)) && !one(q).startsWith(one(p));
   return false;
 }
 
-const patternVerdicts = new WeakMap<Leaf, Map<string, Verdict>>();
-
 /**
- * presentVerdict, remembered per `$re` leaf and value: the leaf table asks each pattern about
+ * A `$re` leaf's verdict on a value its field carries. The leaf table asks each pattern about
  * the values of every `$eq`/`$in` leaf of its field, a few distinct values many times over, and
- * a pattern's run costs far more than a lookup (other operators' compiled tests cost less).
- * Only values written in rule files are remembered.
+ * a pattern's run costs far more than a lookup: the analysis passes its compiled program's
+ * per-value view (verdicts.ts), which remembers each verdict under the interned leaf. Other
+ * operators' compiled tests cost less than a lookup and are always run.
  */
-function verdictOn(q: Leaf, value: string): Verdict {
-  if (q.operator !== '$re') return presentVerdict(q, value);
-  let byValue = patternVerdicts.get(q);
-  if (byValue === undefined) patternVerdicts.set(q, (byValue = new Map()));
-  let verdict = byValue.get(value);
-  if (verdict === undefined) byValue.set(value, (verdict = presentVerdict(q, value)));
-  return verdict;
+export type PatternVerdict = (leaf: Leaf, value: string) => Verdict;
+
+function verdictOn(q: Leaf, value: string, patternVerdict: PatternVerdict): Verdict {
+  return q.operator === '$re' ? patternVerdict(q, value) : presentVerdict(q, value);
 }
 
 /**
@@ -115,12 +111,12 @@ export function impliesThroughValues(p: Leaf): boolean {
 }
 
 /** A request carrying `value` in q's field surely matches q. */
-export function valueImplies(value: string, q: Leaf): boolean {
-  return verdictOn(q, value) === true;
+export function valueImplies(value: string, q: Leaf, patternVerdict: PatternVerdict = presentVerdict): boolean {
+  return verdictOn(q, value, patternVerdict) === true;
 }
 
 /** For every present value of the field: p ⇒ q. */
-function presentImplies(p: Leaf, q: Leaf): boolean {
+function presentImplies(p: Leaf, q: Leaf, patternVerdict: PatternVerdict): boolean {
   if (matchesEveryPresentValue(q) || p.operator === '$notExists') return true;
   if (isAddressLeaf(p) || isAddressLeaf(q)) return addressImplies(p, q);
   const a = one(p);
@@ -128,7 +124,7 @@ function presentImplies(p: Leaf, q: Leaf): boolean {
   const list = values(q);
   switch (p.operator) {
     case '$eq':
-    case '$in': return values(p).every((value) => verdictOn(q, value) === true);
+    case '$in': return values(p).every((value) => verdictOn(q, value, patternVerdict) === true);
     case '$exists': return false;
     case '$startsWith': return textImplies(q, { startsWith: () => a.startsWith(b), contains: () => a.includes(b), ne: (m) => !m.startsWith(a) });
     case '$endsWith':

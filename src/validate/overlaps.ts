@@ -18,7 +18,7 @@ import type { Action, Conditions, DeclaredRule, Group, Leaf } from '../semantics
 import { fieldKey, firstValue, isMapField, leafValues, REQUEST_FIELDS, requestField, requestFieldKey, type RequestField } from '../semantics/fields.js';
 import { isAddressLeaf } from '../evaluate/leaf.js';
 import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js';
-import { Verdicts } from './verdicts.js';
+import type { Verdicts } from './verdicts.js';
 import { candidates, firstCommonExample, groupCandidates, merged, mergedField, type CandidateParts } from './witness.js';
 
 export interface Overlap {
@@ -35,14 +35,13 @@ const NOTHING: TestRequest = {};
  * `classes`: equal numbers for rules whose conditions are written identically, `conditions`:
  * each class's, interned.
  */
-export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, { classes, conditions, program }: InternedRules): Map<number, Overlap> {
+export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index: number) => boolean, { classes, conditions, verdicts }: InternedRules): Map<number, Overlap> {
   const conditionsOf = (index: number) => conditions[classes[index] as number] as Conditions;
   const ofClass: (readonly TestRequest[] | undefined)[] = [];
   const parts: CandidateParts = { ofGroup: rememberedBy(groupCandidates), merged: rememberedPairs(merged) };
   const candidatesOf = (index: number) => (ofClass[classes[index] as number] ??= candidates(conditionsOf(index), parts));
   const allows = firstAllowOfEachClass(rules, classes);
   const offers = offersOf(allows, candidatesOf);
-  const verdicts = new Verdicts(program);
   const overlaps = new Map<number, Overlap>();
   const lastOfClass = new Map<number, number>();
   const triedOfClass = new Map<number, readonly number[]>();

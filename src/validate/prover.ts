@@ -13,7 +13,8 @@ import type { Conditions, Group, Leaf, LeafOperator } from '../semantics/model.j
 import { catchAll } from './conditions.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
 import { AddressIndex, isInsideLeaf } from './address-index.js';
-import { impliableOperators, impliesInField, impliesThroughValues, isTautology, matchesEveryPresentValue, valueImplies } from './leaves.js';
+import { impliableOperators, impliesInField, impliesThroughValues, isTautology, matchesEveryPresentValue, valueImplies, type PatternVerdict } from './leaves.js';
+import { presentVerdict } from '../evaluate/leaf.js';
 
 export type Node =
   | { kind: 'leaf'; id: number; known: Map<Node, boolean> }
@@ -48,6 +49,9 @@ export class LeafTable {
   /** Field and value → the leaves of the field (but those matching every present value) the value satisfies, ascending. */
   private readonly satisfiedBy = new Map<string, number[]>();
   private readonly addresses = new AddressIndex();
+
+  /** `patternVerdict`: a `$re` leaf's verdict on a value (leaves.ts), the analysis' remembered one. */
+  constructor(private readonly patternVerdict: PatternVerdict = presentVerdict) {}
 
   id(leaf: Leaf): number {
     let id = this.ids.get(leaf);
@@ -92,10 +96,10 @@ export class LeafTable {
     if (satisfied === undefined) {
       const byOperator = this.byField.get(field) as Map<LeafOperator | '', number[]>;
       const ids = [...byOperator].flatMap(([operator, list]) => (operator === '' ? [] : list));
-      satisfied = ids.filter((q) => valueImplies(first, this.leaves[q] as Leaf));
+      satisfied = ids.filter((q) => valueImplies(first, this.leaves[q] as Leaf, this.patternVerdict));
       this.satisfiedBy.set(key, satisfied);
     }
-    const implied = satisfied.filter((q) => others.every((value) => valueImplies(value, this.leaves[q] as Leaf)));
+    const implied = satisfied.filter((q) => others.every((value) => valueImplies(value, this.leaves[q] as Leaf, this.patternVerdict)));
     return new Set([...(this.byField.get(field)?.get('') ?? []), ...implied].sort((a, b) => a - b));
   }
 
@@ -109,7 +113,7 @@ export class LeafTable {
     const indexed = isInsideLeaf(leaf) ? INSIDE_OPERATORS : undefined;
     const lists = [...byOperator].flatMap(([operator, list]) => ((operators === 'all' || operator === '' || operators.includes(operator)) && indexed?.has(operator) !== true ? [list] : []));
     const candidates = lists.length === 1 ? (lists[0] as number[]) : lists.flat().sort((a, b) => a - b);
-    const compared = candidates.filter((q) => this.tautology[q] === true || impliesInField(leaf, this.leaves[q] as Leaf));
+    const compared = candidates.filter((q) => this.tautology[q] === true || impliesInField(leaf, this.leaves[q] as Leaf, this.patternVerdict));
     return new Set(indexed === undefined ? compared : [...compared, ...this.addresses.around(leaf)].sort((a, b) => a - b));
   }
 
@@ -121,12 +125,14 @@ export class LeafTable {
 const INSIDE_OPERATORS: ReadonlySet<LeafOperator | ''> = new Set(['$eq', '$in']);
 
 export class Prover {
-  readonly table = new LeafTable();
+  readonly table: LeafTable;
   private readonly leafNodes = new Map<Leaf, Node>();
   private readonly groupNodes = new Map<Group, Node>();
 
-  /** `catchAllOf`: `catchAll`, or the same remembered per group. */
-  constructor(private readonly catchAllOf: (group: Group) => string | undefined = catchAll) {}
+  /** `catchAllOf`: `catchAll`, or the same remembered per group; `patternVerdict`: the leaf table's (LeafTable). */
+  constructor(private readonly catchAllOf: (group: Group) => string | undefined = catchAll, patternVerdict?: PatternVerdict) {
+    this.table = new LeafTable(patternVerdict);
+  }
 
   /** A tree's node: its groups' nodes are shared with every tree using the same (interned) group. */
   tree(conditions: Conditions): Node {

@@ -1,6 +1,8 @@
 // The verdicts the analysis asks for its many candidate requests: the per-value view of the one
 // verdict cache of the compiled rule set (evaluate/program-verdicts.ts), over the interned rules'
-// leaves (interned.ts), for as long as it is kept (one analysis run).
+// leaves (interned.ts), for as long as it is kept (one analysis run); the leaf relations
+// (leaves.ts) ask it for their `$re` verdicts too, so the analysis has one verdict memory.
+import type { Verdict } from '../evaluate/leaf.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
@@ -24,9 +26,18 @@ export class Verdicts {
    * every verdict it rests on is (conditions are monotone: no leaf is under a negation).
    */
   value(leaf: Leaf, value: string | undefined): boolean {
+    return this.verdicts.value(this.id(leaf), value) === true;
+  }
+
+  /** The leaf's verdict, three-valued, for a request that carries `value` in its field: the leaf relations' (leaves.ts) `$re` verdicts. */
+  verdict(leaf: Leaf, value: string): Verdict {
+    return this.verdicts.value(this.id(leaf), value);
+  }
+
+  private id(leaf: Leaf): number {
     let id = this.ids.get(leaf);
     if (id === undefined) this.ids.set(leaf, (id = this.program.leaf(leaf)));
-    return this.verdicts.value(id, value) === true;
+    return id;
   }
 
   /** `value` for the value the request carries in the leaf's field. */

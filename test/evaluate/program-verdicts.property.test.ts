@@ -2,16 +2,16 @@
 // held to the reference evaluator (src/evaluate/evaluate.ts, leaf.ts) in every view its callers
 // use: replay's per-request tree verdicts, coverage's decisions and group and leaf verdicts (also tested, as whole decisions, by
 // test/replay/compiled.property.test.ts), the leaves that explain a rule test's failure, the per-value leaf verdicts, the analysis' verdicts
-// over its interned rules (src/validate/verdicts.ts) and the behaviour diff's truth of an atom
+// over its interned rules (src/validate/verdicts.ts), the patterns named for a rule left undecided, and the behaviour diff's truth of an atom
 // whose field a literal fixes (src/diff/atoms.ts); with and without case-insensitive values.
 // Each property counts how often it reaches its assertion, so that none passes by never asserting.
 import fc from 'fast-check';
 import { conditionsVerdict, decide, groupVerdict } from '../../src/evaluate/evaluate.js';
 import { fieldOf, requestWith, type TestRequest } from '../../src/evaluate/request.js';
-import { leafVerdict } from '../../src/evaluate/leaf.js';
+import { leafPatterns, leafVerdict } from '../../src/evaluate/leaf.js';
 import { isMapField, REQUEST_FIELDS, requestField } from '../../src/semantics/fields.js';
 import { ProgramVerdicts } from '../../src/evaluate/program-verdicts.js';
-import { matchedLeaves, missedLeaves, type MissedLeaf } from '../../src/evaluate/program-reasons.js';
+import { matchedLeaves, missedLeaves, undecidedPatterns, type MissedLeaf } from '../../src/evaluate/program-reasons.js';
 import { compileProgram, ProgramBuilder, type ProgramSet } from '../../src/semantics/program.js';
 import { CONDITION_TYPES, FIELD_OPTION_TYPES, type Conditions, type Group, type Leaf, type NormalRule } from '../../src/semantics/model.js';
 import { internRules } from '../../src/validate/interned.js';
@@ -121,6 +121,40 @@ function referenceLeaves(rule: NormalRule, one: TestRequest, evaluation: { caseI
   });
   return { missed, matched };
 }
+
+test('the patterns that left a rule undecided: those of its leaves, as written, that run out of time on the request\'s value', () => {
+  // A pattern only the backtracking engine runs, out of time on ATTACK (remembered after: each runs once).
+  const ATTACK = `${'a'.repeat(36)}!`;
+  const hostile = fc.constantFrom<Leaf>(
+    { conditionType: 'userAgent', operator: '$re', value: ['(?=(a+)+$)'] },
+    { conditionType: 'userAgent', operator: '$re', value: ['a', '(?=(a+)+$)'] },
+    { conditionType: 'userAgent', operator: '$re', value: ['b', '(?=(a+)+$)'] },
+  );
+  const anyLeaf = fc.oneof(leaf, hostile);
+  const hostileGroup = fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(anyLeaf, { minLength: 1, maxLength: 3 }) });
+  const tree = fc.record({ operator: fc.constantFrom<'$and' | '$or'>('$and', '$or'), children: fc.array(hostileGroup, { minLength: 1, maxLength: 2 }) });
+  const agent = fc.tuple(request, fc.constantFrom(ATTACK, 'aaa', 'b', undefined)).map(([one, userAgent]): TestRequest => {
+    const { userAgent: _, ...rest } = one;
+    return userAgent === undefined ? rest : { ...rest, userAgent };
+  });
+  let reached = 0;
+  fc.assert(fc.property(fc.array(tree, { minLength: 1, maxLength: 3 }), agent, (trees, one) => {
+    const rules = trees.map((conditions, i) => normal({ name: `r${i}`, description: '', status: 'active', actions: ['allow'], conditions }));
+    const program = compileProgram([rules]);
+    const verdicts = new ProgramVerdicts(program);
+    verdicts.begin(one);
+    rules.forEach((rule, position) => {
+      const expected = rule.conditions.children.flatMap((group) => group.children.flatMap((written) => {
+        const value = fieldOf(one, written);
+        if (value === undefined) return [];
+        return leafPatterns(written).filter((pattern) => pattern.test(value) === 'undecided').map((pattern) => ({ leaf: written, pattern: pattern.source, value }));
+      }));
+      expect(undecidedPatterns(verdicts, program, program.sets[0] as ProgramSet<NormalRule>, position)).toEqual(expected);
+      if (expected.length > 0) reached += 1;
+    });
+  }), { numRuns: 300 });
+  expect(reached).toBeGreaterThan(20);
+});
 
 test('the analysis\' verdicts over its interned rules are the reference evaluator\'s (an undecided match counts as none)', () => {
   let reached = 0;

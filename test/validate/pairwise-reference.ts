@@ -49,7 +49,7 @@ export function analyseRulesPairwise(rules: readonly DeclaredRule[]): Finding[] 
 }
 
 function catchAllReason(rule: DeclaredRule): string | undefined {
-  const reasons = rule.conditions.children.map(catchAll);
+  const reasons = rule.conditions.children.map((group) => catchAll(group));
   if (rule.conditions.operator === '$or') return reasons.find((reason) => reason !== undefined);
   return reasons.every((reason) => reason !== undefined) ? reasons.join('; ') : undefined;
 }
