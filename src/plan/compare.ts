@@ -4,6 +4,7 @@
 // file says and what re-planning gives, and the JSON Pointer into the file where they first
 // differ (a long body is cut in the message; the pointer still finds the one field).
 import type { PlanStep } from './types.js';
+import { isObject } from '../io/json-depth.js';
 import { pointerToken } from '../io/json-pointer.js';
 
 /** The parts of a step compared, in the order a difference is looked for. */
@@ -43,16 +44,12 @@ export function firstDifferingPointer(a: unknown, b: unknown, at: string): strin
     const index = [...Array(Math.max(a.length, b.length)).keys()].find((i) => i >= a.length || i >= b.length || !sameJson(a[i], b[i])) as number;
     return index < a.length && index < b.length ? firstDifferingPointer(a[index], b[index], `${at}/${index}`) : `${at}/${index}`;
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isObject(a) && isObject(b)) {
     const key = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().find((k) => !sameJson(a[k], b[k])) as string;
     const token = pointerToken(key);
     return key in a && key in b ? firstDifferingPointer(a[key], b[key], `${at}/${token}`) : `${at}/${token}`;
   }
   return at;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function summary(step: PlanStep): string {
