@@ -35,7 +35,10 @@ const LOOKED_UP: ReadonlyMap<Leaf['operator'], Mark> = new Map<Leaf['operator'],
 export class FieldVerdicts {
   /** Per leaf, its verdict on a present value it does not list (exact leaves; the rest are asked). */
   private readonly present: Mark[];
+  /** The looked-up leaves by the name they read (every leaf here reads the same field). */
   private readonly groups = new Map<string, LookedUpGroup>();
+  /** `present` with every looked-up leaf's verdict where its value is absent. */
+  private readonly absentMarks: Mark[];
   private readonly asked: number[] = [];
 
   constructor(private readonly leaves: readonly ProgramLeaf[]) {
@@ -57,17 +60,15 @@ export class FieldVerdicts {
       }
       return mark;
     });
+    this.absentMarks = [...this.present];
+    for (const { absent } of this.groups.values()) for (const [at, mark] of absent) this.absentMarks[at] = mark;
   }
 
   /** Each leaf's verdict on the request part, one letter per leaf in the leaves' order (t, f, u). */
   key(part: TestRequest): string {
-    const marks = [...this.present];
-    for (const { reader, absent, listed, prefixes, suffixes } of this.groups.values()) {
-      const value = fieldOf(part, reader);
-      if (value === undefined) {
-        for (const [at, mark] of absent) marks[at] = mark;
-        continue;
-      }
+    const marks = [...this.absentMarks];
+    for (const [{ absent, listed, prefixes, suffixes }, value] of this.readValues(part)) {
+      for (const [at] of absent) marks[at] = this.present[at] as Mark;
       const turn = (positions: number[] | undefined) => {
         for (const at of positions ?? []) marks[at] = marks[at] === 't' ? 'f' : 't';
       };
@@ -81,6 +82,32 @@ export class FieldVerdicts {
       marks[at] = verdict === 'undecided' ? 'u' : verdict ? 't' : 'f';
     }
     return marks.join('');
+  }
+
+  /**
+   * The groups whose value the part carries, with it. A map's keys are read once each (the first
+   * of a header's spellings, as the evaluator's fieldOf reads it), not each group's name looked
+   * for: a field with many names' leaves and few names per request.
+   */
+  private *readValues(part: TestRequest): Iterable<[LookedUpGroup, string]> {
+    const field = this.leaves[0]?.field;
+    if (field !== 'headers' && field !== 'query' && field !== 'custom') {
+      for (const group of this.groups.values()) {
+        const value = fieldOf(part, group.reader);
+        if (value !== undefined) yield [group, value];
+      }
+      return;
+    }
+    const record = part[field];
+    if (record === undefined) return;
+    const seen = new Set<string>();
+    for (const key of Object.keys(record)) {
+      const name = field === 'headers' ? key.toLowerCase() : key;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const group = this.groups.get(name);
+      if (group !== undefined) yield [group, record[key] as string];
+    }
   }
 
   /** The map a leaf's texts go in, and its texts. */
@@ -97,9 +124,8 @@ export class FieldVerdicts {
   private groupOf(leaf: Leaf): LookedUpGroup {
     // Header names compare ignoring case (semantics/fields.ts sameFieldName): one group per name.
     const name = leaf.conditionType === 'header' ? fieldName(leaf).toLowerCase() : fieldName(leaf);
-    const id = `${leaf.conditionType}\0${name}`;
-    let group = this.groups.get(id);
-    if (group === undefined) this.groups.set(id, (group = { reader: leaf, absent: [], listed: new Map(), prefixes: new Map(), suffixes: new Map() }));
+    let group = this.groups.get(name);
+    if (group === undefined) this.groups.set(name, (group = { reader: leaf, absent: [], listed: new Map(), prefixes: new Map(), suffixes: new Map() }));
     return group;
   }
 }

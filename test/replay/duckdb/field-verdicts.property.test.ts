@@ -1,6 +1,6 @@
 // The key of a field's verdicts (src/replay/duckdb/field-verdicts.ts) looks most leaves up by
 // the value, its prefixes or its suffixes instead of asking each: on random leaves of one field
-// (headers of several names and cases, duplicate listed values, empty texts, lone surrogates,
+// (headers of several names and spellings, query parameters, duplicate listed values, empty texts, lone surrogates,
 // the operators asked beside them) and random request parts, present or absent, it holds the reference evaluator's
 // leafVerdict for every leaf, in the leaves' order.
 import fc from 'fast-check';
@@ -36,10 +36,20 @@ test('a text field: the key is every leaf\'s verdict, the value present or absen
 
 test('headers: leaves of several names (in any case) read each its own header', () => {
   const leaf = fc.constantFrom('x-a', 'X-A', 'x-b').chain((name) => leafOf('header', name));
-  const headers = fc.dictionary(fc.constantFrom('x-a', 'x-b', 'x-c'), fc.constantFrom(...VALUES), { maxKeys: 3 });
+  const headers = fc.dictionary(fc.constantFrom('x-a', 'X-A', 'x-b', 'x-c'), fc.constantFrom(...VALUES), { maxKeys: 4 });
   fc.assert(fc.property(fc.array(leaf, { maxLength: 12 }), fc.option(headers, { nil: undefined }), (leaves, map) => {
     const field = program(leaves, 'headers');
     const part: TestRequest = map === undefined ? {} : { headers: map };
+    expect(new FieldVerdicts(field).key(part)).toBe(expected(field, part));
+  }), { numRuns: 3_000 });
+});
+
+test('query parameters: names compare as written, one leaf\'s parameter absent beside another\'s present', () => {
+  const leaf = fc.constantFrom('p', 'P', 'q', '__proto__').chain((name) => leafOf('queryParam', name));
+  const query = fc.dictionary(fc.constantFrom('p', 'P', 'r', '__proto__'), fc.constantFrom(...VALUES), { maxKeys: 4 });
+  fc.assert(fc.property(fc.array(leaf, { maxLength: 12 }), fc.option(query, { nil: undefined }), (leaves, map) => {
+    const field = program(leaves, 'query');
+    const part: TestRequest = map === undefined ? {} : { query: map };
     expect(new FieldVerdicts(field).key(part)).toBe(expected(field, part));
   }), { numRuns: 3_000 });
 });
