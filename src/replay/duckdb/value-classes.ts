@@ -7,13 +7,13 @@
 // classes, on a request made of each class's first value. A value the js reader would read
 // otherwise than DuckDB handed it over (a number DuckDB writes in another form, an object where
 // text belongs) is odd: its records are read again by the js reader.
-import { leafVerdict } from '../../evaluate/leaf.js';
 import type { TestRequest } from '../../evaluate/request.js';
 import type { NormalRule } from '../../semantics/model.js';
 import type { ProgramLeaf, RuleProgram } from '../../semantics/program.js';
 import { normaliseRequest, unusableForm, MAP_FIELDS, TEXT_FIELDS, type RequestField, type TextField } from '../coverage.js';
 import { recordRequest } from '../formats.js';
 import { redactRequest } from '../redact.js';
+import { FieldVerdicts } from './field-verdicts.js';
 
 /** What the accounting needs of a class, and the request part its first value makes. */
 export interface ValueClass {
@@ -42,8 +42,10 @@ const TEXT_NOT_AS_JS = /^(?:[[{].*|-0|-?0[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?
 export class FieldClasses {
   readonly classes: ValueClass[];
   private readonly keys = new Map<string, number>();
+  private readonly verdicts: FieldVerdicts;
 
-  constructor(private readonly field: RequestField, private readonly leaves: readonly ProgramLeaf[], private readonly touched: boolean) {
+  constructor(private readonly field: RequestField, leaves: readonly ProgramLeaf[], private readonly touched: boolean) {
+    this.verdicts = new FieldVerdicts(leaves);
     this.classes = [
       { present: false, odd: false, unusable: false, lacking: touched && field !== 'custom' && field !== 'query', part: {} },
       { present: true, odd: true, unusable: false, lacking: false, part: {} },
@@ -56,8 +58,7 @@ export class FieldClasses {
     const value = this.field === 'headers' || this.field === 'query' || this.field === 'custom' ? part[this.field] : part[this.field];
     if (value === undefined) return ABSENT;
     const unusable = typeof value === 'string' && unusableForm(this.field as TextField, value);
-    const verdicts = this.leaves.map(({ leaf }) => { const verdict = leafVerdict(leaf, part); return verdict === 'undecided' ? 'u' : verdict ? 't' : 'f'; }).join('');
-    const key = `${unusable ? 'x' : 'o'}${verdicts}`;
+    const key = `${unusable ? 'x' : 'o'}${this.verdicts.key(part)}`;
     let id = this.keys.get(key);
     if (id === undefined) {
       id = this.classes.push({ present: true, odd: false, unusable, lacking: this.touched && unusable, part }) - 1;
