@@ -8,6 +8,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import { canonicalConditions } from '../semantics/canonical.js';
 import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
 import type { AtomTable } from './atoms.js';
+import { activeAfter } from './list-delta.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
 export interface DecidedOutcome {
@@ -72,10 +73,20 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     return entry;
   };
   // Equal lists (the transition check's states a description apart are one array) are filtered once.
+  // A list that differs from the one before by a PATCH copies the entries of the rules both share at their start and end (list-delta.ts).
   const filtered = new Map<readonly NormalRule[], Entry[]>();
+  let previous: { rules: readonly NormalRule[]; entries: Entry[] } | undefined;
   const sets: Entry[][] = ruleSets.map((rules) => {
     let entries = filtered.get(rules);
-    if (entries === undefined) filtered.set(rules, (entries = rules.filter((rule) => rule.status === 'active').map(entryOf)));
+    if (entries !== undefined) return entries;
+    if (previous === undefined) entries = rules.filter((rule) => rule.status === 'active').map(entryOf);
+    else {
+      const { start, middle, end } = activeAfter(previous.rules, rules, entryOf);
+      const before = previous.entries;
+      entries = before.slice(0, start).concat(middle, before.slice(before.length - end));
+    }
+    filtered.set(rules, entries);
+    previous = { rules, entries };
     return entries;
   });
   // Compared from the end, entry by entry: no number per position of every list (the lists
@@ -107,7 +118,7 @@ export function conditionsKeyOf(conditions: Conditions): string {
  */
 const RULE_KEYS = new WeakMap<NormalRule, { conditions: string; outcome: string; whole: string }>();
 
-function ruleKeysOf(rule: NormalRule): { conditions: string; outcome: string; whole: string } {
+export function ruleKeysOf(rule: NormalRule): { conditions: string; outcome: string; whole: string } {
   let keys = RULE_KEYS.get(rule);
   if (keys === undefined) {
     const conditions = conditionsKeyOf(rule.conditions);
