@@ -111,11 +111,19 @@ function changedRules(lists: readonly Int32Array[], count: number): Uint8Array {
     const ends = commonEnds(previous, list);
     previous = list;
     positionsIn(list);
-    stable = stable.filter((id) => (position[id] as number) >= 0);
+    stable = present(stable, position);
     if (!increasing(stable, position)) stable = increasingAround(stable, position, ends.start, list.length - ends.end);
   }
   for (const id of stable) changed[id] = 0;
   return changed;
+}
+
+/** `stable` without the rules missing from the list at hand (or there twice), compacted in place: no copy per state. */
+function present(stable: number[], position: Int32Array): number[] {
+  let kept = 0;
+  for (const id of stable) if ((position[id] as number) >= 0) stable[kept++] = id;
+  stable.length = kept;
+  return stable;
 }
 
 function increasing(ids: readonly number[], position: Int32Array): boolean {

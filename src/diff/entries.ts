@@ -82,8 +82,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     if (previous === undefined) entries = rules.filter((rule) => rule.status === 'active').map(entryOf);
     else {
       const { start, middle, end } = activeAfter(previous.rules, rules, entryOf);
-      const before = previous.entries;
-      entries = before.slice(0, start).concat(middle, before.slice(before.length - end));
+      entries = joinedEntries(previous.entries, start, middle, end);
     }
     filtered.set(rules, entries);
     previous = { rules, entries };
@@ -101,6 +100,17 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
   return { sets, sharedTail, boringFrom, conditionsCount: ids.size };
+}
+
+/** Spread as arguments at most (a fresh list of many rules is joined by a copy instead). */
+const MAX_SPLICED = 4096;
+
+/** `before`'s first `start` and last `end` entries around `middle`: one copy of the list before, the PATCH's rules spliced in. */
+function joinedEntries(before: readonly Entry[], start: number, middle: Entry[], end: number): Entry[] {
+  if (middle.length > MAX_SPLICED) return before.slice(0, start).concat(middle, before.slice(before.length - end));
+  const entries = before.slice();
+  entries.splice(start, entries.length - start - end, ...middle);
+  return entries;
 }
 
 /** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */
