@@ -1,5 +1,5 @@
 // What one rule list of a region search changes against the list before it (docs/behaviour.md,
-// "Searched in proportion to the change"). The transition check hands the search hundreds of
+// "Safe transitions", "Large plans"). The transition check hands the search hundreds of
 // states, each one PATCH after the one before: one rule moved, edited, created or deleted, the
 // rest the very same rule objects in the same order. What is worked out per rule of a list
 // (its number, its entry, the part it falls in) is then worked out for the rules between the
