@@ -14,18 +14,13 @@
 // This holds only for a predicate that finds every list deciding alike uninteresting; for any
 // other, the caller searches the whole lists.
 import type { NormalRule } from '../semantics/model.js';
-import { conditionsKeyOf, NO_RULE_OUTCOME, outcomeKey, type DecidedOutcome, type RegionOutcome } from './entries.js';
+import type { ChangedPart } from './part-lists.js';
+import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
 import { disjoint, requiredValues } from './required-values.js';
+import { activeAfter, commonEnds, joinedIds, sameIds } from './list-delta.js';
+import { partsOf } from './part-lists.js';
 
-/** Lists of one part, each distinct list once. */
-export interface ChangedPart {
-  /** The distinct lists, each the part's active rules in priority order. */
-  lists: NormalRule[][];
-  /** Per list given: the index of its list in `lists`. */
-  listOf: number[];
-  /** The part's changed rules, for naming what a budget left unsearched. */
-  changed: string[];
-}
+export type { ChangedPart } from './part-lists.js';
 
 /** Pairs compared at most to leave out stable rules of one group (beyond it, the group keeps them all). */
 const MAX_PAIRS = 4_000_000;
@@ -38,12 +33,14 @@ const MAX_PAIRS = 4_000_000;
 export function changedParts(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, deadline?: number): ChangedPart[] | 'late' | undefined {
   const numbered = new RuleNumbers();
   const distinct = new Map<readonly NormalRule[], Int32Array>();
+  let previous: { rules: readonly NormalRule[]; ids: Int32Array } | undefined;
   for (const rules of ruleSets) {
     if (distinct.has(rules)) continue;
     if (deadline !== undefined && Date.now() > deadline) return 'late';
-    const ids: number[] = [];
-    for (const rule of rules) if (rule.status === 'active') ids.push(numbered.of(rule));
-    distinct.set(rules, Int32Array.from(ids));
+    // Each state of the transition check is the one before and one PATCH: only the rules it changed are numbered (list-delta.ts).
+    const ids = previous === undefined ? numberedAll(rules, numbered) : joinedIds(previous.ids, activeAfter(previous.rules, rules, (rule) => numbered.of(rule)));
+    distinct.set(rules, ids);
+    previous = { rules, ids };
   }
   const alike = (outcome: DecidedOutcome): boolean => interesting(ruleSets.map(() => outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
@@ -59,7 +56,13 @@ export function changedParts(ruleSets: readonly (readonly NormalRule[])[], inter
   }
   // Nothing left out and nothing split: the lists as given, not copies of them.
   if (partIds.length === 1 && (partIds[0] as number[]).length === numbered.rules.length) return undefined;
-  return partsOf(partIds, ruleSets, distinct, numbered, changed);
+  return partsOf(partIds, ruleSets, distinct, numbered.rules, changed);
+}
+
+function numberedAll(rules: readonly NormalRule[], numbered: RuleNumbers): Int32Array {
+  const ids: number[] = [];
+  for (const rule of rules) if (rule.status === 'active') ids.push(numbered.of(rule));
+  return Int32Array.from(ids);
 }
 
 /** Rules numbered by conditions and outcome (two rules alike in both decide alike). */
@@ -71,7 +74,8 @@ class RuleNumbers {
   of(rule: NormalRule): number {
     let id = this.byRule.get(rule);
     if (id !== undefined) return id;
-    const key = `${conditionsKeyOf(rule.conditions)}\u0000${outcomeKey({ rule: rule.name, actions: rule.actions })}`;
+    // The keys entries.ts works out once per rule object (the same for both).
+    const key = ruleKeysOf(rule).whole;
     id = this.byKey.get(key);
     if (id === undefined) {
       this.byKey.set(key, (id = this.rules.length));
@@ -104,18 +108,43 @@ function changedRules(lists: readonly Int32Array[], count: number): Uint8Array {
   for (const list of lists.slice(1)) {
     // A list with the same rules as the one before keeps the same rules stable (states a description apart).
     if (sameIds(previous, list)) continue;
+    const ends = commonEnds(previous, list);
     previous = list;
     positionsIn(list);
-    stable = stable.filter((id) => (position[id] as number) >= 0);
-    if (!increasing(stable, position)) stable = increasingRun(stable, position);
+    stable = present(stable, position);
+    if (!increasing(stable, position)) stable = increasingAround(stable, position, ends.start, list.length - ends.end);
   }
   for (const id of stable) changed[id] = 0;
   return changed;
 }
 
+/** `stable` without the rules missing from the list at hand (or there twice), compacted in place: no copy per state. */
+function present(stable: number[], position: Int32Array): number[] {
+  let kept = 0;
+  for (const id of stable) if ((position[id] as number) >= 0) stable[kept++] = id;
+  stable.length = kept;
+  return stable;
+}
+
 function increasing(ids: readonly number[], position: Int32Array): boolean {
   for (let i = 1; i < ids.length; i++) if ((position[ids[i] as number] as number) < (position[ids[i - 1] as number] as number)) return false;
   return true;
+}
+
+/**
+ * increasingRun of `stable`, which was increasing in the list before this one, this list being
+ * that one with only the positions from `from` up to `to` changed: the stable rules before `from`
+ * and from `to` on keep their places and their order, so the longest run is all of them and the
+ * longest run of those in between — the very run increasingRun finds over the whole (it reads
+ * the ones before as a run it extends, and extends its run by each one after), for the rules a
+ * PATCH moved rather than the whole list.
+ */
+function increasingAround(stable: readonly number[], position: Int32Array, from: number, to: number): number[] {
+  let first = 0;
+  while (first < stable.length && (position[stable[first] as number] as number) < from) first += 1;
+  let last = first;
+  while (last < stable.length && (position[stable[last] as number] as number) < to) last += 1;
+  return stable.slice(0, first).concat(increasingRun(stable.slice(first, last), position), stable.slice(last));
 }
 
 /** The longest subsequence of `ids` whose positions increase (patience sorting, O(n log n)). */
@@ -194,49 +223,4 @@ function relevant(group: readonly number[], changed: Uint8Array, numbered: RuleN
   // A changed rule that requires no value can match a request of any other rule: every rule is kept, without comparing pairs.
   if (changedRequired.some((values) => values.size === 0)) return [...group];
   return group.filter((id) => changed[id] === 1 || changedRequired.some((other) => !disjoint(required(id), other)));
-}
-
-/**
- * Each part's lists, cut from every distinct list in one pass over it; lists of a part that are
- * then equal rule by rule are one list.
- */
-function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, numbered: RuleNumbers, changed: Uint8Array): ChangedPart[] {
-  const partOfRule = new Int32Array(numbered.rules.length).fill(-1);
-  partIds.forEach((ids, part) => {
-    for (const id of ids) partOfRule[id] = part;
-  });
-  const cut = new Map<readonly NormalRule[], number[][]>();
-  for (const [rules, ids] of distinct) {
-    const byPart = partIds.map((): number[] => []);
-    for (const id of ids) if ((partOfRule[id] as number) !== -1) (byPart[partOfRule[id] as number] as number[]).push(id);
-    cut.set(rules, byPart);
-  }
-  return partIds.map((ids, part) => {
-    const lists: NormalRule[][] = [];
-    const byKey = new Map<string, number>();
-    // The transition check's hundreds of states mostly cut to the list of the state before:
-    // compared with it first, a list is joined into a key only when it differs.
-    let previous: { kept: readonly number[]; index: number } | undefined;
-    const listOf = ruleSets.map((rules) => {
-      const kept = ((cut.get(rules) as number[][])[part] as number[]);
-      if (previous !== undefined && sameIds(previous.kept, kept)) return previous.index;
-      const key = kept.join(',');
-      let index = byKey.get(key);
-      if (index === undefined) {
-        byKey.set(key, (index = lists.length));
-        lists.push(kept.map((id) => numbered.rules[id] as NormalRule));
-      }
-      previous = { kept, index };
-      return index;
-    });
-    return { lists, listOf, changed: ids.filter((id) => changed[id] === 1).map((id) => (numbered.rules[id] as NormalRule).name) };
-  });
-}
-
-/** The same numbers in the same order. */
-function sameIds(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -51,7 +51,7 @@ export class StateWalk {
 
   state(): LiveRule[] {
     if (this.changed) {
-      this.copy = [...this.list];
+      this.copy = this.list.slice();
       this.changed = false;
     }
     return this.copy;

@@ -112,27 +112,27 @@ class ListState {
       return { ...step, body: { ...step.body, priority } };
     }
     if (!isMove(step)) return step;
-    const priority = this.insertionIndex(step.ruleId);
-    moveInList(this.ids, this.ids.indexOf(step.ruleId), priority);
+    const self = this.ids.indexOf(step.ruleId);
+    const priority = this.insertionIndex(step.ruleId, self);
+    moveInList(this.ids, self, priority);
     this.settled.add(step.ruleId);
     if (part === 'move') return moveHalf(step, priority);
     return { ...step, body: { ...step.body, priority } };
   }
 
   /** Right after the nearest settled rule before it in the final order; first when there is none. */
-  private insertionIndex(ruleId: string): number {
+  private insertionIndex(ruleId: string, self = -1): number {
     const at = this.finalIndex.get(ruleId) ?? 0;
     for (let index = at - 1; index >= 0; index -= 1) {
       const id = this.finalIds[index] as string;
-      if (this.settled.has(id)) return this.indexWithout(id, ruleId) + 1;
+      if (this.settled.has(id)) return this.indexWithout(id, self) + 1;
     }
     return 0;
   }
 
-  /** The index of `id` in the list with `ruleId` taken out (no copy of the list per PATCH). */
-  private indexWithout(id: string, ruleId: string): number {
+  /** The index of `id` in the list with the rule at `self` (-1: none, a rule not in it yet) taken out (no copy of the list per PATCH). */
+  private indexWithout(id: string, self: number): number {
     const at = this.ids.indexOf(id);
-    const self = this.ids.indexOf(ruleId);
     return self !== -1 && self < at ? at - 1 : at;
   }
 }

@@ -25,10 +25,14 @@ function undecided(outcome: RegionOutcome): boolean {
 function couldOpen(outcomes: readonly RegionOutcome[]): boolean {
   const last = outcomes.length - 1;
   if (!guarded(outcomes[0] as RegionOutcome) || !guarded(outcomes[last] as RegionOutcome)) return false;
-  // The search asks this at every step, over hundreds of states: a loop, no copy of the outcomes.
+  // The search asks this at every step, over hundreds of states: a loop, no copy of the outcomes,
+  // and a state with the very outcome of the state before (most of them) not asked again.
+  let protecting: RegionOutcome | undefined;
   for (let state = 1; state < last; state += 1) {
     const during = outcomes[state] as RegionOutcome;
+    if (during === protecting) continue;
     if (!protects(during) || undecided(during)) return true;
+    protecting = during;
   }
   return false;
 }

@@ -1,0 +1,106 @@
+// The lists of each part the search in proportion to the change searches (changed-parts.ts):
+// every distinct list given, cut to the rules of each part, and the cut lists that are equal
+// rule by rule searched once. The transition check's states each differ from the one before
+// by one PATCH, which changes the cut of the part(s) of the rule it sends and no other: a
+// part the PATCH leaves alone keeps the very array of the state before (list-delta.ts).
+import type { NormalRule } from '../semantics/model.js';
+import { commonEnds, idsHash, sameIds } from './list-delta.js';
+
+/** Lists of one part, each distinct list once. */
+export interface ChangedPart {
+  /** The distinct lists, each the part's active rules in priority order. */
+  lists: NormalRule[][];
+  /** Per list given: the index of its list in `lists`. */
+  listOf: number[];
+  /** The part's changed rules, for naming what a budget left unsearched. */
+  changed: string[];
+}
+
+/** Parts a list may change against the one before and still be cut part by part; beyond it, it is cut whole. */
+const MAX_TOUCHED_PARTS = 4;
+
+/**
+ * Each part's lists (`partIds`: the rule numbers of each part), cut from every distinct list
+ * (`distinct`: its rule numbers) given in `ruleSets`; lists of a part that are then equal rule
+ * by rule are one list.
+ */
+export function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, rules: readonly NormalRule[], changed: Uint8Array): ChangedPart[] {
+  const partOfRule = new Int32Array(rules.length).fill(-1);
+  partIds.forEach((ids, part) => {
+    for (const id of ids) partOfRule[id] = part;
+  });
+  const cut = cutByPart(distinct, partIds.length, partOfRule);
+  return partIds.map((ids, part) => {
+    const lists: NormalRule[][] = [];
+    const keptOf: (readonly number[])[] = [];
+    const byHash = new Map<number, number[]>();
+    // The transition check's hundreds of states mostly cut to the list of the state before:
+    // compared with it first, a list is looked up among the others only when it differs.
+    let previous: { kept: readonly number[]; index: number } | undefined;
+    const listOf = ruleSets.map((list) => {
+      const kept = (cut.get(list) as number[][])[part] as number[];
+      if (previous !== undefined && sameIds(previous.kept, kept)) return previous.index;
+      const hash = idsHash(kept);
+      let alike = byHash.get(hash);
+      if (alike === undefined) byHash.set(hash, (alike = []));
+      let index = alike.find((known) => sameIds(keptOf[known] as number[], kept));
+      if (index === undefined) {
+        alike.push((index = lists.length));
+        keptOf.push(kept);
+        lists.push(kept.map((id) => rules[id] as NormalRule));
+      }
+      previous = { kept, index };
+      return index;
+    });
+    return { lists, listOf, changed: ids.filter((id) => changed[id] === 1).map((id) => (rules[id] as NormalRule).name) };
+  });
+}
+
+/**
+ * Per distinct list, its rule numbers of each part in order. A list is compared with the one
+ * before it: the parts of no rule between their common start and end are the arrays of the list
+ * before; only the others are cut again.
+ */
+function cutByPart(distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, parts: number, partOfRule: Int32Array): Map<readonly NormalRule[], number[][]> {
+  const cut = new Map<readonly NormalRule[], number[][]>();
+  let previous: { ids: Int32Array; byPart: number[][] } | undefined;
+  for (const [rules, ids] of distinct) {
+    const touched = previous === undefined ? undefined : touchedParts(previous.ids, ids, partOfRule);
+    let byPart: number[][];
+    if (previous === undefined || touched === undefined) byPart = cutWhole(ids, parts, partOfRule);
+    else {
+      byPart = [...previous.byPart];
+      for (const part of touched) byPart[part] = cutOne(ids, part, partOfRule);
+    }
+    cut.set(rules, byPart);
+    previous = { ids, byPart };
+  }
+  return cut;
+}
+
+/** The parts of the rules between the common start and end of two lists; undefined when more than a few. */
+function touchedParts(before: Int32Array, after: Int32Array, partOfRule: Int32Array): Set<number> | undefined {
+  const { start, end } = commonEnds(before, after);
+  const touched = new Set<number>();
+  for (const ids of [before, after]) {
+    for (let at = start; at < ids.length - end; at += 1) {
+      const part = partOfRule[ids[at] as number] as number;
+      if (part === -1) continue;
+      touched.add(part);
+      if (touched.size > MAX_TOUCHED_PARTS) return undefined;
+    }
+  }
+  return touched;
+}
+
+function cutWhole(ids: Int32Array, parts: number, partOfRule: Int32Array): number[][] {
+  const byPart = Array.from({ length: parts }, (): number[] => []);
+  for (const id of ids) if ((partOfRule[id] as number) !== -1) (byPart[partOfRule[id] as number] as number[]).push(id);
+  return byPart;
+}
+
+function cutOne(ids: Int32Array, part: number, partOfRule: Int32Array): number[] {
+  const kept: number[] = [];
+  for (const id of ids) if (partOfRule[id] === part) kept.push(id);
+  return kept;
+}

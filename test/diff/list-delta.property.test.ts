@@ -1,0 +1,107 @@
+// The search's set-up in proportion to each PATCH (src/diff/list-delta.ts, part-lists.ts):
+// changedParts and activeEntries work out a list's numbers, parts and entries from the list
+// before it, for the rules between the two lists' common start and end only. Neither may change
+// an answer: for random runs of states (one rule moved, edited, paused, created or deleted at a
+// time, a state repeated, a list copied, a fresh list in between), both give exactly what the
+// walk over every whole list gave (test/diff/reference/). The runs that reach the shortcut (a
+// list changed between a common start and end) and that split the lists into parts are counted,
+// so the property cannot pass without them.
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { AtomTable } from '../../src/diff/atoms.js';
+import { changedParts } from '../../src/diff/changed-parts.js';
+import { activeEntries, type Entries, type RegionOutcome } from '../../src/diff/entries.js';
+import { commonEnds } from '../../src/diff/list-delta.js';
+import type { Action, Leaf, NormalRule } from '../../src/semantics/model.js';
+import { normal } from '../helpers/rules.js';
+import { changedPartsWalked } from './reference/changed-parts-walk.js';
+import { activeEntriesWalked } from './reference/entries-walk.js';
+
+const HOSTS = ['a.example', 'b.example', 'c.example', 'd.example'];
+const ACTIONS: Action[][] = [['allow'], ['hardBlock'], ['blockWithChallenge']];
+
+const leaf: fc.Arbitrary<Leaf | undefined> = fc.oneof(
+  fc.constantFrom(...HOSTS).map((host): Leaf => ({ conditionType: 'domain', operator: '$eq', value: host })),
+  fc.subarray(HOSTS, { minLength: 1, maxLength: 2 }).map((hosts): Leaf => ({ conditionType: 'domain', operator: '$in', value: hosts })),
+  fc.constant(undefined),
+);
+
+const rule = (name: string): fc.Arbitrary<NormalRule> =>
+  fc.record({ host: leaf, path: fc.constantFrom('/a', '/b', '/c'), actions: fc.constantFrom(...ACTIONS), paused: fc.boolean() }).map(({ host, path, actions, paused }) =>
+    normal({
+      name,
+      description: '',
+      status: paused && name.endsWith('3') ? 'paused' : 'active',
+      actions,
+      conditions: { operator: '$and', children: [...(host === undefined ? [] : [{ operator: '$and' as const, children: [host] }]), { operator: '$and', children: [{ conditionType: 'path', operator: '$startsWith', value: path }] }] },
+    }),
+  );
+
+/** What one step does to the list before: a PATCH of one rule, or something no PATCH does. */
+const step = fc.record({
+  kind: fc.constantFrom('move', 'move', 'edit', 'pause', 'create', 'delete', 'repeat', 'copy', 'fresh'),
+  from: fc.nat(),
+  to: fc.nat(),
+  fresh: rule('new'),
+  actions: fc.constantFrom(...ACTIONS),
+});
+
+/** A start list and the lists after each step, sharing the rule objects no step changed. */
+const runs = fc.integer({ min: 3, max: 12 }).chain((n) =>
+  fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => rule(`r${i}`))), fc.array(step, { minLength: 1, maxLength: 10 })).map(([start, steps]) => {
+    const lists: NormalRule[][] = [start];
+    steps.forEach((s, index) => {
+      const before = lists[lists.length - 1] as NormalRule[];
+      const list = [...before];
+      const from = s.from % Math.max(1, list.length);
+      const to = s.to % Math.max(1, list.length);
+      const at = list[from];
+      if (s.kind === 'repeat') return lists.push(lists[s.from % lists.length] as NormalRule[]);
+      if (s.kind === 'fresh') return lists.push(start.map((r) => ({ ...r })).reverse());
+      if (s.kind === 'create') list.splice(to, 0, { ...s.fresh, name: `new ${index}` });
+      else if (at !== undefined && s.kind === 'delete') list.splice(from, 1);
+      else if (at !== undefined && s.kind === 'move') list.splice(to, 0, ...list.splice(from, 1));
+      else if (at !== undefined && s.kind === 'edit') list[from] = { ...at, actions: s.actions };
+      else if (at !== undefined && s.kind === 'pause') list[from] = { ...at, status: at.status === 'active' ? 'paused' : 'active' };
+      return lists.push(list);
+    });
+    return lists;
+  }),
+);
+
+const blocks = (outcome: RegionOutcome | undefined) => outcome !== undefined && 'actions' in outcome && outcome.actions.some((action) => action !== 'allow');
+/** The transition check's kind of question: first and last block, some list in between does not. */
+const window = (outcomes: readonly RegionOutcome[]) => blocks(outcomes[0]) && blocks(outcomes[outcomes.length - 1]) && outcomes.slice(1, -1).some((o) => !blocks(o));
+
+/** Entries as numbers, outcomes and rule objects' names (the same rule objects either way). */
+function shown(entries: Entries, table: AtomTable) {
+  return {
+    sets: entries.sets.map((set) => set.map((entry) => [entry.rule.name, entry.conditionsId, entry.id, entry.outcome, (entry as { boring?: boolean }).boring])),
+    sharedTail: entries.sharedTail,
+    boringFrom: entries.boringFrom,
+    conditionsCount: entries.conditionsCount,
+    atoms: table.atoms.map((atom) => [atom.id, atom.field, [...atom.rules]]),
+  };
+}
+
+describe('numbers, parts and entries from the list before', () => {
+  test('are those of the walk over every whole list', () => {
+    let shortcuts = 0;
+    let split = 0;
+    fc.assert(
+      fc.property(runs, (lists) => {
+        const parts = changedParts(lists, window);
+        expect(parts).toEqual(changedPartsWalked(lists, window));
+        if (Array.isArray(parts)) split += 1;
+        const [tableA, tableB] = [new AtomTable(), new AtomTable()];
+        expect(shown(activeEntries(lists, tableA, window), tableA)).toEqual(shown(activeEntriesWalked(lists, tableB, window), tableB));
+        // The lists of each part are what the search is given: the same rule objects, not copies.
+        for (const part of Array.isArray(parts) ? parts : []) part.lists.flat().forEach((r) => expect(lists.some((list) => list.includes(r))).toBe(true));
+        if (lists.some((list, i) => i > 0 && list !== lists[i - 1] && commonEnds(lists[i - 1] as NormalRule[], list).start + commonEnds(lists[i - 1] as NormalRule[], list).end > 0)) shortcuts += 1;
+      }),
+      { numRuns: 600 },
+    );
+    expect(shortcuts).toBeGreaterThan(300);
+    expect(split).toBeGreaterThan(60);
+  });
+});

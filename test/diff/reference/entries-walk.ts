@@ -1,0 +1,53 @@
+// activeEntries as it was before it copied the entries a list shares with the one before
+// (src/diff/list-delta.ts): every list filtered and mapped whole. The property test of
+// test/diff/list-delta.property.test.ts holds the new one to it.
+import type { NormalRule } from '../../../src/semantics/model.js';
+import type { AtomTable } from '../../../src/diff/atoms.js';
+import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type Entries, type Entry, type RegionOutcome } from '../../../src/diff/entries.js';
+
+/** Also adds every leaf to `table`, with the rules it appears in. */
+export function activeEntriesWalked(ruleSets: readonly (readonly NormalRule[])[], table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
+  const ids = new Map<string, number>();
+  const idOf = (key: string): number => {
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    return id;
+  };
+
+  // The transition check passes hundreds of lists that share nearly all their rule objects: each
+  // rule object is numbered (and its leaves added) once, whatever the number of lists.
+  const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
+  const boringOutcome = new Map<string, boolean>();
+  const entryOf = (rule: NormalRule): Entry & { boring: boolean } => {
+    const known = byRule.get(rule);
+    if (known !== undefined) return known;
+    for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
+    const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
+    const keys = ruleKeysOf(rule);
+    let boring = boringOutcome.get(keys.outcome);
+    if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(ruleSets.map(() => outcome))));
+    const entry = { rule, conditionsId: idOf(keys.conditions), id: idOf(keys.whole), outcome, boring };
+    byRule.set(rule, entry);
+    return entry;
+  };
+  // Equal lists (the transition check's states a description apart are one array) are filtered once.
+  const filtered = new Map<readonly NormalRule[], Entry[]>();
+  const sets: Entry[][] = ruleSets.map((rules) => {
+    let entries = filtered.get(rules);
+    if (entries === undefined) filtered.set(rules, (entries = rules.filter((rule) => rule.status === 'active').map(entryOf)));
+    return entries;
+  });
+  // Compared from the end, entry by entry: no number per position of every list (the lists
+  // together may hold millions of positions), and a list that differs near its end costs little.
+  const first = sets[0] ?? [];
+  const sharedTail = sets.map((entries) => {
+    let shared = 0;
+    while (shared < entries.length && shared < first.length && (entries[entries.length - 1 - shared] as Entry).id === (first[first.length - 1 - shared] as Entry).id) shared += 1;
+    return shared;
+  });
+  const boringFrom = new Array<boolean>(first.length + 1);
+  boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
+  for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
+  return { sets, sharedTail, boringFrom, conditionsCount: ids.size };
+}
+
