@@ -86,12 +86,56 @@ function crawlerRules(random, count) {
   });
 }
 
+// The `checkouts` shape: written during the fourth round of work on the plan's analyses (issue
+// #42), before any of that round's figures were seen, added once the work had landed and run as
+// it came out, not tuned for. Payment-fraud rules of a shop: each guards checkout paths (`$in`
+// one to three of 24 exact paths, or a `$startsWith` of 6 prefixes) for one or two write
+// methods, then adds one test of risk: a custom risk score (`$in` of levels), a device type,
+// a country outside a list of 3–8 of 40 (`$notIn`), a missing or present cookie-like header, a
+// card-number-looking query value (`$re`), or a user agent that does not end like a browser
+// (`$notEndsWith`); one rule in four has two such alternatives under an `$or`.
+const CHECKOUT_PATHS = Array.from({ length: 24 }, (_, i) => `/checkout/step-${i % 6}/${['card', 'wallet', 'bnpl', 'gift'][i % 4]}`);
+const CHECKOUT_PREFIXES = ['/checkout/', '/cart/', '/pay/', '/api/orders/', '/api/payments/', '/giftcards/'];
+const CHECKOUT_COUNTRIES = Array.from({ length: 40 }, (_, i) => `${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + ((i * 7) % 26))}`);
+const CHECKOUT_RISKS = [
+  (r) => ({ conditionType: 'customParam', fieldOption: 'risk_score', operator: '$in', value: [...new Set([pick(r, ['high', 'critical', 'medium']), pick(r, ['high', 'critical'])])] }),
+  (r) => ({ conditionType: 'deviceType', operator: '$eq', value: pick(r, ['desktop', 'mobile', 'tablet']) }),
+  (r) => ({ conditionType: 'country', operator: '$notIn', value: [...new Set(Array.from({ length: randomInt(r, 3, 8) }, () => pick(r, CHECKOUT_COUNTRIES)))] }),
+  (r) => ({ conditionType: 'header', fieldOption: pick(r, ['x-session', 'x-device-id', 'referer']), operator: r() < 0.5 ? '$notExists' : '$exists' }),
+  (r) => ({ conditionType: 'queryParam', fieldOption: pick(r, ['card', 'pan', 'number']), operator: '$re', value: [pick(r, ['^[0-9]{13,19}$', '^4[0-9]{12}', '^5[1-5][0-9]{14}$'])] }),
+  (r) => ({ conditionType: 'userAgent', operator: '$notEndsWith', value: pick(r, ['Safari/537.36', 'Firefox/120.0', 'Mobile']) }),
+];
+
+function checkoutRisk(random) {
+  if (random() >= 0.25) return pick(random, CHECKOUT_RISKS)(random);
+  return { operator: '$or', children: [pick(random, CHECKOUT_RISKS)(random), pick(random, CHECKOUT_RISKS)(random)] };
+}
+
+function checkoutRules(random, count) {
+  return Array.from({ length: count }, (_, i) => {
+    const place = random() < 0.6
+      ? { conditionType: 'path', operator: '$in', value: [...new Set(Array.from({ length: randomInt(random, 1, 3) }, () => pick(random, CHECKOUT_PATHS)))] }
+      : { conditionType: 'path', operator: '$startsWith', value: pick(random, CHECKOUT_PREFIXES) };
+    const methods = [...new Set([pick(random, ['POST', 'PUT']), pick(random, ['POST', 'PUT', 'PATCH'])])];
+    const method = methods.length === 1 ? { conditionType: 'httpMethod', operator: '$eq', value: methods[0] } : { conditionType: 'httpMethod', operator: '$in', value: methods };
+    for (const leaf of [place, method]) if (Array.isArray(leaf.value) && leaf.value.length === 1 && leaf.operator === '$in') leaf.value = [...leaf.value];
+    return {
+      name: `Checkout rule ${String(i + 1).padStart(5, '0')}`,
+      description: '',
+      status: random() < 0.88 ? 'active' : 'paused',
+      actions: [...pick(random, ACTION_SETS)],
+      conditions: { operator: '$and', children: [place, method, checkoutRisk(random)] },
+    };
+  });
+}
+
 /** Shapes appended after ruleSet was written: `ruleSet` for those, and theirs for these. */
-export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers'];
+export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers', 'checkouts'];
 
 export function anyRuleSet(shape, count) {
   if (!PLAN_ONLY_SHAPES.includes(shape)) return ruleSet(shape, count);
   const random = seededRandom(count);
-  const rules = shape === 'gateways' ? gatewayRules(random, count) : crawlerRules(random, count);
+  const generators = { gateways: gatewayRules, crawlers: crawlerRules, checkouts: checkoutRules };
+  const rules = generators[shape](random, count);
   return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
 }

@@ -3,7 +3,8 @@
 // distinct (every rule its own values), last (most requests reach the last rule), and the shapes
 // written after the work they measure, not tuned for: untuned and tenants (after the engines),
 // partners (after the js engine's text and pattern guards), regions (after the duckdb engine's
-// classes of values), fleets (after the js engine's address-block index).
+// classes of values), fleets (after the js engine's address-block index), checkouts (after the
+// duckdb engine's classing by looked-up texts).
 import { seededRandom } from '../dist/emulator/random.js';
 import { generateRules } from '../dist/emulator/generate-rules.js';
 
@@ -161,5 +162,34 @@ function fleetRules() {
   }));
 }
 
+/**
+ * Written during the fifth round of work on the engines (issue #37), before any of that round's
+ * figures were seen, added once the work had landed and run as it came out, not tuned for:
+ * checkout fraud rules — a path (`$in` two exact shop paths, or a `$startsWith` of a shop's
+ * prefix) with a method, then a risk test: a country outside a list (`$notIn`), a device type, a
+ * query value pattern (`$re`), a header that is missing, or a user agent that does not end like
+ * a browser (`$notEndsWith`); every eleventh rule paused, every fourth an `$or` of two risks.
+ */
+function checkoutRules() {
+  const COUNTRIES = ['US', 'DE', 'FR', 'BR', 'GB', 'CA', 'JP', 'IN'];
+  const risks = [
+    (i) => ({ conditionType: 'country', operator: '$notIn', value: [COUNTRIES[i % 8], COUNTRIES[(i + 3) % 8], COUNTRIES[(i + 5) % 8]] }),
+    (i) => ({ conditionType: 'deviceType', operator: '$eq', value: ['desktop', 'mobile', 'tablet'][i % 3] }),
+    (i) => ({ conditionType: 'queryParam', fieldOption: ['page', 'coupon', 'card'][i % 3], operator: '$re', value: [`^[0-9]{${1 + (i % 4)},}$`] }),
+    (i) => ({ conditionType: 'header', fieldOption: ['x-session', 'referer', 'x-device-id'][i % 3], operator: '$notExists' }),
+    (i) => ({ conditionType: 'userAgent', operator: '$notEndsWith', value: `Safari/${500 + (i % 40)}.36` }),
+  ];
+  return Array.from({ length: RULES }, (_, i) => {
+    const place = i % 3 === 0
+      ? { conditionType: 'path', operator: '$startsWith', value: `/shop/${i % 1200}/` }
+      : { conditionType: 'path', operator: '$in', value: [`/shop/${i % 1200}/item`, `/checkout/${i}`] };
+    const risk = i % 4 === 0 ? { operator: '$or', children: [risks[i % 5](i), risks[(i + 2) % 5](i)] } : risks[i % 5](i);
+    return {
+      name: `checkout ${i}`, description: '', status: i % 11 === 0 ? 'paused' : 'active', actions: [['blockWithChallenge'], ['hardBlock'], ['allow']][i % 3],
+      conditions: { operator: '$and', children: [place, { conditionType: 'httpMethod', operator: '$eq', value: i % 2 === 0 ? 'POST' : 'GET' }, risk] },
+    };
+  });
+}
+
 /** The rules of a shape, by its name. */
-export const REPLAY_SHAPES = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules, fleets: fleetRules };
+export const REPLAY_SHAPES = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules, fleets: fleetRules, checkouts: checkoutRules };
