@@ -93,11 +93,7 @@ export class TreeStack {
    * confirms, or -1: the trees whose guard the request fails cannot match it and are not asked.
    */
   firstMatching(request: TestRequest, from: number, matches: (at: number) => boolean): number {
-    const lists = [this.open];
-    for (const known of this.fields.values()) {
-      const value = fieldOf(request, known.leaf);
-      if (value !== undefined) valueGuarded(known, value, lists);
-    }
+    const lists = this.candidates(request);
     // The lists merged lazily, lowest position first: the first tree that matches ends the walk.
     const next = lists.map((list) => firstAtOrAfter(list, from));
     for (;;) {
@@ -114,6 +110,16 @@ export class TreeStack {
       });
       if (matches(at)) return at;
     }
+  }
+
+  /** Ascending lists of positions holding every tree whose guard `request` meets (some in several): the others do not match it. */
+  candidates(request: TestRequest): number[][] {
+    const lists = [this.open];
+    for (const known of this.fields.values()) {
+      const value = fieldOf(request, known.leaf);
+      if (value !== undefined) valueGuarded(known, value, lists);
+    }
+    return lists;
   }
 
   /**
