@@ -174,7 +174,7 @@ class Search {
         return true;
       });
       // A rule above that every request of the way matches: none reaches this rule, no witness search
-      // (docs/behaviour.md, "In proportion to the change").
+      // (docs/behaviour.md, "Safe transitions", in proportion to the change).
       if (!possible || this.ruleAboveMatches()) {
         this.assignment.popTo(size);
         continue;
