@@ -6,7 +6,6 @@
 // conditions) and "it does not match" (its tree joins the trees no request of the branch may
 // match). A concrete request (model.ts) is kept for every state, so a branch no request can
 // reach is dropped at once. Nothing enumerates the product of the fields' values.
-import { decide } from '../evaluate/evaluate.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, NormalRule } from '../semantics/model.js';
@@ -18,6 +17,7 @@ import { searchInParts } from './changed-search.js';
 import { Models } from './model.js';
 import { cannotBothHold } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
+import { WitnessCheck } from './confirm.js';
 
 export type { Region, RegionOptions, RegionSearch } from './entries.js';
 export { OUT_OF_TIME } from './entries.js';
@@ -49,13 +49,14 @@ class Search {
   /** settle()'s truths per conditions id, for one call. */
   private readonly truths: StepTruths;
   private readonly unchecked = new Map<string, Set<string>>();
+  private readonly witnesses: WitnessCheck;
   private steps = 0;
   private timedOut = false;
   /** maxRegions reached: the search is over, nothing is left unchecked that matters to the caller. */
   private enough = false;
 
   constructor(
-    private readonly ruleSets: readonly (readonly NormalRule[])[],
+    ruleSets: readonly (readonly NormalRule[])[],
     private readonly interesting: (outcomes: readonly RegionOutcome[]) => boolean,
     private readonly options: RegionOptions,
   ) {
@@ -67,6 +68,7 @@ class Search {
     this.truths = new StepTruths(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
+    this.witnesses = new WitnessCheck(this.sets, entries.conditionsCount, this.evaluation);
   }
 
   run(): RegionSearch {
@@ -233,13 +235,12 @@ class Search {
     const literals = this.assignment.literals();
     const key = `${outcomes.map(outcomeKey).join('\u0001')}\u0002${literals.map(({ atom, holds }) => `${holds ? '' : '!'}${atom.id}`).sort().join(',')}`;
     if (this.regions.has(key)) return;
-    const confirmed = this.ruleSets.map((rules) => decide(rules, witness, this.evaluation));
-    const undecided = confirmed.find((decision) => decision.undecided !== undefined)?.undecided;
-    if (undecided !== undefined) {
-      this.addUnchecked('a regular expression ran out of its time budget on the example request', [undecided.rule.name]);
+    const confirmed = this.witnesses.confirm(witness);
+    if (confirmed.undecided !== undefined) {
+      this.addUnchecked('a regular expression ran out of its time budget on the example request', [confirmed.undecided.rule.name]);
       return;
     }
-    const mismatch = confirmed.findIndex((decision, i) => outcomeKey({ rule: decision.rule?.name, actions: decision.actions }) !== outcomeKey(outcomes[i] as DecidedOutcome));
+    const mismatch = confirmed.deciding.findIndex((entry, i) => outcomeKey(entry?.outcome ?? NO_RULE_OUTCOME) !== outcomeKey(outcomes[i] as DecidedOutcome));
     if (mismatch !== -1) {
       this.addUnchecked('the example request the search found is decided otherwise by the evaluator', [outcomes[mismatch]?.rule ?? '(no rule)']);
       return;

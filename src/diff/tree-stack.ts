@@ -93,27 +93,30 @@ export class TreeStack {
    * confirms, or -1: the trees whose guard the request fails cannot match it and are not asked.
    */
   firstMatching(request: TestRequest, from: number, matches: (at: number) => boolean): number {
+    const lists = this.candidates(request);
+    // Merged lazily, lowest position first (plain loops: once per witness search step, tens of thousands).
+    const next = lists.map((list) => firstAtOrAfter(list, from));
+    for (;;) {
+      let at = Number.MAX_SAFE_INTEGER;
+      for (let i = 0; i < lists.length; i++) {
+        const position = (lists[i] as number[])[next[i] as number];
+        if (position !== undefined && position < at) at = position;
+      }
+      if (at === Number.MAX_SAFE_INTEGER) return -1;
+      // A tree guarded by several values of its field is in one list per value; the request carries one.
+      for (let i = 0; i < lists.length; i++) if ((lists[i] as number[])[next[i] as number] === at) next[i] = (next[i] as number) + 1;
+      if (matches(at)) return at;
+    }
+  }
+
+  /** Ascending lists of positions holding every tree whose guard `request` meets (some in several): the others do not match it. */
+  candidates(request: TestRequest): number[][] {
     const lists = [this.open];
     for (const known of this.fields.values()) {
       const value = fieldOf(request, known.leaf);
       if (value !== undefined) valueGuarded(known, value, lists);
     }
-    // The lists merged lazily, lowest position first: the first tree that matches ends the walk.
-    const next = lists.map((list) => firstAtOrAfter(list, from));
-    for (;;) {
-      let lowest = -1;
-      let at = Number.MAX_SAFE_INTEGER;
-      next.forEach((index, i) => {
-        const position = (lists[i] as number[])[index];
-        if (position !== undefined && position < at) [lowest, at] = [i, position];
-      });
-      if (lowest === -1) return -1;
-      // A tree guarded by several values of its field is in one list per value; the request carries one.
-      next.forEach((index, i) => {
-        if ((lists[i] as number[])[index] === at) next[i] = index + 1;
-      });
-      if (matches(at)) return at;
-    }
+    return lists;
   }
 
   /**
@@ -167,9 +170,24 @@ function valueGuarded(known: FieldLists, value: string, lists: number[][]): numb
   if (valued !== undefined) lists.push(valued);
   if (known.affixed.length === 0) return lists;
   // A value beyond ASCII may fold (lower case) onto a guard's letters: every affix-guarded tree is asked.
-  if (!ASCII.test(value)) lists.push(known.affixed);
-  else affixLists(asciiFold(value), known.prefix, known.suffix, lists);
+  const folded = foldedAscii(value);
+  if (folded === undefined) lists.push(known.affixed);
+  else affixLists(folded, known.prefix, known.suffix, lists);
   return lists;
+}
+
+// Remembered: the witness search asks once per step about the few values its requests are made of.
+const FOLDED = new Map<string, string | null>();
+const MAX_FOLDED = 10_000;
+
+/** asciiFold(value), or undefined for a value beyond ASCII. */
+function foldedAscii(value: string): string | undefined {
+  let folded = FOLDED.get(value);
+  if (folded === undefined) {
+    if (FOLDED.size >= MAX_FOLDED) FOLDED.clear();
+    FOLDED.set(value, (folded = ASCII.test(value) ? asciiFold(value) : null));
+  }
+  return folded ?? undefined;
 }
 
 /** The lists of `byValue` for each of `values`, made when missing. */
@@ -195,11 +213,7 @@ function affixLists(folded: string, prefix: AffixLists, suffix: AffixLists, list
 
 const ASCII = /^[ -~\t\n\r]*$/;
 
-/**
- * Lower case for ASCII letters only: it maps character by character, so a text that starts
- * (ends) with another still does once both are folded, under either evaluation (an ASCII
- * text's full lower case is this one).
- */
+/** Lower case for ASCII letters only, character by character: an affix of a text stays one once both are folded. */
 function asciiFold(text: string): string {
   return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 }

@@ -1,0 +1,111 @@
+// The evaluator's confirmation of a region's witness (regions.ts; docs/behaviour.md, "Exhaustive
+// behaviour diff"): which rule of each list decides the request, as decide() says. The lists of
+// one search share nearly all their conditions (the rules before and after a change differ in a
+// few), so each distinct condition tree (its conditionsId, entries.ts) is evaluated once per
+// witness, not once per list: a memory of one slot per conditions id, valid for the witness begun.
+// The distinct trees are indexed by what each needs of a request (tree-stack.ts): a tree whose
+// guard the witness fails does not match it (false, never undecided), so only the trees the
+// witness's field values name are asked; the others are passed over by a number compared. The
+// index is made once it pays (guardedTrees).
+import { conditionsVerdict } from '../evaluate/evaluate.js';
+import type { EvaluationOptions, Verdict } from '../evaluate/leaf.js';
+import type { TestRequest } from '../evaluate/request.js';
+import type { Entry } from './entries.js';
+import { TreeStack } from './tree-stack.js';
+
+/** Each list's deciding entry (undefined: no active rule matches), or the first whose match is undecided. */
+export interface Confirmation {
+  deciding: (Entry | undefined)[];
+  undecided?: Entry;
+}
+
+const VERDICTS: readonly Verdict[] = [false, true, 'undecided'];
+
+
+export class WitnessCheck {
+  /** Per conditions id: the witness its verdict is for (a slot holds one when its stamp is the current one). */
+  private readonly stamps: Uint32Array;
+  private readonly verdicts: Uint8Array;
+  private stamp = 0;
+  /** Per conditions id: the witness for which its guard is met (equal to the stamp: it may match). */
+  private readonly candidate: Uint32Array;
+  /** The distinct trees by guard, and the conditions id at each position: made at the first witness (a search may confirm none). */
+  private guarded: { stack: TreeStack; ids: number[] } | undefined;
+  /** Trees evaluated while there is no index. */
+  private evaluated = 0;
+
+  constructor(
+    private readonly sets: readonly (readonly Entry[])[],
+    conditionsCount: number,
+    private readonly options: EvaluationOptions,
+  ) {
+    this.stamps = new Uint32Array(conditionsCount);
+    this.verdicts = new Uint8Array(conditionsCount);
+    this.candidate = new Uint32Array(conditionsCount);
+  }
+
+  /**
+   * As decide() on each list's active rules: the first whose conditions match decides; one whose
+   * match is undecided first leaves the outcome undecided (reported for the first such list).
+   */
+  confirm(witness: TestRequest): Confirmation {
+    this.next();
+    const guarded = this.guardedTrees();
+    if (guarded !== undefined) for (const list of guarded.stack.candidates(witness)) for (const at of list) this.candidate[guarded.ids[at] as number] = this.stamp;
+    const deciding: (Entry | undefined)[] = [];
+    for (const entries of this.sets) {
+      let found: Entry | undefined;
+      for (const entry of entries) {
+        if (guarded !== undefined && this.candidate[entry.conditionsId] !== this.stamp) continue;
+        const verdict = this.verdictOf(entry, witness);
+        if (verdict === 'undecided') return { deciding, undecided: entry };
+        if (verdict) {
+          found = entry;
+          break;
+        }
+      }
+      deciding.push(found);
+    }
+    return { deciding };
+  }
+
+  /**
+   * One tree per conditions id, with the id at each position of the stack; made once the trees
+   * evaluated without it outnumber the ids (the cost of making it), so a search that confirms
+   * few witnesses (the transition check makes hundreds of such searches) never pays for it,
+   * and one that confirms many pays at most twice what the better of the two ways costs.
+   */
+  private guardedTrees(): { stack: TreeStack; ids: number[] } | undefined {
+    if (this.guarded !== undefined || this.evaluated <= this.stamps.length) return this.guarded;
+    const stack = new TreeStack(() => undefined);
+    const ids: number[] = [];
+    const pushed = new Uint8Array(this.stamps.length);
+    for (const entries of this.sets) {
+      for (const entry of entries) {
+        if (pushed[entry.conditionsId] === 1) continue;
+        pushed[entry.conditionsId] = 1;
+        stack.push(entry.rule.conditions);
+        ids.push(entry.conditionsId);
+      }
+    }
+    return (this.guarded = { stack, ids });
+  }
+
+  private verdictOf(entry: Entry, witness: TestRequest): Verdict {
+    const id = entry.conditionsId;
+    if (this.stamps[id] === this.stamp) return VERDICTS[this.verdicts[id] as number] as Verdict;
+    const verdict = conditionsVerdict(entry.rule.conditions, witness, this.options);
+    this.evaluated += 1;
+    this.stamps[id] = this.stamp;
+    this.verdicts[id] = VERDICTS.indexOf(verdict);
+    return verdict;
+  }
+
+  private next(): void {
+    this.stamp += 1;
+    if (this.stamp < 0xffffffff) return;
+    this.stamps.fill(0);
+    this.candidate.fill(0);
+    this.stamp = 1;
+  }
+}
