@@ -6,7 +6,8 @@
 // - per request (replay): every distinct leaf and tree is decided at most once for the request
 //   begun (a themed rule set repeats `path $startsWith /account` across hundreds of rules, and
 //   "before" and "after" differ in a few rules); the memory is one slot per leaf and tree, since a
-//   log brings millions of distinct values and a per-value memory would grow with them;
+//   log brings millions of distinct values and a per-value memory would grow with them (replay's
+//   check of fields a log lacks asks it too, with chosen leaves unknown: treeWithout);
 // - per value (the analysis' candidate requests, the behaviour diff's fixed fields): a leaf's
 //   verdict depends only on the value in its field, and these callers ask few values again and
 //   again, so each leaf remembers its verdict per value for as long as the verdicts are kept.
