@@ -23,7 +23,7 @@ interface TouchedRule {
   index: number;
   rule: NormalRule;
   fields: Set<RequestField>;
-  /** Its condition tree's id in the check's program. */
+  /** Its condition tree's id in the check's program, once compiled (-1 before). */
   tree: number;
 }
 
@@ -35,9 +35,8 @@ export interface RuleSetTouch {
 
 export class MissingFieldCheck {
   private readonly sets: TouchedRule[][];
-  /** The touched rules' compiled trees, made when a request first lacks a field they read. */
+  /** The touched rules compiled, when a request first lacks a field they read: a log that lacks none costs no compilation. */
   private verdicts: ProgramVerdicts | undefined;
-  private readonly program = new ProgramBuilder();
   /** Every field some touched rule reads: a request lacking none of them is decided as read. */
   readonly fieldsRead: ReadonlySet<RequestField>;
   /** Per field, the touched rules that read it (names, each once). */
@@ -45,7 +44,7 @@ export class MissingFieldCheck {
 
   constructor(sets: readonly RuleSetTouch[]) {
     this.sets = sets.map(({ rules, touched }) => rules.flatMap((rule, index) =>
-      (rule.status === 'active' && touched(rule) ? [{ index, rule, fields: ruleFields(rule), tree: this.program.tree(rule.conditions) }] : [])));
+      (rule.status === 'active' && touched(rule) ? [{ index, rule, fields: ruleFields(rule), tree: -1 }] : [])));
     const reading = new Map<RequestField, string[]>();
     for (const { rule, fields } of this.sets.flat()) {
       for (const field of fields) {
@@ -72,7 +71,7 @@ export class MissingFieldCheck {
     if (!this.mayDependOn(request, carriage)) return [];
     const lacked = lackedFields(request, carriage);
     const unknown = (leaf: ProgramLeaf): boolean => lacks(leaf, lacked, carriage);
-    const verdicts = (this.verdicts ??= new ProgramVerdicts(this.program));
+    const verdicts = (this.verdicts ??= this.compile());
     verdicts.begin(request);
     const blamed = new Set<RequestField>();
     this.sets.forEach((touched, set) => {
@@ -87,6 +86,12 @@ export class MissingFieldCheck {
       }
     });
     return [...blamed];
+  }
+
+  private compile(): ProgramVerdicts {
+    const program = new ProgramBuilder();
+    for (const touched of this.sets.flat()) touched.tree = program.tree(touched.rule.conditions);
+    return new ProgramVerdicts(program);
   }
 }
 
