@@ -6,13 +6,14 @@
 // - per request (replay): every distinct leaf and tree is decided at most once for the request
 //   begun (a themed rule set repeats `path $startsWith /account` across hundreds of rules, and
 //   "before" and "after" differ in a few rules); the memory is one slot per leaf and tree, since a
-//   log brings millions of distinct values and a per-value memory would grow with them;
+//   log brings millions of distinct values and a per-value memory would grow with them (replay's
+//   check of fields a log lacks asks it too, with chosen leaves unknown: treeWithout);
 // - per value (the analysis' candidate requests, the behaviour diff's fixed fields): a leaf's
 //   verdict depends only on the value in its field, and these callers ask few values again and
 //   again, so each leaf remembers its verdict per value for as long as the verdicts are kept.
 import type { Leaf, NormalRule } from '../semantics/model.js';
 import { fieldKey } from '../semantics/fields.js';
-import type { ProgramGroup, ProgramSet, ProgramTree, RuleProgram } from '../semantics/program.js';
+import type { ProgramGroup, ProgramLeaf, ProgramSet, ProgramTree, RuleProgram } from '../semantics/program.js';
 import type { Decision } from './evaluate.js';
 import { leafPatterns, leafTest, MATCH_WHEN_ABSENT, type EvaluationOptions, type PresentTest, type Verdict } from './leaf.js';
 import { budgetedAnswers, interruptions, type CompiledPattern } from './pattern.js';
@@ -129,6 +130,17 @@ export class ProgramVerdicts {
     return VERDICTS[this.treeVerdicts[id] as number] as Verdict;
   }
 
+  /**
+   * The tree's verdict for the request begun with the leaves `unknown` picks undecided (replay's
+   * fields a log lacks, docs/replay.md): Kleene's logic, as for a `$re` out of time. The leaves
+   * picked differ from call to call, so only the leaves' own verdicts are remembered.
+   */
+  treeWithout(id: number, unknown: (leaf: ProgramLeaf) => boolean): Verdict {
+    const tree = this.trees[id] as ProgramTree;
+    const leafCode = (leaf: number): number => (unknown(this.leaves[leaf] as ProgramLeaf) ? UNDECIDED : this.leafCode(leaf));
+    return VERDICTS[kleene(tree.all, tree.groups, (group) => kleene(group.all, group.leaves, leafCode))] as Verdict;
+  }
+
   private treeCode(tree: ProgramTree): number {
     let undecided = false;
     for (const group of tree.groups) {
@@ -221,6 +233,17 @@ function budgetedCode({ field, slots }: BudgetedLeaf, value: string): number | u
     if (answer === undefined) unknown = true;
   }
   return unknown ? undefined : FALSE;
+}
+
+/** As combine (evaluate.ts) on codes: `$and` of nothing true, `$or` of nothing false; an undecided item decides only when no other does. */
+function kleene<T>(all: boolean, items: ArrayLike<T>, codeOfItem: (item: T) => number): number {
+  let undecided = false;
+  for (let i = 0; i < items.length; i++) {
+    const code = codeOfItem(items[i] as T);
+    if (code === UNDECIDED) undecided = true;
+    else if ((code === TRUE) !== all) return code;
+  }
+  return undecided ? UNDECIDED : all ? TRUE : FALSE;
 }
 
 function codeOf(verdict: Verdict): number {

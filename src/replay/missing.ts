@@ -3,12 +3,15 @@
 // a change to a country condition cannot be judged on a log without countries. For each rule
 // set, a touched rule at or before the deciding rule (or any, when no rule decides) whose match
 // is unknown once the leaves on lacking fields are unknown (Kleene's logic, as for `$re`) makes
-// the outcome unknown: the request is counted undecided, never "no change".
-import { combine, type Decision } from '../evaluate/evaluate.js';
-import { leafVerdict, type Verdict } from '../evaluate/leaf.js';
+// the outcome unknown: the request is counted undecided, never "no change". The touched rules
+// are compiled (docs/design.md, "One rule engine") and asked through the engine's view that
+// makes chosen leaves unknown, so each leaf is decided once per request however many rules hold it.
+import type { Decision } from '../evaluate/evaluate.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Leaf, NormalRule } from '../semantics/model.js';
-import { fieldName, requestField } from '../semantics/fields.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
+import type { NormalRule } from '../semantics/model.js';
+import { requestField } from '../semantics/fields.js';
+import { ProgramBuilder, type ProgramLeaf } from '../semantics/program.js';
 import { carries, lackedFields, unusableForm, type Carriage, type RequestField, type TextField } from './coverage.js';
 
 /** The fields a rule's leaves read. */
@@ -20,6 +23,8 @@ interface TouchedRule {
   index: number;
   rule: NormalRule;
   fields: Set<RequestField>;
+  /** Its condition tree's id in the check's program, once compiled (-1 before). */
+  tree: number;
 }
 
 /** A touched rule of one set, by its position there. */
@@ -30,6 +35,8 @@ export interface RuleSetTouch {
 
 export class MissingFieldCheck {
   private readonly sets: TouchedRule[][];
+  /** The touched rules compiled, when a request first lacks a field they read: a log that lacks none costs no compilation. */
+  private verdicts: ProgramVerdicts | undefined;
   /** Every field some touched rule reads: a request lacking none of them is decided as read. */
   readonly fieldsRead: ReadonlySet<RequestField>;
   /** Per field, the touched rules that read it (names, each once). */
@@ -37,7 +44,7 @@ export class MissingFieldCheck {
 
   constructor(sets: readonly RuleSetTouch[]) {
     this.sets = sets.map(({ rules, touched }) => rules.flatMap((rule, index) =>
-      (rule.status === 'active' && touched(rule) ? [{ index, rule, fields: ruleFields(rule) }] : [])));
+      (rule.status === 'active' && touched(rule) ? [{ index, rule, fields: ruleFields(rule), tree: -1 }] : [])));
     const reading = new Map<RequestField, string[]>();
     for (const { rule, fields } of this.sets.flat()) {
       for (const field of fields) {
@@ -63,19 +70,28 @@ export class MissingFieldCheck {
     // The common case, a line carrying every field the touched rules read, allocates nothing.
     if (!this.mayDependOn(request, carriage)) return [];
     const lacked = lackedFields(request, carriage);
+    const unknown = (leaf: ProgramLeaf): boolean => lacks(leaf, lacked, carriage);
+    const verdicts = (this.verdicts ??= this.compile());
+    verdicts.begin(request);
     const blamed = new Set<RequestField>();
     this.sets.forEach((touched, set) => {
       const decision = decisions[set];
       if (decision === undefined || decision.undecided !== undefined) return;
-      for (const { index, rule, fields } of touched) {
+      for (const { index, fields, tree } of touched) {
         if (decision.index >= 0 && index > decision.index) break;
         if (![...fields].some((field) => lacked.has(field))) continue;
-        if (verdictWithout(rule, request, carriage, lacked) === 'undecided') {
+        if (verdicts.treeWithout(tree, unknown) === 'undecided') {
           for (const field of fields) if (lacked.has(field)) blamed.add(field);
         }
       }
     });
     return [...blamed];
+  }
+
+  private compile(): ProgramVerdicts {
+    const program = new ProgramBuilder();
+    for (const touched of this.sets.flat()) touched.tree = program.tree(touched.rule.conditions);
+    return new ProgramVerdicts(program);
   }
 }
 
@@ -86,18 +102,9 @@ function lacks1(request: TestRequest, field: RequestField, carriage: Carriage): 
   return value !== undefined && unusableForm(field as TextField, value);
 }
 
-/** The rule's match with every leaf on a lacking field unknown. */
-function verdictWithout(rule: NormalRule, request: TestRequest, carriage: Carriage, lacked: ReadonlySet<RequestField>): Verdict {
-  return combine(rule.conditions.operator, rule.conditions.children, (group) =>
-    combine(group.operator, group.children, (leaf) => (lacks(leaf, lacked, carriage) ? 'undecided' : leafVerdict(leaf, request))));
-}
-
 /** A header leaf on a header the format records (among only some) is decided; any other on a lacking field is not. */
-function lacks(leaf: Leaf, lacked: ReadonlySet<RequestField>, carriage: Carriage): boolean {
-  const field = requestField(leaf);
-  if (field === 'headers' && carriage.partialHeaders !== undefined) {
-    const name = fieldName(leaf).toLowerCase();
-    return !carriage.partialHeaders.includes(name);
-  }
+function lacks({ field, name }: ProgramLeaf, lacked: ReadonlySet<RequestField>, carriage: Carriage): boolean {
+  // The program keeps a header leaf's name lower-case (semantics/program.ts).
+  if (field === 'headers' && carriage.partialHeaders !== undefined) return !carriage.partialHeaders.includes(name);
   return lacked.has(field);
 }

@@ -1,12 +1,12 @@
 // The one compiled rule engine (src/semantics/program.ts, src/evaluate/program-verdicts.ts) is
 // held to the reference evaluator (src/evaluate/evaluate.ts, leaf.ts) in every view its callers
-// use: replay's per-request tree verdicts, coverage's decisions and group and leaf verdicts (also tested, as whole decisions, by
+// use: replay's per-request tree verdicts (also with the leaves on chosen fields unknown), coverage's decisions and group and leaf verdicts (also tested, as whole decisions, by
 // test/replay/compiled.property.test.ts), the leaves that explain a rule test's failure, the per-value leaf verdicts, the analysis' verdicts
 // over its interned rules (src/validate/verdicts.ts), the patterns named for a rule left undecided, and the behaviour diff's truth of an atom
 // whose field a literal fixes (src/diff/atoms.ts); with and without case-insensitive values.
 // Each property counts how often it reaches its assertion, so that none passes by never asserting.
 import fc from 'fast-check';
-import { conditionsVerdict, decide, groupVerdict } from '../../src/evaluate/evaluate.js';
+import { combine, conditionsVerdict, decide, groupVerdict } from '../../src/evaluate/evaluate.js';
 import { fieldOf, requestWith, type TestRequest } from '../../src/evaluate/request.js';
 import { leafPatterns, leafVerdict } from '../../src/evaluate/leaf.js';
 import { isMapField, REQUEST_FIELDS, requestField } from '../../src/semantics/fields.js';
@@ -54,6 +54,31 @@ test('per value and per request, the compiled verdicts are the reference evaluat
     }
   }), { numRuns: 3_000 });
   expect(reached).toBeGreaterThan(10_000);
+});
+
+test('with the leaves on chosen fields unknown, the compiled tree\'s verdict is the reference evaluator\'s with those leaves undecided', () => {
+  let reached = 0;
+  let changed = 0;
+  const fields = fc.subarray([...REQUEST_FIELDS]);
+  fc.assert(fc.property(fc.array(conditions, { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(request, fields), { minLength: 1, maxLength: 4 }), (trees, asked) => {
+    const program = new ProgramBuilder();
+    const ids = trees.map((tree) => program.tree(tree));
+    const verdicts = new ProgramVerdicts(program);
+    for (const [one, unknownFields] of asked) {
+      verdicts.begin(one);
+      trees.forEach((tree, t) => {
+        const expected = combine(tree.operator, tree.children, (g) => combine(g.operator, g.children, (written) =>
+          (unknownFields.includes(requestField(written)) ? 'undecided' : leafVerdict(written, one))));
+        expect(verdicts.treeWithout(ids[t] as number, ({ field }) => unknownFields.includes(field))).toBe(expected);
+        // Asked after, the plain verdict is still the request's: the view remembers nothing of the unknown leaves.
+        expect(verdicts.tree(ids[t] as number)).toBe(conditionsVerdict(tree, one));
+        reached += 1;
+        if (expected !== conditionsVerdict(tree, one)) changed += 1;
+      });
+    }
+  }), { numRuns: 3_000 });
+  expect(reached).toBeGreaterThan(10_000);
+  expect(changed).toBeGreaterThan(1_000);
 });
 
 test('coverage\'s view: the decision and every group\'s and leaf\'s verdict are the reference evaluator\'s', () => {
