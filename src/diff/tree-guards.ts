@@ -1,0 +1,108 @@
+// What a condition tree needs of a request to match at all (tree-stack.ts indexes the trees by
+// it): a value of a field it requires (required-values.ts), else a prefix or a suffix of one,
+// else a field it cannot match without (docs/behaviour.md, "Exhaustive behaviour diff").
+import { isAddressLeaf, MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
+import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
+import type { Conditions, Group, Leaf } from '../semantics/model.js';
+import { requiredValues } from './required-values.js';
+
+/**
+ * What a tree needs of a request: its field `leaf` reads carried, with one of `values` (folded
+ * to lower case) when given; with `affix`, a value that starts (or ends) with one of them.
+ */
+export interface Guard {
+  leaf: Leaf;
+  values?: ReadonlySet<string>;
+  affix?: Affix;
+}
+
+export type Affix = 'prefix' | 'suffix';
+
+/** Worked out once per conditions object (the rule objects are shared by every list searched). */
+const GUARDS = new WeakMap<Conditions, Guard | null>();
+
+/** A built request carries a path and a method whatever its literals: no guard on them. */
+const ALWAYS_CARRIED = new Set(['path', 'httpMethod']);
+
+export const ASCII = /^[ -~\t\n\r]*$/;
+
+/** Lower case for ASCII letters only, character by character: an affix of a text stays one once both are folded. */
+export function asciiFold(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+export function guardOf(conditions: Conditions): Guard | undefined {
+  let guard = GUARDS.get(conditions);
+  if (guard === undefined) GUARDS.set(conditions, (guard = findGuard(conditions) ?? null));
+  return guard ?? undefined;
+}
+
+/**
+ * A required field with its values (the method, whose values are few, last); else a required
+ * prefix or suffix; else a field every way of matching tests with a leaf false when it is absent.
+ */
+function findGuard(conditions: Conditions): Guard | undefined {
+  const leaves = conditions.children.flatMap((group) => group.children);
+  const leafOf = (field: string): Leaf | undefined => leaves.find((leaf) => fieldKey(leaf) === field);
+  const valued: Guard[] = [];
+  for (const [field, values] of requiredValues(conditions)) {
+    const leaf = leafOf(field);
+    if (leaf !== undefined && values.size > 0) valued.push({ leaf, values });
+  }
+  const byValue = valued.find((guard) => guard.leaf.conditionType !== 'httpMethod');
+  if (byValue !== undefined) return byValue;
+  for (const affix of ['suffix', 'prefix'] as const) {
+    for (const [field, values] of requiredAffixes(conditions, affix)) {
+      const leaf = leafOf(field);
+      if (leaf !== undefined && [...values].every((value) => ASCII.test(value))) return { leaf, values: new Set([...values].map(asciiFold)), affix };
+    }
+  }
+  if (valued[0] !== undefined) return valued[0];
+  for (const field of presentFields(conditions)) {
+    const leaf = leafOf(field);
+    if (leaf !== undefined && !ALWAYS_CARRIED.has(leaf.conditionType)) return { leaf };
+  }
+  return undefined;
+}
+
+/** Fields no way of matching leaves untested by a leaf that fails when the field is absent. */
+function presentFields(conditions: Conditions): Set<string> {
+  const ofLeaf = (leaf: Leaf): Set<string> => new Set(MATCH_WHEN_ABSENT.has(leaf.operator) ? [] : [fieldKey(leaf)]);
+  const combined = (operator: '$and' | '$or', sets: Set<string>[]): Set<string> => {
+    if (operator === '$and') return new Set(sets.flatMap((set) => [...set]));
+    const [first, ...rest] = sets;
+    return new Set([...(first ?? [])].filter((field) => rest.every((set) => set.has(field))));
+  };
+  return combined(conditions.operator, conditions.children.map((group) => combined(group.operator, group.children.map(ofLeaf))));
+}
+
+/**
+ * Per field: texts one of which every way of matching requires the value to start (end) with,
+ * as a `$startsWith` (`$endsWith`) leaf, or an `$eq`/`$in` leaf (a value starts and ends with
+ * itself) requires. Of an `$and`, a field any child requires (one child's texts are enough);
+ * of an `$or`, a field every child requires, with all their texts.
+ */
+function requiredAffixes(conditions: Conditions, affix: Affix): Map<string, Set<string>> {
+  const ofLeaf = (leaf: Leaf): Map<string, Set<string>> => {
+    const operator = affix === 'prefix' ? '$startsWith' : '$endsWith';
+    if (isAddressLeaf(leaf)) return new Map();
+    if (leaf.operator === operator || leaf.operator === '$eq') return new Map([[fieldKey(leaf), new Set([firstValue(leaf)])]]);
+    if (leaf.operator === '$in') return new Map([[fieldKey(leaf), new Set(leafValues(leaf))]]);
+    return new Map();
+  };
+  const ofGroup = (group: Group): Map<string, Set<string>> => combinedAffixes(group.operator, group.children.map(ofLeaf));
+  return combinedAffixes(conditions.operator, conditions.children.map(ofGroup));
+}
+
+function combinedAffixes(operator: '$and' | '$or', children: readonly Map<string, Set<string>>[]): Map<string, Set<string>> {
+  const fields = new Map<string, Set<string>>();
+  if (operator === '$and') {
+    for (const child of children) for (const [field, texts] of child) if (!fields.has(field)) fields.set(field, texts);
+    return fields;
+  }
+  const [first, ...rest] = children;
+  for (const [field, texts] of first ?? []) {
+    if (rest.every((child) => child.has(field))) fields.set(field, new Set([texts, ...rest.map((child) => child.get(field) as Set<string>)].flatMap((set) => [...set])));
+  }
+  return fields;
+}
