@@ -9,7 +9,7 @@ export const IPV4_BLOCKS = { 16: 'botrules_ipv4_blocks16', 24: 'botrules_ipv4_bl
 /**
  * From how many bounds the blocks are looked up: with 6 bounds (a search three comparisons deep)
  * the joins cost more CPU than they save, with 257 and 497 they saved a fifth of the group
- * query (bench/README.md, "Replay engines").
+ * query (bench/README.md, "The duckdb engine, issue #37, round 2").
  */
 export const BLOCKED_BOUNDS = 64;
 /** Up to how many cut /16 blocks are looked up by their /24 blocks (256 rows each). */
