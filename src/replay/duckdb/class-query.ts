@@ -2,8 +2,8 @@
 // reads an NDJSON log (read_json, gzip too) twice: first for each field's distinct values, which
 // JavaScript sorts into classes (value-classes.ts) and hands back as one small table per field
 // (value → class, and whether its records are odd); then for the groups: each record's class
-// per field (a join with those tables; an IPv4 address's class by a binary search over the
-// bounds of the rules' ranges), counted per tuple of classes with its first records. No rule is
+// per field (a join with those tables; an IPv4 address's class by its block, ipv4-blocks.ts, or
+// a binary search over the bounds of the rules' ranges), counted per tuple of classes with its first records. No rule is
 // evaluated per record in SQL: JavaScript decides each tuple once.
 import { isAddressLeaf } from '../../evaluate/leaf.js';
 import { firstValue, leafValues } from '../../semantics/fields.js';
@@ -12,6 +12,7 @@ import type { RuleProgram } from '../../semantics/program.js';
 import { MAP_FIELDS, TEXT_FIELDS, type RequestField } from '../coverage.js';
 import { addressIntervals, IPV4 } from '../sql/addresses.js';
 import { DIALECT } from '../sql/dialects.js';
+import { IPV4_BLOCKS } from './ipv4-blocks.js';
 
 const quoted = DIALECT.duckdb.text;
 
@@ -142,7 +143,7 @@ export interface GroupQueryOptions {
   source: LogSource;
   lookups: ReadonlyMap<RequestField, FieldLookup>;
   /** The IPv4 classes by range (ipByRanges): the bounds where a class starts, ascending, and the class of each part (one more than bounds). */
-  ipv4?: { bounds: bigint[]; classes: number[] };
+  ipv4?: { bounds: bigint[]; classes: number[]; blocks?: readonly (16 | 24)[] };
   /** Fields a rule the change touches reads: a record lacking one is odd. */
   fieldsRead: ReadonlySet<RequestField>;
 }
@@ -179,8 +180,10 @@ export function groupQuery(options: GroupQueryOptions): string {
         break;
       }
     }
-    return field === 'ip' && options.ipv4 !== undefined ? `CASE WHEN t.botrules_ipv4 IS NOT NULL THEN ${rangeSearch(options.ipv4.bounds, options.ipv4.classes)} ELSE ${sql} END` : sql;
+    return field === 'ip' && options.ipv4 !== undefined ? `CASE WHEN t.botrules_ipv4 IS NOT NULL THEN ${ipv4ClassSql(options.ipv4)} ELSE ${sql} END` : sql;
   });
+  // The blocks' tables (ipv4-blocks.ts) first: the class tables' joins do not move the address.
+  joins.unshift(...ipv4BlockJoins(options.ipv4?.blocks ?? []));
   const odd = [
     ...oddTerms,
     `(${CLASS_FIELDS.map((field) => `t."${field}" IS NULL`).join(' AND ')})`,
@@ -191,6 +194,17 @@ export function groupQuery(options: GroupQueryOptions): string {
   return `SELECT botrules_odd, ${keys.join(', ')}, CAST(count(*) AS BIGINT) AS n, min(botrules_row, 3) AS firsts, ` +
     `min(botrules_row, ${MAX_ODD_RECORDS + 1}) FILTER (WHERE botrules_odd) AS odd_rows ` +
     `FROM (SELECT botrules_row, botrules_odd, ${keys.map((key) => `CASE WHEN botrules_odd THEN NULL ELSE ${key} END AS ${key}`).join(', ')} FROM (${inner})) GROUP BY ALL`;
+}
+
+/** The joins with the blocks' tables of these sizes (ipv4-blocks.ts), on the number `t.botrules_ipv4`. */
+export function ipv4BlockJoins(blocks: readonly (16 | 24)[]): string[] {
+  return blocks.map((bits) => `LEFT JOIN ${IPV4_BLOCKS[bits]} AS b${bits} ON b${bits}.p = (t.botrules_ipv4 >> ${32 - bits})`);
+}
+
+/** The class of the IPv4 number `t.botrules_ipv4`: its block's (ipv4BlockJoins), else a search among the bounds. */
+export function ipv4ClassSql({ bounds, classes, blocks }: NonNullable<GroupQueryOptions['ipv4']>): string {
+  const search = rangeSearch(bounds, classes);
+  return blocks === undefined || blocks.length === 0 ? search : `coalesce(${blocks.map((bits) => `b${bits}.c`).join(', ')}, ${search})`;
 }
 
 /** A binary search over the bounds as nested CASE: a few comparisons per record, however many ranges. */

@@ -7,6 +7,7 @@ import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
 import type { RequestField } from '../coverage.js';
 import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, fieldLookup, groupQuery, ipByRanges, ipv4Bounds, ipv4Text, type LogSource } from './class-query.js';
+import { BLOCKED_BOUNDS, ipv4BlocksSql } from './ipv4-blocks.js';
 import { ValueClasses, type ClassOptions, type ValueReader } from './value-classes.js';
 
 /** Records of one tuple of classes (by CLASS_FIELDS): how many, and the first ones' numbers (ascending). */
@@ -41,7 +42,9 @@ export async function readByClasses(connection: DuckDBConnection, program: RuleP
   const lookups = new Map(CLASS_FIELDS.map((field) => [field, fieldLookup(field, tables.get(field) ?? [])]));
   for (const [field, lookup] of lookups) if (lookup.kind === 'table') await fill(connection, field, tables.get(field) ?? []);
   const ipv4 = byRanges ? ipv4Classes(program, classes) : undefined;
-  const sql = groupQuery({ source, lookups, fieldsRead: options.fieldsRead, ...(ipv4 === undefined ? {} : { ipv4 }) });
+  const blocks = ipv4 === undefined || ipv4.bounds.length < BLOCKED_BOUNDS ? new Map<16 | 24, string>() : ipv4BlocksSql(ipv4.bounds, ipv4.classes);
+  for (const create of blocks.values()) await connection.run(create);
+  const sql = groupQuery({ source, lookups, fieldsRead: options.fieldsRead, ...(ipv4 === undefined ? {} : { ipv4: { ...ipv4, blocks: [...blocks.keys()] } }) });
   // The class tables are small: DuckDB must build its hash tables on them, whatever it estimates of the log.
   await connection.run("SET disabled_optimizers = 'join_order,build_side_probe_side'");
   const grouped = await withProgress(connection, onProgress, 0.5, () => connection.runAndReadAll(sql, [file])).finally(() => connection.run("SET disabled_optimizers = ''"));
