@@ -10,7 +10,7 @@ import { requiredValues } from './required-values.js';
  * What a tree needs of a request: its field `leaf` reads carried, with one of `values` (folded
  * to lower case) when given; with `affix`, a value that starts (or ends) with one of them.
  */
-export interface Guard {
+export interface TreeGuard {
   leaf: Leaf;
   values?: ReadonlySet<string>;
   affix?: Affix;
@@ -19,7 +19,7 @@ export interface Guard {
 export type Affix = 'prefix' | 'suffix';
 
 /** Worked out once per conditions object (the rule objects are shared by every list searched). */
-const GUARDS = new WeakMap<Conditions, Guard | null>();
+const GUARDS = new WeakMap<Conditions, TreeGuard | null>();
 
 /** A built request carries a path and a method whatever its literals: no guard on them. */
 const ALWAYS_CARRIED = new Set(['path', 'httpMethod']);
@@ -31,7 +31,7 @@ export function asciiFold(text: string): string {
   return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 }
 
-export function guardOf(conditions: Conditions): Guard | undefined {
+export function guardOf(conditions: Conditions): TreeGuard | undefined {
   let guard = GUARDS.get(conditions);
   if (guard === undefined) GUARDS.set(conditions, (guard = findGuard(conditions) ?? null));
   return guard ?? undefined;
@@ -41,10 +41,10 @@ export function guardOf(conditions: Conditions): Guard | undefined {
  * A required field with its values (the method, whose values are few, last); else a required
  * prefix or suffix; else a field every way of matching tests with a leaf false when it is absent.
  */
-function findGuard(conditions: Conditions): Guard | undefined {
+function findGuard(conditions: Conditions): TreeGuard | undefined {
   const leaves = conditions.children.flatMap((group) => group.children);
   const leafOf = (field: string): Leaf | undefined => leaves.find((leaf) => fieldKey(leaf) === field);
-  const valued: Guard[] = [];
+  const valued: TreeGuard[] = [];
   for (const [field, values] of requiredValues(conditions)) {
     const leaf = leafOf(field);
     if (leaf !== undefined && values.size > 0) valued.push({ leaf, values });

@@ -11,7 +11,7 @@
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import { fieldKey } from '../semantics/fields.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import { ASCII, asciiFold, guardOf, type Guard } from './tree-guards.js';
+import { ASCII, asciiFold, guardOf, type TreeGuard } from './tree-guards.js';
 
 /** Positions guarded by a prefix (or a suffix) of one field, by the value folded (asciiFold). */
 interface AffixLists {
@@ -119,7 +119,7 @@ export class TreeStack {
     return false;
   }
 
-  private guardLists(conditions: Conditions, guard: Guard): number[][] {
+  private guardLists(conditions: Conditions, guard: TreeGuard): number[][] {
     const field = fieldKey(guard.leaf);
     let known = this.fields.get(field);
     if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [], byAtom: new Map() }));
