@@ -93,7 +93,7 @@ function crawlerRules(random, count) {
 // methods, then adds one test of risk: a custom risk score (`$in` of levels), a device type,
 // a country outside a list of 3–8 of 40 (`$notIn`), a missing or present cookie-like header, a
 // card-number-looking query value (`$re`), or a user agent that does not end like a browser
-// (`$notEndsWith`); one rule in four has two such alternatives under an `$or`.
+// (`$notEndsWith`); one rule in four has two ways in under an `$or`, differing in that test.
 const CHECKOUT_PATHS = Array.from({ length: 24 }, (_, i) => `/checkout/step-${i % 6}/${['card', 'wallet', 'bnpl', 'gift'][i % 4]}`);
 const CHECKOUT_PREFIXES = ['/checkout/', '/cart/', '/pay/', '/api/orders/', '/api/payments/', '/giftcards/'];
 const CHECKOUT_COUNTRIES = Array.from({ length: 40 }, (_, i) => `${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + ((i * 7) % 26))}`);
@@ -106,11 +106,6 @@ const CHECKOUT_RISKS = [
   (r) => ({ conditionType: 'userAgent', operator: '$notEndsWith', value: pick(r, ['Safari/537.36', 'Firefox/120.0', 'Mobile']) }),
 ];
 
-function checkoutRisk(random) {
-  if (random() >= 0.25) return pick(random, CHECKOUT_RISKS)(random);
-  return { operator: '$or', children: [pick(random, CHECKOUT_RISKS)(random), pick(random, CHECKOUT_RISKS)(random)] };
-}
-
 function checkoutRules(random, count) {
   return Array.from({ length: count }, (_, i) => {
     const place = random() < 0.6
@@ -118,13 +113,15 @@ function checkoutRules(random, count) {
       : { conditionType: 'path', operator: '$startsWith', value: pick(random, CHECKOUT_PREFIXES) };
     const methods = [...new Set([pick(random, ['POST', 'PUT']), pick(random, ['POST', 'PUT', 'PATCH'])])];
     const method = methods.length === 1 ? { conditionType: 'httpMethod', operator: '$eq', value: methods[0] } : { conditionType: 'httpMethod', operator: '$in', value: methods };
-    for (const leaf of [place, method]) if (Array.isArray(leaf.value) && leaf.value.length === 1 && leaf.operator === '$in') leaf.value = [...leaf.value];
     return {
       name: `Checkout rule ${String(i + 1).padStart(5, '0')}`,
       description: '',
       status: random() < 0.88 ? 'active' : 'paused',
       actions: [...pick(random, ACTION_SETS)],
-      conditions: { operator: '$and', children: [place, method, checkoutRisk(random)] },
+      // One way in, or (one rule in four) two ways that differ in their risk test.
+      conditions: random() >= 0.25
+        ? { operator: '$and', children: [{ operator: '$and', children: [place, method, pick(random, CHECKOUT_RISKS)(random)] }] }
+        : { operator: '$or', children: [0, 1].map(() => ({ operator: '$and', children: [place, method, pick(random, CHECKOUT_RISKS)(random)] })) },
     };
   });
 }

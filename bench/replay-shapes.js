@@ -168,7 +168,8 @@ function fleetRules() {
  * checkout fraud rules — a path (`$in` two exact shop paths, or a `$startsWith` of a shop's
  * prefix) with a method, then a risk test: a country outside a list (`$notIn`), a device type, a
  * query value pattern (`$re`), a header that is missing, or a user agent that does not end like
- * a browser (`$notEndsWith`); every eleventh rule paused, every fourth an `$or` of two risks.
+ * a browser (`$notEndsWith`); every eleventh rule paused, every fourth an `$or` of two ways in
+ * that differ in their risk test.
  */
 function checkoutRules() {
   const COUNTRIES = ['US', 'DE', 'FR', 'BR', 'GB', 'CA', 'JP', 'IN'];
@@ -183,10 +184,11 @@ function checkoutRules() {
     const place = i % 3 === 0
       ? { conditionType: 'path', operator: '$startsWith', value: `/shop/${i % 1200}/` }
       : { conditionType: 'path', operator: '$in', value: [`/shop/${i % 1200}/item`, `/checkout/${i}`] };
-    const risk = i % 4 === 0 ? { operator: '$or', children: [risks[i % 5](i), risks[(i + 2) % 5](i)] } : risks[i % 5](i);
+    const method = { conditionType: 'httpMethod', operator: '$eq', value: i % 2 === 0 ? 'POST' : 'GET' };
+    const way = (risk) => ({ operator: '$and', children: [place, method, risk] });
     return {
       name: `checkout ${i}`, description: '', status: i % 11 === 0 ? 'paused' : 'active', actions: [['blockWithChallenge'], ['hardBlock'], ['allow']][i % 3],
-      conditions: { operator: '$and', children: [place, { conditionType: 'httpMethod', operator: '$eq', value: i % 2 === 0 ? 'POST' : 'GET' }, risk] },
+      conditions: i % 4 === 0 ? { operator: '$or', children: [way(risks[i % 5](i)), way(risks[(i + 2) % 5](i))] } : { operator: '$and', children: [way(risks[i % 5](i))] },
     };
   });
 }
