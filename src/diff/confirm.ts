@@ -21,7 +21,6 @@ export interface Confirmation {
 
 const VERDICTS: readonly Verdict[] = [false, true, 'undecided'];
 
-
 export class WitnessCheck {
   /** Per conditions id: the witness its verdict is for (a slot holds one when its stamp is the current one). */
   private readonly stamps: Uint32Array;

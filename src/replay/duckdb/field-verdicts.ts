@@ -25,6 +25,9 @@ interface LookedUpGroup {
   listed: Map<string, number[]>;
   prefixes: Map<string, number[]>;
   suffixes: Map<string, number[]>;
+  /** The lengths of the texts in `prefixes` and `suffixes`: a value's affixes of only these lengths are looked up. */
+  prefixLengths: Set<number>;
+  suffixLengths: Set<number>;
 }
 
 /** The operators looked up, with the verdict on a present value that no text of theirs turns over. */
@@ -57,6 +60,8 @@ export class FieldVerdicts {
         const positions = map?.get(text);
         if (positions === undefined) map?.set(text, [at]);
         else positions.push(at);
+        if (map === group.prefixes) group.prefixLengths.add(text.length);
+        if (map === group.suffixes) group.suffixLengths.add(text.length);
       }
       return mark;
     });
@@ -67,15 +72,17 @@ export class FieldVerdicts {
   /** Each leaf's verdict on the request part, one letter per leaf in the leaves' order (t, f, u). */
   key(part: TestRequest): string {
     const marks = [...this.absentMarks];
-    for (const [{ absent, listed, prefixes, suffixes }, value] of this.readValues(part)) {
+    for (const [{ absent, listed, prefixes, suffixes, prefixLengths, suffixLengths }, value] of this.readValues(part)) {
       for (const [at] of absent) marks[at] = this.present[at] as Mark;
       const turn = (positions: number[] | undefined) => {
         for (const at of positions ?? []) marks[at] = marks[at] === 't' ? 'f' : 't';
       };
       turn(listed.get(value));
-      // Every prefix and suffix, the empty text and the whole value included (startsWith and endsWith hold for both).
-      if (prefixes.size > 0) for (let end = 0; end <= value.length; end += 1) turn(prefixes.get(value.slice(0, end)));
-      if (suffixes.size > 0) for (let start = 0; start <= value.length; start += 1) turn(suffixes.get(value.slice(start)));
+      // The prefixes and suffixes of the leaves' lengths, the empty text and the whole value
+      // included (startsWith and endsWith hold for both): a few lookups however long the value
+      // (a log's line may carry a text of 256 KiB; every length of it would hash it whole each time).
+      for (const length of prefixLengths) if (length <= value.length) turn(prefixes.get(value.slice(0, length)));
+      for (const length of suffixLengths) if (length <= value.length) turn(suffixes.get(value.slice(value.length - length)));
     }
     for (const at of this.asked) {
       const verdict = leafVerdict((this.leaves[at] as ProgramLeaf).leaf, part);
@@ -125,7 +132,7 @@ export class FieldVerdicts {
     // Header names compare ignoring case (semantics/fields.ts sameFieldName): one group per name.
     const name = leaf.conditionType === 'header' ? fieldName(leaf).toLowerCase() : fieldName(leaf);
     let group = this.groups.get(name);
-    if (group === undefined) this.groups.set(name, (group = { reader: leaf, absent: [], listed: new Map(), prefixes: new Map(), suffixes: new Map() }));
+    if (group === undefined) this.groups.set(name, (group = { reader: leaf, absent: [], listed: new Map(), prefixes: new Map(), suffixes: new Map(), prefixLengths: new Set(), suffixLengths: new Set() }));
     return group;
   }
 }
