@@ -6,7 +6,7 @@
 // that only moved (every rule below a moved one shifts) summarised as a count.
 import { UserError } from '../errors.js';
 import { canonicalJson } from '../semantics/canonical.js';
-import { fingerprintRules, inPriorityOrder, ruleDigest } from '../plan/fingerprint.js';
+import { fingerprintRules, inPriorityOrder, label, ruleDigest } from '../plan/fingerprint.js';
 import { createdRule, simulateSteps } from '../semantics/list-move.js';
 import { fieldChanges, positionChange, type AppPlan } from '../plan/types.js';
 import type { LiveRule } from '../semantics/model.js';
@@ -174,8 +174,4 @@ function onlyMoved(rule: LiveRule, recorded: string, positions: number): boolean
     if (priority !== rule.priority && ruleDigest({ ...rule, priority }, () => json) === recorded) return true;
   }
   return false;
-}
-
-function label(name: string, ruleId: string): string {
-  return `"${name}" (${ruleId})`;
 }

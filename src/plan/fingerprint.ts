@@ -83,7 +83,8 @@ export function changedSince(plan: AppPlan, live: readonly LiveRule[]): LiveChan
   return changes;
 }
 
-function label(name: string, ruleId: string): string {
+/** How a refusal names a rule: `"name" (ruleId)`. */
+export function label(name: string, ruleId: string): string {
   return `"${name}" (${ruleId})`;
 }
 

@@ -29,6 +29,7 @@ it.each<[string[], string]>([
   [['scripts', 'report', '--app-id', 'a', '--tld', 't', '--page-size', '10001'], '--page-size must be a whole number from 1 to 10000, not 10001'],
   [['scripts', 'report', '--app-id', 'a', '--tld', 't', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 64, not 0'],
   [['scripts', 'diff', 'a.json', 'b.json', '--fail-on', 'new,bogus'], '--fail-on: unknown condition bogus; choose from new, risk-up, unapproved, high-risk'],
+  [['plan', '--format', 'yaml'], '--format must be one of "text", "json", "markdown", not "yaml"'],
   [['emulator', '--app-token', 'shop'], '--app-token takes NAME=TOKEN, e.g. --app-token shop="$SHOP_TOKEN"'],
   [['emulator', '--app-token', 'shop=a', '--app-token', 'shop=b'], '--app-token names the app "shop" twice'],
   [['emulator', '--port', '65536'], '--port must be a whole number from 0 to 65535, not 65536'],

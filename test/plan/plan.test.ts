@@ -3,7 +3,7 @@ import { UserError } from '../../src/errors.js';
 import { changedSince, fingerprintRules, ruleDigest } from '../../src/plan/fingerprint.js';
 import { Plan } from '../../src/plan/plan-value.js';
 import { raiseIfBlocked, raiseIfUnsafe } from '../../src/render/plan/refusals.js';
-import { readReviewedPlan } from '../../src/render/plan/review.js';
+import { readReviewedPlan } from './rendered.js';
 import { planDocument } from '../../src/render/plan/plan-file.js';
 import { noteWords } from '../../src/render/plan/reasons.js';
 import { planApp } from '../../src/plan/planner.js';

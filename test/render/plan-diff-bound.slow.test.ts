@@ -4,7 +4,8 @@
 import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { changeLines, MAX_EDIT_LENGTH, TOO_LARGE_TO_SHOW } from '../../src/render/plan/rule-diff.js';
-import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { renderMarkdown } from '../../src/render/plan/markdown.js';
+import { renderText } from '../../src/render/plan/text.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { render } from './plan-fixtures.js';
 
@@ -20,8 +21,8 @@ describe('bounded diff rendering', () => {
     const plan = new Plan([planApp({ app: 'default', declared: declaredRules([withLeaves('b')]), live: liveRules([withLeaves('a')]), unmanaged: 'keep' }).plan]);
     const step = plan.apps[0]?.steps[0];
     expect(step && changeLines(step)).toEqual([TOO_LARGE_TO_SHOW]);
-    for (const format of ['text', 'markdown']) {
-      expect(render(await loadPlanRenderer(format), plan)).toContain(TOO_LARGE_TO_SHOW.replace(/[()]/g, ''));
+    for (const renderer of [renderText, renderMarkdown]) {
+      expect(render(renderer, plan)).toContain(TOO_LARGE_TO_SHOW.replace(/[()]/g, ''));
     }
   });
 

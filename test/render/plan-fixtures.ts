@@ -4,7 +4,7 @@ import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
 import { markRemoved } from '../../src/engine/removed-rules.js';
-import type { PlanRenderer } from '../../src/render/plan/index.js';
+import type { PlanRenderer } from '../../src/render/plan/types.js';
 import { reviewOf, type ReviewedPlan } from '../../src/render/plan/review.js';
 import { reviewed } from '../plan/rendered.js';
 

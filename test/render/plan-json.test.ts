@@ -2,13 +2,12 @@ import { describe, expect, test } from '@jest/globals';
 import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { Plan } from '../../src/plan/plan-value.js';
-import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { renderJson as json } from '../../src/render/plan/json.js';
 import { planDocument } from '../../src/render/plan/plan-file.js';
 import { emptyPlan, movePlan, render, samplePlan } from './plan-fixtures.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')) as object;
 const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
-const json = await loadPlanRenderer('json');
 
 describe('json plan renderer', () => {
   test.each([

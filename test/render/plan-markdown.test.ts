@@ -1,9 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
-import { loadPlanRenderer } from '../../src/render/plan/index.js';
 import { reviewOf } from '../../src/render/plan/review.js';
-import { MARKDOWN_LIMIT } from '../../src/render/plan/markdown.js';
+import { MARKDOWN_LIMIT, renderMarkdown as markdown } from '../../src/render/plan/markdown.js';
 import type { Rule } from '../../src/semantics/model.js';
 import { declaredRules, liveRules, rule } from '../plan/fixtures.js';
 import { planRisks } from '../../src/plan/risks.js';
@@ -11,7 +10,6 @@ import { emptyPlan, render, riskyPlan, samplePlan, savedAgain, SHALLOW_NOTE } fr
 import { reviewPlan } from './plan-markdown-fixtures.js';
 import { renderGfm } from '../helpers/cmark.js';
 
-const markdown = await loadPlanRenderer('markdown');
 
 /** n rules whose descriptions all change, each with a long leaf value so every diff is big. */
 function hugePlan(n: number): Plan {

@@ -6,11 +6,9 @@ import { describe, expect, test } from '@jest/globals';
 import { Plan } from '../../src/plan/plan-value.js';
 import type { TransitionCheck } from '../../src/plan/types.js';
 import type { AppPlan } from '../../src/plan/types.js';
-import { loadPlanRenderer } from '../../src/render/plan/index.js';
+import { renderMarkdown as markdown } from '../../src/render/plan/markdown.js';
+import { renderText as text } from '../../src/render/plan/text.js';
 import { render } from './plan-fixtures.js';
-
-const text = await loadPlanRenderer('text');
-const markdown = await loadPlanRenderer('markdown');
 
 const check: TransitionCheck = {
   order: 'planner',

@@ -2,11 +2,9 @@
 // the plan loosens, the limits apply will enforce, the rule tests and request classes it
 // decides differently, the replayed traffic, the policies, the rule lifetimes and notes. The
 // engine assembles it once (src/engine/review.ts); the plan renderers read it beside the
-// Plan. A saved plan carries the parts a fresh plan shows (plan-file.ts writes the plan file),
-// and reading one back gives the Review a renderer of the file shows. Reasons are data
-// (reasons.ts words them); those read back from a file are the file's words.
-import { Plan } from '../../plan/plan-value.js';
-import { parsePlan, parsePlanText } from '../../plan/file-format.js';
+// Plan. A saved plan carries the parts a fresh plan shows (plan-file.ts writes the plan file).
+// Reasons are data (reasons.ts words them); those read back from a file are the file's words.
+import type { Plan } from '../../plan/plan-value.js';
 import type { PlanLifetimes } from '../../plan/lifetimes.js';
 import type { Risk } from '../../plan/risks.js';
 import type { LimitExcess } from '../../plan/safety.js';
@@ -16,7 +14,6 @@ import type { ReplayReport } from '../../replay/tally.js';
 import type { UndecidedTest } from '../../tests/behaviour.js';
 import type { PolicyFinding } from '../policies/model.js';
 import type { ModelWarning, PlanNote } from './reasons.js';
-import { definedFields } from '../../defined.js';
 
 /** What a reviewer reads beside the steps; apply works risks and notes out again rather than trust a file's. */
 export interface Review {
@@ -50,13 +47,4 @@ export interface ReviewedPlan {
 /** A Review with nothing in it but what is given (an undo plan, a plan in a test); lifetimes only with events. */
 export function reviewOf({ lifetimes, ...given }: Partial<Review> = {}): Review {
   return { risks: [], limitExcesses: [], trafficExcesses: [], notes: [], undecided: [], modelWarnings: [], ...given, ...(lifetimes?.events.length ? { lifetimes } : {}) };
-}
-
-/** A saved plan's text → the Plan and the Review a renderer of the file shows (risks, notes, lifetimes). */
-export function readReviewedPlan(text: string, source = 'the plan file'): ReviewedPlan {
-  const parsed = parsePlan(parsePlanText(text, source), source);
-  return {
-    plan: new Plan(parsed.apps, parsed.snapshot === undefined ? {} : { snapshot: parsed.snapshot }),
-    review: reviewOf({ risks: parsed.risks, notes: parsed.notes, ...definedFields({ lifetimes: parsed.lifetimes }) }),
-  };
 }
