@@ -19,7 +19,7 @@ export function actionInputs(env: (name: string) => string | undefined): ActionI
   return { command: read('COMMAND'), args: read('ARGS'), app: read('APP'), config: read('CONFIG'), format: read('FORMAT'), tokenEnv: read('TOKEN_ENV') };
 }
 
-export interface ActionInvocation {
+interface ActionInvocation {
   /** The command words (`scripts diff`), for the failure's annotation. */
   command: readonly string[];
   argv: readonly string[];

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node as YamlNode, YAMLError, YAMLWarning } from 'yaml';
 import type { Problem } from '../errors.js';
 import { pointerSegments, type Path } from './json-pointer.js';
-import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, type TextProblem } from './source-text.js';
+import { DEFAULT_MAX_BYTES, readSourceText, type TextProblem } from './source-text.js';
 import { translateSchemaErrors, type SchemaMessages } from './schema-messages.js';
 import { readPlainYaml } from './yaml-plain.js';
 import { linePos, plainOffsetOf } from './yaml-plain-positions.js';
@@ -69,12 +69,6 @@ export interface YamlSource {
 
 export async function loadYamlFile(absPath: string, options: YamlSourceOptions): Promise<YamlSource> {
   const source = readSourceText(absPath, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  return source.ok ? parseYamlText(source.text, options) : unreadable(options.displayPath, source.problem);
-}
-
-/** Like loadYamlFile, from bytes already in memory (no size cap: the caller read them). */
-export function parseYamlBytes(bytes: Uint8Array, options: YamlSourceOptions): YamlSource {
-  const source = decodeUtf8(bytes);
   return source.ok ? parseYamlText(source.text, options) : unreadable(options.displayPath, source.problem);
 }
 

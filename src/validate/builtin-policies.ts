@@ -11,10 +11,10 @@ import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-confi
 import type { DeclaredRule, Leaf } from '../semantics/model.js';
 import { OPERATOR_MATRIX, OPERATOR_MATRIX_SOURCE } from './operator-matrix.js';
 
-export const BUILTIN_POLICIES: readonly BuiltinPolicyId[] = ['abusable-allow', 'operator-matrix'];
-export const DEFAULT_BUILTIN_LEVEL: BuiltinPolicyLevel = 'warning';
+const BUILTIN_POLICIES: readonly BuiltinPolicyId[] = ['abusable-allow', 'operator-matrix'];
+const DEFAULT_BUILTIN_LEVEL: BuiltinPolicyLevel = 'warning';
 
-export interface BuiltinFinding {
+interface BuiltinFinding {
   policy: BuiltinPolicyId;
   level: Exclude<BuiltinPolicyLevel, 'off'>;
   rule: DeclaredRule;

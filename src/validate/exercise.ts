@@ -12,7 +12,7 @@ import { ProgramBuilder, type ProgramSet } from '../semantics/program.js';
 import { BASE, candidates } from './witness.js';
 
 /** A test request, by name, and the request itself. */
-export interface NamedRequest {
+interface NamedRequest {
   name: string;
   request: TestRequest;
 }

@@ -21,7 +21,7 @@ import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js
 import type { Verdicts } from './verdicts.js';
 import { candidates, firstCommonExample, groupCandidates, merged, mergedField, type CandidateParts } from './witness.js';
 
-export interface Overlap {
+interface Overlap {
   /** Index of the earlier allow rule. */
   earlier: number;
   example: TestRequest;

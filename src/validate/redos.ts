@@ -10,7 +10,7 @@ import { leafValues } from '../semantics/fields.js';
 import type { Finding } from './checks.js';
 
 /** A `$re` pattern of a rule that a checker must look at. */
-export interface PatternOfRule {
+interface PatternOfRule {
   rule: DeclaredRule;
   leaf: Leaf;
   pattern: string;

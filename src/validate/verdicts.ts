@@ -9,7 +9,7 @@ import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import type { ProgramBuilder } from '../semantics/program.js';
 
 /** The value a request carries in the field a leaf tests (undefined: absent), as `fieldOf` reads it. */
-export type FieldReader = (leaf: Leaf) => string | undefined;
+type FieldReader = (leaf: Leaf) => string | undefined;
 
 export class Verdicts {
   private readonly verdicts: ProgramVerdicts;

@@ -10,7 +10,7 @@ export function baselineHeading(baseline: BaselineComparison): string {
     `${plural(baseline.stopped.length, 'rule pair')} stopped.`;
 }
 
-export function baselineChangeText(change: BaselineChange, kind: 'newly' | 'stopped'): string {
+function baselineChangeText(change: BaselineChange, kind: 'newly' | 'stopped'): string {
   const what = `${transitionTitle(change)}, ${ruleName(change.before)} → ${ruleName(change.after)}`;
   return kind === 'newly'
     ? `newly: ${what}: ${plural(change.count, 'request')} (${shareText(change.share)})`

@@ -4,7 +4,7 @@ import type { RenderOptions, Sink } from '../contract.js';
 import { safeJson } from '../sanitise.js';
 
 /** Bumped when a field changes meaning or goes away; new fields do not bump it. */
-export const REPLAY_JSON_VERSION = 1;
+const REPLAY_JSON_VERSION = 1;
 
 export function renderReplayJson(report: ReplayReport, sink: Sink, _options: RenderOptions): void {
   sink.write(`${safeJson(JSON.stringify({ formatVersion: REPLAY_JSON_VERSION, ...report }, null, 2))}\n`);

@@ -19,7 +19,7 @@ export function agreementLine(production: ProductionAgreement): string {
 }
 
 /** The agreement as a percentage; exact 100% only when every compared request agreed. */
-export function agreementShare(production: ProductionAgreement): string {
+function agreementShare(production: ProductionAgreement): string {
   if (production.agreed === production.compared) return '100%';
   return shareText(production.agreement).replace(/^100\.0%$/, '99.9%');
 }
