@@ -32,6 +32,11 @@ export interface RenderOptions {
 
 export type Renderer<Model> = (model: Model, sink: Sink, options: RenderOptions) => void | Promise<void>;
 
+/** Most reports for people are lines: each written with its line break, in order, waiting for the sink to take it. */
+export async function writeLines(sink: Sink, lines: Iterable<string>): Promise<void> {
+  for (const line of lines) await sink.write(`${line}\n`);
+}
+
 /** The format names of a registry, in registration order. */
 export function formatNames<R extends Readonly<Record<string, unknown>>>(registry: R): (keyof R & string)[] {
   return Object.keys(registry) as (keyof R & string)[];

@@ -4,7 +4,7 @@ import { Plan } from '../../src/plan/plan-value.js';
 import { planApp } from '../../src/plan/planner.js';
 import { planRisks } from '../../src/plan/risks.js';
 import { markRemoved } from '../../src/engine/removed-rules.js';
-import type { PlanRenderer } from '../../src/render/plan/types.js';
+import type { Renderer } from '../../src/render/contract.js';
 import { reviewOf, type ReviewedPlan } from '../../src/render/plan/review.js';
 import { reviewed } from '../plan/rendered.js';
 
@@ -45,7 +45,7 @@ export function emptyPlan(): Plan {
   return new Plan([planApp({ app: 'default', declared: declaredRules([rule('a')]), live, unmanaged: 'keep' }).plan]);
 }
 
-export function render(renderer: PlanRenderer, plan: Plan | ReviewedPlan, color = false): string {
+export function render(renderer: Renderer<ReviewedPlan>, plan: Plan | ReviewedPlan, color = false): string {
   let text = '';
   renderer(reviewed(plan), { write: (chunk: string) => (text += chunk) }, { colors: pc.createColors(color) });
   return text;

@@ -1,7 +1,6 @@
 // What `botrules config` writes: the workflow matrix as one line of JSON (a value for
 // $GITHUB_OUTPUT and fromJSON), or one line per app for people.
-import type { OutputRegistry } from '../contract.js';
-import { writeLines } from '../lines.js';
+import { writeLines, type OutputRegistry } from '../contract.js';
 import { safeJson, safeText } from '../sanitise.js';
 
 /** One app as a workflow's per-app job reads it (docs/behaviour.md, "The workflow matrix"). */

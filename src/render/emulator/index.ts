@@ -1,8 +1,7 @@
 // What `botrules emulator` says (docs/behaviour.md, "The emulator"): the export lines a shell
 // needs, a summary of what it serves, the ready line scripts wait for, the stop; and what
 // `emulator console` did. Paths and names come from the user or a state file: made safe.
-import type { StreamRenderers } from '../contract.js';
-import { writeLines } from '../lines.js';
+import { writeLines, type StreamRenderers } from '../contract.js';
 import { safeText } from '../sanitise.js';
 
 export interface EmulatorExportsView {

@@ -2,8 +2,7 @@
 // artifact passed over or chosen, per comment or issue written, per drift pull request
 // opened or closed. Names, branches and commits come from GitHub or the config, so they are
 // made safe (docs/security.md, "Untrusted text").
-import type { StreamRenderers } from '../contract.js';
-import { writeLines } from '../lines.js';
+import { writeLines, type StreamRenderers } from '../contract.js';
 import { safeText } from '../sanitise.js';
 
 /** The artifacts `github artifact` passed over, one sentence each, newest first. */

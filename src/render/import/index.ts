@@ -2,8 +2,7 @@
 // sentence when every app is done. Names and directories come from live rules and the
 // config, so they are made safe (docs/security.md, "Untrusted text").
 import { plural } from '../../plural.js';
-import type { StreamRenderers } from '../contract.js';
-import { writeLines } from '../lines.js';
+import { writeLines, type StreamRenderers } from '../contract.js';
 import { safeText } from '../sanitise.js';
 
 /** One app imported (src/engine/import.ts's ImportedApp fits). */

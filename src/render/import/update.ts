@@ -4,8 +4,7 @@
 // (`--format json-patch`, whose summary then goes to stderr, so stdout stays the document).
 import { createTwoFilesPatch } from 'diff';
 import { plural } from '../../plural.js';
-import type { OutputRegistry } from '../contract.js';
-import { writeLines } from '../lines.js';
+import { writeLines, type OutputRegistry } from '../contract.js';
 import { safeJson, safeText } from '../sanitise.js';
 
 /** The dry run's formats, the `--format` choices. */

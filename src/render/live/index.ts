@@ -1,8 +1,7 @@
 // What `botrules live` writes (docs/behaviour.md, "Live snapshots"): the snapshot as JSON on
 // stdout, or, when it was saved to a file, one line on stderr saying how to plan against it.
 import { plural } from '../../plural.js';
-import type { StreamRenderers } from '../contract.js';
-import { writeLines } from '../lines.js';
+import { writeLines, type StreamRenderers } from '../contract.js';
 import { safeJson, safeText } from '../sanitise.js';
 
 interface LiveSnapshotView {

@@ -2,9 +2,9 @@
 import type { ReviewedPlan } from './review.js';
 import { planDocument } from './plan-file.js';
 import { safeJson } from '../sanitise.js';
-import type { PlanRenderOptions, TextSink } from './types.js';
+import type { RenderOptions, Sink } from '../contract.js';
 
-export function renderJson(reviewed: ReviewedPlan, out: TextSink, _options?: PlanRenderOptions): void {
+export function renderJson(reviewed: ReviewedPlan, out: Sink, _options?: RenderOptions): void {
   // Exact data; characters that would reorder a terminal's text are written as \u escapes.
   out.write(`${safeJson(JSON.stringify(planDocument(reviewed.plan, reviewed.review), null, 2))}\n`);
 }

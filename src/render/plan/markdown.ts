@@ -17,7 +17,7 @@ import { behaviourDiffMarkdown, COMMENT_CAPS } from '../diff/markdown.js';
 import { changeLines, createdLines } from './rule-diff.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import { noteWords, type PlanNote } from './reasons.js';
-import type { PlanRenderOptions, TextSink } from './types.js';
+import type { RenderOptions, Sink } from '../contract.js';
 import { plural } from '../../plural.js';
 
 /** GitHub's limit on a comment body, in characters. */
@@ -31,7 +31,7 @@ const NOTE_RESERVE = 600;
 const WHOLE_PLAN = '`botrules plan --live live.json` (a snapshot from `botrules live`; no token needed)';
 const FULL_DIFF_HINT = `Run ${WHOLE_PLAN} for every class, with \`--format json\` for the data.`;
 
-export function renderMarkdown(reviewed: ReviewedPlan, out: TextSink, _options?: PlanRenderOptions): void {
+export function renderMarkdown(reviewed: ReviewedPlan, out: Sink, _options?: RenderOptions): void {
   out.write(markdownPlan(reviewed));
 }
 

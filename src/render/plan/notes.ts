@@ -4,8 +4,7 @@
 import { excessSentence, trafficExcessDetails, trafficExcessSentence } from './refusals.js';
 import type { Review } from './review.js';
 import { modelWarningWords } from './reasons.js';
-import type { StreamRenderers } from '../contract.js';
-import { writeLines } from '../lines.js';
+import { writeLines, type StreamRenderers } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import { undecidedTestWords } from '../tests/reasons.js';
 

@@ -28,7 +28,7 @@ import { transitionText } from './transitions.js';
 import { looseningWords, noteWords, type PlanNote } from './reasons.js';
 import { LIFETIMES_HEADING, lifetimeSentences } from './lifetimes.js';
 import { safeText } from '../sanitise.js';
-import type { Colors, PlanRenderOptions, TextSink } from './types.js';
+import type { Colors, RenderOptions, Sink } from '../contract.js';
 import { plural } from '../../plural.js';
 
 const LOOSENS_HEADING = 'What this plan loosens (review before applying):';
@@ -36,7 +36,7 @@ const LOOSENS_HEADING = 'What this plan loosens (review before applying):';
 /** Unmanaged rules listed per app before "… and N more". */
 const LISTED_UNMANAGED = 50;
 
-export function renderText(reviewed: ReviewedPlan, out: TextSink, options: PlanRenderOptions): void {
+export function renderText(reviewed: ReviewedPlan, out: Sink, options: RenderOptions): void {
   const { plan, review } = reviewed;
   const c = options.colors;
   const fromSnapshot = snapshotNote(plan);
@@ -73,7 +73,7 @@ export function renderText(reviewed: ReviewedPlan, out: TextSink, options: PlanR
 }
 
 /** What the plan loosens, right under the summary: weakened actions, paused or overtaken blocking rules. */
-function writeRisks(reviewed: ReviewedPlan, out: TextSink, c: Colors): void {
+function writeRisks(reviewed: ReviewedPlan, out: Sink, c: Colors): void {
   if (reviewed.review.risks.length === 0) return;
   out.write(`\n${c.bold(c.red(LOOSENS_HEADING))}\n`);
   for (const line of riskLines(reviewed, c)) out.write(`${line}\n`);
@@ -86,7 +86,7 @@ export function riskLines({ plan, review }: ReviewedPlan, c: Colors): string[] {
 }
 
 /** Rules whose lifetime changes their state soon, or explains a status this plan changes. */
-function writeLifetimes(reviewed: ReviewedPlan, out: TextSink, c: Colors): void {
+function writeLifetimes(reviewed: ReviewedPlan, out: Sink, c: Colors): void {
   const sentences = lifetimeSentences(reviewed);
   if (sentences.length === 0) return;
   out.write(`\n${c.bold(LIFETIMES_HEADING)}\n`);
@@ -94,14 +94,14 @@ function writeLifetimes(reviewed: ReviewedPlan, out: TextSink, c: Colors): void 
 }
 
 /** Said once, after the rules not in the files (why removed rules could not be recognised). */
-function writeNotes(notes: readonly PlanNote[], out: TextSink, c: Colors): void {
+function writeNotes(notes: readonly PlanNote[], out: Sink, c: Colors): void {
   if (notes.length === 0) return;
   out.write('\n');
   for (const note of notes) out.write(`${c.dim(safeText(noteWords(note)))}\n`);
 }
 
 /** The live rules no file declares, each by name with what happens to it; removed ones first. */
-function writeUnmanaged(app: AppPlan, showAppName: boolean, out: TextSink, c: Colors): void {
+function writeUnmanaged(app: AppPlan, showAppName: boolean, out: Sink, c: Colors): void {
   if (app.unmanaged.length === 0) return;
   const rules = unmanagedInOrder(app);
   const where = showAppName ? ` of app ${safeText(app.app)}` : '';
@@ -117,7 +117,7 @@ function writeUnmanaged(app: AppPlan, showAppName: boolean, out: TextSink, c: Co
 }
 
 /** Test requests whose outcome the plan changes (only when the project has tests). */
-function writeBehaviour({ plan, review }: ReviewedPlan, out: TextSink, c: Colors): void {
+function writeBehaviour({ plan, review }: ReviewedPlan, out: Sink, c: Colors): void {
   const report = review.behaviour;
   if (report === undefined || report.tests === 0) return;
   const heading = safeText(behaviourHeading(report));
@@ -126,7 +126,7 @@ function writeBehaviour({ plan, review }: ReviewedPlan, out: TextSink, c: Colors
 }
 
 /** What the order does between its PATCH requests, before the steps: a window is a risk. */
-function writeTransitions(app: AppPlan, out: TextSink, c: Colors): void {
+function writeTransitions(app: AppPlan, out: Sink, c: Colors): void {
   const text = transitionText(app);
   if (text === undefined) return;
   const headline = safeText(text.headline);
@@ -142,7 +142,7 @@ function writeTransitions(app: AppPlan, out: TextSink, c: Colors): void {
   for (const note of text.notes) out.write(`  ${safeText(note)}\n`);
 }
 
-function writeApp(app: AppPlan, out: TextSink, c: Colors): void {
+function writeApp(app: AppPlan, out: Sink, c: Colors): void {
   for (const step of app.steps) writeStep(step, out, c);
   if (app.blocked.length > 0) {
     out.write(`${c.red('!')} ${plural(app.blocked.length, 'blocked rule')} (not live, cannot be created by the API):\n`);
@@ -154,7 +154,7 @@ function writeApp(app: AppPlan, out: TextSink, c: Colors): void {
   }
 }
 
-function writeStep(step: PlanStep, out: TextSink, c: Colors): void {
+function writeStep(step: PlanStep, out: Sink, c: Colors): void {
   const mark = step.kind === 'create' ? c.green('+') : step.kind === 'delete' ? c.red('-') : c.yellow('~');
   // A create step's ruleId is the plan's placeholder, said as such.
   const id = step.kind === 'create' ? `new rule, ${step.ruleId} in the plan` : step.ruleId;

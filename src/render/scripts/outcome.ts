@@ -3,8 +3,7 @@
 // diff, an evidence pack's verdict. Every name passes through the sanitiser.
 import type { EvidencePack } from '../../scripts/evidence.js';
 import { noun, plural } from '../../plural.js';
-import type { Sink, StreamRenderers } from '../contract.js';
-import { writeLines } from '../lines.js';
+import { writeLines, type Sink, type StreamRenderers } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import { describeFailOn } from './diff.js';
 import { describeVerdict } from './evidence.js';

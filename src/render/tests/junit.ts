@@ -5,7 +5,7 @@
 import XMLBuilder from 'fast-xml-builder';
 import type { TestResult } from '../../tests/run.js';
 import { testReasonWords } from './reasons.js';
-import type { TextSink } from '../plan/types.js';
+import type { Sink } from '../contract.js';
 
 /** Characters outside XML 1.0's Char production, and lone surrogates: matching control characters is the point. */
 // eslint-disable-next-line no-control-regex
@@ -16,7 +16,7 @@ function xmlText(text: string): string {
 }
 
 /** `properties`: figures of the run (coverage, mutation score) in a testsuite of their own. */
-export function renderTestJunit(results: readonly TestResult[], out: TextSink, properties: readonly (readonly [string, string])[] = []): void {
+export function renderTestJunit(results: readonly TestResult[], out: Sink, properties: readonly (readonly [string, string])[] = []): void {
   const files = [...new Set(results.map((result) => result.test.source.file))];
   const suites: Record<string, unknown>[] = files.map((file) => {
     const inFile = results.filter((result) => result.test.source.file === file);

@@ -2,12 +2,12 @@
 // location and the reasons indented below it; a summary line last. Names come from test and
 // rule files (untrusted): quoted, and every line passes through the sanitiser.
 import type { TestResult } from '../../tests/run.js';
-import type { Colors, TextSink } from '../plan/types.js';
+import type { Colors, Sink } from '../contract.js';
 import { safeText } from '../sanitise.js';
 import { plural } from '../../plural.js';
 import { testReasonWords } from './reasons.js';
 
-export function renderTestText(results: readonly TestResult[], out: TextSink, options: { colors: Colors; showApps: boolean; against: string }): void {
+export function renderTestText(results: readonly TestResult[], out: Sink, options: { colors: Colors; showApps: boolean; against: string }): void {
   const c = options.colors;
   out.write(`${c.dim(`Testing ${plural(results.length, 'request')} against ${safeText(options.against)}`)}\n`);
   for (const result of results) {
