@@ -8,9 +8,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import type { TestRequest } from '../../src/evaluate/request.js';
-import { renderReplayJson } from '../../src/render/replay/json.js';
-import { renderReplayMarkdown } from '../../src/render/replay/markdown.js';
-import { renderReplayText } from '../../src/render/replay/text.js';
+import { REPLAY_FORMATS, REPLAY_OUTPUTS } from '../../src/render/replay/index.js';
 import { NO_COLORS } from '../../src/render/contract.js';
 import { albLine, cloudfrontParser } from '../../src/replay/cdn-logs.js';
 import { normaliseRequest } from '../../src/replay/coverage.js';
@@ -91,7 +89,7 @@ function reportOf(request: TestRequest): ReplayReport {
 function rendered(report: ReplayReport): string {
   let out = '';
   const sink = { write: (chunk: string) => { out += chunk; } };
-  for (const render of [renderReplayText, renderReplayJson, renderReplayMarkdown]) render(report, sink, { colors: NO_COLORS });
+  for (const format of REPLAY_FORMATS) REPLAY_OUTPUTS[format].stdout(report, sink, { colors: NO_COLORS });
   return out;
 }
 
