@@ -11,9 +11,9 @@ import type { Argv } from 'yargs';
 import { checkWritable, writeFileAtomic, writeThroughTemporary } from '../../io/atomic-write.js';
 import { UserError } from '../../errors.js';
 import { parseFault } from '../../emulator/faults.js';
-import { CAPABILITIES, type Capability } from '../../emulator/options.js';
+import { CAPABILITIES, DEFAULT_MAX_TAKE, MOVE_SEMANTICS, type Capability } from '../../emulator/options.js';
 import { TRAFFIC_FORMATS, type TrafficFormat } from '../../emulator/traffic-formats.js';
-import type { EmulatorApp, EmulatorOptions, MoveSemantics, RunningEmulator } from '../../emulator/index.js';
+import type { EmulatorApp, EmulatorOptions, RunningEmulator } from '../../emulator/index.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { defineAction, defineCommandWithActions, type ArgsOf } from '../define-command.js';
 import { UsageError, wholeNumber } from '../options.js';
@@ -39,8 +39,8 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('latency', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--latency', 0), describe: 'Delay every answer by MS milliseconds' })
     .option('fault', { type: 'string', array: true, coerce: faultSpecs, describe: 'Inject a fault, e.g. status=503,retry-after=1,path=/v1/scripts,times=2 or drop,method=PATCH,rate=0.1' })
     .option('log', { type: 'string', describe: 'Append one JSON line per request to FILE (never headers or tokens)' })
-    .option('max-take', { type: 'number', default: 100, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
-    .option('move-semantics', { choices: ['list-move', 'swap'] as const satisfies readonly MoveSemantics[], default: 'list-move' as const, describe: 'How a PATCH of priority reorders rules' })
+    .option('max-take', { type: 'number', default: DEFAULT_MAX_TAKE, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
+    .option('move-semantics', { choices: MOVE_SEMANTICS, default: 'list-move' as const, describe: 'How a PATCH of priority reorders rules' })
     .option('capabilities', { type: 'string', coerce: capabilityList, describe: 'What the rule API accepts besides list and PATCH: create (POST), delete (DELETE), or create,delete; without it both answer 405' })
     .option('app-token-file', { type: 'string', describe: 'A file of NAME=TOKEN lines: the apps served and their server tokens (default: app "default" with BOTRULES_TOKEN)' })
     .option('app-token', { type: 'string', array: true, coerce: appTokens, describe: 'NAME=TOKEN: an app and its server token (repeatable; the token shows in the process list: prefer --app-token-file)' })
@@ -128,11 +128,11 @@ function emulatorOptions(args: EmulatorArgs, ctx: CommandContext): EmulatorOptio
     env: { BOTRULES_TOKEN: ctx.env('BOTRULES_TOKEN'), BOTRULES_API_TOKEN: ctx.env('BOTRULES_API_TOKEN') },
     generateRules: args.generateRules,
     generateScripts: args.generateScripts,
-    scriptAppIds: stringList(args.scriptAppId),
-    scriptTlds: stringList(args.scriptTld),
+    scriptAppIds: args.scriptAppId ?? [],
+    scriptTlds: args.scriptTld ?? [],
     randomSeed: args.randomSeed,
     latencyMs: args.latency,
-    faults: stringList(args.fault),
+    faults: args.fault ?? [],
     maxTake: args.maxTake,
     moveSemantics: args.moveSemantics,
     ...definedFields({ capabilities: args.capabilities, apps: apps.length > 0 ? apps : undefined, seed: args.seed, logFile: args.log, apiToken: args.apiToken || undefined }),
@@ -228,8 +228,4 @@ function summaryOf(emulator: RunningEmulator, options: EmulatorOptions): Emulato
     scripts: emulator.scripts().length,
     capabilities: CAPABILITIES.filter((capability) => options.capabilities?.includes(capability) === true),
   };
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
 }
