@@ -42,7 +42,9 @@ export function changedParts(ruleSets: readonly (readonly NormalRule[])[], inter
     distinct.set(rules, ids);
     previous = { rules, ids };
   }
-  const alike = (outcome: DecidedOutcome): boolean => interesting(ruleSets.map(() => outcome));
+  // One array refilled per rule, not one per rule: a transition check asks this of thousands of rules over hundreds of lists.
+  const same = new Array<DecidedOutcome>(ruleSets.length);
+  const alike = (outcome: DecidedOutcome): boolean => interesting(same.fill(outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
   const changed = changedRules([...distinct.values()], numbered.rules.length);
   const partIds: number[][] = [];

@@ -60,6 +60,8 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
   const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
   const boringOutcome = new Map<string, boolean>();
+  // Every list deciding alike, asked per outcome: one array refilled, not one per rule (changed-parts.ts).
+  const same = new Array<DecidedOutcome>(ruleSets.length);
   const entryOf = (rule: NormalRule): Entry & { boring: boolean } => {
     const known = byRule.get(rule);
     if (known !== undefined) return known;
@@ -67,7 +69,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
     const keys = ruleKeysOf(rule);
     let boring = boringOutcome.get(keys.outcome);
-    if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(ruleSets.map(() => outcome))));
+    if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(same.fill(outcome))));
     const entry = { rule, conditionsId: idOf(keys.conditions), id: idOf(keys.whole), outcome, boring };
     byRule.set(rule, entry);
     return entry;

@@ -63,12 +63,14 @@ export function activeAfter<T>(beforeRules: readonly NormalRule[], rules: readon
   };
   const before = run === undefined ? valuesOf(from, to) : valuesOf(from, from + run.fresh);
   const after = run === undefined ? [] : valuesOf(from + run.fresh + run.length, to);
-  const middleBefore = activeBetween(beforeRules, from, beforeTo);
+  // The before's middle is the run and the one rule that moved (or, without a run, counted whole).
+  const kept = run === undefined ? 0 : activeBetween(beforeRules, from + run.at, from + run.at + run.length);
+  const moved = run === undefined ? activeBetween(beforeRules, from, beforeTo) : activeBetween(beforeRules, from + (run.at === 1 ? 0 : run.length), from + (run.at === 1 ? 1 : run.length + 1));
+  const middleBefore = kept + moved;
   const start = same <= sameEnd ? activeBetween(rules, 0, same) : beforeActive - middleBefore - activeBetween(rules, rules.length - sameEnd, rules.length);
   const end = beforeActive - middleBefore - start;
-  if (run === undefined) return { start, before, run: { from: start, length: 0 }, after, end };
-  const skipped = activeBetween(beforeRules, from, from + run.at);
-  return { start, before, run: { from: start + skipped, length: activeBetween(beforeRules, from + run.at, from + run.at + run.length) }, after, end };
+  // A run at the start of the before's middle follows the moved rule (`at` 1): its values start after that rule's.
+  return { start, before, run: { from: start + (run?.at === 1 ? moved : 0), length: kept }, after, end };
 }
 
 /**
