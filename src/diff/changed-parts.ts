@@ -17,7 +17,7 @@ import type { NormalRule } from '../semantics/model.js';
 import type { ChangedPart } from './part-lists.js';
 import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
 import { disjoint, requiredValues } from './required-values.js';
-import { activeAfter, commonEnds, joinedIds, sameIds } from './list-delta.js';
+import { activeAfter, commonEnds, joinedIds, sameIds, type CommonEnds } from './list-delta.js';
 import { partsOf } from './part-lists.js';
 
 export type { ChangedPart } from './part-lists.js';
@@ -38,11 +38,13 @@ export function changedParts(ruleSets: readonly (readonly NormalRule[])[], inter
     if (distinct.has(rules)) continue;
     if (deadline !== undefined && Date.now() > deadline) return 'late';
     // Each state of the transition check is the one before and one PATCH: only the rules it changed are numbered (list-delta.ts).
-    const ids = previous === undefined ? numberedAll(rules, numbered) : joinedIds(previous.ids, activeAfter(previous.rules, rules, (rule) => numbered.of(rule)));
+    const ids = previous === undefined ? numberedAll(rules, numbered) : joinedIds(previous.ids, activeAfter(previous.rules, rules, (rule) => numbered.of(rule), previous.ids.length));
     distinct.set(rules, ids);
     previous = { rules, ids };
   }
-  const alike = (outcome: DecidedOutcome): boolean => interesting(ruleSets.map(() => outcome));
+  // One array refilled per rule, not one per rule: a transition check asks this of thousands of rules over hundreds of lists.
+  const same = new Array<DecidedOutcome>(ruleSets.length);
+  const alike = (outcome: DecidedOutcome): boolean => interesting(same.fill(outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
   const changed = changedRules([...distinct.values()], numbered.rules.length);
   const partIds: number[][] = [];
@@ -95,27 +97,65 @@ function changedRules(lists: readonly Int32Array[], count: number): Uint8Array {
   const changed = new Uint8Array(count).fill(1);
   // Per rule: its position in the list at hand, -1 when missing, -2 when there twice.
   const position = new Int32Array(count);
-  const positionsIn = (list: Int32Array): void => {
-    position.fill(-1);
-    list.forEach((id, at) => {
-      position[id] = position[id] === -1 ? at : -2;
-    });
-  };
   const first = lists[0] ?? new Int32Array(0);
-  positionsIn(first);
+  positionsIn(first, position);
   let stable = [...first].filter((id) => (position[id] as number) >= 0);
   let previous = first;
   for (const list of lists.slice(1)) {
     // A list with the same rules as the one before keeps the same rules stable (states a description apart).
     if (sameIds(previous, list)) continue;
     const ends = commonEnds(previous, list);
+    const [from, to] = [ends.start, list.length - ends.end];
+    const lost = repositioned(previous, list, ends, position);
     previous = list;
-    positionsIn(list);
-    stable = present(stable, position);
-    if (!increasing(stable, position)) stable = increasingAround(stable, position, ends.start, list.length - ends.end);
+    if (lost) stable = present(stable, position);
+    // Stable was increasing in the list before: the rules before `from` and from `to` keep their
+    // places and their order, so the longest run is all of them and the longest run of those in
+    // between — the very run increasingRun finds over the whole (it reads the ones before as a run
+    // it extends, and extends its run by each one after), for the rules a PATCH moved only.
+    const [first, last] = [firstAtOrAfter(stable, position, from), firstAtOrAfter(stable, position, to)];
+    if (!increasing(stable, position, first, last)) stable.splice(first, last - first, ...increasingRun(stable.slice(first, last), position));
   }
   for (const id of stable) changed[id] = 0;
   return changed;
+}
+
+function positionsIn(list: Int32Array, position: Int32Array): void {
+  position.fill(-1);
+  list.forEach((id, at) => {
+    position[id] = position[id] === -1 ? at : -2;
+  });
+}
+
+/**
+ * `position` moved from `before` to `after`, which share `ends`: the rules between them are
+ * placed again, those after them shifted (a move shifts none), not the whole list per state.
+ * Only the positions of stable rules are read, each once in `before`, and those come out right
+ * (a rule twice in `before` may not, but it left stable then). True when a rule went missing or
+ * is there twice.
+ */
+function repositioned(before: Int32Array, after: Int32Array, ends: CommonEnds, position: Int32Array): boolean {
+  for (let at = ends.start; at < before.length - ends.end; at += 1) position[before[at] as number] = -1;
+  if (after.length !== before.length) for (let at = after.length - ends.end; at < after.length; at += 1) if ((position[after[at] as number] as number) >= 0) position[after[at] as number] = at;
+  let lost = false;
+  for (let at = ends.start; at < after.length - ends.end; at += 1) {
+    const id = after[at] as number;
+    position[id] = position[id] === -1 ? at : -2;
+    lost ||= position[id] === -2;
+  }
+  for (let at = ends.start; at < before.length - ends.end; at += 1) lost ||= position[before[at] as number] === -1;
+  return lost;
+}
+
+/** The first index of `stable` whose rule stands at `at` or later (the rules before it stand before `at`). */
+function firstAtOrAfter(stable: readonly number[], position: Int32Array, at: number): number {
+  let [lo, hi] = [0, stable.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((position[stable[mid] as number] as number) < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** `stable` without the rules missing from the list at hand (or there twice), compacted in place: no copy per state. */
@@ -126,25 +166,9 @@ function present(stable: number[], position: Int32Array): number[] {
   return stable;
 }
 
-function increasing(ids: readonly number[], position: Int32Array): boolean {
-  for (let i = 1; i < ids.length; i++) if ((position[ids[i] as number] as number) < (position[ids[i - 1] as number] as number)) return false;
+function increasing(ids: readonly number[], position: Int32Array, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if ((position[ids[i] as number] as number) < (position[ids[i - 1] as number] as number)) return false;
   return true;
-}
-
-/**
- * increasingRun of `stable`, which was increasing in the list before this one, this list being
- * that one with only the positions from `from` up to `to` changed: the stable rules before `from`
- * and from `to` on keep their places and their order, so the longest run is all of them and the
- * longest run of those in between — the very run increasingRun finds over the whole (it reads
- * the ones before as a run it extends, and extends its run by each one after), for the rules a
- * PATCH moved rather than the whole list.
- */
-function increasingAround(stable: readonly number[], position: Int32Array, from: number, to: number): number[] {
-  let first = 0;
-  while (first < stable.length && (position[stable[first] as number] as number) < from) first += 1;
-  let last = first;
-  while (last < stable.length && (position[stable[last] as number] as number) < to) last += 1;
-  return stable.slice(0, first).concat(increasingRun(stable.slice(first, last), position), stable.slice(last));
 }
 
 /** The longest subsequence of `ids` whose positions increase (patience sorting, O(n log n)). */

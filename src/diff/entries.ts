@@ -8,7 +8,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import { canonicalConditions } from '../semantics/canonical.js';
 import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
 import type { AtomTable } from './atoms.js';
-import { activeAfter } from './list-delta.js';
+import { activeAfter, joinedValues } from './list-delta.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
 export interface DecidedOutcome {
@@ -60,6 +60,8 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
   const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
   const boringOutcome = new Map<string, boolean>();
+  // Every list deciding alike, asked per outcome: one array refilled, not one per rule (changed-parts.ts).
+  const same = new Array<DecidedOutcome>(ruleSets.length);
   const entryOf = (rule: NormalRule): Entry & { boring: boolean } => {
     const known = byRule.get(rule);
     if (known !== undefined) return known;
@@ -67,7 +69,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
     const keys = ruleKeysOf(rule);
     let boring = boringOutcome.get(keys.outcome);
-    if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(ruleSets.map(() => outcome))));
+    if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(same.fill(outcome))));
     const entry = { rule, conditionsId: idOf(keys.conditions), id: idOf(keys.whole), outcome, boring };
     byRule.set(rule, entry);
     return entry;
@@ -81,8 +83,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     if (entries !== undefined) return entries;
     if (previous === undefined) entries = rules.filter((rule) => rule.status === 'active').map(entryOf);
     else {
-      const { start, middle, end } = activeAfter(previous.rules, rules, entryOf);
-      entries = joinedEntries(previous.entries, start, middle, end);
+      entries = joinedValues(previous.entries, activeAfter(previous.rules, rules, entryOf, previous.entries.length));
     }
     filtered.set(rules, entries);
     previous = { rules, entries };
@@ -100,17 +101,6 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
   return { sets, sharedTail, boringFrom, conditionsCount: ids.size };
-}
-
-/** Spread as arguments at most (a fresh list of many rules is joined by a copy instead). */
-const MAX_SPLICED = 4096;
-
-/** `before`'s first `start` and last `end` entries around `middle`: one copy of the list before, the PATCH's rules spliced in. */
-function joinedEntries(before: readonly Entry[], start: number, middle: Entry[], end: number): Entry[] {
-  if (middle.length > MAX_SPLICED) return before.slice(0, start).concat(middle, before.slice(before.length - end));
-  const entries = before.slice();
-  entries.splice(start, entries.length - start - end, ...middle);
-  return entries;
 }
 
 /** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */

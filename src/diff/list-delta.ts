@@ -30,28 +30,90 @@ function activeBetween(rules: readonly NormalRule[], from: number, to: number): 
 }
 
 /**
- * The active rules of `rules` as the active rules of `beforeRules` (whose per-rule values a
- * caller holds) cut and joined: the first `start` and the last `end` of those are the same rules
- * in both, and `middle` are `rules`' own in between, in order, each given to `of` (so whatever
- * `of` numbers in the order it first sees a rule is numbered as a walk over the whole list would).
+ * The active rules of a list as those of the list before it (whose per-rule values a caller
+ * holds): the before's first `start` and last `end` values, and in between `fresh` values
+ * around one `run` of the before's values kept in order (`from`, `length`: indices in them).
  */
-export function activeAfter<T>(beforeRules: readonly NormalRule[], rules: readonly NormalRule[], of: (rule: NormalRule) => T): { start: number; middle: T[]; end: number } {
-  const ends = commonEnds(beforeRules, rules);
-  const middle: T[] = [];
-  for (let at = ends.start; at < rules.length - ends.end; at += 1) {
-    const rule = rules[at] as NormalRule;
-    if (rule.status === 'active') middle.push(of(rule));
-  }
-  return { start: activeBetween(rules, 0, ends.start), middle, end: activeBetween(rules, rules.length - ends.end, rules.length) };
+export interface ActiveDelta<T> {
+  start: number;
+  before: T[];
+  run: { from: number; length: number };
+  after: T[];
+  end: number;
 }
 
-/** `before`'s first `start` and last `end` numbers with `middle` between them. */
-export function joinedIds(before: Int32Array, { start, middle, end }: { start: number; middle: number[]; end: number }): Int32Array {
-  const ids = new Int32Array(start + middle.length + end);
+/**
+ * The active rules of `rules` as the active rules of `beforeRules` (`beforeActive` of them, whose
+ * per-rule values a caller holds) cut and joined. The rules of `rules` not in a run of the list
+ * before are each given to `of`, in order (so whatever `of` numbers in the order it first sees a
+ * rule is numbered as a walk over the whole list would: the rules of a run were seen before).
+ * A PATCH that moves one rule shifts every rule between its two places by one: those are a run,
+ * so a move costs what its distance costs in pointer comparisons, not a value per rule
+ * (docs/behaviour.md, "Safe transitions"). Active rules are counted on the shorter of the
+ * common start and end only, the other following from `beforeActive`.
+ */
+export function activeAfter<T>(beforeRules: readonly NormalRule[], rules: readonly NormalRule[], of: (rule: NormalRule) => T, beforeActive: number): ActiveDelta<T> {
+  const { start: same, end: sameEnd } = commonEnds(beforeRules, rules);
+  const [from, beforeTo, to] = [same, beforeRules.length - sameEnd, rules.length - sameEnd];
+  const run = shiftedRun(beforeRules, rules, from, beforeTo, to);
+  const valuesOf = (at: number, stop: number): T[] => {
+    const values: T[] = [];
+    for (; at < stop; at += 1) if ((rules[at] as NormalRule).status === 'active') values.push(of(rules[at] as NormalRule));
+    return values;
+  };
+  const before = run === undefined ? valuesOf(from, to) : valuesOf(from, from + run.fresh);
+  const after = run === undefined ? [] : valuesOf(from + run.fresh + run.length, to);
+  // The before's middle is the run and the one rule that moved (or, without a run, counted whole).
+  const kept = run === undefined ? 0 : activeBetween(beforeRules, from + run.at, from + run.at + run.length);
+  const moved = run === undefined ? activeBetween(beforeRules, from, beforeTo) : activeBetween(beforeRules, from + (run.at === 1 ? 0 : run.length), from + (run.at === 1 ? 1 : run.length + 1));
+  const middleBefore = kept + moved;
+  const start = same <= sameEnd ? activeBetween(rules, 0, same) : beforeActive - middleBefore - activeBetween(rules, rules.length - sameEnd, rules.length);
+  const end = beforeActive - middleBefore - start;
+  // A run at the start of the before's middle follows the moved rule (`at` 1): its values start after that rule's.
+  return { start, before, run: { from: start + (run?.at === 1 ? moved : 0), length: kept }, after, end };
+}
+
+/**
+ * A move within the changed middle: `rules[from..to)` is one rule (at its start or its end,
+ * `fresh` rules before the run) and a run of `beforeRules[from..beforeTo)` (starting `at` in it,
+ * `length` long) in the same order, compared rule object by rule object; undefined otherwise.
+ */
+function shiftedRun(beforeRules: readonly NormalRule[], rules: readonly NormalRule[], from: number, beforeTo: number, to: number): { at: number; length: number; fresh: number } | undefined {
+  const length = to - from - 1;
+  if (length < 1 || beforeTo - from !== to - from) return undefined;
+  if (sameRun(beforeRules, from + 1, rules, from, length)) return { at: 1, length, fresh: 0 };
+  if (sameRun(beforeRules, from, rules, from + 1, length)) return { at: 0, length, fresh: 1 };
+  return undefined;
+}
+
+function sameRun(a: readonly NormalRule[], aFrom: number, b: readonly NormalRule[], bFrom: number, length: number): boolean {
+  for (let i = 0; i < length; i += 1) if (a[aFrom + i] !== b[bFrom + i]) return false;
+  return true;
+}
+
+/** `before`'s numbers joined as `delta` says. */
+export function joinedIds(before: Int32Array, delta: ActiveDelta<number>): Int32Array {
+  const { start, run, end } = delta;
+  const ids = new Int32Array(start + delta.before.length + run.length + delta.after.length + end);
   ids.set(before.subarray(0, start));
-  ids.set(middle, start);
-  ids.set(before.subarray(before.length - end), start + middle.length);
+  let at = start;
+  for (const id of delta.before) ids[at++] = id;
+  ids.set(before.subarray(run.from, run.from + run.length), at);
+  at += run.length;
+  for (const id of delta.after) ids[at++] = id;
+  ids.set(before.subarray(before.length - end), at);
   return ids;
+}
+
+/** `before`'s values joined as `delta` says: one copy of the list before, the PATCH's rules put in. */
+export function joinedValues<T>(before: readonly T[], delta: ActiveDelta<T>): T[] {
+  const { start, run, end } = delta;
+  const values = before.slice(0, start);
+  for (const value of delta.before) values.push(value);
+  for (let at = run.from; at < run.from + run.length; at += 1) values.push(before[at] as T);
+  for (const value of delta.after) values.push(value);
+  for (let at = before.length - end; at < before.length; at += 1) values.push(before[at] as T);
+  return values;
 }
 
 /** A number per list of ids, equal for equal lists (a key that needs no string of the whole list). */

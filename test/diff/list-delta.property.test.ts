@@ -2,9 +2,10 @@
 // changedParts and activeEntries work out a list's numbers, parts and entries from the list
 // before it, for the rules between the two lists' common start and end only. Neither may change
 // an answer: for random runs of states (one rule moved, edited, paused, created or deleted at a
-// time, a state repeated, a list copied, a fresh list in between), both give exactly what the
+// time, a rule twice in a list, a state repeated, a list copied, a fresh list in between), both give exactly what the
 // walk over every whole list gave (test/diff/reference/). The runs that reach the shortcut (a
-// list changed between a common start and end) and that split the lists into parts are counted,
+// list changed between a common start and end; a rule moved past others, whose rules in between
+// are copied as one run) and that split the lists into parts are counted,
 // so the property cannot pass without them.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
@@ -39,7 +40,7 @@ const rule = (name: string): fc.Arbitrary<NormalRule> =>
 
 /** What one step does to the list before: a PATCH of one rule, or something no PATCH does. */
 const step = fc.record({
-  kind: fc.constantFrom('move', 'move', 'edit', 'pause', 'create', 'delete', 'repeat', 'copy', 'fresh'),
+  kind: fc.constantFrom('move', 'move', 'edit', 'pause', 'create', 'delete', 'twin', 'repeat', 'copy', 'fresh'),
   from: fc.nat(),
   to: fc.nat(),
   fresh: rule('new'),
@@ -60,6 +61,7 @@ const runs = fc.integer({ min: 3, max: 12 }).chain((n) =>
       if (s.kind === 'fresh') return lists.push(start.map((r) => ({ ...r })).reverse());
       if (s.kind === 'create') list.splice(to, 0, { ...s.fresh, name: `new ${index}` });
       else if (at !== undefined && s.kind === 'delete') list.splice(from, 1);
+      else if (at !== undefined && s.kind === 'twin') list.splice(to, 0, { ...at });
       else if (at !== undefined && s.kind === 'move') list.splice(to, 0, ...list.splice(from, 1));
       else if (at !== undefined && s.kind === 'edit') list[from] = { ...at, actions: s.actions };
       else if (at !== undefined && s.kind === 'pause') list[from] = { ...at, status: at.status === 'active' ? 'paused' : 'active' };
@@ -84,9 +86,20 @@ function shown(entries: Entries, table: AtomTable) {
   };
 }
 
+/** One rule moved past two or more others (the rules it passes are copied as a run of the list before). */
+function movedOverTwo(before: readonly NormalRule[], after: readonly NormalRule[]): boolean {
+  const { start, end } = commonEnds(before, after);
+  const [middleBefore, middleAfter] = [before.slice(start, before.length - end), after.slice(start, after.length - end)];
+  if (middleBefore.length !== middleAfter.length || middleAfter.length < 3) return false;
+  const same = (a: readonly NormalRule[], b: readonly NormalRule[]) => a.every((rule, i) => rule === b[i]);
+  return same(middleBefore.slice(1), middleAfter.slice(0, -1)) || same(middleBefore.slice(0, -1), middleAfter.slice(1));
+}
+
 describe('numbers, parts and entries from the list before', () => {
   test('are those of the walk over every whole list', () => {
     let shortcuts = 0;
+    let moves = 0;
+    let twins = 0;
     let split = 0;
     fc.assert(
       fc.property(runs, (lists) => {
@@ -98,10 +111,14 @@ describe('numbers, parts and entries from the list before', () => {
         // The lists of each part are what the search is given: the same rule objects, not copies.
         for (const part of Array.isArray(parts) ? parts : []) part.lists.flat().forEach((r) => expect(lists.some((list) => list.includes(r))).toBe(true));
         if (lists.some((list, i) => i > 0 && list !== lists[i - 1] && commonEnds(lists[i - 1] as NormalRule[], list).start + commonEnds(lists[i - 1] as NormalRule[], list).end > 0)) shortcuts += 1;
+        if (lists.some((list, i) => i > 0 && movedOverTwo(lists[i - 1] as NormalRule[], list))) moves += 1;
+        if (lists.some((list) => new Set(list.map((r) => r.name)).size < list.length)) twins += 1;
       }),
       { numRuns: 600 },
     );
     expect(shortcuts).toBeGreaterThan(300);
+    expect(moves).toBeGreaterThan(100);
+    expect(twins).toBeGreaterThan(100);
     expect(split).toBeGreaterThan(60);
   });
 });
