@@ -254,9 +254,13 @@ class Search {
     return this.sets.flatMap((entries, i) => (decided[i] === undefined && pos[i] !== undefined && pos[i] < entries.length ? [(entries[pos[i]] as Entry).rule.name] : []));
   }
 
-  private addUnchecked(reason: string, rules: readonly string[]): void {
+  /** `rules` are read only until MAX_UNCHECKED_RULES are known (a lazy list may name thousands, model.ts). */
+  private addUnchecked(reason: string, rules: Iterable<string>): void {
     const known = this.unchecked.get(reason) ?? new Set<string>();
-    for (const rule of rules) if (known.size < MAX_UNCHECKED_RULES) known.add(rule);
+    for (const rule of rules) {
+      if (known.size >= MAX_UNCHECKED_RULES) break;
+      known.add(rule);
+    }
     this.unchecked.set(reason, known);
   }
 
@@ -278,6 +282,11 @@ class Search {
  * The rules an unchecked part names: those whose conditions the search could not satisfy when
  * it knows them, else the rule it was exploring.
  */
-function uncheckedRules(entry: Entry, rules: readonly string[]): string[] {
-  return rules.length > 0 ? [...rules] : [entry.rule.name];
+function* uncheckedRules(entry: Entry, rules: Iterable<string>): Generator<string> {
+  let named = false;
+  for (const rule of rules) {
+    named = true;
+    yield rule;
+  }
+  if (!named) yield entry.rule.name;
 }
