@@ -115,25 +115,27 @@ class Search {
   /** Moves each undecided set past the rules known not to match, and decides the sets whose rule is known to match. */
   private settle(pos: number[], decided: (DecidedOutcome | undefined)[]): void {
     this.truths.next();
-    this.sets.forEach((entries, i) => {
-      if (decided[i] !== undefined) return;
-      for (let at = pos[i] as number; at < entries.length; at++) {
-        const entry = entries[at] as Entry;
-        const id = entry.conditionsId;
-        const truth = this.truths.of(id, () => (this.notMatching.has(id) ? false : this.assignment.conditionsTruth(entry.rule.conditions)));
-        if (truth === 'undecided') {
-          pos[i] = at;
-          return;
-        }
-        if (truth) {
-          pos[i] = at;
-          decided[i] = entry.outcome;
-          return;
-        }
+    for (let i = 0; i < this.sets.length; i++) if (decided[i] === undefined) this.settleSet(i, pos, decided);
+  }
+
+  private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[]): void {
+    const entries = this.sets[i] as Entry[];
+    for (let at = pos[i] as number; at < entries.length; at++) {
+      const entry = entries[at] as Entry;
+      const id = entry.conditionsId;
+      const truth = this.truths.known(id) ?? this.truths.remember(id, this.notMatching.has(id) ? false : this.assignment.conditionsTruth(entry.rule.conditions));
+      if (truth === 'undecided') {
+        pos[i] = at;
+        return;
       }
-      pos[i] = entries.length;
-      decided[i] = NO_RULE_OUTCOME;
-    });
+      if (truth) {
+        pos[i] = at;
+        decided[i] = entry.outcome;
+        return;
+      }
+    }
+    pos[i] = entries.length;
+    decided[i] = NO_RULE_OUTCOME;
   }
 
   /** Every set undecided and at the same rules from here on: all decide alike, and that is not interesting. */
