@@ -3,21 +3,21 @@
 // condition trees matches it. Each field's value comes from values.ts; when a tree still
 // matches, the search gives one of that tree's unassigned atoms a truth value (the one that
 // would stop the match first) and tries again, undoing what fails (a small DPLL search).
-import { conditionsVerdict } from '../evaluate/evaluate.js';
 import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
-import { requestWith, type TestRequest } from '../evaluate/request.js';
+import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
 import type { Assignment, Atom, AtomTable, Literal } from './atoms.js';
 import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
-import { leafValues } from '../semantics/fields.js';
+import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
 import type { TreeStack } from './tree-stack.js';
+import { treeVerdict } from './tree-verdicts.js';
 
 export type ModelResult =
   | { request: TestRequest }
   | { unsat: true }
-  /** No exact answer: why, and the rules whose leaves it was about. */
-  | { unknown: string; rules: string[] };
+  /** No exact answer: why, and the rules whose leaves it was about (each once, read as far as needed). */
+  | { unknown: string; rules: Iterable<string> };
 
 /** Values added between two looks at the clock while the candidates are gathered. */
 const SETUP_CHECK_EVERY = 4096;
@@ -82,7 +82,7 @@ export class Models {
 
   /** Whether `request` still fits after one more tree must not match (the cheap case of `find`). */
   stillFits(request: TestRequest, conditions: Conditions): boolean {
-    return conditionsVerdict(conditions, request, this.options) === false;
+    return treeVerdict(conditions, request, this.options) === false;
   }
 
   private search(mustNotMatch: TreeStack): ModelResult {
@@ -119,7 +119,7 @@ export class Models {
     const known = this.checkedCount[signature] as number;
     const valid = known <= trees.length && (known === 0 || trees.serials[known - 1] === this.checkedSerial[signature]);
     // Only the trees whose guard the request meets (tree-stack.ts): the others cannot match it.
-    const first = trees.firstMatching(request, valid ? known : 0, (at) => conditionsVerdict(trees.list[at] as Conditions, request, this.options) !== false);
+    const first = trees.firstMatching(request, valid ? known : 0, (at) => treeVerdict(trees.list[at] as Conditions, request, this.options) !== false);
     const count = first === -1 ? trees.length : first;
     this.checkedCount[signature] = count;
     this.checkedSerial[signature] = count === 0 ? 0 : (trees.serials[count - 1] as number);
@@ -181,23 +181,36 @@ export class Models {
  * expression is never named as if it held one.
  */
 function unknownOf(reason: string, literals: readonly Literal[]): ModelResult {
-  const rulesOf = (some: readonly Literal[]): string[] => [...new Set(some.flatMap(({ atom }) => [...atom.rules]))];
   const patterns = literals.filter(({ atom }) => atom.leaf.operator === '$re');
-  if (patterns.length === 0) return unknownNaming(reason, () => rulesOf(literals));
+  if (patterns.length === 0) return { unknown: reason, rules: namedRules([literals]) };
   // The conditions a request must meet; those it must fail only come from "must not match".
   const overlapped = literals.filter(({ atom, holds }) => holds && atom.leaf.operator !== '$re');
   const phrases = (some: readonly Literal[]): string => some.map(({ atom, holds }) => leafPhrase(atom.leaf, holds)).join(' and ');
   const overlaps = overlapped.length === 0 ? '' : `, where ${patterns.length === 1 ? 'it overlaps' : 'they overlap'} ${phrases(overlapped)}`;
-  return unknownNaming(`${reason}: ${phrases(patterns)}${overlaps}`, () => [...new Set([...rulesOf(patterns), ...rulesOf(overlapped)])]);
+  return { unknown: `${reason}: ${phrases(patterns)}${overlaps}`, rules: namedRules([patterns, overlapped]) };
 }
 
 /**
- * The rules are listed when asked: most answers without a value are passed over by the witness
- * search, which tries the other truth value, and a leaf shared by thousands of rules names them all.
+ * The rules the literals' leaves appear in, each once, in the order of the literals (of `groups`
+ * one after the other), read only as far as the reader goes: most answers without a value are
+ * passed over by the witness search, which tries the other truth value, and the one reported is
+ * named by its first few rules (regions.ts), while a leaf may be shared by thousands of rules.
  */
-function unknownNaming(unknown: string, rulesOf: () => string[]): ModelResult {
-  let rules: string[] | undefined;
-  return { unknown, get rules() { return (rules ??= rulesOf()); } };
+export function namedRules(groups: readonly (readonly Literal[])[]): Iterable<string> {
+  return {
+    *[Symbol.iterator]() {
+      const seen = new Set<string>();
+      for (const literals of groups) {
+        for (const { atom } of literals) {
+          for (const rule of atom.rules) {
+            if (seen.has(rule)) continue;
+            seen.add(rule);
+            yield rule;
+          }
+        }
+      }
+    },
+  };
 }
 
 /**
@@ -207,10 +220,9 @@ function unknownNaming(unknown: string, rulesOf: () => string[]): ModelResult {
 function setField(request: TestRequest, leaf: Leaf, value: string | undefined): void {
   // Only a path and a method are there to begin with, and those are never absent (values.ts).
   if (value === undefined) return;
-  const part = requestWith(leaf, value);
-  for (const key of Object.keys(part) as (keyof TestRequest)[]) {
-    const given = part[key] as string | Record<string, string>;
-    // A map field is copied by spreading, which defines own keys: a header named "__proto__" stays a header.
-    (request as Record<string, unknown>)[key] = typeof given === 'string' ? given : { ...(request[key] as Record<string, string> | undefined), ...given };
-  }
+  // The field requestWith() writes, without its object per call (the search builds tens of thousands of requests).
+  const field = requestField(leaf);
+  // A map field is copied by spreading, and its name defined as an own key: a header named "__proto__" stays a header.
+  if (isMapField(field)) (request as Record<string, unknown>)[field] = { ...request[field], [fieldName(leaf)]: value };
+  else (request as Record<string, unknown>)[field] = value;
 }

@@ -8,7 +8,24 @@ const MAX_EXAMPLES = 6;
 
 const ESCAPES: Readonly<Record<string, string>> = { d: '0', w: 'a', s: ' ', D: 'a', W: '-', S: 'a', n: '\n', t: '\t', r: '\r', b: '', B: '' };
 
-export function patternExamples(source: string): string[] {
+/**
+ * Read once per pattern: the witness search asks for a pattern's examples each time it looks for
+ * a value of the pattern's field under new literals, thousands of times for the same few patterns.
+ */
+const READ = new Map<string, readonly string[]>();
+const MAX_READ = 10_000;
+
+export function patternExamples(source: string): readonly string[] {
+  let examples = READ.get(source);
+  if (examples === undefined) {
+    if (READ.size >= MAX_READ) READ.clear();
+    READ.set(source, (examples = readExamples(source)));
+  }
+  return examples;
+}
+
+/** The examples read afresh (what patternExamples remembers). */
+export function readExamples(source: string): string[] {
   try {
     const reader = { source, at: 0 };
     const examples = alternatives(reader);

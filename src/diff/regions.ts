@@ -115,25 +115,27 @@ class Search {
   /** Moves each undecided set past the rules known not to match, and decides the sets whose rule is known to match. */
   private settle(pos: number[], decided: (DecidedOutcome | undefined)[]): void {
     this.truths.next();
-    this.sets.forEach((entries, i) => {
-      if (decided[i] !== undefined) return;
-      for (let at = pos[i] as number; at < entries.length; at++) {
-        const entry = entries[at] as Entry;
-        const id = entry.conditionsId;
-        const truth = this.truths.of(id, () => (this.notMatching.has(id) ? false : this.assignment.conditionsTruth(entry.rule.conditions)));
-        if (truth === 'undecided') {
-          pos[i] = at;
-          return;
-        }
-        if (truth) {
-          pos[i] = at;
-          decided[i] = entry.outcome;
-          return;
-        }
+    for (let i = 0; i < this.sets.length; i++) if (decided[i] === undefined) this.settleSet(i, pos, decided);
+  }
+
+  private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[]): void {
+    const entries = this.sets[i] as Entry[];
+    for (let at = pos[i] as number; at < entries.length; at++) {
+      const entry = entries[at] as Entry;
+      const id = entry.conditionsId;
+      const truth = this.truths.known(id) ?? this.truths.remember(id, this.notMatching.has(id) ? false : this.assignment.conditionsTruth(entry.rule.conditions));
+      if (truth === 'undecided') {
+        pos[i] = at;
+        return;
       }
-      pos[i] = entries.length;
-      decided[i] = NO_RULE_OUTCOME;
-    });
+      if (truth) {
+        pos[i] = at;
+        decided[i] = entry.outcome;
+        return;
+      }
+    }
+    pos[i] = entries.length;
+    decided[i] = NO_RULE_OUTCOME;
   }
 
   /** Every set undecided and at the same rules from here on: all decide alike, and that is not interesting. */
@@ -254,9 +256,13 @@ class Search {
     return this.sets.flatMap((entries, i) => (decided[i] === undefined && pos[i] !== undefined && pos[i] < entries.length ? [(entries[pos[i]] as Entry).rule.name] : []));
   }
 
-  private addUnchecked(reason: string, rules: readonly string[]): void {
+  /** `rules` are read only until MAX_UNCHECKED_RULES are known (a lazy list may name thousands, model.ts). */
+  private addUnchecked(reason: string, rules: Iterable<string>): void {
     const known = this.unchecked.get(reason) ?? new Set<string>();
-    for (const rule of rules) if (known.size < MAX_UNCHECKED_RULES) known.add(rule);
+    for (const rule of rules) {
+      if (known.size >= MAX_UNCHECKED_RULES) break;
+      known.add(rule);
+    }
     this.unchecked.set(reason, known);
   }
 
@@ -278,6 +284,11 @@ class Search {
  * The rules an unchecked part names: those whose conditions the search could not satisfy when
  * it knows them, else the rule it was exploring.
  */
-function uncheckedRules(entry: Entry, rules: readonly string[]): string[] {
-  return rules.length > 0 ? [...rules] : [entry.rule.name];
+function* uncheckedRules(entry: Entry, rules: Iterable<string>): Generator<string> {
+  let named = false;
+  for (const rule of rules) {
+    named = true;
+    yield rule;
+  }
+  if (!named) yield entry.rule.name;
 }

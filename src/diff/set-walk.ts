@@ -23,9 +23,14 @@ export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly nu
   let best = first;
   let bestDistance = 0;
   const tried = new Set<number>();
+  // The transition check walks hundreds of lists, most of them at the same rule: the rule of the
+  // list before is tried already, and is passed over without a look-up in `tried`.
+  let previous = -1;
   for (let i = first; i < sets.length; i++) {
-    if (decided[i] !== undefined || tried.has(idAt(i))) continue;
+    if (decided[i] !== undefined) continue;
     const id = idAt(i);
+    if (id === previous || tried.has(id)) continue;
+    previous = id;
     tried.add(id);
     let distance = 0;
     for (let j = first; j < sets.length && distance <= LOOK_AHEAD; j++) {
@@ -59,8 +64,15 @@ export class StepTruths {
   }
 
   of(conditionsId: number, compute: () => Verdict): Verdict {
-    if (this.stamps[conditionsId] === this.stamp) return TRUTHS[this.truths[conditionsId] as number] as Verdict;
-    const truth = compute();
+    return this.known(conditionsId) ?? this.remember(conditionsId, compute());
+  }
+
+  /** The truth remembered in this step, if any (for a caller that would otherwise make a closure per list and step). */
+  known(conditionsId: number): Verdict | undefined {
+    return this.stamps[conditionsId] === this.stamp ? TRUTHS[this.truths[conditionsId] as number] : undefined;
+  }
+
+  remember(conditionsId: number, truth: Verdict): Verdict {
     this.stamps[conditionsId] = this.stamp;
     this.truths[conditionsId] = TRUTHS.indexOf(truth);
     return truth;

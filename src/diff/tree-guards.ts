@@ -14,6 +14,8 @@ export interface TreeGuard {
   leaf: Leaf;
   values?: ReadonlySet<string>;
   affix?: Affix;
+  /** The tree's leaves that read the guard's field (tree-stack.ts numbers them by atom in each search). */
+  fieldLeaves: readonly Leaf[];
 }
 
 export type Affix = 'prefix' | 'suffix';
@@ -33,18 +35,26 @@ export function asciiFold(text: string): string {
 
 export function guardOf(conditions: Conditions): TreeGuard | undefined {
   let guard = GUARDS.get(conditions);
-  if (guard === undefined) GUARDS.set(conditions, (guard = findGuard(conditions) ?? null));
+  if (guard === undefined) GUARDS.set(conditions, (guard = withFieldLeaves(conditions, findGuard(conditions)) ?? null));
   return guard ?? undefined;
 }
+
+function withFieldLeaves(conditions: Conditions, guard: Omit<TreeGuard, 'fieldLeaves'> | undefined): TreeGuard | undefined {
+  if (guard === undefined) return undefined;
+  const field = fieldKey(guard.leaf);
+  return { ...guard, fieldLeaves: conditions.children.flatMap((group) => group.children).filter((leaf) => fieldKey(leaf) === field) };
+}
+
+type FoundGuard = Omit<TreeGuard, 'fieldLeaves'>;
 
 /**
  * A required field with its values (the method, whose values are few, last); else a required
  * prefix or suffix; else a field every way of matching tests with a leaf false when it is absent.
  */
-function findGuard(conditions: Conditions): TreeGuard | undefined {
+function findGuard(conditions: Conditions): FoundGuard | undefined {
   const leaves = conditions.children.flatMap((group) => group.children);
   const leafOf = (field: string): Leaf | undefined => leaves.find((leaf) => fieldKey(leaf) === field);
-  const valued: TreeGuard[] = [];
+  const valued: FoundGuard[] = [];
   for (const [field, values] of requiredValues(conditions)) {
     const leaf = leafOf(field);
     if (leaf !== undefined && values.size > 0) valued.push({ leaf, values });

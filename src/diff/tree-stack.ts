@@ -123,7 +123,7 @@ export class TreeStack {
     const field = fieldKey(guard.leaf);
     let known = this.fields.get(field);
     if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [], byAtom: new Map() }));
-    const byAtom = valueLists(known.byAtom, this.atomsOnField(conditions, field));
+    const byAtom = valueLists(known.byAtom, this.atomsOnField(conditions, guard));
     if (guard.values === undefined) return [known.present, ...byAtom];
     if (guard.affix !== undefined) {
       const lists = known[guard.affix];
@@ -133,10 +133,11 @@ export class TreeStack {
     return [...valueLists(known.byValue, guard.values), ...byAtom];
   }
 
-  private atomsOnField(conditions: Conditions, field: string): number[] {
+  private atomsOnField(conditions: Conditions, guard: TreeGuard): number[] {
     let atoms = this.guardAtoms.get(conditions);
     if (atoms === undefined) {
-      const ids = conditions.children.flatMap((group) => group.children).filter((leaf) => fieldKey(leaf) === field).map(this.atomId);
+      // The leaves on the field are the guard's, found once per tree (tree-guards.ts), not once per search.
+      const ids = guard.fieldLeaves.map(this.atomId);
       this.guardAtoms.set(conditions, (atoms = [...new Set(ids.filter((id) => id !== undefined))]));
     }
     return atoms;

@@ -81,7 +81,7 @@ function* candidates(sample: Leaf, literals: readonly Literal[], extra: readonly
   if (joined !== undefined) yield joined;
   yield* extra;
   // A pattern that must match: a simple reading of it, alone and among the other conditions' parts.
-  const guesses = literals.filter(({ atom, holds }) => holds && atom.leaf.operator === '$re').flatMap(({ atom }) => leafValues(atom.leaf).flatMap(patternExamples));
+  const guesses = literals.filter(({ atom, holds }) => holds && atom.leaf.operator === '$re').flatMap(({ atom }) => leafValues(atom.leaf).flatMap((value) => patternExamples(value)));
   yield* guesses;
   for (const guess of guesses) {
     const readableWithGuess = readableText(sample, literals, [guess]);
