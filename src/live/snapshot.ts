@@ -123,12 +123,14 @@ export function readLiveSnapshot(text: string, file: string): LiveSnapshot {
 /** The rules of `app`, or a UserError saying the snapshot does not cover it. */
 export function rulesOf(snapshot: LiveSnapshot, app: string, file: string): LiveRule[] {
   const found = snapshot.apps.find((entry) => entry.app === app);
-  if (found === undefined) {
-    throw new UserError(`${file} holds no snapshot of app ${JSON.stringify(app)}`, [
-      `It has ${snapshot.apps.length === 0 ? 'no apps' : snapshot.apps.map((entry) => JSON.stringify(entry.app)).join(', ')}; take a new one with: botrules live --out ${file}`,
-    ]);
-  }
+  if (found === undefined) throw notInSnapshot(snapshot.apps.map((entry) => entry.app), app, file);
   return found.rules.map((rule) => structuredClone(rule));
+}
+
+function notInSnapshot(apps: readonly string[], app: string, file: string): UserError {
+  return new UserError(`${file} holds no snapshot of app ${JSON.stringify(app)}`, [
+    `It has ${apps.length === 0 ? 'no apps' : apps.map((name) => JSON.stringify(name)).join(', ')}; take a new one with: botrules live --out ${file}`,
+  ]);
 }
 
 interface Located {
@@ -221,10 +223,21 @@ function syntaxProblem(text: string, file: string, error: unknown): Problem {
 /**
  * Where `plan --live` reads each app's rules: the snapshot, never the service. A plan never
  * patches; a patch through this source is a bug, so it fails loudly rather than pretending.
+ * Each app's rules are handed over, not copied, to the one listing of that app, and the source
+ * keeps none of them: a plan's analyses then run beside one copy of the live rules, not two
+ * (their peak memory grows with what is alive when they start; bench/README.md, "Plan and apply
+ * (whole process)"). The rules are the reader's own objects (readLiveSnapshot makes each anew).
  */
 export function snapshotSource(snapshot: LiveSnapshot, file: string): (app: { name: string }) => RulesApi {
+  const apps = snapshot.apps.map((entry) => entry.app);
+  const unlisted = new Map(snapshot.apps.map((entry) => [entry.app, entry.rules]));
   return (app) => {
-    const rules = rulesOf(snapshot, app.name, file);
+    const rules = unlisted.get(app.name);
+    if (rules === undefined) {
+      if (apps.includes(app.name)) throw new Error(`internal: app ${JSON.stringify(app.name)} was listed twice from the live snapshot ${file}`);
+      throw notInSnapshot(apps, app.name, file);
+    }
+    unlisted.delete(app.name);
     return {
       listRules: () => Promise.resolve(rules),
       patchRule: () => Promise.reject(new Error(`internal: a patch was attempted against the live snapshot ${file}`)),

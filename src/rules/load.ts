@@ -17,6 +17,7 @@ import { displayPath } from './display-path.js';
 import { readRuleFile, type RuleFileReadOptions, type RuleFileResult, type RuleFileSource } from './rule-file.js';
 import { linkPlacement, placement, placementMessage } from '../io/project-path.js';
 import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
+import { SharedStrings } from './shared-strings.js';
 
 interface LoadedRules {
   /** Rules that passed every check, in declared order. Use them only when `problems` is empty. */
@@ -64,7 +65,9 @@ export async function loadRules(dir: string, options: LoadOptions & { keepSource
   // Joined to the directory's own display path: the same text as displayPath() of each file,
   // without resolving thousands of paths against the working directory.
   const shown = files.map((file) => (shownDir === '.' ? file.rel : `${shownDir}/${file.rel}`));
-  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir], { keepSource: options.keepSources === true, now }));
+  // One table for the directory: its rules repeat the same strings file after file (shared-strings.ts).
+  const strings = new SharedStrings();
+  const results = files.map((file, i) => readPlacedRuleFile(file, shown[i] ?? file.abs, [options.cwd, absDir], { keepSource: options.keepSources === true, now, strings }));
   const ruleCount = results.reduce((sum, r) => sum + r.rules.length, 0);
   if (ruleCount > MAX_RULES_PER_APP) throw tooMany(`${ruleCount} rules`, MAX_RULES_PER_APP, 'rules', shownDir);
   const identities = results.flatMap((r) => r.identities);

@@ -19,6 +19,7 @@ import { DEFAULT_MAX_BYTES, decodeUtf8, readSourceText, tooLarge, type SourceTex
 import { parseYamlText, unreadable, type Path, type YamlSource } from '../io/yaml-source.js';
 import { definedFields } from '../defined.js';
 import { isObject } from '../io/json-depth.js';
+import { SharedStrings, withSharedStrings } from './shared-strings.js';
 
 export interface RuleFileResult {
   /** The rules that passed every check, normalised, in file order. */
@@ -53,6 +54,8 @@ export interface RuleFileReadOptions {
    * outside [activeFrom, expires) a rule is declared paused (semantics/lifetime.ts).
    */
   now: number;
+  /** The strings the rules of every file read share (shared-strings.ts); else the file's own table. */
+  strings?: SharedStrings;
 }
 
 export function readRuleFile(absPath: string, displayPath: string, options: RuleFileReadOptions = { now: Date.now() }): RuleFileResult {
@@ -72,7 +75,7 @@ function fromSourceText(text: SourceText, displayPath: string, options: RuleFile
   const source = text.ok
     ? parseYamlText(text.text, { displayPath, validate: schemaValidator('rules'), messages: ruleFileMessages, keepDocument: options.keepSource === true })
     : unreadable(displayPath, text.problem);
-  const result = checkRuleFile(source, options.now);
+  const result = checkRuleFile(source, options.now, options.strings ?? new SharedStrings());
   if (text.ok && text.text.includes(SILENCING_MARK)) result.silencingText = text.text;
   if (options.keepSource === true && text.ok && source.document !== undefined) result.source = { text: text.text, bom: text.bom, document: source.document };
   return result;
@@ -81,7 +84,7 @@ function fromSourceText(text: SourceText, displayPath: string, options: RuleFile
 /** What every silencing comment contains (`# botrules-ignore: …`, `# botrules-ignore-file: …`). */
 const SILENCING_MARK = 'botrules-ignore';
 
-function checkRuleFile(source: YamlSource, now: number): RuleFileResult {
+function checkRuleFile(source: YamlSource, now: number, strings: SharedStrings): RuleFileResult {
   const result: RuleFileResult = { rules: [], identities: [], problems: [...source.problems], warnings: [...source.warnings] };
   const written = isObject(source.value) && Array.isArray(source.value.rules) ? source.value.rules : [];
   written.forEach((rule: unknown, index) => {
@@ -97,8 +100,9 @@ function checkRuleFile(source: YamlSource, now: number): RuleFileResult {
       // Outside its window a rule is declared paused whatever its status (semantics/lifetime.ts).
       const status = lifetime === undefined ? declared.status : statusAt(lifetime, now);
       // A copy: the parser's strings are slices of the file's text, and each would keep that
-      // whole text alive for as long as the rule is (every file's, through the plan's analyses).
-      result.rules.push(structuredClone({ ...declared, status, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source), ...(lifetime === undefined ? {} : { lifetime }) }));
+      // whole text alive for as long as the rule is (every file's, through the plan's analyses);
+      // its strings are the copies all rules share.
+      result.rules.push(withSharedStrings({ ...declared, status, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source), ...(lifetime === undefined ? {} : { lifetime }) }, strings));
     }
   });
   result.problems = sortProblems(result.problems);

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { tempDir } from '../helpers/temp.js';
 
 const RULE_FILE_MODULE = pathToFileURL(resolve('dist/rules/rule-file.js')).href;
 
@@ -52,5 +53,66 @@ describe('rules read from a file', () => {
     // The rule's own strings are in the snapshot (the control: it does list them); the file's
     // text, which a slice of it would keep whole, is not.
     expect(JSON.parse(stdout)).toEqual({ rules: 1, name: true, value: true, fileText: false });
+  });
+});
+
+// The child writes two rule files whose leaves hold the same value, unique to this run, reads
+// them as a rules directory (one table of strings for all files) and as two files read alone
+// (a table each), and answers how many strings of that value a heap snapshot holds after each.
+const LOAD_MODULE = pathToFileURL(resolve('dist/rules/load.js')).href;
+const SHARED_CHILD = `
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getHeapSnapshot } from 'node:v8';
+const { loadRules } = await import(${JSON.stringify(LOAD_MODULE)});
+const { readRuleFile } = await import(${JSON.stringify(RULE_FILE_MODULE)});
+// Flat from the start (not a concatenation that a comparison would flatten later): one string.
+const value = JSON.parse(JSON.stringify('shared-value-' + randomUUID()));
+const dir = process.env.RULES_DIR;
+for (const name of ['a', 'b']) {
+  writeFileSync(join(dir, name + '.yaml'), [
+    'rules:',
+    '  - name: Rule ' + name,
+    '    actions: [hardBlock]',
+    '    conditions:',
+    '      operator: $or',
+    '      children:',
+    '        - operator: $and',
+    '          children:',
+    '            - { conditionType: userAgent, operator: $contains, value: "' + value + '" }',
+    '',
+  ].join('\\n'));
+}
+async function copies() {
+  /x/.exec('x');
+  const chunks = [];
+  for await (const chunk of getHeapSnapshot()) chunks.push(String(chunk));
+  const heap = JSON.parse(chunks.join(''));
+  const meta = heap.snapshot.meta;
+  const width = meta.node_fields.length;
+  const type = meta.node_fields.indexOf('type');
+  const name = meta.node_fields.indexOf('name');
+  const stringType = meta.node_types[0].indexOf('string');
+  const index = heap.strings.indexOf(value);
+  let count = 0;
+  for (let n = 0; n < heap.nodes.length; n += width) if (heap.nodes[n + type] === stringType && heap.nodes[n + name] === index) count += 1;
+  return count;
+}
+const loaded = (await loadRules(dir, { cwd: dir })).rules;
+const together = await copies();
+const alone = ['a', 'b'].flatMap((name) => readRuleFile(join(dir, name + '.yaml'), name + '.yaml').rules);
+loaded.length = 0;
+const apart = await copies();
+process.stdout.write(JSON.stringify({ rules: [loaded.length, alone.length], together, apart }));
+`;
+
+describe('rules read from a rules directory', () => {
+  it('hold one copy of a string that several files write', async () => {
+    const env = { ...process.env, RULES_DIR: tempDir() };
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', SHARED_CHILD], { env });
+    // Besides the child's own `value`: read as a directory, both rules' leaves hold one copy;
+    // read alone, each file's rules hold their own (the control: the count does see copies).
+    expect(JSON.parse(stdout)).toEqual({ rules: [0, 2], together: 1 + 1, apart: 1 + 2 });
   });
 });
