@@ -1,7 +1,7 @@
 // The duckdb engine's classing of distinct values (src/replay/duckdb/field-verdicts.ts): each
 // field's distinct values of the replay benchmark's requests, asked about every leaf on the field
 // of a rule shape's program, once as before (leafVerdict of every leaf, one letter each) and once
-// looked up (FieldVerdicts.key), in the same run; the keys must agree. CPU ms of this process
+// looked up (FieldVerdicts.key), in the same run; the verdicts must agree (FieldVerdicts.marks). CPU ms of this process
 // (process.cpuUsage), and the ratio. REPLAY_CLASSES_REQUESTS (default 1,000,000) sets how many
 // requests give the values; REPLAY_BENCH_SHAPES the shapes.
 import os from 'node:os';
@@ -49,7 +49,7 @@ for (const shape of SHAPES) {
     const [askedMs, asked] = cpuMs(ask);
     const verdicts = new FieldVerdicts(leaves);
     const [lookedUpMs, lookedUp] = cpuMs(() => parts.map((part) => verdicts.key(part)));
-    if (asked.some((key, at) => key !== lookedUp[at])) throw new Error(`${shape} ${field}: the looked-up verdicts differ from the leaves' own`);
+    if (lookedUp.length !== parts.length || asked.some((marks, at) => marks !== verdicts.marks(parts[at]))) throw new Error(`${shape} ${field}: the looked-up verdicts differ from the leaves' own`);
     process.stdout.write(`| ${shape} | ${field} | ${parts.length} | ${leaves.length} | ${askedMs.toFixed(0)} | ${lookedUpMs.toFixed(0)} | ${(askedMs / lookedUpMs).toFixed(2)}× |\n`);
   }
 }

@@ -5,22 +5,25 @@
 // prefixes or suffixes, is one of theirs: $eq, $ne, $in, $notIn (the value), $startsWith (a
 // prefix), $endsWith, $notEndsWith (a suffix), $exists and $notExists (none). Those are looked
 // up in maps per read value (a header, query or custom parameter by its name): a few lookups
-// per value instead of one test per leaf. The rest ($contains, $re, address ranges) ask
-// leafVerdict.
-import { isAddressLeaf, leafVerdict, MATCH_WHEN_ABSENT } from '../../evaluate/leaf.js';
+// per value instead of one test per leaf. `$contains` leaves, and `$re` leaves whose patterns
+// require a literal, are found by the texts the value holds (literal-index.ts); the rest
+// (address ranges, other patterns) are asked. The key names only the leaves whose verdict is not
+// the one they have where the value is absent: a few per value, however many leaves.
+import { isAddressLeaf, leafTest, MATCH_WHEN_ABSENT, type PresentTest } from '../../evaluate/leaf.js';
 import { fieldOf, type TestRequest } from '../../evaluate/request.js';
 import { fieldName, firstValue, leafValues } from '../../semantics/fields.js';
 import type { Leaf } from '../../semantics/model.js';
 import type { ProgramLeaf } from '../../semantics/program.js';
+import { leafTexts, LiteralIndex } from './literal-index.js';
 
 type Mark = 't' | 'f' | 'u';
 
-/** The looked-up leaves that read the same value (the same condition type and name). */
-interface LookedUpGroup {
+/** The leaves that read the same value (the same condition type and name). */
+interface LeafGroup {
   /** One of them, to read the value with. */
   reader: Leaf;
-  /** Their positions and their verdicts where the value is absent. */
-  absent: [number, Mark][];
+  /** The positions of the looked-up leaves whose verdict on a present value they do not list differs from the one where it is absent. */
+  turnedWhenPresent: number[];
   /** For each text, the positions of the leaves whose verdict it turns over: the value itself, its prefixes, its suffixes. */
   listed: Map<string, number[]>;
   prefixes: Map<string, number[]>;
@@ -28,6 +31,9 @@ interface LookedUpGroup {
   /** The lengths of the texts in `prefixes` and `suffixes`: a value's affixes of only these lengths are looked up. */
   prefixLengths: Set<number>;
   suffixLengths: Set<number>;
+  /** The leaves asked (tested), and those of them found by their texts (made on the first value: patterns compile then). */
+  asked: number[];
+  found?: { index: LiteralIndex; always: number[]; indexed: number[] };
 }
 
 /** The operators looked up, with the verdict on a present value that no text of theirs turns over. */
@@ -35,25 +41,28 @@ const LOOKED_UP: ReadonlyMap<Leaf['operator'], Mark> = new Map<Leaf['operator'],
   ['$eq', 'f'], ['$in', 'f'], ['$ne', 't'], ['$notIn', 't'], ['$startsWith', 'f'], ['$endsWith', 'f'], ['$notEndsWith', 't'], ['$exists', 't'], ['$notExists', 'f'],
 ]);
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 export class FieldVerdicts {
-  /** Per leaf, its verdict on a present value it does not list (exact leaves; the rest are asked). */
+  /** Per looked-up leaf, its verdict on a present value it does not list. */
   private readonly present: Mark[];
-  /** The looked-up leaves by the name they read (every leaf here reads the same field). */
-  private readonly groups = new Map<string, LookedUpGroup>();
-  /** `present` with every looked-up leaf's verdict where its value is absent. */
+  /** The leaves by the name they read (every leaf here reads the same field). */
+  private readonly groups = new Map<string, LeafGroup>();
+  /** Every leaf's verdict where its value is absent. */
   private readonly absentMarks: Mark[];
-  private readonly asked: number[] = [];
+  private readonly tests: (PresentTest | undefined)[] = [];
 
   constructor(private readonly leaves: readonly ProgramLeaf[]) {
+    this.absentMarks = leaves.map(({ leaf }) => (MATCH_WHEN_ABSENT.has(leaf.operator) ? 't' : 'f'));
     this.present = leaves.map(({ leaf }, at) => {
+      const group = this.groupOf(leaf);
       // The leaves classOf asks without options: values compared as written, never folded.
       const mark = LOOKED_UP.get(leaf.operator);
       if (mark === undefined || isAddressLeaf(leaf)) {
-        this.asked.push(at);
+        group.asked.push(at);
         return 'f';
       }
-      const group = this.groupOf(leaf);
-      group.absent.push([at, MATCH_WHEN_ABSENT.has(leaf.operator) ? 't' : 'f']);
+      if (mark !== this.absentMarks[at]) group.turnedWhenPresent.push(at);
       const [map, texts] = this.textsOf(leaf, group);
       // A text listed twice turns the verdict over once.
       for (const text of new Set(texts)) {
@@ -65,30 +74,78 @@ export class FieldVerdicts {
       }
       return mark;
     });
-    this.absentMarks = [...this.present];
-    for (const { absent } of this.groups.values()) for (const [at, mark] of absent) this.absentMarks[at] = mark;
+  }
+
+  /** A key of every leaf's verdict on the request part: equal for two parts exactly when their verdicts are. */
+  key(part: TestRequest): string {
+    const changed = [...this.changes(part)].filter(([at, mark]) => mark !== this.absentMarks[at]).sort((a, b) => a[0] - b[0]);
+    return changed.map(([at, mark]) => `${at}${mark}`).join(',');
   }
 
   /** Each leaf's verdict on the request part, one letter per leaf in the leaves' order (t, f, u). */
-  key(part: TestRequest): string {
+  marks(part: TestRequest): string {
     const marks = [...this.absentMarks];
-    for (const [{ absent, listed, prefixes, suffixes, prefixLengths, suffixLengths }, value] of this.readValues(part)) {
-      for (const [at] of absent) marks[at] = this.present[at] as Mark;
+    for (const [at, mark] of this.changes(part)) marks[at] = mark;
+    return marks.join('');
+  }
+
+  /** The verdicts that may differ from the ones where the value is absent (the others are those). */
+  private changes(part: TestRequest): Map<number, Mark> {
+    const marks = new Map<number, Mark>();
+    for (const [group, value] of this.readValues(part)) {
+      for (const at of group.turnedWhenPresent) marks.set(at, this.present[at] as Mark);
       const turn = (positions: number[] | undefined) => {
-        for (const at of positions ?? []) marks[at] = marks[at] === 't' ? 'f' : 't';
+        for (const at of positions ?? []) marks.set(at, (marks.get(at) ?? this.present[at]) === 't' ? 'f' : 't');
       };
-      turn(listed.get(value));
+      turn(group.listed.get(value));
       // The prefixes and suffixes of the leaves' lengths, the empty text and the whole value
       // included (startsWith and endsWith hold for both): a few lookups however long the value
       // (a log's line may carry a text of 256 KiB; every length of it would hash it whole each time).
-      for (const length of prefixLengths) if (length <= value.length) turn(prefixes.get(value.slice(0, length)));
-      for (const length of suffixLengths) if (length <= value.length) turn(suffixes.get(value.slice(value.length - length)));
+      for (const length of group.prefixLengths) if (length <= value.length) turn(group.prefixes.get(value.slice(0, length)));
+      for (const length of group.suffixLengths) if (length <= value.length) turn(group.suffixes.get(value.slice(value.length - length)));
+      if (group.asked.length > 0) this.ask(group, value, marks);
     }
-    for (const at of this.asked) {
-      const verdict = leafVerdict((this.leaves[at] as ProgramLeaf).leaf, part);
-      marks[at] = verdict === 'undecided' ? 'u' : verdict ? 't' : 'f';
+    return marks;
+  }
+
+  /** The asked leaves' verdicts on a present value: those found by their texts only where the value holds one. */
+  private ask(group: LeafGroup, value: string, marks: Map<number, Mark>): void {
+    const found = group.found ?? this.prepare(group);
+    const verdict = (at: number) => {
+      const answer = this.testOf(at)(value);
+      marks.set(at, answer === 'undecided' ? 'u' : answer ? 't' : 'f');
+    };
+    // A text with surrogate code units runs on V8 under its time budget (pattern.ts): every leaf is asked.
+    if (found.indexed.length > 0 && SURROGATE.test(value)) {
+      for (const at of group.asked) verdict(at);
+      return;
     }
-    return marks.join('');
+    for (const at of found.always) verdict(at);
+    // Not holding its texts: `false`, as where the value is absent (nothing to record).
+    found.index.holders(value, (at) => {
+      if (!marks.has(at)) verdict(at);
+    });
+  }
+
+  private prepare(group: LeafGroup): NonNullable<LeafGroup['found']> {
+    const found = { index: new LiteralIndex(), always: [] as number[], indexed: [] as number[] };
+    for (const at of group.asked) {
+      const { leaf } = this.leaves[at] as ProgramLeaf;
+      const texts = isAddressLeaf(leaf) ? undefined : leafTexts(leaf);
+      if (texts === undefined) found.always.push(at);
+      else {
+        found.indexed.push(at);
+        for (const text of texts) found.index.add(text, at);
+      }
+    }
+    group.found = found;
+    return found;
+  }
+
+  private testOf(at: number): PresentTest {
+    let test = this.tests[at];
+    if (test === undefined) this.tests[at] = test = leafTest((this.leaves[at] as ProgramLeaf).leaf);
+    return test;
   }
 
   /**
@@ -96,7 +153,7 @@ export class FieldVerdicts {
    * of a header's spellings, as the evaluator's fieldOf reads it), not each group's name looked
    * for: a field with many names' leaves and few names per request.
    */
-  private *readValues(part: TestRequest): Iterable<[LookedUpGroup, string]> {
+  private *readValues(part: TestRequest): Iterable<[LeafGroup, string]> {
     const field = this.leaves[0]?.field;
     if (field !== 'headers' && field !== 'query' && field !== 'custom') {
       for (const group of this.groups.values()) {
@@ -118,7 +175,7 @@ export class FieldVerdicts {
   }
 
   /** The map a leaf's texts go in, and its texts. */
-  private textsOf(leaf: Leaf, group: LookedUpGroup): [Map<string, number[]> | undefined, readonly string[]] {
+  private textsOf(leaf: Leaf, group: LeafGroup): [Map<string, number[]> | undefined, readonly string[]] {
     switch (leaf.operator) {
       case '$eq': case '$ne': return [group.listed, [firstValue(leaf)]];
       case '$in': case '$notIn': return [group.listed, leafValues(leaf)];
@@ -128,11 +185,14 @@ export class FieldVerdicts {
     }
   }
 
-  private groupOf(leaf: Leaf): LookedUpGroup {
+  private groupOf(leaf: Leaf): LeafGroup {
     // Header names compare ignoring case (semantics/fields.ts sameFieldName): one group per name.
     const name = leaf.conditionType === 'header' ? fieldName(leaf).toLowerCase() : fieldName(leaf);
     let group = this.groups.get(name);
-    if (group === undefined) this.groups.set(name, (group = { reader: leaf, absent: [], listed: new Map(), prefixes: new Map(), suffixes: new Map(), prefixLengths: new Set(), suffixLengths: new Set() }));
+    if (group === undefined) {
+      group = { reader: leaf, turnedWhenPresent: [], listed: new Map(), prefixes: new Map(), suffixes: new Map(), prefixLengths: new Set(), suffixLengths: new Set(), asked: [] };
+      this.groups.set(name, group);
+    }
     return group;
   }
 }

@@ -7,7 +7,8 @@ import { linearForm } from '../../../src/evaluate/linear-pattern.js';
 import { seededRandom } from '../../../src/emulator/random.js';
 import { requiredLiteral } from '../../../src/replay/duckdb/required-literal.js';
 
-const PIECES = ['a', 'b', 'ab', 'bot-', '5', '.', '\\.', '\\b', '\\d', '[ab]', '[^a]', '^', '$', '?', '*', '+', '{2}', '{1,2}', '(?:ab)', '|', 'x', 'é'];
+const PIECES = ['a', 'b', 'ab', 'bot-', '5', '.', '\\.', '\\b', '\\d', '[ab]', '[^a]', '^', '$', '?', '*', '+', '{2}', '{1,2}', '(?:ab)', '|', 'x', 'é',
+  '(?:^|x)', '(?:a|b)+', '(a)', '[|(]', '\\(', '\\|', '*?', '(?:a(?:b|x))?'];
 const TEXTS = ['a', 'b', 'ab', 'aab', 'bot-5', 'bot-55', 'x.b', 'ba', 'é', 'abab', '5', 'a5b', 'xx', ''];
 
 it('names a text every match contains, on random patterns', () => {
@@ -37,5 +38,20 @@ it('names a text every match contains, on random patterns', () => {
 it('names the literal of the patterns users write most', () => {
   expect(requiredLiteral(linearForm('bot-5\\b', false) as string)).toBe('bot-5');
   expect(requiredLiteral(linearForm('^1234$', false) as string)).toBe('1234');
-  expect(requiredLiteral(linearForm('(?:^|[^a-z])bot-5$', false) as string)).toBeUndefined();
+  expect(requiredLiteral(linearForm('(?:^|[^a-z])bot-5$', false) as string)).toBe('bot-5');
+  expect(requiredLiteral(linearForm('^/api/v1/(items|cart)/55(/|$)', false) as string)).toBe('/api/v1/');
+});
+
+it('refuses what would change the rest of the pattern or is not read, and skips classes whole', () => {
+  expect(requiredLiteral('(?i)abc')).toBeUndefined();
+  expect(requiredLiteral('(?i:x)abc')).toBeUndefined();
+  expect(requiredLiteral('\\Qabc\\E')).toBeUndefined();
+  expect(requiredLiteral('\\x41bc')).toBeUndefined();
+  expect(requiredLiteral('\\pLabc')).toBeUndefined();
+  expect(requiredLiteral('ab|cde')).toBeUndefined();
+  expect(requiredLiteral('[^]a]bc')).toBe('bc');
+  expect(requiredLiteral('[[:alpha:]]bc')).toBe('bc');
+  expect(requiredLiteral('(?:a|b)cd')).toBe('cd');
+  expect(requiredLiteral('ab{2}c')).toBe('a');
+  expect(requiredLiteral('xa+bc')).toBe('abc');
 });
