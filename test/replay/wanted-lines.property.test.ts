@@ -3,10 +3,11 @@
 // but a byte scan cannot see, multi-byte and broken UTF-8, lines about the length cap, \r\n),
 // cut into random chunks, every line given as text is streamLines' line of the same number, a
 // line left UNREAD is one streamLines gives as a non-blank text neither wanted nor the first, and
-// readLog with `only` gives exactly the lines of the whole reading at those ordinals.
+// readLog with `only` gives exactly the lines of the whole reading at those ordinals, gzip or not.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { streamLines, TOO_LONG, type StreamLine } from '../../src/replay/lines.js';
 import { readLog, type LogLine } from '../../src/replay/read.js';
@@ -84,6 +85,10 @@ describe('wantedLines', () => {
       const expected = whole.filter((line) => wanted.has([...lineNumbers].find(([, number]) => number === line.line)?.[0] ?? 0));
       expect(some.map(({ ordinal: _ordinal, ...line }) => line)).toEqual(expected);
       for (const line of some) expect(lineNumbers.get(line.ordinal as number)).toBe(line.line);
+      // The same through gunzip.
+      writeFileSync(path.join(dir, 'log.ndjson.gz'), gzipSync(bytes));
+      const gzipped = await all(readLog('log.ndjson.gz', { cwd: dir, format: 'ndjson', only: wanted }));
+      expect(gzipped.map((line) => ({ ...line, file: 'log.ndjson' }))).toEqual(some);
     }), { numRuns: 200 });
   });
 });
