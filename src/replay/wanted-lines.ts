@@ -2,8 +2,9 @@
 // again the lines its report shows, which may lie anywhere in the log; docs/replay.md,
 // "Engines"). The same lines as streamLines (lines.ts), found by scanning bytes for newlines (a
 // newline byte is never part of a longer UTF-8 character): a line neither wanted nor possibly
-// blank is only counted, never decoded nor cut out of its chunk. Decoding and cutting out every
-// line cost as much again as scanning (bench/README.md, "The duckdb engine, issue #37, round 3").
+// blank is only counted, never decoded nor cut out of its chunk: decoding and cutting out every
+// line cost more than the scan itself (bench/README.md, "The duckdb engine, issue #37, round 3: the
+// cost of reading the log").
 import type { Readable } from 'node:stream';
 import { MAX_LINE_CHARS, TOO_LONG, type StreamLine } from './lines.js';
 
