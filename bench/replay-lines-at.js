@@ -3,9 +3,12 @@
 // ordinals of the replay benchmark's NDJSON log of REPLAY_STEPS_REQUESTS requests (default
 // 1,000,000), for one or more builds (their dist directories, alternated), beside the floor
 // (reading and JSON.parse of every line). Where the report shows a record near the log's end
-// (`distinct`, `fleets`, `checkouts`), the whole log is scanned.
+// (`distinct`, `fleets`, `checkouts`), the whole log is scanned. The same log gzipped (level 1):
+// the engine's reading through it first for the bomb guard (nativeSource), and the last line again.
 // Usage: node bench/replay-lines-at.js <dist directory>… (e.g. dist, or a copy of another build's)
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { requestLine } from './replay-requests.js';
@@ -45,15 +48,28 @@ async function linesAt(dist, log, ordinals) {
   return cpu() - start;
 }
 
+/** The engine's first look at a gzip log: read through once by the bomb guard. */
+async function guardPass(dist, gzipped) {
+  const { nativeSource } = await import(`${dist}/engine/replay-duckdb-files.js`);
+  const start = cpu();
+  const source = await nativeSource(gzipped, gzipped, { cwd: '/' }, undefined);
+  if (typeof source === 'string') throw new Error(`${dist}: ${source}`);
+  return cpu() - start;
+}
+
 const log = path.join(os.tmpdir(), `botrules-replay-steps-${REQUESTS}.ndjson`);
 if (!existsSync(log)) await writeLog(log);
+const gzipped = `${log}.gz`;
+if (!existsSync(gzipped)) await pipeline(createReadStream(log), createGzip({ level: 1 }), createWriteStream(gzipped));
 const lasts = [1_000, Math.round(REQUESTS / 5), Math.round(REQUESTS / 2), REQUESTS];
 process.stdout.write(`${REQUESTS} requests, ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}\n\n`);
-process.stdout.write(`| build | floor CPU ms | ${lasts.map((last) => `lines 1–3 and ${last.toLocaleString('en-US')} CPU ms`).join(' | ')} |\n|---|---:|${lasts.map(() => '---:').join('|')}|\n`);
+process.stdout.write(`| build | floor CPU ms | ${lasts.map((last) => `lines 1–3 and ${last.toLocaleString('en-US')} CPU ms`).join(' | ')} | gzip: guard's reading CPU ms | gzip: lines 1–3 and ${REQUESTS.toLocaleString('en-US')} CPU ms |\n` +
+  `|---|---:|${lasts.map(() => '---:').join('|')}|---:|---:|\n`);
 for (let rep = 0; rep < REPS; rep += 1) {
   for (const [at, dist] of builds.entries()) {
     const times = [];
     for (const last of lasts) times.push(await linesAt(dist, log, [1, 2, 3, last]));
+    times.push(await guardPass(dist, gzipped), await linesAt(dist, gzipped, [1, 2, 3, REQUESTS]));
     process.stdout.write(`| ${at === 0 ? 'before' : at === 1 ? 'after' : `build ${at + 1}`} | ${(await floor(log)).toFixed(0)} | ${times.map((ms) => ms.toFixed(0)).join(' | ')} |\n`);
   }
 }

@@ -218,7 +218,7 @@ function describe(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : 'unreadable');
 }
 
-/** A file stream (in chunks of `highWaterMark` bytes), through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read); whether it starts as Parquet does. */
+/** A file stream (in chunks of `highWaterMark` bytes, after gunzip for gzip), through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read); whether it starts as Parquet does. */
 async function openLog(path: string, highWaterMark?: number): Promise<{ file: ReadStream; lines: Readable; gzip: boolean; parquet: boolean }> {
   const handle = await open(path, 'r');
   const magic = Buffer.alloc(4);
@@ -227,7 +227,9 @@ async function openLog(path: string, highWaterMark?: number): Promise<{ file: Re
   } finally {
     await handle.close();
   }
-  const stream = createReadStream(path, highWaterMark === undefined ? {} : { highWaterMark });
   const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
-  return { file: stream, lines: gzip ? stream.pipe(createGunzip()) : stream, gzip, parquet: isParquetMagic(magic) };
+  // Larger chunks where asked: of the file as it is, or of what gunzip gives (its input is still
+  // read in small pieces, which the bomb guard weighs the output against).
+  const stream = createReadStream(path, highWaterMark === undefined || gzip ? {} : { highWaterMark });
+  return { file: stream, lines: gzip ? stream.pipe(createGunzip(highWaterMark === undefined ? {} : { chunkSize: highWaterMark })) : stream, gzip, parquet: isParquetMagic(magic) };
 }
