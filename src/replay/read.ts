@@ -15,6 +15,7 @@ import type { IpField } from './presets.js';
 import { gzipGuard, LONG_LINE_REASON, streamLines, TOO_LONG } from './lines.js';
 import { redactRequest, secretNameTest } from './redact.js';
 import { isParquetMagic } from './parquet-magic.js';
+import { UNREAD, wantedLines } from './wanted-lines.js';
 
 /** One line of a log: a redacted request, or why it was skipped, with where it was. */
 export interface LogLine {
@@ -92,7 +93,8 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
   const last = options.only === undefined ? Infinity : Math.max(0, ...options.only);
   let source: ReadStream | undefined;
   try {
-    const opened = await openLog(path);
+    // A few lines wanted: larger chunks (passing a chunk through the stream costs more than scanning it).
+    const opened = await openLog(path, options.only === undefined ? undefined : 1 << 20);
     source = opened.file;
     const read = source;
     const guard = opened.gzip ? gzipGuard(file, () => read.bytesRead) : undefined;
@@ -107,10 +109,17 @@ export async function* readLog(file: string, options: TrafficReadOptions): Async
       options.onBytes?.(read.bytesRead);
       return;
     }
-    for await (const lines of streamLines(opened.lines, guard === undefined ? {} : { onBytes: guard })) {
+    const lineOptions = guard === undefined ? {} : { onBytes: guard };
+    // A few lines wanted: the others are found by their newlines, never decoded (wanted-lines.ts).
+    const streamed = options.only === undefined ? streamLines(opened.lines, lineOptions) : wantedLines(opened.lines, options.only, lineOptions);
+    for await (const lines of streamed) {
       const batch: LogLine[] = [];
       for (const raw of lines) {
         number += 1;
+        if (raw === UNREAD) {
+          ordinal += 1;
+          continue;
+        }
         // A line too long to read is skipped where it stands: never silent, never held whole.
         if (raw === TOO_LONG) {
           ordinal += 1;
@@ -209,8 +218,8 @@ function describe(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : 'unreadable');
 }
 
-/** A file stream, through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read); whether it starts as Parquet does. */
-async function openLog(path: string): Promise<{ file: ReadStream; lines: Readable; gzip: boolean; parquet: boolean }> {
+/** A file stream (in chunks of `highWaterMark` bytes, after gunzip for gzip), through gunzip when the file starts with gzip's magic bytes 1f 8b (`file` counts the bytes read); whether it starts as Parquet does. */
+async function openLog(path: string, highWaterMark?: number): Promise<{ file: ReadStream; lines: Readable; gzip: boolean; parquet: boolean }> {
   const handle = await open(path, 'r');
   const magic = Buffer.alloc(4);
   try {
@@ -218,7 +227,9 @@ async function openLog(path: string): Promise<{ file: ReadStream; lines: Readabl
   } finally {
     await handle.close();
   }
-  const stream = createReadStream(path);
   const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
-  return { file: stream, lines: gzip ? stream.pipe(createGunzip()) : stream, gzip, parquet: isParquetMagic(magic) };
+  // Larger chunks where asked: of the file as it is, or of what gunzip gives (its input is still
+  // read in small pieces, which the bomb guard weighs the output against).
+  const stream = createReadStream(path, highWaterMark === undefined || gzip ? {} : { highWaterMark });
+  return { file: stream, lines: gzip ? stream.pipe(createGunzip(highWaterMark === undefined ? {} : { chunkSize: highWaterMark })) : stream, gzip, parquet: isParquetMagic(magic) };
 }
