@@ -2,10 +2,12 @@
 // require (required-literal.ts), indexed so that a value finds the leaves whose text it holds
 // without one test per leaf (docs/replay.md, "Engines": the classing of distinct values). A
 // `$contains` leaf holds for a present value exactly when the value holds its text; a `$re`
-// leaf indexed here (every pattern run by RE2, each with a required literal) can hold only
+// leaf indexed here (every pattern run by RE2, whole or split at its leading lookaheads, each
+// with a required literal) can hold only
 // where the value holds one of its literals, so only those leaves are asked (field-verdicts.ts).
 import { compilePattern } from '../../evaluate/pattern.js';
 import { linearForm } from '../../evaluate/linear-pattern.js';
+import { lookaheadParts } from '../../evaluate/pattern-lookahead.js';
 import { firstValue, leafValues } from '../../semantics/fields.js';
 import type { Leaf } from '../../semantics/model.js';
 import { requiredLiteral } from './required-literal.js';
@@ -21,14 +23,23 @@ export function leafTexts(leaf: Leaf): string[] | undefined {
   const sources = leafValues(leaf);
   const literals: string[] = [];
   for (const source of sources) {
-    // Only RE2's answer is the pattern's alone; V8's runs depend on their time budget.
-    if (compilePattern(source, false).engine !== 're2') return undefined;
-    const form = linearForm(source, false);
-    const literal = form === undefined ? undefined : requiredLiteral(form);
+    const literal = patternLiteral(source);
     if (literal === undefined) return undefined;
     literals.push(literal);
   }
   return literals.length === 0 ? undefined : literals;
+}
+
+/**
+ * A text every match of the pattern holds, where RE2 decides it (pattern.ts): the whole pattern's
+ * RE2 form, or, for a pattern split at its leading lookaheads, one of the parts that must match.
+ * Only RE2's answer is the pattern's alone; V8's runs depend on their time budget.
+ */
+function patternLiteral(source: string): string | undefined {
+  const { engine } = compilePattern(source, false);
+  const forms = engine === 're2' ? [linearForm(source, false)] : engine === 're2-parts' ? lookaheadParts(source, false)?.required ?? [] : [];
+  const literals = forms.map((form) => (form === undefined ? undefined : requiredLiteral(form)));
+  return literals.reduce<string | undefined>((best, literal) => (literal !== undefined && literal.length > (best?.length ?? 0) ? literal : best), undefined);
 }
 
 export class LiteralIndex {

@@ -1,5 +1,5 @@
-// A text every match of an RE2 pattern contains (the longest run of literal characters at the
-// top level of the pattern: outside any group, class or quantifier), so a test of that text, a
+// A text every match of an RE2 pattern contains (the longest run of literal characters outside
+// any class or quantifier, at the top level or in a group there once or more), so a test of that text, a
 // fraction of a pattern's cost, can stand for the pattern wherever the text is missing: the
 // DuckDB engine's SQL tests `contains` first (decider.ts), and the classing of distinct values
 // asks a pattern only about the values holding its text (literal-index.ts). Undefined when no
@@ -11,8 +11,8 @@
 const CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W', 'b', 'B', 'A', 'z']);
 const COUNTED = /^\{[0-9]+(?:,[0-9]*)?\}/;
 
-/** One piece of a pattern: a literal character, or any other atom (undefined), and where the next begins. */
-type Atom = { literal: string | undefined; next: number } | undefined;
+/** One piece of a pattern: a literal character, or any other atom (undefined; a group's body), and where the next begins. */
+type Atom = { literal: string | undefined; next: number; body?: string } | undefined;
 
 export function requiredLiteral(pattern: string): string | undefined {
   const runs: string[] = [];
@@ -27,6 +27,8 @@ export function requiredLiteral(pattern: string): string | undefined {
       run += atom.literal;
     } else {
       runs.push(run);
+      // A group there once or more: what every match of its body holds, every match holds.
+      if (atom.body !== undefined && (quantifier.end === atom.next || quantifier.oneOrMore)) runs.push(requiredLiteral(atom.body) ?? '');
       // A literal repeated one or more times: its last repetition is followed by what follows.
       run = quantifier.oneOrMore && atom.literal !== undefined ? atom.literal : '';
     }
@@ -47,7 +49,7 @@ function atomAt(pattern: string, at: number): Atom {
     }
     case '(': {
       const end = groupEnd(pattern, at);
-      return end === undefined ? undefined : { literal: undefined, next: end };
+      return end === undefined ? undefined : { literal: undefined, next: end, body: pattern.slice(pattern[at + 1] === '?' ? at + 3 : at + 1, end - 1) };
     }
     case '^': case '$': case '.': return { literal: undefined, next: at + 1 };
     case ')': case '*': case '+': case '?': case '{': case '}': case ']': return undefined;

@@ -15,7 +15,8 @@ import type { ProgramLeaf } from '../../../src/semantics/program.js';
 
 const VALUES = ['', 'a', 'A', 'ab', 'ba', 'aba', 'b', '__proto__', 'constructor', 'x y', '\ud83d', '\ud83dx', 'xab', 'ab'.repeat(12), `${'x'.repeat(20)}ba`, '\ud83dab'];
 /** Patterns around a text: its required literal found, or none to find (`.` alone, an alternation at the top). */
-const PATTERNS = [(one: string) => `^${one}`, (one: string) => one, (one: string) => `(?:^|x)${one}$`, (one: string) => `${one}\\b`, (one: string) => `a.${one}`, (one: string) => `${one}|b`, () => '.'];
+const PATTERNS = [(one: string) => `^${one}`, (one: string) => one, (one: string) => `(?:^|x)${one}$`, (one: string) => `${one}\\b`, (one: string) => `a.${one}`, (one: string) => `${one}|b`, () => '.',
+  (one: string) => `^(?!x).*${one}$`, (one: string) => `^(?=.*${one})a`];
 const OPERATORS: Leaf['operator'][] = ['$eq', '$ne', '$in', '$notIn', '$in', '$notIn', '$contains', '$startsWith', '$endsWith', '$notEndsWith', '$exists', '$notExists', '$re'];
 
 function leafOf(conditionType: Leaf['conditionType'], name: string): fc.Arbitrary<Leaf> {

@@ -8,7 +8,7 @@ import { seededRandom } from '../../../src/emulator/random.js';
 import { requiredLiteral } from '../../../src/replay/duckdb/required-literal.js';
 
 const PIECES = ['a', 'b', 'ab', 'bot-', '5', '.', '\\.', '\\b', '\\d', '[ab]', '[^a]', '^', '$', '?', '*', '+', '{2}', '{1,2}', '(?:ab)', '|', 'x', 'é',
-  '(?:^|x)', '(?:a|b)+', '(a)', '[|(]', '\\(', '\\|', '*?', '(?:a(?:b|x))?'];
+  '(?:^|x)', '(?:a|b)+', '(a)', '[|(]', '\\(', '\\|', '*?', '(?:a(?:b|x))?', '(?:bot-5)', '(?:ab)+', '(?:ab)*', '(?:x(?:ab))'];
 const TEXTS = ['a', 'b', 'ab', 'aab', 'bot-5', 'bot-55', 'x.b', 'ba', 'é', 'abab', '5', 'a5b', 'xx', ''];
 
 it('names a text every match contains, on random patterns', () => {
@@ -52,6 +52,8 @@ it('refuses what would change the rest of the pattern or is not read, and skips 
   expect(requiredLiteral('[^]a]bc')).toBe('bc');
   expect(requiredLiteral('[[:alpha:]]bc')).toBe('bc');
   expect(requiredLiteral('(?:a|b)cd')).toBe('cd');
+  expect(requiredLiteral('^(?:[^x]*bot-10$)')).toBe('bot-10');
+  expect(requiredLiteral('(?:abc)?d')).toBe('d');
   expect(requiredLiteral('ab{2}c')).toBe('a');
   expect(requiredLiteral('xa+bc')).toBe('abc');
 });
