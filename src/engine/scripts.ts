@@ -5,11 +5,11 @@ import { resolve } from 'node:path';
 import { scriptsClientFor } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { diffSnapshots, evaluateFailOn, hasApprovalMarks, type FailOnCondition, type FailOnMatch, type SnapshotDiff } from '../scripts/diff.js';
-import type { InventoryQuery, SnapshotRecord } from '../scripts/model.js';
+import type { SnapshotRecord } from '../scripts/model.js';
 import type { ReportOutput } from '../scripts/output.js';
 import { findPolicy, loadPolicy } from '../scripts/policy.js';
 import { compilePolicy, entryUsage, markRecord, unmatchedWarning } from '../scripts/policy-match.js';
-import { writeInventoryReport, type InventoryModel, type ReportResult } from '../scripts/report.js';
+import { writeInventoryReport, type InventoryModel, type ReportOptions, type ReportResult } from '../scripts/report.js';
 import { readInventorySnapshotFile } from '../scripts/snapshot.js';
 import type { Runtime } from '../runtime.js';
 import { findPrevious } from './scripts-evidence.js';
@@ -17,12 +17,8 @@ import { definedFields } from '../defined.js';
 
 export type { ReportResult } from '../scripts/report.js';
 
-interface InventoryReportRequest {
-  query: InventoryQuery;
-  pageSize: number;
-  concurrency: number;
-  /** When the report is taken (also the instant policy expiry is judged at). */
-  now: number;
+/** The report's options, with the policy and the previous snapshot as the files the user named. */
+interface InventoryReportRequest extends Pick<ReportOptions, 'query' | 'pageSize' | 'concurrency' | 'now' | 'onProgress'> {
   /** --policy; else scripts-policy.yaml when present. */
   policyFile?: string;
   /** --previous FILE|DIR: the snapshot the new one links to in the chain. */
@@ -31,7 +27,6 @@ interface InventoryReportRequest {
   openOutput(): Promise<ReportOutput>;
   /** Renders the model into the output (the chosen format's renderer). */
   render(model: InventoryModel, output: ReportOutput): Promise<void>;
-  onProgress?(progress: { done: number; total: number }): void;
 }
 
 export async function reportInventory(request: InventoryReportRequest, ctx: Runtime): Promise<ReportResult & { file?: string; chainNote?: string }> {
@@ -39,18 +34,12 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
   const previous = request.previous === undefined ? undefined : await findPrevious(request.previous, request.query, ctx.cwd, request.now);
   const client = scriptsClientFor(ctx);
   const output = await request.openOutput();
-  const { query } = request;
+  const { query, pageSize, concurrency, now, onProgress } = request;
   ctx.debug(`scripts: window ${new Date(query.from).toISOString()} → ${new Date(query.to).toISOString()}${policy ? `, policy ${policy.file}` : ''}`);
   const result = await writeInventoryReport((page) => client.listScripts(page), {
-    query,
+    query, pageSize, concurrency, now, output,
     render: (model) => request.render(model, output),
-    pageSize: request.pageSize,
-    concurrency: request.concurrency,
-    now: request.now,
-    ...(policy ? { policy } : {}),
-    ...(previous?.snapshot ? { previous: previous.snapshot } : {}),
-    output,
-    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+    ...definedFields({ policy, previous: previous?.snapshot, onProgress }),
   });
   if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
   ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);

@@ -21,7 +21,7 @@ export interface InventoryModel {
   snapshot(): Promise<Snapshot>;
 }
 
-interface ReportOptions {
+export interface ReportOptions {
   query: InventoryQuery;
   pageSize: number;
   concurrency: number;
