@@ -32,8 +32,18 @@ export function withSharedStrings<T>(value: T, strings: SharedStrings): T {
 function copied(value: unknown, strings: SharedStrings): unknown {
   if (typeof value === 'string') return strings.copyOf(value);
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => copied(item, strings));
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) items.push(copied(item, strings));
+    return items;
+  }
   if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
-  // fromEntries defines each key as an own property, `__proto__` too (an assignment would set the prototype).
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copied(item, strings)]));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copied((value as Record<string, unknown>)[key], strings);
+    // An assignment to `__proto__` would set the prototype, not a key of the rule.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out;
 }
