@@ -3,6 +3,7 @@
 // (docs/behaviour.md, "Exhaustive behaviour diff") extends and undoes as it goes. Which rule
 // decides a request depends only on the truth of these atoms, so a set of requests with the
 // same truth values is decided the same way by every rule set.
+import { combine } from '../evaluate/evaluate.js';
 import { MATCH_WHEN_ABSENT, type EvaluationOptions, type Verdict } from '../evaluate/leaf.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
@@ -73,7 +74,6 @@ export class Assignment {
 
   /** The verdicts of a field's fixed value, per value (evaluate/program-verdicts.ts). */
   private readonly verdicts: ProgramVerdicts;
-  private readonly trees = new Map<Conditions, AtomTree>();
 
   constructor(
     private readonly table: AtomTable,
@@ -170,51 +170,10 @@ export class Assignment {
     return atom === undefined ? 'undecided' : this.truthOf(atom);
   }
 
-  /**
-   * Three-valued truth of a condition tree under the assignment ('undecided': depends on unassigned
-   * atoms), as combine() gives it over leafTruth: the tree's atoms are looked up once (treeAtoms),
-   * not per call (the search asks it several times per step).
-   */
+  /** Three-valued truth of a condition tree under the assignment ('undecided': depends on unassigned atoms). */
   conditionsTruth(conditions: Conditions): Verdict {
-    const tree = this.treeAtoms(conditions);
-    let undecided = false;
-    for (const group of tree.groups) {
-      const verdict = this.groupTruth(group);
-      if (verdict === 'undecided') undecided = true;
-      else if (verdict !== tree.all) return verdict;
-    }
-    return undecided ? 'undecided' : tree.all;
+    return combine(conditions.operator, conditions.children, (group) => combine(group.operator, group.children, (leaf) => this.leafTruth(leaf)));
   }
-
-  private groupTruth(group: AtomGroup): Verdict {
-    let undecided = false;
-    for (const atom of group.atoms) {
-      const verdict = atom === undefined ? 'undecided' : this.truthOf(atom);
-      if (verdict === 'undecided') undecided = true;
-      else if (verdict !== group.all) return verdict;
-    }
-    return undecided ? 'undecided' : group.all;
-  }
-
-  /** The tree's atoms by group (undefined for a leaf the table lacks), worked out once: every leaf is in the table before the search asks (entries.ts). */
-  private treeAtoms(conditions: Conditions): AtomTree {
-    let tree = this.trees.get(conditions);
-    if (tree === undefined) {
-      const groups = conditions.children.map((group) => ({ all: group.operator === '$and', atoms: group.children.map((leaf) => this.table.of(leaf)) }));
-      this.trees.set(conditions, (tree = { all: conditions.operator === '$and', groups }));
-    }
-    return tree;
-  }
-}
-
-interface AtomGroup {
-  all: boolean;
-  atoms: (Atom | undefined)[];
-}
-
-interface AtomTree {
-  all: boolean;
-  groups: AtomGroup[];
 }
 
 /** The truth of a leaf for a request that does not carry its field. */

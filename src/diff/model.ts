@@ -3,6 +3,7 @@
 // condition trees matches it. Each field's value comes from values.ts; when a tree still
 // matches, the search gives one of that tree's unassigned atoms a truth value (the one that
 // would stop the match first) and tries again, undoing what fails (a small DPLL search).
+import { conditionsVerdict } from '../evaluate/evaluate.js';
 import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
@@ -11,7 +12,6 @@ import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
 import type { TreeStack } from './tree-stack.js';
-import { treeVerdict } from './tree-verdicts.js';
 
 export type ModelResult =
   | { request: TestRequest }
@@ -82,7 +82,7 @@ export class Models {
 
   /** Whether `request` still fits after one more tree must not match (the cheap case of `find`). */
   stillFits(request: TestRequest, conditions: Conditions): boolean {
-    return treeVerdict(conditions, request, this.options) === false;
+    return conditionsVerdict(conditions, request, this.options) === false;
   }
 
   private search(mustNotMatch: TreeStack): ModelResult {
@@ -119,7 +119,7 @@ export class Models {
     const known = this.checkedCount[signature] as number;
     const valid = known <= trees.length && (known === 0 || trees.serials[known - 1] === this.checkedSerial[signature]);
     // Only the trees whose guard the request meets (tree-stack.ts): the others cannot match it.
-    const first = trees.firstMatching(request, valid ? known : 0, (at) => treeVerdict(trees.list[at] as Conditions, request, this.options) !== false);
+    const first = trees.firstMatching(request, valid ? known : 0, (at) => conditionsVerdict(trees.list[at] as Conditions, request, this.options) !== false);
     const count = first === -1 ? trees.length : first;
     this.checkedCount[signature] = count;
     this.checkedSerial[signature] = count === 0 ? 0 : (trees.serials[count - 1] as number);

@@ -1,71 +1,13 @@
-// The witness search's per-step shortcuts (src/diff/) against what they replace: a condition
-// tree's verdict from its leaves compiled once (tree-verdicts.ts) is conditionsVerdict's for
-// every request of the brute-force domain; a tree's truth under an assignment from its atoms
-// looked up once (atoms.ts) is combine() over leafTruth; a pattern's examples remembered are the
-// examples read afresh; the rules an unknown answer names, read lazily, are every rule of its
-// literals' leaves once, in order. Each property counts how often it reaches its assertion and
-// how often each answer came up, so none passes without comparing.
+// The witness search's per-step shortcuts (src/diff/) against what they replace: a pattern's
+// examples remembered are the examples read afresh; the rules an unknown answer names, read
+// lazily, are every rule of its literals' leaves once, in order. Each property counts how often
+// it reaches its assertion, so none passes without comparing.
 import fc from 'fast-check';
-import { combine, conditionsVerdict } from '../../src/evaluate/evaluate.js';
-import type { Verdict } from '../../src/evaluate/leaf.js';
-import type { Conditions } from '../../src/semantics/model.js';
-import { Assignment, AtomTable, type Literal } from '../../src/diff/atoms.js';
-import { activeEntries } from '../../src/diff/entries.js';
+import type { Literal } from '../../src/diff/atoms.js';
 import { namedRules } from '../../src/diff/model.js';
 import { patternExamples, readExamples } from '../../src/diff/pattern-examples.js';
-import { treeVerdict } from '../../src/diff/tree-verdicts.js';
-import { differ, domain, editedList, ruleList } from './brute-force.js';
-
-const pairs = ruleList(true, ['a', 'b', 'c', 'd', 'e']).chain((before) => fc.tuple(fc.constant(before), editedList(true)(before)));
-const trees = (sets: readonly { conditions: Conditions }[][]): Conditions[] => sets.flatMap((rules) => rules.map((rule) => rule.conditions));
 
 describe('the witness search per step', () => {
-  it('a tree compiled once gives conditionsVerdict on every request of the domain', () => {
-    const seen = new Map<Verdict, number>();
-    fc.assert(
-      fc.property(pairs, fc.boolean(), ([before, after], ignoreCase) => {
-        const requests = domain([before, after]);
-        fc.pre(requests.length <= 2000);
-        const options = { caseInsensitiveValues: ignoreCase };
-        for (const conditions of trees([before, after])) {
-          for (const request of requests) {
-            const expected = conditionsVerdict(conditions, request, options);
-            const verdict = treeVerdict(conditions, request, options);
-            // The whole case only when they differ: a deep comparison per request would be most of the test's time.
-            if (verdict !== expected) expect({ conditions, request, verdict }).toEqual({ conditions, request, verdict: expected });
-            seen.set(expected, (seen.get(expected) ?? 0) + 1);
-          }
-        }
-      }),
-      { numRuns: 100 },
-    );
-    expect(seen.get(true)).toBeGreaterThan(5_000);
-    expect(seen.get(false)).toBeGreaterThan(5_000);
-  });
-
-  it("a tree's truth under an assignment is combine() over the truths of its leaves", () => {
-    const seen = new Map<Verdict, number>();
-    fc.assert(
-      fc.property(pairs, fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 6 }), ([before, after], pushes) => {
-        const table = new AtomTable();
-        activeEntries([before, after], table, differ);
-        const assignment = new Assignment(table, {});
-        for (const [at, holds] of pushes) {
-          const atom = table.atoms[at % table.atoms.length];
-          if (atom === undefined || assignment.truthOf(atom) !== 'undecided') continue;
-          assignment.push(atom, holds);
-          for (const conditions of trees([before, after])) {
-            const expected = combine(conditions.operator, conditions.children, (group) => combine(group.operator, group.children, (leaf) => assignment.leafTruth(leaf)));
-            expect({ conditions, truth: assignment.conditionsTruth(conditions) }).toEqual({ conditions, truth: expected });
-            seen.set(expected, (seen.get(expected) ?? 0) + 1);
-          }
-        }
-      }),
-      { numRuns: 300 },
-    );
-    for (const truth of [true, false, 'undecided'] as const) expect(seen.get(truth)).toBeGreaterThan(300);
-  });
-
   it("a pattern's examples remembered are the examples read afresh", () => {
     let compared = 0;
     let withExamples = 0;
