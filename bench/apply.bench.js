@@ -36,8 +36,8 @@ import { anyRuleSet, PLAN_ONLY_SHAPES } from './plan-shapes.js';
 
 /**
  * Every shape-wide shape; `scopes`, written after the first round of work on the plan's analyses,
- * `gateways`, after the second, `crawlers`, after the third, and `checkouts`, after the fourth,
- * none tuned for.
+ * `gateways`, after the second, `crawlers`, after the third, `checkouts`, after the fourth, and
+ * `logins`, after the fifth, none tuned for.
  */
 const ALL_PLAN_SHAPES = [...SHAPES, 'scopes', ...PLAN_ONLY_SHAPES];
 

@@ -126,13 +126,66 @@ function checkoutRules(random, count) {
   });
 }
 
+// The `logins` shape: written during the fifth round of work on the plan's analyses (issue #42),
+// before any of that round's figures were seen, added once the work had landed and run as it
+// came out, not tuned for. Credential-stuffing rules of a login service: each guards one of 12
+// login endpoints (`$eq` an exact path, or one rule in five a `$re` over a family of them) for
+// POST, then one or two tests of who is asking: source addresses (`$in` one to five of 200
+// IPv4 and IPv6 addresses and ranges), a country list (`$in` or `$notIn` two to six of 30), a
+// user agent that starts like a tool, a failed-logins count kept by the shop (`$in` of counts),
+// or an SSO header that must be missing; one rule in six lets a partner's SSO in instead (its
+// host by `$eq` and the header present) under an `$or` beside the login way.
+const LOGIN_PATHS = ['/login', '/signin', '/api/login', '/api/v1/login', '/api/v2/login', '/auth/token', '/oauth/token', '/account/login', '/m/login', '/admin/login', '/api/v1/session', '/sso/callback'];
+const LOGIN_PATTERNS = ['^/(api/)?(v[12]/)?login$', '^/(oauth|auth)/token$', '^/(m|account|admin)/login$'];
+const LOGIN_ADDRESSES = Array.from({ length: 200 }, (_, i) => {
+  if (i % 5 === 4) return `2001:db8:${(i * 37).toString(16)}::/48`;
+  if (i % 3 === 0) return `198.18.${i}.0/24`;
+  return `203.${i % 250}.${(i * 7) % 250}.${(i * 13) % 250}`;
+});
+const LOGIN_COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'ES', 'IT', 'NL', 'SE', 'PL', 'RU', 'UA', 'BY', 'CN', 'HK', 'VN', 'TH', 'ID', 'IN', 'PK', 'BD', 'NG', 'GH', 'KE', 'BR', 'AR', 'MX', 'CO', 'TR', 'IR'];
+const LOGIN_TESTS = [
+  (r) => ({ conditionType: 'socketIps', operator: '$in', value: [...new Set(Array.from({ length: randomInt(r, 1, 5) }, () => pick(r, LOGIN_ADDRESSES)))] }),
+  (r) => ({ conditionType: 'country', operator: r() < 0.5 ? '$in' : '$notIn', value: [...new Set(Array.from({ length: randomInt(r, 2, 6) }, () => pick(r, LOGIN_COUNTRIES)))] }),
+  (r) => ({ conditionType: 'userAgent', operator: '$startsWith', value: pick(r, ['python-', 'curl/', 'Go-http-client', 'okhttp', 'Java/', 'node-fetch']) }),
+  (r) => ({ conditionType: 'customParam', fieldOption: 'failed_logins', operator: '$in', value: Array.from({ length: randomInt(r, 1, 4) }, (_, k) => String(5 * (k + randomInt(r, 1, 6)))) }),
+  (_r) => ({ conditionType: 'header', fieldOption: 'x-sso-assertion', operator: '$notExists' }),
+];
+
+function loginWay(random) {
+  const place = random() < 0.8
+    ? { conditionType: 'path', operator: '$eq', value: pick(random, LOGIN_PATHS) }
+    : { conditionType: 'path', operator: '$re', value: [pick(random, LOGIN_PATTERNS)] };
+  const tests = Array.from({ length: randomInt(random, 1, 2) }, () => pick(random, LOGIN_TESTS)(random));
+  // Two picks of the same kind would read the same field twice: keep the first of each.
+  const seen = new Set();
+  const distinct = tests.filter((leaf) => !seen.has(leaf.conditionType) && seen.add(leaf.conditionType));
+  return { operator: '$and', children: [place, { conditionType: 'httpMethod', operator: '$eq', value: 'POST' }, ...distinct] };
+}
+
+function loginRules(random, count) {
+  return Array.from({ length: count }, (_, i) => {
+    const way = loginWay(random);
+    const partner = { operator: '$and', children: [
+      { conditionType: 'domain', operator: '$eq', value: `sso-${randomInt(random, 1, 12)}.partners.example` },
+      { conditionType: 'header', fieldOption: 'x-sso-assertion', operator: '$exists' },
+    ] };
+    return {
+      name: `Login rule ${String(i + 1).padStart(5, '0')}`,
+      description: '',
+      status: random() < 0.9 ? 'active' : 'paused',
+      actions: [...pick(random, ACTION_SETS)],
+      conditions: random() < 1 / 6 ? { operator: '$or', children: [way, partner] } : { operator: '$and', children: [way] },
+    };
+  });
+}
+
 /** Shapes appended after ruleSet was written: `ruleSet` for those, and theirs for these. */
-export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers', 'checkouts'];
+export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers', 'checkouts', 'logins'];
 
 export function anyRuleSet(shape, count) {
   if (!PLAN_ONLY_SHAPES.includes(shape)) return ruleSet(shape, count);
   const random = seededRandom(count);
-  const generators = { gateways: gatewayRules, crawlers: crawlerRules, checkouts: checkoutRules };
+  const generators = { gateways: gatewayRules, crawlers: crawlerRules, checkouts: checkoutRules, logins: loginRules };
   const rules = generators[shape](random, count);
   return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
 }

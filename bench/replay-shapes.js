@@ -4,7 +4,7 @@
 // written after the work they measure, not tuned for: untuned and tenants (after the engines),
 // partners (after the js engine's text and pattern guards), regions (after the duckdb engine's
 // classes of values), fleets (after the js engine's address-block index), checkouts (after the
-// duckdb engine's classing by looked-up texts).
+// duckdb engine's classing by looked-up texts), logins (after its classing by contained texts).
 import { seededRandom } from '../dist/emulator/random.js';
 import { generateRules } from '../dist/emulator/generate-rules.js';
 
@@ -193,5 +193,44 @@ function checkoutRules() {
   });
 }
 
+/**
+ * Written during the sixth round of work on the engines (issue #37), before any of that round's
+ * figures were seen, added once the work had landed and run as it came out, not tuned for:
+ * credential-stuffing rules of a login service — a login path (`$eq` one of six, or a `$re` over
+ * a family of them) for POST, then one or two tests of who asks: source addresses (`$in` an IPv4
+ * /20 and an address, or an IPv6 /40), a country list (`$in` or `$notIn` two to four), a user
+ * agent that starts like a tool (`$startsWith`), a header that must be missing, or a query
+ * value (`$ne`); every ninth rule paused, every sixth an `$or` with a partner's single sign-on
+ * (its host `$endsWith` and a header present).
+ */
+function loginRules() {
+  const PATHS = ['/login', '/api/v1/login', '/account/login', '/signin', '/oauth/token', '/m/login'];
+  const PATTERNS = ['^/(api/v1/)?login$', '^/(account|m)/login$', '^/(signin|oauth/token)$'];
+  const COUNTRIES = ['KP', 'BR', 'US', 'DE', 'FR', 'RU', 'CN', 'IN', 'NG'];
+  const TOOLS = ['python-', 'curl/', 'Scrapy', 'Go-http', 'okhttp', 'Headless'];
+  const tests = [
+    (i) => ({ conditionType: 'socketIps', operator: '$in', value: [`198.${i % 256}.${(i * 16) % 256}.0/20`, `10.${i % 200}.1.${i % 250}`, `2001:db8:${(i * 3).toString(16)}00::/40`] }),
+    (i) => ({ conditionType: 'country', operator: i % 2 === 0 ? '$in' : '$notIn', value: [COUNTRIES[i % 9], COUNTRIES[(i + 4) % 9], ...(i % 3 === 0 ? [COUNTRIES[(i + 7) % 9]] : [])] }),
+    (i) => ({ conditionType: 'userAgent', operator: '$startsWith', value: `${TOOLS[i % 6]}${i % 7 === 0 ? '2' : ''}` }),
+    (i) => ({ conditionType: 'header', fieldOption: ['x-sso', 'x-csrf-token', 'referer'][i % 3], operator: '$notExists' }),
+    (i) => ({ conditionType: 'queryParam', fieldOption: 'page', operator: '$ne', value: String(i % 50) }),
+  ];
+  return Array.from({ length: RULES }, (_, i) => {
+    const place = i % 5 === 4
+      ? { conditionType: 'path', operator: '$re', value: [PATTERNS[i % 3]] }
+      : { conditionType: 'path', operator: '$eq', value: PATHS[i % 6] };
+    const checks = i % 4 === 0 ? [tests[i % 5](i), tests[(i + 1) % 5](i)] : [tests[i % 5](i)];
+    const way = { operator: '$and', children: [place, { conditionType: 'httpMethod', operator: '$eq', value: 'POST' }, ...checks] };
+    const partner = { operator: '$and', children: [
+      { conditionType: 'domain', operator: '$endsWith', value: `.sso-${i % 12}.example` },
+      { conditionType: 'header', fieldOption: 'x-sso', operator: '$exists' },
+    ] };
+    return {
+      name: `login ${i}`, description: '', status: i % 9 === 0 ? 'paused' : 'active', actions: [['blockWithChallenge'], ['hardBlock'], ['allow']][i % 3],
+      conditions: i % 6 === 0 ? { operator: '$or', children: [way, partner] } : { operator: '$and', children: [way] },
+    };
+  });
+}
+
 /** The rules of a shape, by its name. */
-export const REPLAY_SHAPES = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules, fleets: fleetRules, checkouts: checkoutRules };
+export const REPLAY_SHAPES = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules, fleets: fleetRules, checkouts: checkoutRules, logins: loginRules };
