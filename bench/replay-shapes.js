@@ -209,7 +209,7 @@ function loginRules() {
   const COUNTRIES = ['KP', 'BR', 'US', 'DE', 'FR', 'RU', 'CN', 'IN', 'NG'];
   const TOOLS = ['python-', 'curl/', 'Scrapy', 'Go-http', 'okhttp', 'Headless'];
   const tests = [
-    (i) => ({ conditionType: 'socketIps', operator: '$in', value: [`198.${i % 256}.${(i * 16) % 256}.0/20`, `10.${i % 200}.1.${i % 250}`, `2001:db8:${(i * 3).toString(16)}00::/40`] }),
+    (i) => ({ conditionType: 'socketIps', operator: '$in', value: [`198.${i % 256}.${(i * 16) % 256}.0/20`, `10.${i % 200}.1.${i % 250}`, `2001:db8:${((i * 3) % 256).toString(16)}00::/40`] }),
     (i) => ({ conditionType: 'country', operator: i % 2 === 0 ? '$in' : '$notIn', value: [COUNTRIES[i % 9], COUNTRIES[(i + 4) % 9], ...(i % 3 === 0 ? [COUNTRIES[(i + 7) % 9]] : [])] }),
     (i) => ({ conditionType: 'userAgent', operator: '$startsWith', value: `${TOOLS[i % 6]}${i % 7 === 0 ? '2' : ''}` }),
     (i) => ({ conditionType: 'header', fieldOption: ['x-sso', 'x-csrf-token', 'referer'][i % 3], operator: '$notExists' }),
