@@ -113,8 +113,9 @@ function changedRules(lists: readonly Int32Array[], count: number): Uint8Array {
     // places and their order, so the longest run is all of them and the longest run of those in
     // between — the very run increasingRun finds over the whole (it reads the ones before as a run
     // it extends, and extends its run by each one after), for the rules a PATCH moved only.
-    const [first, last] = [firstAtOrAfter(stable, position, from), firstAtOrAfter(stable, position, to)];
-    if (!increasing(stable, position, first, last)) stable.splice(first, last - first, ...increasingRun(stable.slice(first, last), position));
+    const [changedFrom, changedTo] = [firstAtOrAfter(stable, position, from), firstAtOrAfter(stable, position, to)];
+    // Joined by a copy, not spread into a splice: a far move's stretch may hold thousands of rules.
+    if (!increasing(stable, position, changedFrom, changedTo)) stable = stable.slice(0, changedFrom).concat(increasingRun(stable.slice(changedFrom, changedTo), position), stable.slice(changedTo));
   }
   for (const id of stable) changed[id] = 0;
   return changed;

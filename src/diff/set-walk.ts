@@ -63,11 +63,7 @@ export class StepTruths {
     this.stamp += 1;
   }
 
-  of(conditionsId: number, compute: () => Verdict): Verdict {
-    return this.known(conditionsId) ?? this.remember(conditionsId, compute());
-  }
-
-  /** The truth remembered in this step, if any (for a caller that would otherwise make a closure per list and step). */
+  /** The truth remembered in this step, if any (no closure to compute it: one would be made per list and step). */
   known(conditionsId: number): Verdict | undefined {
     return this.stamps[conditionsId] === this.stamp ? TRUTHS[this.truths[conditionsId] as number] : undefined;
   }

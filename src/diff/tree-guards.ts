@@ -39,13 +39,14 @@ export function guardOf(conditions: Conditions): TreeGuard | undefined {
   return guard ?? undefined;
 }
 
-function withFieldLeaves(conditions: Conditions, guard: Omit<TreeGuard, 'fieldLeaves'> | undefined): TreeGuard | undefined {
+/** A guard as findGuard finds it, before its tree's leaves on the field are added. */
+type FoundGuard = Omit<TreeGuard, 'fieldLeaves'>;
+
+function withFieldLeaves(conditions: Conditions, guard: FoundGuard | undefined): TreeGuard | undefined {
   if (guard === undefined) return undefined;
   const field = fieldKey(guard.leaf);
   return { ...guard, fieldLeaves: conditions.children.flatMap((group) => group.children).filter((leaf) => fieldKey(leaf) === field) };
 }
-
-type FoundGuard = Omit<TreeGuard, 'fieldLeaves'>;
 
 /**
  * A required field with its values (the method, whose values are few, last); else a required
