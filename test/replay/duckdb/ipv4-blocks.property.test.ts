@@ -3,23 +3,12 @@
 // bounds, cut /16 and /24 blocks among them, an address's class is the class of the part between
 // the bounds that holds it, at the bounds and beside them too; also past the /16 blocks that are
 // looked up by their /24 blocks.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
+import { duckdbForFile } from '../../helpers/duckdb.js';
 import { ipv4BlockJoins, ipv4ClassSql } from '../../../src/replay/duckdb/class-query.js';
 import { ipv4BlocksSql } from '../../../src/replay/duckdb/ipv4-blocks.js';
 
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  connection = await instance.connect();
-});
-
-afterAll(() => {
-  connection.closeSync();
-  instance.closeSync();
-});
+const connection = duckdbForFile();
 
 const TOP = 2n ** 32n;
 
@@ -32,11 +21,11 @@ function expected(bounds: readonly bigint[], classes: readonly number[], address
 /** DuckDB's classes of the addresses, in order, and the block sizes it looked up. */
 async function classesOf(bounds: readonly bigint[], classes: readonly number[], addresses: readonly bigint[]): Promise<{ found: number[]; blocks: (16 | 24)[] }> {
   const tables = ipv4BlocksSql(bounds, classes);
-  for (const create of tables.values()) await connection.run(create);
+  for (const create of tables.values()) await connection().run(create);
   const blocks = [...tables.keys()];
   const values = addresses.map((address, at) => `(${at}, CAST(${address} AS BIGINT))`).join(', ');
   const sql = `SELECT ${ipv4ClassSql({ bounds: [...bounds], classes: [...classes], blocks })} FROM (VALUES ${values}) AS t(i, botrules_ipv4) ${ipv4BlockJoins(blocks).join(' ')} ORDER BY t.i`;
-  const reader = await connection.runAndReadAll(sql);
+  const reader = await connection().runAndReadAll(sql);
   return { found: reader.getRows().map(([value]) => Number(value)), blocks };
 }
 

@@ -3,22 +3,11 @@
 // IPv4 address, NULL for every other text (leading zeros, signs, spaces, exponents, other digits,
 // too few or too many parts).
 import { isIP } from 'node:net';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
+import { duckdbForFile } from '../../helpers/duckdb.js';
 import { ipv4NumberSql } from '../../../src/replay/duckdb/class-query.js';
 
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  connection = await instance.connect();
-});
-
-afterAll(() => {
-  connection.closeSync();
-  instance.closeSync();
-});
+const connection = duckdbForFile();
 
 /** The number Node reads of an IPv4 text, or null. */
 function expected(text: string): bigint | null {
@@ -29,7 +18,7 @@ function expected(text: string): bigint | null {
 /** DuckDB's numbers of the texts, in order. */
 async function numbers(texts: readonly string[]): Promise<(bigint | null)[]> {
   const values = texts.map((text) => `('${text.replaceAll("'", "''")}', ${texts.indexOf(text)})`).join(', ');
-  const reader = await connection.runAndReadAll(`SELECT ${ipv4NumberSql('t', "string_split(t, '.')")}, ${ipv4NumberSql('t')} FROM (VALUES ${values}) AS v(t, i) ORDER BY i`);
+  const reader = await connection().runAndReadAll(`SELECT ${ipv4NumberSql('t', "string_split(t, '.')")}, ${ipv4NumberSql('t')} FROM (VALUES ${values}) AS v(t, i) ORDER BY i`);
   return reader.getRows().map(([value, isAddress]) => {
     // Without the parts only whether it is an address: 0 for one.
     expect(isAddress === null).toBe(value === null);

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { duckdbForFile } from '../../helpers/duckdb.js';
 import fc from 'fast-check';
 import { compilePattern } from '../../../src/evaluate/pattern.js';
 import { decide, type Decision, combine } from '../../../src/evaluate/evaluate.js';
@@ -78,22 +78,17 @@ function tally(rows: readonly string[]): Map<string, number> {
 }
 
 let dir: string;
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-beforeAll(async () => {
+const connection = duckdbForFile();
+beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'botrules-emit-'));
-  instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  connection = await instance.connect();
 });
 afterAll(() => {
-  connection.closeSync();
-  instance.closeSync();
   rmSync(dir, { recursive: true, force: true });
 });
 
 async function loadRequests(requests: readonly TestRequest[], file: string): Promise<void> {
   writeFileSync(path.join(dir, file), requestRows(requests));
-  await connection.run(`CREATE OR REPLACE TABLE requests AS SELECT * FROM read_json('${path.join(dir, file)}', format = 'newline_delimited', columns = ${TABLE_COLUMNS})`);
+  await connection().run(`CREATE OR REPLACE TABLE requests AS SELECT * FROM read_json('${path.join(dir, file)}', format = 'newline_delimited', columns = ${TABLE_COLUMNS})`);
 }
 
 test('the DuckDB query gives the tally the reference evaluator gives, undecided exactly where its top says', async () => {
@@ -104,7 +99,7 @@ test('the DuckDB query gives the tally the reference evaluator gives, undecided 
     const declared = [...declaredRules.map((r, i) => normal({ ...r, name: `declared ${i}` })), ...live.slice(0, 2)];
     await loadRequests(requests, `requests-${run++}.ndjson`);
     const query = replayQuery(compileProgram([live, declared]), DIALECT.duckdb, 'requests');
-    const result = await connection.runAndReadAll(query.sql);
+    const result = await connection().runAndReadAll(query.sql);
     const got = new Map(result.getRows().map((row) => [JSON.stringify(row.slice(0, 4)), Number(row[4])]));
 
     const decisions = requests.map((one) => [duckdbDecide(live, one), duckdbDecide(declared, one)] as const);
