@@ -179,13 +179,64 @@ function loginRules(random, count) {
   });
 }
 
+// The `media` shape: written at the start of the sixth round of work on the plan's analyses
+// (issue #42), before any of that round's figures were seen, added once the work had landed and
+// run as it came out, not tuned for. Hotlink and scraper rules of a media site: each rule is a
+// root `$and` of one group (one in four a root `$or` of one or two), a group naming what is fetched (a
+// file suffix by `$endsWith`, or a `/media/N/` prefix of 50 libraries) and one or two tests of who
+// fetches it: a referer outside one to four of 25 partner origins (or no referer at all), a
+// missing signature or an expiry that is not a ten-digit time, a device type, an ASN outside one
+// to six of 40 networks, or a CDN host other than its own (`$ne`, 12 hosts).
+const MEDIA_SUFFIXES = ['.m3u8', '.ts', '.mp4', '.jpg', '.webp', '.pdf'];
+const MEDIA_ORIGINS = Array.from({ length: 25 }, (_, i) => `https://partner-${i}.example`);
+const MEDIA_ASNS = Array.from({ length: 40 }, (_, i) => String(64500 + i * 3));
+const MEDIA_TESTS = [
+  (r) => (r() < 0.7
+    ? { conditionType: 'header', fieldOption: 'referer', operator: '$notIn', value: [...new Set(Array.from({ length: randomInt(r, 1, 4) }, () => pick(r, MEDIA_ORIGINS)))] }
+    : { conditionType: 'header', fieldOption: 'referer', operator: '$notExists' }),
+  (r) => (r() < 0.5
+    ? { conditionType: 'queryParam', fieldOption: 'sig', operator: '$notExists' }
+    : { conditionType: 'queryParam', fieldOption: 'expires', operator: '$re', value: ['^[0-9]{10}$'] }),
+  (r) => (r() < 0.5
+    ? { conditionType: 'deviceType', operator: '$in', value: ['mobile', 'tablet'] }
+    : { conditionType: 'deviceType', operator: '$eq', value: 'desktop' }),
+  (r) => ({ conditionType: 'socketIpASN', operator: '$notIn', value: [...new Set(Array.from({ length: randomInt(r, 1, 6) }, () => pick(r, MEDIA_ASNS)))] }),
+  (r) => ({ conditionType: 'domain', operator: '$ne', value: `cdn-${randomInt(r, 1, 12)}.media.example` }),
+];
+
+function mediaGroup(random) {
+  const what = random() < 0.6
+    ? { conditionType: 'path', operator: '$endsWith', value: pick(random, MEDIA_SUFFIXES) }
+    : { conditionType: 'path', operator: '$startsWith', value: `/media/${randomInt(random, 1, 50)}/` };
+  const tests = Array.from({ length: randomInt(random, 1, 2) }, () => pick(random, MEDIA_TESTS)(random));
+  // Two picks reading the same field: keep the first.
+  const seen = new Set();
+  const distinct = tests.filter((leaf) => {
+    const field = `${leaf.conditionType}:${leaf.fieldOption ?? ''}`;
+    return !seen.has(field) && seen.add(field);
+  });
+  return { operator: '$and', children: [what, ...distinct] };
+}
+
+function mediaRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Media rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.9 ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: random() < 0.25
+      ? { operator: '$or', children: Array.from({ length: randomInt(random, 1, 2) }, () => mediaGroup(random)) }
+      : { operator: '$and', children: [mediaGroup(random)] },
+  }));
+}
+
 /** Shapes appended after ruleSet was written: `ruleSet` for those, and theirs for these. */
-export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers', 'checkouts', 'logins'];
+export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers', 'checkouts', 'logins', 'media'];
 
 export function anyRuleSet(shape, count) {
   if (!PLAN_ONLY_SHAPES.includes(shape)) return ruleSet(shape, count);
   const random = seededRandom(count);
-  const generators = { gateways: gatewayRules, crawlers: crawlerRules, checkouts: checkoutRules, logins: loginRules };
+  const generators = { gateways: gatewayRules, crawlers: crawlerRules, checkouts: checkoutRules, logins: loginRules, media: mediaRules };
   const rules = generators[shape](random, count);
   return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
 }
