@@ -4,18 +4,13 @@
 // than a dozen levels (a snapshot's rules, their condition groups and leaves). Text that may
 // not be JSON at all is parsed through `parseJsonOr`, which says what its absence means, and
 // `isObject` tells a parsed object from null and lists.
+import type { TextProblem } from './source-text.js';
 
 /** Far above what botrules writes, far below what any reader of it struggles with. */
 const MAX_JSON_DEPTH = 64;
 
-interface TooDeep {
-  line: number;
-  col: number;
-  message: string;
-}
-
 /** Where `text` first nests deeper than `maxDepth` arrays and objects, or undefined. Strings are skipped. */
-export function jsonTooDeep(text: string, maxDepth = MAX_JSON_DEPTH): TooDeep | undefined {
+export function jsonTooDeep(text: string, maxDepth = MAX_JSON_DEPTH): TextProblem | undefined {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

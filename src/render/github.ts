@@ -3,6 +3,7 @@
 // turns it into annotations; this module says how one annotation is written as a workflow
 // command. Writing them is the CLI's (src/cli/annotations.ts): under GitHub Actions they go
 // through the workflow-command writer, past the guard that defuses every other `::` line.
+import type { SourceLocation } from '../semantics/model.js';
 import { workflowCommandData, workflowCommandProperty } from './sanitise.js';
 
 /** A message GitHub shows on the run (the action's own failures, which concern no file). */
@@ -14,11 +15,7 @@ export interface RunAnnotation {
 }
 
 /** A message GitHub shows on a line of a file in the pull request. */
-export interface Annotation extends RunAnnotation {
-  file: string;
-  line: number;
-  col: number;
-}
+export interface Annotation extends RunAnnotation, SourceLocation {}
 
 /** `::level file=…,line=…,col=…[,title=…]::message`, every value escaped as the runner unescapes it. */
 export function workflowCommand(a: Annotation | RunAnnotation): string {

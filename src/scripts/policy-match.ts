@@ -1,12 +1,6 @@
 // Matching script records against `scripts-policy.yaml` (docs/behaviour.md, "Script inventory"). Pure: `now` decides expiry.
 import type { ScriptRecord, SnapshotRecord } from './model.js';
-
-/** Where an entry was written, for messages. */
-interface EntrySource {
-  file: string;
-  line: number;
-  col: number;
-}
+import type { SourceLocation } from '../semantics/model.js';
 
 /**
  * One approved script, vendor or URL family. Exactly one matcher is set:
@@ -22,7 +16,8 @@ export interface PolicyEntry {
   owner: string;
   /** YYYY-MM-DD; the approval holds through that day (UTC). */
   expires?: string;
-  source: EntrySource;
+  /** Where the entry was written, for messages. */
+  source: SourceLocation;
 }
 
 export interface Policy {

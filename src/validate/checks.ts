@@ -11,18 +11,15 @@ import { Prover, type Node } from './prover.js';
 import { firstShadows } from './shadows.js';
 import { describeRequest } from './witness.js';
 import { plural } from '../plural.js';
+import type { Problem } from '../errors.js';
 
 export const CHECK_IDS = ['shadowed-rule', 'duplicate-conditions', 'unsatisfiable-group', 'catch-all', 'empty-group', 'allow-before-block', 'redos-pattern'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
-export interface Finding {
+export interface Finding extends Problem {
   check: CheckId;
   /** allow-before-block is information: the overlap may well be intended. */
   severity: 'warning' | 'info';
-  file: string;
-  line: number;
-  col: number;
-  message: string;
 }
 
 /** `rules` of one app in declared (priority) order. */

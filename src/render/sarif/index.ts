@@ -17,15 +17,11 @@ export interface SarifRule {
   description: string;
 }
 
-export interface SarifFinding {
+export interface SarifFinding extends Problem {
   ruleId: string;
   level: 'error' | 'warning' | 'note';
-  file: string;
-  line: number;
-  col: number;
-  message: string;
   /** Other places the finding involves (a policy's deciding rule), each with what it is. */
-  related?: readonly { file: string; line: number; col: number; message: string }[];
+  related?: readonly Problem[];
 }
 
 export interface SarifModel {
