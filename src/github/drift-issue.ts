@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { GitHubApi } from '../api/index.js';
 import { appFolders, readArtifactText } from './files.js';
 import { WORKFLOW_BOT } from './plan-comment.js';
-import { driftIssueBody } from '../render/github-steps/comments.js';
+import { driftIssueBody, driftResolvedBody } from '../render/github-steps/comments.js';
 import { DRIFT_LABEL } from './drift-pr.js';
 
 const MAX_PLAN_BYTES = 4 * 1024 * 1024;
@@ -31,16 +31,14 @@ interface Issue { number: number; title?: string; user?: { login?: string } | nu
 const driftIssueTitle = (app: string): string => `botrules drift: ${app}`;
 
 export async function reportDriftIssues(api: GitHubApi, request: DriftIssueRequest): Promise<DriftIssueResult[]> {
-  const root = path.resolve(request.cwd, request.reportsDir);
-  const apps = (await appFolders(root, FOLDER_PREFIX)).sort();
+  const apps = await appFolders(path.resolve(request.cwd, request.reportsDir), FOLDER_PREFIX);
   if (apps.length === 0) return [];
   const open = await api.list<Issue>(`repos/${request.repository}/issues`, 'listing open drift issues', {
     searchParams: { state: 'open', labels: DRIFT_LABEL, creator: WORKFLOW_BOT },
     maxPages: 10,
   });
   const results: DriftIssueResult[] = [];
-  for (const app of apps) {
-    const folder = path.join(root, `${FOLDER_PREFIX}${app}`);
+  for (const { app, folder } of apps) {
     const hasChanges = (await readArtifactText(path.join(folder, 'has-changes'), 16, `the drift result of app ${app}`)).trim() === 'true';
     const existing = open.find((issue) => isOurs(issue, app));
     if (!hasChanges) {
@@ -48,7 +46,7 @@ export async function reportDriftIssues(api: GitHubApi, request: DriftIssueReque
         results.push({ app, action: 'none' });
         continue;
       }
-      await api.send('POST', `repos/${request.repository}/issues/${existing.number}/comments`, `commenting on #${existing.number}`, { body: `The live rules of \`${app}\` match git again ([run](${request.runUrl})).` });
+      await api.send('POST', `repos/${request.repository}/issues/${existing.number}/comments`, `commenting on #${existing.number}`, { body: driftResolvedBody(app, request.runUrl) });
       await api.send('PATCH', `repos/${request.repository}/issues/${existing.number}`, `closing #${existing.number}`, { state: 'closed', state_reason: 'completed' });
       results.push({ app, action: 'closed', number: existing.number });
       continue;

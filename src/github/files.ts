@@ -1,6 +1,7 @@
 // Files a `botrules github` command reads came from artifacts: their size is checked before
 // they are read, and a link is never followed.
 import { lstat, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { UserError } from '../errors.js';
 
 /**
@@ -25,14 +26,14 @@ export async function readOptionalArtifactText(file: string, maxBytes: number, w
   return missing ? undefined : readArtifactText(file, maxBytes, what);
 }
 
-/** An app name as an artifact folder may carry it: nothing a path or a shell could read otherwise. */
-const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** An app name as an artifact folder (or `github drift-pr --app`) may carry it: nothing a path or a shell could read otherwise. */
+export const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
- * The apps with a folder `PREFIX<app>` under `root` (one downloaded artifact each); a folder
- * whose name is no app name is left alone, and no `root` means no apps.
+ * The apps with a folder `PREFIX<app>` under `root` (one downloaded artifact each), by name; a
+ * folder whose name is no app name is left alone, and no `root` means no apps.
  */
-export async function appFolders(root: string, prefix: string): Promise<string[]> {
+export async function appFolders(root: string, prefix: string): Promise<{ app: string; folder: string }[]> {
   let entries;
   try {
     entries = await readdir(root, { withFileTypes: true });
@@ -42,6 +43,7 @@ export async function appFolders(root: string, prefix: string): Promise<string[]
   }
   return entries
     .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
-    .map((entry) => entry.name.slice(prefix.length))
-    .filter((app) => APP_NAME.test(app));
+    .map((entry) => ({ app: entry.name.slice(prefix.length), folder: join(root, entry.name) }))
+    .filter(({ app }) => APP_NAME.test(app))
+    .sort((a, b) => (a.app < b.app ? -1 : a.app > b.app ? 1 : 0));
 }

@@ -33,14 +33,12 @@ interface PlanCommentResult {
 interface IssueComment { id: number; body?: string | null; user?: { login?: string; type?: string } | null }
 
 export async function upsertPlanComments(api: GitHubApi, request: PlanCommentRequest): Promise<PlanCommentResult[]> {
-  const root = path.resolve(request.cwd, request.plansDir);
-  const apps = (await appFolders(root, FOLDER_PREFIX)).sort();
+  const apps = await appFolders(path.resolve(request.cwd, request.plansDir), FOLDER_PREFIX);
   if (apps.length === 0) return [];
   const base = `repos/${request.repository}/issues/${request.pullRequest}/comments`;
   const comments = await api.list<IssueComment>(base, `listing the comments of pull request #${request.pullRequest}`, { maxPages: 30 });
   const results: PlanCommentResult[] = [];
-  for (const app of apps) {
-    const folder = path.join(root, `${FOLDER_PREFIX}${app}`);
+  for (const { app, folder } of apps) {
     const plan = await readArtifactText(path.join(folder, 'plan.md'), MAX_PLAN_BYTES, `the plan of app ${app}`);
     const exitCode = (await readArtifactText(path.join(folder, 'exitcode'), 16, `the exit code of app ${app}`)).trim();
     const body = planCommentBody(app, plan, exitCode, request.runUrl);

@@ -10,6 +10,7 @@ import { checkedWorkflowFile, DEFAULT_MAX_ARTIFACT_BYTES, selectArtifact } from 
 import { reportDriftIssues } from '../../github/drift-issue.js';
 import { driftBranch, proposeDrift } from '../../github/drift-pr.js';
 import { upsertPlanComments } from '../../github/plan-comment.js';
+import { APP_NAME } from '../../github/files.js';
 import { ARTIFACT_CHOICE, ARTIFACTS_SKIPPED, DRIFT_ISSUES, DRIFT_PROPOSAL, noArtifactSentence, PLAN_COMMENTS } from '../../render/github-steps/index.js';
 import { safeText } from '../../render/sanitise.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -120,7 +121,7 @@ async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: Comm
 async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext): Promise<ExitCode> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
   const { app } = args;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(app)) throw new UserError('--app takes an app name of botrules.yaml (letters, digits, . _ -)');
+  if (!APP_NAME.test(app)) throw new UserError('--app takes an app name of botrules.yaml (letters, digits, . _ -)');
   const sha = ctx.env('GITHUB_SHA');
   if (sha === undefined || !/^[0-9a-f]{40}$/.test(sha)) throw new UserError('GITHUB_SHA must name the commit this run checked out (GitHub Actions sets it)');
   const token = ctx.env('GH_TOKEN') ?? ctx.env('GITHUB_TOKEN') ?? '';

@@ -55,6 +55,9 @@ export function driftIssueBody(app: string, plan: string, runUrl: string): strin
   ].join('\n');
 }
 
+/** The comment that closes an app's drift issue. */
+export const driftResolvedBody = (app: string, runUrl: string): string => `The live rules of \`${app}\` match git again ([run](${runUrl})).`;
+
 export function driftPullRequestBody(app: string, plan: string, runUrl: string): string {
   const shown = plan.length > BODY_PLAN_LIMIT
     ? `${cutAt(plan, BODY_PLAN_LIMIT)}\n\n*The plan is cut here: a pull-request body holds at most 65,536 characters. The whole plan is in the summary of the [run](${runUrl}).*`
