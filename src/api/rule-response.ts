@@ -6,36 +6,13 @@ import type { ErrorObject } from 'ajv';
 import { RemoteError } from '../errors.js';
 import { validateListEnvelope, validateUpdateEnvelope } from '../generated/validators.js';
 import { pointerSegments, readablePath, valueAt } from '../io/json-pointer.js';
-import type { Action, ConditionType, GroupOperator, LeafOperator, Status } from '../semantics/model.js';
+import type { LooseRule } from '../semantics/normalise.js';
 
-/** A leaf as the service may send it: api.md makes every field optional. */
-interface ApiLeaf {
-  operator?: LeafOperator;
-  conditionType?: ConditionType;
-  value?: string | string[];
-  fieldOption?: string;
-}
-
-interface ApiGroup {
-  operator?: GroupOperator;
-  children?: ApiLeaf[];
-}
-
-interface ApiConditions {
-  operator?: GroupOperator;
-  children?: ApiGroup[];
-}
-
-/** A customRule as the schema guarantees it (docs/service-api.md, "Custom rule"). */
-export interface ApiRule {
-  name: string;
-  ruleId?: string;
-  priority?: number;
-  description?: string;
-  status: Status;
-  actions: Action[];
-  conditions: ApiConditions;
-}
+/**
+ * A customRule as the schema guarantees it (docs/service-api.md, "Custom rule"): the loose rule
+ * the normaliser reads, every field of its tree optional as api.md makes them, and its ruleId.
+ */
+export type ApiRule = LooseRule & { ruleId?: string };
 
 interface ApiEnvelope<T> {
   result?: boolean;

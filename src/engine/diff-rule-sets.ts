@@ -6,7 +6,6 @@
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { sortProblems, UserError, ValidationError } from '../errors.js';
-import type { AppBehaviourDiff } from '../diff/outcomes.js';
 import { uniqueNames, uniqueRuleIds } from '../rules/checks/unique.js';
 import { loadRules } from '../rules/load.js';
 import { readRuleFile } from '../rules/rule-file.js';
@@ -18,7 +17,7 @@ import { ruleFilesAt } from './changed-rules.js';
 import { everyApp, loadEveryApp } from './project.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, policyChanges, policyRun } from './policies.js';
-import type { PolicyChange } from '../render/diff/index.js';
+import type { RuleSetsDiffView } from '../render/diff/index.js';
 import { plural } from '../plural.js';
 
 interface RuleSetsDiffRequest {
@@ -33,15 +32,7 @@ interface RuleSetsDiffRequest {
   policyBudget?: number;
 }
 
-interface RuleSetsDiff {
-  diff: AppBehaviourDiff;
-  /** What each side was read as: `rules/ (12 rules)`, `live.json, app "default" (40 rules)`. */
-  sides: [string, string];
-  /** The project's policies whose verdict differs between the two sides; undefined when it has none. */
-  policies?: PolicyChange[];
-}
-
-export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): Promise<RuleSetsDiff> {
+export async function diffRuleSets(request: RuleSetsDiffRequest, ctx: Runtime): Promise<RuleSetsDiffView> {
   const started = Date.now();
   // Both sides' lifetimes at one moment.
   const now = started;

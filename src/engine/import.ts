@@ -12,22 +12,13 @@ import { loadProject } from './project.js';
 import { displayPath } from '../rules/display-path.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { plural } from '../plural.js';
+import type { ImportedApp } from '../render/import/index.js';
 
 interface ImportRequest extends ProjectSelection {
   /** One app's rules into this directory instead of its rules directory. */
   outDir?: string;
   /** Replace the rule files already there. */
   force: boolean;
-}
-
-export interface ImportedApp {
-  app: string;
-  /** The directory written, as shown to the user. */
-  dir: string;
-  rules: number;
-  files: number;
-  /** Rule files removed first (with force). */
-  replaced: number;
 }
 
 interface Target {

@@ -11,9 +11,10 @@ import { policyHistory } from '../scripts/policy-history.js';
 import { findPolicy } from '../scripts/policy.js';
 import { readSeries, scopeMembers, scopeOfQuery, scopesIn, type Series } from '../scripts/series.js';
 import { readInventorySnapshotFile } from '../scripts/snapshot.js';
-import { verifyChain, type ChainAnchor, type ChainState } from '../scripts/verify.js';
+import { verifyChain, type ChainAnchor } from '../scripts/verify.js';
 import { readAnchor } from '../scripts/anchor.js';
 import type { Runtime } from '../runtime.js';
+import type { VerifyModel } from '../render/scripts/evidence.js';
 
 interface PreviousSnapshot {
   snapshot?: Snapshot;
@@ -66,15 +67,8 @@ function newestBefore(series: Series, option: string, scope: string, now: number
   return { snapshot: newest.snapshot, note: `linked to ${newest.file} (taken ${newest.snapshot.takenAt})`, warnings };
 }
 
-interface SeriesVerification {
-  dir: string;
-  scopes: ChainState[];
-  unreadable: Series['unreadable'];
-  skipped: string[];
-}
-
 /** `anchorOption`: `--anchor FILE|DIGEST`, the head recorded outside the series. */
-export async function verifySeries(dir: string, ctx: Runtime, anchorOption?: string): Promise<SeriesVerification> {
+export async function verifySeries(dir: string, ctx: Runtime, anchorOption?: string): Promise<VerifyModel> {
   const anchor = anchorOption === undefined ? undefined : await readAnchor(anchorOption, resolve(ctx.cwd, anchorOption));
   const series = await readSeries(resolve(ctx.cwd, dir), dir);
   const scopes = scopesIn(series);

@@ -33,18 +33,6 @@ export interface ScriptsPage {
   data: ScriptRecord[];
 }
 
-/** One page request. The tool always sends every field explicitly (docs/behaviour.md, "Script inventory"). */
-export interface ScriptQuery {
-  appId: string[];
-  tld: string[];
-  /** Epoch milliseconds. */
-  from: number;
-  /** Epoch milliseconds. */
-  to: number;
-  skip: number;
-  take: number;
-}
-
 /** The window and filters of one report, resolved once and sent on every page. */
 export interface InventoryQuery {
   appId: string[];
@@ -53,6 +41,12 @@ export interface InventoryQuery {
   from: number;
   /** Epoch milliseconds. */
   to: number;
+}
+
+/** One page request. The tool always sends every field explicitly (docs/behaviour.md, "Script inventory"). */
+export interface ScriptQuery extends InventoryQuery {
+  skip: number;
+  take: number;
 }
 
 /** A record as the tool writes it: the wire fields plus the policy's verdict when a policy was used. */

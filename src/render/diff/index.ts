@@ -11,11 +11,12 @@ import { behaviourDiffMarkdown } from './markdown.js';
 import { writeBehaviourDiffText } from './text.js';
 import { definedFields } from '../../defined.js';
 
-interface RuleSetsDiffView {
-  /** What each side was read as. */
+/** What `botrules diff` found (src/engine/diff-rule-sets.ts). */
+export interface RuleSetsDiffView {
+  /** What each side was read as: `rules/ (12 rules)`, `live.json, app "default" (40 rules)`. */
   sides: readonly [string, string];
   diff: AppBehaviourDiff;
-  /** The project's policies whose verdict differs between the sides (docs/behaviour.md, "Policies"). */
+  /** The project's policies whose verdict differs between the sides, when it has any (docs/behaviour.md, "Policies"). */
   policies?: readonly PolicyChange[];
 }
 

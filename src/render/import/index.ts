@@ -5,17 +5,19 @@ import { plural } from '../../plural.js';
 import { writeLines, type StreamRenderers } from '../contract.js';
 import { safeText } from '../sanitise.js';
 
-/** One app imported (src/engine/import.ts's ImportedApp fits). */
-interface ImportedAppView {
+/** One app imported, as src/engine/import.ts reports it. */
+export interface ImportedApp {
   app: string;
+  /** The directory written, as shown to the user. */
   dir: string;
   rules: number;
   files: number;
+  /** Rule files removed first (with force). */
   replaced: number;
 }
 
 /** An app's files were written, or every app is done. */
-type ImportEvent = { kind: 'app'; imported: ImportedAppView } | { kind: 'done' };
+type ImportEvent = { kind: 'app'; imported: ImportedApp } | { kind: 'done' };
 
 function importLines(event: ImportEvent): string[] {
   if (event.kind === 'done') return ['Run botrules plan to check: it should show no changes.'];

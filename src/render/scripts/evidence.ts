@@ -7,7 +7,8 @@ import { safeJson, safeText } from '../sanitise.js';
 import { periodText, renderEvidenceHtml } from './evidence-html.js';
 import { plural } from '../../plural.js';
 
-interface VerifyModel {
+/** A series' chains as `scripts verify` found them (src/engine/scripts-evidence.ts). */
+export interface VerifyModel {
   dir: string;
   scopes: ChainState[];
   unreadable: { file: string; reason: string }[];
