@@ -62,11 +62,6 @@ function readPage(body: unknown, operation: string): ScriptsPage {
   const notRecord = data.findIndex((record) => !isObject(record));
   if (notRecord >= 0) throw malformed(`data[${notRecord}] is not an object`);
   const link = (value: unknown) => (typeof value === 'string' ? value : '');
-  const page: Paging = {
-    previous: link(paging.previous),
-    current: link(paging.current),
-    next: link(paging.next),
-    count: paging.count,
-  };
+  const page: Paging = { previous: link(paging.previous), current: link(paging.current), next: link(paging.next), count: paging.count };
   return { paging: page, data: data as ScriptRecord[] };
 }

@@ -61,12 +61,7 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  limit: 4,
-  baseDelayMs: 500,
-  maxDelayMs: 8_000,
-  maxRetryAfterMs: 30_000,
-};
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { limit: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 30_000 };
 
 /** What both client factories need to reach one host. */
 export interface HostOptions {

@@ -25,9 +25,8 @@ interface CertificateFiles extends CertificatePair {
 const CA_FILE = 'emulator-ca.pem';
 /** The key's own directory, holding a .gitignore that ignores everything in it. */
 const KEY_DIR = 'emulator-private';
+/** The key's file in KEY_DIR; earlier versions wrote it beside the state file, where it is removed when found. */
 const KEY_FILE = 'emulator-key.pem';
-/** Where earlier versions wrote the key (beside the state file): removed when found. */
-const OLD_KEY_FILE = 'emulator-key.pem';
 /** The only names the certificate is valid for. */
 const CERTIFICATE_NAMES = 'IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:localhost';
 
@@ -48,7 +47,7 @@ export async function ensureCertificate(dir: string, given?: CertificatePair): P
     await writeFileAtomic(keyPath, pair.key, "the emulator's private key", keyPath, 0o600);
     await writeFileAtomic(caPath, pair.cert, "the emulator's certificate", caPath, 0o644);
   }
-  await rm(path.join(dir, OLD_KEY_FILE), { force: true });
+  await rm(path.join(dir, KEY_FILE), { force: true });
   return { ...pair, caPath, keyPath };
 }
 

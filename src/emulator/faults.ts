@@ -39,10 +39,7 @@ export function parseFault(text: string): FaultSpec {
   const drop = fields.has('drop');
   if ((status === undefined) === !drop) fail('give exactly one of status=CODE or drop');
   if (drop && fields.get('drop') !== '') fail('drop takes no value');
-  const spec: FaultSpec = {
-    text,
-    effect: drop ? { kind: 'drop' } : { kind: 'status', status: statusCode(status ?? '', fail) },
-  };
+  const spec: FaultSpec = { text, effect: drop ? { kind: 'drop' } : { kind: 'status', status: statusCode(status ?? '', fail) } };
   for (const [key, value] of fields) {
     switch (key) {
       case 'status':

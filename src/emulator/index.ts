@@ -12,7 +12,7 @@ import type { ScriptRecord } from '../scripts/model.js';
 import { ensureCertificate } from './certificate.js';
 import { FaultSet, type FaultSpec } from './faults.js';
 import { RequestLog, type RequestLogEntry } from './log.js';
-import { CAPABILITIES, DEFAULT_MAX_TAKE, MOVE_SEMANTICS, type Capability, type EmulatorOptions, type MoveSemantics } from './options.js';
+import { DEFAULT_MAX_TAKE, type EmulatorOptions, type MoveSemantics } from './options.js';
 import { seededRandom, randomUuid } from './random.js';
 import { liveRule } from './rules-api.js';
 import { initialState, type GeneratedTokens } from './seed.js';
@@ -59,7 +59,7 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const settings = checkedSettings(options);
+  const settings = settingsOf(options);
   const seed = options.randomSeed ?? 1;
   const random = seededRandom(seed);
   // Fault rates draw from their own sequence, so adding a fault never changes generated data.
@@ -95,10 +95,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     caPath: tls.caPath,
     statePath,
     resumed: stored !== undefined,
-    tokens: {
-      apps: Object.fromEntries(Object.entries(state.apps).map(([name, app]) => [name, app.token])),
-      api: state.apiToken,
-    },
+    tokens: { apps: Object.fromEntries(Object.entries(state.apps).map(([name, app]) => [name, app.token])), api: state.apiToken },
     generatedTokens: generated,
     log: log.entries,
     rules: (app = DEFAULT_APP) => appOf(app).rules.map(liveRule),
@@ -114,10 +111,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       store.changed();
     },
     setMoveSemantics: (semantics) => {
-      settings.moveSemantics = checkedMoveSemantics(semantics);
+      settings.moveSemantics = semantics;
     },
     setLatency: (ms) => {
-      settings.latencyMs = nonNegativeInteger(ms, 'latency');
+      settings.latencyMs = ms;
     },
     addFault: (spec) => faults.add(spec),
     clearFaults: () => faults.clear(),
@@ -134,35 +131,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-function checkedSettings(options: EmulatorOptions): ServerSettings {
-  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
-    throw new UserError(`invalid port ${options.port}: give a number from 0 to 65535`);
-  }
-  const maxTake = options.maxTake ?? DEFAULT_MAX_TAKE;
-  if (!Number.isInteger(maxTake) || maxTake < 1) throw new UserError(`invalid max take ${maxTake}: give a whole number of at least 1`);
+/**
+ * The settings a running emulator can change. The options are checked where a person types them,
+ * by the command's option readers (src/cli/commands/emulator.ts); in-process callers pass typed values.
+ */
+function settingsOf(options: EmulatorOptions): ServerSettings {
   return {
-    latencyMs: nonNegativeInteger(options.latencyMs ?? 0, 'latency'),
-    moveSemantics: checkedMoveSemantics(options.moveSemantics ?? 'list-move'),
-    maxTake,
-    capabilities: checkedCapabilities(options.capabilities ?? []),
+    latencyMs: options.latencyMs ?? 0,
+    moveSemantics: options.moveSemantics ?? 'list-move',
+    maxTake: options.maxTake ?? DEFAULT_MAX_TAKE,
+    capabilities: new Set(options.capabilities),
   };
-}
-
-function checkedCapabilities(values: readonly string[]): Set<Capability> {
-  const unknown = values.filter((value) => !CAPABILITIES.includes(value as Capability));
-  if (unknown.length > 0) throw new UserError(`invalid capability "${unknown[0]}": use ${CAPABILITIES.join(', ')}`);
-  return new Set(values as Capability[]);
-}
-
-function checkedMoveSemantics(value: string): MoveSemantics {
-  const found = MOVE_SEMANTICS.find((m) => m === value);
-  if (!found) throw new UserError(`invalid move semantics "${value}": use ${MOVE_SEMANTICS.join(' or ')}`);
-  return found;
-}
-
-function nonNegativeInteger(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 0) throw new UserError(`invalid ${what} ${value}: give a whole number of at least 0`);
-  return value;
 }
 
 async function resolveStatePath(options: EmulatorOptions): Promise<string> {

@@ -36,12 +36,7 @@ export function listRulesAnswer(app: StoredApp): ApiAnswer {
 }
 
 /** Applies a PATCH; `changed` tells the caller whether the state must be saved. */
-export function patchRuleAnswer(
-  app: StoredApp,
-  ruleId: string,
-  body: unknown,
-  semantics: MoveSemantics,
-): ApiAnswer & { changed: boolean } {
+export function patchRuleAnswer(app: StoredApp, ruleId: string, body: unknown, semantics: MoveSemantics): ApiAnswer & { changed: boolean } {
   const index = app.rules.findIndex((r) => r.ruleId === ruleId);
   if (index < 0) return failure(404, `no custom rule with ruleId ${ruleId}`);
   const patch = checked(() => checkPatchBody(body, app.rules.length));

@@ -9,10 +9,7 @@ import { DEFAULT_APP } from '../rules/written-config.js';
 import type { Rule } from '../semantics/model.js';
 import { generateRules } from './generate-rules.js';
 import { generateScripts } from './generate-scripts.js';
-import {
-  DEFAULT_SCRIPT_APP_ID, DEFAULT_SCRIPT_TLD,
-  type EmulatorApp, type EmulatorOptions,
-} from './options.js';
+import { DEFAULT_SCRIPT_APP_ID, DEFAULT_SCRIPT_TLD, type EmulatorApp, type EmulatorOptions } from './options.js';
 import { randomUuid, type Random } from './random.js';
 import { STATE_VERSION, type EmulatorState, type StoredRule } from './state.js';
 
@@ -29,11 +26,7 @@ interface InitialState {
   givenTokens: string[];
 }
 
-export async function initialState(
-  options: EmulatorOptions,
-  stored: EmulatorState | undefined,
-  random: Random,
-): Promise<InitialState> {
+export async function initialState(options: EmulatorOptions, stored: EmulatorState | undefined, random: Random): Promise<InitialState> {
   const env = (name: string) => (options.env?.[name] === '' ? undefined : options.env?.[name]);
   const generated: GeneratedTokens = { apps: [], api: false };
   const apps = options.apps ?? [defaultApp(env('BOTRULES_TOKEN'), stored, generated)];

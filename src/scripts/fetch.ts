@@ -77,11 +77,7 @@ class Pager {
   private failed = false;
   private delivery: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly source: PageSource,
-    private readonly query: InventoryQuery,
-    private readonly options: FetchOptions,
-  ) {
+  constructor(private readonly source: PageSource, private readonly query: InventoryQuery, private readonly options: FetchOptions) {
     this.take = options.pageSize;
   }
 

@@ -26,11 +26,7 @@ export interface Policy {
   entries: PolicyEntry[];
 }
 
-interface ApprovalVerdict {
-  approved: boolean;
-  approvedBy?: string;
-  approvalNote?: string;
-}
+type ApprovalVerdict = Pick<SnapshotRecord, 'approvedBy' | 'approvalNote'> & { approved: boolean };
 
 /** `pattern: https://js.stripe.com/*` — how an entry is named in snapshots and reports. */
 export function entryLabel(entry: PolicyEntry): string {

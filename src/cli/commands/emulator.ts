@@ -39,7 +39,7 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('latency', { type: 'number', default: 0, requiresArg: true, coerce: wholeNumber('--latency', 0), describe: 'Delay every answer by MS milliseconds' })
     .option('fault', { type: 'string', array: true, coerce: faultSpecs, describe: 'Inject a fault, e.g. status=503,retry-after=1,path=/v1/scripts,times=2 or drop,method=PATCH,rate=0.1' })
     .option('log', { type: 'string', describe: 'Append one JSON line per request to FILE (never headers or tokens)' })
-    .option('max-take', { type: 'number', default: DEFAULT_MAX_TAKE, requiresArg: true, coerce: wholeNumber('--max-take', 0), describe: 'Largest page size honoured by the script inventory' })
+    .option('max-take', { type: 'number', default: DEFAULT_MAX_TAKE, requiresArg: true, coerce: wholeNumber('--max-take', 1), describe: 'Largest page size honoured by the script inventory' })
     .option('move-semantics', { choices: MOVE_SEMANTICS, default: 'list-move' as const, describe: 'How a PATCH of priority reorders rules' })
     .option('capabilities', { type: 'string', coerce: capabilityList, describe: 'What the rule API accepts besides list and PATCH: create (POST), delete (DELETE), or create,delete; without it both answer 405' })
     .option('app-token-file', { type: 'string', describe: 'A file of NAME=TOKEN lines: the apps served and their server tokens (default: app "default" with BOTRULES_TOKEN)' })

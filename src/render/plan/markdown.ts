@@ -125,10 +125,7 @@ class BoundedDocument {
   private length: number;
   private readonly left: Record<Section['kind'], number> = { blocked: 0, lifecycle: 0, unmanaged: 0, behaviour: 0, behaviourDiff: 0, moves: 0, heading: 0, step: 0, note: 0 };
 
-  constructor(
-    head: string,
-    private readonly budget: number,
-  ) {
+  constructor(head: string, private readonly budget: number) {
     this.parts = [head];
     this.length = head.length;
   }
