@@ -76,6 +76,12 @@ export function capped<T>(items: readonly T[], limit: number, where: string): { 
   return { shown: items.slice(0, limit), note: `_… and ${items.length - limit} more, not shown here; ${where}._` };
 }
 
+/** A table of the first `limit` items, then the note on what it leaves out, then a blank line. */
+export function cappedTable<T>(items: readonly T[], limit: number, where: string, headers: readonly string[], row: (item: T) => string[], align?: readonly ('l' | 'r')[]): string[] {
+  const { shown, note } = capped(items, limit, where);
+  return [...table(headers, shown.map(row), align), ...(note ? ['', note] : []), ''];
+}
+
 /** Counts of a value over records, largest first, ties by name. */
 export function countBy<T>(items: readonly T[], valuesOf: (item: T) => readonly string[]): [string, number][] {
   const counts = new Map<string, number>();

@@ -3,7 +3,7 @@ import type { FailOnMatch, ScriptChange, SnapshotDiff, SnapshotSide } from '../.
 import type { SnapshotRecord } from '../../scripts/model.js';
 import { recordLabel } from '../../scripts/records.js';
 import { NO_COLORS, type Colors } from '../contract.js';
-import { capped, cell, codeSpan, table, withinBudget } from '../markdown.js';
+import { cappedTable, cell, codeSpan, table, withinBudget } from '../markdown.js';
 import { safeJson, safeText } from '../sanitise.js';
 import { byRisk, scriptCell } from './report-markdown.js';
 import { plural } from '../../plural.js';
@@ -47,18 +47,10 @@ export function renderDiffMarkdown(diff: SnapshotDiff): string {
 
 function markdownSections(diff: SnapshotDiff, maxRows: number): string[] {
   const where = 'run `botrules scripts diff --format json` for the full list';
-  const recordTable = (title: string, records: readonly SnapshotRecord[]) => {
-    if (records.length === 0) return [];
-    const { shown, note } = capped(records, maxRows, where);
-    const rows = shown.map((r) => [scriptCell(r), cell(r.vendor), cell(r.type), cell(r.risk?.level), cell(r.page_types?.join(', '))]);
-    return [`## ${title} (${records.length})`, '', ...table(['Script', 'Vendor', 'Type', 'Risk', 'Page types'], rows), ...(note ? ['', note] : []), ''];
-  };
-  const changedTable = () => {
-    if (diff.changed.length === 0) return [];
-    const { shown, note } = capped(diff.changed, maxRows, where);
-    const rows = shown.map((c) => [codeSpan(c.label, { inTable: true }), cell(describeChange(c).join('; '))]);
-    return [`## Changed (${diff.changed.length})`, '', ...table(['Script', 'Change'], rows), ...(note ? ['', note] : []), ''];
-  };
+  const section = <T>(title: string, items: readonly T[], headers: string[], row: (item: T) => string[]) =>
+    (items.length === 0 ? [] : [`## ${title} (${items.length})`, '', ...cappedTable(items, maxRows, where, headers, row)]);
+  const recordTable = (title: string, records: readonly SnapshotRecord[]) =>
+    section(title, records, ['Script', 'Vendor', 'Type', 'Risk', 'Page types'], (r) => [scriptCell(r), cell(r.vendor), cell(r.type), cell(r.risk?.level), cell(r.page_types?.join(', '))]);
   return [
     `# Script inventory diff: ${cell(diff.appId.join(', '))} on ${cell(diff.tld.join(', '))}`,
     '',
@@ -69,7 +61,7 @@ function markdownSections(diff: SnapshotDiff, maxRows: number): string[] {
     // Added scripts are what a reviewer must judge: the riskiest first.
     ...recordTable('Added', [...diff.added].sort(byRisk)),
     ...recordTable('Removed', diff.removed),
-    ...changedTable(),
+    ...section('Changed', diff.changed, ['Script', 'Change'], (c) => [codeSpan(c.label, { inTable: true }), cell(describeChange(c).join('; '))]),
   ];
 }
 

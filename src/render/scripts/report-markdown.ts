@@ -4,7 +4,7 @@
 // is a table with text bars, which reads the same in any Markdown renderer.
 import type { Snapshot, SnapshotRecord } from '../../scripts/model.js';
 import { compareForDisplay, isHighRisk, recordLabel, riskRank, RISK_SCALE } from '../../scripts/records.js';
-import { capped, cell, codeSpan, countBy, table, textBar, withinBudget } from '../markdown.js';
+import { cappedTable, cell, codeSpan, countBy, table, textBar, withinBudget } from '../markdown.js';
 
 const NONE = '(none)';
 const MAX_VENDORS = 50;
@@ -69,17 +69,15 @@ function riskOrder(level: string): number {
 function countSection(title: string, column: string, counts: [string, number][], maxRows: number): string[] {
   if (counts.length === 0) return [];
   const ordered = [...counts.filter(([name]) => name !== NONE), ...counts.filter(([name]) => name === NONE)];
-  const { shown, note } = capped(ordered, maxRows, SEE_SNAPSHOT);
-  return [`## ${title}`, '', ...table([column, 'Scripts'], shown.map(([name, n]) => [cell(name), String(n)]), ['l', 'r']), ...(note ? ['', note] : []), ''];
+  return [`## ${title}`, '', ...cappedTable(ordered, maxRows, SEE_SNAPSHOT, [column, 'Scripts'], ([name, n]) => [cell(name), String(n)], ['l', 'r'])];
 }
 
 function highRiskSection(records: readonly SnapshotRecord[], maxRows: number): string[] {
   const highRisk = records.filter(isHighRisk).sort(byRisk);
   const title = `## High-risk scripts (${highRisk.length})`;
   if (highRisk.length === 0) return [title, '', 'None: no script is rated high or critical.', ''];
-  const { shown, note } = capped(highRisk, maxRows, SEE_SNAPSHOT);
-  const rows = shown.map((r) => [scriptCell(r), cell(r.vendor), cell(r.risk?.level), cell(r.risk?.reason), cell(r.page_types?.join(', ')), approvalCell(r)]);
-  return [title, '', ...table(['Script', 'Vendor', 'Risk', 'Reason', 'Page types', 'Approved'], rows), ...(note ? ['', note] : []), ''];
+  const row = (r: SnapshotRecord) => [scriptCell(r), cell(r.vendor), cell(r.risk?.level), cell(r.risk?.reason), cell(r.page_types?.join(', ')), approvalCell(r)];
+  return [title, '', ...cappedTable(highRisk, maxRows, SEE_SNAPSHOT, ['Script', 'Vendor', 'Risk', 'Reason', 'Page types', 'Approved'], row)];
 }
 
 function approvalCell(record: SnapshotRecord): string {
@@ -94,7 +92,6 @@ function unapprovedSection(snapshot: Snapshot, maxRows: number): string[] {
   const title = `## Unapproved scripts (${unapproved.length})`;
   const intro = `Checked against ${cell(snapshot.policy.file)}.`;
   if (unapproved.length === 0) return [title, '', `${intro} Every script is approved.`, ''];
-  const { shown, note } = capped(unapproved, maxRows, SEE_SNAPSHOT);
-  const rows = shown.map((r) => [scriptCell(r), cell(r.vendor), cell(r.risk?.level), cell(r.page_types?.join(', ')), cell(r.approvalNote)]);
-  return [title, '', intro, '', ...table(['Script', 'Vendor', 'Risk', 'Page types', 'Note'], rows), ...(note ? ['', note] : []), ''];
+  const row = (r: SnapshotRecord) => [scriptCell(r), cell(r.vendor), cell(r.risk?.level), cell(r.page_types?.join(', ')), cell(r.approvalNote)];
+  return [title, '', intro, '', ...cappedTable(unapproved, maxRows, SEE_SNAPSHOT, ['Script', 'Vendor', 'Risk', 'Page types', 'Note'], row)];
 }
