@@ -2,7 +2,7 @@
 // made with `createNode` in the style `import` writes (leaves and action lists on one line,
 // rule-file.ts) and stringified by the package, which also picks a quoted form wherever a plain
 // scalar would read back as something else. Nothing is re-parsed to check.
-import { Document, isCollection, isScalar, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
+import { Document, isCollection, Pair, Scalar, visit, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import { withImportStyle, yamlText } from '../rule-file.js';
 import { reindent } from './text.js';
 
@@ -58,26 +58,12 @@ export function valueText(node: Node, col: number, block: boolean): string {
  * separator characters) are double-quoted, where the package writes them as escapes.
  */
 function quotedWhereNeeded(node: Node): Node {
-  const visit = (n: unknown): void => {
-    if (isScalar(n)) {
-      if (typeof n.value === 'string' && hasControlCharacter(n.value)) n.type = Scalar.QUOTE_DOUBLE;
-    } else if (isCollection(n)) {
-      for (const item of n.items) {
-        if (item instanceof Pair) {
-          visit(item.key);
-          visit(item.value);
-        } else visit(item);
-      }
-    }
-  };
-  visit(node);
+  visit(node, {
+    Scalar(_, scalar) {
+      if (typeof scalar.value === 'string' && CONTROL_CHARACTER.test(scalar.value)) scalar.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
   return node;
 }
 
-function hasControlCharacter(value: string): boolean {
-  for (const char of value) {
-    const code = char.codePointAt(0) as number;
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return true;
-  }
-  return false;
-}
+const CONTROL_CHARACTER = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]`);
