@@ -8,6 +8,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../io/atomic-write.js';
+import { DAY_MS } from '../scripts/time.js';
 
 export interface CertificatePair {
   /** PEM certificate (also the CA to trust). */
@@ -29,8 +30,6 @@ const KEY_DIR = 'emulator-private';
 const KEY_FILE = 'emulator-key.pem';
 /** The only names the certificate is valid for. */
 const CERTIFICATE_NAMES = 'IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:localhost';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Returns the certificate files in `dir`: the given pair, else the existing files when they

@@ -3,6 +3,7 @@
 // Timestamps carry varied UTC offsets, as a real inventory aggregated from many regions might.
 import type { ScriptRecord } from '../scripts/model.js';
 import { pick, pickSome, pickWeighted, randomHex, randomInt, type Random } from './random.js';
+import { DAY_MS } from '../scripts/time.js';
 
 interface Vendor {
   vendor: string;
@@ -38,8 +39,6 @@ const RISKS: readonly { level: string; reasons: readonly string[]; weight: numbe
 ];
 
 const OFFSETS_MINUTES: readonly number[] = [0, 0, 60, 120, -300, -420, 330];
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface ScriptGeneration {
   count: number;

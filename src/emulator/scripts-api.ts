@@ -12,8 +12,7 @@
 import type { ScriptQuery, ScriptRecord } from '../scripts/model.js';
 import type { ApiAnswer } from './rules-api.js';
 import { parseJsonOr } from '../io/json-depth.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../scripts/time.js';
 
 interface ScriptsQueryOptions {
   gatewayUrl: string;

@@ -9,17 +9,15 @@
 // last check before it (or the start of the period) to the next one (or the end of the period).
 import { UserError } from '../errors.js';
 import type { SeriesMember } from './series.js';
-import { durationMs } from './time.js';
+import { durationMs, HOUR_MS } from './time.js';
 import { definedFields } from '../defined.js';
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-/** The shortest interval: checks more often than hourly are not a cadence an audit plans for. */
-const HOUR_MS = 60 * 60 * 1000;
 /** More buckets than this would not show as a calendar (a 1h interval over a year). */
 const MAX_BUCKETS = 2000;
 
 export function parseInterval(text: string): number {
   const ms = durationMs(text) ?? 0;
+  // The shortest interval: checks more often than hourly are not a cadence an audit plans for.
   if (ms < HOUR_MS) throw new UserError(`--interval ${text}: write a length of at least 1h, such as 7d (the default: weekly, as PCI DSS 11.6.1 asks), 1d or 2w`);
   return ms;
 }

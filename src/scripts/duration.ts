@@ -3,11 +3,10 @@
 // rounding carried into the larger one, so 27 days 23 hours 40 minutes reads "28 days", never
 // "27 days 24 hours".
 import { plural } from '../plural.js';
+import { DAY_MS, HOUR_MS } from './time.js';
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
 
 /** Largest first; each unit is written with the next smaller one. */
 const UNITS: readonly { name: string; ms: number }[] = [

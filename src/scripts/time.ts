@@ -2,8 +2,10 @@
 // resolved exactly once per report and every page asks for the same period.
 import { UserError } from '../errors.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60 * 1000, h: 60 * 60 * 1000, d: DAY_MS, w: 7 * DAY_MS };
+/** Lengths of time in milliseconds, for every reader and writer of the inventory's times (the emulator's too). */
+export const HOUR_MS = 60 * 60 * 1000;
+export const DAY_MS = 24 * HOUR_MS;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60 * 1000, h: HOUR_MS, d: DAY_MS, w: 7 * DAY_MS };
 
 const EPOCH_MS = /^\d+$/;
 // One grammar for every length the tool reads (--from/--to, --interval): whole units, s to w.

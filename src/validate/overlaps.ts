@@ -19,6 +19,7 @@ import { fieldKey, firstValue, isMapField, leafValues, REQUEST_FIELDS, requestFi
 import { isAddressLeaf } from '../evaluate/leaf.js';
 import { rememberedBy, rememberedPairs, type InternedRules } from './interned.js';
 import type { Verdicts } from './verdicts.js';
+import { lowerBound } from './requirement-index.js';
 import { candidates, firstCommonExample, groupCandidates, merged, mergedField, type CandidateParts } from './witness.js';
 
 interface Overlap {
@@ -85,7 +86,7 @@ export function firstAllowOverlaps(rules: readonly DeclaredRule[], check: (index
     if (known !== undefined) return known;
     const mine = candidatesOf(index);
     const list = tried(index, mine);
-    for (let at = firstFrom(list, same); at < list.length; at++) {
+    for (let at = lowerBound(list, same); at < list.length; at++) {
       const allow = list[at] as number;
       if (allow >= index) return undefined;
       if (!suppliesWhatItNeeds(allow, mine)) continue;
@@ -218,15 +219,4 @@ function needs(conditions: Conditions, own: readonly TestRequest[], verdicts: Ve
   const groups = conditions.children.map(ofGroup);
   if (conditions.operator === '$and') return groups.find((leaves) => leaves !== undefined);
   return groups.every((leaves) => leaves !== undefined) ? groups.flat() as Leaf[] : undefined;
-}
-
-/** The position of the first number from `from` on in the ascending `list`. */
-function firstFrom(list: readonly number[], from: number): number {
-  let [low, high] = [0, list.length];
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((list[mid] as number) < from) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -96,7 +96,8 @@ export function firstInLists(lists: readonly (readonly number[])[], from: number
   }
 }
 
-function lowerBound(list: readonly number[], value: number): number {
+/** The position of the first number from `value` on in the ascending `list`. */
+export function lowerBound(list: readonly number[], value: number): number {
   let [low, high] = [0, list.length];
   while (low < high) {
     const mid = (low + high) >>> 1;

@@ -2,7 +2,7 @@
 // print. No script, no external resource (a Content-Security-Policy says so to the browser),
 // charts as inline SVG, print CSS for a clean PDF. The first screen holds what decides the
 // assessment: the verdict, the gaps in coverage and the scripts not approved.
-import { DAY_MS } from '../../scripts/coverage.js';
+import { DAY_MS } from '../../scripts/time.js';
 import { describeDuration, intervalName } from '../../scripts/duration.js';
 import { describeGap, type EvidencePack, type InventoryEntry } from '../../scripts/evidence.js';
 import type { PeriodChange } from '../../scripts/changes.js';
