@@ -9,7 +9,6 @@ import { annotationsFor, type Annotations } from './annotations.js';
 import type { ExitCode, InterruptSignal } from '../exit-codes.js';
 import { definedFields } from '../defined.js';
 
-
 export interface CliIo {
   stdout: Writable;
   stderr: Writable;

@@ -34,13 +34,16 @@ export function guardWorkflowCommands<S extends Writable>(stream: S): S {
   // A command line run inside another (`github action`) gets the streams guarded already.
   if (GUARDED.has(stream)) return stream;
   const defuse = lineDefuser();
+  const flush = () => {
+    const tail = defuse.flush();
+    if (tail !== '') stream.write(tail);
+  };
   const guarded = new Proxy(stream, {
     get(target, property) {
       if (property === 'write') return (chunk: unknown, ...rest: unknown[]) => writeThrough(target, defuse(String(chunk)), rest);
       if (property === 'end') {
         return (...rest: unknown[]) => {
-          const tail = defuse.flush();
-          if (tail !== '') target.write(tail);
+          flush();
           return (target.end as (...args: unknown[]) => unknown)(...rest.filter((arg) => typeof arg === 'function'));
         };
       }
@@ -48,14 +51,7 @@ export function guardWorkflowCommands<S extends Writable>(stream: S): S {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  GUARDED.set(guarded, {
-    raw: stream,
-    flush() {
-      const tail = defuse.flush();
-      if (tail !== '') stream.write(tail);
-    },
-    atLineStart: () => defuse.atLineStart(),
-  });
+  GUARDED.set(guarded, { raw: stream, flush, atLineStart: () => defuse.atLineStart() });
   return guarded;
 }
 
