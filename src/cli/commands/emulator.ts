@@ -214,8 +214,7 @@ function exportsOf(emulator: RunningEmulator): EmulatorExportsView {
     consoleUrl: emulator.consoleUrl,
     gatewayUrl: emulator.gatewayUrl,
     caPath: emulator.caPath,
-    ...(emulator.generatedTokens.apps.includes('default') && defaultToken !== undefined ? { inventedAppToken: defaultToken } : {}),
-    ...(emulator.generatedTokens.api ? { inventedApiToken: emulator.tokens.api } : {}),
+    ...definedFields({ inventedAppToken: emulator.generatedTokens.apps.includes('default') ? defaultToken : undefined, inventedApiToken: emulator.generatedTokens.api ? emulator.tokens.api : undefined }),
   };
 }
 

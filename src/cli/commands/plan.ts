@@ -55,10 +55,9 @@ async function runCommand(args: ArgsOf<typeof options>, ctx: CommandContext): Pr
   const diff = wanted === false ? undefined : diffRun(args, ctx);
   const { plan, review } = await planProject({
     ...selection,
-    ...definedFields({ onReplayProgress: progress.onProgress, liveFile: args.live, testsDir: args.tests, onTransitionProgress: checking?.update, behaviourDiff: diff?.run }),
+    ...definedFields({ onReplayProgress: progress.onProgress, liveFile: args.live, testsDir: args.tests, onTransitionProgress: checking?.update, behaviourDiff: diff?.run, transitionBudget: args.transitionBudget }),
     ...(replayLogs === undefined ? {} : { replayLogs, replayEngine: args.engine }),
     safeOrder: args.safeOrder === true,
-    ...(typeof args.transitionBudget === 'number' ? { transitionBudget: args.transitionBudget } : {}),
   }, ctx).finally(() => {
     diff?.stop();
     checking?.stop();
