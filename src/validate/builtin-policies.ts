@@ -44,7 +44,7 @@ export function builtinFindings(rules: readonly DeclaredRule[], levels: Partial<
  * once per app at the first such rule, at the advisory level whatever the policy's level (it
  * never fails a command): no finding about those leaves is not a pass.
  */
-export function operatorMatrixCoverage(rules: readonly DeclaredRule[]): BuiltinFinding[] {
+function operatorMatrixCoverage(rules: readonly DeclaredRule[]): BuiltinFinding[] {
   const unchecked = rules.flatMap((rule) => rule.conditions.children.flatMap((group) => group.children.filter((leaf) => OPERATOR_MATRIX[leaf.conditionType] === undefined).map((leaf) => ({ rule, type: leaf.conditionType }))));
   const first = unchecked[0];
   if (first === undefined) return [];

@@ -93,10 +93,9 @@ async function runReport(args: ArgsOf<typeof reportOptions>, ctx: CommandContext
       pageSize,
       concurrency,
       now,
-      ...definedFields({ policyFile, previous }),
       openOutput: () => openOutput(out, { cwd: ctx.io.cwd, stdout: ctx.io.stdout }),
       render: (model, output) => Promise.resolve(renderer(model, { write: output.emit }, renderOptions)),
-      ...definedFields({ onProgress: progress?.update }),
+      ...definedFields({ policyFile, previous, onProgress: progress?.update }),
       // Retry notices print above the progress line, not glued to it.
     }, progress ? { ...ctx, notice: progress.notice } : ctx);
   } finally {
