@@ -1,12 +1,12 @@
 // Sentences comparing a replay with its baseline (docs/replay.md, "Baselines"): what newly
 // changes outcome and what stopped. Untrusted text (rule names, the file): callers sanitise.
 import type { BaselineChange, BaselineComparison } from '../../replay/baseline.js';
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 import { ruleName, shareText, transitionTitle } from './describe.js';
 
 export function baselineHeading(baseline: BaselineComparison): string {
   if (baseline.newly.length === 0 && baseline.stopped.length === 0) return `Since the baseline ${baseline.file}: no outcome change is new or gone.`;
-  return `Since the baseline ${baseline.file}: ${plural(baseline.newly.length, 'rule pair')} newly ${baseline.newly.length === 1 ? 'changes' : 'change'} outcome, ` +
+  return `Since the baseline ${baseline.file}: ${plural(baseline.newly.length, 'rule pair')} newly ${noun(baseline.newly.length, 'changes', 'change')} outcome, ` +
     `${plural(baseline.stopped.length, 'rule pair')} stopped.`;
 }
 

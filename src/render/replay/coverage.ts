@@ -4,7 +4,7 @@
 import type { ReplayCoverage, ReplayReport } from '../../replay/tally.js';
 import { REQUEST_FIELDS } from '../../replay/coverage.js';
 import { presetForKeys } from '../../replay/presets.js';
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 import { NO_CHANGE_SENTENCE, shareText } from './describe.js';
 
 /** Whether the report has anything to say about the log's fields. */
@@ -29,7 +29,7 @@ export function coverageWarnings(report: ReplayReport): string[] {
   }
   for (const missing of coverage.missing) {
     warnings.push(`Field ${missing.field} lacking: ${missing.rules.map((name) => JSON.stringify(name)).join(', ')}, touched by the change, ` +
-      `${missing.rules.length === 1 ? 'reads' : 'read'} it, and ${plural(missing.undecided, 'request')} (${shareText(share(missing.undecided, report))}) ` +
+      `${noun(missing.rules.length, 'reads', 'read')} it, and ${plural(missing.undecided, 'request')} (${shareText(share(missing.undecided, report))}) ` +
       `lack it where their outcome depends on it.`);
   }
   for (const unusable of coverage.unusable) {

@@ -1,7 +1,7 @@
 // Words shared by the replay renderers. Everything here is still untrusted text: callers pass
 // it through the sanitiser of their format.
 import type { OutcomeKind, ReplayExample, ReplayReport, RulePair, ShadowReport, Transition } from '../../replay/tally.js';
-import { plural } from '../../plural.js';
+import { noun, plural } from '../../plural.js';
 
 /** How many rule pairs each transition lists; the rest are summed up. */
 export const RULE_PAIRS_SHOWN = 5;
@@ -89,5 +89,5 @@ export function shadowHeading(shadow: ShadowReport): string {
 }
 
 export function shadowNoChangeSentence(shadow: ShadowReport): string {
-  return `No outcome changes: active, ${shadow.rules.length === 1 ? 'it' : 'they'} would decide no evaluated request differently.`;
+  return `No outcome changes: active, ${noun(shadow.rules.length, 'it', 'they')} would decide no evaluated request differently.`;
 }
