@@ -28,10 +28,7 @@ function yaml(): typeof import('yaml') {
   return yamlPackage;
 }
 
-interface Position {
-  line: number;
-  col: number;
-}
+type Position = Omit<TextProblem, 'message'>;
 
 /** Aliases a file may expand in total; real files need a handful, an alias bomb needs millions. */
 export const MAX_ALIAS_COUNT = 50;
