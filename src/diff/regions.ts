@@ -10,7 +10,7 @@ import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { NormalRule } from '../semantics/model.js';
 import { Assignment, AtomTable, type AtomTree } from './atoms.js';
-import { splitIndex, StepTruths, waysOf } from './set-walk.js';
+import { AtomWays, inLockstep, sameFromHere, splitIndex, StepTruths } from './set-walk.js';
 import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
@@ -40,6 +40,7 @@ class Search {
   /** Per conditionsId: its tree by atoms, whose truth is asked without a look-up per leaf. */
   private readonly atomTrees: AtomTree[];
   private readonly table = new AtomTable();
+  private readonly ways = new AtomWays(this.table);
   private readonly assignment: Assignment;
   private readonly models: Models;
   private readonly evaluation: EvaluationOptions;
@@ -105,7 +106,7 @@ class Search {
           this.emit(decided as DecidedOutcome[]);
           return;
         }
-        if (this.sameFromHere(pos, open) || this.options.hopeless?.(decided) === true) return;
+        if (sameFromHere(this.sets, this.sharedTail, this.boringFrom, pos, open) || this.options.hopeless?.(decided) === true) return;
         const index = splitIndex(this.sets, pos, open);
         const entry = (this.sets[index] as Entry[])[pos[index] as number] as Entry;
         if (this.matchCanMatter(entry, pos, decided, open)) this.splitOnMatch(index, entry, pos, decided);
@@ -150,36 +151,26 @@ class Search {
     decided[i] = NO_RULE_OUTCOME;
   }
 
-  /** Every set undecided and at the same rules from here on: all decide alike, and that is not interesting. */
-  private sameFromHere(pos: readonly number[], open: readonly number[]): boolean {
-    if (open.length !== this.sets.length) return false;
-    const rest = (this.sets[0] as Entry[]).length - (pos[0] as number);
-    const same = this.sets.every((entries, i) => entries.length - (pos[i] as number) === rest && rest <= (this.sharedTail[i] as number));
-    return same && this.boringFrom[pos[0] as number] === true;
-  }
-
   /**
    * False when every undecided set stands at this same rule and the outcomes it would give are
    * not interesting: then "it matches" needs no search.
    */
   private matchCanMatter(entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[], open: readonly number[]): boolean {
-    const lockstep = open.every((i) => (this.sets[i] as Entry[])[pos[i] as number]?.id === entry.id);
-    return !lockstep || this.interesting(decided.map((outcome) => outcome ?? entry.outcome));
+    return !inLockstep(this.sets, pos, open, entry.id) || this.interesting(decided.map((outcome) => outcome ?? entry.outcome));
   }
 
   /** "The rule matches": one branch per way its conditions can match. */
   private splitOnMatch(index: number, entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): void {
-    const ways = waysOf(entry.rule.conditions);
+    const ways = this.ways.of(entry.rule.conditions);
     if (ways === undefined) {
       this.addUnchecked('a rule whose conditions can match in too many ways to split on', [entry.rule.name]);
       return;
     }
     for (const way of ways) {
-      if (way.some((leaf) => this.assignment.leafTruth(leaf) === false)) continue;
+      if (way.some((atom) => atom !== undefined && this.assignment.truthOf(atom) === false)) continue;
       const size = this.assignment.size;
       // A leaf pushed first may fix its field so that a later leaf of the way cannot hold.
-      const possible = way.every((leaf) => {
-        const atom = this.assignment.atomOf(leaf);
+      const possible = way.every((atom) => {
         const truth = atom === undefined ? false : this.assignment.truthOf(atom);
         if (atom === undefined || truth !== 'undecided') return truth !== false;
         // No request can meet the leaf and what the state requires of its field: no witness search (literal-pairs.ts).

@@ -3,7 +3,7 @@
 // rule's ways of matching listed once (docs/behaviour.md, "Exhaustive behaviour diff").
 import type { Verdict } from '../evaluate/leaf.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import { matchingWays } from './atoms.js';
+import { matchingWays, type Atom, type AtomTable } from './atoms.js';
 import type { Entry } from './entries.js';
 
 /** Positions a rule is looked for ahead in the other sets, to tell a moved rule from one the move displaced. */
@@ -45,6 +45,23 @@ export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly nu
   return best;
 }
 
+/**
+ * Every set undecided (`open` holds them all) and at the same rules from here on: all decide
+ * alike, and that is not interesting (`sharedTail`, `boringFrom`: entries.ts).
+ */
+export function sameFromHere(sets: readonly (readonly Entry[])[], sharedTail: readonly number[], boringFrom: readonly boolean[], pos: readonly number[], open: readonly number[]): boolean {
+  if (open.length !== sets.length) return false;
+  const rest = (sets[0] as Entry[]).length - (pos[0] as number);
+  const same = sets.every((entries, i) => entries.length - (pos[i] as number) === rest && rest <= (sharedTail[i] as number));
+  return same && boringFrom[pos[0] as number] === true;
+}
+
+/** Whether every undecided set stands at the entry numbered `id` (a plain loop: once per step, over hundreds of lists). */
+export function inLockstep(sets: readonly (readonly Entry[])[], pos: readonly number[], open: readonly number[], id: number): boolean {
+  for (const i of open) if ((sets[i] as Entry[])[pos[i] as number]?.id !== id) return false;
+  return true;
+}
+
 const TRUTHS: readonly Verdict[] = [false, true, 'undecided'];
 
 /** Truths by conditions id, valid until the next `next()`: the sets hold nearly the same rules, so one step asks each once. */
@@ -82,4 +99,17 @@ export function waysOf(conditions: Conditions): readonly (readonly Leaf[])[] | u
   let ways = WAYS.get(conditions);
   if (ways === undefined) WAYS.set(conditions, (ways = matchingWays(conditions) ?? null));
   return ways ?? undefined;
+}
+
+/** waysOf by the atoms of the leaves (undefined for a leaf `table` lacks), once per conditions object of one search. */
+export class AtomWays {
+  private readonly byConditions = new Map<Conditions, (Atom | undefined)[][] | null>();
+
+  constructor(private readonly table: AtomTable) {}
+
+  of(conditions: Conditions): readonly (readonly (Atom | undefined)[])[] | undefined {
+    let ways = this.byConditions.get(conditions);
+    if (ways === undefined) this.byConditions.set(conditions, (ways = waysOf(conditions)?.map((way) => way.map((leaf) => this.table.of(leaf))) ?? null));
+    return ways ?? undefined;
+  }
 }
