@@ -173,3 +173,16 @@ export interface RegionOptions {
    */
   maxRegions?: number;
 }
+
+/**
+ * The rules an unchecked part names: those whose conditions the search could not satisfy when
+ * it knows them, else the rule it was exploring.
+ */
+export function* uncheckedRules(entry: Entry, rules: Iterable<string>): Generator<string> {
+  let named = false;
+  for (const rule of rules) {
+    named = true;
+    yield rule;
+  }
+  if (!named) yield entry.rule.name;
+}

@@ -11,7 +11,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import type { NormalRule } from '../semantics/model.js';
 import { Assignment, AtomTable, type AtomTree } from './atoms.js';
 import { AtomWays, inLockstep, sameFromHere, splitIndex, StepTruths } from './set-walk.js';
-import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
+import { activeEntries, NO_RULE_OUTCOME, uncheckedRules, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
 import { Models } from './model.js';
@@ -27,7 +27,8 @@ const MAX_UNCHECKED_RULES = 20;
 
 /**
  * `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. Only the
- * parts where the lists differ are searched (changed-parts.ts).
+ * parts where the lists differ are searched (changed-parts.ts). `interesting` and `hopeless` are
+ * asked at every step, of arrays refilled between calls: they read the outcomes and keep none.
  */
 export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
   return searchInParts(ruleSets, interesting, options, (sets, wanted, partOptions) => new Search(sets, wanted, partOptions).run());
@@ -69,6 +70,7 @@ class Search {
     this.sharedTail = entries.sharedTail;
     this.boringFrom = entries.boringFrom;
     this.atomTrees = entries.trees;
+    this.lockstepOutcomes = new Array<DecidedOutcome>(this.sets.length);
     this.truths = new StepTruths(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
@@ -156,8 +158,14 @@ class Search {
    * not interesting: then "it matches" needs no search.
    */
   private matchCanMatter(entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[], open: readonly number[]): boolean {
-    return !inLockstep(this.sets, pos, open, entry.id) || this.interesting(decided.map((outcome) => outcome ?? entry.outcome));
+    if (!inLockstep(this.sets, pos, open, entry.id)) return true;
+    const outcomes = this.lockstepOutcomes;
+    for (let i = 0; i < outcomes.length; i++) outcomes[i] = decided[i] ?? entry.outcome;
+    return this.interesting(outcomes);
   }
+
+  /** matchCanMatter's outcomes, one array refilled (the predicates keep none: changed-search.ts). */
+  private readonly lockstepOutcomes: DecidedOutcome[];
 
   /** "The rule matches": one branch per way its conditions can match. */
   private splitOnMatch(index: number, entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): void {
@@ -281,17 +289,4 @@ class Search {
     const done = pos.reduce((sum, at) => sum + at, 0);
     if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, entries) => sum + entries.length, 0));
   }
-}
-
-/**
- * The rules an unchecked part names: those whose conditions the search could not satisfy when
- * it knows them, else the rule it was exploring.
- */
-function* uncheckedRules(entry: Entry, rules: Iterable<string>): Generator<string> {
-  let named = false;
-  for (const rule of rules) {
-    named = true;
-    yield rule;
-  }
-  if (!named) yield entry.rule.name;
 }
