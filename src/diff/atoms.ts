@@ -174,6 +174,48 @@ export class Assignment {
   conditionsTruth(conditions: Conditions): Verdict {
     return combine(conditions.operator, conditions.children, (group) => combine(group.operator, group.children, (leaf) => this.leafTruth(leaf)));
   }
+
+  /** conditionsTruth of the tree `atomTree` was made of: its groups and atoms in the same order, as combine() walks them. */
+  treeTruth(tree: AtomTree): Verdict {
+    let undecided = false;
+    for (const group of tree.groups) {
+      const verdict = this.groupTruth(group);
+      if (verdict === 'undecided') undecided = true;
+      else if (verdict !== tree.all) return verdict;
+    }
+    return undecided ? 'undecided' : tree.all;
+  }
+
+  private groupTruth(group: AtomGroup): Verdict {
+    let undecided = false;
+    for (const atom of group.atoms) {
+      const verdict = this.truthOf(atom);
+      if (verdict === 'undecided') undecided = true;
+      else if (verdict !== group.all) return verdict;
+    }
+    return undecided ? 'undecided' : group.all;
+  }
+}
+
+interface AtomGroup {
+  all: boolean;
+  atoms: Atom[];
+}
+
+/**
+ * A condition tree by the atoms of its leaves, made once per distinct conditions of a search
+ * (entries.ts numbers them) and kept by that number: the search asks a tree's truth hundreds of
+ * thousands of times a plan, and looking its leaves up by object each time cost more than the
+ * walk (an earlier version kept these by conditions object, in a map, and saved nothing).
+ */
+export interface AtomTree {
+  all: boolean;
+  groups: AtomGroup[];
+}
+
+/** The tree of `conditions`, its leaves added to `table` for `rule`. */
+export function atomTree(conditions: Conditions, table: AtomTable, rule: string): AtomTree {
+  return { all: conditions.operator === '$and', groups: conditions.children.map((group) => ({ all: group.operator === '$and', atoms: group.children.map((leaf) => table.add(leaf, rule)) })) };
 }
 
 /** The truth of a leaf for a request that does not carry its field. */

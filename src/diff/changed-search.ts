@@ -27,7 +27,7 @@ export function searchInParts(ruleSets: readonly (readonly NormalRule[])[], inte
       addUnchecked(found, OUT_OF_TIME, parts.slice(index).flatMap((left) => left.changed));
       break;
     }
-    const searched = whole(part.lists, (outcomes) => interesting(spread(part, outcomes)), partOptions(options, part, found, (partDone) => options.onProgress?.(done + partDone, total)));
+    const searched = whole(part.lists, asked(part, interesting), partOptions(options, part, found, (partDone) => options.onProgress?.(done + partDone, total)));
     found.regions.push(...searched.regions.map((region) => ({ ...region, outcomes: spread(part, region.outcomes) })));
     for (const { reason, rules } of searched.unchecked) addUnchecked(found, reason, rules);
     done += size(part);
@@ -41,9 +41,23 @@ function partOptions(options: RegionOptions, part: ChangedPart, found: RegionSea
   const hopeless = options.hopeless;
   return {
     ...options,
-    ...(hopeless === undefined ? {} : { hopeless: (known: readonly (RegionOutcome | undefined)[]) => hopeless(spread(part, known)) }),
+    ...(hopeless === undefined ? {} : { hopeless: asked(part, hopeless) }),
     ...(options.maxRegions === undefined ? {} : { maxRegions: options.maxRegions - found.regions.length }),
     ...(options.onProgress === undefined ? {} : { onProgress: (partDone: number) => onProgress(partDone) }),
+  };
+}
+
+/**
+ * `question` asked of a part's outcomes spread over the lists given, in one array refilled per
+ * call: the search asks at every step, and a new array per step over hundreds of lists was most
+ * of the garbage it made. The predicates read the outcomes and keep none (as changed-parts.ts
+ * asks them of one refilled array too).
+ */
+function asked<T>(part: ChangedPart, question: (outcomes: readonly T[]) => boolean): (outcomes: readonly T[]) => boolean {
+  const spreadOut = new Array<T>(part.listOf.length);
+  return (outcomes) => {
+    for (let i = 0; i < spreadOut.length; i++) spreadOut[i] = outcomes[part.listOf[i] as number] as T;
+    return question(spreadOut);
   };
 }
 

@@ -7,7 +7,7 @@ import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import { canonicalConditions } from '../semantics/canonical.js';
 import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
-import type { AtomTable } from './atoms.js';
+import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
 import { activeAfter, joinedValues } from './list-delta.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
@@ -45,6 +45,8 @@ export interface Entries {
   boringFrom: boolean[];
   /** Every conditionsId is below it. */
   conditionsCount: number;
+  /** Per conditionsId: its tree by atoms (atoms.ts). */
+  trees: AtomTree[];
 }
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
@@ -59,18 +61,22 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   // The transition check passes hundreds of lists that share nearly all their rule objects: each
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
   const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
+  const trees: AtomTree[] = [];
   const boringOutcome = new Map<string, boolean>();
   // Every list deciding alike, asked per outcome: one array refilled, not one per rule (changed-parts.ts).
   const same = new Array<DecidedOutcome>(ruleSets.length);
   const entryOf = (rule: NormalRule): Entry & { boring: boolean } => {
     const known = byRule.get(rule);
     if (known !== undefined) return known;
-    for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
-    const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
     const keys = ruleKeysOf(rule);
+    const conditionsId = idOf(keys.conditions);
+    // Every leaf added, in the rules' order (the atoms' numbers follow it); the tree made once per conditions.
+    if (trees[conditionsId] === undefined) trees[conditionsId] = atomTree(rule.conditions, table, rule.name);
+    else for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
+    const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
     let boring = boringOutcome.get(keys.outcome);
     if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(same.fill(outcome))));
-    const entry = { rule, conditionsId: idOf(keys.conditions), id: idOf(keys.whole), outcome, boring };
+    const entry = { rule, conditionsId, id: idOf(keys.whole), outcome, boring };
     byRule.set(rule, entry);
     return entry;
   };
@@ -100,7 +106,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
   const boringFrom = new Array<boolean>(first.length + 1);
   boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
-  return { sets, sharedTail, boringFrom, conditionsCount: ids.size };
+  return { sets, sharedTail, boringFrom, conditionsCount: ids.size, trees };
 }
 
 /** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */
@@ -166,4 +172,17 @@ export interface RegionOptions {
    * breaks it): what is left is not searched, and is not reported as unchecked either.
    */
   maxRegions?: number;
+}
+
+/**
+ * The rules an unchecked part names: those whose conditions the search could not satisfy when
+ * it knows them, else the rule it was exploring.
+ */
+export function* uncheckedRules(entry: Entry, rules: Iterable<string>): Generator<string> {
+  let named = false;
+  for (const rule of rules) {
+    named = true;
+    yield rule;
+  }
+  if (!named) yield entry.rule.name;
 }

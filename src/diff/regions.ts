@@ -8,10 +8,10 @@
 // reach is dropped at once. Nothing enumerates the product of the fields' values.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Conditions, NormalRule } from '../semantics/model.js';
-import { Assignment, AtomTable } from './atoms.js';
-import { splitIndex, StepTruths, waysOf } from './set-walk.js';
-import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
+import type { NormalRule } from '../semantics/model.js';
+import { Assignment, AtomTable, type AtomTree } from './atoms.js';
+import { AtomWays, inLockstep, sameFromHere, splitIndex, StepTruths } from './set-walk.js';
+import { activeEntries, NO_RULE_OUTCOME, uncheckedRules, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
 import { Models } from './model.js';
@@ -27,7 +27,8 @@ const MAX_UNCHECKED_RULES = 20;
 
 /**
  * `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. Only the
- * parts where the lists differ are searched (changed-parts.ts).
+ * parts where the lists differ are searched (changed-parts.ts). `interesting` and `hopeless` are
+ * asked at every step, of arrays refilled between calls: they read the outcomes and keep none.
  */
 export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
   return searchInParts(ruleSets, interesting, options, (sets, wanted, partOptions) => new Search(sets, wanted, partOptions).run());
@@ -37,7 +38,10 @@ class Search {
   private readonly sets: Entry[][];
   private readonly sharedTail: number[];
   private readonly boringFrom: boolean[];
+  /** Per conditionsId: its tree by atoms, whose truth is asked without a look-up per leaf. */
+  private readonly atomTrees: AtomTree[];
   private readonly table = new AtomTable();
+  private readonly ways = new AtomWays(this.table);
   private readonly assignment: Assignment;
   private readonly models: Models;
   private readonly evaluation: EvaluationOptions;
@@ -65,6 +69,8 @@ class Search {
     this.sets = entries.sets;
     this.sharedTail = entries.sharedTail;
     this.boringFrom = entries.boringFrom;
+    this.atomTrees = entries.trees;
+    this.lockstepOutcomes = new Array<DecidedOutcome>(this.sets.length);
     this.truths = new StepTruths(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
@@ -84,6 +90,10 @@ class Search {
   private explore(start: readonly number[], decidedBefore: readonly (DecidedOutcome | undefined)[], top = false): void {
     const pos = [...start];
     const decided = [...decidedBefore];
+    // The undecided sets, ascending: the transition check walks hundreds of lists, most decided
+    // after a few steps, and each step asks only about these.
+    const open: number[] = [];
+    for (let i = 0; i < decided.length; i++) if (decided[i] === undefined) open.push(i);
     const trees = this.trees.length;
     const model = this.model;
     try {
@@ -93,15 +103,15 @@ class Search {
           this.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
           return;
         }
-        this.settle(pos, decided);
-        if (decided.every((outcome) => outcome !== undefined)) {
+        this.settle(pos, decided, open);
+        if (open.length === 0) {
           this.emit(decided as DecidedOutcome[]);
           return;
         }
-        if (this.sameFromHere(pos, decided) || this.options.hopeless?.(decided) === true) return;
-        const index = splitIndex(this.sets, pos, decided);
+        if (sameFromHere(this.sets, this.sharedTail, this.boringFrom, pos, open) || this.options.hopeless?.(decided) === true) return;
+        const index = splitIndex(this.sets, pos, open);
         const entry = (this.sets[index] as Entry[])[pos[index] as number] as Entry;
-        if (this.matchCanMatter(entry, pos, decided)) this.splitOnMatch(index, entry, pos, decided);
+        if (this.matchCanMatter(entry, pos, decided, open)) this.splitOnMatch(index, entry, pos, decided);
         if (!this.addMustNotMatch(entry)) return;
         pos[index] = (pos[index] as number) + 1;
         if (top) this.progress(pos);
@@ -112,10 +122,15 @@ class Search {
     }
   }
 
-  /** Moves each undecided set past the rules known not to match, and decides the sets whose rule is known to match. */
-  private settle(pos: number[], decided: (DecidedOutcome | undefined)[]): void {
+  /** Moves each undecided set past the rules known not to match, and decides the sets whose rule is known to match (`open` keeps the others). */
+  private settle(pos: number[], decided: (DecidedOutcome | undefined)[], open: number[]): void {
     this.truths.next();
-    for (let i = 0; i < this.sets.length; i++) if (decided[i] === undefined) this.settleSet(i, pos, decided);
+    let kept = 0;
+    for (const i of open) {
+      this.settleSet(i, pos, decided);
+      if (decided[i] === undefined) open[kept++] = i;
+    }
+    open.length = kept;
   }
 
   private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[]): void {
@@ -123,7 +138,7 @@ class Search {
     for (let at = pos[i] as number; at < entries.length; at++) {
       const entry = entries[at] as Entry;
       const id = entry.conditionsId;
-      const truth = this.truths.known(id) ?? this.truths.remember(id, this.notMatching.has(id) ? false : this.assignment.conditionsTruth(entry.rule.conditions));
+      const truth = this.truths.known(id) ?? this.truths.remember(id, this.notMatching.has(id) ? false : this.assignment.treeTruth(this.atomTrees[id] as AtomTree));
       if (truth === 'undecided') {
         pos[i] = at;
         return;
@@ -138,36 +153,32 @@ class Search {
     decided[i] = NO_RULE_OUTCOME;
   }
 
-  /** Every set undecided and at the same rules from here on: all decide alike, and that is not interesting. */
-  private sameFromHere(pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): boolean {
-    if (decided.some((outcome) => outcome !== undefined)) return false;
-    const rest = (this.sets[0] as Entry[]).length - (pos[0] as number);
-    const same = this.sets.every((entries, i) => entries.length - (pos[i] as number) === rest && rest <= (this.sharedTail[i] as number));
-    return same && this.boringFrom[pos[0] as number] === true;
-  }
-
   /**
    * False when every undecided set stands at this same rule and the outcomes it would give are
    * not interesting: then "it matches" needs no search.
    */
-  private matchCanMatter(entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): boolean {
-    const lockstep = this.sets.every((entries, i) => decided[i] !== undefined || entries[pos[i] as number]?.id === entry.id);
-    return !lockstep || this.interesting(decided.map((outcome) => outcome ?? entry.outcome));
+  private matchCanMatter(entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[], open: readonly number[]): boolean {
+    if (!inLockstep(this.sets, pos, open, entry.id)) return true;
+    const outcomes = this.lockstepOutcomes;
+    for (let i = 0; i < outcomes.length; i++) outcomes[i] = decided[i] ?? entry.outcome;
+    return this.interesting(outcomes);
   }
+
+  /** matchCanMatter's outcomes, one array refilled (the predicates keep none: changed-search.ts). */
+  private readonly lockstepOutcomes: DecidedOutcome[];
 
   /** "The rule matches": one branch per way its conditions can match. */
   private splitOnMatch(index: number, entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): void {
-    const ways = waysOf(entry.rule.conditions);
+    const ways = this.ways.of(entry.rule.conditions);
     if (ways === undefined) {
       this.addUnchecked('a rule whose conditions can match in too many ways to split on', [entry.rule.name]);
       return;
     }
     for (const way of ways) {
-      if (way.some((leaf) => this.assignment.leafTruth(leaf) === false)) continue;
+      if (way.some((atom) => atom !== undefined && this.assignment.truthOf(atom) === false)) continue;
       const size = this.assignment.size;
       // A leaf pushed first may fix its field so that a later leaf of the way cannot hold.
-      const possible = way.every((leaf) => {
-        const atom = this.assignment.atomOf(leaf);
+      const possible = way.every((atom) => {
         const truth = atom === undefined ? false : this.assignment.truthOf(atom);
         if (atom === undefined || truth !== 'undecided') return truth !== false;
         // No request can meet the leaf and what the state requires of its field: no witness search (literal-pairs.ts).
@@ -201,7 +212,7 @@ class Search {
   private ruleAboveMatches(): boolean {
     const assignment = this.assignment;
     const trueAtoms = (field: string): number[] => assignment.fieldLiterals(field).flatMap(({ atom, holds }) => (holds ? [atom.id] : []));
-    return this.trees.someImplied(assignment.fields(), (field) => assignment.fixedValue(field), trueAtoms, (at) => assignment.conditionsTruth(this.trees.list[at] as Conditions) === true);
+    return this.trees.someImplied(assignment.fields(), (field) => assignment.fixedValue(field), trueAtoms, (at) => assignment.treeTruth(this.atomTrees[this.conditionsIds[at] as number] as AtomTree) === true);
   }
 
   /** "The rule does not match": false when no request of the state is left (or none could be found). */
@@ -278,17 +289,4 @@ class Search {
     const done = pos.reduce((sum, at) => sum + at, 0);
     if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, entries) => sum + entries.length, 0));
   }
-}
-
-/**
- * The rules an unchecked part names: those whose conditions the search could not satisfy when
- * it knows them, else the rule it was exploring.
- */
-function* uncheckedRules(entry: Entry, rules: Iterable<string>): Generator<string> {
-  let named = false;
-  for (const rule of rules) {
-    named = true;
-    yield rule;
-  }
-  if (!named) yield entry.rule.name;
 }

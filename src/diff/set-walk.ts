@@ -3,8 +3,8 @@
 // rule's ways of matching listed once (docs/behaviour.md, "Exhaustive behaviour diff").
 import type { Verdict } from '../evaluate/leaf.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import { matchingWays } from './atoms.js';
-import type { DecidedOutcome, Entry } from './entries.js';
+import { matchingWays, type Atom, type AtomTable } from './atoms.js';
+import type { Entry } from './entries.js';
 
 /** Positions a rule is looked for ahead in the other sets, to tell a moved rule from one the move displaced. */
 const LOOK_AHEAD = 4;
@@ -15,10 +15,10 @@ const LOOK_AHEAD = 4;
  * step at once, and its "matches" fixes its leaves, so that most rules it passes in the other
  * sets are settled without a split; splitting on the rules the move displaced instead costs a
  * split for every rule between the moved rule's two places. The first undecided set when all
- * stand at one rule.
+ * stand at one rule. `open`: the undecided sets, ascending.
  */
-export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): number {
-  const first = decided.findIndex((outcome) => outcome === undefined);
+export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly number[], open: readonly number[]): number {
+  const first = open[0] as number;
   const idAt = (i: number): number => ((sets[i] as Entry[])[pos[i] as number] as Entry).id;
   let best = first;
   let bestDistance = 0;
@@ -26,15 +26,15 @@ export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly nu
   // The transition check walks hundreds of lists, most of them at the same rule: the rule of the
   // list before is tried already, and is passed over without a look-up in `tried`.
   let previous = -1;
-  for (let i = first; i < sets.length; i++) {
-    if (decided[i] !== undefined) continue;
+  for (const i of open) {
     const id = idAt(i);
     if (id === previous || tried.has(id)) continue;
     previous = id;
     tried.add(id);
     let distance = 0;
-    for (let j = first; j < sets.length && distance <= LOOK_AHEAD; j++) {
-      if (decided[j] !== undefined || idAt(j) === id) continue;
+    for (let k = 0; k < open.length && distance <= LOOK_AHEAD; k++) {
+      const j = open[k] as number;
+      if (idAt(j) === id) continue;
       const entries = sets[j] as Entry[];
       let ahead = 1;
       while (ahead <= LOOK_AHEAD && entries[(pos[j] as number) + ahead]?.id !== id) ahead += 1;
@@ -43,6 +43,23 @@ export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly nu
     if (distance > bestDistance) [best, bestDistance] = [i, distance];
   }
   return best;
+}
+
+/**
+ * Every set undecided (`open` holds them all) and at the same rules from here on: all decide
+ * alike, and that is not interesting (`sharedTail`, `boringFrom`: entries.ts).
+ */
+export function sameFromHere(sets: readonly (readonly Entry[])[], sharedTail: readonly number[], boringFrom: readonly boolean[], pos: readonly number[], open: readonly number[]): boolean {
+  if (open.length !== sets.length) return false;
+  const rest = (sets[0] as Entry[]).length - (pos[0] as number);
+  const same = sets.every((entries, i) => entries.length - (pos[i] as number) === rest && rest <= (sharedTail[i] as number));
+  return same && boringFrom[pos[0] as number] === true;
+}
+
+/** Whether every undecided set stands at the entry numbered `id` (a plain loop: once per step, over hundreds of lists). */
+export function inLockstep(sets: readonly (readonly Entry[])[], pos: readonly number[], open: readonly number[], id: number): boolean {
+  for (const i of open) if ((sets[i] as Entry[])[pos[i] as number]?.id !== id) return false;
+  return true;
 }
 
 const TRUTHS: readonly Verdict[] = [false, true, 'undecided'];
@@ -82,4 +99,17 @@ export function waysOf(conditions: Conditions): readonly (readonly Leaf[])[] | u
   let ways = WAYS.get(conditions);
   if (ways === undefined) WAYS.set(conditions, (ways = matchingWays(conditions) ?? null));
   return ways ?? undefined;
+}
+
+/** waysOf by the atoms of the leaves (undefined for a leaf `table` lacks), once per conditions object of one search. */
+export class AtomWays {
+  private readonly byConditions = new Map<Conditions, (Atom | undefined)[][] | null>();
+
+  constructor(private readonly table: AtomTable) {}
+
+  of(conditions: Conditions): readonly (readonly (Atom | undefined)[])[] | undefined {
+    let ways = this.byConditions.get(conditions);
+    if (ways === undefined) this.byConditions.set(conditions, (ways = waysOf(conditions)?.map((way) => way.map((leaf) => this.table.of(leaf))) ?? null));
+    return ways ?? undefined;
+  }
 }

@@ -42,8 +42,12 @@ export class TreeStack {
   private readonly fields = new Map<string, FieldLists>();
   /** Per tree: the position lists it is in, to undo its push. */
   private readonly buckets: number[][][] = [];
-  /** Per conditions object: the atoms of its leaves that read its guard's field. */
-  private readonly guardAtoms = new Map<Conditions, number[]>();
+  /**
+   * Per conditions object: the position lists a push of it joins. They are the same lists at
+   * every push (the index's lists are made once and only grow), so the search, which pushes a
+   * tree in many states, finds them once.
+   */
+  private readonly listsOf = new Map<Conditions, number[][]>();
 
   /** `atomId`: the search's number for a leaf's meaning (its atom), if it has one. */
   constructor(private readonly atomId: (leaf: Leaf) => number | undefined) {}
@@ -52,8 +56,11 @@ export class TreeStack {
     const at = this.list.length;
     this.list.push(conditions);
     this.serials.push(++this.pushed);
-    const guard = guardOf(conditions);
-    const lists = guard === undefined ? [this.open] : this.guardLists(conditions, guard);
+    let lists = this.listsOf.get(conditions);
+    if (lists === undefined) {
+      const guard = guardOf(conditions);
+      this.listsOf.set(conditions, (lists = guard === undefined ? [this.open] : this.guardLists(guard)));
+    }
     for (const list of lists) list.push(at);
     this.buckets.push(lists);
   }
@@ -119,11 +126,11 @@ export class TreeStack {
     return false;
   }
 
-  private guardLists(conditions: Conditions, guard: TreeGuard): number[][] {
+  private guardLists(guard: TreeGuard): number[][] {
     const field = fieldKey(guard.leaf);
     let known = this.fields.get(field);
     if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [], byAtom: new Map() }));
-    const byAtom = valueLists(known.byAtom, this.atomsOnField(conditions, guard));
+    const byAtom = valueLists(known.byAtom, this.atomsOnField(guard));
     if (guard.values === undefined) return [known.present, ...byAtom];
     if (guard.affix !== undefined) {
       const lists = known[guard.affix];
@@ -133,14 +140,10 @@ export class TreeStack {
     return [...valueLists(known.byValue, guard.values), ...byAtom];
   }
 
-  private atomsOnField(conditions: Conditions, guard: TreeGuard): number[] {
-    let atoms = this.guardAtoms.get(conditions);
-    if (atoms === undefined) {
-      // The leaves on the field are the guard's, found once per tree (tree-guards.ts), not once per search.
-      const ids = guard.fieldLeaves.map(this.atomId);
-      this.guardAtoms.set(conditions, (atoms = [...new Set(ids.filter((id) => id !== undefined))]));
-    }
-    return atoms;
+  private atomsOnField(guard: TreeGuard): number[] {
+    // The leaves on the field are the guard's, found once per tree (tree-guards.ts), not once per search.
+    const ids = guard.fieldLeaves.map(this.atomId);
+    return [...new Set(ids.filter((id) => id !== undefined))];
   }
 }
 

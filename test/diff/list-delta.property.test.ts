@@ -83,6 +83,7 @@ function shown(entries: Entries, table: AtomTable) {
     boringFrom: entries.boringFrom,
     conditionsCount: entries.conditionsCount,
     atoms: table.atoms.map((atom) => [atom.id, atom.field, [...atom.rules]]),
+    trees: entries.trees.map(({ all, groups }) => [all, groups.map((group) => [group.all, group.atoms.map((atom) => atom.id)])]),
   };
 }
 

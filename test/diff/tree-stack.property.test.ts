@@ -1,7 +1,8 @@
 // The guarded stack of "must not match" trees (src/diff/tree-stack.ts) against a plain scan:
 // over random condition trees pushed and popped, and every request of their brute-force domain,
-// the first tree it names is the first tree that does not fail to match — from any position —
-// while its guards did skip trees (counted, so the property cannot pass without reaching them).
+// the first tree it names is the first tree that does not fail to match — from any position,
+// trees popped and pushed again among them — while its guards did skip trees (counted, so the
+// property cannot pass without reaching them).
 import fc from 'fast-check';
 import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
@@ -19,13 +20,19 @@ describe('the guarded stack of trees that must not match', () => {
   it('names the first tree that may match, as a scan of every tree does, after pushes and pops', () => {
     let asked = 0;
     let skipped = 0;
+    let repushed = 0;
     fc.assert(
-      fc.property(ruleList(true, ['a', 'b', 'c', 'd', 'e', 'f']), fc.nat(3), fc.nat(5), (rules, pops, from) => {
+      fc.property(ruleList(true, ['a', 'b', 'c', 'd', 'e', 'f']), fc.nat(3), fc.nat(5), fc.nat(4), (rules, pops, from, repush) => {
         const sets = [rules];
         fc.pre(domain(sets).length <= 5000);
         const stack = new TreeStack(() => undefined);
         for (const rule of rules) stack.push(rule.conditions);
+        // Popped and pushed again (a tree's lists are found once, then reused), then popped.
+        const again = Math.min(repush, stack.length);
+        for (let i = 0; i < again; i++) stack.pop();
+        for (const rule of rules.slice(rules.length - again)) stack.push(rule.conditions);
         for (let i = 0; i < Math.min(pops, stack.length); i++) stack.pop();
+        if (again > rules.length - stack.length) repushed += 1;
         const kept = rules.slice(0, stack.length).map((rule) => rule.conditions);
         expect(stack.list).toEqual(kept);
         for (const request of domain(sets)) {
@@ -45,6 +52,7 @@ describe('the guarded stack of trees that must not match', () => {
     );
     // Guards skip trees for a share of the requests (about one in seven over these small sets).
     expect(skipped).toBeGreaterThan(asked / 20);
+    expect(repushed).toBeGreaterThan(50);
   });
 });
 

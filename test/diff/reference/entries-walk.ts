@@ -2,7 +2,7 @@
 // (src/diff/list-delta.ts): every list filtered and mapped whole. The property test of
 // test/diff/list-delta.property.test.ts holds the new one to it.
 import type { NormalRule } from '../../../src/semantics/model.js';
-import type { AtomTable } from '../../../src/diff/atoms.js';
+import type { Atom, AtomTable, AtomTree } from '../../../src/diff/atoms.js';
 import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type Entries, type Entry, type RegionOutcome } from '../../../src/diff/entries.js';
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
@@ -48,6 +48,12 @@ export function activeEntriesWalked(ruleSets: readonly (readonly NormalRule[])[]
   const boringFrom = new Array<boolean>(first.length + 1);
   boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
-  return { sets, sharedTail, boringFrom, conditionsCount: ids.size };
+  // Each conditions' tree by the atoms of its first rule's leaves, looked up after every leaf is added.
+  const trees: AtomTree[] = [];
+  for (const entry of sets.flat()) {
+    const conditions = entry.rule.conditions;
+    trees[entry.conditionsId] ??= { all: conditions.operator === '$and', groups: conditions.children.map((group) => ({ all: group.operator === '$and', atoms: group.children.map((leaf) => table.of(leaf) as Atom) })) };
+  }
+  return { sets, sharedTail, boringFrom, conditionsCount: ids.size, trees };
 }
 
