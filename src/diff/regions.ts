@@ -8,12 +8,13 @@
 // reach is dropped at once. Nothing enumerates the product of the fields' values.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { Conditions, NormalRule } from '../semantics/model.js';
+import type { Conditions } from '../semantics/model.js';
 import { Assignment, AtomTable } from './atoms.js';
 import { splitIndex, StepTruths, waysOf } from './set-walk.js';
 import { activeEntries, NO_RULE_OUTCOME, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
+import type { RuleLists } from './list-delta.js';
 import { Models } from './model.js';
 import { cannotBothHold } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
@@ -29,7 +30,7 @@ const MAX_UNCHECKED_RULES = 20;
  * `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. Only the
  * parts where the lists differ are searched (changed-parts.ts).
  */
-export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
+export function regionsWhere(ruleSets: RuleLists, interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
   return searchInParts(ruleSets, interesting, options, (sets, wanted, partOptions) => new Search(sets, wanted, partOptions).run());
 }
 
@@ -56,7 +57,7 @@ class Search {
   private enough = false;
 
   constructor(
-    ruleSets: readonly (readonly NormalRule[])[],
+    ruleSets: RuleLists,
     private readonly interesting: (outcomes: readonly RegionOutcome[]) => boolean,
     private readonly options: RegionOptions,
   ) {
