@@ -11,7 +11,7 @@ import type { NormalRule } from '../semantics/model.js';
  * Rule lists a region search reads, in order: an array of them, or lists walked again on each
  * read (`lists()`), of which the search holds the one before only. The transition check's
  * states are such a walk: built one PATCH after another, never a copy of every state held at
- * once (docs/behaviour.md, "Large plans"). A list that is the very array of the one before is
+ * once (docs/behaviour.md, "Safe transitions"). A list that is the very array of the one before is
  * the same list; the search numbers it once.
  */
 export type RuleLists = readonly (readonly NormalRule[])[] | WalkedLists;

@@ -100,7 +100,7 @@ const EXACT_SEARCH_STATES = 100;
  * [the live rules, the state after the first `after[i]` of `patches` for each i, `final`],
  * walked again each time the search reads them, so that it holds the list before only: a copy
  * of every state held through the search would outlive the young generation, and the heap
- * would keep each copy until the next full collection (docs/behaviour.md, "Large plans").
+ * would keep each copy until the next full collection (docs/behaviour.md, "Safe transitions").
  */
 function walkedStates(live: readonly LiveRule[], patches: readonly PlanStep[], after: readonly number[], final: readonly LiveRule[]): WalkedLists {
   return {
