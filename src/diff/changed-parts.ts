@@ -17,7 +17,7 @@ import type { NormalRule } from '../semantics/model.js';
 import type { ChangedPart } from './part-lists.js';
 import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
 import { disjoint, requiredValues } from './required-values.js';
-import { activeAfter, commonEnds, joinedIds, sameIds, type CommonEnds } from './list-delta.js';
+import { activeAfter, commonEnds, eachList, joinedIds, sameIds, type CommonEnds, type RuleLists } from './list-delta.js';
 import { partsOf } from './part-lists.js';
 
 export type { ChangedPart } from './part-lists.js';
@@ -30,23 +30,28 @@ const MAX_PAIRS = 4_000_000;
  * outcome shared by every list interesting, or every rule is in one part); 'late' when the
  * deadline came first.
  */
-export function changedParts(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, deadline?: number): ChangedPart[] | 'late' | undefined {
+export function changedParts(ruleSets: RuleLists, interesting: (outcomes: readonly RegionOutcome[]) => boolean, deadline?: number): ChangedPart[] | 'late' | undefined {
   const numbered = new RuleNumbers();
-  const distinct = new Map<readonly NormalRule[], Int32Array>();
+  // The rule numbers of each list, once for a list that is the very array of the one before
+  // (`distinctOf`: per list given, the index of its numbers); only the list before is held.
+  const distinct: Int32Array[] = [];
+  const distinctOf: number[] = [];
   let previous: { rules: readonly NormalRule[]; ids: Int32Array } | undefined;
-  for (const rules of ruleSets) {
-    if (distinct.has(rules)) continue;
-    if (deadline !== undefined && Date.now() > deadline) return 'late';
-    // Each state of the transition check is the one before and one PATCH: only the rules it changed are numbered (list-delta.ts).
-    const ids = previous === undefined ? numberedAll(rules, numbered) : joinedIds(previous.ids, activeAfter(previous.rules, rules, (rule) => numbered.of(rule), previous.ids.length));
-    distinct.set(rules, ids);
-    previous = { rules, ids };
+  for (const rules of eachList(ruleSets)) {
+    if (previous?.rules !== rules) {
+      if (deadline !== undefined && Date.now() > deadline) return 'late';
+      // Each state of the transition check is the one before and one PATCH: only the rules it changed are numbered (list-delta.ts).
+      const ids = previous === undefined ? numberedAll(rules, numbered) : joinedIds(previous.ids, activeAfter(previous.rules, rules, (rule) => numbered.of(rule), previous.ids.length));
+      distinct.push(ids);
+      previous = { rules, ids };
+    }
+    distinctOf.push(distinct.length - 1);
   }
   // One array refilled per rule, not one per rule: a transition check asks this of thousands of rules over hundreds of lists.
   const same = new Array<DecidedOutcome>(ruleSets.length);
   const alike = (outcome: DecidedOutcome): boolean => interesting(same.fill(outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
-  const changed = changedRules([...distinct.values()], numbered.rules.length);
+  const changed = changedRules(distinct, numbered.rules.length);
   const partIds: number[][] = [];
   for (const group of groups(numbered.rules.map((_, id) => id), numbered)) {
     if (deadline !== undefined && Date.now() > deadline) return 'late';
@@ -58,7 +63,7 @@ export function changedParts(ruleSets: readonly (readonly NormalRule[])[], inter
   }
   // Nothing left out and nothing split: the lists as given, not copies of them.
   if (partIds.length === 1 && (partIds[0] as number[]).length === numbered.rules.length) return undefined;
-  return partsOf(partIds, ruleSets, distinct, numbered.rules, changed);
+  return partsOf(partIds, distinctOf, distinct, numbered.rules, changed);
 }
 
 function numberedAll(rules: readonly NormalRule[], numbered: RuleNumbers): Int32Array {

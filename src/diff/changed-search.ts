@@ -1,23 +1,23 @@
 // The region search in proportion to the change (changed-parts.ts): each part searched apart,
 // its outcomes spread back over the lists given, under the one deadline; a budget that runs out
 // in the set-up or before a part is reached names the changed rules left unsearched.
-import type { NormalRule } from '../semantics/model.js';
 import { changedParts, type ChangedPart } from './changed-parts.js';
 import { OUT_OF_TIME, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
+import { eachList, type RuleLists } from './list-delta.js';
 
 type Interesting = (outcomes: readonly RegionOutcome[]) => boolean;
-type WholeSearch = (ruleSets: readonly (readonly NormalRule[])[], interesting: Interesting, options: RegionOptions) => RegionSearch;
+type WholeSearch = (ruleSets: RuleLists, interesting: Interesting, options: RegionOptions) => RegionSearch;
 
 /** Rule names listed per unchecked part, at most (as the whole search lists them). */
 const MAX_UNCHECKED_RULES = 20;
 
-export function searchInParts(ruleSets: readonly (readonly NormalRule[])[], interesting: Interesting, options: RegionOptions, whole: WholeSearch): RegionSearch {
+export function searchInParts(ruleSets: RuleLists, interesting: Interesting, options: RegionOptions, whole: WholeSearch): RegionSearch {
   const parts = changedParts(ruleSets, interesting, options.deadline);
   if (parts === undefined) return whole(ruleSets, interesting, options);
   const found: RegionSearch = { regions: [], unchecked: [] };
   if (parts === 'late') {
     // As the whole search would say: each list left from its first rule on.
-    addUnchecked(found, OUT_OF_TIME, ruleSets.flatMap((rules) => rules.find((rule) => rule.status === 'active')?.name ?? []));
+    addUnchecked(found, OUT_OF_TIME, Array.from(eachList(ruleSets), (rules) => rules.find((rule) => rule.status === 'active')?.name).filter((name): name is string => name !== undefined));
     return found;
   }
   const total = parts.reduce((sum, part) => sum + size(part), 0);

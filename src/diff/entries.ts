@@ -8,7 +8,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import { canonicalConditions } from '../semantics/canonical.js';
 import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
 import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
-import { activeAfter, joinedValues } from './list-delta.js';
+import { activeAfter, eachList, joinedValues, type RuleLists } from './list-delta.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
 export interface DecidedOutcome {
@@ -50,7 +50,7 @@ export interface Entries {
 }
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
-export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
+export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
   const ids = new Map<string, number>();
   const idOf = (key: string): number => {
     let id = ids.get(key);
@@ -80,21 +80,18 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     byRule.set(rule, entry);
     return entry;
   };
-  // Equal lists (the transition check's states a description apart are one array) are filtered once.
-  // A list that differs from the one before by a PATCH copies the entries of the rules both share at their start and end (list-delta.ts).
-  const filtered = new Map<readonly NormalRule[], Entry[]>();
+  // A list that is the very array of the one before (the transition check's states a description
+  // apart) is filtered once; one that differs from it by a PATCH copies the entries of the rules
+  // both share at their start and end (list-delta.ts). Only the list before is held.
+  const sets: Entry[][] = [];
   let previous: { rules: readonly NormalRule[]; entries: Entry[] } | undefined;
-  const sets: Entry[][] = ruleSets.map((rules) => {
-    let entries = filtered.get(rules);
-    if (entries !== undefined) return entries;
-    if (previous === undefined) entries = rules.filter((rule) => rule.status === 'active').map(entryOf);
-    else {
-      entries = joinedValues(previous.entries, activeAfter(previous.rules, rules, entryOf, previous.entries.length));
+  for (const rules of eachList(ruleSets)) {
+    if (previous?.rules !== rules) {
+      const entries = previous === undefined ? rules.filter((rule) => rule.status === 'active').map(entryOf) : joinedValues(previous.entries, activeAfter(previous.rules, rules, entryOf, previous.entries.length));
+      previous = { rules, entries };
     }
-    filtered.set(rules, entries);
-    previous = { rules, entries };
-    return entries;
-  });
+    sets.push(previous.entries);
+  }
   // Compared from the end, entry by entry: no number per position of every list (the lists
   // together may hold millions of positions), and a list that differs near its end costs little.
   const first = sets[0] ?? [];
@@ -104,7 +101,7 @@ export function activeEntries(ruleSets: readonly (readonly NormalRule[])[], tabl
     return shared;
   });
   const boringFrom = new Array<boolean>(first.length + 1);
-  boringFrom[first.length] = !interesting(ruleSets.map(() => NO_RULE_OUTCOME));
+  boringFrom[first.length] = !interesting(sets.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
   return { sets, sharedTail, boringFrom, conditionsCount: ids.size, trees };
 }

@@ -7,6 +7,25 @@
 // before, so the work per state follows the PATCH, not the length of the list.
 import type { NormalRule } from '../semantics/model.js';
 
+/**
+ * Rule lists a region search reads, in order: an array of them, or lists walked again on each
+ * read (`lists()`), of which the search holds the one before only. The transition check's
+ * states are such a walk: built one PATCH after another, never a copy of every state held at
+ * once (docs/behaviour.md, "Safe transitions"). A list that is the very array of the one before is
+ * the same list; the search numbers it once.
+ */
+export type RuleLists = readonly (readonly NormalRule[])[] | WalkedLists;
+
+export interface WalkedLists {
+  readonly length: number;
+  /** The lists in order, built again on each call. */
+  lists(): Iterable<readonly NormalRule[]>;
+}
+
+export function eachList(lists: RuleLists): Iterable<readonly NormalRule[]> {
+  return 'lists' in lists ? lists.lists() : lists;
+}
+
 /** How long a start and how long an end (not overlapping) two lists share, element by element. */
 export interface CommonEnds {
   start: number;

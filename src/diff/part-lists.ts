@@ -21,10 +21,11 @@ const MAX_TOUCHED_PARTS = 4;
 
 /**
  * Each part's lists (`partIds`: the rule numbers of each part), cut from every distinct list
- * (`distinct`: its rule numbers) given in `ruleSets`; lists of a part that are then equal rule
- * by rule are one list.
+ * (`distinct`: its rule numbers; `distinctOf`: per list given, the index of its numbers in
+ * `distinct`); lists of a part that are then equal rule by rule are one list. The lists given
+ * themselves are not needed: a walk of them (list-delta.ts) is read once.
  */
-export function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, rules: readonly NormalRule[], changed: Uint8Array): ChangedPart[] {
+export function partsOf(partIds: readonly number[][], distinctOf: readonly number[], distinct: readonly Int32Array[], rules: readonly NormalRule[], changed: Uint8Array): ChangedPart[] {
   const partOfRule = new Int32Array(rules.length).fill(-1);
   partIds.forEach((ids, part) => {
     for (const id of ids) partOfRule[id] = part;
@@ -37,8 +38,8 @@ export function partsOf(partIds: readonly number[][], ruleSets: readonly (readon
     // The transition check's hundreds of states mostly cut to the list of the state before:
     // compared with it first, a list is looked up among the others only when it differs.
     let previous: { kept: readonly number[]; index: number } | undefined;
-    const listOf = ruleSets.map((list) => {
-      const kept = (cut.get(list) as number[][])[part] as number[];
+    const listOf = distinctOf.map((list) => {
+      const kept = (cut[list] as number[][])[part] as number[];
       if (previous !== undefined && sameIds(previous.kept, kept)) return previous.index;
       const hash = idsHash(kept);
       let alike = byHash.get(hash);
@@ -61,10 +62,10 @@ export function partsOf(partIds: readonly number[][], ruleSets: readonly (readon
  * before it: the parts of no rule between their common start and end are the arrays of the list
  * before; only the others are cut again.
  */
-function cutByPart(distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, parts: number, partOfRule: Int32Array): Map<readonly NormalRule[], number[][]> {
-  const cut = new Map<readonly NormalRule[], number[][]>();
+function cutByPart(distinct: readonly Int32Array[], parts: number, partOfRule: Int32Array): number[][][] {
+  const cut: number[][][] = [];
   let previous: { ids: Int32Array; byPart: number[][] } | undefined;
-  for (const [rules, ids] of distinct) {
+  for (const ids of distinct) {
     const touched = previous === undefined ? undefined : touchedParts(previous.ids, ids, partOfRule);
     let byPart: number[][];
     if (previous === undefined || touched === undefined) byPart = cutWhole(ids, parts, partOfRule);
@@ -72,7 +73,7 @@ function cutByPart(distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, par
       byPart = [...previous.byPart];
       for (const part of touched) byPart[part] = cutOne(ids, part, partOfRule);
     }
-    cut.set(rules, byPart);
+    cut.push(byPart);
     previous = { ids, byPart };
   }
   return cut;

@@ -8,12 +8,12 @@
 // reach is dropped at once. Nothing enumerates the product of the fields' values.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import type { NormalRule } from '../semantics/model.js';
 import { Assignment, AtomTable, type AtomTree } from './atoms.js';
 import { AtomWays, inLockstep, sameFromHere, splitIndex, StepTruths } from './set-walk.js';
 import { activeEntries, NO_RULE_OUTCOME, uncheckedRules, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
+import type { RuleLists } from './list-delta.js';
 import { Models } from './model.js';
 import { cannotBothHold } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
@@ -30,7 +30,7 @@ const MAX_UNCHECKED_RULES = 20;
  * parts where the lists differ are searched (changed-parts.ts). `interesting` and `hopeless` are
  * asked at every step, of arrays refilled between calls: they read the outcomes and keep none.
  */
-export function regionsWhere(ruleSets: readonly (readonly NormalRule[])[], interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
+export function regionsWhere(ruleSets: RuleLists, interesting: (outcomes: readonly RegionOutcome[]) => boolean, options: RegionOptions = {}): RegionSearch {
   return searchInParts(ruleSets, interesting, options, (sets, wanted, partOptions) => new Search(sets, wanted, partOptions).run());
 }
 
@@ -60,7 +60,7 @@ class Search {
   private enough = false;
 
   constructor(
-    ruleSets: readonly (readonly NormalRule[])[],
+    ruleSets: RuleLists,
     private readonly interesting: (outcomes: readonly RegionOutcome[]) => boolean,
     private readonly options: RegionOptions,
   ) {

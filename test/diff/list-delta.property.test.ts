@@ -6,13 +6,16 @@
 // walk over every whole list gave (test/diff/reference/). The runs that reach the shortcut (a
 // list changed between a common start and end; a rule moved past others, whose rules in between
 // are copied as one run) and that split the lists into parts are counted,
-// so the property cannot pass without them.
+// so the property cannot pass without them. Given as a walk (the transition check's states,
+// read one at a time and built again on each read), the lists give exactly what the arrays give,
+// even when the walk empties every list but the last two it gave: nothing holds more.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { AtomTable } from '../../src/diff/atoms.js';
 import { changedParts } from '../../src/diff/changed-parts.js';
 import { activeEntries, type Entries, type RegionOutcome } from '../../src/diff/entries.js';
-import { commonEnds } from '../../src/diff/list-delta.js';
+import { commonEnds, type WalkedLists } from '../../src/diff/list-delta.js';
+import { regionsWhere } from '../../src/diff/regions.js';
 import type { Action, Leaf, NormalRule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
 import { changedPartsWalked } from './reference/changed-parts-walk.js';
@@ -121,5 +124,50 @@ describe('numbers, parts and entries from the list before', () => {
     expect(moves).toBeGreaterThan(100);
     expect(twins).toBeGreaterThan(100);
     expect(split).toBeGreaterThan(60);
+  });
+});
+
+/**
+ * `lists` as a walk: each read copies them anew (a list that is the very array of the one
+ * before stays one array) and empties each copy once the walk is two lists past it, so an
+ * answer that needs a list read earlier changes. Counts the reads.
+ */
+function walked(lists: readonly NormalRule[][]): { walk: WalkedLists; reads: () => number } {
+  let reads = 0;
+  const walk: WalkedLists = {
+    length: lists.length,
+    *lists() {
+      reads += 1;
+      const given: NormalRule[][] = [];
+      for (const [index, list] of lists.entries()) {
+        const copy = list === lists[index - 1] ? (given[given.length - 1] as NormalRule[]) : list.slice();
+        if (copy !== given[given.length - 1]) given.push(copy);
+        // Emptied two lists later: the one before is the most the readers may keep.
+        if (given.length > 2) (given[given.length - 3] as NormalRule[]).length = 0;
+        yield copy;
+      }
+    },
+  };
+  return { walk, reads: () => reads };
+}
+
+describe('the lists given as a walk', () => {
+  test('give the numbers, parts, entries and regions of the arrays, the walk read list by list', () => {
+    let read = 0;
+    let repeated = 0;
+    fc.assert(
+      fc.property(runs, (lists) => {
+        const { walk, reads } = walked(lists);
+        expect(changedParts(walk, window)).toEqual(changedParts(lists, window));
+        const [tableA, tableB] = [new AtomTable(), new AtomTable()];
+        expect(shown(activeEntries(walk, tableA, window), tableA)).toEqual(shown(activeEntries(lists, tableB, window), tableB));
+        expect(regionsWhere(walked(lists).walk, window)).toEqual(regionsWhere(lists, window));
+        if (reads() === 2) read += 1;
+        if (lists.some((list, i) => i > 0 && list === lists[i - 1])) repeated += 1;
+      }),
+      { numRuns: 300 },
+    );
+    expect(read).toBe(300);
+    expect(repeated).toBeGreaterThan(30);
   });
 });

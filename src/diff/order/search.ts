@@ -19,6 +19,7 @@ import type { PlanStep, TransitionCheck, UncheckedPart } from '../../plan/types.
 import { finalState, StateWalk } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './windows.js';
 import type { Region } from '../regions.js';
+import type { WalkedLists } from '../list-delta.js';
 import { rulesNear } from './units-near.js';
 import { locallyCheapest } from './local-order.js';
 import { nextUnits, sameUnit, UnitSetKeys } from './unit-sets.js';
@@ -95,6 +96,28 @@ const EXACT_SEARCH_UNITS = 12;
 /** PATCH requests at most for that search: it checks its states one at a time, each built from the start. */
 const EXACT_SEARCH_STATES = 100;
 
+/**
+ * [the live rules, the state after the first `after[i]` of `patches` for each i, `final`],
+ * walked again each time the search reads them, so that it holds the list before only: a copy
+ * of every state held through the search would outlive the young generation, and the heap
+ * would keep each copy until the next full collection (docs/behaviour.md, "Safe transitions").
+ */
+function walkedStates(live: readonly LiveRule[], patches: readonly PlanStep[], after: readonly number[], final: readonly LiveRule[]): WalkedLists {
+  return {
+    length: after.length + 2,
+    *lists() {
+      const walk = new StateWalk(live);
+      yield walk.state();
+      let sent = 0;
+      for (const until of after) {
+        while (sent < until) walk.send(patches[sent++] as PlanStep);
+        yield walk.state();
+      }
+      yield final;
+    },
+  };
+}
+
 /** The checks of the states of one unit list, memoised by the set of units sent. */
 class OrderSearch {
   private readonly start: LiveRule[];
@@ -148,14 +171,15 @@ class OrderSearch {
     if (missing.length === 0 || !this.timeLeft()) return;
     const perSearch = Math.max(1, Math.floor((this.options.maxPositions ?? MAX_POSITIONS) / Math.max(1, this.live.length)));
     const searches = Math.ceil(missing.length / perSearch);
-    let start: LiveRule[] = this.start;
-    let batch: { list: LiveRule[]; sent: number[] }[] = [];
+    const patches = sendInOrder(this.live, this.steps, units);
+    // Per state searched: the PATCHes sent before it, and every prefix that leaves that state.
+    let batch: { after: number; sent: number[] }[] = [];
     let searched = 0;
     const search = (): void => {
       if (batch.length === 0 || !this.timeLeft()) return;
       const progress = this.options.onProgress;
       const onProgress = progress === undefined ? {} : { onProgress: (done: number, total: number) => progress(searched * total + done, searches * total) };
-      const checked = checkStates([start, ...batch.map((state) => state.list), this.final], { ...this.checkOptions(), ...onProgress });
+      const checked = checkStates(walkedStates(this.live, patches, batch.map((state) => state.after), this.final), { ...this.checkOptions(), ...onProgress });
       batch.forEach((state, index) => {
         for (const sent of state.sent) {
           const key = keys[sent] as string;
@@ -165,10 +189,9 @@ class OrderSearch {
       searched += 1;
       batch = [];
     };
-    // One list walked PATCH by PATCH, copied only for the states searched (states.ts).
+    // One list walked PATCH by PATCH (states.ts) to find the states to search; the search walks them again.
     const walk = new StateWalk(this.live);
-    const patches = sendInOrder(this.live, this.steps, units);
-    start = walk.state();
+    let lastList: LiveRule[] | undefined;
     for (let sent = 1; sent < units.length; sent += 1) {
       walk.send(patches[sent - 1] as PlanStep);
       // Only the states not checked yet: an order tried after another shares most of its prefixes' sets.
@@ -176,11 +199,12 @@ class OrderSearch {
       const state = walk.state();
       // A state equal to the one before it (only a description changed) is searched once.
       const last = batch[batch.length - 1];
-      if (last?.list === state) last.sent.push(sent);
+      if (last !== undefined && lastList === state) last.sent.push(sent);
       else {
         if (batch.length === perSearch) search();
-        batch.push({ list: state, sent: [sent] });
+        batch.push({ after: sent, sent: [sent] });
       }
+      lastList = state;
     }
     search();
   }

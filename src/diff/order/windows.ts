@@ -4,10 +4,10 @@
 // is a class of requests with a witness the evaluator confirmed, never a sample that happened
 // to differ. Pure: rule lists in, regions out; the deadline bounds the work.
 import type { EvaluationOptions } from '../../evaluate/leaf.js';
-import type { NormalRule } from '../../semantics/model.js';
 import type { TransitionWindow, UncheckedPart, WindowClass, WindowOutcome } from '../../plan/types.js';
 import type { RegionOutcome } from '../entries.js';
 import { regionsWhere, type Region } from '../regions.js';
+import type { RuleLists } from '../list-delta.js';
 
 /** Blocks or challenges: the outcome is decided and carries hardBlock or blockWithChallenge. */
 export function protects(outcome: RegionOutcome): boolean {
@@ -74,7 +74,7 @@ export interface StateCheckOptions {
  * state, final; each in priority order). One region search over all the lists, not one per
  * state: they are nearly the same lists, and each class's outcomes say in which states it is open.
  */
-export function checkStates(lists: readonly (readonly NormalRule[])[], options: StateCheckOptions = {}): StatesCheck {
+export function checkStates(lists: RuleLists, options: StateCheckOptions = {}): StatesCheck {
   const search = regionsWhere(lists, couldOpen, {
     hopeless: cannotOpen,
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
