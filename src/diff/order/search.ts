@@ -16,10 +16,9 @@ import type { LiveRule } from '../../semantics/model.js';
 import { inPriorityOrder } from '../../semantics/list-move.js';
 import { reorderSteps, sendInOrder, splitUnits, unitsOf, type OrderUnit } from './units.js';
 import type { PlanStep, TransitionCheck, UncheckedPart } from '../../plan/types.js';
-import { finalState, StateWalk } from './states.js';
+import { finalState, StateWalk, walkedStates } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './windows.js';
 import type { Region } from '../regions.js';
-import type { WalkedLists } from '../list-delta.js';
 import { rulesNear } from './units-near.js';
 import { locallyCheapest } from './local-order.js';
 import { nextUnits, sameUnit, UnitSetKeys } from './unit-sets.js';
@@ -95,28 +94,6 @@ const MAX_POSITIONS = 2_000_000;
 const EXACT_SEARCH_UNITS = 12;
 /** PATCH requests at most for that search: it checks its states one at a time, each built from the start. */
 const EXACT_SEARCH_STATES = 100;
-
-/**
- * [the live rules, the state after the first `after[i]` of `patches` for each i, `final`],
- * walked again each time the search reads them, so that it holds the list before only: a copy
- * of every state held through the search would outlive the young generation, and the heap
- * would keep each copy until the next full collection (docs/behaviour.md, "Safe transitions").
- */
-function walkedStates(live: readonly LiveRule[], patches: readonly PlanStep[], after: readonly number[], final: readonly LiveRule[]): WalkedLists {
-  return {
-    length: after.length + 2,
-    *lists() {
-      const walk = new StateWalk(live);
-      yield walk.state();
-      let sent = 0;
-      for (const until of after) {
-        while (sent < until) walk.send(patches[sent++] as PlanStep);
-        yield walk.state();
-      }
-      yield final;
-    },
-  };
-}
 
 /** The checks of the states of one unit list, memoised by the set of units sent. */
 class OrderSearch {

@@ -9,6 +9,8 @@
 import { createdRule, inPriorityOrder, insertInList, moveInList, type Patch } from '../../semantics/list-move.js';
 import type { LiveRule } from '../../semantics/model.js';
 import { UserError } from '../../errors.js';
+import type { PlanStep } from '../../plan/types.js';
+import type { WalkedLists } from '../list-delta.js';
 
 /**
  * The rules in order after each of `patches` (index k: after the first k, so index 0 is
@@ -83,4 +85,26 @@ export class StateWalk {
     if (index < 0) throw new UserError(`the plan deletes rule "${patch.name}" (${patch.ruleId}), which is not in the live rules`);
     this.list.splice(index, 1);
   }
+}
+
+/**
+ * [the live rules, the state after the first `after[i]` of `patches` for each i, `final`],
+ * walked again each time the search reads them, so that it holds the list before only: a copy
+ * of every state held through the search would outlive the young generation, and the heap
+ * would keep each copy until the next full collection (docs/behaviour.md, "Safe transitions").
+ */
+export function walkedStates(live: readonly LiveRule[], patches: readonly PlanStep[], after: readonly number[], final: readonly LiveRule[]): WalkedLists {
+  return {
+    length: after.length + 2,
+    *lists() {
+      const walk = new StateWalk(live);
+      yield walk.state();
+      let sent = 0;
+      for (const until of after) {
+        while (sent < until) walk.send(patches[sent++] as PlanStep);
+        yield walk.state();
+      }
+      yield final;
+    },
+  };
 }
