@@ -23,6 +23,7 @@ import { lifetimeEvents } from '../plan/lifetimes.js';
 import type { TransitionRequest } from '../diff/order/stage.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, plannedPolicyFindings, policyRun } from './policies.js';
+import { definedFields } from '../defined.js';
 
 export interface PlanRequest extends ProjectSelection, TransitionRequest {
   /** A live snapshot file (plan --live) to plan against instead of listing: no token, no request. */
@@ -60,26 +61,15 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
   // From a snapshot: the same planning, each app's live rules read from the file.
   const allApps = everyApp(project).map((app) => app.name);
   const planned = await planApps(project, request, ctx, fromSnapshot?.source, request, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
-  const diff = tests === undefined
-    ? undefined
-    : behaviourReport(tests.tests, tests.apps, planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })));
-  const behaviourDiff = request.behaviourDiff === undefined
-    ? undefined
-    : plannedBehaviourDiffs(planned.map((p) => ({ app: p.app.name, live: p.live, steps: p.plan.steps })), request.behaviourDiff);
-  const policyFindings = plannedPolicyFindings(
-    policies.policies,
-    planned.map((p) => ({ app: p.app.name, declared: p.declared, live: p.live, steps: p.plan.steps })),
-    project.builtinPolicies,
-    policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started),
-  );
+  const steps = planned.map((p) => ({ app: p.app.name, declared: p.declared, live: p.live, steps: p.plan.steps }));
+  const diff = tests === undefined ? undefined : behaviourReport(tests.tests, tests.apps, steps);
+  const behaviourDiff = request.behaviourDiff === undefined ? undefined : plannedBehaviourDiffs(steps, request.behaviourDiff);
+  const policyFindings = plannedPolicyFindings(policies.policies, steps, project.builtinPolicies, policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started));
   const removals = await recogniseRemovals(planned);
   const replay = replayed === undefined
     ? undefined
     : await replayPlanned(onlyApp(planned, 'botrules plan --app NAME --replay LOG'), replayed, {
-      ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
-      ...reading,
-      ...(request.onReplayProgress === undefined ? {} : { onProgress: request.onReplayProgress }),
-      ...(request.replayEngine === undefined ? {} : { engine: request.replayEngine }),
+      ...reading, ...definedFields({ liveFile: request.liveFile, onProgress: request.onReplayProgress, engine: request.replayEngine }),
     }, ctx);
   // The replay's verdict travels with the app's plan, into a saved plan too, for apply's traffic limit.
   const apps = replay === undefined ? removals.apps : removals.apps.map((app) => ({ ...app, replay: trafficVerdict(replay) }));
@@ -90,8 +80,8 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
     maxNewlyBlocked: Object.fromEntries(planned.map((p) => [p.app.name, p.app.maxNewlyBlocked])),
   }, {
     ...(diff === undefined ? {} : { behaviour: diff.report, undecided: diff.undecided }),
-    ...(behaviourDiff === undefined ? {} : { behaviourDiff }),
-    ...(replay === undefined ? {} : { replay, ...(reading?.maxDisagreement === undefined ? {} : { maxDisagreement: reading.maxDisagreement }) }),
+    ...definedFields({ behaviourDiff }),
+    ...(replay === undefined ? {} : { replay, ...definedFields({ maxDisagreement: reading?.maxDisagreement }) }),
     ...(policyFindings.length === 0 ? {} : { policies: policyFindings }),
     notes: removals.notes,
     lifetimes: { evaluatedAt: new Date(now).toISOString(), events: planned.flatMap((p) => lifetimeEvents(p.app.name, p.declared, p.plan.steps, now)) },

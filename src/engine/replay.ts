@@ -57,11 +57,7 @@ export async function replayProject(request: ReplayRequest, ctx: Runtime): Promi
   const connect = request.liveFile === undefined ? undefined : await liveSnapshotSource(request.liveFile, ctx.cwd);
   const planned = await planApps(project, request, ctx, connect);
   const report = await replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
-    ...settings,
-    ...(request.liveFile === undefined ? {} : { liveFile: request.liveFile }),
-    ...(request.logFormat === undefined ? {} : { format: request.logFormat }),
-    ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
-    ...(request.engine === undefined ? {} : { engine: request.engine }),
+    ...settings, ...definedFields({ liveFile: request.liveFile, format: request.logFormat, onProgress: request.onProgress, engine: request.engine }),
   }, ctx);
   if (baseline !== undefined) report.baseline = compareWithBaseline(report, baseline);
   return report;
@@ -101,10 +97,7 @@ export async function replayPlanned(
   const { app, live, plan } = planned;
   const { liveFile, format, fields, secretNames, ipField, decision } = request;
   // Only the reading options: a caller's request may hold other options named alike (an output --format).
-  const reading: TrafficReadOptions = {
-    cwd: ctx.cwd, ...(format === undefined ? {} : { format }), ...(fields === undefined ? {} : { fields }),
-    ...(secretNames === undefined ? {} : { secretNames }), ...(ipField === undefined ? {} : { ipField }), ...(decision === undefined ? {} : { decision }),
-  };
+  const reading: TrafficReadOptions = { cwd: ctx.cwd, ...definedFields({ format, fields, secretNames, ipField, decision }) };
   const afterRules = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   const shadow = shadowRules(planned.declared ?? [], afterRules);
   // Shadow rules (applied paused) decided as if active, compared with the declared rules.

@@ -10,6 +10,7 @@ import type { ReplayReport } from '../replay/tally.js';
 import type { ModelWarning } from '../render/plan/reasons.js';
 import { reviewOf, type Review } from '../render/plan/review.js';
 import type { LiveRule } from '../semantics/model.js';
+import { definedFields } from '../defined.js';
 
 /** What a command measured beside the plan. */
 type ReviewParts = Partial<Omit<Review, 'risks' | 'limitExcesses' | 'trafficExcesses' | 'modelWarnings'>> & { maxDisagreement?: number };
@@ -37,7 +38,7 @@ function replayWarnings(replay: ReplayReport, maxDisagreement: number | undefine
   // The replay says whether the disagreement exceeds the limit, and how (src/render/plan/reasons.ts).
   const production = replay.production;
   if (production !== undefined && disagreementWarning(production, maxDisagreement) !== undefined) {
-    warnings.push({ kind: 'disagreement', production, ...(maxDisagreement === undefined ? {} : { limit: maxDisagreement }) });
+    warnings.push({ kind: 'disagreement', production, ...definedFields({ limit: maxDisagreement }) });
   }
   return warnings;
 }

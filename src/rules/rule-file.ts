@@ -102,7 +102,7 @@ function checkRuleFile(source: YamlSource, now: number, strings: SharedStrings):
       // A copy: the parser's strings are slices of the file's text, and each would keep that
       // whole text alive for as long as the rule is (every file's, through the plan's analyses);
       // its strings are the copies all rules share.
-      result.rules.push(withSharedStrings({ ...declared, status, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source), ...(lifetime === undefined ? {} : { lifetime }) }, strings));
+      result.rules.push(withSharedStrings({ ...declared, status, source: { file: source.file, ...source.locate(path) }, ...shadowOf(rule, path, source), ...definedFields({ lifetime }) }, strings));
     }
   });
   result.problems = sortProblems(result.problems);

@@ -6,6 +6,7 @@
 import { UserError } from '../errors.js';
 import type { LiveRule, PatchBody } from './model.js';
 import { normaliseLiveRule } from './normalise.js';
+import { definedFields } from '../defined.js';
 
 /** Moves `list[from]` to index `to` (clamped to the list), shifting the rules between; returns its new index. */
 export function moveInList<T>(list: T[], from: number, to: number): number {
@@ -42,7 +43,7 @@ export function createdRule(patch: Patch): LiveRule {
   if (name === undefined || status === undefined || actions === undefined || conditions === undefined) {
     throw new UserError(`the plan creates rule "${patch.name}" without its whole rule (name, status, actions and conditions)`);
   }
-  const sent = { name, status, actions, conditions, ...(description === undefined ? {} : { description }) };
+  const sent = { name, status, actions, conditions, ...definedFields({ description }) };
   return normaliseLiveRule(sent, 'a created rule', patch.ruleId, priority ?? 0);
 }
 

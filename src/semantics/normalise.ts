@@ -9,12 +9,13 @@
 import { isListOperator, isPresenceOperator, type Conditions, type Group, type GroupOperator, type Leaf, type LeafOperator, type LiveRule, type NormalRule, type Rule } from './model.js';
 import { withUnknownFields } from './unknown.js';
 import type { WrittenLeaf, WrittenRule } from './written.js';
+import { definedFields } from '../defined.js';
 
 /** Written rule → normal form. Input has passed the schema and the semantic checks. */
 export function normaliseRule(written: WrittenRule): NormalRule {
   const rule: Rule = {
     name: written.name,
-    ...(written.ruleId === undefined ? {} : { ruleId: written.ruleId }),
+    ...definedFields({ ruleId: written.ruleId }),
     description: written.description ?? '',
     // A shadow rule is applied paused; replay decides it as if active (docs/replay.md, "Shadow rules").
     status: written.mode === 'shadow' ? 'paused' : (written.status ?? 'active'),
