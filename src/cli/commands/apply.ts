@@ -7,7 +7,7 @@ import { UserError } from '../../errors.js';
 import type { ReviewedPlan } from '../../render/plan/review.js';
 import { confirm } from '../../apply/confirm.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
-import { REPLAY_ENGINES } from '../../engine/replay.js';
+import { ENGINE_OPTION, TRANSITION_BUDGET_OPTION } from './plan.js';
 import { APPROVAL_REMINDER, renderApplyPreview } from '../../render/apply/preview.js';
 import { APPLY_OUTPUTS } from '../../render/apply/index.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';
@@ -36,10 +36,10 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('concurrency', { type: 'number', default: 4, requiresArg: true, coerce: wholeNumber('--concurrency', 1), describe: 'Field-only updates in flight at once (moves always run one at a time)' })
     .option('undo-out', { type: 'string', describe: 'Write a plan that restores what this apply changes (run it with apply --plan)' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay against what apply will send: above maxNewlyBlocked of them newly blocked, apply refuses without --force' })
-    .option('engine', { choices: REPLAY_ENGINES, default: 'js' as const, describe: 'Where --replay decides the requests: js, or duckdb (an embedded DuckDB; docs/replay.md, "Engines")' })
+    .option('engine', ENGINE_OPTION)
     .option('safe-order', { type: 'boolean', default: false, describe: 'Use an order free of windows that costs one more PATCH, when only such an order is (see plan --safe-order)' })
     .option('behaviour-diff', { type: 'boolean', default: true, describe: 'Show every class of requests the plan decides differently, as plan does (--no-behaviour-diff: leave it out)' })
-    .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
+    .option('transition-budget', TRANSITION_BUDGET_OPTION)
     .example('$0 apply', 'plan, show, ask, apply')
     .example('$0 apply --plan plan.json --auto-approve --undo-out undo.json', 'apply a reviewed plan in CI');
 }

@@ -24,6 +24,10 @@ import { plural, noun } from '../../plural.js';
 import { EXIT, foundOrOk, type ExitCode } from '../../exit-codes.js';
 import { definedFields } from '../../defined.js';
 
+/** `--engine` and `--transition-budget`, as plan and apply declare them. */
+export const ENGINE_OPTION = { choices: REPLAY_ENGINES, default: 'js', describe: 'Where --replay decides the requests: js, or duckdb (an embedded DuckDB; docs/replay.md, "Engines")' } as const;
+export const TRANSITION_BUDGET_OPTION = { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' } as const;
+
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
     .option('now', NOW_OPTION)
@@ -31,10 +35,10 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('format', { choices: PLAN_FORMATS, default: 'text' as const, describe: 'How to print the plan' })
     .option('live', { type: 'string', describe: 'Plan against this live snapshot (botrules live --out) instead of listing: no token, no request' })
     .option('replay', { type: 'string', array: true, requiresArg: true, describe: 'Request logs to replay under the live and the planned rules; the summary comes before the plan (text and markdown) or is its `replay` field (json), and --out saves its verdict for apply\'s maxNewlyBlocked limit' })
-    .option('engine', { choices: REPLAY_ENGINES, default: 'js' as const, describe: 'Where --replay decides the requests: js, or duckdb (an embedded DuckDB; docs/replay.md, "Engines")' })
+    .option('engine', ENGINE_OPTION)
     .option('tests', { type: 'string', describe: 'Test files whose requests the plan checks for changed outcomes (default: tests, when it exists)' })
     .option('safe-order', { type: 'boolean', default: false, describe: 'When only an order with one more PATCH is free of windows, plan that order' })
-    .option('transition-budget', { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' })
+    .option('transition-budget', TRANSITION_BUDGET_OPTION)
     .option('policy-budget', { type: 'number', default: DEFAULT_POLICY_BUDGET_SECONDS, describe: 'Seconds the policy checks may take in all; what is left is reported unchecked, never passed' })
     .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 2 with changes, 1 on error' })
     .option('behaviour-diff', { type: 'boolean', default: true, describe: 'Show every class of requests the plan decides differently (--no-behaviour-diff: leave it out)' })
