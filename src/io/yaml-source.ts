@@ -33,7 +33,7 @@ type Position = Omit<TextProblem, 'message'>;
 /** Aliases a file may expand in total; real files need a handful, an alias bomb needs millions. */
 export const MAX_ALIAS_COUNT = 50;
 
-interface YamlSourceOptions {
+export interface YamlSourceOptions {
   /** The path printed in problems (relative to the working directory). */
   displayPath: string;
   /** A compiled JSON Schema the document must satisfy. */

@@ -16,6 +16,7 @@ import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
 import { readRuleFile, type RuleFileReadOptions, type RuleFileResult, type RuleFileSource } from './rule-file.js';
 import { linkPlacement, placement, placementMessage } from '../io/project-path.js';
+import { loadYamlFile, type YamlSource, type YamlSourceOptions } from '../io/yaml-source.js';
 import { uniqueNames, uniqueRuleIds } from './checks/unique.js';
 import { SharedStrings } from './shared-strings.js';
 
@@ -139,6 +140,24 @@ function emptyRulesDirectory(app: string, shown: string): UserError {
  */
 export async function listRuleFiles(absDir: string, projectDir: string): Promise<string[]> {
   return (await ruleFilesBelow(absDir, projectDir)).map((file) => file.abs);
+}
+
+/**
+ * Test and policy files, each read and checked by its schema, then by `check` for what a schema
+ * cannot say. A file linked to outside the project is not read: its problems would quote it.
+ */
+export async function readYamlFiles(files: readonly string[], cwd: string, schema: Omit<YamlSourceOptions, 'displayPath'>, check: (source: YamlSource, shown: string) => Problem[]): Promise<{ problems: Problem[]; files: string[] }> {
+  const problems: Problem[] = [];
+  const shown = files.map((file) => displayPath(cwd, file));
+  for (const [i, file] of files.entries()) {
+    const where = placement(file, cwd);
+    if (where !== 'inside') problems.push({ file: shown[i] as string, line: 1, col: 1, message: placementMessage(where, 'the file') });
+    else {
+      const source = await loadYamlFile(file, { displayPath: shown[i] as string, ...schema });
+      problems.push(...source.problems, ...check(source, shown[i] as string));
+    }
+  }
+  return { problems, files: shown };
 }
 
 interface RuleFileEntry {

@@ -8,8 +8,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { sortProblems, type Problem } from '../errors.js';
 import { validatePolicies } from '../generated/validators.js';
-import { placement, placementMessage } from '../io/project-path.js';
-import { loadYamlFile, type Path, type YamlSource } from '../io/yaml-source.js';
+import type { Path, YamlSource } from '../io/yaml-source.js';
 import type { NormalRule, SourceLocation } from '../semantics/model.js';
 import { normaliseRule } from '../semantics/normalise.js';
 import type { WrittenConditions, WrittenLeaf } from '../semantics/written.js';
@@ -17,7 +16,8 @@ import { LEAF_CHECKS } from './checks/leaf-values.js';
 import { whereIn } from './checks/where.js';
 import type { ProjectConfig } from './config.js';
 import { displayPath } from './display-path.js';
-import { listRuleFiles } from './load.js';
+import { listRuleFiles, readYamlFiles } from './load.js';
+import { repeats } from './checks/unique.js';
 import { definedFields } from '../defined.js';
 import { isObject } from '../io/json-depth.js';
 
@@ -83,29 +83,17 @@ export async function loadPolicies(config: Pick<ProjectConfig, 'file' | 'policie
     return { policies: [], problems: [{ ...at, message: `policiesDir "${shownDir}" is not a directory of policy files` }], files: [] };
   }
   const policies: RequestPolicy[] = [];
-  const problems: Problem[] = [];
-  const files: string[] = [];
-  for (const file of await listRuleFiles(absDir, cwd)) {
-    const display = displayPath(cwd, file);
-    files.push(display);
-    const where = placement(file, cwd);
-    if (where !== 'inside') {
-      problems.push({ file: display, line: 1, col: 1, message: placementMessage(where, 'the file') });
-      continue;
-    }
-    const source = await loadYamlFile(file, { displayPath: display, validate: validatePolicies, messages: { describe } });
-    problems.push(...source.problems);
+  const read = await readYamlFiles(await listRuleFiles(absDir, cwd), cwd, { validate: validatePolicies, messages: { describe } }, (source) => {
     const written = isObject(source.value) && Array.isArray(source.value.policies) ? (source.value.policies as unknown[]) : [];
-    written.forEach((policy, index) => {
+    return written.flatMap((policy, index) => {
       const path: Path = ['policies', index];
-      if (!isObject(policy)) return;
+      if (!isObject(policy)) return [];
       const found = classProblems(policy.requests, [...path, 'requests'], source);
-      problems.push(...found);
       if (found.length === 0 && source.isSchemaValid(path)) policies.push(toPolicy(policy as unknown as WrittenPolicy, path, source));
+      return found;
     });
-  }
-  problems.push(...uniqueNames(policies));
-  return { policies, problems: sortProblems(problems), files };
+  });
+  return { policies, problems: sortProblems([...read.problems, ...uniqueNames(policies)]), files: read.files };
 }
 
 /** An app a policy names that the config does not have, and a `decidedBy` naming no rule of an app it applies to. */
@@ -171,15 +159,7 @@ function toPolicy(written: WrittenPolicy, path: Path, source: YamlSource): Reque
 }
 
 function uniqueNames(policies: readonly RequestPolicy[]): Problem[] {
-  const first = new Map<string, RequestPolicy>();
-  return policies.flatMap((policy) => {
-    const earlier = first.get(policy.name);
-    if (earlier === undefined) {
-      first.set(policy.name, policy);
-      return [];
-    }
-    return [{ ...policy.source, message: `duplicate policy name ${JSON.stringify(policy.name)} (also at ${earlier.source.file}:${earlier.source.line})` }];
-  });
+  return repeats(policies, (policy) => policy.name).map(([policy, earlier]) => ({ ...policy.source, message: `duplicate policy name ${JSON.stringify(policy.name)} (also at ${earlier.source.file}:${earlier.source.line})` }));
 }
 
 function describe(path: Path): string {

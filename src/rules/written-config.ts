@@ -6,6 +6,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Problem } from '../errors.js';
 import type { YamlSource } from '../io/yaml-source.js';
 import type { ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
+import { repeats } from './checks/unique.js';
 
 export type BuiltinPolicyId = 'abusable-allow' | 'operator-matrix';
 export type BuiltinPolicyLevel = 'error' | 'warning' | 'advisory' | 'off';
@@ -114,19 +115,6 @@ function uniqueTokenEnvs(apps: readonly WrittenApp[], source: YamlSource): Probl
   );
 }
 
-function repeatedAt(
-  values: readonly string[],
-  pathOf: (index: number) => (string | number)[],
-  source: YamlSource,
-  message: (value: string, first: { line: number }) => string,
-): Problem[] {
-  const firstIndex = new Map<string, number>();
-  return values.flatMap((value, i) => {
-    const first = firstIndex.get(value);
-    if (first === undefined) {
-      firstIndex.set(value, i);
-      return [];
-    }
-    return [source.problemAt(pathOf(i), message(value, source.locate(pathOf(first))))];
-  });
+function repeatedAt(values: readonly string[], pathOf: (index: number) => (string | number)[], source: YamlSource, message: (value: string, first: { line: number }) => string): Problem[] {
+  return repeats([...values.keys()], (i) => values[i] as string).map(([i, first]) => source.problemAt(pathOf(i), message(values[i] as string, source.locate(pathOf(first)))));
 }

@@ -10,9 +10,10 @@ import type { TestRequest } from '../evaluate/request.js';
 import { validateTests } from '../generated/validators.js';
 import type { Action, SourceLocation } from '../semantics/model.js';
 import { displayPath } from '../rules/display-path.js';
-import { listRuleFiles } from '../rules/load.js';
-import { placement, placementMessage } from '../io/project-path.js';
-import { loadYamlFile, type Path, type YamlSource } from '../io/yaml-source.js';
+import { listRuleFiles, readYamlFiles } from '../rules/load.js';
+import { repeats } from '../rules/checks/unique.js';
+import { placement } from '../io/project-path.js';
+import type { Path, YamlSource } from '../io/yaml-source.js';
 import { definedFields } from '../defined.js';
 import { isObject } from '../io/json-depth.js';
 
@@ -64,30 +65,17 @@ export async function loadTests(dir: string, options: { cwd: string }): Promise<
   const files = await listRuleFiles(absDir, options.cwd);
   if (files.length === 0) throw new UserError(`no test files (*.yaml, *.yml) in "${shownDir}"`);
   const tests: RuleTest[] = [];
-  const problems: Problem[] = [];
-  const shown: string[] = [];
-  for (const file of files) {
-    const display = displayPath(options.cwd, file);
-    shown.push(display);
-    // A test file linked to outside the project is not read: its problems would quote it.
-    const where = placement(file, options.cwd);
-    if (where !== 'inside') {
-      problems.push({ file: display, line: 1, col: 1, message: placementMessage(where, 'the file') });
-      continue;
-    }
-    const source = await loadYamlFile(file, { displayPath: display, validate: validateTests, messages: { describe } });
-    problems.push(...source.problems);
+  const read = await readYamlFiles(files, options.cwd, { validate: validateTests, messages: { describe } }, (source, shown) => {
     // Each test the schema accepted is checked further, so one run reports every problem.
     const written = isObject(source.value) && Array.isArray(source.value.tests) ? (source.value.tests as WrittenTest[]) : [];
-    written.forEach((test, index) => {
-      if (!source.isSchemaValid(['tests', index])) return;
+    return written.flatMap((test, index) => {
+      if (!source.isSchemaValid(['tests', index])) return [];
       const found = addressProblems(test, index, source);
-      problems.push(...found);
-      if (found.length === 0) tests.push(toTest(test, { file: display, ...source.locate(['tests', index]) }));
+      if (found.length === 0) tests.push(toTest(test, { file: shown, ...source.locate(['tests', index]) }));
+      return found;
     });
-  }
-  problems.push(...uniqueNames(tests));
-  return { tests, problems: sortProblems(problems), files: shown };
+  });
+  return { tests, problems: sortProblems([...read.problems, ...uniqueNames(tests)]), files: read.files };
 }
 
 function describe(path: Path): string {
@@ -105,15 +93,9 @@ function addressProblems(test: WrittenTest, index: number, source: YamlSource): 
 }
 
 function uniqueNames(tests: readonly RuleTest[]): Problem[] {
-  const first = new Map<string, RuleTest>();
-  return tests.flatMap((test) => {
-    const earlier = first.get(test.name);
-    if (earlier === undefined) {
-      first.set(test.name, test);
-      return [];
-    }
+  return repeats(tests, (test) => test.name).map(([test, earlier]) => {
     const where = earlier.source.file === test.source.file ? `line ${earlier.source.line}` : `${earlier.source.file}:${earlier.source.line}`;
-    return [{ ...test.source, message: `duplicate test name ${JSON.stringify(test.name)} (also at ${where})` }];
+    return { ...test.source, message: `duplicate test name ${JSON.stringify(test.name)} (also at ${where})` };
   });
 }
 

@@ -1,5 +1,6 @@
 // Checks across every rule file of one app: names and ruleIds identify rules, so each may
-// appear once. The problem is reported at each repeat and names the first place.
+// appear once. The problem is reported at each repeat and names the first place; `repeats` finds
+// the repeats of any list so (apps, tests and policies too).
 import type { Problem } from '../../errors.js';
 import type { SourceLocation } from '../../semantics/model.js';
 
@@ -14,25 +15,25 @@ export interface RuleIdentity {
 }
 
 export function uniqueNames(identities: readonly RuleIdentity[]): Problem[] {
-  return repeats(identities.map((i) => i.name), 'rule name');
+  return repeated(identities.map((i) => i.name), 'rule name');
 }
 
 export function uniqueRuleIds(identities: readonly RuleIdentity[]): Problem[] {
-  return repeats(identities.map((i) => i.ruleId), 'ruleId');
+  return repeated(identities.map((i) => i.ruleId), 'ruleId');
 }
 
-function repeats(entries: readonly (Located<string> | undefined)[], what: string): Problem[] {
-  const first = new Map<string, Located<string>>();
-  const problems: Problem[] = [];
-  for (const entry of entries) {
-    if (!entry) continue;
-    const earlier = first.get(entry.value);
-    if (!earlier) {
-      first.set(entry.value, entry);
-      continue;
-    }
-    const place = `${earlier.file}:${earlier.line}:${earlier.col}`;
-    problems.push({ file: entry.file, line: entry.line, col: entry.col, message: `duplicate ${what} "${entry.value}" (also at ${place})` });
-  }
-  return problems;
+function repeated(entries: readonly (Located<string> | undefined)[], what: string): Problem[] {
+  return repeats(entries.filter((entry) => entry !== undefined), (entry) => entry.value).map(([entry, earlier]) => (
+    { file: entry.file, line: entry.line, col: entry.col, message: `duplicate ${what} "${entry.value}" (also at ${earlier.file}:${earlier.line}:${earlier.col})` }
+  ));
+}
+
+/** Each item whose key an earlier item has, with the first item of that key (rules, apps, tests, policies alike). */
+export function repeats<T>(items: readonly T[], key: (item: T) => string): [repeat: T, first: T][] {
+  const first = new Map<string, T>();
+  return items.flatMap((item) => {
+    const earlier = first.get(key(item));
+    if (earlier === undefined) first.set(key(item), item);
+    return earlier === undefined ? [] : [[item, earlier]];
+  });
 }
