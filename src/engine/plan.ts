@@ -11,13 +11,13 @@ import { defaultTestsDir, loadTests, type RuleTest } from '../tests/load.js';
 import { appProblems } from '../tests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 import { plannedBehaviourDiffs, type DiffRun } from './diff.js';
-import { planApps, type ConnectApp } from './plan-apps.js';
+import { planApps } from './plan-apps.js';
 import { everyApp, loadEveryApp, selectApp, type Project } from './project.js';
 import { assembleReview } from './review.js';
 import type { ReviewedPlan } from '../render/plan/review.js';
 import { planDocument } from '../render/plan/plan-file.js';
 import { trafficVerdict } from '../replay/verdict.js';
-import { checkOneApp, onlyApp, replayedFiles, replayPlanned, type ReplayEngine, type ReplayProgress } from './replay.js';
+import { checkOneApp, liveSnapshotSource, onlyApp, replayedFiles, replayPlanned, type ReplayEngine, type ReplayProgress } from './replay.js';
 import { recogniseRemovals } from './removed-rules.js';
 import { lifetimeEvents } from '../plan/lifetimes.js';
 import type { TransitionRequest } from '../diff/order/stage.js';
@@ -48,7 +48,7 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
   // One moment for every rule lifetime of the plan (--now rehearses another).
   const now = given.now ?? started;
   const request = { ...given, now };
-  const fromSnapshot = request.liveFile === undefined ? undefined : await loadSnapshot(request.liveFile, ctx.cwd);
+  const fromSnapshot = request.liveFile === undefined ? undefined : await liveSnapshotSource(request.liveFile, ctx.cwd);
   const every = await loadEveryApp(request, ctx.cwd);
   // Test files are checked with the rule files, before any request (and before an unknown --app).
   const tests = await loadPlanTests(every, request, ctx);
@@ -92,13 +92,6 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
 /** Saves a plan and its review as JSON for apply --plan (docs/behaviour.md, "Plan format"). */
 export async function savePlan(reviewed: ReviewedPlan, file: string, cwd: string): Promise<void> {
   await writeFileAtomic(resolve(cwd, file), `${JSON.stringify(planDocument(reviewed.plan, reviewed.review), null, 2)}\n`, '--out', file);
-}
-
-/** Loaded only for --live, so a plan against the service never loads the snapshot reader. */
-async function loadSnapshot(file: string, cwd: string): Promise<{ takenAt: string; source: ConnectApp }> {
-  const [{ readLiveSnapshotFile }, { snapshotSource }] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
-  const snapshot = await readLiveSnapshotFile(resolve(cwd, file), file);
-  return { takenAt: snapshot.takenAt, source: snapshotSource(snapshot, file) };
 }
 
 /** The project's rule tests, for the behaviour diff; undefined without tests. */

@@ -19,7 +19,7 @@ export interface EmitSqlRequest extends Omit<ReplayRequest, 'logs'> {
 
 export async function emitReplaySql(request: EmitSqlRequest, ctx: Runtime): Promise<EmittedQuery> {
   const usage = 'botrules replay --app NAME --emit-sql';
-  const connect = request.liveFile === undefined ? undefined : await liveSnapshotSource(request.liveFile, ctx.cwd);
+  const connect = request.liveFile === undefined ? undefined : (await liveSnapshotSource(request.liveFile, ctx.cwd)).source;
   const { live, plan } = onlyApp(await planApps(await loadProject(request, ctx.cwd), request, ctx, connect), usage);
   const after = plan.steps.length === 0 ? inPriorityOrder(live) : simulateSteps(live, plan.steps);
   return replayQuery(compileProgram([inPriorityOrder(live), after]), DIALECT[request.dialect], request.table ?? 'requests');

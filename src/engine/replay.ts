@@ -54,7 +54,7 @@ export async function replayProject(request: ReplayRequest, ctx: Runtime): Promi
   const baseline = request.baseline === undefined ? undefined : await readBaseline(request.baseline, ctx.cwd);
   const project = await loadProject(request, ctx.cwd);
   const settings = checkOneApp(project, 'botrules replay --app NAME LOG…');
-  const connect = request.liveFile === undefined ? undefined : await liveSnapshotSource(request.liveFile, ctx.cwd);
+  const connect = request.liveFile === undefined ? undefined : (await liveSnapshotSource(request.liveFile, ctx.cwd)).source;
   const planned = await planApps(project, request, ctx, connect);
   const report = await replayPlanned(onlyApp(planned, 'botrules replay --app NAME LOG…'), files, {
     ...settings, ...definedFields({ liveFile: request.liveFile, format: request.logFormat, onProgress: request.onProgress, engine: request.engine }),
@@ -197,8 +197,9 @@ async function progressOf(files: readonly string[], cwd: string, tally: ReplayTa
   };
 }
 
-/** Loaded only for --live, as plan does. */
-export async function liveSnapshotSource(file: string, cwd: string): Promise<ConnectApp> {
-  const [{ readLiveSnapshotFile }, live] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
-  return live.snapshotSource(await readLiveSnapshotFile(resolve(cwd, file), file), file);
+/** A --live snapshot's apps as a source of live rules; loaded only for --live, so a run against the service never loads the snapshot reader. */
+export async function liveSnapshotSource(file: string, cwd: string): Promise<{ takenAt: string; source: ConnectApp }> {
+  const [{ readLiveSnapshotFile }, { snapshotSource }] = await Promise.all([import('../live/file.js'), import('../live/snapshot.js')]);
+  const snapshot = await readLiveSnapshotFile(resolve(cwd, file), file);
+  return { takenAt: snapshot.takenAt, source: snapshotSource(snapshot, file) };
 }

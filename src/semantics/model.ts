@@ -19,10 +19,7 @@ export const LIST_OPERATORS: readonly LeafOperator[] = ['$in', '$notIn', '$re'];
 /** Operators that take no value at all. */
 export const PRESENCE_OPERATORS: readonly LeafOperator[] = ['$exists', '$notExists'];
 
-export const CONDITION_TYPES = [
-  'userAgent', 'domain', 'socketIps', 'socketIpASN', 'path', 'queryParam', 'header',
-  'httpMethod', 'deviceType', 'country', 'customParam',
-] as const;
+export const CONDITION_TYPES = ['userAgent', 'domain', 'socketIps', 'socketIpASN', 'path', 'queryParam', 'header', 'httpMethod', 'deviceType', 'country', 'customParam'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 
 /** Condition types that test a named field, so they need `fieldOption`. */

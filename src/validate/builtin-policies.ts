@@ -10,6 +10,7 @@ import { leafPhrase } from '../diff/describe.js';
 import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
 import type { DeclaredRule, Leaf } from '../semantics/model.js';
 import { OPERATOR_MATRIX, OPERATOR_MATRIX_SOURCE } from './operator-matrix.js';
+import { plural } from '../plural.js';
 
 const BUILTIN_POLICIES: readonly BuiltinPolicyId[] = ['abusable-allow', 'operator-matrix'];
 const DEFAULT_BUILTIN_LEVEL: BuiltinPolicyLevel = 'warning';
@@ -51,7 +52,7 @@ function operatorMatrixCoverage(rules: readonly DeclaredRule[]): BuiltinFinding[
   const types = [...new Set(unchecked.map((leaf) => leaf.type))];
   return [{
     policy: 'operator-matrix', level: 'advisory', rule: first.rule, verdict: 'unchecked',
-    message: `operator-matrix: checked ${Object.keys(OPERATOR_MATRIX).join(', ')}; not checked: ${types.join(', ')} (${unchecked.length === 1 ? '1 leaf' : `${unchecked.length} leaves`}, ` +
+    message: `operator-matrix: checked ${Object.keys(OPERATOR_MATRIX).join(', ')}; not checked: ${types.join(', ')} (${plural(unchecked.length, 'leaf', 'leaves')}, ` +
       `the first in rule ${JSON.stringify(first.rule.name)}): ${OPERATOR_MATRIX_SOURCE}, as botrules read it, gives no operator list for those condition types, so their operators are not known to be supported`,
   }];
 }
