@@ -25,7 +25,7 @@ import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, plannedPolicyFindings, policyRun } from './policies.js';
 import { definedFields } from '../defined.js';
 
-export interface PlanRequest extends ProjectSelection, TransitionRequest {
+interface PlanRequest extends ProjectSelection, TransitionRequest {
   /** A live snapshot file (plan --live) to plan against instead of listing: no token, no request. */
   liveFile?: string;
   /** The rule tests' directory (plan --tests); else the default tests directory when it exists. */

@@ -17,7 +17,7 @@ import type { PlanStep } from '../plan/types.js';
 /** Seconds all policy checks of one command may take by default. */
 export const DEFAULT_POLICY_BUDGET_SECONDS = 30;
 
-export interface PolicyRun {
+interface PolicyRun {
   /** Date.now() milliseconds after which nothing more is searched. */
   deadline: number;
   budgetSeconds: number;
@@ -28,7 +28,7 @@ export function policyRun(budgetSeconds: number, started = Date.now()): PolicyRu
 }
 
 /** One app's rules in priority order, and where each rule is written (by name) when known. */
-export interface PolicyTarget {
+interface PolicyTarget {
   app: string;
   rules: readonly NormalRule[];
   locations: ReadonlyMap<string, SourceLocation>;
@@ -43,7 +43,7 @@ export function prove(policy: RequestPolicy, rules: readonly NormalRule[], run: 
   return provePolicy(policy, rules, { deadline: run.deadline, budgetHint: `the policies had ${run.budgetSeconds} s; --policy-budget SECONDS gives them more` });
 }
 
-export function findingOf(policy: RequestPolicy, target: Pick<PolicyTarget, 'app' | 'locations'>, verdict: PolicyVerdict): PolicyFinding {
+function findingOf(policy: RequestPolicy, target: Pick<PolicyTarget, 'app' | 'locations'>, verdict: PolicyVerdict): PolicyFinding {
   const base = { policy: policy.name, builtin: false, level: policy.level, app: target.app, at: policy.source };
   if (verdict.verdict === 'holds') return { ...base, verdict: 'holds', grounds: { kind: 'proved' } };
   if (verdict.verdict === 'unchecked') {

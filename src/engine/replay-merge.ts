@@ -7,7 +7,7 @@ import { readShardReport } from '../replay/shard-report.js';
 import type { ReplayReport } from '../replay/tally.js';
 import type { Runtime } from '../runtime.js';
 
-export interface MergeRequest {
+interface MergeRequest {
   /** The shards' reports, as the user named them, in log order. */
   reports: readonly string[];
   /** An earlier report to compare the merged one with, as `replay --baseline` does. */

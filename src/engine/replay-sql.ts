@@ -11,7 +11,7 @@ import { planApps } from './plan-apps.js';
 import { loadProject } from './project.js';
 import { liveSnapshotSource, onlyApp, type ReplayRequest } from './replay.js';
 
-export interface EmitSqlRequest extends Omit<ReplayRequest, 'logs'> {
+interface EmitSqlRequest extends Omit<ReplayRequest, 'logs'> {
   dialect: DialectName;
   /** The table of request fields (default `requests`); dotted parts are quoted one by one. */
   table?: string;

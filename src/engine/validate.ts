@@ -19,14 +19,14 @@ import { longExpiredWarnings } from '../semantics/lifetime.js';
 export type { Finding } from '../validate/checks.js';
 export type { ValidateReport } from '../render/validate/model.js';
 
-export interface ValidateRequest extends ProjectSelection {
+interface ValidateRequest extends ProjectSelection {
   /** File warnings count as problems: the analysis does not run when there are any. */
   strict: boolean;
   /** Seconds the policy checks may take in all (docs/behaviour.md, "Policies"). */
   policyBudget?: number;
 }
 
-export interface ValidatedProject {
+interface ValidatedProject {
   problems: Problem[];
   /** Warnings of the files (docs/behaviour.md, "Warnings"). */
   fileWarnings: Problem[];

@@ -12,7 +12,7 @@ import { classEnd, groupEnd } from './pattern-literal.js';
 import { linearForm } from './linear-pattern.js';
 
 /** The RE2 forms of a pattern split at its leading lookaheads: `required` must match at 0, `refused` must not. */
-export interface LookaheadParts {
+interface LookaheadParts {
   required: string[];
   refused: string[];
 }

@@ -23,7 +23,7 @@ export type Verdict = boolean | 'undecided';
 export const MATCH_BUDGET_MS = 1000;
 
 /** Runs of one pattern that may be interrupted before the pattern is no longer run at all. */
-export const MAX_INTERRUPTED_RUNS = 3;
+const MAX_INTERRUPTED_RUNS = 3;
 
 /**
  * How many recent texts each backtracking pattern remembers the answer for: the evaluator asks

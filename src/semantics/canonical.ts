@@ -18,7 +18,7 @@ import { unknownFields, type Level } from './unknown.js';
 export const RULE_FIELDS = ['name', 'description', 'status', 'actions', 'conditions'] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
-export type CanonicalRule = Pick<NormalRule, RuleField>;
+type CanonicalRule = Pick<NormalRule, RuleField>;
 
 /**
  * The leaf with its keys in a fixed order, so its JSON is stable; a value list is a fresh
@@ -169,7 +169,7 @@ export function exactGroupKey(group: Group): string {
 }
 
 /** The unknown fields of a part as JSON, keys sorted, so equal fields give equal text. */
-export function unknownJson(part: object, level: Level): string {
+function unknownJson(part: object, level: Level): string {
   const fields = unknownFields(part, level);
   return JSON.stringify(Object.fromEntries(Object.keys(fields).sort().map((key) => [key, fields[key]])));
 }

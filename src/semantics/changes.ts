@@ -9,7 +9,7 @@ import { carryUnknownFields, type UnknownFieldDrop } from './unknown.js';
 /** One changed rule field: the live value and the value the step sends. */
 export type FieldChange = { [F in RuleField]: { field: F; before: NormalRule[F]; after: NormalRule[F] } }[RuleField];
 
-export interface RuleChanges {
+interface RuleChanges {
   /** In RULE_FIELDS order; empty when the rules mean the same. */
   changes: FieldChange[];
   /** Only the changed fields (`conditions` whole when any part of it changed). */

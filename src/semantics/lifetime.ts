@@ -12,12 +12,12 @@ import type { DeclaredRule, LifetimeBound, LiveRule, RuleLifetime, SourceLocatio
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How far ahead `plan` names the rules whose state a lifetime changes. */
-export const UPCOMING_HORIZON_MS = 7 * DAY_MS;
+const UPCOMING_HORIZON_MS = 7 * DAY_MS;
 
 /** How long after its expiry `validate` warns that a rule is dead weight. */
-export const LONG_EXPIRED_MS = 30 * DAY_MS;
+const LONG_EXPIRED_MS = 30 * DAY_MS;
 
-export type LifetimePhase = 'before' | 'inside' | 'after';
+type LifetimePhase = 'before' | 'inside' | 'after';
 
 // A date-time must carry its offset: without one the instant would depend on the machine's zone.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -55,7 +55,7 @@ export function statusAt(lifetime: RuleLifetime, now: number): Status {
 }
 
 /** A change of declared state that a lifetime brings within the horizon. */
-export interface UpcomingChange {
+interface UpcomingChange {
   /** `activates`: the rule becomes active at `time`; `expires`: it becomes paused. */
   change: 'activates' | 'expires';
   time: number;
@@ -87,7 +87,7 @@ export function timeAhead(time: number, now: number): string {
 }
 
 /** A declared rule that its lifetime, not its status, declares paused now. */
-export function pausedByLifetime(rule: DeclaredRule): boolean {
+function pausedByLifetime(rule: DeclaredRule): boolean {
   return rule.lifetime !== undefined && rule.lifetime.status === 'active' && rule.status === 'paused';
 }
 

@@ -23,7 +23,7 @@ export interface BlockedRule {
   actions?: Action[];
 }
 
-export interface MatchPolicy {
+interface MatchPolicy {
   /**
    * A declared ruleId that no live rule has: `problem` (plan: the file must be fixed) or
    * `unmatched` (import --update: the rule is gone live, like a name nothing matches).
@@ -38,7 +38,7 @@ export interface Match {
   live: LiveRule;
 }
 
-export interface MatchResult {
+interface MatchResult {
   /** In declared order. */
   matches: Match[];
   blocked: BlockedRule[];

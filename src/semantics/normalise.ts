@@ -48,7 +48,7 @@ export function normaliseLeaf(written: WrittenLeaf): Leaf {
  * and keeping it would show a change no update can remove). A list of several values under
  * a scalar operator is kept as it is, so a plan shows it.
  */
-export function normalValue(operator: LeafOperator, value: string | readonly string[] | undefined): string | string[] | undefined {
+function normalValue(operator: LeafOperator, value: string | readonly string[] | undefined): string | string[] | undefined {
   if (value === undefined || isPresenceOperator(operator)) return undefined;
   if (isListOperator(operator)) return typeof value === 'string' ? [value] : [...value];
   if (typeof value !== 'string' && value.length === 1) return value[0];
@@ -64,14 +64,14 @@ export function normalValue(operator: LeafOperator, value: string | readonly str
 export const DEFAULT_GROUP_OPERATOR: GroupOperator = '$and';
 
 /** A live rule as the service, a snapshot or a plan file may hold it: every tree field optional. */
-export interface LooseLeaf {
+interface LooseLeaf {
   operator?: LeafOperator;
   conditionType?: Leaf['conditionType'];
   value?: string | string[];
   fieldOption?: string;
 }
 
-export interface LooseTree<Child> {
+interface LooseTree<Child> {
   operator?: GroupOperator;
   children?: Child[];
 }

@@ -55,7 +55,7 @@ function setOwn(target: object, key: string, value: unknown): void {
 }
 
 /** What to send as `conditions`, and the live fields that sending it removes. */
-export interface CarriedConditions {
+interface CarriedConditions {
   conditions: Conditions;
   drops: UnknownFieldDrop[];
 }

@@ -12,7 +12,7 @@ export interface WrittenLeaf {
   fieldOption?: string;
 }
 
-export interface WrittenGroup {
+interface WrittenGroup {
   operator: GroupOperator;
   children: WrittenLeaf[];
 }
