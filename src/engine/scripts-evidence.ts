@@ -15,6 +15,7 @@ import { verifyChain, type ChainAnchor } from '../scripts/verify.js';
 import { readAnchor } from '../scripts/anchor.js';
 import type { Runtime } from '../runtime.js';
 import type { VerifyModel } from '../render/scripts/evidence.js';
+import { definedFields } from '../defined.js';
 
 interface PreviousSnapshot {
   snapshot?: Snapshot;
@@ -115,8 +116,7 @@ export async function evidencePack(request: EvidenceRequest, ctx: Runtime): Prom
     scope: { appId: [...new Set(first?.appId ?? request.appId ?? [])].sort(), tld: [...new Set(first?.tld ?? request.tld ?? [])].sort() },
     period: { from: request.from, to: request.to },
     interval: request.interval,
-    ...(policy ? { policy } : {}),
-    ...(history ? { history } : {}),
+    ...definedFields({ policy, history }),
     chain: verifyChain(scope, members, anchor),
     unreadable: series.unreadable,
     now: request.now,

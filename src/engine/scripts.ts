@@ -44,7 +44,7 @@ export async function reportInventory(request: InventoryReportRequest, ctx: Runt
   if (result.takeCap !== undefined) ctx.debug(`scripts: the server returned at most ${result.takeCap} records per page; paging adapted`);
   ctx.debug(`scripts: ${result.count} records in ${result.requests} requests`);
   const warnings = [...result.warnings, ...(previous?.warnings ?? [])];
-  return { ...result, warnings, ...definedFields({ file: output.file }), ...(previous ? { chainNote: previous.note } : {}) };
+  return { ...result, warnings, ...definedFields({ file: output.file, chainNote: previous?.note }) };
 }
 
 interface InventoryDiffRequest {

@@ -5,6 +5,7 @@
 import type { SnapshotRef } from './coverage.js';
 import type { SnapshotRecord } from './model.js';
 import { recordIdentity, recordLabel, riskRank } from './records.js';
+import { definedFields } from '../defined.js';
 
 type ChangeKind = 'added' | 'removed' | 'risk-raised' | 'approval-lapsed';
 
@@ -84,7 +85,7 @@ function change(kind: ChangeKind, record: SnapshotRecord, step: JudgedSnapshot, 
     ...(record.vendor ? { vendor: record.vendor } : {}),
     ...(record.risk?.level ? { risk: record.risk.level } : {}),
     snapshot: step.ref,
-    ...(unapproved ? { unapproved } : {}),
+    ...definedFields({ unapproved }),
   };
 }
 
