@@ -5,7 +5,6 @@ import { hash } from 'node:crypto';
 import type { LiveRule } from '../semantics/model.js';
 import { canonicalJson } from '../semantics/canonical.js';
 import { inPriorityOrder } from '../semantics/list-move.js';
-import type { AppPlan } from './types.js';
 
 export { inPriorityOrder } from '../semantics/list-move.js';
 
@@ -46,48 +45,7 @@ export function liveSnapshot(live: readonly LiveRule[], jsonOf: JsonOf = canonic
   return { fingerprint: sha256(`[${jsons.join(',')}]`), digests };
 }
 
-interface LiveChanges {
-  /** Rules whose fields or position differ from when the plan was made: `"Name" (ruleId)`. */
-  changed: string[];
-  /** Rules listed now that were not listed then: `"Name" (ruleId)`. */
-  added: string[];
-  /** Rules listed then that are gone now: `"Name" (ruleId)` when the plan knows the name, else `ruleId …`. */
-  removed: string[];
-}
-
-/**
- * Names the live rules that changed since `plan` was computed. A plan without digests
- * (written by hand, or by an older version) cannot name them: all three lists are empty
- * and only the fingerprint comparison tells that something changed.
- */
-export function changedSince(plan: AppPlan, live: readonly LiveRule[]): LiveChanges {
-  const changes: LiveChanges = { changed: [], added: [], removed: [] };
-  const digests = plan.liveDigests;
-  if (digests === undefined) return changes;
-  const listedNow = new Set<string>();
-  for (const rule of inPriorityOrder(live)) {
-    listedNow.add(rule.ruleId);
-    const then = Object.hasOwn(digests, rule.ruleId) ? digests[rule.ruleId] : undefined;
-    if (then === undefined) changes.added.push(label(rule.name, rule.ruleId));
-    else if (then !== ruleDigest(rule)) changes.changed.push(label(rule.name, rule.ruleId));
-  }
-  const namesInPlan = knownNames(plan);
-  for (const ruleId of Object.keys(digests)) {
-    if (listedNow.has(ruleId)) continue;
-    const name = namesInPlan.get(ruleId);
-    changes.removed.push(name === undefined ? `ruleId ${ruleId}` : label(name, ruleId));
-  }
-  return changes;
-}
-
 /** How a refusal names a rule: `"name" (ruleId)`. */
 export function label(name: string, ruleId: string): string {
   return `"${name}" (${ruleId})`;
-}
-
-function knownNames(plan: AppPlan): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const rule of plan.unmanaged) names.set(rule.ruleId, rule.name);
-  for (const step of plan.steps) names.set(step.ruleId, step.name);
-  return names;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { UserError } from '../../src/errors.js';
-import { changedSince, fingerprintRules, ruleDigest } from '../../src/plan/fingerprint.js';
+import { fingerprintRules, ruleDigest } from '../../src/plan/fingerprint.js';
+import { staleness } from '../../src/apply/stale.js';
 import { Plan } from '../../src/plan/plan-value.js';
 import { raiseIfBlocked, raiseIfUnsafe } from '../../src/render/plan/refusals.js';
 import { readReviewedPlan } from './rendered.js';
@@ -208,18 +209,14 @@ describe('fingerprints', () => {
     expect(fingerprintRules(live.map((r, i) => (i === 2 ? { ...r, description: 'edited' } : r)))).not.toBe(base);
   });
 
-  test('changedSince names changed, added and removed rules', () => {
+  test('a stale saved plan names the changed, added and removed rules', () => {
     const plan = samplePlan();
     const now = live
       .filter((r) => r.name !== 'p')
       .map((r) => (r.name === 'a' ? { ...r, description: 'edited in the console' } : r))
       .concat([{ ...rule('fresh'), ruleId: 'id-fresh', priority: 4 }]);
-    expect(changedSince(plan, now)).toEqual({
-      changed: [`"a" (${idOf('a')})`],
-      added: ['"fresh" (id-fresh)'],
-      removed: [`"p" (${idOf('p')})`],
-    });
-    expect(changedSince(plan, live)).toEqual({ changed: [], added: [], removed: [] });
+    expect(staleness(plan, now)).toBe(`the live rules of app ${plan.app} changed since the plan was made: "a" (${idOf('a')}) changed, "fresh" (id-fresh) was added, "p" (${idOf('p')}) was removed.`);
+    expect(staleness(plan, live)).toBeUndefined();
     expect(ruleDigest(live[0]!)).not.toBe(ruleDigest({ ...live[0]!, priority: 9 }));
   });
 });
