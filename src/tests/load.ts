@@ -36,12 +36,8 @@ interface LoadedTests {
   files: string[];
 }
 
-interface WrittenTest {
-  name: string;
-  app?: string;
-  request: TestRequest;
-  expect: { rule: string; actions?: Action[] };
-}
+/** A test as its file writes it: the schema checked its shape. */
+type WrittenTest = Omit<RuleTest, 'source'>;
 
 /** `tests` in the project directory: beside the config file, else the working directory. */
 export function defaultTestsDir(configFile: string | undefined, cwd: string): string {

@@ -2,7 +2,7 @@
 // every format shares.
 import type { CoverageReport, UncoveredItem } from '../../tests/coverage.js';
 import type { MutantResult, MutationReport } from '../../tests/mutate.js';
-import type { TestResult } from '../../tests/run.js';
+import type { TestReport } from './model.js';
 
 export interface CoverageView {
   report: CoverageReport;
@@ -19,12 +19,8 @@ export interface MutationView {
   shortfalls: readonly string[];
 }
 
-export interface QualityView {
-  results: readonly TestResult[];
-  /** Several apps: each test line names its app. */
-  showApps: boolean;
-  /** What the tests ran against, for the first line. */
-  against: string;
+/** The test results as `botrules test` shows them, then the figures. */
+export interface QualityView extends Omit<TestReport, 'problems'> {
   coverage?: CoverageView;
   mutation?: MutationView;
 }
