@@ -100,7 +100,7 @@ function compileLeaf(leaf: Leaf, ignoreCase: boolean): PresentTest {
  * more than the check. When every range is IPv4 and the address is written as IPv4, the check
  * is the same arithmetic on two numbers, done here: replay asks it for millions of addresses.
  */
-class AddressRanges {
+export class AddressRanges {
   private readonly list = new BlockList();
   /** Each IPv4 range as its network and mask, when every range is IPv4; else undefined. */
   private readonly ipv4: { network: number; mask: number }[] | undefined = [];
@@ -171,11 +171,6 @@ function socketOf(address: string): SocketAddress | undefined {
   if (sockets.size >= SOCKETS_KEPT) sockets.clear();
   sockets.set(address, socket);
   return socket;
-}
-
-/** Whether `address` lies in any of the addresses or CIDR ranges. */
-export function inRanges(address: string, ranges: readonly string[]): boolean {
-  return new AddressRanges(ranges).contain(address);
 }
 
 /** Adds an address or CIDR range to the list; what it added, or undefined when it is neither. */

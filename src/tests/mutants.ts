@@ -127,15 +127,3 @@ function cidrMutations(leaf: Leaf): CidrMutation[] {
     return [...(prefix > 0 ? [mutation('cidr-widen', prefix - 1)] : []), ...(prefix < max ? [mutation('cidr-narrow', prefix + 1)] : [])];
   });
 }
-
-/** The app's rules with the mutant applied (for the reference evaluation and for reports). */
-export function applyMutant(rules: readonly NormalRule[], mutant: Mutant): NormalRule[] {
-  const out = [...rules];
-  if (mutant.swapWith !== undefined) {
-    out[mutant.index] = rules[mutant.swapWith] as NormalRule;
-    out[mutant.swapWith] = rules[mutant.index] as NormalRule;
-  } else if (mutant.replacement !== undefined) {
-    out[mutant.index] = mutant.replacement;
-  }
-  return out;
-}

@@ -6,6 +6,7 @@
 import type { DeclaredRule, LiveRule, NormalRule, SourceLocation } from '../../src/semantics/model.js';
 import { normaliseLiveRule, normaliseRule, type LooseRule } from '../../src/semantics/normalise.js';
 import type { WrittenRule } from '../../src/semantics/written.js';
+import type { Mutant } from '../../src/tests/mutants.js';
 
 /** Where a test's declared rule says it was written, unless the test says otherwise. */
 export const TEST_SOURCE: SourceLocation = { file: 'rules/test.yaml', line: 1, col: 1 };
@@ -24,4 +25,16 @@ export function declared(rule: WrittenRule & { source?: SourceLocation; shadow?:
 /** A live rule as the service would list it at `priority` (the rule's own, else 0). */
 export function live(rule: LooseRule & { ruleId: string }, priority: number = rule.priority ?? 0): LiveRule {
   return normaliseLiveRule(rule, `rule ${rule.ruleId}`, rule.ruleId, priority);
+}
+
+/** The app's rules with the mutant applied, all at once: the reference the mutation runner's verdicts are checked against. */
+export function applyMutant(rules: readonly NormalRule[], mutant: Mutant): NormalRule[] {
+  const out = [...rules];
+  if (mutant.swapWith !== undefined) {
+    out[mutant.index] = rules[mutant.swapWith] as NormalRule;
+    out[mutant.swapWith] = rules[mutant.index] as NormalRule;
+  } else if (mutant.replacement !== undefined) {
+    out[mutant.index] = mutant.replacement;
+  }
+  return out;
 }

@@ -8,11 +8,11 @@ import { decide } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
 import { provedEquivalent } from '../../src/engine/test-quality.js';
 import type { RuleTest } from '../../src/tests/load.js';
-import { applyMutant, mutantsOf } from '../../src/tests/mutants.js';
+import { mutantsOf } from '../../src/tests/mutants.js';
 import { runMutants } from '../../src/tests/mutate.js';
 import { ACTIONS, type Action, type NormalRule, type Rule } from '../../src/semantics/model.js';
 import { leaf, request as fullRequest } from '../validate/arbitraries.js';
-import { normal } from '../helpers/rules.js';
+import { applyMutant, normal } from '../helpers/rules.js';
 
 /** Requests that may also lack a path or a method, as test requests may. */
 const request: fc.Arbitrary<TestRequest> = fc.tuple(fullRequest, fc.boolean(), fc.boolean()).map(([r, dropPath, dropMethod]) => {

@@ -1,11 +1,11 @@
 // Mutation testing on the hand-checked fixture (quality-fixture.ts): each mutant, in the order
 // they are made, with the test that kills it or "survived", worked out from the four requests.
 import { provedEquivalent } from '../../src/engine/test-quality.js';
-import { applyMutant, mutantsOf } from '../../src/tests/mutants.js';
+import { mutantsOf } from '../../src/tests/mutants.js';
 import { runMutants } from '../../src/tests/mutate.js';
 import type { DeclaredRule, Leaf } from '../../src/semantics/model.js';
 import { RULES, TESTS } from './quality-fixture.js';
-import { declared } from '../helpers/rules.js';
+import { applyMutant, declared } from '../helpers/rules.js';
 
 describe('the mutants of the fixture', () => {
   const mutants = mutantsOf(RULES);
