@@ -7,7 +7,6 @@ import type { Writable } from 'node:stream';
 import { workflowCommand, type Annotation, type RunAnnotation } from '../render/github.js';
 import { writeWorkflowCommand } from './workflow-guard.js';
 
-
 export interface Annotations {
   write(annotations: readonly (Annotation | RunAnnotation)[]): void;
 }

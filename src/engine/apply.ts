@@ -35,7 +35,6 @@ import type { DeclaredRule } from '../semantics/model.js';
 import { definedFields } from '../defined.js';
 import { applyPolicies, applyPolicyFindings, raiseIfPolicyRefuses } from './apply-policies.js';
 
-
 interface ApplyRequest extends ProjectSelection, TransitionRequest {
   /** A saved plan (apply --plan) instead of planning afresh. */
   planFile?: string;

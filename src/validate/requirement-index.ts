@@ -64,7 +64,6 @@ export class RequirementIndex {
   }
 }
 
-
 function meetsClause(part: Part, clause: readonly number[]): boolean {
   for (const id of clause) for (const set of part) if (set.has(id)) return true;
   return false;

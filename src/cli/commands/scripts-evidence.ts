@@ -20,7 +20,6 @@ import { definedFields } from '../../defined.js';
 
 const ANCHOR_HELP = 'A head digest recorded outside DIR (sha256:…), or a file of them, newest last (the chain-head lines scripts report printed): it must be one of the snapshots';
 
-
 export function verifyOptions(yargs: Argv<GlobalArgs>) {
   return yargs
     .positional('directory', { type: 'string', describe: 'Directory of json snapshots (searched to four levels, e.g. downloaded CI artifacts)' })

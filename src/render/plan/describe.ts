@@ -10,7 +10,6 @@ export const NO_CHANGES = 'No changes. Live rules match the rule files.';
 
 export const POSITIONS_NOTE = 'Positions are console positions: 1 is the highest priority (API priority + 1).';
 
-
 /**
  * `Plan: 3 PATCH requests: 2 to update, 1 to move (1 does both); 4 rules change position;
  * 0 blocked; 2 not in the files, kept`. Every count comes from the typed steps (counts.ts):

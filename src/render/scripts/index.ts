@@ -11,7 +11,6 @@ import { renderDiffJson, renderDiffMarkdown, renderDiffText } from './diff.js';
 import { renderReportMarkdown } from './report-markdown.js';
 import { csvSink, ndjsonSink, type RecordSink } from './streamed.js';
 
-
 /** The snapshot file: two-space JSON, records already sorted by key, trailing newline. */
 export function renderSnapshotJson(snapshot: Snapshot): string {
   return `${safeJson(JSON.stringify(snapshot, null, 2))}\n`;
