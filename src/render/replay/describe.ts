@@ -21,6 +21,7 @@ function outcomeWord(kind: OutcomeKind): string {
   return kind === 'none' ? 'no rule' : kind;
 }
 
+/** A rule by its name, quoted; no name: no rule decided (replay's pairs and the tests' reasons). */
 export function ruleName(name: string | undefined): string {
   return name === undefined ? 'no rule' : JSON.stringify(name);
 }
