@@ -52,11 +52,6 @@ export class Plan {
     return this.summary.patches > 0 || this.summary.blocked > 0 || this.summary.removedActive > 0;
   }
 
-  /** A plan with blocked rules cannot be applied. */
-  canApply(): boolean {
-    return this.summary.blocked === 0;
-  }
-
   /**
    * What apply refuses without --force, as data in the order it is said (src/render/plan/refusals.ts
    * words it): an app's plan changing or deleting more rules than its limit allows (see safety.ts),
