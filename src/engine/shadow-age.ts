@@ -8,11 +8,11 @@ import { basename, dirname, resolve } from 'node:path';
 import type { Problem } from '../errors.js';
 import { gitOrUndefined } from '../io/git.js';
 import type { DeclaredRule } from '../semantics/model.js';
+import { DAY_MS } from '../scripts/time.js';
 
 /** Without shadowMaxAge in botrules.yaml: a month. */
 export const DEFAULT_SHADOW_MAX_AGE_DAYS = 30;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const GIT_TIMEOUT_MS = 10_000;
 
 export async function shadowAgeWarnings(rules: readonly DeclaredRule[], options: { cwd: string; maxAgeDays: number; now: number }): Promise<Problem[]> {

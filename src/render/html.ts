@@ -5,10 +5,9 @@
 // and in a double- or single-quoted attribute value, so a value can never end an attribute,
 // open an element or, inside SVG, start a script. Callers never put untrusted text in a
 // URL-valued attribute (href, src) or a style.
-import { safeText } from './sanitise.js';
+import { LINE_BREAKS, safeText } from './sanitise.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
-const LINE_BREAKS = /(?:\r\n|[\r\n\u2028\u2029\u0085])+/g;
 
 /** Untrusted text for HTML element content or a quoted attribute value. */
 export function html(text: string | number | undefined): string {

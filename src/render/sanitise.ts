@@ -60,7 +60,7 @@ export function safeText(text: string): string {
 }
 
 /** Line breaks of any kind, collapsed to one space in Markdown and HTML. */
-const LINE_BREAKS = /(?:\r\n|[\r\n\u2028\u2029\u0085])+/g;
+export const LINE_BREAKS = /(?:\r\n|[\r\n\u2028\u2029\u0085])+/g;
 
 /**
  * Text GitHub turns into a link, a mention or a cross-reference: URLs (`https://…`, `www.…`),

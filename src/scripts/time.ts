@@ -1,6 +1,7 @@
 // `--from`/`--to` parsing (docs/behaviour.md, "Commands", "Script inventory"). Pure: the caller passes `now`, so the window is
 // resolved exactly once per report and every page asks for the same period.
 import { UserError } from '../errors.js';
+import { DATE_TIME } from '../semantics/lifetime.js';
 
 /** Lengths of time in milliseconds, for every reader and writer of the inventory's times (the emulator's too). */
 export const HOUR_MS = 60 * 60 * 1000;
@@ -14,8 +15,6 @@ const EPOCH_MS = /^\d+$/;
 // promised and a typo would land in.
 const DURATION = /^(\d+)([smhdw])$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-// A date-time must carry its offset: without one the instant would depend on the machine's zone.
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 export const TIME_FORMATS_HINT =
   'use epoch milliseconds (1735689600000), an ISO 8601 date (2025-01-01) or date-time with offset ' +

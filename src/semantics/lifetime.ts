@@ -20,7 +20,7 @@ const LONG_EXPIRED_MS = 30 * DAY_MS;
 type LifetimePhase = 'before' | 'inside' | 'after';
 
 // A date-time must carry its offset: without one the instant would depend on the machine's zone.
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+export const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
  * An ISO 8601 date-time with an offset as epoch milliseconds; undefined when the text is not one
