@@ -7,7 +7,7 @@ import { UserError } from '../../errors.js';
 import type { ReviewedPlan } from '../../render/plan/review.js';
 import { confirm } from '../../apply/confirm.js';
 import { applyProject, type ApplyReport } from '../../engine/apply.js';
-import { ENGINE_OPTION, TRANSITION_BUDGET_OPTION } from './plan.js';
+import { ENGINE_OPTION, TRANSITION_BUDGET_OPTION } from '../plan-options.js';
 import { APPROVAL_REMINDER, renderApplyPreview } from '../../render/apply/preview.js';
 import { APPLY_OUTPUTS } from '../../render/apply/index.js';
 import { applyProgressWriter, type ApplyProgressWriter } from '../apply-progress.js';

@@ -8,12 +8,12 @@ import { UserError } from '../../errors.js';
 import { checkWritable } from '../../io/atomic-write.js';
 import { BLOCKED_ADVICE, blockedSentence } from '../../render/plan/refusals.js';
 import { planProject, savePlan } from '../../engine/plan.js';
-import { REPLAY_ENGINES } from '../../engine/replay.js';
+import { ENGINE_OPTION, TRANSITION_BUDGET_OPTION } from '../plan-options.js';
 import { PLAN_FORMATS, PLAN_OUTPUTS } from '../../render/plan/index.js';
 import { PLAN_WARNINGS, SAVED_PLAN } from '../../render/plan/notes.js';
 import { replayBeforePlan } from '../../render/replay/index.js';
 import { diffBudgetOption, diffRun } from '../behaviour-diff-run.js';
-import { NOW_OPTION, wholeNumber } from '../options.js';
+import { NOW_OPTION } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { replayProgressLine, transitionProgress } from '../progress-line.js';
 import { defineCommand, type ArgsOf } from '../define-command.js';
@@ -23,10 +23,6 @@ import { failsCommand, isReported, policyAnnotation, POLICIES_BEFORE_PLAN, POLIC
 import { plural, noun } from '../../plural.js';
 import { EXIT, foundOrOk, type ExitCode } from '../../exit-codes.js';
 import { definedFields } from '../../defined.js';
-
-/** `--engine` and `--transition-budget`, as plan and apply declare them. */
-export const ENGINE_OPTION = { choices: REPLAY_ENGINES, default: 'js', describe: 'Where --replay decides the requests: js, or duckdb (an embedded DuckDB; docs/replay.md, "Engines")' } as const;
-export const TRANSITION_BUDGET_OPTION = { type: 'number', requiresArg: true, coerce: wholeNumber('--transition-budget', 0), describe: 'Seconds the check of the states between PATCH requests may take (default 10; 0 turns it off)' } as const;
 
 function options(yargs: Argv<GlobalArgs>) {
   return diffBudgetOption(yargs)
