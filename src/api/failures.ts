@@ -42,7 +42,11 @@ export function describeFailure(error: unknown, request: ApiRequest, context: Fa
     : connectionDetail(error, context);
   // Only what the server or the network sent is redacted (in the details), never these
   // sentences: a token that starts with a common word must not mask it in botrules' own text.
-  return new RemoteError(`${failed}: ${detail}`, { operation: request.operation, ...definedFields({ status }), cause: safeCause(error, context) });
+  return new RemoteError(`${failed}: ${detail}`, {
+    operation: request.operation,
+    ...definedFields({ status }),
+    cause: safeCause(error, context),
+  });
 }
 
 function statusDetail(status: number, error: HTTPError, request: ApiRequest, context: FailureContext): string {

@@ -70,7 +70,10 @@ export function createHostClient(options: HostOptions): HostClient {
       throw describeFailure(error, request, failureContext);
     }
     const attempts = response.retryCount + 1;
-    debug(`${request.method} ${response.url} -> ${response.statusCode} in ${Date.now() - started} ms` + (attempts > 1 ? ` (${attempts} attempts)` : ''));
+    debug(
+      `${request.method} ${response.url} -> ${response.statusCode} in ${Date.now() - started} ms` +
+        (attempts > 1 ? ` (${attempts} attempts)` : ''),
+    );
     if (response.statusCode >= 300) throw redirectRefused(response, request, failureContext);
     const encoding = response.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {

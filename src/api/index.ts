@@ -31,7 +31,10 @@ export function scriptsClientFor(ctx: Runtime): ScriptsApi {
   const tokenVariable = ctx.env(API_TOKEN_VARIABLE) !== undefined ? API_TOKEN_VARIABLE : FALLBACK_TOKEN_VARIABLE;
   const token = ctx.env(tokenVariable);
   if (token === undefined) {
-    throw new UserError(`${API_TOKEN_VARIABLE} is not set (nor ${FALLBACK_TOKEN_VARIABLE}, its fallback): ` + 'set it to the API token of the script inventory');
+    throw new UserError(
+      `${API_TOKEN_VARIABLE} is not set (nor ${FALLBACK_TOKEN_VARIABLE}, its fallback): ` +
+        'set it to the API token of the script inventory',
+    );
   }
   return createScriptsClient(hostOptions(ctx, baseUrl, GATEWAY_URL_VARIABLE, token, tokenVariable));
 }
@@ -78,7 +81,10 @@ function readExtraCa(ctx: Runtime): string | undefined {
     pem = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UserError(`${EXTRA_CA_VARIABLE} names ${file}, which cannot be read (${code}): ` + 'point it at the PEM file of the CA that signed the service\'s certificate');
+    throw new UserError(
+      `${EXTRA_CA_VARIABLE} names ${file}, which cannot be read (${code}): ` +
+        'point it at the PEM file of the CA that signed the service\'s certificate',
+    );
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
     throw new UserError(`${EXTRA_CA_VARIABLE} names ${file}, which holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);

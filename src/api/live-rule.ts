@@ -32,5 +32,8 @@ export function duplicateRuleIdMessage(ruleId: string, app: string): string {
 
 /** Turns UnusableRule into the same "does not understand" RemoteError as a schema failure. */
 export function unusableAnswer(what: string, error: UnusableRule, ruleName: string, operation: string): RemoteError {
-  return new RemoteError(`the service returned ${what} botrules does not understand: ${error.path} (rule "${ruleName.slice(0, 80)}") ${error.problem}`, { operation });
+  return new RemoteError(
+    `the service returned ${what} botrules does not understand: ${error.path} (rule "${ruleName.slice(0, 80)}") ${error.problem}`,
+    { operation },
+  );
 }

@@ -56,7 +56,9 @@ function describeSchemaError(error: ErrorObject, body: unknown): string {
 }
 
 function typeNames(types: string): string {
-  const names: Record<string, string> = { string: 'a string', array: 'a list', object: 'an object', integer: 'an integer', boolean: 'true or false', number: 'a number' };
+  const names: Record<string, string> = {
+    string: 'a string', array: 'a list', object: 'an object', integer: 'an integer', boolean: 'true or false', number: 'a number',
+  };
   return types.split(',').map((t) => names[t] ?? t).join(' or ');
 }
 

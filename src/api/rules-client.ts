@@ -83,7 +83,10 @@ export function createRulesClient(options: RulesClientOptions): RulesApi {
     if (content === undefined) {
       // The envelope makes `content` optional even here (docs/service-api.md, "Response envelope"). The update went through, but the
       // resulting rule is unknown, and making one up from the request would be a guess.
-      throw new RemoteError(`the service accepted the update of rule ${ruleId} but did not return the rule: run plan to see the result`, { operation });
+      throw new RemoteError(
+        `the service accepted the update of rule ${ruleId} but did not return the rule: run plan to see the result`,
+        { operation },
+      );
     }
     // The answer may leave out the id (the path names it) and the priority (the one sent, if any).
     if (content.ruleId !== undefined && content.ruleId !== ruleId) {

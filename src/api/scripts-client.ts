@@ -35,7 +35,14 @@ export function createScriptsClient(options: ScriptsClientOptions): ScriptsApi {
 
 /** Lists go as JSON-array text in one value each (docs/service-api.md, "Get scripts"); every field is sent. */
 function scriptSearchParams(query: ScriptQuery): Record<string, string> {
-  return { appId: JSON.stringify(query.appId), tld: JSON.stringify(query.tld), from: String(query.from), to: String(query.to), skip: String(query.skip), take: String(query.take) };
+  return {
+    appId: JSON.stringify(query.appId),
+    tld: JSON.stringify(query.tld),
+    from: String(query.from),
+    to: String(query.to),
+    skip: String(query.skip),
+    take: String(query.take),
+  };
 }
 
 /**

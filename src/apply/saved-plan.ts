@@ -148,7 +148,10 @@ function replanned(
   }
   const difference = firstStepDifference(saved.steps, plan.steps, stepsPointer);
   if (difference !== undefined) {
-    throw new UserError(`${file} is not what re-planning app ${app.name} from ${from} against the live rules gives, so ${what} is refused: ${difference}`, [REPLAN_ADVICE]);
+    throw new UserError(
+      `${file} is not what re-planning app ${app.name} from ${from} against the live rules gives, so ${what} is refused: ${difference}`,
+      [REPLAN_ADVICE],
+    );
   }
   if (undo) return { ...plan, restore: saved.restore };
   // The replay verdict recorded at plan time (plan --replay --out) is checked against the traffic limit.

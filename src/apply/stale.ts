@@ -28,7 +28,11 @@ export function staleness(plan: AppPlan, live: readonly LiveRule[]): string | un
     return created.length === 0 ? `${steps}.` : `${steps} (the service gave the ${noun(created.length, 'rule it created its ruleId', 'rules it created their ruleIds')}: ${created.join(', ')}).`;
   }
   const { changed, added, removed, moved } = changesSince(plan, live);
-  const named = [...changed.map((rule) => `${rule} changed`), ...added.map((rule) => `${rule} was added`), ...removed.map((rule) => `${rule} was removed`)];
+  const named = [
+    ...changed.map((rule) => `${rule} changed`),
+    ...added.map((rule) => `${rule} was added`),
+    ...removed.map((rule) => `${rule} was removed`),
+  ];
   const parts = named.length > NAMED_RULES ? [...named.slice(0, NAMED_RULES), `${named.length - NAMED_RULES} more changed`] : named;
   if (moved > 0) parts.push(`${plural(moved, named.length > 0 ? 'other rule' : 'rule')} only moved`);
   const what = parts.length > 0 ? `: ${parts.join(', ')}` : ' (the plan does not record which rules)';

@@ -34,7 +34,9 @@ export function applyVerdict(results: readonly AppApplyResult[], target: string)
   const unlisted = results.filter((r) => r.listError !== undefined);
   if (unlisted.length > 0) {
     const reasons = unlisted.map((r) => `app ${r.app}: ${r.listError?.message ?? ''}`).join('; ');
-    return new RemoteError(`applied ${plural(sum.sent, 'PATCH request')} but could not list the rules again to verify them: ${reasons}`, { operation: 'verifying the apply' });
+    return new RemoteError(`applied ${plural(sum.sent, 'PATCH request')} but could not list the rules again to verify them: ${reasons}`, {
+      operation: 'verifying the apply',
+    });
   }
   const drifted = results.filter((r) => r.drift.length > 0);
   if (drifted.length > 0) {

@@ -77,7 +77,11 @@ export function actionExitCode(inputs: ActionInputs, exitCode: ExitCode): ExitCo
 
 /** The step's outputs (action.yml), for the command's output file and, after plan, the plan file. */
 export function actionOutputs(inputs: ActionInputs, run: ActionInvocation, exitCode: ExitCode, files: { output: string; plan?: string }): Record<string, string> {
-  const outputs: Record<string, string> = { exitcode: String(exitCode), 'has-changes': String(inputs.command === 'plan' && exitCode === EXIT.found), 'output-file': files.output };
+  const outputs: Record<string, string> = {
+    exitcode: String(exitCode),
+    'has-changes': String(inputs.command === 'plan' && exitCode === EXIT.found),
+    'output-file': files.output,
+  };
   if (run.markdown) outputs['markdown-file'] = files.output;
   if (run.sarif) outputs['sarif-file'] = files.output;
   if (files.plan !== undefined) outputs['plan-file'] = files.plan;

@@ -63,13 +63,19 @@ export function decodeUtf8(bytes: Uint8Array): SourceText {
     const offset = firstInvalidByte(bytes);
     const { line, col } = bytePosition(bytes, offset);
     const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
-    return { ok: false, problem: { line, col, message: `the file is not valid UTF-8 (byte 0x${byte}); save it with UTF-8 encoding` } };
+    return {
+      ok: false,
+      problem: { line, col, message: `the file is not valid UTF-8 (byte 0x${byte}); save it with UTF-8 encoding` },
+    };
   }
 }
 
 /** The problem of a file of `size` bytes, over `maxBytes` (not read). */
 export function tooLarge(size: number, maxBytes: number): SourceText {
-  return { ok: false, problem: { line: 1, col: 1, message: `the file is too large: ${formatBytes(size)}; the limit is ${formatBytes(maxBytes)}` } };
+  return {
+    ok: false,
+    problem: { line: 1, col: 1, message: `the file is too large: ${formatBytes(size)}; the limit is ${formatBytes(maxBytes)}` },
+  };
 }
 
 function formatBytes(n: number): string {

@@ -64,7 +64,11 @@ export interface LiveSnapshot<R extends RecordedRule = LiveRule> {
  * was downloaded (docs/security.md, "Live snapshot integrity").
  */
 export function snapshotIntegrity(snapshot: { formatVersion: number; takenAt: string; apps: readonly Pick<SnapshotApp, 'app' | 'fingerprint'>[] }): string {
-  const covered = { formatVersion: snapshot.formatVersion, takenAt: snapshot.takenAt, apps: snapshot.apps.map(({ app, fingerprint }) => ({ app, fingerprint })) };
+  const covered = {
+    formatVersion: snapshot.formatVersion,
+    takenAt: snapshot.takenAt,
+    apps: snapshot.apps.map(({ app, fingerprint }) => ({ app, fingerprint })),
+  };
   return `sha256:${hash('sha256', JSON.stringify(covered), 'hex')}`;
 }
 
@@ -234,6 +238,9 @@ export function snapshotSource(snapshot: LiveSnapshot, file: string): (app: { na
       throw notInSnapshot(apps, app.name, file);
     }
     unlisted.delete(app.name);
-    return { listRules: () => Promise.resolve(rules), patchRule: () => Promise.reject(new Error(`internal: a patch was attempted against the live snapshot ${file}`)) };
+    return {
+      listRules: () => Promise.resolve(rules),
+      patchRule: () => Promise.reject(new Error(`internal: a patch was attempted against the live snapshot ${file}`)),
+    };
   };
 }

@@ -105,7 +105,9 @@ export function parsePlanText(text: string, source: string): unknown {
     return JSON.parse(text) as unknown;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new UserError(`${source} is not a botrules plan: it is not valid JSON (${why})`, ['Write a plan with: botrules plan --out FILE']);
+    throw new UserError(`${source} is not a botrules plan: it is not valid JSON (${why})`, [
+      'Write a plan with: botrules plan --out FILE',
+    ]);
   }
 }
 
@@ -188,7 +190,11 @@ function toAppPlan(app: SerialisedApp): AppPlan {
         }) as PlanStep,
     ),
     blocked: app.blocked.map(({ reason: _words, ...rule }) => ({ ...rule, ...definedFields({ source: rule.source && { ...rule.source } }) })),
-    unmanaged: app.unmanaged.map((rule) => ({ ruleId: rule.ruleId, name: rule.name, ...definedFields({ status: rule.status, removedFromFiles: rule.removedFromFiles }) })),
+    unmanaged: app.unmanaged.map((rule) => ({
+      ruleId: rule.ruleId,
+      name: rule.name,
+      ...definedFields({ status: rule.status, removedFromFiles: rule.removedFromFiles }),
+    })),
   };
   if (app.liveDigests !== undefined) plan.liveDigests = { ...app.liveDigests };
   if (app.replay !== undefined) plan.replay = structuredClone(app.replay);

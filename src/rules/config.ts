@@ -66,7 +66,12 @@ export async function loadProjectConfig(options: { cwd: string; config?: string;
   const configPath = await findConfigFile(options.cwd, options.config);
   if (configPath === undefined) {
     if (options.dir === undefined) await refuseSubdirectory(options.cwd);
-    const app: AppConfig = { name: DEFAULT_APP, rulesDir: resolve(options.cwd, options.dir ?? DEFAULT_RULES_DIR), tokenEnv: DEFAULT_TOKEN_ENV, unmanaged: 'keep' };
+    const app: AppConfig = {
+      name: DEFAULT_APP,
+      rulesDir: resolve(options.cwd, options.dir ?? DEFAULT_RULES_DIR),
+      tokenEnv: DEFAULT_TOKEN_ENV,
+      unmanaged: 'keep',
+    };
     return { apps: selectApps([app], options.app, undefined), oneApp: true };
   }
   const file = displayPath(options.cwd, configPath);

@@ -223,7 +223,9 @@ function isDirectory(path: string): Promise<boolean | undefined> {
 async function requireDirectory(absDir: string, shown: string): Promise<void> {
   const directory = await isDirectory(absDir);
   if (directory === undefined) {
-    throw new UserError(`rules directory "${shown}" does not exist`, ['Create it, pass --dir DIR, or set rulesDir in botrules.yaml.']);
+    throw new UserError(`rules directory "${shown}" does not exist`, [
+      'Create it, pass --dir DIR, or set rulesDir in botrules.yaml.',
+    ]);
   }
   if (!directory) throw new UserError(`"${shown}" is not a directory; --dir and rulesDir name the directory that holds the rule files`);
 }

@@ -246,6 +246,13 @@ class Pager {
     if (this.stalledAt !== undefined) {
       warnings.push(`the server returned no records at skip ${this.stalledAt} although its count is ${this.counts.largest}; the export stops there`);
     }
-    return { count: this.delivered, reportedCount: first, requests: this.requests, duplicates: this.duplicates, ...definedFields({ takeCap: this.takeCap }), warnings };
+    return {
+      count: this.delivered,
+      reportedCount: first,
+      requests: this.requests,
+      duplicates: this.duplicates,
+      ...definedFields({ takeCap: this.takeCap }),
+      warnings,
+    };
   }
 }

@@ -109,7 +109,10 @@ function emitter(stream: Writable): Emit {
       // stream (and Node warns about a listener leak after ten).
       const waited = new AbortController();
       try {
-        await Promise.race([once(stream, 'drain', { signal: waited.signal }), once(stream, 'close', { signal: waited.signal }).then(() => Promise.reject(brokenPipe()))]);
+        await Promise.race([
+          once(stream, 'drain', { signal: waited.signal }),
+          once(stream, 'close', { signal: waited.signal }).then(() => Promise.reject(brokenPipe())),
+        ]);
       } finally {
         waited.abort();
       }

@@ -79,7 +79,13 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
         held.add(kept);
         records.push(...kept);
       });
-      const snapshot = buildSnapshot({ query: options.query, takenAt: options.now, records, warnings: fetched.warnings, ...definedFields({ policyFile: options.policy?.file }) });
+      const snapshot = buildSnapshot({
+        query: options.query,
+        takenAt: options.now,
+        records,
+        warnings: fetched.warnings,
+        ...definedFields({ policyFile: options.policy?.file }),
+      });
       const sealed = sealSnapshot(snapshot, options.previous ?? null);
       chainHead = sealed.chain?.sha256;
       return sealed;

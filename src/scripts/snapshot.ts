@@ -81,6 +81,9 @@ export function parseSnapshot(value: unknown, what: string): Snapshot {
   const all = schemaErrorLines(validate.errors ?? [], value);
   const lines = all.slice(0, MAX_SCHEMA_ERRORS).map((line) => `  ${line}`);
   if (all.length > MAX_SCHEMA_ERRORS) lines.push(`… and ${all.length - MAX_SCHEMA_ERRORS} more`);
-  throw new UserError(`${what} is not a botrules snapshot (formatVersion 1)`, [...lines, 'Snapshots are written by `botrules scripts report --format json`.']);
+  throw new UserError(`${what} is not a botrules snapshot (formatVersion 1)`, [
+    ...lines,
+    'Snapshots are written by `botrules scripts report --format json`.',
+  ]);
 }
 

@@ -109,7 +109,10 @@ function checkAnchor(members: readonly SeriesMember[], anchor: ChainAnchor | nul
   const at = members.findIndex((m) => m.digest === anchor.sha256);
   const named = `the anchor ${anchor.sha256} (${anchor.source})`;
   if (at < 0) {
-    return { text: `${named} matches no snapshot here`, broken: `${named} matches no snapshot here: the snapshot it names was removed, or edited and sealed again` };
+    return {
+      text: `${named} matches no snapshot here`,
+      broken: `${named} matches no snapshot here: the snapshot it names was removed, or edited and sealed again`,
+    };
   }
   const after = members.length - 1 - at;
   const member = members[at] as SeriesMember;

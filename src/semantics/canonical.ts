@@ -49,7 +49,13 @@ export function canonicalConditions(conditions: Conditions): Conditions {
 
 /** The canonical form; its value lists are fresh copies, so it can be kept and changed freely. */
 export function canonicalRule(rule: NormalRule): CanonicalRule {
-  return { name: rule.name, description: rule.description, status: rule.status, actions: canonicalActions(rule.actions), conditions: canonicalConditions(rule.conditions) };
+  return {
+    name: rule.name,
+    description: rule.description,
+    status: rule.status,
+    actions: canonicalActions(rule.actions),
+    conditions: canonicalConditions(rule.conditions),
+  };
 }
 
 /** JSON of the canonical form, keys in RULE_FIELDS order: equal exactly for equal rules. */

@@ -129,7 +129,10 @@ function liveConditions(root: LooseTree<LooseTree<LooseLeaf>>, path: string): Co
 }
 
 function liveGroup(group: LooseTree<LooseLeaf>, path: string): Group {
-  const normal: Group = { operator: group.operator ?? DEFAULT_GROUP_OPERATOR, children: (group.children ?? []).map((leaf, i) => liveLeaf(leaf, `${path}.children[${i}]`)) };
+  const normal: Group = {
+    operator: group.operator ?? DEFAULT_GROUP_OPERATOR,
+    children: (group.children ?? []).map((leaf, i) => liveLeaf(leaf, `${path}.children[${i}]`)),
+  };
   return withUnknownFields(normal, group, 'tree');
 }
 

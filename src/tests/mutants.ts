@@ -30,7 +30,9 @@ export interface Mutant {
   leafChange?: { group: number; leaf: number; before: Leaf; after: Leaf };
 }
 
-const FLIPPED: Partial<Record<LeafOperator, LeafOperator>> = { $eq: '$ne', $ne: '$eq', $in: '$notIn', $notIn: '$in', $startsWith: '$contains', $contains: '$startsWith' };
+const FLIPPED: Partial<Record<LeafOperator, LeafOperator>> = {
+  $eq: '$ne', $ne: '$eq', $in: '$notIn', $notIn: '$in', $startsWith: '$contains', $contains: '$startsWith',
+};
 
 const WEAKER: Partial<Record<Action, Action>> = { hardBlock: 'blockWithChallenge', blockWithChallenge: 'allow' };
 

@@ -61,7 +61,9 @@ export const EMULATOR_SUMMARY: StreamRenderers<EmulatorSummaryView> = {
 };
 
 /** The line scripts wait for. */
-export const EMULATOR_READY: StreamRenderers<{ url: string }> = { stdout: ({ url }, sink) => writeLines(sink, [`emulator ready on ${url}`]) };
+export const EMULATOR_READY: StreamRenderers<{ url: string }> = {
+  stdout: ({ url }, sink) => writeLines(sink, [`emulator ready on ${url}`]),
+};
 
 /** Said when --app-token put a token on the command line. */
 export const EMULATOR_TOKEN_ON_COMMAND_LINE: StreamRenderers<undefined> = {

@@ -6,7 +6,9 @@ import { writeLines, type StreamRenderers } from '../contract.js';
 import { safeText } from '../sanitise.js';
 
 /** The artifacts `github artifact` passed over, one sentence each, newest first. */
-export const ARTIFACTS_SKIPPED: StreamRenderers<readonly string[]> = { stderr: (skipped, sink) => writeLines(sink, skipped.map((line) => `Passed over ${safeText(line)}`)) };
+export const ARTIFACTS_SKIPPED: StreamRenderers<readonly string[]> = {
+  stderr: (skipped, sink) => writeLines(sink, skipped.map((line) => `Passed over ${safeText(line)}`)),
+};
 
 interface ArtifactChoiceView {
   name: string;

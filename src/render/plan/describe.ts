@@ -75,7 +75,9 @@ export function whatChanges(step: PlanStep): string {
  * (docs/behaviour.md, "Unknown fields"): `! removes "caseSensitive" of conditions.children[0].children[1] …`.
  */
 export function unknownDropLines(step: PlanStep): string[] {
-  return (step.dropsUnknown ?? []).map((drop) => `! removes "${drop.field}" of ${drop.path}, a field botrules does not know (its leaf or group is replaced; apply needs --force)`);
+  return (step.dropsUnknown ?? []).map(
+    (drop) => `! removes "${drop.field}" of ${drop.path}, a field botrules does not know (its leaf or group is replaced; apply needs --force)`,
+  );
 }
 
 function moveText(from: number, to: number): string {

@@ -30,7 +30,12 @@ export function changesTable(plan: Plan): string[] {
   const showApp = plan.apps.length > 1;
   const rows = plan.apps.flatMap(appRows);
   if (rows.length === 0) return [];
-  const shown = rows.slice(0, CHANGE_ROWS).map((row) => [`${showApp ? `${cell(row.app)} · ` : ''}**${cell(row.name)}**`, cell(row.change), cell(row.before), cell(row.after)]);
+  const shown = rows.slice(0, CHANGE_ROWS).map((row) => [
+    `${showApp ? `${cell(row.app)} · ` : ''}**${cell(row.name)}**`,
+    cell(row.change),
+    cell(row.before),
+    cell(row.after),
+  ]);
   const lines = [`#### Rule changes (${plural(rows.length, 'rule')})`, '', ...table(['rule', 'change', 'before', 'after'], shown)];
   const more = rows.length - shown.length;
   if (more > 0) lines.push('', `_… and ${more} more; each is in the sections below._`);

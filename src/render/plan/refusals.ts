@@ -65,7 +65,10 @@ export function trafficExcessSentence({ app, verdict, limit, configured }: Traff
 
 /** The rules that would block the requests and a few of them, one line each. */
 export function trafficExcessDetails({ app, verdict }: TrafficExcess): string[] {
-  return [...verdict.rules.map((rule) => `app ${app}: ${rule.count} by ${JSON.stringify(rule.name)}`), ...verdict.examples.map((example) => `app ${app}: e.g. ${example}`)];
+  return [
+    ...verdict.rules.map((rule) => `app ${app}: ${rule.count} by ${JSON.stringify(rule.name)}`),
+    ...verdict.examples.map((example) => `app ${app}: e.g. ${example}`),
+  ];
 }
 
 /** One refusal as a sentence. */

@@ -35,7 +35,10 @@ export function changeLines(step: PlanStep): string[] {
   if (JSON.stringify(before).length + JSON.stringify(after).length > MAX_SHOWN_CHARS) return [TOO_LARGE_TO_SHOW];
   const patch = structuredPatch('live', 'plan', yamlOf(before), yamlOf(after), '', '', { context: CONTEXT_LINES, maxEditLength: MAX_EDIT_LENGTH });
   if (patch === undefined) return [TOO_LARGE_TO_SHOW];
-  return patch.hunks.flatMap((hunk) => [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines.filter((line) => !line.startsWith('\\'))]);
+  return patch.hunks.flatMap((hunk) => [
+    `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+    ...hunk.lines.filter((line) => !line.startsWith('\\')),
+  ]);
 }
 
 /** The rule a create step sends, as `+` lines of canonical YAML (its position is said elsewhere). */

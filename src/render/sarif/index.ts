@@ -57,7 +57,10 @@ export function sarifLog(model: SarifModel): object {
           message: { text: finding.message },
           locations: [
             {
-              physicalLocation: { artifactLocation: { uri: fileUri(finding.file) }, region: { startLine: Math.max(1, finding.line), startColumn: Math.max(1, finding.col) } },
+              physicalLocation: {
+                artifactLocation: { uri: fileUri(finding.file) },
+                region: { startLine: Math.max(1, finding.line), startColumn: Math.max(1, finding.col) },
+              },
             },
           ],
           ...(finding.related === undefined ? {} : {

@@ -20,7 +20,13 @@ export function renderTestJunit(results: readonly TestResult[], out: Sink, prope
   const files = [...new Set(results.map((result) => result.test.source.file))];
   const suites: Record<string, unknown>[] = files.map((file) => {
     const inFile = results.filter((result) => result.test.source.file === file);
-    return { '@_name': xmlText(file), '@_tests': inFile.length, '@_failures': inFile.filter((result) => !result.passed).length, '@_errors': 0, testcase: inFile.map(testcase) };
+    return {
+      '@_name': xmlText(file),
+      '@_tests': inFile.length,
+      '@_failures': inFile.filter((result) => !result.passed).length,
+      '@_errors': 0,
+      testcase: inFile.map(testcase),
+    };
   });
   if (properties.length > 0) {
     const property = properties.map(([name, value]) => ({ '@_name': xmlText(name), '@_value': xmlText(value) }));

@@ -10,6 +10,7 @@ import { renderQualityMarkdown } from './quality-markdown.js';
 import { renderQualityText } from './quality-text.js';
 import { summary } from './text.js';
 
+
 /** The tests' summary and the thresholds not met, for stderr beside a document. */
 async function renderQualityLog(view: QualityView, out: Sink, { colors }: RenderOptions): Promise<void> {
   const shortfalls = [...(view.coverage?.shortfalls ?? []), ...(view.mutation?.shortfalls ?? [])];
