@@ -53,5 +53,7 @@ export function formatProblem(p: Problem): string {
 
 /** Sort problems by file, then position, so reports are stable. */
 export function sortProblems(problems: readonly Problem[]): Problem[] {
-  return [...problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+  return [...problems].sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col),
+  );
 }

@@ -8,7 +8,10 @@ import type { AppConfig } from '../rules/config.js';
 import { createRulesClient } from './rules-client.js';
 import { createScriptsClient } from './scripts-client.js';
 import { createGitHubClient, DEFAULT_GITHUB_API_URL, GITHUB_API_URL_VARIABLE, GITHUB_TOKEN_VARIABLES, type GitHubApi } from './github-client.js';
-import { API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE, TIMEOUT_VARIABLE, type HostOptions, type RulesApi, type ScriptsApi } from './types.js';
+import {
+  API_TOKEN_VARIABLE, CONSOLE_URL_VARIABLE, EXTRA_CA_VARIABLE, FALLBACK_TOKEN_VARIABLE, GATEWAY_URL_VARIABLE, TIMEOUT_VARIABLE,
+  type HostOptions, type RulesApi, type ScriptsApi,
+} from './types.js';
 
 export { createRulesClient } from './rules-client.js';
 export { createScriptsClient } from './scripts-client.js';
@@ -21,7 +24,10 @@ export function rulesClientFor(app: AppConfig, ctx: Runtime): RulesApi {
   const baseUrl = requireVariable(ctx, CONSOLE_URL_VARIABLE,
     'set it to the management host\'s API base, ending in /api (for example https://console.example.com/api)');
   const token = requireVariable(ctx, app.tokenEnv, `it must hold the server token of app ${app.name}`);
-  return createRulesClient({ ...hostOptions(ctx, baseUrl, CONSOLE_URL_VARIABLE, token, app.tokenEnv), app: app.name });
+  return createRulesClient({
+    ...hostOptions(ctx, baseUrl, CONSOLE_URL_VARIABLE, token, app.tokenEnv),
+    app: app.name,
+  });
 }
 
 /** The script inventory, with BOTRULES_API_TOKEN (or BOTRULES_TOKEN when that is unset). */

@@ -48,7 +48,13 @@ export interface AppApplyResult {
   interrupted: boolean;
 }
 
-export async function applyAppPlan(app: string, steps: readonly PlanStep[], before: readonly LiveRule[], api: RulesApi, options: ApplyAppOptions): Promise<AppApplyResult> {
+export async function applyAppPlan(
+  app: string,
+  steps: readonly PlanStep[],
+  before: readonly LiveRule[],
+  api: RulesApi,
+  options: ApplyAppOptions,
+): Promise<AppApplyResult> {
   let expected = simulateSteps(before, steps);
   const window = moveWindow(before, steps);
   const result: AppApplyResult = { app, passes: [], verified: false, differences: [], drift: [], interrupted: false };

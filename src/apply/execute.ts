@@ -34,7 +34,11 @@ interface ExecuteOptions {
 }
 
 /** Runs `steps` and resolves to one outcome per step, in plan order. Never rejects for a failed PATCH. */
-export async function executeSteps(steps: readonly PlanStep[], api: RulesApi, options: ExecuteOptions): Promise<StepOutcome[]> {
+export async function executeSteps(
+  steps: readonly PlanStep[],
+  api: RulesApi,
+  options: ExecuteOptions,
+): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = steps.map((step) => ({ state: 'not-attempted', step }));
   const limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
   let failed = false;

@@ -56,7 +56,10 @@ export function defineAction<Options extends GlobalArgs>(definition: ActionDefin
  * `run` runs the action the words name (`main` runs commands after parsing, so yargs' own
  * handlers never run).
  */
-export function defineCommandWithActions(actions: readonly ActionDefinition<GlobalArgs>[], options: { missing?: string; usage?: string }): CommandModule {
+export function defineCommandWithActions(
+  actions: readonly ActionDefinition<GlobalArgs>[],
+  options: { missing?: string; usage?: string },
+): CommandModule {
   // An action `$0` is what the command does when no action is named (`botrules emulator`).
   const byDefault = actions.find((action) => action.command === '$0');
   return {

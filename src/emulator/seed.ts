@@ -41,7 +41,10 @@ export async function initialState(options: EmulatorOptions, stored: EmulatorSta
     scripts: stored?.scripts ?? [],
   };
   for (const [index, app] of apps.entries()) {
-    state.apps[app.name] = { token: app.token, rules: state.apps[app.name]?.rules ?? withIds(await seedRulesFor(app, index === 0, options, random), random) };
+    state.apps[app.name] = {
+      token: app.token,
+      rules: state.apps[app.name]?.rules ?? withIds(await seedRulesFor(app, index === 0, options, random), random),
+    };
   }
   if (!stored) state.scripts = [...(options.seedScripts ?? []), ...generatedScripts(options, random)];
   const givenTokens = apps.filter((app) => !generated.apps.includes(app.name)).map((app) => app.token);

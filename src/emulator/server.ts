@@ -170,7 +170,11 @@ function injectFault(fault: FaultSpec, req: IncomingMessage, res: ServerResponse
 
 function send(res: ServerResponse, answer: ApiAnswer, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(answer.body);
-  res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(payload), ...headers });
+  res.writeHead(answer.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+    ...headers,
+  });
   res.end(payload);
 }
 

@@ -173,7 +173,12 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
 }
 
 /** Everything before the first PATCH: the files, the tokens, one LIST per app, the plans (and the rule files read). */
-async function prepareWork(config: Project, request: ApplyRequest, ctx: Runtime, declaredChecks: Parameters<typeof planApps>[5]): Promise<{ work: ApplyWork[]; target: string; declared?: Map<string, DeclaredRule[]> }> {
+async function prepareWork(
+  config: Project,
+  request: ApplyRequest,
+  ctx: Runtime,
+  declaredChecks: Parameters<typeof planApps>[5],
+): Promise<{ work: ApplyWork[]; target: string; declared?: Map<string, DeclaredRule[]> }> {
   if (request.planFile === undefined) {
     const planned = await planApps(config, request, ctx, undefined, request, declaredChecks);
     const declared = new Map(planned.map((p) => [p.app.name, p.declared]));

@@ -96,7 +96,11 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
   const { document: doc, lineCounter } = parseYamlDocument(text);
   const at = (offset: number | undefined): Position => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
   const locate = (path: Path, opts: { key?: boolean } = {}): Position => at(offsetOf(doc, path, opts.key ?? false));
-  const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({ file: options.displayPath, ...locate(path, opts), message });
+  const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({
+    file: options.displayPath,
+    ...locate(path, opts),
+    message,
+  });
   const located = (offset: number | undefined, message: string): Problem => ({ file: options.displayPath, ...at(offset), message });
   const warnings = doc.warnings.map((w) => located(w.pos[0], yamlWarningMessage(w)));
   const unusable = (problems: Problem[]): YamlSource => ({ file: options.displayPath, document: doc, value: undefined, problems, warnings, locate, problemAt, isSchemaValid: () => false });

@@ -35,7 +35,10 @@ function digestOf(identified: string, priority: number): string {
 }
 
 /** The fingerprint and every rule's digest, serialising each rule once. */
-export function liveSnapshot(live: readonly LiveRule[], jsonOf: JsonOf = canonicalJson): { fingerprint: string; digests: Record<string, string> } {
+export function liveSnapshot(
+  live: readonly LiveRule[],
+  jsonOf: JsonOf = canonicalJson,
+): { fingerprint: string; digests: Record<string, string> } {
   const ordered = inPriorityOrder(live);
   const jsons = ordered.map((rule) => identifiedJson(rule, jsonOf));
   const digests: Record<string, string> = {};

@@ -45,7 +45,12 @@ export interface Move {
  * matched rule at all, at the top). Without creates and deletes it is the live list with the
  * managed rules permuted into declared order.
  */
-export function desiredOrder(liveIds: readonly string[], declaredIds: readonly string[], created: ReadonlySet<string> = new Set(), deleted: ReadonlySet<string> = new Set()): string[] {
+export function desiredOrder(
+  liveIds: readonly string[],
+  declaredIds: readonly string[],
+  created: ReadonlySet<string> = new Set(),
+  deleted: ReadonlySet<string> = new Set(),
+): string[] {
   const matched = declaredIds.filter((id) => !created.has(id));
   const managed = new Set(matched);
   const leading: string[] = [];
@@ -79,7 +84,12 @@ export function desiredOrder(liveIds: readonly string[], declaredIds: readonly s
  * whose desired indices are increasing in live order (unmanaged rules under `desiredOrder`),
  * or they cannot all stay. The priorities assume the deletes ran first.
  */
-export function planMoves(liveIds: readonly string[], desiredIds: readonly string[], weightOf: (ruleId: string) => KeepWeight, deleted: ReadonlySet<string> = new Set()): Move[] {
+export function planMoves(
+  liveIds: readonly string[],
+  desiredIds: readonly string[],
+  weightOf: (ruleId: string) => KeepWeight,
+  deleted: ReadonlySet<string> = new Set(),
+): Move[] {
   const desiredIndex = new Map(desiredIds.map((id, index) => [id, index]));
   const staying = liveIds.map((id, from) => ({ id, from })).filter(({ id }) => !deleted.has(id));
   const sequence = staying.map(({ id }) => indexIn(desiredIndex, id));

@@ -128,7 +128,12 @@ function dropsField(drops: readonly UnknownFieldDrop[]): { dropsUnknown?: Unknow
   return drops.length === 0 ? {} : { dropsUnknown: drops.map((drop) => ({ ...drop })) };
 }
 
-function moveSteps(moves: readonly Move[], live: readonly LiveRule[], changes: ReadonlyMap<string, ChangedMatch>, created: ReadonlyMap<string, DeclaredRule>): PlanStep[] {
+function moveSteps(
+  moves: readonly Move[],
+  live: readonly LiveRule[],
+  changes: ReadonlyMap<string, ChangedMatch>,
+  created: ReadonlyMap<string, DeclaredRule>,
+): PlanStep[] {
   return moves.map((move): PlanStep => {
     if (move.from < 0) return createStep(move, created.get(move.ruleId) as DeclaredRule);
     const rule = live[move.from] as LiveRule;
@@ -160,7 +165,11 @@ function deleteSteps(live: readonly LiveRule[], deleted: ReadonlySet<string>): D
     deleted.has(rule.ruleId) ? [{ ruleId: rule.ruleId, name: rule.name, kind: 'delete', body: {}, changes: [], position }] : []);
 }
 
-function fieldOnlySteps(matches: readonly Match[], changes: ReadonlyMap<string, ChangedMatch>, moved: ReadonlySet<string>): PlanStep[] {
+function fieldOnlySteps(
+  matches: readonly Match[],
+  changes: ReadonlyMap<string, ChangedMatch>,
+  moved: ReadonlySet<string>,
+): PlanStep[] {
   const steps: PlanStep[] = [];
   for (const match of matches) {
     const change = changes.get(match.live.ruleId);
@@ -175,7 +184,12 @@ function fieldOnlySteps(matches: readonly Match[], changes: ReadonlyMap<string, 
  * Where each blocked rule belongs in the console, so the user can create it there: directly
  * below the declared rule before it, at the position that rule has once the plan has run.
  */
-function placeBlocked(declared: readonly DeclaredRule[], matches: readonly Match[], blocked: readonly BlockedRule[], desiredIds: readonly string[]): BlockedRule[] {
+function placeBlocked(
+  declared: readonly DeclaredRule[],
+  matches: readonly Match[],
+  blocked: readonly BlockedRule[],
+  desiredIds: readonly string[],
+): BlockedRule[] {
   const liveIdOf = new Map(matches.map((m) => [m.declared, m.live.ruleId]));
   const finalIndex = new Map(desiredIds.map((ruleId, index) => [ruleId, index]));
   const at = (source: SourceLocation | undefined): string => (source === undefined ? '' : `${source.file}:${source.line}:${source.col}`);

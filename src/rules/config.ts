@@ -12,7 +12,10 @@ import { schemaValidator } from './schemas.js';
 import { loadYamlFile } from '../io/yaml-source.js';
 import { linkPlacement, placementMessage } from '../io/project-path.js';
 import type { MaxDeletes, ServiceCapabilities, UnmanagedPolicy } from '../semantics/model.js';
-import { configChecks, confinedRulesDirs, DEFAULT_APP, DEFAULT_RULES_DIR, DEFAULT_TOKEN_ENV, serviceOf, writtenApps, type BuiltinPolicyId, type BuiltinPolicyLevel, type WrittenApp, type WrittenConfig, type WrittenShare } from './written-config.js';
+import {
+  configChecks, confinedRulesDirs, DEFAULT_APP, DEFAULT_RULES_DIR, DEFAULT_TOKEN_ENV, serviceOf, writtenApps,
+  type BuiltinPolicyId, type BuiltinPolicyLevel, type WrittenApp, type WrittenConfig, type WrittenShare,
+} from './written-config.js';
 
 export interface AppConfig {
   name: string;

@@ -13,7 +13,11 @@ const LIFETIME_KEYS: readonly string[] = ['activeFrom', 'expires'];
 
 const TWO_LEVELS = 'conditions must have exactly two levels: root → groups → leaves';
 
-const FIELD_NAMES: Record<string, string> = { header: 'the header name', queryParam: 'the query parameter name', customParam: 'the custom parameter name' };
+const FIELD_NAMES: Record<string, string> = {
+  header: 'the header name',
+  queryParam: 'the query parameter name',
+  customParam: 'the custom parameter name',
+};
 
 export const ruleFileMessages: SchemaMessages = { describe, explain, summarise };
 

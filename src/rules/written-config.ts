@@ -53,7 +53,10 @@ export function writtenApps(config: WrittenConfig): WrittenApp[] {
 
 /** Each capability as the app says, else as the top level says, else off. */
 export function serviceOf(app: WrittenApp, defaults: WrittenConfig): ServiceCapabilities {
-  return { create: app.service?.create ?? defaults.service?.create ?? false, delete: app.service?.delete ?? defaults.service?.delete ?? false };
+  return {
+    create: app.service?.create ?? defaults.service?.create ?? false,
+    delete: app.service?.delete ?? defaults.service?.delete ?? false,
+  };
 }
 
 /**

@@ -77,7 +77,9 @@ function normaliseRisk(risk: unknown): unknown {
   if (risk === null || typeof risk !== 'object') return risk;
   const { level, reason, ...rest } = risk as Record<string, unknown>;
   // Spread copies own properties as data, `__proto__` included, into a prototype-free object.
-  return Object.assign(Object.create(null) as object, { ...definedFields({ level, reason }), ...rest });
+  return Object.assign(Object.create(null) as object, {
+    ...definedFields({ level, reason }), ...rest,
+  });
 }
 
 /** Code-unit order of identities: the same on every machine, unlike locale comparison. */

@@ -96,7 +96,10 @@ export async function writeInventoryReport(source: PageSource, options: ReportOp
     if (summary === undefined) throw new Error('the report renderer never read the inventory');
     await options.output.commit();
     const unmatchedEntries = usage?.unmatched().map((entry) => unmatchedWarning(entry, 'in this report'));
-    return { ...summary, ...definedFields({ unapproved: options.policy && unapproved, unmatchedEntries, chainHead }) };
+    return {
+      ...summary,
+      ...definedFields({ unapproved: options.policy && unapproved, unmatchedEntries, chainHead }),
+    };
   } catch (err) {
     await options.output.abort();
     throw err;

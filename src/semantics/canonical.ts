@@ -43,7 +43,9 @@ export function canonicalActions(actions: readonly Action[]): Action[] {
 }
 
 export function canonicalConditions(conditions: Conditions): Conditions {
-  const groups = conditions.children.map((group): Group => ({ operator: group.operator, children: asSet(group.children.map(canonicalLeaf), compareLeaves) }));
+  const groups = conditions.children.map(
+    (group): Group => ({ operator: group.operator, children: asSet(group.children.map(canonicalLeaf), compareLeaves) }),
+  );
   return { operator: conditions.operator, children: asSet(groups, compareGroups) };
 }
 

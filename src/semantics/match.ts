@@ -77,7 +77,12 @@ export function matchRules(declared: readonly DeclaredRule[], live: readonly Liv
 
 type Found = { kind: 'rule'; rule: LiveRule } | { kind: 'none' } | { kind: 'problem'; message: string };
 
-function findLiveRule(rule: DeclaredRule, liveById: ReadonlyMap<string, LiveRule>, liveByName: ReadonlyMap<string, LiveRule[]>, policy: MatchPolicy): Found {
+function findLiveRule(
+  rule: DeclaredRule,
+  liveById: ReadonlyMap<string, LiveRule>,
+  liveByName: ReadonlyMap<string, LiveRule[]>,
+  policy: MatchPolicy,
+): Found {
   if (rule.recreate === true) return { kind: 'none' };
   if (rule.ruleId !== undefined) {
     const pinned = liveById.get(rule.ruleId);

@@ -11,7 +11,10 @@ export type Status = (typeof STATUSES)[number];
 export const GROUP_OPERATORS = ['$or', '$and'] as const;
 export type GroupOperator = (typeof GROUP_OPERATORS)[number];
 
-export const LEAF_OPERATORS = ['$eq', '$contains', '$startsWith', '$endsWith', '$re', '$notEndsWith', '$ne', '$in', '$notIn', '$exists', '$notExists'] as const;
+export const LEAF_OPERATORS = [
+  '$eq', '$contains', '$startsWith', '$endsWith', '$re', '$notEndsWith', '$ne',
+  '$in', '$notIn', '$exists', '$notExists',
+] as const;
 export type LeafOperator = (typeof LEAF_OPERATORS)[number];
 
 /** Operators whose value is a list of strings. */

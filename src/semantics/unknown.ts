@@ -20,7 +20,11 @@ export const KNOWN_FIELDS = {
 
 export type Level = keyof typeof KNOWN_FIELDS;
 
-const KNOWN: Record<Level, ReadonlySet<string>> = { rule: new Set(KNOWN_FIELDS.rule), tree: new Set(KNOWN_FIELDS.tree), leaf: new Set(KNOWN_FIELDS.leaf) };
+const KNOWN: Record<Level, ReadonlySet<string>> = {
+  rule: new Set(KNOWN_FIELDS.rule),
+  tree: new Set(KNOWN_FIELDS.tree),
+  leaf: new Set(KNOWN_FIELDS.leaf),
+};
 
 /** A field of a live part that a change would remove: where (in the live rule) and which. */
 export interface UnknownFieldDrop {

@@ -126,6 +126,9 @@ function cidrMutations(leaf: Leaf): CidrMutation[] {
       const value = Array.isArray(leaf.value) ? list.map((each, i) => (i === k ? after : each)) : after;
       return { kind, before: range, after, path, leaf: { ...leaf, value } };
     };
-    return [...(prefix > 0 ? [mutation('cidr-widen', prefix - 1)] : []), ...(prefix < max ? [mutation('cidr-narrow', prefix + 1)] : [])];
+    return [
+      ...(prefix > 0 ? [mutation('cidr-widen', prefix - 1)] : []),
+      ...(prefix < max ? [mutation('cidr-narrow', prefix + 1)] : []),
+    ];
   });
 }

@@ -21,7 +21,10 @@ import { firstInLists, RequirementIndex, type Part, type Requirement } from './r
  * identically, whose answers are therefore the same up to the later one's start; `conditions`:
  * each class's, interned; `treeOfClass`: each class's tree in `prover`.
  */
-export function firstShadows(rules: readonly DeclaredRule[], check: (index: number) => boolean, twins: readonly number[], { classes }: InternedRules, prover: Prover, treeOfClass: readonly Node[]): number[] {
+export function firstShadows(
+  rules: readonly DeclaredRule[], check: (index: number) => boolean, twins: readonly number[], { classes }: InternedRules,
+  prover: Prover, treeOfClass: readonly Node[],
+): number[] {
   const nodes = new Requirements(prover);
   const trees = classes.map((number) => treeOfClass[number] as Node);
   // What each class's leaves imply: per group under a root $or (every group must imply Q), else the whole tree.

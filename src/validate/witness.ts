@@ -121,7 +121,10 @@ export function merged(left: readonly TestRequest[], right: readonly TestRequest
 }
 
 function mergeTwo(a: TestRequest, b: TestRequest): TestRequest {
-  return { ...b, ...a, headers: { ...b.headers, ...a.headers }, query: { ...b.query, ...a.query }, custom: { ...b.custom, ...a.custom } };
+  return {
+    ...b, ...a,
+    headers: { ...b.headers, ...a.headers }, query: { ...b.query, ...a.query }, custom: { ...b.custom, ...a.custom },
+  };
 }
 
 /** A request in a few words, for messages. */

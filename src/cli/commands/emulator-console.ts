@@ -33,7 +33,11 @@ export async function runConsole(args: ArgsOf<typeof consoleOptions>, ctx: Comma
   const target = { consoleUrl, token };
   const { rule } = args;
   if (args.action === 'create') {
-    const created = await createConsoleRule(target, { name: rule, status: args.paused ? 'paused' : 'active', ...definedFields({ position: args.position }) });
+    const created = await createConsoleRule(target, {
+      name: rule,
+      status: args.paused ? 'paused' : 'active',
+      ...definedFields({ position: args.position }),
+    });
     await writeReport(CONSOLE_ACTION, { action: 'create', rule: created }, ctx);
     return EXIT.ok;
   }

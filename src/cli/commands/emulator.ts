@@ -50,7 +50,10 @@ function options(yargs: Argv<GlobalArgs>) {
     .option('traffic-format', { choices: TRAFFIC_FORMATS, default: 'ndjson' as const, describe: 'The log format of --write-traffic: any format replay reads (docs/replay.md, "Log formats")' })
     .option('traffic-requests', { type: 'number', default: 10_000, requiresArg: true, coerce: wholeNumber('--traffic-requests', 1), describe: 'Requests in the --write-traffic log' })
     // Not `--env-file`: Node 20 takes that flag for itself even after the script name.
-    .option('exports-file', { type: 'string', describe: 'Also write the export lines to FILE once the emulator is listening (atomically; removed on stop)' });
+    .option('exports-file', {
+      type: 'string',
+      describe: 'Also write the export lines to FILE once the emulator is listening (atomically; removed on stop)',
+    });
 }
 
 type EmulatorArgs = ArgsOf<typeof options>;

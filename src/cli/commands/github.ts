@@ -93,7 +93,9 @@ async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandCon
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
   const { name, excludeRun: excludeRunId } = args;
   const workflows = args.workflow.map((value) => checkedWorkflowFile(String(value)));
-  const selection = await selectArtifact(githubClientFor(ctx), { repository, name, workflows, maxBytes: args.maxBytes, ...definedFields({ excludeRunId }) });
+  const selection = await selectArtifact(githubClientFor(ctx), {
+    repository, name, workflows, maxBytes: args.maxBytes, ...definedFields({ excludeRunId }),
+  });
   await writeReport(ARTIFACTS_SKIPPED, selection.skipped, ctx);
   const { accepted } = selection;
   const choice = { name, workflows, defaultBranch: selection.defaultBranch, ...definedFields({ accepted }) };
@@ -109,7 +111,9 @@ async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandCon
 
 async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: CommandContext): Promise<ExitCode> {
   const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
-  const results = await upsertPlanComments(githubClientFor(ctx), { repository, pullRequest: args.pr, plansDir: args.plans, runUrl: args.runUrl, cwd: ctx.cwd });
+  const results = await upsertPlanComments(githubClientFor(ctx), {
+    repository, pullRequest: args.pr, plansDir: args.plans, runUrl: args.runUrl, cwd: ctx.cwd,
+  });
   await writeReport(PLAN_COMMENTS, results, ctx);
   return EXIT.ok;
 }

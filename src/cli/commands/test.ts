@@ -49,7 +49,11 @@ type TestArgs = ArgsOf<typeof options>;
 export const { builder, run } = defineCommand({
   builder: options,
   async run(args, ctx) {
-    const request = { ...args, ...definedFields({ testsDir: args.tests, liveFile: args.live }), ignoreCase: args.ignoreCase };
+    const request = {
+      ...args,
+      ...definedFields({ testsDir: args.tests, liveFile: args.live }),
+      ignoreCase: args.ignoreCase,
+    };
     const quality = qualityArgs(args);
     const suite = await loadRuleTests(request, ctx);
     if (suite.problems.length > 0) {
@@ -91,5 +95,8 @@ function qualityArgs(args: TestArgs): QualityMeasure | undefined {
     ignoreCase: args.ignoreCase,
     ...definedFields({ rules: args.rules?.map(String), changedSince: args.changedSince, maxMutants: args.maxMutants, mutateTimeout: args.mutateTimeout }),
   };
-  return { coverage, mutate, request, ...definedFields({ failUnder: args.failUnder, minScore: args.minScore }) };
+  return {
+    coverage, mutate, request,
+    ...definedFields({ failUnder: args.failUnder, minScore: args.minScore }),
+  };
 }

@@ -8,7 +8,12 @@ import type { AppBehaviourDiff, BehaviourRisk, OutcomeChange, RequestClass } fro
 import { outcomeText } from '../plan/describe.js';
 import { noun, plural } from '../../plural.js';
 
-const RISK_WORDS: Readonly<Record<BehaviourRisk, string>> = { allows: 'now allowed', weakens: 'weaker', 'other-rule': 'another rule', strengthens: 'stricter' };
+const RISK_WORDS: Readonly<Record<BehaviourRisk, string>> = {
+  allows: 'now allowed',
+  weakens: 'weaker',
+  'other-rule': 'another rule',
+  strengthens: 'stricter',
+};
 
 /** Risks a reviewer is warned about first: what now allows, or no longer blocks or challenges as strongly. */
 export function isLoosening(change: OutcomeChange): boolean {

@@ -26,4 +26,6 @@ function importLines(event: ImportEvent): string[] {
   return [`Imported ${plural(imported.rules, 'rule')} of app ${safeText(imported.app)} into ${safeText(imported.dir)} as ${plural(imported.files, 'file')}${replaced}.`];
 }
 
-export const IMPORT_OUTPUT: StreamRenderers<ImportEvent> = { stdout: (event, sink) => writeLines(sink, importLines(event)) };
+export const IMPORT_OUTPUT: StreamRenderers<ImportEvent> = {
+  stdout: (event, sink) => writeLines(sink, importLines(event)),
+};

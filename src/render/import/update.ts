@@ -41,7 +41,9 @@ type UpdateEvent = { kind: 'app'; update: AppUpdateView } | { kind: 'done'; upda
 
 /** Without --dry-run the summary alone; with it, the formats of UPDATE_FORMATS. */
 export const UPDATE_OUTPUTS = {
-  summary: { stdout: (event, sink) => (event.kind === 'app' ? writeLines(sink, summaryLines(event.update)) : undefined) },
+  summary: {
+    stdout: (event, sink) => (event.kind === 'app' ? writeLines(sink, summaryLines(event.update)) : undefined),
+  },
   diff: {
     stdout: async (event, sink) => {
       if (event.kind === 'done') return;

@@ -19,7 +19,9 @@ function* warningLines({ limitExcesses, trafficExcesses, undecided, modelWarning
   for (const warning of modelWarnings) yield `warning: ${safeText(modelWarningWords(warning))}`;
 }
 
-export const PLAN_WARNINGS: StreamRenderers<Review> = { stderr: (view, sink) => writeLines(sink, warningLines(view)) };
+export const PLAN_WARNINGS: StreamRenderers<Review> = {
+  stderr: (view, sink) => writeLines(sink, warningLines(view)),
+};
 
 interface SavedPlanView {
   /** The file, as the user named it. */

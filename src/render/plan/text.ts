@@ -7,7 +7,21 @@
 import type { ReviewedPlan } from './review.js';
 import type { AppPlan, PlanStep } from '../../plan/types.js';
 import { BLOCKED_ADVICE, blockedSentence } from './refusals.js';
-import { NO_CHANGES, POSITIONS_NOTE, REMOVED_ACTIVE, behaviourHeading, behaviourLine, consoleSteps, hasMoves, snapshotNote, summaryLine, unmanagedInOrder, unknownDropLines, unmanagedText, whatChanges } from './describe.js';
+import {
+  NO_CHANGES,
+  POSITIONS_NOTE,
+  REMOVED_ACTIVE,
+  behaviourHeading,
+  behaviourLine,
+  consoleSteps,
+  hasMoves,
+  snapshotNote,
+  summaryLine,
+  unmanagedInOrder,
+  unknownDropLines,
+  unmanagedText,
+  whatChanges,
+} from './describe.js';
 import { writeBehaviourDiffText } from '../diff/text.js';
 import { changeLines, createdLines } from './rule-diff.js';
 import { transitionText } from './transitions.js';

@@ -19,5 +19,8 @@ function baselineChangeText(change: BaselineChange, kind: 'newly' | 'stopped'): 
 
 /** Every line of the comparison, newly first. */
 export function baselineLines(baseline: BaselineComparison): string[] {
-  return [...baseline.newly.map((change) => baselineChangeText(change, 'newly')), ...baseline.stopped.map((change) => baselineChangeText(change, 'stopped'))];
+  return [
+    ...baseline.newly.map((change) => baselineChangeText(change, 'newly')),
+    ...baseline.stopped.map((change) => baselineChangeText(change, 'stopped')),
+  ];
 }

@@ -42,7 +42,9 @@ function emptyWarning(appIds: readonly string[], tlds: readonly string[]): strin
   return `warning: no scripts found for ${named('app id', appIds)} and ${named('domain', tlds)} in the period asked for; check --app-id, --tld and --from`;
 }
 
-export const REPORT_OUTCOME: StreamRenderers<ReportOutcomeView> = { stderr: (view, sink, { colors }) => writeLines(sink, reportLines(view, colors.yellow)) };
+export const REPORT_OUTCOME: StreamRenderers<ReportOutcomeView> = {
+  stderr: (view, sink, { colors }) => writeLines(sink, reportLines(view, colors.yellow)),
+};
 
 /** The step summary's line about the head digest (Markdown). */
 export function chainHeadSummary(chainHead: string, file: string | undefined): string {

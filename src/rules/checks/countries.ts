@@ -31,4 +31,7 @@ export const COUNTRY_CODES: ReadonlySet<string> = new Set(
 );
 
 /** Common mistakes with a known intended code. */
-export const COUNTRY_CODE_HINTS: Readonly<Record<string, string>> = { UK: 'the code for the United Kingdom is "GB"', EL: 'the code for Greece is "GR"' };
+export const COUNTRY_CODE_HINTS: Readonly<Record<string, string>> = {
+  UK: 'the code for the United Kingdom is "GB"',
+  EL: 'the code for Greece is "GR"',
+};

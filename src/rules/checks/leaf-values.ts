@@ -114,7 +114,13 @@ export function httpMethodsAreCommon(leaf: WrittenLeaf, where: Where): Problem[]
   });
 }
 
-export const LEAF_CHECKS: readonly LeafCheck[] = [regexCompiles, socketIpsAreAddresses, asnsAreDigits, countriesAreIsoCodes, httpMethodsAreStandard];
+export const LEAF_CHECKS: readonly LeafCheck[] = [
+  regexCompiles,
+  socketIpsAreAddresses,
+  asnsAreDigits,
+  countriesAreIsoCodes,
+  httpMethodsAreStandard,
+];
 
 /** Checks whose findings are warnings: legal values the service stores, but probably mistakes. */
 export const LEAF_WARNINGS: readonly LeafCheck[] = [countriesAreAssigned, httpMethodsAreCommon];
