@@ -34,6 +34,20 @@ export function asciiFold(text: string): string {
   return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 }
 
+// Remembered: the witness search asks once per step about the few values its requests are made of.
+const FOLDED = new Map<string, string | null>();
+const MAX_FOLDED = 10_000;
+
+/** asciiFold(value), or undefined for a value beyond ASCII. */
+export function foldedAscii(value: string): string | undefined {
+  let folded = FOLDED.get(value);
+  if (folded === undefined) {
+    if (FOLDED.size >= MAX_FOLDED) FOLDED.clear();
+    FOLDED.set(value, (folded = ASCII.test(value) ? asciiFold(value) : null));
+  }
+  return folded ?? undefined;
+}
+
 export function guardOf(conditions: Conditions): TreeGuard | undefined {
   let guard = GUARDS.get(conditions);
   if (guard === undefined) GUARDS.set(conditions, (guard = withFieldLeaves(conditions, findGuard(conditions)) ?? null));
@@ -54,8 +68,8 @@ export function meetsGuardOf(conditions: Conditions, request: TestRequest): bool
   if (guard.values === undefined) return true;
   if (guard.affix === undefined) return guard.values.has(value.toLowerCase());
   // A value beyond ASCII may fold onto a guard's letters: it is taken to meet it (as the index takes it).
-  if (!ASCII.test(value)) return true;
-  const folded = asciiFold(value);
+  const folded = foldedAscii(value);
+  if (folded === undefined) return true;
   for (const text of guard.values) if (guard.affix === 'prefix' ? folded.startsWith(text) : folded.endsWith(text)) return true;
   return false;
 }
