@@ -12,6 +12,7 @@ import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
 import type { TreeStack } from './tree-stack.js';
+import { meetsGuardOf } from './tree-guards.js';
 
 export type ModelResult =
   | { request: TestRequest }
@@ -80,9 +81,12 @@ export class Models {
     return this.search(mustNotMatch);
   }
 
-  /** Whether `request` still fits after one more tree must not match (the cheap case of `find`). */
+  /**
+   * Whether `request` still fits after one more tree must not match (the cheap case of `find`).
+   * A tree whose guard the request fails does not match it, without the evaluator (tree-guards.ts).
+   */
   stillFits(request: TestRequest, conditions: Conditions): boolean {
-    return conditionsVerdict(conditions, request, this.options) === false;
+    return !meetsGuardOf(conditions, request) || conditionsVerdict(conditions, request, this.options) === false;
   }
 
   private search(mustNotMatch: TreeStack): ModelResult {

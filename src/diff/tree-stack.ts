@@ -11,7 +11,7 @@
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import { fieldKey } from '../semantics/fields.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import { ASCII, asciiFold, guardOf, type TreeGuard } from './tree-guards.js';
+import { foldedAscii, guardOf, type TreeGuard } from './tree-guards.js';
 
 /** Positions guarded by a prefix (or a suffix) of one field, by the value folded (asciiFold). */
 interface AffixLists {
@@ -158,20 +158,6 @@ function valueGuarded(known: FieldLists, value: string, lists: number[][]): numb
   if (folded === undefined) lists.push(known.affixed);
   else affixLists(folded, known.prefix, known.suffix, lists);
   return lists;
-}
-
-// Remembered: the witness search asks once per step about the few values its requests are made of.
-const FOLDED = new Map<string, string | null>();
-const MAX_FOLDED = 10_000;
-
-/** asciiFold(value), or undefined for a value beyond ASCII. */
-function foldedAscii(value: string): string | undefined {
-  let folded = FOLDED.get(value);
-  if (folded === undefined) {
-    if (FOLDED.size >= MAX_FOLDED) FOLDED.clear();
-    FOLDED.set(value, (folded = ASCII.test(value) ? asciiFold(value) : null));
-  }
-  return folded ?? undefined;
 }
 
 /** The lists of `byValue` for each of `values`, made when missing. */

@@ -1,0 +1,55 @@
+// A tree's guard asked of one request (meetsGuardOf, src/diff/tree-guards.ts), which the witness
+// search asks before the evaluator when it checks that its request still fits one more tree that
+// must not match: over random condition trees and every request of their brute-force domain, a
+// request that fails a tree's guard is one the evaluator finds the tree does not match (whether
+// values compare in their case or not), and the guard answers as the stack's index does (the
+// tree is among the candidates it lists). The guard's refusals are counted, so the property
+// cannot pass without reaching them.
+import fc from 'fast-check';
+import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
+import type { TestRequest } from '../../src/evaluate/request.js';
+import type { Conditions } from '../../src/semantics/model.js';
+import { meetsGuardOf } from '../../src/diff/tree-guards.js';
+import { TreeStack } from '../../src/diff/tree-stack.js';
+import { domain, ruleList } from './brute-force.js';
+
+/** Whether the stack's index lists the tree at `at` among the candidates for `request`. */
+function listedByIndex(stack: TreeStack, request: TestRequest, at: number): boolean {
+  return stack.candidates(request).some((list) => list.includes(at));
+}
+
+describe('a tree guard asked of one request', () => {
+  it('refuses only requests the tree does not match, as the stack index does', () => {
+    let asked = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(ruleList(true, ['a', 'b', 'c', 'd', 'e']), fc.boolean(), (rules, ignoreCase) => {
+        const sets = [rules];
+        fc.pre(domain(sets).length <= 5000);
+        const trees = rules.map((rule) => rule.conditions);
+        const stack = new TreeStack(() => undefined);
+        for (const tree of trees) stack.push(tree);
+        for (const request of domain(sets)) {
+          trees.forEach((tree: Conditions, at) => {
+            const meets = meetsGuardOf(tree, request);
+            asked += 1;
+            expect(meets).toBe(listedByIndex(stack, request, at));
+            if (meets) return;
+            refused += 1;
+            expect(conditionsVerdict(tree, request, { caseInsensitiveValues: ignoreCase })).toBe(false);
+          });
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Most trees of these small sets carry a guard; a good share of the domain fails it.
+    expect(refused).toBeGreaterThan(asked / 10);
+  });
+
+  it('meets a guard by a prefix or a suffix in another letter case, and beyond ASCII', () => {
+    const endsWithHost: Conditions = { operator: '$or', children: [{ operator: '$and', children: [{ conditionType: 'domain', operator: '$endsWith', value: '.gw-1.example' }] }, { operator: '$and', children: [{ conditionType: 'domain', operator: '$eq', value: 'gw-2.example' }] }] };
+    const request = (domain: string): TestRequest => ({ path: '/', method: 'GET', domain });
+    expect([request('api.gw-1.example'), request('API.GW-1.EXAMPLE'), request('gw-2.example'), request('api.gw-1.exampl\u212A')].map((r) => meetsGuardOf(endsWithHost, r))).toEqual([true, true, true, true]);
+    expect([request('gw-3.example'), request('gw-1.example.org'), { path: '/', method: 'GET' }].map((r) => meetsGuardOf(endsWithHost, r))).toEqual([false, false, false]);
+  });
+});
