@@ -74,13 +74,6 @@ export async function readNatively(file: string, options: TrafficReadOptions, ct
   if (odd.count > MAX_ODD_RECORDS) return `more than ${MAX_ODD_RECORDS} records DuckDB would read otherwise than JavaScript`;
   const plain = reading.groups.map((group) => nativeGroup(group, reading.classes, ctx));
   if (plain.length === 0) return 'no record DuckDB reads as JavaScript does';
-  if (reading.prefix !== undefined && !firstsFound(plain, odd, ctx.decisions.length > 2)) {
-    try {
-      await reading.whole();
-    } catch (error) {
-      return `DuckDB could not read it (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`;
-    }
-  }
   const shown = shownRows(plain, ctx.decisions.length > 2);
   const { source, reader } = opened;
   const lines = source.kind === 'parquet' && reader?.row !== undefined
@@ -111,33 +104,6 @@ function nativeGroup({ classes, count, firsts }: ClassGroup, values: ValueClasse
 }
 
 /**
- * Whether the first records numbered hold every record the report shows (shownRows) and every
- * odd record: each rule pair's first three (or all), each unusable form's first.
- */
-function firstsFound(groups: readonly NativeGroup[], odd: { count: number; rows: readonly number[] }, shadow: boolean): boolean {
-  if (odd.rows.length < Math.min(odd.count, MAX_ODD_RECORDS + 1)) return false;
-  const pairs = shadow ? [[0, 1], [1, 2]] : [[0, 1]];
-  for (const [from, to] of pairs as [number, number][]) {
-    const byPair = new Map<string, { count: number; found: number }>();
-    for (const group of groups) {
-      const key = `${group.codes[from]}>${group.codes[to]}`;
-      const pair = byPair.get(key) ?? { count: 0, found: 0 };
-      byPair.set(key, { count: pair.count + group.count, found: pair.found + group.firsts.length });
-    }
-    if ([...byPair.values()].some(({ count, found }) => found < Math.min(count, EXAMPLES_PER_TRANSITION))) return false;
-  }
-  return UNUSABLE_ORDER.every((_, bit) => {
-    const unusable = groups.filter((group) => (group.unusable >> bit) & 1);
-    return unusable.length === 0 || unusable.some((group) => group.firsts.length > 0);
-  });
-}
-
-/** The first of these groups' records (the groups of a reading by prefix may have none numbered). */
-function firstOf(groups: readonly NativeGroup[]): NativeGroup | undefined {
-  return groups.filter((group) => group.firsts.length > 0).sort((a, b) => (a.firsts[0] as number) - (b.firsts[0] as number))[0];
-}
-
-/**
  * The records the report shows, with their groups' decisions: the first three of each rule pair
  * (main and, with shadow rules, shadow) and the first of each field's unusable values.
  */
@@ -157,7 +123,7 @@ function shownRows(groups: readonly NativeGroup[], shadow: boolean): Map<number,
     }
   }
   UNUSABLE_ORDER.forEach((_, bit) => {
-    const first = firstOf(groups.filter((group) => (group.unusable >> bit) & 1));
+    const first = groups.filter((group) => (group.unusable >> bit) & 1).sort((a, b) => (a.firsts[0] as number) - (b.firsts[0] as number))[0];
     if (first !== undefined) shown.set(first.firsts[0] as number, first.codes);
   });
   return shown;
@@ -222,7 +188,7 @@ function feedNative(file: string, plain: readonly NativeGroup[], oddRows: readon
     const groups = plain.filter((group) => (group.unusable >> bit) & 1);
     if (groups.length === 0) return;
     const count = groups.reduce((sum, group) => sum + group.count, 0);
-    const row = firstOf(groups)?.firsts[0] as number;
+    const row = Math.min(...groups.map((group) => group.firsts[0] as number));
     const example = exampleAt(row);
     events.push({ row, run: () => tallies.main.fields.addUnusable(field as TextField, count, example.request[field] ?? '', example) });
   });
