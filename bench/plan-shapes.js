@@ -3,6 +3,7 @@
 // measured. The validate benchmark has its own shape of the same name (bench/validate-shapes.js).
 import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
 import { ACTION_SETS, ruleSet, VALUES } from './rule-shapes.js';
+import { LATE_SHAPES, lateRuleSet } from './plan-shapes-late.js';
 
 // The `gateways` shape: written after the second round of work on the plan's analyses (issue
 // #42), last, and not tuned for; the plan benchmark (bench/apply.bench.js) runs it with the
@@ -231,10 +232,11 @@ function mediaRules(random, count) {
 }
 
 /** Shapes appended after ruleSet was written: `ruleSet` for those, and theirs for these. */
-export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers', 'checkouts', 'logins', 'media'];
+export const PLAN_ONLY_SHAPES = ['gateways', 'crawlers', 'checkouts', 'logins', 'media', ...Object.keys(LATE_SHAPES)];
 
 export function anyRuleSet(shape, count) {
   if (!PLAN_ONLY_SHAPES.includes(shape)) return ruleSet(shape, count);
+  if (shape in LATE_SHAPES) return lateRuleSet(shape, count);
   const random = seededRandom(count);
   const generators = { gateways: gatewayRules, crawlers: crawlerRules, checkouts: checkoutRules, logins: loginRules, media: mediaRules };
   const rules = generators[shape](random, count);

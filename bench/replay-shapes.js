@@ -4,9 +4,10 @@
 // written after the work they measure, not tuned for: untuned and tenants (after the engines),
 // partners (after the js engine's text and pattern guards), regions (after the duckdb engine's
 // classes of values), fleets (after the js engine's address-block index), checkouts (after the
-// duckdb engine's classing by looked-up texts), logins (after its classing by contained texts).
+// duckdb engine's classing by looked-up texts), logins (after its classing by contained texts), and agents (bench/replay-shapes-late.js, kept from the eighth round's work).
 import { seededRandom } from '../dist/emulator/random.js';
 import { generateRules } from '../dist/emulator/generate-rules.js';
+import { LATE_REPLAY_SHAPES } from './replay-shapes-late.js';
 
 const RULES = 1_000;
 
@@ -232,5 +233,5 @@ function loginRules() {
   });
 }
 
-/** The rules of a shape, by its name. */
-export const REPLAY_SHAPES = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules, fleets: fleetRules, checkouts: checkoutRules, logins: loginRules };
+/** The rules of a shape, by its name (the late shapes of bench/replay-shapes-late.js last). */
+export const REPLAY_SHAPES = { generated: generatedRules, themed: themedRules, distinct: distinctRules, last: lastRules, untuned: untunedRules, tenants: tenantRules, partners: partnerRules, regions: regionRules, fleets: fleetRules, checkouts: checkoutRules, logins: loginRules, ...LATE_REPLAY_SHAPES };

@@ -1,0 +1,64 @@
+// Plan shapes written after a round of work on the plan's analyses (issue #42) had ended, in a
+// file of their own so that the shapes measured before stay as they were measured. Each was run
+// once, after the work, and reported as it came out: nothing was tuned for it.
+import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
+import { ACTION_SETS } from './rule-shapes.js';
+
+// The `signups` shape: written at the start of the eighth round, kept off the branches that did
+// that round's work, and first run at its end. Account-opening abuse rules: a root `$and` of one
+// group (one in three a root `$or` of two groups), a group being a sign-up endpoint (one of 10 paths by `$eq`, or
+// a `$re` over a family of them) with POST, then one to three tests of who signs up: an e-mail
+// domain (a custom parameter) in one to eight of 60 throw-away domains, an e-mail local part
+// matching a pattern, a country outside one to five of 30, a missing captcha token header, an
+// address inside one or two /16–/24 IPv4 ranges of 40, or a risk score custom parameter that is
+// not `low`.
+const SIGNUP_PATHS = ['/signup', '/register', '/join', '/api/signup', '/api/v1/users', '/api/v2/users', '/account/new', '/m/register', '/trial/start', '/invite/accept'];
+const SIGNUP_PATTERNS = ['^/(api/)?(v[12]/)?(signup|users)$', '^/(m/)?register$', '^/(trial|invite)/'];
+const THROWAWAY_DOMAINS = Array.from({ length: 60 }, (_, i) => `mail-${i}.example`);
+const LOCAL_PATTERNS = ['^[a-z]{2,4}[0-9]{4,}$', '\\+[0-9]+$', '^test', '^[0-9a-f]{12}$'];
+const SIGNUP_COUNTRIES = ['US', 'CA', 'GB', 'IE', 'DE', 'FR', 'NL', 'BE', 'ES', 'IT', 'PT', 'SE', 'NO', 'DK', 'FI', 'PL', 'CZ', 'AT', 'CH', 'AU', 'NZ', 'JP', 'KR', 'SG', 'IN', 'BR', 'MX', 'AR', 'ZA', 'IL'];
+const SIGNUP_RANGES = Array.from({ length: 40 }, (_, i) => {
+  const [first, second, bits] = [10 + (i % 5) * 40, (i * 37) % 256, i % 3 === 0 ? 16 : 20 + (i % 5)];
+  const third = bits === 16 ? 0 : ((i * 11) % 256) & (256 - 2 ** (24 - bits));
+  return `${first}.${second}.${third}.0/${bits}`;
+});
+const SIGNUP_TESTS = [
+  (r) => ({ conditionType: 'customParam', fieldOption: 'email_domain', operator: '$in', value: some(r, THROWAWAY_DOMAINS, 1, 8) }),
+  (r) => ({ conditionType: 'customParam', fieldOption: 'email_local', operator: '$re', value: [pick(r, LOCAL_PATTERNS)] }),
+  (r) => ({ conditionType: 'country', operator: '$notIn', value: some(r, SIGNUP_COUNTRIES, 1, 5) }),
+  () => ({ conditionType: 'header', fieldOption: 'x-captcha-token', operator: '$notExists' }),
+  (r) => ({ conditionType: 'socketIps', operator: '$in', value: some(r, SIGNUP_RANGES, 1, 2) }),
+  () => ({ conditionType: 'customParam', fieldOption: 'risk_score', operator: '$ne', value: 'low' }),
+];
+
+function some(random, pool, least, most) {
+  return [...new Set(Array.from({ length: randomInt(random, least, most) }, () => pick(random, pool)))];
+}
+
+function signupGroup(random) {
+  const endpoint = random() < 0.75
+    ? { conditionType: 'path', operator: '$eq', value: pick(random, SIGNUP_PATHS) }
+    : { conditionType: 'path', operator: '$re', value: [pick(random, SIGNUP_PATTERNS)] };
+  const tests = some(random, SIGNUP_TESTS, 1, 3).map((test) => test(random));
+  return { operator: '$and', children: [endpoint, { conditionType: 'httpMethod', operator: '$eq', value: 'POST' }, ...tests] };
+}
+
+function signupRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Signup rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.9 ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: random() < 1 / 3
+      ? { operator: '$or', children: [signupGroup(random), signupGroup(random)] }
+      : { operator: '$and', children: [signupGroup(random)] },
+  }));
+}
+
+/** The late shapes by name. */
+export const LATE_SHAPES = { signups: signupRules };
+
+export function lateRuleSet(shape, count) {
+  const rules = LATE_SHAPES[shape](seededRandom(count + 8), count);
+  return rules.map((rule, i) => ({ ...rule, ruleId: `r-${String(i).padStart(5, '0')}`, priority: i }));
+}
