@@ -1,8 +1,8 @@
 // Plan shapes written after a round of work on the plan's analyses (issue #42) had ended, in a
 // file of their own so that the shapes measured before stay as they were measured. Each was run
 // once, after the work, and reported as it came out: nothing was tuned for it.
-import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
-import { ACTION_SETS } from './rule-shapes.js';
+import { pick, seededRandom } from '../dist/emulator/random.js';
+import { ACTION_SETS, some } from './rule-shapes.js';
 
 // The `signups` shape: written at the start of the eighth round, kept off the branches that did
 // that round's work, and first run at its end. Account-opening abuse rules: a root `$and` of one
@@ -30,10 +30,6 @@ const SIGNUP_TESTS = [
   (r) => ({ conditionType: 'socketIps', operator: '$in', value: some(r, SIGNUP_RANGES, 1, 2) }),
   () => ({ conditionType: 'customParam', fieldOption: 'risk_score', operator: '$ne', value: 'low' }),
 ];
-
-function some(random, pool, least, most) {
-  return [...new Set(Array.from({ length: randomInt(random, least, most) }, () => pick(random, pool)))];
-}
 
 function signupGroup(random) {
   const endpoint = random() < 0.75
