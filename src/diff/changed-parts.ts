@@ -17,7 +17,7 @@ import type { NormalRule } from '../semantics/model.js';
 import type { ChangedPart } from './part-lists.js';
 import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
 import { disjoint, requiredValues } from './required-values.js';
-import { activeAfter, commonEnds, eachList, joinedIds, sameIds, type CommonEnds, type RuleLists } from './list-delta.js';
+import { activeAfter, commonEnds, eachList, IdsAlong, sameIds, type CommonEnds, type RuleLists } from './list-delta.js';
 import { partsOf } from './part-lists.js';
 
 export type { ChangedPart } from './part-lists.js';
@@ -33,20 +33,24 @@ const MAX_PAIRS = 4_000_000;
 export function changedParts(ruleSets: RuleLists, interesting: (outcomes: readonly RegionOutcome[]) => boolean, deadline?: number): ChangedPart[] | 'late' | undefined {
   const numbered = new RuleNumbers();
   // The rule numbers of each list, once for a list that is the very array of the one before
-  // (`distinctOf`: per list given, the index of its numbers); only the list before is held.
-  const distinct: Int32Array[] = [];
+  // (`distinctOf`: per list given, the index of its numbers); only the list before is held, and
+  // each distinct list's numbers are kept as a delta against the one before (IdsAlong).
+  let distinct: IdsAlong | undefined;
   const distinctOf: number[] = [];
-  let previous: { rules: readonly NormalRule[]; ids: Int32Array } | undefined;
+  let previous: { rules: readonly NormalRule[]; active: number } | undefined;
   for (const rules of eachList(ruleSets)) {
     if (previous?.rules !== rules) {
       if (deadline !== undefined && Date.now() > deadline) return 'late';
-      // Each state of the transition check is the one before and one PATCH: only the rules it changed are numbered (list-delta.ts).
-      const ids = previous === undefined ? numberedAll(rules, numbered) : joinedIds(previous.ids, activeAfter(previous.rules, rules, (rule) => numbered.of(rule), previous.ids.length));
-      distinct.push(ids);
-      previous = { rules, ids };
+      // Each state of the transition check is the one before and one PATCH: only the rules it
+      // changed are numbered, and only they are kept (list-delta.ts IdsAlong).
+      let active: number;
+      if (previous === undefined) active = (distinct = new IdsAlong(numberedAll(rules, numbered))).firstLength;
+      else active = (distinct as IdsAlong).push(activeAfter(previous.rules, rules, (rule) => numbered.of(rule), previous.active));
+      previous = { rules, active };
     }
-    distinctOf.push(distinct.length - 1);
+    distinctOf.push((distinct as IdsAlong).length - 1);
   }
+  distinct ??= new IdsAlong(new Int32Array(0));
   // One array refilled per rule, not one per rule: a transition check asks this of thousands of rules over hundreds of lists.
   const same = new Array<DecidedOutcome>(ruleSets.length);
   const alike = (outcome: DecidedOutcome): boolean => interesting(same.fill(outcome));
@@ -98,17 +102,22 @@ class RuleNumbers {
  * rules keep. Stable: the rules of the first list kept, list by list, to the longest run whose
  * positions in the next list increase (once out of order with one list, a rule is changed).
  */
-function changedRules(lists: readonly Int32Array[], count: number): Uint8Array {
+function changedRules(distinct: IdsAlong, count: number): Uint8Array {
   const changed = new Uint8Array(count).fill(1);
   // Per rule: its position in the list at hand, -1 when missing, -2 when there twice.
   const position = new Int32Array(count);
-  const first = lists[0] ?? new Int32Array(0);
+  const lists = distinct.lists();
+  const first = lists.next().value as Int32Array;
   positionsIn(first, position);
   let stable = [...first].filter((id) => (position[id] as number) >= 0);
   let previous = first;
-  for (const list of lists.slice(1)) {
+  // Each list read is valid until the one after the next is read (IdsAlong): the one before is all this holds.
+  for (const list of lists) {
     // A list with the same rules as the one before keeps the same rules stable (states a description apart).
-    if (sameIds(previous, list)) continue;
+    if (sameIds(previous, list)) {
+      previous = list;
+      continue;
+    }
     const ends = commonEnds(previous, list);
     const [from, to] = [ends.start, list.length - ends.end];
     const lost = repositioned(previous, list, ends, position);

@@ -110,10 +110,15 @@ function sameRun(a: readonly NormalRule[], aFrom: number, b: readonly NormalRule
   return true;
 }
 
-/** `before`'s numbers joined as `delta` says. */
-export function joinedIds(before: Int32Array, delta: ActiveDelta<number>): Int32Array {
+/** How many values a list joined as `delta` says holds. */
+function joinedLength(delta: ActiveDelta<unknown>): number {
+  return delta.start + delta.before.length + delta.run.length + delta.after.length + delta.end;
+}
+
+/** `before`'s numbers joined as `delta` says, in a new array or at the start of `into` (not `before`'s buffer). */
+export function joinedIds(before: Int32Array, delta: ActiveDelta<number>, into?: Int32Array): Int32Array {
   const { start, run, end } = delta;
-  const ids = new Int32Array(start + delta.before.length + run.length + delta.after.length + end);
+  const ids = into === undefined ? new Int32Array(joinedLength(delta)) : into.subarray(0, joinedLength(delta));
   ids.set(before.subarray(0, start));
   let at = start;
   for (const id of delta.before) ids[at++] = id;
@@ -122,6 +127,54 @@ export function joinedIds(before: Int32Array, delta: ActiveDelta<number>): Int32
   for (const id of delta.after) ids[at++] = id;
   ids.set(before.subarray(before.length - end), at);
   return ids;
+}
+
+/**
+ * The rule numbers of consecutive lists (changed-parts.ts): the first list's, then per list after
+ * it its delta against the one before, so that hundreds of states a PATCH apart cost a PATCH's
+ * worth each, not a copy of every number. An array per state (about 20 KB at 5,000 rules) lived
+ * through the whole set-up and outlived the young generation; the heap kept each until the next
+ * full collection (docs/behaviour.md, "Safe transitions").
+ */
+export class IdsAlong {
+  private readonly deltas: ActiveDelta<number>[] = [];
+  private longest: number;
+
+  constructor(private readonly first: Int32Array) {
+    this.longest = first.length;
+  }
+
+  /** The first list's length. */
+  get firstLength(): number {
+    return this.first.length;
+  }
+
+  /** The list after the last one, as `delta` against it; its length. */
+  push(delta: ActiveDelta<number>): number {
+    this.deltas.push(delta);
+    const length = joinedLength(delta);
+    this.longest = Math.max(this.longest, length);
+    return length;
+  }
+
+  /** Lists held. */
+  get length(): number {
+    return this.deltas.length + 1;
+  }
+
+  /**
+   * The lists in order, joined again on each read into two arrays used in turn: a list read is
+   * valid until the list after the next one is read (a reader holds the one before at most).
+   */
+  *lists(): Generator<Int32Array> {
+    let ids = this.first;
+    yield ids;
+    const buffers = [new Int32Array(this.longest), new Int32Array(this.longest)];
+    for (const [index, delta] of this.deltas.entries()) {
+      ids = joinedIds(ids, delta, buffers[index % 2]);
+      yield ids;
+    }
+  }
 }
 
 /** `before`'s values joined as `delta` says: one copy of the list before, the PATCH's rules put in (one concat: exactly as long as its values). */

@@ -4,7 +4,7 @@
 // by one PATCH, which changes the cut of the part(s) of the rule it sends and no other: a
 // part the PATCH leaves alone keeps the very array of the state before (list-delta.ts).
 import type { NormalRule } from '../semantics/model.js';
-import { commonEnds, idsHash, sameIds } from './list-delta.js';
+import { commonEnds, idsHash, sameIds, type IdsAlong } from './list-delta.js';
 
 /** Lists of one part, each distinct list once. */
 export interface ChangedPart {
@@ -25,7 +25,7 @@ const MAX_TOUCHED_PARTS = 4;
  * `distinct`); lists of a part that are then equal rule by rule are one list. The lists given
  * themselves are not needed: a walk of them (list-delta.ts) is read once.
  */
-export function partsOf(partIds: readonly number[][], distinctOf: readonly number[], distinct: readonly Int32Array[], rules: readonly NormalRule[], changed: Uint8Array): ChangedPart[] {
+export function partsOf(partIds: readonly number[][], distinctOf: readonly number[], distinct: IdsAlong, rules: readonly NormalRule[], changed: Uint8Array): ChangedPart[] {
   const partOfRule = new Int32Array(rules.length).fill(-1);
   partIds.forEach((ids, part) => {
     for (const id of ids) partOfRule[id] = part;
@@ -62,13 +62,15 @@ export function partsOf(partIds: readonly number[][], distinctOf: readonly numbe
  * before it: the parts of no rule between their common start and end are the arrays of the list
  * before; only the others are cut again.
  */
-function cutByPart(distinct: readonly Int32Array[], parts: number, partOfRule: Int32Array): number[][][] {
+function cutByPart(distinct: IdsAlong, parts: number, partOfRule: Int32Array): number[][][] {
   const cut: number[][][] = [];
   let previous: { ids: Int32Array; byPart: number[][] } | undefined;
-  for (const ids of distinct) {
+  // Read one list after another (IdsAlong): the list before is the only one held.
+  for (const ids of distinct.lists()) {
     const touched = previous === undefined ? undefined : touchedParts(previous.ids, ids, partOfRule);
     let byPart: number[][];
-    if (previous === undefined || touched === undefined) byPart = cutWhole(ids, parts, partOfRule);
+    if (previous === undefined) byPart = cutWhole(ids, parts, partOfRule);
+    else if (touched === undefined) byPart = keptWhereSame(previous.byPart, cutWhole(ids, parts, partOfRule));
     else {
       byPart = [...previous.byPart];
       for (const part of touched) byPart[part] = cutOne(ids, part, partOfRule);
@@ -92,6 +94,16 @@ function touchedParts(before: Int32Array, after: Int32Array, partOfRule: Int32Ar
     }
   }
   return touched;
+}
+
+/**
+ * `cut`, each part's numbers the very array of `before`'s when equal: a far move touches many
+ * parts and changes the cut of its own rule's part only, and the cuts of every state are held
+ * until the parts are made, so an array per part and state outlived the young generation and
+ * the heap kept each until the next full collection (docs/behaviour.md, "Safe transitions").
+ */
+function keptWhereSame(before: readonly number[][], cut: number[][]): number[][] {
+  return cut.map((kept, part) => (sameIds(before[part] as number[], kept) ? (before[part] as number[]) : kept));
 }
 
 function cutWhole(ids: Int32Array, parts: number, partOfRule: Int32Array): number[][] {

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { AtomTable } from '../../src/diff/atoms.js';
 import { changedParts } from '../../src/diff/changed-parts.js';
 import { activeEntries, type Entries, type RegionOutcome } from '../../src/diff/entries.js';
-import { commonEnds, type WalkedLists } from '../../src/diff/list-delta.js';
+import { activeAfter, commonEnds, IdsAlong, joinedIds, type WalkedLists } from '../../src/diff/list-delta.js';
 import { regionsWhere } from '../../src/diff/regions.js';
 import type { Action, Leaf, NormalRule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
@@ -169,5 +169,48 @@ describe('the lists given as a walk', () => {
     );
     expect(read).toBe(300);
     expect(repeated).toBeGreaterThan(30);
+  });
+});
+
+describe('the numbers of each list kept as a delta against the one before (IdsAlong)', () => {
+  test('read back are the arrays joined one by one, the list before still whole when the next is read', () => {
+    let reused = 0;
+    let resized = 0;
+    let compared = 0;
+    fc.assert(
+      fc.property(runs, (lists) => {
+        const ids = new Map<NormalRule, number>();
+        const of = (rule: NormalRule): number => ids.get(rule) ?? (ids.set(rule, ids.size), ids.size - 1);
+        const distinct = lists.filter((list, i) => list !== lists[i - 1]);
+        const first = Int32Array.from((distinct[0] as NormalRule[]).filter((rule) => rule.status === 'active').map(of));
+        const along = new IdsAlong(first);
+        const joined: Int32Array[] = [first];
+        distinct.slice(1).forEach((list, i) => {
+          const delta = activeAfter(distinct[i] as NormalRule[], list, of, (joined[i] as Int32Array).length);
+          expect(along.push(delta)).toBe(joinedIds(joined[i] as Int32Array, delta).length);
+          joined.push(joinedIds(joined[i] as Int32Array, delta));
+        });
+        // The joined numbers are those of each list's active rules (the delta loses none).
+        joined.forEach((numbers, i) => expect([...numbers]).toEqual((distinct[i] as NormalRule[]).filter((rule) => rule.status === 'active').map(of)));
+        expect(along.length).toBe(joined.length);
+        let before: Int32Array | undefined;
+        let read = 0;
+        for (const list of along.lists()) {
+          expect([...list]).toEqual([...(joined[read] as Int32Array)]);
+          if (before !== undefined) expect([...before]).toEqual([...(joined[read - 1] as Int32Array)]);
+          compared += 1;
+          before = list;
+          read += 1;
+        }
+        expect(read).toBe(joined.length);
+        if (joined.length >= 4) reused += 1;
+        if (joined.some((numbers, i) => i > 0 && numbers.length !== (joined[i - 1] as Int32Array).length)) resized += 1;
+      }),
+      { numRuns: 500 },
+    );
+    // Each of the two arrays filled again at least once, and lists of other lengths in between.
+    expect(reused).toBeGreaterThan(200);
+    expect(resized).toBeGreaterThan(250);
+    expect(compared).toBeGreaterThan(2000);
   });
 });

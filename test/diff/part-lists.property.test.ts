@@ -1,0 +1,90 @@
+// Each part's lists (src/diff/part-lists.ts partsOf) against the cut worked out plainly: every
+// list given cut to each part's rules, equal cuts one list, in the order first seen. partsOf cuts
+// a list from the one before: the parts of no rule between their common start and end are the
+// arrays of the list before; when the rules in between belong to many parts (a far move), it cuts
+// the list whole and keeps the array of the list before for each part whose cut is the same.
+// The runs that reach that branch with a part changed and a part kept are counted, so the
+// property cannot pass without it.
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { commonEnds, IdsAlong } from '../../src/diff/list-delta.js';
+import { partsOf } from '../../src/diff/part-lists.js';
+import type { NormalRule } from '../../src/semantics/model.js';
+import { normal } from '../helpers/rules.js';
+
+const RULES = 24;
+const PARTS = 8;
+/** Parts the rules in between may touch before partsOf cuts a list whole (part-lists.ts). */
+const MAX_TOUCHED_PARTS = 4;
+
+const rules: NormalRule[] = Array.from({ length: RULES }, (_, id) =>
+  normal({ name: `r${id}`, description: '', status: 'active', actions: ['allow'], conditions: { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$startsWith', value: `/${id}` }] }] } }),
+);
+
+/** Rule numbers in order, one list after another: a rule moved near or far, created, deleted, or the list shuffled. */
+const runs = fc
+  .record({
+    partOf: fc.array(fc.integer({ min: -1, max: PARTS - 1 }), { minLength: RULES, maxLength: RULES }),
+    start: fc.shuffledSubarray(Array.from({ length: RULES }, (_, id) => id), { minLength: 8 }),
+    steps: fc.array(fc.record({ kind: fc.constantFrom('move', 'move', 'move', 'create', 'delete', 'shuffle', 'same'), from: fc.nat(), to: fc.nat(), id: fc.nat(RULES - 1), seed: fc.nat() }), { minLength: 1, maxLength: 12 }),
+  })
+  .map(({ partOf, start, steps }) => {
+    const lists: number[][] = [start];
+    for (const step of steps) {
+      const list = [...(lists[lists.length - 1] as number[])];
+      const [from, to] = [step.from % Math.max(1, list.length), step.to % Math.max(1, list.length)];
+      if (step.kind === 'move') list.splice(to, 0, ...list.splice(from, 1));
+      else if (step.kind === 'create' && !list.includes(step.id)) list.splice(to, 0, step.id);
+      else if (step.kind === 'delete' && list.length > 1) list.splice(from, 1);
+      else if (step.kind === 'shuffle') list.sort((a, b) => ((a * 7919 + step.seed) % 31) - ((b * 7919 + step.seed) % 31));
+      lists.push(list);
+    }
+    return { partOf, lists };
+  });
+
+/** Every list whole, as the delta partsOf reads it as (the numbers of the list before are not needed). */
+function along(lists: readonly number[][]): IdsAlong {
+  const numbers = new IdsAlong(Int32Array.from(lists[0] as number[]));
+  for (const list of lists.slice(1)) numbers.push({ start: 0, before: [...list], run: { from: 0, length: 0 }, after: [], end: 0 });
+  return numbers;
+}
+
+/** The parts as cut plainly: per part, its distinct cut lists (as rules) and per list the index of its cut. */
+function plainly(partIds: readonly number[][], lists: readonly number[][]) {
+  return partIds.map((ids) => {
+    const cuts: string[] = [];
+    const listOf = lists.map((list) => {
+      const key = list.filter((id) => ids.includes(id)).join(',');
+      if (!cuts.includes(key)) cuts.push(key);
+      return cuts.indexOf(key);
+    });
+    return { lists: cuts.map((key) => (key === '' ? [] : key.split(',').map((id) => rules[Number(id)] as NormalRule))), listOf };
+  });
+}
+
+describe('each part cut from the list before', () => {
+  test('gives the cut of every list worked out plainly, also where the rules in between touch many parts', () => {
+    let reached = 0;
+    fc.assert(
+      fc.property(runs, ({ partOf, lists }) => {
+        const partIds = Array.from({ length: PARTS }, (_, part) => partOf.flatMap((of, id) => (of === part ? [id] : [])));
+        const changed = new Uint8Array(RULES);
+        const parts = partsOf(partIds, lists.map((_, index) => index), along(lists), rules, changed);
+        expect(parts.map(({ lists: cut, listOf }) => ({ lists: cut, listOf }))).toEqual(plainly(partIds, lists));
+        // A list whose rules in between touch many parts, some of whose cuts change and some not.
+        const cutOf = (list: readonly number[], part: number) => list.filter((id) => partOf[id] === part).join(',');
+        const far = lists.some((list, i) => {
+          const before = lists[i - 1];
+          if (before === undefined) return false;
+          const { start, end } = commonEnds(before, list);
+          const touched = new Set([...before.slice(start, before.length - end), ...list.slice(start, list.length - end)].map((id) => partOf[id]).filter((part) => part !== -1));
+          const same = [...touched].filter((part) => cutOf(before, part as number) === cutOf(list, part as number));
+          return touched.size > MAX_TOUCHED_PARTS && same.length > 0 && same.length < touched.size;
+        });
+        if (far) reached += 1;
+      }),
+      { numRuns: 400 },
+    );
+    expect(reached).toBeGreaterThan(150);
+  });
+});
