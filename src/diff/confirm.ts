@@ -33,8 +33,10 @@ export class WitnessCheck {
   /** Trees evaluated while there is no index. */
   private evaluated = 0;
 
+  /** `lists`: each list's entry numbers, indices in `entries` (entries.ts). */
   constructor(
-    private readonly sets: readonly (readonly Entry[])[],
+    private readonly lists: readonly Int32Array[],
+    private readonly entries: readonly Entry[],
     conditionsCount: number,
     private readonly options: EvaluationOptions,
   ) {
@@ -52,9 +54,10 @@ export class WitnessCheck {
     const guarded = this.guardedTrees();
     if (guarded !== undefined) for (const list of guarded.stack.candidates(witness)) for (const at of list) this.candidate[guarded.ids[at] as number] = this.stamp;
     const deciding: (Entry | undefined)[] = [];
-    for (const entries of this.sets) {
+    for (const numbers of this.lists) {
       let found: Entry | undefined;
-      for (const entry of entries) {
+      for (let at = 0; at < numbers.length; at++) {
+        const entry = this.entries[numbers[at] as number] as Entry;
         if (guarded !== undefined && this.candidate[entry.conditionsId] !== this.stamp) continue;
         const verdict = this.verdictOf(entry, witness);
         if (verdict === 'undecided') return { deciding, undecided: entry };
@@ -79,8 +82,9 @@ export class WitnessCheck {
     const stack = new TreeStack(() => undefined);
     const ids: number[] = [];
     const pushed = new Uint8Array(this.stamps.length);
-    for (const entries of this.sets) {
-      for (const entry of entries) {
+    for (const numbers of this.lists) {
+      for (let at = 0; at < numbers.length; at++) {
+        const entry = this.entries[numbers[at] as number] as Entry;
         if (pushed[entry.conditionsId] === 1) continue;
         pushed[entry.conditionsId] = 1;
         stack.push(entry.rule.conditions);

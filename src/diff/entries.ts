@@ -8,7 +8,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import { canonicalConditions } from '../semantics/canonical.js';
 import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
 import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
-import { activeAfter, eachList, joinedValues, type RuleLists } from './list-delta.js';
+import { activeAfter, eachList, joinedIds, type RuleLists } from './list-delta.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
 export interface DecidedOutcome {
@@ -34,14 +34,24 @@ export const OUT_OF_TIME = 'the time budget ran out before these rules and the o
 export const NO_RULE_OUTCOME: DecidedOutcome = { rule: undefined, actions: [] };
 
 export interface Entries {
-  sets: Entry[][];
   /**
-   * Per set: how many entries at its end are the same, one by one, as those at the end of the
-   * first set. The rest of set i from position p is the rest of the first set from q exactly
+   * Per list: the numbers of its entries in order (indices in `entries`). The transition check
+   * passes hundreds of lists of thousands of rules, held through its search: four bytes per rule
+   * and list off the heap, where an array of the entries held a pointer each (docs/behaviour.md,
+   * "Safe transitions").
+   */
+  lists: Int32Array[];
+  /** The entries by number, one per rule object. */
+  entries: Entry[];
+  /** Per entry number: its entry's id, for the questions asked of every list at each step. */
+  idOf: Int32Array;
+  /**
+   * Per list: how many entries at its end are the same, one by one, as those at the end of the
+   * first list. The rest of list i from position p is the rest of the first list from q exactly
    * when both have the same length and that length is at most this.
    */
   sharedTail: number[];
-  /** Per position of the first set (its end included): every request all sets decide alike from there on is uninteresting. */
+  /** Per position of the first list (its end included): every request all lists decide alike from there on is uninteresting. */
   boringFrom: boolean[];
   /** Every conditionsId is below it. */
   conditionsCount: number;
@@ -60,12 +70,13 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
 
   // The transition check passes hundreds of lists that share nearly all their rule objects: each
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
-  const byRule = new Map<NormalRule, Entry & { boring: boolean }>();
+  const byRule = new Map<NormalRule, number>();
+  const entries: (Entry & { boring: boolean })[] = [];
   const trees: AtomTree[] = [];
   const boringOutcome = new Map<string, boolean>();
   // Every list deciding alike, asked per outcome: one array refilled, not one per rule (changed-parts.ts).
   const same = new Array<DecidedOutcome>(ruleSets.length);
-  const entryOf = (rule: NormalRule): Entry & { boring: boolean } => {
+  const entryOf = (rule: NormalRule): number => {
     const known = byRule.get(rule);
     if (known !== undefined) return known;
     const keys = ruleKeysOf(rule);
@@ -76,34 +87,35 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
     const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
     let boring = boringOutcome.get(keys.outcome);
     if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(same.fill(outcome))));
-    const entry = { rule, conditionsId, id: idOf(keys.whole), outcome, boring };
-    byRule.set(rule, entry);
-    return entry;
+    byRule.set(rule, entries.length);
+    entries.push({ rule, conditionsId, id: idOf(keys.whole), outcome, boring });
+    return entries.length - 1;
   };
   // A list that is the very array of the one before (the transition check's states a description
-  // apart) is filtered once; one that differs from it by a PATCH copies the entries of the rules
+  // apart) is numbered once; one that differs from it by a PATCH copies the numbers of the rules
   // both share at their start and end (list-delta.ts). Only the list before is held.
-  const sets: Entry[][] = [];
-  let previous: { rules: readonly NormalRule[]; entries: Entry[] } | undefined;
+  const lists: Int32Array[] = [];
+  let previous: { rules: readonly NormalRule[]; numbers: Int32Array } | undefined;
   for (const rules of eachList(ruleSets)) {
     if (previous?.rules !== rules) {
-      const entries = previous === undefined ? rules.filter((rule) => rule.status === 'active').map(entryOf) : joinedValues(previous.entries, activeAfter(previous.rules, rules, entryOf, previous.entries.length));
-      previous = { rules, entries };
+      const numbers = previous === undefined ? Int32Array.from(rules.filter((rule) => rule.status === 'active').map(entryOf)) : joinedIds(previous.numbers, activeAfter(previous.rules, rules, entryOf, previous.numbers.length));
+      previous = { rules, numbers };
     }
-    sets.push(previous.entries);
+    lists.push(previous.numbers);
   }
+  const entryIds = Int32Array.from(entries, (entry) => entry.id);
   // Compared from the end, entry by entry: no number per position of every list (the lists
   // together may hold millions of positions), and a list that differs near its end costs little.
-  const first = sets[0] ?? [];
-  const sharedTail = sets.map((entries) => {
+  const first = lists[0] ?? new Int32Array(0);
+  const sharedTail = lists.map((numbers) => {
     let shared = 0;
-    while (shared < entries.length && shared < first.length && (entries[entries.length - 1 - shared] as Entry).id === (first[first.length - 1 - shared] as Entry).id) shared += 1;
+    while (shared < numbers.length && shared < first.length && entryIds[numbers[numbers.length - 1 - shared] as number] === entryIds[first[first.length - 1 - shared] as number]) shared += 1;
     return shared;
   });
   const boringFrom = new Array<boolean>(first.length + 1);
-  boringFrom[first.length] = !interesting(sets.map(() => NO_RULE_OUTCOME));
-  for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (first[pos] as Entry & { boring: boolean }).boring;
-  return { sets, sharedTail, boringFrom, conditionsCount: ids.size, trees };
+  boringFrom[first.length] = !interesting(lists.map(() => NO_RULE_OUTCOME));
+  for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (entries[first[pos] as number] as Entry & { boring: boolean }).boring;
+  return { lists, entries, idOf: entryIds, sharedTail, boringFrom, conditionsCount: ids.size, trees };
 }
 
 /** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */

@@ -177,12 +177,6 @@ export class IdsAlong {
   }
 }
 
-/** `before`'s values joined as `delta` says: one copy of the list before, the PATCH's rules put in (one concat: exactly as long as its values). */
-export function joinedValues<T>(before: readonly T[], delta: ActiveDelta<T>): T[] {
-  const { start, run, end } = delta;
-  return before.slice(0, start).concat(delta.before, before.slice(run.from, run.from + run.length), delta.after, before.slice(before.length - end));
-}
-
 /** A number per list of ids, equal for equal lists (a key that needs no string of the whole list). */
 export function idsHash(ids: ArrayLike<number>): number {
   let hash = ids.length | 0;

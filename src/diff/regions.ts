@@ -35,7 +35,10 @@ export function regionsWhere(ruleSets: RuleLists, interesting: (outcomes: readon
 }
 
 class Search {
-  private readonly sets: Entry[][];
+  /** Per set: its entries' numbers (entries.ts), and the entries and their ids by number. */
+  private readonly sets: Int32Array[];
+  private readonly entries: Entry[];
+  private readonly idOf: Int32Array;
   private readonly sharedTail: number[];
   private readonly boringFrom: boolean[];
   /** Per conditionsId: its tree by atoms, whose truth is asked without a look-up per leaf. */
@@ -66,7 +69,9 @@ class Search {
   ) {
     this.evaluation = options.evaluation ?? {};
     const entries = activeEntries(ruleSets, this.table, interesting);
-    this.sets = entries.sets;
+    this.sets = entries.lists;
+    this.entries = entries.entries;
+    this.idOf = entries.idOf;
     this.sharedTail = entries.sharedTail;
     this.boringFrom = entries.boringFrom;
     this.atomTrees = entries.trees;
@@ -74,7 +79,7 @@ class Search {
     this.truths = new StepTruths(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
-    this.witnesses = new WitnessCheck(this.sets, entries.conditionsCount, this.evaluation);
+    this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.evaluation);
   }
 
   run(): RegionSearch {
@@ -109,8 +114,8 @@ class Search {
           return;
         }
         if (sameFromHere(this.sets, this.sharedTail, this.boringFrom, pos, open) || this.options.hopeless?.(decided) === true) return;
-        const index = splitIndex(this.sets, pos, open);
-        const entry = (this.sets[index] as Entry[])[pos[index] as number] as Entry;
+        const index = splitIndex(this.sets, this.idOf, pos, open);
+        const entry = this.entries[(this.sets[index] as Int32Array)[pos[index] as number] as number] as Entry;
         if (this.matchCanMatter(entry, pos, decided, open)) this.splitOnMatch(index, entry, pos, decided);
         if (!this.addMustNotMatch(entry)) return;
         pos[index] = (pos[index] as number) + 1;
@@ -134,9 +139,9 @@ class Search {
   }
 
   private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[]): void {
-    const entries = this.sets[i] as Entry[];
-    for (let at = pos[i] as number; at < entries.length; at++) {
-      const entry = entries[at] as Entry;
+    const numbers = this.sets[i] as Int32Array;
+    for (let at = pos[i] as number; at < numbers.length; at++) {
+      const entry = this.entries[numbers[at] as number] as Entry;
       const id = entry.conditionsId;
       const truth = this.truths.known(id) ?? this.truths.remember(id, this.notMatching.has(id) ? false : this.assignment.treeTruth(this.atomTrees[id] as AtomTree));
       if (truth === 'undecided') {
@@ -149,7 +154,7 @@ class Search {
         return;
       }
     }
-    pos[i] = entries.length;
+    pos[i] = numbers.length;
     decided[i] = NO_RULE_OUTCOME;
   }
 
@@ -158,7 +163,7 @@ class Search {
    * not interesting: then "it matches" needs no search.
    */
   private matchCanMatter(entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[], open: readonly number[]): boolean {
-    if (!inLockstep(this.sets, pos, open, entry.id)) return true;
+    if (!inLockstep(this.sets, this.idOf, pos, open, entry.id)) return true;
     const outcomes = this.lockstepOutcomes;
     for (let i = 0; i < outcomes.length; i++) outcomes[i] = decided[i] ?? entry.outcome;
     return this.interesting(outcomes);
@@ -264,7 +269,7 @@ class Search {
   }
 
   private pendingRules(pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): string[] {
-    return this.sets.flatMap((entries, i) => (decided[i] === undefined && pos[i] !== undefined && pos[i] < entries.length ? [(entries[pos[i]] as Entry).rule.name] : []));
+    return this.sets.flatMap((numbers, i) => (decided[i] === undefined && pos[i] !== undefined && pos[i] < numbers.length ? [(this.entries[numbers[pos[i]] as number] as Entry).rule.name] : []));
   }
 
   /** `rules` are read only until MAX_UNCHECKED_RULES are known (a lazy list may name thousands, model.ts). */
@@ -287,6 +292,6 @@ class Search {
   private progress(pos: readonly number[]): void {
     if (this.options.onProgress === undefined) return;
     const done = pos.reduce((sum, at) => sum + at, 0);
-    if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, entries) => sum + entries.length, 0));
+    if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
   }
 }

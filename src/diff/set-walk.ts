@@ -4,7 +4,6 @@
 import type { Verdict } from '../evaluate/leaf.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
 import { matchingWays, type Atom, type AtomTable } from './atoms.js';
-import type { Entry } from './entries.js';
 
 /** Positions a rule is looked for ahead in the other sets, to tell a moved rule from one the move displaced. */
 const LOOK_AHEAD = 4;
@@ -15,11 +14,12 @@ const LOOK_AHEAD = 4;
  * step at once, and its "matches" fixes its leaves, so that most rules it passes in the other
  * sets are settled without a split; splitting on the rules the move displaced instead costs a
  * split for every rule between the moved rule's two places. The first undecided set when all
- * stand at one rule. `open`: the undecided sets, ascending.
+ * stand at one rule. `open`: the undecided sets, ascending; `lists`: each set's entry numbers,
+ * `idOf`: their ids (entries.ts).
  */
-export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly number[], open: readonly number[]): number {
+export function splitIndex(lists: readonly Int32Array[], idOf: Int32Array, pos: readonly number[], open: readonly number[]): number {
   const first = open[0] as number;
-  const idAt = (i: number): number => ((sets[i] as Entry[])[pos[i] as number] as Entry).id;
+  const idAt = (i: number): number => idOf[(lists[i] as Int32Array)[pos[i] as number] as number] as number;
   let best = first;
   let bestDistance = 0;
   const tried = new Set<number>();
@@ -35,9 +35,9 @@ export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly nu
     for (let k = 0; k < open.length && distance <= LOOK_AHEAD; k++) {
       const j = open[k] as number;
       if (idAt(j) === id) continue;
-      const entries = sets[j] as Entry[];
+      const numbers = lists[j] as Int32Array;
       let ahead = 1;
-      while (ahead <= LOOK_AHEAD && entries[(pos[j] as number) + ahead]?.id !== id) ahead += 1;
+      while (ahead <= LOOK_AHEAD && !sameId(numbers, idOf, (pos[j] as number) + ahead, id)) ahead += 1;
       distance = Math.max(distance, ahead);
     }
     if (distance > bestDistance) [best, bestDistance] = [i, distance];
@@ -45,20 +45,25 @@ export function splitIndex(sets: readonly (readonly Entry[])[], pos: readonly nu
   return best;
 }
 
+/** Whether the entry at `at` of `numbers` (none past its end) has the id `id`. */
+function sameId(numbers: Int32Array, idOf: Int32Array, at: number, id: number): boolean {
+  return at < numbers.length && idOf[numbers[at] as number] === id;
+}
+
 /**
  * Every set undecided (`open` holds them all) and at the same rules from here on: all decide
  * alike, and that is not interesting (`sharedTail`, `boringFrom`: entries.ts).
  */
-export function sameFromHere(sets: readonly (readonly Entry[])[], sharedTail: readonly number[], boringFrom: readonly boolean[], pos: readonly number[], open: readonly number[]): boolean {
-  if (open.length !== sets.length) return false;
-  const rest = (sets[0] as Entry[]).length - (pos[0] as number);
-  const same = sets.every((entries, i) => entries.length - (pos[i] as number) === rest && rest <= (sharedTail[i] as number));
+export function sameFromHere(lists: readonly Int32Array[], sharedTail: readonly number[], boringFrom: readonly boolean[], pos: readonly number[], open: readonly number[]): boolean {
+  if (open.length !== lists.length) return false;
+  const rest = (lists[0] as Int32Array).length - (pos[0] as number);
+  const same = lists.every((numbers, i) => numbers.length - (pos[i] as number) === rest && rest <= (sharedTail[i] as number));
   return same && boringFrom[pos[0] as number] === true;
 }
 
-/** Whether every undecided set stands at the entry numbered `id` (a plain loop: once per step, over hundreds of lists). */
-export function inLockstep(sets: readonly (readonly Entry[])[], pos: readonly number[], open: readonly number[], id: number): boolean {
-  for (const i of open) if ((sets[i] as Entry[])[pos[i] as number]?.id !== id) return false;
+/** Whether every undecided set stands at an entry with the id `id` (a plain loop: once per step, over hundreds of lists). */
+export function inLockstep(lists: readonly Int32Array[], idOf: Int32Array, pos: readonly number[], open: readonly number[], id: number): boolean {
+  for (const i of open) if (!sameId(lists[i] as Int32Array, idOf, pos[i] as number, id)) return false;
   return true;
 }
 

@@ -5,7 +5,7 @@
 // truth. Each verdict is counted, so the property cannot pass without reaching all three.
 import fc from 'fast-check';
 import { Assignment, AtomTable } from '../../src/diff/atoms.js';
-import { activeEntries } from '../../src/diff/entries.js';
+import { activeEntries, type Entry } from '../../src/diff/entries.js';
 import type { AtomTree } from '../../src/diff/atoms.js';
 import { differ, editedList, ruleList } from './brute-force.js';
 
@@ -27,7 +27,7 @@ describe('a tree by its atoms', () => {
             if (atom !== undefined && assignment.truthOf(atom) === 'undecided') assignment.push(atom, holds);
           }
           const objects = new Map<number, unknown>();
-          for (const entry of entries.sets.flat()) {
+          for (const entry of entries.lists.flatMap((numbers) => Array.from(numbers, (n) => entries.entries[n] as Entry))) {
             const truth = assignment.treeTruth(entries.trees[entry.conditionsId] as AtomTree);
             expect({ rule: entry.rule.name, truth }).toEqual({ rule: entry.rule.name, truth: assignment.conditionsTruth(entry.rule.conditions) });
             seen[String(truth) as keyof typeof seen] += 1;

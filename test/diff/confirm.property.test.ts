@@ -38,7 +38,7 @@ describe('the confirmation of a witness', () => {
           fc.pre(requests.length <= 3000);
           const options = { caseInsensitiveValues: ignoreCase };
           const entries = activeEntries(sets, new AtomTable(), differ);
-          const check = new WitnessCheck(entries.sets, entries.conditionsCount, options);
+          const check = new WitnessCheck(entries.lists, entries.entries, entries.conditionsCount, options);
           for (const request of requests) {
             const got = check.confirm(request);
             const answer = { deciding: got.deciding.map((entry) => entry?.rule.name), ...(got.undecided === undefined ? {} : { undecided: got.undecided.rule.name }) };

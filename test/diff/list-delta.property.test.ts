@@ -13,13 +13,13 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { AtomTable } from '../../src/diff/atoms.js';
 import { changedParts } from '../../src/diff/changed-parts.js';
-import { activeEntries, type Entries, type RegionOutcome } from '../../src/diff/entries.js';
+import { activeEntries, type Entries, type Entry, type RegionOutcome } from '../../src/diff/entries.js';
 import { activeAfter, commonEnds, IdsAlong, joinedIds, type WalkedLists } from '../../src/diff/list-delta.js';
 import { regionsWhere } from '../../src/diff/regions.js';
 import type { Action, Leaf, NormalRule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
 import { changedPartsWalked } from './reference/changed-parts-walk.js';
-import { activeEntriesWalked } from './reference/entries-walk.js';
+import { activeEntriesWalked, type WalkedEntries } from './reference/entries-walk.js';
 
 const HOSTS = ['a.example', 'b.example', 'c.example', 'd.example'];
 const ACTIONS: Action[][] = [['allow'], ['hardBlock'], ['blockWithChallenge']];
@@ -78,8 +78,17 @@ const blocks = (outcome: RegionOutcome | undefined) => outcome !== undefined && 
 /** The transition check's kind of question: first and last block, some list in between does not. */
 const window = (outcomes: readonly RegionOutcome[]) => blocks(outcomes[0]) && blocks(outcomes[outcomes.length - 1]) && outcomes.slice(1, -1).some((o) => !blocks(o));
 
+/** The entries of each list, read through their numbers. */
+function walkedShape(entries: Entries): WalkedEntries {
+  const { lists, entries: byNumber, idOf, ...rest } = entries;
+  // The ids by number are those of the entries.
+  expect([...idOf]).toEqual(byNumber.map((entry) => entry.id));
+  return { ...rest, sets: lists.map((numbers) => Array.from(numbers, (n) => byNumber[n] as Entry)) };
+}
+
 /** Entries as numbers, outcomes and rule objects' names (the same rule objects either way). */
-function shown(entries: Entries, table: AtomTable) {
+function shown(given: Entries | WalkedEntries, table: AtomTable) {
+  const entries = 'lists' in given ? walkedShape(given) : given;
   return {
     sets: entries.sets.map((set) => set.map((entry) => [entry.rule.name, entry.conditionsId, entry.id, entry.outcome, (entry as { boring?: boolean }).boring])),
     sharedTail: entries.sharedTail,

@@ -6,7 +6,10 @@ import type { Atom, AtomTable, AtomTree } from '../../../src/diff/atoms.js';
 import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type Entries, type Entry, type RegionOutcome } from '../../../src/diff/entries.js';
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
-export function activeEntriesWalked(ruleSets: readonly (readonly NormalRule[])[], table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
+/** The entries of each list as arrays of them (as activeEntries gave them before it numbered them). */
+export type WalkedEntries = Omit<Entries, 'lists' | 'entries' | 'idOf'> & { sets: Entry[][] };
+
+export function activeEntriesWalked(ruleSets: readonly (readonly NormalRule[])[], table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): WalkedEntries {
   const ids = new Map<string, number>();
   const idOf = (key: string): number => {
     let id = ids.get(key);
