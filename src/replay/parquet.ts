@@ -58,11 +58,6 @@ export async function parquetPlan(file: string, path: string, options: ParserOpt
   }
 }
 
-/** A row as the js reader reads it (the DuckDB engine reads a row's values this way too). */
-export function parquetRowResult(row: Record<string, unknown>, plan: ColumnPlan): LineResult {
-  return rowResult(row, plan);
-}
-
 /**
  * The rows of a Parquet file in batches, and after each row group the bytes read so far. With
  * `only`, just those rows (by number), and no row group decoded that holds none of them.
