@@ -110,7 +110,7 @@ function withQueryFromPath(request: TestRequest): LineResult {
 }
 
 /** A CSV file's header row, read once: each column's field (`path`, `headers.x-monitor`, …). */
-export type CsvColumns = ({ text: TextField } | { map: MapField; name: string } | undefined)[];
+type CsvColumns = ({ text: TextField } | { map: MapField; name: string } | undefined)[];
 
 /** The columns of a header row; a column with an unknown name is ignored (undefined). */
 export function csvColumns(header: string): CsvColumns | undefined {

@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import { mergeCoverage, mergeProduction } from './merge-parts.js';
 import { compareRulePairs, compareTransitions, EXAMPLES_PER_TRANSITION, type ReplayReport, type RulePair, type ShadowReport, type SkipCount, type Transition } from './tally.js';
 
-export interface ShardReport {
+interface ShardReport {
   /** Where the report was read from, for messages. */
   source: string;
   report: ReplayReport;

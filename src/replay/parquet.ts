@@ -39,7 +39,7 @@ const LOADED = ['ZSTD', 'LZ4', 'LZ4_RAW'];
 const SUPPORTED = ['UNCOMPRESSED', ...Object.keys(BUILT_IN), ...LOADED];
 
 /** One row of a Parquet file as a request (its "line" is the row's number in the file, 1 for the first). */
-export interface ParquetRow {
+interface ParquetRow {
   line: number;
   result: LineResult;
 }

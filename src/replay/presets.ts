@@ -18,11 +18,11 @@ export interface RecordedDecision {
   filterId?: string;
 }
 
-export type JsonLineResult = { request: TestRequest; carriage?: Carriage; keys?: string[]; decision?: RecordedDecision } | { skip: string };
+type JsonLineResult = { request: TestRequest; carriage?: Carriage; keys?: string[]; decision?: RecordedDecision } | { skip: string };
 
 /** Which Data Export address stands for the rules' `socketIps` (docs/replay.md, "Presets: the logs users have"). */
 export type IpField = 'client_ip' | 'true_ip';
-export const DEFAULT_IP_FIELD: IpField = 'client_ip';
+const DEFAULT_IP_FIELD: IpField = 'client_ip';
 
 export type JsonRecord = Record<string, unknown>;
 
