@@ -13,7 +13,6 @@ import { defaultTestsDir, loadTests, type RuleTest } from '../tests/load.js';
 import { appOf, appProblems, testRunner, type TestResult } from '../tests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 
-export type { TestResult } from '../tests/run.js';
 
 interface RuleTestRequest extends ProjectSelection {
   /** The test files' directory; else tests, beside the config file if there is one. */
