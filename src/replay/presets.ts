@@ -138,10 +138,11 @@ export function humanRecord(record: JsonRecord, ipField: IpField = DEFAULT_IP_FI
 
 function recordedDecision(record: JsonRecord): RecordedDecision | undefined {
   const type = text(record, 'type');
-  if (type === undefined) return undefined;
-  const origin = text(record, 'filter_origin');
-  const filterId = text(record, 'filter_id');
-  const simulated = own(record, 'simulated_block');
+  return type === undefined ? undefined : decisionOfFields(type, own(record, 'simulated_block'), text(record, 'filter_origin'), text(record, 'filter_id'));
+}
+
+/** The decision of a log's fields, as the Data Export and a mapped log alike write them: a simulated block is `true` or `"true"`. */
+export function decisionOfFields(type: string, simulated: unknown, origin: string | undefined, filterId: string | undefined): RecordedDecision {
   return { type, simulatedBlock: simulated === true || simulated === 'true', ...(origin === undefined ? {} : { origin }), ...(filterId === undefined ? {} : { filterId }) };
 }
 
