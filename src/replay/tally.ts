@@ -9,7 +9,7 @@ import type { Action, NormalRule } from '../semantics/model.js';
 import { FieldCounter, type RequestField } from './coverage.js';
 import { EXAMPLES_PER_TRANSITION, compareMissing, compareTransitions, compareRulePairs, type OutcomeKind, type SkipCount, type RulePair, type ReplayExample, type Transition, type ReplayReport, type ReplayCoverage, type MissingField } from './report.js';
 
-export { OUTCOME_ORDER, BLOCKING_OUTCOMES, EXAMPLES_PER_TRANSITION, compareMissing, compareTransitions, compareRulePairs } from './report.js';
+export { BLOCKING_OUTCOMES, EXAMPLES_PER_TRANSITION, compareMissing, compareTransitions, compareRulePairs } from './report.js';
 export type { OutcomeKind, SkipCount, RulePair, ReplayExample, Transition, ReplayReport, ReplayCoverage, DisagreementDirection, Disagreement, ProductionAgreement, MissingField, ShadowReport } from './report.js';
 
 
