@@ -62,17 +62,12 @@ function put<K extends keyof TestRequest>(request: TestRequest, field: K, value:
 export const CLOUDFLARE_KEYS = ['ClientRequestPath', 'ClientRequestURI', 'ClientRequestMethod', 'ClientRequestUserAgent', 'ClientIP', 'ClientASN', 'ClientCountry', 'ClientDeviceType', 'ClientRequestHost', 'RequestHeaders', 'ClientRequestReferer', 'Cookies'];
 
 /**
- * A Logpush `http_requests` line: `ClientRequestURI` (path and query) or `ClientRequestPath`,
- * `ClientRequestMethod`, `ClientRequestUserAgent`, `ClientIP`, `ClientASN` (a number),
- * `ClientCountry` (lower case), `ClientDeviceType`, `ClientRequestHost`, and as headers
- * `RequestHeaders` (the headers the job was told to log), `ClientRequestReferer` and `Cookies`.
+ * A Logpush `http_requests` record (a line's object, a Parquet row) as a request:
+ * `ClientRequestURI` (path and query) or `ClientRequestPath`, `ClientRequestMethod`,
+ * `ClientRequestUserAgent`, `ClientIP`, `ClientASN` (a number), `ClientCountry` (lower case),
+ * `ClientDeviceType`, `ClientRequestHost`, and as headers `RequestHeaders` (the headers the job
+ * was told to log), `ClientRequestReferer` and `Cookies`.
  */
-export function cloudflareLine(line: string): JsonLineResult {
-  const parsed = parseObject(line);
-  return 'skip' in parsed ? parsed : cloudflareRecord(parsed.record);
-}
-
-/** A Logpush record (a line's object, a Parquet row) as a request. */
 export function cloudflareRecord(record: JsonRecord): JsonLineResult {
   if (!CLOUDFLARE_KEYS.some((key) => own(record, key) !== undefined)) return { skip: 'not a Cloudflare http_requests line (none of its fields)' };
   const uri = text(record, 'ClientRequestURI');
@@ -100,18 +95,12 @@ export function cloudflareRecord(record: JsonRecord): JsonLineResult {
 export const HUMAN_KEYS = ['path', 'full_url', 'http_method', 'user_agent', 'client_ip', 'true_ip', 'px_app_id', 'request_id', 'country', 'domain'];
 
 /**
- * A Data Export line: `full_url` (or `path`), `http_method`, `user_agent`, `client_ip` or
- * `true_ip` (the setting), `country`, `domain`, `referrer` as the Referer, and
- * `custom_parameter1` … `custom_parameter10` as custom parameters of the same names. The ASN is
- * recorded by name only (`true_ip_asn_name`), so it is not carried. The decision production
- * took comes with it.
+ * A Data Export record (a line's object, a Parquet row) as a request: `full_url` (or `path`),
+ * `http_method`, `user_agent`, `client_ip` or `true_ip` (the setting), `country`, `domain`,
+ * `referrer` as the Referer, and `custom_parameter1` … `custom_parameter10` as custom parameters
+ * of the same names. The ASN is recorded by name only (`true_ip_asn_name`), so it is not
+ * carried. The decision production took comes with it.
  */
-export function humanLine(line: string, ipField: IpField = DEFAULT_IP_FIELD): JsonLineResult {
-  const parsed = parseObject(line);
-  return 'skip' in parsed ? parsed : humanRecord(parsed.record, ipField);
-}
-
-/** A Data Export record (a line's object, a Parquet row) as a request, with production's decision. */
 export function humanRecord(record: JsonRecord, ipField: IpField = DEFAULT_IP_FIELD): JsonLineResult {
   if (!HUMAN_KEYS.some((key) => own(record, key) !== undefined)) return { skip: 'not a Data Export line (none of its fields)' };
   const url = text(record, 'full_url');
