@@ -15,7 +15,7 @@ import {
 
 export { createRulesClient } from './rules-client.js';
 export { createScriptsClient } from './scripts-client.js';
-export { branchPath, checkedRepository, createGitHubClient, GITHUB_REPOSITORY_VARIABLE, type GitHubApi } from './github-client.js';
+export { branchPath, checkedRepository, GITHUB_REPOSITORY_VARIABLE, type GitHubApi } from './github-client.js';
 export type { RulesApi, RulesClientOptions } from './types.js';
 import { definedFields } from '../defined.js';
 

@@ -119,7 +119,7 @@ function correctionRefused(needed: number, at: { pass: number; maxCorrections: n
 }
 
 /** The steps that were applied, in plan order; a create step under the ruleId the service gave its rule. */
-export function applied(outcomes: readonly StepOutcome[]): PlanStep[] {
+function applied(outcomes: readonly StepOutcome[]): PlanStep[] {
   return outcomes.flatMap((o) => {
     if (o.state !== 'applied') return [];
     return o.step.kind === 'create' && o.result !== undefined ? [{ ...o.step, ruleId: o.result.ruleId }] : [o.step];

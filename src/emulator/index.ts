@@ -19,7 +19,7 @@ import { initialState, type GeneratedTokens } from './seed.js';
 import { createEmulatorServer, type ServerSettings } from './server.js';
 import { StateStore, readState, type ListedRule, type StoredApp } from './state.js';
 
-export type { EmulatorApp, EmulatorOptions, MoveSemantics } from './options.js';
+export type { EmulatorApp, EmulatorOptions } from './options.js';
 export type { RequestLogEntry } from './log.js';
 export { parseFault } from './faults.js';
 export { writeTraffic } from './generate-traffic.js';

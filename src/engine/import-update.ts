@@ -14,7 +14,6 @@ import type { ProjectSelection, Runtime } from '../runtime.js';
 import { liveAsLifetimesDeclare } from '../semantics/lifetime.js';
 import { plural } from '../plural.js';
 
-export type { UpdateResult } from '../import/update/index.js';
 
 interface UpdateRequest extends ProjectSelection {
   /** Remove declared rules that no longer exist live. */

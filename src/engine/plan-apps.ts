@@ -27,8 +27,6 @@ export interface PlannedApp {
   plan: AppPlan;
 }
 
-export type { ConnectApp } from './list-apps.js';
-
 /**
  * Validates, connects, lists and plans every selected app. The files of all apps are
  * checked before any client is made, and all clients (tokens) before any request; the

@@ -39,7 +39,7 @@ export function checkPolicies(policies: readonly RequestPolicy[], targets: reado
   return targets.flatMap((target) => policies.filter((policy) => appliesTo(policy, target.app)).map((policy) => findingOf(policy, target, prove(policy, target.rules, run))));
 }
 
-export function prove(policy: RequestPolicy, rules: readonly NormalRule[], run: PolicyRun): PolicyVerdict {
+function prove(policy: RequestPolicy, rules: readonly NormalRule[], run: PolicyRun): PolicyVerdict {
   return provePolicy(policy, rules, { deadline: run.deadline, budgetHint: `the policies had ${run.budgetSeconds} s; --policy-budget SECONDS gives them more` });
 }
 

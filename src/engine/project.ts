@@ -4,8 +4,6 @@
 import { loadProjectConfig, selectApp, type AppConfig, type ProjectConfig } from '../rules/config.js';
 import type { ProjectSelection } from '../runtime.js';
 
-export { selectApp } from '../rules/config.js';
-
 /** The loaded config; with --app, `apps` holds the selected apps and `otherApps` the rest. */
 export type Project = ProjectConfig;
 

@@ -16,13 +16,12 @@ import { compileRuleSets, type CompiledRuleSets, type UndecidedExplainer } from 
 import type { LogFormat } from '../replay/formats.js';
 import { logFiles, readLog, type LogReading, type TrafficReadOptions } from '../replay/read.js';
 import { ReplayTally, type ReplayReport } from '../replay/tally.js';
-import { planApps, type ConnectApp, type PlannedApp } from './plan-apps.js';
+import type { ConnectApp } from './list-apps.js';
+import { planApps, type PlannedApp } from './plan-apps.js';
 import { decideWithDuckDb } from './replay-duckdb.js';
 import { accountDecided, accountEmpty, type ReadRequest, type Tallies } from '../replay/account.js';
 import { loadProject, type Project } from './project.js';
 import { definedFields } from '../defined.js';
-
-export type { ReplayReport } from '../replay/tally.js';
 
 export const REPLAY_ENGINES = ['js', 'duckdb'] as const;
 export type ReplayEngine = (typeof REPLAY_ENGINES)[number];

@@ -5,15 +5,14 @@ import { ValidationError, type Problem } from '../errors.js';
 import { readLiveSnapshotFile } from '../live/file.js';
 import { rulesOf } from '../live/snapshot.js';
 import { inPriorityOrder } from '../plan/fingerprint.js';
-import type { ProjectConfig } from '../rules/config.js';
-import { loadEveryApp, selectApp } from './project.js';
+import { selectApp, type ProjectConfig } from '../rules/config.js';
+import { loadEveryApp } from './project.js';
 import { loadRules } from '../rules/load.js';
 import type { NormalRule } from '../semantics/model.js';
 import { defaultTestsDir, loadTests, type RuleTest } from '../tests/load.js';
 import { appOf, appProblems, testRunner, type TestResult } from '../tests/run.js';
 import type { ProjectSelection, Runtime } from '../runtime.js';
 
-export type { TestResult } from '../tests/run.js';
 
 interface RuleTestRequest extends ProjectSelection {
   /** The test files' directory; else tests, beside the config file if there is one. */

@@ -15,7 +15,6 @@ import type { Runtime } from '../runtime.js';
 import { findPrevious } from './scripts-evidence.js';
 import { definedFields } from '../defined.js';
 
-export type { ReportResult } from '../scripts/report.js';
 
 /** The report's options, with the policy and the previous snapshot as the files the user named. */
 interface InventoryReportRequest extends Pick<ReportOptions, 'query' | 'pageSize' | 'concurrency' | 'now' | 'onProgress'> {

@@ -16,8 +16,6 @@ import { builtinPolicyFindings, checkPolicies, DEFAULT_POLICY_BUDGET_SECONDS, po
 import { DEFAULT_SHADOW_MAX_AGE_DAYS, shadowAgeWarnings } from './shadow-age.js';
 import { longExpiredWarnings } from '../semantics/lifetime.js';
 
-export type { Finding } from '../validate/checks.js';
-export type { ValidateReport } from '../render/validate/model.js';
 
 interface ValidateRequest extends ProjectSelection {
   /** File warnings count as problems: the analysis does not run when there are any. */

@@ -274,3 +274,9 @@ function firstAliasOffset(doc: Document): number | undefined {
 function startsWith(path: readonly string[], prefix: Path): boolean {
   return prefix.length <= path.length && prefix.every((segment, i) => String(segment) === path[i]);
 }
+
+/** True for a line of YAML that holds nothing but a comment or white space. */
+export function isBlankOrComment(line: string): boolean {
+  const trimmed = line.trim();
+  return trimmed === '' || trimmed.startsWith('#');
+}

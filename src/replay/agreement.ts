@@ -99,7 +99,7 @@ export function compareDisagreements(a: Disagreement, b: Disagreement): number {
 }
 
 /** Above this share of disagreement, plan --replay warns (botrules.yaml `replay.maxDisagreement`). */
-export const DEFAULT_MAX_DISAGREEMENT = 0.02;
+const DEFAULT_MAX_DISAGREEMENT = 0.02;
 
 /** The warning when the live rules disagree with production more than the limit allows, or undefined. */
 export function disagreementWarning(production: ProductionAgreement, limit: number | undefined): string | undefined {

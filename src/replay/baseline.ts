@@ -49,7 +49,7 @@ export interface BaselineComparison {
 }
 
 /** A baseline as it was read: only what the comparison needs. */
-export interface BaselineReport {
+interface BaselineReport {
   file: string;
   evaluated: number;
   transitions: ReportTransition[];

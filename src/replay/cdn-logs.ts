@@ -9,7 +9,7 @@ import { percentDecode, splitTarget, splitUrl } from './redact.js';
 
 type Result = { request: TestRequest; carriage?: Carriage } | { skip: string };
 /** A line's request, its skip, or undefined for a line that is no request (a header line). */
-export type TextLineParser = (line: string, number: number) => Result | undefined;
+type TextLineParser = (line: string, number: number) => Result | undefined;
 
 /** CloudFront records these headers (besides the User-Agent, its own field). */
 const CLOUDFRONT_CARRIAGE: Carriage = { partialHeaders: ['cookie', 'referer', 'host'], noCustom: true };

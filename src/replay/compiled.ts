@@ -13,7 +13,7 @@ import { indexRules, listsOf } from './rule-index.js';
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { undecidedPatterns } from '../evaluate/program-reasons.js';
 
-export interface CompiledRules<R extends NormalRule> {
+interface CompiledRules<R extends NormalRule> {
   decide(request: TestRequest): Decision<R>;
   undecidedPatterns: UndecidedExplainer;
 }

@@ -4,7 +4,7 @@
 // never an error: logs are large and a few bad lines must not stop a replay.
 import type { TestRequest } from '../evaluate/request.js';
 import { MAP_FIELDS, TEXT_FIELDS, type Carriage, type MapField, type TextField } from './coverage.js';
-import { parseObject, type RecordedDecision } from './presets.js';
+import type { RecordedDecision } from './presets.js';
 import { splitTarget } from './redact.js';
 
 export const LOG_FORMATS = ['ndjson', 'csv', 'combined', 'cloudfront', 'alb', 'cloudflare', 'human', 'har', 'parquet'] as const;
@@ -44,13 +44,10 @@ export function ownValueAt(record: Record<string, unknown>, keys: readonly strin
 const ownField = (record: Record<string, unknown>, field: string): unknown =>
   (Object.prototype.hasOwnProperty.call(record, field) ? record[field] : undefined);
 
-/** An NDJSON line: a JSON object; unknown keys are ignored, numbers count as text (`"asn": 13335`). */
-export function ndjsonLine(line: string, fieldOf: (record: Record<string, unknown>, field: string) => unknown = ownField): LineResult {
-  const parsed = parseObject(line);
-  return 'skip' in parsed ? parsed : recordRequest(parsed.record, fieldOf);
-}
-
-/** A record's request: each field where `fieldOf` finds it (its own name by default). */
+/**
+ * A record's request (an NDJSON line's object): each field where `fieldOf` finds it (its own
+ * name by default); unknown keys are ignored, numbers count as text (`"asn": 13335`).
+ */
 export function recordRequest(record: Record<string, unknown>, fieldOf: (record: Record<string, unknown>, field: string) => unknown = ownField): LineResult {
   const request: TestRequest = {};
   for (const field of TEXT_FIELDS) {
@@ -110,7 +107,7 @@ function withQueryFromPath(request: TestRequest): LineResult {
 }
 
 /** A CSV file's header row, read once: each column's field (`path`, `headers.x-monitor`, …). */
-export type CsvColumns = ({ text: TextField } | { map: MapField; name: string } | undefined)[];
+type CsvColumns = ({ text: TextField } | { map: MapField; name: string } | undefined)[];
 
 /** The columns of a header row; a column with an unknown name is ignored (undefined). */
 export function csvColumns(header: string): CsvColumns | undefined {

@@ -10,14 +10,14 @@ import type { Carriage } from './coverage.js';
 import { splitUrl } from './redact.js';
 
 /** The largest HAR read (decompressed bytes); a recording of real traffic is far smaller. */
-export const MAX_HAR_BYTES = 256 * 1024 * 1024;
+const MAX_HAR_BYTES = 256 * 1024 * 1024;
 
 /**
  * The deepest nesting a HAR may have. Browsers nest a dozen levels, and an initiator's async
  * stack (`_initiator.stack.parent…`) at most DevTools' 32 frames more; a truncated file nesting
  * millions of brackets made the error's position finder take gigabytes and abort the process.
  */
-export const MAX_HAR_DEPTH = 256;
+const MAX_HAR_DEPTH = 256;
 
 /** Text up to this size may be read a second time (as YAML) to say where its JSON breaks. */
 const MAX_REREAD_CHARS = 1024 * 1024;

@@ -21,7 +21,7 @@ export type StreamLine = string | typeof TOO_LONG;
  * RATIO_GRACE_BYTES: text logs compress 5 to 30 times; a gzip bomb (zeros, one repeated line)
  * up to 1,000 times.
  */
-export const MAX_GZIP_RATIO = 200;
+const MAX_GZIP_RATIO = 200;
 const RATIO_GRACE_BYTES = 16 * 1024 * 1024;
 
 /** The gzip guard: throws a UserError naming the file once the data expands like a bomb. */

@@ -85,6 +85,7 @@ function firstExamples(lists: readonly (readonly ReplayExample[])[]): ReplayExam
   return lists.flat().slice(0, EXAMPLES_PER_TRANSITION);
 }
 
-function sum(values: readonly number[]): number {
+/** The total of the shards' counts. */
+export function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }

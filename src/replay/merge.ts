@@ -6,10 +6,10 @@
 // lists is by count and then by name, never by where in the log something first occurred, so it
 // does not depend on where a shard starts.
 import { UserError } from '../errors.js';
-import { mergeCoverage, mergeProduction } from './merge-parts.js';
+import { mergeCoverage, mergeProduction, sum } from './merge-parts.js';
 import { compareRulePairs, compareTransitions, EXAMPLES_PER_TRANSITION, type ReplayReport, type RulePair, type ShadowReport, type SkipCount, type Transition } from './tally.js';
 
-export interface ShardReport {
+interface ShardReport {
   /** Where the report was read from, for messages. */
   source: string;
   report: ReplayReport;
@@ -66,10 +66,6 @@ function checkSameReplay(first: ShardReport, shard: ShardReport): void {
   if (!same(report.shadow?.rules, first.report.shadow?.rules)) refuse('their shadow rules differ');
   // Production's part is there only where some line recorded a decision: one shard may have it and another not.
   if ((report.coverage === undefined) !== (first.report.coverage === undefined)) refuse('one reports the fields its log carries and the other does not (written by another version of botrules)');
-}
-
-function sum(values: readonly number[]): number {
-  return values.reduce((a, b) => a + b, 0);
 }
 
 /** The engine when every shard ran the same one, with the requests per second of all the shards' time. */

@@ -28,7 +28,7 @@ interface TouchedRule {
 }
 
 /** A touched rule of one set, by its position there. */
-export interface RuleSetTouch {
+interface RuleSetTouch {
   rules: readonly NormalRule[];
   touched: (rule: NormalRule) => boolean;
 }

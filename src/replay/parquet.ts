@@ -39,7 +39,7 @@ const LOADED = ['ZSTD', 'LZ4', 'LZ4_RAW'];
 const SUPPORTED = ['UNCOMPRESSED', ...Object.keys(BUILT_IN), ...LOADED];
 
 /** One row of a Parquet file as a request (its "line" is the row's number in the file, 1 for the first). */
-export interface ParquetRow {
+interface ParquetRow {
   line: number;
   result: LineResult;
 }
@@ -56,11 +56,6 @@ export async function parquetPlan(file: string, path: string, options: ParserOpt
   } finally {
     await handle.close();
   }
-}
-
-/** A row as the js reader reads it (the DuckDB engine reads a row's values this way too). */
-export function parquetRowResult(row: Record<string, unknown>, plan: ColumnPlan): LineResult {
-  return rowResult(row, plan);
 }
 
 /**

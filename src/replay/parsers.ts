@@ -7,7 +7,7 @@ import { albLine, cloudfrontParser, cloudfrontRecord, isAlbLine, isCloudFrontHea
 import { accessLogLine, csvColumns, csvLine, isAccessLogLine, recordReader, ownValueAt, type FieldMapping, type LineResult, type LogFormat } from './formats.js';
 import { isHarStart } from './har.js';
 import { REQUEST_FIELDS } from './coverage.js';
-import { cloudflareRecord, humanRecord, parseObject, presetForKeys, type IpField, type JsonRecord, type RecordedDecision } from './presets.js';
+import { cloudflareRecord, decisionOfFields, humanRecord, parseObject, presetForKeys, type IpField, type JsonRecord, type RecordedDecision } from './presets.js';
 
 export type LineParser = (line: string, number: number) => LineResult | undefined;
 /** A reader of one record: a JSON line's object or a Parquet row. */
@@ -125,11 +125,7 @@ function decisionOf(record: Record<string, unknown>, mapping: DecisionMapping): 
     return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
   };
   const type = text(mapping.type);
-  if (type === undefined) return undefined;
-  const origin = text(mapping.origin);
-  const filterId = text(mapping.filterId);
-  const simulated = at(mapping.simulatedBlock);
-  return { type, simulatedBlock: simulated === true || simulated === 'true', ...(origin === undefined ? {} : { origin }), ...(filterId === undefined ? {} : { filterId }) };
+  return type === undefined ? undefined : decisionOfFields(type, at(mapping.simulatedBlock), text(mapping.origin), text(mapping.filterId));
 }
 
 function formatParser(file: string, format: 'csv' | 'combined' | 'cloudfront' | 'alb'): LineParser {

@@ -18,11 +18,11 @@ export interface RecordedDecision {
   filterId?: string;
 }
 
-export type JsonLineResult = { request: TestRequest; carriage?: Carriage; keys?: string[]; decision?: RecordedDecision } | { skip: string };
+type JsonLineResult = { request: TestRequest; carriage?: Carriage; keys?: string[]; decision?: RecordedDecision } | { skip: string };
 
 /** Which Data Export address stands for the rules' `socketIps` (docs/replay.md, "Presets: the logs users have"). */
 export type IpField = 'client_ip' | 'true_ip';
-export const DEFAULT_IP_FIELD: IpField = 'client_ip';
+const DEFAULT_IP_FIELD: IpField = 'client_ip';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -62,17 +62,12 @@ function put<K extends keyof TestRequest>(request: TestRequest, field: K, value:
 export const CLOUDFLARE_KEYS = ['ClientRequestPath', 'ClientRequestURI', 'ClientRequestMethod', 'ClientRequestUserAgent', 'ClientIP', 'ClientASN', 'ClientCountry', 'ClientDeviceType', 'ClientRequestHost', 'RequestHeaders', 'ClientRequestReferer', 'Cookies'];
 
 /**
- * A Logpush `http_requests` line: `ClientRequestURI` (path and query) or `ClientRequestPath`,
- * `ClientRequestMethod`, `ClientRequestUserAgent`, `ClientIP`, `ClientASN` (a number),
- * `ClientCountry` (lower case), `ClientDeviceType`, `ClientRequestHost`, and as headers
- * `RequestHeaders` (the headers the job was told to log), `ClientRequestReferer` and `Cookies`.
+ * A Logpush `http_requests` record (a line's object, a Parquet row) as a request:
+ * `ClientRequestURI` (path and query) or `ClientRequestPath`, `ClientRequestMethod`,
+ * `ClientRequestUserAgent`, `ClientIP`, `ClientASN` (a number), `ClientCountry` (lower case),
+ * `ClientDeviceType`, `ClientRequestHost`, and as headers `RequestHeaders` (the headers the job
+ * was told to log), `ClientRequestReferer` and `Cookies`.
  */
-export function cloudflareLine(line: string): JsonLineResult {
-  const parsed = parseObject(line);
-  return 'skip' in parsed ? parsed : cloudflareRecord(parsed.record);
-}
-
-/** A Logpush record (a line's object, a Parquet row) as a request. */
 export function cloudflareRecord(record: JsonRecord): JsonLineResult {
   if (!CLOUDFLARE_KEYS.some((key) => own(record, key) !== undefined)) return { skip: 'not a Cloudflare http_requests line (none of its fields)' };
   const uri = text(record, 'ClientRequestURI');
@@ -100,18 +95,12 @@ export function cloudflareRecord(record: JsonRecord): JsonLineResult {
 export const HUMAN_KEYS = ['path', 'full_url', 'http_method', 'user_agent', 'client_ip', 'true_ip', 'px_app_id', 'request_id', 'country', 'domain'];
 
 /**
- * A Data Export line: `full_url` (or `path`), `http_method`, `user_agent`, `client_ip` or
- * `true_ip` (the setting), `country`, `domain`, `referrer` as the Referer, and
- * `custom_parameter1` … `custom_parameter10` as custom parameters of the same names. The ASN is
- * recorded by name only (`true_ip_asn_name`), so it is not carried. The decision production
- * took comes with it.
+ * A Data Export record (a line's object, a Parquet row) as a request: `full_url` (or `path`),
+ * `http_method`, `user_agent`, `client_ip` or `true_ip` (the setting), `country`, `domain`,
+ * `referrer` as the Referer, and `custom_parameter1` … `custom_parameter10` as custom parameters
+ * of the same names. The ASN is recorded by name only (`true_ip_asn_name`), so it is not
+ * carried. The decision production took comes with it.
  */
-export function humanLine(line: string, ipField: IpField = DEFAULT_IP_FIELD): JsonLineResult {
-  const parsed = parseObject(line);
-  return 'skip' in parsed ? parsed : humanRecord(parsed.record, ipField);
-}
-
-/** A Data Export record (a line's object, a Parquet row) as a request, with production's decision. */
 export function humanRecord(record: JsonRecord, ipField: IpField = DEFAULT_IP_FIELD): JsonLineResult {
   if (!HUMAN_KEYS.some((key) => own(record, key) !== undefined)) return { skip: 'not a Data Export line (none of its fields)' };
   const url = text(record, 'full_url');
@@ -138,10 +127,11 @@ export function humanRecord(record: JsonRecord, ipField: IpField = DEFAULT_IP_FI
 
 function recordedDecision(record: JsonRecord): RecordedDecision | undefined {
   const type = text(record, 'type');
-  if (type === undefined) return undefined;
-  const origin = text(record, 'filter_origin');
-  const filterId = text(record, 'filter_id');
-  const simulated = own(record, 'simulated_block');
+  return type === undefined ? undefined : decisionOfFields(type, own(record, 'simulated_block'), text(record, 'filter_origin'), text(record, 'filter_id'));
+}
+
+/** The decision of a log's fields, as the Data Export and a mapped log alike write them: a simulated block is `true` or `"true"`. */
+export function decisionOfFields(type: string, simulated: unknown, origin: string | undefined, filterId: string | undefined): RecordedDecision {
   return { type, simulatedBlock: simulated === true || simulated === 'true', ...(origin === undefined ? {} : { origin }), ...(filterId === undefined ? {} : { filterId }) };
 }
 

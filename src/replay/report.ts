@@ -13,7 +13,7 @@ import type { FieldCoverage, RequestField } from './coverage.js';
 export type OutcomeKind = 'none' | 'allow' | 'challenge' | 'block' | 'undecided';
 
 /** Decided outcomes from the least to the most disruptive, the order transitions are listed in. */
-export const OUTCOME_ORDER: readonly OutcomeKind[] = ['none', 'allow', 'challenge', 'block'];
+const OUTCOME_ORDER: readonly OutcomeKind[] = ['none', 'allow', 'challenge', 'block'];
 
 /** Outcomes that stop a request: a request meeting one after the plan but not before is newly blocked. */
 export const BLOCKING_OUTCOMES: ReadonlySet<OutcomeKind> = new Set(['challenge', 'block']);

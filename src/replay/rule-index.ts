@@ -43,7 +43,7 @@ interface FieldIndex {
 const CONTAINED_CACHE = 4096;
 const SURROGATE = /[\ud800-\udfff]/;
 
-export interface RuleIndex {
+interface RuleIndex {
   tables: Tables;
   /** Positions of the rules without a guard, ascending. */
   unguarded: number[];
@@ -67,7 +67,7 @@ export function indexRules(rules: readonly NormalRule[], positions: readonly num
  * read once per table; headers, query and custom parameters are looked up by the names the
  * request carries, so a thousand rules about a thousand header names cost a few lookups.
  */
-export interface Tables {
+interface Tables {
   plain: FieldIndex[];
   header: Map<string, FieldIndex>;
   queryParam: Map<string, FieldIndex>;

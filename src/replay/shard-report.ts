@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { jsonTooDeep } from '../io/json-depth.js';
+import { isObject, jsonTooDeep } from '../io/json-depth.js';
 import type { ReplayReport } from './tally.js';
 
 /** A JSON report keeps counts and a few examples per part: far below this. */
@@ -50,7 +50,6 @@ function parseFailure(text: string, error: unknown): { line: number; col: number
 }
 
 type Check = (value: unknown) => boolean;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCount: Check = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 const isString: Check = (value) => typeof value === 'string';
 const isName: Check = (value) => value === undefined || typeof value === 'string';

@@ -9,7 +9,7 @@ import type { Action, NormalRule } from '../semantics/model.js';
 import { FieldCounter, type RequestField } from './coverage.js';
 import { EXAMPLES_PER_TRANSITION, compareMissing, compareTransitions, compareRulePairs, type OutcomeKind, type SkipCount, type RulePair, type ReplayExample, type Transition, type ReplayReport, type ReplayCoverage, type MissingField } from './report.js';
 
-export { OUTCOME_ORDER, BLOCKING_OUTCOMES, EXAMPLES_PER_TRANSITION, compareMissing, compareTransitions, compareRulePairs } from './report.js';
+export { BLOCKING_OUTCOMES, EXAMPLES_PER_TRANSITION, compareMissing, compareTransitions, compareRulePairs } from './report.js';
 export type { OutcomeKind, SkipCount, RulePair, ReplayExample, Transition, ReplayReport, ReplayCoverage, DisagreementDirection, Disagreement, ProductionAgreement, MissingField, ShadowReport } from './report.js';
 
 
@@ -25,13 +25,16 @@ export function outcomeOf(decision: Decision<NormalRule>): OutcomeKind {
   return decision.undecided === undefined ? outcomeKind(decision.actions) : 'undecided';
 }
 
+/** A change of outcome as the tally counts it: its rule pairs by the deciding rules' indices. */
+interface TallyTransition { from: OutcomeKind; to: OutcomeKind; count: number; rules: Map<string, RulePair>; examples: ReplayExample[] }
+
 export class ReplayTally {
   private read = 0;
   private evaluated = 0;
   private sameOutcomeOtherRule = 0;
   private readonly undecided = { live: 0, declared: 0 };
   private readonly skipped = new Map<string, SkipCount>();
-  private readonly transitions = new Map<string, { from: OutcomeKind; to: OutcomeKind; count: number; rules: Map<string, RulePair>; examples: ReplayExample[] }>();
+  private readonly transitions = new Map<string, TallyTransition>();
   /** Per-field presence, counted by whoever parses the lines (`fields.count` for each request). */
   readonly fields = new FieldCounter();
   private readonly missing = new Map<RequestField, number>();
@@ -69,25 +72,8 @@ export class ReplayTally {
   }
 
   add(example: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>): void {
-    this.read += 1;
-    this.evaluated += 1;
-    const from = outcomeOf(before);
-    const to = outcomeOf(after);
-    if (from === 'undecided') this.undecided.live += 1;
-    if (to === 'undecided') this.undecided.declared += 1;
-    if (from === to) {
-      if (decidingRule(before)?.name !== decidingRule(after)?.name) this.sameOutcomeOtherRule += 1;
-      return;
-    }
-    const key = `${from}>${to}`;
-    let transition = this.transitions.get(key);
-    if (transition === undefined) this.transitions.set(key, transition = { from, to, count: 0, rules: new Map(), examples: [] });
-    transition.count += 1;
-    const pairKey = `${decidingIndex(before)}>${decidingIndex(after)}`;
-    const pair = transition.rules.get(pairKey);
-    if (pair === undefined) transition.rules.set(pairKey, rulePair(before, after, example.request, this.explain));
-    else pair.count += 1;
-    if (transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
+    const transition = this.addGroup(example, before, after, 1);
+    if (transition !== undefined && transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
   }
 
   /** The coverage part, given which touched rules read each field. */
@@ -104,9 +90,9 @@ export class ReplayTally {
    * `count` requests that all meet `before` and `after`, the first of them `first` (an engine
    * that decides requests in groups, src/replay/duckdb/). Groups come in the order of their
    * first request, so rule pairs keep the order `add` gives them; examples come apart
-   * (addExample), in log order.
+   * (addExample), in log order. Returns the transition the group counts in, if its outcome changed.
    */
-  addGroup(first: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>, count: number): void {
+  addGroup(first: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>, count: number): TallyTransition | undefined {
     this.read += count;
     this.evaluated += count;
     const from = outcomeOf(before);
@@ -115,7 +101,7 @@ export class ReplayTally {
     if (to === 'undecided') this.undecided.declared += count;
     if (from === to) {
       if (decidingRule(before)?.name !== decidingRule(after)?.name) this.sameOutcomeOtherRule += count;
-      return;
+      return undefined;
     }
     const key = `${from}>${to}`;
     let transition = this.transitions.get(key);
@@ -125,6 +111,7 @@ export class ReplayTally {
     const pair = transition.rules.get(pairKey);
     if (pair === undefined) transition.rules.set(pairKey, { ...rulePair(before, after, first.request, this.explain), count });
     else pair.count += count;
+    return transition;
   }
 
   /** An example of a transition added by addGroup, kept when fewer than EXAMPLES_PER_TRANSITION are. */

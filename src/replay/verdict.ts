@@ -7,7 +7,7 @@ import { BLOCKING_OUTCOMES, type ReplayReport, type Transition } from './tally.j
 /** Outcomes a request "had no blocking outcome" under: none and allow (undecided is not known). */
 const UNBLOCKED = new Set(['none', 'allow']);
 
-export function isNewlyBlocked(transition: Pick<Transition, 'from' | 'to'>): boolean {
+function isNewlyBlocked(transition: Pick<Transition, 'from' | 'to'>): boolean {
   return UNBLOCKED.has(transition.from) && BLOCKING_OUTCOMES.has(transition.to);
 }
 

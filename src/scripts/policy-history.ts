@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { git as runGit } from '../io/git.js';
+import { isBlankOrComment } from '../io/yaml-source.js';
 import type { Policy, PolicyEntry } from './policy-match.js';
 import { utcInstant } from './duration.js';
 
@@ -63,11 +64,6 @@ function endLine(entries: readonly PolicyEntry[], index: number, lines: readonly
   let end = next ? next.source.line - 1 : lines.length;
   while (end > start && isBlankOrComment(lines[end - 1] ?? '')) end--;
   return end;
-}
-
-function isBlankOrComment(line: string): boolean {
-  const text = line.trim();
-  return text === '' || text.startsWith('#');
 }
 
 async function entryHistory(root: string, path: string, entry: PolicyEntry, end: number): Promise<PolicyCommit[]> {

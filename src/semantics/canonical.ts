@@ -25,7 +25,7 @@ type CanonicalRule = Pick<NormalRule, RuleField>;
  * copy. The leaf is part of a NormalRule, so its value already has the shape its operator
  * implies (normalise.ts): nothing here shapes it again.
  */
-export function canonicalLeaf(leaf: Leaf): Leaf {
+function canonicalLeaf(leaf: Leaf): Leaf {
   const out: Leaf = { conditionType: leaf.conditionType, operator: leaf.operator };
   if (leaf.fieldOption !== undefined) out.fieldOption = leaf.fieldOption;
   if (leaf.value !== undefined) out.value = typeof leaf.value === 'string' ? leaf.value : [...leaf.value];

@@ -12,7 +12,7 @@ import type { Action, NormalRule, SourceLocation } from '../semantics/model.js';
 import type { RuleTest } from './load.js';
 
 /** The outcomes of a rule set, by the actions of the deciding rule; none: no rule decided. */
-export const OUTCOMES = ['allow', 'challenge', 'block', 'none'] as const;
+const OUTCOMES = ['allow', 'challenge', 'block', 'none'] as const;
 type CoveredOutcome = (typeof OUTCOMES)[number];
 
 const OUTCOME_OF: Readonly<Record<Action, CoveredOutcome>> = { allow: 'allow', blockWithChallenge: 'challenge', hardBlock: 'block' };

@@ -99,7 +99,7 @@ export function runMutants(apps: readonly AppMutants[], options: MutationOptions
 }
 
 /** Whether a test passes with this deciding rule (undefined: none) and actions. */
-export function verdict(test: RuleTest, rule: string | undefined, actions: readonly Action[]): boolean {
+function verdict(test: RuleTest, rule: string | undefined, actions: readonly Action[]): boolean {
   const expected = test.expect.rule === NO_RULE_WORD ? undefined : test.expect.rule;
   if (rule !== expected) return false;
   const wanted = test.expect.actions;

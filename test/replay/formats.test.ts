@@ -2,7 +2,8 @@
 // the fixed reasons a line is skipped for. Hostile text from a log reaches no terminal raw.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { accessLogLine, csvCells, csvColumns, csvLine, ndjsonLine } from '../../src/replay/formats.js';
+import { accessLogLine, csvCells, csvColumns, csvLine } from '../../src/replay/formats.js';
+import { ndjsonLine } from '../helpers/log-lines.js';
 import { botrules, replayProject } from './fixtures.js';
 
 describe('NDJSON', () => {

@@ -12,10 +12,10 @@ import { REPLAY_FORMATS, REPLAY_OUTPUTS } from '../../src/render/replay/index.js
 import { NO_COLORS } from '../../src/render/contract.js';
 import { albLine, cloudfrontParser } from '../../src/replay/cdn-logs.js';
 import { normaliseRequest } from '../../src/replay/coverage.js';
-import { accessLogLine, csvColumns, csvLine, ndjsonLine, type LineResult } from '../../src/replay/formats.js';
+import { accessLogLine, csvColumns, csvLine, type LineResult } from '../../src/replay/formats.js';
 import { harEntry } from '../../src/replay/har.js';
 import { readParquetRows } from '../../src/replay/parquet.js';
-import { cloudflareLine, humanLine } from '../../src/replay/presets.js';
+import { cloudflareLine, humanLine, ndjsonLine } from '../helpers/log-lines.js';
 import { redactRequest } from '../../src/replay/redact.js';
 import type { ReplayReport } from '../../src/replay/tally.js';
 import { tempDir } from '../helpers/temp.js';

@@ -5,7 +5,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { albLine } from '../../src/replay/cdn-logs.js';
 import { normaliseRequest } from '../../src/replay/coverage.js';
-import { cloudflareLine, humanLine } from '../../src/replay/presets.js';
+import { cloudflareLine, humanLine } from '../helpers/log-lines.js';
 import { botrules, expectedTransitions as expected, replayProject, type Seen } from './fixtures.js';
 
 const FIXTURES = path.resolve('test/fixtures/logs');

@@ -1,11 +1,15 @@
 // Pins the authoring schema: its vocabularies are the model's, it is strict at every level,
 // and the per-operator and per-conditionType branches are the contract's (§1).
-import { readSchema, schemaValidator } from '../../src/rules/schemas.js';
+import { readFileSync } from 'node:fs';
+import { schemaValidator } from '../../src/rules/schemas.js';
 import {
   ACTIONS, CONDITION_TYPES, FIELD_OPTION_TYPES, GROUP_OPERATORS, LEAF_OPERATORS, LIST_OPERATORS, PRESENCE_OPERATORS, STATUSES,
 } from '../../src/semantics/model.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A schema of schemas/ as editors read it. */
+const readSchema = (name: 'rules' | 'config'): Json => JSON.parse(readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url), 'utf8')) as Json;
 
 const schema = readSchema('rules') as Json;
 const defs = schema.definitions as Json;

@@ -10,7 +10,8 @@
 import { isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { sortedJson } from '../../plan/compare.js';
 import { itemText, pairText } from './render.js';
-import { columnOf, editedSlice, indentOf, isBlankOrComment, lineAfter, lineStart, linesOf, reindent, withLineEnding, type TextEdit } from './text.js';
+import { isBlankOrComment } from '../../io/yaml-source.js';
+import { columnOf, editedSlice, indentOf, lineAfter, lineStart, linesOf, reindent, withLineEnding, type TextEdit } from './text.js';
 import { rewrite, type Collection, type FileState, type Item } from './interpret.js';
 
 interface Extent {

@@ -36,12 +36,6 @@ export function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
 
-/** True for a line that holds nothing but a comment or white space. */
-export function isBlankOrComment(line: string): boolean {
-  const trimmed = line.trim();
-  return trimmed === '' || trimmed.startsWith('#');
-}
-
 /** Lines of `text`, each keeping its newline. */
 export function linesOf(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];

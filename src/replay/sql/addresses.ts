@@ -42,7 +42,7 @@ const IPV4_LAST = MAPPED + 0xffff_ffffn;
 export const IPV4_COLUMN = 'botrules_ipv4';
 export const IPV6_COLUMN = 'botrules_ipv6';
 
-export interface AddressIntervals {
+interface AddressIntervals {
   /** The parts of the ranges IPv4 addresses can lie in, as IPv4 numbers. */
   ipv4: [bigint, bigint][];
   /** The ranges in the IPv6 space, as 32 hex digits each end. */

@@ -18,7 +18,7 @@ export function decisionOf(code: number): { position: number; undecided: boolean
   return code >= 0 ? { position: code, undecided: false } : { position: -2 - code, undecided: true };
 }
 
-export interface DecisionColumns {
+interface DecisionColumns {
   /**
    * One SQL expression per distinct leaf, to be selected as `l0`, `l1`, … in a subquery: each
    * leaf is evaluated once per row, however many trees and sets hold it (as the js engine does).
