@@ -3,6 +3,7 @@
 // condition trees matches it. Each field's value comes from values.ts; when a tree still
 // matches, the search gives one of that tree's unassigned atoms a truth value (the one that
 // would stop the match first) and tries again, undoing what fails (a small DPLL search).
+import { conditionsVerdict } from '../evaluate/evaluate.js';
 import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
@@ -12,7 +13,6 @@ import { fieldValue, type FieldValue } from './values.js';
 import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
 import type { TreeStack } from './tree-stack.js';
 import { meetsGuardOf } from './tree-guards.js';
-import { VerdictMemo } from './verdict-memo.js';
 
 export type ModelResult =
   | { request: TestRequest }
@@ -47,8 +47,6 @@ export class Models {
   private checkedCount = new Float64Array(1024);
   private checkedSerial = new Float64Array(1024);
   private nodes = 0;
-  /** The trees' verdicts the evaluator gave, by the value of a leaf each cannot match without (verdict-memo.ts). */
-  readonly verdicts: VerdictMemo;
 
   constructor(
     table: AtomTable,
@@ -56,7 +54,6 @@ export class Models {
     private readonly options: EvaluationOptions,
     deadline?: number,
   ) {
-    this.verdicts = new VerdictMemo(options);
     // The values the rule sets mention, per field, each once: a Set per field keeps this linear
     // in the values (a list searched for each value was quadratic: wide `$in` lists of 1,000
     // rules took minutes here, before the search and its deadline began). It is part of the
@@ -89,7 +86,7 @@ export class Models {
    * A tree whose guard the request fails does not match it, without the evaluator (tree-guards.ts).
    */
   stillFits(request: TestRequest, conditions: Conditions): boolean {
-    return !meetsGuardOf(conditions, request) || !this.verdicts.mayMatch(conditions, request);
+    return !meetsGuardOf(conditions, request) || conditionsVerdict(conditions, request, this.options) === false;
   }
 
   private search(mustNotMatch: TreeStack): ModelResult {
@@ -126,7 +123,7 @@ export class Models {
     const known = this.checkedCount[signature] as number;
     const valid = known <= trees.length && (known === 0 || trees.serials[known - 1] === this.checkedSerial[signature]);
     // Only the trees whose guard the request meets (tree-stack.ts): the others cannot match it.
-    const first = trees.firstMatching(request, valid ? known : 0, (at) => this.verdicts.mayMatch(trees.list[at] as Conditions, request));
+    const first = trees.firstMatching(request, valid ? known : 0, (at) => conditionsVerdict(trees.list[at] as Conditions, request, this.options) !== false);
     const count = first === -1 ? trees.length : first;
     this.checkedCount[signature] = count;
     this.checkedSerial[signature] = count === 0 ? 0 : (trees.serials[count - 1] as number);
