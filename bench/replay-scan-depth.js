@@ -7,6 +7,7 @@
 // For comparison: the depth that the first three records of every group would need (what the
 // engine reads today, and what numbering only the log's start per group needed in round 4).
 // Usage: REPLAY_SCAN_SIZES=1000000,10000000 REPLAY_BENCH_SHAPES=… node bench/replay-scan-depth.js
+// (REPLAY_SCAN_LOGS: the folder where the logs are written once and kept, by default the system's temporary one).
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
