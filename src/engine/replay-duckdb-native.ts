@@ -2,8 +2,9 @@
 // in the plain `ndjson` format is read and counted inside DuckDB by classes of values
 // (replay/duckdb/class-read.ts); only the groups of records alike come back, and each is decided
 // once here, by the js program, on a request made of its classes' values. The few records the
-// report shows and the records DuckDB cannot read as JavaScript does ("odd") are read again by
-// the js reader, and the examples are decided again: any difference, any DuckDB error, too many
+// report shows and the records DuckDB cannot read as JavaScript does ("odd") are found by
+// numbering the log's start only as far as they lie (replay/duckdb/first-records.ts), read again
+// by the js reader, and the examples are decided again: any difference, any DuckDB error, too many
 // odd records or a gzip file the js reader refuses, and the file is read by the js reader
 // instead (the caller), so the report is always the js engine's.
 import { stat } from 'node:fs/promises';
@@ -14,9 +15,10 @@ import type { CompiledRuleSets } from '../replay/compiled.js';
 import { carries, MAP_FIELDS, normaliseRequest, TEXT_FIELDS, unusableForm, type RequestField, type TextField } from '../replay/coverage.js';
 import { readLog, type LogLine, type TrafficReadOptions } from '../replay/read.js';
 import { redactRequest, secretNameTest } from '../replay/redact.js';
-import { EXAMPLES_PER_TRANSITION, type ReplayExample } from '../replay/tally.js';
+import { EXAMPLES_PER_TRANSITION, outcomeOf, type ReplayExample } from '../replay/tally.js';
 import { CLASS_FIELDS, MAX_ODD_RECORDS } from '../replay/duckdb/class-query.js';
 import type { ClassGroup } from '../replay/duckdb/class-read.js';
+import { numberUntilFound, wantedFound, type Wanted } from '../replay/duckdb/first-records.js';
 import type { DuckDbDecider } from '../replay/duckdb/decider.js';
 import type { ValueClasses, ValueReader } from '../replay/duckdb/value-classes.js';
 import type { LiveRule } from '../semantics/model.js';
@@ -56,8 +58,11 @@ export interface NativeEvent {
   run: () => void;
 }
 
-/** True when DuckDB read, decided and counted the file; else why the js reader must (nothing counted then). */
-export async function readNatively(file: string, options: TrafficReadOptions, ctx: NativeContext): Promise<true | string> {
+/**
+ * When DuckDB read, decided and counted the file: how many of its first records were numbered
+ * (all of them: `numbered` is the count); else why the js reader must read it (nothing counted then).
+ */
+export async function readNatively(file: string, options: TrafficReadOptions, ctx: NativeContext): Promise<{ numbered: number } | string> {
   const path = resolve(options.cwd, file);
   const opened = await nativeSource(file, path, options, ctx.decider);
   if (typeof opened === 'string') return opened;
@@ -74,7 +79,17 @@ export async function readNatively(file: string, options: TrafficReadOptions, ct
   if (odd.count > MAX_ODD_RECORDS) return `more than ${MAX_ODD_RECORDS} records DuckDB would read otherwise than JavaScript`;
   const plain = reading.groups.map((group) => nativeGroup(group, reading.classes, ctx));
   if (plain.length === 0) return 'no record DuckDB reads as JavaScript does';
-  const shown = shownRows(plain, ctx.decisions.length > 2);
+  const wants = wantedRecords(plain, ctx);
+  const total = plain.reduce((sum, group) => sum + group.count, odd.count);
+  let numbered = total;
+  if (!reading.numbered) {
+    try {
+      numbered = await numberUntilFound(total, () => wantedFound(wants, plain, odd, MAX_ODD_RECORDS + 1), reading.number);
+    } catch (error) {
+      return `DuckDB could not read it (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`;
+    }
+  }
+  const shown = shownRows(plain, wants);
   const { source, reader } = opened;
   const lines = source.kind === 'parquet' && reader?.row !== undefined
     ? await parquetLinesAt({ file, path, options, columns: source.columns, reader, decider: ctx.decider }, odd.rows, [...shown.keys()])
@@ -83,7 +98,7 @@ export async function readNatively(file: string, options: TrafficReadOptions, ct
   if (!odd.rows.every((row) => lines.has(row)) || !decidedAlike(shown, lines, ctx)) return 'the js reader did not read its first records as DuckDB did';
   feedNative(file, plain, odd.rows, lines, ctx);
   options.onBytes?.(size);
-  return true;
+  return { numbered };
 }
 
 /** A group of records alike: decided once, on a request made of its classes' first values. */
@@ -104,29 +119,46 @@ function nativeGroup({ classes, count, firsts }: ClassGroup, values: ValueClasse
 }
 
 /**
- * The records the report shows, with their groups' decisions: the first three of each rule pair
- * (main and, with shadow rules, shadow) and the first of each field's unusable values.
+ * The records the report needs (docs/replay.md, "Engines"), as groups of these groups: the first
+ * EXAMPLES_PER_TRANSITION of each transition of outcome (main and, with shadow rules, shadow),
+ * the first of each rule pair with an undecided side (its patterns are explained on it), and the
+ * first of each field's unusable values.
  */
-function shownRows(groups: readonly NativeGroup[], shadow: boolean): Map<number, number[]> {
-  const shown = new Map<number, number[]>();
-  const pairs = shadow ? [[0, 1], [1, 2]] : [[0, 1]];
-  for (const [from, to] of pairs as [number, number][]) {
-    const byPair = new Map<string, { row: number; codes: number[] }[]>();
-    for (const group of groups) {
-      const key = `${group.codes[from]}>${group.codes[to]}`;
-      const rows = byPair.get(key) ?? [];
-      if (rows.length === 0) byPair.set(key, rows);
-      for (const row of group.firsts) rows.push({ row, codes: group.codes });
+function wantedRecords(groups: readonly NativeGroup[], ctx: NativeContext): Wanted[] {
+  const wants = new Map<string, Wanted & { groups: number[] }>();
+  const want = (key: string, at: number, wanted: number) => {
+    const known = wants.get(key);
+    if (known === undefined) wants.set(key, { groups: [at], wanted });
+    else known.groups.push(at);
+  };
+  const pairs = ctx.decisions.length > 2 ? [[0, 1], [1, 2]] : [[0, 1]];
+  groups.forEach((group, at) => {
+    for (const [from, to] of pairs as [number, number][]) {
+      const [before, after] = [ctx.decisions[from]?.(group.codes[from] as number), ctx.decisions[to]?.(group.codes[to] as number)];
+      if (before === undefined || after === undefined || outcomeOf(before) === outcomeOf(after)) continue;
+      want(`${from}:${outcomeOf(before)}>${outcomeOf(after)}`, at, EXAMPLES_PER_TRANSITION);
+      if (before.undecided !== undefined || after.undecided !== undefined) want(`${from}:${group.codes[from]}>${group.codes[to]}`, at, 1);
     }
-    for (const rows of byPair.values()) {
-      for (const { row, codes } of rows.sort((a, b) => a.row - b.row).slice(0, EXAMPLES_PER_TRANSITION)) shown.set(row, codes);
-    }
-  }
-  UNUSABLE_ORDER.forEach((_, bit) => {
-    const first = groups.filter((group) => (group.unusable >> bit) & 1).sort((a, b) => (a.firsts[0] as number) - (b.firsts[0] as number))[0];
-    if (first !== undefined) shown.set(first.firsts[0] as number, first.codes);
+    UNUSABLE_ORDER.forEach((field, bit) => {
+      if ((group.unusable >> bit) & 1) want(field, at, 1);
+    });
   });
+  return [...wants.values()];
+}
+
+/** The records the report shows (each want's first records), with their groups' decisions. */
+function shownRows(groups: readonly NativeGroup[], wants: readonly Wanted[]): Map<number, number[]> {
+  const shown = new Map<number, number[]>();
+  for (const { groups: members, wanted } of wants) {
+    const rows = members.flatMap((at) => (groups[at] as NativeGroup).firsts.map((row) => ({ row, codes: (groups[at] as NativeGroup).codes })));
+    for (const { row, codes } of rows.sort((a, b) => a.row - b.row).slice(0, wanted)) shown.set(row, codes);
+  }
   return shown;
+}
+
+/** The first of these groups' records (a group found beyond the records numbered has none). */
+function firstOf(groups: readonly NativeGroup[]): NativeGroup | undefined {
+  return groups.filter((group) => group.firsts.length > 0).sort((a, b) => (a.firsts[0] as number) - (b.firsts[0] as number))[0];
 }
 
 /** The js reader's lines at these record numbers. */
@@ -176,8 +208,10 @@ function decidedAlike(shown: ReadonlyMap<number, readonly number[]>, lines: Read
 function feedNative(file: string, plain: readonly NativeGroup[], oddRows: readonly number[], lines: ReadonlyMap<number, LogLine>, ctx: NativeContext): void {
   const { tallies } = ctx;
   const exampleAt = (row: number): ReplayExample => {
-    const line = lines.get(row) as LogLine;
-    return { file, line: line.line, request: (line.result as { request: ReplayExample['request'] }).request };
+    const line = lines.get(row);
+    // Only the records shownRows names are read again, and only they are ever shown.
+    if (line === undefined || !('request' in line.result)) throw new Error(`${file}: record ${row} was not read again`);
+    return { file, line: line.line, request: line.result.request };
   };
   const events: NativeEvent[] = [];
   ctx.pairEvents(plain, exampleAt, events);
@@ -188,7 +222,7 @@ function feedNative(file: string, plain: readonly NativeGroup[], oddRows: readon
     const groups = plain.filter((group) => (group.unusable >> bit) & 1);
     if (groups.length === 0) return;
     const count = groups.reduce((sum, group) => sum + group.count, 0);
-    const row = Math.min(...groups.map((group) => group.firsts[0] as number));
+    const row = firstOf(groups)?.firsts[0] as number;
     const example = exampleAt(row);
     events.push({ row, run: () => tallies.main.fields.addUnusable(field as TextField, count, example.request[field] ?? '', example) });
   });

@@ -36,8 +36,10 @@ export async function decideWithDuckDb(files: readonly string[], reading: (file:
   try {
     for (const file of files) {
       const read = await readNatively(file, reading(file), native);
-      how.push(read === true ? `${file}: read by DuckDB` : `${file}: read by the js reader (${read})`);
-      if (read !== true) await decideFed(file, reading(file), { decider, dir, decisions, tallies, js });
+      if (typeof read === 'string') {
+        how.push(`${file}: read by the js reader (${read})`);
+        await decideFed(file, reading(file), { decider, dir, decisions, tallies, js });
+      } else how.push(`${file}: read by DuckDB (its first ${read.numbered} records numbered)`);
     }
     return how;
   } finally {
@@ -155,9 +157,12 @@ function pairEvents(groups: readonly DecidedGroup[], exampleAt: (row: number) =>
   for (const pair of pairs.values()) {
     const [before, after] = [beforeOf(pair.before), afterOf(pair.after)];
     const firsts = pair.firsts.sort((a, b) => a - b).slice(0, EXAMPLES_PER_TRANSITION);
+    // A pair none of whose records was numbered (replay/duckdb/first-records.ts) shows none: counted last.
+    if (firsts.length === 0) events.push({ row: Number.MAX_SAFE_INTEGER, run: () => tally.addGroup(() => undefined, before, after, pair.count) });
+    // Examples are taken only while their transition has fewer than it shows: only those records are read.
     firsts.forEach((row, index) => events.push({ row, run: () => {
-      if (index === 0) tally.addGroup(exampleAt(row), before, after, pair.count);
-      tally.addExample(before, after, exampleAt(row));
+      if (index === 0) tally.addGroup(() => exampleAt(row).request, before, after, pair.count);
+      tally.addExample(before, after, () => exampleAt(row));
     } }));
   }
 }

@@ -72,7 +72,7 @@ export class ReplayTally {
   }
 
   add(example: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>): void {
-    const transition = this.addGroup(example, before, after, 1);
+    const transition = this.addGroup(() => example.request, before, after, 1);
     if (transition !== undefined && transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
   }
 
@@ -87,12 +87,13 @@ export class ReplayTally {
   }
 
   /**
-   * `count` requests that all meet `before` and `after`, the first of them `first` (an engine
-   * that decides requests in groups, src/replay/duckdb/). Groups come in the order of their
-   * first request, so rule pairs keep the order `add` gives them; examples come apart
-   * (addExample), in log order. Returns the transition the group counts in, if its outcome changed.
+   * `count` requests that all meet `before` and `after`, `first` the first of them (an engine
+   * that decides requests in groups, src/replay/duckdb/; asked only where a side is undecided,
+   * to explain it, and then it must give the request). Groups come in the order of their first
+   * request, so rule pairs keep the order `add` gives them; examples come apart (addExample), in
+   * log order. Returns the transition the group counts in, if its outcome changed.
    */
-  addGroup(first: ReplayExample, before: Decision<NormalRule>, after: Decision<NormalRule>, count: number): TallyTransition | undefined {
+  addGroup(first: () => TestRequest | undefined, before: Decision<NormalRule>, after: Decision<NormalRule>, count: number): TallyTransition | undefined {
     this.read += count;
     this.evaluated += count;
     const from = outcomeOf(before);
@@ -109,15 +110,15 @@ export class ReplayTally {
     transition.count += count;
     const pairKey = `${decidingIndex(before)}>${decidingIndex(after)}`;
     const pair = transition.rules.get(pairKey);
-    if (pair === undefined) transition.rules.set(pairKey, { ...rulePair(before, after, first.request, this.explain), count });
+    if (pair === undefined) transition.rules.set(pairKey, { ...rulePair(before, after, first, this.explain), count });
     else pair.count += count;
     return transition;
   }
 
-  /** An example of a transition added by addGroup, kept when fewer than EXAMPLES_PER_TRANSITION are. */
-  addExample(before: Decision<NormalRule>, after: Decision<NormalRule>, example: ReplayExample): void {
+  /** An example of a transition added by addGroup, kept (and only then asked for) when fewer than EXAMPLES_PER_TRANSITION are. */
+  addExample(before: Decision<NormalRule>, after: Decision<NormalRule>, example: () => ReplayExample): void {
     const transition = this.transitions.get(`${outcomeOf(before)}>${outcomeOf(after)}`);
-    if (transition !== undefined && transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example);
+    if (transition !== undefined && transition.examples.length < EXAMPLES_PER_TRANSITION) transition.examples.push(example());
   }
 
   report(context: Pick<ReplayReport, 'app' | 'against' | 'files' | 'notApplied'>): ReplayReport {
@@ -145,8 +146,12 @@ function decidingIndex(decision: Decision<NormalRule>): number {
 }
 
 /** A new rule pair; an undecided side names its rule and the patterns that ran out of time. */
-function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, request: TestRequest, explain: UndecidedExplainer): RulePair {
+function rulePair(before: Decision<NormalRule>, after: Decision<NormalRule>, first: () => TestRequest | undefined, explain: UndecidedExplainer): RulePair {
   const pair: RulePair = { before: decidingRule(before)?.name, after: decidingRule(after)?.name, count: 1 };
+  if (before.undecided === undefined && after.undecided === undefined) return pair;
+  const request = first();
+  // The grouping engine numbers the first request of every pair with an undecided side (src/engine/replay-duckdb-native.ts).
+  if (request === undefined) throw new Error('a rule pair with an undecided side has no first request');
   // Answers are remembered by the patterns: asking again runs nothing a second time.
   if (before.undecided !== undefined) pair.beforePatterns = explain(before.undecided, request);
   if (after.undecided !== undefined) pair.afterPatterns = explain(after.undecided, request);

@@ -30,12 +30,21 @@ const COLUMNS = `{${TEXT_FIELDS.map((field) => `${field}: 'VARCHAR'`).join(', ')
  */
 export type LogSource = { kind: 'ndjson'; gzip: boolean } | { kind: 'parquet'; columns: ReadonlyMap<RequestField, string> };
 
+/**
+ * How the grouping query reads the records: numbered in log order (which DuckDB does on one
+ * thread), numbered up to the `prefix`-th record only, or unnumbered, on every thread.
+ */
+export type Numbering = { numbered: true; prefix?: number } | { numbered: false };
+
 /** The file's records (`?`: its path), with the path when it holds a query string, and the IPv4 address as a number. */
-function records(source: LogSource, numbered: boolean, ranges?: { bounds: readonly bigint[] }): string {
+function records(source: LogSource, numbering: Numbering, ranges?: { bounds: readonly bigint[] }): string {
   let base: string;
+  const { numbered } = numbering;
   if (source.kind === 'ndjson') {
     const read = `read_json(?, format = 'newline_delimited', columns = ${COLUMNS}, maximum_object_size = 262144, compression = '${source.gzip ? 'gzip' : 'uncompressed'}')`;
     base = `(SELECT ${numbered ? 'row_number() OVER () AS botrules_row, ' : ''}* FROM ${read})`;
+    // The filter makes the prefix exact whatever order LIMIT takes rows in; LIMIT stops the reading.
+    if (numbering.numbered && numbering.prefix !== undefined) base = `(SELECT * FROM ${base} WHERE botrules_row <= ${Math.trunc(numbering.prefix)} LIMIT ${Math.trunc(numbering.prefix)})`;
   } else {
     // A Parquet file numbers its rows itself: the js reader's "line" of a row.
     const columns = CLASS_FIELDS.map((field) => `${source.columns.get(field) ?? 'CAST(NULL AS VARCHAR)'} AS "${field}"`);
@@ -101,7 +110,7 @@ export function distinctQuery(source: LogSource, byRanges: boolean): { sql: stri
   const groupings = sets.map(({ field }) => (field === 'ip' ? '(botrules_ip)' : field === 'query' ? '(query, botrules_qpath)' : `("${field}")`));
   const value = `coalesce(${DISTINCT_COLUMNS.slice(0, -1).map((column) => `CAST("${column}" AS VARCHAR)`).join(', ')})`;
   const sql = `SELECT grouping_id(${DISTINCT_COLUMNS.map((column) => `"${column}"`).join(', ')}) AS g, ${value} AS v, botrules_qpath AS q ` +
-    `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(source, false, { bounds: [] })}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
+    `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(source, { numbered: false }, { bounds: [] })}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
   return { sql, sets };
 }
 
@@ -146,6 +155,8 @@ export interface GroupQueryOptions {
   ipv4?: { bounds: bigint[]; classes: number[]; blocks?: readonly (16 | 24)[] };
   /** Fields a rule the change touches reads: a record lacking one is odd. */
   fieldsRead: ReadonlySet<RequestField>;
+  /** Numbered in log order unless said otherwise (without numbers: no first records). */
+  numbering?: Numbering;
 }
 
 /** The second query: rows (odd, k0…k10, count, first rows, odd rows). */
@@ -190,9 +201,12 @@ export function groupQuery(options: GroupQueryOptions): string {
     ...[...options.fieldsRead].flatMap((field) => (field === 'custom' ? [] : field === 'query' ? ['(t.query IS NULL AND t.path IS NULL)'] : [`t."${field}" IS NULL`])),
   ].join(' OR ');
   const keys = CLASS_FIELDS.map((_, at) => `k${at}`);
-  const inner = `SELECT t.botrules_row, ${classes.map((sql, at) => `${sql} AS k${at}`).join(', ')}, (${odd}) AS botrules_odd FROM ${records(options.source, true, options.ipv4)} AS t ${joins.join(' ')}`;
-  return `SELECT botrules_odd, ${keys.join(', ')}, CAST(count(*) AS BIGINT) AS n, min(botrules_row, 3) AS firsts, ` +
-    `min(botrules_row, ${MAX_ODD_RECORDS + 1}) FILTER (WHERE botrules_odd) AS odd_rows ` +
+  const numbering = options.numbering ?? { numbered: true };
+  const row = numbering.numbered ? 't.botrules_row' : 'CAST(NULL AS BIGINT) AS botrules_row';
+  const inner = `SELECT ${row}, ${classes.map((sql, at) => `${sql} AS k${at}`).join(', ')}, (${odd}) AS botrules_odd FROM ${records(options.source, numbering, options.ipv4)} AS t ${joins.join(' ')}`;
+  const rows = numbering.numbered ? `min(botrules_row, 3) AS firsts, min(botrules_row, ${MAX_ODD_RECORDS + 1}) FILTER (WHERE botrules_odd) AS odd_rows`
+    : 'NULL AS firsts, NULL AS odd_rows';
+  return `SELECT botrules_odd, ${keys.join(', ')}, CAST(count(*) AS BIGINT) AS n, ${rows} ` +
     `FROM (SELECT botrules_row, botrules_odd, ${keys.map((key) => `CASE WHEN botrules_odd THEN NULL ELSE ${key} END AS ${key}`).join(', ')} FROM (${inner})) GROUP BY ALL`;
 }
 

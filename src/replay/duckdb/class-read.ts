@@ -1,12 +1,13 @@
 // The DuckDB engine's native reading of one NDJSON log by classes of values (class-query.ts for
 // the queries, value-classes.ts for the classes; docs/replay.md, "Engines"): DuckDB's distinct
 // values per field, classed in JavaScript, handed back as tables, and the groups of records per
-// tuple of classes. Throws what DuckDB throws: the caller then reads the file with the js reader.
+// tuple of classes: counted on every thread, their first records numbered apart, as far into the
+// log as the caller asks. Throws what DuckDB throws: the caller then reads the file with the js reader.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
 import type { RequestField } from '../coverage.js';
-import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, fieldLookup, groupQuery, ipByRanges, ipv4Bounds, ipv4Text, type LogSource } from './class-query.js';
+import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, fieldLookup, groupQuery, ipByRanges, ipv4Bounds, ipv4Text, type LogSource, type Numbering } from './class-query.js';
 import { BLOCKED_BOUNDS, ipv4BlocksSql } from './ipv4-blocks.js';
 import { ValueClasses, type ClassOptions, type ValueReader } from './value-classes.js';
 
@@ -19,12 +20,20 @@ export interface ClassGroup {
 
 export interface ClassReading {
   classes: ValueClasses;
+  /** Each group's first records: none until `number` found them. */
   groups: ClassGroup[];
-  /** The odd records: how many, and the first MAX_ODD_RECORDS + 1 numbers (ascending). */
+  /** The odd records: how many, and the first MAX_ODD_RECORDS + 1 numbers (ascending; none until `number` found them). */
   odd: { count: number; rows: number[] };
+  /** Whether the groups and odd records already hold their first records (a Parquet file's: its rows are numbered on every thread). */
+  numbered: boolean;
+  /**
+   * Numbers the log's first `prefix` records (all of them without one) and puts each group's
+   * first records and the odd rows found among them into `groups` and `odd`, in place.
+   */
+  number: (prefix?: number) => Promise<void>;
 }
 
-/** Reads the file twice (distinct values, then groups), `onProgress` told the share done (0..1). */
+/** Reads the file: its distinct values, then its groups, `onProgress` told the share done (0..1). */
 export async function readByClasses(connection: DuckDBConnection, program: RuleProgram<NormalRule>, file: string, source: LogSource, options: ClassOptions,
   onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
   const classes = new ValueClasses(program, options, reader);
@@ -44,21 +53,48 @@ export async function readByClasses(connection: DuckDBConnection, program: RuleP
   const ipv4 = byRanges ? ipv4Classes(program, classes) : undefined;
   const blocks = ipv4 === undefined || ipv4.bounds.length < BLOCKED_BOUNDS ? new Map<16 | 24, string>() : ipv4BlocksSql(ipv4.bounds, ipv4.classes);
   for (const create of blocks.values()) await connection.run(create);
-  const sql = groupQuery({ source, lookups, fieldsRead: options.fieldsRead, ...(ipv4 === undefined ? {} : { ipv4: { ...ipv4, blocks: [...blocks.keys()] } }) });
-  // The class tables are small: DuckDB must build its hash tables on them, whatever it estimates of the log.
-  await connection.run("SET disabled_optimizers = 'join_order,build_side_probe_side'");
-  const grouped = await withProgress(connection, onProgress, 0.5, () => connection.runAndReadAll(sql, [file])).finally(() => connection.run("SET disabled_optimizers = ''"));
+  const query = (numbering: Numbering) => groupQuery({ source, lookups, fieldsRead: options.fieldsRead, numbering, ...(ipv4 === undefined ? {} : { ipv4: { ...ipv4, blocks: [...blocks.keys()] } }) });
+  const group = async (numbering: Numbering, progress?: (share: number) => void) => {
+    // The class tables are small: DuckDB must build its hash tables on them, whatever it estimates of the log.
+    await connection.run("SET disabled_optimizers = 'join_order,build_side_probe_side'");
+    const grouped = await withProgress(connection, progress, 0.5, () => connection.runAndReadAll(query(numbering), [file])).finally(() => connection.run("SET disabled_optimizers = ''"));
+    return groupRows(grouped.getRows());
+  };
+  // A Parquet file numbers its rows on every thread: one numbered reading.
+  if (source.kind === 'parquet') return { classes, ...(await group({ numbered: true }, onProgress)), numbered: true, number: () => Promise.resolve() };
+  // An NDJSON log is numbered on one thread only (row_number): counted on every thread, its
+  // first records numbered apart, only as far as the caller needs (docs/replay.md, "Engines").
+  const counted = await group({ numbered: false }, onProgress);
+  const number = async (prefix?: number) => firstsInto(counted, await group(prefix === undefined ? { numbered: true } : { numbered: true, prefix }));
+  return { classes, ...counted, numbered: false, number };
+}
+
+/** The grouping query's rows: (odd, k0…k10, count, first rows, odd rows). */
+function groupRows(rows: readonly unknown[][]): Pick<ClassReading, 'groups' | 'odd'> {
   const groups: ClassGroup[] = [];
   const odd = { count: 0, rows: [] as number[] };
   const list = (value: unknown) => ((value as { items: unknown[] } | null)?.items ?? []).map(Number).sort((a, b) => a - b);
   const at = 1 + CLASS_FIELDS.length;
-  for (const row of grouped.getRows()) {
+  for (const row of rows) {
     if (row[0] === true) {
       odd.count += Number(row[at]);
       odd.rows = list(row[at + 2]);
     } else groups.push({ classes: row.slice(1, at).map(Number), count: Number(row[at]), firsts: list(row[at + 1]) });
   }
-  return { classes, groups, odd };
+  return { groups, odd };
+}
+
+/** The first records a numbered reading found, into the counted groups (in place: the caller holds them). */
+function firstsInto(counted: Pick<ClassReading, 'groups' | 'odd'>, numbered: Pick<ClassReading, 'groups' | 'odd'>): void {
+  const byClasses = new Map(counted.groups.map((one) => [one.classes.join(','), one]));
+  for (const found of numbered.groups) {
+    const one = byClasses.get(found.classes.join(','));
+    // Each reading of the same file must find the same groups.
+    if (one === undefined || found.count > one.count) throw new Error('DuckDB did not read the log alike twice');
+    one.firsts.splice(0, one.firsts.length, ...found.firsts);
+  }
+  if (numbered.odd.count > counted.odd.count) throw new Error('DuckDB did not read the log alike twice');
+  counted.odd.rows = numbered.odd.rows;
 }
 
 /** The class of each part of the IPv4 space between the rules' range bounds, from its first address. */
