@@ -51,8 +51,48 @@ function signupRules(random, count) {
   }));
 }
 
+// The `apis` shape: written at the start of the ninth round, kept off the branches that did that
+// round's work, and first run at its end. Partner API rules on a multi-host gateway: a root `$or`
+// of one to three groups, a group being a host (one of 25 by `$eq`, or any partner host by
+// `$endsWith`), a resource (a versioned path prefix of 40, or any path not ending in `.json`), then
+// one or two tests: a missing API key header, a key in the query string, networks of one to four
+// of 50 ASNs, a device other than a desktop, a writing method, or a tool's user agent.
+const API_HOSTS = Array.from({ length: 25 }, (_, i) => `api-${i}.partner.example`);
+const API_RESOURCES = Array.from({ length: 40 }, (_, i) => `/v${1 + (i % 3)}/${['orders', 'carts', 'prices', 'stock', 'users'][i % 5]}-${i}`);
+const API_ASNS = Array.from({ length: 50 }, (_, i) => String(64_512 + i * 3));
+const API_TOOLS = ['curl/', 'python-requests/', 'PostmanRuntime/', 'okhttp/', 'Go-http-client/'];
+const API_TESTS = [
+  () => ({ conditionType: 'header', fieldOption: 'x-api-key', operator: '$notExists' }),
+  () => ({ conditionType: 'queryParam', fieldOption: 'api_key', operator: '$exists' }),
+  (r) => ({ conditionType: 'socketIpASN', operator: '$in', value: some(r, API_ASNS, 1, 4) }),
+  () => ({ conditionType: 'deviceType', operator: '$ne', value: 'desktop' }),
+  () => ({ conditionType: 'httpMethod', operator: '$in', value: ['PUT', 'PATCH', 'DELETE'] }),
+  (r) => ({ conditionType: 'userAgent', operator: '$startsWith', value: pick(r, API_TOOLS) }),
+];
+
+function apiGroup(random) {
+  const host = random() < 0.8
+    ? { conditionType: 'domain', operator: '$eq', value: pick(random, API_HOSTS) }
+    : { conditionType: 'domain', operator: '$endsWith', value: '.partner.example' };
+  const resource = random() < 0.85
+    ? { conditionType: 'path', operator: '$startsWith', value: pick(random, API_RESOURCES) }
+    : { conditionType: 'path', operator: '$notEndsWith', value: '.json' };
+  const tests = some(random, API_TESTS, 1, 2).map((test) => test(random));
+  return { operator: '$and', children: [host, resource, ...tests] };
+}
+
+function apiRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `API rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.85 ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: { operator: '$or', children: Array.from({ length: 1 + Math.floor(random() * 3) }, () => apiGroup(random)) },
+  }));
+}
+
 /** The late shapes by name. */
-export const LATE_SHAPES = { signups: signupRules };
+export const LATE_SHAPES = { signups: signupRules, apis: apiRules };
 
 export function lateRuleSet(shape, count) {
   const rules = LATE_SHAPES[shape](seededRandom(count + 8), count);

@@ -44,5 +44,39 @@ function agentRules() {
   });
 }
 
+/**
+ * `hosts`: written at the start of the ninth round, kept off the branches that did that round's
+ * work, and first run at its end. Rules of a multi-host shop, by host: each names where it applies
+ * (one of 40 hosts by `$eq`, a country site by `$endsWith`, or a host not among two by `$notIn`),
+ * then one test: a path that does not end in a static suffix (`$notEndsWith`), a method other than
+ * GET (`$ne`), a referer header that is missing, a user agent holding a token, a country outside a
+ * list, or an address in a /20; every ninth rule paused, every fourth an `$or` of two such ways in.
+ */
+function hostRules() {
+  const HOSTS = Array.from({ length: 40 }, (_, i) => `shop-${i}.example`);
+  const SITES = ['.de', '.fr', '.co.uk', '.it', '.es'];
+  const SUFFIXES = ['.js', '.css', '.png', '.svg', '.woff2'];
+  const TOKENS = ['Headless', 'bot', 'Python', 'Java/', 'Wget'];
+  const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'NL'];
+  const hosts = [
+    (i) => ({ conditionType: 'domain', operator: '$eq', value: HOSTS[(i * 3) % 40] }),
+    (i) => ({ conditionType: 'domain', operator: '$endsWith', value: SITES[i % 5] }),
+    (i) => ({ conditionType: 'domain', operator: '$notIn', value: [HOSTS[i % 40], HOSTS[(i + 7) % 40]] }),
+  ];
+  const tests = [
+    (i) => ({ conditionType: 'path', operator: '$notEndsWith', value: SUFFIXES[i % 5] }),
+    () => ({ conditionType: 'httpMethod', operator: '$ne', value: 'GET' }),
+    () => ({ conditionType: 'header', fieldOption: 'referer', operator: '$notExists' }),
+    (i) => ({ conditionType: 'userAgent', operator: '$contains', value: TOKENS[(i >> 1) % 5] }),
+    (i) => ({ conditionType: 'country', operator: '$notIn', value: COUNTRIES.slice(i % 4, (i % 4) + 3) }),
+    (i) => ({ conditionType: 'socketIps', operator: '$in', value: [`10.${i % 256}.${((i * 16) % 256) & 0xf0}.0/20`] }),
+  ];
+  const way = (i) => ({ operator: '$and', children: [hosts[i % 3](i), tests[(i >> 2) % 6](i)] });
+  return Array.from({ length: RULES }, (_, i) => ({
+    name: `host ${i}`, description: '', status: i % 9 === 4 ? 'paused' : 'active', actions: [['blockWithChallenge'], ['hardBlock'], ['allow']][i % 3],
+    conditions: i % 4 === 0 ? { operator: '$or', children: [way(i), way(i + 17)] } : { operator: '$and', children: [way(i)] },
+  }));
+}
+
 /** The late shapes' rules, by name. */
-export const LATE_REPLAY_SHAPES = { agents: agentRules };
+export const LATE_REPLAY_SHAPES = { agents: agentRules, hosts: hostRules };
