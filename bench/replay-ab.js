@@ -7,12 +7,12 @@
 // Usage: node bench/replay-ab.js <build root>… (a checkout with dist/ and bench/ built, e.g. a worktree)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
+import { writeReplayProject } from './replay-requests.js';
 
 const REQUESTS = Number(process.env.REPLAY_AB_REQUESTS ?? 1_000_000);
 const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'distinct,checkouts,last').split(',');
@@ -31,12 +31,7 @@ async function child(root, shape, dir, log) {
     return reading;
   };
   const rules = REPLAY_SHAPES[shape]();
-  const live = rules.map((rule, priority) => ({ ...rule, ruleId: `00000000-0000-4000-8000-${String(priority).padStart(12, '0')}`, priority }));
-  const declared = live.map(({ priority: _p, ...rule }, i) => (i % 20 === 0 ? { ...rule, actions: ['hardBlock'] } : rule));
-  mkdirSync(path.join(dir, 'rules'));
-  writeFileSync(path.join(dir, 'rules', 'rules.yaml'), stringify({ rules: declared }));
-  writeFileSync(path.join(dir, 'live.json'), JSON.stringify(takeSnapshot([{ app: 'default', rules: live }], new Date(0))));
-  symlinkSync(log, path.join(dir, 'log.ndjson'));
+  writeReplayProject(dir, rules, log, takeSnapshot);
   const { replayProject } = await import(`${root}/dist/engine/replay.js`);
   const ctx = { cwd: dir, env: () => undefined, debug: () => {}, notice: () => {} };
   const [cpu, wall] = [process.cpuUsage(), performance.now()];

@@ -1,6 +1,11 @@
 // The requests of the replay benchmark's logs (bench/replay.bench.js, bench/replay-tried.js):
 // a realistic mixture of browsers, bots, monitors and partners, the i-th of a log drawn from
-// its seeded random numbers.
+// its seeded random numbers; the log and the project the replay benchmarks write.
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { seededRandom } from '../dist/emulator/random.js';
 const PATHS = ['/', '/search', '/login', '/account/orders', '/checkout/pay', '/api/v1/items', '/product/123', '/cart/add-to-cart', '/home'];
 const AGENTS = ['Mozilla/5.0 (Windows NT 10.0) Chrome/126.0', 'Mozilla/5.0 (iPhone) Safari/604.1', 'python-requests/2.31', 'Scrapy/2.11', 'curl/8.4.0', 'Pingdom.com_bot', 'HeadlessChrome/120', 'GoogleBot'];
 
@@ -19,4 +24,34 @@ export function requestLine(next, i) {
     ...(next() < 0.1 ? { query: { page: String(i % 2000), coupon: 'X' } } : {}),
   };
   return JSON.stringify(request);
+}
+
+/** A log of `size` requests drawn from `seededRandom(size)`, written a megabyte at a time. */
+export async function writeRequestLog(file, size) {
+  const out = createWriteStream(file);
+  const next = seededRandom(size);
+  let chunk = '';
+  for (let i = 0; i < size; i += 1) {
+    chunk += `${requestLine(next, i)}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+}
+
+/**
+ * The replay benchmark's project in `dir`: the shape's rules live (priority order) and declared
+ * with every 20th rule's actions changed, and `log` linked as log.ndjson. `takeSnapshot` comes
+ * from the build under test.
+ */
+export function writeReplayProject(dir, rules, log, takeSnapshot) {
+  const live = rules.map((rule, priority) => ({ ...rule, ruleId: `00000000-0000-4000-8000-${String(priority).padStart(12, '0')}`, priority }));
+  const declared = live.map(({ priority: _p, ...rule }, i) => (i % 20 === 0 ? { ...rule, actions: ['hardBlock'] } : rule));
+  mkdirSync(path.join(dir, 'rules'));
+  writeFileSync(path.join(dir, 'rules', 'rules.yaml'), stringify({ rules: declared }));
+  writeFileSync(path.join(dir, 'live.json'), JSON.stringify(takeSnapshot([{ app: 'default', rules: live }], new Date(0))));
+  symlinkSync(log, path.join(dir, 'log.ndjson'));
 }

@@ -9,11 +9,11 @@
 // Usage: REPLAY_SCAN_SIZES=1000000,10000000 REPLAY_BENCH_SHAPES=… node bench/replay-scan-depth.js
 // (REPLAY_SCAN_LOGS: the folder where the logs are written once and kept, by default the system's temporary one).
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
+import { writeReplayProject, writeRequestLog } from './replay-requests.js';
 
 const SIZES = (process.env.REPLAY_SCAN_SIZES ?? '1000000').split(',').map(Number);
 const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants,partners,regions,fleets,checkouts,logins,agents').split(',');
@@ -32,12 +32,7 @@ async function child(shape, dir, log) {
     return reading;
   };
   const rules = REPLAY_SHAPES[shape]();
-  const live = rules.map((rule, priority) => ({ ...rule, ruleId: `00000000-0000-4000-8000-${String(priority).padStart(12, '0')}`, priority }));
-  const declared = live.map(({ priority: _p, ...rule }, i) => (i % 20 === 0 ? { ...rule, actions: ['hardBlock'] } : rule));
-  mkdirSync(path.join(dir, 'rules'));
-  writeFileSync(path.join(dir, 'rules', 'rules.yaml'), stringify({ rules: declared }));
-  writeFileSync(path.join(dir, 'live.json'), JSON.stringify(takeSnapshot([{ app: 'default', rules: live }], new Date(0))));
-  symlinkSync(log, path.join(dir, 'log.ndjson'));
+  writeReplayProject(dir, rules, log, takeSnapshot);
   const { replayProject } = await import('../dist/engine/replay.js');
   const how = [];
   const ctx = { cwd: dir, env: () => undefined, debug: (line) => how.push(line), notice: () => {} };
@@ -57,22 +52,6 @@ async function child(shape, dir, log) {
   }));
 }
 
-async function writeLog(file, size) {
-  const { seededRandom } = await import('../dist/emulator/random.js');
-  const { requestLine } = await import('./replay-requests.js');
-  const out = createWriteStream(file);
-  const next = seededRandom(size);
-  let chunk = '';
-  for (let i = 0; i < size; i += 1) {
-    chunk += `${requestLine(next, i)}\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await new Promise((done) => out.once('drain', done));
-      chunk = '';
-    }
-  }
-  await new Promise((done) => out.end(chunk, done));
-}
-
 const share = (line, size) => `${((100 * line) / size).toFixed(3)} %`;
 
 if (process.argv[2] === '--child') await child(...process.argv.slice(3));
@@ -82,7 +61,7 @@ else {
     '|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
   for (const size of SIZES) {
     const log = path.join(LOGS, `botrules-replay-steps-${size}.ndjson`);
-    if (!existsSync(log)) await writeLog(log, size);
+    if (!existsSync(log)) await writeRequestLog(log, size);
     const work = mkdtempSync(path.join(os.tmpdir(), 'botrules-scan-depth-'));
     for (const shape of SHAPES) {
       const dir = mkdtempSync(path.join(work, `${shape}-`));

@@ -18,8 +18,7 @@
 // duckdb engine the same requests are also replayed from a Parquet file (written by DuckDB from
 // the NDJSON log), against the Parquet ≥ 2× NDJSON target.
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
+import { createReadStream, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { seededRandom } from '../dist/emulator/random.js';
 import { REPLAY_SHAPES } from './replay-shapes.js';
-import { requestLine } from './replay-requests.js';
+import { requestLine, writeRequestLog } from './replay-requests.js';
 
 const RULES = 1_000;
 const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
@@ -38,21 +37,6 @@ const JS_LARGE = { above: Number(process.env.REPLAY_BENCH_JS_ABOVE ?? 1_000_000)
 /** The issue's targets for the duckdb engine against the js engine of the same run. */
 const TARGETS = { speedup: 3, speedupLast: 5, floorRatio: 1, peakRssMb: 1024, parquet: 2 };
 const here = fileURLToPath(import.meta.url);
-
-async function writeLog(file, size) {
-  const out = createWriteStream(file);
-  const next = seededRandom(size);
-  let chunk = '';
-  for (let i = 0; i < size; i += 1) {
-    chunk += `${requestLine(next, i)}\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await once(out, 'drain');
-      chunk = '';
-    }
-  }
-  out.end(chunk);
-  await once(out, 'finish');
-}
 
 /** The floor: the same chunked line reading the replay uses, and JSON.parse of every line. */
 async function readAndParse(file) {
@@ -152,7 +136,7 @@ async function main() {
     const rows = [];
     for (const size of SIZES) {
       const log = path.join(dir, `log-${size}.ndjson`);
-      await writeLog(log, size);
+      await writeRequestLog(log, size);
       const parquet = path.join(dir, `log-${size}.parquet`);
       if (ENGINES.includes('duckdb')) await writeParquet(log, parquet);
       for (const shape of SHAPES) {
