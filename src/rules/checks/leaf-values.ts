@@ -1,4 +1,4 @@
-// Semantic checks of a leaf condition's values, each a named function that returns the
+// Semantic checks of a leaf condition's values, each a named check that returns the
 // problems it finds. Exact-match operators ($eq, $ne, $in, $notIn) compare whole values, so
 // their values must be well-formed addresses, ASNs, country codes or methods; partial-match
 // operators ($contains, $startsWith, ...) take fragments and are not checked.
@@ -19,13 +19,29 @@ const HTTP_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE',
 /** Largest autonomous system number (32-bit ASNs). */
 const MAX_ASN = 4_294_967_295;
 
-export function regexCompiles(leaf: WrittenLeaf, where: Where): Problem[] {
-  if (leaf.operator !== '$re') return [];
-  return valuesOf(leaf).flatMap(({ value, path }) => {
-    const reason = compileError(value);
-    return reason === undefined ? [] : [where.at(path, `regular expression ${JSON.stringify(value)} does not compile: ${reason}`)];
-  });
+/**
+ * A check of each value of a leaf, one at a time: `applies` picks the leaves it reads, `problem`
+ * words what is wrong with one value (undefined when nothing is).
+ */
+function eachValue(applies: (leaf: WrittenLeaf) => boolean, problem: (value: string) => string | undefined): LeafCheck {
+  return (leaf, where) => {
+    if (!applies(leaf)) return [];
+    return valuesOf(leaf).flatMap(({ value, path }) => {
+      const message = problem(value);
+      return message === undefined ? [] : [where.at(path, message)];
+    });
+  };
 }
+
+/** A check of the values of exact-match leaves (the operators that compare whole values) on one field. */
+function exactValues(field: string, problem: (value: string) => string | undefined): LeafCheck {
+  return eachValue((leaf) => leaf.conditionType === field && EXACT_OPERATORS.includes(leaf.operator), problem);
+}
+
+export const regexCompiles = eachValue((leaf) => leaf.operator === '$re', (value) => {
+  const reason = compileError(value);
+  return reason === undefined ? undefined : `regular expression ${JSON.stringify(value)} does not compile: ${reason}`;
+});
 
 /** Why a pattern does not compile, per pattern text: a rule set repeats a few patterns in many files. */
 const compileErrors = new Map<string, string | undefined>();
@@ -42,45 +58,32 @@ function compileError(pattern: string): string | undefined {
   return reason;
 }
 
-export function socketIpsAreAddresses(leaf: WrittenLeaf, where: Where): Problem[] {
-  if (leaf.conditionType !== 'socketIps' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
-  return valuesOf(leaf).flatMap(({ value, path }) => {
-    const reason = addressProblem(value);
-    return reason ? [where.at(path, `socketIps value ${JSON.stringify(value)} is not an IP address or CIDR range: ${reason}`)] : [];
-  });
-}
+export const socketIpsAreAddresses = exactValues('socketIps', (value) => {
+  const reason = addressProblem(value);
+  return reason ? `socketIps value ${JSON.stringify(value)} is not an IP address or CIDR range: ${reason}` : undefined;
+});
 
-export function asnsAreDigits(leaf: WrittenLeaf, where: Where): Problem[] {
-  if (leaf.conditionType !== 'socketIpASN' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
-  return valuesOf(leaf).flatMap(({ value, path }) => {
-    if (/^[0-9]+$/.test(value) && Number(value) <= MAX_ASN) return [];
-    const digits = /^AS([0-9]+)$/i.exec(value)?.[1];
-    const hint = digits ? `; write "${digits}"` : '';
-    return [where.at(path, `socketIpASN value ${JSON.stringify(value)} must be an AS number in digits only (0 to ${MAX_ASN})${hint}`)];
-  });
-}
+export const asnsAreDigits = exactValues('socketIpASN', (value) => {
+  if (/^[0-9]+$/.test(value) && Number(value) <= MAX_ASN) return undefined;
+  const digits = /^AS([0-9]+)$/i.exec(value)?.[1];
+  const hint = digits ? `; write "${digits}"` : '';
+  return `socketIpASN value ${JSON.stringify(value)} must be an AS number in digits only (0 to ${MAX_ASN})${hint}`;
+});
 
-export function countriesAreIsoCodes(leaf: WrittenLeaf, where: Where): Problem[] {
-  if (leaf.conditionType !== 'country' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
-  return valuesOf(leaf).flatMap(({ value, path }) => {
-    if (COUNTRY_CODES.has(value) || isUnassignedCode(value)) return [];
-    const upper = value.toUpperCase();
-    const hint = COUNTRY_CODE_HINTS[upper] ?? (COUNTRY_CODES.has(upper) ? `codes are upper case: "${upper}"` : undefined);
-    return [where.at(path, `country value ${JSON.stringify(value)} is not an ISO 3166-1 alpha-2 country code${hint ? ` (${hint})` : ''}`)];
-  });
-}
+export const countriesAreIsoCodes = exactValues('country', (value) => {
+  if (COUNTRY_CODES.has(value) || isUnassignedCode(value)) return undefined;
+  const upper = value.toUpperCase();
+  const hint = COUNTRY_CODE_HINTS[upper] ?? (COUNTRY_CODES.has(upper) ? `codes are upper case: "${upper}"` : undefined);
+  return `country value ${JSON.stringify(value)} is not an ISO 3166-1 alpha-2 country code${hint ? ` (${hint})` : ''}`;
+});
 
 /**
  * A warning: two upper-case letters the ISO list does not assign (XK, EU, XX). The service
  * stores any string, and some geolocation sources use such codes, so a rule imported with one
  * must still validate (docs/behaviour.md, "Warnings").
  */
-export function countriesAreAssigned(leaf: WrittenLeaf, where: Where): Problem[] {
-  if (leaf.conditionType !== 'country' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
-  return valuesOf(leaf).flatMap(({ value, path }) =>
-    isUnassignedCode(value) ? [where.at(path, `country value ${JSON.stringify(value)} is not an assigned ISO 3166-1 alpha-2 country code; check the spelling`)] : [],
-  );
-}
+export const countriesAreAssigned = exactValues('country', (value) =>
+  isUnassignedCode(value) ? `country value ${JSON.stringify(value)} is not an assigned ISO 3166-1 alpha-2 country code; check the spelling` : undefined);
 
 function isUnassignedCode(value: string): boolean {
   return /^[A-Z]{2}$/.test(value) && !COUNTRY_CODES.has(value) && COUNTRY_CODE_HINTS[value] === undefined;
@@ -90,29 +93,21 @@ function isUnassignedCode(value: string): boolean {
 const METHOD_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** An error: a common method in the wrong case, or a value that cannot be an HTTP method at all. */
-export function httpMethodsAreStandard(leaf: WrittenLeaf, where: Where): Problem[] {
-  if (leaf.conditionType !== 'httpMethod' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
-  return valuesOf(leaf).flatMap(({ value, path }) => {
-    if (HTTP_METHODS.includes(value)) return [];
-    const upper = value.toUpperCase();
-    if (HTTP_METHODS.includes(upper)) return [where.at(path, `httpMethod value ${JSON.stringify(value)} is not an HTTP method (methods are upper case: "${upper}")`)];
-    if (METHOD_TOKEN.test(value)) return [];
-    return [where.at(path, `httpMethod value ${JSON.stringify(value)} is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_\`|~ (such as ${HTTP_METHODS.join(', ')})`)];
-  });
-}
+export const httpMethodsAreStandard = exactValues('httpMethod', (value) => {
+  if (HTTP_METHODS.includes(value)) return undefined;
+  const upper = value.toUpperCase();
+  if (HTTP_METHODS.includes(upper)) return `httpMethod value ${JSON.stringify(value)} is not an HTTP method (methods are upper case: "${upper}")`;
+  if (METHOD_TOKEN.test(value)) return undefined;
+  return `httpMethod value ${JSON.stringify(value)} is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_\`|~ (such as ${HTTP_METHODS.join(', ')})`;
+});
 
 /**
  * A warning: a valid method that is not one of the common ones (PROPFIND, PURGE...). The
  * service stores it and WebDAV clients send such methods, so an imported rule that lists one
  * must validate; the warning catches a typo (docs/behaviour.md, "Warnings").
  */
-export function httpMethodsAreCommon(leaf: WrittenLeaf, where: Where): Problem[] {
-  if (leaf.conditionType !== 'httpMethod' || !EXACT_OPERATORS.includes(leaf.operator)) return [];
-  return valuesOf(leaf).flatMap(({ value, path }) => {
-    if (HTTP_METHODS.includes(value.toUpperCase()) || !METHOD_TOKEN.test(value)) return [];
-    return [where.at(path, `httpMethod value ${JSON.stringify(value)} is not a common HTTP method (${HTTP_METHODS.join(', ')}); check the spelling`)];
-  });
-}
+export const httpMethodsAreCommon = exactValues('httpMethod', (value) =>
+  HTTP_METHODS.includes(value.toUpperCase()) || !METHOD_TOKEN.test(value) ? undefined : `httpMethod value ${JSON.stringify(value)} is not a common HTTP method (${HTTP_METHODS.join(', ')}); check the spelling`);
 
 export const LEAF_CHECKS: readonly LeafCheck[] = [
   regexCompiles,
