@@ -6,7 +6,7 @@
 // every field botrules does not know is kept as it was (unknown.ts). Code past a boundary
 // never fills in a default again, and the compiler holds it to that: the normal form is the
 // branded type NormalRule (model.ts), which only `inNormalForm` below makes.
-import { isListOperator, isPresenceOperator, type Conditions, type Group, type GroupOperator, type Leaf, type LeafOperator, type LiveRule, type NormalRule, type Rule } from './model.js';
+import { isListOperator, isPresenceOperator, type GroupOperator, type Leaf, type LeafOperator, type LiveRule, type NormalRule, type Rule } from './model.js';
 import { withUnknownFields } from './unknown.js';
 import type { WrittenLeaf, WrittenRule } from './written.js';
 import { definedFields } from '../defined.js';
@@ -104,7 +104,7 @@ export function normaliseLiveRule(rule: LooseRule, path: string, ruleId: string,
     description: rule.description ?? '',
     status: rule.status,
     actions: [...rule.actions],
-    conditions: liveConditions(rule.conditions, `${path}.conditions`),
+    conditions: liveTree(rule.conditions, `${path}.conditions`, (group, groupPath) => liveTree(group, groupPath, liveLeaf)),
     priority: rule.priority ?? fallbackPriority,
   };
   return inNormalForm(withUnknownFields(live, rule, 'rule'));
@@ -120,20 +120,13 @@ function inNormalForm<R extends Rule>(rule: R): R & NormalRule {
   return rule as R & NormalRule;
 }
 
-function liveConditions(root: LooseTree<LooseTree<LooseLeaf>>, path: string): Conditions {
-  const conditions: Conditions = {
-    operator: root.operator ?? DEFAULT_GROUP_OPERATOR,
-    children: (root.children ?? []).map((group, i) => liveGroup(group, `${path}.children[${i}]`)),
+/** A live tree (the conditions, or one of their groups) with its children normalised by `normalChild`. */
+function liveTree<Child, Normal>(tree: LooseTree<Child>, path: string, normalChild: (child: Child, path: string) => Normal): { operator: GroupOperator; children: Normal[] } {
+  const normal = {
+    operator: tree.operator ?? DEFAULT_GROUP_OPERATOR,
+    children: (tree.children ?? []).map((child, i) => normalChild(child, `${path}.children[${i}]`)),
   };
-  return withUnknownFields(conditions, root, 'tree');
-}
-
-function liveGroup(group: LooseTree<LooseLeaf>, path: string): Group {
-  const normal: Group = {
-    operator: group.operator ?? DEFAULT_GROUP_OPERATOR,
-    children: (group.children ?? []).map((leaf, i) => liveLeaf(leaf, `${path}.children[${i}]`)),
-  };
-  return withUnknownFields(normal, group, 'tree');
+  return withUnknownFields(normal, tree, 'tree');
 }
 
 function liveLeaf(leaf: LooseLeaf, path: string): Leaf {
