@@ -68,7 +68,7 @@ function translate(issue: SchemaIssue, error: ErrorObject, root: unknown, messag
   if (summary) return summary;
   const explained = messages.explain?.(issue);
   if (explained === null) return undefined;
-  const message = explained ?? genericMessage(issue, error, messages.describe ?? defaultDescribe);
+  const message = explained ?? genericMessage(issue, error, messages.describe ?? describePath);
   return { ...problemTarget(issue), message };
 }
 
@@ -192,9 +192,14 @@ function allowedKeys(error: ErrorObject): string[] {
     .map(([name]) => name);
 }
 
-function defaultDescribe(path: Path): string {
+/**
+ * A place in a file as most file types name it: the top level, the key, or "item N of LIST";
+ * `listItems` names the items of some lists after the list's key (`actions` → "action").
+ */
+export function describePath(path: Path, listItems: Readonly<Record<string, string>> = {}): string {
   const last = path.at(-1);
   if (last === undefined) return 'the top level';
-  if (typeof last === 'number') return `item ${last + 1} of ${String(path.at(-2) ?? 'the list')}`;
-  return last;
+  if (typeof last !== 'number') return last;
+  const list = String(path.at(-2) ?? 'the list');
+  return Object.hasOwn(listItems, list) ? (listItems[list] as string) : `item ${last + 1} of ${list}`;
 }

@@ -20,6 +20,7 @@ import { listRuleFiles, readYamlFiles } from './load.js';
 import { repeats } from './checks/unique.js';
 import { definedFields } from '../defined.js';
 import { isObject } from '../io/json-depth.js';
+import { describePath } from '../io/schema-messages.js';
 
 type PolicyLevel = 'error' | 'warning' | 'advisory';
 export const POLICY_OUTCOMES = ['allow', 'challenge', 'block', 'none'] as const;
@@ -163,11 +164,5 @@ function uniqueNames(policies: readonly RequestPolicy[]): Problem[] {
 }
 
 function describe(path: Path): string {
-  if (path.length === 0) return 'the top level';
-  if (path.length === 2 && path[0] === 'policies') return 'policy';
-  const last = path.at(-1);
-  if (typeof last === 'number' && path.at(-2) === 'outcome') return 'outcome';
-  if (typeof last === 'number' && path.at(-2) === 'apps') return 'app';
-  if (typeof last === 'number') return `item ${last + 1} of ${String(path.at(-2))}`;
-  return String(last);
+  return path.length === 2 && path[0] === 'policies' ? 'policy' : describePath(path, { outcome: 'outcome', apps: 'app' });
 }

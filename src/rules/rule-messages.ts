@@ -4,7 +4,7 @@
 //   rules.N.conditions.children.G            a group
 //   rules.N.conditions.children.G.children.L a leaf condition
 import { FIELD_OPTION_TYPES } from '../semantics/model.js';
-import { kindOf, typeMessage, type SchemaIssue, type SchemaMessages } from '../io/schema-messages.js';
+import { describePath, kindOf, typeMessage, type SchemaIssue, type SchemaMessages } from '../io/schema-messages.js';
 import type { Path } from '../io/yaml-source.js';
 import { isObject } from '../io/json-depth.js';
 
@@ -22,16 +22,11 @@ const FIELD_NAMES: Record<string, string> = {
 export const ruleFileMessages: SchemaMessages = { describe, explain, summarise };
 
 function describe(path: Path): string {
-  if (path.length === 0) return 'the top level';
   if (isRulePath(path)) return 'rule';
   if (isRootPath(path)) return 'conditions';
   if (isGroupPath(path)) return 'group';
   if (isLeafPath(path)) return 'condition';
-  const last = path.at(-1);
-  const owner = path.at(-2);
-  if (typeof last === 'number' && owner === 'actions') return 'action';
-  if (typeof last === 'number') return `item ${last + 1} of ${String(owner)}`;
-  return String(last);
+  return describePath(path, { actions: 'action' });
 }
 
 function explain(issue: SchemaIssue): string | null | undefined {

@@ -16,6 +16,7 @@ import { placement } from '../io/project-path.js';
 import type { Path, YamlSource } from '../io/yaml-source.js';
 import { definedFields } from '../defined.js';
 import { isObject } from '../io/json-depth.js';
+import { describePath } from '../io/schema-messages.js';
 
 /** What a test file writes for "no rule decides this request". */
 export const NO_RULE_WORD = 'none';
@@ -75,11 +76,7 @@ export async function loadTests(dir: string, options: { cwd: string }): Promise<
 }
 
 function describe(path: Path): string {
-  if (path.length === 0) return 'the top level';
-  if (path.length === 2 && path[0] === 'tests') return 'test';
-  const last = path.at(-1);
-  if (typeof last === 'number') return path.at(-2) === 'actions' ? 'action' : `item ${last + 1} of ${String(path.at(-2))}`;
-  return String(last);
+  return path.length === 2 && path[0] === 'tests' ? 'test' : describePath(path, { actions: 'action' });
 }
 
 function addressProblems(test: WrittenTest, index: number, source: YamlSource): Problem[] {
