@@ -96,14 +96,9 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
   const { document: doc, lineCounter } = parseYamlDocument(text);
   const at = (offset: number | undefined): Position => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
   const locate = (path: Path, opts: { key?: boolean } = {}): Position => at(offsetOf(doc, path, opts.key ?? false));
-  const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({
-    file: options.displayPath,
-    ...locate(path, opts),
-    message,
-  });
   const located = (offset: number | undefined, message: string): Problem => ({ file: options.displayPath, ...at(offset), message });
   const warnings = doc.warnings.map((w) => located(w.pos[0], yamlWarningMessage(w)));
-  const unusable = (problems: Problem[]): YamlSource => ({ file: options.displayPath, document: doc, value: undefined, problems, warnings, locate, problemAt, isSchemaValid: () => false });
+  const unusable = (problems: Problem[]): YamlSource => ({ ...locatedSource(locate, options), document: doc, value: undefined, problems, warnings, isSchemaValid: () => false });
 
   const syntax = [...doc.errors.map((e) => ({ offset: e.pos[0], message: yamlErrorMessage(e) })), ...keyProblems(doc.contents)];
   if (syntax.length > 0) return unusable(syntax.sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0)).map((p) => located(p.offset, p.message)));
@@ -118,14 +113,18 @@ export function parseYamlText(text: string, options: YamlSourceOptions): YamlSou
 
 /** A parsed file's value checked against the schema, with its problems located through `locate`. */
 function checkedSource(value: unknown, document: Document | undefined, warnings: Problem[], locate: YamlSource['locate'], options: YamlSourceOptions): YamlSource {
-  const problemAt = (path: Path, message: string, opts: { key?: boolean } = {}): Problem => ({ file: options.displayPath, ...locate(path, opts), message });
-  const source = { file: options.displayPath, ...definedFields({ document }), value, warnings, locate, problemAt };
+  const source = { ...locatedSource(locate, options), ...definedFields({ document }), value, warnings };
   if (!options.validate || options.validate(value)) return { ...source, problems: [], isSchemaValid: () => true };
   const errors = options.validate.errors ?? [];
-  const problems = translateSchemaErrors(errors, value, options.messages).map((t) => problemAt(t.path, t.message, { key: t.key }));
+  const problems = translateSchemaErrors(errors, value, options.messages).map((t) => source.problemAt(t.path, t.message, { key: t.key }));
   const errorPaths = errors.map((e) => pointerSegments(e.instancePath));
   const isSchemaValid = (path: Path): boolean => !errorPaths.some((errorPath) => startsWith(errorPath, path));
   return { ...source, problems, isSchemaValid };
+}
+
+/** The file's name and how its problems are located, for a source read either way. */
+function locatedSource(locate: YamlSource['locate'], options: YamlSourceOptions): Pick<YamlSource, 'file' | 'locate' | 'problemAt'> {
+  return { file: options.displayPath, locate, problemAt: (path, message, opts = {}) => ({ file: options.displayPath, ...locate(path, opts), message }) };
 }
 
 /**
