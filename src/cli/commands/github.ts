@@ -75,8 +75,8 @@ export const { builder, run } = defineCommandWithActions([
 /** Variables of botrules' own that hold no secret; any other BOTRULES_ variable may hold a rules token. */
 const NOT_SECRET = /^BOTRULES_(CONSOLE_URL|GATEWAY_URL|TIMEOUT)$/;
 
-/** The actions that talk to GitHub run only where no rules token is in scope; `action` hands one to plan or apply. */
-function withoutRulesTokens<Args>(run: (args: Args, ctx: CommandContext) => Promise<ExitCode>): (args: Args, ctx: CommandContext) => Promise<ExitCode> {
+/** The actions that talk to GitHub run only where no rules token is in scope (`action` hands one to plan or apply), on the repository GITHUB_REPOSITORY names. */
+function withoutRulesTokens<Args>(run: (args: Args, ctx: CommandContext, repository: string) => Promise<ExitCode>): (args: Args, ctx: CommandContext) => Promise<ExitCode> {
   return (args, ctx) => {
     const held = Object.keys(ctx.io.env).filter((name) => name.startsWith('BOTRULES_') && !NOT_SECRET.test(name) && ctx.env(name) !== undefined).sort();
     if (held.length > 0) {
@@ -85,12 +85,11 @@ function withoutRulesTokens<Args>(run: (args: Args, ctx: CommandContext) => Prom
         ['Run it in a job (or step) that has no botrules secret in its env:'],
       );
     }
-    return run(args, ctx);
+    return run(args, ctx, checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE)));
   };
 }
 
-async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandContext): Promise<ExitCode> {
-  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandContext, repository: string): Promise<ExitCode> {
   const { name, excludeRun: excludeRunId } = args;
   const workflows = args.workflow.map((value) => checkedWorkflowFile(String(value)));
   const selection = await selectArtifact(githubClientFor(ctx), {
@@ -109,8 +108,7 @@ async function runArtifact(args: ArgsOf<typeof artifactOptions>, ctx: CommandCon
   return EXIT.ok;
 }
 
-async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: CommandContext): Promise<ExitCode> {
-  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: CommandContext, repository: string): Promise<ExitCode> {
   const results = await upsertPlanComments(githubClientFor(ctx), {
     repository, pullRequest: args.pr, plansDir: args.plans, runUrl: args.runUrl, cwd: ctx.cwd,
   });
@@ -118,8 +116,7 @@ async function runPlanComment(args: ArgsOf<typeof planCommentOptions>, ctx: Comm
   return EXIT.ok;
 }
 
-async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext): Promise<ExitCode> {
-  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext, repository: string): Promise<ExitCode> {
   const { app } = args;
   if (!APP_NAME.test(app)) throw new UserError('--app takes an app name of botrules.yaml (letters, digits, . _ -)');
   const sha = ctx.env('GITHUB_SHA');
@@ -134,8 +131,7 @@ async function runDriftPr(args: ArgsOf<typeof driftOptions>, ctx: CommandContext
   return EXIT.ok;
 }
 
-async function runDriftIssue(args: ArgsOf<typeof driftIssueOptions>, ctx: CommandContext): Promise<ExitCode> {
-  const repository = checkedRepository(ctx.env(GITHUB_REPOSITORY_VARIABLE));
+async function runDriftIssue(args: ArgsOf<typeof driftIssueOptions>, ctx: CommandContext, repository: string): Promise<ExitCode> {
   const results = await reportDriftIssues(githubClientFor(ctx), { repository, reportsDir: args.reports, runUrl: args.runUrl, cwd: ctx.cwd });
   await writeReport(DRIFT_ISSUES, results, ctx);
   return EXIT.ok;
