@@ -81,11 +81,13 @@ export async function readNatively(file: string, options: TrafficReadOptions, ct
   if (plain.length === 0) return 'no record DuckDB reads as JavaScript does';
   const wants = wantedRecords(plain, ctx);
   const total = plain.reduce((sum, group) => sum + group.count, odd.count);
-  let numbered: number;
-  try {
-    numbered = await numberUntilFound(total, () => wantedFound(wants, plain, odd, MAX_ODD_RECORDS + 1), reading.number);
-  } catch (error) {
-    return `DuckDB could not read it (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`;
+  let numbered = total;
+  if (!reading.numbered) {
+    try {
+      numbered = await numberUntilFound(total, () => wantedFound(wants, plain, odd, MAX_ODD_RECORDS + 1), reading.number);
+    } catch (error) {
+      return `DuckDB could not read it (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`;
+    }
   }
   const shown = shownRows(plain, wants);
   const { source, reader } = opened;

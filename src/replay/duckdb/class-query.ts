@@ -31,9 +31,8 @@ const COLUMNS = `{${TEXT_FIELDS.map((field) => `${field}: 'VARCHAR'`).join(', ')
 export type LogSource = { kind: 'ndjson'; gzip: boolean } | { kind: 'parquet'; columns: ReadonlyMap<RequestField, string> };
 
 /**
- * How the grouping query reads the records: numbered in log order (an NDJSON log on one thread,
- * row_number; a Parquet file by its rows' own numbers), numbered up to the `prefix`-th record
- * only, or unnumbered, on every thread.
+ * How the grouping query reads the records: numbered in log order (which DuckDB does on one
+ * thread), numbered up to the `prefix`-th record only, or unnumbered, on every thread.
  */
 export type Numbering = { numbered: true; prefix?: number } | { numbered: false };
 
@@ -49,9 +48,7 @@ function records(source: LogSource, numbering: Numbering, ranges?: { bounds: rea
   } else {
     // A Parquet file numbers its rows itself: the js reader's "line" of a row.
     const columns = CLASS_FIELDS.map((field) => `${source.columns.get(field) ?? 'CAST(NULL AS VARCHAR)'} AS "${field}"`);
-    // A prefix by row number: DuckDB reads only the row groups that hold it.
-    const prefix = numbering.numbered && numbering.prefix !== undefined ? ` WHERE file_row_number < ${Math.trunc(numbering.prefix)}` : '';
-    base = `(SELECT ${numbered ? 'CAST(file_row_number AS BIGINT) + 1 AS botrules_row, ' : ''}${columns.join(', ')} FROM read_parquet(?, file_row_number = true)${prefix})`;
+    base = `(SELECT ${numbered ? 'CAST(file_row_number AS BIGINT) + 1 AS botrules_row, ' : ''}${columns.join(', ')} FROM read_parquet(?, file_row_number = true))`;
   }
   // Without range bounds an address's number is never compared: whether it is one is enough.
   const number = ranges === undefined || ranges.bounds.length > 0;

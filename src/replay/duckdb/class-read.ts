@@ -24,6 +24,8 @@ export interface ClassReading {
   groups: ClassGroup[];
   /** The odd records: how many, and the first MAX_ODD_RECORDS + 1 numbers (ascending; none until `number` found them). */
   odd: { count: number; rows: number[] };
+  /** Whether the groups and odd records already hold their first records (a Parquet file's: its rows are numbered on every thread). */
+  numbered: boolean;
   /**
    * Numbers the log's first `prefix` records (all of them without one) and puts each group's
    * first records and the odd rows found among them into `groups` and `odd`, in place.
@@ -58,13 +60,13 @@ export async function readByClasses(connection: DuckDBConnection, program: RuleP
     const grouped = await withProgress(connection, progress, 0.5, () => connection.runAndReadAll(query(numbering), [file])).finally(() => connection.run("SET disabled_optimizers = ''"));
     return groupRows(grouped.getRows());
   };
-  // Counted without numbers, then the first records numbered apart, only as far as the caller
-  // needs (docs/replay.md, "Engines"): an NDJSON log is numbered on one thread only (row_number);
-  // a Parquet file's rows carry their numbers, but gathering each group's first ones costs more
-  // than the few row groups that usually hold them (bench/README.md, "round 6").
+  // A Parquet file numbers its rows on every thread: one numbered reading.
+  if (source.kind === 'parquet') return { classes, ...(await group({ numbered: true }, onProgress)), numbered: true, number: () => Promise.resolve() };
+  // An NDJSON log is numbered on one thread only (row_number): counted on every thread, its
+  // first records numbered apart, only as far as the caller needs (docs/replay.md, "Engines").
   const counted = await group({ numbered: false }, onProgress);
   const number = async (prefix?: number) => firstsInto(counted, await group(prefix === undefined ? { numbered: true } : { numbered: true, prefix }));
-  return { classes, ...counted, number };
+  return { classes, ...counted, numbered: false, number };
 }
 
 /** The grouping query's rows: (odd, k0…k10, count, first rows, odd rows). */
