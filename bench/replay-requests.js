@@ -44,14 +44,26 @@ export async function writeRequestLog(file, size) {
 
 /**
  * The replay benchmark's project in `dir`: the shape's rules live (priority order) and declared
- * with every 20th rule's actions changed, and `log` linked as log.ndjson. `takeSnapshot` comes
+ * with every 20th rule's actions changed, and `log` linked as `name` (log.ndjson). `takeSnapshot` comes
  * from the build under test.
  */
-export function writeReplayProject(dir, rules, log, takeSnapshot) {
+export function writeReplayProject(dir, rules, log, takeSnapshot, name = 'log.ndjson') {
   const live = rules.map((rule, priority) => ({ ...rule, ruleId: `00000000-0000-4000-8000-${String(priority).padStart(12, '0')}`, priority }));
   const declared = live.map(({ priority: _p, ...rule }, i) => (i % 20 === 0 ? { ...rule, actions: ['hardBlock'] } : rule));
   mkdirSync(path.join(dir, 'rules'));
   writeFileSync(path.join(dir, 'rules', 'rules.yaml'), stringify({ rules: declared }));
   writeFileSync(path.join(dir, 'live.json'), JSON.stringify(takeSnapshot([{ app: 'default', rules: live }], new Date(0))));
-  symlinkSync(log, path.join(dir, 'log.ndjson'));
+  symlinkSync(log, path.join(dir, name));
+}
+
+/** The same requests as a Parquet file (request fields as columns, the maps as maps of strings), written by DuckDB. */
+export async function writeRequestParquet(log, file) {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2' });
+  const connection = await instance.connect();
+  const text = ['path', 'method', 'userAgent', 'ip', 'asn', 'country', 'domain', 'deviceType'].map((field) => `${field}: 'VARCHAR'`).join(', ');
+  const maps = ['headers', 'query', 'custom'].map((field) => `${field}: 'MAP(VARCHAR, VARCHAR)'`).join(', ');
+  await connection.run(`COPY (SELECT * FROM read_json('${log}', format = 'newline_delimited', columns = {${text}, ${maps}})) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 122880)`);
+  connection.closeSync();
+  instance.closeSync();
 }

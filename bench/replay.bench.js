@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { seededRandom } from '../dist/emulator/random.js';
 import { REPLAY_SHAPES } from './replay-shapes.js';
-import { requestLine, writeRequestLog } from './replay-requests.js';
+import { requestLine, writeRequestLog, writeRequestParquet } from './replay-requests.js';
 
 const RULES = 1_000;
 const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
@@ -114,18 +114,6 @@ async function liveHeapDuring(log, requests, ctx, replayProject) {
 /** The js engine keeps within this many times the floor per request (fixed cost subtracted), on every shape. */
 const REPLAY_TARGET = 10;
 
-/** The same requests as a Parquet file (request fields as columns, the maps as maps of strings), written by DuckDB. */
-async function writeParquet(log, file) {
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const instance = await DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2' });
-  const connection = await instance.connect();
-  const text = ['path', 'method', 'userAgent', 'ip', 'asn', 'country', 'domain', 'deviceType'].map((field) => `${field}: 'VARCHAR'`).join(', ');
-  const maps = ['headers', 'query', 'custom'].map((field) => `${field}: 'MAP(VARCHAR, VARCHAR)'`).join(', ');
-  await connection.run(`COPY (SELECT * FROM read_json('${log}', format = 'newline_delimited', columns = {${text}, ${maps}})) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 122880)`);
-  connection.closeSync();
-  instance.closeSync();
-}
-
 function runChild(dir, log, replayed, size, shape, engine, format) {
   const work = mkdtempSync(path.join(dir, `${shape}-${engine}-`));
   const result = spawnSync(process.execPath, ['--expose-gc', here, '--child', work, log, shape, engine, replayed], { encoding: 'utf8', maxBuffer: 1 << 20 });
@@ -141,7 +129,7 @@ async function main() {
       const log = path.join(dir, `log-${size}.ndjson`);
       await writeRequestLog(log, size);
       const parquet = path.join(dir, `log-${size}.parquet`);
-      if (ENGINES.includes('duckdb')) await writeParquet(log, parquet);
+      if (ENGINES.includes('duckdb')) await writeRequestParquet(log, parquet);
       let prefix;
       for (const shape of SHAPES) {
         for (const engine of ENGINES) {

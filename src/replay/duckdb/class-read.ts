@@ -60,7 +60,9 @@ export async function readByClasses(connection: DuckDBConnection, program: RuleP
     const grouped = await withProgress(connection, progress, 0.5, () => connection.runAndReadAll(query(numbering), [file])).finally(() => connection.run("SET disabled_optimizers = ''"));
     return groupRows(grouped.getRows());
   };
-  // A Parquet file numbers its rows on every thread: one numbered reading.
+  // A Parquet file numbers its rows on every thread (read_parquet's file_row_number): one
+  // numbered reading. Counting unnumbered first and numbering the first row groups after cost
+  // as much or more (bench/README.md, "The duckdb engine, issue #37, round 6").
   if (source.kind === 'parquet') return { classes, ...(await group({ numbered: true }, onProgress)), numbered: true, number: () => Promise.resolve() };
   // An NDJSON log is numbered on one thread only (row_number): counted on every thread, its
   // first records numbered apart, only as far as the caller needs (docs/replay.md, "Engines").
