@@ -91,8 +91,52 @@ function apiRules(random, count) {
   }));
 }
 
+// The `cards` shape: written at the start of the tenth round, kept off the branches that did that
+// round's work, and first run at its end. Card-testing rules on payment endpoints: a root `$and` of
+// one group (two in five a root `$or` of two), a group being the payment endpoints (two to five of
+// 16 paths by `$in`, or any path holding `/pay`) with POST, then one to three tests: a card's
+// issuer number (a custom parameter) in one to ten of 200, a device id header that is missing,
+// networks outside one to three of 30 ASNs, a country in one to four of 30, a user agent of a
+// scripted client family (`$re`), an attempt counter at three or more, or an address in one to
+// three of 60 /24s.
+const PAYMENT_PATHS = Array.from({ length: 16 }, (_, i) => `/${['checkout', 'billing', 'wallet', 'donate'][i % 4]}/pay-${i}`);
+const CARD_BINS = Array.from({ length: 200 }, (_, i) => String(400_000 + i * 137));
+const CARD_ASNS = Array.from({ length: 30 }, (_, i) => String(20_000 + i * 41));
+const CARD_COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'NL', 'SE', 'PL', 'RO', 'UA', 'RU', 'TR', 'IN', 'PK', 'BD', 'VN', 'ID', 'PH', 'NG', 'GH', 'KE', 'EG', 'BR', 'AR', 'CO', 'PE', 'MX', 'CN', 'HK', 'SG'];
+const CARD_CLIENTS = ['^(python|node|axios|got)[-/]', '^Mozilla/5\\.0 \\(X11; Linux', 'Headless(Chrome|Firefox)', '^okhttp/[34]\\.'];
+const CARD_NETS = Array.from({ length: 60 }, (_, i) => `${100 + (i % 7) * 11}.${(i * 29) % 256}.${(i * 53) % 256}.0/24`);
+const CARD_TESTS = [
+  (r) => ({ conditionType: 'customParam', fieldOption: 'card_bin', operator: '$in', value: some(r, CARD_BINS, 1, 10) }),
+  () => ({ conditionType: 'header', fieldOption: 'x-device-id', operator: '$notExists' }),
+  (r) => ({ conditionType: 'socketIpASN', operator: '$notIn', value: some(r, CARD_ASNS, 1, 3) }),
+  (r) => ({ conditionType: 'country', operator: '$in', value: some(r, CARD_COUNTRIES, 1, 4) }),
+  (r) => ({ conditionType: 'userAgent', operator: '$re', value: [pick(r, CARD_CLIENTS)] }),
+  () => ({ conditionType: 'customParam', fieldOption: 'attempts', operator: '$in', value: ['3', '4', '5', 'more'] }),
+  (r) => ({ conditionType: 'socketIps', operator: '$in', value: some(r, CARD_NETS, 1, 3) }),
+];
+
+function paymentGroup(random) {
+  const endpoint = random() < 0.8
+    ? { conditionType: 'path', operator: '$in', value: some(random, PAYMENT_PATHS, 2, 5) }
+    : { conditionType: 'path', operator: '$contains', value: '/pay' };
+  const tests = some(random, CARD_TESTS, 1, 3).map((test) => test(random));
+  return { operator: '$and', children: [endpoint, { conditionType: 'httpMethod', operator: '$eq', value: 'POST' }, ...tests] };
+}
+
+function cardRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Card rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.88 ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: random() < 0.4
+      ? { operator: '$or', children: [paymentGroup(random), paymentGroup(random)] }
+      : { operator: '$and', children: [paymentGroup(random)] },
+  }));
+}
+
 /** The late shapes by name. */
-export const LATE_SHAPES = { signups: signupRules, apis: apiRules };
+export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules };
 
 export function lateRuleSet(shape, count) {
   const rules = LATE_SHAPES[shape](seededRandom(count + 8), count);

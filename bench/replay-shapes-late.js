@@ -78,5 +78,42 @@ function hostRules() {
   }));
 }
 
+/**
+ * `payments`: written at the start of the tenth round, kept off the branches that did that round's
+ * work, and first run at its end. Rules of a shop's paying and account pages, by path: each names
+ * where it applies (a page by `$eq`, a shop's item pages by `$startsWith`, a family of pages by
+ * `$re`, or any path holding a word by `$contains`), then one test: a writing method, a country
+ * outside two, one ASN, a tool's user agent, a client header that is there, a coupon in the query,
+ * or an address in a /16; every sixth rule paused, every third an `$or` of two such ways in.
+ */
+function paymentRules() {
+  const PAGES = ['/checkout/pay', '/login', '/account/orders', '/cart/add-to-cart', '/api/v1/items', '/search'];
+  const FAMILIES = ['^/(checkout|cart)/', '^/account/', '^/api/v[0-9]+/', '^/shop/[0-9]{1,2}/item$'];
+  const WORDS = ['pay', 'login', 'cart', 'item', 'order'];
+  const COUNTRIES = ['US', 'DE', 'FR', 'KP', 'BR'];
+  const ASNS = ['13335', '16509', '9009', '7922'];
+  const TOOLS = ['python-', 'curl/', 'Scrapy/', 'Headless'];
+  const pages = [
+    (i) => ({ conditionType: 'path', operator: '$eq', value: PAGES[i % 6] }),
+    (i) => ({ conditionType: 'path', operator: '$startsWith', value: `/shop/${(i * 13) % 1200}/` }),
+    (i) => ({ conditionType: 'path', operator: '$re', value: [FAMILIES[i % 4]] }),
+    (i) => ({ conditionType: 'path', operator: '$contains', value: WORDS[i % 5] }),
+  ];
+  const tests = [
+    () => ({ conditionType: 'httpMethod', operator: '$eq', value: 'POST' }),
+    (i) => ({ conditionType: 'country', operator: '$notIn', value: [COUNTRIES[i % 5], COUNTRIES[(i + 2) % 5]] }),
+    (i) => ({ conditionType: 'socketIpASN', operator: '$eq', value: ASNS[i % 4] }),
+    (i) => ({ conditionType: 'userAgent', operator: '$startsWith', value: TOOLS[i % 4] }),
+    (i) => ({ conditionType: 'header', fieldOption: `x-client-${(i * 7) % 1000}`, operator: '$exists' }),
+    () => ({ conditionType: 'queryParam', fieldOption: 'coupon', operator: '$eq', value: 'X' }),
+    (i) => ({ conditionType: 'socketIps', operator: '$in', value: [`198.${i % 256}.0.0/16`] }),
+  ];
+  const way = (i) => ({ operator: '$and', children: [pages[i % 4](i), tests[(i >> 2) % 7](i)] });
+  return Array.from({ length: RULES }, (_, i) => ({
+    name: `payment ${i}`, description: '', status: i % 6 === 5 ? 'paused' : 'active', actions: [['hardBlock'], ['blockWithChallenge'], ['allow']][i % 3],
+    conditions: i % 3 === 0 ? { operator: '$or', children: [way(i), way(i + 29)] } : { operator: '$and', children: [way(i)] },
+  }));
+}
+
 /** The late shapes' rules, by name. */
-export const LATE_REPLAY_SHAPES = { agents: agentRules, hosts: hostRules };
+export const LATE_REPLAY_SHAPES = { agents: agentRules, hosts: hostRules, payments: paymentRules };
