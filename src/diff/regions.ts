@@ -18,6 +18,7 @@ import { Models } from './model.js';
 import { cannotBothHold } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
 import { WitnessCheck } from './confirm.js';
+import { RequestVerdicts } from './request-verdicts.js';
 
 export type { Region, RegionOptions, RegionSearch } from './entries.js';
 export { OUT_OF_TIME } from './entries.js';
@@ -78,8 +79,9 @@ class Search {
     this.lockstepOutcomes = new Array<DecidedOutcome>(this.sets.length);
     this.truths = new StepTruths(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
-    this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
-    this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.evaluation);
+    const verdicts = new RequestVerdicts(this.table, this.evaluation);
+    this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
+    this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.atomTrees, verdicts);
   }
 
   run(): RegionSearch {
@@ -217,7 +219,7 @@ class Search {
   private ruleAboveMatches(): boolean {
     const assignment = this.assignment;
     const trueAtoms = (field: string): number[] => assignment.fieldLiterals(field).flatMap(({ atom, holds }) => (holds ? [atom.id] : []));
-    return this.trees.someImplied(assignment.fields(), (field) => assignment.fixedValue(field), trueAtoms, (at) => assignment.treeTruth(this.atomTrees[this.conditionsIds[at] as number] as AtomTree) === true);
+    return this.trees.someImplied(assignment.fields(), (field) => assignment.fixedValue(field), trueAtoms, (at) => assignment.treeTruth(this.treeAt(at)) === true);
   }
 
   /** "The rule does not match": false when no request of the state is left (or none could be found). */
@@ -226,7 +228,7 @@ class Search {
     this.trees.push(conditions);
     this.notMatching.set(entry.conditionsId, (this.notMatching.get(entry.conditionsId) ?? 0) + 1);
     this.conditionsIds.push(entry.conditionsId);
-    if (this.models.stillFits(this.model, conditions)) return true;
+    if (this.models.stillFits(this.model, conditions, this.atomTrees[entry.conditionsId] as AtomTree)) return true;
     const found = this.models.find(this.trees);
     if ('request' in found) {
       this.model = found.request;
@@ -237,6 +239,9 @@ class Search {
   }
 
   private readonly conditionsIds: number[] = [];
+
+  /** The tree at a position of the stack, by atoms. */
+  private readonly treeAt = (at: number): AtomTree => this.atomTrees[this.conditionsIds[at] as number] as AtomTree;
 
   private removeMustNotMatch(): void {
     this.trees.pop();
