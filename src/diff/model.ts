@@ -11,7 +11,7 @@ import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
 import type { TreeStack } from './tree-stack.js';
-import { meetsGuardOf } from './tree-guards.js';
+
 import type { RequestVerdicts } from './request-verdicts.js';
 
 export type ModelResult =
@@ -86,11 +86,12 @@ export class Models {
   }
 
   /**
-   * Whether `request` still fits after one more tree must not match (the cheap case of `find`).
-   * A tree whose guard the request fails does not match it, without the evaluator (tree-guards.ts).
+   * Whether `request` still fits after one more tree (by atoms) must not match (the cheap case of
+   * `find`). Its leaves' verdicts for the request are mostly known already (request-verdicts.ts):
+   * no guard is asked first, so a tree never asked about by the index needs none (tree-stack.ts).
    */
-  stillFits(request: TestRequest, conditions: Conditions, tree: AtomTree): boolean {
-    return !meetsGuardOf(conditions, request) || this.verdicts.verdict(tree, request) === false;
+  stillFits(request: TestRequest, tree: AtomTree): boolean {
+    return this.verdicts.verdict(tree, request) === false;
   }
 
   private search(mustNotMatch: TreeStack): ModelResult {

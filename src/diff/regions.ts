@@ -228,7 +228,7 @@ class Search {
     this.trees.push(conditions);
     this.notMatching.set(entry.conditionsId, (this.notMatching.get(entry.conditionsId) ?? 0) + 1);
     this.conditionsIds.push(entry.conditionsId);
-    if (this.models.stillFits(this.model, conditions, this.atomTrees[entry.conditionsId] as AtomTree)) return true;
+    if (this.models.stillFits(this.model, this.atomTrees[entry.conditionsId] as AtomTree)) return true;
     const found = this.models.find(this.trees);
     if ('request' in found) {
       this.model = found.request;

@@ -2,7 +2,6 @@
 // it): a value of a field it requires (required-values.ts), else a prefix or a suffix of one,
 // else a field it cannot match without (docs/behaviour.md, "Exhaustive behaviour diff").
 import { isAddressLeaf, MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
-import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { requiredValues } from './required-values.js';
@@ -52,26 +51,6 @@ export function guardOf(conditions: Conditions): TreeGuard | undefined {
   let guard = GUARDS.get(conditions);
   if (guard === undefined) GUARDS.set(conditions, (guard = withFieldLeaves(conditions, findGuard(conditions)) ?? null));
   return guard ?? undefined;
-}
-
-/**
- * Whether `request` meets the guard of `conditions` (true for a tree without one): when it does
- * not, the tree does not match the request, as the stack's index assumes of every tree it skips
- * (tree-stack.ts). Asked before the evaluator when the search checks that its request still fits
- * one more tree that must not match: most such trees are scoped to a value the request lacks.
- */
-export function meetsGuardOf(conditions: Conditions, request: TestRequest): boolean {
-  const guard = guardOf(conditions);
-  if (guard === undefined) return true;
-  const value = fieldOf(request, guard.leaf);
-  if (value === undefined) return false;
-  if (guard.values === undefined) return true;
-  if (guard.affix === undefined) return guard.values.has(value.toLowerCase());
-  // A value beyond ASCII may fold onto a guard's letters: it is taken to meet it (as the index takes it).
-  const folded = foldedAscii(value);
-  if (folded === undefined) return true;
-  for (const text of guard.values) if (guard.affix === 'prefix' ? folded.startsWith(text) : folded.endsWith(text)) return true;
-  return false;
 }
 
 /** A guard as findGuard finds it, before its tree's leaves on the field are added. */

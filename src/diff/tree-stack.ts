@@ -40,8 +40,10 @@ export class TreeStack {
   private readonly open: number[] = [];
   /** Per guarded field: a leaf that reads it, positions guarded by its presence, and by each value. */
   private readonly fields = new Map<string, FieldLists>();
-  /** Per tree: the position lists it is in, to undo its push. */
+  /** Per tree indexed: the position lists it is in, to undo its push. */
   private readonly buckets: number[][][] = [];
+  /** The trees below this position are in the index (catchUp). */
+  private indexed = 0;
   /**
    * Per conditions object: the position lists a push of it joins. They are the same lists at
    * every push (the index's lists are made once and only grow), so the search, which pushes a
@@ -53,22 +55,37 @@ export class TreeStack {
   constructor(private readonly atomId: (leaf: Leaf) => number | undefined) {}
 
   push(conditions: Conditions): void {
-    const at = this.list.length;
     this.list.push(conditions);
     this.serials.push(++this.pushed);
-    let lists = this.listsOf.get(conditions);
-    if (lists === undefined) {
-      const guard = guardOf(conditions);
-      this.listsOf.set(conditions, (lists = guard === undefined ? [this.open] : this.guardLists(guard)));
-    }
-    for (const list of lists) list.push(at);
-    this.buckets.push(lists);
   }
 
   pop(): void {
+    const at = this.list.length - 1;
     this.list.pop();
     this.serials.pop();
+    if (at >= this.indexed) return;
     for (const list of this.buckets.pop() ?? []) list.pop();
+    this.indexed = at;
+  }
+
+  /**
+   * Adds the trees pushed since the last question to the index. The search pushes a tree at
+   * every step and pops most of them before it asks the index anything (a request that still
+   * fits a tree needs no index, model.ts): only the trees on the stack when a question comes are
+   * indexed, each once while it stays there.
+   */
+  private catchUp(): void {
+    for (let at = this.indexed; at < this.list.length; at++) {
+      const conditions = this.list[at] as Conditions;
+      let lists = this.listsOf.get(conditions);
+      if (lists === undefined) {
+        const guard = guardOf(conditions);
+        this.listsOf.set(conditions, (lists = guard === undefined ? [this.open] : this.guardLists(guard)));
+      }
+      for (const list of lists) list.push(at);
+      this.buckets.push(lists);
+    }
+    this.indexed = this.list.length;
   }
 
   get length(): number {
@@ -98,6 +115,7 @@ export class TreeStack {
 
   /** Ascending lists of positions holding every tree whose guard `request` meets (some in several): the others do not match it. */
   candidates(request: TestRequest): number[][] {
+    this.catchUp();
     const lists = [this.open];
     for (const known of this.fields.values()) {
       const value = fieldOf(request, known.leaf);
@@ -115,6 +133,7 @@ export class TreeStack {
    * that value (as a request's would).
    */
   someImplied(fields: Iterable<string>, fixedValue: (field: string) => string | null | undefined, trueAtoms: (field: string) => readonly number[], implied: (at: number) => boolean): boolean {
+    this.catchUp();
     if (this.open.some(implied)) return true;
     for (const field of fields) {
       const known = this.fields.get(field);
