@@ -147,6 +147,34 @@ export class Assignment {
     }
   }
 
+  /**
+   * The atoms the literals pushed after the first `size` may have made true, and that are true:
+   * each such literal's own atom when it holds, and every true atom of a field such a literal
+   * fixed. No other atom's truth changed: truthOf reads an atom's own literal and its field's
+   * fixed value only.
+   */
+  trueSince(size: number): number[] {
+    const atoms: number[] = [];
+    for (let at = size; at < this.stack.length; at++) {
+      const literal = this.stack[at] as Literal;
+      if (literal.holds) atoms.push(literal.atom.id);
+      const fixed = this.fixed.get(literal.atom.field);
+      if (fixed?.by === literal) atoms.push(...this.trueAt(literal.atom.field, fixed.value));
+    }
+    return atoms;
+  }
+
+  /** Per field and fixed value: the atoms of the field the value makes true (found once: a field holds thousands of `$in` lists). */
+  private readonly trueByValue = new Map<string, Map<string | null, number[]>>();
+
+  private trueAt(field: string, value: string | null): readonly number[] {
+    let byValue = this.trueByValue.get(field);
+    if (byValue === undefined) this.trueByValue.set(field, (byValue = new Map()));
+    let atoms = byValue.get(value);
+    if (atoms === undefined) byValue.set(value, (atoms = this.table.ofField(field).filter((atom) => this.verdicts.value(atom.id, value ?? undefined) === true).map((atom) => atom.id)));
+    return atoms;
+  }
+
   /** The value a literal fixes the field to (null: absent), or undefined when none does. */
   fixedValue(field: string): string | null | undefined {
     return this.fixed.get(field)?.value;

@@ -195,7 +195,7 @@ class Search {
       });
       // A rule above that every request of the way matches: none reaches this rule, no witness search
       // (docs/behaviour.md, "Safe transitions", in proportion to the change).
-      if (!possible || this.ruleAboveMatches()) {
+      if (!possible || this.ruleAboveMatches(size)) {
         this.assignment.popTo(size);
         continue;
       }
@@ -213,13 +213,14 @@ class Search {
 
   /**
    * Whether a tree no request of the state may match is true under the assignment alone: then
-   * every request meeting the assignment matches it, and no request of the state is left. Only
-   * the trees that can be true yet are asked (tree-stack.ts).
+   * every request meeting the assignment matches it, and no request of the state is left. None
+   * was before the literals pushed after `size` (the state's request meets the assignment and
+   * matches none of them), so only the trees with an atom those literals made true are asked
+   * (tree-stack.ts someHolding).
    */
-  private ruleAboveMatches(): boolean {
+  private ruleAboveMatches(size: number): boolean {
     const assignment = this.assignment;
-    const trueAtoms = (field: string): number[] => assignment.fieldLiterals(field).flatMap(({ atom, holds }) => (holds ? [atom.id] : []));
-    return this.trees.someImplied(assignment.fields(), (field) => assignment.fixedValue(field), trueAtoms, (at) => assignment.treeTruth(this.treeAt(at)) === true);
+    return this.trees.someHolding(assignment.trueSince(size), (at) => assignment.treeTruth(this.treeAt(at)) === true);
   }
 
   /** "The rule does not match": false when no request of the state is left (or none could be found). */

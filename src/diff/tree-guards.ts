@@ -14,8 +14,6 @@ export interface TreeGuard {
   leaf: Leaf;
   values?: ReadonlySet<string>;
   affix?: Affix;
-  /** The tree's leaves that read the guard's field (tree-stack.ts numbers them by atom in each search). */
-  fieldLeaves: readonly Leaf[];
 }
 
 export type Affix = 'prefix' | 'suffix';
@@ -49,27 +47,18 @@ export function foldedAscii(value: string): string | undefined {
 
 export function guardOf(conditions: Conditions): TreeGuard | undefined {
   let guard = GUARDS.get(conditions);
-  if (guard === undefined) GUARDS.set(conditions, (guard = withFieldLeaves(conditions, findGuard(conditions)) ?? null));
+  if (guard === undefined) GUARDS.set(conditions, (guard = findGuard(conditions) ?? null));
   return guard ?? undefined;
-}
-
-/** A guard as findGuard finds it, before its tree's leaves on the field are added. */
-type FoundGuard = Omit<TreeGuard, 'fieldLeaves'>;
-
-function withFieldLeaves(conditions: Conditions, guard: FoundGuard | undefined): TreeGuard | undefined {
-  if (guard === undefined) return undefined;
-  const field = fieldKey(guard.leaf);
-  return { ...guard, fieldLeaves: conditions.children.flatMap((group) => group.children).filter((leaf) => fieldKey(leaf) === field) };
 }
 
 /**
  * A required field with its values (the method, whose values are few, last); else a required
  * prefix or suffix; else a field every way of matching tests with a leaf false when it is absent.
  */
-function findGuard(conditions: Conditions): FoundGuard | undefined {
+function findGuard(conditions: Conditions): TreeGuard | undefined {
   const leaves = conditions.children.flatMap((group) => group.children);
   const leafOf = (field: string): Leaf | undefined => leaves.find((leaf) => fieldKey(leaf) === field);
-  const valued: FoundGuard[] = [];
+  const valued: TreeGuard[] = [];
   for (const [field, values] of requiredValues(conditions)) {
     const leaf = leafOf(field);
     if (leaf !== undefined && values.size > 0) valued.push({ leaf, values });
