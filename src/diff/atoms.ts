@@ -11,6 +11,8 @@ import type { Conditions, Leaf } from '../semantics/model.js';
 import { ProgramBuilder } from '../semantics/program.js';
 import { NumberIds } from './number-ids.js';
 
+const TRUTHS: readonly Verdict[] = [false, true, 'undecided'];
+
 export interface Atom {
   id: number;
   leaf: Leaf;
@@ -58,6 +60,15 @@ export class AtomTable {
  */
 export class Assignment {
   private readonly truth: Int8Array;
+  /**
+   * Per atom without a literal: its truth as the fixed values gave it (byFixedTruth), when its
+   * stamp is `fixes`, a number changed whenever a field is fixed or freed. The search asks the
+   * trees' truths thousands of times between two such changes, and each asked the field's fixed
+   * value and its verdict by two look-ups per atom.
+   */
+  private readonly byFixed: Uint32Array;
+  private readonly byFixedTruth: Int8Array;
+  private fixes = 1;
   private readonly stack: Literal[] = [];
   private readonly perField = new Map<string, Literal[]>();
   /**
@@ -80,6 +91,8 @@ export class Assignment {
     options: EvaluationOptions,
   ) {
     this.truth = new Int8Array(table.atoms.length).fill(-1);
+    this.byFixed = new Uint32Array(table.atoms.length);
+    this.byFixedTruth = new Int8Array(table.atoms.length);
     this.literalCodes = table.atoms.length * 2;
     this.verdicts = new ProgramVerdicts(table.program, options);
   }
@@ -130,7 +143,7 @@ export class Assignment {
     if (list === undefined) this.perField.set(atom.field, [literal]);
     else list.push(literal);
     const value = fixedValue(literal);
-    if (value !== undefined && !this.fixed.has(atom.field)) this.fixed.set(atom.field, { value, by: literal });
+    if (value !== undefined && !this.fixed.has(atom.field)) this.fixedNow(atom.field, { value, by: literal });
   }
 
   /** Undoes the pushes after the first `size`. */
@@ -143,7 +156,7 @@ export class Assignment {
       const list = this.perField.get(literal.atom.field) as Literal[];
       list.pop();
       if (list.length === 0) this.perField.delete(literal.atom.field);
-      if (this.fixed.get(literal.atom.field)?.by === literal) this.fixed.delete(literal.atom.field);
+      if (this.fixed.get(literal.atom.field)?.by === literal) this.fixedNow(literal.atom.field, undefined);
     }
   }
 
@@ -184,9 +197,22 @@ export class Assignment {
   truthOf(atom: Atom): Verdict {
     const given = this.truth[atom.id] as number;
     if (given !== -1) return given === 1;
+    if (this.byFixed[atom.id] === this.fixes) return TRUTHS[this.byFixedTruth[atom.id] as number] as Verdict;
     const fixed = this.fixed.get(atom.field);
-    if (fixed === undefined) return 'undecided';
-    return this.verdicts.value(atom.id, fixed.value === null ? undefined : fixed.value);
+    const truth = fixed === undefined ? 'undecided' : this.verdicts.value(atom.id, fixed.value === null ? undefined : fixed.value);
+    this.byFixed[atom.id] = this.fixes;
+    this.byFixedTruth[atom.id] = TRUTHS.indexOf(truth);
+    return truth;
+  }
+
+  /** Fixes the field (or frees it: undefined); every truth remembered by fixed values is forgotten. */
+  private fixedNow(field: string, fixed: { value: string | null; by: Literal } | undefined): void {
+    if (fixed === undefined) this.fixed.delete(field);
+    else this.fixed.set(field, fixed);
+    this.fixes += 1;
+    if (this.fixes < 0xffffffff) return;
+    this.byFixed.fill(0);
+    this.fixes = 1;
   }
 
   atomOf(leaf: Leaf): Atom | undefined {

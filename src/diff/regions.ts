@@ -15,7 +15,7 @@ import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
 import type { RuleLists } from './list-delta.js';
 import { Models } from './model.js';
-import { cannotBothHold } from './literal-pairs.js';
+import { cannotBothHold, cannotMatch } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
 import { WitnessCheck } from './confirm.js';
 import { RequestVerdicts } from './request-verdicts.js';
@@ -129,28 +129,33 @@ class Search {
     }
   }
 
-  /** Moves each undecided set past the rules known not to match, and decides the sets whose rule is known to match (`open` keeps the others). */
+  /**
+   * Moves each undecided set past the rules known not to match, and decides the sets whose rule
+   * is known to match (`open` keeps the others). With one set undecided, whose rules are met in
+   * its order whatever is settled, also past those no request of the state matches (passable).
+   */
   private settle(pos: number[], decided: (DecidedOutcome | undefined)[], open: number[]): void {
     this.truths.next();
+    const alone = open.length === 1;
     let kept = 0;
     for (const i of open) {
-      this.settleSet(i, pos, decided);
+      this.settleSet(i, pos, decided, alone);
       if (decided[i] === undefined) open[kept++] = i;
     }
     open.length = kept;
   }
 
-  private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[]): void {
+  private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[], alone: boolean): void {
     const numbers = this.sets[i] as Int32Array;
     for (let at = pos[i] as number; at < numbers.length; at++) {
       const entry = this.entries[numbers[at] as number] as Entry;
       const id = entry.conditionsId;
       const truth = this.truths.known(id) ?? this.truths.remember(id, this.notMatching.has(id) ? false : this.assignment.treeTruth(this.atomTrees[id] as AtomTree));
-      if (truth === 'undecided') {
+      if (truth === 'undecided' && !(alone && this.passable(entry))) {
         pos[i] = at;
         return;
       }
-      if (truth) {
+      if (truth === true) {
         pos[i] = at;
         decided[i] = entry.outcome;
         return;
@@ -158,6 +163,16 @@ class Search {
     }
     pos[i] = numbers.length;
     decided[i] = NO_RULE_OUTCOME;
+  }
+
+  /**
+   * No request of the state matches the rule (literal-pairs.ts cannotMatch): split on, each of
+   * its ways would be given up before a witness search, and among the trees that must not match
+   * it would never be the first to match a request. A rule with too many ways is split on, to be
+   * reported (docs/behaviour.md, "Exhaustive behaviour diff").
+   */
+  private passable(entry: Entry): boolean {
+    return this.ways.of(entry.rule.conditions) !== undefined && cannotMatch(this.atomTrees[entry.conditionsId] as AtomTree, this.assignment, this.evaluation);
   }
 
   /**
