@@ -11,7 +11,6 @@ import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
 import type { TreeStack } from './tree-stack.js';
-
 import type { RequestVerdicts } from './request-verdicts.js';
 
 export type ModelResult =
