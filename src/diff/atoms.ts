@@ -11,6 +11,8 @@ import type { Conditions, Leaf } from '../semantics/model.js';
 import { ProgramBuilder } from '../semantics/program.js';
 import { NumberIds } from './number-ids.js';
 
+const TRUTHS: readonly Verdict[] = [false, true, 'undecided'];
+
 export interface Atom {
   id: number;
   leaf: Leaf;
@@ -58,6 +60,15 @@ export class AtomTable {
  */
 export class Assignment {
   private readonly truth: Int8Array;
+  /**
+   * Per atom without a literal: its truth as the fixed values gave it (byFixedTruth), when its
+   * stamp is `fixes`, a number changed whenever a field is fixed or freed. The search asks the
+   * trees' truths thousands of times between two such changes, and each asked the field's fixed
+   * value and its verdict by two look-ups per atom.
+   */
+  private readonly byFixed: Uint32Array;
+  private readonly byFixedTruth: Int8Array;
+  private fixes = 1;
   private readonly stack: Literal[] = [];
   private readonly perField = new Map<string, Literal[]>();
   /**
@@ -80,6 +91,8 @@ export class Assignment {
     options: EvaluationOptions,
   ) {
     this.truth = new Int8Array(table.atoms.length).fill(-1);
+    this.byFixed = new Uint32Array(table.atoms.length);
+    this.byFixedTruth = new Int8Array(table.atoms.length);
     this.literalCodes = table.atoms.length * 2;
     this.verdicts = new ProgramVerdicts(table.program, options);
   }
@@ -130,7 +143,7 @@ export class Assignment {
     if (list === undefined) this.perField.set(atom.field, [literal]);
     else list.push(literal);
     const value = fixedValue(literal);
-    if (value !== undefined && !this.fixed.has(atom.field)) this.fixed.set(atom.field, { value, by: literal });
+    if (value !== undefined && !this.fixed.has(atom.field)) this.fixedNow(atom.field, { value, by: literal });
   }
 
   /** Undoes the pushes after the first `size`. */
@@ -143,8 +156,36 @@ export class Assignment {
       const list = this.perField.get(literal.atom.field) as Literal[];
       list.pop();
       if (list.length === 0) this.perField.delete(literal.atom.field);
-      if (this.fixed.get(literal.atom.field)?.by === literal) this.fixed.delete(literal.atom.field);
+      if (this.fixed.get(literal.atom.field)?.by === literal) this.fixedNow(literal.atom.field, undefined);
     }
+  }
+
+  /**
+   * The atoms the literals pushed after the first `size` may have made true, and that are true:
+   * each such literal's own atom when it holds, and every true atom of a field such a literal
+   * fixed. No other atom's truth changed: truthOf reads an atom's own literal and its field's
+   * fixed value only.
+   */
+  trueSince(size: number): number[] {
+    const atoms: number[] = [];
+    for (let at = size; at < this.stack.length; at++) {
+      const literal = this.stack[at] as Literal;
+      if (literal.holds) atoms.push(literal.atom.id);
+      const fixed = this.fixed.get(literal.atom.field);
+      if (fixed?.by === literal) atoms.push(...this.trueAt(literal.atom.field, fixed.value));
+    }
+    return atoms;
+  }
+
+  /** Per field and fixed value: the atoms of the field the value makes true (found once: a field holds thousands of `$in` lists). */
+  private readonly trueByValue = new Map<string, Map<string | null, number[]>>();
+
+  private trueAt(field: string, value: string | null): readonly number[] {
+    let byValue = this.trueByValue.get(field);
+    if (byValue === undefined) this.trueByValue.set(field, (byValue = new Map()));
+    let atoms = byValue.get(value);
+    if (atoms === undefined) byValue.set(value, (atoms = this.table.ofField(field).filter((atom) => this.verdicts.value(atom.id, value ?? undefined) === true).map((atom) => atom.id)));
+    return atoms;
   }
 
   /** The value a literal fixes the field to (null: absent), or undefined when none does. */
@@ -156,9 +197,22 @@ export class Assignment {
   truthOf(atom: Atom): Verdict {
     const given = this.truth[atom.id] as number;
     if (given !== -1) return given === 1;
+    if (this.byFixed[atom.id] === this.fixes) return TRUTHS[this.byFixedTruth[atom.id] as number] as Verdict;
     const fixed = this.fixed.get(atom.field);
-    if (fixed === undefined) return 'undecided';
-    return this.verdicts.value(atom.id, fixed.value === null ? undefined : fixed.value);
+    const truth = fixed === undefined ? 'undecided' : this.verdicts.value(atom.id, fixed.value === null ? undefined : fixed.value);
+    this.byFixed[atom.id] = this.fixes;
+    this.byFixedTruth[atom.id] = TRUTHS.indexOf(truth);
+    return truth;
+  }
+
+  /** Fixes the field (or frees it: undefined); every truth remembered by fixed values is forgotten. */
+  private fixedNow(field: string, fixed: { value: string | null; by: Literal } | undefined): void {
+    if (fixed === undefined) this.fixed.delete(field);
+    else this.fixed.set(field, fixed);
+    this.fixes += 1;
+    if (this.fixes < 0xffffffff) return;
+    this.byFixed.fill(0);
+    this.fixes = 1;
   }
 
   atomOf(leaf: Leaf): Atom | undefined {

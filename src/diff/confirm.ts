@@ -6,11 +6,13 @@
 // The distinct trees are indexed by what each needs of a request (tree-stack.ts): a tree whose
 // guard the witness fails does not match it (false, never undecided), so only the trees the
 // witness's field values name are asked; the others are passed over by a number compared. The
-// index is made once it pays (guardedTrees).
-import { conditionsVerdict } from '../evaluate/evaluate.js';
-import type { EvaluationOptions, Verdict } from '../evaluate/leaf.js';
+// index is made once it pays (guardedTrees). A tree is evaluated from its leaves' verdicts, each
+// distinct leaf's worked out once per witness (request-verdicts.ts).
+import type { Verdict } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
+import type { AtomTree } from './atoms.js';
 import type { Entry } from './entries.js';
+import type { RequestVerdicts } from './request-verdicts.js';
 import { TreeStack } from './tree-stack.js';
 
 /** Each list's deciding entry (undefined: no active rule matches), or the first whose match is undecided. */
@@ -33,12 +35,13 @@ export class WitnessCheck {
   /** Trees evaluated while there is no index. */
   private evaluated = 0;
 
-  /** `lists`: each list's entry numbers, indices in `entries` (entries.ts). */
+  /** `lists`: each list's entry numbers, indices in `entries`; `trees`: per conditions id, its tree by atoms (entries.ts). */
   constructor(
     private readonly lists: readonly Int32Array[],
     private readonly entries: readonly Entry[],
     conditionsCount: number,
-    private readonly options: EvaluationOptions,
+    private readonly trees: readonly AtomTree[],
+    private readonly evaluator: RequestVerdicts,
   ) {
     this.stamps = new Uint32Array(conditionsCount);
     this.verdicts = new Uint8Array(conditionsCount);
@@ -97,7 +100,7 @@ export class WitnessCheck {
   private verdictOf(entry: Entry, witness: TestRequest): Verdict {
     const id = entry.conditionsId;
     if (this.stamps[id] === this.stamp) return VERDICTS[this.verdicts[id] as number] as Verdict;
-    const verdict = conditionsVerdict(entry.rule.conditions, witness, this.options);
+    const verdict = this.evaluator.verdict(this.trees[id] as AtomTree, witness);
     this.evaluated += 1;
     this.stamps[id] = this.stamp;
     this.verdicts[id] = VERDICTS.indexOf(verdict);

@@ -11,9 +11,26 @@
 import { isAddressLeaf, presentVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import { firstValue, leafValues } from '../semantics/fields.js';
 import type { Leaf } from '../semantics/model.js';
-import { absentTruth, type Literal } from './atoms.js';
+import { absentTruth, type Assignment, type Atom, type AtomTree, type Literal } from './atoms.js';
 
 type Kind = 'finite' | 'prefix' | 'suffix' | 'other';
+
+/**
+ * Whether every way the tree can match has a leaf false under the assignment or one that cannot
+ * hold with a literal of its field: then no request meeting the assignment matches the tree, and
+ * each way the search would split on is given up before a witness search (regions.ts).
+ */
+export function cannotMatch(tree: AtomTree, assignment: Assignment, options: EvaluationOptions): boolean {
+  const excluded = (atom: Atom): boolean => {
+    const truth = assignment.truthOf(atom);
+    if (truth !== 'undecided') return truth === false;
+    const literal = { atom, holds: true };
+    return assignment.fieldLiterals(atom.field).some((known) => cannotBothHold(known, literal, options));
+  };
+  // `$and` of nothing is true and `$or` of nothing false, as combine() has them.
+  const groupExcluded = (group: AtomTree['groups'][number]): boolean => (group.all ? group.atoms.some(excluded) : group.atoms.every(excluded));
+  return tree.all ? tree.groups.some(groupExcluded) : tree.groups.every(groupExcluded);
+}
 
 /** True only when no value of the field (nor its absence) meets both literals (`a` and `b` read the same field). */
 export function cannotBothHold(a: Literal, b: Literal, options: EvaluationOptions): boolean {

@@ -3,16 +3,15 @@
 // condition trees matches it. Each field's value comes from values.ts; when a tree still
 // matches, the search gives one of that tree's unassigned atoms a truth value (the one that
 // would stop the match first) and tries again, undoing what fails (a small DPLL search).
-import { conditionsVerdict } from '../evaluate/evaluate.js';
 import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import type { Assignment, Atom, AtomTable, Literal } from './atoms.js';
+import type { Assignment, Atom, AtomTable, AtomTree, Literal } from './atoms.js';
 import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
 import type { TreeStack } from './tree-stack.js';
-import { meetsGuardOf } from './tree-guards.js';
+import type { RequestVerdicts } from './request-verdicts.js';
 
 export type ModelResult =
   | { request: TestRequest }
@@ -52,6 +51,10 @@ export class Models {
     table: AtomTable,
     private readonly assignment: Assignment,
     private readonly options: EvaluationOptions,
+    /** The evaluator's verdicts, each leaf's once per request (request-verdicts.ts). */
+    private readonly verdicts: RequestVerdicts,
+    /** The tree at each position of the stack `find` is given, by atoms (atoms.ts). */
+    private readonly treeAt: (at: number) => AtomTree,
     deadline?: number,
   ) {
     // The values the rule sets mention, per field, each once: a Set per field keeps this linear
@@ -82,11 +85,12 @@ export class Models {
   }
 
   /**
-   * Whether `request` still fits after one more tree must not match (the cheap case of `find`).
-   * A tree whose guard the request fails does not match it, without the evaluator (tree-guards.ts).
+   * Whether `request` still fits after one more tree (by atoms) must not match (the cheap case of
+   * `find`). Its leaves' verdicts for the request are mostly known already (request-verdicts.ts):
+   * no guard is asked first, so a tree never asked about by the index needs none (tree-stack.ts).
    */
-  stillFits(request: TestRequest, conditions: Conditions): boolean {
-    return !meetsGuardOf(conditions, request) || conditionsVerdict(conditions, request, this.options) === false;
+  stillFits(request: TestRequest, tree: AtomTree): boolean {
+    return this.verdicts.verdict(tree, request) === false;
   }
 
   private search(mustNotMatch: TreeStack): ModelResult {
@@ -123,7 +127,7 @@ export class Models {
     const known = this.checkedCount[signature] as number;
     const valid = known <= trees.length && (known === 0 || trees.serials[known - 1] === this.checkedSerial[signature]);
     // Only the trees whose guard the request meets (tree-stack.ts): the others cannot match it.
-    const first = trees.firstMatching(request, valid ? known : 0, (at) => conditionsVerdict(trees.list[at] as Conditions, request, this.options) !== false);
+    const first = trees.firstMatching(request, valid ? known : 0, (at) => this.verdicts.verdict(this.treeAt(at), request) !== false);
     const count = first === -1 ? trees.length : first;
     this.checkedCount[signature] = count;
     this.checkedSerial[signature] = count === 0 ? 0 : (trees.serials[count - 1] as number);

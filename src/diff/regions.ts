@@ -15,9 +15,10 @@ import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
 import type { RuleLists } from './list-delta.js';
 import { Models } from './model.js';
-import { cannotBothHold } from './literal-pairs.js';
+import { cannotBothHold, cannotMatch } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
 import { WitnessCheck } from './confirm.js';
+import { RequestVerdicts } from './request-verdicts.js';
 
 export type { Region, RegionOptions, RegionSearch } from './entries.js';
 export { OUT_OF_TIME } from './entries.js';
@@ -78,8 +79,9 @@ class Search {
     this.lockstepOutcomes = new Array<DecidedOutcome>(this.sets.length);
     this.truths = new StepTruths(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
-    this.models = new Models(this.table, this.assignment, this.evaluation, options.deadline);
-    this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.evaluation);
+    const verdicts = new RequestVerdicts(this.table, this.evaluation);
+    this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
+    this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.atomTrees, verdicts);
   }
 
   run(): RegionSearch {
@@ -127,28 +129,33 @@ class Search {
     }
   }
 
-  /** Moves each undecided set past the rules known not to match, and decides the sets whose rule is known to match (`open` keeps the others). */
+  /**
+   * Moves each undecided set past the rules known not to match, and decides the sets whose rule
+   * is known to match (`open` keeps the others). With one set undecided, whose rules are met in
+   * its order whatever is settled, also past those no request of the state matches (passable).
+   */
   private settle(pos: number[], decided: (DecidedOutcome | undefined)[], open: number[]): void {
     this.truths.next();
+    const alone = open.length === 1;
     let kept = 0;
     for (const i of open) {
-      this.settleSet(i, pos, decided);
+      this.settleSet(i, pos, decided, alone);
       if (decided[i] === undefined) open[kept++] = i;
     }
     open.length = kept;
   }
 
-  private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[]): void {
+  private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[], alone: boolean): void {
     const numbers = this.sets[i] as Int32Array;
     for (let at = pos[i] as number; at < numbers.length; at++) {
       const entry = this.entries[numbers[at] as number] as Entry;
       const id = entry.conditionsId;
       const truth = this.truths.known(id) ?? this.truths.remember(id, this.notMatching.has(id) ? false : this.assignment.treeTruth(this.atomTrees[id] as AtomTree));
-      if (truth === 'undecided') {
+      if (truth === 'undecided' && !(alone && this.passable(entry))) {
         pos[i] = at;
         return;
       }
-      if (truth) {
+      if (truth === true) {
         pos[i] = at;
         decided[i] = entry.outcome;
         return;
@@ -156,6 +163,16 @@ class Search {
     }
     pos[i] = numbers.length;
     decided[i] = NO_RULE_OUTCOME;
+  }
+
+  /**
+   * No request of the state matches the rule (literal-pairs.ts cannotMatch): split on, each of
+   * its ways would be given up before a witness search, and among the trees that must not match
+   * it would never be the first to match a request. A rule with too many ways is split on, to be
+   * reported (docs/behaviour.md, "Exhaustive behaviour diff").
+   */
+  private passable(entry: Entry): boolean {
+    return this.ways.of(entry.rule.conditions) !== undefined && cannotMatch(this.atomTrees[entry.conditionsId] as AtomTree, this.assignment, this.evaluation);
   }
 
   /**
@@ -193,7 +210,7 @@ class Search {
       });
       // A rule above that every request of the way matches: none reaches this rule, no witness search
       // (docs/behaviour.md, "Safe transitions", in proportion to the change).
-      if (!possible || this.ruleAboveMatches()) {
+      if (!possible || this.ruleAboveMatches(size)) {
         this.assignment.popTo(size);
         continue;
       }
@@ -211,13 +228,14 @@ class Search {
 
   /**
    * Whether a tree no request of the state may match is true under the assignment alone: then
-   * every request meeting the assignment matches it, and no request of the state is left. Only
-   * the trees that can be true yet are asked (tree-stack.ts).
+   * every request meeting the assignment matches it, and no request of the state is left. None
+   * was before the literals pushed after `size` (the state's request meets the assignment and
+   * matches none of them), so only the trees with an atom those literals made true are asked
+   * (tree-stack.ts someHolding).
    */
-  private ruleAboveMatches(): boolean {
+  private ruleAboveMatches(size: number): boolean {
     const assignment = this.assignment;
-    const trueAtoms = (field: string): number[] => assignment.fieldLiterals(field).flatMap(({ atom, holds }) => (holds ? [atom.id] : []));
-    return this.trees.someImplied(assignment.fields(), (field) => assignment.fixedValue(field), trueAtoms, (at) => assignment.treeTruth(this.atomTrees[this.conditionsIds[at] as number] as AtomTree) === true);
+    return this.trees.someHolding(assignment.trueSince(size), (at) => assignment.treeTruth(this.treeAt(at)) === true);
   }
 
   /** "The rule does not match": false when no request of the state is left (or none could be found). */
@@ -226,7 +244,7 @@ class Search {
     this.trees.push(conditions);
     this.notMatching.set(entry.conditionsId, (this.notMatching.get(entry.conditionsId) ?? 0) + 1);
     this.conditionsIds.push(entry.conditionsId);
-    if (this.models.stillFits(this.model, conditions)) return true;
+    if (this.models.stillFits(this.model, this.atomTrees[entry.conditionsId] as AtomTree)) return true;
     const found = this.models.find(this.trees);
     if ('request' in found) {
       this.model = found.request;
@@ -237,6 +255,9 @@ class Search {
   }
 
   private readonly conditionsIds: number[] = [];
+
+  /** The tree at a position of the stack, by atoms. */
+  private readonly treeAt = (at: number): AtomTree => this.atomTrees[this.conditionsIds[at] as number] as AtomTree;
 
   private removeMustNotMatch(): void {
     this.trees.pop();

@@ -2,7 +2,6 @@
 // it): a value of a field it requires (required-values.ts), else a prefix or a suffix of one,
 // else a field it cannot match without (docs/behaviour.md, "Exhaustive behaviour diff").
 import { isAddressLeaf, MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
-import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { requiredValues } from './required-values.js';
@@ -15,8 +14,6 @@ export interface TreeGuard {
   leaf: Leaf;
   values?: ReadonlySet<string>;
   affix?: Affix;
-  /** The tree's leaves that read the guard's field (tree-stack.ts numbers them by atom in each search). */
-  fieldLeaves: readonly Leaf[];
 }
 
 export type Affix = 'prefix' | 'suffix';
@@ -50,47 +47,18 @@ export function foldedAscii(value: string): string | undefined {
 
 export function guardOf(conditions: Conditions): TreeGuard | undefined {
   let guard = GUARDS.get(conditions);
-  if (guard === undefined) GUARDS.set(conditions, (guard = withFieldLeaves(conditions, findGuard(conditions)) ?? null));
+  if (guard === undefined) GUARDS.set(conditions, (guard = findGuard(conditions) ?? null));
   return guard ?? undefined;
-}
-
-/**
- * Whether `request` meets the guard of `conditions` (true for a tree without one): when it does
- * not, the tree does not match the request, as the stack's index assumes of every tree it skips
- * (tree-stack.ts). Asked before the evaluator when the search checks that its request still fits
- * one more tree that must not match: most such trees are scoped to a value the request lacks.
- */
-export function meetsGuardOf(conditions: Conditions, request: TestRequest): boolean {
-  const guard = guardOf(conditions);
-  if (guard === undefined) return true;
-  const value = fieldOf(request, guard.leaf);
-  if (value === undefined) return false;
-  if (guard.values === undefined) return true;
-  if (guard.affix === undefined) return guard.values.has(value.toLowerCase());
-  // A value beyond ASCII may fold onto a guard's letters: it is taken to meet it (as the index takes it).
-  const folded = foldedAscii(value);
-  if (folded === undefined) return true;
-  for (const text of guard.values) if (guard.affix === 'prefix' ? folded.startsWith(text) : folded.endsWith(text)) return true;
-  return false;
-}
-
-/** A guard as findGuard finds it, before its tree's leaves on the field are added. */
-type FoundGuard = Omit<TreeGuard, 'fieldLeaves'>;
-
-function withFieldLeaves(conditions: Conditions, guard: FoundGuard | undefined): TreeGuard | undefined {
-  if (guard === undefined) return undefined;
-  const field = fieldKey(guard.leaf);
-  return { ...guard, fieldLeaves: conditions.children.flatMap((group) => group.children).filter((leaf) => fieldKey(leaf) === field) };
 }
 
 /**
  * A required field with its values (the method, whose values are few, last); else a required
  * prefix or suffix; else a field every way of matching tests with a leaf false when it is absent.
  */
-function findGuard(conditions: Conditions): FoundGuard | undefined {
+function findGuard(conditions: Conditions): TreeGuard | undefined {
   const leaves = conditions.children.flatMap((group) => group.children);
   const leafOf = (field: string): Leaf | undefined => leaves.find((leaf) => fieldKey(leaf) === field);
-  const valued: FoundGuard[] = [];
+  const valued: TreeGuard[] = [];
   for (const [field, values] of requiredValues(conditions)) {
     const leaf = leafOf(field);
     if (leaf !== undefined && values.size > 0) valued.push({ leaf, values });

@@ -6,8 +6,8 @@
 // to a path, a country or a header, a request is asked about a few of the trees above it
 // instead of every one (docs/behaviour.md, "Exhaustive behaviour diff"). A tree that requires
 // no exact value but a prefix or a suffix of a field (a host ending in one tenant's domain) is
-// found by the prefixes and suffixes of the request's value. The same index tells which trees
-// can already be true under the search's literals alone (someImplied).
+// found by the prefixes and suffixes of the request's value. The trees are also listed by the
+// atoms of their leaves, to find those an atom just made true may make true (someHolding).
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import { fieldKey } from '../semantics/fields.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
@@ -20,7 +20,7 @@ interface AffixLists {
   lengths: number[];
 }
 
-/** One guarded field's trees, by what each needs of the field, and by the atoms of its leaves on the field. */
+/** One guarded field's trees, by what each needs of the field. */
 interface FieldLists {
   leaf: Leaf;
   present: number[];
@@ -28,7 +28,6 @@ interface FieldLists {
   prefix: AffixLists;
   suffix: AffixLists;
   affixed: number[];
-  byAtom: Map<number, number[]>;
 }
 
 export class TreeStack {
@@ -40,35 +39,29 @@ export class TreeStack {
   private readonly open: number[] = [];
   /** Per guarded field: a leaf that reads it, positions guarded by its presence, and by each value. */
   private readonly fields = new Map<string, FieldLists>();
-  /** Per tree: the position lists it is in, to undo its push. */
-  private readonly buckets: number[][][] = [];
-  /**
-   * Per conditions object: the position lists a push of it joins. They are the same lists at
-   * every push (the index's lists are made once and only grow), so the search, which pushes a
-   * tree in many states, finds them once.
-   */
-  private readonly listsOf = new Map<Conditions, number[][]>();
+  /** Per atom: the positions of the trees with a leaf of that atom. */
+  private readonly byAtom = new Map<number, number[]>();
+  /** The index by guards (firstMatching, candidates) and the one by atoms (someHolding), each made as asked. */
+  private readonly guarded = new LazyLists((conditions) => {
+    const guard = guardOf(conditions);
+    return guard === undefined ? [this.open] : this.guardLists(guard);
+  });
+  private readonly held = new LazyLists((conditions) => valueLists(this.byAtom, this.atomsOf(conditions)));
 
   /** `atomId`: the search's number for a leaf's meaning (its atom), if it has one. */
   constructor(private readonly atomId: (leaf: Leaf) => number | undefined) {}
 
   push(conditions: Conditions): void {
-    const at = this.list.length;
     this.list.push(conditions);
     this.serials.push(++this.pushed);
-    let lists = this.listsOf.get(conditions);
-    if (lists === undefined) {
-      const guard = guardOf(conditions);
-      this.listsOf.set(conditions, (lists = guard === undefined ? [this.open] : this.guardLists(guard)));
-    }
-    for (const list of lists) list.push(at);
-    this.buckets.push(lists);
   }
 
   pop(): void {
+    const at = this.list.length - 1;
     this.list.pop();
     this.serials.pop();
-    for (const list of this.buckets.pop() ?? []) list.pop();
+    this.guarded.popped(at);
+    this.held.popped(at);
   }
 
   get length(): number {
@@ -98,6 +91,7 @@ export class TreeStack {
 
   /** Ascending lists of positions holding every tree whose guard `request` meets (some in several): the others do not match it. */
   candidates(request: TestRequest): number[][] {
+    this.guarded.catchUp(this.list);
     const lists = [this.open];
     for (const known of this.fields.values()) {
       const value = fieldOf(request, known.leaf);
@@ -107,43 +101,86 @@ export class TreeStack {
   }
 
   /**
-   * Whether `implied` confirms a tree of the stack, asking only the trees that can be true under
-   * the literals of the search state: a guarded tree has a leaf of its guard's field in each way
-   * of matching, so it is true only when such a leaf is: with no literal on that field none is;
-   * otherwise a leaf whose atom a literal holds true (`trueAtoms`), or one the value a literal
-   * fixes the field to decides (`fixedValue`; null: absent), and then the tree's guard meets
-   * that value (as a request's would).
+   * Whether `implied` confirms a tree of the stack that has a leaf of one of `atoms`: the search
+   * asks which trees an assignment just made true (regions.ts ruleAboveMatches), and a tree none
+   * of whose atoms changed keeps the truth it had. The shortest lists first, each from its top
+   * (the trees pushed last, in the search's state): most ways it asks about are given up there.
+   * A tree may be asked once per atom it holds.
    */
-  someImplied(fields: Iterable<string>, fixedValue: (field: string) => string | null | undefined, trueAtoms: (field: string) => readonly number[], implied: (at: number) => boolean): boolean {
-    if (this.open.some(implied)) return true;
-    for (const field of fields) {
-      const known = this.fields.get(field);
-      if (known === undefined) continue;
-      if (trueAtoms(field).some((atom) => known.byAtom.get(atom)?.some(implied) === true)) return true;
-      const value = fixedValue(field);
-      if (typeof value === 'string' && valueGuarded(known, value, []).some((list) => list.some(implied))) return true;
+  someHolding(atoms: Iterable<number>, implied: (at: number) => boolean): boolean {
+    this.held.catchUp(this.list);
+    const lists: number[][] = [];
+    for (const atom of atoms) {
+      const list = this.byAtom.get(atom);
+      if (list !== undefined && list.length > 0 && !lists.includes(list)) lists.push(list);
     }
+    lists.sort((a, b) => a.length - b.length);
+    for (const list of lists) for (let i = list.length - 1; i >= 0; i--) if (implied(list[i] as number)) return true;
     return false;
   }
 
   private guardLists(guard: TreeGuard): number[][] {
     const field = fieldKey(guard.leaf);
     let known = this.fields.get(field);
-    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [], byAtom: new Map() }));
-    const byAtom = valueLists(known.byAtom, this.atomsOnField(guard));
-    if (guard.values === undefined) return [known.present, ...byAtom];
+    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [] }));
+    if (guard.values === undefined) return [known.present];
     if (guard.affix !== undefined) {
       const lists = known[guard.affix];
       for (const value of guard.values) if (!lists.lengths.includes(value.length)) lists.lengths.push(value.length);
-      return [known.affixed, ...valueLists(lists.byValue, guard.values), ...byAtom];
+      return [known.affixed, ...valueLists(lists.byValue, guard.values)];
     }
-    return [...valueLists(known.byValue, guard.values), ...byAtom];
+    return valueLists(known.byValue, guard.values);
   }
 
-  private atomsOnField(guard: TreeGuard): number[] {
-    // The leaves on the field are the guard's, found once per tree (tree-guards.ts), not once per search.
-    const ids = guard.fieldLeaves.map(this.atomId);
-    return [...new Set(ids.filter((id) => id !== undefined))];
+  /** The distinct atoms of the tree's leaves (found once per tree and stack: LazyLists). */
+  private atomsOf(conditions: Conditions): number[] {
+    const ids = new Set<number>();
+    for (const group of conditions.children) {
+      for (const leaf of group.children) {
+        const id = this.atomId(leaf);
+        if (id !== undefined) ids.add(id);
+      }
+    }
+    return [...ids];
+  }
+}
+
+/**
+ * Lists of stack positions that the trees are added to when first asked about, and taken out of
+ * when popped. The search pushes a tree at every step and pops most of them before it asks
+ * anything (a request that still fits a tree needs no index, model.ts): only the trees on the
+ * stack when a question comes are indexed, each once while it stays there.
+ */
+class LazyLists {
+  /** Per tree indexed: the lists it is in, to undo its push. */
+  private readonly buckets: number[][][] = [];
+  /** The trees below this position are in the lists. */
+  private indexed = 0;
+  /**
+   * Per conditions object: the lists a push of it joins. They are the same lists at every push
+   * (the lists are made once and only grow), so the search, which pushes a tree in many states,
+   * finds them once.
+   */
+  private readonly listsOf = new Map<Conditions, number[][]>();
+
+  constructor(private readonly listsFor: (conditions: Conditions) => number[][]) {}
+
+  catchUp(trees: readonly Conditions[]): void {
+    for (let at = this.indexed; at < trees.length; at++) {
+      const conditions = trees[at] as Conditions;
+      let lists = this.listsOf.get(conditions);
+      if (lists === undefined) this.listsOf.set(conditions, (lists = this.listsFor(conditions)));
+      for (const list of lists) list.push(at);
+      this.buckets.push(lists);
+    }
+    this.indexed = trees.length;
+  }
+
+  /** The tree at `at`, the top of the stack, was popped. */
+  popped(at: number): void {
+    if (at >= this.indexed) return;
+    for (const list of this.buckets.pop() ?? []) list.pop();
+    this.indexed = at;
   }
 }
 

@@ -11,6 +11,7 @@ import type { NormalRule } from '../../src/semantics/model.js';
 import { AtomTable } from '../../src/diff/atoms.js';
 import { WitnessCheck } from '../../src/diff/confirm.js';
 import { activeEntries } from '../../src/diff/entries.js';
+import { RequestVerdicts } from '../../src/diff/request-verdicts.js';
 import { differ, domain, editedList, ruleList } from './brute-force.js';
 
 /** decide()'s answer as the confirmation gives it: the deciding rules, or the first undecided one. */
@@ -37,8 +38,9 @@ describe('the confirmation of a witness', () => {
           const requests = domain(sets);
           fc.pre(requests.length <= 3000);
           const options = { caseInsensitiveValues: ignoreCase };
-          const entries = activeEntries(sets, new AtomTable(), differ);
-          const check = new WitnessCheck(entries.lists, entries.entries, entries.conditionsCount, options);
+          const table = new AtomTable();
+          const entries = activeEntries(sets, table, differ);
+          const check = new WitnessCheck(entries.lists, entries.entries, entries.conditionsCount, entries.trees, new RequestVerdicts(table, options));
           for (const request of requests) {
             const got = check.confirm(request);
             const answer = { deciding: got.deciding.map((entry) => entry?.rule.name), ...(got.undecided === undefined ? {} : { undecided: got.undecided.rule.name }) };

@@ -1,9 +1,10 @@
 // The shortcut of the region search (src/diff/regions.ts, ruleAboveMatches) against brute force:
-// over random rule lists whose trees must not match and random literals a state requires (a way
-// of the next rule among them), whenever the guarded stack (src/diff/tree-stack.ts, someImplied)
-// names a tree true under the literals alone, every request of the brute-force domain that meets
-// the literals matches that tree, so none reaches the rule below. It must also find every such
-// tree a scan of the whole stack finds. Claims are counted, so the property cannot pass without them.
+// over random rule lists whose trees must not match, random literals a state requires under
+// which none of them is true yet, and the literals of a way of the next rule pushed after, the
+// trees holding an atom the way made true (src/diff/atoms.ts trueSince, src/diff/tree-stack.ts
+// someHolding) name a tree true under the literals exactly when a scan of the whole stack finds
+// one, and every request of the brute-force domain that meets the literals matches the tree named,
+// so none reaches the rule below. Claims are counted, so the property cannot pass without them.
 import fc from 'fast-check';
 import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
 import { leafVerdict } from '../../src/evaluate/leaf.js';
@@ -30,25 +31,29 @@ describe('a rule above that every request of a way matches', () => {
         // What a state requires: a few literals, then the leaves of one way of the last rule, each pushed while undecided (as the search does).
         const leaves: Leaf[] = rules.flatMap((rule) => rule.conditions.children.flatMap((group) => group.children));
         const ways = waysOf((rules[rules.length - 1] as (typeof rules)[number]).conditions) ?? [];
-        const literals: [Leaf, boolean][] = [...extra.map(([at, holds]): [Leaf, boolean] => [leaves[at % leaves.length] as Leaf, holds]), ...(ways[wayPick % Math.max(1, ways.length)] ?? []).map((leaf): [Leaf, boolean] => [leaf, true])];
-        for (const [leaf, holds] of literals) {
-          const atom = table.of(leaf);
-          if (atom !== undefined && assignment.truthOf(atom) === 'undecided') assignment.push(atom, holds);
-        }
+        const push = (literals: readonly (readonly [Leaf, boolean])[]): void => {
+          for (const [leaf, holds] of literals) {
+            const atom = table.of(leaf);
+            if (atom !== undefined && assignment.truthOf(atom) === 'undecided') assignment.push(atom, holds);
+          }
+        };
+        push(extra.map(([at, holds]) => [leaves[at % leaves.length] as Leaf, holds] as const));
+        // The search's state: its request meets the literals and matches no tree above, so none is true under them.
+        if (above.some((tree) => assignment.conditionsTruth(tree) === true)) return;
+        const size = assignment.size;
+        push((ways[wayPick % Math.max(1, ways.length)] ?? []).map((leaf) => [leaf, true] as const));
         states += 1;
-        const trueAtoms = (field: string): number[] => assignment.fieldLiterals(field).flatMap(({ atom, holds }) => (holds ? [atom.id] : []));
         let named = -1;
-        const found = stack.someImplied(assignment.fields(), (field) => assignment.fixedValue(field), trueAtoms, (at) => {
+        const found = stack.someHolding(assignment.trueSince(size), (at) => {
           const implied = assignment.conditionsTruth(stack.list[at] as Conditions) === true;
           if (implied) named = at;
           return implied;
         });
+        const scanned = above.some((tree) => assignment.conditionsTruth(tree) === true);
+        expect({ found, scanned }).toEqual({ found: scanned, scanned });
+        if (!found) return;
         const meets = assignment.literals();
         const meeting = domain([rules]).filter((request) => meets.every(({ atom, holds }) => leafVerdict(atom.leaf, request, options) === holds));
-        // Complete where some request meets the literals (a contradictory state has no request to lose).
-        const scanned = above.some((tree) => assignment.conditionsTruth(tree) === true);
-        if (meeting.length > 0) expect({ found, scanned }).toEqual({ found: scanned, scanned });
-        if (!found) return;
         claims += 1;
         for (const request of meeting) expect({ request, matches: conditionsVerdict(above[named] as Conditions, request, options) }).toEqual({ request, matches: true });
       }),

@@ -1,7 +1,8 @@
 // The guarded stack of "must not match" trees (src/diff/tree-stack.ts) against a plain scan:
 // over random condition trees pushed and popped, and every request of their brute-force domain,
 // the first tree it names is the first tree that does not fail to match — from any position,
-// trees popped and pushed again among them — while its guards did skip trees (counted, so the
+// trees popped and pushed again among them, with or without a question between (the stack
+// indexes its trees when first asked) — while its guards did skip trees (counted, so the
 // property cannot pass without reaching them).
 import fc from 'fast-check';
 import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
@@ -22,15 +23,24 @@ describe('the guarded stack of trees that must not match', () => {
     let skipped = 0;
     let repushed = 0;
     fc.assert(
-      fc.property(ruleList(true, ['a', 'b', 'c', 'd', 'e', 'f']), fc.nat(3), fc.nat(5), fc.nat(4), (rules, pops, from, repush) => {
+      fc.property(ruleList(true, ['a', 'b', 'c', 'd', 'e', 'f']), fc.nat(3), fc.nat(5), fc.nat(4), fc.boolean(), (rules, pops, from, repush, askBetween) => {
         const sets = [rules];
         fc.pre(domain(sets).length <= 5000);
         const stack = new TreeStack(() => undefined);
+        // Asked of every tree pushed so far: the trees are indexed then, and popping must take them out.
+        const ask = (): void => {
+          if (!askBetween) return;
+          const request = domain(sets)[0] as TestRequest;
+          const all = stack.list.slice();
+          expect(stack.firstMatching(request, 0, (at) => conditionsVerdict(all[at] as Conditions, request) !== false)).toBe(scanned(all, request, 0));
+        };
         for (const rule of rules) stack.push(rule.conditions);
+        ask();
         // Popped and pushed again (a tree's lists are found once, then reused), then popped.
         const again = Math.min(repush, stack.length);
         for (let i = 0; i < again; i++) stack.pop();
         for (const rule of rules.slice(rules.length - again)) stack.push(rule.conditions);
+        ask();
         for (let i = 0; i < Math.min(pops, stack.length); i++) stack.pop();
         if (again > rules.length - stack.length) repushed += 1;
         const kept = rules.slice(0, stack.length).map((rule) => rule.conditions);
