@@ -10,7 +10,7 @@ import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import { Assignment, AtomTable, type AtomTree } from './atoms.js';
 import { AtomWays, inLockstep, sameFromHere, splitIndex, StepTruths } from './set-walk.js';
-import { activeEntries, NO_RULE_OUTCOME, uncheckedRules, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type Region, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
+import { activeEntries, NO_RULE_OUTCOME, uncheckedRules, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
 import type { RuleLists } from './list-delta.js';
@@ -19,12 +19,11 @@ import { cannotBothHold, cannotMatch } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
 import { WitnessCheck } from './confirm.js';
 import { RequestVerdicts } from './request-verdicts.js';
+import { FoundRegions, regionKey } from './found-regions.js';
+import { SearchPace } from './search-pace.js';
 
 export type { Region, RegionOptions, RegionSearch } from './entries.js';
 export { OUT_OF_TIME } from './entries.js';
-
-/** Rule names listed per unchecked part, at most. */
-const MAX_UNCHECKED_RULES = 20;
 
 /**
  * `ruleSets` each in priority order; paused rules are skipped, as decide() skips them. Only the
@@ -53,13 +52,11 @@ class Search {
   private readonly trees = new TreeStack((leaf) => this.table.of(leaf)?.id);
   private readonly notMatching = new Map<number, number>();
   private model: TestRequest = { path: '/', method: 'GET' };
-  private readonly regions = new Map<string, Region>();
+  private readonly found = new FoundRegions();
   /** settle()'s truths per conditions id, for one call. */
   private readonly truths: StepTruths;
-  private readonly unchecked = new Map<string, Set<string>>();
   private readonly witnesses: WitnessCheck;
-  private steps = 0;
-  private timedOut = false;
+  private readonly pace: SearchPace;
   /** maxRegions reached: the search is over, nothing is left unchecked that matters to the caller. */
   private enough = false;
 
@@ -81,13 +78,13 @@ class Search {
     this.assignment = new Assignment(this.table, this.evaluation);
     const verdicts = new RequestVerdicts(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
+    this.pace = new SearchPace(options.deadline, options.onProgress, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
     this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.atomTrees, verdicts);
   }
 
   run(): RegionSearch {
     this.explore(this.sets.map(() => 0), this.sets.map(() => undefined), true);
-    const unchecked = [...this.unchecked].map(([reason, rules]) => ({ reason, rules: [...rules] }));
-    return { regions: [...this.regions.values()], unchecked };
+    return this.found.result();
   }
 
   /**
@@ -106,8 +103,8 @@ class Search {
     try {
       for (;;) {
         if (this.enough) return;
-        if (this.outOfTime()) {
-          this.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
+        if (this.pace.outOfTime()) {
+          this.found.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
           return;
         }
         this.settle(pos, decided, open);
@@ -121,7 +118,7 @@ class Search {
         if (this.matchCanMatter(entry, pos, decided, open)) this.splitOnMatch(index, entry, pos, decided);
         if (!this.addMustNotMatch(entry)) return;
         pos[index] = (pos[index] as number) + 1;
-        if (top) this.progress(pos);
+        if (top) this.pace.progress(pos);
       }
     } finally {
       while (this.trees.length > trees) this.removeMustNotMatch();
@@ -193,7 +190,7 @@ class Search {
   private splitOnMatch(index: number, entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): void {
     const ways = this.ways.of(entry.rule.conditions);
     if (ways === undefined) {
-      this.addUnchecked('a rule whose conditions can match in too many ways to split on', [entry.rule.name]);
+      this.found.addUnchecked('a rule whose conditions can match in too many ways to split on', [entry.rule.name]);
       return;
     }
     for (const way of ways) {
@@ -219,10 +216,10 @@ class Search {
         this.model = found.request;
         this.explore(pos, decided.map((outcome, i) => (i === index ? entry.outcome : outcome)));
       } else if ('unknown' in found) {
-        this.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
+        this.found.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
       }
       this.assignment.popTo(size);
-      if (this.timedOut || this.enough) return;
+      if (this.pace.timedOut || this.enough) return;
     }
   }
 
@@ -250,7 +247,7 @@ class Search {
       this.model = found.request;
       return true;
     }
-    if ('unknown' in found) this.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
+    if ('unknown' in found) this.found.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
     return false;
   }
 
@@ -272,47 +269,24 @@ class Search {
     if (!this.interesting(outcomes)) return;
     const witness = this.model;
     const literals = this.assignment.literals();
-    const key = `${outcomes.map(outcomeKey).join('\u0001')}\u0002${literals.map(({ atom, holds }) => `${holds ? '' : '!'}${atom.id}`).sort().join(',')}`;
-    if (this.regions.has(key)) return;
+    const key = regionKey(outcomes, literals);
+    if (this.found.has(key)) return;
     const confirmed = this.witnesses.confirm(witness);
     if (confirmed.undecided !== undefined) {
-      this.addUnchecked('a regular expression ran out of its time budget on the example request', [confirmed.undecided.rule.name]);
+      this.found.addUnchecked('a regular expression ran out of its time budget on the example request', [confirmed.undecided.rule.name]);
       return;
     }
     const mismatch = confirmed.deciding.findIndex((entry, i) => outcomeKey(entry?.outcome ?? NO_RULE_OUTCOME) !== outcomeKey(outcomes[i] as DecidedOutcome));
     if (mismatch !== -1) {
-      this.addUnchecked('the example request the search found is decided otherwise by the evaluator', [outcomes[mismatch]?.rule ?? '(no rule)']);
+      this.found.addUnchecked('the example request the search found is decided otherwise by the evaluator', [outcomes[mismatch]?.rule ?? '(no rule)']);
       return;
     }
     const constraints = literals.map(({ atom, holds }) => ({ leaf: atom.leaf, holds }));
-    this.regions.set(key, { description: regionDescription(constraints), constraints, witness, outcomes: outcomes.map((o) => ({ rule: o.rule, actions: [...o.actions] })) });
-    if (this.options.maxRegions !== undefined && this.regions.size >= this.options.maxRegions) this.enough = true;
+    this.found.add(key, { description: regionDescription(constraints), constraints, witness, outcomes: outcomes.map((o) => ({ rule: o.rule, actions: [...o.actions] })) });
+    if (this.options.maxRegions !== undefined && this.found.size >= this.options.maxRegions) this.enough = true;
   }
 
   private pendingRules(pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[]): string[] {
     return this.sets.flatMap((numbers, i) => (decided[i] === undefined && pos[i] !== undefined && pos[i] < numbers.length ? [(this.entries[numbers[pos[i]] as number] as Entry).rule.name] : []));
-  }
-
-  /** `rules` are read only until MAX_UNCHECKED_RULES are known (a lazy list may name thousands, model.ts). */
-  private addUnchecked(reason: string, rules: Iterable<string>): void {
-    const known = this.unchecked.get(reason) ?? new Set<string>();
-    for (const rule of rules) {
-      if (known.size >= MAX_UNCHECKED_RULES) break;
-      known.add(rule);
-    }
-    this.unchecked.set(reason, known);
-  }
-
-  private outOfTime(): boolean {
-    if (this.timedOut) return true;
-    if (this.options.deadline === undefined || ++this.steps % 16 !== 1) return false;
-    this.timedOut = Date.now() > this.options.deadline;
-    return this.timedOut;
-  }
-
-  private progress(pos: readonly number[]): void {
-    if (this.options.onProgress === undefined) return;
-    const done = pos.reduce((sum, at) => sum + at, 0);
-    if (done % 32 === 0) this.options.onProgress(done, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
   }
 }

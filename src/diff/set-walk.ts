@@ -3,7 +3,8 @@
 // rule's ways of matching listed once (docs/behaviour.md, "Exhaustive behaviour diff").
 import type { Verdict } from '../evaluate/leaf.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import { matchingWays, type Atom, type AtomTable } from './atoms.js';
+import type { Atom, AtomTable } from './atoms.js';
+import { matchingWays } from './matching-ways.js';
 
 /** Positions a rule is looked for ahead in the other sets, to tell a moved rule from one the move displaced. */
 const LOOK_AHEAD = 4;

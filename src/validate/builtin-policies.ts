@@ -5,7 +5,7 @@
 //   Anyone can send any user agent; the service's console calls such a rule "abusable".
 // - operator-matrix: a leaf whose operator the service's documentation does not list for its
 //   conditionType (operator-matrix.ts holds the one table).
-import { matchingWays } from '../diff/atoms.js';
+import { matchingWays } from '../diff/matching-ways.js';
 import { leafPhrase } from '../diff/describe.js';
 import type { BuiltinPolicyId, BuiltinPolicyLevel } from '../rules/written-config.js';
 import type { DeclaredRule, Leaf } from '../semantics/model.js';
