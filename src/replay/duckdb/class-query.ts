@@ -36,11 +36,8 @@ export type LogSource = { kind: 'ndjson'; gzip: boolean } | { kind: 'parquet'; c
  */
 export type Numbering = { numbered: true; prefix?: number } | { numbered: false };
 
-/**
- * The file's records (`?`: its path), with the path when it holds a query string, and the IPv4
- * address as a number (`ranges`: 'none' for no number at all, the distinct values need none).
- */
-function records(source: LogSource, numbering: Numbering, ranges?: { bounds: readonly bigint[] } | 'none'): string {
+/** The file's records (`?`: its path), with the path when it holds a query string, and the IPv4 address as a number. */
+function records(source: LogSource, numbering: Numbering, ranges?: { bounds: readonly bigint[] }): string {
   let base: string;
   const { numbered } = numbering;
   if (source.kind === 'ndjson') {
@@ -54,9 +51,8 @@ function records(source: LogSource, numbering: Numbering, ranges?: { bounds: rea
     base = `(SELECT ${numbered ? 'CAST(file_row_number AS BIGINT) + 1 AS botrules_row, ' : ''}${columns.join(', ')} FROM read_parquet(?, file_row_number = true))`;
   }
   // Without range bounds an address's number is never compared: whether it is one is enough.
-  const number = ranges === undefined || (ranges !== 'none' && ranges.bounds.length > 0);
+  const number = ranges === undefined || ranges.bounds.length > 0;
   const qpath = "CASE WHEN contains(path, '?') THEN path END AS botrules_qpath";
-  if (ranges === 'none') return `(SELECT *, ${qpath} FROM ${base})`;
   if (!number) return `(SELECT *, ${qpath}, ${ipv4NumberSql('ip')} AS botrules_ipv4 FROM ${base})`;
   return `(SELECT * EXCLUDE (botrules_parts), ${qpath}, ${ipv4NumberSql('ip', 'botrules_parts')} AS botrules_ipv4 ` +
     `FROM (SELECT *, string_split(ip, '.') AS botrules_parts FROM ${base}))`;
@@ -102,12 +98,7 @@ export interface DistinctSet {
 
 const DISTINCT_COLUMNS = [...CLASS_FIELDS.filter((field) => field !== 'ip'), 'botrules_ip', 'botrules_qpath'];
 
-/**
- * The first query: each field's distinct values, rows (grouping, value, path). Where IPv4 ranges
- * class the addresses (ipByRanges), no address: telling an IPv4 address from other text costs a
- * pattern per record, which the grouping query pays anyway; the other texts it finds there are
- * classed as it meets them (IP_CLASS_FUNCTION; bench/README.md, "The duckdb engine, issue #37, round 7").
- */
+/** The first query: each field's distinct values (`ip` only those no IPv4 range search classes), rows (grouping, value, path). */
 export function distinctQuery(source: LogSource, byRanges: boolean): { sql: string; sets: DistinctSet[] } {
   const bit = (column: string) => 2 ** (DISTINCT_COLUMNS.length - 1 - DISTINCT_COLUMNS.indexOf(column));
   const all = 2 ** DISTINCT_COLUMNS.length - 1;
@@ -115,11 +106,11 @@ export function distinctQuery(source: LogSource, byRanges: boolean): { sql: stri
     const columns = field === 'ip' ? ['botrules_ip'] : field === 'query' ? ['query', 'botrules_qpath'] : [field];
     return { field, withPath: field === 'query', grouping: columns.reduce((left, column) => left - bit(column), all) };
   });
-  const ip = byRanges ? 'CAST(NULL AS VARCHAR)' : 'ip';
+  const ip = byRanges ? 'CASE WHEN botrules_ipv4 IS NULL THEN ip END' : 'ip';
   const groupings = sets.map(({ field }) => (field === 'ip' ? '(botrules_ip)' : field === 'query' ? '(query, botrules_qpath)' : `("${field}")`));
   const value = `coalesce(${DISTINCT_COLUMNS.slice(0, -1).map((column) => `CAST("${column}" AS VARCHAR)`).join(', ')})`;
   const sql = `SELECT grouping_id(${DISTINCT_COLUMNS.map((column) => `"${column}"`).join(', ')}) AS g, ${value} AS v, botrules_qpath AS q ` +
-    `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(source, { numbered: false }, 'none')}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
+    `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(source, { numbered: false }, { bounds: [] })}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
   return { sql, sets };
 }
 
@@ -141,12 +132,6 @@ export type FieldLookup =
   | { kind: 'one'; id: number; odd: boolean }
   | { kind: 'values'; values: { v: string; id: number; odd: boolean }[] }
   | { kind: 'table' };
-
-/**
- * The scalar function (registered by the decider) giving the class of an `ip` text that is no
- * IPv4 address where ranges class the addresses: the class times two, plus one where its records are odd.
- */
-export const IP_CLASS_FUNCTION = 'botrules_ip_class';
 
 /** Up to how many values a field's classes are compared one by one rather than joined. */
 const COMPARED_VALUES = 24;
@@ -206,12 +191,7 @@ export function groupQuery(options: GroupQueryOptions): string {
         break;
       }
     }
-    if (field !== 'ip' || options.ipv4 === undefined) return sql;
-    // Text that is no IPv4 address: classed by JavaScript as the query meets it (its class times two, plus one if odd).
-    const other = `${IP_CLASS_FUNCTION}(${column})`;
-    // CASE, not AND: DuckDB evaluates both sides of an AND on every record, a CASE's branch only on its own.
-    oddTerms.push(`CASE WHEN t.botrules_ipv4 IS NULL AND ${column} IS NOT NULL THEN (${other} & 1) = 1 ELSE FALSE END`);
-    return `CASE WHEN t.botrules_ipv4 IS NOT NULL THEN ${ipv4ClassSql(options.ipv4)} WHEN ${column} IS NOT NULL THEN ${other} >> 1 ELSE 0 END`;
+    return field === 'ip' && options.ipv4 !== undefined ? `CASE WHEN t.botrules_ipv4 IS NOT NULL THEN ${ipv4ClassSql(options.ipv4)} ELSE ${sql} END` : sql;
   });
   // The blocks' tables (ipv4-blocks.ts) first: the class tables' joins do not move the address.
   joins.unshift(...ipv4BlockJoins(options.ipv4?.blocks ?? []));

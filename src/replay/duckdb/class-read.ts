@@ -33,20 +33,11 @@ export interface ClassReading {
   number: (prefix?: number) => Promise<void>;
 }
 
-/** What the decider's IP_CLASS_FUNCTION answers: set by each reading for its own classes. */
-export interface IpClassTarget {
-  classify?: (text: string) => number;
-}
-
-/**
- * Reads the file: its distinct values, then its groups, `onProgress` told the share done (0..1);
- * `ipTarget`: the class-query's IP_CLASS_FUNCTION, pointed at this reading's classes.
- */
+/** Reads the file: its distinct values, then its groups, `onProgress` told the share done (0..1). */
 export async function readByClasses(connection: DuckDBConnection, program: RuleProgram<NormalRule>, file: string, source: LogSource, options: ClassOptions,
-  ipTarget: IpClassTarget, onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
+  onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
   const classes = new ValueClasses(program, options, reader);
   const byRanges = ipByRanges(program);
-  ipTarget.classify = byRanges ? ipClassifier(classes) : undefined;
   const distinct = distinctQuery(source, byRanges);
   const values = await withProgress(connection, onProgress, 0, () => connection.runAndReadAll(distinct.sql, [file]));
   const tables = new Map<RequestField, [string | null, string | null, number, boolean][]>(CLASS_FIELDS.map((field) => [field, []]));
@@ -106,21 +97,6 @@ function firstsInto(counted: Pick<ClassReading, 'groups' | 'odd'>, numbered: Pic
   }
   if (numbered.odd.count > counted.odd.count) throw new Error('DuckDB did not read the log alike twice');
   counted.odd.rows = numbered.odd.rows;
-}
-
-/** An `ip` text's class times two, plus one where its records are odd (as a class table's row says: IP_CLASS_FUNCTION). */
-function ipClassifier(classes: ValueClasses): (text: string) => number {
-  const known = new Map<string, number>();
-  return (text) => {
-    let code = known.get(text);
-    if (code === undefined) {
-      const id = classes.value('ip', text, null);
-      const found = classes.of('ip').classes[id];
-      code = id * 2 + (found?.odd === true || found?.lacking === true ? 1 : 0);
-      known.set(text, code);
-    }
-    return code;
-  };
 }
 
 /** The class of each part of the IPv4 space between the rules' range bounds, from its first address. */

@@ -13,10 +13,10 @@ import { DIALECT, type Dialect } from '../sql/dialects.js';
 import { decisionColumns, leafSelect } from '../sql/emit.js';
 import type { Fallbacks } from '../sql/leaves.js';
 import { loadDuckDb, type DuckDbApi } from './load.js';
-import { readByClasses, type ClassReading, type IpClassTarget } from './class-read.js';
+import { readByClasses, type ClassReading } from './class-read.js';
 import { requiredLiteral } from './required-literal.js';
 import type { ClassOptions, ValueReader } from './value-classes.js';
-import { CLASS_FIELDS, IP_CLASS_FUNCTION, rowsQuery, type LogSource } from './class-query.js';
+import { CLASS_FIELDS, rowsQuery, type LogSource } from './class-query.js';
 import type { RequestField } from '../coverage.js';
 
 /** Requests of a batch that every set decided alike: their decisions, how many, the first rows (ascending). */
@@ -43,14 +43,14 @@ export class DuckDbDecider {
   private select: string | undefined;
 
   private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly fallbacks: Fallbacks,
-    private readonly program: RuleProgram<NormalRule>, private readonly ipTarget: IpClassTarget) {}
+    private readonly program: RuleProgram<NormalRule>) {}
 
   static async open(program: RuleProgram<NormalRule>): Promise<DuckDbDecider> {
     const api = await loadDuckDb();
     // Memory stays bounded whatever the log's length: one batch at a time, no persistent tables.
     const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2', preserve_insertion_order: 'false' });
     const connection = await instance.connect();
-    return new DuckDbDecider(instance, connection, registerFallbacks(api, connection), program, registerIpClasses(api, connection));
+    return new DuckDbDecider(instance, connection, registerFallbacks(api, connection), program);
   }
 
   /** The program as one query over a batch file: written when a file is first fed in batches (reading by classes needs none). */
@@ -66,7 +66,7 @@ export class DuckDbDecider {
 
   /** A log DuckDB reads itself, by classes of values (class-read.ts). */
   readClasses(file: string, source: LogSource, options: ClassOptions, onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
-    return readByClasses(this.connection, this.program, file, source, options, this.ipTarget, onProgress, reader);
+    return readByClasses(this.connection, this.program, file, source, options, onProgress, reader);
   }
 
   /** A Parquet file's rows at these numbers, each field's text as the class query reads it (rowsQuery). */
@@ -101,27 +101,6 @@ export class DuckDbDecider {
     this.connection.closeSync();
     this.instance.closeSync();
   }
-}
-
-/** The class of an `ip` text that is no IPv4 address, as the reading under way classes it (class-query.ts IP_CLASS_FUNCTION). */
-function registerIpClasses(api: DuckDbApi, connection: DuckDBConnection): IpClassTarget {
-  const target: IpClassTarget = {};
-  connection.registerScalarFunction(api.DuckDBScalarFunction.create({
-    name: IP_CLASS_FUNCTION,
-    returnType: api.INTEGER,
-    parameterTypes: [api.VARCHAR],
-    mainFunction: (_info, input, output) => {
-      const { classify } = target;
-      if (classify === undefined) throw new Error(`${IP_CLASS_FUNCTION} outside a reading by classes`);
-      const texts = input.getColumnVector(0);
-      for (let row = 0; row < input.rowCount; row++) {
-        const text = texts.getItem(row) as string | null;
-        output.setItem(row, text === null ? null : classify(text));
-      }
-      output.flush();
-    },
-  }));
-  return target;
 }
 
 /** JavaScript's answers where SQL has none: `$re` patterns by number. */
