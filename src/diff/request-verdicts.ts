@@ -39,7 +39,7 @@ export class RequestVerdicts {
   /** conditionsVerdict(conditions, request) of the conditions `tree` was made of (atoms.ts atomTree). */
   verdict(tree: AtomTree, request: TestRequest): Verdict {
     if (request !== this.request) this.begin(request);
-    return VERDICTS[this.treeCode(tree)] as Verdict;
+    return this.treeVerdict(tree);
   }
 
   private begin(request: TestRequest): void {
@@ -50,27 +50,25 @@ export class RequestVerdicts {
     this.stamp = 1;
   }
 
-  /** As combine (evaluate.ts): an undecided item decides only when no other does. */
-  private treeCode(tree: AtomTree): number {
+  /** As combine (evaluate.ts), as Assignment.treeTruth walks a tree: an undecided item decides only when no other does. */
+  private treeVerdict(tree: AtomTree): Verdict {
     let undecided = false;
     for (const group of tree.groups) {
-      let code = UNDECIDED;
-      let groupUndecided = false;
-      let decided = false;
-      for (const atom of group.atoms) {
-        const leaf = this.leafCode(atom.id);
-        if (leaf === UNDECIDED) groupUndecided = true;
-        else if ((leaf === TRUE) !== group.all) {
-          code = leaf;
-          decided = true;
-          break;
-        }
-      }
-      if (!decided) code = groupUndecided ? UNDECIDED : group.all ? TRUE : FALSE;
-      if (code === UNDECIDED) undecided = true;
-      else if ((code === TRUE) !== tree.all) return code;
+      const verdict = this.groupVerdict(group);
+      if (verdict === 'undecided') undecided = true;
+      else if (verdict !== tree.all) return verdict;
     }
-    return undecided ? UNDECIDED : tree.all ? TRUE : FALSE;
+    return undecided ? 'undecided' : tree.all;
+  }
+
+  private groupVerdict(group: AtomTree['groups'][number]): Verdict {
+    let undecided = false;
+    for (const atom of group.atoms) {
+      const verdict = VERDICTS[this.leafCode(atom.id)] as Verdict;
+      if (verdict === 'undecided') undecided = true;
+      else if (verdict !== group.all) return verdict;
+    }
+    return undecided ? 'undecided' : group.all;
   }
 
   /** As leafVerdict of the atom's leaf: a leaf with its meaning has its verdict. */
