@@ -1,0 +1,120 @@
+// What each piece of per-record work costs the duckdb engine's two queries (issue #37: from
+// Parquet at ≥ 2× its NDJSON requests/s): the engine replays the bench's requests (replay.bench.js's
+// project, the log as NDJSON and as Parquet) and, when each of its queries comes, the same query is
+// run first in several forms on the same connection, alternated, REPLAY_WORK_REPS times: as the
+// engine runs it, and with one piece of work taken out (the IPv4 test and number: every `ip` taken
+// for an IPv4 address; the headers' JSON text: every record's headers absent, so every record is
+// odd where a rule reads them; the joins with the class tables; NULLIF on Parquet's text columns;
+// the numbering), and the grouping as one pass by the raw values read (IPv4 addresses by their
+// range class), counted, with how many groups that makes. The forms give wrong answers on purpose:
+// only their cost is read. Medians of process CPU ms (DuckDB's threads included) and wall ms, and
+// the rows each form returns. A form whose piece is not in a query is left out.
+// Usage: REPLAY_WORK_REQUESTS=1000000 REPLAY_BENCH_SHAPES=agents,fleets node bench/replay-parquet-work.js
+// (REPLAY_AB_NDJSON: a log of the bench's requests already written, as bench/replay-ab.js takes it).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { writeReplayProject, writeRequestLog, writeRequestParquet } from './replay-requests.js';
+
+const REQUESTS = Number(process.env.REPLAY_WORK_REQUESTS ?? 1_000_000);
+const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'agents,fleets').split(',');
+const REPS = Number(process.env.REPLAY_WORK_REPS ?? 3);
+const here = fileURLToPath(import.meta.url);
+
+const IPV4_TEST = /regexp_full_match\(ip, '[^']*'\)/;
+const HEADERS_JSON = 'CAST(to_json("headers") AS VARCHAR)';
+const CLASS_JOIN = /LEFT JOIN botrules_class_\w+ AS c\d+ ON .*?(?: = | IS NOT DISTINCT FROM )c\d+\.v( AND t\.botrules_qpath IS NOT DISTINCT FROM c\d+\.q)?(?= LEFT JOIN|\)\) GROUP BY)/g;
+const NUMBERED = 'CAST(file_row_number AS BIGINT) + 1 AS botrules_row';
+
+/** The grouping query as one pass grouped by the raw values it reads (IPv4 addresses by their range class), counted. */
+function onePass(sql) {
+  const records = sql.slice(sql.indexOf('FROM (SELECT * EXCLUDE'), sql.indexOf(' AS t ') + ' AS t '.length);
+  const blocks = sql.indexOf('LEFT JOIN botrules_ipv4_blocks');
+  const joins = blocks < 0 ? '' : sql.slice(blocks, sql.search(/LEFT JOIN botrules_class_|\)\) GROUP BY ALL$/));
+  const ipStart = sql.indexOf('CASE WHEN t.botrules_ipv4 IS NOT NULL THEN');
+  const ipClass = ipStart < 0 ? 'CAST(NULL AS INTEGER)' : sql.slice(ipStart, sql.indexOf(' AS k3', ipStart));
+  const firsts = sql.includes('t.botrules_row') ? ', min(t.botrules_row, 3) AS firsts' : '';
+  const raw = 't.path, t.method, t.userAgent, CASE WHEN t.botrules_ipv4 IS NULL THEN t.ip END AS ip, t.asn, t.country, t.domain, t.deviceType, t.headers, t.query, t.botrules_qpath, t.custom';
+  return `SELECT count(*) AS groups FROM (SELECT ${raw}, ${ipClass} AS ip_class, count(*) AS n${firsts} ${records}${joins} GROUP BY ALL)`;
+}
+
+/** Each form of a query ([label, sql]), from the one the engine runs; the forms that change nothing are left out. */
+function forms(kind, sql) {
+  const all = [
+    ['as the engine runs it', sql],
+    ['no IPv4 test', sql.replace(IPV4_TEST, 'TRUE')],
+    ["no headers' JSON text", sql.replace(HEADERS_JSON, 'CAST(NULL AS VARCHAR)')],
+  ];
+  if (kind === 'grouping') {
+    all.push(
+      ['no class-table joins', sql.replace(CLASS_JOIN, '').replace(/coalesce\(c\d+\.id, 0\)/g, '0').replace(/coalesce\(c\d+\.odd, FALSE\)/g, 'FALSE')],
+      ['no NULLIF', sql.replace(/NULLIF\(("\w+"), ''\)/g, '$1')],
+      ['unnumbered', sql.replace(NUMBERED, 'CAST(NULL AS BIGINT) AS botrules_row')],
+      ['one pass by raw values (rows: groups)', onePass(sql)],
+    );
+  }
+  return all.filter(([label, form]) => label === 'as the engine runs it' || form !== sql);
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function child(shape, dir, file) {
+  const { REPLAY_SHAPES } = await import('./replay-shapes.js');
+  const { takeSnapshot } = await import('../dist/live/snapshot.js');
+  const { DuckDBConnection } = await import('@duckdb/node-api');
+  const run = DuckDBConnection.prototype.runAndReadAll;
+  const format = file.endsWith('.parquet') ? 'parquet' : 'ndjson';
+  const seen = new Set();
+  const rows = [];
+  DuckDBConnection.prototype.runAndReadAll = async function timed(sql, values) {
+    const kind = sql.startsWith('SELECT grouping_id') ? 'distinct' : sql.startsWith('SELECT botrules_odd') ? 'grouping' : undefined;
+    if (kind !== undefined && !seen.has(kind)) {
+      seen.add(kind);
+      const timings = forms(kind, sql).map(([label, query]) => ({ label, query, cpu: [], wall: [], rows: 0 }));
+      for (let rep = 0; rep < REPS; rep += 1) {
+        for (const form of timings) {
+          const [cpu, wall] = [process.cpuUsage(), performance.now()];
+          const result = await run.call(this, form.query, values);
+          const used = process.cpuUsage(cpu);
+          form.wall.push(performance.now() - wall);
+          form.cpu.push((used.user + used.system) / 1000);
+          const first = result.getRows()[0];
+          form.rows = form.label.startsWith('one pass') ? Number(first?.[0]) : result.getRows().length;
+        }
+      }
+      for (const form of timings) rows.push(`| ${shape} | ${format} | ${kind} | ${form.label} | ${Math.round(median(form.cpu))} | ${Math.round(median(form.wall))} | ${form.rows} |`);
+    }
+    return run.call(this, sql, values);
+  };
+  const name = `log.${format}`;
+  writeReplayProject(dir, REPLAY_SHAPES[shape](), file, takeSnapshot, name);
+  const { replayProject } = await import('../dist/engine/replay.js');
+  await replayProject({ logs: [name], liveFile: 'live.json', engine: 'duckdb' }, { cwd: dir, env: () => undefined, debug: () => {}, notice: () => {} });
+  process.stdout.write(`${rows.join('\n')}\n`);
+}
+
+if (process.argv[2] === '--child') await child(...process.argv.slice(3));
+else {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'botrules-replay-work-'));
+  try {
+    const ndjson = process.env.REPLAY_AB_NDJSON ?? path.join(work, 'log.ndjson');
+    if (!existsSync(ndjson)) await writeRequestLog(ndjson, REQUESTS);
+    const parquet = path.join(work, 'log.parquet');
+    await writeRequestParquet(ndjson, parquet);
+    process.stdout.write(`${REQUESTS} requests, ${os.cpus().length} cores, Node ${process.version}, ${REPS} repetitions, load ${os.loadavg()[0].toFixed(1)}\n\n`);
+    process.stdout.write('| shape | log | query | form | CPU ms (median) | wall ms (median) | rows |\n|---|---|---|---|---:|---:|---:|\n');
+    for (const shape of SHAPES) {
+      for (const file of [parquet, ndjson]) {
+        const out = spawnSync(process.execPath, [here, '--child', shape, mkdtempSync(path.join(work, `${shape}-`)), file], { encoding: 'utf8' });
+        if (out.status !== 0) throw new Error(out.stderr);
+        process.stdout.write(out.stdout);
+      }
+    }
+    process.stdout.write(`\nload at the end ${os.loadavg()[0].toFixed(1)}\n`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
