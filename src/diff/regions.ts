@@ -17,6 +17,7 @@ import type { RuleLists } from './list-delta.js';
 import { Models } from './model.js';
 import { cannotBothHold, cannotMatch } from './literal-pairs.js';
 import { TreeStack } from './tree-stack.js';
+import { RuleAbove } from './rule-above.js';
 import { WitnessCheck } from './confirm.js';
 import { RequestVerdicts } from './request-verdicts.js';
 import { FoundRegions, regionKey } from './found-regions.js';
@@ -57,6 +58,7 @@ class Search {
   private readonly truths: StepTruths;
   private readonly witnesses: WitnessCheck;
   private readonly pace: SearchPace;
+  private readonly ruleAbove: RuleAbove;
   /** maxRegions reached: the search is over, nothing is left unchecked that matters to the caller. */
   private enough = false;
 
@@ -79,6 +81,7 @@ class Search {
     const verdicts = new RequestVerdicts(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
     this.pace = new SearchPace(options.deadline, options.onProgress, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
+    this.ruleAbove = new RuleAbove(this.trees, this.assignment, this.atomTrees, this.conditionsIds, this.notMatching);
     this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.atomTrees, verdicts);
   }
 
@@ -207,7 +210,7 @@ class Search {
       });
       // A rule above that every request of the way matches: none reaches this rule, no witness search
       // (docs/behaviour.md, "Safe transitions", in proportion to the change).
-      if (!possible || this.ruleAboveMatches(size)) {
+      if (!possible || this.ruleAbove.matches(way, size)) {
         this.assignment.popTo(size);
         continue;
       }
@@ -221,18 +224,6 @@ class Search {
       this.assignment.popTo(size);
       if (this.pace.timedOut || this.enough) return;
     }
-  }
-
-  /**
-   * Whether a tree no request of the state may match is true under the assignment alone: then
-   * every request meeting the assignment matches it, and no request of the state is left. None
-   * was before the literals pushed after `size` (the state's request meets the assignment and
-   * matches none of them), so only the trees with an atom those literals made true are asked
-   * (tree-stack.ts someHolding).
-   */
-  private ruleAboveMatches(size: number): boolean {
-    const assignment = this.assignment;
-    return this.trees.someHolding(assignment.trueSince(size), (at) => assignment.treeTruth(this.treeAt(at)) === true);
   }
 
   /** "The rule does not match": false when no request of the state is left (or none could be found). */

@@ -102,7 +102,7 @@ export class TreeStack {
 
   /**
    * Whether `implied` confirms a tree of the stack that has a leaf of one of `atoms`: the search
-   * asks which trees an assignment just made true (regions.ts ruleAboveMatches), and a tree none
+   * asks which trees an assignment just made true (rule-above.ts), and a tree none
    * of whose atoms changed keeps the truth it had. The shortest lists first, each from its top
    * (the trees pushed last, in the search's state): most ways it asks about are given up there.
    * A tree may be asked once per atom it holds.

@@ -1,4 +1,4 @@
-// The shortcut of the region search (src/diff/regions.ts, ruleAboveMatches) against brute force:
+// The shortcut of the region search (src/diff/rule-above.ts) against brute force:
 // over random rule lists whose trees must not match, random literals a state requires under
 // which none of them is true yet, and the literals of a way of the next rule pushed after, the
 // trees holding an atom the way made true (src/diff/atoms.ts trueSince, src/diff/tree-stack.ts
