@@ -26,6 +26,11 @@ export interface Entry {
   /** Equal for rules with the same conditions and outcome. */
   id: number;
   outcome: DecidedOutcome;
+  /**
+   * Whether every list deciding this outcome is uninteresting (activeEntries asks it once per
+   * outcome): then, with no list decided yet, "it matches" needs no search (regions.ts).
+   */
+  boring?: boolean;
 }
 
 /** The unchecked part's reason when the deadline came before the search ended. */

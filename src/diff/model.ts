@@ -3,7 +3,7 @@
 // condition trees matches it. Each field's value comes from values.ts; when a tree still
 // matches, the search gives one of that tree's unassigned atoms a truth value (the one that
 // would stop the match first) and tries again, undoing what fails (a small DPLL search).
-import { leafVerdict, type EvaluationOptions } from '../evaluate/leaf.js';
+import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
 import type { Assignment, Atom, AtomTable, AtomTree, Literal } from './atoms.js';
@@ -98,12 +98,13 @@ export class Models {
     const built = this.build();
     if (!('request' in built)) return built;
     const request = built.request;
-    const matching = this.firstMatching(mustNotMatch, request);
-    if (matching === undefined) return built;
-    if (this.assignment.conditionsTruth(matching) === true) return { unsat: true };
-    const atom = this.atomToSplit(matching, request);
+    const at = this.firstMatching(mustNotMatch, request);
+    if (at === -1) return built;
+    // The tree by atoms: its truth without a look-up per leaf (conditionsTruth of the same tree).
+    if (this.assignment.treeTruth(this.treeAt(at)) === true) return { unsat: true };
+    const atom = this.atomToSplit(mustNotMatch.list[at] as Conditions, request);
     if (atom === undefined) return { unknown: 'a regular expression ran out of its time budget', rules: [] };
-    const now = leafVerdict(atom.leaf, request, this.options) === true;
+    const now = this.verdicts.atomVerdict(atom, request) === true;
     let unknown: ModelResult | undefined;
     for (const holds of [!now, now]) {
       const size = this.assignment.size;
@@ -119,9 +120,9 @@ export class Models {
   /**
    * The first tree that does not fail to match `request`, the assignment's request. How many
    * trees it was found not to match is remembered per assignment, so those are not asked again
-   * while they stay on the stack (their serials say so).
+   * while they stay on the stack (their serials say so). Its position, or -1.
    */
-  private firstMatching(trees: TreeStack, request: TestRequest): Conditions | undefined {
+  private firstMatching(trees: TreeStack, request: TestRequest): number {
     const signature = this.assignment.signature;
     if (signature >= this.checkedCount.length) this.growChecked(signature);
     const known = this.checkedCount[signature] as number;
@@ -131,7 +132,7 @@ export class Models {
     const count = first === -1 ? trees.length : first;
     this.checkedCount[signature] = count;
     this.checkedSerial[signature] = count === 0 ? 0 : (trees.serials[count - 1] as number);
-    return first === -1 ? undefined : (trees.list[first] as Conditions);
+    return first;
   }
 
   private growChecked(signature: number): void {
@@ -145,15 +146,19 @@ export class Models {
     this.checkedSerial = serial;
   }
 
-  /** An unassigned atom of the tree, preferring one that holds for the request (so that it matches). */
+  /**
+   * An unassigned atom of the tree, preferring one that holds for the request (so that it
+   * matches). The leaves in the order the rule has them (its tree by atoms may be another rule's
+   * with the same conditions in another order); each leaf's verdict as the request's verdicts
+   * have it, mostly worked out already by firstMatching.
+   */
   private atomToSplit(conditions: Conditions, request: TestRequest): Atom | undefined {
     let fallback: Atom | undefined;
     for (const group of conditions.children) {
       for (const leaf of group.children) {
-        if (this.assignment.leafTruth(leaf) !== 'undecided') continue;
         const atom = this.assignment.atomOf(leaf);
-        if (atom === undefined) continue;
-        if (leafVerdict(leaf, request, this.options) === true) return atom;
+        if (atom === undefined || this.assignment.truthOf(atom) !== 'undecided') continue;
+        if (this.verdicts.atomVerdict(atom, request) === true) return atom;
         fallback ??= atom;
       }
     }

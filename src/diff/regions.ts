@@ -181,6 +181,8 @@ class Search {
    */
   private matchCanMatter(entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[], open: readonly number[]): boolean {
     if (!inLockstep(this.sets, this.idOf, pos, open, entry.id)) return true;
+    // No list decided (the walk's top level): every list would decide the entry's outcome, asked once per outcome already.
+    if (open.length === this.sets.length && entry.boring !== undefined) return !entry.boring;
     const outcomes = this.lockstepOutcomes;
     for (let i = 0; i < outcomes.length; i++) outcomes[i] = decided[i] ?? entry.outcome;
     return this.interesting(outcomes);

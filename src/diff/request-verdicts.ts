@@ -7,7 +7,7 @@
 // combines the leaves' verdicts (docs/behaviour.md, "Exhaustive behaviour diff").
 import { leafTest, MATCH_WHEN_ABSENT, type EvaluationOptions, type PresentTest, type Verdict } from '../evaluate/leaf.js';
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
-import type { AtomTable, AtomTree } from './atoms.js';
+import type { Atom, AtomTable, AtomTree } from './atoms.js';
 
 const FALSE = 0;
 const TRUE = 1;
@@ -40,6 +40,12 @@ export class RequestVerdicts {
   verdict(tree: AtomTree, request: TestRequest): Verdict {
     if (request !== this.request) this.begin(request);
     return this.treeVerdict(tree);
+  }
+
+  /** leafVerdict(atom.leaf, request): a leaf with the atom's meaning has its verdict. */
+  atomVerdict(atom: Atom, request: TestRequest): Verdict {
+    if (request !== this.request) this.begin(request);
+    return VERDICTS[this.leafCode(atom.id)] as Verdict;
   }
 
   private begin(request: TestRequest): void {

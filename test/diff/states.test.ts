@@ -6,7 +6,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { StateWalk, statesAlong } from '../../src/diff/order/states.js';
 import { planApp } from '../../src/plan/planner.js';
-import { simulateSteps } from '../../src/semantics/list-move.js';
+import { simulateSteps, type Patch } from '../../src/semantics/list-move.js';
 import type { LiveRule } from '../../src/semantics/model.js';
 import { smallPlans } from './transition-support.js';
 import { live as liveRule } from '../helpers/rules.js';
@@ -63,5 +63,33 @@ describe('statesAlong', () => {
     // The states handed out before are not changed by the PATCHes after them.
     expect(start.map((rule) => rule.name)).toEqual(['a', 'b', 'c']);
     expect(walk.state()).toBe(moved);
+  });
+
+  test('a rule PATCHed again after an update, a move, a create or a delete, or sharing its id with another, is the one simulateSteps changes', () => {
+    // Ids from a small pool, so PATCHes meet the rules earlier PATCHes replaced, created or deleted, and lists hold an id twice.
+    const ids = ['id-a', 'id-b', 'id-c', 'id-d'];
+    const rule = (ruleId: string, name: string, priority: number): LiveRule => liveRule({
+      ruleId, priority, name, description: '', status: 'active', actions: ['hardBlock'],
+      conditions: { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: `/${name}` }] }] },
+    });
+    const patch = fc.record({ kind: fc.constantFrom('update', 'move', 'create', 'delete'), id: fc.constantFrom(...ids), to: fc.nat(5), n: fc.nat(99) });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ids), { minLength: 1, maxLength: 5 }), fc.array(patch, { maxLength: 12 }), (liveIds, wanted) => {
+        const live = liveIds.map((id, priority) => rule(id, `r${priority}`, priority));
+        const walk = new StateWalk(live);
+        const sent: Patch[] = [];
+        for (const { kind, id, to, n } of wanted) {
+          const next: Patch = kind === 'create'
+            ? { kind: 'create', ruleId: id, name: `new ${n}`, body: { priority: to, name: `new ${n}`, status: 'active', actions: ['allow'], conditions: rule(id, `new${n}`, 0).conditions } }
+            : kind === 'delete' ? { kind: 'delete', ruleId: id, name: id, body: {} } : { ruleId: id, name: id, body: kind === 'move' ? { priority: to } : { actions: [n % 2 === 0 ? 'allow' : 'blockWithChallenge'] } };
+          // A PATCH of a rule no longer listed is refused by both alike.
+          if (next.kind !== 'create' && !simulateSteps(live, sent).some((listed) => listed.ruleId === id)) continue;
+          walk.send(next);
+          sent.push(next);
+          expect(withoutPriority(walk.state())).toEqual(withoutPriority(simulateSteps(live, sent)));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -274,6 +274,8 @@ class OrderSearch {
     const keys = this.keys.ofPrefixes(units);
     const open = new Map<number, Region[]>();
     const unchecked = new Map<string, UncheckedPart>();
+    // The states of one region search share one list of unchecked parts (windows.ts): each list is read once.
+    const read = new Set<readonly UncheckedPart[]>();
     let late: number | undefined;
     for (let sent = 1; sent < units.length; sent += 1) {
       const check = this.stateAfter(keys[sent] as string, () => units.slice(0, sent));
@@ -282,6 +284,8 @@ class OrderSearch {
         continue;
       }
       open.set(sent, check.open);
+      if (read.has(check.unchecked)) continue;
+      read.add(check.unchecked);
       // The states share most parts: each is kept once, in the order first seen.
       for (const part of check.unchecked) unchecked.set(JSON.stringify(part), part);
     }

@@ -45,10 +45,28 @@ export class StateWalk {
   private readonly list: LiveRule[];
   private copy: LiveRule[];
   private changed = false;
+  /**
+   * Each rule id's rule object in the list, so a PATCH finds its rule by identity (a native scan)
+   * rather than by a callback per rule; undefined when two rules share an id, as the first is meant then.
+   */
+  private byId: Map<string, LiveRule> | undefined = new Map();
 
   constructor(live: readonly LiveRule[]) {
     this.copy = inPriorityOrder(live);
     this.list = [...this.copy];
+    for (const rule of this.list) this.track(rule);
+  }
+
+  private track(rule: LiveRule): void {
+    if (this.byId?.has(rule.ruleId) === true) this.byId = undefined;
+    else this.byId?.set(rule.ruleId, rule);
+  }
+
+  /** The index of the first rule with the id, or -1. */
+  private indexOf(ruleId: string): number {
+    if (this.byId === undefined) return this.list.findIndex((rule) => rule.ruleId === ruleId);
+    const rule = this.byId.get(ruleId);
+    return rule === undefined ? -1 : this.list.indexOf(rule);
   }
 
   state(): LiveRule[] {
@@ -68,9 +86,13 @@ export class StateWalk {
     const { priority, ...fields } = patch.body;
     const fieldNames = Object.keys(fields);
     if (priority === undefined && fieldNames.every((name) => name === 'description')) return;
-    const index = this.list.findIndex((rule) => rule.ruleId === patch.ruleId);
+    const index = this.indexOf(patch.ruleId);
     if (index < 0) throw new UserError(`the plan updates rule "${patch.name}" (${patch.ruleId}), which is not in the live rules`);
-    if (fieldNames.length > 0) this.list[index] = { ...(this.list[index] as LiveRule), ...structuredClone(fields) };
+    if (fieldNames.length > 0) {
+      const updated = { ...(this.list[index] as LiveRule), ...structuredClone(fields) };
+      this.list[index] = updated;
+      this.byId?.set(patch.ruleId, updated);
+    }
     if (priority !== undefined) moveInList(this.list, index, priority);
     this.changed = true;
   }
@@ -78,12 +100,15 @@ export class StateWalk {
   /** A POST (the rule inserted) or a DELETE (the rule gone). */
   private lifecycle(patch: Patch): void {
     if (patch.kind === 'create') {
-      insertInList(this.list, patch.body.priority ?? this.list.length, createdRule(patch));
+      const created = createdRule(patch);
+      insertInList(this.list, patch.body.priority ?? this.list.length, created);
+      this.track(created);
       return;
     }
-    const index = this.list.findIndex((rule) => rule.ruleId === patch.ruleId);
+    const index = this.indexOf(patch.ruleId);
     if (index < 0) throw new UserError(`the plan deletes rule "${patch.name}" (${patch.ruleId}), which is not in the live rules`);
     this.list.splice(index, 1);
+    this.byId?.delete(patch.ruleId);
   }
 }
 
