@@ -135,8 +135,61 @@ function cardRules(random, count) {
   }));
 }
 
+// The `scrapers` shape: written at the start of the eleventh round, kept off the branches that did
+// that round's work, and first run at its end. Catalogue-scraping rules on a shop: a root `$and` of
+// one group (one in four a root `$or` of two or three), a group being a catalogue area (a category
+// prefix of 50 by `$startsWith`, two to six of 30 listing pages by `$in`, or product and search pages
+// by `$re`), with GET or HEAD half the time, then one to three tests of who reads it: no
+// accept-language or no referer header, a bot token in the user agent (`$contains`, 8), networks in
+// one to six of 80 hosting ASNs, a deep page number in the query (`$re`), a country outside two to six
+// of 25, a device that is not a phone, or an address outside one or two of 20 ranges (IPv4 /12–/16
+// and IPv6 /32–/48).
+const CATEGORY_PREFIXES = Array.from({ length: 50 }, (_, i) => `/c/${['shoes', 'bags', 'toys', 'garden', 'books'][i % 5]}-${i}/`);
+const LISTING_PAGES = Array.from({ length: 30 }, (_, i) => `/list/${i}`);
+const PRODUCT_PATTERNS = ['^/p/[0-9]+(/reviews)?$', '^/search(/|$)', '^/c/[a-z]+-[0-9]+/page-[0-9]+$'];
+const BOT_TOKENS = ['bot', 'spider', 'crawl', 'scrape', 'fetch', 'python', 'Headless', 'Java/'];
+const HOSTING_ASNS = Array.from({ length: 80 }, (_, i) => String(14_000 + i * 97));
+const SCRAPER_COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'NL', 'SE', 'PL', 'CZ', 'RO', 'UA', 'TR', 'IN', 'CN', 'HK', 'SG', 'JP', 'KR', 'VN', 'ID', 'BR', 'MX', 'AR', 'ZA', 'AU'];
+const SCRAPER_RANGES = Array.from({ length: 20 }, (_, i) => i % 4 === 3
+  ? `2001:db8:${(i * 7).toString(16)}::/${32 + (i % 3) * 8}`
+  : `${20 + i * 9}.${((i * 48) % 256) & (i % 2 === 0 ? 0xf0 : 0xff)}.0.0/${i % 2 === 0 ? 12 : 16}`);
+const SCRAPER_TESTS = [
+  () => ({ conditionType: 'header', fieldOption: 'accept-language', operator: '$notExists' }),
+  () => ({ conditionType: 'header', fieldOption: 'referer', operator: '$notExists' }),
+  (r) => ({ conditionType: 'userAgent', operator: '$contains', value: pick(r, BOT_TOKENS) }),
+  (r) => ({ conditionType: 'socketIpASN', operator: '$in', value: some(r, HOSTING_ASNS, 1, 6) }),
+  () => ({ conditionType: 'queryParam', fieldOption: 'page', operator: '$re', value: ['^[0-9]{3,}$'] }),
+  (r) => ({ conditionType: 'country', operator: '$notIn', value: some(r, SCRAPER_COUNTRIES, 2, 6) }),
+  () => ({ conditionType: 'deviceType', operator: '$ne', value: 'mobile' }),
+  (r) => ({ conditionType: 'socketIps', operator: '$notIn', value: some(r, SCRAPER_RANGES, 1, 2) }),
+];
+
+function catalogueGroup(random) {
+  const roll = random();
+  const area = roll < 0.5
+    ? { conditionType: 'path', operator: '$startsWith', value: pick(random, CATEGORY_PREFIXES) }
+    : roll < 0.8
+      ? { conditionType: 'path', operator: '$in', value: some(random, LISTING_PAGES, 2, 6) }
+      : { conditionType: 'path', operator: '$re', value: [pick(random, PRODUCT_PATTERNS)] };
+  const method = random() < 0.5 ? [{ conditionType: 'httpMethod', operator: '$in', value: ['GET', 'HEAD'] }] : [];
+  const tests = some(random, SCRAPER_TESTS, 1, 3).map((test) => test(random));
+  return { operator: '$and', children: [area, ...method, ...tests] };
+}
+
+function scraperRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Scraper rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.92 ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: random() < 0.25
+      ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 2) }, () => catalogueGroup(random)) }
+      : { operator: '$and', children: [catalogueGroup(random)] },
+  }));
+}
+
 /** The late shapes by name. */
-export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules };
+export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules, scrapers: scraperRules };
 
 export function lateRuleSet(shape, count) {
   const rules = LATE_SHAPES[shape](seededRandom(count + 8), count);

@@ -115,5 +115,43 @@ function paymentRules() {
   }));
 }
 
+/**
+ * `feeds`: written at the start of the eleventh round, kept off the branches that did that round's
+ * work, and first run at its end. Rules of a shop's feeds and machine endpoints: each names a way
+ * in (a feed format in the query by `$in`, a path ending by `$endsWith`, a shop's pages by
+ * `$startsWith`, a monitor's header by `$exists`, or a page number by `$re`), then one or two tests:
+ * an address in a /8–/24 of the log's ranges, a user agent family (`$re`), networks outside two
+ * ASNs, a device type, countries, no cookie, or a method other than GET; every eighth rule paused,
+ * every fifth an `$or` of two such ways in.
+ */
+function feedRules() {
+  const FORMATS = [['rss', 'atom'], ['json'], ['rss', 'json', 'csv']];
+  const ENDINGS = ['.xml', '/feed', '.json', '/item', '/orders'];
+  const FAMILIES = ['^(python|Scrapy|curl)', 'Chrome/1[0-9]{2}', '^bot-[0-9]*7$', '[Hh]eadless'];
+  const ASNS = ['13335', '16509', '9009', '7922'];
+  const COUNTRIES = [['US', 'DE'], ['FR'], ['KP', 'BR', 'US']];
+  const ways = [
+    (i) => ({ conditionType: 'queryParam', fieldOption: 'format', operator: '$in', value: [...FORMATS[i % 3]] }),
+    (i) => ({ conditionType: 'path', operator: '$endsWith', value: ENDINGS[i % 5] }),
+    (i) => ({ conditionType: 'path', operator: '$startsWith', value: `/shop/${(i * 7) % 1200}/` }),
+    () => ({ conditionType: 'header', fieldOption: 'x-monitor', operator: '$exists' }),
+    (i) => ({ conditionType: 'queryParam', fieldOption: 'page', operator: '$re', value: [`^${i % 10}[0-9]{2}$`] }),
+  ];
+  const tests = [
+    (i) => ({ conditionType: 'socketIps', operator: '$in', value: [['10.0.0.0/8'], [`198.${i % 256}.0.0/16`], [`198.${i % 256}.${(i * 31) % 256}.0/24`]][i % 3] }),
+    (i) => ({ conditionType: 'userAgent', operator: '$re', value: [FAMILIES[i % 4]] }),
+    (i) => ({ conditionType: 'socketIpASN', operator: '$notIn', value: [ASNS[i % 4], ASNS[(i + 1) % 4]] }),
+    (i) => ({ conditionType: 'deviceType', operator: '$eq', value: i % 2 === 0 ? 'desktop' : 'mobile' }),
+    (i) => ({ conditionType: 'country', operator: '$in', value: [...COUNTRIES[i % 3]] }),
+    () => ({ conditionType: 'header', fieldOption: 'cookie', operator: '$notExists' }),
+    () => ({ conditionType: 'httpMethod', operator: '$ne', value: 'GET' }),
+  ];
+  const way = (i) => ({ operator: '$and', children: [ways[i % 5](i), tests[(i >> 1) % 7](i), ...(i % 3 === 0 ? [tests[(i >> 3) % 7](i + 1)] : [])] });
+  return Array.from({ length: RULES }, (_, i) => ({
+    name: `feed ${i}`, description: '', status: i % 8 === 7 ? 'paused' : 'active', actions: [['blockWithChallenge'], ['allow'], ['hardBlock']][i % 3],
+    conditions: i % 5 === 0 ? { operator: '$or', children: [way(i), way(i + 11)] } : { operator: '$and', children: [way(i)] },
+  }));
+}
+
 /** The late shapes' rules, by name. */
-export const LATE_REPLAY_SHAPES = { agents: agentRules, hosts: hostRules, payments: paymentRules };
+export const LATE_REPLAY_SHAPES = { agents: agentRules, hosts: hostRules, payments: paymentRules, feeds: feedRules };

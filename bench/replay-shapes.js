@@ -4,7 +4,7 @@
 // written after the work they measure, not tuned for: untuned and tenants (after the engines),
 // partners (after the js engine's text and pattern guards), regions (after the duckdb engine's
 // classes of values), fleets (after the js engine's address-block index), checkouts (after the
-// duckdb engine's classing by looked-up texts), logins (after its classing by contained texts), agents, hosts and payments (bench/replay-shapes-late.js, each kept from one round's work: the eighth, the ninth, the tenth).
+// duckdb engine's classing by looked-up texts), logins (after its classing by contained texts), agents, hosts, payments and feeds (bench/replay-shapes-late.js, each kept from one round's work: the eighth to the eleventh).
 import { seededRandom } from '../dist/emulator/random.js';
 import { generateRules } from '../dist/emulator/generate-rules.js';
 import { LATE_REPLAY_SHAPES } from './replay-shapes-late.js';

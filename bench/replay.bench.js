@@ -12,7 +12,7 @@
 // themed: their themes alone, no catch-all; distinct: every rule its own values; last: most
 // requests reach the last rule; untuned and tenants: written after the engines' work; partners:
 // written after the js engine's text and pattern guards; regions: written after the duckdb
-// engine's classes of values; fleets: written after the js engine's address-block index; checkouts: written after the duckdb engine's classing by looked-up texts; logins: written after its classing by contained texts; agents, hosts and payments: each written before a round's work (the eighth, the ninth, the tenth) and kept from it, first run at its end). Sizes go up to 10,000,000: above 1,000,000 the js engine runs
+// engine's classes of values; fleets: written after the js engine's address-block index; checkouts: written after the duckdb engine's classing by looked-up texts; logins: written after its classing by contained texts; agents, hosts, payments and feeds: each written before a round's work (the eighth to the eleventh) and kept from it, first run at its end). Sizes go up to 10,000,000: above 1,000,000 the js engine runs
 // whole on REPLAY_BENCH_JS_LARGE (default `last`; REPLAY_BENCH_JS_ABOVE sets the size); on the other
 // shapes it replays the log's first REPLAY_BENCH_JS_ABOVE requests, and its fixed cost plus its time
 // per request there times the whole log's requests is the baseline of the duckdb engine's time (the
@@ -34,7 +34,7 @@ import { requestLine, writeRequestLog, writeRequestParquet } from './replay-requ
 
 const RULES = 1_000;
 const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
-const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants,partners,regions,fleets,checkouts,logins,agents,hosts,payments').split(',');
+const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants,partners,regions,fleets,checkouts,logins,agents,hosts,payments,feeds').split(',');
 const ENGINES = (process.env.REPLAY_BENCH_ENGINES ?? 'js,duckdb').split(',');
 /** Above this many requests the js engine runs whole only on these shapes (a js run of 10,000,000 requests on `tenants` takes most of an hour), on the log's first `above` requests on the others. */
 const JS_LARGE = { above: Number(process.env.REPLAY_BENCH_JS_ABOVE ?? 1_000_000), shapes: (process.env.REPLAY_BENCH_JS_LARGE ?? 'last').split(',') };
