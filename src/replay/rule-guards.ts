@@ -6,7 +6,7 @@ import { isAddressLeaf } from '../evaluate/leaf.js';
 import { patternLiteral } from '../evaluate/pattern-literal.js';
 import type { BudgetedLeaf } from '../evaluate/program-verdicts.js';
 import type { Group, Leaf, NormalRule } from '../semantics/model.js';
-import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
+import { fieldKey, firstValue, leafValues, requestFieldKey } from '../semantics/fields.js';
 import { AddressBlocks } from './address-blocks.js';
 
 /** A guard: the field a leaf reads and what the request's value must be for the rule to match. */
@@ -52,7 +52,7 @@ export function guardsOf(rules: readonly NormalRule[], positions: readonly numbe
     const keys = new Set(groups.flatMap(({ leaves }) => leaves.flatMap(([, guard]) => (guard === undefined ? [] : guardKeys(guard)))));
     for (const key of keys) shared.set(key, (shared.get(key) ?? 0) + 1);
   }
-  const cost = (guard: Guard): number => WEIGHT[guard.kind] * guardKeys(guard).reduce((sum, key) => sum + (shared.get(key) ?? 0), 0);
+  const cost = (guard: Guard): number => WEIGHT[guard.kind] * (FEW_VALUES[guard.field] ?? 1) * guardKeys(guard).reduce((sum, key) => sum + (shared.get(key) ?? 0), 0);
   const guards = new Map<number, [Leaf, Guard][] | undefined>();
   for (const position of positions) {
     guards.set(position, ruleGuards((rules[position] as NormalRule).conditions.operator, candidates.get(position) as GroupCandidates[], cost));
@@ -67,6 +67,14 @@ export function guardsOf(rules: readonly NormalRule[], positions: readonly numbe
  * which few requests carry (a rule's own `x-client-7`).
  */
 const WEIGHT = { value: 1, range: 1, prefix: 1, suffix: 1, present: 1, contains: 2, budgeted: 2 } as const;
+/**
+ * How much more often a request holds one value of a field that takes few values than one value of
+ * a path, user agent, parameter or address: a device type or a method is one of a handful, and most
+ * traffic comes from a few countries. Counting only the rules that share a key, a `deviceType $eq
+ * desktop` that 70 rules hold looked cheaper than a `format $in [rss, atom]` that 130 hold, though
+ * it selects its rules for half the requests and the other for few.
+ */
+const FEW_VALUES: Readonly<Record<string, number>> = { [requestFieldKey('deviceType')]: 16, [requestFieldKey('method')]: 16, [requestFieldKey('country')]: 4 };
 /** Between guards of one cost: exact values, then prefixes, then presence (as before costs were counted). */
 const RANK = { value: 0, range: 0, prefix: 1, suffix: 1, contains: 2, budgeted: 2, present: 3 } as const;
 
