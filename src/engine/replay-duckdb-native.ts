@@ -60,9 +60,10 @@ export interface NativeEvent {
 
 /**
  * When DuckDB read, decided and counted the file: how many of its first records were numbered
- * (all of them: `numbered` is the count); else why the js reader must read it (nothing counted then).
+ * (all of them: `numbered` is the count), and whether it read the file once; else why the js
+ * reader must read it (nothing counted then).
  */
-export async function readNatively(file: string, options: TrafficReadOptions, ctx: NativeContext): Promise<{ numbered: number } | string> {
+export async function readNatively(file: string, options: TrafficReadOptions, ctx: NativeContext): Promise<{ numbered: number; once: boolean } | string> {
   const path = resolve(options.cwd, file);
   const opened = await nativeSource(file, path, options, ctx.decider);
   if (typeof opened === 'string') return opened;
@@ -98,7 +99,7 @@ export async function readNatively(file: string, options: TrafficReadOptions, ct
   if (!odd.rows.every((row) => lines.has(row)) || !decidedAlike(shown, lines, ctx)) return 'the js reader did not read its first records as DuckDB did';
   feedNative(file, plain, odd.rows, lines, ctx);
   options.onBytes?.(size);
-  return { numbered };
+  return { numbered, once: reading.once };
 }
 
 /** A group of records alike: decided once, on a request made of its classes' first values. */

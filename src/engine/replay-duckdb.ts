@@ -39,7 +39,7 @@ export async function decideWithDuckDb(files: readonly string[], reading: (file:
       if (typeof read === 'string') {
         how.push(`${file}: read by the js reader (${read})`);
         await decideFed(file, reading(file), { decider, dir, decisions, tallies, js });
-      } else how.push(`${file}: read by DuckDB (its first ${read.numbered} records numbered)`);
+      } else how.push(`${file}: read by DuckDB (its first ${read.numbered} records numbered)${read.once ? ', in one reading' : ''}`);
     }
     return how;
   } finally {

@@ -3,18 +3,17 @@
 // JavaScript sorts into classes (value-classes.ts) and hands back as one small table per field
 // (value → class, and whether its records are odd); then for the groups: each record's class
 // per field (a join with those tables; an IPv4 address's class by its block, ipv4-blocks.ts, or
-// a binary search over the bounds of the rules' ranges), counted per tuple of classes with its first records. No rule is
-// evaluated per record in SQL: JavaScript decides each tuple once.
+// a binary search over the bounds of the rules' ranges), counted per tuple of classes with its first records.
+// A Parquet file's text columns are classed in the grouping itself, by a function JavaScript
+// answers (CLASS_FUNCTION): DuckDB calls it once per entry of a column's dictionary, not once per
+// row, so such a file is read once for them. No rule is evaluated per record in SQL: JavaScript
+// decides each tuple once.
 import { isAddressLeaf } from '../../evaluate/leaf.js';
 import { firstValue, leafValues } from '../../semantics/fields.js';
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
 import { MAP_FIELDS, TEXT_FIELDS, type RequestField } from '../coverage.js';
 import { addressIntervals, IPV4 } from '../sql/addresses.js';
-import { DIALECT } from '../sql/dialects.js';
-import { IPV4_BLOCKS } from './ipv4-blocks.js';
-
-const quoted = DIALECT.duckdb.text;
 
 /** How many odd records a file may have before the whole file is read by the js reader instead. */
 export const MAX_ODD_RECORDS = 10_000;
@@ -36,19 +35,25 @@ export type LogSource = { kind: 'ndjson'; gzip: boolean } | { kind: 'parquet'; c
  */
 export type Numbering = { numbered: true; prefix?: number } | { numbered: false };
 
-/** The file's records (`?`: its path), with the path when it holds a query string, and the IPv4 address as a number. */
-function records(source: LogSource, numbering: Numbering, ranges?: { bounds: readonly bigint[] }): string {
+/**
+ * The file's records (`?`: its path), with the path when it holds a query string, and the IPv4
+ * address as a number; a Parquet file's with the codes of CLASS_FUNCTION for the fields
+ * `coded`, taken as the file is read, where its columns are still dictionaries. `file`: the
+ * SQL naming the file where a statement takes no parameter.
+ */
+export function records(source: LogSource, numbering: Numbering, ranges?: { bounds: readonly bigint[] }, coded: readonly RequestField[] = [], file = '?'): string {
   let base: string;
   const { numbered } = numbering;
   if (source.kind === 'ndjson') {
-    const read = `read_json(?, format = 'newline_delimited', columns = ${COLUMNS}, maximum_object_size = 262144, compression = '${source.gzip ? 'gzip' : 'uncompressed'}')`;
+    const read = `read_json(${file}, format = 'newline_delimited', columns = ${COLUMNS}, maximum_object_size = 262144, compression = '${source.gzip ? 'gzip' : 'uncompressed'}')`;
     base = `(SELECT ${numbered ? 'row_number() OVER () AS botrules_row, ' : ''}* FROM ${read})`;
     // The filter makes the prefix exact whatever order LIMIT takes rows in; LIMIT stops the reading.
     if (numbering.numbered && numbering.prefix !== undefined) base = `(SELECT * FROM ${base} WHERE botrules_row <= ${Math.trunc(numbering.prefix)} LIMIT ${Math.trunc(numbering.prefix)})`;
   } else {
     // A Parquet file numbers its rows itself: the js reader's "line" of a row.
     const columns = CLASS_FIELDS.map((field) => `${source.columns.get(field) ?? 'CAST(NULL AS VARCHAR)'} AS "${field}"`);
-    base = `(SELECT ${numbered ? 'CAST(file_row_number AS BIGINT) + 1 AS botrules_row, ' : ''}${columns.join(', ')} FROM read_parquet(?, file_row_number = true))`;
+    for (const field of coded) columns.push(`${CLASS_FUNCTION}(${CLASS_FIELDS.indexOf(field)}, CAST(${source.columns.get(field) ?? 'NULL'} AS VARCHAR)) AS ${classCode(field)}`);
+    base = `(SELECT ${numbered ? 'CAST(file_row_number AS BIGINT) + 1 AS botrules_row, ' : ''}${columns.join(', ')} FROM read_parquet(${file}, file_row_number = true))`;
   }
   // Without range bounds an address's number is never compared: whether it is one is enough.
   const number = ranges === undefined || ranges.bounds.length > 0;
@@ -96,140 +101,38 @@ export interface DistinctSet {
   grouping: number;
 }
 
-const DISTINCT_COLUMNS = [...CLASS_FIELDS.filter((field) => field !== 'ip'), 'botrules_ip', 'botrules_qpath'];
+/** The columns of the first query that collect a field's values (`query`'s with the path whose query string joins it). */
+function distinctColumns(field: RequestField): string[] {
+  return field === 'ip' ? ['botrules_ip'] : field === 'query' ? ['query', 'botrules_qpath'] : [field];
+}
 
-/** The first query: each field's distinct values (`ip` only those no IPv4 range search classes), rows (grouping, value, path). */
-export function distinctQuery(source: LogSource, byRanges: boolean): { sql: string; sets: DistinctSet[] } {
-  const bit = (column: string) => 2 ** (DISTINCT_COLUMNS.length - 1 - DISTINCT_COLUMNS.indexOf(column));
-  const all = 2 ** DISTINCT_COLUMNS.length - 1;
-  const sets: DistinctSet[] = CLASS_FIELDS.map((field) => {
-    const columns = field === 'ip' ? ['botrules_ip'] : field === 'query' ? ['query', 'botrules_qpath'] : [field];
-    return { field, withPath: field === 'query', grouping: columns.reduce((left, column) => left - bit(column), all) };
-  });
+/**
+ * The first query: the distinct values of these fields (`ip` only those no IPv4 range search
+ * classes), rows (grouping, value, path).
+ */
+export function distinctQuery(source: LogSource, byRanges: boolean, fields: readonly RequestField[] = CLASS_FIELDS): { sql: string; sets: DistinctSet[] } {
+  const columns = fields.flatMap(distinctColumns);
+  const bit = (column: string) => 2 ** (columns.length - 1 - columns.indexOf(column));
+  const all = 2 ** columns.length - 1;
+  const sets: DistinctSet[] = fields.map((field) => ({ field, withPath: field === 'query', grouping: distinctColumns(field).reduce((left, column) => left - bit(column), all) }));
   const ip = byRanges ? 'CASE WHEN botrules_ipv4 IS NULL THEN ip END' : 'ip';
-  const groupings = sets.map(({ field }) => (field === 'ip' ? '(botrules_ip)' : field === 'query' ? '(query, botrules_qpath)' : `("${field}")`));
-  const value = `coalesce(${DISTINCT_COLUMNS.slice(0, -1).map((column) => `CAST("${column}" AS VARCHAR)`).join(', ')})`;
-  const sql = `SELECT grouping_id(${DISTINCT_COLUMNS.map((column) => `"${column}"`).join(', ')}) AS g, ${value} AS v, botrules_qpath AS q ` +
+  const groupings = fields.map((field) => `(${distinctColumns(field).map((column) => `"${column}"`).join(', ')})`);
+  const valued = columns.filter((column) => column !== 'botrules_qpath');
+  const value = valued.length === 1 ? `CAST("${valued[0]}" AS VARCHAR)` : `coalesce(${valued.map((column) => `CAST("${column}" AS VARCHAR)`).join(', ')})`;
+  const sql = `SELECT grouping_id(${columns.map((column) => `"${column}"`).join(', ')}) AS g, ${value} AS v, botrules_qpath AS q ` +
     `FROM (SELECT *, ${ip} AS botrules_ip FROM ${records(source, { numbered: false }, { bounds: [] })}) GROUP BY GROUPING SETS (${groupings.join(', ')})`;
   return { sql, sets };
 }
 
-/** The class tables the second query joins: one per field, (v, q for query, id, odd). */
-export function classTable(field: RequestField): string {
-  return `botrules_class_${field}`;
-}
-
-export function classTableSql(field: RequestField): string {
-  return `CREATE OR REPLACE TEMP TABLE ${classTable(field)} (v VARCHAR, ${field === 'query' ? 'q VARCHAR, ' : ''}id INTEGER, odd BOOLEAN)`;
-}
-
 /**
- * How the second query finds a field's class: no value at all; one class for every value; a
- * few values, each compared (cheaper than a join); or a join with the field's class table.
+ * The function giving a value's class and whether its records are odd, as one code:
+ * (class << 1) | odd, for (the field's place in CLASS_FIELDS, its text); NULL for no value.
  */
-export type FieldLookup =
-  | { kind: 'none' }
-  | { kind: 'one'; id: number; odd: boolean }
-  | { kind: 'values'; values: { v: string; id: number; odd: boolean }[] }
-  | { kind: 'table' };
+export const CLASS_FUNCTION = 'botrules_class';
 
-/** Up to how many values a field's classes are compared one by one rather than joined. */
-const COMPARED_VALUES = 24;
-
-/** The lookup for a field's classed values (v, q, id, odd). */
-export function fieldLookup(field: RequestField, rows: readonly (readonly [string | null, string | null, number, boolean])[]): FieldLookup {
-  if (rows.length === 0) return { kind: 'none' };
-  const [, , id, odd] = rows[0] as readonly [string | null, string | null, number, boolean];
-  // The path joins the query's class: one class of query parameters is one whatever the path.
-  if (rows.every((row) => row[2] === id && row[3] === odd)) return { kind: 'one', id, odd };
-  if (field !== 'query' && rows.length <= COMPARED_VALUES && rows.every(([v]) => v !== null && !v.includes('\0'))) {
-    return { kind: 'values', values: rows.map(([v, , one, isOdd]) => ({ v: v as string, id: one, odd: isOdd })) };
-  }
-  return { kind: 'table' };
-}
-
-export interface GroupQueryOptions {
-  source: LogSource;
-  lookups: ReadonlyMap<RequestField, FieldLookup>;
-  /** The IPv4 classes by range (ipByRanges): the bounds where a class starts, ascending, and the class of each part (one more than bounds). */
-  ipv4?: { bounds: bigint[]; classes: number[]; blocks?: readonly (16 | 24)[] };
-  /** Fields a rule the change touches reads: a record lacking one is odd. */
-  fieldsRead: ReadonlySet<RequestField>;
-  /** Numbered in log order unless said otherwise (without numbers: no first records). */
-  numbering?: Numbering;
-}
-
-/** The second query: rows (odd, k0…k10, count, first rows, odd rows). */
-export function groupQuery(options: GroupQueryOptions): string {
-  const joins: string[] = [];
-  const oddTerms: string[] = [];
-  const classes = CLASS_FIELDS.map((field, at) => {
-    const lookup = options.lookups.get(field) ?? { kind: 'none' };
-    const column = field === 'query' ? 't.query' : `t."${field}"`;
-    const text = `CAST(${column} AS VARCHAR)`;
-    // A field with a query string in its path has classes even where the query itself is absent.
-    const present = field === 'query' ? `(${column} IS NOT NULL OR t.botrules_qpath IS NOT NULL)`
-      : field === 'ip' && options.ipv4 !== undefined ? `(${column} IS NOT NULL AND t.botrules_ipv4 IS NULL)` : `${column} IS NOT NULL`;
-    let sql: string;
-    switch (lookup.kind) {
-      case 'none': sql = '0'; break;
-      case 'one':
-        sql = `CASE WHEN ${present} THEN ${lookup.id} ELSE 0 END`;
-        if (lookup.odd) oddTerms.push(present);
-        break;
-      case 'values': {
-        sql = `CASE ${text} ${lookup.values.map(({ v, id }) => `WHEN ${quoted(v)} THEN ${id}`).join(' ')} ELSE 0 END`;
-        const odd = lookup.values.filter((value) => value.odd);
-        if (odd.length > 0) oddTerms.push(`${text} IN (${odd.map(({ v }) => quoted(v)).join(', ')})`);
-        break;
-      }
-      case 'table': {
-        const on = field === 'query' ? `${text} IS NOT DISTINCT FROM c${at}.v AND t.botrules_qpath IS NOT DISTINCT FROM c${at}.q` : `${text} = c${at}.v`;
-        joins.push(`LEFT JOIN ${classTable(field)} AS c${at} ON ${on}`);
-        sql = `coalesce(c${at}.id, 0)`;
-        oddTerms.push(`coalesce(c${at}.odd, FALSE)`);
-        break;
-      }
-    }
-    return field === 'ip' && options.ipv4 !== undefined ? `CASE WHEN t.botrules_ipv4 IS NOT NULL THEN ${ipv4ClassSql(options.ipv4)} ELSE ${sql} END` : sql;
-  });
-  // The blocks' tables (ipv4-blocks.ts) first: the class tables' joins do not move the address.
-  joins.unshift(...ipv4BlockJoins(options.ipv4?.blocks ?? []));
-  const odd = [
-    ...oddTerms,
-    `(${CLASS_FIELDS.map((field) => `t."${field}" IS NULL`).join(' AND ')})`,
-    ...[...options.fieldsRead].flatMap((field) => (field === 'custom' ? [] : field === 'query' ? ['(t.query IS NULL AND t.path IS NULL)'] : [`t."${field}" IS NULL`])),
-  ].join(' OR ');
-  const keys = CLASS_FIELDS.map((_, at) => `k${at}`);
-  const numbering = options.numbering ?? { numbered: true };
-  const row = numbering.numbered ? 't.botrules_row' : 'CAST(NULL AS BIGINT) AS botrules_row';
-  const inner = `SELECT ${row}, ${classes.map((sql, at) => `${sql} AS k${at}`).join(', ')}, (${odd}) AS botrules_odd FROM ${records(options.source, numbering, options.ipv4)} AS t ${joins.join(' ')}`;
-  const rows = numbering.numbered ? `min(botrules_row, 3) AS firsts, min(botrules_row, ${MAX_ODD_RECORDS + 1}) FILTER (WHERE botrules_odd) AS odd_rows`
-    : 'NULL AS firsts, NULL AS odd_rows';
-  return `SELECT botrules_odd, ${keys.join(', ')}, CAST(count(*) AS BIGINT) AS n, ${rows} ` +
-    `FROM (SELECT botrules_row, botrules_odd, ${keys.map((key) => `CASE WHEN botrules_odd THEN NULL ELSE ${key} END AS ${key}`).join(', ')} FROM (${inner})) GROUP BY ALL`;
-}
-
-/** The joins with the blocks' tables of these sizes (ipv4-blocks.ts), on the number `t.botrules_ipv4`. */
-export function ipv4BlockJoins(blocks: readonly (16 | 24)[]): string[] {
-  return blocks.map((bits) => `LEFT JOIN ${IPV4_BLOCKS[bits]} AS b${bits} ON b${bits}.p = (t.botrules_ipv4 >> ${32 - bits})`);
-}
-
-/** The class of the IPv4 number `t.botrules_ipv4`: its block's (ipv4BlockJoins), else a search among the bounds. */
-export function ipv4ClassSql({ bounds, classes, blocks }: NonNullable<GroupQueryOptions['ipv4']>): string {
-  const search = rangeSearch(bounds, classes);
-  return blocks === undefined || blocks.length === 0 ? search : `coalesce(${blocks.map((bits) => `b${bits}.c`).join(', ')}, ${search})`;
-}
-
-/** A binary search over the bounds as nested CASE: a few comparisons per record, however many ranges. */
-function rangeSearch(bounds: readonly bigint[], classes: readonly number[]): string {
-  const search = (from: number, to: number): string => {
-    // Parts from..to (part i lies from bounds[i - 1] up to bounds[i]).
-    if (from === to) return String(classes[from]);
-    const middle = Math.ceil((from + to) / 2);
-    return `CASE WHEN t.botrules_ipv4 < ${bounds[middle - 1]} THEN ${search(from, middle - 1)} ELSE ${search(middle, to)} END`;
-  };
-  return search(0, bounds.length);
+/** The column of records() holding a field's code of CLASS_FUNCTION. */
+export function classCode(field: RequestField): string {
+  return `botrules_code_${CLASS_FIELDS.indexOf(field)}`;
 }
 
 /** Where IPv4 classes may change: the starts of the address leaves' ranges and the first numbers after them. */

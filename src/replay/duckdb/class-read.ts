@@ -6,8 +6,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { NormalRule } from '../../semantics/model.js';
 import type { RuleProgram } from '../../semantics/program.js';
-import type { RequestField } from '../coverage.js';
-import { CLASS_FIELDS, classTable, classTableSql, distinctQuery, fieldLookup, groupQuery, ipByRanges, ipv4Bounds, ipv4Text, type LogSource, type Numbering } from './class-query.js';
+import { MAP_FIELDS, TEXT_FIELDS, type RequestField } from '../coverage.js';
+import { CLASS_FIELDS, distinctQuery, ipByRanges, ipv4Bounds, ipv4Text, type LogSource, type Numbering } from './class-query.js';
+import { classTable, classTableSql, fieldLookup, GROUPS_TABLE, groupQuery, mergeQuery, rawColumns, type FieldLookup } from './group-query.js';
 import { BLOCKED_BOUNDS, ipv4BlocksSql } from './ipv4-blocks.js';
 import { ValueClasses, type ClassOptions, type ValueReader } from './value-classes.js';
 
@@ -26,6 +27,8 @@ export interface ClassReading {
   odd: { count: number; rows: number[] };
   /** Whether the groups and odd records already hold their first records (a Parquet file's: its rows are numbered on every thread). */
   numbered: boolean;
+  /** Whether DuckDB read the file once (a Parquet file's addresses classed by range, no text grouped as it is odd). */
+  once: boolean;
   /**
    * Numbers the log's first `prefix` records (all of them without one) and puts each group's
    * first records and the odd rows found among them into `groups` and `odd`, in place.
@@ -33,42 +36,107 @@ export interface ClassReading {
   number: (prefix?: number) => Promise<void>;
 }
 
+/**
+ * Where the grouping query asks JavaScript for a value's class (class-query.ts CLASS_FUNCTION):
+ * `answer` is set to this reading's classes before its query runs.
+ */
+export interface ClassFunction {
+  answer: (field: RequestField, text: string) => { id: number; odd: boolean };
+}
+
+/**
+ * A Parquet file's text columns other than the address are classed by the function, on their
+ * dictionaries (group-query.ts); the address has a value per request, the maps no dictionary.
+ */
+function classedByFunction(source: LogSource): RequestField[] {
+  return source.kind === 'parquet' ? TEXT_FIELDS.filter((field) => field !== 'ip' && source.columns.has(field)) : [];
+}
+
+/** A Parquet file read once (group-query.ts mergeQuery): the maps grouped by their texts. */
+const FILE_VARIABLE = 'botrules_file';
+const GROUPED_BY_TEXT: ReadonlySet<RequestField> = new Set(MAP_FIELDS);
+
 /** Reads the file: its distinct values, then its groups, `onProgress` told the share done (0..1). */
 export async function readByClasses(connection: DuckDBConnection, program: RuleProgram<NormalRule>, file: string, source: LogSource, options: ClassOptions,
-  onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
+  classFunction: ClassFunction, onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
   const classes = new ValueClasses(program, options, reader);
   const byRanges = ipByRanges(program);
-  const distinct = distinctQuery(source, byRanges);
-  const values = await withProgress(connection, onProgress, 0, () => connection.runAndReadAll(distinct.sql, [file]));
+  const isOdd = (field: RequestField, id: number) => classes.of(field).classes[id]?.odd === true || classes.of(field).classes[id]?.lacking === true;
+  const byFunction = classedByFunction(source);
+  classFunction.answer = (field, text) => {
+    const id = classes.value(field, text);
+    return { id, odd: isOdd(field, id) };
+  };
+  const ipv4 = byRanges ? ipv4Classes(program, classes) : undefined;
+  const blocks = ipv4 === undefined || ipv4.bounds.length < BLOCKED_BOUNDS ? new Map<16 | 24, string>() : ipv4BlocksSql(ipv4.bounds, ipv4.classes);
+  for (const create of blocks.values()) await connection.run(create);
+  const ranges = ipv4 === undefined ? {} : { ipv4: { ...ipv4, blocks: [...blocks.keys()] } };
+  const group = async (sql: string, params: string[], progress: ((share: number) => void) | undefined, from: number, span: number) => {
+    // The class tables are small: DuckDB must build its hash tables on them, whatever it estimates of the log.
+    await connection.run("SET disabled_optimizers = 'join_order,build_side_probe_side'");
+    const grouped = await withProgress(connection, progress, from, span, () => connection.runAndReadAll(sql, params)).finally(() => connection.run("SET disabled_optimizers = ''"));
+    return groupRows(grouped.getRows());
+  };
+  // A Parquet file is read once where its addresses are classed by range (bench/README.md,
+  // "Parquet by dictionaries"): its groups, the maps by their texts, kept in a table; their
+  // distinct texts classed; the groups merged. A text so grouped that proves odd has records no
+  // query numbered: the file is then read as an NDJSON log is, its distinct values first.
+  if (source.kind === 'parquet' && ipv4 !== undefined) {
+    const lookups = new Map<RequestField, FieldLookup>(CLASS_FIELDS.map((field) => [field, byFunction.includes(field) || field === 'ip' ? { kind: 'function' } : GROUPED_BY_TEXT.has(field) ? { kind: 'raw' } : { kind: 'none' }]));
+    // A statement that creates a table takes no parameters: the file's name is a variable.
+    await connection.run(`SET VARIABLE ${FILE_VARIABLE} = ?`, [file]);
+    const sql = `CREATE OR REPLACE TEMP TABLE ${GROUPS_TABLE} AS ${groupQuery({ source, lookups, fieldsRead: options.fieldsRead, file: `getvariable('${FILE_VARIABLE}')`, ...ranges })}`;
+    await withProgress(connection, onProgress, 0, 1, () => connection.run(sql));
+    try {
+      if (await classGroupedTexts(connection, classes, isOdd)) return { classes, ...(await group(mergeQuery(lookups), [], undefined, 1, 0)), numbered: true, once: true, number: () => Promise.resolve() };
+    } finally {
+      await connection.run(`DROP TABLE IF EXISTS ${GROUPS_TABLE}`);
+    }
+  }
   const tables = new Map<RequestField, [string | null, string | null, number, boolean][]>(CLASS_FIELDS.map((field) => [field, []]));
+  const distinctFields = CLASS_FIELDS.filter((field) => !byFunction.includes(field));
+  const distinct = distinctQuery(source, byRanges, distinctFields);
+  const values = await withProgress(connection, onProgress, 0, 0.5, () => connection.runAndReadAll(distinct.sql, [file]));
   for (const [g, v, q] of values.getRows() as [unknown, string | null, string | null][]) {
     const set = distinct.sets.find((one) => one.grouping === Number(g));
     if (set === undefined || (v === null && q === null)) continue;
     const { field } = set;
     const id = classes.value(field, v, set.withPath ? q : null);
-    tables.get(field)?.push([v, q, id, classes.of(field).classes[id]?.odd === true || classes.of(field).classes[id]?.lacking === true]);
+    tables.get(field)?.push([v, q, id, isOdd(field, id)]);
   }
-  const lookups = new Map(CLASS_FIELDS.map((field) => [field, fieldLookup(field, tables.get(field) ?? [])]));
+  const lookups = new Map<RequestField, FieldLookup>(CLASS_FIELDS.map((field) => [field, byFunction.includes(field) ? { kind: 'function' } : fieldLookup(field, tables.get(field) ?? [])]));
   for (const [field, lookup] of lookups) if (lookup.kind === 'table') await fill(connection, field, tables.get(field) ?? []);
-  const ipv4 = byRanges ? ipv4Classes(program, classes) : undefined;
-  const blocks = ipv4 === undefined || ipv4.bounds.length < BLOCKED_BOUNDS ? new Map<16 | 24, string>() : ipv4BlocksSql(ipv4.bounds, ipv4.classes);
-  for (const create of blocks.values()) await connection.run(create);
-  const query = (numbering: Numbering) => groupQuery({ source, lookups, fieldsRead: options.fieldsRead, numbering, ...(ipv4 === undefined ? {} : { ipv4: { ...ipv4, blocks: [...blocks.keys()] } }) });
-  const group = async (numbering: Numbering, progress?: (share: number) => void) => {
-    // The class tables are small: DuckDB must build its hash tables on them, whatever it estimates of the log.
-    await connection.run("SET disabled_optimizers = 'join_order,build_side_probe_side'");
-    const grouped = await withProgress(connection, progress, 0.5, () => connection.runAndReadAll(query(numbering), [file])).finally(() => connection.run("SET disabled_optimizers = ''"));
-    return groupRows(grouped.getRows());
-  };
+  const query = (numbering: Numbering) => groupQuery({ source, lookups, fieldsRead: options.fieldsRead, numbering, ...ranges });
   // A Parquet file numbers its rows on every thread (read_parquet's file_row_number): one
   // numbered reading. Counting unnumbered first and numbering the first row groups after cost
   // as much or more (bench/README.md, "The duckdb engine, issue #37, round 6").
-  if (source.kind === 'parquet') return { classes, ...(await group({ numbered: true }, onProgress)), numbered: true, number: () => Promise.resolve() };
+  if (source.kind === 'parquet') return { classes, ...(await group(query({ numbered: true }), [file], onProgress, 0.5, 0.5)), numbered: true, once: false, number: () => Promise.resolve() };
   // An NDJSON log is numbered on one thread only (row_number): counted on every thread, its
   // first records numbered apart, only as far as the caller needs (docs/replay.md, "Engines").
-  const counted = await group({ numbered: false }, onProgress);
-  const number = async (prefix?: number) => firstsInto(counted, await group(prefix === undefined ? { numbered: true } : { numbered: true, prefix }));
-  return { classes, ...counted, numbered: false, number };
+  const counted = await group(query({ numbered: false }), [file], onProgress, 0.5, 0.5);
+  const number = async (prefix?: number) => firstsInto(counted, await group(query(prefix === undefined ? { numbered: true } : { numbered: true, prefix }), [file], undefined, 0.5, 0.5));
+  return { classes, ...counted, numbered: false, once: false, number };
+}
+
+/**
+ * GROUPS_TABLE's distinct texts of each field grouped by them, classed into the field's class
+ * table; false, and no table filled, where one is odd.
+ */
+async function classGroupedTexts(connection: DuckDBConnection, classes: ValueClasses, isOdd: (field: RequestField, id: number) => boolean): Promise<boolean> {
+  const tables = new Map<RequestField, [string | null, string | null, number, boolean][]>();
+  for (const field of GROUPED_BY_TEXT) {
+    const columns = rawColumns(field);
+    const texts = await connection.runAndReadAll(`SELECT DISTINCT ${columns.join(', ')} FROM ${GROUPS_TABLE} WHERE ${columns.map((column) => `${column} IS NOT NULL`).join(' OR ')}`);
+    const rows: [string | null, string | null, number, boolean][] = [];
+    for (const [v = null, q = null] of texts.getRows() as [string | null, string | null][]) {
+      const id = classes.value(field, v, q);
+      if (isOdd(field, id)) return false;
+      rows.push([v, q, id, false]);
+    }
+    tables.set(field, rows);
+  }
+  for (const [field, rows] of tables) await fill(connection, field, rows);
+  return true;
 }
 
 /** The grouping query's rows: (odd, k0…k10, count, first rows, odd rows). */
@@ -123,11 +191,11 @@ async function fill(connection: DuckDBConnection, field: RequestField, rows: rea
   appender.closeSync();
 }
 
-/** A query's progress told as a share from `from` to `from + 0.5`. */
-async function withProgress<T>(connection: DuckDBConnection, onProgress: ((share: number) => void) | undefined, from: number, run: () => Promise<T>): Promise<T> {
+/** A query's progress told as a share from `from` to `from + span`. */
+async function withProgress<T>(connection: DuckDBConnection, onProgress: ((share: number) => void) | undefined, from: number, span: number, run: () => Promise<T>): Promise<T> {
   const timer = onProgress === undefined ? undefined : setInterval(() => {
     const { percentage } = connection.progress;
-    if (percentage > 0) onProgress(from + Math.min(percentage, 100) / 200);
+    if (percentage > 0) onProgress(from + (Math.min(percentage, 100) / 100) * span);
   }, 250);
   try {
     return await run();

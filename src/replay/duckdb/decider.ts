@@ -13,10 +13,10 @@ import { DIALECT, type Dialect } from '../sql/dialects.js';
 import { decisionColumns, leafSelect } from '../sql/emit.js';
 import type { Fallbacks } from '../sql/leaves.js';
 import { loadDuckDb, type DuckDbApi } from './load.js';
-import { readByClasses, type ClassReading } from './class-read.js';
+import { readByClasses, type ClassFunction, type ClassReading } from './class-read.js';
 import { requiredLiteral } from './required-literal.js';
 import type { ClassOptions, ValueReader } from './value-classes.js';
-import { CLASS_FIELDS, rowsQuery, type LogSource } from './class-query.js';
+import { CLASS_FIELDS, CLASS_FUNCTION, rowsQuery, type LogSource } from './class-query.js';
 import type { RequestField } from '../coverage.js';
 
 /** Requests of a batch that every set decided alike: their decisions, how many, the first rows (ascending). */
@@ -43,14 +43,14 @@ export class DuckDbDecider {
   private select: string | undefined;
 
   private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly fallbacks: Fallbacks,
-    private readonly program: RuleProgram<NormalRule>) {}
+    private readonly classFunction: ClassFunction, private readonly program: RuleProgram<NormalRule>) {}
 
   static async open(program: RuleProgram<NormalRule>): Promise<DuckDbDecider> {
     const api = await loadDuckDb();
     // Memory stays bounded whatever the log's length: one batch at a time, no persistent tables.
     const instance = await api.DuckDBInstance.create(':memory:', { memory_limit: '768MB', threads: '2', preserve_insertion_order: 'false' });
     const connection = await instance.connect();
-    return new DuckDbDecider(instance, connection, registerFallbacks(api, connection), program);
+    return new DuckDbDecider(instance, connection, registerFallbacks(api, connection), registerClassFunction(api, connection), program);
   }
 
   /** The program as one query over a batch file: written when a file is first fed in batches (reading by classes needs none). */
@@ -66,7 +66,7 @@ export class DuckDbDecider {
 
   /** A log DuckDB reads itself, by classes of values (class-read.ts). */
   readClasses(file: string, source: LogSource, options: ClassOptions, onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
-    return readByClasses(this.connection, this.program, file, source, options, onProgress, reader);
+    return readByClasses(this.connection, this.program, file, source, options, this.classFunction, onProgress, reader);
   }
 
   /** A Parquet file's rows at these numbers, each field's text as the class query reads it (rowsQuery). */
@@ -101,6 +101,34 @@ export class DuckDbDecider {
     this.connection.closeSync();
     this.instance.closeSync();
   }
+}
+
+/**
+ * The class function of the grouping query (class-query.ts CLASS_FUNCTION), answered by the
+ * reading that runs it. A Parquet column's dictionary is handed over as it is:
+ * a call per distinct text of a row group, whatever the rows (bench/README.md, "Parquet by dictionaries").
+ */
+function registerClassFunction(api: DuckDbApi, connection: DuckDBConnection): ClassFunction {
+  const classFunction: ClassFunction = { answer: () => { throw new Error('no reading by classes is running'); } };
+  const code = (field: RequestField, text: string | null) => {
+    if (text === null) return null;
+    const { id, odd } = classFunction.answer(field, text);
+    return id * 2 + (odd ? 1 : 0);
+  };
+  connection.registerScalarFunction(api.DuckDBScalarFunction.create({
+    name: CLASS_FUNCTION,
+    returnType: api.INTEGER,
+    parameterTypes: [api.INTEGER, api.VARCHAR],
+    mainFunction: (_info, input, output) => {
+      const fields = input.getColumnVector(0);
+      const texts = input.getColumnVector(1);
+      for (let row = 0; row < input.rowCount; row++) {
+        output.setItem(row, code(CLASS_FIELDS[fields.getItem(row) as number] as RequestField, texts.getItem(row) as string | null));
+      }
+      output.flush();
+    },
+  }));
+  return classFunction;
 }
 
 /** JavaScript's answers where SQL has none: `$re` patterns by number. */

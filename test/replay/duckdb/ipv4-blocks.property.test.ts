@@ -5,7 +5,7 @@
 // looked up by their /24 blocks.
 import fc from 'fast-check';
 import { duckdbForFile } from '../../helpers/duckdb.js';
-import { ipv4BlockJoins, ipv4ClassSql } from '../../../src/replay/duckdb/class-query.js';
+import { ipv4BlockJoins, ipv4ClassSql } from '../../../src/replay/duckdb/group-query.js';
 import { ipv4BlocksSql } from '../../../src/replay/duckdb/ipv4-blocks.js';
 
 const connection = duckdbForFile();
