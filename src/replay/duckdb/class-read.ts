@@ -54,6 +54,8 @@ function classedByFunction(source: LogSource): RequestField[] {
 
 /** A Parquet file read once (group-query.ts mergeQuery): the maps grouped by their texts. */
 const FILE_VARIABLE = 'botrules_file';
+/** How many texts of a field the class function keeps the answer of. */
+const ANSWERS_KEPT = 65_536;
 const GROUPED_BY_TEXT: ReadonlySet<RequestField> = new Set(MAP_FIELDS);
 
 /** Reads the file: its distinct values, then its groups, `onProgress` told the share done (0..1). */
@@ -63,9 +65,17 @@ export async function readByClasses(connection: DuckDBConnection, program: RuleP
   const byRanges = ipByRanges(program);
   const isOdd = (field: RequestField, id: number) => classes.of(field).classes[id]?.odd === true || classes.of(field).classes[id]?.lacking === true;
   const byFunction = classedByFunction(source);
+  // Each row group hands over its own dictionary, mostly the texts of the one before: each
+  // text classed once (up to a bound, so that texts seldom repeated do not fill the memory).
+  const answered = new Map<RequestField, Map<string, { id: number; odd: boolean }>>(CLASS_FIELDS.map((field) => [field, new Map()]));
   classFunction.answer = (field, text) => {
+    const known = answered.get(field);
+    const found = known?.get(text);
+    if (found !== undefined) return found;
     const id = classes.value(field, text);
-    return { id, odd: isOdd(field, id) };
+    const answer = { id, odd: isOdd(field, id) };
+    if (known !== undefined && known.size < ANSWERS_KEPT) known.set(text, answer);
+    return answer;
   };
   const ipv4 = byRanges ? ipv4Classes(program, classes) : undefined;
   const blocks = ipv4 === undefined || ipv4.bounds.length < BLOCKED_BOUNDS ? new Map<16 | 24, string>() : ipv4BlocksSql(ipv4.bounds, ipv4.classes);
