@@ -1,0 +1,162 @@
+// What one region search of the transition check (docs/behaviour.md, "Safe transitions") costs
+// against the number of states it is given (issue #42). The ordering searches the planner's order
+// whole, then each other order it tries over the states that order has not shared with one checked
+// before (src/diff/order/search.ts): when a search's cost hardly depends on its states, each
+// order tried pays about what the planner's did. Per shape (5,000 live rules, 5% moved and 10%
+// edited, as `npm run bench -- apply` prepares them), in this process, CPU time (user + system)
+// of: the whole ordering (chooseOrder), and one search over [start, k of the planner's states,
+// final] for k = 0, 1, 4, 16, 64 and all of them (spread evenly over the order), the same
+// function the ordering calls (checkStates). Median of BENCH_ROUNDS rounds (default 3), each
+// case once per round in turn. BENCH_SHAPES sets the shapes (default scrapers,apis,scopes,logins),
+// BENCH_RULES the live rules (default 5,000). Usage: `npm run bench -- transition-searches`.
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import { parse, stringify } from 'yaml';
+import { startEmulator } from '../dist/emulator/index.js';
+import { seededRandom as random } from '../dist/emulator/random.js';
+import { loadRules } from '../dist/rules/load.js';
+import { readLiveSnapshotFile } from '../dist/live/file.js';
+import { rulesOf } from '../dist/live/snapshot.js';
+import { planApp } from '../dist/plan/planner.js';
+import { chooseOrder } from '../dist/diff/order/search.js';
+import { finalState, StateWalk } from '../dist/diff/order/states.js';
+import { checkStates } from '../dist/diff/order/windows.js';
+import { timedNode } from './timed-child.js';
+import { anyRuleSet } from './plan-shapes.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'botrules.js');
+const LIVE_RULES = Number(process.env.BENCH_RULES ?? 5_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SHAPES = (process.env.BENCH_SHAPES ?? 'scrapers,apis,scopes,logins').split(',');
+const STATE_COUNTS = [0, 1, 4, 16, 64];
+const TOKEN = 'bench-transition-searches';
+/** No deadline in practice: a search that ran out of time would not measure the search. */
+const DEADLINE_MS = 600_000;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function cpuMs(run) {
+  const before = process.cpuUsage();
+  const result = run();
+  const used = process.cpuUsage(before);
+  return { ms: (used.user + used.system) / 1000, result };
+}
+
+async function readRuleFiles(dir) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml')).sort();
+  return Promise.all(files.map(async (file) => ({ file, doc: parse(await readFile(join(dir, file), 'utf8')) })));
+}
+
+async function writeRule(dir, file, doc) {
+  const text = await readFile(join(dir, file), 'utf8');
+  const comment = text.startsWith('#') ? `${text.split('\n')[0]}\n` : '';
+  await writeFile(join(dir, file), comment + stringify(doc));
+}
+
+/** apply.bench.js's change: 10% of the rules' descriptions edited, 5% of the files renamed to sort after another's. */
+async function editAndMove(dir, next) {
+  const files = await readRuleFiles(dir);
+  const pickIndexes = (count) => {
+    const picked = new Set();
+    while (picked.size < count) picked.add(Math.floor(next() * files.length));
+    return [...picked];
+  };
+  for (const i of pickIndexes(Math.round(files.length * 0.1))) {
+    const { file, doc } = files[i];
+    doc.rules[0].description = `edited for the benchmark (${i})`;
+    await writeRule(dir, file, doc);
+  }
+  for (const i of pickIndexes(Math.round(files.length * 0.05))) {
+    const target = files[Math.floor(next() * files.length)].file;
+    const { file } = files[i];
+    if (target === file) continue;
+    await rename(join(dir, file), join(dir, `${target.split('-')[0]}5-moved-${file}`));
+  }
+}
+
+/** The shape's project: rule files imported from an emulator, changed, and the live rules saved. */
+async function prepare(work, shape) {
+  const dir = join(work, shape);
+  await mkdir(dir, { recursive: true });
+  const seedRules = anyRuleSet(shape, LIVE_RULES).map(({ ruleId: _id, priority: _p, ...rule }) => rule);
+  const emulator = await startEmulator({ statePath: join(dir, 'state.json'), reset: true, apps: [{ name: 'default', token: TOKEN }], seedRules, randomSeed: 7, latencyMs: 0 });
+  try {
+    const env = { BOTRULES_CONSOLE_URL: emulator.consoleUrl, BOTRULES_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: emulator.caPath };
+    await timedNode([bin, 'import', '--out', join(dir, 'rules')], { cwd: dir, env });
+    await editAndMove(join(dir, 'rules'), random(42));
+    await timedNode([bin, 'live', '--dir', 'rules', '--out', 'live.json'], { cwd: dir, env });
+  } finally {
+    await emulator.stop();
+  }
+  const declared = (await loadRules('rules', { cwd: dir })).rules;
+  const live = rulesOf(await readLiveSnapshotFile(join(dir, 'live.json'), 'live.json'), 'default');
+  return { live, steps: planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan.steps };
+}
+
+/** The planner's order's states, each list once (a PATCH that changed only a description leaves the same list). */
+function plannerStates(live, steps) {
+  const walk = new StateWalk(live);
+  const states = [];
+  for (const step of steps.slice(0, -1)) {
+    walk.send(step);
+    if (walk.state() !== states[states.length - 1]) states.push(walk.state());
+  }
+  return states;
+}
+
+function spread(states, count) {
+  if (count >= states.length) return states;
+  return Array.from({ length: count }, (_, i) => states[Math.floor((i * states.length) / count)]);
+}
+
+async function benchShape(work, shape) {
+  const { live, steps } = await prepare(work, shape);
+  const start = new StateWalk(live).state();
+  const final = finalState(live, steps);
+  const states = plannerStates(live, steps);
+  const counts = [...STATE_COUNTS, Infinity];
+  const search = (count) => checkStates([start, ...spread(states, count), final], { deadline: Date.now() + DEADLINE_MS });
+  search(1); // warm-up
+  const orderMs = [];
+  const searchMs = counts.map(() => []);
+  let chosen;
+  let whole;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = cpuMs(() => chooseOrder(live, steps, { deadline: Date.now() + DEADLINE_MS }));
+    orderMs.push(order.ms);
+    chosen = order.result.check;
+    counts.forEach((count, i) => {
+      const searched = cpuMs(() => search(count));
+      searchMs[i].push(searched.ms);
+      whole = searched.result;
+    });
+  }
+  // The last search is over every state of the planner's order: its open states are the planner's.
+  const plannerOpen = [...whole.states.values()].filter((state) => state.open.length > 0).length;
+  return { shape, steps: steps.length, states: states.length, plannerOpen, chosen, orderMs: median(orderMs), searches: counts.map((count, i) => ({ count, ms: median(searchMs[i]) })) };
+}
+
+const work = await mkdtemp(join(tmpdir(), 'botrules-transition-searches-'));
+try {
+  const results = [];
+  for (const shape of SHAPES) results.push(await benchShape(work, shape));
+  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log(`${LIVE_RULES} live rules per shape, 5% moved and 10% edited; CPU ms, median of ${ROUNDS} rounds; load average at the end ${load}.\n`);
+  const header = ['shape', 'PATCHes', 'distinct states', 'planner open states', 'order chosen', 'windows chosen', 'ordering ms', ...STATE_COUNTS.map((count) => `search, ${count} states ms`), 'search, all states ms'];
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => ' --- ').join('|')}|`);
+  for (const r of results) {
+    const cells = [r.shape, r.steps, r.states, r.plannerOpen, r.chosen.order, r.chosen.windows.length, r.orderMs.toFixed(0), ...r.searches.map((s) => s.ms.toFixed(0))];
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
