@@ -184,7 +184,7 @@ export class Assignment {
     let byValue = this.trueByValue.get(field);
     if (byValue === undefined) this.trueByValue.set(field, (byValue = new Map()));
     let atoms = byValue.get(value);
-    if (atoms === undefined) byValue.set(value, (atoms = this.table.ofField(field).filter((atom) => this.verdicts.value(atom.id, value ?? undefined) === true).map((atom) => atom.id)));
+    if (atoms === undefined) byValue.set(value, (atoms = this.table.ofField(field).filter((atom) => this.verdicts.valueOnce(atom.id, value ?? undefined) === true).map((atom) => atom.id)));
     return atoms;
   }
 

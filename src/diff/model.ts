@@ -12,6 +12,7 @@ import { fieldValue, type FieldValue } from './values.js';
 import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
 import type { TreeStack } from './tree-stack.js';
 import type { RequestVerdicts } from './request-verdicts.js';
+import { CheckedTrees } from './checked-trees.js';
 
 export type ModelResult =
   | { request: TestRequest }
@@ -43,8 +44,7 @@ export class Models {
    * requests kept for the few that recur outlived the young generation of the heap by the
    * hundred thousand.
    */
-  private checkedCount = new Float64Array(1024);
-  private checkedSerial = new Float64Array(1024);
+  private readonly checked = new CheckedTrees();
   private nodes = 0;
 
   constructor(
@@ -124,26 +124,13 @@ export class Models {
    */
   private firstMatching(trees: TreeStack, request: TestRequest): number {
     const signature = this.assignment.signature;
-    if (signature >= this.checkedCount.length) this.growChecked(signature);
-    const known = this.checkedCount[signature] as number;
-    const valid = known <= trees.length && (known === 0 || trees.serials[known - 1] === this.checkedSerial[signature]);
+    const known = this.checked.count(signature);
+    const valid = known <= trees.length && (known === 0 || trees.serials[known - 1] === this.checked.serial(signature));
     // Only the trees whose guard the request meets (tree-stack.ts): the others cannot match it.
     const first = trees.firstMatching(request, valid ? known : 0, (at) => this.verdicts.verdict(this.treeAt(at), request) !== false);
     const count = first === -1 ? trees.length : first;
-    this.checkedCount[signature] = count;
-    this.checkedSerial[signature] = count === 0 ? 0 : (trees.serials[count - 1] as number);
+    this.checked.remember(signature, count, count === 0 ? 0 : (trees.serials[count - 1] as number));
     return first;
-  }
-
-  private growChecked(signature: number): void {
-    let size = this.checkedCount.length;
-    while (size <= signature) size *= 2;
-    const count = new Float64Array(size);
-    const serial = new Float64Array(size);
-    count.set(this.checkedCount);
-    serial.set(this.checkedSerial);
-    this.checkedCount = count;
-    this.checkedSerial = serial;
   }
 
   /**

@@ -51,7 +51,12 @@ class Search {
   private readonly evaluation: EvaluationOptions;
   /** Trees no request of the current state matches, and their conditions ids (counted). */
   private readonly trees = new TreeStack((leaf) => this.table.of(leaf)?.id);
-  private readonly notMatching = new Map<number, number>();
+  /**
+   * Per conditions id: how many times its tree is on the stack. An array, not a Map: the stack
+   * grows and shrinks at every step, and a Map's table was reallocated as it did (garbage that
+   * outlived the young generation).
+   */
+  private readonly notMatching: Int32Array;
   private model: TestRequest = { path: '/', method: 'GET' };
   private readonly found = new FoundRegions();
   /** settle()'s truths per conditions id, for one call. */
@@ -77,11 +82,12 @@ class Search {
     this.atomTrees = entries.trees;
     this.lockstepOutcomes = new Array<DecidedOutcome>(this.sets.length);
     this.truths = new StepTruths(entries.conditionsCount);
+    this.notMatching = new Int32Array(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
     const verdicts = new RequestVerdicts(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
     this.pace = new SearchPace(options.deadline, options.onProgress, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
-    this.ruleAbove = new RuleAbove(this.trees, this.assignment, this.atomTrees, this.conditionsIds, this.notMatching);
+    this.ruleAbove = new RuleAbove(this.trees, this.assignment, this.atomTrees, this.conditionsIds, { has: (id) => (this.notMatching[id] as number) > 0 });
     this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.atomTrees, verdicts);
   }
 
@@ -150,7 +156,7 @@ class Search {
     for (let at = pos[i] as number; at < numbers.length; at++) {
       const entry = this.entries[numbers[at] as number] as Entry;
       const id = entry.conditionsId;
-      const truth = this.truths.known(id) ?? this.truths.remember(id, this.notMatching.has(id) ? false : this.assignment.treeTruth(this.atomTrees[id] as AtomTree));
+      const truth = this.truths.known(id) ?? this.truths.remember(id, (this.notMatching[id] as number) > 0 ? false : this.assignment.treeTruth(this.atomTrees[id] as AtomTree));
       if (truth === 'undecided' && !(alone && this.passable(entry))) {
         pos[i] = at;
         return;
@@ -232,7 +238,7 @@ class Search {
   private addMustNotMatch(entry: Entry): boolean {
     const conditions = entry.rule.conditions;
     this.trees.push(conditions);
-    this.notMatching.set(entry.conditionsId, (this.notMatching.get(entry.conditionsId) ?? 0) + 1);
+    this.notMatching[entry.conditionsId] = (this.notMatching[entry.conditionsId] as number) + 1;
     this.conditionsIds.push(entry.conditionsId);
     if (this.models.stillFits(this.model, this.atomTrees[entry.conditionsId] as AtomTree)) return true;
     const found = this.models.find(this.trees);
@@ -252,9 +258,7 @@ class Search {
   private removeMustNotMatch(): void {
     this.trees.pop();
     const id = this.conditionsIds.pop() as number;
-    const count = (this.notMatching.get(id) as number) - 1;
-    if (count === 0) this.notMatching.delete(id);
-    else this.notMatching.set(id, count);
+    this.notMatching[id] = (this.notMatching[id] as number) - 1;
   }
 
   /** Records the region of the current state when its outcomes are interesting and the evaluator confirms them. */

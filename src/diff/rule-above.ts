@@ -12,15 +12,15 @@ export class RuleAbove {
   private readonly lastFound = new Map<readonly (Atom | undefined)[], number>();
 
   /**
-   * `conditionsIds`: the conditions id of each tree of `trees`, by position; `notMatching`: how
-   * many times each conditions id is on the stack (regions.ts keeps both).
+   * `conditionsIds`: the conditions id of each tree of `trees`, by position; `notMatching`: whether
+   * a conditions id is on the stack (regions.ts keeps both).
    */
   constructor(
     private readonly trees: TreeStack,
     private readonly assignment: Assignment,
     private readonly atomTrees: readonly AtomTree[],
     private readonly conditionsIds: readonly number[],
-    private readonly notMatching: ReadonlyMap<number, number>,
+    private readonly notMatching: Pick<ReadonlyMap<number, number>, 'has'>,
   ) {}
 
   /**
