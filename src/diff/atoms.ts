@@ -205,6 +205,15 @@ export class Assignment {
     return truth;
   }
 
+  /**
+   * The atom whose literal gives `atom` its truth: its own, or the one that fixed its field; -1
+   * while it is undecided. truthOf reads nothing else, so a truth holds as long as that literal.
+   */
+  decidedBy(atom: Atom): number {
+    if (this.truth[atom.id] !== -1) return atom.id;
+    return this.truthOf(atom) === 'undecided' ? -1 : (this.fixed.get(atom.field) as { by: Literal }).by.atom.id;
+  }
+
   /** Fixes the field (or frees it: undefined); every truth remembered by fixed values is forgotten. */
   private fixedNow(field: string, fixed: { value: string | null; by: Literal } | undefined): void {
     if (fixed === undefined) this.fixed.delete(field);
@@ -240,7 +249,7 @@ export class Assignment {
     return undecided ? 'undecided' : tree.all;
   }
 
-  private groupTruth(group: AtomGroup): Verdict {
+  groupTruth(group: AtomGroup): Verdict {
     let undecided = false;
     for (const atom of group.atoms) {
       const verdict = this.truthOf(atom);
@@ -251,7 +260,7 @@ export class Assignment {
   }
 }
 
-interface AtomGroup {
+export interface AtomGroup {
   all: boolean;
   atoms: Atom[];
 }
