@@ -32,12 +32,17 @@ export interface Literal {
 export class AtomTable {
   readonly atoms: Atom[] = [];
   readonly program = new ProgramBuilder();
+  /** The atoms by field, as added: a field fixed to a value new to the search asks for them (Assignment.trueSince). */
+  private readonly byField = new Map<string, Atom[]>();
 
   /** The atom of `leaf`, created the first time a leaf with its meaning is seen. */
   add(leaf: Leaf, rule: string): Atom {
     const id = this.program.leaf(leaf);
     let atom = this.atoms[id];
-    if (atom === undefined) this.atoms.push((atom = { id, leaf, field: fieldKey(leaf), rules: new Set() }));
+    if (atom === undefined) {
+      this.atoms.push((atom = { id, leaf, field: fieldKey(leaf), rules: new Set() }));
+      if (this.byField.get(atom.field)?.push(atom) === undefined) this.byField.set(atom.field, [atom]);
+    }
     atom.rules.add(rule);
     return atom;
   }
@@ -47,9 +52,9 @@ export class AtomTable {
     return id === undefined ? undefined : this.atoms[id];
   }
 
-  /** The atoms of a field, in the order first seen. */
-  ofField(field: string): Atom[] {
-    return this.atoms.filter((atom) => atom.field === field);
+  /** The atoms of a field, in the order first seen (the table's own list: not to be changed). */
+  ofField(field: string): readonly Atom[] {
+    return this.byField.get(field) ?? [];
   }
 }
 
@@ -205,6 +210,12 @@ export class Assignment {
     return truth;
   }
 
+  /** The atom whose literal gives `atom` its truth (its own, or the one that fixed its field; truthOf reads nothing else), -1 while undecided. */
+  decidedBy(atom: Atom): number {
+    if (this.truth[atom.id] !== -1) return atom.id;
+    return this.truthOf(atom) === 'undecided' ? -1 : (this.fixed.get(atom.field) as { by: Literal }).by.atom.id;
+  }
+
   /** Fixes the field (or frees it: undefined); every truth remembered by fixed values is forgotten. */
   private fixedNow(field: string, fixed: { value: string | null; by: Literal } | undefined): void {
     if (fixed === undefined) this.fixed.delete(field);
@@ -240,7 +251,7 @@ export class Assignment {
     return undecided ? 'undecided' : tree.all;
   }
 
-  private groupTruth(group: AtomGroup): Verdict {
+  groupTruth(group: AtomGroup): Verdict {
     let undecided = false;
     for (const atom of group.atoms) {
       const verdict = this.truthOf(atom);
@@ -251,7 +262,7 @@ export class Assignment {
   }
 }
 
-interface AtomGroup {
+export interface AtomGroup {
   all: boolean;
   atoms: Atom[];
 }

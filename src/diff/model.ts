@@ -7,6 +7,7 @@ import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
 import type { Assignment, Atom, AtomTable, AtomTree, Literal } from './atoms.js';
+import { blamedFor } from './conflicts.js';
 import { leafPhrase } from './describe.js';
 import { fieldValue, type FieldValue } from './values.js';
 import { fieldName, isMapField, leafValues, requestField } from '../semantics/fields.js';
@@ -19,6 +20,18 @@ export type ModelResult =
   | { unsat: true }
   /** No exact answer: why, and the rules whose leaves it was about (each once, read as far as needed). */
   | { unknown: string; rules: Iterable<string> };
+
+/**
+ * A witness search's answer inside the search: an unsat one names the atoms whose literals it
+ * follows from (conflict-directed backjumping, in `search`).
+ */
+type Searched = { request: TestRequest } | { unknown: string; rules: Iterable<string> } | Conflict;
+
+interface Conflict {
+  unsat: true;
+  /** Atoms of the assignment whose literals alone leave no request (with the trees that must not match). */
+  blamed: Set<number>;
+}
 
 /** Values added between two looks at the clock while the candidates are gathered. */
 const SETUP_CHECK_EVERY = 4096;
@@ -93,7 +106,15 @@ export class Models {
     return this.verdicts.verdict(tree, request) === false;
   }
 
-  private search(mustNotMatch: TreeStack): ModelResult {
+  /**
+   * A DPLL search that jumps back over the atoms an unsat answer does not blame: when the first
+   * truth value of the atom split on leaves no request for reasons that do not involve it, the
+   * other cannot leave one either, and is not tried. Without this, an unsat search (rules above
+   * whose union covers the way: on the plan benchmark's `scrapers` shape, rules on the same pages
+   * for countries outside disjoint lists) tried both values of every atom it had split on before
+   * it reached the field to blame.
+   */
+  private search(mustNotMatch: TreeStack): Searched {
     if (++this.nodes > MAX_NODES) return { unknown: 'the search for an example request grew too large', rules: [] };
     const built = this.build();
     if (!('request' in built)) return built;
@@ -101,20 +122,30 @@ export class Models {
     const at = this.firstMatching(mustNotMatch, request);
     if (at === -1) return built;
     // The tree by atoms: its truth without a look-up per leaf (conditionsTruth of the same tree).
-    if (this.assignment.treeTruth(this.treeAt(at)) === true) return { unsat: true };
+    const tree = this.treeAt(at);
+    if (this.assignment.treeTruth(tree) === true) return { unsat: true, blamed: blamedFor(tree, this.assignment) };
     const atom = this.atomToSplit(mustNotMatch.list[at] as Conditions, request);
     if (atom === undefined) return { unknown: 'a regular expression ran out of its time budget', rules: [] };
     const now = this.verdicts.atomVerdict(atom, request) === true;
-    let unknown: ModelResult | undefined;
+    let unknown: Searched | undefined;
+    let blamed: Set<number> | undefined;
     for (const holds of [!now, now]) {
       const size = this.assignment.size;
       this.assignment.push(atom, holds);
       const result = this.search(mustNotMatch);
       this.assignment.popTo(size);
       if ('request' in result) return result;
-      if ('unknown' in result) unknown ??= result;
+      if ('unknown' in result) {
+        unknown ??= result;
+        continue;
+      }
+      if (!result.blamed.has(atom.id)) return unknown ?? result;
+      if (blamed === undefined) blamed = result.blamed;
+      else for (const id of result.blamed) blamed.add(id);
     }
-    return unknown ?? { unsat: true };
+    if (unknown !== undefined) return unknown;
+    (blamed as Set<number>).delete(atom.id);
+    return { unsat: true, blamed: blamed as Set<number> };
   }
 
   /**
@@ -153,7 +184,7 @@ export class Models {
   }
 
   /** The request each field's literals call for (each field's answer is remembered). Unconstrained fields: a path and a method only. */
-  private build(): ModelResult {
+  private build(): Searched {
     const request: TestRequest = { path: '/', method: 'GET' };
     for (const field of this.assignment.fields()) {
       const literals = this.assignment.fieldLiterals(field);
@@ -168,7 +199,7 @@ export class Models {
         setField(request, sample, answer.value);
         continue;
       }
-      if (answer.unknown === undefined) return { unsat: true };
+      if (answer.unknown === undefined) return { unsat: true, blamed: new Set(literals.map(({ atom }) => atom.id)) };
       return unknownOf(answer.unknown, literals);
     }
     return { request };
@@ -180,7 +211,7 @@ export class Models {
  * conditions they overlap (the rules follow, pattern rules first), so a rule without a regular
  * expression is never named as if it held one.
  */
-function unknownOf(reason: string, literals: readonly Literal[]): ModelResult {
+function unknownOf(reason: string, literals: readonly Literal[]): Searched {
   const patterns = literals.filter(({ atom }) => atom.leaf.operator === '$re');
   if (patterns.length === 0) return { unknown: reason, rules: namedRules([literals]) };
   // The conditions a request must meet; those it must fail only come from "must not match".

@@ -45,6 +45,8 @@ export class ProgramVerdicts {
   private request: TestRequest = {};
   /** Per leaf, its verdict by value (the per-value view): made as asked, for leaves added to the program since too. */
   private readonly byValue: (Map<string, Verdict> | undefined)[] = [];
+  /** Per leaf, its compiled test for the per-value view, made when first asked (one per leaf, not one per value). */
+  private readonly valueTests: (PresentTest | undefined)[] = [];
 
   constructor(program: Pick<RuleProgram<NormalRule>, 'leaves' | 'trees'>, readonly options: EvaluationOptions = {}) {
     this.leaves = program.leaves;
@@ -72,7 +74,12 @@ export class ProgramVerdicts {
     let known = this.byValue[id];
     if (known === undefined) this.byValue[id] = known = new Map();
     let verdict = known.get(value);
-    if (verdict === undefined) known.set(value, (verdict = leafTest(leaf, this.options)(value)));
+    if (verdict === undefined) {
+      while (this.valueTests.length <= id) this.valueTests.push(undefined);
+      let test = this.valueTests[id];
+      if (test === undefined) this.valueTests[id] = test = leafTest(leaf, this.options);
+      known.set(value, (verdict = test(value)));
+    }
     return verdict;
   }
 
