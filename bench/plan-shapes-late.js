@@ -188,8 +188,54 @@ function scraperRules(random, count) {
   }));
 }
 
+// The `webhooks` shape: written at the start of the twelfth round, kept off the branches that did
+// that round's work, and first run at its end. Rules guarding inbound webhooks and partner
+// integrations: a root `$and` of one group (one in five a root `$or` of two to four groups), a
+// group being a provider's hook path (`$startsWith` one of 24 prefixes, or `$eq` one of 40 paths),
+// on one of 12 API hosts by `$eq`, then one to three tests: a signature header that is
+// absent, a provider header outside a list, an ASN in two to six of 30, a user agent containing a
+// client family's name, an address in one to three /12–/28 ranges of IPv4 or IPv6, a `ts` query
+// parameter matching a pattern, or a method other than POST.
+const HOOK_PROVIDERS = Array.from({ length: 24 }, (_, i) => `/hooks/${['pay', 'ship', 'crm', 'mail', 'sms', 'git'][i % 6]}-${i}/`);
+const HOOK_PATHS = Array.from({ length: 40 }, (_, i) => `/api/integrations/${i % 8}/events/${i}`);
+const HOOK_HOSTS = Array.from({ length: 12 }, (_, i) => `api${i}.shop.example.com`);
+const HOOK_ASNS = Array.from({ length: 30 }, (_, i) => String(64500 + i * 7));
+const CLIENT_FAMILIES = ['okhttp', 'Go-http-client', 'axios', 'python-urllib', 'Java/', 'hookdeck'];
+const HOOK_RANGES = Array.from({ length: 36 }, (_, i) => (i % 3 === 2
+  ? `2001:db8:${(i * 13).toString(16)}::/${48 + (i % 4) * 8}`
+  : `${20 + (i % 7) * 30}.${(i * 53) % 256}.${((i * 29) % 16) * 16}.0/${12 + (i % 5) * 4}`));
+const HOOK_TESTS = [
+  () => ({ conditionType: 'header', fieldOption: 'x-signature', operator: '$notExists' }),
+  (r) => ({ conditionType: 'header', fieldOption: 'x-provider', operator: '$notIn', value: some(r, ['stripe', 'adyen', 'github', 'twilio', 'sendgrid'], 1, 3) }),
+  (r) => ({ conditionType: 'socketIpASN', operator: '$in', value: some(r, HOOK_ASNS, 2, 6) }),
+  (r) => ({ conditionType: 'userAgent', operator: '$contains', value: pick(r, CLIENT_FAMILIES) }),
+  (r) => ({ conditionType: 'socketIps', operator: '$in', value: some(r, HOOK_RANGES, 1, 3) }),
+  (r) => ({ conditionType: 'queryParam', fieldOption: 'ts', operator: '$re', value: [pick(r, ['^[0-9]{10}$', '^1[0-9]{9}', '[^0-9]'])] }),
+  () => ({ conditionType: 'httpMethod', operator: '$ne', value: 'POST' }),
+];
+
+function hookGroup(random) {
+  const endpoint = random() < 0.6
+    ? { conditionType: 'path', operator: '$startsWith', value: pick(random, HOOK_PROVIDERS) }
+    : { conditionType: 'path', operator: '$eq', value: pick(random, HOOK_PATHS) };
+  const host = { conditionType: 'domain', operator: '$eq', value: pick(random, HOOK_HOSTS) };
+  return { operator: '$and', children: [endpoint, host, ...some(random, HOOK_TESTS, 1, 3).map((test) => test(random))] };
+}
+
+function webhookRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Webhook rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.9 ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: random() < 0.2
+      ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 3) }, () => hookGroup(random)) }
+      : { operator: '$and', children: [hookGroup(random)] },
+  }));
+}
+
 /** The late shapes by name. */
-export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules, scrapers: scraperRules };
+export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules, scrapers: scraperRules, webhooks: webhookRules };
 
 export function lateRuleSet(shape, count) {
   const rules = LATE_SHAPES[shape](seededRandom(count + 8), count);

@@ -153,5 +153,36 @@ function feedRules() {
   }));
 }
 
+// The `mirrors` shape: written at the start of the twelfth round, kept off the branches that did
+// that round's work (the Parquet reading among it), and first run at its end. Rules against
+// mirroring and price-scraping: each an `$and` of a catalogue area (a `$contains` in the path, a
+// `$notEndsWith`, or a page number of one to four digits by `$re` with a lookahead, which RE2 lacks), a client test (a
+// header present or absent, a user agent by `$contains` or `$eq`), and one in two a third test (a
+// domain, an ASN list, a country list or an address range); one in six a root `$or` of two.
+function mirrorRules() {
+  const AREAS = [
+    (i) => ({ conditionType: 'path', operator: '$contains', value: i % 4 === 0 ? '/search' : `/shop/${(i * 7) % 1200}/` }),
+    (i) => ({ conditionType: 'path', operator: '$notEndsWith', value: ['/item', '/pay', '/', '/orders', '/add-to-cart'][i % 5] }),
+    (i) => ({ conditionType: 'queryParam', fieldOption: 'page', operator: '$re', value: [`^(?=${i % 10})[0-9]{${1 + (i % 4)}}$`] }),
+  ];
+  const CLIENTS = [
+    (i) => ({ conditionType: 'header', fieldOption: `x-client-${(i * 17) % 1000}`, operator: '$exists' }),
+    (i) => ({ conditionType: 'header', fieldOption: i % 2 === 0 ? 'accept-language' : `x-client-${(i * 31) % 1000}`, operator: '$notExists' }),
+    (i) => ({ conditionType: 'userAgent', operator: '$contains', value: i % 2 === 0 ? `bot-${(i * 13) % 1200}` : ['python', 'Scrapy', 'Headless', 'curl'][i % 4] }),
+    (i) => ({ conditionType: 'userAgent', operator: '$eq', value: `bot-${(i * 7) % 1200}` }),
+  ];
+  const THIRD = [
+    (i) => ({ conditionType: 'domain', operator: '$ne', value: i % 2 === 0 ? 'www.shop.example.com' : 'm.shop.example.com' }),
+    (i) => ({ conditionType: 'socketIpASN', operator: '$in', value: [['13335'], ['16509', '9009'], ['7922']][i % 3] }),
+    (i) => ({ conditionType: 'country', operator: '$notIn', value: [['US'], ['DE', 'FR'], ['BR', 'KP', 'US']][i % 3] }),
+    (i) => ({ conditionType: 'socketIps', operator: '$in', value: [`198.${(i * 13) % 256}.0.0/16`, `10.${i % 256}.0.0/16`] }),
+  ];
+  const group = (i) => ({ operator: '$and', children: [AREAS[i % 3](i), CLIENTS[(i >> 2) % 4](i), ...(i % 2 === 0 ? [THIRD[(i >> 1) % 4](i)] : [])] });
+  return Array.from({ length: RULES }, (_, i) => ({
+    name: `mirror ${i}`, description: '', status: i % 9 === 8 ? 'paused' : 'active', actions: [['hardBlock'], ['blockWithChallenge'], ['allow']][i % 3],
+    conditions: i % 6 === 0 ? { operator: '$or', children: [group(i), group(i + 5)] } : { operator: '$and', children: [group(i)] },
+  }));
+}
+
 /** The late shapes' rules, by name. */
-export const LATE_REPLAY_SHAPES = { agents: agentRules, hosts: hostRules, payments: paymentRules, feeds: feedRules };
+export const LATE_REPLAY_SHAPES = { agents: agentRules, hosts: hostRules, payments: paymentRules, feeds: feedRules, mirrors: mirrorRules };

@@ -34,7 +34,7 @@ import { requestLine, writeRequestLog, writeRequestParquet } from './replay-requ
 
 const RULES = 1_000;
 const SIZES = (process.env.REPLAY_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
-const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants,partners,regions,fleets,checkouts,logins,agents,hosts,payments,feeds').split(',');
+const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'generated,themed,distinct,last,untuned,tenants,partners,regions,fleets,checkouts,logins,agents,hosts,payments,feeds,mirrors').split(',');
 const ENGINES = (process.env.REPLAY_BENCH_ENGINES ?? 'js,duckdb').split(',');
 /** Above this many requests the js engine runs whole only on these shapes (a js run of 10,000,000 requests on `tenants` takes most of an hour), on the log's first `above` requests on the others. */
 const JS_LARGE = { above: Number(process.env.REPLAY_BENCH_JS_ABOVE ?? 1_000_000), shapes: (process.env.REPLAY_BENCH_JS_LARGE ?? 'last').split(',') };
