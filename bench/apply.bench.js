@@ -20,16 +20,16 @@
 // of its resident set), written at exit by a module preloaded with `node --import`
 // (bench/timed-child.js).
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { parse, stringify } from 'yaml';
 import { startEmulator } from '../dist/emulator/index.js';
 // The emulator's seeded generator (mulberry32), so every run uses the same rules.
 import { seededRandom as random } from '../dist/emulator/random.js';
+import { EDITED_SHARE, MOVED_SHARE, editAndMove, readRuleFiles, writeRule } from './plan-change.js';
 import { timedNodeWithRss } from './timed-child.js';
 import { SHAPES } from './rule-shapes.js';
 import { anyRuleSet, PLAN_ONLY_SHAPES } from './plan-shapes.js';
@@ -44,8 +44,6 @@ const ALL_PLAN_SHAPES = [...SHAPES, 'scopes', ...PLAN_ONLY_SHAPES];
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
 const LIVE_RULES = Number(process.env.BENCH_RULES ?? 5_000);
-const MOVED_SHARE = 0.05;
-const EDITED_SHARE = 0.1;
 const LATENCY_MS = 20;
 const PLAN_RUNS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PLAN_SHAPES = (process.env.BENCH_SHAPES ?? ALL_PLAN_SHAPES.join(',')).split(',');
@@ -68,46 +66,6 @@ function median(values) {
 /** A timed child, with its peak RSS. */
 async function runNode(args, options) {
   return timedNodeWithRss(args, { ...options, rssFile: join(options.cwd, 'max-rss.txt') });
-}
-
-/** Rule files in declared (lexical) order, each with its ruleId. */
-async function readRuleFiles(dir) {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml')).sort();
-  return Promise.all(files.map(async (file) => ({ file, doc: parse(await readFile(join(dir, file), 'utf8')) })));
-}
-
-async function writeRule(dir, file, doc) {
-  const text = await readFile(join(dir, file), 'utf8');
-  const comment = text.startsWith('#') ? `${text.split('\n')[0]}\n` : '';
-  await writeFile(join(dir, file), comment + stringify(doc));
-}
-
-/**
- * Edits EDITED_SHARE of the imported rules (description) and moves MOVED_SHARE (renames the
- * file to sort right after another rule's file: `01230-x` → after it comes `012305-y`).
- * Returns the ruleIds edited.
- */
-async function editAndMove(dir, next) {
-  const files = await readRuleFiles(dir);
-  const pickIndexes = (count) => {
-    const picked = new Set();
-    while (picked.size < count) picked.add(Math.floor(next() * files.length));
-    return [...picked];
-  };
-  const edited = new Set();
-  for (const i of pickIndexes(Math.round(files.length * EDITED_SHARE))) {
-    const { file, doc } = files[i];
-    doc.rules[0].description = `edited for the benchmark (${i})`;
-    edited.add(doc.rules[0].ruleId);
-    await writeRule(dir, file, doc);
-  }
-  for (const i of pickIndexes(Math.round(files.length * MOVED_SHARE))) {
-    const target = files[Math.floor(next() * files.length)].file;
-    const { file } = files[i];
-    if (target === file) continue;
-    await rename(join(dir, file), join(dir, `${target.split('-')[0]}5-moved-${file}`));
-  }
-  return edited;
 }
 
 /**

@@ -9,12 +9,11 @@
 // function the ordering calls (checkStates). Median of BENCH_ROUNDS rounds (default 3), each
 // case once per round in turn. BENCH_SHAPES sets the shapes (default scrapers,apis,scopes,logins),
 // BENCH_RULES the live rules (default 5,000). Usage: `npm run bench -- transition-searches`.
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
-import { parse, stringify } from 'yaml';
 import { startEmulator } from '../dist/emulator/index.js';
 import { seededRandom as random } from '../dist/emulator/random.js';
 import { loadRules } from '../dist/rules/load.js';
@@ -24,6 +23,7 @@ import { planApp } from '../dist/plan/planner.js';
 import { chooseOrder } from '../dist/diff/order/search.js';
 import { finalState, StateWalk } from '../dist/diff/order/states.js';
 import { checkStates } from '../dist/diff/order/windows.js';
+import { editAndMove } from './plan-change.js';
 import { timedNode } from './timed-child.js';
 import { anyRuleSet } from './plan-shapes.js';
 
@@ -48,38 +48,6 @@ function cpuMs(run) {
   const result = run();
   const used = process.cpuUsage(before);
   return { ms: (used.user + used.system) / 1000, result };
-}
-
-async function readRuleFiles(dir) {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml')).sort();
-  return Promise.all(files.map(async (file) => ({ file, doc: parse(await readFile(join(dir, file), 'utf8')) })));
-}
-
-async function writeRule(dir, file, doc) {
-  const text = await readFile(join(dir, file), 'utf8');
-  const comment = text.startsWith('#') ? `${text.split('\n')[0]}\n` : '';
-  await writeFile(join(dir, file), comment + stringify(doc));
-}
-
-/** apply.bench.js's change: 10% of the rules' descriptions edited, 5% of the files renamed to sort after another's. */
-async function editAndMove(dir, next) {
-  const files = await readRuleFiles(dir);
-  const pickIndexes = (count) => {
-    const picked = new Set();
-    while (picked.size < count) picked.add(Math.floor(next() * files.length));
-    return [...picked];
-  };
-  for (const i of pickIndexes(Math.round(files.length * 0.1))) {
-    const { file, doc } = files[i];
-    doc.rules[0].description = `edited for the benchmark (${i})`;
-    await writeRule(dir, file, doc);
-  }
-  for (const i of pickIndexes(Math.round(files.length * 0.05))) {
-    const target = files[Math.floor(next() * files.length)].file;
-    const { file } = files[i];
-    if (target === file) continue;
-    await rename(join(dir, file), join(dir, `${target.split('-')[0]}5-moved-${file}`));
-  }
 }
 
 /** The shape's project: rule files imported from an emulator, changed, and the live rules saved. */

@@ -58,7 +58,10 @@ const FILE_VARIABLE = 'botrules_file';
 const ANSWERS_KEPT = 65_536;
 const GROUPED_BY_TEXT: ReadonlySet<RequestField> = new Set(MAP_FIELDS);
 
-/** Reads the file: its distinct values, then its groups, `onProgress` told the share done (0..1). */
+/**
+ * Reads the file: a Parquet file once where it can (below), else its distinct values, then its
+ * groups; `onProgress` told the share done (0..1).
+ */
 export async function readByClasses(connection: DuckDBConnection, program: RuleProgram<NormalRule>, file: string, source: LogSource, options: ClassOptions,
   classFunction: ClassFunction, onProgress?: (share: number) => void, reader?: ValueReader): Promise<ClassReading> {
   const classes = new ValueClasses(program, options, reader);
