@@ -4,26 +4,26 @@
 // A rule found once in every list, with the same conditions and outcome, and in the same order
 // relative to the other such rules ("stable"), decides alike everywhere; a request that matches
 // only stable rules is decided alike by every list. So every interesting request matches a
-// changed rule (edited, moved, created, deleted), and:
-//   - a stable rule that can match no request a changed rule matches (required-values.ts) never
+// changed rule (edited, moved, created, deleted). A rule whose conditions are an `$or` of groups
+// matches by any of them: each such way is placed on its own (overlap-groups.ts), and:
+//   - a stable way that can match no request a changed way matches (required-texts.ts) never
 //     decides an interesting request: it is left out;
-//   - the rules split into groups no request matches across (rules requiring disjoint values
-//     of one field): each group holding a changed rule is searched apart, its lists cut down to
-//     its own rules, and lists that are then equal are searched once;
-//   - a group without a changed rule is not searched at all.
+//   - the ways split into groups no request matches across (ways requiring texts of one field
+//     that cannot meet: other values, prefixes neither of which extends the other, ...): each
+//     group holding a changed way is searched apart, its lists cut down to its own rules, each
+//     narrowed to its ways there, and lists that are then equal are searched once; a request
+//     matches ways of one group only, so each list decides it in that group's cut as it does whole;
+//   - a group without a changed way is not searched at all.
 // This holds only for a predicate that finds every list deciding alike uninteresting; for any
 // other, the caller searches the whole lists.
 import type { NormalRule } from '../semantics/model.js';
 import type { ChangedPart } from './part-lists.js';
 import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
-import { disjoint, requiredValues } from './required-values.js';
+import { narrowedRule, overlapGroups, relevantWays, waysOf, type Way } from './overlap-groups.js';
 import { activeAfter, commonEnds, eachList, IdsAlong, sameIds, type CommonEnds, type RuleLists } from './list-delta.js';
-import { partsOf } from './part-lists.js';
+import { partsOf, type PartRules } from './part-lists.js';
 
 export type { ChangedPart } from './part-lists.js';
-
-/** Pairs compared at most to leave out stable rules of one group (beyond it, the group keeps them all). */
-const MAX_PAIRS = 4_000_000;
 
 /**
  * The parts to search; undefined when the whole lists must be searched (the predicate finds some
@@ -56,18 +56,32 @@ export function changedParts(ruleSets: RuleLists, interesting: (outcomes: readon
   const alike = (outcome: DecidedOutcome): boolean => interesting(same.fill(outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
   const changed = changedRules(distinct, numbered.rules.length);
-  const partIds: number[][] = [];
-  for (const group of groups(numbered.rules.map((_, id) => id), numbered)) {
+  const ways = numbered.rules.flatMap((rule, id) => waysOf(rule, id));
+  const partWays: Way[][] = [];
+  for (const group of overlapGroups(ways)) {
     if (deadline !== undefined && Date.now() > deadline) return 'late';
-    if (!group.some((id) => changed[id] === 1)) continue;
-    const kept = relevant(group, changed, numbered);
-    for (const part of kept.length === group.length ? [kept] : groups(kept, numbered)) {
-      if (part.some((id) => changed[id] === 1)) partIds.push(part);
+    if (!group.some((way) => changed[way.rule] === 1)) continue;
+    const kept = relevantWays(group, changed);
+    for (const part of kept.length === group.length ? [kept] : overlapGroups(kept)) {
+      if (part.some((way) => changed[way.rule] === 1)) partWays.push(part);
     }
   }
   // Nothing left out and nothing split: the lists as given, not copies of them.
-  if (partIds.length === 1 && (partIds[0] as number[]).length === numbered.rules.length) return undefined;
-  return partsOf(partIds, distinctOf, distinct, numbered.rules, changed);
+  if (partWays.length === 1 && (partWays[0] as Way[]).length === ways.length) return undefined;
+  return partsOf(partWays.map((part) => partRules(part, numbered.rules)), distinctOf, distinct, numbered.rules.length, changed);
+}
+
+/** A part's rules, each narrowed to its ways in the part (in the order its conditions list them). */
+function partRules(part: readonly Way[], rules: readonly NormalRule[]): PartRules {
+  const waysByRule = new Map<number, number[]>();
+  for (const { rule, way } of part) {
+    const kept = waysByRule.get(rule);
+    if (kept === undefined) waysByRule.set(rule, [way]);
+    else kept.push(way);
+  }
+  const ruleOf = new Map<number, NormalRule>();
+  for (const [id, kept] of waysByRule) ruleOf.set(id, narrowedRule(rules[id] as NormalRule, kept.sort((a, b) => a - b)));
+  return { ids: [...waysByRule.keys()], ruleOf };
 }
 
 function numberedAll(rules: readonly NormalRule[], numbered: RuleNumbers): Int32Array {
@@ -207,59 +221,3 @@ function increasingRun(ids: readonly number[], position: Int32Array): number[] {
   return run.reverse();
 }
 
-/**
- * Splits rules into groups no request matches across: by a field every rule of the group
- * requires, rules sharing no value in separate groups (values linked through rules that require
- * several are one group); then each group by another such field.
- */
-function groups(ids: readonly number[], numbered: RuleNumbers, tried: ReadonlySet<string> = new Set()): number[][] {
-  const required = ids.map((id) => requiredValues((numbered.rules[id] as NormalRule).conditions));
-  const counts = new Map<string, number>();
-  for (const fields of required) for (const field of fields.keys()) counts.set(field, (counts.get(field) ?? 0) + 1);
-  for (const [field, count] of counts) {
-    if (count < ids.length || tried.has(field)) continue;
-    const roots = new ValueSets();
-    const byRoot = new Map<string, number[]>();
-    required.forEach((fields) => roots.join([...(fields.get(field) as ReadonlySet<string>)]));
-    required.forEach((fields, index) => {
-      const [value] = fields.get(field) as ReadonlySet<string>;
-      // A rule that requires no value at all matches nothing: a group of its own.
-      const root = value === undefined ? `\u0000${index}` : roots.root(value);
-      const group = byRoot.get(root);
-      if (group === undefined) byRoot.set(root, [ids[index] as number]);
-      else group.push(ids[index] as number);
-    });
-    if (byRoot.size > 1) return [...byRoot.values()].flatMap((group) => groups(group, numbered, new Set([...tried, field])));
-  }
-  return [[...ids]];
-}
-
-/** Union-find over values. */
-class ValueSets {
-  private readonly parent = new Map<string, string>();
-
-  root(value: string): string {
-    let root = value;
-    for (let up = this.parent.get(root); up !== undefined && up !== root; up = this.parent.get(root)) root = up;
-    this.parent.set(value, root);
-    return root;
-  }
-
-  join(values: readonly string[]): void {
-    const [first, ...rest] = values;
-    if (first === undefined) return;
-    const root = this.root(first);
-    for (const value of rest) this.parent.set(this.root(value), root);
-  }
-}
-
-/** The group without the stable rules that can match no request a changed rule of it matches. */
-function relevant(group: readonly number[], changed: Uint8Array, numbered: RuleNumbers): number[] {
-  const changedIds = group.filter((id) => changed[id] === 1);
-  if (changedIds.length === 0 || changedIds.length * group.length > MAX_PAIRS) return [...group];
-  const required = (id: number) => requiredValues((numbered.rules[id] as NormalRule).conditions);
-  const changedRequired = changedIds.map(required);
-  // A changed rule that requires no value can match a request of any other rule: every rule is kept, without comparing pairs.
-  if (changedRequired.some((values) => values.size === 0)) return [...group];
-  return group.filter((id) => changed[id] === 1 || changedRequired.some((other) => !disjoint(required(id), other)));
-}

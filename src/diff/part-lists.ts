@@ -19,19 +19,25 @@ export interface ChangedPart {
 /** Parts a list may change against the one before and still be cut part by part; beyond it, it is cut whole. */
 const MAX_TOUCHED_PARTS = 4;
 
+/** The rules of one part: their numbers, and each as the part searches it (its ways there). */
+export interface PartRules {
+  ids: readonly number[];
+  ruleOf: ReadonlyMap<number, NormalRule>;
+}
+
 /**
- * Each part's lists (`partIds`: the rule numbers of each part), cut from every distinct list
- * (`distinct`: its rule numbers; `distinctOf`: per list given, the index of its numbers in
- * `distinct`); lists of a part that are then equal rule by rule are one list. The lists given
- * themselves are not needed: a walk of them (list-delta.ts) is read once.
+ * Each part's lists (`parts`: the rule numbers of each part, a rule in as many parts as its ways
+ * are), cut from every distinct list (`distinct`: its rule numbers; `distinctOf`: per list given,
+ * the index of its numbers in `distinct`); lists of a part that are then equal rule by rule are
+ * one list. The lists given themselves are not needed: a walk of them (list-delta.ts) is read once.
  */
-export function partsOf(partIds: readonly number[][], distinctOf: readonly number[], distinct: IdsAlong, rules: readonly NormalRule[], changed: Uint8Array): ChangedPart[] {
-  const partOfRule = new Int32Array(rules.length).fill(-1);
-  partIds.forEach((ids, part) => {
-    for (const id of ids) partOfRule[id] = part;
+export function partsOf(parts: readonly PartRules[], distinctOf: readonly number[], distinct: IdsAlong, count: number, changed: Uint8Array): ChangedPart[] {
+  const partsOfRule = Array.from({ length: count }, (): number[] => []);
+  parts.forEach(({ ids }, part) => {
+    for (const id of ids) (partsOfRule[id] as number[]).push(part);
   });
-  const cut = cutByPart(distinct, partIds.length, partOfRule);
-  return partIds.map((ids, part) => {
+  const cut = cutByPart(distinct, parts.length, partsOfRule);
+  return parts.map(({ ids, ruleOf }, part) => {
     const lists: NormalRule[][] = [];
     const keptOf: (readonly number[])[] = [];
     const byHash = new Map<number, number[]>();
@@ -48,12 +54,12 @@ export function partsOf(partIds: readonly number[][], distinctOf: readonly numbe
       if (index === undefined) {
         alike.push((index = lists.length));
         keptOf.push(kept);
-        lists.push(kept.map((id) => rules[id] as NormalRule));
+        lists.push(kept.map((id) => ruleOf.get(id) as NormalRule));
       }
       previous = { kept, index };
       return index;
     });
-    return { lists, listOf, changed: ids.filter((id) => changed[id] === 1).map((id) => (rules[id] as NormalRule).name) };
+    return { lists, listOf, changed: ids.filter((id) => changed[id] === 1).map((id) => (ruleOf.get(id) as NormalRule).name) };
   });
 }
 
@@ -62,18 +68,19 @@ export function partsOf(partIds: readonly number[][], distinctOf: readonly numbe
  * before it: the parts of no rule between their common start and end are the arrays of the list
  * before; only the others are cut again.
  */
-function cutByPart(distinct: IdsAlong, parts: number, partOfRule: Int32Array): number[][][] {
+function cutByPart(distinct: IdsAlong, parts: number, partsOfRule: readonly (readonly number[])[]): number[][][] {
   const cut: number[][][] = [];
+  const membership = new Membership(partsOfRule);
   let previous: { ids: Int32Array; byPart: number[][] } | undefined;
   // Read one list after another (IdsAlong): the list before is the only one held.
   for (const ids of distinct.lists()) {
-    const touched = previous === undefined ? undefined : touchedParts(previous.ids, ids, partOfRule);
+    const touched = previous === undefined ? undefined : touchedParts(previous.ids, ids, partsOfRule);
     let byPart: number[][];
-    if (previous === undefined) byPart = cutWhole(ids, parts, partOfRule);
-    else if (touched === undefined) byPart = keptWhereSame(previous.byPart, cutWhole(ids, parts, partOfRule));
+    if (previous === undefined) byPart = cutWhole(ids, parts, partsOfRule);
+    else if (touched === undefined) byPart = keptWhereSame(previous.byPart, cutWhole(ids, parts, partsOfRule));
     else {
       byPart = [...previous.byPart];
-      for (const part of touched) byPart[part] = cutOne(ids, part, partOfRule);
+      for (const part of touched) byPart[part] = cutOne(ids, membership.of(part));
     }
     cut.push(byPart);
     previous = { ids, byPart };
@@ -82,14 +89,12 @@ function cutByPart(distinct: IdsAlong, parts: number, partOfRule: Int32Array): n
 }
 
 /** The parts of the rules between the common start and end of two lists; undefined when more than a few. */
-function touchedParts(before: Int32Array, after: Int32Array, partOfRule: Int32Array): Set<number> | undefined {
+function touchedParts(before: Int32Array, after: Int32Array, partsOfRule: readonly (readonly number[])[]): Set<number> | undefined {
   const { start, end } = commonEnds(before, after);
   const touched = new Set<number>();
   for (const ids of [before, after]) {
     for (let at = start; at < ids.length - end; at += 1) {
-      const part = partOfRule[ids[at] as number] as number;
-      if (part === -1) continue;
-      touched.add(part);
+      for (const part of partsOfRule[ids[at] as number] as number[]) touched.add(part);
       if (touched.size > MAX_TOUCHED_PARTS) return undefined;
     }
   }
@@ -106,14 +111,33 @@ function keptWhereSame(before: readonly number[][], cut: number[][]): number[][]
   return cut.map((kept, part) => (sameIds(before[part] as number[], kept) ? (before[part] as number[]) : kept));
 }
 
-function cutWhole(ids: Int32Array, parts: number, partOfRule: Int32Array): number[][] {
+function cutWhole(ids: Int32Array, parts: number, partsOfRule: readonly (readonly number[])[]): number[][] {
   const byPart = Array.from({ length: parts }, (): number[] => []);
-  for (const id of ids) if ((partOfRule[id] as number) !== -1) (byPart[partOfRule[id] as number] as number[]).push(id);
+  for (const id of ids) for (const part of partsOfRule[id] as number[]) (byPart[part] as number[]).push(id);
   return byPart;
 }
 
-function cutOne(ids: Int32Array, part: number, partOfRule: Int32Array): number[] {
+function cutOne(ids: Int32Array, inPart: Uint8Array): number[] {
   const kept: number[] = [];
-  for (const id of ids) if (partOfRule[id] === part) kept.push(id);
+  for (const id of ids) if (inPart[id] === 1) kept.push(id);
   return kept;
+}
+
+/** Per part, 1 for each of its rules (made when first asked for: a part no PATCH touches needs none). */
+class Membership {
+  private readonly byPart: (Uint8Array | undefined)[] = [];
+
+  constructor(private readonly partsOfRule: readonly (readonly number[])[]) {}
+
+  of(part: number): Uint8Array {
+    let inPart = this.byPart[part];
+    if (inPart === undefined) {
+      inPart = new Uint8Array(this.partsOfRule.length);
+      this.partsOfRule.forEach((parts, id) => {
+        if (parts.includes(part)) (inPart as Uint8Array)[id] = 1;
+      });
+      this.byPart[part] = inPart;
+    }
+    return inPart;
+  }
 }

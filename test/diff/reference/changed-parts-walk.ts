@@ -3,7 +3,7 @@
 // test/diff/list-delta.property.test.ts holds the new one to it.
 import type { NormalRule } from '../../../src/semantics/model.js';
 import { conditionsKeyOf, NO_RULE_OUTCOME, outcomeKey, type DecidedOutcome, type RegionOutcome } from '../../../src/diff/entries.js';
-import { disjoint, requiredValues } from '../../../src/diff/required-values.js';
+import { narrowedRule, overlapGroups, relevantWays, waysOf, type Way } from '../../../src/diff/overlap-groups.js';
 
 /** Lists of one part, each distinct list once. */
 export interface ChangedPart {
@@ -14,9 +14,6 @@ export interface ChangedPart {
   /** The part's changed rules, for naming what a budget left unsearched. */
   changed: string[];
 }
-
-/** Pairs compared at most to leave out stable rules of one group (beyond it, the group keeps them all). */
-const MAX_PAIRS = 4_000_000;
 
 /**
  * The parts to search; undefined when the whole lists must be searched (the predicate finds some
@@ -36,18 +33,21 @@ export function changedPartsWalked(ruleSets: readonly (readonly NormalRule[])[],
   const alike = (outcome: DecidedOutcome): boolean => interesting(ruleSets.map(() => outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
   const changed = changedRules([...distinct.values()], numbered.rules.length);
-  const partIds: number[][] = [];
-  for (const group of groups(numbered.rules.map((_, id) => id), numbered)) {
+  // The ways and their groups as src/diff/changed-parts.ts finds them (overlap-groups.ts): what
+  // this reference holds to account is the walk of the lists, not the grouping.
+  const ways = numbered.rules.flatMap((rule, id) => waysOf(rule, id));
+  const partWays: Way[][] = [];
+  for (const group of overlapGroups(ways)) {
     if (deadline !== undefined && Date.now() > deadline) return 'late';
-    if (!group.some((id) => changed[id] === 1)) continue;
-    const kept = relevant(group, changed, numbered);
-    for (const part of kept.length === group.length ? [kept] : groups(kept, numbered)) {
-      if (part.some((id) => changed[id] === 1)) partIds.push(part);
+    if (!group.some((way) => changed[way.rule] === 1)) continue;
+    const kept = relevantWays(group, changed);
+    for (const part of kept.length === group.length ? [kept] : overlapGroups(kept)) {
+      if (part.some((way) => changed[way.rule] === 1)) partWays.push(part);
     }
   }
   // Nothing left out and nothing split: the lists as given, not copies of them.
-  if (partIds.length === 1 && (partIds[0] as number[]).length === numbered.rules.length) return undefined;
-  return partsOf(partIds, ruleSets, distinct, numbered, changed);
+  if (partWays.length === 1 && (partWays[0] as Way[]).length === ways.length) return undefined;
+  return partsOf(partWays, ruleSets, distinct, numbered, changed);
 }
 
 /** Rules numbered by conditions and outcome (two rules alike in both decide alike). */
@@ -128,77 +128,14 @@ function increasingRun(ids: readonly number[], position: Int32Array): number[] {
 }
 
 /**
- * Splits rules into groups no request matches across: by a field every rule of the group
- * requires, rules sharing no value in separate groups (values linked through rules that require
- * several are one group); then each group by another such field.
- */
-function groups(ids: readonly number[], numbered: RuleNumbers, tried: ReadonlySet<string> = new Set()): number[][] {
-  const required = ids.map((id) => requiredValues((numbered.rules[id] as NormalRule).conditions));
-  const counts = new Map<string, number>();
-  for (const fields of required) for (const field of fields.keys()) counts.set(field, (counts.get(field) ?? 0) + 1);
-  for (const [field, count] of counts) {
-    if (count < ids.length || tried.has(field)) continue;
-    const roots = new ValueSets();
-    const byRoot = new Map<string, number[]>();
-    required.forEach((fields) => roots.join([...(fields.get(field) as ReadonlySet<string>)]));
-    required.forEach((fields, index) => {
-      const [value] = fields.get(field) as ReadonlySet<string>;
-      // A rule that requires no value at all matches nothing: a group of its own.
-      const root = value === undefined ? `\u0000${index}` : roots.root(value);
-      const group = byRoot.get(root);
-      if (group === undefined) byRoot.set(root, [ids[index] as number]);
-      else group.push(ids[index] as number);
-    });
-    if (byRoot.size > 1) return [...byRoot.values()].flatMap((group) => groups(group, numbered, new Set([...tried, field])));
-  }
-  return [[...ids]];
-}
-
-/** Union-find over values. */
-class ValueSets {
-  private readonly parent = new Map<string, string>();
-
-  root(value: string): string {
-    let root = value;
-    for (let up = this.parent.get(root); up !== undefined && up !== root; up = this.parent.get(root)) root = up;
-    this.parent.set(value, root);
-    return root;
-  }
-
-  join(values: readonly string[]): void {
-    const [first, ...rest] = values;
-    if (first === undefined) return;
-    const root = this.root(first);
-    for (const value of rest) this.parent.set(this.root(value), root);
-  }
-}
-
-/** The group without the stable rules that can match no request a changed rule of it matches. */
-function relevant(group: readonly number[], changed: Uint8Array, numbered: RuleNumbers): number[] {
-  const changedIds = group.filter((id) => changed[id] === 1);
-  if (changedIds.length === 0 || changedIds.length * group.length > MAX_PAIRS) return [...group];
-  const required = (id: number) => requiredValues((numbered.rules[id] as NormalRule).conditions);
-  const changedRequired = changedIds.map(required);
-  // A changed rule that requires no value can match a request of any other rule: every rule is kept, without comparing pairs.
-  if (changedRequired.some((values) => values.size === 0)) return [...group];
-  return group.filter((id) => changed[id] === 1 || changedRequired.some((other) => !disjoint(required(id), other)));
-}
-
-/**
  * Each part's lists, cut from every distinct list in one pass over it; lists of a part that are
  * then equal rule by rule are one list.
  */
-function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, numbered: RuleNumbers, changed: Uint8Array): ChangedPart[] {
-  const partOfRule = new Int32Array(numbered.rules.length).fill(-1);
-  partIds.forEach((ids, part) => {
-    for (const id of ids) partOfRule[id] = part;
-  });
+function partsOf(partWays: readonly Way[][], ruleSets: readonly (readonly NormalRule[])[], distinct: ReadonlyMap<readonly NormalRule[], Int32Array>, numbered: RuleNumbers, changed: Uint8Array): ChangedPart[] {
+  const partIds = partWays.map((ways) => [...new Set(ways.map((way) => way.rule))]);
+  const ruleIn = partWays.map((ways) => (id: number) => narrowedRule(numbered.rules[id] as NormalRule, ways.filter((way) => way.rule === id).map((way) => way.way).sort((a, b) => a - b)));
   const cut = new Map<readonly NormalRule[], number[][]>();
-  for (const [rules, ids] of distinct) {
-    const byPart = partIds.map((): number[] => []);
-    for (const id of ids) if ((partOfRule[id] as number) !== -1) (byPart[partOfRule[id] as number] as number[]).push(id);
-    cut.set(rules, byPart);
-  }
+  for (const [rules, ids] of distinct) cut.set(rules, partIds.map((inPart) => [...ids].filter((id) => inPart.includes(id))));
   return partIds.map((ids, part) => {
     const lists: NormalRule[][] = [];
     const byKey = new Map<string, number>();
@@ -212,7 +149,7 @@ function partsOf(partIds: readonly number[][], ruleSets: readonly (readonly Norm
       let index = byKey.get(key);
       if (index === undefined) {
         byKey.set(key, (index = lists.length));
-        lists.push(kept.map((id) => numbered.rules[id] as NormalRule));
+        lists.push(kept.map((id) => (ruleIn[part] as (id: number) => NormalRule)(id)));
       }
       previous = { kept, index };
       return index;
