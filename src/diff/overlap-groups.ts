@@ -14,7 +14,7 @@ export interface Way {
 }
 
 /** Ways compared at most to leave out stable ways of one group (beyond it, the group keeps them all). */
-const MAX_PAIRS = 4_000_000;
+const MAX_PAIRS = 1_000_000;
 
 export function waysOf(rule: NormalRule, number: number): Way[] {
   const { conditions } = rule;
@@ -75,7 +75,7 @@ function byField(ways: readonly Way[], field: string): Way[][] {
   sets.joinMeeting();
   const byRoot = new Map<string, Way[]>();
   ways.forEach((way, index) => {
-    const [key] = keys[index] as string[];
+    const [key] = keys[index] as readonly string[];
     // A way that allows no text at all matches nothing: a group of its own.
     const root = key === undefined ? `\u0000${index}` : sets.root(key);
     const group = byRoot.get(root);
@@ -85,8 +85,13 @@ function byField(ways: readonly Way[], field: string): Way[][] {
   return [...byRoot.values()];
 }
 
-function keysOf(texts: Texts): string[] {
-  return [...[...texts.exact].map((text) => `=${text}`), ...[...texts.prefix].map((text) => `<${text}`), ...[...texts.suffix].map((text) => `>${text}`)];
+/** Worked out once per texts (required-texts.ts keeps them per tree): every search of a plan groups the same ways. */
+const KEYS = new WeakMap<Texts, readonly string[]>();
+
+function keysOf(texts: Texts): readonly string[] {
+  let keys = KEYS.get(texts);
+  if (keys === undefined) KEYS.set(texts, (keys = [...[...texts.exact].map((text) => `=${text}`), ...[...texts.prefix].map((text) => `<${text}`), ...[...texts.suffix].map((text) => `>${text}`)]));
+  return keys;
 }
 
 /** Union-find over texts (keyed by kind and text), joined where a value could carry both. */
