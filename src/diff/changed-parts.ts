@@ -19,7 +19,7 @@
 import type { NormalRule } from '../semantics/model.js';
 import type { ChangedPart } from './part-lists.js';
 import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
-import { narrowedRule, overlapGroups, relevantWays, waysOf, type Way } from './overlap-groups.js';
+import { narrowedRule, overlapGroups, relevantWays, waysApart, type Way } from './overlap-groups.js';
 import { activeAfter, commonEnds, eachList, IdsAlong, sameIds, type CommonEnds, type RuleLists } from './list-delta.js';
 import { partsOf, type PartRules } from './part-lists.js';
 
@@ -56,7 +56,7 @@ export function changedParts(ruleSets: RuleLists, interesting: (outcomes: readon
   const alike = (outcome: DecidedOutcome): boolean => interesting(same.fill(outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
   const changed = changedRules(distinct, numbered.rules.length);
-  const ways = numbered.rules.flatMap((rule, id) => waysOf(rule, id));
+  const ways = numbered.rules.flatMap((rule, id) => waysApart(rule, id));
   const partWays: Way[][] = [];
   for (const group of overlapGroups(ways)) {
     if (deadline !== undefined && Date.now() > deadline) return 'late';

@@ -16,7 +16,7 @@ export interface Way {
 /** Ways compared at most to leave out stable ways of one group (beyond it, the group keeps them all). */
 const MAX_PAIRS = 1_000_000;
 
-export function waysOf(rule: NormalRule, number: number): Way[] {
+export function waysApart(rule: NormalRule, number: number): Way[] {
   const { conditions } = rule;
   if (conditions.operator !== '$or' || conditions.children.length < 2) return [{ rule: number, way: -1, texts: conditionsTexts(conditions) }];
   return conditions.children.map((group, way) => ({ rule: number, way, texts: groupTexts(group) }));

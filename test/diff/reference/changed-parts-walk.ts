@@ -3,7 +3,7 @@
 // test/diff/list-delta.property.test.ts holds the new one to it.
 import type { NormalRule } from '../../../src/semantics/model.js';
 import { conditionsKeyOf, NO_RULE_OUTCOME, outcomeKey, type DecidedOutcome, type RegionOutcome } from '../../../src/diff/entries.js';
-import { narrowedRule, overlapGroups, relevantWays, waysOf, type Way } from '../../../src/diff/overlap-groups.js';
+import { narrowedRule, overlapGroups, relevantWays, waysApart, type Way } from '../../../src/diff/overlap-groups.js';
 
 /** Lists of one part, each distinct list once. */
 export interface ChangedPart {
@@ -35,7 +35,7 @@ export function changedPartsWalked(ruleSets: readonly (readonly NormalRule[])[],
   const changed = changedRules([...distinct.values()], numbered.rules.length);
   // The ways and their groups as src/diff/changed-parts.ts finds them (overlap-groups.ts): what
   // this reference holds to account is the walk of the lists, not the grouping.
-  const ways = numbered.rules.flatMap((rule, id) => waysOf(rule, id));
+  const ways = numbered.rules.flatMap((rule, id) => waysApart(rule, id));
   const partWays: Way[][] = [];
   for (const group of overlapGroups(ways)) {
     if (deadline !== undefined && Date.now() > deadline) return 'late';
