@@ -22,21 +22,32 @@ const mark = (label) => {
   marks.push([label, Math.round(now.t - last.t), Math.round((c.user + c.system) / 1000)]);
   last = now;
 };
-const kind = (sql) => sql.startsWith('SELECT grouping_id') ? 'distinct query' : sql.startsWith('SELECT botrules_odd') ? 'grouping query' : sql.startsWith('CREATE') ? 'class tables' : sql.startsWith('SET') ? 'set' : sql.slice(0, 40);
+const kind = (sql) => sql.startsWith('SELECT grouping_id') ? 'distinct query' : sql.startsWith('SELECT botrules_odd') ? 'grouping query'
+  : sql.startsWith('CREATE OR REPLACE TEMP TABLE botrules_groups') ? 'one reading' : sql.startsWith('CREATE') ? 'class tables' : sql.startsWith('SET') ? 'set' : sql.slice(0, 40);
 let q = 0;
-for (const method of ['runAndReadAll']) {
+// Both ways a query runs (the grouping query runs without a reader; runAndReadAll runs through run): timed once, at the outer call.
+let depth = 0;
+const readAll = DuckDBConnection.prototype.runAndReadAll;
+for (const method of ['runAndReadAll', 'run']) {
   const orig = DuckDBConnection.prototype[method];
   DuckDBConnection.prototype[method] = async function (sql, params) {
-    const k = kind(sql);
-    mark(`JS before ${k}`);
-    if (mode === 'explain' && (k === 'distinct query' || k === 'grouping query')) {
-      let r; try { r = await orig.call(this, 'EXPLAIN ANALYZE ' + sql, params); } catch (e) { console.log('EXPLAIN failed', String(e).slice(0, 300)); throw e; }
-      writeFileSync(path.join(out, `explain-${shape}-${q++}.txt`), r.getRows().map((x) => x[1]).join('\n'));
-            mark(`EXPLAIN ANALYZE ${k}`);
+    if (depth > 0) return orig.call(this, sql, params);
+    depth += 1;
+    try {
+      const k = kind(sql);
+      mark(`JS before ${k}`);
+      if (mode === 'explain' && (k === 'distinct query' || k === 'grouping query' || k === 'one reading')) {
+        const explained = k === 'one reading' ? sql.slice(sql.indexOf(' AS ') + 4) : sql;
+        let r; try { r = await readAll.call(this, 'EXPLAIN ANALYZE ' + explained, params); } catch (e) { console.log('EXPLAIN failed', String(e).slice(0, 300)); throw e; }
+        writeFileSync(path.join(out, `explain-${shape}-${q++}.txt`), r.getRows().map((x) => x[1]).join('\n'));
+        mark(`EXPLAIN ANALYZE ${k}`);
+      }
+      const result = await orig.call(this, sql, params);
+      mark(`DuckDB ${k}`);
+      return result;
+    } finally {
+      depth -= 1;
     }
-    const result = await orig.call(this, sql, params);
-    mark(`DuckDB ${k}`);
-    return result;
   };
 }
 const dir = mkdtempSync(path.join(os.tmpdir(), `botrules-replay-stages-${shape}-`));
