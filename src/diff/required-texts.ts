@@ -12,6 +12,7 @@
 import { isAddressLeaf } from '../evaluate/leaf.js';
 import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
+import { disjointBy } from './required-values.js';
 import { ASCII, asciiFold } from './tree-guards.js';
 
 /** One of `exact`, or a value starting with one of `prefix`, or ending with one of `suffix`. */
@@ -44,12 +45,7 @@ export function groupTexts(group: Group): RequiredTexts {
 
 /** True when no request can match both: some field each requires, with no texts that can meet. */
 export function textsDisjoint(a: RequiredTexts, b: RequiredTexts): boolean {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const [field, texts] of small) {
-    const others = large.get(field);
-    if (others !== undefined && !textsMeet(texts, others)) return true;
-  }
-  return false;
+  return disjointBy(a, b, textsMeet);
 }
 
 /** True when some value can carry a text of each. */

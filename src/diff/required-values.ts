@@ -25,10 +25,15 @@ export function requiredValues(conditions: Conditions): Required {
 
 /** True when no request can match both: some field each requires, with no value in common. */
 export function disjoint(a: Required, b: Required): boolean {
+  return disjointBy(a, b, intersects);
+}
+
+/** True when some field both maps require holds what cannot `meet` (required-texts.ts asks it of texts). */
+export function disjointBy<T>(a: ReadonlyMap<string, T>, b: ReadonlyMap<string, T>, meet: (one: T, other: T) => boolean): boolean {
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const [field, values] of small) {
+  for (const [field, held] of small) {
     const others = large.get(field);
-    if (others !== undefined && !intersects(values, others)) return true;
+    if (others !== undefined && !meet(held, others)) return true;
   }
   return false;
 }
