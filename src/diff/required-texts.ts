@@ -10,6 +10,7 @@
 // pattern is JavaScript's, flags '' or 'i' (evaluate/pattern.ts), and without the `u` flag an
 // ASCII letter ignoring case matches only its two ASCII cases, so its literal start holds folded.
 import { isAddressLeaf } from '../evaluate/leaf.js';
+import { patternStart } from '../evaluate/pattern-literal.js';
 import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import { disjointBy } from './required-values.js';
@@ -79,9 +80,9 @@ function textsOf(leaf: Leaf): Texts | undefined {
     case '$endsWith': return affix(firstValue(leaf), 'suffix');
     case '$re': {
       // Any pattern may match: each must start with literal characters.
-      const starts = leafValues(leaf).map(literalStart);
-      if (starts.some((start) => start === undefined || start === '')) return undefined;
-      return { exact: EMPTY, prefix: new Set(starts as string[]), suffix: EMPTY };
+      const starts = leafValues(leaf).map(patternStart);
+      if (starts.some((start) => start === undefined || !ASCII.test(start))) return undefined;
+      return { exact: EMPTY, prefix: new Set((starts as string[]).map(asciiFold)), suffix: EMPTY };
     }
     default: return undefined;
   }
@@ -91,52 +92,6 @@ function affix(text: string, kind: 'prefix' | 'suffix'): Texts | undefined {
   if (text === '' || !ASCII.test(text)) return undefined;
   const folded = new Set([asciiFold(text)]);
   return kind === 'prefix' ? { exact: EMPTY, prefix: folded, suffix: EMPTY } : { exact: EMPTY, prefix: EMPTY, suffix: folded };
-}
-
-/** Characters that stand for themselves outside a class, and after a backslash. */
-const LITERAL = /[A-Za-z0-9/_\-=:,@~%#&!'"<> ]/;
-const ESCAPED_LITERAL = /[./\-_=:,@~%#&!'"<>?*+()[\]{}|^$\\]/;
-const QUANTIFIER = /[?*{]/;
-
-/**
- * The text every match of `source` starts with, folded: a pattern anchored by `^` with no
- * alternative at its top level, read up to its first character that is not a literal (one a
- * `?`, `*` or `{` follows is not required). Undefined when there is none.
- */
-export function literalStart(source: string): string | undefined {
-  if (!source.startsWith('^') || hasTopLevelAlternative(source)) return undefined;
-  const letters: string[] = [];
-  let at = 1;
-  while (at < source.length) {
-    const char = source[at] as string;
-    if (char === '\\' && ESCAPED_LITERAL.test(source[at + 1] ?? '')) {
-      letters.push(source[at + 1] as string);
-      at += 2;
-    } else if (LITERAL.test(char)) {
-      letters.push(char);
-      at += 1;
-    } else {
-      if (QUANTIFIER.test(char)) letters.pop();
-      break;
-    }
-  }
-  return asciiFold(letters.join(''));
-}
-
-/** A `|` outside every group and class: the pattern is anchored on its first alternative only. */
-function hasTopLevelAlternative(source: string): boolean {
-  let depth = 0;
-  let inClass = false;
-  for (let at = 0; at < source.length; at += 1) {
-    const char = source[at];
-    if (char === '\\') at += 1;
-    else if (inClass) inClass = char !== ']';
-    else if (char === '[') inClass = true;
-    else if (char === '(') depth += 1;
-    else if (char === ')') depth -= 1;
-    else if (char === '|' && depth <= 0) return true;
-  }
-  return false;
 }
 
 /**

@@ -10,6 +10,26 @@ const META = new Set(['.', '^', '$', '[', ']', '(', ')', '{', '}', '*', '+', '?'
 const QUANTIFIER = new Set(['*', '+', '?', '{']);
 
 export function patternLiteral(source: string): string | undefined {
+  const runs = plainRuns(source);
+  if (runs === undefined) return undefined;
+  const longest = runs.reduce((best, run) => (run.length > best.length ? run : best), '');
+  return longest === '' ? undefined : longest;
+}
+
+/**
+ * The text every match starts with (the behaviour search splits rules by it, src/diff/
+ * required-texts.ts): the run of plain characters right after a leading `^`, when the pattern
+ * has no top-level alternation; undefined when there is none.
+ */
+export function patternStart(source: string): string | undefined {
+  if (!source.startsWith('^')) return undefined;
+  // The `^` ends the first run: the second is the one it anchors.
+  const start = plainRuns(source)?.[1];
+  return start === '' ? undefined : start;
+}
+
+/** The runs of plain characters in order, each ended by what is not one; undefined at a top-level `|`. */
+function plainRuns(source: string): string[] | undefined {
   const runs: string[] = [''];
   const end = () => runs.push('');
   for (let at = 0; at < source.length;) {
@@ -31,8 +51,7 @@ export function patternLiteral(source: string): string | undefined {
     else runs[runs.length - 1] += literal;
     at = next;
   }
-  const longest = runs.reduce((best, run) => (run.length > best.length ? run : best), '');
-  return longest === '' ? undefined : longest;
+  return runs;
 }
 
 /** An escape at `at`: the character it stands for when it is one plain character, and where it ends. */
