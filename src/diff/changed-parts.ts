@@ -19,7 +19,8 @@
 import type { NormalRule } from '../semantics/model.js';
 import type { ChangedPart } from './part-lists.js';
 import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
-import { narrowedRule, overlapGroups, relevantWays, waysApart, type Way } from './overlap-groups.js';
+import { narrowedRule, type Way } from './overlap-groups.js';
+import { partWays } from './part-ways.js';
 import { activeAfter, commonEnds, eachList, IdsAlong, sameIds, type CommonEnds, type RuleLists } from './list-delta.js';
 import { partsOf, type PartRules } from './part-lists.js';
 
@@ -56,19 +57,11 @@ export function changedParts(ruleSets: RuleLists, interesting: (outcomes: readon
   const alike = (outcome: DecidedOutcome): boolean => interesting(same.fill(outcome));
   if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
   const changed = changedRules(distinct, numbered.rules.length);
-  const ways = numbered.rules.flatMap((rule, id) => waysApart(rule, id));
-  const partWays: Way[][] = [];
-  for (const group of overlapGroups(ways)) {
-    if (deadline !== undefined && Date.now() > deadline) return 'late';
-    if (!group.some((way) => changed[way.rule] === 1)) continue;
-    const kept = relevantWays(group, changed);
-    for (const part of kept.length === group.length ? [kept] : overlapGroups(kept)) {
-      if (part.some((way) => changed[way.rule] === 1)) partWays.push(part);
-    }
-  }
+  const grouped = partWays(numbered.rules, changed, deadline);
+  if (grouped === 'late') return 'late';
   // Nothing left out and nothing split: the lists as given, not copies of them.
-  if (partWays.length === 1 && (partWays[0] as Way[]).length === ways.length) return undefined;
-  return partsOf(partWays.map((part) => partRules(part, numbered.rules)), distinctOf, distinct, numbered.rules.length, changed);
+  if (grouped.parts.length === 1 && (grouped.parts[0] as Way[]).length === grouped.ways.length) return undefined;
+  return partsOf(grouped.parts.map((part) => partRules(part, numbered.rules)), distinctOf, distinct, numbered.rules.length, changed);
 }
 
 /** A part's rules, each narrowed to its ways in the part (in the order its conditions list them). */
