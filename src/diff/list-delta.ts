@@ -167,12 +167,17 @@ export class IdsAlong {
    * valid until the list after the next one is read (a reader holds the one before at most).
    */
   *lists(): Generator<Int32Array> {
+    for (const { ids } of this.changes()) yield ids;
+  }
+
+  /** As lists() reads them, each list after the first with its delta against the one before. */
+  *changes(): Generator<{ ids: Int32Array; delta?: ActiveDelta<number> }> {
     let ids = this.first;
-    yield ids;
+    yield { ids };
     const buffers = [new Int32Array(this.longest), new Int32Array(this.longest)];
     for (const [index, delta] of this.deltas.entries()) {
       ids = joinedIds(ids, delta, buffers[index % 2]);
-      yield ids;
+      yield { ids, delta };
     }
   }
 }

@@ -4,7 +4,7 @@
 // by one PATCH, which changes the cut of the part(s) of the rule it sends and no other: a
 // part the PATCH leaves alone keeps the very array of the state before (list-delta.ts).
 import type { NormalRule } from '../semantics/model.js';
-import { commonEnds, idsHash, sameIds, type IdsAlong } from './list-delta.js';
+import { idsHash, sameIds, type ActiveDelta, type IdsAlong } from './list-delta.js';
 
 /** Lists of one part, each distinct list once. */
 export interface ChangedPart {
@@ -65,16 +65,16 @@ export function partsOf(parts: readonly PartRules[], distinctOf: readonly number
 
 /**
  * Per distinct list, its rule numbers of each part in order. A list is compared with the one
- * before it: the parts of no rule between their common start and end are the arrays of the list
- * before; only the others are cut again.
+ * before it: the parts of no rule it added or left are the arrays of the list before; only the
+ * others are cut again.
  */
 function cutByPart(distinct: IdsAlong, parts: number, partsOfRule: readonly (readonly number[])[]): number[][][] {
   const cut: number[][][] = [];
   const membership = new Membership(partsOfRule);
   let previous: { ids: Int32Array; byPart: number[][] } | undefined;
   // Read one list after another (IdsAlong): the list before is the only one held.
-  for (const ids of distinct.lists()) {
-    const touched = previous === undefined ? undefined : touchedParts(previous.ids, ids, partsOfRule);
+  for (const { ids, delta } of distinct.changes()) {
+    const touched = previous === undefined || delta === undefined ? undefined : touchedParts(previous.ids, delta, partsOfRule);
     let byPart: number[][];
     if (previous === undefined) byPart = cutWhole(ids, parts, partsOfRule);
     else if (touched === undefined) byPart = keptWhereSame(previous.byPart, cutWhole(ids, parts, partsOfRule));
@@ -88,13 +88,19 @@ function cutByPart(distinct: IdsAlong, parts: number, partsOfRule: readonly (rea
   return cut;
 }
 
-/** The parts of the rules between the common start and end of two lists; undefined when more than a few. */
-function touchedParts(before: Int32Array, after: Int32Array, partsOfRule: readonly (readonly number[])[]): Set<number> | undefined {
-  const { start, end } = commonEnds(before, after);
+/**
+ * The parts of the rules a list added or left against the one before (`delta`: list-delta.ts);
+ * undefined when more than a few. The rules of the run it kept keep their order, and those of
+ * its common start and end their places: a part holding none of the others cuts alike, however
+ * far a move shifted the rules between its two places.
+ */
+function touchedParts(before: Int32Array, delta: ActiveDelta<number>, partsOfRule: readonly (readonly number[])[]): Set<number> | undefined {
   const touched = new Set<number>();
-  for (const ids of [before, after]) {
-    for (let at = start; at < ids.length - end; at += 1) {
-      for (const part of partsOfRule[ids[at] as number] as number[]) touched.add(part);
+  const runEnd = delta.run.from + delta.run.length;
+  const left = [...before.subarray(delta.start, delta.run.from), ...before.subarray(runEnd, before.length - delta.end)];
+  for (const ids of [delta.before, delta.after, left]) {
+    for (const id of ids) {
+      for (const part of partsOfRule[id] as number[]) touched.add(part);
       if (touched.size > MAX_TOUCHED_PARTS) return undefined;
     }
   }
