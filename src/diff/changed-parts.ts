@@ -88,12 +88,17 @@ class RuleNumbers {
   readonly rules: NormalRule[] = [];
   private readonly byKey = new Map<string, number>();
   private readonly byRule = new Map<NormalRule, number>();
+  /** Numbers of conditions keys: a rule keyed by its conditions' number and its outcome, not its whole key again. */
+  private readonly conditions = new Map<string, number>();
 
   of(rule: NormalRule): number {
     let id = this.byRule.get(rule);
     if (id !== undefined) return id;
     // The keys entries.ts works out once per rule object (the same for both).
-    const key = ruleKeysOf(rule).whole;
+    const keys = ruleKeysOf(rule);
+    let conditions = this.conditions.get(keys.conditions);
+    if (conditions === undefined) this.conditions.set(keys.conditions, (conditions = this.conditions.size));
+    const key = `${conditions}\u0000${keys.outcome}`;
     id = this.byKey.get(key);
     if (id === undefined) {
       this.byKey.set(key, (id = this.rules.length));

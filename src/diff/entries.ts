@@ -93,7 +93,8 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
     let boring = boringOutcome.get(keys.outcome);
     if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(same.fill(outcome))));
     byRule.set(rule, entries.length);
-    entries.push({ rule, conditionsId, id: idOf(keys.whole), outcome, boring });
+    // Conditions and outcome: the conditions by their number, not their key again (a rule's key is most of its size).
+    entries.push({ rule, conditionsId, id: idOf(`${conditionsId}\u0000${keys.outcome}`), outcome, boring });
     return entries.length - 1;
   };
   // A list that is the very array of the one before (the transition check's states a description
@@ -134,17 +135,14 @@ export function conditionsKeyOf(conditions: Conditions): string {
 
 /**
  * A rule object's keys, worked out once: the transition check searches hundreds of lists that
- * share their rule objects, and each search numbers its rules by these keys.
+ * share their rule objects, and each search numbers its rules by these keys (conditions and
+ * outcome, each; a rule is both).
  */
-const RULE_KEYS = new WeakMap<NormalRule, { conditions: string; outcome: string; whole: string }>();
+const RULE_KEYS = new WeakMap<NormalRule, { conditions: string; outcome: string }>();
 
-export function ruleKeysOf(rule: NormalRule): { conditions: string; outcome: string; whole: string } {
+export function ruleKeysOf(rule: NormalRule): { conditions: string; outcome: string } {
   let keys = RULE_KEYS.get(rule);
-  if (keys === undefined) {
-    const conditions = conditionsKeyOf(rule.conditions);
-    const outcome = outcomeKey({ rule: rule.name, actions: rule.actions });
-    RULE_KEYS.set(rule, (keys = { conditions, outcome, whole: `${conditions}\u0000${outcome}` }));
-  }
+  if (keys === undefined) RULE_KEYS.set(rule, (keys = { conditions: conditionsKeyOf(rule.conditions), outcome: outcomeKey({ rule: rule.name, actions: rule.actions }) }));
   return keys;
 }
 

@@ -29,7 +29,8 @@ export function activeEntriesWalked(ruleSets: readonly (readonly NormalRule[])[]
     const keys = ruleKeysOf(rule);
     let boring = boringOutcome.get(keys.outcome);
     if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(ruleSets.map(() => outcome))));
-    const entry = { rule, conditionsId: idOf(keys.conditions), id: idOf(keys.whole), outcome, boring };
+    const conditionsId = idOf(keys.conditions);
+    const entry = { rule, conditionsId, id: idOf(`${conditionsId}\u0000${keys.outcome}`), outcome, boring };
     byRule.set(rule, entry);
     return entry;
   };
