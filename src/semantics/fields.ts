@@ -20,7 +20,10 @@ export function leafValues(leaf: Leaf): readonly string[] {
 
 /** The value a scalar operator compares with: its first value ('' when it has none). */
 export function firstValue(leaf: Leaf): string {
-  return leafValues(leaf)[0] ?? '';
+  // Not leafValues(leaf)[0]: that makes a list of a scalar's one string, at every call.
+  const value = leaf.value;
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : (value[0] ?? '');
 }
 
 /** The name of the header, query or custom parameter the leaf reads ('' for the other condition types). */
