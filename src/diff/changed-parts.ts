@@ -123,6 +123,7 @@ function changedRules(distinct: IdsAlong, count: number): Uint8Array {
   positionsIn(first, position);
   let stable = [...first].filter((id) => (position[id] as number) >= 0);
   let previous = first;
+  const scratch = new RunScratch();
   // Each list read is valid until the one after the next is read (IdsAlong): the one before is all this holds.
   for (const list of lists) {
     // A list with the same rules as the one before keeps the same rules stable (states a description apart).
@@ -140,8 +141,7 @@ function changedRules(distinct: IdsAlong, count: number): Uint8Array {
     // between — the very run increasingRun finds over the whole (it reads the ones before as a run
     // it extends, and extends its run by each one after), for the rules a PATCH moved only.
     const [changedFrom, changedTo] = [firstAtOrAfter(stable, position, from), firstAtOrAfter(stable, position, to)];
-    // Joined by a copy, not spread into a splice: a far move's stretch may hold thousands of rules.
-    if (!increasing(stable, position, changedFrom, changedTo)) stable = stable.slice(0, changedFrom).concat(increasingRun(stable.slice(changedFrom, changedTo), position), stable.slice(changedTo));
+    if (!increasing(stable, position, changedFrom, changedTo)) keepIncreasing(stable, changedFrom, changedTo, position, scratch);
   }
   for (const id of stable) changed[id] = 0;
   return changed;
@@ -198,24 +198,44 @@ function increasing(ids: readonly number[], position: Int32Array, from: number, 
   return true;
 }
 
-/** The longest subsequence of `ids` whose positions increase (patience sorting, O(n log n)). */
-function increasingRun(ids: readonly number[], position: Int32Array): number[] {
-  const tails: number[] = [];
-  const previous = new Int32Array(ids.length);
-  ids.forEach((id, index) => {
-    const at = position[id] as number;
+/**
+ * The stretch [from, to) of `ids` cut to its longest subsequence whose positions increase
+ * (patience sorting, O(n log n)), in place: the ids after it move up. A far move's stretch may
+ * hold thousands of rules, in each of hundreds of states: no copy of it, and the scratch
+ * arrays made once.
+ */
+function keepIncreasing(ids: number[], from: number, to: number, position: Int32Array, scratch: RunScratch): void {
+  const count = to - from;
+  const { tails, previous } = scratch.sized(count);
+  let length = 0;
+  for (let index = 0; index < count; index++) {
+    const at = position[ids[from + index] as number] as number;
     let lo = 0;
-    let hi = tails.length;
+    let hi = length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((position[ids[tails[mid] as number] as number] as number) < at) lo = mid + 1;
+      if ((position[ids[from + (tails[mid] as number)] as number] as number) < at) lo = mid + 1;
       else hi = mid;
     }
     previous[index] = lo > 0 ? (tails[lo - 1] as number) : -1;
     tails[lo] = index;
-  });
-  const run: number[] = [];
-  for (let index = tails[tails.length - 1] ?? -1; index !== -1; index = previous[index] as number) run.push(ids[index] as number);
-  return run.reverse();
+    if (lo === length) length += 1;
+  }
+  // The run's indices, read back from its end, into `tails`; then each written over the
+  // stretch's start (an index is never before the place it is written to, nor before a later one's).
+  for (let at = length - 1, index = length > 0 ? (tails[length - 1] as number) : -1; at >= 0; at--, index = previous[index] as number) tails[at] = index;
+  for (let at = 0; at < length; at++) ids[from + at] = ids[from + (tails[at] as number)] as number;
+  ids.copyWithin(from + length, to);
+  ids.length -= count - length;
 }
 
+/** keepIncreasing's arrays, grown to the longest stretch met. */
+class RunScratch {
+  private tails = new Int32Array(0);
+  private previous = new Int32Array(0);
+
+  sized(count: number): { tails: Int32Array; previous: Int32Array } {
+    if (this.tails.length < count) [this.tails, this.previous] = [new Int32Array(count), new Int32Array(count)];
+    return { tails: this.tails, previous: this.previous };
+  }
+}
