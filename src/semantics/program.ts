@@ -81,8 +81,6 @@ export class ProgramBuilder {
   private readonly groups = new Map<string, ProgramGroup>();
   private readonly treeIds = new Map<string, number>();
 
-  /** Ids by leaf object, so a leaf object asked about again costs one lookup. */
-  private readonly byObject = new WeakMap<Leaf, number>();
 
   /** The leaf's id, adding it when no leaf with its meaning was added before. */
   leaf(leaf: Leaf): number {
@@ -90,21 +88,19 @@ export class ProgramBuilder {
     if (id === undefined) {
       id = this.leaves.length;
       this.leafIds.set(keyOf(leaf), id);
-      this.byObject.set(leaf, id);
       const field = requestField(leaf);
       this.leaves.push({ leaf, field, name: field === 'headers' ? fieldName(leaf).toLowerCase() : fieldName(leaf) });
     }
     return id;
   }
 
-  /** The id of the leaf added with the leaf's meaning, if any. */
+  /**
+   * The id of the leaf added with the leaf's meaning, if any: by its key, which each leaf object
+   * works out once. No map of leaf objects per builder: the behaviour diff builds one per search,
+   * and such a map (weak, by object) was a tenth of the memory a search's set-up held.
+   */
   find(leaf: Leaf): number | undefined {
-    let id = this.byObject.get(leaf);
-    if (id === undefined) {
-      id = this.leafIds.get(keyOf(leaf));
-      if (id !== undefined) this.byObject.set(leaf, id);
-    }
-    return id;
+    return this.leafIds.get(keyOf(leaf));
   }
 
   /** The tree's id, adding it (and its groups and leaves) when it is new. */
