@@ -5,8 +5,8 @@
 // regions.ts and changed-search.ts share.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import { canonicalConditions } from '../semantics/canonical.js';
-import type { Action, Conditions, Leaf, NormalRule } from '../semantics/model.js';
+import { canonicalGroup } from '../semantics/canonical.js';
+import type { Action, Conditions, Group, Leaf, NormalRule } from '../semantics/model.js';
 import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
 import { activeAfter, eachList, joinedIds, type RuleLists } from './list-delta.js';
 
@@ -127,9 +127,26 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
 /** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */
 const CONDITIONS_KEYS = new WeakMap<Conditions, string>();
 
+/**
+ * Equal exactly for conditions that mean the same (semantics/canonical.ts): the operator and the
+ * set of its groups' canonical keys. Made of each group's key, which each group object works out
+ * once: the rules the search in proportion to the change narrows to some of their ways
+ * (overlap-groups.ts) share their groups with the rule, and their keys are joined, not made again.
+ */
 export function conditionsKeyOf(conditions: Conditions): string {
   let key = CONDITIONS_KEYS.get(conditions);
-  if (key === undefined) CONDITIONS_KEYS.set(conditions, (key = JSON.stringify(canonicalConditions(conditions))));
+  if (key === undefined) {
+    const groups = [...new Set(conditions.children.map(groupKeyOf))].sort();
+    CONDITIONS_KEYS.set(conditions, (key = `${conditions.operator}\u0000${groups.join('\u0000')}`));
+  }
+  return key;
+}
+
+const GROUP_KEYS = new WeakMap<Group, string>();
+
+function groupKeyOf(group: Group): string {
+  let key = GROUP_KEYS.get(group);
+  if (key === undefined) GROUP_KEYS.set(group, (key = JSON.stringify(canonicalGroup(group))));
   return key;
 }
 

@@ -43,10 +43,12 @@ export function canonicalActions(actions: readonly Action[]): Action[] {
 }
 
 export function canonicalConditions(conditions: Conditions): Conditions {
-  const groups = conditions.children.map(
-    (group): Group => ({ operator: group.operator, children: asSet(group.children.map(canonicalLeaf), compareLeaves) }),
-  );
-  return { operator: conditions.operator, children: asSet(groups, compareGroups) };
+  return { operator: conditions.operator, children: asSet(conditions.children.map(canonicalGroup), compareGroups) };
+}
+
+/** A group's canonical form: its leaves a set. Two groups mean the same exactly when their canonical JSON is the same. */
+export function canonicalGroup(group: Group): Group {
+  return { operator: group.operator, children: asSet(group.children.map(canonicalLeaf), compareLeaves) };
 }
 
 /** The canonical form; its value lists are fresh copies, so it can be kept and changed freely. */
