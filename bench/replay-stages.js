@@ -2,7 +2,9 @@
 // of a shape, every 20th changed) over a log of its requests (NDJSON, or Parquet by the name's
 // ending), the wall and process CPU ms (DuckDB's threads included) of each DuckDB query and of the
 // JavaScript between them, as table rows. With `explain` each reading by classes is run once more
-// as EXPLAIN ANALYZE first, its operators' times written to OUT/explain-SHAPE-N.txt.
+// as EXPLAIN ANALYZE first, its operators' times written to OUT/explain-SHAPE-N.txt. The row of
+// groups counts the first grouping query's rows: the groups decided one by one in JavaScript after it
+// (a Parquet file's: the row "JS before rows shown").
 // Usage: node bench/replay-stages.js <build root, absolute> SHAPE LOG [explain OUT]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,8 +25,10 @@ const mark = (label) => {
   last = now;
 };
 const kind = (sql) => sql.startsWith('SELECT grouping_id') ? 'distinct query' : sql.startsWith('SELECT botrules_odd') ? 'grouping query'
+  : sql.startsWith('SELECT CAST(file_row_number') ? 'rows shown'
   : sql.startsWith('CREATE OR REPLACE TEMP TABLE botrules_groups') ? 'one reading' : sql.startsWith('CREATE') ? 'class tables' : sql.startsWith('SET') ? 'set' : sql.slice(0, 40);
 let q = 0;
+let groups;
 // Both ways a query runs (the grouping query runs without a reader; runAndReadAll runs through run): timed once, at the outer call.
 let depth = 0;
 const readAll = DuckDBConnection.prototype.runAndReadAll;
@@ -44,6 +48,9 @@ for (const method of ['runAndReadAll', 'run']) {
       }
       const result = await orig.call(this, sql, params);
       mark(`DuckDB ${k}`);
+      // The groups JavaScript decides one by one after the reading (engine/replay-duckdb-native.ts
+      // nativeGroup): the first grouping query's; an NDJSON log's later ones only number its start.
+      if (k === 'grouping query' && groups === undefined) groups = result?.rowCount;
       return result;
     } finally {
       depth -= 1;
@@ -63,4 +70,5 @@ const c = process.cpuUsage(c0);
 const merged = [];
 for (const m of marks) { const p = merged.at(-1); if (p && p[0] === m[0]) { p[1] += m[1]; p[2] += m[2]; } else merged.push([...m]); }
 console.log(`| ${shape} | total | ${Math.round(performance.now() - t0)} | ${Math.round((c.user + c.system) / 1000)} |`);
+console.log(`| ${shape} | groups decided in JavaScript | ${groups} | |`);
 for (const [l, w, cpu] of merged) if (w > 20 || cpu > 20) console.log(`| ${shape} | ${l} | ${w} | ${cpu} |`);
