@@ -32,8 +32,6 @@ export interface Literal {
 export class AtomTable {
   readonly atoms: Atom[] = [];
   readonly program = new ProgramBuilder();
-  /** The atoms by field, as added: a field fixed to a value new to the search asks for them (Assignment.trueSince). */
-  private readonly byField = new Map<string, Atom[]>();
 
   /** The atom of `leaf`, created the first time a leaf with its meaning is seen. */
   add(leaf: Leaf, rule: string): Atom {
@@ -41,7 +39,6 @@ export class AtomTable {
     let atom = this.atoms[id];
     if (atom === undefined) {
       this.atoms.push((atom = { id, leaf, field: fieldKey(leaf), rules: new Set() }));
-      if (this.byField.get(atom.field)?.push(atom) === undefined) this.byField.set(atom.field, [atom]);
     }
     atom.rules.add(rule);
     return atom;
@@ -50,11 +47,6 @@ export class AtomTable {
   of(leaf: Leaf): Atom | undefined {
     const id = this.program.find(leaf);
     return id === undefined ? undefined : this.atoms[id];
-  }
-
-  /** The atoms of a field, in the order first seen (the table's own list: not to be changed). */
-  ofField(field: string): readonly Atom[] {
-    return this.byField.get(field) ?? [];
   }
 }
 
@@ -166,31 +158,32 @@ export class Assignment {
   }
 
   /**
-   * The atoms the literals pushed after the first `size` may have made true, and that are true:
-   * each such literal's own atom when it holds, and every true atom of a field such a literal
-   * fixed. No other atom's truth changed: truthOf reads an atom's own literal and its field's
-   * fixed value only.
+   * The atoms true under the assignment among its literals' own and those `ofFixed` lists for
+   * each field a literal fixed: truthOf reads an atom's own literal and its field's fixed value
+   * only, so no other atom is true. A fixed field's atoms are asked from the caller's list (the
+   * atoms its trees watch, tree-stack.ts; a list that only grows), not all: a host field holds
+   * thousands. One with a literal of its own that fails may be named too: the caller confirms.
    */
-  trueSince(size: number): number[] {
+  trueAtoms(ofFixed: (field: string) => readonly number[]): number[] {
     const atoms: number[] = [];
-    for (let at = size; at < this.stack.length; at++) {
-      const literal = this.stack[at] as Literal;
-      if (literal.holds) atoms.push(literal.atom.id);
-      const fixed = this.fixed.get(literal.atom.field);
-      if (fixed?.by === literal) atoms.push(...this.trueAt(literal.atom.field, fixed.value));
-    }
+    for (const literal of this.stack) if (literal.holds) atoms.push(literal.atom.id);
+    for (const [field, fixed] of this.fixed) atoms.push(...this.trueByValue(field, fixed.value, ofFixed(field)));
     return atoms;
   }
 
-  /** Per field and fixed value: the atoms of the field the value makes true (found once: a field holds thousands of `$in` lists). */
-  private readonly trueByValue = new Map<string, Map<string | null, number[]>>();
+  /** Per field and value: how many atoms of the caller's list were asked, and those the value makes true (the checks ask again and again). */
+  private readonly byValueTrue = new Map<string, Map<string | null, { asked: number; ids: number[] }>>();
 
-  private trueAt(field: string, value: string | null): readonly number[] {
-    let byValue = this.trueByValue.get(field);
-    if (byValue === undefined) this.trueByValue.set(field, (byValue = new Map()));
-    let atoms = byValue.get(value);
-    if (atoms === undefined) byValue.set(value, (atoms = this.table.ofField(field).filter((atom) => this.verdicts.valueOnce(atom.id, value ?? undefined) === true).map((atom) => atom.id)));
-    return atoms;
+  private trueByValue(field: string, value: string | null, listed: readonly number[]): readonly number[] {
+    let byValue = this.byValueTrue.get(field);
+    if (byValue === undefined) this.byValueTrue.set(field, (byValue = new Map()));
+    let known = byValue.get(value);
+    if (known === undefined) byValue.set(value, (known = { asked: 0, ids: [] }));
+    for (; known.asked < listed.length; known.asked++) {
+      const id = listed[known.asked] as number;
+      if (this.verdicts.value(id, value ?? undefined) === true) known.ids.push(id);
+    }
+    return known.ids;
   }
 
   /** The value a literal fixes the field to (null: absent), or undefined when none does. */

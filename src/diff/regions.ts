@@ -50,7 +50,7 @@ class Search {
   private readonly models: Models;
   private readonly evaluation: EvaluationOptions;
   /** Trees no request of the current state matches, and their conditions ids (counted). */
-  private readonly trees = new TreeStack((leaf) => this.table.of(leaf)?.id);
+  private readonly trees = new TreeStack((leaf) => this.table.of(leaf)?.id, this.table.atoms);
   /**
    * Per conditions id: how many times its tree is on the stack. An array, not a Map: the stack
    * grows and shrinks at every step, and a Map's table was reallocated as it did (garbage that
@@ -218,7 +218,7 @@ class Search {
       });
       // A rule above that every request of the way matches: none reaches this rule, no witness search
       // (docs/behaviour.md, "Safe transitions", in proportion to the change).
-      if (!possible || this.ruleAbove.matches(way, size)) {
+      if (!possible || this.ruleAbove.matches(way)) {
         this.assignment.popTo(size);
         continue;
       }

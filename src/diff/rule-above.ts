@@ -24,18 +24,17 @@ export class RuleAbove {
   ) {}
 
   /**
-   * Whether a tree of the stack is true under the assignment, the literals pushed after `size`
-   * being those of `way`. None was before them (the state's request meets the assignment and
-   * matches none), so only the trees with an atom they made true are asked (tree-stack.ts
-   * someHolding), after the one found for the way last time if it is on the stack: the answer is
-   * the same whichever tree is found first.
+   * Whether a tree of the stack is true under the assignment, the last literals pushed being those
+   * of `way`. Only the trees watching a true atom are asked (tree-stack.ts someHolding), after the
+   * one found for the way last time if it is on the stack: the answer is the same whichever tree
+   * is found first.
    */
-  matches(way: readonly (Atom | undefined)[], size: number): boolean {
+  matches(way: readonly (Atom | undefined)[]): boolean {
     const assignment = this.assignment;
     const last = this.lastFound.get(way);
     if (last !== undefined && this.notMatching.has(last) && assignment.treeTruth(this.atomTrees[last] as AtomTree) === true) return true;
     let found = -1;
-    const holds = this.trees.someHolding(assignment.trueSince(size), (at) => {
+    const holds = this.trees.someHolding(assignment.trueAtoms((field) => this.trees.watchedOf(field)), (at) => {
       const id = this.conditionsIds[at] as number;
       if (assignment.treeTruth(this.atomTrees[id] as AtomTree) !== true) return false;
       found = id;

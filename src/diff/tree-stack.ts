@@ -6,11 +6,13 @@
 // to a path, a country or a header, a request is asked about a few of the trees above it
 // instead of every one (docs/behaviour.md, "Exhaustive behaviour diff"). A tree that requires
 // no exact value but a prefix or a suffix of a field (a host ending in one tenant's domain) is
-// found by the prefixes and suffixes of the request's value. The trees are also listed by the
-// atoms of their leaves, to find those an atom just made true may make true (someHolding).
+// found by the prefixes and suffixes of the request's value. The trees are also listed by atoms
+// one of which is true whenever the tree is (its watches, as SAT solvers watch literals), to find
+// the trees an assignment may make true by its true atoms alone (someHolding).
 import { fieldOf, type TestRequest } from '../evaluate/request.js';
 import { fieldKey } from '../semantics/fields.js';
-import type { Conditions, Leaf } from '../semantics/model.js';
+import type { Conditions, Group, Leaf } from '../semantics/model.js';
+import type { Atom } from './atoms.js';
 import { foldedAscii, guardOf, type TreeGuard } from './tree-guards.js';
 
 /** Positions guarded by a prefix (or a suffix) of one field, by the value folded (asciiFold). */
@@ -39,17 +41,31 @@ export class TreeStack {
   private readonly open: number[] = [];
   /** Per guarded field: a leaf that reads it, positions guarded by its presence, and by each value. */
   private readonly fields = new Map<string, FieldLists>();
-  /** Per atom: the positions of the trees with a leaf of that atom. */
-  private readonly byAtom = new Map<number, number[]>();
+  /** Per atom: the positions of the trees that watch it (watchesOf). */
+  private readonly watchers = new Map<number, number[]>();
+  /** Per field: the atoms some tree watches, each once (a fixed field's true atoms are looked for among them). */
+  private readonly watchedByField = new Map<string, number[]>();
+  /** Positions of the trees without watches (a leaf without an atom, or a tree true without any): asked always. */
+  private readonly unwatched: number[] = [];
   /** The index by guards (firstMatching, candidates) and the one by atoms (someHolding), each made as asked. */
   private readonly guarded = new LazyLists((conditions) => {
     const guard = guardOf(conditions);
     return guard === undefined ? [this.open] : this.guardLists(guard);
   });
-  private readonly held = new LazyLists((conditions) => valueLists(this.byAtom, this.atomsOf(conditions)));
+  private readonly held = new LazyLists((conditions) => {
+    const watches = this.watchesOf(conditions);
+    return watches === undefined ? [this.unwatched] : valueLists(this.watchers, watches);
+  });
 
-  /** `atomId`: the search's number for a leaf's meaning (its atom), if it has one. */
-  constructor(private readonly atomId: (leaf: Leaf) => number | undefined) {}
+  /**
+   * `atomId`: the search's number for a leaf's meaning (its atom), if it has one; `atoms`: the
+   * atoms by number (an atom's rules say how rare it is: a tree watches the rarest atom of a
+   * group). A tree with a leaf of an atom not there has no watches.
+   */
+  constructor(
+    private readonly atomId: (leaf: Leaf) => number | undefined,
+    private readonly atoms: readonly Atom[] = [],
+  ) {}
 
   push(conditions: Conditions): void {
     this.list.push(conditions);
@@ -101,22 +117,30 @@ export class TreeStack {
   }
 
   /**
-   * Whether `implied` confirms a tree of the stack that has a leaf of one of `atoms`: the search
-   * asks which trees an assignment just made true (rule-above.ts), and a tree none
-   * of whose atoms changed keeps the truth it had. The shortest lists first, each from its top
-   * (the trees pushed last, in the search's state): most ways it asks about are given up there.
-   * A tree may be asked once per atom it holds.
+   * Whether `implied` confirms a tree of the stack that watches one of `atoms`, every atom true
+   * under an assignment (Assignment.trueAtoms): a tree true under it has a watch among them, so
+   * the others are not asked (rule-above.ts). On the plan benchmark's `apis` shape a tree was
+   * listed by every atom of its leaves, a wildcard host and a method in thousands of trees each,
+   * and a check that found none asked some 400 trees; by its watches (a path prefix of few rules)
+   * only those whose rarest atom of a group holds are asked. The shortest lists first, each from
+   * its top (the trees pushed last, in the search's state). A tree may be asked once per watch.
    */
   someHolding(atoms: Iterable<number>, implied: (at: number) => boolean): boolean {
     this.held.catchUp(this.list);
-    const lists: number[][] = [];
+    const lists: number[][] = this.unwatched.length > 0 ? [this.unwatched] : [];
     for (const atom of atoms) {
-      const list = this.byAtom.get(atom);
+      const list = this.watchers.get(atom);
       if (list !== undefined && list.length > 0 && !lists.includes(list)) lists.push(list);
     }
     lists.sort((a, b) => a.length - b.length);
     for (const list of lists) for (let i = list.length - 1; i >= 0; i--) if (implied(list[i] as number)) return true;
     return false;
+  }
+
+  /** The atoms of `field` that trees of the stack (and trees once on it) watch. */
+  watchedOf(field: string): readonly number[] {
+    this.held.catchUp(this.list);
+    return this.watchedByField.get(field) ?? [];
   }
 
   private guardLists(guard: TreeGuard): number[][] {
@@ -132,16 +156,41 @@ export class TreeStack {
     return valueLists(known.byValue, guard.values);
   }
 
-  /** The distinct atoms of the tree's leaves (found once per tree and stack: LazyLists). */
-  private atomsOf(conditions: Conditions): number[] {
-    const ids = new Set<number>();
-    for (const group of conditions.children) {
-      for (const leaf of group.children) {
-        const id = this.atomId(leaf);
-        if (id !== undefined) ids.add(id);
-      }
+  /**
+   * Atoms one of which is true whenever the tree is, or undefined when it has none. A group of
+   * `$and` is true only with all its atoms: it watches the rarest; one of `$or`, every atom. A
+   * tree of `$or` watches each group's; one of `$and` one group's, the fewest.
+   */
+  private watchesOf(conditions: Conditions): number[] | undefined {
+    const groups = conditions.children.map((group) => this.groupWatches(group));
+    if (conditions.operator === '$or') return groups.includes(undefined) ? undefined : [...new Set((groups as number[][]).flat())];
+    let fewest: number[] | undefined;
+    for (const watches of groups) if (watches !== undefined && (fewest === undefined || watches.length < fewest.length)) fewest = watches;
+    return fewest;
+  }
+
+  /** A group's watches (found once per tree and stack: LazyLists); undefined for an `$and` of no atoms, true whatever is assigned. */
+  private groupWatches(group: Group): number[] | undefined {
+    const atoms: Atom[] = [];
+    for (const leaf of group.children) {
+      const id = this.atomId(leaf);
+      const atom = id === undefined ? undefined : this.atoms[id];
+      if (atom === undefined) return undefined;
+      atoms.push(atom);
     }
-    return [...ids];
+    let watched = atoms;
+    if (group.operator === '$and') {
+      let rarest: Atom | undefined;
+      for (const atom of atoms) if (rarest === undefined || watchCost(atom) < watchCost(rarest)) rarest = atom;
+      if (rarest === undefined) return undefined;
+      watched = [rarest];
+    }
+    for (const atom of watched) {
+      if (this.watchers.has(atom.id)) continue;
+      this.watchers.set(atom.id, []);
+      if (this.watchedByField.get(atom.field)?.push(atom.id) === undefined) this.watchedByField.set(atom.field, [atom.id]);
+    }
+    return [...new Set(watched.map((atom) => atom.id))];
   }
 }
 
@@ -216,6 +265,16 @@ function affixLists(folded: string, prefix: AffixLists, suffix: AffixLists, list
     const list = length <= folded.length ? suffix.byValue.get(folded.slice(folded.length - length)) : undefined;
     if (list !== undefined) lists.push(list);
   }
+}
+
+/**
+ * How costly an atom is to watch: a leaf that may fix its field's value (an `$eq` or `$in`, a
+ * presence test) last, as a fixed field's watched atoms are each asked at every check
+ * (Assignment.trueAtoms), then by how many rules it is in (the fewer, the less often true).
+ */
+function watchCost(atom: Atom): number {
+  const fixing = atom.leaf.operator === '$eq' || atom.leaf.operator === '$in' || atom.leaf.operator === '$exists' || atom.leaf.operator === '$notExists';
+  return (fixing ? Number.MAX_SAFE_INTEGER / 2 : 0) + atom.rules.size;
 }
 
 function firstAtOrAfter(list: readonly number[], from: number): number {

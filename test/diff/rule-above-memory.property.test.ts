@@ -28,7 +28,7 @@ describe('the rule-above check with the tree it found for each way remembered', 
         const table = new AtomTable();
         const trees: AtomTree[] = rules.map((rule) => atomTree(rule.conditions, table, rule.name));
         const assignment = new Assignment(table, {});
-        const stack = new TreeStack((leaf) => table.of(leaf)?.id);
+        const stack = new TreeStack((leaf) => table.of(leaf)?.id, table.atoms);
         const conditionsIds: number[] = [];
         const notMatching = new Map<number, number>();
         const check = new RuleAbove(stack, assignment, trees, conditionsIds, notMatching);
@@ -60,11 +60,10 @@ describe('the rule-above check with the tree it found for each way remembered', 
           // The search's state: its request meets the literals and matches no tree of the stack.
           const way = ways.of(last.conditions)?.[wayPick % Math.max(1, ways.of(last.conditions)?.length ?? 1)];
           if (!scan() && way !== undefined && way.every((atom) => atom !== undefined)) {
-            const size = assignment.size;
             for (const atom of way) if (atom !== undefined && assignment.truthOf(atom) === 'undecided') assignment.push(atom, true);
             states += 1;
             const asksBefore = indexAsks;
-            const answer = check.matches(way, size);
+            const answer = check.matches(way);
             if (indexAsks === asksBefore) remembered += 1;
             expect({ answer, stack: [...conditionsIds] }).toEqual({ answer: scan(), stack: [...conditionsIds] });
           }

@@ -1,10 +1,10 @@
 // The shortcut of the region search (src/diff/rule-above.ts) against brute force:
 // over random rule lists whose trees must not match, random literals a state requires under
 // which none of them is true yet, and the literals of a way of the next rule pushed after, the
-// trees holding an atom the way made true (src/diff/atoms.ts trueSince, src/diff/tree-stack.ts
-// someHolding) name a tree true under the literals exactly when a scan of the whole stack finds
-// one, and every request of the brute-force domain that meets the literals matches the tree named,
-// so none reaches the rule below. Claims are counted, so the property cannot pass without them.
+// trees watching a true atom (src/diff/atoms.ts trueAtoms, src/diff/tree-stack.ts someHolding)
+// name a tree true under the literals exactly when a scan of the whole stack finds one, and
+// every request of the brute-force domain that meets the literals matches the tree named, so none
+// reaches the rule below. Claims are counted, so the property cannot pass without them.
 import fc from 'fast-check';
 import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
 import { leafVerdict } from '../../src/evaluate/leaf.js';
@@ -25,7 +25,7 @@ describe('a rule above that every request of a way matches', () => {
         const table = new AtomTable();
         for (const rule of rules) for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
         const assignment = new Assignment(table, options);
-        const stack = new TreeStack((leaf) => table.of(leaf)?.id);
+        const stack = new TreeStack((leaf) => table.of(leaf)?.id, table.atoms);
         const above = rules.slice(0, -1).map((rule) => rule.conditions);
         for (const tree of above) stack.push(tree);
         // What a state requires: a few literals, then the leaves of one way of the last rule, each pushed while undecided (as the search does).
@@ -40,11 +40,10 @@ describe('a rule above that every request of a way matches', () => {
         push(extra.map(([at, holds]) => [leaves[at % leaves.length] as Leaf, holds] as const));
         // The search's state: its request meets the literals and matches no tree above, so none is true under them.
         if (above.some((tree) => assignment.conditionsTruth(tree) === true)) return;
-        const size = assignment.size;
         push((ways[wayPick % Math.max(1, ways.length)] ?? []).map((leaf) => [leaf, true] as const));
         states += 1;
         let named = -1;
-        const found = stack.someHolding(assignment.trueSince(size), (at) => {
+        const found = stack.someHolding(assignment.trueAtoms((field) => stack.watchedOf(field)), (at) => {
           const implied = assignment.conditionsTruth(stack.list[at] as Conditions) === true;
           if (implied) named = at;
           return implied;
