@@ -81,7 +81,6 @@ export class ProgramBuilder {
   private readonly groups = new Map<string, ProgramGroup>();
   private readonly treeIds = new Map<string, number>();
 
-
   /** The leaf's id, adding it when no leaf with its meaning was added before. */
   leaf(leaf: Leaf): number {
     let id = this.find(leaf);
