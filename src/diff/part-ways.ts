@@ -24,10 +24,10 @@ interface Grouping {
 }
 
 /**
- * The ways of the rules numbered `rules` in the parts a search of
- * those whose `changed` is 1 looks at: a group holding a changed way, without the stable ways
- * that can meet no changed way of it, split again; groups without a changed way are left out.
- * 'late' when the deadline came first. `ways`: every way of the rules, for telling a whole list.
+ * The ways of the rules numbered `rules` in the parts a search of those whose `changed` is 1
+ * looks at: a group holding a changed way, without the stable ways that can meet no changed way
+ * of it, split again; groups without a changed way are left out. 'late' when the deadline came
+ * first. `ways`: every way of the rules, for telling a whole list.
  */
 export function partWays(rules: readonly NormalRule[], changed: Uint8Array, deadline?: number): { ways: readonly Way[]; parts: Way[][] } | 'late' {
   const grouping = groupingOf(rules);
