@@ -197,6 +197,12 @@ export interface RegionOptions {
    */
   hopeless?: (known: readonly (RegionOutcome | undefined)[]) => boolean;
   /**
+   * What `interesting` reads of a decided outcome, when that is less than the outcome (the
+   * transition check reads only whether it blocks or challenges): where the lists stand in step
+   * (lockstep.ts), outcomes of one kind are asked about once.
+   */
+  outcomeKind?: (outcome: DecidedOutcome) => number;
+  /**
    * Stop once this many regions are found (a policy needs one witness, not every class that
    * breaks it): what is left is not searched, and is not reported as unchecked either.
    */

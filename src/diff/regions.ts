@@ -9,13 +9,15 @@
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import { Assignment, AtomTable, type AtomTree } from './atoms.js';
-import { AtomWays, inLockstep, sameFromHere, splitIndex, StepTruths } from './set-walk.js';
+import { AtomWays, sameFromHere, splitIndex } from './set-walk.js';
+import { LockstepRun } from './lockstep.js';
 import { activeEntries, NO_RULE_OUTCOME, uncheckedRules, OUT_OF_TIME, outcomeKey, type DecidedOutcome, type Entry, type RegionOptions, type RegionOutcome, type RegionSearch } from './entries.js';
 import { regionDescription } from './describe.js';
 import { searchInParts } from './changed-search.js';
 import type { RuleLists } from './list-delta.js';
 import { Models } from './model.js';
-import { cannotBothHold, cannotMatch } from './literal-pairs.js';
+import { cannotBothHold } from './literal-pairs.js';
+import { Settle } from './settle.js';
 import { TreeStack } from './tree-stack.js';
 import { RuleAbove } from './rule-above.js';
 import { WitnessCheck } from './confirm.js';
@@ -59,8 +61,7 @@ class Search {
   private readonly notMatching: Int32Array;
   private model: TestRequest = { path: '/', method: 'GET' };
   private readonly found = new FoundRegions();
-  /** settle()'s truths per conditions id, for one call. */
-  private readonly truths: StepTruths;
+  private readonly settle: Settle;
   private readonly witnesses: WitnessCheck;
   private readonly pace: SearchPace;
   private readonly ruleAbove: RuleAbove;
@@ -81,9 +82,9 @@ class Search {
     this.boringFrom = entries.boringFrom;
     this.atomTrees = entries.trees;
     this.lockstepOutcomes = new Array<DecidedOutcome>(this.sets.length);
-    this.truths = new StepTruths(entries.conditionsCount);
     this.notMatching = new Int32Array(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
+    this.settle = new Settle({ sets: this.sets, entries: this.entries, atomTrees: this.atomTrees, notMatching: this.notMatching, assignment: this.assignment, ways: this.ways, evaluation: this.evaluation });
     const verdicts = new RequestVerdicts(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
     this.pace = new SearchPace(options.deadline, options.onProgress, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
@@ -109,6 +110,7 @@ class Search {
     for (let i = 0; i < decided.length; i++) if (decided[i] === undefined) open.push(i);
     const trees = this.trees.length;
     const model = this.model;
+    const run = new LockstepRun(this.sets, this.idOf);
     try {
       for (;;) {
         if (this.enough) return;
@@ -116,15 +118,19 @@ class Search {
           this.found.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
           return;
         }
-        this.settle(pos, decided, open);
+        if (run.covers(pos, open)) this.settle.inStep(run, pos, decided, open);
+        else this.settle.all(pos, decided, open);
         if (open.length === 0) {
           this.emit(decided as DecidedOutcome[]);
           return;
         }
         if (sameFromHere(this.sets, this.sharedTail, this.boringFrom, pos, open) || this.options.hopeless?.(decided) === true) return;
-        const index = splitIndex(this.sets, this.idOf, pos, open);
+        // Every undecided list at a rule of one id: the first is split on (splitIndex would choose it).
+        const inRun = run.covers(pos, open) || run.start(pos, open);
+        const inStep = inRun || open.length === 1;
+        const index = inStep ? (open[0] as number) : splitIndex(this.sets, this.idOf, pos, open);
         const entry = this.entries[(this.sets[index] as Int32Array)[pos[index] as number] as number] as Entry;
-        if (this.matchCanMatter(entry, pos, decided, open)) this.splitOnMatch(index, entry, pos, decided);
+        if (!inStep || this.matchCanMatter(entry, decided, open, inRun ? run : undefined)) this.splitOnMatch(index, entry, pos, decided);
         if (!this.addMustNotMatch(entry)) return;
         pos[index] = (pos[index] as number) + 1;
         if (top) this.pace.progress(pos);
@@ -136,62 +142,21 @@ class Search {
   }
 
   /**
-   * Moves each undecided set past the rules known not to match, and decides the sets whose rule
-   * is known to match (`open` keeps the others). With one set undecided, whose rules are met in
-   * its order whatever is settled, also past those no request of the state matches (passable).
+   * Every undecided set stands at this same rule: false when the outcomes it would give are not
+   * interesting, then "it matches" needs no search.
    */
-  private settle(pos: number[], decided: (DecidedOutcome | undefined)[], open: number[]): void {
-    this.truths.next();
-    const alone = open.length === 1;
-    let kept = 0;
-    for (const i of open) {
-      this.settleSet(i, pos, decided, alone);
-      if (decided[i] === undefined) open[kept++] = i;
-    }
-    open.length = kept;
-  }
-
-  private settleSet(i: number, pos: number[], decided: (DecidedOutcome | undefined)[], alone: boolean): void {
-    const numbers = this.sets[i] as Int32Array;
-    for (let at = pos[i] as number; at < numbers.length; at++) {
-      const entry = this.entries[numbers[at] as number] as Entry;
-      const id = entry.conditionsId;
-      const truth = this.truths.known(id) ?? this.truths.remember(id, (this.notMatching[id] as number) > 0 ? false : this.assignment.treeTruth(this.atomTrees[id] as AtomTree));
-      if (truth === 'undecided' && !(alone && this.passable(entry))) {
-        pos[i] = at;
-        return;
-      }
-      if (truth === true) {
-        pos[i] = at;
-        decided[i] = entry.outcome;
-        return;
-      }
-    }
-    pos[i] = numbers.length;
-    decided[i] = NO_RULE_OUTCOME;
-  }
-
-  /**
-   * No request of the state matches the rule (literal-pairs.ts cannotMatch): split on, each of
-   * its ways would be given up before a witness search, and among the trees that must not match
-   * it would never be the first to match a request. A rule with too many ways is split on, to be
-   * reported (docs/behaviour.md, "Exhaustive behaviour diff").
-   */
-  private passable(entry: Entry): boolean {
-    return this.ways.of(entry.rule.conditions) !== undefined && cannotMatch(this.atomTrees[entry.conditionsId] as AtomTree, this.assignment, this.evaluation);
-  }
-
-  /**
-   * False when every undecided set stands at this same rule and the outcomes it would give are
-   * not interesting: then "it matches" needs no search.
-   */
-  private matchCanMatter(entry: Entry, pos: readonly number[], decided: readonly (DecidedOutcome | undefined)[], open: readonly number[]): boolean {
-    if (!inLockstep(this.sets, this.idOf, pos, open, entry.id)) return true;
+  private matchCanMatter(entry: Entry, decided: readonly (DecidedOutcome | undefined)[], open: readonly number[], run: LockstepRun | undefined): boolean {
     // No list decided (the walk's top level): every list would decide the entry's outcome, asked once per outcome already.
     if (open.length === this.sets.length && entry.boring !== undefined) return !entry.boring;
+    // Through a run no list is decided: outcomes alike in what `interesting` reads of them are asked once.
+    const kind = run === undefined ? undefined : this.options.outcomeKind?.(entry.outcome);
+    const known = kind === undefined ? undefined : run?.answers.get(kind);
+    if (known !== undefined) return known;
     const outcomes = this.lockstepOutcomes;
     for (let i = 0; i < outcomes.length; i++) outcomes[i] = decided[i] ?? entry.outcome;
-    return this.interesting(outcomes);
+    const answer = this.interesting(outcomes);
+    if (kind !== undefined) run?.answers.set(kind, answer);
+    return answer;
   }
 
   /** matchCanMatter's outcomes, one array refilled (the predicates keep none: changed-search.ts). */

@@ -62,12 +62,6 @@ export function sameFromHere(lists: readonly Int32Array[], sharedTail: readonly 
   return same && boringFrom[pos[0] as number] === true;
 }
 
-/** Whether every undecided set stands at an entry with the id `id` (a plain loop: once per step, over hundreds of lists). */
-export function inLockstep(lists: readonly Int32Array[], idOf: Int32Array, pos: readonly number[], open: readonly number[], id: number): boolean {
-  for (const i of open) if (!sameId(lists[i] as Int32Array, idOf, pos[i] as number, id)) return false;
-  return true;
-}
-
 const TRUTHS: readonly Verdict[] = [false, true, 'undecided'];
 
 /** Truths by conditions id, valid until the next `next()`: the sets hold nearly the same rules, so one step asks each once. */

@@ -77,6 +77,8 @@ export interface StateCheckOptions {
 export function checkStates(lists: RuleLists, options: StateCheckOptions = {}): StatesCheck {
   const search = regionsWhere(lists, couldOpen, {
     hopeless: cannotOpen,
+    // couldOpen reads of an outcome in between only whether it blocks or challenges.
+    outcomeKind: (outcome) => (protects(outcome) ? 1 : 0),
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     ...(options.evaluation === undefined ? {} : { evaluation: options.evaluation }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
