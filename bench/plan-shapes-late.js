@@ -234,8 +234,54 @@ function webhookRules(random, count) {
   }));
 }
 
+// The `networks` shape: written in the fifteenth round after its work on the transition check's
+// walk, and first run in the benchmark at its end. Rules against hosting and proxy networks: a
+// root `$and` of one group (one in four a root `$or` of two or three groups), a group being a
+// network test (one to five of 80 hosting ASNs, an address in one to three of 60 IPv4 and IPv6
+// ranges, or a country in one to three of 20), then an area of the site in two of three (one of
+// 15 path prefixes, or one of 12 hosts), then none to two tests of the client: a tool's user
+// agent, no accept-language header, a debug query parameter, or a writing method.
+const PROXY_ASNS = Array.from({ length: 80 }, (_, i) => String(14000 + i * 617));
+const NETWORK_RANGES = Array.from({ length: 60 }, (_, i) => (i % 4 === 3
+  ? `2a0${i % 10}:${(i * 97).toString(16)}::/${32 + (i % 3) * 8}`
+  : `${45 + (i % 7) * 20}.${(i * 29) % 256}.${((i * 53) % 256) & (i % 2 === 0 ? 0xf0 : 0xff)}.0/${i % 2 === 0 ? 20 : 24}`));
+const NETWORK_COUNTRIES = ['RU', 'CN', 'KP', 'IR', 'VN', 'UA', 'BY', 'NG', 'BR', 'IN', 'ID', 'TR', 'PK', 'BD', 'RO', 'HK', 'SG', 'NL', 'DE', 'US'];
+const AREA_PREFIXES = ['/admin', '/wp-', '/api/internal', '/graphql', '/login', '/checkout', '/cart', '/account', '/search', '/export', '/reports', '/.env', '/xmlrpc', '/backup', '/staff'];
+const AREA_HOSTS = Array.from({ length: 12 }, (_, i) => `${['www', 'shop', 'api', 'admin'][i % 4]}-${i}.example`);
+const NETWORK_TESTS = [
+  (r) => ({ conditionType: 'socketIpASN', operator: '$in', value: some(r, PROXY_ASNS, 1, 5) }),
+  (r) => ({ conditionType: 'socketIps', operator: '$in', value: some(r, NETWORK_RANGES, 1, 3) }),
+  (r) => ({ conditionType: 'country', operator: '$in', value: some(r, NETWORK_COUNTRIES, 1, 3) }),
+];
+const CLIENT_TESTS = [
+  (r) => ({ conditionType: 'userAgent', operator: '$contains', value: pick(r, ['curl/', 'python', 'Go-http-client', 'HeadlessChrome']) }),
+  () => ({ conditionType: 'header', fieldOption: 'accept-language', operator: '$notExists' }),
+  () => ({ conditionType: 'queryParam', fieldOption: 'debug', operator: '$exists' }),
+  () => ({ conditionType: 'httpMethod', operator: '$in', value: ['PUT', 'DELETE', 'PATCH'] }),
+];
+
+function networkGroup(random) {
+  const area = random() < 1 / 3 ? []
+    : random() < 0.5 ? [{ conditionType: 'path', operator: '$startsWith', value: pick(random, AREA_PREFIXES) }]
+      : [{ conditionType: 'domain', operator: '$eq', value: pick(random, AREA_HOSTS) }];
+  const clients = some(random, CLIENT_TESTS, 0, 2).map((test) => test(random));
+  return { operator: '$and', children: [pick(random, NETWORK_TESTS)(random), ...area, ...clients] };
+}
+
+function networkRules(random, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Network rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < 0.9 ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: random() < 0.25
+      ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 2) }, () => networkGroup(random)) }
+      : { operator: '$and', children: [networkGroup(random)] },
+  }));
+}
+
 /** The late shapes by name. */
-export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules, scrapers: scraperRules, webhooks: webhookRules };
+export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules, scrapers: scraperRules, webhooks: webhookRules, networks: networkRules };
 
 export function lateRuleSet(shape, count) {
   const rules = LATE_SHAPES[shape](seededRandom(count + 8), count);
