@@ -50,7 +50,9 @@ export class LockstepRun {
     let end = from;
     for (; end < limit && this.allHold(this.idOf[numbers[end] as number] as number, pos, open, end - from); end++);
     if (end === from) return false;
-    [this.first, this.open, this.end] = [first, open.length, end];
+    this.first = first;
+    this.open = open.length;
+    this.end = end;
     for (const i of open) this.offsets[i] = (pos[i] as number) - from;
     return true;
   }
