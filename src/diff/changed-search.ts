@@ -67,7 +67,7 @@ function spread<T>(part: ChangedPart, outcomes: readonly T[]): T[] {
 }
 
 function size(part: ChangedPart): number {
-  return part.positions;
+  return part.lists.reduce((sum, list) => sum + list.length, 0);
 }
 
 function addUnchecked(found: RegionSearch, reason: string, rules: readonly string[]): void {

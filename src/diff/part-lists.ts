@@ -4,19 +4,12 @@
 // by one PATCH, which changes the cut of the part(s) of the rule it sends and no other: a
 // part the PATCH leaves alone keeps the very array of the state before (list-delta.ts).
 import type { NormalRule } from '../semantics/model.js';
-import { idsHash, sameIds, type ActiveDelta, type IdsAlong, type WalkedLists } from './list-delta.js';
+import { idsHash, sameIds, type ActiveDelta, type IdsAlong } from './list-delta.js';
 
 /** Lists of one part, each distinct list once. */
 export interface ChangedPart {
-  /**
-   * The distinct lists, each the part's active rules in priority order: made from the part's
-   * rule numbers each time they are walked (the search walks them once, to number its entries),
-   * so that no array of every list's rules outlives the young generation (docs/behaviour.md,
-   * "Safe transitions").
-   */
-  lists: WalkedLists;
-  /** The rules of all its lists together, for the progress line. */
-  positions: number;
+  /** The distinct lists, each the part's active rules in priority order. */
+  lists: NormalRule[][];
   /** Per list given: the index of its list in `lists`. */
   listOf: number[];
   /** The part's changed rules, for naming what a budget left unsearched. */
@@ -45,6 +38,7 @@ export function partsOf(parts: readonly PartRules[], distinctOf: readonly number
   });
   const cut = cutByPart(distinct, parts.length, partsOfRule);
   return parts.map(({ ids, ruleOf }, part) => {
+    const lists: NormalRule[][] = [];
     const keptOf: (readonly number[])[] = [];
     const byHash = new Map<number, number[]>();
     // The transition check's hundreds of states mostly cut to the list of the state before:
@@ -58,17 +52,14 @@ export function partsOf(parts: readonly PartRules[], distinctOf: readonly number
       if (alike === undefined) byHash.set(hash, (alike = []));
       let index = alike.find((known) => sameIds(keptOf[known] as number[], kept));
       if (index === undefined) {
-        alike.push((index = keptOf.length));
+        alike.push((index = lists.length));
         keptOf.push(kept);
+        lists.push(kept.map((id) => ruleOf.get(id) as NormalRule));
       }
       previous = { kept, index };
       return index;
     });
-    const lists = { length: keptOf.length, *lists() {
-      for (const kept of keptOf) yield kept.map((id) => ruleOf.get(id) as NormalRule);
-    } };
-    const positions = keptOf.reduce((sum, kept) => sum + kept.length, 0);
-    return { lists, positions, listOf, changed: ids.filter((id) => changed[id] === 1).map((id) => (ruleOf.get(id) as NormalRule).name) };
+    return { lists, listOf, changed: ids.filter((id) => changed[id] === 1).map((id) => (ruleOf.get(id) as NormalRule).name) };
   });
 }
 

@@ -50,7 +50,7 @@ function cutInto(sets: readonly (readonly NormalRule[])[]): { cut: boolean; spli
   const parts = changedParts(sets, differ);
   if (!Array.isArray(parts)) return { cut: false, split: false, narrowed: false };
   const given = new Set(sets.flat());
-  const narrowed = parts.some((part) => [...part.lists.lists()].some((list) => list.some((rule) => !given.has(rule))));
+  const narrowed = parts.some((part) => part.lists.some((list) => list.some((rule) => !given.has(rule))));
   return { cut: true, split: parts.length > 1, narrowed };
 }
 
