@@ -6,8 +6,13 @@
 // the others by the same count, rather than asking every list at every step
 // (docs/behaviour.md, "Safe transitions").
 
-/** Rules looked ahead at once for how far the lists stay in step: a branch often ends sooner. */
-const AHEAD = 128;
+/**
+ * Rules first looked ahead for how far the lists stay in step, then twice as many each time the
+ * walk reaches the end of what was looked at: a branch often ends after a few rules, and a run
+ * may go on for thousands.
+ */
+const FIRST_AHEAD = 2;
+const MAX_AHEAD = 1024;
 
 /** How far the undecided lists of one walk (one explore call: its own positions) are known to stand in step. */
 export class LockstepRun {
@@ -18,6 +23,8 @@ export class LockstepRun {
   private end = 0;
   /** Per list: its position less the first list's, through the run. */
   private readonly offsets: Int32Array;
+  /** Rules looked ahead the last time. */
+  private ahead = FIRST_AHEAD;
   /** Whether "it matches" can matter, by the kind of outcome (RegionOptions.outcomeKind): no list decides through a run. */
   readonly answers = new Map<number, boolean>();
 
@@ -44,17 +51,32 @@ export class LockstepRun {
     this.answers.clear();
     if (open.length < 2) return false;
     const first = open[0] as number;
-    const numbers = this.lists[first] as Int32Array;
     const from = pos[first] as number;
-    const limit = Math.min(numbers.length, from + AHEAD);
-    let end = from;
-    for (; end < limit && this.allHold(this.idOf[numbers[end] as number] as number, pos, open, end - from); end++);
+    this.ahead = FIRST_AHEAD;
+    const end = this.inStepUntil(first, pos, open, from);
     if (end === from) return false;
     this.first = first;
     this.open = open.length;
     this.end = end;
     for (const i of open) this.offsets[i] = (pos[i] as number) - from;
     return true;
+  }
+
+  /** The walk reached the end of the run (every list moved there, `follow`): whether the lists stay in step further, looking twice as far. */
+  extend(pos: readonly number[], open: readonly number[]): boolean {
+    const from = pos[this.first] as number;
+    this.ahead = Math.min(this.ahead * 2, MAX_AHEAD);
+    this.end = this.inStepUntil(this.first, pos, open, from);
+    return this.end > from;
+  }
+
+  /** The first position of list `first` from `from` (at most `ahead` on) where some undecided list holds another rule. */
+  private inStepUntil(first: number, pos: readonly number[], open: readonly number[], from: number): number {
+    const numbers = this.lists[first] as Int32Array;
+    const limit = Math.min(numbers.length, from + this.ahead);
+    let end = from;
+    while (end < limit && this.allHold(this.idOf[numbers[end] as number] as number, pos, open, end - from)) end++;
+    return end;
   }
 
   /** Moves the other undecided lists to the first one's position, where settling each in turn would have left them. */

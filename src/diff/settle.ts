@@ -54,19 +54,21 @@ export class Settle {
     const { sets, entries } = this.walked;
     const first = open[0] as number;
     const numbers = sets[first] as Int32Array;
-    for (let at = pos[first] as number; at < run.limit; at++) {
-      const truth = this.truth((entries[numbers[at] as number] as Entry).conditionsId);
-      if (truth === false) continue;
-      pos[first] = at;
-      run.follow(pos, open);
-      if (truth === true) {
-        for (const i of open) decided[i] = (entries[(sets[i] as Int32Array)[pos[i] as number] as number] as Entry).outcome;
-        open.length = 0;
+    do {
+      for (let at = pos[first] as number; at < run.limit; at++) {
+        const truth = this.truth((entries[numbers[at] as number] as Entry).conditionsId);
+        if (truth === false) continue;
+        pos[first] = at;
+        run.follow(pos, open);
+        if (truth === true) {
+          for (const i of open) decided[i] = (entries[(sets[i] as Int32Array)[pos[i] as number] as number] as Entry).outcome;
+          open.length = 0;
+        }
+        return;
       }
-      return;
-    }
-    pos[first] = run.limit;
-    run.follow(pos, open);
+      pos[first] = run.limit;
+      run.follow(pos, open);
+    } while (run.extend(pos, open));
     this.all(pos, decided, open);
   }
 

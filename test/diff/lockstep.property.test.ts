@@ -1,13 +1,13 @@
 // Where the region search's undecided sets stand in step (src/diff/lockstep.ts), against brute
 // force: `start` finds them in step exactly when every undecided set stands at a rule of one id,
-// and the run it finds is as long as they hold the same ids, one by one; `follow` puts each set
-// where walking it alone would have. The states of a plan are made as the transition check makes
+// and the run it finds, extended while they stay so, is as long as they hold the same ids, one by
+// one; `follow` puts each set where walking it alone would have. The states of a plan are made as the transition check makes
 // them: one list of rules, then moves and edits. The property counts how often it reaches a run.
 import fc from 'fast-check';
 import { LockstepRun } from '../../src/diff/lockstep.js';
 
 /** A list of `size` rule ids, then each state one change further: a rule moved, or replaced by an edited one (a new id). */
-const plans = fc.integer({ min: 2, max: 30 }).chain((size) =>
+const plans = fc.integer({ min: 2, max: 60 }).chain((size) =>
   fc.record({
     size: fc.constant(size),
     changes: fc.array(fc.record({ edit: fc.boolean(), from: fc.nat(size - 1), to: fc.nat(size - 1) }), { minLength: 1, maxLength: 6 }),
@@ -43,6 +43,7 @@ describe('the region search where its sets stand in step', () => {
     let runs = 0;
     let longRuns = 0;
     let asked = 0;
+    let extended = 0;
     fc.assert(
       fc.property(plans, ({ size, changes, at, decided }) => {
         const lists = statesOf(size, changes);
@@ -57,15 +58,21 @@ describe('the region search where its sets stand in step', () => {
         expect(run.start(pos, open)).toBe(expected > 0);
         if (expected === 0) return;
         runs += 1;
-        expect(run.limit - (pos[0] as number)).toBe(expected);
-        // Walked through the run: the first list moved on, the others follow it.
-        for (let ahead = 1; ahead <= expected; ahead++) {
-          const walked = [...pos];
-          walked[0] = (pos[0] as number) + ahead;
-          run.follow(walked, open);
-          expect(open.map((i) => walked[i])).toEqual(open.map((i) => (pos[i] as number) + ahead));
-          expect(run.covers(walked, open)).toBe(ahead < expected);
-        }
+        // Walked to the end of what it looked at, then looking further, until the lists part:
+        // the run found is the whole run, and the others follow the first list through it.
+        const walked = [...pos];
+        let found: number;
+        do {
+          found = run.limit - (pos[0] as number);
+          for (let ahead = walked[0] as number; ahead <= run.limit; ahead++) {
+            walked[0] = ahead;
+            run.follow(walked, open);
+            expect(open.map((i) => walked[i])).toEqual(open.map((i) => (pos[i] as number) + ahead - (pos[0] as number)));
+            expect(run.covers(walked, open)).toBe(ahead < run.limit);
+          }
+          extended += 1;
+        } while (run.extend(walked, open));
+        expect(found).toBe(expected);
         if (expected > 1) longRuns += 1;
         // One list fewer undecided: the run found is not taken for theirs.
         expect(run.covers(pos, open.slice(0, -1))).toBe(false);
@@ -75,5 +82,7 @@ describe('the region search where its sets stand in step', () => {
     expect(asked).toBe(500);
     expect(runs).toBeGreaterThan(100);
     expect(longRuns).toBeGreaterThan(50);
+    // Runs longer than the first look ahead were extended.
+    expect(extended - runs).toBeGreaterThan(20);
   });
 });
