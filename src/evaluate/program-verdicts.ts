@@ -83,17 +83,6 @@ export class ProgramVerdicts {
     return verdict;
   }
 
-  /**
-   * As `value`, without remembering a verdict not known yet: for a caller that remembers its own
-   * answer for the value (the behaviour diff's atoms true by a fixed value), whose look-ups would
-   * otherwise fill every leaf of the field with the value.
-   */
-  valueOnce(id: number, value: string | undefined): Verdict {
-    const leaf = (this.leaves[id] as RuleProgram<NormalRule>['leaves'][number]).leaf;
-    if (value === undefined) return MATCH_WHEN_ABSENT.has(leaf.operator);
-    return this.byValue[id]?.get(value) ?? leafTest(leaf, this.options)(value);
-  }
-
   /** The per-request view. Every verdict remembered for a request so far is forgotten: the next questions are about `request`. */
   begin(request: TestRequest): void {
     this.prepare();
