@@ -42,7 +42,19 @@ export class LockstepRun {
 
   /** The undecided lists (`open`, ascending) stand in step at the first one's position, as found before. */
   covers(pos: readonly number[], open: readonly number[]): boolean {
-    return open.length > 1 && open[0] === this.first && open.length === this.open && (pos[this.first] as number) < this.end;
+    return this.holds(open) && (pos[this.first] as number) < this.end;
+  }
+
+  /**
+   * The walk goes on in this run: the first list stands in it or at its end, the others where
+   * they stood (a step behind it, at the rule it passed); settling moves them, then `extend`.
+   */
+  reaches(pos: readonly number[], open: readonly number[]): boolean {
+    return this.holds(open) && (pos[this.first] as number) <= this.end;
+  }
+
+  private holds(open: readonly number[]): boolean {
+    return open.length > 1 && open[0] === this.first && open.length === this.open;
   }
 
   /** Whether the undecided lists stand in step now (each at a rule of the same id); if so, finds how far ahead they stay so. */

@@ -118,7 +118,7 @@ class Search {
           this.found.addUnchecked(OUT_OF_TIME, this.pendingRules(pos, decided));
           return;
         }
-        if (run.covers(pos, open)) this.settle.inStep(run, pos, decided, open);
+        if (run.reaches(pos, open)) this.settle.inStep(run, pos, decided, open);
         else this.settle.all(pos, decided, open);
         if (open.length === 0) {
           this.emit(decided as DecidedOutcome[]);

@@ -69,10 +69,14 @@ describe('the region search where its sets stand in step', () => {
             run.follow(walked, open);
             expect(open.map((i) => walked[i])).toEqual(open.map((i) => (pos[i] as number) + ahead - (pos[0] as number)));
             expect(run.covers(walked, open)).toBe(ahead < run.limit);
+            expect(run.reaches(walked, open)).toBe(true);
           }
           extended += 1;
         } while (run.extend(walked, open));
         expect(found).toBe(expected);
+        // Past the run, neither.
+        walked[0] = run.limit + 1;
+        expect([run.covers(walked, open), run.reaches(walked, open)]).toEqual([false, false]);
         if (expected > 1) longRuns += 1;
         // One list fewer undecided: the run found is not taken for theirs.
         expect(run.covers(pos, open.slice(0, -1))).toBe(false);
