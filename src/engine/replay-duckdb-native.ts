@@ -116,7 +116,7 @@ class GroupDeciding {
   private readonly bits: ({ presence: number; unusable: number } | undefined)[][] = CLASS_FIELDS.map(() => []);
 
   constructor(private readonly values: ValueClasses, private readonly ctx: NativeContext) {
-    this.decisions = new ClassDecisions(ctx.decider.program, CLASS_FIELDS, (at, id) => this.partOf(at, id) ?? {});
+    this.decisions = new ClassDecisions(ctx.decider.program, CLASS_FIELDS, (at, id) => values.of(CLASS_FIELDS[at] as RequestField).changes(id));
   }
 
   group({ classes, count, firsts }: ClassGroup): NativeGroup {

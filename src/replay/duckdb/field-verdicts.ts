@@ -16,7 +16,8 @@ import type { Leaf } from '../../semantics/model.js';
 import type { ProgramLeaf } from '../../semantics/program.js';
 import { leafTexts, LiteralIndex } from './literal-index.js';
 
-type Mark = 't' | 'f' | 'u';
+/** A leaf's verdict: true, false or undecided (out of its time budget). */
+export type Mark = 't' | 'f' | 'u';
 
 /** The leaves that read the same value (the same condition type and name). */
 interface LeafGroup {
@@ -89,8 +90,8 @@ export class FieldVerdicts {
     return marks.join('');
   }
 
-  /** The verdicts that may differ from the ones where the value is absent (the others are those). */
-  private changes(part: TestRequest): Map<number, Mark> {
+  /** The verdicts that may differ from the ones where the value is absent (the others are those), by the leaves' places. */
+  changes(part: TestRequest): Map<number, Mark> {
     const marks = new Map<number, Mark>();
     for (const [group, value] of this.readValues(part)) {
       for (const at of group.turnedWhenPresent) marks.set(at, this.present[at] as Mark);

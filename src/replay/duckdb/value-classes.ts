@@ -13,7 +13,7 @@ import type { ProgramLeaf, RuleProgram } from '../../semantics/program.js';
 import { normaliseRequest, unusableForm, MAP_FIELDS, TEXT_FIELDS, type RequestField, type TextField } from '../coverage.js';
 import { recordRequest } from '../formats.js';
 import { redactRequest } from '../redact.js';
-import { FieldVerdicts } from './field-verdicts.js';
+import { FieldVerdicts, type Mark } from './field-verdicts.js';
 
 /** What the accounting needs of a class, and the request part its first value makes. */
 export interface ValueClass {
@@ -50,6 +50,11 @@ export class FieldClasses {
       { present: false, odd: false, unusable: false, lacking: touched && field !== 'custom' && field !== 'query', part: {} },
       { present: true, odd: true, unusable: false, lacking: false, part: {} },
     ];
+  }
+
+  /** The verdicts of the class's value that may differ from those where the field is absent, by the field's leaves' places. */
+  changes(id: number): Map<number, Mark> {
+    return this.verdicts.changes(this.classes[id]?.part ?? {});
   }
 
   /** The class of a request part the js reader made (undefined: odd). */

@@ -12,6 +12,7 @@ import type { TestRequest } from '../../../src/evaluate/request.js';
 import { compileRuleSets } from '../../../src/replay/compiled.js';
 import { CLASS_FIELDS } from '../../../src/replay/duckdb/class-query.js';
 import { ClassDecisions } from '../../../src/replay/duckdb/class-decisions.js';
+import { FieldVerdicts } from '../../../src/replay/duckdb/field-verdicts.js';
 import { NO_RULE } from '../../../src/replay/sql/emit.js';
 import type { Group, Leaf, NormalRule, Rule } from '../../../src/semantics/model.js';
 import { compileProgram } from '../../../src/semantics/program.js';
@@ -69,7 +70,10 @@ function classesOf(requests: readonly TestRequest[]): { parts: TestRequest[][]; 
 /** Each tuple's codes, or undefined where a class has an undecided leaf, with the js program's codes for the request. */
 function decided(sets: readonly (readonly NormalRule[])[], requests: readonly TestRequest[]): { got: (number[] | undefined)[]; expected: number[][]; undecidedTuples: number } {
   const { parts, tuples } = classesOf(requests);
-  const decisions = new ClassDecisions(compileProgram(sets), CLASS_FIELDS, (at, id) => (parts[at] as TestRequest[])[id] as TestRequest);
+  const program = compileProgram(sets);
+  // As the engine classes the values: each field's leaves' verdicts found by value-classes.ts' own means.
+  const verdicts = CLASS_FIELDS.map((field) => new FieldVerdicts(program.leaves.filter((leaf) => leaf.field === field)));
+  const decisions = new ClassDecisions(program, CLASS_FIELDS, (at, id) => (verdicts[at] as FieldVerdicts).changes((parts[at] as TestRequest[])[id] as TestRequest));
   const js = compileRuleSets(sets);
   return {
     got: tuples.map((tuple) => decisions.codes(tuple)),
