@@ -10,6 +10,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Decision } from '../evaluate/evaluate.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { accountDecided, accountEmpty, type Tallies } from '../replay/account.js';
 import type { CompiledRuleSets } from '../replay/compiled.js';
 import { carries, MAP_FIELDS, normaliseRequest, TEXT_FIELDS, unusableForm, type RequestField, type TextField } from '../replay/coverage.js';
@@ -232,12 +233,19 @@ async function parquetLinesAt(at: { file: string; path: string; options: Traffic
   return lines;
 }
 
-/** The records shown are requests the js program decides as their groups were decided. */
+/**
+ * The records shown are requests the js program decides as their groups were decided: its
+ * verdicts asked rule by rule (ProgramVerdicts.decision), for a few records no rule index built.
+ */
 function decidedAlike(shown: ReadonlyMap<number, readonly number[]>, lines: ReadonlyMap<number, LogLine>, ctx: NativeContext): boolean {
+  const { program } = ctx.decider;
+  const verdicts = new ProgramVerdicts(program);
   return [...shown].every(([row, decided]) => {
     const result = lines.get(row)?.result;
     if (result === undefined || !('request' in result)) return false;
-    const codes = ctx.js().decide(result.request).map(ctx.codeOf);
+    verdicts.begin(result.request);
+    // The program's sets are the replayed rule sets (replay-duckdb.ts compiles them): their rules are live rules.
+    const codes = program.sets.map((set) => ctx.codeOf(verdicts.decision(set) as Decision<LiveRule>));
     return codes.every((code, set) => code === decided[set]);
   });
 }

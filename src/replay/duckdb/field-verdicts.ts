@@ -79,7 +79,12 @@ export class FieldVerdicts {
 
   /** A key of every leaf's verdict on the request part: equal for two parts exactly when their verdicts are. */
   key(part: TestRequest): string {
-    const changed = [...this.changes(part)].filter(([at, mark]) => mark !== this.absentMarks[at]).sort((a, b) => a[0] - b[0]);
+    return this.keyOf(this.changes(part));
+  }
+
+  /** The key of the verdicts `changes` found. */
+  keyOf(changes: ReadonlyMap<number, Mark>): string {
+    const changed = [...changes].filter(([at, mark]) => mark !== this.absentMarks[at]).sort((a, b) => a[0] - b[0]);
     return changed.map(([at, mark]) => `${at}${mark}`).join(',');
   }
 

@@ -43,6 +43,8 @@ export class FieldClasses {
   readonly classes: ValueClass[];
   private readonly keys = new Map<string, number>();
   private readonly verdicts: FieldVerdicts;
+  /** Per class made here, the verdicts found on its first value (changes): not asked again when its groups are decided. */
+  private readonly changed: Map<number, Mark>[] = [];
 
   constructor(private readonly field: RequestField, leaves: readonly ProgramLeaf[], private readonly touched: boolean) {
     this.verdicts = new FieldVerdicts(leaves);
@@ -53,8 +55,8 @@ export class FieldClasses {
   }
 
   /** The verdicts of the class's value that may differ from those where the field is absent, by the field's leaves' places. */
-  changes(id: number): Map<number, Mark> {
-    return this.verdicts.changes(this.classes[id]?.part ?? {});
+  changes(id: number): ReadonlyMap<number, Mark> {
+    return this.changed[id] ?? this.verdicts.changes(this.classes[id]?.part ?? {});
   }
 
   /** The class of a request part the js reader made (undefined: odd). */
@@ -63,11 +65,13 @@ export class FieldClasses {
     const value = this.field === 'headers' || this.field === 'query' || this.field === 'custom' ? part[this.field] : part[this.field];
     if (value === undefined) return ABSENT;
     const unusable = typeof value === 'string' && unusableForm(this.field as TextField, value);
-    const key = `${unusable ? 'x' : 'o'}${this.verdicts.key(part)}`;
+    const changes = this.verdicts.changes(part);
+    const key = `${unusable ? 'x' : 'o'}${this.verdicts.keyOf(changes)}`;
     let id = this.keys.get(key);
     if (id === undefined) {
       id = this.classes.push({ present: true, odd: false, unusable, lacking: this.touched && unusable, part }) - 1;
       this.keys.set(key, id);
+      this.changed[id] = changes;
     }
     return id;
   }
