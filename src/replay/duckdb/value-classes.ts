@@ -3,8 +3,8 @@
 // this module once. Each value is read as the js engine's reader reads it (recordRequest, then
 // normalised and masked: the same functions, so masking, number forms and a path's query string
 // are the js reader's by construction), and every leaf on its field is asked about it. Values
-// whose verdicts and accounting agree share a class; a request is then decided once per tuple of
-// classes, on a request made of each class's first value. A value the js reader would read
+// whose verdicts and accounting agree share a class; each tuple of classes is then decided once,
+// from the verdicts each class keeps (class-decisions.ts). A value the js reader would read
 // otherwise than DuckDB handed it over (a number DuckDB writes in another form, an object where
 // text belongs) is odd: its records are read again by the js reader.
 import type { TestRequest } from '../../evaluate/request.js';
