@@ -1,7 +1,7 @@
 // The DuckDB engine reading a log itself (docs/replay.md, "Engines"): an NDJSON log (gzip too)
 // in the plain `ndjson` format is read and counted inside DuckDB by classes of values
 // (replay/duckdb/class-read.ts); only the groups of records alike come back, and each is decided
-// once here, by the js program, on a request made of its classes' values. The few records the
+// once here, from what its classes settle (replay/duckdb/class-decisions.ts). The few records the
 // report shows and the records DuckDB cannot read as JavaScript does ("odd") are found by
 // numbering the log's start only as far as they lie (replay/duckdb/first-records.ts), read again
 // by the js reader, and the examples are decided again: any difference, any DuckDB error, too many
@@ -10,6 +10,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Decision } from '../evaluate/evaluate.js';
+import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { accountDecided, accountEmpty, type Tallies } from '../replay/account.js';
 import type { CompiledRuleSets } from '../replay/compiled.js';
 import { carries, MAP_FIELDS, normaliseRequest, TEXT_FIELDS, unusableForm, type RequestField, type TextField } from '../replay/coverage.js';
@@ -17,6 +18,7 @@ import { readLog, type LogLine, type TrafficReadOptions } from '../replay/read.j
 import { redactRequest, secretNameTest } from '../replay/redact.js';
 import { EXAMPLES_PER_TRANSITION, outcomeOf, type ReplayExample } from '../replay/tally.js';
 import { CLASS_FIELDS, MAX_ODD_RECORDS } from '../replay/duckdb/class-query.js';
+import { ClassDecisions } from '../replay/duckdb/class-decisions.js';
 import type { ClassGroup } from '../replay/duckdb/class-read.js';
 import { numberUntilFound, wantedFound, type Wanted } from '../replay/duckdb/first-records.js';
 import type { DuckDbDecider } from '../replay/duckdb/decider.js';
@@ -78,7 +80,8 @@ export async function readNatively(file: string, options: TrafficReadOptions, ct
   }
   const { odd } = reading;
   if (odd.count > MAX_ODD_RECORDS) return `more than ${MAX_ODD_RECORDS} records DuckDB would read otherwise than JavaScript`;
-  const plain = reading.groups.map((group) => nativeGroup(group, reading.classes, ctx));
+  const grouping = new GroupDeciding(reading.classes, ctx);
+  const plain = reading.groups.map((group) => grouping.group(group));
   if (plain.length === 0) return 'no record DuckDB reads as JavaScript does';
   const wants = wantedRecords(plain, ctx);
   const total = plain.reduce((sum, group) => sum + group.count, odd.count);
@@ -102,10 +105,45 @@ export async function readNatively(file: string, options: TrafficReadOptions, ct
   return { numbered, once: reading.once };
 }
 
-/** A group of records alike: decided once, on a request made of its classes' first values. */
-function nativeGroup({ classes, count, firsts }: ClassGroup, values: ValueClasses, ctx: NativeContext): NativeGroup {
-  const request = Object.assign({}, ...CLASS_FIELDS.map((field, at) => values.of(field).classes[classes[at] as number]?.part)) as ReplayExample['request'];
-  const codes = ctx.js().decide(request).map(ctx.codeOf);
+/**
+ * Groups of records alike, each decided once: from its classes' leaf verdicts (class-decisions.ts),
+ * or where a class has an undecided leaf, by the js program on a request made of the classes'
+ * first values. The fields carried and unusable are each class's own too: a class's part sets
+ * only its field, and each bit holds of a request where it holds of one of its parts.
+ */
+class GroupDeciding {
+  private readonly decisions: ClassDecisions;
+  /** Per field of CLASS_FIELDS, per class id: its presence and unusable bits (made when first met). */
+  private readonly bits: ({ presence: number; unusable: number } | undefined)[][] = CLASS_FIELDS.map(() => []);
+
+  constructor(private readonly values: ValueClasses, private readonly ctx: NativeContext) {
+    this.decisions = new ClassDecisions(ctx.decider.program, CLASS_FIELDS, (at, id) => values.of(CLASS_FIELDS[at] as RequestField).changes(id));
+  }
+
+  group({ classes, count, firsts }: ClassGroup): NativeGroup {
+    const codes = this.decisions.codes(classes) ?? this.ctx.js().decide(this.requestOf(classes)).map(this.ctx.codeOf);
+    let presence = 0;
+    let unusable = 0;
+    classes.forEach((id, at) => {
+      const known = this.bits[at] as ({ presence: number; unusable: number } | undefined)[];
+      const bits = known[id] ?? (known[id] = fieldBits(this.partOf(at, id) ?? {}));
+      presence |= bits.presence;
+      unusable |= bits.unusable;
+    });
+    return { codes, presence, unusable, count, firsts };
+  }
+
+  private partOf(at: number, id: number): ReplayExample['request'] | undefined {
+    return this.values.of(CLASS_FIELDS[at] as RequestField).classes[id]?.part;
+  }
+
+  private requestOf(classes: readonly number[]): ReplayExample['request'] {
+    return Object.assign({}, ...classes.map((id, at) => this.partOf(at, id))) as ReplayExample['request'];
+  }
+}
+
+/** The fields a request carries (PRESENCE_ORDER) and carries unusable (UNUSABLE_ORDER), as bits. */
+function fieldBits(request: ReplayExample['request']): { presence: number; unusable: number } {
   let presence = 0;
   PRESENCE_ORDER.forEach((field, bit) => {
     // Custom parameters count where a line has some; the others where rules can read them (coverage.ts).
@@ -116,7 +154,7 @@ function nativeGroup({ classes, count, firsts }: ClassGroup, values: ValueClasse
     const value = request[field];
     if (value !== undefined && unusableForm(field, value)) unusable |= 2 ** bit;
   });
-  return { codes, presence, unusable, count, firsts };
+  return { presence, unusable };
 }
 
 /**
@@ -195,12 +233,19 @@ async function parquetLinesAt(at: { file: string; path: string; options: Traffic
   return lines;
 }
 
-/** The records shown are requests the js program decides as their groups were decided. */
+/**
+ * The records shown are requests the js program decides as their groups were decided: its
+ * verdicts asked rule by rule (ProgramVerdicts.decision), for a few records no rule index built.
+ */
 function decidedAlike(shown: ReadonlyMap<number, readonly number[]>, lines: ReadonlyMap<number, LogLine>, ctx: NativeContext): boolean {
+  const { program } = ctx.decider;
+  const verdicts = new ProgramVerdicts(program);
   return [...shown].every(([row, decided]) => {
     const result = lines.get(row)?.result;
     if (result === undefined || !('request' in result)) return false;
-    const codes = ctx.js().decide(result.request).map(ctx.codeOf);
+    verdicts.begin(result.request);
+    // The program's sets are the replayed rule sets (replay-duckdb.ts compiles them): their rules are live rules.
+    const codes = program.sets.map((set) => ctx.codeOf(verdicts.decision(set) as Decision<LiveRule>));
     return codes.every((code, set) => code === decided[set]);
   });
 }

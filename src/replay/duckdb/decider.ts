@@ -43,7 +43,7 @@ export class DuckDbDecider {
   private select: string | undefined;
 
   private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly fallbacks: Fallbacks,
-    private readonly classFunction: ClassFunction, private readonly program: RuleProgram<NormalRule>) {}
+    private readonly classFunction: ClassFunction, readonly program: RuleProgram<NormalRule>) {}
 
   static async open(program: RuleProgram<NormalRule>): Promise<DuckDbDecider> {
     const api = await loadDuckDb();

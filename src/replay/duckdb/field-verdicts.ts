@@ -16,7 +16,8 @@ import type { Leaf } from '../../semantics/model.js';
 import type { ProgramLeaf } from '../../semantics/program.js';
 import { leafTexts, LiteralIndex } from './literal-index.js';
 
-type Mark = 't' | 'f' | 'u';
+/** A leaf's verdict: true, false or undecided (out of its time budget). */
+export type Mark = 't' | 'f' | 'u';
 
 /** The leaves that read the same value (the same condition type and name). */
 interface LeafGroup {
@@ -78,7 +79,12 @@ export class FieldVerdicts {
 
   /** A key of every leaf's verdict on the request part: equal for two parts exactly when their verdicts are. */
   key(part: TestRequest): string {
-    const changed = [...this.changes(part)].filter(([at, mark]) => mark !== this.absentMarks[at]).sort((a, b) => a[0] - b[0]);
+    return this.keyOf(this.changes(part));
+  }
+
+  /** The key of the verdicts `changes` found. */
+  keyOf(changes: ReadonlyMap<number, Mark>): string {
+    const changed = [...changes].filter(([at, mark]) => mark !== this.absentMarks[at]).sort((a, b) => a[0] - b[0]);
     return changed.map(([at, mark]) => `${at}${mark}`).join(',');
   }
 
@@ -89,8 +95,8 @@ export class FieldVerdicts {
     return marks.join('');
   }
 
-  /** The verdicts that may differ from the ones where the value is absent (the others are those). */
-  private changes(part: TestRequest): Map<number, Mark> {
+  /** The verdicts that may differ from the ones where the value is absent (the others are those), by the leaves' places. */
+  changes(part: TestRequest): Map<number, Mark> {
     const marks = new Map<number, Mark>();
     for (const [group, value] of this.readValues(part)) {
       for (const at of group.turnedWhenPresent) marks.set(at, this.present[at] as Mark);

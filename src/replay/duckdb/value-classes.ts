@@ -3,8 +3,8 @@
 // this module once. Each value is read as the js engine's reader reads it (recordRequest, then
 // normalised and masked: the same functions, so masking, number forms and a path's query string
 // are the js reader's by construction), and every leaf on its field is asked about it. Values
-// whose verdicts and accounting agree share a class; a request is then decided once per tuple of
-// classes, on a request made of each class's first value. A value the js reader would read
+// whose verdicts and accounting agree share a class; each tuple of classes is then decided once,
+// from the verdicts each class keeps (class-decisions.ts). A value the js reader would read
 // otherwise than DuckDB handed it over (a number DuckDB writes in another form, an object where
 // text belongs) is odd: its records are read again by the js reader.
 import type { TestRequest } from '../../evaluate/request.js';
@@ -13,7 +13,7 @@ import type { ProgramLeaf, RuleProgram } from '../../semantics/program.js';
 import { normaliseRequest, unusableForm, MAP_FIELDS, TEXT_FIELDS, type RequestField, type TextField } from '../coverage.js';
 import { recordRequest } from '../formats.js';
 import { redactRequest } from '../redact.js';
-import { FieldVerdicts } from './field-verdicts.js';
+import { FieldVerdicts, type Mark } from './field-verdicts.js';
 
 /** What the accounting needs of a class, and the request part its first value makes. */
 export interface ValueClass {
@@ -43,6 +43,8 @@ export class FieldClasses {
   readonly classes: ValueClass[];
   private readonly keys = new Map<string, number>();
   private readonly verdicts: FieldVerdicts;
+  /** Per class made here, the verdicts found on its first value (changes): not asked again when its groups are decided. */
+  private readonly changed: Map<number, Mark>[] = [];
 
   constructor(private readonly field: RequestField, leaves: readonly ProgramLeaf[], private readonly touched: boolean) {
     this.verdicts = new FieldVerdicts(leaves);
@@ -52,17 +54,24 @@ export class FieldClasses {
     ];
   }
 
+  /** The verdicts of the class's value that may differ from those where the field is absent, by the field's leaves' places. */
+  changes(id: number): ReadonlyMap<number, Mark> {
+    return this.changed[id] ?? this.verdicts.changes(this.classes[id]?.part ?? {});
+  }
+
   /** The class of a request part the js reader made (undefined: odd). */
   classOf(part: TestRequest | undefined): number {
     if (part === undefined) return ODD;
     const value = this.field === 'headers' || this.field === 'query' || this.field === 'custom' ? part[this.field] : part[this.field];
     if (value === undefined) return ABSENT;
     const unusable = typeof value === 'string' && unusableForm(this.field as TextField, value);
-    const key = `${unusable ? 'x' : 'o'}${this.verdicts.key(part)}`;
+    const changes = this.verdicts.changes(part);
+    const key = `${unusable ? 'x' : 'o'}${this.verdicts.keyOf(changes)}`;
     let id = this.keys.get(key);
     if (id === undefined) {
       id = this.classes.push({ present: true, odd: false, unusable, lacking: this.touched && unusable, part }) - 1;
       this.keys.set(key, id);
+      this.changed[id] = changes;
     }
     return id;
   }
