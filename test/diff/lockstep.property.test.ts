@@ -52,7 +52,8 @@ describe('the region search where its sets stand in step', () => {
         const target = (lists[0] as Int32Array)[at] as number;
         const pos = lists.map((list) => Math.max(0, list.indexOf(target)));
         const open = lists.map((_, i) => i).filter((i) => i === 0 || decided[i] !== true);
-        const run = new LockstepRun(lists, idOf);
+        // Two rules looked ahead at first, so that runs of these short lists are extended.
+        const run = new LockstepRun(lists, idOf, 2);
         const expected = open.length > 1 ? inStepFor(lists, pos, open) : 0;
         asked += 1;
         expect(run.start(pos, open)).toBe(expected > 0);
