@@ -5,6 +5,7 @@
 // the steps, with 170 rules in step ahead on average). There the walk settles one list and moves
 // the others by the same count, rather than asking every list at every step
 // (docs/behaviour.md, "Safe transitions").
+import { sameId } from './set-walk.js';
 
 /**
  * Rules first looked ahead for how far the lists stay in step, then twice as many each time the
@@ -107,9 +108,7 @@ export class LockstepRun {
   private allHold(id: number, pos: readonly number[], open: readonly number[], ahead: number): boolean {
     for (let k = 1; k < open.length; k++) {
       const i = open[k] as number;
-      const numbers = this.lists[i] as Int32Array;
-      const at = (pos[i] as number) + ahead;
-      if (at >= numbers.length || this.idOf[numbers[at] as number] !== id) return false;
+      if (!sameId(this.lists[i] as Int32Array, this.idOf, (pos[i] as number) + ahead, id)) return false;
     }
     return true;
   }

@@ -47,7 +47,7 @@ export function splitIndex(lists: readonly Int32Array[], idOf: Int32Array, pos: 
 }
 
 /** Whether the entry at `at` of `numbers` (none past its end) has the id `id`. */
-function sameId(numbers: Int32Array, idOf: Int32Array, at: number, id: number): boolean {
+export function sameId(numbers: Int32Array, idOf: Int32Array, at: number, id: number): boolean {
   return at < numbers.length && idOf[numbers[at] as number] === id;
 }
 
