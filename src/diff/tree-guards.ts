@@ -1,6 +1,8 @@
 // What a condition tree needs of a request to match at all (tree-stack.ts indexes the trees by
 // it): a value of a field it requires (required-values.ts), else a prefix or a suffix of one,
-// else a field it cannot match without (docs/behaviour.md, "Exhaustive behaviour diff").
+// else an address in one of the ranges it requires, else a field it cannot match without. A tree
+// of `$or` whose ways need nothing in common needs what one of its ways needs: a guard per way
+// (docs/behaviour.md, "Exhaustive behaviour diff").
 import { isAddressLeaf, MATCH_WHEN_ABSENT } from '../evaluate/leaf.js';
 import { fieldKey, firstValue, leafValues } from '../semantics/fields.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
@@ -8,18 +10,20 @@ import { requiredValues } from './required-values.js';
 
 /**
  * What a tree needs of a request: its field `leaf` reads carried, with one of `values` (folded
- * to lower case) when given; with `affix`, a value that starts (or ends) with one of them.
+ * to lower case) when given; with `affix`, a value that starts (or ends) with one of them; with
+ * `ranges`, an address that one of these ranges (as written) holds.
  */
 export interface TreeGuard {
   leaf: Leaf;
   values?: ReadonlySet<string>;
   affix?: Affix;
+  ranges?: ReadonlySet<string>;
 }
 
 export type Affix = 'prefix' | 'suffix';
 
 /** Worked out once per conditions object (the rule objects are shared by every list searched). */
-const GUARDS = new WeakMap<Conditions, TreeGuard | null>();
+const GUARDS = new WeakMap<Conditions, readonly TreeGuard[] | null>();
 
 /** A built request carries a path and a method whatever its literals: no guard on them. */
 const ALWAYS_CARRIED = new Set(['path', 'httpMethod']);
@@ -45,10 +49,32 @@ export function foldedAscii(value: string): string | undefined {
   return folded ?? undefined;
 }
 
-export function guardOf(conditions: Conditions): TreeGuard | undefined {
-  let guard = GUARDS.get(conditions);
-  if (guard === undefined) GUARDS.set(conditions, (guard = findGuard(conditions) ?? null));
-  return guard ?? undefined;
+/** Guards one of which a request meets whenever the tree may match it; undefined when the tree needs nothing they can say. */
+export function guardsOf(conditions: Conditions): readonly TreeGuard[] | undefined {
+  let guards = GUARDS.get(conditions);
+  if (guards === undefined) GUARDS.set(conditions, (guards = findGuards(conditions) ?? null));
+  return guards ?? undefined;
+}
+
+/**
+ * The tree's own guard when it names values, an affix or ranges; else, for a tree of `$or`, one
+ * guard per way when every way has one (on the plan benchmark's `networks` shape a rule matches
+ * from one of two or three networks, an ASN list, an address range or a country, and such a tree,
+ * with nothing required in common, was asked of every request); else the field it cannot match
+ * without, if any.
+ */
+function findGuards(conditions: Conditions): readonly TreeGuard[] | undefined {
+  const whole = findGuard(conditions);
+  if (whole !== undefined && !presenceOnly(whole)) return [whole];
+  if (conditions.operator === '$or' && conditions.children.length > 1) {
+    const byWay = conditions.children.map((group) => findGuard({ operator: '$and', children: [group] }));
+    if (byWay.every((guard) => guard !== undefined) && !byWay.every(presenceOnly)) return byWay as TreeGuard[];
+  }
+  return whole === undefined ? undefined : [whole];
+}
+
+function presenceOnly(guard: TreeGuard): boolean {
+  return guard.values === undefined && guard.ranges === undefined;
 }
 
 /**
@@ -71,12 +97,34 @@ function findGuard(conditions: Conditions): TreeGuard | undefined {
       if (leaf !== undefined && [...values].every((value) => ASCII.test(value))) return { leaf, values: new Set([...values].map(asciiFold)), affix };
     }
   }
+  const ranges = requiredRanges(conditions);
+  if (ranges !== undefined) return ranges;
   if (valued[0] !== undefined) return valued[0];
   for (const field of presentFields(conditions)) {
     const leaf = leafOf(field);
     if (leaf !== undefined && !ALWAYS_CARRIED.has(leaf.conditionType)) return { leaf };
   }
   return undefined;
+}
+
+/**
+ * Address ranges one of which every way of matching requires the request's address to be in, as
+ * an address leaf of `$in` or `$eq` requires (leaf.ts AddressRanges): of an `$and`, one child's;
+ * of an `$or`, those of all its children when each requires some.
+ */
+function requiredRanges(conditions: Conditions): TreeGuard | undefined {
+  const ofLeaf = (leaf: Leaf): TreeGuard | undefined => {
+    if (!isAddressLeaf(leaf) || (leaf.operator !== '$in' && leaf.operator !== '$eq')) return undefined;
+    const ranges = new Set(leaf.operator === '$eq' ? [firstValue(leaf)] : leafValues(leaf));
+    return ranges.size === 0 ? undefined : { leaf, ranges };
+  };
+  const combine = (operator: '$and' | '$or', children: readonly (TreeGuard | undefined)[]): TreeGuard | undefined => {
+    if (operator === '$and') return children.find((child) => child !== undefined);
+    const [first] = children;
+    if (first === undefined || !children.every((child) => child !== undefined)) return undefined;
+    return { leaf: first.leaf, ranges: new Set(children.flatMap((child) => [...(child?.ranges ?? [])])) };
+  };
+  return combine(conditions.operator, conditions.children.map((group) => combine(group.operator, group.children.map(ofLeaf))));
 }
 
 /** Fields no way of matching leaves untested by a leaf that fails when the field is absent. */

@@ -1,36 +1,19 @@
 // The condition trees no request of a search state may match (regions.ts), as a stack indexed
 // by what each tree needs of a request to match at all: a value of a field it requires
-// (required-values.ts), else a field it cannot match without. The witness search (model.ts)
-// asks which tree is the first to match a request; a tree whose guard the request fails is
-// known not to match, so only the others are asked. On thousands of rules, most of them scoped
-// to a path, a country or a header, a request is asked about a few of the trees above it
-// instead of every one (docs/behaviour.md, "Exhaustive behaviour diff"). A tree that requires
-// no exact value but a prefix or a suffix of a field (a host ending in one tenant's domain) is
-// found by the prefixes and suffixes of the request's value. The trees are also listed by atoms
-// one of which is true whenever the tree is (its watches, as SAT solvers watch literals), to find
-// the trees an assignment may make true by its true atoms alone (someHolding).
-import { fieldOf, type TestRequest } from '../evaluate/request.js';
-import { fieldKey } from '../semantics/fields.js';
+// (required-values.ts), a prefix or a suffix of one, an address in one of its ranges, else a
+// field it cannot match without; for a tree of several ways, what one of its ways needs
+// (tree-guards.ts, guard-lists.ts). The witness search (model.ts) asks which tree is the first
+// to match a request; a tree whose guard the request fails is known not to match, so only the
+// others are asked. On thousands of rules, most of them scoped to a path, a country or a
+// header, a request is asked about a few of the trees above it instead of every one
+// (docs/behaviour.md, "Exhaustive behaviour diff"). The trees are also listed by atoms one of
+// which is true whenever the tree is (its watches, as SAT solvers watch literals), to find the
+// trees an assignment may make true by its true atoms alone (someHolding).
+import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import type { Atom } from './atoms.js';
-import { foldedAscii, guardOf, type TreeGuard } from './tree-guards.js';
-
-/** Positions guarded by a prefix (or a suffix) of one field, by the value folded (asciiFold). */
-interface AffixLists {
-  byValue: Map<string, number[]>;
-  /** The lengths of its values, each once: a request's value is cut at these only. */
-  lengths: number[];
-}
-
-/** One guarded field's trees, by what each needs of the field. */
-interface FieldLists {
-  leaf: Leaf;
-  present: number[];
-  byValue: Map<string, number[]>;
-  prefix: AffixLists;
-  suffix: AffixLists;
-  affixed: number[];
-}
+import { GuardLists, valueLists } from './guard-lists.js';
+import { guardsOf } from './tree-guards.js';
 
 export class TreeStack {
   readonly list: Conditions[] = [];
@@ -39,8 +22,8 @@ export class TreeStack {
   private pushed = 0;
   /** Positions of the unguarded trees, ascending. */
   private readonly open: number[] = [];
-  /** Per guarded field: a leaf that reads it, positions guarded by its presence, and by each value. */
-  private readonly fields = new Map<string, FieldLists>();
+  /** The guarded trees' positions, by what they need of a field (guard-lists.ts). */
+  private readonly byGuard = new GuardLists();
   /** Per atom: the positions of the trees that watch it (watchesOf). */
   private readonly watchers = new Map<number, number[]>();
   /** Per field: the atoms some tree watches, each once (a fixed field's true atoms are looked for among them). */
@@ -49,8 +32,9 @@ export class TreeStack {
   private readonly unwatched: number[] = [];
   /** The index by guards (firstMatching, candidates) and the one by atoms (someHolding), each made as asked. */
   private readonly guarded = new LazyLists((conditions) => {
-    const guard = guardOf(conditions);
-    return guard === undefined ? [this.open] : this.guardLists(guard);
+    const guards = guardsOf(conditions);
+    // A tree of several ways may be in one list by two of them: it is listed there once.
+    return guards === undefined ? [this.open] : [...new Set(guards.flatMap((guard) => this.byGuard.listsOf(guard)))];
   });
   private readonly held = new LazyLists((conditions) => {
     const watches = this.watchesOf(conditions);
@@ -108,12 +92,7 @@ export class TreeStack {
   /** Ascending lists of positions holding every tree whose guard `request` meets (some in several): the others do not match it. */
   candidates(request: TestRequest): number[][] {
     this.guarded.catchUp(this.list);
-    const lists = [this.open];
-    for (const known of this.fields.values()) {
-      const value = fieldOf(request, known.leaf);
-      if (value !== undefined) valueGuarded(known, value, lists);
-    }
-    return lists;
+    return this.byGuard.met(request, [this.open]);
   }
 
   /**
@@ -141,19 +120,6 @@ export class TreeStack {
   watchedOf(field: string): readonly number[] {
     this.held.catchUp(this.list);
     return this.watchedByField.get(field) ?? [];
-  }
-
-  private guardLists(guard: TreeGuard): number[][] {
-    const field = fieldKey(guard.leaf);
-    let known = this.fields.get(field);
-    if (known === undefined) this.fields.set(field, (known = { leaf: guard.leaf, present: [], byValue: new Map(), prefix: { byValue: new Map(), lengths: [] }, suffix: { byValue: new Map(), lengths: [] }, affixed: [] }));
-    if (guard.values === undefined) return [known.present];
-    if (guard.affix !== undefined) {
-      const lists = known[guard.affix];
-      for (const value of guard.values) if (!lists.lengths.includes(value.length)) lists.lengths.push(value.length);
-      return [known.affixed, ...valueLists(lists.byValue, guard.values)];
-    }
-    return valueLists(known.byValue, guard.values);
   }
 
   /**
@@ -230,40 +196,6 @@ class LazyLists {
     if (at >= this.indexed) return;
     for (const list of this.buckets.pop() ?? []) list.pop();
     this.indexed = at;
-  }
-}
-
-/** The lists of a field's trees whose guard `value` meets, added to `lists`. */
-function valueGuarded(known: FieldLists, value: string, lists: number[][]): number[][] {
-  if (known.present.length > 0) lists.push(known.present);
-  const valued = known.byValue.get(value.toLowerCase());
-  if (valued !== undefined) lists.push(valued);
-  if (known.affixed.length === 0) return lists;
-  // A value beyond ASCII may fold (lower case) onto a guard's letters: every affix-guarded tree is asked.
-  const folded = foldedAscii(value);
-  if (folded === undefined) lists.push(known.affixed);
-  else affixLists(folded, known.prefix, known.suffix, lists);
-  return lists;
-}
-
-/** The lists of `byValue` for each of `values`, made when missing. */
-function valueLists<K>(byValue: Map<K, number[]>, values: Iterable<K>): number[][] {
-  return [...values].map((value) => {
-    let list = byValue.get(value);
-    if (list === undefined) byValue.set(value, (list = []));
-    return list;
-  });
-}
-
-/** The lists of the guards that are prefixes (suffixes) of `folded`, added to `lists`. */
-function affixLists(folded: string, prefix: AffixLists, suffix: AffixLists, lists: number[][]): void {
-  for (const length of prefix.lengths) {
-    const list = length <= folded.length ? prefix.byValue.get(folded.slice(0, length)) : undefined;
-    if (list !== undefined) lists.push(list);
-  }
-  for (const length of suffix.lengths) {
-    const list = length <= folded.length ? suffix.byValue.get(folded.slice(folded.length - length)) : undefined;
-    if (list !== undefined) lists.push(list);
   }
 }
 

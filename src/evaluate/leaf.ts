@@ -5,6 +5,7 @@
 import { BlockList, isIP, SocketAddress } from 'node:net';
 import type { Leaf } from '../semantics/model.js';
 import { firstValue, leafValues } from '../semantics/fields.js';
+import { parseRange, rangeBounds } from './addresses.js';
 import { compilePattern, type CompiledPattern, type Verdict } from './pattern.js';
 import { fieldOf, type TestRequest } from './request.js';
 
@@ -97,20 +98,23 @@ function compileLeaf(leaf: Leaf, ignoreCase: boolean): PresentTest {
  * Addresses and CIDR ranges (IPv4 and IPv6) in one BlockList, built once per leaf; Node's
  * BlockList does the arithmetic (an IPv4-mapped IPv6 address lies in the IPv4 range). The
  * address asked about is parsed once for all leaves (socketOf): building a SocketAddress costs
- * more than the check. When every range is IPv4 and the address is written as IPv4, the check
- * is the same arithmetic on two numbers, done here: replay asks it for millions of addresses.
+ * more than the check. When the address is written as IPv4 and no IPv6 range holds an
+ * IPv4-mapped address (the only IPv6 addresses the BlockList relates to IPv4 ones), the check is
+ * the same arithmetic on two numbers against the IPv4 ranges, done here: replay asks it for
+ * millions of addresses, and the behaviour search for each of its requests.
  */
 export class AddressRanges {
   private readonly list = new BlockList();
-  /** Each IPv4 range as its network and mask, when every range is IPv4; else undefined. */
+  /** Each IPv4 range as its network and mask, when no IPv6 range may hold an IPv4 address; else undefined. */
   private readonly ipv4: { network: number; mask: number }[] | undefined = [];
 
   constructor(ranges: readonly string[]) {
     for (const range of ranges) {
       const added = addRange(this.list, range);
       if (added === undefined) continue;
-      if (added.type === 'ipv6') this.ipv4 = undefined;
-      else this.ipv4?.push(ipv4Range(added.address, added.prefix ?? 32));
+      if (added.type === 'ipv6') {
+        if (mayHoldIpv4(range)) this.ipv4 = undefined;
+      } else this.ipv4?.push(ipv4Range(added.address, added.prefix ?? 32));
     }
   }
 
@@ -124,6 +128,19 @@ export class AddressRanges {
     const socket = socketOf(address);
     return socket !== undefined && this.list.check(socket);
   }
+}
+
+/** The IPv4-mapped IPv6 addresses, ::ffff:0:0/96: as the BlockList relates them, an IPv4 address is one of them. */
+const MAPPED_FIRST = 0xffffn << 32n;
+const MAPPED_LAST = MAPPED_FIRST + 0xffffffffn;
+
+/** Whether an IPv6 range (one the BlockList took) may hold an IPv4 address: whether it meets ::ffff:0:0/96. */
+function mayHoldIpv4(range: string): boolean {
+  const parsed = parseRange(range);
+  // A form the arithmetic does not read (a zone index): the BlockList decides every address.
+  if (parsed === undefined) return true;
+  const { first, last } = rangeBounds(parsed);
+  return first <= MAPPED_LAST && last >= MAPPED_FIRST;
 }
 
 function ipv4Range(address: string, prefix: number): { network: number; mask: number } {
