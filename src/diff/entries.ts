@@ -159,12 +159,25 @@ const RULE_KEYS = new WeakMap<NormalRule, { conditions: string; outcome: string 
 
 export function ruleKeysOf(rule: NormalRule): { conditions: string; outcome: string } {
   let keys = RULE_KEYS.get(rule);
-  if (keys === undefined) RULE_KEYS.set(rule, (keys = { conditions: conditionsKeyOf(rule.conditions), outcome: outcomeKey({ rule: rule.name, actions: rule.actions }) }));
+  if (keys === undefined) RULE_KEYS.set(rule, (keys = { conditions: conditionsKeyOf(rule.conditions), outcome: keyOf({ rule: rule.name, actions: rule.actions }) }));
   return keys;
 }
 
+/**
+ * Per outcome object: its key. The search's outcomes are its entries' (one per rule object) and
+ * NO_RULE_OUTCOME, never changed once made, and a found class of the transition check keys one
+ * per list: hundreds per class.
+ */
+const OUTCOME_KEYS = new WeakMap<DecidedOutcome, string>();
+
 /** Equal for outcomes with the same rule and the same set of actions. */
 export function outcomeKey(outcome: DecidedOutcome): string {
+  let key = OUTCOME_KEYS.get(outcome);
+  if (key === undefined) OUTCOME_KEYS.set(outcome, (key = keyOf(outcome)));
+  return key;
+}
+
+function keyOf(outcome: DecidedOutcome): string {
   return JSON.stringify([outcome.rule ?? null, [...outcome.actions].sort()]);
 }
 
