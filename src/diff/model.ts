@@ -58,6 +58,8 @@ export class Models {
    * hundred thousand.
    */
   private readonly checked = new CheckedTrees();
+  /** Per tree split on: its leaves' atoms (leafAtoms). */
+  private readonly atomsOf = new Map<Conditions, readonly (Atom | undefined)[]>();
   private nodes = 0;
 
   constructor(
@@ -172,15 +174,19 @@ export class Models {
    */
   private atomToSplit(conditions: Conditions, request: TestRequest): Atom | undefined {
     let fallback: Atom | undefined;
-    for (const group of conditions.children) {
-      for (const leaf of group.children) {
-        const atom = this.assignment.atomOf(leaf);
-        if (atom === undefined || this.assignment.truthOf(atom) !== 'undecided') continue;
-        if (this.verdicts.atomVerdict(atom, request) === true) return atom;
-        fallback ??= atom;
-      }
+    for (const atom of this.leafAtoms(conditions)) {
+      if (atom === undefined || this.assignment.truthOf(atom) !== 'undecided') continue;
+      if (this.verdicts.atomVerdict(atom, request) === true) return atom;
+      fallback ??= atom;
     }
     return fallback;
+  }
+
+  /** The atoms of the tree's leaves, in the order the rule has them (found once per tree and search: a leaf's look-up builds its key). */
+  private leafAtoms(conditions: Conditions): readonly (Atom | undefined)[] {
+    let atoms = this.atomsOf.get(conditions);
+    if (atoms === undefined) this.atomsOf.set(conditions, (atoms = conditions.children.flatMap((group) => group.children.map((leaf) => this.assignment.atomOf(leaf)))));
+    return atoms;
   }
 
   /** The request each field's literals call for (each field's answer is remembered). Unconstrained fields: a path and a method only. */
