@@ -13,12 +13,19 @@ const FALSE = 0;
 const TRUE = 1;
 const UNDECIDED = 2;
 const VERDICTS: readonly Verdict[] = [false, true, 'undecided'];
+const NOT_ASKED = Symbol('not asked');
 
 export class RequestVerdicts {
   /** Per atom: the request its code is for (a slot holds one when its stamp is the current one). */
   private readonly stamps: Uint32Array;
   private readonly codes: Uint8Array;
   private readonly tests: (PresentTest | undefined)[];
+  /**
+   * Per atom: the value its code was worked out for (NOT_ASKED before the first). The witness
+   * search builds a new request at every step from the few values remembered per field
+   * (model.ts), so most leaves see the very value they saw last.
+   */
+  private readonly lastValues: (string | undefined | typeof NOT_ASKED)[];
   private stamp = 0;
   /**
    * The request the codes are for. Compared by identity: the search's requests are built whole
@@ -34,6 +41,7 @@ export class RequestVerdicts {
     this.stamps = new Uint32Array(count);
     this.codes = new Uint8Array(count);
     this.tests = new Array<PresentTest | undefined>(count).fill(undefined);
+    this.lastValues = new Array<string | undefined | typeof NOT_ASKED>(count).fill(NOT_ASKED);
   }
 
   /** conditionsVerdict(conditions, request) of the conditions `tree` was made of (atoms.ts atomTree). */
@@ -83,7 +91,9 @@ export class RequestVerdicts {
     const leaf = (this.table.atoms[id] as AtomTable['atoms'][number]).leaf;
     const value = fieldOf(this.request as TestRequest, leaf);
     let code: number;
-    if (value === undefined) code = MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE;
+    // The value of the last request it was asked about: the same verdict (a leaf reads nothing else).
+    if (value === this.lastValues[id]) code = this.codes[id] as number;
+    else if (value === undefined) code = MATCH_WHEN_ABSENT.has(leaf.operator) ? TRUE : FALSE;
     else {
       let test = this.tests[id];
       if (test === undefined) this.tests[id] = test = leafTest(leaf, this.options);
@@ -92,6 +102,7 @@ export class RequestVerdicts {
     }
     this.stamps[id] = this.stamp;
     this.codes[id] = code;
+    this.lastValues[id] = value;
     return code;
   }
 }
