@@ -146,15 +146,32 @@ function addressCandidates(literals: readonly Literal[]): string[] {
   const out: string[] = [];
   for (const { atom } of literals) {
     if (!isAddressLeaf(atom.leaf)) continue;
-    for (const text of leafValues(atom.leaf)) {
-      const range = parseRange(text);
-      if (range === undefined) continue;
-      const { first, last, max } = rangeBounds(range);
-      out.push(formatAddress(first, range.family), formatAddress(last, range.family));
-      if (last < max) out.push(formatAddress(last + 1n, range.family));
-      if (first > 0n) out.push(formatAddress(first - 1n, range.family));
-    }
+    for (const text of leafValues(atom.leaf)) out.push(...edgesOf(text));
   }
   if (out.length > 0) out.push('192.0.2.1', '2001:db8::1', '0.0.0.0', '::');
   return out;
+}
+
+/**
+ * Per range as written: its first and last address and those just outside it. Worked out once:
+ * the witness search asks for a field's value under each new set of literals, and the same
+ * ranges' edges, made of BigInt arithmetic, were most of what it allocated on a plan of
+ * address-range rules. Range texts come from the rules, so the memory is bounded by them.
+ */
+const EDGES = new Map<string, readonly string[]>();
+
+function edgesOf(text: string): readonly string[] {
+  let edges = EDGES.get(text);
+  if (edges !== undefined) return edges;
+  const range = parseRange(text);
+  if (range === undefined) edges = [];
+  else {
+    const { first, last, max } = rangeBounds(range);
+    const found = [formatAddress(first, range.family), formatAddress(last, range.family)];
+    if (last < max) found.push(formatAddress(last + 1n, range.family));
+    if (first > 0n) found.push(formatAddress(first - 1n, range.family));
+    edges = found;
+  }
+  EDGES.set(text, edges);
+  return edges;
 }
