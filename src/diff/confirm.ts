@@ -11,7 +11,7 @@
 import type { Verdict } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
 import type { AtomTree } from './atoms.js';
-import type { Entry } from './entries.js';
+import type { Entries, Entry } from './entries.js';
 import type { RequestVerdicts } from './request-verdicts.js';
 import { TreeStack } from './tree-stack.js';
 
@@ -35,17 +35,20 @@ export class WitnessCheck {
   /** Trees evaluated while there is no index. */
   private evaluated = 0;
 
-  /** `lists`: each list's entry numbers, indices in `entries`; `trees`: per conditions id, its tree by atoms (entries.ts). */
+  private readonly lists: readonly Int32Array[];
+  private readonly entries: readonly Entry[];
+  private readonly trees: readonly AtomTree[];
+  private readonly sharedHead: readonly number[];
+
+  /** The search's entries (entries.ts): each list's entry numbers, per conditions id its tree by atoms, and the lists' shared starts. */
   constructor(
-    private readonly lists: readonly Int32Array[],
-    private readonly entries: readonly Entry[],
-    conditionsCount: number,
-    private readonly trees: readonly AtomTree[],
+    search: Pick<Entries, 'lists' | 'entries' | 'conditionsCount' | 'trees' | 'sharedHead'>,
     private readonly evaluator: RequestVerdicts,
   ) {
-    this.stamps = new Uint32Array(conditionsCount);
-    this.verdicts = new Uint8Array(conditionsCount);
-    this.candidate = new Uint32Array(conditionsCount);
+    ({ lists: this.lists, entries: this.entries, trees: this.trees, sharedHead: this.sharedHead } = search);
+    this.stamps = new Uint32Array(search.conditionsCount);
+    this.verdicts = new Uint8Array(search.conditionsCount);
+    this.candidate = new Uint32Array(search.conditionsCount);
   }
 
   /**
@@ -57,15 +60,27 @@ export class WitnessCheck {
     const guarded = this.guardedTrees();
     if (guarded !== undefined) for (const list of guarded.stack.candidates(witness)) for (const at of list) this.candidate[guarded.ids[at] as number] = this.stamp;
     const deciding: (Entry | undefined)[] = [];
-    for (const numbers of this.lists) {
-      let found: Entry | undefined;
-      for (let at = 0; at < numbers.length; at++) {
+    let found: Entry | undefined;
+    let foundAt = -1;
+    for (let list = 0; list < this.lists.length; list++) {
+      const numbers = this.lists[list] as Int32Array;
+      // The entries this list shares with the one before decided nothing there before `foundAt`:
+      // the same entry decides here when it is among them, else the search goes on after them.
+      const head = this.sharedHead[list] as number;
+      if (foundAt !== -1 && foundAt < head) {
+        deciding.push(found);
+        continue;
+      }
+      found = undefined;
+      foundAt = -1;
+      for (let at = head; at < numbers.length; at++) {
         const entry = this.entries[numbers[at] as number] as Entry;
         if (guarded !== undefined && this.candidate[entry.conditionsId] !== this.stamp) continue;
         const verdict = this.verdictOf(entry, witness);
         if (verdict === 'undecided') return { deciding, undecided: entry };
         if (verdict) {
           found = entry;
+          foundAt = at;
           break;
         }
       }

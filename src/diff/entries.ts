@@ -56,6 +56,12 @@ export interface Entries {
    * when both have the same length and that length is at most this.
    */
   sharedTail: number[];
+  /**
+   * Per list: how many entries at its start are those of the list before, one by one (the first
+   * list: 0). The transition check's states differ from the one before by a PATCH, so the
+   * confirmation of a witness asks each list only from there (confirm.ts).
+   */
+  sharedHead: number[];
   /** Per position of the first list (its end included): every request all lists decide alike from there on is uninteresting. */
   boringFrom: boolean[];
   /** Every conditionsId is below it. */
@@ -101,12 +107,17 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
   // apart) is numbered once; one that differs from it by a PATCH copies the numbers of the rules
   // both share at their start and end (list-delta.ts). Only the list before is held.
   const lists: Int32Array[] = [];
+  const sharedHead: number[] = [];
   let previous: { rules: readonly NormalRule[]; numbers: Int32Array } | undefined;
   for (const rules of eachList(ruleSets)) {
-    if (previous?.rules !== rules) {
-      const numbers = previous === undefined ? Int32Array.from(rules.filter((rule) => rule.status === 'active').map(entryOf)) : joinedIds(previous.numbers, activeAfter(previous.rules, rules, entryOf, previous.numbers.length));
-      previous = { rules, numbers };
-    }
+    if (previous === undefined) {
+      previous = { rules, numbers: Int32Array.from(rules.filter((rule) => rule.status === 'active').map(entryOf)) };
+      sharedHead.push(0);
+    } else if (previous.rules !== rules) {
+      const delta = activeAfter(previous.rules, rules, entryOf, previous.numbers.length);
+      previous = { rules, numbers: joinedIds(previous.numbers, delta) };
+      sharedHead.push(delta.start);
+    } else sharedHead.push(previous.numbers.length);
     lists.push(previous.numbers);
   }
   const entryIds = Int32Array.from(entries, (entry) => entry.id);
@@ -121,7 +132,7 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
   const boringFrom = new Array<boolean>(first.length + 1);
   boringFrom[first.length] = !interesting(lists.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (entries[first[pos] as number] as Entry & { boring: boolean }).boring;
-  return { lists, entries, idOf: entryIds, sharedTail, boringFrom, conditionsCount: ids.size, trees };
+  return { lists, entries, idOf: entryIds, sharedTail, sharedHead, boringFrom, conditionsCount: ids.size, trees };
 }
 
 /** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */

@@ -89,7 +89,7 @@ class Search {
     this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
     this.pace = new SearchPace(options.deadline, options.onProgress, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
     this.ruleAbove = new RuleAbove(this.trees, this.assignment, this.atomTrees, this.conditionsIds, { has: (id) => (this.notMatching[id] as number) > 0 });
-    this.witnesses = new WitnessCheck(this.sets, this.entries, entries.conditionsCount, this.atomTrees, verdicts);
+    this.witnesses = new WitnessCheck(entries, verdicts);
   }
 
   run(): RegionSearch {

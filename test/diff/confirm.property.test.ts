@@ -1,6 +1,7 @@
 // The evaluator's confirmation of a region's witness (src/diff/confirm.ts) against decide() on
 // each list: over random pairs of rule lists (one edited from the other, so they share most of
-// their conditions) and every request of their brute-force domain, the deciding rule of each list,
+// their conditions, given in turn and back, each list asked from where it stops sharing the one
+// before) and every request of their brute-force domain, the deciding rule of each list,
 // or the first rule whose match is undecided, is the one decide() gives, though each distinct
 // condition tree is evaluated once per request and the trees whose guard the request fails are not
 // asked (the index is made after the first few requests of a pair). Confirmations are counted, so the
@@ -34,13 +35,14 @@ describe('the confirmation of a witness', () => {
         ruleList(true, ['a', 'b', 'c', 'd', 'e', 'f']).chain((before) => fc.tuple(fc.constant(before), editedList(true)(before))),
         fc.boolean(),
         ([before, after], ignoreCase) => {
-          const sets = [before, after];
+          // The lists in turn and back, one of them twice over: each starts as the one before does (entries.ts sharedHead).
+          const sets = [before, after, after, before];
           const requests = domain(sets);
           fc.pre(requests.length <= 3000);
           const options = { caseInsensitiveValues: ignoreCase };
           const table = new AtomTable();
           const entries = activeEntries(sets, table, differ);
-          const check = new WitnessCheck(entries.lists, entries.entries, entries.conditionsCount, entries.trees, new RequestVerdicts(table, options));
+          const check = new WitnessCheck(entries, new RequestVerdicts(table, options));
           for (const request of requests) {
             const got = check.confirm(request);
             const answer = { deciding: got.deciding.map((entry) => entry?.rule.name), ...(got.undecided === undefined ? {} : { undecided: got.undecided.rule.name }) };

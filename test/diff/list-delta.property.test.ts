@@ -87,6 +87,12 @@ function walkedShape(entries: Entries): WalkedEntries {
 }
 
 /** Entries as numbers, outcomes and rule objects' names (the same rule objects either way). */
+function sameStart(before: Int32Array, after: Int32Array): number {
+  let same = 0;
+  while (same < before.length && same < after.length && before[same] === after[same]) same += 1;
+  return same;
+}
+
 function shown(given: Entries | WalkedEntries, table: AtomTable) {
   const entries = 'lists' in given ? walkedShape(given) : given;
   return {
@@ -94,6 +100,8 @@ function shown(given: Entries | WalkedEntries, table: AtomTable) {
     sharedTail: entries.sharedTail,
     boringFrom: entries.boringFrom,
     conditionsCount: entries.conditionsCount,
+    // Each list's start shared with the list before, as the numbered entries say: never more than it shares.
+    sharedHeadsHold: !('lists' in given) || given.sharedHead.every((head, i) => (i === 0 ? head === 0 : head <= sameStart(given.lists[i - 1] as Int32Array, given.lists[i] as Int32Array))),
     atoms: table.atoms.map((atom) => [atom.id, atom.field, [...atom.rules]]),
     trees: entries.trees.map(({ all, groups }) => [all, groups.map((group) => [group.all, group.atoms.map((atom) => atom.id)])]),
   };

@@ -7,7 +7,7 @@ import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type Entries, type En
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
 /** The entries of each list as arrays of them (as activeEntries gave them before it numbered them). */
-export type WalkedEntries = Omit<Entries, 'lists' | 'entries' | 'idOf'> & { sets: Entry[][] };
+export type WalkedEntries = Omit<Entries, 'lists' | 'entries' | 'idOf' | 'sharedHead'> & { sets: Entry[][] };
 
 export function activeEntriesWalked(ruleSets: readonly (readonly NormalRule[])[], table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): WalkedEntries {
   const ids = new Map<string, number>();
