@@ -50,7 +50,7 @@ export function foldedAscii(value: string): string | undefined {
 }
 
 /** Guards one of which a request meets whenever the tree may match it; undefined when the tree needs nothing they can say. */
-export function guardsOf(conditions: Conditions): readonly TreeGuard[] | undefined {
+export function guardsOfTree(conditions: Conditions): readonly TreeGuard[] | undefined {
   let guards = GUARDS.get(conditions);
   if (guards === undefined) GUARDS.set(conditions, (guards = findGuards(conditions) ?? null));
   return guards ?? undefined;

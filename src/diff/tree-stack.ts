@@ -13,7 +13,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
 import type { Atom } from './atoms.js';
 import { GuardLists, valueLists } from './guard-lists.js';
-import { guardsOf } from './tree-guards.js';
+import { guardsOfTree } from './tree-guards.js';
 
 export class TreeStack {
   readonly list: Conditions[] = [];
@@ -32,7 +32,7 @@ export class TreeStack {
   private readonly unwatched: number[] = [];
   /** The index by guards (firstMatching, candidates) and the one by atoms (someHolding), each made as asked. */
   private readonly guarded = new LazyLists((conditions) => {
-    const guards = guardsOf(conditions);
+    const guards = guardsOfTree(conditions);
     // A tree of several ways may be in one list by two of them: it is listed there once.
     return guards === undefined ? [this.open] : [...new Set(guards.flatMap((guard) => this.byGuard.listsOf(guard)))];
   });

@@ -10,7 +10,7 @@ import { conditionsVerdict } from '../../src/evaluate/evaluate.js';
 import type { TestRequest } from '../../src/evaluate/request.js';
 import type { Conditions } from '../../src/semantics/model.js';
 import { TreeStack } from '../../src/diff/tree-stack.js';
-import { guardsOf } from '../../src/diff/tree-guards.js';
+import { guardsOfTree } from '../../src/diff/tree-guards.js';
 import { domain, ruleList } from './brute-force.js';
 
 /** Whether the stack's index lists the tree at `at` among the candidates for `request`. */
@@ -36,7 +36,7 @@ describe('a tree guard asked of one request', () => {
             asked += 1;
             if (listedByIndex(stack, request, at)) return;
             refused += 1;
-            const guards = guardsOf(tree) ?? [];
+            const guards = guardsOfTree(tree) ?? [];
             if (guards.some((guard) => guard.ranges !== undefined)) refusedByRanges += 1;
             if (guards.length > 1) refusedByWays += 1;
             expect(conditionsVerdict(tree, request, { caseInsensitiveValues: ignoreCase })).toBe(false);
@@ -58,7 +58,7 @@ describe('a tree guard asked of one request', () => {
     const request = (fields: Partial<TestRequest>): TestRequest => ({ path: '/', method: 'GET', ...fields });
     const stack = new TreeStack(() => undefined);
     stack.push(networks);
-    expect(guardsOf(networks)?.length).toBe(2);
+    expect(guardsOfTree(networks)?.length).toBe(2);
     const met = [request({ ip: '203.0.113.9' }), request({ ip: '2001:db8:1::5' }), request({ country: 'RU' }), request({ ip: '::ffff:203.0.113.9' })];
     expect(met.map((r) => [listedByIndex(stack, r, 0), conditionsVerdict(networks, r)])).toEqual([[true, true], [true, true], [true, true], [true, true]]);
     const failed = [request({ ip: '203.0.114.9' }), request({ ip: '2001:db9::1' }), request({ ip: 'not an address' }), request({ country: 'CN' }), request({})];
