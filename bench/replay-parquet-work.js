@@ -99,56 +99,47 @@ async function child(shape, dir, file) {
   const { REPLAY_SHAPES } = await import('./replay-shapes.js');
   const { takeSnapshot } = await import('../dist/live/snapshot.js');
   const { DuckDBConnection } = await import('@duckdb/node-api');
-  const run = DuckDBConnection.prototype.runAndReadAll;
-  const runOnly = DuckDBConnection.prototype.run;
+  const original = { runAndReadAll: DuckDBConnection.prototype.runAndReadAll, run: DuckDBConnection.prototype.run };
   const format = file.endsWith('.parquet') ? 'parquet' : 'ndjson';
   const seen = new Set();
   const rows = [];
-  // The one reading is run (no rows read): its forms fill the groups' table, counted after each.
-  const groupsOf = async (connection) => Number((await run.call(connection, 'SELECT count(*) FROM botrules_groups')).getRows()[0]?.[0]);
+  const kindOf = (sql) => (sql.startsWith(ONE_READING) ? 'one reading' : sql.startsWith('SELECT grouping_id') ? 'distinct'
+    : sql.startsWith('SELECT botrules_odd') && sql.includes('read_') ? 'grouping' : undefined);
+  // The rows a form gives: the one reading's (it reads none) are the groups it put in its table.
+  const rowsOf = async (connection, kind, label, query, values) => {
+    if (kind === 'one reading') {
+      await original.run.call(connection, query, values);
+      return Number((await original.runAndReadAll.call(connection, 'SELECT count(*) FROM botrules_groups')).getRows()[0]?.[0]);
+    }
+    const result = await original.runAndReadAll.call(connection, query, values);
+    return label.startsWith('one pass') ? Number(result.getRows()[0]?.[0]) : result.getRows().length;
+  };
   let depth = 0;
-  DuckDBConnection.prototype.run = async function ran(sql, values) {
-    if (depth > 0 || !sql.startsWith(ONE_READING) || seen.has('one reading')) return runOnly.call(this, sql, values);
-    seen.add('one reading');
-    depth += 1;
-    try {
-      const timings = forms('one reading', sql).map(([label, query]) => ({ label, query, cpu: [], wall: [], rows: 0 }));
-      for (let rep = 0; rep < REPS; rep += 1) {
-        for (const form of timings) {
-          const [cpu, wall] = [process.cpuUsage(), performance.now()];
-          await runOnly.call(this, form.query, values);
-          const used = process.cpuUsage(cpu);
-          form.wall.push(performance.now() - wall);
-          form.cpu.push((used.user + used.system) / 1000);
-          form.rows = await groupsOf(this);
-        }
-      }
-      for (const form of timings) rows.push(`| ${shape} | ${format} | one reading | ${form.label} | ${Math.round(median(form.cpu))} | ${Math.round(median(form.wall))} | ${form.rows} |`);
-      return await runOnly.call(this, sql, values);
-    } finally {
-      depth -= 1;
-    }
-  };
-  DuckDBConnection.prototype.runAndReadAll = async function timed(sql, values) {
-    const kind = sql.startsWith('SELECT grouping_id') ? 'distinct' : sql.startsWith('SELECT botrules_odd') && sql.includes('read_') ? 'grouping' : undefined;
-    if (depth === 0 && kind !== undefined && !seen.has(kind)) {
+  // The engine runs some queries with runAndReadAll, others (the groupings, the one reading) with run: both are timed, each kind once.
+  for (const method of ['runAndReadAll', 'run']) {
+    DuckDBConnection.prototype[method] = async function timed(sql, values) {
+      const kind = kindOf(sql);
+      if (depth > 0 || kind === undefined || seen.has(kind)) return original[method].call(this, sql, values);
       seen.add(kind);
-      const timings = forms(kind, sql).map(([label, query]) => ({ label, query, cpu: [], wall: [], rows: 0 }));
-      for (let rep = 0; rep < REPS; rep += 1) {
-        for (const form of timings) {
-          const [cpu, wall] = [process.cpuUsage(), performance.now()];
-          const result = await run.call(this, form.query, values);
-          const used = process.cpuUsage(cpu);
-          form.wall.push(performance.now() - wall);
-          form.cpu.push((used.user + used.system) / 1000);
-          const first = result.getRows()[0];
-          form.rows = form.label.startsWith('one pass') ? Number(first?.[0]) : result.getRows().length;
+      depth += 1;
+      try {
+        const timings = forms(kind, sql).map(([label, query]) => ({ label, query, cpu: [], wall: [], rows: 0 }));
+        for (let rep = 0; rep < REPS; rep += 1) {
+          for (const form of timings) {
+            const [cpu, wall] = [process.cpuUsage(), performance.now()];
+            form.rows = await rowsOf(this, kind, form.label, form.query, values);
+            const used = process.cpuUsage(cpu);
+            form.wall.push(performance.now() - wall);
+            form.cpu.push((used.user + used.system) / 1000);
+          }
         }
+        for (const form of timings) rows.push(`| ${shape} | ${format} | ${kind} | ${form.label} | ${Math.round(median(form.cpu))} | ${Math.round(median(form.wall))} | ${form.rows} |`);
+        return await original[method].call(this, sql, values);
+      } finally {
+        depth -= 1;
       }
-      for (const form of timings) rows.push(`| ${shape} | ${format} | ${kind} | ${form.label} | ${Math.round(median(form.cpu))} | ${Math.round(median(form.wall))} | ${form.rows} |`);
-    }
-    return run.call(this, sql, values);
-  };
+    };
+  }
   const name = `log.${format}`;
   writeReplayProject(dir, REPLAY_SHAPES[shape](), file, takeSnapshot, name);
   const { replayProject } = await import('../dist/engine/replay.js');
