@@ -18,7 +18,7 @@
 // other, the caller searches the whole lists.
 import type { NormalRule } from '../semantics/model.js';
 import type { ChangedPart } from './part-lists.js';
-import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
+import { NO_RULE_OUTCOME, OutcomeNumbers, ruleOutcome, pairKey, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
 import { narrowedRule, type Way } from './overlap-groups.js';
 import { partWays } from './part-ways.js';
 import { activeAfter, commonEnds, eachList, IdsAlong, sameIds, type CommonEnds, type RuleLists } from './list-delta.js';
@@ -55,7 +55,7 @@ export function changedParts(ruleSets: RuleLists, interesting: (outcomes: readon
   // One array refilled per rule, not one per rule: a transition check asks this of thousands of rules over hundreds of lists.
   const same = new Array<DecidedOutcome>(ruleSets.length);
   const alike = (outcome: DecidedOutcome): boolean => interesting(same.fill(outcome));
-  if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike({ rule: rule.name, actions: [...rule.actions] }))) return undefined;
+  if (alike(NO_RULE_OUTCOME) || numbered.rules.some((rule) => alike(ruleOutcome(rule)))) return undefined;
   const changed = changedRules(distinct, numbered.rules.length);
   const grouped = partWays(numbered.rules, changed, deadline);
   if (grouped === 'late') return 'late';
@@ -86,10 +86,11 @@ function numberedAll(rules: readonly NormalRule[], numbered: RuleNumbers): Int32
 /** Rules numbered by conditions and outcome (two rules alike in both decide alike). */
 class RuleNumbers {
   readonly rules: NormalRule[] = [];
-  private readonly byKey = new Map<string, number>();
+  private readonly byKey = new Map<number, number>();
   private readonly byRule = new Map<NormalRule, number>();
   /** Numbers of conditions keys: a rule keyed by its conditions' number and its outcome, not its whole key again. */
   private readonly conditions = new Map<string, number>();
+  private readonly outcomes = new OutcomeNumbers();
 
   of(rule: NormalRule): number {
     let id = this.byRule.get(rule);
@@ -98,7 +99,7 @@ class RuleNumbers {
     const keys = ruleKeysOf(rule);
     let conditions = this.conditions.get(keys.conditions);
     if (conditions === undefined) this.conditions.set(keys.conditions, (conditions = this.conditions.size));
-    const key = `${conditions}\u0000${keys.outcome}`;
+    const key = pairKey(conditions, this.outcomes.of(keys.outcome));
     id = this.byKey.get(key);
     if (id === undefined) {
       this.byKey.set(key, (id = this.rules.length));

@@ -72,12 +72,14 @@ export interface Entries {
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
 export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
-  const ids = new Map<string, number>();
-  const idOf = (key: string): number => {
+  // Conditions keys and entry keys (pairKey numbers, which no string equals) share one numbering.
+  const ids = new Map<string | number, number>();
+  const idOf = (key: string | number): number => {
     let id = ids.get(key);
     if (id === undefined) ids.set(key, (id = ids.size));
     return id;
   };
+  const outcomes = new OutcomeNumbers();
 
   // The transition check passes hundreds of lists that share nearly all their rule objects: each
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
@@ -95,12 +97,12 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
     // Every leaf added, in the rules' order (the atoms' numbers follow it); the tree made once per conditions.
     if (trees[conditionsId] === undefined) trees[conditionsId] = atomTree(rule.conditions, table, rule.name);
     else for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
-    const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
+    const outcome = ruleOutcome(rule);
     let boring = boringOutcome.get(keys.outcome);
     if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(same.fill(outcome))));
     byRule.set(rule, entries.length);
     // Conditions and outcome: the conditions by their number, not their key again (a rule's key is most of its size).
-    entries.push({ rule, conditionsId, id: idOf(`${conditionsId}\u0000${keys.outcome}`), outcome, boring });
+    entries.push({ rule, conditionsId, id: idOf(pairKey(conditionsId, outcomes.of(keys.outcome))), outcome, boring });
     return entries.length - 1;
   };
   // A list that is the very array of the one before (the transition check's states a description
@@ -172,6 +174,40 @@ export function ruleKeysOf(rule: NormalRule): { conditions: string; outcome: str
   let keys = RULE_KEYS.get(rule);
   if (keys === undefined) RULE_KEYS.set(rule, (keys = { conditions: conditionsKeyOf(rule.conditions), outcome: keyOf({ rule: rule.name, actions: rule.actions }) }));
   return keys;
+}
+
+/**
+ * Each rule object's outcome, made once: the searches of one plan (the transition check's, a
+ * dozen on a large plan, and the behaviour diff's) number the same rule objects, and an outcome
+ * per rule and search was a fifth of what numbering them made. The searches only read it
+ * (found-regions.ts copies what a region keeps).
+ */
+const OUTCOMES = new WeakMap<NormalRule, DecidedOutcome>();
+
+export function ruleOutcome(rule: NormalRule): DecidedOutcome {
+  let outcome = OUTCOMES.get(rule);
+  if (outcome === undefined) OUTCOMES.set(rule, (outcome = { rule: rule.name, actions: [...rule.actions] }));
+  return outcome;
+}
+
+/** Numbers of outcome keys, in the order first seen. */
+export class OutcomeNumbers {
+  private readonly numbers = new Map<string, number>();
+
+  of(outcomeKey: string): number {
+    let number = this.numbers.get(outcomeKey);
+    if (number === undefined) this.numbers.set(outcomeKey, (number = this.numbers.size));
+    return number;
+  }
+}
+
+/**
+ * One number per pair of a conditions number and an outcome number (each below 2^26, far more
+ * than the rules a search can hold): a rule's key by its conditions and outcome, not a string
+ * made for each rule of each search.
+ */
+export function pairKey(conditions: number, outcome: number): number {
+  return conditions * 2 ** 26 + outcome;
 }
 
 /**

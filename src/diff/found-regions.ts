@@ -10,6 +10,14 @@ const MAX_UNCHECKED_RULES = 20;
 export class FoundRegions {
   private readonly regions = new Map<string, Region>();
   private readonly unchecked = new Map<string, Set<string>>();
+  /**
+   * Per outcome object the search decides with (an entry's, entries.ts): its number, equal for
+   * equal outcomeKeys, and the one copy every region holds of it. The transition check's regions
+   * have an outcome per list, hundreds each: a key of their outcomeKeys and a copy per list were
+   * most of what its first region search kept (docs/behaviour.md, "Safe transitions").
+   */
+  private readonly outcomes = new Map<DecidedOutcome, { number: number; copy: DecidedOutcome }>();
+  private readonly numbers = new Map<string, number>();
 
   get size(): number {
     return this.regions.size;
@@ -33,13 +41,30 @@ export class FoundRegions {
     this.unchecked.set(reason, known);
   }
 
+  /** A region's key: its outcomes (by number), then its literals in a fixed order. */
+  keyOf(outcomes: readonly DecidedOutcome[], literals: readonly Literal[]): string {
+    return `${outcomes.map((outcome) => this.known(outcome).number).join(',')}\u0002${literals.map(({ atom, holds }) => `${holds ? '' : '!'}${atom.id}`).sort().join(',')}`;
+  }
+
+  /** The outcomes as a region holds them: each a copy, made once per outcome object of the search. */
+  copies(outcomes: readonly DecidedOutcome[]): DecidedOutcome[] {
+    return outcomes.map((outcome) => this.known(outcome).copy);
+  }
+
+  private known(outcome: DecidedOutcome): { number: number; copy: DecidedOutcome } {
+    let known = this.outcomes.get(outcome);
+    if (known === undefined) {
+      const key = outcomeKey(outcome);
+      let number = this.numbers.get(key);
+      if (number === undefined) this.numbers.set(key, (number = this.numbers.size));
+      this.outcomes.set(outcome, (known = { number, copy: { rule: outcome.rule, actions: [...outcome.actions] } }));
+    }
+    return known;
+  }
+
   result(): RegionSearch {
     const unchecked = [...this.unchecked].map(([reason, rules]) => ({ reason, rules: [...rules] }));
     return { regions: [...this.regions.values()], unchecked };
   }
 }
 
-/** A region's key: its outcomes, then its literals in a fixed order. */
-export function regionKey(outcomes: readonly DecidedOutcome[], literals: readonly Literal[]): string {
-  return `${outcomes.map(outcomeKey).join('\u0001')}\u0002${literals.map(({ atom, holds }) => `${holds ? '' : '!'}${atom.id}`).sort().join(',')}`;
-}

@@ -22,7 +22,7 @@ import { TreeStack } from './tree-stack.js';
 import { RuleAbove } from './rule-above.js';
 import { WitnessCheck } from './confirm.js';
 import { RequestVerdicts } from './request-verdicts.js';
-import { FoundRegions, regionKey } from './found-regions.js';
+import { FoundRegions } from './found-regions.js';
 import { SearchPace } from './search-pace.js';
 
 export type { Region, RegionOptions, RegionSearch } from './entries.js';
@@ -231,7 +231,7 @@ class Search {
     if (!this.interesting(outcomes)) return;
     const witness = this.model;
     const literals = this.assignment.literals();
-    const key = regionKey(outcomes, literals);
+    const key = this.found.keyOf(outcomes, literals);
     if (this.found.has(key)) return;
     const confirmed = this.witnesses.confirm(witness);
     if (confirmed.undecided !== undefined) {
@@ -244,7 +244,7 @@ class Search {
       return;
     }
     const constraints = literals.map(({ atom, holds }) => ({ leaf: atom.leaf, holds }));
-    this.found.add(key, { description: regionDescription(constraints), constraints, witness, outcomes: outcomes.map((o) => ({ rule: o.rule, actions: [...o.actions] })) });
+    this.found.add(key, { description: regionDescription(constraints), constraints, witness, outcomes: this.found.copies(outcomes) });
     if (this.options.maxRegions !== undefined && this.found.size >= this.options.maxRegions) this.enough = true;
   }
 

@@ -65,6 +65,36 @@ describe('statesAlong', () => {
     expect(walk.state()).toBe(moved);
   });
 
+  test('walks of the same live rules share their start, and the PATCHes of one walk do not reach another', () => {
+    const ids = ['id-a', 'id-b', 'id-c', 'id-d'];
+    const rule = (ruleId: string, name: string, priority: number): LiveRule => liveRule({
+      ruleId, priority, name, description: '', status: 'active', actions: ['hardBlock'],
+      conditions: { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'path', operator: '$eq', value: `/${name}` }] }] },
+    });
+    const patch = fc.record({ walk: fc.nat(1), kind: fc.constantFrom('update', 'move', 'create', 'delete'), id: fc.constantFrom(...ids), to: fc.nat(5), n: fc.nat(99) });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.constantFrom(...ids), { minLength: 1, maxLength: 4 }), fc.array(patch, { maxLength: 12 }), (liveIds, wanted) => {
+        // Listed out of priority order, so the start is a sorted list the walks share.
+        const live = liveIds.map((id, index) => rule(id, `r${index}`, liveIds.length - index));
+        const walks = [new StateWalk(live), new StateWalk(live)];
+        expect(walks[1]?.state()).toBe(walks[0]?.state());
+        const sent: Patch[][] = [[], []];
+        for (const { walk, kind, id, to, n } of wanted) {
+          const next: Patch = kind === 'create'
+            ? { kind: 'create', ruleId: id, name: `new ${n}`, body: { priority: to, name: `new ${n}`, status: 'active', actions: ['allow'], conditions: rule(id, `new${n}`, 0).conditions } }
+            : kind === 'delete' ? { kind: 'delete', ruleId: id, name: id, body: {} } : { ruleId: id, name: id, body: kind === 'move' ? { priority: to } : { actions: [n % 2 === 0 ? 'allow' : 'blockWithChallenge'] } };
+          if (next.kind !== 'create' && !simulateSteps(live, sent[walk] as Patch[]).some((listed) => listed.ruleId === id)) continue;
+          walks[walk]?.send(next);
+          sent[walk]?.push(next);
+          walks.forEach((other, index) => expect(withoutPriority(other.state())).toEqual(withoutPriority(simulateSteps(live, sent[index] as Patch[]))));
+        }
+        // A walk started after the others' PATCHes starts from the live rules.
+        expect(withoutPriority(new StateWalk(live).state())).toEqual(withoutPriority(simulateSteps(live, [])));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   test('a rule PATCHed again after an update, a move, a create or a delete, or sharing its id with another, is the one simulateSteps changes', () => {
     // Ids from a small pool, so PATCHes meet the rules earlier PATCHes replaced, created or deleted, and lists hold an id twice.
     const ids = ['id-a', 'id-b', 'id-c', 'id-d'];

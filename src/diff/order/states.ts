@@ -49,17 +49,13 @@ export class StateWalk {
    * Each rule id's rule object in the list, so a PATCH finds its rule by identity (a native scan)
    * rather than by a callback per rule; undefined when two rules share an id, as the first is meant then.
    */
-  private byId: Map<string, LiveRule> | undefined = new Map();
+  private byId: RuleIds | undefined;
 
   constructor(live: readonly LiveRule[]) {
-    this.copy = inPriorityOrder(live);
+    const start = startOf(live);
+    this.copy = start.ordered;
     this.list = [...this.copy];
-    for (const rule of this.list) this.track(rule);
-  }
-
-  private track(rule: LiveRule): void {
-    if (this.byId?.has(rule.ruleId) === true) this.byId = undefined;
-    else this.byId?.set(rule.ruleId, rule);
+    this.byId = start.byId === undefined ? undefined : new RuleIds(start.byId);
   }
 
   /** The index of the first rule with the id, or -1. */
@@ -102,13 +98,48 @@ export class StateWalk {
     if (patch.kind === 'create') {
       const created = createdRule(patch);
       insertInList(this.list, patch.body.priority ?? this.list.length, created);
-      this.track(created);
+      if (this.byId?.get(created.ruleId) !== undefined) this.byId = undefined;
+      else this.byId?.set(created.ruleId, created);
       return;
     }
     const index = this.indexOf(patch.ruleId);
     if (index < 0) throw new UserError(`the plan deletes rule "${patch.name}" (${patch.ruleId}), which is not in the live rules`);
     this.list.splice(index, 1);
-    this.byId?.delete(patch.ruleId);
+    this.byId?.set(patch.ruleId, undefined);
+  }
+}
+
+/**
+ * Each live rule list's start, made once: its rules in priority order (a walk's first state, which
+ * no walk changes) and each rule id's rule (undefined when two rules share an id). The order
+ * search walks the same live rules again for each order it checks (16 walks on a plan of 719
+ * PATCHes), and a map of 5,000 ids per walk was a large object, kept until the next full
+ * collection (docs/behaviour.md, "Safe transitions").
+ */
+const STARTS = new WeakMap<readonly LiveRule[], { ordered: LiveRule[]; byId: ReadonlyMap<string, LiveRule> | undefined }>();
+
+function startOf(live: readonly LiveRule[]): { ordered: LiveRule[]; byId: ReadonlyMap<string, LiveRule> | undefined } {
+  let start = STARTS.get(live);
+  if (start === undefined) {
+    const ordered = inPriorityOrder(live);
+    const byId = new Map(ordered.map((rule) => [rule.ruleId, rule]));
+    STARTS.set(live, (start = { ordered, byId: byId.size === ordered.length ? byId : undefined }));
+  }
+  return start;
+}
+
+/** The start's rule ids, and what the walk's PATCHes changed of them (undefined: deleted), in a map of their own. */
+class RuleIds {
+  private readonly changed = new Map<string, LiveRule | undefined>();
+
+  constructor(private readonly start: ReadonlyMap<string, LiveRule>) {}
+
+  get(ruleId: string): LiveRule | undefined {
+    return this.changed.has(ruleId) ? this.changed.get(ruleId) : this.start.get(ruleId);
+  }
+
+  set(ruleId: string, rule: LiveRule | undefined): void {
+    this.changed.set(ruleId, rule);
   }
 }
 

@@ -94,9 +94,14 @@ export function checkStates(lists: RuleLists, options: StateCheckOptions = {}): 
   for (const region of search.regions) {
     if (region.outcomes.some(undecided)) continue;
     const [start, final] = [region.outcomes[0] as RegionOutcome, region.outcomes[last] as RegionOutcome];
+    // The states a class is open in share its region per outcome in between (the search gives a
+    // few outcome objects, found-regions.ts): one region per state was kept through the order search.
+    const byDuring = new Map<RegionOutcome, Region>();
     region.outcomes.forEach((during, state) => {
       if (state === 0 || state === last || protects(during)) return;
-      states.get(state)?.open.push({ ...region, outcomes: [start, during, final] });
+      let open = byDuring.get(during);
+      if (open === undefined) byDuring.set(during, (open = { ...region, outcomes: [start, during, final] }));
+      states.get(state)?.open.push(open);
     });
   }
   return { states, unchecked };
