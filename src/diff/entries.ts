@@ -8,7 +8,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Leaf, NormalRule } from '../semantics/model.js';
 import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
 import { activeAfter, eachList, joinedIds, type RuleLists } from './list-delta.js';
-import { outcomeText, ruleKeysOf } from './rule-keys.js';
+import { outcomeKeyText, ruleKeysOf } from './rule-keys.js';
 
 export { conditionsKeyOf, ruleKeysOf } from './rule-keys.js';
 
@@ -187,7 +187,7 @@ const OUTCOME_KEYS = new WeakMap<DecidedOutcome, string>();
 /** Equal for outcomes with the same rule and the same set of actions. */
 export function outcomeKey(outcome: DecidedOutcome): string {
   let key = OUTCOME_KEYS.get(outcome);
-  if (key === undefined) OUTCOME_KEYS.set(outcome, (key = outcomeText(outcome)));
+  if (key === undefined) OUTCOME_KEYS.set(outcome, (key = outcomeKeyText(outcome)));
   return key;
 }
 

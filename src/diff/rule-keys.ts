@@ -11,7 +11,7 @@ import { leafNumber } from '../semantics/program.js';
 export interface RuleKeys {
   /** conditionsKeyOf the rule's conditions. */
   conditions: string;
-  /** outcomeText of its name and actions. */
+  /** outcomeKeyText of its name and actions. */
   outcome: string;
   /** The leafNumber of each leaf of its conditions, group by group, in the order written. */
   leaves: Int32Array;
@@ -23,14 +23,14 @@ export function ruleKeysOf(rule: NormalRule): RuleKeys {
   let keys = RULE_KEYS.get(rule);
   if (keys === undefined) {
     const leaves = rule.conditions.children.flatMap((group) => group.children.map(leafNumber));
-    keys = { conditions: conditionsKeyOf(rule.conditions), outcome: outcomeText({ rule: rule.name, actions: rule.actions }), leaves: Int32Array.from(leaves) };
+    keys = { conditions: conditionsKeyOf(rule.conditions), outcome: outcomeKeyText({ rule: rule.name, actions: rule.actions }), leaves: Int32Array.from(leaves) };
     RULE_KEYS.set(rule, keys);
   }
   return keys;
 }
 
 /** Equal for outcomes with the same rule and the same set of actions. */
-export function outcomeText(outcome: { rule: string | undefined; actions: readonly Action[] }): string {
+export function outcomeKeyText(outcome: { rule: string | undefined; actions: readonly Action[] }): string {
   return JSON.stringify([outcome.rule ?? null, [...outcome.actions].sort()]);
 }
 
