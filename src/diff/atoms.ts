@@ -8,7 +8,7 @@ import { MATCH_WHEN_ABSENT, type EvaluationOptions, type Verdict } from '../eval
 import { ProgramVerdicts } from '../evaluate/program-verdicts.js';
 import { fieldKey, leafValues } from '../semantics/fields.js';
 import type { Conditions, Leaf } from '../semantics/model.js';
-import { ProgramBuilder } from '../semantics/program.js';
+import { leafNumber, ProgramBuilder } from '../semantics/program.js';
 import { NumberIds } from './number-ids.js';
 
 const TRUTHS: readonly Verdict[] = [false, true, 'undecided'];
@@ -33,9 +33,9 @@ export class AtomTable {
   readonly atoms: Atom[] = [];
   readonly program = new ProgramBuilder();
 
-  /** The atom of `leaf`, created the first time a leaf with its meaning is seen. */
-  add(leaf: Leaf, rule: string): Atom {
-    const id = this.program.leaf(leaf);
+  /** The atom of `leaf`, created the first time a leaf with its meaning is seen; `number`: its leafNumber, when the caller keeps it. */
+  add(leaf: Leaf, rule: string, number = leafNumber(leaf)): Atom {
+    const id = this.program.leaf(leaf, number);
     let atom = this.atoms[id];
     if (atom === undefined) {
       this.atoms.push((atom = { id, leaf, field: fieldKey(leaf), rules: new Set() }));
@@ -271,9 +271,14 @@ export interface AtomTree {
   groups: AtomGroup[];
 }
 
-/** The tree of `conditions`, its leaves added to `table` for `rule`. */
-export function atomTree(conditions: Conditions, table: AtomTable, rule: string): AtomTree {
-  return { all: conditions.operator === '$and', groups: conditions.children.map((group) => ({ all: group.operator === '$and', atoms: group.children.map((leaf) => table.add(leaf, rule)) })) };
+/**
+ * The tree of `conditions`, its leaves added to `table` for `rule`. `numbers`: the leafNumber of
+ * each leaf, group by group (rule-keys.ts keeps them per rule object), else worked out here.
+ */
+export function atomTree(conditions: Conditions, table: AtomTable, rule: string, numbers?: Int32Array): AtomTree {
+  let next = 0;
+  const atomOf = (leaf: Leaf): Atom => table.add(leaf, rule, numbers === undefined ? leafNumber(leaf) : (numbers[next++] as number));
+  return { all: conditions.operator === '$and', groups: conditions.children.map((group) => ({ all: group.operator === '$and', atoms: group.children.map(atomOf) })) };
 }
 
 /** The truth of a leaf for a request that does not carry its field. */

@@ -95,7 +95,7 @@ class RuleNumbers {
   of(rule: NormalRule): number {
     let id = this.byRule.get(rule);
     if (id !== undefined) return id;
-    // The keys entries.ts works out once per rule object (the same for both).
+    // The keys rule-keys.ts works out once per rule object (the same for entries.ts).
     const keys = ruleKeysOf(rule);
     let conditions = this.conditions.get(keys.conditions);
     if (conditions === undefined) this.conditions.set(keys.conditions, (conditions = this.conditions.size));

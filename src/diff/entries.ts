@@ -5,10 +5,12 @@
 // regions.ts and changed-search.ts share.
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { TestRequest } from '../evaluate/request.js';
-import { canonicalGroup } from '../semantics/canonical.js';
-import type { Action, Conditions, Group, Leaf, NormalRule } from '../semantics/model.js';
+import type { Action, Leaf, NormalRule } from '../semantics/model.js';
 import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
 import { activeAfter, eachList, joinedIds, type RuleLists } from './list-delta.js';
+import { outcomeKeyText, ruleKeysOf } from './rule-keys.js';
+
+export { conditionsKeyOf, ruleKeysOf } from './rule-keys.js';
 
 /** Which rule decides, with its actions; `rule` undefined when no active rule matches. */
 export interface DecidedOutcome {
@@ -95,8 +97,12 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
     const keys = ruleKeysOf(rule);
     const conditionsId = idOf(keys.conditions);
     // Every leaf added, in the rules' order (the atoms' numbers follow it); the tree made once per conditions.
-    if (trees[conditionsId] === undefined) trees[conditionsId] = atomTree(rule.conditions, table, rule.name);
-    else for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
+    if (trees[conditionsId] === undefined) trees[conditionsId] = atomTree(rule.conditions, table, rule.name, keys.leaves);
+    else {
+      // By the leaves' numbers, which the rule object keeps (rule-keys.ts): one look-up per rule, not per leaf.
+      let next = 0;
+      for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name, keys.leaves[next++] as number);
+    }
     const outcome = ruleOutcome(rule);
     let boring = boringOutcome.get(keys.outcome);
     if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(same.fill(outcome))));
@@ -135,45 +141,6 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
   boringFrom[first.length] = !interesting(lists.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (entries[first[pos] as number] as Entry & { boring: boolean }).boring;
   return { lists, entries, idOf: entryIds, sharedTail, sharedHead, boringFrom, conditionsCount: ids.size, trees };
-}
-
-/** The canonical key of each condition tree object, worked out once (as atoms.ts keeps each leaf's). */
-const CONDITIONS_KEYS = new WeakMap<Conditions, string>();
-
-/**
- * Equal exactly for conditions that mean the same (semantics/canonical.ts): the operator and the
- * set of its groups' canonical keys. Made of each group's key, which each group object works out
- * once: the rules the search in proportion to the change narrows to some of their ways
- * (overlap-groups.ts) share their groups with the rule, and their keys are joined, not made again.
- */
-export function conditionsKeyOf(conditions: Conditions): string {
-  let key = CONDITIONS_KEYS.get(conditions);
-  if (key === undefined) {
-    const groups = [...new Set(conditions.children.map(groupKeyOf))].sort();
-    CONDITIONS_KEYS.set(conditions, (key = `${conditions.operator}\u0000${groups.join('\u0000')}`));
-  }
-  return key;
-}
-
-const GROUP_KEYS = new WeakMap<Group, string>();
-
-function groupKeyOf(group: Group): string {
-  let key = GROUP_KEYS.get(group);
-  if (key === undefined) GROUP_KEYS.set(group, (key = JSON.stringify(canonicalGroup(group))));
-  return key;
-}
-
-/**
- * A rule object's keys, worked out once: the transition check searches hundreds of lists that
- * share their rule objects, and each search numbers its rules by these keys (conditions and
- * outcome, each; a rule is both).
- */
-const RULE_KEYS = new WeakMap<NormalRule, { conditions: string; outcome: string }>();
-
-export function ruleKeysOf(rule: NormalRule): { conditions: string; outcome: string } {
-  let keys = RULE_KEYS.get(rule);
-  if (keys === undefined) RULE_KEYS.set(rule, (keys = { conditions: conditionsKeyOf(rule.conditions), outcome: keyOf({ rule: rule.name, actions: rule.actions }) }));
-  return keys;
 }
 
 /**
@@ -220,13 +187,10 @@ const OUTCOME_KEYS = new WeakMap<DecidedOutcome, string>();
 /** Equal for outcomes with the same rule and the same set of actions. */
 export function outcomeKey(outcome: DecidedOutcome): string {
   let key = OUTCOME_KEYS.get(outcome);
-  if (key === undefined) OUTCOME_KEYS.set(outcome, (key = keyOf(outcome)));
+  if (key === undefined) OUTCOME_KEYS.set(outcome, (key = outcomeKeyText(outcome)));
   return key;
 }
 
-function keyOf(outcome: DecidedOutcome): string {
-  return JSON.stringify([outcome.rule ?? null, [...outcome.actions].sort()]);
-}
 
 export interface Region {
   /** The conditions that characterise the class, as leaves that hold / do not hold (for text: "path starting /api/login and user agent containing python"). */

@@ -57,16 +57,25 @@ export function compileProgram<R extends NormalRule>(sets: readonly (readonly R[
 }
 
 /**
- * The canonical key of each leaf object, worked out once: the behaviour diff's policy checks
- * compile the same rule objects once per policy, and the key is most of the set-up. Rules in
- * normal form are not changed in place (a changed rule is a copy), so a leaf's key stays its key.
+ * Per leaf object: the number of its canonical key, the same number in every builder of the
+ * process (numbered in the order keys are first seen). The behaviour diff's searches (one per
+ * changed part and rule order of a plan, and the policy checks) intern the same rule objects
+ * again and again: a builder finds a leaf by this number, not by its key string. Rules in
+ * normal form are not changed in place (a changed rule is a copy), so a leaf's number stays its
+ * number. The keys are held for the process: each is held anyway as long as a leaf with it lives.
  */
-const LEAF_KEYS = new WeakMap<Leaf, string>();
+const LEAF_NUMBERS = new WeakMap<Leaf, number>();
+const KEY_NUMBERS = new Map<string, number>();
 
-function keyOf(leaf: Leaf): string {
-  let key = LEAF_KEYS.get(leaf);
-  if (key === undefined) LEAF_KEYS.set(leaf, (key = leafKey(leaf)));
-  return key;
+export function leafNumber(leaf: Leaf): number {
+  let number = LEAF_NUMBERS.get(leaf);
+  if (number === undefined) {
+    const key = leafKey(leaf);
+    number = KEY_NUMBERS.get(key);
+    if (number === undefined) KEY_NUMBERS.set(key, (number = KEY_NUMBERS.size));
+    LEAF_NUMBERS.set(leaf, number);
+  }
+  return number;
 }
 
 /**
@@ -77,16 +86,17 @@ function keyOf(leaf: Leaf): string {
 export class ProgramBuilder {
   readonly leaves: ProgramLeaf[] = [];
   readonly trees: ProgramTree[] = [];
-  private readonly leafIds = new Map<string, number>();
+  /** Leaf ids by leafNumber. */
+  private readonly leafIds = new Map<number, number>();
   private readonly groups = new Map<string, ProgramGroup>();
   private readonly treeIds = new Map<string, number>();
 
-  /** The leaf's id, adding it when no leaf with its meaning was added before. */
-  leaf(leaf: Leaf): number {
-    let id = this.find(leaf);
+  /** The leaf's id, adding it when no leaf with its meaning was added before; `number` is its leafNumber, when the caller keeps it. */
+  leaf(leaf: Leaf, number = leafNumber(leaf)): number {
+    let id = this.leafIds.get(number);
     if (id === undefined) {
       id = this.leaves.length;
-      this.leafIds.set(keyOf(leaf), id);
+      this.leafIds.set(number, id);
       const field = requestField(leaf);
       this.leaves.push({ leaf, field, name: field === 'headers' ? fieldName(leaf).toLowerCase() : fieldName(leaf) });
     }
@@ -94,12 +104,12 @@ export class ProgramBuilder {
   }
 
   /**
-   * The id of the leaf added with the leaf's meaning, if any: by its key, which each leaf object
-   * works out once. No map of leaf objects per builder: the behaviour diff builds one per search,
+   * The id of the leaf added with the leaf's meaning, if any: by its number, which each leaf
+   * object works out once. No map of leaf objects per builder: the behaviour diff builds one per search,
    * and such a map (weak, by object) was a tenth of the memory a search's set-up held.
    */
   find(leaf: Leaf): number | undefined {
-    return this.leafIds.get(keyOf(leaf));
+    return this.leafIds.get(leafNumber(leaf));
   }
 
   /** The tree's id, adding it (and its groups and leaves) when it is new. */

@@ -1,0 +1,61 @@
+// What the region searches of a plan work out of a rule object, once per object: its keys (by
+// conditions and by outcome, which number the search's entries, entries.ts and changed-parts.ts)
+// and the numbers of its leaves (semantics/program.ts leafNumber), by which each search's atom
+// table finds them (atoms.ts). The transition check searches hundreds of lists that share their
+// rule objects, in a dozen searches on a large plan, and the behaviour diff searches them again:
+// none of this depends on the search, so it is not worked out again per search.
+import { canonicalGroup } from '../semantics/canonical.js';
+import type { Action, Conditions, Group, NormalRule } from '../semantics/model.js';
+import { leafNumber } from '../semantics/program.js';
+
+export interface RuleKeys {
+  /** conditionsKeyOf the rule's conditions. */
+  conditions: string;
+  /** outcomeKeyText of its name and actions. */
+  outcome: string;
+  /** The leafNumber of each leaf of its conditions, group by group, in the order written. */
+  leaves: Int32Array;
+}
+
+const RULE_KEYS = new WeakMap<NormalRule, RuleKeys>();
+
+export function ruleKeysOf(rule: NormalRule): RuleKeys {
+  let keys = RULE_KEYS.get(rule);
+  if (keys === undefined) {
+    const leaves = rule.conditions.children.flatMap((group) => group.children.map(leafNumber));
+    keys = { conditions: conditionsKeyOf(rule.conditions), outcome: outcomeKeyText({ rule: rule.name, actions: rule.actions }), leaves: Int32Array.from(leaves) };
+    RULE_KEYS.set(rule, keys);
+  }
+  return keys;
+}
+
+/** Equal for outcomes with the same rule and the same set of actions. */
+export function outcomeKeyText(outcome: { rule: string | undefined; actions: readonly Action[] }): string {
+  return JSON.stringify([outcome.rule ?? null, [...outcome.actions].sort()]);
+}
+
+/** The canonical key of each condition tree object, worked out once (as semantics/program.ts numbers each leaf). */
+const CONDITIONS_KEYS = new WeakMap<Conditions, string>();
+
+/**
+ * Equal exactly for conditions that mean the same (semantics/canonical.ts): the operator and the
+ * set of its groups' canonical keys. Made of each group's key, which each group object works out
+ * once: the rules the search in proportion to the change narrows to some of their ways
+ * (overlap-groups.ts) share their groups with the rule, and their keys are joined, not made again.
+ */
+export function conditionsKeyOf(conditions: Conditions): string {
+  let key = CONDITIONS_KEYS.get(conditions);
+  if (key === undefined) {
+    const groups = [...new Set(conditions.children.map(groupKeyOf))].sort();
+    CONDITIONS_KEYS.set(conditions, (key = `${conditions.operator}\u0000${groups.join('\u0000')}`));
+  }
+  return key;
+}
+
+const GROUP_KEYS = new WeakMap<Group, string>();
+
+function groupKeyOf(group: Group): string {
+  let key = GROUP_KEYS.get(group);
+  if (key === undefined) GROUP_KEYS.set(group, (key = JSON.stringify(canonicalGroup(group))));
+  return key;
+}
