@@ -2,7 +2,7 @@
 // the literals that characterise it, and the parts it could not decide, by reason
 // (docs/behaviour.md, "Exhaustive behaviour diff").
 import type { Literal } from './atoms.js';
-import { outcomeKey, type DecidedOutcome, type Region, type RegionSearch } from './entries.js';
+import { OutcomeNumbers, outcomeKey, type DecidedOutcome, type Region, type RegionSearch } from './entries.js';
 
 /** Rule names listed per unchecked part, at most. */
 const MAX_UNCHECKED_RULES = 20;
@@ -17,7 +17,7 @@ export class FoundRegions {
    * most of what its first region search kept (docs/behaviour.md, "Safe transitions").
    */
   private readonly outcomes = new Map<DecidedOutcome, { number: number; copy: DecidedOutcome }>();
-  private readonly numbers = new Map<string, number>();
+  private readonly numbers = new OutcomeNumbers();
 
   get size(): number {
     return this.regions.size;
@@ -54,9 +54,7 @@ export class FoundRegions {
   private known(outcome: DecidedOutcome): { number: number; copy: DecidedOutcome } {
     let known = this.outcomes.get(outcome);
     if (known === undefined) {
-      const key = outcomeKey(outcome);
-      let number = this.numbers.get(key);
-      if (number === undefined) this.numbers.set(key, (number = this.numbers.size));
+      const number = this.numbers.of(outcomeKey(outcome));
       this.outcomes.set(outcome, (known = { number, copy: { rule: outcome.rule, actions: [...outcome.actions] } }));
     }
     return known;
