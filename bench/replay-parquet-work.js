@@ -9,11 +9,12 @@
 // range class), counted, with how many groups that makes. A Parquet file read once (its one
 // reading, group-query.ts: the CREATE of the groups' table) has its own forms: no IPv4 test, no
 // IPv4 number (every address one constant), a map's text not grouped (only whether it is there),
-// the maps' texts grouped by their 64-bit hashes, no odd test, the class function not called,
-// nothing grouped (the rows counted and their keys hashed); its rows are the table's groups. The
-// forms give wrong answers on purpose: only their cost is read. Medians of process CPU ms (DuckDB's
-// threads included) and wall ms, and the rows each form returns. A form whose piece is not in a
-// query is left out.
+// the maps' texts grouped by their 64-bit hashes, the maps as DuckDB's text of them (an exact text
+// too) instead of their JSON, no JSON made of the maps at all (each grouped by its hash), no odd
+// test, the class function not called, nothing grouped (the rows counted and their keys hashed);
+// its rows are the table's groups. The forms give wrong answers on purpose: only their cost is
+// read. Medians of process CPU ms (DuckDB's threads included) and wall ms, and the rows each form
+// returns. A form whose piece is not in a query is left out.
 // Usage: REPLAY_WORK_REQUESTS=1000000 REPLAY_BENCH_SHAPES=agents,fleets node bench/replay-parquet-work.js
 // (REPLAY_AB_NDJSON: a log of the bench's requests already written, as bench/replay-ab.js takes it;
 // REPLAY_WORK_FORMATS=parquet: the Parquet file only).
@@ -54,6 +55,14 @@ const MAP_KEYS = 'CAST(t."headers" AS VARCHAR) AS k8, CAST(t.query AS VARCHAR) A
 /** Every address taken for 198.12.0.0: one number, so one range class, with no test nor parse. */
 const ONE_ADDRESS = 'CAST(3322675200 AS BIGINT) AS botrules_ipv4';
 const ODD = /\(coalesce\(\(t\.botrules_code_0 & 1\).*\) AS botrules_odd FROM/;
+/** A map column's JSON text as the records give it (parquet-source.ts), for each map field. */
+const MAP_FIELDS = ['headers', 'query', 'custom'];
+const mapJson = (field) => `CAST(to_json("${field}") AS VARCHAR) AS "${field}"`;
+/** Each map column as DuckDB's own text of it (quoted where it would confuse: read back as the same map), not its JSON. */
+const castText = (sql) => MAP_FIELDS.reduce((form, field) => form.replace(mapJson(field), `CAST("${field}" AS VARCHAR) AS "${field}"`), sql);
+/** Each map column kept a map, no text made of it, and grouped by its hash. */
+const mapHashes = (sql) => MAP_FIELDS.reduce((form, field) => form.replace(mapJson(field), `"${field}" AS "${field}"`), sql)
+  .replace(MAP_KEYS, 'hash(t."headers") AS k8, hash(t.query) AS k9, hash(t."custom") AS k10, t.botrules_qpath AS k9q');
 
 /** The one reading's records and keys, counted with their keys hashed, not grouped. */
 function counted(sql) {
@@ -70,6 +79,8 @@ function oneReadingForms(sql) {
     ["headers' text not grouped", sql.replace('CAST(t."headers" AS VARCHAR) AS k8,', "CASE WHEN t.headers IS NULL THEN NULL ELSE '1' END AS k8,")],
     ["query's text not grouped", sql.replace('CAST(t.query AS VARCHAR) AS k9,', "CASE WHEN t.query IS NULL THEN NULL ELSE '1' END AS k9,")],
     ["maps' texts grouped by their hashes", sql.replace(MAP_KEYS, 'hash(t."headers") AS k8, hash(t.query) AS k9, hash(t."custom") AS k10, hash(t.botrules_qpath) AS k9q')],
+    ["maps as DuckDB's text, not JSON", castText(sql)],
+    ["maps' JSON not made (maps grouped by their hashes)", mapHashes(sql)],
     ['no odd test', sql.replace(ODD, 'FALSE AS botrules_odd FROM')],
     ['class function not called', sql.replace(/botrules_class\(\d, CAST\(NULLIF\("\w+", ''\) AS VARCHAR\)\)/g, '2')],
     ['nothing grouped (rows: 1)', counted(sql)],
