@@ -9,26 +9,15 @@
 // function the ordering calls (checkStates). Median of BENCH_ROUNDS rounds (default 3), each
 // case once per round in turn. BENCH_SHAPES sets the shapes (default scrapers,apis,scopes,logins),
 // BENCH_RULES the live rules (default 5,000). Usage: `npm run bench -- transition-searches`.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import os from 'node:os';
-import { startEmulator } from '../dist/emulator/index.js';
-import { seededRandom as random } from '../dist/emulator/random.js';
-import { loadRules } from '../dist/rules/load.js';
-import { readLiveSnapshotFile } from '../dist/live/file.js';
-import { rulesOf } from '../dist/live/snapshot.js';
-import { planApp } from '../dist/plan/planner.js';
 import { chooseOrder } from '../dist/diff/order/search.js';
 import { finalState, StateWalk } from '../dist/diff/order/states.js';
 import { checkStates } from '../dist/diff/order/windows.js';
-import { editAndMove } from './plan-change.js';
-import { timedNode } from './timed-child.js';
-import { anyRuleSet } from './plan-shapes.js';
+import { prepareTransitionProject } from './transition-project.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'bin', 'botrules.js');
 const LIVE_RULES = Number(process.env.BENCH_RULES ?? 5_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'scrapers,apis,scopes,logins').split(',');
@@ -50,25 +39,6 @@ function cpuMs(run) {
   return { ms: (used.user + used.system) / 1000, result };
 }
 
-/** The shape's project: rule files imported from an emulator, changed, and the live rules saved. */
-async function prepare(work, shape) {
-  const dir = join(work, shape);
-  await mkdir(dir, { recursive: true });
-  const seedRules = anyRuleSet(shape, LIVE_RULES).map(({ ruleId: _id, priority: _p, ...rule }) => rule);
-  const emulator = await startEmulator({ statePath: join(dir, 'state.json'), reset: true, apps: [{ name: 'default', token: TOKEN }], seedRules, randomSeed: 7, latencyMs: 0 });
-  try {
-    const env = { BOTRULES_CONSOLE_URL: emulator.consoleUrl, BOTRULES_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: emulator.caPath };
-    await timedNode([bin, 'import', '--out', join(dir, 'rules')], { cwd: dir, env });
-    await editAndMove(join(dir, 'rules'), random(42));
-    await timedNode([bin, 'live', '--dir', 'rules', '--out', 'live.json'], { cwd: dir, env });
-  } finally {
-    await emulator.stop();
-  }
-  const declared = (await loadRules('rules', { cwd: dir })).rules;
-  const live = rulesOf(await readLiveSnapshotFile(join(dir, 'live.json'), 'live.json'), 'default');
-  return { live, steps: planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan.steps };
-}
-
 /** The planner's order's states, each list once (a PATCH that changed only a description leaves the same list). */
 function plannerStates(live, steps) {
   const walk = new StateWalk(live);
@@ -86,7 +56,7 @@ function spread(states, count) {
 }
 
 async function benchShape(work, shape) {
-  const { live, steps } = await prepare(work, shape);
+  const { live, steps } = await prepareTransitionProject(work, shape, LIVE_RULES, TOKEN);
   const start = new StateWalk(live).state();
   const final = finalState(live, steps);
   const states = plannerStates(live, steps);
