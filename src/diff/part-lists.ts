@@ -32,8 +32,8 @@ export interface PartRules {
  * rule by rule are one list. The lists given themselves are not needed: a walk of them
  * (list-delta.ts) is read once, and each list's cut is placed before the next is cut. The cuts of
  * every list, held until the parts were made, outlived the young generation: on the `scrapers`
- * benchmark shape a fifth of what the analyses left in the heap's old generation until a full
- * collection (bench/plan-promoted.js).
+ * benchmark shape about 12 of the 86 MB the analyses left in the heap's old generation until a
+ * full collection (bench/plan-promoted.js).
  */
 export function partsOf(parts: readonly PartRules[], distinctOf: readonly number[], distinct: IdsAlong, count: number, changed: Uint8Array): ChangedPart[] {
   const partsOfRule = Array.from({ length: count }, (): number[] => []);
