@@ -18,7 +18,8 @@
 // other, the caller searches the whole lists.
 import type { NormalRule } from '../semantics/model.js';
 import type { ChangedPart } from './part-lists.js';
-import { NO_RULE_OUTCOME, OutcomeNumbers, ruleOutcome, pairKey, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
+import { NO_RULE_OUTCOME, ruleOutcome, ruleKeysOf, type DecidedOutcome, type RegionOutcome } from './entries.js';
+import { ByNumber } from './number-ids.js';
 import { narrowedRule, type Way } from './overlap-groups.js';
 import { partWays } from './part-ways.js';
 import { activeAfter, commonEnds, eachList, IdsAlong, sameIds, type CommonEnds, type RuleLists } from './list-delta.js';
@@ -86,26 +87,20 @@ function numberedAll(rules: readonly NormalRule[], numbered: RuleNumbers): Int32
 /** Rules numbered by conditions and outcome (two rules alike in both decide alike). */
 class RuleNumbers {
   readonly rules: NormalRule[] = [];
-  private readonly byKey = new Map<number, number>();
-  private readonly byRule = new Map<NormalRule, number>();
-  /** Numbers of conditions keys: a rule keyed by its conditions' number and its outcome, not its whole key again. */
-  private readonly conditions = new Map<string, number>();
-  private readonly outcomes = new OutcomeNumbers();
+  /** By the process-wide numbers of rule-keys.ts (the same for entries.ts): of the rule object, and of its conditions and outcome. */
+  private readonly byPair = new ByNumber();
+  private readonly byRule = new ByNumber();
 
   of(rule: NormalRule): number {
-    let id = this.byRule.get(rule);
-    if (id !== undefined) return id;
-    // The keys rule-keys.ts works out once per rule object (the same for entries.ts).
     const keys = ruleKeysOf(rule);
-    let conditions = this.conditions.get(keys.conditions);
-    if (conditions === undefined) this.conditions.set(keys.conditions, (conditions = this.conditions.size));
-    const key = pairKey(conditions, this.outcomes.of(keys.outcome));
-    id = this.byKey.get(key);
-    if (id === undefined) {
-      this.byKey.set(key, (id = this.rules.length));
+    let id = this.byRule.get(keys.rule);
+    if (id >= 0) return id;
+    id = this.byPair.get(keys.pairNumber);
+    if (id < 0) {
+      this.byPair.set(keys.pairNumber, (id = this.rules.length));
       this.rules.push(rule);
     }
-    this.byRule.set(rule, id);
+    this.byRule.set(keys.rule, id);
     return id;
   }
 }

@@ -8,6 +8,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Leaf, NormalRule } from '../semantics/model.js';
 import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
 import { activeAfter, eachList, joinedIds, type RuleLists } from './list-delta.js';
+import { ByNumber } from './number-ids.js';
 import { outcomeKeyText, ruleKeysOf } from './rule-keys.js';
 
 export { conditionsKeyOf, ruleKeysOf } from './rule-keys.js';
@@ -74,28 +75,27 @@ export interface Entries {
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
 export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
-  // Conditions keys and entry keys (pairKey numbers, which no string equals) share one numbering.
-  const ids = new Map<string | number, number>();
-  const idOf = (key: string | number): number => {
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = ids.size));
-    return id;
-  };
-  const outcomes = new OutcomeNumbers();
+  // Conditions and entries (conditions and outcome) share one numbering, in the order first seen,
+  // looked up by the process-wide numbers of the rule object's keys (rule-keys.ts).
+  let numbered = 0;
+  const conditionsIds = new ByNumber();
+  const entryIds = new ByNumber();
 
   // The transition check passes hundreds of lists that share nearly all their rule objects: each
   // rule object is numbered (and its leaves added) once, whatever the number of lists.
-  const byRule = new Map<NormalRule, number>();
+  const byRule = new ByNumber();
   const entries: (Entry & { boring: boolean })[] = [];
   const trees: AtomTree[] = [];
-  const boringOutcome = new Map<string, boolean>();
+  /** Per outcome number: 1 when boring, 0 when not. */
+  const boringOutcome = new ByNumber();
   // Every list deciding alike, asked per outcome: one array refilled, not one per rule (changed-parts.ts).
   const same = new Array<DecidedOutcome>(ruleSets.length);
   const entryOf = (rule: NormalRule): number => {
-    const known = byRule.get(rule);
-    if (known !== undefined) return known;
     const keys = ruleKeysOf(rule);
-    const conditionsId = idOf(keys.conditions);
+    const known = byRule.get(keys.rule);
+    if (known >= 0) return known;
+    let conditionsId = conditionsIds.get(keys.conditionsNumber);
+    if (conditionsId < 0) conditionsIds.set(keys.conditionsNumber, (conditionsId = numbered++));
     // Every leaf added, in the rules' order (the atoms' numbers follow it); the tree made once per conditions.
     if (trees[conditionsId] === undefined) trees[conditionsId] = atomTree(rule.conditions, table, rule.name, keys.leaves);
     else {
@@ -104,11 +104,12 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
       for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name, keys.leaves[next++] as number);
     }
     const outcome = ruleOutcome(rule);
-    let boring = boringOutcome.get(keys.outcome);
-    if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(same.fill(outcome))));
-    byRule.set(rule, entries.length);
-    // Conditions and outcome: the conditions by their number, not their key again (a rule's key is most of its size).
-    entries.push({ rule, conditionsId, id: idOf(pairKey(conditionsId, outcomes.of(keys.outcome))), outcome, boring });
+    let boring = boringOutcome.get(keys.outcomeNumber);
+    if (boring < 0) boringOutcome.set(keys.outcomeNumber, (boring = interesting(same.fill(outcome)) ? 0 : 1));
+    byRule.set(keys.rule, entries.length);
+    let id = entryIds.get(keys.pairNumber);
+    if (id < 0) entryIds.set(keys.pairNumber, (id = numbered++));
+    entries.push({ rule, conditionsId, id, outcome, boring: boring === 1 });
     return entries.length - 1;
   };
   // A list that is the very array of the one before (the transition check's states a description
@@ -128,19 +129,19 @@ export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting
     } else sharedHead.push(previous.numbers.length);
     lists.push(previous.numbers);
   }
-  const entryIds = Int32Array.from(entries, (entry) => entry.id);
+  const idOf = Int32Array.from(entries, (entry) => entry.id);
   // Compared from the end, entry by entry: no number per position of every list (the lists
   // together may hold millions of positions), and a list that differs near its end costs little.
   const first = lists[0] ?? new Int32Array(0);
   const sharedTail = lists.map((numbers) => {
     let shared = 0;
-    while (shared < numbers.length && shared < first.length && entryIds[numbers[numbers.length - 1 - shared] as number] === entryIds[first[first.length - 1 - shared] as number]) shared += 1;
+    while (shared < numbers.length && shared < first.length && idOf[numbers[numbers.length - 1 - shared] as number] === idOf[first[first.length - 1 - shared] as number]) shared += 1;
     return shared;
   });
   const boringFrom = new Array<boolean>(first.length + 1);
   boringFrom[first.length] = !interesting(lists.map(() => NO_RULE_OUTCOME));
   for (let pos = first.length - 1; pos >= 0; pos--) boringFrom[pos] = (boringFrom[pos + 1] as boolean) && (entries[first[pos] as number] as Entry & { boring: boolean }).boring;
-  return { lists, entries, idOf: entryIds, sharedTail, sharedHead, boringFrom, conditionsCount: ids.size, trees };
+  return { lists, entries, idOf, sharedTail, sharedHead, boringFrom, conditionsCount: numbered, trees };
 }
 
 /**
@@ -166,15 +167,6 @@ export class OutcomeNumbers {
     if (number === undefined) this.numbers.set(outcomeKey, (number = this.numbers.size));
     return number;
   }
-}
-
-/**
- * One number per pair of a conditions number and an outcome number (each below 2^26, far more
- * than the rules a search can hold): a rule's key by its conditions and outcome, not a string
- * made for each rule of each search.
- */
-export function pairKey(conditions: number, outcome: number): number {
-  return conditions * 2 ** 26 + outcome;
 }
 
 /**

@@ -78,3 +78,29 @@ function slotOf(key: number, mask: number): number {
   hash = Math.imul(hash, 0xc2b2ae35);
   return (hash ^ (hash >>> 16)) & mask;
 }
+
+/**
+ * Values (0 to 2^31 - 2) by small whole numbers (the process-wide numbers of rule-keys.ts), for
+ * one search: an array outside the heap indexed by the number, doubled when a number is past its
+ * end. A Map per search kept its table in the heap's old generation after the search.
+ */
+export class ByNumber {
+  /** Per number: its value plus one; 0 when it has none. */
+  private values = new Int32Array(1024);
+
+  /** The number's value, or -1 when it has none. */
+  get(number: number): number {
+    return number < this.values.length ? (this.values[number] as number) - 1 : -1;
+  }
+
+  set(number: number, value: number): void {
+    if (number >= this.values.length) {
+      let length = this.values.length * 2;
+      while (length <= number) length *= 2;
+      const grown = new Int32Array(length);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[number] = value + 1;
+  }
+}

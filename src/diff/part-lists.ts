@@ -28,48 +28,66 @@ export interface PartRules {
 /**
  * Each part's lists (`parts`: the rule numbers of each part, a rule in as many parts as its ways
  * are), cut from every distinct list (`distinct`: its rule numbers; `distinctOf`: per list given,
- * the index of its numbers in `distinct`); lists of a part that are then equal rule by rule are
- * one list. The lists given themselves are not needed: a walk of them (list-delta.ts) is read once.
+ * the index of its numbers in `distinct`, never decreasing); lists of a part that are then equal
+ * rule by rule are one list. The lists given themselves are not needed: a walk of them
+ * (list-delta.ts) is read once, and each list's cut is placed before the next is cut. The cuts of
+ * every list, held until the parts were made, outlived the young generation: on the `scrapers`
+ * benchmark shape about 12 of the 86 MB the analyses left in the heap's old generation until a
+ * full collection (bench/plan-promoted.js).
  */
 export function partsOf(parts: readonly PartRules[], distinctOf: readonly number[], distinct: IdsAlong, count: number, changed: Uint8Array): ChangedPart[] {
   const partsOfRule = Array.from({ length: count }, (): number[] => []);
   parts.forEach(({ ids }, part) => {
     for (const id of ids) (partsOfRule[id] as number[]).push(part);
   });
-  const cut = cutByPart(distinct, parts.length, partsOfRule);
+  const placed = parts.map(({ ruleOf }) => new PartLists(ruleOf));
+  cutByPart(distinct, parts.length, partsOfRule, (byPart) => placed.forEach((lists, part) => lists.place(byPart[part] as number[])));
   return parts.map(({ ids, ruleOf }, part) => {
-    const lists: NormalRule[][] = [];
-    const keptOf: (readonly number[])[] = [];
-    const byHash = new Map<number, number[]>();
-    // The transition check's hundreds of states mostly cut to the list of the state before:
-    // compared with it first, a list is looked up among the others only when it differs.
-    let previous: { kept: readonly number[]; index: number } | undefined;
-    const listOf = distinctOf.map((list) => {
-      const kept = (cut[list] as number[][])[part] as number[];
-      if (previous !== undefined && sameIds(previous.kept, kept)) return previous.index;
-      const hash = idsHash(kept);
-      let alike = byHash.get(hash);
-      if (alike === undefined) byHash.set(hash, (alike = []));
-      let index = alike.find((known) => sameIds(keptOf[known] as number[], kept));
-      if (index === undefined) {
-        alike.push((index = lists.length));
-        keptOf.push(kept);
-        lists.push(kept.map((id) => ruleOf.get(id) as NormalRule));
-      }
-      previous = { kept, index };
-      return index;
-    });
-    return { lists, listOf, changed: ids.filter((id) => changed[id] === 1).map((id) => (ruleOf.get(id) as NormalRule).name) };
+    const { lists, indexOf } = placed[part] as PartLists;
+    return { lists, listOf: distinctOf.map((list) => indexOf[list] as number), changed: ids.filter((id) => changed[id] === 1).map((id) => (ruleOf.get(id) as NormalRule).name) };
   });
 }
 
+/** One part's distinct lists, as its cut of each distinct list given is placed, in order. */
+class PartLists {
+  readonly lists: NormalRule[][] = [];
+  /** Per distinct list given: the index of its cut in `lists`. */
+  readonly indexOf: number[] = [];
+  private readonly byHash = new Map<number, number[]>();
+  /** The cut placed before, kept to compare the next with (only the lists are kept for the others). */
+  private previous: { kept: readonly number[]; index: number } | undefined;
+
+  constructor(private readonly ruleOf: ReadonlyMap<number, NormalRule>) {}
+
+  place(kept: readonly number[]): void {
+    // The transition check's hundreds of states mostly cut to the list of the state before:
+    // compared with it first, a list is looked up among the others only when it differs.
+    if (this.previous === undefined || !sameIds(this.previous.kept, kept)) {
+      const hash = idsHash(kept);
+      let alike = this.byHash.get(hash);
+      if (alike === undefined) this.byHash.set(hash, (alike = []));
+      // A part's rule numbers and its rule objects go one to one: equal lists hold the same objects.
+      let index = alike.find((known) => this.holds(this.lists[known] as NormalRule[], kept));
+      if (index === undefined) {
+        alike.push((index = this.lists.length));
+        this.lists.push(kept.map((id) => this.ruleOf.get(id) as NormalRule));
+      }
+      this.previous = { kept, index };
+    }
+    this.indexOf.push(this.previous.index);
+  }
+
+  private holds(list: readonly NormalRule[], kept: readonly number[]): boolean {
+    return list.length === kept.length && kept.every((id, at) => this.ruleOf.get(id) === list[at]);
+  }
+}
+
 /**
- * Per distinct list, its rule numbers of each part in order. A list is compared with the one
- * before it: the parts of no rule it added or left are the arrays of the list before; only the
- * others are cut again.
+ * Each distinct list's rule numbers of each part in order, handed to `place` list by list. A
+ * list is compared with the one before it: the parts of no rule it added or left are the arrays
+ * of the list before; only the others are cut again.
  */
-function cutByPart(distinct: IdsAlong, parts: number, partsOfRule: readonly (readonly number[])[]): number[][][] {
-  const cut: number[][][] = [];
+function cutByPart(distinct: IdsAlong, parts: number, partsOfRule: readonly (readonly number[])[], place: (byPart: readonly number[][]) => void): void {
   const membership = new Membership(partsOfRule);
   let previous: { ids: Int32Array; byPart: number[][] } | undefined;
   // Read one list after another (IdsAlong): the list before is the only one held.
@@ -82,10 +100,9 @@ function cutByPart(distinct: IdsAlong, parts: number, partsOfRule: readonly (rea
       byPart = [...previous.byPart];
       for (const part of touched) byPart[part] = cutOne(ids, membership.of(part));
     }
-    cut.push(byPart);
+    place(byPart);
     previous = { ids, byPart };
   }
-  return cut;
 }
 
 /**
@@ -109,9 +126,8 @@ function touchedParts(before: Int32Array, delta: ActiveDelta<number>, partsOfRul
 
 /**
  * `cut`, each part's numbers the very array of `before`'s when equal: a far move touches many
- * parts and changes the cut of its own rule's part only, and the cuts of every state are held
- * until the parts are made, so an array per part and state outlived the young generation and
- * the heap kept each until the next full collection (docs/behaviour.md, "Safe transitions").
+ * parts and changes the cut of its own rule's part only, and a part compares the very array
+ * with the one before at once (sameIds).
  */
 function keptWhereSame(before: readonly number[][], cut: number[][]): number[][] {
   return cut.map((kept, part) => (sameIds(before[part] as number[], kept) ? (before[part] as number[]) : kept));

@@ -7,6 +7,7 @@
 import { canonicalGroup } from '../semantics/canonical.js';
 import type { Action, Conditions, Group, NormalRule } from '../semantics/model.js';
 import { leafNumber } from '../semantics/program.js';
+import { NumberIds } from './number-ids.js';
 
 export interface RuleKeys {
   /** conditionsKeyOf the rule's conditions. */
@@ -15,18 +16,50 @@ export interface RuleKeys {
   outcome: string;
   /** The leafNumber of each leaf of its conditions, group by group, in the order written. */
   leaves: Int32Array;
+  /**
+   * Process-wide numbers, by which a search numbers its rules in arrays outside the heap
+   * (number-ids.ts ByNumber), not in Maps of its own: of the rule object, of its conditions key,
+   * of its outcome key, and of the two keys together. The Maps each search made (four in
+   * entries.ts, four in changed-parts.ts) outlived two scavenges, so they stayed in the heap's
+   * old generation until a full collection: about 8 of the 100 MB the analyses of the `networks`
+   * benchmark shape add to it (bench/plan-promoted.js).
+   */
+  rule: number;
+  conditionsNumber: number;
+  outcomeNumber: number;
+  pairNumber: number;
 }
 
 const RULE_KEYS = new WeakMap<NormalRule, RuleKeys>();
+/**
+ * The keys' numbers, in the order first seen. Kept for the process, as semantics/program.ts
+ * keeps its leaf keys: one entry per distinct key of the rule objects of a plan's searches.
+ */
+const CONDITIONS_NUMBERS = new Map<string, number>();
+const OUTCOME_NUMBERS = new Map<string, number>();
+const PAIR_NUMBERS = new NumberIds();
+let rulesNumbered = 0;
 
 export function ruleKeysOf(rule: NormalRule): RuleKeys {
   let keys = RULE_KEYS.get(rule);
   if (keys === undefined) {
     const leaves = rule.conditions.children.flatMap((group) => group.children.map(leafNumber));
-    keys = { conditions: conditionsKeyOf(rule.conditions), outcome: outcomeKeyText({ rule: rule.name, actions: rule.actions }), leaves: Int32Array.from(leaves) };
+    const conditions = conditionsKeyOf(rule.conditions);
+    const outcome = outcomeKeyText({ rule: rule.name, actions: rule.actions });
+    const conditionsNumber = numberOf(CONDITIONS_NUMBERS, conditions);
+    const outcomeNumber = numberOf(OUTCOME_NUMBERS, outcome);
+    // Both numbers below 2^26 (far more keys than a process makes): one whole number per pair.
+    const pairNumber = PAIR_NUMBERS.idOf(conditionsNumber * 2 ** 26 + outcomeNumber);
+    keys = { conditions, outcome, leaves: Int32Array.from(leaves), rule: rulesNumbered++, conditionsNumber, outcomeNumber, pairNumber };
     RULE_KEYS.set(rule, keys);
   }
   return keys;
+}
+
+function numberOf(numbers: Map<string, number>, key: string): number {
+  let number = numbers.get(key);
+  if (number === undefined) numbers.set(key, (number = numbers.size));
+  return number;
 }
 
 /** Equal for outcomes with the same rule and the same set of actions. */

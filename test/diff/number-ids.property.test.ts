@@ -2,8 +2,11 @@
 // that numbers keys in the order first seen: over random keys up to 2^53, many of them repeated
 // and many 2^32 apart (whose low halves are equal), every key gets the Map's id, through the
 // table's growth (counted, so the property cannot pass without repeats, collisions and growth).
+// And the values a search keeps by the process-wide numbers of rule-keys.ts (ByNumber), against
+// a Map: numbers past the array's end (read as missing, then set), at either side of its ends,
+// values set again, and 0 both as a number and as a value.
 import fc from 'fast-check';
-import { NumberIds } from '../../src/diff/number-ids.js';
+import { ByNumber, NumberIds } from '../../src/diff/number-ids.js';
 
 describe('the numbering of signature keys', () => {
   it('gives each key the id a Map gives it, in the order first seen, through growth', () => {
@@ -40,5 +43,35 @@ describe('the numbering of signature keys', () => {
     expect(repeats).toBeGreaterThan(1000);
     expect(sameLowHalf).toBeGreaterThan(100);
     expect(grown).toBeGreaterThan(5);
+  });
+});
+
+describe('values by number', () => {
+  it('reads what a Map reads, -1 for a number never set, through growth', () => {
+    let past = 0;
+    let reset = 0;
+    const step = fc.record({ number: fc.oneof(fc.nat(40), fc.nat(6000), fc.constantFrom(1023, 1024, 2047, 2048, 4095, 4096)), value: fc.oneof(fc.constant(0), fc.nat(2 ** 31 - 2)) });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 400, size: 'max' }), (steps) => {
+        const byNumber = new ByNumber();
+        const oracle = new Map<number, number>();
+        const wrong: number[] = [];
+        let end = 1024;
+        for (const { number, value } of steps) {
+          if (number >= end) past += 1;
+          while (number >= end) end *= 2;
+          if (byNumber.get(number) !== (oracle.get(number) ?? -1)) wrong.push(number);
+          if (oracle.has(number)) reset += 1;
+          byNumber.set(number, value);
+          oracle.set(number, value);
+        }
+        for (const { number } of steps) if (byNumber.get(number) !== oracle.get(number)) wrong.push(number);
+        for (const number of [0, 1023, 1024, 5999, 6000, 100_000]) if (byNumber.get(number) !== (oracle.get(number) ?? -1)) wrong.push(number);
+        expect(wrong.slice(0, 1)).toEqual([]);
+      }),
+      { numRuns: 200, endOnFailure: true },
+    );
+    expect(past).toBeGreaterThan(100);
+    expect(reset).toBeGreaterThan(100);
   });
 });

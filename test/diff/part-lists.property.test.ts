@@ -5,10 +5,11 @@
 // the list whole and keeps the array of the list before for each part whose cut is the same.
 // The runs that reach that branch with a part changed and a part kept are counted, so the
 // property cannot pass without it. A rule may be in several parts (one per way of matching it
-// has there, changed-parts.ts), each holding it as its own object.
+// has there, changed-parts.ts), each holding it as its own object. And two cuts whose numbers
+// hash alike are two lists.
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { commonEnds, IdsAlong } from '../../src/diff/list-delta.js';
+import { commonEnds, IdsAlong, idsHash } from '../../src/diff/list-delta.js';
 import { partsOf } from '../../src/diff/part-lists.js';
 import type { NormalRule } from '../../src/semantics/model.js';
 import { normal } from '../helpers/rules.js';
@@ -103,5 +104,15 @@ describe('each part cut from the list before', () => {
     );
     expect(reached).toBeGreaterThan(150);
     expect(shared).toBeGreaterThan(200);
+  });
+
+  test('keeps apart two cuts whose numbers hash alike', () => {
+    // idsHash([0, 31]) === idsHash([1, 0]) (list-delta.ts): equal cuts are found by their hash, then told apart by their rules.
+    const lists = [[0, 31], [1, 0], [0, 31], [1, 0]];
+    const ids = [0, 1, 31];
+    const [part] = partsOf([{ ids, ruleOf: new Map(ids.map((id) => [id, ruleIn(0, id)])) }], [0, 1, 2, 3], along(lists), 32, new Uint8Array(32));
+    expect(idsHash([0, 31])).toBe(idsHash([1, 0]));
+    expect(part?.listOf).toEqual([0, 1, 0, 1]);
+    expect(part?.lists).toEqual([[ruleIn(0, 0), ruleIn(0, 31)], [ruleIn(0, 1), ruleIn(0, 0)]]);
   });
 });
