@@ -17,7 +17,7 @@ import { CheckedTrees } from './checked-trees.js';
 
 export type ModelResult =
   | { request: TestRequest }
-  | { unsat: true }
+  | Conflict
   /** No exact answer: why, and the rules whose leaves it was about (each once, read as far as needed). */
   | { unknown: string; rules: Iterable<string> };
 
@@ -27,10 +27,17 @@ export type ModelResult =
  */
 type Searched = { request: TestRequest } | { unknown: string; rules: Iterable<string> } | Conflict;
 
-interface Conflict {
+/**
+ * No request: the literals of `blamed` leave none that the trees at the positions `trees` of the
+ * stack all fail to match. Wherever those literals hold and those trees must not match, there is
+ * none either (regions.ts remembers it: refutations.ts).
+ */
+export interface Conflict {
   unsat: true;
-  /** Atoms of the assignment whose literals alone leave no request (with the trees that must not match). */
+  /** Atoms of the assignment whose literals alone leave no request (with the trees of `trees`). */
   blamed: Set<number>;
+  /** Positions in the stack of the trees the answer follows from: those the request of a branch matched, true under its literals. */
+  trees: Set<number>;
 }
 
 /** Values added between two looks at the clock while the candidates are gathered. */
@@ -125,12 +132,12 @@ export class Models {
     if (at === -1) return built;
     // The tree by atoms: its truth without a look-up per leaf (conditionsTruth of the same tree).
     const tree = this.treeAt(at);
-    if (this.assignment.treeTruth(tree) === true) return { unsat: true, blamed: blamedFor(tree, this.assignment) };
+    if (this.assignment.treeTruth(tree) === true) return { unsat: true, blamed: blamedFor(tree, this.assignment), trees: new Set([at]) };
     const atom = this.atomToSplit(mustNotMatch.list[at] as Conditions, request);
     if (atom === undefined) return { unknown: 'a regular expression ran out of its time budget', rules: [] };
     const now = this.verdicts.atomVerdict(atom, request) === true;
     let unknown: Searched | undefined;
-    let blamed: Set<number> | undefined;
+    let both: Conflict | undefined;
     for (const holds of [!now, now]) {
       const size = this.assignment.size;
       this.assignment.push(atom, holds);
@@ -142,12 +149,12 @@ export class Models {
         continue;
       }
       if (!result.blamed.has(atom.id)) return unknown ?? result;
-      if (blamed === undefined) blamed = result.blamed;
-      else for (const id of result.blamed) blamed.add(id);
+      if (both === undefined) both = result;
+      else joinConflicts(both, result);
     }
     if (unknown !== undefined) return unknown;
-    (blamed as Set<number>).delete(atom.id);
-    return { unsat: true, blamed: blamed as Set<number> };
+    (both as Conflict).blamed.delete(atom.id);
+    return both as Conflict;
   }
 
   /**
@@ -205,11 +212,17 @@ export class Models {
         setField(request, sample, answer.value);
         continue;
       }
-      if (answer.unknown === undefined) return { unsat: true, blamed: new Set(literals.map(({ atom }) => atom.id)) };
+      if (answer.unknown === undefined) return { unsat: true, blamed: new Set(literals.map(({ atom }) => atom.id)), trees: new Set() };
       return unknownOf(answer.unknown, literals);
     }
     return { request };
   }
+}
+
+/** Adds to `into` what `other` follows from: the two truth values of an atom split on, each without a request. */
+function joinConflicts(into: Conflict, other: Conflict): void {
+  for (const id of other.blamed) into.blamed.add(id);
+  for (const at of other.trees) into.trees.add(at);
 }
 
 /**

@@ -20,6 +20,8 @@ import { cannotBothHold } from './literal-pairs.js';
 import { Settle } from './settle.js';
 import { TreeStack } from './tree-stack.js';
 import { RuleAbove } from './rule-above.js';
+import { Refutations } from './refutations.js';
+import { exactLeaf } from './values.js';
 import { WitnessCheck } from './confirm.js';
 import { RequestVerdicts } from './request-verdicts.js';
 import { FoundRegions } from './found-regions.js';
@@ -65,6 +67,12 @@ class Search {
   private readonly witnesses: WitnessCheck;
   private readonly pace: SearchPace;
   private readonly ruleAbove: RuleAbove;
+  /**
+   * Only where every answer of the witness search is exact (values.ts exactLeaf): elsewhere the
+   * search in another state may answer "unknown" where a refutation kept proves there is no
+   * request, and the plan would no longer list those rules as unchecked.
+   */
+  private readonly refutations: Refutations | undefined;
   /** maxRegions reached: the search is over, nothing is left unchecked that matters to the caller. */
   private enough = false;
 
@@ -89,6 +97,7 @@ class Search {
     this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
     this.pace = new SearchPace(options.deadline, options.onProgress, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
     this.ruleAbove = new RuleAbove(this.trees, this.assignment, this.atomTrees, this.conditionsIds, { has: (id) => (this.notMatching[id] as number) > 0 });
+    if (this.table.atoms.every((atom) => exactLeaf(atom.leaf))) this.refutations = new Refutations(this.assignment, this.table.atoms, (id) => (this.notMatching[id] as number) > 0);
     this.witnesses = new WitnessCheck(entries, verdicts);
   }
 
@@ -181,9 +190,10 @@ class Search {
         this.assignment.push(atom, true);
         return true;
       });
-      // A rule above that every request of the way matches: none reaches this rule, no witness search
-      // (docs/behaviour.md, "Safe transitions", in proportion to the change).
-      if (!possible || this.ruleAbove.matches(way)) {
+      // Rules above that match every request of the way: none reaches this rule, no witness search
+      // (docs/behaviour.md, "Safe transitions", in proportion to the change). One such rule is
+      // found by the literals alone; several, as a witness search for the way found them before.
+      if (!possible || this.refutations?.refutes(way) === true || this.ruleAbove.matches(way)) {
         this.assignment.popTo(size);
         continue;
       }
@@ -193,7 +203,7 @@ class Search {
         this.explore(pos, decided.map((outcome, i) => (i === index ? entry.outcome : outcome)));
       } else if ('unknown' in found) {
         this.found.addUnchecked(found.unknown, uncheckedRules(entry, found.rules));
-      }
+      } else this.refutations?.learn(way, found.blamed, Array.from(found.trees, this.conditionsIdAt));
       this.assignment.popTo(size);
       if (this.pace.timedOut || this.enough) return;
     }
@@ -217,8 +227,9 @@ class Search {
 
   private readonly conditionsIds: number[] = [];
 
-  /** The tree at a position of the stack, by atoms. */
+  /** The tree at a position of the stack, by atoms, and its conditions id. */
   private readonly treeAt = (at: number): AtomTree => this.atomTrees[this.conditionsIds[at] as number] as AtomTree;
+  private readonly conditionsIdAt = (at: number): number => this.conditionsIds[at] as number;
 
   private removeMustNotMatch(): void {
     this.trees.pop();

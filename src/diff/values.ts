@@ -57,6 +57,16 @@ export function fieldValue(sample: Leaf, literals: readonly Literal[], extra: re
   return { found: false };
 }
 
+/**
+ * Whether no answer about a field with this leaf among its literals is "unknown" for the leaf's
+ * sake: neither a `$re` nor a text condition on the client address (which beside address ranges
+ * has no exact answer). A region search none of whose leaves is such gets only exact answers from
+ * the witness search, unless it gives up for its size (model.ts).
+ */
+export function exactLeaf(leaf: Leaf): boolean {
+  return leaf.operator !== '$re' && (leaf.conditionType !== 'socketIps' || isAddressLeaf(leaf) || leafValues(leaf).length === 0);
+}
+
 /** The field absent or one of a list, when a literal says it must equal a value of the list ($eq, $in, or a $ne, $notIn that does not hold). */
 function finiteValues(literals: readonly Literal[]): (string | undefined)[] | undefined {
   if (literals.some(({ atom, holds }) => (atom.leaf.operator === '$exists' && !holds) || (atom.leaf.operator === '$notExists' && holds))) return [undefined];

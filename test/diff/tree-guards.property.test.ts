@@ -73,4 +73,15 @@ describe('a tree guard asked of one request', () => {
     expect([request('api.gw-1.example'), request('API.GW-1.EXAMPLE'), request('gw-2.example'), request('api.gw-1.exampl\u212A')].map((r) => listedByIndex(stack, r, 0))).toEqual([true, true, true, true]);
     expect([request('gw-3.example'), request('gw-1.example.org'), { path: '/', method: 'GET' }].map((r) => listedByIndex(stack, r, 0))).toEqual([false, false, false]);
   });
+
+  it('guards a way with both a prefix and a suffix by its prefix', () => {
+    // A wildcard host beside a path prefix (the plan benchmark's `apis` rules): every host of the
+    // tenant ends so, the path prefix names one endpoint, and only requests on it ask the tree.
+    const endpoint: Conditions = { operator: '$and', children: [{ operator: '$and', children: [{ conditionType: 'domain', operator: '$endsWith', value: '.partner.example' }, { conditionType: 'path', operator: '$startsWith', value: '/v2/orders' }] }] };
+    expect(guardsOfTree(endpoint)?.map((guard) => [guard.leaf.conditionType, guard.affix, [...(guard.values ?? [])]])).toEqual([['path', 'prefix', ['/v2/orders']]]);
+    const stack = new TreeStack(() => undefined);
+    stack.push(endpoint);
+    const request = (path: string): TestRequest => ({ path, method: 'GET', domain: 'api-1.partner.example' });
+    expect([request('/v2/orders/7'), request('/v2/prices')].map((r) => listedByIndex(stack, r, 0))).toEqual([true, false]);
+  });
 });

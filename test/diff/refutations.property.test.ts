@@ -1,0 +1,166 @@
+// The refutations the region search keeps per way (src/diff/refutations.ts): a witness search
+// that finds no request for a way of a rule is not run again where the literals and the trees
+// its answer follows from hold again. Over random rule lists whose rules above cover a country
+// list value by value, under header rules that make the search reach the same way in several
+// states, the search must still find every differing request of the brute-force domain and no
+// false one. And over random states of random rule lists (trees on the stack or not, literals
+// required or not), a refutation said to hold must leave the witness search no request. The
+// refutations used are counted, so neither property can pass without them.
+import fc from 'fast-check';
+import { regionsWhere } from '../../src/diff/regions.js';
+import { Refutations } from '../../src/diff/refutations.js';
+import { Assignment, AtomTable, atomTree, type AtomTree } from '../../src/diff/atoms.js';
+import { Models } from '../../src/diff/model.js';
+import { RequestVerdicts } from '../../src/diff/request-verdicts.js';
+import { AtomWays } from '../../src/diff/set-walk.js';
+import { TreeStack } from '../../src/diff/tree-stack.js';
+import type { Action, Conditions, Leaf, NormalRule } from '../../src/semantics/model.js';
+import { differ, domain, oracleProblems, ruleList } from './brute-force.js';
+import { normal } from '../helpers/rules.js';
+
+const COUNTRIES = ['FR', 'DE', 'IT'];
+const ACTIONS: Action[][] = [['allow'], ['hardBlock'], ['blockWithChallenge']];
+
+const header = fc.tuple(fc.constantFrom('x-one', 'x-two'), fc.constantFrom<'$exists' | '$notExists'>('$exists', '$notExists')).map(([fieldOption, operator]): Leaf => ({ conditionType: 'header', fieldOption, operator }));
+const path = fc.constantFrom('/a', '/b').map((value): Leaf => ({ conditionType: 'path', operator: '$startsWith', value }));
+const all = (...children: Leaf[]): Conditions => ({ operator: '$and', children: [{ operator: '$and', children }] });
+const countries = (value: string[]): Leaf => ({ conditionType: 'country', operator: '$in', value });
+
+/**
+ * Before: a rule on headers, rules that each take some countries of a list (on a path, maybe),
+ * and last a rule on that list and a path, which the rules above may cover country by country.
+ * After: the first rule moved to the end and the last rule's actions changed, so that the search
+ * reaches the last rule where the moved one matches and again where it does not.
+ */
+const lists = fc
+  .record({
+    first: fc.array(header, { minLength: 1, maxLength: 2 }),
+    // Per country of the list, the cover rule that takes it (some take none: the list is then not covered).
+    takers: fc.array(fc.nat(3), { minLength: COUNTRIES.length, maxLength: COUNTRIES.length }),
+    coverPaths: fc.array(fc.option(path, { nil: undefined }), { minLength: 3, maxLength: 3 }),
+    last: path,
+    actions: fc.array(fc.nat(ACTIONS.length - 1), { minLength: 5, maxLength: 5 }),
+  })
+  .map(({ first, takers, coverPaths, last, actions }) => {
+    const covers = coverPaths.flatMap((prefix, cover) => {
+      const taken = COUNTRIES.filter((_, i) => takers[i] === cover);
+      if (taken.length === 0) return [];
+      return [prefix === undefined ? all(countries(taken)) : all(countries(taken), prefix)];
+    });
+    const conditions = [all(...first), ...covers, all(countries(COUNTRIES), last)];
+    const before = conditions.map((ruleConditions, i) => normal({ name: `r${i}`, description: '', status: 'active', actions: [...(ACTIONS[actions[i] as number] as Action[])], conditions: ruleConditions }));
+    const after = before.map((rule) => structuredClone(rule));
+    const changed = after[after.length - 1] as NormalRule;
+    changed.actions = [...(ACTIONS[((actions[conditions.length - 1] as number) + 1) % ACTIONS.length] as Action[])];
+    after.push(after.shift() as NormalRule);
+    return [before, after] as const;
+  });
+
+describe('the refutations the region search keeps per way', () => {
+  it('leave every differing request in a region, and are used', () => {
+    let used = 0;
+    const refutes = Refutations.prototype.refutes;
+    Refutations.prototype.refutes = function (this: Refutations, way) {
+      const answer = refutes.call(this, way);
+      if (answer) used += 1;
+      return answer;
+    };
+    try {
+      fc.assert(
+        fc.property(lists, ([before, after]) => {
+          fc.pre(domain([before, after]).length <= 5000);
+          const search = regionsWhere([before, after], differ);
+          expect(search.unchecked).toEqual([]);
+          expect(oracleProblems([before, after], search, differ)).toEqual([]);
+        }),
+        { numRuns: 600 },
+      );
+    } finally {
+      Refutations.prototype.refutes = refutes;
+    }
+    expect(used).toBeGreaterThan(20);
+  });
+
+  it('hold only where the witness search finds no request, whatever the stack and the literals', () => {
+    let used = 0;
+    const state = fc.record({
+      stacked: fc.array(fc.nat(), { maxLength: 6 }),
+      extra: fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 3 }),
+      wayPick: fc.nat(),
+    });
+    fc.assert(
+      fc.property(ruleList(false, ['a', 'b', 'c', 'd', 'e', 'f']), fc.array(state, { minLength: 2, maxLength: 12 }), (rules, walk) => {
+        fc.pre(rules.length >= 2);
+        const table = new AtomTable();
+        const trees: AtomTree[] = rules.map((rule) => atomTree(rule.conditions, table, rule.name));
+        const assignment = new Assignment(table, {});
+        const stack = new TreeStack((leaf) => table.of(leaf)?.id, table.atoms);
+        const conditionsIds: number[] = [];
+        const onStack = new Map<number, number>();
+        const models = new Models(table, assignment, {}, new RequestVerdicts(table, {}), (at) => trees[conditionsIds[at] as number] as AtomTree);
+        const refutations = new Refutations(assignment, table.atoms, (id) => (onStack.get(id) ?? 0) > 0);
+        const ways = new AtomWays(table);
+        const last = rules[rules.length - 1] as NormalRule;
+        const leaves: Leaf[] = rules.flatMap((rule) => rule.conditions.children.flatMap((group) => group.children));
+        for (const { stacked, extra, wayPick } of walk) {
+          for (const pick of stacked) {
+            const id = pick % (rules.length - 1);
+            stack.push((rules[id] as NormalRule).conditions);
+            conditionsIds.push(id);
+            onStack.set(id, (onStack.get(id) ?? 0) + 1);
+          }
+          for (const [at, holds] of extra) {
+            const atom = table.of(leaves[at % leaves.length] as Leaf);
+            if (atom !== undefined && assignment.truthOf(atom) === 'undecided') assignment.push(atom, holds);
+          }
+          const all = ways.of(last.conditions) ?? [];
+          const way = all[wayPick % Math.max(1, all.length)];
+          if (way !== undefined && way.every((atom) => atom !== undefined && assignment.truthOf(atom) !== false)) {
+            for (const atom of way) if (atom !== undefined && assignment.truthOf(atom) === 'undecided') assignment.push(atom, true);
+            const refuted = refutations.refutes(way);
+            const found = models.find(stack);
+            if (refuted) used += 1;
+            expect({ refuted, request: 'request' in found }).not.toEqual({ refuted: true, request: true });
+            if ('blamed' in found) refutations.learn(way, found.blamed, Array.from(found.trees, (at) => conditionsIds[at] as number));
+          }
+          assignment.popTo(0);
+          while (stack.length > 0) {
+            stack.pop();
+            const id = conditionsIds.pop() as number;
+            onStack.set(id, (onStack.get(id) as number) - 1);
+          }
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(used).toBeGreaterThan(50);
+  });
+
+  it('are kept only where every answer of the witness search is exact', () => {
+    // The search of the first property, on a list that each rule above covers in part: a
+    // refutation is learned where the moved rule matches and used where it does not. With a
+    // `$re` leaf among the rules none is kept: elsewhere the witness search may answer "unknown",
+    // and the rules it could not check are listed as before.
+    const rule = (name: string, conditions: Conditions, actions: Action[]): NormalRule => normal({ name, description: '', status: 'active', actions, conditions });
+    const moved = rule('moved', all({ conditionType: 'header', fieldOption: 'x-one', operator: '$exists' }), ['allow']);
+    const covers = [rule('fr', all(countries(['FR']), { conditionType: 'path', operator: '$startsWith', value: '/a' }), ['hardBlock']), rule('de it', all(countries(['DE', 'IT'])), ['hardBlock'])];
+    const last = rule('last', all(countries(['FR', 'DE']), { conditionType: 'path', operator: '$startsWith', value: '/a' }), ['hardBlock']);
+    const pattern = rule('pattern', all({ conditionType: 'userAgent', operator: '$re', value: '^curl/' }), ['hardBlock']);
+    const learned = (tail: NormalRule[]): number => {
+      let count = 0;
+      const learn = Refutations.prototype.learn;
+      Refutations.prototype.learn = function (this: Refutations, ...args) {
+        count += 1;
+        learn.apply(this, args);
+      };
+      try {
+        regionsWhere([[moved, ...covers, last, ...tail], [...covers, { ...last, actions: ['blockWithChallenge'] }, moved, ...tail]], differ);
+      } finally {
+        Refutations.prototype.learn = learn;
+      }
+      return count;
+    };
+    expect(learned([])).toBeGreaterThan(0);
+    expect(learned([pattern])).toBe(0);
+  });
+});
