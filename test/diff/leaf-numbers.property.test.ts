@@ -29,6 +29,11 @@ function atomsByKey(lists: readonly (readonly NormalRule[])[]): { leaf: Leaf; ru
   return [...atoms.values()];
 }
 
+/** The groups as a set of (all or any, set of leaf keys): what conditionsKeyOf tells apart. */
+function asSets(operators: readonly boolean[], groups: readonly (readonly string[])[]): string[] {
+  return [...new Set(groups.map((keys, i) => JSON.stringify([operators[i], [...new Set(keys)].sort()])))].sort();
+}
+
 describe('the atoms of a search, by the leaf numbers of its rule objects', () => {
   it('are those of the leaves by their keys, search after search over the same rule objects', () => {
     let foundByNumber = 0;
@@ -42,15 +47,21 @@ describe('the atoms of a search, by the leaf numbers of its rule objects', () =>
           const expected = atomsByKey(lists);
           expect(table.atoms.map((atom) => ({ id: atom.id, key: leafKey(atom.leaf), rules: [...atom.rules] }))).toEqual(expected.map((atom, id) => ({ id, key: leafKey(atom.leaf), rules: atom.rules })));
           table.atoms.forEach((atom, id) => expect(atom.leaf).toBe(expected[id]?.leaf));
+          // Rules whose conditions are equal as sets (another order, a leaf written twice) share one
+          // tree (rule-keys.ts conditionsKeyOf): made from the leaves of one of them, as written.
+          const madeAsWritten = new Map<number, boolean>();
           for (const entry of entries.entries) {
             const tree = entries.trees[entry.conditionsId] as AtomTree;
             const leaves = entry.rule.conditions.children.map((group) => group.children.map(leafKey));
-            expect(tree.groups.map((group) => group.atoms.map((atom) => leafKey(atom.leaf)))).toEqual(leaves);
+            const inTree = tree.groups.map((group) => group.atoms.map((atom) => leafKey(atom.leaf)));
+            expect(asSets(tree.groups.map((group) => group.all), inTree)).toEqual(asSets(entry.rule.conditions.children.map((group) => group.operator === '$and'), leaves));
+            madeAsWritten.set(entry.conditionsId, (madeAsWritten.get(entry.conditionsId) ?? false) || JSON.stringify(inTree) === JSON.stringify(leaves));
             for (const leaf of entry.rule.conditions.children.flatMap((group) => group.children)) {
               expect(table.of(leaf)).toBe(table.atoms[expected.findIndex((atom) => leafKey(atom.leaf) === leafKey(leaf))]);
               if (table.of(leaf)?.leaf !== leaf) foundByNumber += 1;
             }
           }
+          expect([...madeAsWritten].filter(([, asWritten]) => !asWritten)).toEqual([]);
         }
       }),
       { numRuns: 400 },
