@@ -9,17 +9,13 @@
 // preloaded module), so that the trace is all its standard output carries.
 // BENCH_SHAPES names the shapes (default networks); BENCH_RULES the live rules (default 5,000).
 // Usage: npm run build && node bench/plan-gc.js
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { startEmulator } from '../dist/emulator/index.js';
-import { seededRandom as random } from '../dist/emulator/random.js';
-import { editAndMove } from './plan-change.js';
+import { preparePlanProject } from './plan-project.js';
 import { timedNodeWithRss } from './timed-child.js';
-import { anyRuleSet } from './plan-shapes.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'botrules.js');
@@ -59,26 +55,8 @@ function describeRun(label, run) {
 }
 
 async function benchShape(work, shape) {
-  const token = `tok-${randomBytes(8).toString('hex')}`;
-  const dir = join(work, shape);
-  await mkdir(dir, { recursive: true });
-  const emulator = await startEmulator({
-    statePath: join(dir, 'state.json'),
-    reset: true,
-    apps: [{ name: 'default', token }],
-    seedRules: anyRuleSet(shape, LIVE_RULES).map(({ ruleId: _id, priority: _p, ...rule }) => rule),
-    randomSeed: 7,
-    latencyMs: 0,
-  });
-  const env = { BOTRULES_CONSOLE_URL: emulator.consoleUrl, BOTRULES_TOKEN: token, NODE_EXTRA_CA_CERTS: emulator.caPath };
+  const dir = await preparePlanProject(work, shape, LIVE_RULES);
   const rssFile = join(dir, 'max-rss.txt');
-  try {
-    await timedNodeWithRss([bin, 'import', '--out', join(dir, 'rules')], { cwd: dir, env, rssFile });
-    await timedNodeWithRss([bin, 'live', '--out', join(dir, 'live.json')], { cwd: dir, env, rssFile });
-  } finally {
-    await emulator.stop();
-  }
-  await editAndMove(join(dir, 'rules'), random(42));
   const plan = [bin, 'plan', '--format', 'json', '--dir', 'rules', '--live', 'live.json'];
   const run = (extra) => timedNodeWithRss(['--import', DROP_OUTPUT, ...TRACE_FLAGS, ...plan, ...extra], { cwd: dir, env: {}, rssFile });
   await run(ANALYSES_OFF); // warm-up (file cache)

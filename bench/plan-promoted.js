@@ -14,22 +14,17 @@
 // BENCH_SHAPES names the shapes (default networks); BENCH_RULES the live rules (default 5,000);
 // BENCH_TOP how many sites (default 25).
 // Usage: npm run build && node bench/plan-promoted.js
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { startEmulator } from '../dist/emulator/index.js';
-import { seededRandom as random } from '../dist/emulator/random.js';
-import { editAndMove } from './plan-change.js';
-import { timedNode, timedNodeWithRss } from './timed-child.js';
-import { anyRuleSet } from './plan-shapes.js';
+import { preparePlanProject } from './plan-project.js';
+import { timedNode } from './timed-child.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'bin', 'botrules.js');
 const LIVE_RULES = Number(process.env.BENCH_RULES ?? 5_000);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'networks').split(',');
 const TOP = Number(process.env.BENCH_TOP ?? 25);
@@ -113,26 +108,7 @@ function grown(on, off, count) {
 }
 
 async function benchShape(work, shape) {
-  const token = `tok-${randomBytes(8).toString('hex')}`;
-  const dir = join(work, shape);
-  await mkdir(dir, { recursive: true });
-  const emulator = await startEmulator({
-    statePath: join(dir, 'state.json'),
-    reset: true,
-    apps: [{ name: 'default', token }],
-    seedRules: anyRuleSet(shape, LIVE_RULES).map(({ ruleId: _id, priority: _p, ...rule }) => rule),
-    randomSeed: 7,
-    latencyMs: 0,
-  });
-  const env = { BOTRULES_CONSOLE_URL: emulator.consoleUrl, BOTRULES_TOKEN: token, NODE_EXTRA_CA_CERTS: emulator.caPath };
-  const rssFile = join(dir, 'max-rss.txt');
-  try {
-    await timedNodeWithRss([bin, 'import', '--out', join(dir, 'rules')], { cwd: dir, env, rssFile });
-    await timedNodeWithRss([bin, 'live', '--out', join(dir, 'live.json')], { cwd: dir, env, rssFile });
-  } finally {
-    await emulator.stop();
-  }
-  await editAndMove(join(dir, 'rules'), random(42));
+  const dir = await preparePlanProject(work, shape, LIVE_RULES);
   const off = await sampledPlan(dir, ANALYSES_OFF);
   const on = await sampledPlan(dir, []);
   console.log(`## ${shape}\n`);

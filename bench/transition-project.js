@@ -35,3 +35,18 @@ export async function prepareTransitionProject(work, shape, liveRules, token) {
   const live = rulesOf(await readLiveSnapshotFile(join(dir, 'live.json'), 'live.json'), 'default');
   return { live, steps: planApp({ app: 'default', declared, live, unmanaged: 'keep' }).plan.steps };
 }
+
+/** The median of `values`. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** `run()`'s result and the CPU time of this process while it ran, in ms. */
+export function cpuMs(run) {
+  const before = process.cpuUsage();
+  const result = run();
+  const used = process.cpuUsage(before);
+  return { ms: (used.user + used.system) / 1000, result };
+}

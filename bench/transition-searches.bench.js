@@ -16,7 +16,7 @@ import os from 'node:os';
 import { chooseOrder } from '../dist/diff/order/search.js';
 import { finalState, StateWalk } from '../dist/diff/order/states.js';
 import { checkStates } from '../dist/diff/order/windows.js';
-import { prepareTransitionProject } from './transition-project.js';
+import { cpuMs, median, prepareTransitionProject } from './transition-project.js';
 
 const LIVE_RULES = Number(process.env.BENCH_RULES ?? 5_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -25,19 +25,6 @@ const STATE_COUNTS = [0, 1, 4, 16, 64];
 const TOKEN = 'bench-transition-searches';
 /** No deadline in practice: a search that ran out of time would not measure the search. */
 const DEADLINE_MS = 600_000;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function cpuMs(run) {
-  const before = process.cpuUsage();
-  const result = run();
-  const used = process.cpuUsage(before);
-  return { ms: (used.user + used.system) / 1000, result };
-}
 
 /** The planner's order's states, each list once (a PATCH that changed only a description leaves the same list). */
 function plannerStates(live, steps) {

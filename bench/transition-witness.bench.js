@@ -20,7 +20,7 @@ import { conditionsVerdict } from '../dist/evaluate/evaluate.js';
 import { finalState, StateWalk } from '../dist/diff/order/states.js';
 import { sendInOrder, unitsOf } from '../dist/diff/order/units.js';
 import { checkStates } from '../dist/diff/order/windows.js';
-import { prepareTransitionProject } from './transition-project.js';
+import { cpuMs, median, prepareTransitionProject } from './transition-project.js';
 
 const LIVE_RULES = Number(process.env.BENCH_RULES ?? 5_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -28,19 +28,6 @@ const SHAPES = (process.env.BENCH_SHAPES ?? 'networks,apis,scrapers,gateways').s
 const TOKEN = 'bench-transition-witness';
 /** No deadline in practice: a search that ran out of time would not measure the search. */
 const DEADLINE_MS = 600_000;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function cpuMs(run) {
-  const before = process.cpuUsage();
-  const result = run();
-  const used = process.cpuUsage(before);
-  return { ms: (used.user + used.system) / 1000, result };
-}
 
 /** Index k: the rules after the first k PATCHes of `units` (equal lists are one array). */
 function statesOf(live, steps, units) {
