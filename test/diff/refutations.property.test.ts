@@ -9,13 +9,12 @@
 import fc from 'fast-check';
 import { regionsWhere } from '../../src/diff/regions.js';
 import { Refutations } from '../../src/diff/refutations.js';
-import { Assignment, AtomTable, atomTree, type AtomTree } from '../../src/diff/atoms.js';
+import type { AtomTree } from '../../src/diff/atoms.js';
 import { Models } from '../../src/diff/model.js';
 import { RequestVerdicts } from '../../src/diff/request-verdicts.js';
-import { AtomWays } from '../../src/diff/set-walk.js';
-import { TreeStack } from '../../src/diff/tree-stack.js';
 import type { Action, Conditions, Leaf, NormalRule } from '../../src/semantics/model.js';
-import { differ, domain, oracleProblems, ruleList } from './brute-force.js';
+import { differ, domain, oracleProblems } from './brute-force.js';
+import { StackWalk, stackWalks } from './stack-walk.js';
 import { normal } from '../helpers/rules.js';
 
 const COUNTRIES = ['FR', 'DE', 'IT'];
@@ -83,36 +82,16 @@ describe('the refutations the region search keeps per way', () => {
 
   it('hold only where the witness search finds no request, whatever the stack and the literals', () => {
     let used = 0;
-    const state = fc.record({
-      stacked: fc.array(fc.nat(), { maxLength: 6 }),
-      extra: fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 3 }),
-      wayPick: fc.nat(),
-    });
     fc.assert(
-      fc.property(ruleList(false, ['a', 'b', 'c', 'd', 'e', 'f']), fc.array(state, { minLength: 2, maxLength: 12 }), (rules, walk) => {
+      fc.property(stackWalks, ([rules, walk]) => {
         fc.pre(rules.length >= 2);
-        const table = new AtomTable();
-        const trees: AtomTree[] = rules.map((rule) => atomTree(rule.conditions, table, rule.name));
-        const assignment = new Assignment(table, {});
-        const stack = new TreeStack((leaf) => table.of(leaf)?.id, table.atoms);
-        const conditionsIds: number[] = [];
-        const onStack = new Map<number, number>();
+        const fixture = new StackWalk(rules);
+        const { table, trees, assignment, stack, conditionsIds, onStack, ways, last } = fixture;
         const models = new Models(table, assignment, {}, new RequestVerdicts(table, {}), (at) => trees[conditionsIds[at] as number] as AtomTree);
         const refutations = new Refutations(assignment, table.atoms, (id) => (onStack.get(id) ?? 0) > 0);
-        const ways = new AtomWays(table);
-        const last = rules[rules.length - 1] as NormalRule;
-        const leaves: Leaf[] = rules.flatMap((rule) => rule.conditions.children.flatMap((group) => group.children));
         for (const { stacked, extra, wayPick } of walk) {
-          for (const pick of stacked) {
-            const id = pick % (rules.length - 1);
-            stack.push((rules[id] as NormalRule).conditions);
-            conditionsIds.push(id);
-            onStack.set(id, (onStack.get(id) ?? 0) + 1);
-          }
-          for (const [at, holds] of extra) {
-            const atom = table.of(leaves[at % leaves.length] as Leaf);
-            if (atom !== undefined && assignment.truthOf(atom) === 'undecided') assignment.push(atom, holds);
-          }
+          fixture.push(stacked);
+          fixture.require(extra);
           const all = ways.of(last.conditions) ?? [];
           const way = all[wayPick % Math.max(1, all.length)];
           if (way !== undefined && way.every((atom) => atom !== undefined && assignment.truthOf(atom) !== false)) {
@@ -123,12 +102,7 @@ describe('the refutations the region search keeps per way', () => {
             expect({ refuted, request: 'request' in found }).not.toEqual({ refuted: true, request: true });
             if ('blamed' in found) refutations.learn(way, found.blamed, Array.from(found.trees, (at) => conditionsIds[at] as number));
           }
-          assignment.popTo(0);
-          while (stack.length > 0) {
-            stack.pop();
-            const id = conditionsIds.pop() as number;
-            onStack.set(id, (onStack.get(id) as number) - 1);
-          }
+          fixture.clear();
         }
       }),
       { numRuns: 1500 },
