@@ -5,6 +5,7 @@ import { pick, seededRandom } from '../dist/emulator/random.js';
 import { ACTION_SETS, some } from './rule-shapes.js';
 import { localeRules } from './plan-shapes-latest.js';
 import { ticketRules } from './plan-shapes-final.js';
+import { streamRules } from './plan-shapes-streams.js';
 
 // The `signups` shape: written at the start of the eighth round, kept off the branches that did
 // that round's work, and first run at its end. Account-opening abuse rules: a root `$and` of one
@@ -283,7 +284,7 @@ function networkRules(random, count) {
 }
 
 /** The late shapes by name. */
-export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules, scrapers: scraperRules, webhooks: webhookRules, networks: networkRules, locales: localeRules, tickets: ticketRules };
+export const LATE_SHAPES = { signups: signupRules, apis: apiRules, cards: cardRules, scrapers: scraperRules, webhooks: webhookRules, networks: networkRules, locales: localeRules, tickets: ticketRules, streams: streamRules };
 
 export function lateRuleSet(shape, count) {
   const rules = LATE_SHAPES[shape](seededRandom(count + 8), count);
