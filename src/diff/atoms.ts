@@ -275,7 +275,7 @@ export interface AtomTree {
  * The tree of `conditions`, its leaves added to `table` for `rule`. `numbers`: the leafNumber of
  * each leaf, group by group (rule-keys.ts keeps them per rule object), else worked out here.
  */
-export function atomTree(conditions: Conditions, table: AtomTable, rule: string, numbers?: Int32Array): AtomTree {
+export function atomTree(conditions: Conditions, table: AtomTable, rule: string, numbers?: readonly number[]): AtomTree {
   let next = 0;
   const atomOf = (leaf: Leaf): Atom => table.add(leaf, rule, numbers === undefined ? leafNumber(leaf) : (numbers[next++] as number));
   return { all: conditions.operator === '$and', groups: conditions.children.map((group) => ({ all: group.operator === '$and', atoms: group.children.map(atomOf) })) };

@@ -8,7 +8,7 @@ import type { TestRequest } from '../evaluate/request.js';
 import type { Action, Leaf, NormalRule } from '../semantics/model.js';
 import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
 import { activeAfter, eachList, joinedIds, type RuleLists } from './list-delta.js';
-import { ByNumber } from './number-ids.js';
+import { reusedByNumbers, type ByNumber } from './number-ids.js';
 import { outcomeKeyText, ruleKeysOf } from './rule-keys.js';
 
 export { conditionsKeyOf, ruleKeysOf } from './rule-keys.js';
@@ -75,19 +75,23 @@ export interface Entries {
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
 export function activeEntries(ruleSets: RuleLists, table: AtomTable, interesting: (outcomes: readonly RegionOutcome[]) => boolean): Entries {
-  // Conditions and entries (conditions and outcome) share one numbering, in the order first seen,
-  // looked up by the process-wide numbers of the rule object's keys (rule-keys.ts).
-  let numbered = 0;
-  const conditionsIds = new ByNumber();
-  const entryIds = new ByNumber();
+  return reusedByNumbers(4, (byNumbers) => numberedEntries(ruleSets, table, interesting, byNumbers as [ByNumber, ByNumber, ByNumber, ByNumber]));
+}
 
-  // The transition check passes hundreds of lists that share nearly all their rule objects: each
-  // rule object is numbered (and its leaves added) once, whatever the number of lists.
-  const byRule = new ByNumber();
+function numberedEntries(
+  ruleSets: RuleLists,
+  table: AtomTable,
+  interesting: (outcomes: readonly RegionOutcome[]) => boolean,
+  [conditionsIds, entryIds, byRule, boringOutcome]: [ByNumber, ByNumber, ByNumber, ByNumber],
+): Entries {
+  // Conditions and entries (conditions and outcome) share one numbering, in the order first seen,
+  // looked up by the process-wide numbers of the rule object's keys (rule-keys.ts): conditionsIds
+  // and entryIds. The transition check passes hundreds of lists that share nearly all their rule
+  // objects: each rule object is numbered (and its leaves added) once, whatever the number of
+  // lists (byRule). boringOutcome: per outcome number, 1 when boring, 0 when not.
+  let numbered = 0;
   const entries: (Entry & { boring: boolean })[] = [];
   const trees: AtomTree[] = [];
-  /** Per outcome number: 1 when boring, 0 when not. */
-  const boringOutcome = new ByNumber();
   // Every list deciding alike, asked per outcome: one array refilled, not one per rule (changed-parts.ts).
   const same = new Array<DecidedOutcome>(ruleSets.length);
   const entryOf = (rule: NormalRule): number => {

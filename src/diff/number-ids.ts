@@ -9,16 +9,37 @@
 // benchmark shape, 1.4 MB in pages).
 
 /** Slots at first; the table doubles when three quarters are taken. */
-const FIRST_SLOTS = 1 << 10;
+const FIRST_SLOTS = 1 << 8;
 
-/** Keys per page of keys. */
-const KEY_PAGE_BITS = 12;
-const IN_KEY_PAGE = (1 << KEY_PAGE_BITS) - 1;
+/**
+ * Arrays that grow by pages outside the heap, not by copies (a copy left the array before it
+ * behind until the next full collection): page p holds 2^(8 + p) slots, from slot 256 × (2^p - 1)
+ * on. A search that meets a few hundred keys, as most do, makes one page of 256 slots, and a large
+ * one no more pages than doubling makes copies. Pages of 4,096 slots each made 20 MB of keys
+ * (number-ids.ts) and 28 MB of checked-trees.ts's pages outside the heap for the behaviour diff
+ * of the `webhooks` benchmark shape, a page per search, freed only at the next scavenge.
+ */
+const FIRST_PAGE_BITS = 8;
+
+/** The page that holds `slot`. */
+export function pageOf(slot: number): number {
+  return 31 - Math.clz32((slot >>> FIRST_PAGE_BITS) + 1);
+}
+
+/** The first slot of the page. */
+export function pageStart(page: number): number {
+  return ((1 << page) - 1) << FIRST_PAGE_BITS;
+}
+
+/** How many slots the page holds. */
+export function pageSize(page: number): number {
+  return 1 << (FIRST_PAGE_BITS + page);
+}
 
 export class NumberIds {
   /** Per slot of the hash table: the id of the key there, 0 when the slot is free. */
   private ids = new Int32Array(FIRST_SLOTS);
-  /** Per id, its key: id `i` at `i & IN_KEY_PAGE` of page `i >>> KEY_PAGE_BITS`. */
+  /** Per id, its key, in pages (pageOf). */
   private readonly keys: Float64Array[] = [];
   private count = 0;
 
@@ -32,15 +53,16 @@ export class NumberIds {
     if (found > 0) return found;
     if (4 * (this.count + 1) > 3 * this.ids.length) this.grow();
     this.count += 1;
-    const page = this.count >>> KEY_PAGE_BITS;
-    if (page === this.keys.length) this.keys.push(new Float64Array(IN_KEY_PAGE + 1));
-    (this.keys[page] as Float64Array)[this.count & IN_KEY_PAGE] = key;
+    const page = pageOf(this.count);
+    if (page === this.keys.length) this.keys.push(new Float64Array(pageSize(page)));
+    (this.keys[page] as Float64Array)[this.count - pageStart(page)] = key;
     this.place(key, this.count);
     return this.count;
   }
 
   private keyOf(id: number): number {
-    return (this.keys[id >>> KEY_PAGE_BITS] as Float64Array)[id & IN_KEY_PAGE] as number;
+    const page = pageOf(id);
+    return (this.keys[page] as Float64Array)[id - pageStart(page)] as number;
   }
 
   /** The key's id, or 0 when it has none. */
@@ -82,25 +104,60 @@ function slotOf(key: number, mask: number): number {
 /**
  * Values (0 to 2^31 - 2) by small whole numbers (the process-wide numbers of rule-keys.ts), for
  * one search: an array outside the heap indexed by the number, doubled when a number is past its
- * end. A Map per search kept its table in the heap's old generation after the search.
+ * end. A Map per search kept its table in the heap's old generation after the search. The numbers
+ * are the process's, so the array of every search grows to the highest number given so far: a
+ * search that makes its own (activeEntries, entries.ts) takes one that `clear` emptied
+ * (reusedByNumbers), or made afresh, each of a thousand searches grew four arrays past 100 KB,
+ * freed only at the next scavenge: 30 MB outside the heap at once on the `webhooks` benchmark shape.
  */
 export class ByNumber {
-  /** Per number: its value plus one; 0 when it has none. */
+  /** Per number: its value, valid when its stamp is the current one. */
   private values = new Int32Array(1024);
+  private stamps = new Uint32Array(1024);
+  /** The stamp of the values set since the last clear. */
+  private current = 1;
 
   /** The number's value, or -1 when it has none. */
   get(number: number): number {
-    return number < this.values.length ? (this.values[number] as number) - 1 : -1;
+    return number < this.values.length && this.stamps[number] === this.current ? (this.values[number] as number) : -1;
   }
 
   set(number: number, value: number): void {
     if (number >= this.values.length) {
       let length = this.values.length * 2;
       while (length <= number) length *= 2;
-      const grown = new Int32Array(length);
-      grown.set(this.values);
-      this.values = grown;
+      const [values, stamps] = [new Int32Array(length), new Uint32Array(length)];
+      values.set(this.values);
+      stamps.set(this.stamps);
+      [this.values, this.stamps] = [values, stamps];
     }
-    this.values[number] = value + 1;
+    this.values[number] = value;
+    this.stamps[number] = this.current;
+  }
+
+  /** Forgets every value at once: a new stamp, the arrays kept. */
+  clear(): void {
+    this.current += 1;
+    if (this.current < 0xffffffff) return;
+    this.stamps.fill(0);
+    this.current = 1;
+  }
+}
+
+/** Sets of ByNumber not in use, emptied: a search takes one and gives it back when it is done. */
+const FREE_SETS: ByNumber[][] = [];
+
+/**
+ * Runs `search` with `count` empty ByNumber, taken from those earlier searches gave back (a search
+ * started inside another gets its own) and given back when it returns or throws.
+ */
+export function reusedByNumbers<T>(count: number, search: (sets: ByNumber[]) => T): T {
+  const sets = FREE_SETS.pop() ?? [];
+  while (sets.length < count) sets.push(new ByNumber());
+  try {
+    return search(sets);
+  } finally {
+    for (const set of sets) set.clear();
+    FREE_SETS.push(sets);
   }
 }

@@ -133,9 +133,12 @@ function liveLeaf(leaf: LooseLeaf, path: string): Leaf {
   if (leaf.operator === undefined) throw new UnusableRule(path, 'has no operator');
   if (leaf.conditionType === undefined) throw new UnusableRule(path, 'has no conditionType');
   // Keys in the order the service lists them, so a snapshot reads like the answer it came from.
-  const normal: Leaf = { conditionType: leaf.conditionType, operator: leaf.operator };
-  if (leaf.fieldOption !== undefined) normal.fieldOption = leaf.fieldOption;
-  const value = normalValue(leaf.operator, leaf.value);
-  if (value !== undefined) normal.value = value;
+  // One literal per set of keys: a key added to a literal afterwards is held in an array of its
+  // own beside the object, 40 bytes more per leaf of every live rule, alive through the plan.
+  const { conditionType, operator, fieldOption } = leaf;
+  const value = normalValue(operator, leaf.value);
+  const normal: Leaf = fieldOption === undefined
+    ? (value === undefined ? { conditionType, operator } : { conditionType, operator, value })
+    : (value === undefined ? { conditionType, operator, fieldOption } : { conditionType, operator, fieldOption, value });
   return withUnknownFields(normal, leaf, 'leaf');
 }

@@ -5,8 +5,10 @@
 import fc from 'fast-check';
 import { CheckedTrees } from '../../src/diff/checked-trees.js';
 
-// Signatures near the page boundaries (4,096 per page) and far out, counts up to a large stack, serials beyond 2^32.
-const signature = fc.oneof(fc.nat({ max: 10 }), fc.integer({ min: 4_090, max: 4_100 }), fc.integer({ min: 8_185, max: 8_200 }), fc.nat({ max: 300_000 }));
+// Signatures near the page boundaries (pages of 256, 512, 1,024… slots: number-ids.ts pageOf; and
+// those of the 4,096-slot pages before them) and far out, counts up to a large stack, serials beyond 2^32.
+const pageStarts = fc.constantFrom(256, 768, 1_792, 3_840, 7_936, 16_128).chain((start) => fc.integer({ min: start - 2, max: start + 1 }));
+const signature = fc.oneof(fc.nat({ max: 10 }), pageStarts, fc.integer({ min: 4_090, max: 4_100 }), fc.integer({ min: 8_185, max: 8_200 }), fc.nat({ max: 300_000 }));
 const write = fc.record({ signature, count: fc.nat({ max: 100_000 }), serial: fc.nat({ max: Number.MAX_SAFE_INTEGER }) });
 
 test('each signature reads back what was last remembered for it, and nothing before', () => {

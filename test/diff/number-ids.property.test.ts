@@ -4,9 +4,10 @@
 // table's growth (counted, so the property cannot pass without repeats, collisions and growth).
 // And the values a search keeps by the process-wide numbers of rule-keys.ts (ByNumber), against
 // a Map: numbers past the array's end (read as missing, then set), at either side of its ends,
-// values set again, and 0 both as a number and as a value.
+// values set again, and 0 both as a number and as a value; emptied by `clear` between steps, and
+// reused by searches (reusedByNumbers): each search starts from empty sets, its own when nested.
 import fc from 'fast-check';
-import { ByNumber, NumberIds } from '../../src/diff/number-ids.js';
+import { ByNumber, NumberIds, reusedByNumbers } from '../../src/diff/number-ids.js';
 
 describe('the numbering of signature keys', () => {
   it('gives each key the id a Map gives it, in the order first seen, through growth', () => {
@@ -73,5 +74,63 @@ describe('values by number', () => {
     );
     expect(past).toBeGreaterThan(100);
     expect(reset).toBeGreaterThan(100);
+  });
+});
+
+describe('values by number, cleared', () => {
+  it('reads what a Map emptied at the same steps reads', () => {
+    let cleared = 0;
+    let readAfterClear = 0;
+    const step = fc.oneof(
+      { weight: 8, arbitrary: fc.record({ number: fc.oneof(fc.nat(40), fc.nat(6000)), value: fc.oneof(fc.constant(0), fc.nat(2 ** 31 - 2)) }) },
+      { weight: 1, arbitrary: fc.constant('clear' as const) },
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300, size: 'max' }), (steps) => {
+        const byNumber = new ByNumber();
+        const oracle = new Map<number, number>();
+        const wrong: number[] = [];
+        let forgotten = new Set<number>();
+        for (const one of steps) {
+          if (one === 'clear') {
+            cleared += 1;
+            forgotten = new Set([...forgotten, ...oracle.keys()]);
+            byNumber.clear();
+            oracle.clear();
+            continue;
+          }
+          if (forgotten.has(one.number) && !oracle.has(one.number)) readAfterClear += 1;
+          if (byNumber.get(one.number) !== (oracle.get(one.number) ?? -1)) wrong.push(one.number);
+          byNumber.set(one.number, one.value);
+          oracle.set(one.number, one.value);
+        }
+        for (const number of [...forgotten, 0, 6000]) if (byNumber.get(number) !== (oracle.get(number) ?? -1)) wrong.push(number);
+        expect(wrong.slice(0, 1)).toEqual([]);
+      }),
+      { numRuns: 200, endOnFailure: true },
+    );
+    expect(cleared).toBeGreaterThan(100);
+    expect(readAfterClear).toBeGreaterThan(100);
+  });
+
+  it('gives each search empty sets, and one inside another sets of its own', () => {
+    const seen = (sets: ByNumber[]) => sets.map((set) => [0, 7, 5000].map((number) => set.get(number)));
+    const empty = [[-1, -1, -1], [-1, -1, -1]];
+    expect(reusedByNumbers(2, (sets) => {
+      for (const set of sets) set.set(7, 1);
+      return sets;
+    })).toHaveLength(2);
+    const outer = reusedByNumbers(2, (sets) => {
+      const before = seen(sets);
+      for (const set of sets) [0, 7, 5000].forEach((number) => set.set(number, number));
+      const inner = reusedByNumbers(2, (own) => ({ before: seen(own), same: own.some((set) => sets.includes(set)) }));
+      return { before, inner, after: seen(sets) };
+    });
+    expect(outer).toEqual({ before: empty, inner: { before: empty, same: false }, after: [[0, 7, 5000], [0, 7, 5000]] });
+    expect(() => reusedByNumbers(1, (sets) => {
+      sets[0]?.set(3, 3);
+      throw new Error('search failed');
+    })).toThrow('search failed');
+    expect(reusedByNumbers(1, (sets) => sets[0]?.get(3))).toBe(-1);
   });
 });

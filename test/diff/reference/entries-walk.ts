@@ -3,7 +3,7 @@
 // test/diff/list-delta.property.test.ts holds the new one to it.
 import type { NormalRule } from '../../../src/semantics/model.js';
 import type { Atom, AtomTable, AtomTree } from '../../../src/diff/atoms.js';
-import { NO_RULE_OUTCOME, ruleKeysOf, type DecidedOutcome, type Entries, type Entry, type RegionOutcome } from '../../../src/diff/entries.js';
+import { NO_RULE_OUTCOME, outcomeKey, ruleKeysOf, type DecidedOutcome, type Entries, type Entry, type RegionOutcome } from '../../../src/diff/entries.js';
 
 /** Also adds every leaf to `table`, with the rules it appears in. */
 /** The entries of each list as arrays of them (as activeEntries gave them before it numbered them). */
@@ -26,7 +26,7 @@ export function activeEntriesWalked(ruleSets: readonly (readonly NormalRule[])[]
     if (known !== undefined) return known;
     for (const group of rule.conditions.children) for (const leaf of group.children) table.add(leaf, rule.name);
     const outcome: DecidedOutcome = { rule: rule.name, actions: [...rule.actions] };
-    const keys = ruleKeysOf(rule);
+    const keys = { conditions: ruleKeysOf(rule).conditions, outcome: outcomeKey(outcome) };
     let boring = boringOutcome.get(keys.outcome);
     if (boring === undefined) boringOutcome.set(keys.outcome, (boring = !interesting(ruleSets.map(() => outcome))));
     const conditionsId = idOf(keys.conditions);
