@@ -8,7 +8,7 @@
 // refutations used are counted, so neither property can pass without them.
 import fc from 'fast-check';
 import { regionsWhere } from '../../src/diff/regions.js';
-import { Refutations } from '../../src/diff/refutations.js';
+import { RefutationStore, Refutations, SharedRefutations } from '../../src/diff/refutations.js';
 import type { AtomTree } from '../../src/diff/atoms.js';
 import { Models } from '../../src/diff/model.js';
 import { RequestVerdicts } from '../../src/diff/request-verdicts.js';
@@ -78,6 +78,56 @@ describe('the refutations the region search keeps per way', () => {
       Refutations.prototype.refutes = refutes;
     }
     expect(used).toBeGreaterThan(20);
+  });
+
+  it('kept in a store by one search are read by another in its own numbers, which answers as it would alone', () => {
+    // The first search walks the lists in the other order, so its atoms and trees are numbered
+    // otherwise than the second's: a refutation read without its numbers translated names other
+    // leaves and trees. The second search must find what it finds without the store, exactly.
+    // Those read from the store, and of them those that follow from trees that must not match (rules above).
+    let fromStore = 0;
+    let withTrees = 0;
+    const taken = SharedRefutations.prototype.taken;
+    const read = new WeakSet<object>();
+    SharedRefutations.prototype.taken = function (this: SharedRefutations, key) {
+      const refutations = taken.call(this, key);
+      for (const refutation of refutations) read.add(refutation);
+      return refutations;
+    };
+    const prototype = Refutations.prototype as unknown as { holds: (refutation: { trees: Int32Array }) => boolean };
+    const holds = prototype.holds;
+    prototype.holds = function (this: Refutations, refutation) {
+      const answer = holds.call(this, refutation);
+      if (answer && read.has(refutation)) {
+        fromStore += 1;
+        if (refutation.trees.length > 0) withTrees += 1;
+      }
+      return answer;
+    };
+    try {
+      fc.assert(
+        fc.property(lists, ([before, after]) => {
+          fc.pre(domain([before, after]).length <= 5000);
+          const refutations = new RefutationStore();
+          regionsWhere([after, before], differ, { refutations });
+          const shared = regionsWhere([before, after], differ, { refutations });
+          expect(shared).toEqual(regionsWhere([before, after], differ));
+          expect(oracleProblems([before, after], shared, differ)).toEqual([]);
+        }),
+        { numRuns: 400 },
+      );
+    } finally {
+      SharedRefutations.prototype.taken = taken;
+      prototype.holds = holds;
+    }
+    expect(fromStore).toBeGreaterThan(40);
+    expect(withTrees).toBeGreaterThan(40);
+  });
+
+  it('are kept apart per evaluation setting: ignoring case, a leaf matches other values', () => {
+    const store = new RefutationStore();
+    expect(store.ways({})).toBe(store.ways({ caseInsensitiveValues: false }));
+    expect(store.ways({ caseInsensitiveValues: true })).not.toBe(store.ways({}));
   });
 
   it('hold only where the witness search finds no request, whatever the stack and the literals', () => {
