@@ -10,7 +10,9 @@
 // What a refutation says does not depend on the search that learned it: a plan's searches (the
 // transition check's of each order it tries, then the behaviour diff's) share them through a
 // RefutationStore, in numbers every search of the process gives the same leaf and the same
-// conditions (rule-keys.ts). On `networks` another 3,100 witness searches are answered so.
+// conditions (rule-keys.ts). On `networks` another 3,100 witness searches are answered so. Nor
+// does it depend on the way it was learned for: one that holds after a way's leaves are required
+// requires one of them, and is found under it (refutedByOther); 1,400 more on `networks`.
 import type { Assignment, Atom } from './atoms.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
 import type { Entry } from './entries.js';
@@ -20,6 +22,9 @@ import { leafNumber } from '../semantics/program.js';
 
 /** Refutations kept per way, the last that held first: a way's ask is answered by its first or second nearly always. */
 const KEPT_PER_WAY = 4;
+
+/** Refutations listed per literal, at most: a way not answered by its own is asked those of its leaves'. */
+const KEPT_PER_LITERAL = 8;
 
 /** Refutations a store keeps per way, the last learned first: another search takes the first KEPT_PER_WAY it can read. */
 const STORED_PER_WAY = 8;
@@ -111,6 +116,8 @@ export class Refutations {
   /** Per way, by its leaves' numbers (wayKey): the rules of two lists may be two objects with the same conditions, each with its own lists of ways. */
   private readonly byWay = new Map<string, Refutation[]>();
   private readonly keys = new Map<readonly (Atom | undefined)[], string>();
+  /** Per literal (atom id × 2 + truth, 1 true): the refutations learned here that require it, the last first. */
+  private readonly byLiteral = new Map<number, Refutation[]>();
 
   /**
    * `atoms`: the atoms by id; `onStack`: whether a tree with a conditions id is among those no
@@ -128,11 +135,8 @@ export class Refutations {
   refutes(way: readonly (Atom | undefined)[]): boolean {
     const key = this.wayKey(way);
     let kept = this.byWay.get(key);
-    if (kept === undefined) {
-      // The first ask of the way in this search: what the plan's searches before it learned.
-      if (this.shared === undefined) return false;
-      this.byWay.set(key, (kept = this.shared.taken(key)));
-    }
+    // The first ask of the way in this search: what the plan's searches before it learned.
+    if (kept === undefined) this.byWay.set(key, (kept = this.shared?.taken(key) ?? []));
     for (let i = 0; i < kept.length; i++) {
       const refutation = kept[i] as Refutation;
       if (!this.holds(refutation)) continue;
@@ -141,6 +145,25 @@ export class Refutations {
         kept.unshift(refutation);
       }
       return true;
+    }
+    return this.refutedByOther(way, kept);
+  }
+
+  /**
+   * Whether a refutation learned for another way holds. One that holds now did not before the
+   * way's leaves were required (the state had a request), so it requires one of them to hold:
+   * only those listed under the way's leaves are asked. Kept for the way when it holds.
+   */
+  private refutedByOther(way: readonly (Atom | undefined)[], kept: Refutation[]): boolean {
+    for (const atom of way) {
+      const listed = atom === undefined ? undefined : this.byLiteral.get(atom.id * 2 + 1);
+      if (listed === undefined) continue;
+      for (const refutation of listed) {
+        if (kept.includes(refutation) || !this.holds(refutation)) continue;
+        kept.unshift(refutation);
+        if (kept.length > KEPT_PER_WAY) kept.pop();
+        return true;
+      }
     }
     return false;
   }
@@ -161,6 +184,13 @@ export class Refutations {
     if (kept === undefined) this.byWay.set(key, (kept = []));
     kept.unshift(refutation);
     if (kept.length > KEPT_PER_WAY) kept.pop();
+    for (let i = 0; i < atoms.length; i++) {
+      const literal = (atoms[i] as number) * 2 + (holds[i] as number);
+      let listed = this.byLiteral.get(literal);
+      if (listed === undefined) this.byLiteral.set(literal, (listed = []));
+      listed.unshift(refutation);
+      if (listed.length > KEPT_PER_LITERAL) listed.pop();
+    }
     this.shared?.keep(key, refutation);
   }
 
