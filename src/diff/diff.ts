@@ -8,6 +8,7 @@ import type { AppBehaviourDiff, BehaviourRisk, ExampleRequest } from './outcomes
 import type { NormalRule } from '../semantics/model.js';
 import type { DecidedOutcome, RegionOutcome } from './entries.js';
 import { regionsWhere, type Region, type RegionSearch } from './regions.js';
+import type { RefutationStore } from './refutations.js';
 
 /** Ordered: the first is the riskiest (docs/behaviour.md, "Exhaustive behaviour diff"). */
 export const RISKS: readonly BehaviourRisk[] = ['allows', 'weakens', 'other-rule', 'strengthens'];
@@ -31,6 +32,8 @@ export interface DiffOptions {
   deadline?: number;
   onProgress?: (done: number, total: number) => void;
   evaluation?: EvaluationOptions;
+  /** The command's refutations, shared with its transition check (refutations.ts). */
+  refutations?: RefutationStore;
 }
 
 /** `before` and `after` each in priority order. */

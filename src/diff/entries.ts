@@ -10,6 +10,7 @@ import { atomTree, type AtomTable, type AtomTree } from './atoms.js';
 import { activeAfter, eachList, joinedIds, type RuleLists } from './list-delta.js';
 import { reusedByNumbers, type ByNumber } from './number-ids.js';
 import { outcomeKeyText, ruleKeysOf } from './rule-keys.js';
+import type { RefutationStore } from './refutations.js';
 
 export { conditionsKeyOf, ruleKeysOf } from './rule-keys.js';
 
@@ -227,6 +228,12 @@ export interface RegionOptions {
    * breaks it): what is left is not searched, and is not reported as unchecked either.
    */
   maxRegions?: number;
+  /**
+   * What the plan's searches before this one proved (refutations.ts), and where this one keeps
+   * what it proves: one store per command, so the transition check's searches and the behaviour
+   * diff's do not search again for requests another found none of.
+   */
+  refutations?: RefutationStore;
 }
 
 /**

@@ -20,7 +20,7 @@ import { cannotBothHold } from './literal-pairs.js';
 import { Settle } from './settle.js';
 import { TreeStack } from './tree-stack.js';
 import { RuleAbove } from './rule-above.js';
-import { Refutations } from './refutations.js';
+import { Refutations, SharedRefutations } from './refutations.js';
 import { exactLeaf } from './values.js';
 import { WitnessCheck } from './confirm.js';
 import { RequestVerdicts } from './request-verdicts.js';
@@ -70,7 +70,8 @@ class Search {
   /**
    * Only where every answer of the witness search is exact (values.ts exactLeaf): elsewhere the
    * search in another state may answer "unknown" where a refutation kept proves there is no
-   * request, and the plan would no longer list those rules as unchecked.
+   * request, and the plan would no longer list those rules as unchecked. Shared with the plan's
+   * other searches through options.refutations, read and written only by searches as exact.
    */
   private readonly refutations: Refutations | undefined;
   /** maxRegions reached: the search is over, nothing is left unchecked that matters to the caller. */
@@ -97,7 +98,11 @@ class Search {
     this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
     this.pace = new SearchPace(options.deadline, options.onProgress, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
     this.ruleAbove = new RuleAbove(this.trees, this.assignment, this.atomTrees, this.conditionsIds, { has: (id) => (this.notMatching[id] as number) > 0 });
-    if (this.table.atoms.every((atom) => exactLeaf(atom.leaf))) this.refutations = new Refutations(this.assignment, this.table.atoms, (id) => (this.notMatching[id] as number) > 0);
+    if (this.table.atoms.every((atom) => exactLeaf(atom.leaf))) {
+      const store = options.refutations;
+      const shared = store === undefined ? undefined : new SharedRefutations(store.ways(this.evaluation), this.table.atoms, this.entries, entries.conditionsCount);
+      this.refutations = new Refutations(this.assignment, this.table.atoms, (id) => (this.notMatching[id] as number) > 0, shared);
+    }
     this.witnesses = new WitnessCheck(entries, verdicts);
   }
 

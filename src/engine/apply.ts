@@ -34,6 +34,7 @@ import { policyReferenceProblems } from '../rules/policies.js';
 import type { DeclaredRule } from '../semantics/model.js';
 import { definedFields } from '../defined.js';
 import { applyPolicies, applyPolicyFindings, raiseIfPolicyRefuses } from './apply-policies.js';
+import { RefutationStore } from '../diff/refutations.js';
 
 interface ApplyRequest extends ProjectSelection, TransitionRequest {
   /** A saved plan (apply --plan) instead of planning afresh. */
@@ -110,7 +111,9 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   // The policy files are checked before any request, as plan checks them.
   const policies = await applyPolicies(config, ctx.cwd);
   const allApps = everyApp(config).map((app) => app.name);
-  const prepared = await prepareWork(config, request, ctx, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
+  // What the transition check's region searches prove, the behaviour diff's read (diff/refutations.ts): one store per apply.
+  const refutations = new RefutationStore();
+  const prepared = await prepareWork(config, { ...request, refutations }, ctx, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
   // Which rules not in the files were removed from them, from the checkout's git history, never from a saved plan.
   const removals = await recogniseRemovals(prepared.work);
   const marked = prepared.work.map((w, index) => ({ ...w, plan: removals.apps[index] as AppPlan }));
@@ -119,7 +122,7 @@ export async function applyProject(request: ApplyRequest, ctx: Runtime, hooks: A
   const work = replayed === undefined ? marked : await withReplayVerdict(marked, replayed, ctx);
   const behaviourDiff = request.behaviourDiff === undefined
     ? undefined
-    : plannedBehaviourDiffs(work.map((w) => ({ app: w.plan.app, live: w.live, steps: w.plan.steps })), request.behaviourDiff);
+    : plannedBehaviourDiffs(work.map((w) => ({ app: w.plan.app, live: w.live, steps: w.plan.steps })), { ...request.behaviourDiff, refutations });
   const plan = new Plan(work.map((w) => w.plan));
   // Proved again over what this apply sends, never read from a saved plan.
   const policyFindings = applyPolicyFindings(work, {

@@ -25,6 +25,7 @@ import type { TransitionRequest } from '../diff/order/stage.js';
 import { loadPolicies, policyReferenceProblems } from '../rules/policies.js';
 import { DEFAULT_POLICY_BUDGET_SECONDS, plannedPolicyFindings, policyRun } from './policies.js';
 import { definedFields } from '../defined.js';
+import { RefutationStore } from '../diff/refutations.js';
 
 interface PlanRequest extends ProjectSelection, TransitionRequest {
   /** A live snapshot file (plan --live) to plan against instead of listing: no token, no request. */
@@ -61,10 +62,12 @@ export async function planProject(given: PlanRequest, ctx: Runtime): Promise<Rev
   const reading = replayed === undefined ? undefined : checkOneApp(project, 'botrules plan --app NAME --replay LOG');
   // From a snapshot: the same planning, each app's live rules read from the file.
   const allApps = everyApp(project).map((app) => app.name);
-  const planned = await planApps(project, request, ctx, fromSnapshot?.source, request, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
+  // What the transition check's region searches prove, the behaviour diff's read (diff/refutations.ts): one store per plan.
+  const refutations = new RefutationStore();
+  const planned = await planApps(project, request, ctx, fromSnapshot?.source, { ...request, refutations }, (declared) => policyReferenceProblems(policies.policies, declared, allApps));
   const steps = planned.map((p) => ({ app: p.app.name, declared: p.declared, live: p.live, steps: p.plan.steps }));
   const diff = tests === undefined ? undefined : behaviourReport(tests.tests, tests.apps, steps);
-  const behaviourDiff = request.behaviourDiff === undefined ? undefined : plannedBehaviourDiffs(steps, request.behaviourDiff);
+  const behaviourDiff = request.behaviourDiff === undefined ? undefined : plannedBehaviourDiffs(steps, { ...request.behaviourDiff, refutations });
   const policyFindings = plannedPolicyFindings(policies.policies, steps, project.builtinPolicies, policyRun(request.policyBudget ?? DEFAULT_POLICY_BUDGET_SECONDS, started));
   const removals = await recogniseRemovals(planned);
   const replay = replayed === undefined

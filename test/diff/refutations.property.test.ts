@@ -8,7 +8,7 @@
 // refutations used are counted, so neither property can pass without them.
 import fc from 'fast-check';
 import { regionsWhere } from '../../src/diff/regions.js';
-import { Refutations } from '../../src/diff/refutations.js';
+import { RefutationStore, Refutations, SharedRefutations } from '../../src/diff/refutations.js';
 import type { AtomTree } from '../../src/diff/atoms.js';
 import { Models } from '../../src/diff/model.js';
 import { RequestVerdicts } from '../../src/diff/request-verdicts.js';
@@ -27,17 +27,17 @@ const countries = (value: string[]): Leaf => ({ conditionType: 'country', operat
 
 /**
  * Before: a rule on headers, rules that each take some countries of a list (on a path, maybe),
- * and last a rule on that list and a path, which the rules above may cover country by country.
+ * and last a rule `last` (on that list), which the rules above may cover country by country.
  * After: the first rule moved to the end and the last rule's actions changed, so that the search
  * reaches the last rule where the moved one matches and again where it does not.
  */
-const lists = fc
+const coverLists = (lastRule: fc.Arbitrary<Conditions>, coverPath = fc.option(path, { nil: undefined })): fc.Arbitrary<readonly [NormalRule[], NormalRule[]]> => fc
   .record({
     first: fc.array(header, { minLength: 1, maxLength: 2 }),
     // Per country of the list, the cover rule that takes it (some take none: the list is then not covered).
     takers: fc.array(fc.nat(3), { minLength: COUNTRIES.length, maxLength: COUNTRIES.length }),
-    coverPaths: fc.array(fc.option(path, { nil: undefined }), { minLength: 3, maxLength: 3 }),
-    last: path,
+    coverPaths: fc.array(coverPath, { minLength: 3, maxLength: 3 }),
+    last: lastRule,
     actions: fc.array(fc.nat(ACTIONS.length - 1), { minLength: 5, maxLength: 5 }),
   })
   .map(({ first, takers, coverPaths, last, actions }) => {
@@ -46,7 +46,7 @@ const lists = fc
       if (taken.length === 0) return [];
       return [prefix === undefined ? all(countries(taken)) : all(countries(taken), prefix)];
     });
-    const conditions = [all(...first), ...covers, all(countries(COUNTRIES), last)];
+    const conditions = [all(...first), ...covers, last];
     const before = conditions.map((ruleConditions, i) => normal({ name: `r${i}`, description: '', status: 'active', actions: [...(ACTIONS[actions[i] as number] as Action[])], conditions: ruleConditions }));
     const after = before.map((rule) => structuredClone(rule));
     const changed = after[after.length - 1] as NormalRule;
@@ -54,6 +54,15 @@ const lists = fc
     after.push(after.shift() as NormalRule);
     return [before, after] as const;
   });
+
+/** The last rule on the list and a path. */
+const lists = coverLists(path.map((prefix) => all(countries(COUNTRIES), prefix)));
+
+/** The last rule on the list and a path, or on the list and a header: two ways that the rules above, on no path, cover by the same countries. */
+const twoWayLists = coverLists(
+  fc.tuple(path, header).map(([prefix, head]): Conditions => ({ operator: '$or', children: [{ operator: '$and', children: [countries(COUNTRIES), prefix] }, { operator: '$and', children: [countries(COUNTRIES), head] }] })),
+  fc.constant(undefined),
+);
 
 describe('the refutations the region search keeps per way', () => {
   it('leave every differing request in a region, and are used', () => {
@@ -78,6 +87,83 @@ describe('the refutations the region search keeps per way', () => {
       Refutations.prototype.refutes = refutes;
     }
     expect(used).toBeGreaterThan(20);
+  });
+
+  it('kept in a store by one search are read by another in its own numbers, which answers as it would alone', () => {
+    // The first search walks the lists in the other order, so its atoms and trees are numbered
+    // otherwise than the second's: a refutation read without its numbers translated names other
+    // leaves and trees. The second search must find what it finds without the store, exactly.
+    // Those read from the store, and of them those that follow from trees that must not match (rules above).
+    let fromStore = 0;
+    let withTrees = 0;
+    const taken = SharedRefutations.prototype.taken;
+    const read = new WeakSet<object>();
+    SharedRefutations.prototype.taken = function (this: SharedRefutations, key) {
+      const refutations = taken.call(this, key);
+      for (const refutation of refutations) read.add(refutation);
+      return refutations;
+    };
+    const prototype = Refutations.prototype as unknown as { holds: (refutation: { trees: Int32Array }) => boolean };
+    const holds = prototype.holds;
+    prototype.holds = function (this: Refutations, refutation) {
+      const answer = holds.call(this, refutation);
+      if (answer && read.has(refutation)) {
+        fromStore += 1;
+        if (refutation.trees.length > 0) withTrees += 1;
+      }
+      return answer;
+    };
+    try {
+      fc.assert(
+        fc.property(lists, ([before, after]) => {
+          fc.pre(domain([before, after]).length <= 5000);
+          const refutations = new RefutationStore();
+          regionsWhere([after, before], differ, { refutations });
+          const shared = regionsWhere([before, after], differ, { refutations });
+          expect(shared).toEqual(regionsWhere([before, after], differ));
+          expect(oracleProblems([before, after], shared, differ)).toEqual([]);
+        }),
+        { numRuns: 400 },
+      );
+    } finally {
+      SharedRefutations.prototype.taken = taken;
+      prototype.holds = holds;
+    }
+    expect(fromStore).toBeGreaterThan(40);
+    expect(withTrees).toBeGreaterThan(40);
+  });
+
+  it('are kept apart per evaluation setting: ignoring case, a leaf matches other values', () => {
+    const store = new RefutationStore();
+    expect(store.ways({})).toBe(store.ways({ caseInsensitiveValues: false }));
+    expect(store.ways({ caseInsensitiveValues: true })).not.toBe(store.ways({}));
+  });
+
+  it('learned for one way of a rule answer another way that requires the leaf they follow from', () => {
+    // Where the rules above cover the list country by country, the way on a path and the way on
+    // a header are left no request by the same literals (the list, and those rules not matching).
+    let byOther = 0;
+    const prototype = Refutations.prototype as unknown as { refutedByOther: (way: unknown, kept: unknown) => boolean };
+    const refutedByOther = prototype.refutedByOther;
+    prototype.refutedByOther = function (this: Refutations, way, kept) {
+      const answer = refutedByOther.call(this, way, kept);
+      if (answer) byOther += 1;
+      return answer;
+    };
+    try {
+      fc.assert(
+        fc.property(twoWayLists, ([before, after]) => {
+          fc.pre(domain([before, after]).length <= 5000);
+          const search = regionsWhere([before, after], differ);
+          expect(search.unchecked).toEqual([]);
+          expect(oracleProblems([before, after], search, differ)).toEqual([]);
+        }),
+        { numRuns: 400 },
+      );
+    } finally {
+      prototype.refutedByOther = refutedByOther;
+    }
+    expect(byOther).toBeGreaterThan(40);
   });
 
   it('hold only where the witness search finds no request, whatever the stack and the literals', () => {

@@ -19,6 +19,7 @@ import type { PlanStep, TransitionCheck, UncheckedPart } from '../../plan/types.
 import { finalState, StateWalk, walkedStates } from './states.js';
 import { checkStates, windowsOf, type StateCheck, type StateCheckOptions } from './windows.js';
 import type { Region } from '../regions.js';
+import type { RefutationStore } from '../refutations.js';
 import { rulesNear } from './units-near.js';
 import { locallyCheapest } from './local-order.js';
 import { nextUnits, sameUnit, UnitSetKeys } from './unit-sets.js';
@@ -33,6 +34,8 @@ export interface OrderOptions {
   evaluation?: EvaluationOptions;
   /** Rule positions one region search holds at most (MAX_POSITIONS unless given). */
   maxPositions?: number;
+  /** The command's refutations, shared by every order's searches and the behaviour diff (refutations.ts). */
+  refutations?: RefutationStore;
 }
 
 export interface ChosenOrder {
@@ -121,6 +124,7 @@ class OrderSearch {
     return {
       ...(this.options.deadline === undefined ? {} : { deadline: this.options.deadline }),
       ...(this.options.evaluation === undefined ? {} : { evaluation: this.options.evaluation }),
+      ...(this.options.refutations === undefined ? {} : { refutations: this.options.refutations }),
     };
   }
 

@@ -6,6 +6,7 @@ import { unitsOf } from './units.js';
 import type { AppPlan, PlanStep, TransitionCheck, UncheckedPart } from '../../plan/types.js';
 import { OUT_OF_TIME } from '../regions.js';
 import type { LiveRule } from '../../semantics/model.js';
+import type { RefutationStore } from '../refutations.js';
 
 /** Seconds the transition check of one command may take when --transition-budget is not given. */
 export const DEFAULT_TRANSITION_BUDGET = 10;
@@ -17,6 +18,8 @@ export interface TransitionRequest {
   safeOrder?: boolean;
   /** States checked for an app, out of the states of its planner's order (a progress line). */
   onTransitionProgress?: (app: string, done: number, total: number) => void;
+  /** What the command's region searches prove, kept for the next (refutations.ts): the caller makes one per command. */
+  refutations?: RefutationStore;
 }
 
 /** The check's settings for one command, its deadline counted from now; undefined when it is off. */
@@ -26,6 +29,7 @@ export interface TransitionRun {
   budgetSeconds: number;
   safeOrder: boolean;
   onProgress?: (app: string, done: number, total: number) => void;
+  refutations?: RefutationStore;
 }
 
 export function transitionRun(request: TransitionRequest): TransitionRun | undefined {
@@ -36,6 +40,7 @@ export function transitionRun(request: TransitionRequest): TransitionRun | undef
     budgetSeconds: budget,
     safeOrder: request.safeOrder === true,
     ...(request.onTransitionProgress === undefined ? {} : { onProgress: request.onTransitionProgress }),
+    ...(request.refutations === undefined ? {} : { refutations: request.refutations }),
   };
 }
 
@@ -63,7 +68,11 @@ function outOfTime(part: UncheckedPart): boolean {
   return part.kind === 'states-out-of-time' || part.kind === 'orders-out-of-time' || (part.kind === 'search' && part.reason === OUT_OF_TIME);
 }
 
-function optionsFor(app: string, run: TransitionRun): { deadline: number; onProgress?: (done: number, total: number) => void } {
+function optionsFor(app: string, run: TransitionRun): { deadline: number; onProgress?: (done: number, total: number) => void; refutations?: RefutationStore } {
   const progress = run.onProgress;
-  return { deadline: run.deadline, ...(progress === undefined ? {} : { onProgress: (done: number, total: number) => progress(app, done, total) }) };
+  return {
+    deadline: run.deadline,
+    ...(progress === undefined ? {} : { onProgress: (done: number, total: number) => progress(app, done, total) }),
+    ...(run.refutations === undefined ? {} : { refutations: run.refutations }),
+  };
 }

@@ -8,6 +8,7 @@ import type { TransitionWindow, UncheckedPart, WindowClass, WindowOutcome } from
 import type { RegionOutcome } from '../entries.js';
 import { regionsWhere, type Region } from '../regions.js';
 import type { RuleLists } from '../list-delta.js';
+import type { RefutationStore } from '../refutations.js';
 
 /** Blocks or challenges: the outcome is decided and carries hardBlock or blockWithChallenge. */
 export function protects(outcome: RegionOutcome): boolean {
@@ -67,6 +68,8 @@ export interface StateCheckOptions {
   deadline?: number;
   evaluation?: EvaluationOptions;
   onProgress?: (done: number, total: number) => void;
+  /** The command's refutations, shared by its searches (refutations.ts). */
+  refutations?: RefutationStore;
 }
 
 /**
@@ -82,6 +85,7 @@ export function checkStates(lists: RuleLists, options: StateCheckOptions = {}): 
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     ...(options.evaluation === undefined ? {} : { evaluation: options.evaluation }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.refutations === undefined ? {} : { refutations: options.refutations }),
   });
   const unsure = search.regions.filter((region) => region.outcomes.some(undecided));
   const unchecked: UncheckedPart[] = [
