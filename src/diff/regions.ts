@@ -93,7 +93,7 @@ class Search {
     this.lockstepOutcomes = new Array<DecidedOutcome>(this.sets.length);
     this.notMatching = new Int32Array(entries.conditionsCount);
     this.assignment = new Assignment(this.table, this.evaluation);
-    this.settle = new Settle({ sets: this.sets, entries: this.entries, atomTrees: this.atomTrees, notMatching: this.notMatching, assignment: this.assignment, ways: this.ways, evaluation: this.evaluation });
+    this.settle = new Settle({ sets: this.sets, entries: this.entries, atomTrees: this.atomTrees, notMatching: this.notMatching, assignment: this.assignment, evaluation: this.evaluation });
     const verdicts = new RequestVerdicts(this.table, this.evaluation);
     this.models = new Models(this.table, this.assignment, this.evaluation, verdicts, this.treeAt, options.deadline);
     this.pace = new SearchPace(options.deadline, options.onProgress, this.sets.reduce((sum, numbers) => sum + numbers.length, 0));
@@ -217,7 +217,7 @@ class Search {
   /** "The rule does not match": false when no request of the state is left (or none could be found). */
   private addMustNotMatch(entry: Entry): boolean {
     const conditions = entry.rule.conditions;
-    this.trees.push(conditions);
+    this.trees.push(conditions, this.atomTrees[entry.conditionsId]);
     this.notMatching[entry.conditionsId] = (this.notMatching[entry.conditionsId] as number) + 1;
     this.conditionsIds.push(entry.conditionsId);
     if (this.models.stillFits(this.model, this.atomTrees[entry.conditionsId] as AtomTree)) return true;

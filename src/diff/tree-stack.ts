@@ -11,7 +11,7 @@
 // trees an assignment may make true by its true atoms alone (someHolding).
 import type { TestRequest } from '../evaluate/request.js';
 import type { Conditions, Group, Leaf } from '../semantics/model.js';
-import type { Atom } from './atoms.js';
+import type { Atom, AtomTree } from './atoms.js';
 import { GuardLists, valueLists } from './guard-lists.js';
 import { guardsOfTree } from './tree-guards.js';
 
@@ -19,6 +19,8 @@ export class TreeStack {
   readonly list: Conditions[] = [];
   /** Per tree: a number unique to its push, so a remembered position in the stack can be checked. */
   readonly serials: number[] = [];
+  /** Per tree: its tree by atoms when the caller gave it, else its conditions (what its watches are found from). */
+  private readonly watchKeys: (AtomTree | Conditions)[] = [];
   private pushed = 0;
   /** Positions of the unguarded trees, ascending. */
   private readonly open: number[] = [];
@@ -36,8 +38,8 @@ export class TreeStack {
     // A tree of several ways may be in one list by two of them: it is listed there once.
     return guards === undefined ? [this.open] : [...new Set(guards.flatMap((guard) => this.byGuard.listsOf(guard)))];
   });
-  private readonly held = new LazyLists((conditions) => {
-    const watches = this.watchesOf(conditions);
+  private readonly held = new LazyLists<AtomTree | Conditions>((tree) => {
+    const watches = this.watchesOf(tree);
     return watches === undefined ? [this.unwatched] : valueLists(this.watchers, watches);
   });
 
@@ -51,8 +53,15 @@ export class TreeStack {
     private readonly atoms: readonly Atom[] = [],
   ) {}
 
-  push(conditions: Conditions): void {
+  /**
+   * `atoms`: the tree by atoms (atoms.ts), when the caller has it: its watches are found from its
+   * atoms, once per tree by atoms. Regions.ts pushes a rule's tree 180,000 times a plan on the
+   * benchmark's `apis` shape, in 16,000 distinct conditions objects, and looking up each
+   * one's leaves by number (semantics/program.ts leafNumber) was 2 % of the plan's time.
+   */
+  push(conditions: Conditions, atoms?: AtomTree): void {
     this.list.push(conditions);
+    this.watchKeys.push(atoms ?? conditions);
     this.serials.push(++this.pushed);
   }
 
@@ -60,6 +69,7 @@ export class TreeStack {
     const at = this.list.length - 1;
     this.list.pop();
     this.serials.pop();
+    this.watchKeys.pop();
     this.guarded.popped(at);
     this.held.popped(at);
   }
@@ -105,7 +115,7 @@ export class TreeStack {
    * its top (the trees pushed last, in the search's state). A tree may be asked once per watch.
    */
   someHolding(atoms: Iterable<number>, implied: (at: number) => boolean): boolean {
-    this.held.catchUp(this.list);
+    this.held.catchUp(this.watchKeys);
     const lists: number[][] = this.unwatched.length > 0 ? [this.unwatched] : [];
     for (const atom of atoms) {
       const list = this.watchers.get(atom);
@@ -118,7 +128,7 @@ export class TreeStack {
 
   /** The atoms of `field` that trees of the stack (and trees once on it) watch. */
   watchedOf(field: string): readonly number[] {
-    this.held.catchUp(this.list);
+    this.held.catchUp(this.watchKeys);
     return this.watchedByField.get(field) ?? [];
   }
 
@@ -127,16 +137,18 @@ export class TreeStack {
    * `$and` is true only with all its atoms: it watches the rarest; one of `$or`, every atom. A
    * tree of `$or` watches each group's; one of `$and` one group's, the fewest.
    */
-  private watchesOf(conditions: Conditions): number[] | undefined {
-    const groups = conditions.children.map((group) => this.groupWatches(group));
-    if (conditions.operator === '$or') return groups.includes(undefined) ? undefined : [...new Set((groups as number[][]).flat())];
+  private watchesOf(tree: AtomTree | Conditions): number[] | undefined {
+    const byAtoms = 'groups' in tree;
+    const groups = byAtoms ? tree.groups.map((group) => this.groupWatches(group.atoms, group.all)) : tree.children.map((group) => this.groupWatches(this.groupAtoms(group), group.operator === '$and'));
+    const some = byAtoms ? !tree.all : tree.operator === '$or';
+    if (some) return groups.includes(undefined) ? undefined : [...new Set((groups as number[][]).flat())];
     let fewest: number[] | undefined;
     for (const watches of groups) if (watches !== undefined && (fewest === undefined || watches.length < fewest.length)) fewest = watches;
     return fewest;
   }
 
-  /** A group's watches (found once per tree and stack: LazyLists); undefined for an `$and` of no atoms, true whatever is assigned. */
-  private groupWatches(group: Group): number[] | undefined {
+  /** The atoms of the group's leaves, undefined when one has none. */
+  private groupAtoms(group: Group): Atom[] | undefined {
     const atoms: Atom[] = [];
     for (const leaf of group.children) {
       const id = this.atomId(leaf);
@@ -144,8 +156,17 @@ export class TreeStack {
       if (atom === undefined) return undefined;
       atoms.push(atom);
     }
+    return atoms;
+  }
+
+  /**
+   * A group's watches (found once per tree and stack: LazyLists), of its atoms (`all`: an `$and`);
+   * undefined for a leaf without an atom, or an `$and` of none (true whatever is assigned).
+   */
+  private groupWatches(atoms: readonly Atom[] | undefined, all: boolean): number[] | undefined {
+    if (atoms === undefined) return undefined;
     let watched = atoms;
-    if (group.operator === '$and') {
+    if (all) {
       let rarest: Atom | undefined;
       for (const atom of atoms) if (rarest === undefined || watchCost(atom) < watchCost(rarest)) rarest = atom;
       if (rarest === undefined) return undefined;
@@ -166,25 +187,25 @@ export class TreeStack {
  * anything (a request that still fits a tree needs no index, model.ts): only the trees on the
  * stack when a question comes are indexed, each once while it stays there.
  */
-class LazyLists {
+class LazyLists<K = Conditions> {
   /** Per tree indexed: the lists it is in, to undo its push. */
   private readonly buckets: number[][][] = [];
   /** The trees below this position are in the lists. */
   private indexed = 0;
   /**
-   * Per conditions object: the lists a push of it joins. They are the same lists at every push
+   * Per conditions object (or tree by atoms): the lists a push of it joins. They are the same lists at every push
    * (the lists are made once and only grow), so the search, which pushes a tree in many states,
    * finds them once.
    */
-  private readonly listsOf = new Map<Conditions, number[][]>();
+  private readonly listsOf = new Map<K, number[][]>();
 
-  constructor(private readonly listsFor: (conditions: Conditions) => number[][]) {}
+  constructor(private readonly listsFor: (tree: K) => number[][]) {}
 
-  catchUp(trees: readonly Conditions[]): void {
+  catchUp(trees: readonly K[]): void {
     for (let at = this.indexed; at < trees.length; at++) {
-      const conditions = trees[at] as Conditions;
-      let lists = this.listsOf.get(conditions);
-      if (lists === undefined) this.listsOf.set(conditions, (lists = this.listsFor(conditions)));
+      const tree = trees[at] as K;
+      let lists = this.listsOf.get(tree);
+      if (lists === undefined) this.listsOf.set(tree, (lists = this.listsFor(tree)));
       for (const list of lists) list.push(at);
       this.buckets.push(lists);
     }

@@ -47,7 +47,8 @@ export class StackWalk {
   push(stacked: readonly number[]): void {
     for (const pick of stacked) {
       const id = pick % (this.rules.length - 1);
-      this.stack.push((this.rules[id] as NormalRule).conditions);
+      // With its tree by atoms, as the search pushes it: its watches are found from its atoms.
+      this.stack.push((this.rules[id] as NormalRule).conditions, this.trees[id]);
       this.conditionsIds.push(id);
       this.onStack.set(id, (this.onStack.get(id) ?? 0) + 1);
     }
