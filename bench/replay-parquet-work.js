@@ -12,13 +12,8 @@
 // the maps' texts grouped by their 64-bit hashes, the maps as DuckDB's text of them (an exact text
 // too) instead of their JSON, no JSON made of the maps at all (each grouped by its hash), no odd
 // test, the class function not called, nothing grouped (the rows counted and their keys hashed);
-// its rows are the table's groups; and four forms of the maps read only by the keys the rules
-// read: each map's entries filtered to those keys (by the key's byte length, then a bit per hash
-// of the key, lower-cased for headers: every entry a rule reads kept, in order, and every NULL
-// value, so two records alike there are decided alike), the query's and custom parameters' read
-// keys taken one by one (map_extract; the headers' whole text kept), the maps grouped as maps
-// (exact, no text), and a bound: the headers one text, the query by its read keys. The forms give
-// wrong answers on purpose: only their cost is read. Medians of process CPU ms (DuckDB's threads included) and wall ms, and the rows each form
+// its rows are the table's groups; and the forms of the maps read only by the keys the rules
+// read (bench/replay-key-forms.js). The forms give wrong answers on purpose: only their cost is read. Medians of process CPU ms (DuckDB's threads included) and wall ms, and the rows each form
 // returns. A form whose piece is not in a query is left out.
 // Usage: REPLAY_WORK_REQUESTS=1000000 REPLAY_BENCH_SHAPES=agents,fleets node bench/replay-parquet-work.js
 // (REPLAY_AB_NDJSON: a log of the bench's requests already written, as bench/replay-ab.js takes it;
@@ -30,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { hashBits, keyForms, MAP_FIELDS, MAP_KEYS, mapJson, namesRead } from './replay-key-forms.js';
 import { writeReplayProject, writeRequestLog, writeRequestParquet } from './replay-requests.js';
 
 const REQUESTS = Number(process.env.REPLAY_WORK_REQUESTS ?? 1_000_000);
@@ -58,13 +54,9 @@ function onePass(sql) {
 
 const ONE_READING = 'CREATE OR REPLACE TEMP TABLE botrules_groups AS ';
 const IPV4_NUMBER = /CASE WHEN regexp_full_match\(ip, '[^']*'\) THEN CAST\(CAST\(botrules_parts\[1\].*?\* 1 END AS botrules_ipv4/;
-const MAP_KEYS = 'CAST(t."headers" AS VARCHAR) AS k8, CAST(t.query AS VARCHAR) AS k9, CAST(t."custom" AS VARCHAR) AS k10, t.botrules_qpath AS k9q';
 /** Every address taken for 198.12.0.0: one number, so one range class, with no test nor parse. */
 const ONE_ADDRESS = 'CAST(3322675200 AS BIGINT) AS botrules_ipv4';
 const ODD = /\(coalesce\(\(t\.botrules_code_0 & 1\).*\) AS botrules_odd FROM/;
-/** A map column's JSON text as the records give it (parquet-source.ts), for each map field. */
-const MAP_FIELDS = ['headers', 'query', 'custom'];
-const mapJson = (field) => `CAST(to_json("${field}") AS VARCHAR) AS "${field}"`;
 /** Each map column as DuckDB's own text of it (quoted where it would confuse: read back as the same map), not its JSON. */
 const castText = (sql) => MAP_FIELDS.reduce((form, field) => form.replace(mapJson(field), `CAST("${field}" AS VARCHAR) AS "${field}"`), sql);
 /** Each map column kept a map, no text made of it, and grouped by its hash. */
@@ -75,66 +67,6 @@ const mapHashes = (sql) => MAP_FIELDS.reduce((form, field) => form.replace(mapJs
 function counted(sql) {
   const inner = sql.slice(sql.indexOf('FROM (SELECT t.botrules_row') + 'FROM ('.length, sql.lastIndexOf(') GROUP BY ALL') - 1);
   return `${ONE_READING}SELECT count(*) AS n, sum(hash(botrules_odd, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k9q) & 255) AS h FROM (${inner})`;
-}
-
-/** The names each map field's rules read (header names lower-cased, as the js reader reads them). */
-function namesRead(rules) {
-  const fieldOf = { header: 'headers', queryParam: 'query', customParam: 'custom' };
-  const names = { headers: new Set(), query: new Set(), custom: new Set() };
-  const walk = (node) => {
-    if (node.children !== undefined) node.children.forEach(walk);
-    else if (fieldOf[node.conditionType] !== undefined) names[fieldOf[node.conditionType]].add(node.conditionType === 'header' ? (node.fieldOption ?? '').toLowerCase() : (node.fieldOption ?? ''));
-  };
-  for (const rule of rules) walk(rule.conditions);
-  return Object.fromEntries(Object.entries(names).map(([field, set]) => [field, [...set]]));
-}
-
-const HASH_BITS = 4096;
-const quote = (text) => `'${text.replaceAll("'", "''")}'`;
-
-/** Per map field, a bit per hash bucket (DuckDB's hash, of the names as the keys are folded) holding a name read. */
-async function hashBits(connection, runAndReadAll, names) {
-  const bits = {};
-  for (const [field, list] of Object.entries(names)) {
-    const set = new Array(HASH_BITS).fill('0');
-    if (list.length > 0) {
-      const rows = (await runAndReadAll.call(connection, `SELECT CAST(hash(n) % ${HASH_BITS} AS INTEGER) FROM (SELECT unnest([${list.map(quote).join(', ')}]) AS n)`)).getRows();
-      for (const [bucket] of rows) set[bucket] = '1';
-    }
-    bits[field] = set.join('');
-  }
-  return bits;
-}
-
-/** A map's entries that a rule may read (its key's byte length, then its hash bucket) and those with a NULL value, as JSON text. */
-function keysFiltered(field, names, bits) {
-  const key = field === 'headers' ? 'lower(e.key)' : 'e.key';
-  const lengths = [...new Set(names.map((name) => Buffer.byteLength(name)))];
-  const read = lengths.length === 0 ? 'FALSE'
-    : `CASE WHEN strlen(e.key) IN (${lengths.join(', ')}) THEN get_bit('${bits}'::BIT, CAST(hash(${key}) % ${HASH_BITS} AS INTEGER)) = 1 ELSE FALSE END`;
-  return `CAST(to_json(list_filter(map_entries("${field}"), e -> e.value IS NULL OR ${read})) AS VARCHAR) AS "${field}"`;
-}
-
-/** A map's read keys taken one by one, as JSON text; the whole map's text where a value is NULL. */
-function keysExtracted(field, names) {
-  const parts = names.map((name) => `CASE WHEN "${field}"[${quote(name)}] IS NOT NULL THEN ${quote(`${JSON.stringify(name)}:`)} || CAST(to_json("${field}"[${quote(name)}]) AS VARCHAR) END`);
-  const text = parts.length === 0 ? "'{}'" : `'{' || concat_ws(',', ${parts.join(', ')}) || '}'`;
-  return `CASE WHEN len(list_filter(map_values("${field}"), v -> v IS NULL)) > 0 THEN ${mapJson(field).replace(/ AS "\w+"$/, '')} ELSE ${text} END AS "${field}"`;
-}
-
-/** The forms of the maps read only by the keys the rules read. */
-function keyForms(sql, { names, bits }) {
-  const filtered = MAP_FIELDS.reduce((form, field) => form.replace(mapJson(field), keysFiltered(field, names[field], bits[field])), sql);
-  const extracted = ['query', 'custom'].reduce((form, field) => form.replace(mapJson(field), keysExtracted(field, names[field])), sql);
-  const asMaps = MAP_FIELDS.reduce((form, field) => form.replace(mapJson(field), `"${field}" AS "${field}"`), sql)
-    .replace(MAP_KEYS, 't."headers" AS k8, t.query AS k9, t."custom" AS k10, t.botrules_qpath AS k9q');
-  const bound = extracted.replace(mapJson('headers'), 'CASE WHEN "headers" IS NOT NULL THEN \'{}\' END AS "headers"');
-  return [
-    ["maps by the keys rules read: entries filtered (exact)", filtered],
-    ["maps by the keys rules read: query's and custom's read keys one by one (exact)", extracted],
-    ['maps grouped as maps, no text (exact)', asMaps],
-    ["maps by the keys rules read, bound: headers one text, query's read keys", bound],
-  ];
 }
 
 /** The forms of a Parquet file's one reading (a CREATE of the groups' table). */
