@@ -44,7 +44,10 @@ export async function hashBits(connection, runAndReadAll, names) {
 /** A map's entries that a rule may read (its key's byte length, then its hash bucket) and those with a NULL value, as JSON text. */
 function keysFiltered(field, names, bits) {
   const key = field === 'headers' ? 'lower(e.key)' : 'e.key';
-  const lengths = [...new Set(names.map((name) => Buffer.byteLength(name)))];
+  // A header's key that JavaScript lower-cases to a name: each letter in either case, and a `k` also
+  // as U+212A KELVIN SIGN (the one code point it lower-cases into ASCII), two bytes longer in UTF-8.
+  const spellings = (name) => (field === 'headers' ? (name.match(/k/g) ?? []).length : 0);
+  const lengths = [...new Set(names.flatMap((name) => Array.from({ length: spellings(name) + 1 }, (_, kelvins) => Buffer.byteLength(name) + 2 * kelvins)))];
   const read = lengths.length === 0 ? 'FALSE'
     : `CASE WHEN strlen(e.key) IN (${lengths.join(', ')}) THEN get_bit('${bits}'::BIT, CAST(hash(${key}) % ${HASH_BITS} AS INTEGER)) = 1 ELSE FALSE END`;
   return `CAST(to_json(list_filter(map_entries("${field}"), e -> e.value IS NULL OR ${read})) AS VARCHAR) AS "${field}"`;
