@@ -12,24 +12,27 @@
 // the maps' texts grouped by their 64-bit hashes, the maps as DuckDB's text of them (an exact text
 // too) instead of their JSON, no JSON made of the maps at all (each grouped by its hash), no odd
 // test, the class function not called, nothing grouped (the rows counted and their keys hashed);
-// its rows are the table's groups. The forms give wrong answers on purpose: only their cost is
-// read. Medians of process CPU ms (DuckDB's threads included) and wall ms, and the rows each form
+// its rows are the table's groups; and the forms of the maps read only by the keys the rules
+// read (bench/replay-key-forms.js). The forms give wrong answers on purpose: only their cost is read. Medians of process CPU ms (DuckDB's threads included) and wall ms, and the rows each form
 // returns. A form whose piece is not in a query is left out.
 // Usage: REPLAY_WORK_REQUESTS=1000000 REPLAY_BENCH_SHAPES=agents,fleets node bench/replay-parquet-work.js
 // (REPLAY_AB_NDJSON: a log of the bench's requests already written, as bench/replay-ab.js takes it;
-// REPLAY_WORK_FORMATS=parquet: the Parquet file only).
+// REPLAY_WORK_FORMATS=parquet: the Parquet file only; REPLAY_WORK_ONLY=keys,maps: the forms whose
+// label holds one of those words, beside the engine's own).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { hashBits, keyForms, MAP_FIELDS, MAP_KEYS, mapJson, namesRead } from './replay-key-forms.js';
 import { writeReplayProject, writeRequestLog, writeRequestParquet } from './replay-requests.js';
 
 const REQUESTS = Number(process.env.REPLAY_WORK_REQUESTS ?? 1_000_000);
 const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'agents,fleets').split(',');
 const REPS = Number(process.env.REPLAY_WORK_REPS ?? 3);
 const FORMATS = (process.env.REPLAY_WORK_FORMATS ?? 'parquet,ndjson').split(',');
+const ONLY = process.env.REPLAY_WORK_ONLY?.split(',');
 const here = fileURLToPath(import.meta.url);
 
 const IPV4_TEST = /regexp_full_match\(ip, '[^']*'\)/;
@@ -51,13 +54,9 @@ function onePass(sql) {
 
 const ONE_READING = 'CREATE OR REPLACE TEMP TABLE botrules_groups AS ';
 const IPV4_NUMBER = /CASE WHEN regexp_full_match\(ip, '[^']*'\) THEN CAST\(CAST\(botrules_parts\[1\].*?\* 1 END AS botrules_ipv4/;
-const MAP_KEYS = 'CAST(t."headers" AS VARCHAR) AS k8, CAST(t.query AS VARCHAR) AS k9, CAST(t."custom" AS VARCHAR) AS k10, t.botrules_qpath AS k9q';
 /** Every address taken for 198.12.0.0: one number, so one range class, with no test nor parse. */
 const ONE_ADDRESS = 'CAST(3322675200 AS BIGINT) AS botrules_ipv4';
 const ODD = /\(coalesce\(\(t\.botrules_code_0 & 1\).*\) AS botrules_odd FROM/;
-/** A map column's JSON text as the records give it (parquet-source.ts), for each map field. */
-const MAP_FIELDS = ['headers', 'query', 'custom'];
-const mapJson = (field) => `CAST(to_json("${field}") AS VARCHAR) AS "${field}"`;
 /** Each map column as DuckDB's own text of it (quoted where it would confuse: read back as the same map), not its JSON. */
 const castText = (sql) => MAP_FIELDS.reduce((form, field) => form.replace(mapJson(field), `CAST("${field}" AS VARCHAR) AS "${field}"`), sql);
 /** Each map column kept a map, no text made of it, and grouped by its hash. */
@@ -71,7 +70,7 @@ function counted(sql) {
 }
 
 /** The forms of a Parquet file's one reading (a CREATE of the groups' table). */
-function oneReadingForms(sql) {
+function oneReadingForms(sql, keys) {
   return [
     ['as the engine runs it', sql],
     ['no IPv4 test', sql.replace(IPV4_TEST, 'TRUE')],
@@ -84,12 +83,14 @@ function oneReadingForms(sql) {
     ['no odd test', sql.replace(ODD, 'FALSE AS botrules_odd FROM')],
     ['class function not called', sql.replace(/botrules_class\(\d, CAST\(NULLIF\("\w+", ''\) AS VARCHAR\)\)/g, '2')],
     ['nothing grouped (rows: 1)', counted(sql)],
+    ...keyForms(sql, keys),
   ];
 }
 
 /** Each form of a query ([label, sql]), from the one the engine runs; the forms that change nothing are left out. */
-function forms(kind, sql) {
-  if (kind === 'one reading') return oneReadingForms(sql).filter(([label, form]) => label === 'as the engine runs it' || form !== sql);
+function forms(kind, sql, keys) {
+  const wanted = ([label, form]) => label === 'as the engine runs it' || (form !== sql && (ONLY === undefined || ONLY.some((word) => label.includes(word))));
+  if (kind === 'one reading') return oneReadingForms(sql, keys).filter(wanted);
   const all = [
     ['as the engine runs it', sql],
     ['no IPv4 test', sql.replace(IPV4_TEST, 'TRUE')],
@@ -103,7 +104,7 @@ function forms(kind, sql) {
       ['one pass by raw values (rows: groups)', onePass(sql)],
     );
   }
-  return all.filter(([label, form]) => label === 'as the engine runs it' || form !== sql);
+  return all.filter(wanted);
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -116,6 +117,7 @@ async function child(shape, dir, file) {
   const format = file.endsWith('.parquet') ? 'parquet' : 'ndjson';
   const seen = new Set();
   const rows = [];
+  const names = namesRead(REPLAY_SHAPES[shape]());
   const kindOf = (sql) => (sql.startsWith(ONE_READING) ? 'one reading' : sql.startsWith('SELECT grouping_id') ? 'distinct'
     : sql.startsWith('SELECT botrules_odd') && sql.includes('read_') ? 'grouping' : undefined);
   // The rows a form gives: the one reading's (it reads none) are the groups it put in its table.
@@ -136,7 +138,8 @@ async function child(shape, dir, file) {
       seen.add(kind);
       depth += 1;
       try {
-        const timings = forms(kind, sql).map(([label, query]) => ({ label, query, cpu: [], wall: [], rows: 0 }));
+        const keys = kind === 'one reading' ? { names, bits: await hashBits(this, original.runAndReadAll, names) } : undefined;
+        const timings = forms(kind, sql, keys).map(([label, query]) => ({ label, query, cpu: [], wall: [], rows: 0 }));
         for (let rep = 0; rep < REPS; rep += 1) {
           for (const form of timings) {
             const [cpu, wall] = [process.cpuUsage(), performance.now()];
