@@ -11,21 +11,14 @@ import { Models } from '../dist/diff/model.js';
 import { seededRandom } from '../dist/emulator/random.js';
 import { normaliseLiveRule } from '../dist/semantics/normalise.js';
 import { anyRuleSet } from './plan-shapes.js';
+import { countWitnessSearches } from './witness-counts.js';
 
 const RULES = Number(process.env.BENCH_RULES ?? 5_000);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'scrapers,apis,scopes,logins').split(',');
 const MOVED_SHARE = 0.05;
 
-/** Per answer: searches and the states they visited (`nodes`, the search's own count, read after each search). */
-const counts = { request: [0, 0], unsat: [0, 0], unknown: [0, 0] };
-const find = Models.prototype.find;
-Models.prototype.find = function countedFind(trees) {
-  const result = find.call(this, trees);
-  const kind = 'request' in result ? 'request' : 'unknown' in result ? 'unknown' : 'unsat';
-  counts[kind][0] += 1;
-  counts[kind][1] += this.nodes;
-  return result;
-};
+/** Per answer: searches and the states they visited. */
+const counts = countWitnessSearches(Models);
 
 /** The live rules in priority order, and the same rules with MOVED_SHARE of them moved. */
 function scenario(shape) {

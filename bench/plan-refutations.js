@@ -29,15 +29,8 @@ const dist = (file) => JSON.stringify(pathToFileURL(join(root, 'dist', ...file.s
 const COUNT = `data:text/javascript,${encodeURIComponent(`import { writeFileSync } from 'node:fs';
 import { Models } from ${dist('diff/model.js')};
 import { Refutations, SharedRefutations } from ${dist('diff/refutations.js')};
-const counts = { request: [0, 0], unsat: [0, 0], unknown: [0, 0], learned: 0, stored: 0 };
-const find = Models.prototype.find;
-Models.prototype.find = function countedFind(trees) {
-  const result = find.call(this, trees);
-  const kind = 'request' in result ? 'request' : 'unknown' in result ? 'unknown' : 'unsat';
-  counts[kind][0] += 1;
-  counts[kind][1] += this.nodes;
-  return result;
-};
+import { countWitnessSearches } from ${JSON.stringify(pathToFileURL(join(root, 'bench', 'witness-counts.js')).href)};
+const counts = countWitnessSearches(Models, { learned: 0, stored: 0 });
 const fromStore = new WeakSet();
 const taken = SharedRefutations.prototype.taken;
 SharedRefutations.prototype.taken = function countedTaken(key) {

@@ -64,29 +64,40 @@ const twoWayLists = coverLists(
   fc.constant(undefined),
 );
 
+/** Every request on which the two lists differ lies in a region of their search, as the brute-force oracle finds them. */
+function coverEveryDifference(pairs: fc.Arbitrary<readonly [NormalRule[], NormalRule[]]>, numRuns: number): void {
+  fc.assert(
+    fc.property(pairs, ([before, after]) => {
+      fc.pre(domain([before, after]).length <= 5000);
+      const search = regionsWhere([before, after], differ);
+      expect(search.unchecked).toEqual([]);
+      expect(oracleProblems([before, after], search, differ)).toEqual([]);
+    }),
+    { numRuns },
+  );
+}
+
+/** How often `method` of the region search's Refutations answered true while `run` ran. */
+function answeredTrue(method: 'refutes' | 'refutedByOther', run: () => void): number {
+  const prototype = Refutations.prototype as unknown as Record<typeof method, (...args: unknown[]) => boolean>;
+  const original = prototype[method];
+  let count = 0;
+  prototype[method] = function (this: Refutations, ...args: unknown[]) {
+    const answer = original.apply(this, args);
+    if (answer) count += 1;
+    return answer;
+  };
+  try {
+    run();
+  } finally {
+    prototype[method] = original;
+  }
+  return count;
+}
+
 describe('the refutations the region search keeps per way', () => {
   it('leave every differing request in a region, and are used', () => {
-    let used = 0;
-    const refutes = Refutations.prototype.refutes;
-    Refutations.prototype.refutes = function (this: Refutations, way) {
-      const answer = refutes.call(this, way);
-      if (answer) used += 1;
-      return answer;
-    };
-    try {
-      fc.assert(
-        fc.property(lists, ([before, after]) => {
-          fc.pre(domain([before, after]).length <= 5000);
-          const search = regionsWhere([before, after], differ);
-          expect(search.unchecked).toEqual([]);
-          expect(oracleProblems([before, after], search, differ)).toEqual([]);
-        }),
-        { numRuns: 600 },
-      );
-    } finally {
-      Refutations.prototype.refutes = refutes;
-    }
-    expect(used).toBeGreaterThan(20);
+    expect(answeredTrue('refutes', () => coverEveryDifference(lists, 600))).toBeGreaterThan(20);
   });
 
   it('kept in a store by one search are read by another in its own numbers, which answers as it would alone', () => {
@@ -142,28 +153,7 @@ describe('the refutations the region search keeps per way', () => {
   it('learned for one way of a rule answer another way that requires the leaf they follow from', () => {
     // Where the rules above cover the list country by country, the way on a path and the way on
     // a header are left no request by the same literals (the list, and those rules not matching).
-    let byOther = 0;
-    const prototype = Refutations.prototype as unknown as { refutedByOther: (way: unknown, kept: unknown) => boolean };
-    const refutedByOther = prototype.refutedByOther;
-    prototype.refutedByOther = function (this: Refutations, way, kept) {
-      const answer = refutedByOther.call(this, way, kept);
-      if (answer) byOther += 1;
-      return answer;
-    };
-    try {
-      fc.assert(
-        fc.property(twoWayLists, ([before, after]) => {
-          fc.pre(domain([before, after]).length <= 5000);
-          const search = regionsWhere([before, after], differ);
-          expect(search.unchecked).toEqual([]);
-          expect(oracleProblems([before, after], search, differ)).toEqual([]);
-        }),
-        { numRuns: 400 },
-      );
-    } finally {
-      prototype.refutedByOther = refutedByOther;
-    }
-    expect(byOther).toBeGreaterThan(40);
+    expect(answeredTrue('refutedByOther', () => coverEveryDifference(twoWayLists, 400))).toBeGreaterThan(40);
   });
 
   it('hold only where the witness search finds no request, whatever the stack and the literals', () => {
