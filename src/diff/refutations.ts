@@ -15,7 +15,7 @@
 // requires one of them, and is found under it (refutedByOther); 1,400 more on `networks`.
 import type { Assignment, Atom } from './atoms.js';
 import type { EvaluationOptions } from '../evaluate/leaf.js';
-import type { Entry } from './entries.js';
+import type { NormalRule } from '../semantics/model.js';
 import { ByNumber } from './number-ids.js';
 import { ruleKeysOf } from './rule-keys.js';
 import { leafNumber } from '../semantics/program.js';
@@ -69,7 +69,7 @@ export class SharedRefutations {
   constructor(
     private readonly ways: Map<string, Refutation[]>,
     private readonly atoms: readonly Atom[],
-    private readonly entries: readonly Entry[],
+    private readonly entries: readonly { readonly rule: NormalRule; readonly conditionsId: number }[],
     private readonly conditionsCount: number,
   ) {}
 
