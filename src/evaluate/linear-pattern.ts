@@ -139,11 +139,14 @@ class Rewriter {
       }
       const low = this.classAtom(first);
       first = false;
+      const dashRange = this.source[this.at] === '-' && this.source[this.at + 1] !== ']' && this.source[this.at + 1] !== undefined;
       if (typeof low === 'string') {
+        // `[\d-a-z]`: Annex B reads `\d-a` as \d, `-` and `a`, and the `-z` after it as `-` and `z`.
+        if (dashRange) throw new NotLinear();
         parts.push(low);
         continue;
       }
-      if (this.source[this.at] === '-' && this.source[this.at + 1] !== ']' && this.source[this.at + 1] !== undefined) {
+      if (dashRange) {
         this.at += 1;
         const high = this.classAtom(false);
         if (typeof high === 'string') throw new NotLinear();

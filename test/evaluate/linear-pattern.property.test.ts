@@ -70,6 +70,14 @@ describe('the linear form of a JavaScript pattern', () => {
     expect(compilePattern('^é$', true).engine).toBe('v8');
   });
 
+  test('a class escape before a dash in a class runs on V8: Annex B reads [\\d-a-z] as \\d, -, a, - and z, so k does not match', () => {
+    expect(new RegExp('^[\\d-a-z]$').test('k')).toBe(false);
+    expect(compilePattern('^[\\d-a-z]$', false).engine).toBe('v8');
+    expect(compilePattern('^[\\d-a-z]$', false).test('k')).toBe(false);
+    expect(compilePattern('^[\\d-a-z]$', false).test('z')).toBe(true);
+    expect(compilePattern('^[\\d-]$', false).engine).toBe('re2');
+  });
+
   test.each(['(a)\\1', '(?=a)b', '(?!a)b', '(?<=a)b', '(?<!a)b', '\\k<n>(?<n>a)', '\\01', '[\\S]', '\\c1', '[]', 'a{1001}'])('%j runs on V8 (no exact RE2 form)', (source) => {
     expect(compilePattern(source, false).engine).toBe('v8');
   });
