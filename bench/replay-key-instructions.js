@@ -9,12 +9,12 @@
 // Usage: REPLAY_KEY_REQUESTS=300000 REPLAY_BENCH_SHAPES=payments,mirrors node bench/replay-key-instructions.js
 // (needs valgrind on PATH; REPLAY_AB_NDJSON: a log of the bench's requests already written).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashBits, keyForms, namesRead } from './replay-key-forms.js';
-import { writeReplayProject, writeRequestLog, writeRequestParquet } from './replay-requests.js';
+import { requestLogsIn, writeReplayProject } from './replay-requests.js';
 
 const REQUESTS = Number(process.env.REPLAY_KEY_REQUESTS ?? 300_000);
 const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'payments,mirrors').split(',');
@@ -72,10 +72,7 @@ else if (process.argv[2] === '--form') await runForm(process.argv[3], Number(pro
 else {
   const work = mkdtempSync(path.join(os.tmpdir(), 'botrules-replay-keys-'));
   try {
-    const ndjson = process.env.REPLAY_AB_NDJSON ?? path.join(work, 'log.ndjson');
-    if (!existsSync(ndjson)) await writeRequestLog(ndjson, REQUESTS);
-    const parquet = path.join(work, 'log.parquet');
-    await writeRequestParquet(ndjson, parquet);
+    const { parquet } = await requestLogsIn(work, REQUESTS);
     process.stdout.write(`${REQUESTS} requests, Node ${process.version}, one DuckDB thread, load ${os.loadavg()[0].toFixed(1)}\n\n`);
     process.stdout.write('| shape | form | instructions (M) | query (M) | query vs the engine\'s | groups |\n|---|---|---:|---:|---:|---:|\n');
     for (const shape of SHAPES) {

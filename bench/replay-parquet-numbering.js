@@ -9,12 +9,12 @@
 // Usage: REPLAY_NUMBERING_REQUESTS=1000000 REPLAY_BENCH_SHAPES=agents node bench/replay-parquet-numbering.js
 // (REPLAY_AB_NDJSON: a log of the bench's requests already written, as bench/replay-ab.js takes it).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { writeReplayProject, writeRequestLog, writeRequestParquet } from './replay-requests.js';
+import { requestLogsIn, writeReplayProject } from './replay-requests.js';
 
 const REQUESTS = Number(process.env.REPLAY_NUMBERING_REQUESTS ?? 1_000_000);
 const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'agents').split(',');
@@ -67,6 +67,8 @@ async function child(shape, dir, file) {
   writeReplayProject(dir, REPLAY_SHAPES[shape](), file, takeSnapshot, 'log.parquet');
   const { replayProject } = await import('../dist/engine/replay.js');
   await replayProject({ logs: ['log.parquet'], liveFile: 'live.json', engine: 'duckdb' }, { cwd: dir, env: () => undefined, debug: () => {}, notice: () => {} });
+  // No row is no figure: the replay never ran the grouping query this benchmark rewrites.
+  if (rows.length === 0) throw new Error(`the ${shape} replay ran no grouping query of the form this benchmark rewrites (SELECT botrules_odd … numbered with file_row_number): this build reads the Parquet file another way`);
   process.stdout.write(`${rows.join('\n')}\n`);
 }
 
@@ -74,10 +76,7 @@ if (process.argv[2] === '--child') await child(...process.argv.slice(3));
 else {
   const work = mkdtempSync(path.join(os.tmpdir(), 'botrules-replay-numbering-'));
   try {
-    const ndjson = process.env.REPLAY_AB_NDJSON ?? path.join(work, 'log.ndjson');
-    if (!existsSync(ndjson)) await writeRequestLog(ndjson, REQUESTS);
-    const file = path.join(work, 'log.parquet');
-    await writeRequestParquet(ndjson, file);
+    const { parquet: file } = await requestLogsIn(work, REQUESTS);
     process.stdout.write(`${REQUESTS} requests as Parquet, ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}\n\n`);
     process.stdout.write('| shape | rep | grouping query | wall ms | CPU ms | CPU ticks per busy thread | groups |\n|---|---:|---|---:|---:|---|---:|\n');
     for (const shape of SHAPES) {

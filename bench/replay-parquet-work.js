@@ -20,13 +20,13 @@
 // REPLAY_WORK_FORMATS=parquet: the Parquet file only; REPLAY_WORK_ONLY=keys,maps: the forms whose
 // label holds one of those words, beside the engine's own).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { hashBits, keyForms, MAP_FIELDS, MAP_KEYS, mapJson, namesRead } from './replay-key-forms.js';
-import { writeReplayProject, writeRequestLog, writeRequestParquet } from './replay-requests.js';
+import { requestLogsIn, writeReplayProject } from './replay-requests.js';
 
 const REQUESTS = Number(process.env.REPLAY_WORK_REQUESTS ?? 1_000_000);
 const SHAPES = (process.env.REPLAY_BENCH_SHAPES ?? 'agents,fleets').split(',');
@@ -167,10 +167,7 @@ if (process.argv[2] === '--child') await child(...process.argv.slice(3));
 else {
   const work = mkdtempSync(path.join(os.tmpdir(), 'botrules-replay-work-'));
   try {
-    const ndjson = process.env.REPLAY_AB_NDJSON ?? path.join(work, 'log.ndjson');
-    if (!existsSync(ndjson)) await writeRequestLog(ndjson, REQUESTS);
-    const parquet = path.join(work, 'log.parquet');
-    await writeRequestParquet(ndjson, parquet);
+    const { ndjson, parquet } = await requestLogsIn(work, REQUESTS);
     process.stdout.write(`${REQUESTS} requests, ${os.cpus().length} cores, Node ${process.version}, ${REPS} repetitions, load ${os.loadavg()[0].toFixed(1)}\n\n`);
     process.stdout.write('| shape | log | query | form | CPU ms (median) | wall ms (median) | rows |\n|---|---|---|---|---:|---:|---:|\n');
     for (const shape of SHAPES) {

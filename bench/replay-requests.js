@@ -2,7 +2,7 @@
 // a realistic mixture of browsers, bots, monitors and partners, the i-th of a log drawn from
 // its seeded random numbers; the log and the project the replay benchmarks write.
 import { once } from 'node:events';
-import { createWriteStream, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { seededRandom } from '../dist/emulator/random.js';
@@ -66,4 +66,16 @@ export async function writeRequestParquet(log, file) {
   await connection.run(`COPY (SELECT * FROM read_json('${log}', format = 'newline_delimited', columns = {${text}, ${maps}})) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 122880)`);
   connection.closeSync();
   instance.closeSync();
+}
+
+/**
+ * The same requests as NDJSON and as Parquet for the Parquet benchmarks: REPLAY_AB_NDJSON's log, or
+ * `size` requests written into `work`, and that log written as Parquet into `work`.
+ */
+export async function requestLogsIn(work, size) {
+  const ndjson = process.env.REPLAY_AB_NDJSON ?? path.join(work, 'log.ndjson');
+  if (!existsSync(ndjson)) await writeRequestLog(ndjson, size);
+  const parquet = path.join(work, 'log.parquet');
+  await writeRequestParquet(ndjson, parquet);
+  return { ndjson, parquet };
 }
