@@ -2,7 +2,7 @@
 // that did that round's work on the plan's analyses, and first run in the round's closing
 // benchmark; a file of its own like plan-shapes-latest.js's. Nothing was tuned for it.
 import { pick } from '../dist/emulator/random.js';
-import { ACTION_SETS, some } from './rule-shapes.js';
+import { namedRules, some } from './rule-shapes.js';
 
 // The `tickets` shape: an event-ticketing site guarding its on-sales and queue. A root `$and` of
 // one group (one in three a root `$or` of two groups). A group is a sales surface — one of 300
@@ -43,13 +43,7 @@ function salesGroup(random) {
 }
 
 export function ticketRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Ticket rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.92 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 1 / 3
-      ? { operator: '$or', children: [salesGroup(random), salesGroup(random)] }
-      : { operator: '$and', children: [salesGroup(random)] },
-  }));
+  return namedRules(random, count, 'Ticket', 0.92, () => random() < 1 / 3
+    ? { operator: '$or', children: [salesGroup(random), salesGroup(random)] }
+    : { operator: '$and', children: [salesGroup(random)] });
 }

@@ -2,7 +2,7 @@
 // file of their own so that the shapes measured before stay as they were measured. Each was run
 // once, after the work, and reported as it came out: nothing was tuned for it.
 import { pick, seededRandom } from '../dist/emulator/random.js';
-import { ACTION_SETS, some } from './rule-shapes.js';
+import { namedRules, some } from './rule-shapes.js';
 import { localeRules } from './plan-shapes-latest.js';
 import { ticketRules } from './plan-shapes-final.js';
 import { streamRules } from './plan-shapes-streams.js';
@@ -43,15 +43,9 @@ function signupGroup(random) {
 }
 
 function signupRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Signup rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.9 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 1 / 3
-      ? { operator: '$or', children: [signupGroup(random), signupGroup(random)] }
-      : { operator: '$and', children: [signupGroup(random)] },
-  }));
+  return namedRules(random, count, 'Signup', 0.9, () => random() < 1 / 3
+    ? { operator: '$or', children: [signupGroup(random), signupGroup(random)] }
+    : { operator: '$and', children: [signupGroup(random)] });
 }
 
 // The `apis` shape: written at the start of the ninth round, kept off the branches that did that
@@ -85,13 +79,7 @@ function apiGroup(random) {
 }
 
 function apiRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `API rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.85 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: { operator: '$or', children: Array.from({ length: 1 + Math.floor(random() * 3) }, () => apiGroup(random)) },
-  }));
+  return namedRules(random, count, 'API', 0.85, () => ({ operator: '$or', children: Array.from({ length: 1 + Math.floor(random() * 3) }, () => apiGroup(random)) }));
 }
 
 // The `cards` shape: written at the start of the tenth round, kept off the branches that did that
@@ -127,15 +115,9 @@ function paymentGroup(random) {
 }
 
 function cardRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Card rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.88 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 0.4
-      ? { operator: '$or', children: [paymentGroup(random), paymentGroup(random)] }
-      : { operator: '$and', children: [paymentGroup(random)] },
-  }));
+  return namedRules(random, count, 'Card', 0.88, () => random() < 0.4
+    ? { operator: '$or', children: [paymentGroup(random), paymentGroup(random)] }
+    : { operator: '$and', children: [paymentGroup(random)] });
 }
 
 // The `scrapers` shape: written at the start of the eleventh round, kept off the branches that did
@@ -180,15 +162,9 @@ function catalogueGroup(random) {
 }
 
 function scraperRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Scraper rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.92 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 0.25
-      ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 2) }, () => catalogueGroup(random)) }
-      : { operator: '$and', children: [catalogueGroup(random)] },
-  }));
+  return namedRules(random, count, 'Scraper', 0.92, () => random() < 0.25
+    ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 2) }, () => catalogueGroup(random)) }
+    : { operator: '$and', children: [catalogueGroup(random)] });
 }
 
 // The `webhooks` shape: written at the start of the twelfth round, kept off the branches that did
@@ -226,15 +202,9 @@ function hookGroup(random) {
 }
 
 function webhookRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Webhook rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.9 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 0.2
-      ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 3) }, () => hookGroup(random)) }
-      : { operator: '$and', children: [hookGroup(random)] },
-  }));
+  return namedRules(random, count, 'Webhook', 0.9, () => random() < 0.2
+    ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 3) }, () => hookGroup(random)) }
+    : { operator: '$and', children: [hookGroup(random)] });
 }
 
 // The `networks` shape: written in the fifteenth round after its work on the transition check's
@@ -272,15 +242,9 @@ function networkGroup(random) {
 }
 
 function networkRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Network rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.9 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 0.25
-      ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 2) }, () => networkGroup(random)) }
-      : { operator: '$and', children: [networkGroup(random)] },
-  }));
+  return namedRules(random, count, 'Network', 0.9, () => random() < 0.25
+    ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 2) }, () => networkGroup(random)) }
+    : { operator: '$and', children: [networkGroup(random)] });
 }
 
 /** The late shapes by name. */

@@ -2,7 +2,7 @@
 // file of its own like plan-shapes-late.js's: run once, after the work, and reported as it came
 // out. Nothing was tuned for it.
 import { pick } from '../dist/emulator/random.js';
-import { ACTION_SETS, some } from './rule-shapes.js';
+import { namedRules, some } from './rule-shapes.js';
 
 // The `locales` shape: a multi-country shop's storefront rules, written at the end of the
 // sixteenth round (after its work on the `networks` shape) and first run in the benchmark then. A
@@ -41,13 +41,7 @@ function storefrontGroup(random) {
 }
 
 export function localeRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Locale rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.9 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 0.4
-      ? { operator: '$or', children: [storefrontGroup(random), storefrontGroup(random)] }
-      : { operator: '$and', children: [storefrontGroup(random)] },
-  }));
+  return namedRules(random, count, 'Locale', 0.9, () => random() < 0.4
+    ? { operator: '$or', children: [storefrontGroup(random), storefrontGroup(random)] }
+    : { operator: '$and', children: [storefrontGroup(random)] });
 }

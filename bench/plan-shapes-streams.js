@@ -2,7 +2,7 @@
 // that did that round's work on the plan's analyses, and first run in the round's closing
 // benchmark; a file of its own like plan-shapes-final.js's. Nothing was tuned for it.
 import { pick } from '../dist/emulator/random.js';
-import { ACTION_SETS, some } from './rule-shapes.js';
+import { namedRules, some } from './rule-shapes.js';
 
 // The `streams` shape: a video-streaming service guarding playback rights and its accounts. A
 // root `$and` of one or two groups (one in four a root `$or` of two or three groups). A group is a
@@ -47,13 +47,7 @@ function streamGroup(random) {
 }
 
 export function streamRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Stream rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.9 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 0.25
-      ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 2) }, () => streamGroup(random)) }
-      : { operator: '$and', children: Array.from({ length: 1 + Math.floor(random() * 2) }, () => streamGroup(random)) },
-  }));
+  return namedRules(random, count, 'Stream', 0.9, () => random() < 0.25
+    ? { operator: '$or', children: Array.from({ length: 2 + Math.floor(random() * 2) }, () => streamGroup(random)) }
+    : { operator: '$and', children: Array.from({ length: 1 + Math.floor(random() * 2) }, () => streamGroup(random)) });
 }

@@ -2,7 +2,7 @@
 // (bench/apply.bench.js), in a file of its own: rule-shapes.js is not edited after a shape is
 // measured. The validate benchmark has its own shape of the same name (bench/validate-shapes.js).
 import { pick, randomInt, seededRandom } from '../dist/emulator/random.js';
-import { ACTION_SETS, ruleSet, VALUES } from './rule-shapes.js';
+import { ACTION_SETS, namedRules, ruleSet, VALUES } from './rule-shapes.js';
 import { LATE_SHAPES, lateRuleSet } from './plan-shapes-late.js';
 
 // The `gateways` shape: written after the second round of work on the plan's analyses (issue
@@ -32,13 +32,7 @@ function gatewayWay(random) {
 }
 
 function gatewayRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Gateway rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.9 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: { operator: '$or', children: Array.from({ length: randomInt(random, 1, 3) }, () => gatewayWay(random)) },
-  }));
+  return namedRules(random, count, 'Gateway', 0.9, () => ({ operator: '$or', children: Array.from({ length: randomInt(random, 1, 3) }, () => gatewayWay(random)) }));
 }
 
 // The `crawlers` shape: written after the third round of work on the plan's analyses (issue
@@ -220,15 +214,9 @@ function mediaGroup(random) {
 }
 
 function mediaRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Media rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.9 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: random() < 0.25
-      ? { operator: '$or', children: Array.from({ length: randomInt(random, 1, 2) }, () => mediaGroup(random)) }
-      : { operator: '$and', children: [mediaGroup(random)] },
-  }));
+  return namedRules(random, count, 'Media', 0.9, () => random() < 0.25
+    ? { operator: '$or', children: Array.from({ length: randomInt(random, 1, 2) }, () => mediaGroup(random)) }
+    : { operator: '$and', children: [mediaGroup(random)] });
 }
 
 /** Shapes appended after ruleSet was written: `ruleSet` for those, and theirs for these. */

@@ -156,6 +156,20 @@ const CATALOGUE = {
   tokens: Array.from({ length: 50 }, (_, i) => `token-${i}`),
 };
 
+/**
+ * `count` rules named "LABEL rule 00001"…, each active with the odds `activeShare` (else paused),
+ * with an action set and the conditions `conditionsOf` makes, drawn from `random` in that order.
+ */
+export function namedRules(random, count, label, activeShare, conditionsOf) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `${label} rule ${String(i + 1).padStart(5, '0')}`,
+    description: '',
+    status: random() < activeShare ? 'active' : 'paused',
+    actions: [...pick(random, ACTION_SETS)],
+    conditions: conditionsOf(random),
+  }));
+}
+
 export function some(random, pool, low, high) {
   return [...new Set(Array.from({ length: randomInt(random, low, high) }, () => pick(random, pool)))];
 }
@@ -211,13 +225,7 @@ function scopeLeaf(random) {
 
 /** Rules scoped one of four ways (scopeLeaf), `$and` one random leaf. */
 function scopedRules(random, count) {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Scoped rule ${String(i + 1).padStart(5, '0')}`,
-    description: '',
-    status: random() < 0.9 ? 'active' : 'paused',
-    actions: [...pick(random, ACTION_SETS)],
-    conditions: { operator: '$and', children: [{ operator: '$and', children: [scopeLeaf(random), randomLeaf(random)] }] },
-  }));
+  return namedRules(random, count, 'Scoped', 0.9, () => ({ operator: '$and', children: [{ operator: '$and', children: [scopeLeaf(random), randomLeaf(random)] }] }));
 }
 
 /** `count` rules of the given shape, with ids and priorities as the importer writes them. */
